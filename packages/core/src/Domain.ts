@@ -1,0 +1,331 @@
+/**
+ * The domain model of kg: papers, chunks, entities, relations, claims, their
+ * epistemic status and typed claim edges, plus the per-chunk extraction result
+ * that every extractor (LLM or offline) must produce.
+ *
+ * Every schema here is written once and used three ways: as the TypeScript
+ * type, as the runtime decoder of untrusted input (LLM output, files, rows),
+ * and (through `JSONSchema.make`) as the output schema handed to an LLM.
+ *
+ * @since 0.1.0
+ */
+import * as JSONSchema from "effect/JSONSchema"
+import * as Schema from "effect/Schema"
+
+// ---------------------------------------------------------------------------
+// Namespaces
+// ---------------------------------------------------------------------------
+
+/**
+ * IRI namespace of the default research ontology (`ontologies/research.ttl`).
+ *
+ * @since 0.1.0
+ * @category namespaces
+ */
+export const ONTOLOGY_NS = "https://w3id.org/kg/research#"
+
+/**
+ * IRI namespace of instance data (papers, chunks, entities, claims).
+ *
+ * @since 0.1.0
+ * @category namespaces
+ */
+export const DATA_NS = "https://w3id.org/kg/id/"
+
+// ---------------------------------------------------------------------------
+// Branded identifiers
+// ---------------------------------------------------------------------------
+
+/** @since 0.1.0 @category ids */
+export const PaperId = Schema.NonEmptyTrimmedString.pipe(Schema.brand("PaperId"))
+/** @since 0.1.0 @category ids */
+export type PaperId = typeof PaperId.Type
+
+/** @since 0.1.0 @category ids */
+export const ChunkId = Schema.NonEmptyTrimmedString.pipe(Schema.brand("ChunkId"))
+/** @since 0.1.0 @category ids */
+export type ChunkId = typeof ChunkId.Type
+
+/** An entity id is an IRI. @since 0.1.0 @category ids */
+export const EntityId = Schema.NonEmptyTrimmedString.pipe(Schema.brand("EntityId"))
+/** @since 0.1.0 @category ids */
+export type EntityId = typeof EntityId.Type
+
+/** @since 0.1.0 @category ids */
+export const ClaimId = Schema.NonEmptyTrimmedString.pipe(Schema.brand("ClaimId"))
+/** @since 0.1.0 @category ids */
+export type ClaimId = typeof ClaimId.Type
+
+/** @since 0.1.0 @category ids */
+export const RunId = Schema.NonEmptyTrimmedString.pipe(Schema.brand("RunId"))
+/** @since 0.1.0 @category ids */
+export type RunId = typeof RunId.Type
+
+/** A probability-like score in [0, 1]. @since 0.1.0 @category primitives */
+export const Confidence = Schema.Number.pipe(Schema.between(0, 1))
+
+// ---------------------------------------------------------------------------
+// Papers and chunks (L1)
+// ---------------------------------------------------------------------------
+
+/**
+ * A source document.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Paper extends Schema.Class<Paper>("Paper")({
+  id: PaperId,
+  title: Schema.String,
+  authors: Schema.Array(Schema.String),
+  year: Schema.NullOr(Schema.Int),
+  /** Path (or URL) the paper was read from. */
+  source: Schema.String,
+  /** Hex SHA-256 of the raw file bytes. */
+  contentHash: Schema.String,
+  /** Number of pages when known (PDF), otherwise null. */
+  pages: Schema.NullOr(Schema.Int)
+}) {}
+
+/**
+ * A sentence-bounded slice of a paper's text. `startChar`/`endChar` are
+ * offsets into the paper's full extracted text (`text === full.slice(startChar, endChar)`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Chunk extends Schema.Class<Chunk>("Chunk")({
+  id: ChunkId,
+  paperId: PaperId,
+  ordinal: Schema.Int,
+  /** 1-based page number when known. */
+  page: Schema.NullOr(Schema.Int),
+  startChar: Schema.Int,
+  endChar: Schema.Int,
+  text: Schema.String,
+  tokenCount: Schema.Int
+}) {}
+
+// ---------------------------------------------------------------------------
+// Entities and relations
+// ---------------------------------------------------------------------------
+
+/**
+ * A resolved entity: an IRI, a canonical label, an ontology class and aliases.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Entity extends Schema.Class<Entity>("Entity")({
+  id: EntityId,
+  label: Schema.String,
+  /** Local name or IRI of an ontology class, e.g. `Method`. */
+  type: Schema.String,
+  aliases: Schema.Array(Schema.String)
+}) {}
+
+/**
+ * A typed relation between two entities.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Relation extends Schema.Class<Relation>("Relation")({
+  subject: EntityId,
+  /** Local name or IRI of an ontology property, e.g. `uses`. */
+  predicate: Schema.String,
+  object: EntityId,
+  confidence: Confidence
+}) {}
+
+// ---------------------------------------------------------------------------
+// Claims (L3), status and edges
+// ---------------------------------------------------------------------------
+
+/**
+ * The epistemic status a claim earns from its evidence. `ungrounded` is only
+ * ever given to statements of an answer that trace to no claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EpistemicStatus = Schema.Literal("established", "preliminary", "contested", "ungrounded")
+/** @since 0.1.0 @category models */
+export type EpistemicStatus = typeof EpistemicStatus.Type
+
+/**
+ * Kinds of typed edge between two claims.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ClaimEdgeKind = Schema.Literal("same_as", "contradicts", "replicates", "weak_link")
+/** @since 0.1.0 @category models */
+export type ClaimEdgeKind = typeof ClaimEdgeKind.Type
+
+/**
+ * One place a claim is asserted: paper, chunk, page and the verbatim quote.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class ClaimSource extends Schema.Class<ClaimSource>("ClaimSource")({
+  paperId: PaperId,
+  chunkId: ChunkId,
+  page: Schema.NullOr(Schema.Int),
+  quote: Schema.String
+}) {}
+
+/**
+ * A stored claim with all its sources.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Claim extends Schema.Class<Claim>("Claim")({
+  id: ClaimId,
+  text: Schema.String,
+  /** Verbatim evidence quote from the first source. */
+  evidence: Schema.String,
+  metric: Schema.NullOr(Schema.String),
+  value: Schema.NullOr(Schema.String),
+  conditions: Schema.NullOr(Schema.String),
+  domainTags: Schema.Array(Schema.String),
+  confidence: Confidence,
+  status: EpistemicStatus,
+  sources: Schema.Array(ClaimSource)
+}) {}
+
+/**
+ * A typed edge between two claims, with the signals that produced it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class ClaimEdge extends Schema.Class<ClaimEdge>("ClaimEdge")({
+  src: ClaimId,
+  dst: ClaimId,
+  kind: ClaimEdgeKind,
+  score: Schema.Number,
+  signals: Schema.Record({ key: Schema.String, value: Schema.Number })
+}) {}
+
+// ---------------------------------------------------------------------------
+// The per-chunk extraction result (the LLM output contract)
+// ---------------------------------------------------------------------------
+
+/**
+ * An entity as an extractor reports it: a surface label and an ontology class.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const ExtractedEntity = Schema.Struct({
+  label: Schema.String.pipe(Schema.minLength(1)).annotations({
+    description: "The entity's name as written in the text"
+  }),
+  type: Schema.String.annotations({
+    description: "Local name of an ontology class, e.g. Method, Task, Dataset, Metric"
+  }),
+  aliases: Schema.Array(Schema.String).annotations({
+    description: "Other names for the entity used in the text, e.g. an acronym"
+  })
+}).annotations({ identifier: "ExtractedEntity" })
+/** @since 0.1.0 @category extraction */
+export type ExtractedEntity = typeof ExtractedEntity.Type
+
+/**
+ * A relation between two extracted entities, named by their labels.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const ExtractedRelation = Schema.Struct({
+  subject: Schema.String.annotations({ description: "Label of the subject entity" }),
+  predicate: Schema.String.annotations({
+    description: "Local name of an ontology property, e.g. uses, improves, evaluatedOn"
+  }),
+  object: Schema.String.annotations({ description: "Label of the object entity" }),
+  confidence: Confidence.annotations({ description: "How sure the text makes this relation, 0..1" })
+}).annotations({ identifier: "ExtractedRelation" })
+/** @since 0.1.0 @category extraction */
+export type ExtractedRelation = typeof ExtractedRelation.Type
+
+/**
+ * A claim as an extractor reports it. `evidence` must be a verbatim quote of
+ * the chunk text; the pipeline rejects claims whose evidence it cannot find.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const ExtractedClaim = Schema.Struct({
+  text: Schema.String.pipe(Schema.minLength(1)).annotations({
+    description: "The finding, stated as one self-contained sentence"
+  }),
+  evidence: Schema.String.pipe(Schema.minLength(1)).annotations({
+    description: "A verbatim quote from the chunk that states the finding"
+  }),
+  metric: Schema.NullOr(Schema.String).annotations({ description: "Metric measured, if stated" }),
+  value: Schema.NullOr(Schema.String).annotations({ description: "Reported value with unit, if stated" }),
+  conditions: Schema.NullOr(Schema.String).annotations({
+    description: "Experimental conditions under which the finding holds, if stated"
+  }),
+  domainTags: Schema.Array(Schema.String).annotations({
+    description: "Free-text research domains of the finding, e.g. 'machine translation'"
+  }),
+  entities: Schema.Array(Schema.String).annotations({
+    description: "Labels of the extracted entities this claim is about"
+  }),
+  confidence: Confidence.annotations({
+    description: "Strength of the claim as written: hedged claims are lower, 0..1"
+  })
+}).annotations({ identifier: "ExtractedClaim" })
+/** @since 0.1.0 @category extraction */
+export type ExtractedClaim = typeof ExtractedClaim.Type
+
+/**
+ * Everything extracted from one chunk.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const ExtractionResult = Schema.Struct({
+  entities: Schema.Array(ExtractedEntity),
+  relations: Schema.Array(ExtractedRelation),
+  claims: Schema.Array(ExtractedClaim)
+}).annotations({ identifier: "ExtractionResult", title: "ExtractionResult" })
+/** @since 0.1.0 @category extraction */
+export type ExtractionResult = typeof ExtractionResult.Type
+
+/**
+ * The empty extraction result.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const emptyExtractionResult: ExtractionResult = { entities: [], relations: [], claims: [] }
+
+/**
+ * The JSON Schema of {@link ExtractionResult}, derived from the Schema, handed
+ * to LLM providers for structured output.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const extractionResultJsonSchema: JSONSchema.JsonSchema7Root = JSONSchema.make(ExtractionResult)
+
+/**
+ * The paper-level (L2) record: what was studied, how, and what was found.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class PaperRecord extends Schema.Class<PaperRecord>("PaperRecord")({
+  paperId: PaperId,
+  studied: Schema.String,
+  method: Schema.String,
+  findings: Schema.String,
+  domainTags: Schema.Array(Schema.String),
+  provider: Schema.String,
+  model: Schema.String
+}) {}
