@@ -1,0 +1,17 @@
+/**
+ * The `kg` command tree. Each subcommand lives in `commands/`; layer wiring is
+ * in `Layers.ts`.
+ *
+ * @since 0.1.0
+ */
+import * as Command from "@effect/cli/Command"
+import { version } from "./Version.js"
+
+/** @since 0.1.0 */
+export const kg = Command.make("kg").pipe(
+  Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
+  Command.withSubcommands([])
+)
+
+/** @since 0.1.0 */
+export const run = Command.run(kg, { name: "kg", version })

@@ -1,0 +1,258 @@
+/**
+ * The `Extractor` service: turns one chunk into an `ExtractionResult` and one
+ * paper into its L2 record. Two implementations: the offline rule-based
+ * extractor over wink-nlp (the default), and the LLM extractor that renders
+ * the prompt algebra and asks any `LlmProvider` for schema-checked JSON.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as JSONSchema from "effect/JSONSchema"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import type { Chunk, ExtractionResult, Paper } from "@kg/core/Domain"
+import { ExtractionResult as ExtractionResultSchema } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
+import { NlpService } from "@kg/core/NlpService"
+import * as PromptFragment from "@kg/core/PromptFragment"
+import * as OfflineExtractor from "./OfflineExtractor.js"
+import * as PaperRecordOffline from "./PaperRecordOffline.js"
+import * as StructuredOutput from "./StructuredOutput.js"
+
+/**
+ * What an extractor sees of a chunk: the chunk, its paper, and the entities
+ * learnt so far (the EntityCache threaded through the stream).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChunkInput {
+  readonly paper: Paper
+  readonly chunk: Chunk
+  readonly cache: EntityCache.EntityCache
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChunkExtraction {
+  readonly result: ExtractionResult
+  readonly usage: Usage
+  readonly attempts: number
+}
+
+/**
+ * The L2 record fields an extractor produces for a paper.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RecordFields = Schema.Struct({
+  studied: Schema.String.annotations({ description: "What the paper studies: its question or problem, 1-3 sentences" }),
+  method: Schema.String.annotations({ description: "How: data, methods and experimental setup, 1-3 sentences" }),
+  findings: Schema.String.annotations({ description: "What was found: main results with numbers, 1-3 sentences" }),
+  domainTags: Schema.Array(Schema.String).annotations({ description: "Free-text research domains, 1-5 tags" })
+}).annotations({ identifier: "PaperRecord", title: "PaperRecord" })
+/** @since 0.1.0 @category models */
+export type RecordFields = typeof RecordFields.Type
+
+/**
+ * A chunk (or a paper record) could not be extracted; the reason is recorded
+ * as a failed chunk and the run goes on.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ExtractionFailed extends Data.TaggedError("ExtractionFailed")<{
+  readonly target: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `extraction of ${this.target} failed: ${this.reason}`
+  }
+}
+
+/**
+ * The service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class Extractor extends Context.Tag("@kg/extraction/Extractor")<Extractor, {
+  readonly provider: string
+  readonly model: string
+  /** Whether results depend on the EntityCache (so chunk order matters). */
+  readonly usesCache: boolean
+  readonly extractChunk: (input: ChunkInput) => Effect.Effect<ChunkExtraction, ExtractionFailed>
+  readonly paperRecord: (
+    input: { readonly paper: Paper; readonly text: string }
+  ) => Effect.Effect<{ readonly fields: RecordFields; readonly usage: Usage }, ExtractionFailed>
+}>() {}
+
+/**
+ * The offline extractor: rule-based over the NlpService, no network.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerOffline: Layer.Layer<Extractor, never, NlpService> = Layer.effect(
+  Extractor,
+  Effect.gen(function*() {
+    const nlp = yield* NlpService
+    return Extractor.of({
+      provider: "offline",
+      model: "kg-rules-v1",
+      usesCache: false,
+      extractChunk: ({ chunk }) =>
+        Effect.try({
+          try: () => ({ result: OfflineExtractor.extract(nlp, chunk.text), usage: emptyUsage, attempts: 1 }),
+          catch: (e) => new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${String(e)}` })
+        }),
+      paperRecord: ({ paper, text }) =>
+        Effect.try({
+          try: () => ({
+            fields: PaperRecordOffline.paperRecord(nlp, { paperId: paper.id, title: paper.title, text }),
+            usage: emptyUsage
+          }),
+          catch: (e) => new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: String(e) })
+        })
+    })
+  })
+)
+
+/**
+ * The instructions of the LLM extraction prompt: the first, static fragment.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const extractionInstructions = `You extract a claim-level knowledge graph from one chunk of a research paper.
+
+Return JSON that follows the given schema exactly:
+- entities: the methods, tasks, datasets, materials, metrics and other scientific concepts the chunk names. "type" is the
+  local name of an ontology class listed in <ontology>. Put acronyms and other names used in the text in "aliases".
+  Reuse the exact label of a <known_entities> entry when the text refers to the same thing.
+- relations: typed links between two of your entities, named by their labels; "predicate" is the local name of an
+  ontology property listed in <ontology> (use relatedTo only when nothing else fits).
+- claims: findings the chunk asserts (results, comparisons, measured effects, conclusions), not background or plans.
+  "text" states the finding as one self-contained sentence. "evidence" MUST be copied verbatim from the chunk (an
+  exact substring, same characters and spacing). Fill metric, value (with unit) and conditions when the text states
+  them, otherwise null. "confidence" is lower for hedged claims (may, might, suggest). "entities" lists the labels of
+  your entities the claim is about.
+Extract only what the chunk states. If it states nothing of a kind, return an empty array for it.`
+
+/**
+ * The instructions of the LLM paper-record prompt.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const recordInstructions = `You summarise a research paper as a record of what was studied, how, and what was found.
+Use only the paper's text. Be concrete: name data sets, methods and numbers. Return JSON following the schema.`
+
+/**
+ * Options of the LLM extractor.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LlmExtractorOptions {
+  /** The rendered ontology (`KnowledgeIndex.render`), the static ontology fragment. */
+  readonly ontologyContext: string
+  /** Most entities named from the cache in one prompt. Default 60. */
+  readonly cacheLimit?: number
+  /** Total attempts per chunk when the answer does not decode. Default 3. */
+  readonly maxAttempts?: number
+  /** Characters of the paper text given to the record prompt. Default 24,000. */
+  readonly recordChars?: number
+}
+
+/**
+ * The static prompt prefix for a run: instructions + ontology. It renders to
+ * the same bytes for every chunk, so providers can cache it.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
+  PromptFragment.of(
+    PromptFragment.Fragment.Instructions({ text: extractionInstructions }),
+    PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
+  )
+
+/**
+ * The full prompt for one chunk: static prefix + entity cache + chunk text.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const chunkPrompt = (
+  ontologyContext: string,
+  input: ChunkInput,
+  cacheLimit: number
+): { readonly system: string; readonly user: string } =>
+  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext), [
+    PromptFragment.Fragment.EntityCache({ entities: EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit) }),
+    PromptFragment.Fragment.ChunkText({ text: input.chunk.text, label: input.chunk.id })
+  ]))
+
+const schemaJson = <A, I>(schema: Schema.Schema<A, I>, name: string) => ({
+  name,
+  schema: JSONSchema.make(schema) as object
+})
+
+/**
+ * The LLM extractor over whatever `LlmProvider` is in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, never, LlmProvider> =>
+  Layer.effect(
+    Extractor,
+    Effect.gen(function*() {
+      const llm = yield* LlmProvider
+      const cacheLimit = options.cacheLimit ?? 60
+      const maxAttempts = options.maxAttempts ?? 3
+      const recordChars = options.recordChars ?? 24_000
+      const extractionSchema = schemaJson(ExtractionResultSchema, "ExtractionResult")
+      const recordSchema = schemaJson(RecordFields, "PaperRecord")
+      const recordSystem = PromptFragment.render(PromptFragment.of(
+        PromptFragment.Fragment.Instructions({ text: recordInstructions })
+      ))
+      const fail = (target: string) => (e: { readonly message: string }) =>
+        new ExtractionFailed({ target, reason: e.message })
+      return Extractor.of({
+        provider: llm.name,
+        model: llm.model,
+        usesCache: true,
+        extractChunk: (input) => {
+          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit)
+          return StructuredOutput.generateObject(ExtractionResultSchema, {
+            system,
+            prompt: user,
+            jsonSchema: extractionSchema
+          }, { maxAttempts }).pipe(
+            Effect.map(({ attempts, usage, value }) => ({ result: value, usage, attempts })),
+            Effect.mapError(fail(input.chunk.id)),
+            Effect.provideService(LlmProvider, llm),
+            Effect.withSpan("Extractor.extractChunk", { attributes: { chunk: input.chunk.id } })
+          )
+        },
+        paperRecord: ({ paper, text }) =>
+          StructuredOutput.generateObject(RecordFields, {
+            system: recordSystem,
+            prompt: `<paper id="${paper.id}" title="${paper.title.replace(/"/g, "'")}">\n${text.slice(0, recordChars)}\n</paper>`,
+            jsonSchema: recordSchema
+          }, { maxAttempts }).pipe(
+            Effect.map(({ usage, value }) => ({ fields: value, usage })),
+            Effect.mapError(fail(`${paper.id} (paper record)`)),
+            Effect.provideService(LlmProvider, llm)
+          )
+      })
+    })
+  )

@@ -1,0 +1,518 @@
+/**
+ * The extraction pipeline of one paper, as an Effect `Stream`:
+ *
+ * text -> sentence-bounded chunks (per page when pages are known) ->
+ * extraction (`Stream.scanEffect` threads the EntityCache monoid from chunk to
+ * chunk; with `concurrency > 1` chunks run in parallel against the cache the
+ * paper started with) -> evidence grounding (every quote must occur verbatim
+ * in its chunk) -> entity resolution -> RDF (n3) -> SHACL -> a `PaperBundle`
+ * ready for the store.
+ *
+ * The stream emits a `ChunkDone` event per chunk (for progress) and ends with
+ * one `PaperExtracted` event carrying the bundle.
+ *
+ * @since 0.1.0
+ */
+import * as Chunk_ from "effect/Chunk"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import {
+  Chunk,
+  type ChunkId,
+  ClaimSource,
+  type Entity,
+  type EntityId,
+  type ExtractionResult,
+  type Paper,
+  PaperRecord
+} from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import { Embeddings } from "@kg/core/Embeddings"
+import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
+import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
+import * as EntityResolution from "./EntityResolution.js"
+import { Extractor } from "./Extractor.js"
+import type { SourceDocument } from "./Ingest.js"
+import * as Rdf from "./Rdf.js"
+import { ShaclValidator } from "./Shacl.js"
+
+/**
+ * Everything the store needs to write one paper atomically.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PaperBundle {
+  readonly paper: Paper
+  readonly record: PaperRecord | null
+  readonly chunks: ReadonlyArray<{ readonly chunk: Chunk; readonly embedding: Float32Array | null }>
+  readonly entities: ReadonlyArray<{ readonly entity: Entity; readonly normalizedLabel: string }>
+  readonly mentions: ReadonlyArray<{ readonly entityId: EntityId; readonly chunkId: ChunkId }>
+  readonly relations: ReadonlyArray<BundleRelation>
+  readonly claims: ReadonlyArray<BundleClaim>
+  readonly failedChunks: ReadonlyArray<{ readonly chunkId: ChunkId; readonly reason: string }>
+  readonly violations: ReadonlyArray<Violation>
+}
+
+/** @since 0.1.0 @category models */
+export interface BundleRelation {
+  readonly subject: EntityId
+  readonly predicate: string
+  readonly object: EntityId
+  readonly chunkId: ChunkId
+  readonly confidence: number
+}
+
+/** @since 0.1.0 @category models */
+export interface BundleClaim {
+  readonly id: import("@kg/core/Domain").ClaimId
+  readonly text: string
+  readonly metric: string | null
+  readonly value: string | null
+  readonly conditions: string | null
+  readonly domainTags: ReadonlyArray<string>
+  readonly confidence: number
+  readonly entityIds: ReadonlyArray<EntityId>
+  readonly embedding: Float32Array | null
+  readonly sources: ReadonlyArray<ClaimSource>
+}
+
+/** @since 0.1.0 @category models */
+export interface Violation {
+  readonly chunkId: ChunkId
+  readonly focusNode: string
+  readonly path: string | null
+  readonly message: string
+}
+
+/**
+ * Counters of one paper's extraction.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PaperCounts {
+  readonly chunks: number
+  readonly claims: number
+  readonly entities: number
+  readonly relations: number
+  readonly duplicatesMerged: number
+  readonly shaclViolations: number
+  readonly failedChunks: number
+  readonly usage: Usage
+}
+
+/**
+ * Events of the pipeline stream.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PipelineEvent = Data.TaggedEnum<{
+  ChunkDone: { readonly paperId: string; readonly ordinal: number; readonly total: number; readonly failed: boolean }
+  PaperExtracted: { readonly bundle: PaperBundle; readonly counts: PaperCounts }
+}>
+/** @since 0.1.0 @category constructors */
+export const PipelineEvent = Data.taggedEnum<PipelineEvent>()
+
+/**
+ * In strict mode, a SHACL violation or an ungrounded quote fails the run.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class StrictModeViolation extends Data.TaggedError("StrictModeViolation")<{
+  readonly paperId: string
+  readonly chunkId: string
+  readonly violations: ReadonlyArray<Violation>
+}> {
+  override get message(): string {
+    const first = this.violations[0]
+    return `--strict: ${this.violations.length} validation violation(s) in ${this.paperId}, chunk ${this.chunkId}` +
+      (first ? `; first: ${first.message} (${first.focusNode})` : "") +
+      ". Run without --strict to drop invalid items and record each violation."
+  }
+}
+
+/**
+ * Pipeline options.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PipelineOptions {
+  readonly chunkConfig?: ChunkConfig | undefined
+  /** 1 (default) threads the EntityCache through the chunks in order; N > 1 extracts N chunks at a time. */
+  readonly concurrency?: number | undefined
+  readonly strict?: boolean | undefined
+  /** Entities already in the store, by normalised label (cross-paper resolution). */
+  readonly storeLookup?:
+    | ((normalizedLabels: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Entity>>)
+    | undefined
+  /** Texts embedded per call. Default 64. */
+  readonly embedBatch?: number | undefined
+}
+
+/**
+ * Split a document into chunks; chunks never cross a page boundary, so each
+ * chunk's page is exact. Offsets are into `doc.text`.
+ *
+ * @since 0.1.0
+ * @category chunking
+ */
+export const chunkDocument = (
+  nlp: NlpService["Type"],
+  doc: SourceDocument,
+  config: ChunkConfig = defaultChunkConfig
+): ReadonlyArray<Chunk> => {
+  const spans = doc.pages ?? [{ page: null as number | null, start: 0, end: doc.text.length }]
+  const out: Array<Chunk> = []
+  for (const span of spans) {
+    const slice = doc.text.slice(span.start, span.end)
+    for (const piece of nlp.chunkText(slice, config)) {
+      const ordinal = out.length
+      out.push(Chunk.make({
+        id: `${doc.paper.id}#${ordinal}` as ChunkId,
+        paperId: doc.paper.id,
+        ordinal,
+        page: span.page,
+        startChar: span.start + piece.start,
+        endChar: span.start + piece.end,
+        text: piece.text,
+        tokenCount: piece.tokenCount
+      }))
+    }
+  }
+  return out
+}
+
+/**
+ * Make every claim's evidence an exact substring of the chunk: keep exact
+ * quotes, repair quotes that differ only in whitespace or quote characters by
+ * taking the chunk's own characters, and drop claims whose quote cannot be
+ * found (reported as violations).
+ *
+ * @since 0.1.0
+ * @category grounding
+ */
+export const groundEvidence = (
+  chunk: Chunk,
+  result: ExtractionResult
+): { readonly result: ExtractionResult; readonly dropped: ReadonlyArray<Violation> } => {
+  const dropped: Array<Violation> = []
+  const claims = result.claims.flatMap((claim) => {
+    const quote = claim.evidence.trim()
+    if (quote !== "" && chunk.text.includes(quote)) return [{ ...claim, evidence: quote }]
+    const found = findLoosely(chunk.text, quote)
+    if (found !== undefined) return [{ ...claim, evidence: found }]
+    dropped.push({
+      chunkId: chunk.id,
+      focusNode: claim.text.slice(0, 200),
+      path: "evidence",
+      message: "evidence quote does not occur in the chunk text"
+    })
+    return []
+  })
+  return { result: { ...result, claims }, dropped }
+}
+
+const canonicalChar = (c: string): string =>
+  /\s/.test(c) ? " " : /[“”„″]/.test(c) ? "\"" : /[‘’‚′]/.test(c) ? "'" : /[‐‑‒–—―−]/.test(c) ? "-" : c
+
+const findLoosely = (text: string, quote: string): string | undefined => {
+  if (quote.length < 8) return undefined
+  // Canonicalise both sides (whitespace runs -> one space, typographic quotes/dashes -> ASCII) keeping a map back to
+  // the original offsets, then search.
+  const map: Array<number> = []
+  let canon = ""
+  for (let i = 0; i < text.length; i++) {
+    const c = canonicalChar(text[i]!)
+    if (c === " " && canon.endsWith(" ")) continue
+    canon += c
+    map.push(i)
+  }
+  const q = Array.from(quote).map(canonicalChar).join("").replace(/ +/g, " ").trim()
+  const at = canon.indexOf(q)
+  if (at < 0) return undefined
+  const start = map[at]!
+  const end = map[at + q.length - 1]! + 1
+  return text.slice(start, end)
+}
+
+interface ChunkOutcome {
+  readonly chunk: Chunk
+  readonly entities: ReadonlyArray<Entity>
+  readonly relations: ReadonlyArray<BundleRelation>
+  readonly claims: ReadonlyArray<Omit<BundleClaim, "embedding">>
+  readonly violations: ReadonlyArray<Violation>
+  readonly failure: string | null
+  readonly merges: number
+  readonly usage: Usage
+  readonly cache: EntityCache.EntityCache
+}
+
+/**
+ * Extract one chunk: extractor -> grounding -> resolution -> RDF -> SHACL.
+ * An extractor failure is not an error of the stream: it becomes a failed
+ * chunk with its reason.
+ */
+const processChunk = (
+  paper: Paper,
+  chunk: Chunk,
+  cache: EntityCache.EntityCache,
+  options: PipelineOptions
+) =>
+  Effect.gen(function*() {
+    const extractor = yield* Extractor
+    const shacl = yield* ShaclValidator
+    const extracted = yield* extractor.extractChunk({ paper, chunk, cache }).pipe(Effect.either)
+    if (extracted._tag === "Left") {
+      return {
+        chunk,
+        entities: [],
+        relations: [],
+        claims: [],
+        violations: [],
+        failure: extracted.left.reason,
+        merges: 0,
+        usage: emptyUsage,
+        cache
+      } satisfies ChunkOutcome
+    }
+    const grounded = groundEvidence(chunk, extracted.right.result)
+    const labels = grounded.result.entities.flatMap((e) => [e.label, ...e.aliases]).map(EntityCache.normalizeLabel)
+    const storeLookup = options.storeLookup && labels.length > 0
+      ? yield* options.storeLookup(Array.from(new Set(labels)))
+      : undefined
+    const resolved = EntityResolution.resolveChunk(grounded.result, storeLookup ? { cache, storeLookup } : { cache })
+    const quads = Rdf.chunkToQuads({ paperId: paper.id, chunk, ...resolved })
+    const checked = yield* shacl.filterValid(resolved, quads)
+    const violations: Array<Violation> = [
+      ...grounded.dropped,
+      ...checked.violations.map((v) => ({ chunkId: chunk.id, focusNode: v.focusNode, path: v.path, message: v.message }))
+    ]
+    if (options.strict === true && violations.length > 0) {
+      return yield* new StrictModeViolation({ paperId: paper.id, chunkId: chunk.id, violations })
+    }
+    const kept = checked.kept
+    const claims = kept.claims.map((c) => ({
+      id: Rdf.claimIdFor(c.text),
+      text: c.text,
+      metric: c.metric,
+      value: c.value,
+      conditions: c.conditions,
+      domainTags: c.domainTags,
+      confidence: c.confidence,
+      entityIds: c.entityIds,
+      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })]
+    }))
+    return {
+      chunk,
+      entities: kept.entities,
+      relations: kept.relations.map((r) => ({
+        subject: r.subject,
+        predicate: r.predicate,
+        object: r.object,
+        chunkId: chunk.id,
+        confidence: r.confidence
+      })),
+      claims,
+      violations,
+      failure: null,
+      merges: resolved.merges,
+      usage: extracted.right.usage,
+      cache: resolved.cache
+    } satisfies ChunkOutcome
+  })
+
+/**
+ * The stream of one paper: a `ChunkDone` per chunk, then `PaperExtracted`.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const extractPaper = (
+  doc: SourceDocument,
+  options: PipelineOptions = {}
+): Stream.Stream<PipelineEvent, StrictModeViolation, Extractor | NlpService | Embeddings | ShaclValidator> =>
+  Stream.unwrap(Effect.gen(function*() {
+    const nlp = yield* NlpService
+    const extractor = yield* Extractor
+    const chunks = chunkDocument(nlp, doc, options.chunkConfig ?? defaultChunkConfig)
+    const total = chunks.length
+    const concurrency = Math.max(1, options.concurrency ?? 1)
+    const paper = doc.paper
+
+    const outcomes: Stream.Stream<ChunkOutcome, StrictModeViolation, Extractor | ShaclValidator> =
+      concurrency === 1
+        ? Stream.fromIterable(chunks).pipe(
+          Stream.scanEffect(
+            Option.none<ChunkOutcome>(),
+            (previous, chunk) =>
+              processChunk(
+                paper,
+                chunk,
+                Option.match(previous, { onNone: () => EntityCache.empty, onSome: (o) => o.cache }),
+                options
+              ).pipe(Effect.map(Option.some))
+          ),
+          Stream.filterMap((o) => o)
+        )
+        : Stream.fromIterable(chunks).pipe(
+          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, options), { concurrency })
+        )
+
+    const collected: Array<ChunkOutcome> = []
+    const perChunk = outcomes.pipe(
+      Stream.map((o) => {
+        collected.push(o)
+        return PipelineEvent.ChunkDone({ paperId: paper.id, ordinal: o.chunk.ordinal, total, failed: o.failure !== null })
+      })
+    )
+    const finish = Stream.fromEffect(Effect.gen(function*() {
+      const record = yield* extractor.paperRecord({ paper, text: doc.text }).pipe(
+        Effect.map(({ fields, usage }) => ({
+          record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),
+          usage
+        })),
+        Effect.catchAll((e) =>
+          Effect.logWarning(`no paper record for ${paper.id}: ${e.reason}`).pipe(
+            Effect.as({ record: null, usage: emptyUsage })
+          )
+        )
+      )
+      const bundle = yield* assemble(paper, collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal), record.record, options)
+      const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
+      return PipelineEvent.PaperExtracted({
+        bundle: bundle.bundle,
+        counts: {
+          chunks: bundle.bundle.chunks.length,
+          claims: bundle.bundle.claims.length,
+          entities: bundle.bundle.entities.length,
+          relations: bundle.bundle.relations.length,
+          duplicatesMerged: bundle.merged,
+          shaclViolations: bundle.bundle.violations.length,
+          failedChunks: bundle.bundle.failedChunks.length,
+          usage
+        }
+      })
+    }))
+    return Stream.concat(perChunk, finish)
+  }))
+
+const uniqueBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<A> => {
+  const seen = new Set<string>()
+  return items.filter((a) => {
+    const k = key(a)
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+}
+
+const embedAll = (texts: ReadonlyArray<string>, batch: number) =>
+  Effect.gen(function*() {
+    const embeddings = yield* Embeddings
+    const out: Array<Float32Array | null> = []
+    for (let i = 0; i < texts.length; i += batch) {
+      const part = texts.slice(i, i + batch)
+      const vectors = yield* embeddings.embed(part).pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning(`embeddings unavailable, storing rows without vectors: ${e.message}`).pipe(
+            Effect.as(part.map(() => null))
+          )
+        )
+      )
+      out.push(...vectors)
+    }
+    return out
+  })
+
+/**
+ * Merge the chunk outcomes of one paper into a bundle: claims with the same
+ * id (same normalised text) become one claim with several sources.
+ */
+const assemble = (
+  paper: Paper,
+  outcomes: ReadonlyArray<ChunkOutcome>,
+  record: PaperRecord | null,
+  options: PipelineOptions
+) =>
+  Effect.gen(function*() {
+    const batch = options.embedBatch ?? 64
+    const chunks = outcomes.map((o) => o.chunk)
+    const chunkVectors = yield* embedAll(chunks.map((c) => c.text), batch)
+
+    const claimsById = new Map<string, Omit<BundleClaim, "embedding">>()
+    let merged = 0
+    for (const o of outcomes) {
+      merged += o.merges
+      for (const c of o.claims) {
+        const seen = claimsById.get(c.id)
+        if (seen === undefined) {
+          claimsById.set(c.id, c)
+          continue
+        }
+        merged += 1
+        claimsById.set(c.id, {
+          ...seen,
+          confidence: Math.max(seen.confidence, c.confidence),
+          domainTags: Array.from(new Set([...seen.domainTags, ...c.domainTags])),
+          entityIds: Array.from(new Set([...seen.entityIds, ...c.entityIds])),
+          sources: uniqueBy([...seen.sources, ...c.sources], (s) => `${s.chunkId}\u0000${s.quote}`)
+        })
+      }
+    }
+    const claimList = Array.from(claimsById.values())
+    const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
+
+    const entities = uniqueBy(outcomes.flatMap((o) => o.entities), (e) => e.id)
+    const entityById = new Map<string, Entity>()
+    for (const e of entities) {
+      const seen = entityById.get(e.id)
+      entityById.set(
+        e.id,
+        seen === undefined ? e : { ...seen, aliases: Array.from(new Set([...seen.aliases, ...e.aliases])).sort() } as Entity
+      )
+    }
+    const mentions = uniqueBy(
+      outcomes.flatMap((o) => [
+        ...o.entities.map((e) => ({ entityId: e.id, chunkId: o.chunk.id })),
+        ...o.claims.flatMap((c) => c.entityIds.map((entityId) => ({ entityId, chunkId: o.chunk.id })))
+      ]),
+      (m) => `${m.entityId}\u0000${m.chunkId}`
+    )
+    const bundle: PaperBundle = {
+      paper,
+      record,
+      chunks: chunks.map((chunk, i) => ({ chunk, embedding: chunkVectors[i] ?? null })),
+      entities: Array.from(entityById.values()).map((entity) => ({
+        entity,
+        normalizedLabel: EntityCache.normalizeLabel(entity.label)
+      })),
+      mentions,
+      relations: uniqueBy(
+        outcomes.flatMap((o) => o.relations),
+        (r) => `${r.subject}\u0000${r.predicate}\u0000${r.object}\u0000${r.chunkId}`
+      ),
+      claims: claimList.map((c, i) => ({ ...c, embedding: claimVectors[i] ?? null })),
+      failedChunks: outcomes.flatMap((o) => (o.failure === null ? [] : [{ chunkId: o.chunk.id, reason: o.failure }])),
+      violations: outcomes.flatMap((o) => o.violations)
+    }
+    return { bundle, merged }
+  })
+
+/**
+ * Run the pipeline of one paper to its bundle, ignoring progress events.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const extractPaperBundle = (doc: SourceDocument, options: PipelineOptions = {}) =>
+  extractPaper(doc, options).pipe(
+    Stream.filter((e): e is Extract<PipelineEvent, { _tag: "PaperExtracted" }> => e._tag === "PaperExtracted"),
+    Stream.runCollect,
+    Effect.map((events) => Chunk_.unsafeHead(events))
+  )

@@ -1,0 +1,227 @@
+/**
+ * Extraction into the store: ingest files, skip those whose content hash is
+ * already stored, run the pipeline of each remaining paper and write its
+ * bundle in one transaction. A run is recorded in `runs`; interrupted runs
+ * are marked so, and a later run resumes by skipping what is already stored
+ * (papers are written whole or not at all, so there is nothing to repair).
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
+import type { Embeddings } from "@kg/core/Embeddings"
+import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
+import type { NlpService } from "@kg/core/NlpService"
+import { Extractor } from "@kg/extraction/Extractor"
+import * as Ingest from "@kg/extraction/Ingest"
+import * as Pipeline from "@kg/extraction/Pipeline"
+import type { ShaclValidator } from "@kg/extraction/Shacl"
+import { Store } from "./Store.js"
+
+/**
+ * Progress events of an extraction run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ExtractEvent = Data.TaggedEnum<{
+  FileSkipped: { readonly path: string; readonly reason: string }
+  PaperUnchanged: { readonly paperId: string; readonly path: string }
+  PaperStarted: { readonly paperId: string; readonly path: string; readonly changed: boolean }
+  ChunkDone: { readonly paperId: string; readonly ordinal: number; readonly total: number; readonly failed: boolean }
+  PaperWritten: { readonly paperId: string; readonly counts: Pipeline.PaperCounts }
+}>
+/** @since 0.1.0 @category constructors */
+export const ExtractEvent = Data.taggedEnum<ExtractEvent>()
+
+/**
+ * Totals of a run, as printed by `kg extract --json`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExtractSummary {
+  readonly papers: number
+  readonly papersUnchanged: number
+  readonly filesSkipped: number
+  readonly chunks: number
+  readonly claims: number
+  readonly entities: number
+  readonly relations: number
+  readonly duplicatesMerged: number
+  readonly shaclViolations: number
+  readonly failedChunks: number
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cacheReadTokens: number
+  readonly cacheWriteTokens: number
+  readonly seconds: number
+}
+
+/** @since 0.1.0 @category models */
+export interface ExtractOptions extends Pipeline.PipelineOptions {
+  /** Settings recorded in the run row (never secrets). */
+  readonly settings?: Record<string, unknown> | undefined
+}
+
+interface Totals {
+  papers: number
+  papersUnchanged: number
+  filesSkipped: number
+  chunks: number
+  claims: number
+  entities: number
+  relations: number
+  duplicatesMerged: number
+  shaclViolations: number
+  failedChunks: number
+  usage: Usage
+}
+
+const emptyTotals = (): Totals => ({
+  papers: 0,
+  papersUnchanged: 0,
+  filesSkipped: 0,
+  chunks: 0,
+  claims: 0,
+  entities: 0,
+  relations: 0,
+  duplicatesMerged: 0,
+  shaclViolations: 0,
+  failedChunks: 0,
+  usage: emptyUsage
+})
+
+const addEvent = (t: Totals, e: ExtractEvent): Totals => {
+  switch (e._tag) {
+    case "FileSkipped":
+      return { ...t, filesSkipped: t.filesSkipped + 1 }
+    case "PaperUnchanged":
+      return { ...t, papersUnchanged: t.papersUnchanged + 1 }
+    case "PaperWritten":
+      return {
+        ...t,
+        papers: t.papers + 1,
+        chunks: t.chunks + e.counts.chunks,
+        claims: t.claims + e.counts.claims,
+        entities: t.entities + e.counts.entities,
+        relations: t.relations + e.counts.relations,
+        duplicatesMerged: t.duplicatesMerged + e.counts.duplicatesMerged,
+        shaclViolations: t.shaclViolations + e.counts.shaclViolations,
+        failedChunks: t.failedChunks + e.counts.failedChunks,
+        usage: addUsage(t.usage, e.counts.usage)
+      }
+    default:
+      return t
+  }
+}
+
+/**
+ * The stream of an extraction into the store (without the run bookkeeping).
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const extractStream = (
+  runId: string,
+  paths: ReadonlyArray<string>,
+  options: ExtractOptions = {}
+) =>
+  Stream.unwrap(Effect.gen(function*() {
+    const store = yield* Store
+    const pipelineOptions: Pipeline.PipelineOptions = {
+      ...options,
+      storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
+    }
+    return Ingest.ingest(paths).pipe(
+      Stream.flatMap((event) => {
+        if (event._tag === "Skipped") {
+          return Stream.succeed(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
+        }
+        const doc = event.doc
+        return Stream.unwrap(Effect.gen(function*() {
+          const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
+          if (state === "unchanged") {
+            return Stream.succeed(ExtractEvent.PaperUnchanged({ paperId: doc.paper.id, path: doc.paper.source }))
+          }
+          const started = ExtractEvent.PaperStarted({
+            paperId: doc.paper.id,
+            path: doc.paper.source,
+            changed: state === "changed"
+          })
+          const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
+            Stream.mapEffect((e) =>
+              e._tag === "ChunkDone"
+                ? Effect.succeed(ExtractEvent.ChunkDone(e))
+                : store.writePaper(runId as never, e.bundle).pipe(
+                  Effect.as(ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts }))
+                )
+            )
+          )
+          return Stream.concat(Stream.succeed(started), body)
+        }))
+      }, { concurrency: 1 })
+    )
+  }))
+
+/**
+ * Run an extraction into the store with a `runs` row, calling `onEvent` for
+ * every progress event. Interruption (Ctrl-C) marks the run `interrupted`;
+ * papers already written stay, and the next run skips them.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const runExtraction = <E, R>(
+  paths: ReadonlyArray<string>,
+  options: ExtractOptions,
+  onEvent: (event: ExtractEvent) => Effect.Effect<void, E, R>
+) =>
+  Effect.gen(function*() {
+    const store = yield* Store
+    const extractor = yield* Extractor
+    const started = Date.now()
+    const totals = yield* Ref.make(emptyTotals())
+    const summarize = (t: Totals): ExtractSummary => ({
+      papers: t.papers,
+      papersUnchanged: t.papersUnchanged,
+      filesSkipped: t.filesSkipped,
+      chunks: t.chunks,
+      claims: t.claims,
+      entities: t.entities,
+      relations: t.relations,
+      duplicatesMerged: t.duplicatesMerged,
+      shaclViolations: t.shaclViolations,
+      failedChunks: t.failedChunks,
+      inputTokens: t.usage.inputTokens,
+      outputTokens: t.usage.outputTokens,
+      cacheReadTokens: t.usage.cacheReadTokens,
+      cacheWriteTokens: t.usage.cacheWriteTokens,
+      seconds: Math.round((Date.now() - started) / 10) / 100
+    })
+    return yield* Effect.acquireUseRelease(
+      store.startRun({ provider: extractor.provider, model: extractor.model, settings: options.settings ?? {} }),
+      (runId) =>
+        extractStream(runId, paths, options).pipe(
+          Stream.runForEach((e) =>
+            Ref.update(totals, (t) => addEvent(t, e)).pipe(Effect.zipRight(onEvent(e)))
+          ),
+          Effect.zipRight(Ref.get(totals)),
+          Effect.map(summarize)
+        ),
+      (runId, exit) =>
+        Ref.get(totals).pipe(
+          Effect.flatMap((t) =>
+            store.finishRun(
+              runId,
+              Exit.isSuccess(exit) ? "completed" : Exit.isInterrupted(exit) ? "interrupted" : "failed",
+              summarize(t) as unknown as Record<string, unknown>
+            )
+          ),
+          Effect.orDie
+        )
+    )
+  })
