@@ -9,7 +9,6 @@
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as JSONSchema from "effect/JSONSchema"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import type { Chunk, ExtractionResult, Paper } from "@kg/core/Domain"
@@ -202,7 +201,7 @@ export const chunkPrompt = (
 
 const schemaJson = <A, I>(schema: Schema.Schema<A, I>, name: string) => ({
   name,
-  schema: JSONSchema.make(schema) as object
+  schema: StructuredOutput.jsonSchemaFor(schema)
 })
 
 /**
