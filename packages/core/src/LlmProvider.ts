@@ -56,7 +56,7 @@ export interface LlmRequest {
   readonly prompt: string
   /** JSON Schema the answer must follow, if structured output is wanted. */
   readonly jsonSchema?: { readonly name: string; readonly schema: object } | undefined
-  /** Earlier turns, used when re-asking after invalid output. */
+  /** Turns after `prompt` (the invalid answer and the correction request) when re-asking after invalid output. */
   readonly history?: ReadonlyArray<{ readonly role: "user" | "assistant"; readonly content: string }> | undefined
 }
 
