@@ -5,12 +5,13 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import { extractCommand } from "./commands/extract.js"
 import { version } from "./Version.js"
 
 /** @since 0.1.0 */
 export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
-  Command.withSubcommands([])
+  Command.withSubcommands([extractCommand])
 )
 
 /** @since 0.1.0 */

@@ -286,9 +286,18 @@ const processChunk = (
     const storeLookup = options.storeLookup && labels.length > 0
       ? yield* options.storeLookup(Array.from(new Set(labels)))
       : undefined
-    const resolved = EntityResolution.resolveChunk(grounded.result, storeLookup ? { cache, storeLookup } : { cache })
-    const quads = Rdf.chunkToQuads({ paperId: paper.id, chunk, ...resolved })
-    const checked = yield* shacl.filterValid(resolved, quads)
+    const resolved = EntityResolution.resolveChunk(
+      grounded.result,
+      storeLookup === undefined ? { cache } : { cache, storeLookup: () => storeLookup }
+    )
+    const graphInput: Rdf.ChunkGraphInput = {
+      paperId: paper.id,
+      chunk,
+      entities: resolved.entities,
+      relations: resolved.relations,
+      claims: resolved.claims
+    }
+    const checked = yield* shacl.filterValid(graphInput, Rdf.chunkToQuads(graphInput)).pipe(Effect.orDie)
     const violations: Array<Violation> = [
       ...grounded.dropped,
       ...checked.violations.map((v) => ({ chunkId: chunk.id, focusNode: v.focusNode, path: v.path, message: v.message }))

@@ -12,14 +12,13 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import type { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
-import type { NlpService } from "@kg/core/NlpService"
 import { Extractor } from "@kg/extraction/Extractor"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
-import type { ShaclValidator } from "@kg/extraction/Shacl"
-import { Store } from "./Store.js"
+import type { RunId } from "@kg/core/Domain"
+import type { DuckDbError } from "./DuckDb.js"
+import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
  * Progress events of an extraction run.
@@ -139,7 +138,7 @@ export const extractStream = (
     return Ingest.ingest(paths).pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Skipped") {
-          return Stream.succeed(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
+          return Stream.succeed<ExtractEvent>(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
         }
         const doc = event.doc
         return Stream.unwrap(Effect.gen(function*() {
@@ -153,10 +152,10 @@ export const extractStream = (
             changed: state === "changed"
           })
           const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
-            Stream.mapEffect((e) =>
+            Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError> =>
               e._tag === "ChunkDone"
                 ? Effect.succeed(ExtractEvent.ChunkDone(e))
-                : store.writePaper(runId as never, e.bundle).pipe(
+                : store.writePaper(runId as RunId, e.bundle).pipe(
                   Effect.as(ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts }))
                 )
             )

@@ -1,0 +1,117 @@
+/**
+ * Layer wiring for the `kg` command, in one place. Commands ask for services;
+ * this module decides which implementation provides them from flags and the
+ * environment (offline by default, an LLM provider when a key is set or a
+ * provider is named).
+ *
+ * @since 0.1.0
+ */
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Config from "effect/Config"
+import { Embeddings } from "@kg/core/Embeddings"
+import * as KnowledgeIndex from "@kg/core/KnowledgeIndex"
+import type { ProviderName } from "@kg/core/LlmProvider"
+import * as NlpService from "@kg/core/NlpService"
+import * as Ontology from "@kg/core/Ontology"
+import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
+import * as Extractor from "@kg/extraction/Extractor"
+import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as Shacl from "@kg/extraction/Shacl"
+import * as Nli from "@kg/graph/Nli"
+import * as Store from "@kg/graph/Store"
+
+/**
+ * The default ontology shipped with kg.
+ *
+ * @since 0.1.0
+ */
+export const defaultOntologyPath: string = fileURLToPath(new URL("../../../ontologies/research.ttl", import.meta.url))
+
+/**
+ * Embeddings: `KG_EMBEDDINGS=hash` selects the model-free hashed vectors
+ * (tests, quick trials); otherwise an OpenAI-compatible endpoint when
+ * configured, else the offline wink vectors.
+ *
+ * @since 0.1.0
+ */
+export const embeddingsLayer: Layer.Layer<Embeddings, unknown> = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const choice = yield* Config.option(Config.string("KG_EMBEDDINGS"))
+    return Option.getOrUndefined(choice) === "hash" ? EmbeddingsLive.Test : EmbeddingsLive.layerConfig
+  })
+)
+
+/**
+ * The store at `db` (created and migrated if needed), with its `DuckDb`, the
+ * embeddings whose width it records, and the NLP service.
+ *
+ * @since 0.1.0
+ */
+export const storeLayer = (db: string, options: { readonly readOnly?: boolean } = {}) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const embeddings = yield* Embeddings
+    return Store.layer({
+      path: db,
+      embeddingDimension: embeddings.dimension,
+      embeddingModel: embeddings.model,
+      ...(options.readOnly === true ? { readOnly: true } : {})
+    })
+  })).pipe(Layer.provideMerge(embeddingsLayer), Layer.provideMerge(NlpService.layer))
+
+/**
+ * Which provider a command runs with: the flag, else from the environment
+ * (Anthropic key, OpenAI key or base URL), else offline.
+ *
+ * @since 0.1.0
+ */
+export const providerName = (flag: Option.Option<ProviderName>) =>
+  LlmProviders.resolveProviderName(Option.getOrUndefined(flag))
+
+/**
+ * The LLM provider layer for a named provider and optional model.
+ *
+ * @since 0.1.0
+ */
+export const llmLayer = (provider: ProviderName, model: Option.Option<string>) =>
+  LlmProviders.layerConfig({
+    provider,
+    ...(Option.isSome(model) ? { model: model.value } : {})
+  })
+
+/**
+ * The extractor: offline rules, or the LLM extractor with the ontology
+ * rendered into its static prompt prefix.
+ *
+ * @since 0.1.0
+ */
+export const extractorLayer = (options: {
+  readonly provider: ProviderName
+  readonly model: Option.Option<string>
+  readonly ontologyPath: string
+}) =>
+  options.provider === "offline"
+    ? Extractor.layerOffline
+    : Layer.unwrapEffect(Effect.gen(function*() {
+      const graph = yield* Ontology.loadOntology(options.ontologyPath)
+      const ontologyContext = KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph))
+      return Extractor.layerLlm({ ontologyContext }).pipe(Layer.provide(llmLayer(options.provider, options.model)))
+    }))
+
+/**
+ * SHACL shapes: the shapes file beside the ontology when it exists, else the
+ * default research shapes.
+ *
+ * @since 0.1.0
+ */
+export const shaclLayer = (shapesPath: string | undefined) => Shacl.layer(shapesPath ?? Shacl.defaultShapesPath)
+
+/**
+ * The NLI judge: offline rules, or an LLM judge on the given provider.
+ *
+ * @since 0.1.0
+ */
+export const nliLayer = (provider: ProviderName, model: Option.Option<string>) =>
+  provider === "offline" ? Nli.layerOffline : Nli.layerLlm.pipe(Layer.provide(llmLayer(provider, model)))
