@@ -1,0 +1,328 @@
+/**
+ * PDF specifics of ingest, over unpdf (pdf.js): opening a document safely,
+ * per-page text, metadata, a title guess from the largest font on page 1, and
+ * light normalisation of extracted text (accents, ligatures, hyphenation,
+ * spaces) that is done per page so page offsets stay exact.
+ *
+ * @internal
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { extractText, getDocumentProxy } from "unpdf"
+import { splitAuthors } from "./ingestMarkdown.js"
+import type { SkipInfo } from "./ingestText.js"
+import { normalizeText } from "./ingestText.js"
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>
+
+/** Text and metadata read from a PDF; `pages[i]` is page i + 1, normalised. @internal */
+export interface PdfContent {
+  readonly pages: ReadonlyArray<string>
+  readonly title: string | null
+  readonly authors: ReadonlyArray<string>
+}
+
+// ---------------------------------------------------------------------------
+// Text normalisation
+// ---------------------------------------------------------------------------
+
+// pdf.js emits LaTeX accents as a spacing mark before the letter ("F¨arber").
+const SPACING_TO_COMBINING: Readonly<Record<string, string>> = {
+  "\u00A8": "\u0308", // diaeresis
+  "\u00B4": "\u0301", // acute
+  "\u02C6": "\u0302", // circumflex
+  "\u02DC": "\u0303", // tilde
+  "\u02C7": "\u030C", // caron
+  "\u02D8": "\u0306", // breve
+  "\u02DA": "\u030A", // ring
+  "\u02D9": "\u0307", // dot above
+  "\u02DD": "\u030B", // double acute
+  "\u00B8": "\u0327" // cedilla
+}
+const SPACING_ACCENT = /([\u00A8\u00B4\u02C6\u02DC\u02C7\u02D8\u02DA\u02D9\u02DD\u00B8])(\p{L})/gu
+
+const LIGATURES: Readonly<Record<string, string>> = {
+  "\uFB00": "ff",
+  "\uFB01": "fi",
+  "\uFB02": "fl",
+  "\uFB03": "ffi",
+  "\uFB04": "ffl",
+  "\uFB05": "st",
+  "\uFB06": "st"
+}
+
+/**
+ * Compose a spacing accent followed by a letter into one precomposed letter
+ * (`¨a` -> `ä`, `´ı` -> `í`); left unchanged when no single character results.
+ *
+ * @internal
+ */
+export const composeAccents = (text: string): string =>
+  text.replace(SPACING_ACCENT, (whole, mark: string, letter: string) => {
+    const base = letter === "\u0131" ? "i" : letter === "\u0237" ? "j" : letter
+    const composed = (base + SPACING_TO_COMBINING[mark]!).normalize("NFC")
+    return [...composed].length === 1 ? composed : whole
+  })
+
+/** Words seen in a document, lower-cased: plain and hyphenated compounds. @internal */
+export interface Vocabulary {
+  readonly plain: ReadonlySet<string>
+  readonly hyphenated: ReadonlySet<string>
+}
+
+/**
+ * Collect the vocabulary of a document: whole words only, so neither part of
+ * a word split across lines by a hyphen is counted.
+ *
+ * @internal
+ */
+export const buildVocabulary = (pages: ReadonlyArray<string>): Vocabulary => {
+  const plain = new Set<string>()
+  const hyphenated = new Set<string>()
+  for (const page of pages) {
+    for (const m of page.matchAll(/(?<![\p{L}-]|-\n)\p{L}+(?:-\p{L}+)*(?![\p{L}-])/gu)) {
+      const word = m[0].toLowerCase()
+      if (word.includes("-")) hyphenated.add(word)
+      else plain.add(word)
+    }
+  }
+  return { plain, hyphenated }
+}
+
+/**
+ * Undo line-end hyphenation (`hyphen-\nated` -> `hyphenated`) where it is
+ * safe, using the document's own vocabulary as evidence:
+ * - after a compound or a digit (`state-of-the-\nart`, `S2ORC-\nBERT`): keep;
+ * - the joined word occurs elsewhere (`GRO-\nBID` -> `GROBID`): join;
+ * - not lower-case on both sides (`BERT-\nBase`): keep;
+ * - the compound occurs elsewhere (`long-\nform`), a `-ly` adverb
+ *   (`automatically-\ndetected`), or both parts are words of the document
+ *   (`fine-\ntuned`): keep;
+ * - otherwise join.
+ * Where the hyphen is kept, only the line break is removed.
+ *
+ * @internal
+ */
+export const dehyphenate = (page: string, vocabulary: Vocabulary): string =>
+  page.replace(/(\p{L}+)-\n(\p{L}+)/gu, (_whole, left: string, right: string, offset: number, all: string) => {
+    const keep = `${left}-${right}`
+    if (offset > 0 && /[-\p{N}]/u.test(all[offset - 1]!)) return keep
+    const l = left.toLowerCase()
+    const r = right.toLowerCase()
+    if (vocabulary.plain.has(l + r)) return left + right
+    if (!/\p{Ll}$/u.test(left) || !/^\p{Ll}/u.test(right)) return keep
+    if (vocabulary.hyphenated.has(`${l}-${r}`)) return keep
+    if (l.length >= 6 && l.endsWith("ly")) return keep
+    if (l.length >= 3 && r.length >= 3 && vocabulary.plain.has(l) && vocabulary.plain.has(r)) return keep
+    return left + right
+  })
+
+const prepare = (raw: string): string =>
+  normalizeText(composeAccents(raw).replace(/[\uFB00-\uFB06]/g, (c) => LIGATURES[c] ?? c))
+
+/**
+ * Normalise the text of one page: the shared text normalisation, accents,
+ * ligatures, line-end hyphenation, runs of spaces, trailing spaces, and
+ * surrounding blank space.
+ *
+ * @internal
+ */
+export const normalizePage = (raw: string, vocabulary: Vocabulary): string => finish(prepare(raw), vocabulary)
+
+const finish = (prepared: string, vocabulary: Vocabulary): string =>
+  dehyphenate(prepared, vocabulary)
+    .replace(/[ \u00A0]{2,}/g, " ")
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim()
+
+/**
+ * Normalise all pages of a document (the vocabulary that guides
+ * dehyphenation is gathered over the whole document first).
+ *
+ * @internal
+ */
+export const normalizePages = (rawPages: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const prepared = rawPages.map(prepare)
+  const vocabulary = buildVocabulary(prepared)
+  return prepared.map((p) => finish(p, vocabulary))
+}
+
+/**
+ * Concatenate pages with `\n\n` and give each page's `[start, end)` offsets in
+ * the result (1-based page numbers).
+ *
+ * @internal
+ */
+export const joinPages = (
+  pages: ReadonlyArray<string>
+): { readonly text: string; readonly spans: ReadonlyArray<{ page: number; start: number; end: number }> } => {
+  const spans: Array<{ page: number; start: number; end: number }> = []
+  let offset = 0
+  pages.forEach((p, i) => {
+    if (i > 0) offset += 2
+    spans.push({ page: i + 1, start: offset, end: offset + p.length })
+    offset += p.length
+  })
+  return { text: pages.join("\n\n"), spans }
+}
+
+// ---------------------------------------------------------------------------
+// Metadata
+// ---------------------------------------------------------------------------
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
+
+const JUNK_TITLE = /^(?:untitled(?:\s+document)?|microsoft word\b.*|.*\.(?:docx?|pdf|tex|dvi|ps|rtf|odt))$/i
+
+const cleanTitle = (raw: unknown): string | null => {
+  if (typeof raw !== "string") return null
+  const t = normalizeText(raw).replace(/\s+/gu, " ").trim()
+  if (t.length < 3 || t.length > 500 || JUNK_TITLE.test(t)) return null
+  return t
+}
+
+interface PlacedItem {
+  readonly str: string
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly size: number
+}
+
+/**
+ * Guess the title from page 1: the lines holding the largest font, when that
+ * font is clearly larger than the dominant body font.
+ *
+ * @internal
+ */
+export const titleFromItems = (items: ReadonlyArray<PlacedItem>): string | null => {
+  const texty = items.filter((i) => i.str.trim().length > 0 && i.size > 0)
+  if (texty.length === 0) return null
+  const charsBySize = new Map<number, number>()
+  for (const i of texty) {
+    const key = Math.round(i.size * 2) / 2
+    charsBySize.set(key, (charsBySize.get(key) ?? 0) + i.str.length)
+  }
+  let body = 0
+  let bodyChars = -1
+  for (const [size, chars] of charsBySize) {
+    if (chars > bodyChars) {
+      body = size
+      bodyChars = chars
+    }
+  }
+  const max = Math.max(...texty.map((i) => i.size))
+  if (max < body * 1.15) return null
+  const lineYs = texty.filter((i) => i.size > max - 0.5).map((i) => i.y)
+  const onTitleLines = items.filter((i) => lineYs.some((y) => Math.abs(y - i.y) <= Math.max(1, max * 0.3)))
+  let out = ""
+  let prev: PlacedItem | null = null
+  for (const item of onTitleLines) {
+    if (prev !== null) {
+      const sameLine = Math.abs(prev.y - item.y) <= Math.max(1, max * 0.3)
+      const gap = item.x - (prev.x + prev.width)
+      if (!sameLine || gap > item.size * 0.15) out += " "
+    }
+    out += item.str
+    prev = item
+  }
+  return cleanTitle(out)
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------
+
+const errorName = (e: unknown): string => (isRecord(e) && typeof e.name === "string" ? e.name : "")
+const errorMessage = (e: unknown): string =>
+  isRecord(e) && typeof e.message === "string" ? e.message : String(e)
+
+const openFailure = (e: unknown, hasHeader: boolean): SkipInfo => {
+  if (errorName(e) === "PasswordException") {
+    return {
+      kind: "EncryptedPdf",
+      reason: "is password-protected; remove the password (e.g. `qpdf --decrypt in.pdf out.pdf`) and ingest it again"
+    }
+  }
+  const header = hasHeader ? "" : "it has no %PDF- header, so it is not a PDF or is badly damaged; "
+  return {
+    kind: "CorruptPdf",
+    reason: `cannot be opened as a PDF (${errorMessage(e)}); ${header}it may be truncated or corrupt: re-download or re-export it`
+  }
+}
+
+const readFailure = (e: unknown): SkipInfo => ({
+  kind: "CorruptPdf",
+  reason: `opened as a PDF but its text could not be extracted (${errorMessage(e)}); re-export it (e.g. print to PDF) and try again`
+})
+
+const pageOneItems = (pdf: PdfDocument): Effect.Effect<ReadonlyArray<PlacedItem>> =>
+  Effect.tryPromise(async () => {
+    const page = await pdf.getPage(1)
+    const content = await page.getTextContent()
+    const out: Array<PlacedItem> = []
+    for (const item of content.items) {
+      if (!("str" in item)) continue
+      const t = item.transform.map(Number)
+      out.push({
+        str: item.str,
+        x: t[4] ?? 0,
+        y: t[5] ?? 0,
+        width: Number.isFinite(item.width) ? item.width : 0,
+        size: Math.hypot(t[2] ?? 0, t[3] ?? 0)
+      })
+    }
+    return out
+  }).pipe(Effect.orElseSucceed((): ReadonlyArray<PlacedItem> => []))
+
+const metadataOf = (pdf: PdfDocument): Effect.Effect<{ title: string | null; authors: ReadonlyArray<string> }> =>
+  Effect.tryPromise(() => pdf.getMetadata()).pipe(
+    Effect.map(({ info }) => {
+      const record: Record<string, unknown> = isRecord(info) ? info : {}
+      const author = record.Author
+      return {
+        title: cleanTitle(record.Title),
+        authors: typeof author === "string" ? splitAuthors(normalizeText(author)) : []
+      }
+    }),
+    Effect.orElseSucceed(() => ({ title: null, authors: [] as ReadonlyArray<string> }))
+  )
+
+/**
+ * Open a PDF with pdf.js (quietly), extract normalised per-page text
+ * and metadata, and always release the document. Fails with a `SkipInfo` for
+ * encrypted, corrupt or over-slow documents.
+ *
+ * @internal
+ */
+export const readPdf = (bytes: Uint8Array, hasHeader: boolean, timeout: Duration.DurationInput): Effect.Effect<PdfContent, SkipInfo> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      // pdf.js may take ownership of (detach) the buffer: callers must not use `bytes` afterwards.
+      try: () => getDocumentProxy(bytes, { verbosity: 0, stopAtErrors: false }),
+      catch: (e) => openFailure(e, hasHeader)
+    }),
+    (pdf) => Effect.promise(() => pdf.loadingTask.destroy()).pipe(Effect.ignore)
+  ).pipe(
+    Effect.flatMap((pdf) =>
+      Effect.gen(function*() {
+        const extracted = yield* Effect.tryPromise({
+          try: () => extractText(pdf, { mergePages: false }),
+          catch: readFailure
+        })
+        const meta = yield* metadataOf(pdf)
+        const pages = normalizePages(extracted.text)
+        const title = meta.title ?? titleFromItems(yield* pageOneItems(pdf))
+        return { pages, title, authors: meta.authors }
+      })
+    ),
+    Effect.scoped,
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: (): SkipInfo => ({
+        kind: "Timeout",
+        reason: `took longer than ${Duration.format(Duration.decode(timeout))} to read as a PDF; it may be malformed: re-export it, or raise the PDF timeout`
+      })
+    })
+  )
