@@ -1,0 +1,307 @@
+/**
+ * Entity resolution: turns the labels an extractor reported for one chunk into
+ * entity ids, so that "convolutional neural network (CNN)" here, a bare "CNN"
+ * later and "CNNs" in another paper are one entity.
+ *
+ * Resolution is by normalised label (`normalizeLabel` of `@kg/core/EntityCache`)
+ * and by alias, against, in this order, the EntityCache threaded through the
+ * run, the entities the caller fetched from the store, and the entities
+ * already resolved in the same chunk. A known entity keeps its id, label and
+ * type (the type of an already known entity wins); the new names become its
+ * aliases. A new entity gets the deterministic id `entityIri(type, label)`.
+ *
+ * Reported types and predicates are mapped case- and separator-insensitively
+ * onto the vocabulary of docs/vocabulary.md (`evaluated_on` -> `evaluatedOn`);
+ * names that map onto nothing become `Concept` / `relatedTo`.
+ *
+ * Everything here is pure: the same result and context give the same output.
+ *
+ * @since 0.1.0
+ */
+import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Relation } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import * as HashMap from "effect/HashMap"
+import {
+  canonicalName,
+  ENTITY_TYPES,
+  FALLBACK_PREDICATE,
+  FALLBACK_TYPE,
+  isAbsoluteIri,
+  RELATION_PREDICATES
+} from "./internal/rdfVocabulary.js"
+
+/**
+ * What resolution needs besides the extraction result.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResolveContext {
+  /** The EntityCache threaded through the run so far. */
+  readonly cache: EntityCache.EntityCache
+  /**
+   * Entities already in the store, by normalised label or alias. Called at
+   * most once per chunk with the normalised labels the cache does not know;
+   * the caller has fetched them beforehand, so this is a synchronous lookup.
+   */
+  readonly storeLookup?: (labels: ReadonlyArray<EntityCache.NormalizedLabel>) => ReadonlyMap<string, Entity>
+  /** Entity classes (local names or IRIs). Defaults to the research vocabulary. */
+  readonly entityTypes?: ReadonlyArray<string>
+  /** Class of entities whose reported type maps onto none of `entityTypes`. Default `Concept`. */
+  readonly fallbackType?: string
+  /** Relation properties (local names or IRIs). Defaults to the research vocabulary. */
+  readonly relationPredicates?: ReadonlyArray<string>
+  /** Property of relations whose reported predicate maps onto none of `relationPredicates`. Default `relatedTo`. */
+  readonly fallbackPredicate?: string
+}
+
+/**
+ * An extracted claim with the ids of the entities it is about.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResolvedClaim extends ExtractedClaim {
+  /** Resolved ids of `entities`, duplicate-free and sorted; unknown labels are left out. */
+  readonly entityIds: ReadonlyArray<EntityId>
+}
+
+/**
+ * The outcome of resolving one chunk.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChunkResolution {
+  /**
+   * Every entity the chunk mentions (as an entity, a relation end or a claim's
+   * subject), with its resolved id, canonical label, type and merged aliases; sorted by id.
+   */
+  readonly entities: ReadonlyArray<Entity>
+  /** Every label and alias of the result as written (entity names, relation ends, claim entities) -> its id. */
+  readonly labelToId: ReadonlyMap<string, EntityId>
+  /** Resolved relations, one per (subject, predicate, object) with the highest confidence, in first-seen order. */
+  readonly relations: ReadonlyArray<Relation>
+  /** The claims, in input order, with `entityIds`. */
+  readonly claims: ReadonlyArray<ResolvedClaim>
+  /** The input cache combined with every entity of this chunk. */
+  readonly cache: EntityCache.EntityCache
+  /** Extracted entities that resolved onto an entity known from the cache, the store or the same chunk. */
+  readonly merges: number
+  /** Entities created by this chunk. */
+  readonly created: number
+  /** Relations dropped because an end is an unknown label, or both ends resolved to one entity. */
+  readonly droppedRelations: number
+  /** Claim entity labels that resolved to nothing (left out of `entityIds`). */
+  readonly unresolvedClaimEntities: number
+  /** Extracted entities skipped because their label normalises to nothing (e.g. "the", "()"). */
+  readonly skippedEntities: number
+}
+
+const trimmedNames = (names: ReadonlyArray<string>): Array<string> =>
+  names.map((n) => n.trim()).filter((n) => n !== "")
+
+/**
+ * Map a reported entity type onto the vocabulary: a case-insensitive match of
+ * a known class, an absolute IRI kept as is, otherwise the fallback class.
+ *
+ * @since 0.1.0
+ * @category canonicalisation
+ */
+export const canonicalType = (
+  type: string,
+  known: ReadonlyArray<string> = ENTITY_TYPES,
+  fallback: string = FALLBACK_TYPE
+): string => canonicalName(type, known) ?? (isAbsoluteIri(type.trim()) ? type.trim() : fallback)
+
+/**
+ * Map a reported relation predicate onto the vocabulary: a case- and
+ * separator-insensitive match of a known property, an absolute IRI kept as
+ * is, otherwise the fallback property.
+ *
+ * @since 0.1.0
+ * @category canonicalisation
+ */
+export const canonicalPredicate = (
+  predicate: string,
+  known: ReadonlyArray<string> = RELATION_PREDICATES,
+  fallback: string = FALLBACK_PREDICATE
+): string => canonicalName(predicate, known) ?? (isAbsoluteIri(predicate.trim()) ? predicate.trim() : fallback)
+
+// `EntityCache.aliasIndex` of caches this module returned, so that the next chunk does not rebuild it.
+const indexMemo = new WeakMap<EntityCache.EntityCache, ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef>>()
+const indexOf = (cache: EntityCache.EntityCache): ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef> =>
+  indexMemo.get(cache) ?? EntityCache.aliasIndex(cache)
+
+const toRef = (e: Entity): EntityCache.EntityRef =>
+  EntityCache.makeRef({ id: e.id, label: e.label, type: e.type, aliases: e.aliases })
+
+/**
+ * Resolve the entities, relations and claims of one chunk (see the module
+ * header). Pure and deterministic.
+ *
+ * @since 0.1.0
+ * @category resolution
+ */
+export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): ChunkResolution => {
+  const types = ctx.entityTypes ?? ENTITY_TYPES
+  const fallbackType = ctx.fallbackType ?? FALLBACK_TYPE
+  const predicates = ctx.relationPredicates ?? RELATION_PREDICATES
+  const fallbackPredicate = ctx.fallbackPredicate ?? FALLBACK_PREDICATE
+
+  let acc = ctx.cache
+
+  // Every name of the result, as written.
+  const names: Array<string> = []
+  for (const e of result.entities) names.push(e.label, ...e.aliases)
+  for (const r of result.relations) names.push(r.subject, r.object)
+  for (const c of result.claims) names.push(...c.entities)
+
+  // Every normalised label and alias the cache knows, as `EntityCache.aliasIndex` gives it, kept
+  // up to date below (and remembered for the output cache, the next chunk's input).
+  const index = new Map(indexOf(acc))
+  // Store hits under names that are neither label nor alias of the stored entity.
+  const extra = new Map<string, EntityCache.EntityRef>()
+
+  // One store lookup for the names the cache does not know.
+  let store: ReadonlyMap<string, Entity> = new Map()
+  if (ctx.storeLookup !== undefined) {
+    const wanted = new Set<EntityCache.NormalizedLabel>()
+    for (const n of names) {
+      const key = EntityCache.normalizeLabel(n)
+      if (key !== "" && !index.has(key)) wanted.add(key)
+    }
+    if (wanted.size > 0) store = ctx.storeLookup(Array.from(wanted).sort())
+  }
+
+  // The entities this chunk touches, by id, with their aliases merged.
+  const touched = new Map<EntityId, EntityCache.EntityRef>()
+  const touch = (ref: EntityCache.EntityRef): void => {
+    const seen = touched.get(ref.id)
+    touched.set(ref.id, seen === undefined ? ref : EntityCache.mergeRef(seen, ref))
+  }
+  const learn = (ref: EntityCache.EntityRef): void => {
+    acc = EntityCache.combine(acc, EntityCache.singleton(ref))
+    const own = EntityCache.normalizeLabel(ref.label)
+    const winner = HashMap.get(acc, own)
+    if (winner._tag === "None") return
+    // Labels win over aliases; among aliases the smallest id wins (as in EntityCache.aliasIndex).
+    index.set(own, winner.value)
+    for (const alias of winner.value.aliases) {
+      const key = EntityCache.normalizeLabel(alias)
+      if (key === "" || HashMap.has(acc, key)) continue
+      const bound = index.get(key)
+      if (bound === undefined || bound.id >= winner.value.id) index.set(key, winner.value)
+    }
+  }
+
+  const find = (name: string): EntityCache.EntityRef | undefined => {
+    const key = EntityCache.normalizeLabel(name)
+    if (key === "") return undefined
+    const hit = index.get(key) ?? extra.get(key)
+    if (hit !== undefined) return touched.get(hit.id) ?? hit
+    const stored = store.get(key)
+    if (stored === undefined) return undefined
+    const ref = toRef(stored)
+    learn(ref)
+    if (!index.has(key)) extra.set(key, ref)
+    return ref
+  }
+
+  let merges = 0
+  let created = 0
+  let skippedEntities = 0
+  for (const e of result.entities) {
+    const label = e.label.trim()
+    if (EntityCache.normalizeLabel(label) === "") {
+      skippedEntities++
+      continue
+    }
+    const aliases = trimmedNames(e.aliases)
+    let known = find(label)
+    for (let i = 0; known === undefined && i < aliases.length; i++) known = find(aliases[i]!)
+    if (known !== undefined) {
+      merges++
+      const have = new Set([known.label, ...known.aliases].map(EntityCache.normalizeLabel))
+      const extra: Array<string> = []
+      for (const n of [label, ...aliases]) {
+        const key = EntityCache.normalizeLabel(n)
+        if (key !== "" && !have.has(key)) {
+          have.add(key)
+          extra.push(n)
+        }
+      }
+      const ref = extra.length === 0 ? known : EntityCache.makeRef({ ...known, aliases: [...known.aliases, ...extra] })
+      learn(ref)
+      touch(ref)
+    } else {
+      created++
+      const type = canonicalType(e.type, types, fallbackType)
+      const ref = EntityCache.makeRef({ id: EntityCache.entityIri(type, label), label, type, aliases })
+      learn(ref)
+      touch(ref)
+    }
+  }
+
+  // Relations: both ends must resolve; one relation per (s, p, o), highest confidence.
+  let droppedRelations = 0
+  const relations = new Map<string, Relation>()
+  for (const r of result.relations) {
+    const s = find(r.subject)
+    const o = find(r.object)
+    if (s === undefined || o === undefined || s.id === o.id) {
+      droppedRelations++
+      continue
+    }
+    touch(s)
+    touch(o)
+    const predicate = canonicalPredicate(r.predicate, predicates, fallbackPredicate)
+    const key = `${s.id}\n${predicate}\n${o.id}`
+    const seen = relations.get(key)
+    if (seen === undefined || r.confidence > seen.confidence) {
+      // Validation is SHACL's job (a confidence out of range is reported there, not thrown here).
+      relations.set(key, new Relation({ subject: s.id, predicate, object: o.id, confidence: r.confidence }, true))
+    }
+  }
+
+  let unresolvedClaimEntities = 0
+  const claims: Array<ResolvedClaim> = result.claims.map((c) => {
+    const ids = new Set<EntityId>()
+    for (const label of c.entities) {
+      const ref = find(label)
+      if (ref === undefined) unresolvedClaimEntities++
+      else {
+        touch(ref)
+        ids.add(ref.id)
+      }
+    }
+    return { ...c, entityIds: Array.from(ids).sort() }
+  })
+
+  const labelToId = new Map<string, EntityId>()
+  for (const n of names) {
+    const ref = find(n)
+    if (ref !== undefined && !labelToId.has(n)) labelToId.set(n, ref.id)
+  }
+
+  const entities = Array.from(touched.values(), (ref) => {
+    const canonical = HashMap.get(acc, EntityCache.normalizeLabel(ref.label))
+    return canonical._tag === "Some" && canonical.value.id === ref.id ? EntityCache.mergeRef(ref, canonical.value) : ref
+  })
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((ref) => new Entity({ id: ref.id, label: ref.label, type: ref.type, aliases: ref.aliases }, true))
+
+  indexMemo.set(acc, index)
+  return {
+    entities,
+    labelToId,
+    relations: Array.from(relations.values()),
+    claims,
+    cache: acc,
+    merges,
+    created,
+    droppedRelations,
+    unresolvedClaimEntities,
+    skippedEntities
+  }
+}

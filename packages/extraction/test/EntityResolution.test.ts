@@ -1,0 +1,230 @@
+import { Entity, type EntityId, type ExtractedEntity, type ExtractionResult } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import { describe, expect, it } from "@effect/vitest"
+import * as HashMap from "effect/HashMap"
+import * as fc from "fast-check"
+import { canonicalPredicate, canonicalType, resolveChunk } from "../src/EntityResolution.js"
+
+const ent = (label: string, type: string, aliases: ReadonlyArray<string> = []): ExtractedEntity => ({ label, type, aliases })
+const claim = (text: string, entities: ReadonlyArray<string>) => ({
+  text,
+  evidence: text,
+  metric: null,
+  value: null,
+  conditions: null,
+  domainTags: [],
+  entities,
+  confidence: 0.8
+})
+const result = (r: Partial<ExtractionResult>): ExtractionResult => ({ entities: [], relations: [], claims: [], ...r })
+
+const distinctIds = (cache: EntityCache.EntityCache) => EntityCache.entities(cache).map((e) => e.id)
+
+describe("resolveChunk", () => {
+  it("resolves a long form with an acronym alias and a later bare acronym to one id", () => {
+    const out = resolveChunk(
+      result({
+        entities: [
+          ent("convolutional neural network", "Method", ["CNN"]),
+          ent("CNN", "Method"),
+          ent("CNNs", "Concept"),
+          ent("ImageNet", "Dataset")
+        ],
+        relations: [{ subject: "CNN", predicate: "evaluatedOn", object: "ImageNet", confidence: 0.9 }]
+      }),
+      { cache: EntityCache.empty }
+    )
+    const cnn = EntityCache.entityIri("Method", "convolutional neural network")
+    expect(out.labelToId.get("CNN")).toBe(cnn)
+    expect(out.labelToId.get("CNNs")).toBe(cnn)
+    expect(out.labelToId.get("convolutional neural network")).toBe(cnn)
+    expect(out.entities.map((e) => e.id)).toEqual([
+      EntityCache.entityIri("Dataset", "ImageNet"),
+      cnn
+    ])
+    expect(out.entities.find((e) => e.id === cnn)?.type).toBe("Method")
+    expect(out.merges).toBe(2)
+    expect(out.created).toBe(2)
+    expect(out.relations).toHaveLength(1)
+    expect(out.relations[0]!.subject).toBe(cnn)
+    expect(out.relations[0]!.predicate).toBe("evaluatedOn")
+    expect(EntityCache.lookup(out.cache, "cnn")?.id).toBe(cnn)
+  })
+
+  it("keeps the id, label and type of an entity the cache already knows, adding new names as aliases", () => {
+    const known = EntityCache.makeRef({
+      id: EntityCache.entityIri("Method", "BERT"),
+      label: "BERT",
+      type: "Method",
+      aliases: []
+    })
+    const cache = EntityCache.singleton(known)
+    const out = resolveChunk(
+      result({ entities: [ent("BERT", "Concept", ["Bidirectional Encoder Representations from Transformers"])] }),
+      { cache }
+    )
+    expect(out.entities).toHaveLength(1)
+    expect(out.entities[0]!.id).toBe(known.id)
+    expect(out.entities[0]!.type).toBe("Method")
+    expect(out.entities[0]!.aliases).toEqual(["Bidirectional Encoder Representations from Transformers"])
+    expect(out.merges).toBe(1)
+    expect(out.created).toBe(0)
+    expect(EntityCache.lookup(out.cache, "bidirectional encoder representations from transformers")?.id).toBe(known.id)
+    // Input cache combined with the new knowledge: still one entity.
+    expect(distinctIds(out.cache)).toEqual([known.id])
+  })
+
+  it("consults the store once, with normalised labels the cache does not know", () => {
+    const stored = new Entity({
+      id: "https://w3id.org/kg/id/entity/dataset/squad" as EntityId,
+      label: "SQuAD",
+      type: "Dataset",
+      aliases: ["Stanford Question Answering Dataset"]
+    })
+    const calls: Array<ReadonlyArray<string>> = []
+    const out = resolveChunk(
+      result({
+        entities: [ent("Stanford Question Answering Dataset", "Material"), ent("BiDAF", "Method")],
+        relations: [{ subject: "BiDAF", predicate: "evaluated on", object: "SQuAD", confidence: 0.7 }]
+      }),
+      {
+        cache: EntityCache.empty,
+        storeLookup: (labels) => {
+          calls.push(labels)
+          return new Map(labels.filter((l) => l === "squad" || l === "stanford question answering dataset").map((l) => [l, stored]))
+        }
+      }
+    )
+    expect(calls).toEqual([["bidaf", "squad", "stanford question answering dataset"]])
+    expect(out.labelToId.get("Stanford Question Answering Dataset")).toBe(stored.id)
+    expect(out.entities.find((e) => e.id === stored.id)?.type).toBe("Dataset")
+    expect(out.merges).toBe(1)
+    expect(out.relations.map((r) => [r.subject, r.predicate, r.object])).toEqual([
+      [EntityCache.entityIri("Method", "BiDAF"), "evaluatedOn", stored.id]
+    ])
+  })
+
+  it("drops and counts relations whose ends are unknown or collapse onto one entity", () => {
+    const out = resolveChunk(
+      result({
+        entities: [ent("graph neural network", "Method", ["GNN"]), ent("node classification", "Task")],
+        relations: [
+          { subject: "GNN", predicate: "appliesTo", object: "node classification", confidence: 0.9 },
+          { subject: "GNN", predicate: "appliesTo", object: "node classification", confidence: 0.6 },
+          { subject: "GNN", predicate: "uses", object: "message passing", confidence: 0.8 },
+          { subject: "graph neural networks", predicate: "hyponymOf", object: "GNN", confidence: 0.5 }
+        ],
+        claims: [claim("GNNs classify nodes well.", ["GNN", "node classification", "citation graphs"])]
+      }),
+      { cache: EntityCache.empty }
+    )
+    expect(out.droppedRelations).toBe(2)
+    expect(out.relations).toHaveLength(1)
+    expect(out.relations[0]!.confidence).toBe(0.9)
+    expect(out.unresolvedClaimEntities).toBe(1)
+    expect(out.claims[0]!.entityIds).toEqual(
+      [EntityCache.entityIri("Method", "graph neural network"), EntityCache.entityIri("Task", "node classification")].sort()
+    )
+  })
+
+  it("maps reported types and predicates onto the vocabulary", () => {
+    expect(canonicalType("method")).toBe("Method")
+    expect(canonicalType("kg:Dataset")).toBe("Dataset")
+    expect(canonicalType("OtherScientificTerm")).toBe("Concept")
+    expect(canonicalType("http://example.org/onto#Gene")).toBe("http://example.org/onto#Gene")
+    expect(canonicalPredicate("evaluated_on")).toBe("evaluatedOn")
+    expect(canonicalPredicate("Measured By")).toBe("measuredBy")
+    expect(canonicalPredicate("causes")).toBe("relatedTo")
+    const out = resolveChunk(result({ entities: [ent("LSTM", "generic")] }), { cache: EntityCache.empty })
+    expect(out.entities[0]!.id).toBe(EntityCache.entityIri("Concept", "LSTM"))
+  })
+
+  it("skips entities whose label normalises to nothing", () => {
+    const out = resolveChunk(result({ entities: [ent("( )", "Method"), ent(" -- ", "Task"), ent("BLEU", "Metric")] }), {
+      cache: EntityCache.empty
+    })
+    expect(out.skippedEntities).toBe(2)
+    expect(out.entities.map((e) => e.label)).toEqual(["BLEU"])
+  })
+
+  // Laws ---------------------------------------------------------------------
+
+  const labels = [
+    "CNN",
+    "convolutional neural networks",
+    "BERT",
+    "the BERT model",
+    "ImageNet",
+    "accuracy",
+    "F1 score",
+    "graph neural network",
+    "GNN",
+    "Transformers",
+    "machine translation"
+  ]
+  const arbEntity = fc.record({
+    label: fc.constantFrom(...labels),
+    type: fc.constantFrom("Method", "Task", "Dataset", "Metric", "method", "Generic"),
+    aliases: fc.subarray(["CNN", "GNN", "MT", "ConvNet"], { maxLength: 2 })
+  })
+  const arbResult: fc.Arbitrary<ExtractionResult> = fc.record({
+    entities: fc.array(arbEntity, { maxLength: 6 }),
+    relations: fc.array(
+      fc.record({
+        subject: fc.constantFrom(...labels),
+        predicate: fc.constantFrom("uses", "appliesTo", "evaluatedOn", "whatever"),
+        object: fc.constantFrom(...labels),
+        confidence: fc.double({ min: 0, max: 1, noNaN: true })
+      }),
+      { maxLength: 4 }
+    ),
+    claims: fc.array(
+      fc.record({ text: fc.constantFrom("A beats B.", "C helps D."), entities: fc.subarray(labels, { maxLength: 3 }) }).map(
+        ({ entities, text }) => claim(text, entities)
+      ),
+      { maxLength: 2 }
+    )
+  })
+  const arbCache = fc.array(arbEntity, { maxLength: 4 }).map((es) =>
+    resolveChunk(result({ entities: es }), { cache: EntityCache.empty }).cache
+  )
+
+  it.prop("resolving the same result again against the updated cache creates no entity", [arbResult, arbCache], ([r, cache]) => {
+    const first = resolveChunk(r, { cache })
+    const second = resolveChunk(r, { cache: first.cache })
+    expect(second.created).toBe(0)
+    expect(second.merges).toBe(r.entities.length - first.skippedEntities)
+    expect(distinctIds(second.cache)).toEqual(distinctIds(first.cache))
+    expect(Object.fromEntries(second.labelToId)).toEqual(Object.fromEntries(first.labelToId))
+    expect(second.relations).toEqual(first.relations)
+    // The remembered alias index of the output cache gives what a rebuilt one gives.
+    const rebuilt = resolveChunk(r, { cache: HashMap.fromIterable(first.cache) })
+    expect(Object.fromEntries(rebuilt.labelToId)).toEqual(Object.fromEntries(second.labelToId))
+  })
+
+  it.prop("names resolve as EntityCache.lookup on the output cache resolves them", [arbResult, arbCache], ([r, cache]) => {
+    const out = resolveChunk(r, { cache })
+    for (const [name, id] of out.labelToId) expect(EntityCache.lookup(out.cache, name)?.id).toBe(id)
+  })
+
+  it.prop("ids are deterministic and every resolved name points at an output entity", [arbResult], ([r]) => {
+    const a = resolveChunk(r, { cache: EntityCache.empty })
+    const b = resolveChunk(structuredClone(r), { cache: EntityCache.empty })
+    expect(a.entities.map((e) => e.id)).toEqual(b.entities.map((e) => e.id))
+    expect(Object.fromEntries(a.labelToId)).toEqual(Object.fromEntries(b.labelToId))
+    const ids = new Set(a.entities.map((e) => e.id))
+    for (const id of a.labelToId.values()) expect(ids.has(id)).toBe(true)
+    for (const rel of a.relations) expect(ids.has(rel.subject) && ids.has(rel.object)).toBe(true)
+    for (const c of a.claims) for (const id of c.entityIds) expect(ids.has(id)).toBe(true)
+    for (const e of r.entities) {
+      if (EntityCache.normalizeLabel(e.label) !== "") expect(a.labelToId.has(e.label)).toBe(true)
+    }
+    // Nothing in the input cache is forgotten.
+    expect(EntityCache.isSubCache(EntityCache.empty, a.cache)).toBe(true)
+    expect(a.created + a.merges + a.skippedEntities).toBe(r.entities.length)
+  })
+
+  it.prop("the output cache contains the input cache", [arbResult, arbCache], ([r, cache]) => {
+    expect(EntityCache.isSubCache(cache, resolveChunk(r, { cache }).cache)).toBe(true)
+  })
+})
