@@ -120,6 +120,7 @@ export interface SourceDocument {
 export type IngestEvent =
   | { readonly _tag: "Document"; readonly doc: SourceDocument }
   | { readonly _tag: "Skipped"; readonly path: string; readonly kind: SkipKind; readonly reason: string }
+  | { readonly _tag: "Known"; readonly path: string; readonly contentHash: string }
 
 /**
  * Options of `readDocument` and `ingest`.
@@ -132,6 +133,12 @@ export interface IngestOptions {
   readonly maxBytes?: number
   /** Give up on a PDF that takes longer than this to read. Default 2 minutes. */
   readonly pdfTimeout?: Duration.DurationInput
+  /**
+   * Asked with each file's content hash before the file is parsed; when it
+   * answers true, `ingest` emits a `Known` event instead of reading the
+   * document (incremental runs skip unchanged files without parsing them).
+   */
+  readonly isKnown?: (contentHash: string) => Effect.Effect<boolean>
 }
 
 /**
@@ -397,6 +404,9 @@ export const readDocument: (
       const bytes = yield* readBytes(path, options?.maxBytes ?? DEFAULT_MAX_BYTES)
       if (bytes.length === 0) return yield* Effect.fail<SkipInfo>({ kind: "Empty", reason: emptyReason("is empty (0 bytes)") })
       const contentHash = sha256Hex(bytes)
+      if (options?.isKnown !== undefined && (yield* options.isKnown(contentHash))) {
+        return yield* Effect.fail<SkipInfo>({ kind: "Known", reason: contentHash })
+      }
       const isPdf = looksLikePdf(bytes)
       if (isPdf && declared !== "pdf") {
         yield* Effect.logWarning(`ingest: ${path} is named .${declared} but its content is a PDF; reading it as a PDF`).pipe(
@@ -437,7 +447,13 @@ export const ingest = (paths: ReadonlyArray<string>, options: IngestOptions = {}
         ? Effect.succeed(skipped(entry.path, entry.kind, entry.reason))
         : readDocument(toDiscovered(entry), options).pipe(
           Effect.map((doc): IngestEvent => ({ _tag: "Document", doc })),
-          Effect.catchAll((skip) => Effect.succeed(skipped(skip.path, skip.kind, skip.reason))),
+          Effect.catchAll((skip): Effect.Effect<IngestEvent> =>
+            Effect.succeed(
+              skip.kind === "Known"
+                ? { _tag: "Known", path: skip.path, contentHash: skip.reason }
+                : skipped(skip.path, skip.kind, skip.reason)
+            )
+          ),
           Effect.catchAllDefect((defect) =>
             Effect.logError(`ingest: unexpected error reading ${entry.path}`, defect).pipe(
               Effect.as(

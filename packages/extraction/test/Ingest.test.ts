@@ -445,7 +445,7 @@ describe("ingest", () => {
       const events = yield* collect(
         ingest([CORPUS, missing, `${FIX}/empty.txt`, `${FIX}/corrupt.pdf`, `${CORPUS}/table.csv`, `${FIX}/comma-authors.md`])
       )
-      const summary = events.map((e: IngestEvent) => e._tag === "Document" ? `doc:${e.doc.paper.id}` : `skip:${e.kind}`)
+      const summary = events.map((e: IngestEvent) => e._tag === "Document" ? `doc:${e.doc.paper.id}` : e._tag === "Known" ? `known:${e.path}` : `skip:${e.kind}`)
       expect(summary).toEqual([
         "doc:arXiv:2212.11739",
         "doc:b-notes",
@@ -538,4 +538,20 @@ describe("ingest internals", () => {
     expect(composeAccents("Garc\u00b4\u0131a")).toBe("Garc\u00eda")
     expect(composeAccents("x\u00b4 2")).toBe("x\u00b4 2")
   })
+})
+
+describe("ingest with isKnown", () => {
+  it.effect("reports files whose content hash is known without parsing them", () =>
+    Effect.gen(function*() {
+      const first = yield* collect(ingest([`${FIX}/comma-authors.md`]))
+      const doc = first[0]
+      expect(doc?._tag).toBe("Document")
+      const hash = doc?._tag === "Document" ? doc.doc.paper.contentHash : ""
+      const asked: Array<string> = []
+      const second = yield* collect(ingest([`${FIX}/comma-authors.md`], {
+        isKnown: (h) => Effect.sync(() => { asked.push(h); return h === hash })
+      }))
+      expect(asked).toEqual([hash])
+      expect(second).toEqual([{ _tag: "Known", path: `${FIX}/comma-authors.md`, contentHash: hash }])
+    }))
 })

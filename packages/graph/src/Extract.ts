@@ -17,7 +17,7 @@ import { Extractor } from "@kg/extraction/Extractor"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
-import type { DuckDbError } from "./DuckDb.js"
+import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
@@ -131,12 +131,27 @@ export const extractStream = (
 ) =>
   Stream.unwrap(Effect.gen(function*() {
     const store = yield* Store
+    const db = yield* DuckDb
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
     }
-    return Ingest.ingest(paths).pipe(
+    const isKnown = (contentHash: string) =>
+      db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM papers WHERE content_hash = $1", [contentHash]).pipe(
+        Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+        Effect.orElseSucceed(() => false)
+      )
+    return Ingest.ingest(paths, { isKnown }).pipe(
       Stream.flatMap((event) => {
+        if (event._tag === "Known") {
+          return Stream.fromEffect(
+            db.query<{ paper_id: string }>("SELECT paper_id FROM papers WHERE content_hash = $1 ORDER BY paper_id LIMIT 1", [
+              event.contentHash
+            ]).pipe(
+              Effect.map((rows) => ExtractEvent.PaperUnchanged({ paperId: rows[0]?.paper_id ?? "?", path: event.path }))
+            )
+          )
+        }
         if (event._tag === "Skipped") {
           return Stream.succeed<ExtractEvent>(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
         }

@@ -41,12 +41,14 @@ export const make = (options: { readonly quiet: boolean }): Progress => {
           stream.write("\r\x1b[2K" + text.slice(0, Math.max(10, columns - 1)))
           barShown = true
         } else {
-          // Plain mode: one line per 10% step (and the last), not one per chunk.
-          const step = total > 0 ? Math.floor((done / total) * 10) : 10
-          if (done === total || step > lastPlain) {
-            lastPlain = done === total ? 0 : step
+          // Plain mode: a line at each quarter of a long paper, nothing for short ones (the per-paper summary
+          // line follows anyway).
+          const quarter = total >= 40 ? Math.floor((done / total) * 4) : 0
+          if (quarter > lastPlain && done < total) {
+            lastPlain = quarter
             stream.write(`  ${label}: ${done}/${total} chunks\n`)
           }
+          if (done >= total) lastPlain = 0
         }
       }),
     clear: Effect.sync(clearBar)

@@ -28,6 +28,8 @@ export type SkipKind =
   | "NoText"
   | "Timeout"
   | "Failed"
+  /** Not a problem: the caller already has this content (see `IngestOptions.isKnown`). */
+  | "Known"
 
 /** A skip without its path: what went wrong and what to do. @internal */
 export interface SkipInfo {
