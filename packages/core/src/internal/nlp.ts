@@ -1,0 +1,630 @@
+/**
+ * The two `NlpService` implementations: wink-nlp (english lite web model) and
+ * a dependency-free regex one for tests. Both lex a text into non-whitespace
+ * tokens with exact offsets and sentence starts, and share one chunker.
+ *
+ * Sentence splitting over wink: wink's own sentence boundaries, repaired for
+ * scientific text: a split after a known abbreviation ("Fig.", "Eq.", "et
+ * al.", "e.g.", "Sec.", "No.", ...) is undone; a citation glued to a
+ * sentence end ("...shown.{{cite:x}} Next", "...shown.[12] Next") stays with
+ * that sentence; blank lines start a sentence;
+ * markdown headings (`#`), markdown table rows (`|`) and numbered headings on a
+ * line of their own ("3.1 Results") are sentences of their own; bullet lines
+ * ("- ", "* ") start a sentence. A single newline inside a sentence is not a
+ * boundary.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+import type * as Context from "effect/Context"
+import winkNLP from "wink-nlp"
+import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
+import model from "wink-eng-lite-web-model"
+import type { ChunkConfig, Keyword, NlpService, Sentence, TextChunk, Token } from "../NlpService.js"
+
+type Service = Context.Tag.Service<typeof NlpService>
+
+// ---------------------------------------------------------------------------
+// Lexed text: the common representation both implementations produce
+// ---------------------------------------------------------------------------
+
+/**
+ * Non-whitespace tokens of a text (parallel arrays) and the index of the first
+ * token of every sentence, ascending; sentence `s` spans tokens
+ * `[sentenceStarts[s], sentenceStarts[s + 1])`.
+ */
+interface Lexed {
+  readonly text: string
+  readonly size: number
+  readonly values: ReadonlyArray<string>
+  readonly starts: Int32Array
+  readonly ends: Int32Array
+  readonly sentenceStarts: ReadonlyArray<number>
+}
+
+const defaultConfig: ChunkConfig = { maxTokens: 512, overlapTokens: 100 }
+
+/** Whitespace that may sit between tokens (wink folds some of it into "preceding spaces"). */
+const isSpaceCode = (c: number): boolean =>
+  c <= 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200d) ||
+  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2060 || c === 0x3000 || c === 0xfeff
+
+const isBlank = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) return false
+  return true
+}
+
+const sentencesOf = (lexed: Lexed): Array<Sentence> => {
+  const out: Array<Sentence> = []
+  const { ends, sentenceStarts, size, starts, text } = lexed
+  for (let s = 0; s < sentenceStarts.length; s++) {
+    const last = (s + 1 < sentenceStarts.length ? sentenceStarts[s + 1] : size) - 1
+    const start = starts[sentenceStarts[s]]
+    const end = ends[last]
+    out.push({ text: text.slice(start, end), start, end })
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// Chunking (shared)
+// ---------------------------------------------------------------------------
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
+
+/**
+ * Greedy sentence packing. Sentences longer than `maxTokens` are cut at token
+ * boundaries into pieces of `gcd(maxTokens, overlapTokens)` tokens (or
+ * `maxTokens` without overlap), which are then packed like sentences: a chunk
+ * is filled up to the budget and the overlap inside a long sentence is
+ * exactly `overlapTokens`.
+ */
+const chunkLexed = (lexed: Lexed, config: ChunkConfig): Array<TextChunk> => {
+  // the Schema says positive / non-negative integers; be total on anything else
+  const max = config.maxTokens >= 1 ? Math.min(Math.floor(config.maxTokens), 2 ** 31) : Number.isNaN(config.maxTokens) ? defaultConfig.maxTokens : 1
+  const overlap = config.overlapTokens >= 1 ? Math.min(Math.floor(config.overlapTokens), 2 ** 31) : 0
+  const { ends, sentenceStarts, size, starts, text } = lexed
+  if (size === 0) return []
+  const piece = overlap > 0 && overlap < max ? gcd(max, overlap) : max
+  // units: whole sentences, or pieces of a sentence longer than max
+  const uFirst: Array<number> = []
+  const uLast: Array<number> = []
+  for (let s = 0; s < sentenceStarts.length; s++) {
+    const a = sentenceStarts[s]
+    const b = s + 1 < sentenceStarts.length ? sentenceStarts[s + 1] : size
+    if (b - a <= max) {
+      uFirst.push(a)
+      uLast.push(b - 1)
+    } else {
+      for (let p = a; p < b; p += piece) {
+        uFirst.push(p)
+        uLast.push(Math.min(b, p + piece) - 1)
+      }
+    }
+  }
+  const units = uFirst.length
+  const tok = (u: number): number => uLast[u] - uFirst[u] + 1
+  const chunks: Array<TextChunk> = []
+  let a = 0
+  let b = 0
+  let sum = 0
+  while (b < units) {
+    while (b < units && sum + tok(b) <= max) {
+      sum += tok(b)
+      b++
+    }
+    const start = starts[uFirst[a]]
+    const end = ends[uLast[b - 1]]
+    chunks.push({ ordinal: chunks.length, start, end, text: text.slice(start, end), tokenCount: sum })
+    if (b >= units) break
+    // overlap: the longest run of trailing units holding at most `overlap` tokens ...
+    let o = b
+    let s = 0
+    while (o > a && s + tok(o - 1) <= overlap) {
+      o--
+      s += tok(o)
+    }
+    // ... shortened from the front until the next unit fits beside it
+    while (o < b && s + tok(b) > max) {
+      s -= tok(o)
+      o++
+    }
+    a = o
+    sum = s
+  }
+  return chunks
+}
+
+// ---------------------------------------------------------------------------
+// Sentence repair (wink)
+// ---------------------------------------------------------------------------
+
+/** Abbreviations that (almost) never end a sentence: a split after them is always undone. */
+const ALWAYS_CONTINUES = new Set([
+  "fig", "figs", "eq", "eqs", "eqn", "eqns", "tab", "tabs", "sec", "secs", "sect", "ref", "refs", "cf", "vs", "e.g",
+  "eg", "i.e", "ie", "viz", "approx", "ca", "dr", "mr", "mrs", "ms", "prof", "chap", "vol", "vols", "pp", "appx",
+  "thm", "lem", "lemm", "cor", "alg", "fn", "incl", "w.r.t", "wrt", "resp", "suppl", "supp", "sup", "eqns", "cfr"
+])
+
+/**
+ * Abbreviations that are also ordinary sentence-final words: a split after them
+ * is undone only when the next token looks like a continuation (lower case,
+ * digit, bracket or comma).
+ */
+const CONTINUES_IF = new Set([
+  "al", "etc", "no", "nos", "p", "ex", "col", "cols", "art", "def", "prop", "ch", "st", "jr", "sr", "inc", "ltd",
+  "co", "corp", "dept", "univ", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+  "est", "ed", "eds", "op", "cit", "ibid", "u.s", "a.k.a", "n.b", "ph.d", "pt", "pts", "pg"
+])
+
+const looksLikeContinuation = (next: string): boolean => {
+  const c = next.charCodeAt(0)
+  if (c >= 48 && c <= 57) return true // digit
+  if (next === "(" || next === "[" || next === "," || next === ";" || next === ":" || next === ")") return true
+  const ch = next.charAt(0)
+  return ch !== ch.toUpperCase() && ch === ch.toLowerCase()
+}
+
+const abbreviationBefore = (lexed: Omit<Lexed, "sentenceStarts">, k: number): string | undefined => {
+  const { ends, starts, values } = lexed
+  const last = values[k - 1]
+  if (last === "." && k >= 2 && ends[k - 2] === starts[k - 1]) return values[k - 2].toLowerCase()
+  if (last.length > 1 && last.endsWith(".")) return last.slice(0, -1).toLowerCase()
+  return undefined
+}
+
+/** Undo splits right after a known abbreviation. */
+const mergeAbbreviations = (lexed: Omit<Lexed, "sentenceStarts">, breaks: Uint8Array): void => {
+  for (let k = 1; k < lexed.size; k++) {
+    if (breaks[k] === 0) continue
+    const abbreviation = abbreviationBefore(lexed, k)
+    if (abbreviation === undefined) continue
+    if (ALWAYS_CONTINUES.has(abbreviation) || (CONTINUES_IF.has(abbreviation) && looksLikeContinuation(lexed.values[k]))) {
+      breaks[k] = 0
+    }
+  }
+}
+
+/**
+ * True for a token that is a citation or reference abbreviation ("et", "al"
+ * of "et al.", "Fig.", "e.g.", "vs.", ...): noise for terms and keywords.
+ */
+const isCitationAbbreviation = (
+  values: ReadonlyArray<string>,
+  starts: Int32Array,
+  ends: Int32Array,
+  k: number
+): boolean => {
+  const v = values[k]
+  const lower = v.toLowerCase()
+  if (lower === "et" && values[k + 1]?.toLowerCase() === "al") return true
+  const dotted = v.length > 1 && v.endsWith(".")
+  if (!dotted && !(values[k + 1] === "." && ends[k] === starts[k + 1])) return false
+  const key = dotted ? lower.slice(0, -1) : lower
+  return ALWAYS_CONTINUES.has(key) || CONTINUES_IF.has(key)
+}
+
+/** A citation marker: unarXive's `{{cite:...}}` or a numeric reference `[12]`, `[3, 4]`, `[1-3]`. */
+const CITATION = /\{\{cite:[^{}\n]*\}\}|\[\d+(?:\s*[-–,]\s*\d+)*\]/y
+const CITATION_SEPARATOR = /[ \t,;]*/y
+
+/**
+ * A citation glued to the end of a sentence ("... dynamics.{{cite:x}} Next",
+ * "... shown.[12] Next") belongs to that sentence: the boundary wink puts
+ * before it moves after the run of citations.
+ */
+const attachTrailingCitations = (lexed: Omit<Lexed, "sentenceStarts">, breaks: Uint8Array): void => {
+  const { ends, size, starts, text, values } = lexed
+  for (let k = 1; k < size; k++) {
+    if (breaks[k] === 0 || ends[k - 1] !== starts[k]) continue
+    const last = values[k - 1]
+    const c = last.charCodeAt(last.length - 1)
+    if (c !== 46 && c !== 33 && c !== 63) continue // . ! ?
+    let end = -1
+    let at = starts[k]
+    for (;;) {
+      CITATION.lastIndex = at
+      if (!CITATION.test(text)) break
+      end = CITATION.lastIndex
+      CITATION_SEPARATOR.lastIndex = end
+      CITATION_SEPARATOR.test(text)
+      at = CITATION_SEPARATOR.lastIndex
+    }
+    if (end < 0) continue
+    breaks[k] = 0
+    let t = k + 1
+    while (t < size && starts[t] < end) breaks[t++] = 0
+    // a separator (", ") right after the run stays with the citations
+    while (t < size && ends[t] <= at && (values[t] === "," || values[t] === ";")) breaks[t++] = 0
+    if (t < size) breaks[t] = 1
+    k = t
+  }
+}
+
+const NUMBERED_HEADING = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|[A-Z]\.)[ \t]+\p{Lu}\S*(?:[ \t]+\S+){0,9}$/u
+
+const LineKind = { Plain: 0, Own: 1, Bullet: 2 } as const
+type LineKind = typeof LineKind[keyof typeof LineKind]
+
+const classifyLine = (text: string, p: number, le: number, afterBreak: boolean): LineKind => {
+  const c = text.charCodeAt(p)
+  if (c === 35 /* # */ || c === 124 /* | */) return LineKind.Own
+  if ((c === 45 /* - */ || c === 42 /* * */ || c === 43 /* + */ || c === 0x2022 /* • */) && p + 1 < le &&
+    isSpaceCode(text.charCodeAt(p + 1))) return LineKind.Bullet
+  if (afterBreak && le - p <= 80 && ((c >= 48 && c <= 57) || c === 73 || c === 86 || c === 88 || (c >= 65 && c <= 90))) {
+    const line = text.slice(p, le).trimEnd()
+    if (!/[.,;:!?]$/.test(line) && NUMBERED_HEADING.test(line)) return LineKind.Own
+  }
+  return LineKind.Plain
+}
+
+/** Blank lines, heading lines, table rows and bullets: boundaries set by the layout, which override wink. */
+const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uint8Array): void => {
+  let tok = 0
+  let ls = 0
+  let afterBlank = true
+  let afterSentenceEnd = true
+  while (ls <= text.length) {
+    let le = text.indexOf("\n", ls)
+    if (le < 0) le = text.length
+    while (tok < size && starts[tok] < ls) tok++
+    let p = ls
+    while (p < le && isSpaceCode(text.charCodeAt(p))) p++
+    if (p === le) {
+      afterBlank = true
+    } else {
+      if (tok < size && starts[tok] < le) {
+        if (afterBlank) breaks[tok] = 1
+        const kind = classifyLine(text, p, le, afterBlank || afterSentenceEnd)
+        if (kind === LineKind.Own) {
+          breaks[tok] = 1
+          let t = tok + 1
+          while (t < size && starts[t] < le) breaks[t++] = 0
+          if (t < size) breaks[t] = 1
+        } else if (kind === LineKind.Bullet) {
+          breaks[tok] = 1
+        }
+      }
+      let q = le - 1
+      while (q > p && isSpaceCode(text.charCodeAt(q))) q--
+      const last = text.charCodeAt(q)
+      afterSentenceEnd = last === 46 || last === 33 || last === 63 || last === 58 // . ! ? :
+      afterBlank = false
+    }
+    ls = le + 1
+  }
+}
+
+// ---------------------------------------------------------------------------
+// wink-nlp
+// ---------------------------------------------------------------------------
+
+interface Wink {
+  /** the full pipeline (sentences, negation, POS, entities...) */
+  readonly full: WinkMethods
+  /** sentence boundaries only: enough for sentences, chunks, counts and terms */
+  readonly sbd: WinkMethods
+  readonly stem: (word: string) => string
+}
+
+let wink: Wink | undefined
+
+const isStemmer = (f: unknown): f is (word: string) => string => typeof f === "function"
+
+const loadWink = (): Wink => {
+  if (wink === undefined) {
+    const stem = model.addons.stem
+    if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
+    wink = { full: winkNLP(model), sbd: winkNLP(model, ["sbd"]), stem }
+  }
+  return wink
+}
+
+const outOf = <T>(tokens: Tokens, f: ItsFunction<T>): ReadonlyArray<T> => tokens.out(f) as ReadonlyArray<T>
+
+const isSpaceToken = (type: string, value: string): boolean => type === "tabCRLF" || isBlank(value)
+
+interface WinkLexed extends Lexed {
+  /** index into wink's token list of every non-whitespace token */
+  readonly winkIndex: Int32Array
+}
+
+/**
+ * Tokens with offsets: wink keeps each token's value and preceding spaces, but
+ * folds some characters (BOM, ideographic space, ...) away, so each token is
+ * looked up at its expected place, then searched for from the cursor.
+ */
+const lexWink = (w: WinkMethods, text: string, withSentences: boolean): WinkLexed & { readonly tokens: Tokens } => {
+  const its = w.its
+  const doc = w.readDoc(text)
+  const tokens = doc.tokens()
+  const values = outOf<string>(tokens, its.value)
+  const spaces = outOf<string>(tokens, its.precedingSpaces)
+  const types = outOf<string>(tokens, its.type)
+  const n = values.length
+  const starts = new Int32Array(n)
+  const ends = new Int32Array(n)
+  const winkIndex = new Int32Array(n)
+  const kept: Array<string> = []
+  const nextKept = new Int32Array(n + 1)
+  let size = 0
+  let cursor = 0
+  for (let i = 0; i < n; i++) {
+    nextKept[i] = size
+    const v = values[i]
+    const expected = cursor + spaces[i].length
+    const at = text.startsWith(v, expected) ? expected : text.indexOf(v, cursor)
+    if (at < 0) continue // a value wink normalised beyond recognition (never seen): dropped
+    cursor = at + v.length
+    if (isSpaceToken(types[i], v)) continue
+    starts[size] = at
+    ends[size] = cursor
+    winkIndex[size] = i
+    kept.push(v)
+    size++
+  }
+  nextKept[n] = size
+  const base = { text, size, values: kept, starts, ends, winkIndex, tokens }
+  if (!withSentences || size === 0) return { ...base, sentenceStarts: size === 0 ? [] : [0] }
+  const breaks = new Uint8Array(size)
+  breaks[0] = 1
+  const spans = doc.sentences().out(its.span) as ReadonlyArray<ReadonlyArray<number>>
+  for (const span of spans) {
+    const k = nextKept[span[0]]
+    if (k < size) breaks[k] = 1
+  }
+  mergeAbbreviations(base, breaks)
+  attachTrailingCitations(base, breaks)
+  applyLayout(text, starts, size, breaks)
+  const sentenceStarts: Array<number> = []
+  for (let k = 0; k < size; k++) if (breaks[k] === 1) sentenceStarts.push(k)
+  return { ...base, sentenceStarts }
+}
+
+const LETTER = /\p{L}/u
+
+/**
+ * Placeholders of the markdown papers: `{{cite:...}}`, `{{formula:...}}`,
+ * `{{figure:...}}`, `{{table:...}}`, and `REF` for a LaTeX `\ref`.
+ */
+const PLACEHOLDER = /\{\{[a-z]+:[^{}\n]*\}\}|\bREF\b/g
+
+/**
+ * A predicate over ascending token starts: true for a token inside a
+ * placeholder, which terms and keywords skip. Calls must come in ascending order.
+ */
+const placeholderFilter = (text: string): ((start: number) => boolean) => {
+  if (!text.includes("{{") && !text.includes("REF")) return () => false
+  const ranges: Array<number> = []
+  for (const m of text.matchAll(PLACEHOLDER)) ranges.push(m.index, m.index + m[0].length)
+  let r = 0
+  return (start) => {
+    while (r < ranges.length && ranges[r + 1] <= start) r += 2
+    return r < ranges.length && ranges[r] <= start
+  }
+}
+
+/**
+ * Keywords by weighted term frequency with a preference for noun phrases.
+ * Each occurrence adds a weight to its term: every two- or three-word n-gram
+ * ending in a noun inside a run of adjectives and nouns (lemmatised,
+ * lower-cased) adds 1.5 or 2; a noun or proper noun adds 1; a verb or
+ * adjective adds 0.5. So a noun phrase seen as often as its head noun ranks
+ * above it, and phrases that recur beat the accidental n-grams of a
+ * mis-tagged run. Stop words, one-character tokens, tokens without a letter,
+ * citation abbreviations ("et al.", "Fig.") and `{{cite:...}}`-style
+ * placeholders are skipped. Scores are divided by the best one (the top
+ * keyword scores 1); ties go by term.
+ */
+const keywordsOf = (text: string, tokens: ReadonlyArray<Token>, limit: number): Array<Keyword> => {
+  const scores = new Map<string, number>()
+  const add = (term: string, weight: number) => scores.set(term, (scores.get(term) ?? 0) + weight)
+  const values = tokens.map((t) => t.text)
+  const starts = Int32Array.from(tokens, (t) => t.start)
+  const ends = Int32Array.from(tokens, (t) => t.end)
+  const inPlaceholder = placeholderFilter(text)
+  const content = tokens.map((t, k) =>
+    !inPlaceholder(t.start) && !t.stopWord && t.text.length > 1 && LETTER.test(t.text) &&
+    !isCitationAbbreviation(values, starts, ends, k)
+  )
+  let run: Array<Token> = []
+  const flush = () => {
+    for (let end = 1; end < run.length; end++) {
+      if (run[end].pos === "ADJ") continue
+      add(`${run[end - 1].lemma} ${run[end].lemma}`, 1.5)
+      if (end >= 2) add(`${run[end - 2].lemma} ${run[end - 1].lemma} ${run[end].lemma}`, 2)
+    }
+    run = []
+  }
+  let previousEnd = -1
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]
+    const inPhrase = content[k] && (t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "ADJ")
+    if (!inPhrase || (run.length > 0 && t.start - previousEnd > 1)) flush()
+    if (inPhrase) run.push(t)
+    previousEnd = t.end
+    if (!content[k]) continue
+    if (t.pos === "NOUN" || t.pos === "PROPN") add(t.lemma, 1)
+    else if (t.pos === "VERB" || t.pos === "ADJ") add(t.lemma, 0.5)
+  }
+  flush()
+  const ranked = [...scores].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+  const best = ranked.length > 0 ? ranked[0][1] : 1
+  return ranked.slice(0, Math.max(0, Math.floor(limit))).map(([term, score]) => ({ term, score: score / best }))
+}
+
+/**
+ * The wink-nlp implementation. The model is loaded once per process.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+export const makeWinkNlp = (): Service => {
+  const w = loadWink()
+  const lexicon = w.sbd.readDoc("")
+
+  const tokenize = (text: string): ReadonlyArray<Token> => {
+    const lexed = lexWink(w.full, text, false)
+    const its = w.full.its
+    const pos = outOf<string>(lexed.tokens, its.pos)
+    // wink's typings give `its.lemma` the stemmer's (index, rdd, addons) shape, which is
+    // not assignable to `ItsFunction`; `tokens.out(its.lemma)` is the documented call
+    const lemma = outOf<string>(lexed.tokens, its.lemma as unknown as ItsFunction<string>)
+    const type = outOf<string>(lexed.tokens, its.type)
+    const stop = outOf<boolean>(lexed.tokens, its.stopWordFlag)
+    const negated = outOf<boolean>(lexed.tokens, its.negationFlag)
+    const out: Array<Token> = []
+    for (let k = 0; k < lexed.size; k++) {
+      const i = lexed.winkIndex[k]
+      out.push({
+        text: lexed.values[k],
+        start: lexed.starts[k],
+        end: lexed.ends[k],
+        pos: pos[i],
+        // wink leaves the lemma of a few unknown words undefined
+        lemma: (lemma[i] ?? lexed.values[k]).toLowerCase(),
+        kind: type[i],
+        stopWord: stop[i] === true,
+        negated: negated[i] === true
+      })
+    }
+    return out
+  }
+
+  const isLexeme = (word: string): boolean => Boolean(lexicon.isLexeme(word))
+
+  /**
+   * A word broken by a hyphen at a line end ("hyphen-\nated") is joined when
+   * the joined word (or its stem) is in the lexicon, or when either part is
+   * not a word on its own; "self-\nattention" stays two terms, as
+   * "self-attention" does on one line.
+   */
+  const joinsAcrossLine = (left: string, right: string): boolean => {
+    const joined = left + right
+    if (isLexeme(joined) || isLexeme(w.stem(joined))) return true
+    return !(isLexeme(left) && (isLexeme(right) || isLexeme(w.stem(right))))
+  }
+
+  const terms = (text: string): ReadonlyArray<string> => {
+    const lexed = lexWink(w.sbd, text, false)
+    const its = w.sbd.its
+    const type = outOf<string>(lexed.tokens, its.type)
+    const stop = outOf<boolean>(lexed.tokens, its.stopWordFlag)
+    const out: Array<string> = []
+    const { ends, size, starts, values } = lexed
+    const inPlaceholder = placeholderFilter(text)
+    for (let k = 0; k < size; k++) {
+      if (inPlaceholder(starts[k])) continue
+      const i = lexed.winkIndex[k]
+      const kind = type[i]
+      if (kind === "number") {
+        out.push(values[k].toLowerCase())
+        continue
+      }
+      if (kind !== "word") continue
+      const word = values[k].toLowerCase()
+      if (k + 2 < size && values[k + 1] === "-" && ends[k] === starts[k + 1] && type[lexed.winkIndex[k + 2]] === "word") {
+        const gap = text.slice(ends[k + 1], starts[k + 2])
+        const right = values[k + 2]
+        if (gap.includes("\n") && isBlank(gap) && right.charAt(0) === right.charAt(0).toLowerCase()) {
+          if (joinsAcrossLine(word, right.toLowerCase())) {
+            out.push(w.stem(word + right.toLowerCase()))
+            k += 2
+            continue
+          }
+        }
+      }
+      if (stop[i] === true || isCitationAbbreviation(values, starts, ends, k)) continue
+      out.push(w.stem(word))
+    }
+    return out
+  }
+
+  return {
+    sentencize: (text) => sentencesOf(lexWink(w.sbd, text, true)),
+    tokenize,
+    terms,
+    countTokens: (text) => lexWink(w.sbd, text, false).size,
+    chunkText: (text, config = defaultConfig) => chunkLexed(lexWink(w.sbd, text, true), config),
+    keywords: (text, limit) => keywordsOf(text, tokenize(text), limit)
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Test implementation
+// ---------------------------------------------------------------------------
+
+const TEST_TOKEN = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu
+
+const TEST_STOP_WORDS = new Set([
+  "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "he", "her", "his", "i", "if",
+  "in", "into", "is", "it", "its", "no", "not", "of", "on", "or", "our", "she", "so", "such", "than", "that", "the",
+  "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "we", "were", "which", "while",
+  "who", "will", "with", "you"
+])
+
+const lexTest = (text: string): Lexed => {
+  const values: Array<string> = []
+  const startList: Array<number> = []
+  const sentenceStarts: Array<number> = []
+  let newSentence = true
+  for (const m of text.matchAll(TEST_TOKEN)) {
+    const start = m.index
+    const v = m[0]
+    if (newSentence) sentenceStarts.push(values.length)
+    values.push(v)
+    startList.push(start)
+    const after = start + v.length
+    newSentence = (v === "." || v === "!" || v === "?") && (after >= text.length || isSpaceCode(text.charCodeAt(after)))
+  }
+  const starts = Int32Array.from(startList)
+  const ends = Int32Array.from(startList, (s, i) => s + values[i].length)
+  return { text, size: values.length, values, starts, ends, sentenceStarts }
+}
+
+const testKind = (v: string): string => /^\p{N}/u.test(v) ? "number" : LETTER.test(v) ? "word" : "punctuation"
+
+/**
+ * A dependency-free implementation for tests: sentences end at `. ! ?`
+ * followed by whitespace, tokens are runs of letters and digits (with inner
+ * `.` or `'`) or single punctuation marks, POS tags are `X`, lemmas are the
+ * lower-cased tokens, terms drop a small stop-word list, keywords rank terms
+ * by frequency.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+export const makeTestNlp = (): Service => {
+  const tokenize = (text: string): ReadonlyArray<Token> => {
+    const lexed = lexTest(text)
+    return lexed.values.map((v, k) => {
+      const lower = v.toLowerCase()
+      return {
+        text: v,
+        start: lexed.starts[k],
+        end: lexed.ends[k],
+        pos: "X",
+        lemma: lower,
+        kind: testKind(v),
+        stopWord: TEST_STOP_WORDS.has(lower),
+        negated: false
+      }
+    })
+  }
+  const terms = (text: string): ReadonlyArray<string> =>
+    tokenize(text).filter((t) => t.kind !== "punctuation" && !t.stopWord).map((t) => t.lemma)
+  return {
+    sentencize: (text) => sentencesOf(lexTest(text)),
+    tokenize,
+    terms,
+    countTokens: (text) => lexTest(text).size,
+    chunkText: (text, config = defaultConfig) => chunkLexed(lexTest(text), config),
+    keywords: (text, limit) => {
+      const counts = new Map<string, number>()
+      for (const t of terms(text)) counts.set(t, (counts.get(t) ?? 0) + 1)
+      const ranked = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      const best = ranked.length > 0 ? ranked[0][1] : 1
+      return ranked.slice(0, Math.max(0, Math.floor(limit))).map(([term, score]) => ({ term, score: score / best }))
+    }
+  }
+}
