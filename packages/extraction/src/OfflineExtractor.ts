@@ -1,0 +1,218 @@
+/**
+ * The offline extractor: kg's default, no-network extractor. Rule-based over
+ * the `NlpService` (wink-nlp): base noun phrases from part-of-speech tags
+ * become typed entities, the words between neighbouring phrases decide
+ * relations (ReVerb-style), and sentences that report findings become claims
+ * whose `evidence` is the sentence exactly as it appears in the input.
+ *
+ * Accuracy on SciERC and the rules are documented in `docs/offline-extractor.md`.
+ *
+ * @since 0.1.0
+ */
+import type { ExtractedClaim, ExtractedEntity, ExtractedRelation, ExtractionResult } from "@kg/core/Domain"
+import { NlpService } from "@kg/core/NlpService"
+import * as Effect from "effect/Effect"
+import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims.js"
+import type { OfflineEntityType } from "./internal/offlineLexicon.js"
+import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
+import { rarelyMarked } from "./internal/offlineRarelyMarked.js"
+import { type MentionRelation, relateMentions } from "./internal/offlineRelations.js"
+import { assignTokens, refineSentences } from "./internal/offlineSentences.js"
+import { cleanSentence, noiseSpans } from "./internal/offlineText.js"
+
+/**
+ * The entity classes the offline extractor assigns (local names in the
+ * research ontology).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type EntityType = OfflineEntityType
+
+/**
+ * The parts of the `NlpService` the extractor needs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Nlp = Pick<NlpService["Type"], "sentencize" | "tokenize">
+
+/**
+ * Options of the offline extractor; every field is optional.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /**
+   * Extra type cues: a lower-case head word (or whole normalised phrase) and
+   * the class it implies. They take precedence over the built-in cues.
+   */
+  readonly typeCues?: ReadonlyArray<{ readonly word: string; readonly type: EntityType }> | undefined
+  /** Minimum claim score (default 2). Lower finds more, weaker claims. */
+  readonly claimThreshold?: number | undefined
+  /** Emit `relatedTo` for neighbours joined by an unknown verb (default true). */
+  readonly openRelations?: boolean | undefined
+  /** Drop phrases annotators rarely mark (learnt on SciERC train; default true). */
+  readonly rarelyMarkedFilter?: boolean | undefined
+  /**
+   * Keep one-word phrases of no known type ("quality", "constraints").
+   * Default false: on SciERC train annotators mark fewer than one in five.
+   */
+  readonly singleWordConcepts?: boolean | undefined
+  /** Maximum domain tags per claim (default 3). */
+  readonly maxDomainTags?: number | undefined
+}
+
+/**
+ * One analysed sentence: the details behind an {@link ExtractionResult},
+ * for debugging and evaluation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SentenceAnalysis {
+  readonly start: number
+  readonly end: number
+  readonly words: ReadonlyArray<Word>
+  readonly mentions: ReadonlyArray<Mention & { readonly dropped: boolean }>
+  readonly relations: ReadonlyArray<MentionRelation>
+  readonly claim: ExtractedClaim | undefined
+  readonly skip: string | undefined
+}
+
+const domainTagPriority: Readonly<Record<EntityType, number>> = {
+  Task: 0, Method: 1, Dataset: 2, Material: 3, Concept: 4, Metric: 9
+}
+
+const isWeak = (m: Mention): boolean => m.type === "Concept" && m.first === m.last
+
+const tagOf = (label: string): string =>
+  label.replace(/\s*\(\s*[^)]*\)\s*/g, " ").replace(/\s+/g, " ").trim().toLowerCase()
+
+/**
+ * Analyses a text sentence by sentence (see {@link extract}).
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const analyze = (nlp: Nlp, text: string, options: Options = {}): ReadonlyArray<SentenceAnalysis> => {
+  if (text.trim().length === 0) return []
+  const cues = new Map<string, EntityType>((options.typeCues ?? []).map((c) => [c.word.toLowerCase(), c.type]))
+  const threshold = options.claimThreshold ?? 2
+  const openRelations = options.openRelations ?? true
+  const filter = options.rarelyMarkedFilter ?? true
+  const maxTags = options.maxDomainTags ?? 3
+  const singleWordConcepts = options.singleWordConcepts ?? false
+  const noise = noiseSpans(text)
+  const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), nlp.tokenize(text))
+  return sentences.map((s): SentenceAnalysis => {
+    const words = toWords(s.tokens, noise)
+    const candidates = chunkMentions(text, words, cues).map((m) => ({
+      ...m,
+      dropped: m.generic || (filter && rarelyMarked.has(m.norm))
+    }))
+    const usable = (i: number) => !candidates[i]!.dropped
+    const relations = s.heading
+      ? []
+      : relateMentions(text, candidates, words, openRelations).filter((r) =>
+        usable(r.subject) && usable(r.object) && candidates[r.subject]!.norm !== candidates[r.object]!.norm &&
+        // an open relation needs two phrases that stand on their own
+        (r.predicate !== "relatedTo" || (!isWeak(candidates[r.subject]!) && !isWeak(candidates[r.object]!)))
+      )
+    // a one-word phrase of no known type is kept only as an argument of a typed relation
+    const related = new Set(relations.filter((r) => r.predicate !== "relatedTo").flatMap((r) => [r.subject, r.object]))
+    const mentions = candidates.map((m, i) =>
+      !m.dropped && !singleWordConcepts && isWeak(m) && !related.has(i) ? { ...m, dropped: true } : m
+    )
+    const evidence = text.slice(s.start, s.end)
+    const skip = skipReason(evidence)
+    let claim: ExtractedClaim | undefined
+    if (skip === undefined) {
+      const sc = scoreClaim(evidence, findConditions(text, words))
+      if (sc.score >= threshold) {
+        const kept = mentions.filter((m) => !m.dropped)
+        const entities = [...new Set(kept.map((m) => m.label))]
+        const tags = [...kept]
+          .filter((m) => m.type !== "Metric")
+          .sort((a, b) =>
+            domainTagPriority[a.type] - domainTagPriority[b.type] ||
+            (b.last - b.first) - (a.last - a.first) || a.start - b.start
+          )
+          .map((m) => tagOf(m.label))
+        const cleaned = cleanSentence(evidence)
+        claim = {
+          text: cleaned.length > 0 ? cleaned : evidence,
+          evidence,
+          metric: sc.metric,
+          value: sc.value,
+          conditions: sc.conditions,
+          domainTags: [...new Set(tags)].filter((t) => t.length > 1).slice(0, maxTags),
+          entities,
+          confidence: Math.round(sc.confidence * 100) / 100
+        }
+      }
+    }
+    return { start: s.start, end: s.end, words, mentions, relations, claim, skip }
+  })
+}
+
+/**
+ * Extracts entities, relations and claims from a text, with no network and
+ * no model beyond the NlpService. Pure and deterministic.
+ *
+ * - entities: base noun phrases, typed Method / Task / Dataset / Material /
+ *   Metric / Concept by their head word; "(ACRONYM)" gives an alias; generic
+ *   heads ("method", "it") and phrases annotators rarely mark are dropped.
+ * - relations: between neighbouring phrases, decided by the words between
+ *   them; predicates are local names of docs/vocabulary.md.
+ * - claims: sentences with result cues, comparisons or numbers with metrics;
+ *   `evidence` is always `text.slice(start, end)` of the sentence; hedges
+ *   lower the confidence.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const extract = (nlp: Nlp, text: string, options: Options = {}): ExtractionResult => {
+  const analysis = analyze(nlp, text, options)
+  const entities = new Map<string, { label: string; type: EntityType; aliases: Set<string> }>()
+  const relations = new Map<string, ExtractedRelation>()
+  const claims: Array<ExtractedClaim> = []
+  for (const s of analysis) {
+    for (const m of s.mentions) {
+      if (m.dropped) continue
+      const e = entities.get(m.norm)
+      if (e === undefined) entities.set(m.norm, { label: m.label, type: m.type, aliases: new Set(m.aliases) })
+      else for (const a of m.aliases) e.aliases.add(a)
+    }
+    for (const r of s.relations) {
+      const subject = entities.get(s.mentions[r.subject]!.norm)?.label
+      const object = entities.get(s.mentions[r.object]!.norm)?.label
+      if (subject === undefined || object === undefined) continue
+      const key = `${subject}\u0000${r.predicate}\u0000${object}`
+      const prev = relations.get(key)
+      if (prev === undefined || prev.confidence < r.confidence) {
+        relations.set(key, { subject, predicate: r.predicate, object, confidence: r.confidence })
+      }
+    }
+    if (s.claim !== undefined) claims.push(s.claim)
+  }
+  const entityList: Array<ExtractedEntity> = [...entities.values()].map((e) => ({
+    label: e.label,
+    type: e.type,
+    aliases: [...e.aliases]
+  }))
+  return { entities: entityList, relations: [...relations.values()], claims }
+}
+
+/**
+ * {@link extract} with the `NlpService` from the context.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const extractEffect: (text: string, options?: Options) => Effect.Effect<ExtractionResult, never, NlpService> =
+  Effect.fn("OfflineExtractor.extract")(function*(text: string, options?: Options) {
+    const nlp = yield* NlpService
+    return extract(nlp, text, options)
+  })

@@ -1,0 +1,252 @@
+/**
+ * Claim detection for the offline extractor: which sentences report
+ * findings, how strongly (hedges lower the confidence), and the metric,
+ * value and conditions they state.
+ *
+ * @internal
+ */
+import {
+  boosterCue,
+  futureWorkCue,
+  hedgeCue,
+  metricNames,
+  proposalCue,
+  resultCues,
+  roadmapCue,
+  unitPattern
+} from "./offlineLexicon.js"
+import { cleanSentence, headingLine } from "./offlineText.js"
+
+/** Why a sentence is not a claim, or `undefined` when it may be one. */
+export const skipReason = (sentence: string): string | undefined => {
+  const s = sentence.trim()
+  if (s.length === 0) return "empty"
+  if (headingLine.test(s)) return "heading"
+  if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\.)/.test(s)) return "reference"
+  if (/^(figure|fig\.|table|tab\.|algorithm|listing)\s*\d+[a-z]?\s*[:.|]/i.test(s)) return "caption"
+  if (/^\{\{(figure|table):[^}]*\}\}\s*$/.test(s)) return "caption"
+  const cleaned = cleanSentence(s)
+  const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
+  if (words.length > 90) return "too-long"
+  const letters = (cleaned.match(/\p{L}/gu) ?? []).length
+  if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
+  const formulas = (s.match(/\{\{formula:/g) ?? []).length
+  if (formulas > 0 && formulas * 6 > words.length) return "latex-noise"
+  if ((s.match(/\\[a-zA-Z]+/g) ?? []).length > 6) return "latex-noise"
+  if (/\?\s*["')\]]?\s*$/.test(s)) return "question"
+  if (/\bet al\.?,?\s*\(?\d{4}\)?[.,;:]?\s*(\d+[-–]\d+)?\.?\s*$/.test(s) && words.length < 25 && !/\b(we|our)\b/i.test(s)) {
+    return "reference"
+  }
+  if (/\b(pp\.|vol\.|proceedings of|in proc\.|arxiv:|doi:|isbn)\b/i.test(s)) return "reference"
+  const lower = cleaned.toLowerCase()
+  if (futureWorkCue.test(lower)) return "future-work"
+  if (roadmapCue.test(lower)) return "roadmap"
+  if (/^(let|define|denote|suppose|assume|consider)\b/i.test(cleaned)) return "definition"
+  return undefined
+}
+
+// ---------------------------------------------------------------------------
+// Numbers, metrics, conditions
+// ---------------------------------------------------------------------------
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** Metric names, longest first; lower-case entries match case-insensitively, others exactly. */
+const metricMatcher: RegExp = new RegExp(
+  "(?<![\\p{L}\\p{N}-])(" +
+    [...metricNames].sort((a, b) => b.length - a.length).map((m) =>
+      m === m.toLowerCase()
+        ? [...m].map((c) => /[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : escapeRe(c)).join("")
+        : escapeRe(m)
+    ).join("|") +
+    "|[A-Za-z]+@\\d+)(?![\\p{L}\\p{N}])",
+  "gu"
+)
+
+const numberCore = "[-+−]?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?"
+const valueRe = new RegExp(
+  "(?<![\\p{L}\\p{N}.])(" +
+    "(?:p|P)\\s*[<>=≤]\\s*0?\\.\\d+" + "|" +
+    numberCore + "(?:\\s*(?:±|\\+/-|\\\\pm)\\s*" + numberCore + ")?" + "(?:\\s*(?:~|∼|\\$?\\\\sim\\$?|–|-|to)\\s*" + numberCore + ")?" +
+    "\\s*(?:\\\\%|\\$?\\s*\\\\?%\\$?|(?:" + unitPattern + ")(?![\\p{L}]))?" +
+    ")",
+  "gu"
+)
+
+/** A value found in a sentence, with its position. */
+interface FoundValue {
+  readonly text: string
+  readonly index: number
+  readonly hasUnit: boolean
+}
+
+const isYearLike = (raw: string): boolean => /^(1[89]\d\d|20\d\d)$/.test(raw.trim())
+
+/** Numbers with units or percentages, and p-values, in a sentence. */
+export const findValues = (sentence: string): ReadonlyArray<FoundValue> => {
+  const out: Array<FoundValue> = []
+  for (const m of sentence.matchAll(valueRe)) {
+    const raw = m[1] ?? m[0]
+    const text = raw.trim().replace(/\s+/g, " ")
+    if (text.length === 0 || m.index === undefined) continue
+    if (isYearLike(text)) continue
+    const before = sentence.slice(Math.max(0, m.index - 12), m.index)
+    if (/(section|sec\.|fig\.|figure|table|eq\.|equation|chapter|appendix|ref\.|step|line|theorem|lemma|proposition|definition|corollary)\s*$/i.test(before)) continue
+    if (/formula:[0-9a-f-]*$/i.test(before) || /\{\{[a-z]+:[0-9a-f-]*$/i.test(sentence.slice(0, m.index))) continue
+    const hasUnit = /[%σ]|[A-Za-zμ°×]/.test(text.replace(/^[pP]\s*[<>=≤]/, "")) || /^[pP]\s*[<>=≤]/.test(text)
+    const isDecimal = /\d\.\d/.test(text)
+    if (!hasUnit && !isDecimal) continue
+    out.push({ text: text.replace(/\\%/g, "%").replace(/\$/g, "").replace(/\\sim/g, "~").replace(/\\pm/g, "±"), index: m.index, hasUnit })
+  }
+  return out
+}
+
+/** Metric mentions in a sentence. */
+export const findMetrics = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> => {
+  const out: Array<{ text: string; index: number }> = []
+  metricMatcher.lastIndex = 0
+  for (const m of sentence.matchAll(metricMatcher)) {
+    if (m.index !== undefined) out.push({ text: m[1] ?? m[0], index: m.index })
+  }
+  return out
+}
+
+/** Prepositions and subordinators that open a condition clause. */
+const conditionOpeners = new Set([
+  "on", "under", "at", "with", "without", "across", "over", "during", "after", "before", "for", "in", "given",
+  "when", "whenever", "if", "while", "within", "between", "above", "below", "near", "around", "throughout"
+])
+
+/** Openers followed by a whole clause (verbs allowed), not just a noun phrase. */
+const clauseOpeners = new Set(["when", "whenever", "if", "while"])
+
+/** Words after an opener that make it discourse, not a condition ("in this paper", "on the other hand"). */
+const discourseNext = new Set([
+  "this", "that", "these", "those", "our", "addition", "contrast", "particular", "general", "example", "instance",
+  "summary", "turn", "fact", "order", "practice", "short", "total", "other", "most", "least", "all", "first",
+  "once", "which", "whom", "what", "it", "them", "us", "we", "they", "respect", "terms", "detail", "comparison",
+  "view", "light", "spite", "case", "regard", "line", "contrary", "time", "hand", "future", "literature", "the"
+])
+
+/** Preceding words that make "with" part of a phrase ("compared with", "associated with"). */
+const boundWith = /^(compared|combined|associated|correlated|consistent|along|together|coupled|equipped|dealing|deal|deals|cope|copes|agree|agrees|agreement|comparison|contrast|line|interacts?|interacting)$/i
+
+const nominalPos = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "SYM", "X", "NOISE"])
+
+/**
+ * Condition clauses of a sentence ("on X", "under Y", "when Z", "with N
+ * samples", "at T"), from its words: an opener followed by a noun phrase
+ * (or, for when/if/while, a short clause), up to 8 words; at most three,
+ * joined by "; ". "in" and "for" count only before a number or a setting
+ * word; discourse uses ("in this paper", "at least") never count.
+ */
+export const findConditions = (
+  source: string,
+  words: ReadonlyArray<{ readonly text: string; readonly lower: string; readonly pos: string; readonly start: number; readonly end: number }>
+): string | null => {
+  const found: Array<string> = []
+  const seen = new Set<string>()
+  for (let i = 0; i < words.length && found.length < 3; i++) {
+    const w = words[i]!
+    if (!conditionOpeners.has(w.lower) || (w.pos !== "ADP" && w.pos !== "SCONJ" && w.pos !== "ADV")) continue
+    const next = words[i + 1]
+    if (next === undefined) break
+    const next2 = words[i + 2]
+    if (discourseNext.has(next.lower) && !(next.lower === "the" && next2 !== undefined && !discourseNext.has(next2.lower))) continue
+    if (w.lower === "with" && i > 0 && boundWith.test(words[i - 1]!.lower)) continue
+    if (w.lower === "in" || w.lower === "for") {
+      const head = next.lower === "the" || next.lower === "a" || next.lower === "an" ? next2 : next
+      if (head === undefined) continue
+      const settingLike = /^(presence|absence|setting|settings|regime|regimes|limit|range|context|condition|conditions|scenario|scenarios|vitro|vivo|mice|rats|patients|humans|children|adults|cells|low|high|large|small|long|short|zero|finite|infinite|each|every|all|both|[0-9].*)$/
+      if (!settingLike.test(head.lower) && head.pos !== "NUM") continue
+    }
+    if (w.lower === "on" && i > 0 && /^(depend|depends|depending|based|focus|focuses|focused|rely|relies|relying|built|act|acts|work|works)$/i.test(words[i - 1]!.lower)) continue
+    const clause = clauseOpeners.has(w.lower)
+    let j = i + 1
+    let content = false
+    while (j < words.length && j - i <= 8) {
+      const x = words[j]!
+      if (x.text === "," || x.text === ";" || x.text === ":" || x.text === "." || x.text === "(" || x.text === ")") break
+      if (!clause) {
+        const ok = nominalPos.has(x.pos) || x.lower === "of" || x.text === "~" || x.text === "-" || x.text === "±" ||
+          x.text === "%" || ((x.lower === "and" || x.lower === "or") && j + 1 < words.length && nominalPos.has(words[j + 1]!.pos) && j > i + 1)
+        if (!ok) break
+      } else if (x.lower === "and" || x.lower === "but" || x.lower === "which" || x.lower === "then" || x.lower === "we") break
+      if (x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "NUM" || x.pos === "NOISE" || (clause && x.pos === "VERB")) content = true
+      j++
+    }
+    // do not end on a function word
+    while (j - 1 > i && ["DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX", "PRON"].includes(words[j - 1]!.pos)) j--
+    if (!content || j <= i + 1) continue
+    const text = cleanSentence(source.slice(w.start, words[j - 1]!.end))
+    const key = text.toLowerCase()
+    if (text.split(" ").length < 2 || seen.has(key)) continue
+    seen.add(key)
+    found.push(text)
+    i = j - 1
+  }
+  return found.length > 0 ? found.join("; ") : null
+}
+
+// ---------------------------------------------------------------------------
+// Scoring
+// ---------------------------------------------------------------------------
+
+/** The claim score of a sentence and its confidence if it is a claim. */
+export interface ClaimScore {
+  readonly score: number
+  readonly confidence: number
+  readonly hedges: number
+  readonly metric: string | null
+  readonly value: string | null
+  readonly conditions: string | null
+}
+
+/**
+ * Scores one (non-skipped) sentence. A score of at least `threshold` (2 by
+ * default) makes it a claim. Confidence starts at 0.75 for a claim, rises
+ * with boosters and numbers, and drops by 0.2 per hedge.
+ */
+export const scoreClaim = (sentence: string, conditions: string | null = null): ClaimScore => {
+  const cleaned = cleanSentence(sentence)
+  const lower = cleaned.toLowerCase()
+  let score = 0
+  for (const [re, w] of resultCues) if (re.test(lower)) score += w
+  if (proposalCue.test(lower)) score += 0.6
+  const values = findValues(sentence)
+  const metrics = findMetrics(cleaned)
+  if (values.some((v) => v.hasUnit)) score += 1.0
+  else if (values.length > 0) score += 0.4
+  if (metrics.length > 0) score += 0.6
+  if (metrics.length > 0 && values.length > 0) score += 0.8
+  if (/\b(we|our)\b/.test(lower) && /^(we|our) (use|used|adopt|follow|train|trained|set|define|denote|consider|assume|describe|introduce|define)\b/.test(lower) && values.length === 0) {
+    score -= 0.8
+  }
+  const hedges = (lower.match(hedgeCue) ?? []).length
+  const boosted = boosterCue.test(lower)
+  let confidence = 0.72 + (boosted ? 0.1 : 0) + (values.length > 0 ? 0.05 : 0) - 0.2 * Math.min(hedges, 3)
+  confidence = Math.max(0.05, Math.min(0.95, confidence))
+  // metric: the metric mention nearest to a value, else the first one
+  let metric: string | null = null
+  let value: string | null = null
+  const vals = findValues(cleaned)
+  if (metrics.length > 0) {
+    if (vals.length > 0) {
+      let best = Infinity
+      for (const m of metrics) {
+        for (const v of vals) {
+          const d = Math.abs(m.index - v.index)
+          if (d < best) {
+            best = d
+            metric = m.text
+            value = v.text
+          }
+        }
+      }
+    } else metric = metrics[0]!.text
+  } else if (vals.length > 0) {
+    value = (vals.find((v) => v.hasUnit) ?? vals[0]!).text
+  }
+  return { score, confidence, hedges, metric, value, conditions }
+}

@@ -1,0 +1,373 @@
+/**
+ * Base noun phrases from part-of-speech tags, and their ontology types.
+ *
+ * Tokens joined by `-` or `/` without spaces form one word ("BERT-based",
+ * "state-of-the-art"); a phrase is a maximal run of adjectives, nouns, proper
+ * nouns, numbers after a name, and participle modifiers, ending in a noun or a
+ * proper noun. Evaluative adjectives are stripped from its front; a following
+ * "(ACRONYM)" is kept inside the span and the acronym recorded as an alias.
+ *
+ * @internal
+ */
+import type { Token } from "@kg/core/NlpService"
+import {
+  datasetHeads,
+  evaluativeModifiers,
+  genericHeads,
+  languageNames,
+  materialHeads,
+  methodHeads,
+  metricHeads,
+  metricNames,
+  metricPhrases,
+  nominalGerunds,
+  type OfflineEntityType,
+  relationalParticiples,
+  taskHeads,
+  unitPattern,
+  verbLikeNouns
+} from "./offlineLexicon.js"
+import { normalizeLabel, overlapsAny, singular, type Span } from "./offlineText.js"
+
+/** A word: one token, or several tokens joined by `-` or `/` without spaces. */
+export interface Word {
+  readonly text: string
+  readonly lower: string
+  readonly lemma: string
+  readonly start: number
+  readonly end: number
+  /** Universal POS tag; `NOISE` for markup, `NUM` for numbers. */
+  readonly pos: string
+  readonly negated: boolean
+}
+
+/** A noun phrase mention in a sentence: word indices `[first, last]` and its source span. */
+export interface Mention {
+  readonly first: number
+  readonly last: number
+  readonly start: number
+  readonly end: number
+  /** Exact source text of the span. */
+  readonly label: string
+  readonly norm: string
+  readonly type: OfflineEntityType
+  readonly aliases: ReadonlyArray<string>
+  /** Single generic head ("method", "it"): kept for relation context, never emitted. */
+  readonly generic: boolean
+}
+
+const joiners = new Set(["-", "/", "–"])
+
+/**
+ * Groups tokens into words. Tokens overlapping a noise span become `NOISE`
+ * words, which break phrases.
+ */
+export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>): Array<Word> => {
+  const words: Array<Word> = []
+  let i = 0
+  while (i < tokens.length) {
+    const t = tokens[i]!
+    if (overlapsAny(noise, t.start, t.end)) {
+      let j = i
+      while (j + 1 < tokens.length && overlapsAny(noise, tokens[j + 1]!.start, tokens[j + 1]!.end)) j++
+      const last = tokens[j]!
+      words.push({ text: "", lower: "", lemma: "", start: t.start, end: last.end, pos: "NOISE", negated: false })
+      i = j + 1
+      continue
+    }
+    // extend over `-`/`/` joiners glued on both sides, and over glued
+    // alphanumeric pieces ("3" + "d")
+    let j = i
+    for (;;) {
+      const cur = tokens[j]!
+      const next = tokens[j + 1]
+      const after = tokens[j + 2]
+      const alnumEnd = /[\p{L}\p{N}]$/u.test(cur.text)
+      if (
+        next !== undefined && after !== undefined && joiners.has(next.text) && next.start === cur.end &&
+        after.start === next.end && alnumEnd && /^[\p{L}\p{N}]/u.test(after.text) &&
+        !overlapsAny(noise, after.start, after.end)
+      ) j += 2
+      else if (
+        next !== undefined && next.start === cur.end && alnumEnd && /^[\p{L}\p{N}]/u.test(next.text) &&
+        !overlapsAny(noise, next.start, next.end)
+      ) j += 1
+      else break
+    }
+    if (j === i) {
+      words.push({
+        text: t.text,
+        lower: t.text.toLowerCase(),
+        lemma: t.lemma.toLowerCase(),
+        start: t.start,
+        end: t.end,
+        pos: t.kind === "number" ? "NUM" : t.pos,
+        negated: t.negated
+      })
+    } else {
+      const parts = tokens.slice(i, j + 1)
+      const lastPart = parts[parts.length - 1]!
+      const text = parts.map((p) => p.text).join("")
+      const anyProper = parts.some((p) => p.pos === "PROPN")
+      const pos = lastPart.pos === "NOUN" || lastPart.pos === "PROPN" || lastPart.pos === "X"
+        ? (anyProper ? "PROPN" : "NOUN")
+        : lastPart.pos === "NUM" || lastPart.kind === "number"
+        ? (anyProper || /^[A-Z]/.test(text) ? "PROPN" : "ADJ")
+        : "ADJ"
+      words.push({
+        text,
+        lower: text.toLowerCase(),
+        lemma: parts.slice(0, -1).map((p) => p.text.toLowerCase()).join("") + lastPart.lemma.toLowerCase(),
+        start: t.start,
+        end: lastPart.end,
+        pos,
+        negated: parts.some((p) => p.negated)
+      })
+    }
+    i = j + 1
+  }
+  return fixVerbLikeNouns(words)
+}
+
+const determiners = new Set(["the", "a", "an", "these", "those", "their", "its", "our", "his", "her", "this", "that", "each", "every"])
+
+/**
+ * Repairs frequent tagging errors of the lite model on scientific prose:
+ * - "systems use a language model", "the parser skips that portion": a
+ *   noun-tagged verb form after a noun and before a determiner is a verb;
+ * - "the paraphrases produced": a verb-tagged word after a determiner is a
+ *   noun (participles excepted).
+ */
+const fixVerbLikeNouns = (words: Array<Word>): Array<Word> =>
+  words.map((w, i) => {
+    const prev = words[i - 1]
+    const next = words[i + 1]
+    if (w.pos === "VERB" && prev !== undefined && determiners.has(prev.lower) && !/(ed|ing)$/.test(w.lower)) {
+      return { ...w, pos: "NOUN" }
+    }
+    if (w.pos !== "NOUN" || w.text !== w.lower) return w
+    const prevNominal = prev !== undefined && (prev.pos === "NOUN" || prev.pos === "PROPN" || prev.pos === "PRON")
+    if (verbLikeNouns.has(w.lower)) {
+      const nextStartsNp = next !== undefined &&
+        ["DET", "ADJ", "NUM", "PRON", "NOUN", "PROPN", "ADP", "SCONJ"].includes(next.pos)
+      return prevNominal && nextStartsNp ? { ...w, pos: "VERB" } : w
+    }
+    if (
+      /[^s]s$/.test(w.lower) && prev !== undefined && (prev.pos === "NOUN" || prev.pos === "PROPN") &&
+      !/s$/.test(prev.lower) && next !== undefined && determiners.has(next.lower)
+    ) return { ...w, pos: "VERB" }
+    return w
+  })
+
+const unitWord = new RegExp(`^(${unitPattern})$`)
+
+const isAcronym = (s: string): boolean =>
+  s.length >= 2 && s.length <= 12 && /^[A-Z][A-Za-z0-9-]*$/.test(s) && (s.match(/[A-Z]/g) ?? []).length >= 2
+
+const isNominal = (w: Word): boolean => w.pos === "NOUN" || w.pos === "PROPN"
+
+const isParticipleModifier = (words: ReadonlyArray<Word>, i: number): boolean => {
+  const w = words[i]!
+  if (w.pos !== "VERB" || relationalParticiples.has(w.lower)) return false
+  if (!/(ing|ed)$/.test(w.lower)) return false
+  const next = words[i + 1]
+  const prev = words[i - 1]
+  const nextNominalish = next !== undefined && (isNominal(next) || next.pos === "ADJ")
+  if (w.lower.endsWith("ed")) {
+    // "annotated corpus": needs a determiner/adjective/start before, not a subject noun
+    return nextNominalish && (prev === undefined || prev.pos === "DET" || prev.pos === "ADJ" || prev.pos === "ADP" ||
+      prev.pos === "PUNCT" || prev.pos === "CCONJ")
+  }
+  // "-ing": "machine learning approach", "learning rate"
+  if (nextNominalish) return true
+  // as a head after a noun: "machine learning", "language processing"
+  return nominalGerunds.has(w.lower) && prev !== undefined && isNominal(prev) &&
+    (next === undefined || !["DET", "PRON", "ADJ", "NUM"].includes(next.pos))
+}
+
+const canJoin = (words: ReadonlyArray<Word>, i: number, inPhrase: boolean): boolean => {
+  const w = words[i]!
+  if (w.pos === "NOISE") return false
+  if (w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ") {
+    return !(w.lower === "'s" || w.lower === "et" || w.lower === "al")
+  }
+  if (w.pos === "X" && /^[A-Z][A-Za-z0-9-]+$/.test(w.text)) return true
+  if (w.pos === "NUM") {
+    // "WMT 2014", "Section 3": a number only continues a proper noun
+    const prev = words[i - 1]
+    return inPhrase && prev !== undefined && prev.pos === "PROPN" && /^\d{1,4}$/.test(w.text)
+  }
+  return isParticipleModifier(words, i)
+}
+
+const canEnd = (w: Word): boolean =>
+  (isNominal(w) && !relationalParticiples.has(w.lower)) || (w.pos === "X" && /^[A-Z]/.test(w.text)) ||
+  (w.pos === "NUM") || (w.pos === "VERB" && nominalGerunds.has(w.lower))
+
+/** Agent nouns of tools: "segmenter", "summarizer", "estimator". */
+const agentNoun =
+  /(izer|iser|yzer|yser|ifier|ator|coder|parser|tagger|learner|ranker|tracker|checker|matcher|solver|planner|scheduler|detector|predictor|extractor|selector|segmenter|processor|controller|handler|adapter|sampler|builder|converter|transformer|linker|miner|stemmer|chunker|lemmatizer|analy[sz]er|recogni[sz]er|retriever|reranker|encoder|decoder|compiler|interpreter|simulator|optimi[sz]er)s?$/
+
+const metricNameSet = new Set(metricNames.filter((m) => m !== m.toLowerCase()))
+
+/** The ontology type of a phrase, from its head word and lexical cues. */
+export const phraseType = (
+  words: ReadonlyArray<Word>,
+  cues: ReadonlyMap<string, OfflineEntityType>
+): OfflineEntityType => {
+  const phrase = normalizeLabel(words.map((w) => w.text).join(" "))
+  const byPhrase = cues.get(phrase)
+  if (byPhrase !== undefined) return byPhrase
+  const head = words[words.length - 1]!
+  const headKeys = [head.lower, head.lemma, singular(head.lower)]
+  for (const k of headKeys) {
+    const c = cues.get(k)
+    if (c !== undefined) return c
+  }
+  if (metricPhrases.has(phrase)) return "Metric"
+  if (metricNameSet.has(head.text)) return "Metric"
+  const has = (set: ReadonlySet<string>) => headKeys.some((k) => set.has(k))
+  if (has(metricHeads)) return "Metric"
+  if (has(datasetHeads)) return "Dataset"
+  if (has(taskHeads)) return "Task"
+  if (has(methodHeads)) return "Method"
+  if (has(materialHeads) || has(languageNames)) return "Material"
+  if (words.length === 1 && isAcronym(head.text)) return "Method"
+  // derivational suffixes of unknown heads: agents are methods ("tagger",
+  // "estimator"), "-ing" compounds are tasks ("word sense tagging")
+  const h = head.lower
+  if (agentNoun.test(h)) return "Method"
+  if (/(ism|isms)$/.test(h)) return "Method"
+  if (h.endsWith("ing") && words.length > 1) return "Task"
+  return "Concept"
+}
+
+/**
+ * The noun phrase mentions of one sentence's words, left to right.
+ */
+export const chunkMentions = (
+  source: string,
+  words: ReadonlyArray<Word>,
+  cues: ReadonlyMap<string, OfflineEntityType>
+): Array<Mention> => {
+  const out: Array<Mention> = []
+  let i = 0
+  while (i < words.length) {
+    if (!canJoin(words, i, false) || words[i]!.pos === "NUM") {
+      i++
+      continue
+    }
+    let j = i
+    while (j + 1 < words.length && canJoin(words, j + 1, true)) j++
+    // trim back to a word that can end a phrase
+    let last = j
+    while (last >= i && !canEnd(words[last]!)) last--
+    let first = i
+    // strip evaluative modifiers and leading numbers / participles from the front
+    while (
+      first < last &&
+      (evaluativeModifiers.has(words[first]!.lower) || words[first]!.pos === "NUM" ||
+        (words[first]!.lower.endsWith("ing") && !nominalGerunds.has(words[first]!.lower)))
+    ) first++
+    if (last >= first && evaluativeModifiers.has(words[first]!.lower) && first === last) first = last + 1
+    // "95 GeV Higgs data": a unit after a number is not part of the phrase
+    while (first <= last && first > 0 && words[first - 1]!.pos === "NUM" && unitWord.test(words[first]!.text)) first++
+    if (last >= first && !(first === last && words[first]!.pos === "NUM")) {
+      let end = last
+      let aliases: Array<string> = []
+      // "(ACRONYM)" right after the phrase, possibly followed by more nouns
+      const open = words[end + 1]
+      const acr = words[end + 2]
+      const close = words[end + 3]
+      if (
+        open?.text === "(" && acr !== undefined && close?.text === ")" && isAcronym(acr.text) &&
+        acr.text.toLowerCase() !== words[end]!.lower
+      ) {
+        end += 3
+        aliases = [acr.text]
+        let k = end
+        while (k + 1 < words.length && canJoin(words, k + 1, true) && isNominal(words[k + 1]!)) k++
+        if (k > end) {
+          end = k
+          aliases = []
+        }
+      }
+      const span = words.slice(first, end + 1)
+      const core = aliases.length > 0 ? words.slice(first, last + 1) : span.filter((w) => w.text !== "(" && w.text !== ")")
+      const startChar = words[first]!.start
+      const endChar = words[end]!.end
+      const label = source.slice(startChar, endChar)
+      const norm = normalizeLabel(label)
+      const head = words[last]!
+      const generic = first === last && (genericHeads.has(head.lower) || genericHeads.has(head.lemma))
+      if (norm.length > 1 || isAcronym(label)) {
+        out.push({
+          first,
+          last: end,
+          start: startChar,
+          end: endChar,
+          label,
+          norm,
+          type: phraseType(core, cues),
+          aliases,
+          generic
+        })
+      }
+      i = end + 1
+    } else {
+      i = j + 1
+    }
+  }
+  return mergeTaskOf(source, words, mergeCoordinatedModifiers(source, words, out))
+}
+
+/**
+ * "estimation of camera motion", "detection of 3D objects": a short task
+ * nominalisation followed by "of" and a phrase is one task.
+ */
+const mergeTaskOf = (source: string, words: ReadonlyArray<Word>, mentions: ReadonlyArray<Mention>): Array<Mention> => {
+  const out: Array<Mention> = []
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]!
+    const n = mentions[i + 1]
+    if (
+      n !== undefined && m.type === "Task" && !m.generic && m.aliases.length === 0 && m.last - m.first <= 1 &&
+      n.first === m.last + 2 && words[m.last + 1]!.lower === "of" && !n.generic
+    ) {
+      const label = source.slice(m.start, n.end)
+      out.push({ ...m, last: n.last, end: n.end, label, norm: normalizeLabel(label), aliases: n.aliases })
+      i++
+    } else out.push(m)
+  }
+  return out
+}
+
+const isCoordinator = (w: Word | undefined): boolean => w !== undefined && (w.lower === "and" || w.lower === "or")
+
+/**
+ * "synthetic and real data", "spoken or written texts": adjectives
+ * coordinated in front of a phrase belong to it.
+ */
+const mergeCoordinatedModifiers = (
+  source: string,
+  words: ReadonlyArray<Word>,
+  mentions: ReadonlyArray<Mention>
+): Array<Mention> =>
+  mentions.map((m, idx) => {
+    if (!isCoordinator(words[m.first - 1])) return m
+    let k = m.first - 2
+    let first = m.first
+    const floor = idx > 0 ? mentions[idx - 1]!.last : -1
+    while (k > floor) {
+      const w = words[k]!
+      if (w.pos === "ADJ" && !evaluativeModifiers.has(w.lower)) {
+        first = k
+        k--
+      } else if (w.text === "," && k - 1 > floor && words[k - 1]!.pos === "ADJ") k--
+      else break
+    }
+    if (first === m.first) return m
+    const start = words[first]!.start
+    const label = source.slice(start, m.end)
+    return { ...m, first, start, label, norm: normalizeLabel(label), generic: false }
+  })

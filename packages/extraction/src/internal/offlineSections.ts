@@ -1,0 +1,64 @@
+/**
+ * Markdown structure for the offline paper record: YAML front matter,
+ * headings, and the kind of each section (abstract, introduction, methods,
+ * results, conclusion, back matter).
+ *
+ * @internal
+ */
+
+/** What a section of a paper is about, from its heading. */
+export type SectionKind = "title" | "abstract" | "introduction" | "methods" | "results" | "conclusion" | "back" | "other"
+
+/** A section: its heading (if any), kind and character range in the source. */
+export interface Section {
+  readonly heading: string
+  readonly kind: SectionKind
+  readonly start: number
+  readonly end: number
+}
+
+/** Offset just after a leading YAML front matter block (`---` ... `---`), or 0. */
+export const frontMatterEnd = (text: string): number => {
+  const m = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/.exec(text)
+  return m === null ? 0 : m[0].length
+}
+
+/** The kind of a section from its heading text. */
+export const sectionKind = (heading: string, level: number): SectionKind => {
+  const h = heading.replace(/^(-?\d+(\.\d+)*\.?|[A-Z](\d+|(\.\d+)+)?\.?|[IVX]+\.)\s+/, "").toLowerCase().trim()
+  if (/^(abstract|summary)\b/.test(h)) return "abstract"
+  if (/^(introduction|background|motivation|overview|related work|preliminar|prior work)/.test(h)) return "introduction"
+  if (level === 1) return "title"
+  if (/acknowledg|^references?\b|bibliograph|^appendi|^funding|data availability|author contribution|conflicts? of interest|competing interest|^supplementa|^declaration/.test(h)) return "back"
+  if (/conclu|^summary and|^outlook|^closing|^final remarks/.test(h)) return "conclusion"
+  if (/result|experiment|evaluation|discussion|finding|performance|benchmark|empirical|ablation|comparison|case stud|observation/.test(h)) return "results"
+  if (/method|approach|model|materials|setup|set-up|data|dataset|implementation|framework|algorithm|design|procedure|simulation|architecture|protocol|formulation|analysis|proposed|technique|training/.test(h)) return "methods"
+  return "other"
+}
+
+const headingRe = /^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$/gm
+
+/**
+ * Splits a markdown text into sections at its headings. Text before the
+ * first heading is a section with an empty heading and kind `other`; a text
+ * without headings is one such section.
+ */
+export const sections = (text: string): Array<Section> => {
+  const start0 = frontMatterEnd(text)
+  const heads: Array<{ heading: string; level: number; start: number; bodyStart: number }> = []
+  headingRe.lastIndex = start0
+  for (const m of text.matchAll(headingRe)) {
+    if (m.index === undefined || m.index < start0) continue
+    heads.push({ heading: m[2]!.trim(), level: m[1]!.length, start: m.index, bodyStart: m.index + m[0].length })
+  }
+  const out: Array<Section> = []
+  const firstStart = heads[0]?.start ?? text.length
+  if (text.slice(start0, firstStart).trim().length > 0) {
+    out.push({ heading: "", kind: "other", start: start0, end: firstStart })
+  }
+  heads.forEach((h, i) => {
+    const end = i + 1 < heads.length ? heads[i + 1]!.start : text.length
+    out.push({ heading: h.heading, kind: sectionKind(h.heading, h.level), start: h.bodyStart, end })
+  })
+  return out
+}

@@ -1,0 +1,129 @@
+/**
+ * Text helpers of the offline extractor: spans of markup noise (citation
+ * markers, formulas, LaTeX, URLs), cleaning a sentence for display,
+ * normalising labels for comparison, and markdown headings.
+ *
+ * @internal
+ */
+
+/** A half-open character range `[start, end)`. */
+export interface Span {
+  readonly start: number
+  readonly end: number
+}
+
+const noisePatterns: ReadonlyArray<RegExp> = [
+  /\{\{[a-z]+:[^}]*\}\}/g, // {{cite:..}}, {{formula:..}}, {{figure:..}}, {{table:..}}
+  /\$\$[\s\S]*?\$\$/g, // display math
+  /\$[^$\n]{0,400}?\$/g, // inline math
+  /\\[a-zA-Z]+\*?(\{[^{}\n]{0,200}\})*/g, // LaTeX commands with brace arguments
+  /\\[(\[][\s\S]{0,400}?\\[)\]]/g, // \( .. \) and \[ .. \]
+  /https?:\/\/\S+|www\.\S+/g, // URLs
+  /\b[a-z][a-z-]*\d{4}[a-z][a-z0-9-]*\b/g, // BibTeX keys left in text: jacobs1993comprehension
+  /\[\s*\d+(\s*[,–-]\s*\d+)*\s*\]/g, // numeric citations [3], [1, 4-6]
+  /\b(fig|figs|sec|secs|tab|table|tbl|eq|eqs|eqn|app|appx|alg|algo|thm|lem|lemma|def|prop|cor|chap|lst|ssec|subsec):[\w.:-]+/gi // LaTeX labels
+]
+
+/**
+ * The markup-noise spans of a text, sorted and merged. Tokens inside them
+ * never become parts of entities.
+ */
+export const noiseSpans = (text: string): ReadonlyArray<Span> => {
+  const spans: Array<Span> = []
+  for (const re of noisePatterns) {
+    re.lastIndex = 0
+    for (const m of text.matchAll(re)) {
+      if (m.index !== undefined) spans.push({ start: m.index, end: m.index + m[0].length })
+    }
+  }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end)
+  const merged: Array<Span> = []
+  for (const s of spans) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && s.start <= last.end) {
+      if (s.end > last.end) merged[merged.length - 1] = { start: last.start, end: s.end }
+    } else merged.push(s)
+  }
+  return merged
+}
+
+/** Whether `[start, end)` overlaps one of the sorted `spans`. */
+export const overlapsAny = (spans: ReadonlyArray<Span>, start: number, end: number): boolean => {
+  let lo = 0
+  let hi = spans.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const s = spans[mid]!
+    if (s.end <= start) lo = mid + 1
+    else if (s.start >= end) hi = mid - 1
+    else return true
+  }
+  return false
+}
+
+const latexSymbols: Readonly<Record<string, string>> = {
+  sigma: "σ", mu: "μ", alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", lambda: "λ", pi: "π",
+  tau: "τ", theta: "θ", omega: "ω", chi: "χ", rho: "ρ", eta: "η", nu: "ν", phi: "φ", psi: "ψ",
+  sim: "~", approx: "≈", times: "×", pm: "±", leq: "≤", geq: "≥", le: "≤", ge: "≥", lesssim: "≲",
+  gtrsim: "≳", infty: "∞", to: "→", rightarrow: "→", cdot: "·", circ: "°", ell: "ℓ", "%": "%"
+}
+
+/**
+ * A sentence cleaned for display: citation markers removed, formulas and
+ * figure markers replaced by a placeholder, simple LaTeX turned into text,
+ * whitespace collapsed.
+ */
+export const cleanSentence = (sentence: string): string => {
+  const out = sentence
+    .replace(/ ?\{\{cite:[^}]*\}\}/g, "")
+    .replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
+    .replace(/ ?\( ?(fig|figs|sec|secs|tab|table|tbl|eq|eqs|eqn|app|appx|alg|algo|thm|lem|lemma|def|prop|cor|chap|lst|ssec|subsec):[\w.:-]+ ?\)/gi, "")
+    .replace(/\b(fig|figs|sec|secs|tab|table|tbl|eq|eqs|eqn|app|appx|alg|algo|thm|lem|lemma|def|prop|cor|chap|lst|ssec|subsec):[\w.:-]*[\w]/gi, "[ref]")
+    .replace(/\{\{(figure|table):[^}]*\}\}/g, "")
+    .replace(/ ?\[ ?\d+(?: ?[,–-] ?\d+)* ?\]/g, "")
+    .replace(/ ?\((?:[A-Z][A-Za-z'-]+(?: et al\.| and [A-Z][A-Za-z'-]+)?,? \d{4}[a-z]?(?:; ?)?)+\)/g, "")
+    .replace(/\\%/g, "%")
+    .replace(/\\([a-zA-Z]+)/g, (_, name: string) => latexSymbols[name] ?? name)
+    .replace(/\$/g, "")
+    .replace(/[{}]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,.;:!?%)])/g, "$1")
+    .replace(/\(\s+/g, "(")
+    .trim()
+  return out
+}
+
+/**
+ * Normalised form of a label for comparison: lower-case alphanumeric words
+ * separated by single spaces, leading articles dropped.
+ */
+export const normalizeLabel = (label: string): string => {
+  const words = label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  let i = 0
+  while (i < words.length - 1 && (words[i] === "the" || words[i] === "a" || words[i] === "an")) i++
+  return words.slice(i).join(" ")
+}
+
+/** Crude English singular of a lower-case word. */
+export const singular = (word: string): string => {
+  if (word.length <= 3) return word
+  if (word.endsWith("ies") && word.length > 4) return word.slice(0, -3) + "y"
+  if (/(ss|us|is|ys)$/.test(word)) return word
+  if (/(ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2)
+  if (word.endsWith("s")) return word.slice(0, -1)
+  return word
+}
+
+/**
+ * The head word of a label: the last word before any parenthesis, singular,
+ * lower-case.
+ */
+export const headWord = (label: string): string => {
+  const bare = label.replace(/\([^)]*\)?/g, " ")
+  const words = normalizeLabel(bare).split(" ").filter((w) => w.length > 0)
+  const last = words[words.length - 1] ?? normalizeLabel(label)
+  return singular(last)
+}
+
+/** A markdown heading line: `#`..`######` followed by text. */
+export const headingLine = /^\s{0,3}#{1,6}\s+\S/

@@ -1,0 +1,195 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ExtractionResult } from "@kg/core/Domain"
+import * as NlpService from "@kg/core/NlpService"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as fc from "fast-check"
+import { readdirSync, readFileSync } from "node:fs"
+import * as OfflineExtractor from "../src/OfflineExtractor.js"
+
+const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
+
+const papersDir = new URL("../../../../shared/data/papers/md/", import.meta.url)
+const paper = (name: string) => readFileSync(new URL(name, papersDir), "utf8")
+
+/** A sentence that must occur verbatim in a paper (so tests use real text). */
+const realSentence = (name: string, start: string): string => {
+  const text = paper(name)
+  const i = text.indexOf(start)
+  if (i < 0) throw new Error(`fixture sentence not found in ${name}: ${start}`)
+  const end = /\.(\s|$)/.exec(text.slice(i))
+  if (end === null) throw new Error(`fixture sentence has no end in ${name}: ${start}`)
+  return text.slice(i, i + end.index + 1)
+}
+
+const entity = (r: ExtractionResult, label: string) => r.entities.find((e) => e.label === label)
+const hasRelation = (r: ExtractionResult, subject: string, predicate: string, object: string) =>
+  r.relations.some((x) => x.subject === subject && x.predicate === predicate && x.object === object)
+
+describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
+  it("keeps a following (ACRONYM) in the span, records it as an alias, and finds a named hyponym", () => {
+    // SciERC train, doc with Priority-BP
+    const text =
+      "For solving this problem a novel optimization scheme , called Priority-BP , is proposed which carries two very important extensions over standard belief propagation ( BP ) : '' priority-based message scheduling '' and '' dynamic label pruning '' ."
+    const r = OfflineExtractor.extract(nlp, text)
+    const bp = entity(r, "belief propagation ( BP )")
+    expect(bp).toBeDefined()
+    expect(bp!.aliases).toEqual(["BP"])
+    expect(bp!.type).toBe("Method")
+    // "novel" is stripped; the name after "called" is a hyponym of the scheme
+    expect(entity(r, "optimization scheme")?.type).toBe("Method")
+    expect(hasRelation(r, "Priority-BP", "hyponymOf", "optimization scheme")).toBe(true)
+    expect(r.entities.map((e) => e.label)).not.toContain("problem")
+  })
+
+  it("strips evaluative adjectives and types by head word", () => {
+    const r = OfflineExtractor.extract(nlp, "We introduce a new interactive corpus exploration tool called InfoMagnets .")
+    expect(entity(r, "interactive corpus exploration tool")).toBeDefined()
+    expect(r.entities.some((e) => /\bnew\b/.test(e.label))).toBe(false)
+    expect(hasRelation(r, "InfoMagnets", "hyponymOf", "interactive corpus exploration tool")).toBe(true)
+  })
+
+  it("relates a method to the task it is for, and drops bare generic heads", () => {
+    const r = OfflineExtractor.extract(nlp, "This paper introduces a robust interactive method for speech understanding .")
+    expect(entity(r, "speech understanding")?.type).toBe("Task")
+    expect(hasRelation(r, "robust interactive method", "appliesTo", "speech understanding")).toBe(true)
+    expect(r.entities.map((e) => e.label)).not.toContain("paper")
+  })
+
+  it("finds 'such as' lists as hyponyms and conjunctions", () => {
+    const text =
+      "We find that simple interpolation methods , like log-linear and linear interpolation , improve the performance but fall short of the performance of an oracle ."
+    const r = OfflineExtractor.extract(nlp, text)
+    expect(hasRelation(r, "log-linear and linear interpolation", "hyponymOf", "interpolation methods")).toBe(true)
+  })
+
+  it("types entities by the caller's extra cues first", () => {
+    const text = "We propose a detection method for orthographic variants caused by transliteration in a large corpus ."
+    const plain = OfflineExtractor.extract(nlp, text)
+    expect(entity(plain, "orthographic variants")?.type).not.toBe("Material")
+    const cued = OfflineExtractor.extract(nlp, text, { typeCues: [{ word: "variants", type: "Material" }] })
+    expect(entity(cued, "orthographic variants")?.type).toBe("Material")
+  })
+
+  it("never makes entities out of formulas, citations or LaTeX", () => {
+    const text = paper("2212.11764.md")
+    const r = OfflineExtractor.extract(nlp, text)
+    expect(r.entities.length).toBeGreaterThan(5)
+    for (const e of r.entities) expect(e.label).not.toMatch(/\{\{|formula:|cite:|\\[a-z]/)
+  })
+
+  it("returns the empty result for blank text", () => {
+    expect(OfflineExtractor.extract(nlp, "")).toEqual({ entities: [], relations: [], claims: [] })
+    expect(OfflineExtractor.extract(nlp, "  \n\n ")).toEqual({ entities: [], relations: [], claims: [] })
+  })
+})
+
+describe("OfflineExtractor claims", () => {
+  it("fills metric, value and conditions for a reported number", () => {
+    // SciERC train
+    const text =
+      "Our system produces an accurate prediction of geometric context of video achieving 96 % accuracy across main geometric classes ."
+    const [claim] = OfflineExtractor.extract(nlp, text).claims
+    expect(claim).toBeDefined()
+    expect(claim!.evidence).toBe(text)
+    expect(claim!.metric).toBe("accuracy")
+    expect(claim!.value).toMatch(/^96 ?%$/)
+    expect(claim!.conditions).toContain("across main geometric classes")
+    expect(claim!.entities).toContain("accuracy")
+  })
+
+  it("reads physics values with units and 'at'/'with' conditions", () => {
+    const text = realSentence("2212.11739.md", "In 2018, the CMS collaboration reported")
+    const [claim] = OfflineExtractor.extract(nlp, text).claims
+    expect(claim!.metric).toBe("significance")
+    expect(claim!.value).toBe("2.8 σ")
+    expect(claim!.conditions).toContain("with a local significance of 2.8 σ")
+    expect(claim!.text).not.toContain("$")
+  })
+
+  it("gives hedged findings lower confidence than plain ones", () => {
+    const plain = realSentence("2212.11790.md", "We show that this approach consistently reduces the normalization errors")
+    const hedged = realSentence("2212.11790.md", "Given that cross-modal contrastive learning suffers from significant")
+    const r = OfflineExtractor.extract(nlp, `${plain} ${hedged}`)
+    const a = r.claims.find((c) => c.evidence === plain)
+    const b = r.claims.find((c) => c.evidence === hedged)
+    expect(a).toBeDefined()
+    expect(b).toBeDefined()
+    expect(b!.confidence).toBeLessThan(a!.confidence)
+    // cleaned text drops the LaTeX label, evidence keeps it
+    expect(a!.evidence).toContain("(fig:normalizationerror)")
+    expect(a!.text).not.toContain("fig:")
+  })
+
+  it("keeps negations in the claim text", () => {
+    const text = "Previous studies have shown that allowing the parser to resolve pos tag ambiguity does not improve performance ."
+    const [claim] = OfflineExtractor.extract(nlp, text).claims
+    expect(claim!.text).toContain("does not improve")
+  })
+
+  it("skips headings, questions and future work", () => {
+    const text = [
+      "## 4 Results",
+      "",
+      "Does the model outperform the baseline on all datasets?",
+      "",
+      "In future work, we plan to show that the method improves accuracy by 5% on larger corpora.",
+      "",
+      "The model outperforms the baseline by 4.1 BLEU points on the WMT test set."
+    ].join("\n")
+    const claims = OfflineExtractor.extract(nlp, text).claims
+    expect(claims.map((c) => c.evidence)).toEqual(["The model outperforms the baseline by 4.1 BLEU points on the WMT test set."])
+    expect(claims[0]!.metric).toBe("BLEU")
+  })
+
+  it("finds claims in a real abstract and skips its future-work sentence", () => {
+    const text = paper("2212.11739.md")
+    const claims = OfflineExtractor.extract(nlp, text).claims
+    expect(claims.some((c) => c.text.startsWith("We conclude that it is difficult to satisfy"))).toBe(true)
+    expect(claims.some((c) => c.evidence.includes("in the future"))).toBe(false)
+    expect(claims.some((c) => c.evidence.startsWith("#"))).toBe(false)
+  })
+})
+
+describe("OfflineExtractor laws", () => {
+  const files = readdirSync(papersDir).filter((f) => f.endsWith(".md")).sort()
+  const paragraphs = files.slice(0, 25).flatMap((f) =>
+    paper(f).split(/\n\s*\n/).filter((p) => p.trim().length > 80).slice(0, 12)
+  )
+
+  it.prop(
+    "evidence is always an exact substring of the input, and the result decodes",
+    [fc.constantFrom(...paragraphs), fc.nat(), fc.nat()],
+    ([paragraph, a, b]) => {
+      // also cut paragraphs at random places: partial sentences are normal input
+      const from = a % Math.max(1, Math.floor(paragraph.length / 3))
+      const to = paragraph.length - (b % Math.max(1, Math.floor(paragraph.length / 3)))
+      const text = paragraph.slice(from, Math.max(from, to))
+      const r = OfflineExtractor.extract(nlp, text)
+      expect(Schema.is(ExtractionResult)(r)).toBe(true)
+      for (const c of r.claims) {
+        expect(text.includes(c.evidence)).toBe(true)
+        expect(c.confidence).toBeGreaterThanOrEqual(0)
+        expect(c.confidence).toBeLessThanOrEqual(1)
+      }
+      const labels = new Set(r.entities.map((e) => e.label))
+      for (const rel of r.relations) {
+        expect(labels.has(rel.subject) && labels.has(rel.object)).toBe(true)
+      }
+      for (const e of r.entities) expect(text.includes(e.label)).toBe(true)
+    },
+    { fastCheck: { numRuns: 60 } }
+  )
+
+  it("is deterministic", () => {
+    const text = paper("2212.11790.md").slice(0, 6000)
+    expect(OfflineExtractor.extract(nlp, text)).toEqual(OfflineExtractor.extract(nlp, text))
+  })
+
+  it.effect("extractEffect reads the NlpService from the context", () =>
+    Effect.gen(function*() {
+      const text = "This paper introduces a robust interactive method for speech understanding ."
+      const r = yield* OfflineExtractor.extractEffect(text)
+      expect(r).toEqual(OfflineExtractor.extract(nlp, text))
+    }).pipe(Effect.provide(NlpService.layer)))
+})
