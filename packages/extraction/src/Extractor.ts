@@ -104,7 +104,7 @@ export const layerOffline: Layer.Layer<Extractor, never, NlpService> = Layer.eff
     const nlp = yield* NlpService
     return Extractor.of({
       provider: "offline",
-      model: "kg-rules-v1",
+      model: PaperRecordOffline.model,
       usesCache: false,
       extractChunk: ({ chunk }) =>
         Effect.try({
@@ -113,10 +113,14 @@ export const layerOffline: Layer.Layer<Extractor, never, NlpService> = Layer.eff
         }),
       paperRecord: ({ paper, text }) =>
         Effect.try({
-          try: () => ({
-            fields: PaperRecordOffline.paperRecord(nlp, { paperId: paper.id, title: paper.title, text }),
-            usage: emptyUsage
-          }),
+          try: () => {
+            const { domainTags, findings, method, studied } = PaperRecordOffline.paperRecord(nlp, {
+              paperId: paper.id,
+              title: paper.title,
+              text
+            })
+            return { fields: { studied, method, findings, domainTags }, usage: emptyUsage }
+          },
           catch: (e) => new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: String(e) })
         })
     })
