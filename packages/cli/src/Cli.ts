@@ -5,13 +5,16 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
+import { removeCommand } from "./commands/remove.js"
+import { statsCommand } from "./commands/stats.js"
 import { version } from "./Version.js"
 
 /** @since 0.1.0 */
 export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
-  Command.withSubcommands([extractCommand])
+  Command.withSubcommands([extractCommand, statsCommand, removeCommand, exportCommand])
 )
 
 /** @since 0.1.0 */

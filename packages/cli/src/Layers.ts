@@ -6,7 +6,9 @@
  *
  * @since 0.1.0
  */
+import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -45,13 +47,30 @@ export const embeddingsLayer: Layer.Layer<Embeddings, unknown> = Layer.unwrapEff
 )
 
 /**
+ * A command that reads the graph was pointed at a file that does not exist.
+ *
+ * @since 0.1.0
+ */
+export class NoStoreError extends Data.TaggedError("NoStoreError")<{ readonly path: string }> {
+  override get message(): string {
+    return `no knowledge graph at ${this.path}: run \`kg extract <papers> --db ${this.path}\` first, or pass --db`
+  }
+}
+
+/**
  * The store at `db` (created and migrated if needed), with its `DuckDb`, the
  * embeddings whose width it records, and the NLP service.
  *
  * @since 0.1.0
  */
-export const storeLayer = (db: string, options: { readonly readOnly?: boolean } = {}) =>
+export const storeLayer = (
+  db: string,
+  options: { readonly readOnly?: boolean; readonly mustExist?: boolean } = {}
+) =>
   Layer.unwrapEffect(Effect.gen(function*() {
+    if (options.mustExist === true && db !== ":memory:" && !existsSync(db)) {
+      return yield* Effect.fail(new NoStoreError({ path: db }))
+    }
     const embeddings = yield* Embeddings
     return Store.layer({
       path: db,

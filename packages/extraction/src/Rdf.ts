@@ -37,6 +37,14 @@ import { DEFAULT_PREFIXES, PROV_NS, RDF_NS, RDFS_NS, vocabIri, XSD_NS } from "./
 export type Quad = RDF.Quad
 
 /**
+ * The RDF/JS data factory (N3.js) used for every term kg writes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const dataFactory: typeof factory = factory
+
+/**
  * The prefixes used by {@link toTurtle} by default: `kg`, `kgd`, `prov`, `rdf`, `rdfs`, `xsd`.
  *
  * @since 0.1.0

@@ -11,9 +11,11 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { ProviderName } from "@kg/core/LlmProvider"
 import * as Extract from "@kg/graph/Extract"
 import { Extractor } from "@kg/extraction/Extractor"
+import * as Ingest from "@kg/extraction/Ingest"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { db, json } from "../internal/options.js"
@@ -45,6 +47,8 @@ export const extractCommand = Command.make(
   (args) =>
     Effect.gen(function*() {
       if (args.concurrency < 1) return yield* Effect.fail(new Error("--concurrency must be at least 1"))
+      // A path that does not exist is a mistake in the command line: fail naming it, before the store is opened.
+      yield* Ingest.discover(args.paths).pipe(Stream.take(1), Stream.runDrain)
       const providerName = yield* Layers.providerName(args.provider)
       const shapesPath = Option.getOrUndefined(args.shapes) ?? siblingShapes(args.ontology)
       const progress = Progress.make({ quiet: false })
