@@ -1,0 +1,477 @@
+/**
+ * The DuckDB schema of the claim-graph store, and its forward migrations.
+ *
+ * The schema is a public interface: users query the store with plain SQL, so
+ * table and column names never change meaning within a schema version (see
+ * `docs/schema.md`). `meta` records `schema_version`, `embedding_dim` and
+ * `embedding_model`. A migration takes the database from version `n` to
+ * `n + 1`; {@link migrate} applies every pending one, in order, inside one
+ * transaction, so a database is either fully upgraded or untouched. Version 0
+ * is a database with no kg tables: the first migration creates version 1.
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import type { DuckDbError, DuckDbService } from "./DuckDb.js"
+
+/**
+ * The schema version this build of kg writes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const CURRENT_VERSION = 1
+
+/**
+ * The store's tables, in a safe creation order. `meta` first.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const TABLES = [
+  "meta",
+  "runs",
+  "papers",
+  "paper_records",
+  "chunks",
+  "entities",
+  "entity_aliases",
+  "entity_mentions",
+  "relations",
+  "claims",
+  "claim_entities",
+  "claim_sources",
+  "claim_edges",
+  "l4_patterns",
+  "l4_members",
+  "failed_chunks",
+  "shacl_violations"
+] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type TableName = typeof TABLES[number]
+
+/**
+ * Statuses a stored claim may have (`ungrounded` is only ever given to
+ * statements of an answer, never stored).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const CLAIM_STATUSES = ["established", "preliminary", "contested"] as const
+
+/**
+ * Kinds of `claim_edges`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const EDGE_KINDS = ["same_as", "contradicts", "replicates", "weak_link"] as const
+
+/**
+ * Statuses of `runs`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const RUN_STATUSES = ["running", "completed", "interrupted", "failed"] as const
+
+const inList = (values: ReadonlyArray<string>): string => values.map((v) => `'${v}'`).join(", ")
+
+/**
+ * The DDL of schema version 1 for embeddings of `dimension` floats.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV1 = (dimension: number): ReadonlyArray<string> => {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > 65535) {
+    throw new RangeError(`embedding dimension must be an integer in 1..65535, got ${dimension}`)
+  }
+  const vector = `FLOAT[${dimension}]`
+  return [
+    `CREATE TABLE meta (
+      key VARCHAR PRIMARY KEY,
+      value VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE runs (
+      run_id VARCHAR PRIMARY KEY,
+      started_at TIMESTAMP NOT NULL,
+      finished_at TIMESTAMP,
+      status VARCHAR NOT NULL CHECK (status IN (${inList(RUN_STATUSES)})),
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL,
+      settings JSON,
+      counts JSON
+    )`,
+    `CREATE TABLE papers (
+      paper_id VARCHAR PRIMARY KEY,
+      title VARCHAR NOT NULL,
+      authors VARCHAR[] NOT NULL,
+      year INTEGER,
+      source_path VARCHAR NOT NULL,
+      content_hash VARCHAR NOT NULL,
+      pages INTEGER,
+      ingested_at TIMESTAMP NOT NULL,
+      retracted BOOLEAN NOT NULL DEFAULT false,
+      run_id VARCHAR
+    )`,
+    `CREATE TABLE paper_records (
+      paper_id VARCHAR PRIMARY KEY,
+      studied VARCHAR NOT NULL,
+      method VARCHAR NOT NULL,
+      findings VARCHAR NOT NULL,
+      domain_tags VARCHAR[] NOT NULL,
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE chunks (
+      chunk_id VARCHAR PRIMARY KEY,
+      paper_id VARCHAR NOT NULL,
+      ordinal INTEGER NOT NULL,
+      page INTEGER,
+      start_char INTEGER NOT NULL,
+      end_char INTEGER NOT NULL,
+      text VARCHAR NOT NULL,
+      token_count INTEGER NOT NULL,
+      embedding ${vector}
+    )`,
+    `CREATE TABLE entities (
+      entity_id VARCHAR PRIMARY KEY,
+      label VARCHAR NOT NULL,
+      type VARCHAR NOT NULL,
+      normalized_label VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE entity_aliases (
+      entity_id VARCHAR NOT NULL,
+      alias VARCHAR NOT NULL,
+      normalized_alias VARCHAR NOT NULL,
+      PRIMARY KEY (entity_id, alias)
+    )`,
+    `CREATE TABLE entity_mentions (
+      entity_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      paper_id VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE relations (
+      subject_id VARCHAR NOT NULL,
+      predicate VARCHAR NOT NULL,
+      object_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      paper_id VARCHAR NOT NULL,
+      confidence DOUBLE NOT NULL
+    )`,
+    `CREATE TABLE claims (
+      claim_id VARCHAR PRIMARY KEY,
+      text VARCHAR NOT NULL,
+      metric VARCHAR,
+      value VARCHAR,
+      conditions VARCHAR,
+      domain_tags VARCHAR[] NOT NULL,
+      confidence DOUBLE NOT NULL,
+      status VARCHAR NOT NULL DEFAULT 'preliminary' CHECK (status IN (${inList(CLAIM_STATUSES)})),
+      embedding ${vector},
+      created_at TIMESTAMP NOT NULL
+    )`,
+    `CREATE TABLE claim_entities (
+      claim_id VARCHAR NOT NULL,
+      entity_id VARCHAR NOT NULL,
+      PRIMARY KEY (claim_id, entity_id)
+    )`,
+    `CREATE TABLE claim_sources (
+      claim_id VARCHAR NOT NULL,
+      paper_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      page INTEGER,
+      quote VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE claim_edges (
+      src_claim_id VARCHAR NOT NULL,
+      dst_claim_id VARCHAR NOT NULL,
+      kind VARCHAR NOT NULL CHECK (kind IN (${inList(EDGE_KINDS)})),
+      score DOUBLE NOT NULL,
+      signals JSON
+    )`,
+    `CREATE TABLE l4_patterns (
+      pattern_id VARCHAR PRIMARY KEY,
+      statement VARCHAR NOT NULL,
+      support INTEGER NOT NULL,
+      domain_tags VARCHAR[] NOT NULL,
+      confidence DOUBLE,
+      provider VARCHAR,
+      model VARCHAR,
+      run_id VARCHAR,
+      created_at TIMESTAMP NOT NULL
+    )`,
+    `CREATE TABLE l4_members (
+      pattern_id VARCHAR NOT NULL,
+      claim_id VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE failed_chunks (
+      run_id VARCHAR,
+      paper_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      reason VARCHAR NOT NULL
+    )`,
+    `CREATE TABLE shacl_violations (
+      run_id VARCHAR,
+      paper_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      focus_node VARCHAR NOT NULL,
+      path VARCHAR,
+      message VARCHAR NOT NULL
+    )`
+  ]
+}
+
+/**
+ * The `meta` keys.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoreMeta {
+  readonly schemaVersion: number
+  readonly embeddingDimension: number
+  readonly embeddingModel: string
+}
+
+/**
+ * What a migration may use.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MigrationContext {
+  readonly db: DuckDbService
+  /** Dimension of the embedding columns (the stored one for an existing database). */
+  readonly embeddingDimension: number
+  readonly embeddingModel: string
+}
+
+/**
+ * One step: from version `to - 1` to `to`. Runs inside the migration
+ * transaction; it must not begin or commit one itself.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Migration {
+  readonly to: number
+  readonly description: string
+  readonly up: (context: MigrationContext) => Effect.Effect<void, DuckDbError>
+}
+
+/**
+ * The migrations of this build, in order: `migrations[i]` goes from version
+ * `i` to `i + 1`.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    to: 1,
+    description: "create the v1 schema and record the embedding dimension and model",
+    up: ({ db, embeddingDimension, embeddingModel }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV1(embeddingDimension)) yield* db.run(statement)
+        yield* db.run(
+          "INSERT INTO meta VALUES ('embedding_dim', $1), ('embedding_model', $2)",
+          [String(embeddingDimension), embeddingModel]
+        )
+      })
+  }
+]
+
+/**
+ * The database's schema was written by a newer kg, or is not a kg store, or
+ * needs a migration it cannot get (opened read-only).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SchemaVersionError extends Data.TaggedError("SchemaVersionError")<{
+  readonly path: string
+  readonly found: number | null
+  readonly supported: number
+  readonly reason: "newer" | "not-a-store" | "read-only" | "bad-meta"
+}> {
+  override get message(): string {
+    switch (this.reason) {
+      case "newer":
+        return `${this.path} has schema version ${this.found}, newer than this kg supports (${this.supported}). ` +
+          "Upgrade kg to open it."
+      case "not-a-store":
+        return `${this.path} is a DuckDB database but not a kg store (it has tables and no kg meta table). ` +
+          "Use another --db."
+      case "read-only":
+        return `${this.path} has schema version ${this.found ?? 0} and needs migrating to ${this.supported}, ` +
+          "which a read-only open cannot do. Run a writing command (e.g. kg extract) on it once."
+      case "bad-meta":
+        return `${this.path} has a damaged meta table (schema_version or embedding_dim is missing or not a number). ` +
+          "Restore it from a backup or use another --db."
+    }
+  }
+}
+
+/**
+ * The store was created for embeddings of another dimension.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class EmbeddingDimensionMismatchError extends Data.TaggedError("EmbeddingDimensionMismatchError")<{
+  readonly path: string
+  readonly stored: number
+  readonly storedModel: string
+  readonly requested: number
+  readonly requestedModel: string
+}> {
+  override get message(): string {
+    return `${this.path} stores ${this.stored}-d embeddings (model ${this.storedModel}), ` +
+      `but this run uses ${this.requested}-d embeddings (model ${this.requestedModel}). ` +
+      "Use the embedding model the store was built with, or another --db."
+  }
+}
+
+const hasMetaTable = (db: DuckDbService) =>
+  db.query<{ n: number }>(
+    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() " +
+      "WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'meta'"
+  ).pipe(Effect.map((rows) => (rows[0]?.n ?? 0) > 0))
+
+const otherTableCount = (db: DuckDbService) =>
+  db.query<{ n: number }>(
+    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() " +
+      "WHERE database_name = current_database() AND NOT temporary"
+  ).pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+
+/**
+ * Read `meta`, or `null` for a database with no kg tables (version 0).
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const readMeta = (
+  db: DuckDbService
+): Effect.Effect<StoreMeta | null, DuckDbError | SchemaVersionError> =>
+  Effect.gen(function*() {
+    if (!(yield* hasMetaTable(db))) {
+      if ((yield* otherTableCount(db)) > 0) {
+        return yield* new SchemaVersionError({
+          path: db.path,
+          found: null,
+          supported: CURRENT_VERSION,
+          reason: "not-a-store"
+        })
+      }
+      return null
+    }
+    const rows = yield* db.query<{ key: string; value: string }>("SELECT key, value FROM meta")
+    const get = (key: string) => rows.find((r) => r.key === key)?.value
+    const version = Number(get("schema_version") ?? "0")
+    const dimension = Number(get("embedding_dim"))
+    if (!Number.isInteger(version) || !Number.isInteger(dimension)) {
+      return yield* new SchemaVersionError({
+        path: db.path,
+        found: null,
+        supported: CURRENT_VERSION,
+        reason: "bad-meta"
+      })
+    }
+    return { schemaVersion: version, embeddingDimension: dimension, embeddingModel: get("embedding_model") ?? "" }
+  })
+
+/**
+ * Options of {@link migrate}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MigrateOptions {
+  readonly embeddingDimension: number
+  readonly embeddingModel: string
+  /** Defaults to this build's {@link migrations}. */
+  readonly migrations?: ReadonlyArray<Migration>
+  /** Only check: fail with a `read-only` {@link SchemaVersionError} if a migration is pending. */
+  readonly readOnly?: boolean
+}
+
+/**
+ * What {@link migrate} did.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MigrateResult {
+  readonly from: number
+  readonly to: number
+  readonly meta: StoreMeta
+}
+
+/**
+ * Bring the database to the latest version of `options.migrations`: check
+ * the embedding dimension of an existing store, then apply the pending
+ * migrations in one transaction and record `schema_version`.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const migrate = (
+  db: DuckDbService,
+  options: MigrateOptions
+): Effect.Effect<MigrateResult, DuckDbError | SchemaVersionError | EmbeddingDimensionMismatchError> =>
+  Effect.gen(function*() {
+    const steps = options.migrations ?? migrations
+    steps.forEach((m, i) => {
+      if (m.to !== i + 1) throw new Error(`migration #${i} must go to version ${i + 1}, not ${m.to}`)
+    })
+    const target = steps.length
+    const before = yield* readMeta(db)
+    const from = before?.schemaVersion ?? 0
+    if (from > target) {
+      return yield* new SchemaVersionError({ path: db.path, found: from, supported: target, reason: "newer" })
+    }
+    if (before !== null && before.embeddingDimension !== options.embeddingDimension) {
+      return yield* new EmbeddingDimensionMismatchError({
+        path: db.path,
+        stored: before.embeddingDimension,
+        storedModel: before.embeddingModel,
+        requested: options.embeddingDimension,
+        requestedModel: options.embeddingModel
+      })
+    }
+    if (from === target && before !== null) return { from, to: target, meta: before }
+    if (options.readOnly === true) {
+      return yield* new SchemaVersionError({ path: db.path, found: from, supported: target, reason: "read-only" })
+    }
+    const context: MigrationContext = {
+      db,
+      embeddingDimension: before?.embeddingDimension ?? options.embeddingDimension,
+      embeddingModel: before?.embeddingModel ?? options.embeddingModel
+    }
+    yield* db.transaction(Effect.gen(function*() {
+      for (const step of steps.slice(from)) {
+        yield* step.up(context)
+        yield* db.run(
+          "INSERT OR REPLACE INTO meta VALUES ('schema_version', $1)",
+          [String(step.to)]
+        )
+      }
+    }))
+    const after = yield* readMeta(db)
+    return {
+      from,
+      to: target,
+      meta: after ?? {
+        schemaVersion: target,
+        embeddingDimension: context.embeddingDimension,
+        embeddingModel: context.embeddingModel
+      }
+    }
+  })

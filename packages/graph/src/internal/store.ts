@@ -1,0 +1,276 @@
+/**
+ * The body of `Store`.
+ *
+ * @internal
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
+import { Entity, type EntityId, Paper, type PaperId, type RunId } from "@kg/core/Domain"
+import { DuckDb, quoteLiteral } from "../DuckDb.js"
+import type {
+  ExportedTable,
+  PaperBundle,
+  PaperState,
+  RunOutcome,
+  StoredPaper,
+  StoreOptions,
+  StoreService,
+  StoreStats,
+  WriteResult
+} from "../Store.js"
+import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../Store.js"
+import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../StoreSchema.js"
+import { removeRows, stagingDdl, writeRows } from "./storeWrite.js"
+
+const SECRET_KEY = /(api[-_]?key|secret|token|password|passwd|authori[sz]ation|credential|cookie|private[-_]?key)/i
+const SECRET_VALUE = /^(sk-[A-Za-z0-9_-]{12,}|Bearer\s+\S+|[A-Za-z0-9_-]*key-[A-Za-z0-9]{16,})$/
+
+/** Redact secret-looking keys and values, recursively. */
+export const redact = (value: unknown): unknown => {
+  if (typeof value === "string") return SECRET_VALUE.test(value.trim()) ? "[redacted]" : value
+  if (Array.isArray(value)) return value.map(redact)
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined && v !== "" ? "[redacted]" : redact(v)
+    }
+    return out
+  }
+  return value
+}
+
+const toJson = (value: unknown): string =>
+  JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? "null"
+
+const validate = (bundle: PaperBundle, dimension: number): Effect.Effect<void, InvalidBundleError> => {
+  const paperId: string = bundle.paper.id
+  const fail = (detail: string) => Effect.fail(new InvalidBundleError({ paperId, detail }))
+  if (bundle.record !== null && bundle.record.paperId !== paperId) {
+    return fail(`its paper record belongs to ${bundle.record.paperId}`)
+  }
+  for (const { chunk, embedding } of bundle.chunks) {
+    if (chunk.paperId !== paperId) return fail(`chunk ${chunk.id} belongs to paper ${chunk.paperId}`)
+    if (embedding !== null && embedding.length !== dimension) {
+      return fail(`chunk ${chunk.id} has a ${embedding.length}-d embedding; the store holds ${dimension}-d vectors`)
+    }
+  }
+  for (const claim of bundle.claims) {
+    if (claim.embedding !== null && claim.embedding.length !== dimension) {
+      return fail(`claim ${claim.id} has a ${claim.embedding.length}-d embedding; the store holds ${dimension}-d vectors`)
+    }
+    for (const s of claim.sources) {
+      if (s.paperId !== paperId) return fail(`claim ${claim.id} has a source in another paper (${s.paperId})`)
+    }
+  }
+  return Effect.void
+}
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+export const make = (options: Omit<StoreOptions, "path">) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const readOnly = options.readOnly ?? db.readOnly
+    const migrated = yield* migrate(db, {
+      embeddingDimension: options.embeddingDimension,
+      embeddingModel: options.embeddingModel,
+      readOnly,
+      ...(options.migrations === undefined ? {} : { migrations: options.migrations })
+    })
+    const dimension = migrated.meta.embeddingDimension
+    if (!readOnly) {
+      yield* db.run(stagingDdl.join(";\n"))
+      // Only one process can hold the file for writing: a run still `running` was killed.
+      yield* db.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
+    }
+
+    const paperState = Effect.fn("Store.paperState")(function*(paperId: PaperId, contentHash: string) {
+      const rows = yield* db.query<{ content_hash: string }>(
+        "SELECT content_hash FROM papers WHERE paper_id = $1",
+        [paperId]
+      )
+      const stored = rows[0]
+      const state: PaperState = stored === undefined
+        ? "new"
+        : stored.content_hash === contentHash
+        ? "unchanged"
+        : "changed"
+      return state
+    })
+
+    const writePaper = Effect.fn("Store.writePaper")(function*(runId: RunId, bundle: PaperBundle) {
+      yield* validate(bundle, dimension)
+      const at = yield* now
+      return yield* db.transaction(Effect.gen(function*() {
+        const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [bundle.paper.id])
+        const replaced = exists.length > 0 ? yield* removeRows(db, bundle.paper.id) : null
+        const written = yield* writeRows(db, runId, bundle, at)
+        const result: WriteResult = { replaced, ...written }
+        return result
+      }))
+    })
+
+    const removePaper = Effect.fn("Store.removePaper")(function*(paperId: PaperId) {
+      return yield* db.transaction(Effect.gen(function*() {
+        const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [paperId])
+        if (exists.length === 0) return yield* new PaperNotFoundError({ paperId, path: db.path })
+        return yield* removeRows(db, paperId)
+      }))
+    })
+
+    const lookupEntities = Effect.fn("Store.lookupEntities")(function*(normalizedLabels: ReadonlyArray<string>) {
+      const keys = Array.from(new Set(normalizedLabels.filter((l) => l.length > 0)))
+      const found = new Map<string, Entity>()
+      if (keys.length === 0) return found as ReadonlyMap<string, Entity>
+      const rows = yield* db.query<{
+        key: string
+        entity_id: string
+        label: string
+        type: string
+        aliases: Array<string> | null
+      }>(
+        `WITH wanted AS (SELECT DISTINCT unnest($1) AS key),
+         hits AS (
+           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.normalized_label = w.key
+           UNION ALL
+           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.normalized_alias = w.key
+         ),
+         best AS (
+           SELECT key, entity_id FROM hits
+           QUALIFY row_number() OVER (PARTITION BY key ORDER BY rank, entity_id) = 1
+         ),
+         al AS (
+           SELECT entity_id, list(DISTINCT alias ORDER BY alias) AS aliases FROM entity_aliases
+           WHERE entity_id IN (SELECT entity_id FROM best) GROUP BY entity_id
+         )
+         SELECT b.key, e.entity_id, e.label, e.type, al.aliases
+         FROM best b JOIN entities e USING (entity_id) LEFT JOIN al USING (entity_id)`,
+        [keys]
+      )
+      for (const r of rows) {
+        found.set(
+          r.key,
+          new Entity({ id: r.entity_id as EntityId, label: r.label, type: r.type, aliases: r.aliases ?? [] })
+        )
+      }
+      return found as ReadonlyMap<string, Entity>
+    })
+
+    const startRun = Effect.fn("Store.startRun")(function*(run: {
+      readonly provider: string
+      readonly model: string
+      readonly settings: Readonly<Record<string, unknown>>
+    }) {
+      const at = yield* now
+      const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
+      const runId = `run-${stamp}-${randomBytes(4).toString("hex")}` as RunId
+      yield* db.run(
+        "INSERT INTO runs VALUES ($1, $2, NULL, 'running', $3, $4, $5, NULL)",
+        [runId, at, run.provider, run.model, toJson(redact(run.settings))]
+      )
+      return runId
+    })
+
+    const finishRun = Effect.fn("Store.finishRun")(function*(
+      runId: RunId | string,
+      status: RunOutcome,
+      counts: Readonly<Record<string, unknown>>
+    ) {
+      const at = yield* now
+      const changed = yield* db.run(
+        "UPDATE runs SET finished_at = $2, status = $3, counts = $4 WHERE run_id = $1",
+        [runId, at, status, toJson(redact(counts))]
+      )
+      if (changed === 0) return yield* new RunNotFoundError({ runId, path: db.path })
+    })
+
+    const stats = Effect.fn("Store.stats")(function*() {
+      const counts = yield* db.query<{ t: TableName; n: number }>(
+        TABLES.map((t) => `SELECT '${t}' AS t, count(*)::INTEGER AS n FROM ${t}`).join("\nUNION ALL\n")
+      )
+      const byStatus = yield* db.query<{ status: string; n: number }>(
+        "SELECT status, count(*)::INTEGER AS n FROM claims GROUP BY status"
+      )
+      const tables = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>
+      for (const r of counts) tables[r.t] = r.n
+      const claimsByStatus: Record<string, number> = Object.fromEntries(CLAIM_STATUSES.map((s) => [s, 0]))
+      for (const r of byStatus) claimsByStatus[r.status] = r.n
+      const result: StoreStats = { tables, claimsByStatus }
+      return result
+    })
+
+    const listPapers = Effect.fn("Store.listPapers")(function*() {
+      const rows = yield* db.query<{
+        paper_id: string
+        title: string
+        authors: Array<string>
+        year: number | null
+        source_path: string
+        content_hash: string
+        pages: number | null
+        ingested_at: Date
+        retracted: boolean
+        run_id: string | null
+        chunk_count: number
+        claim_count: number
+      }>(
+        `WITH cc AS (SELECT paper_id, count(*)::INTEGER AS n FROM chunks GROUP BY paper_id),
+              sc AS (SELECT paper_id, count(DISTINCT claim_id)::INTEGER AS n FROM claim_sources GROUP BY paper_id)
+         SELECT p.*, coalesce(cc.n, 0) AS chunk_count, coalesce(sc.n, 0) AS claim_count
+         FROM papers p LEFT JOIN cc USING (paper_id) LEFT JOIN sc USING (paper_id)
+         ORDER BY p.paper_id`
+      )
+      return rows.map((r): StoredPaper => ({
+        paper: new Paper({
+          id: r.paper_id as PaperId,
+          title: r.title,
+          authors: r.authors,
+          year: r.year,
+          source: r.source_path,
+          contentHash: r.content_hash,
+          pages: r.pages
+        }),
+        ingestedAt: r.ingested_at,
+        retracted: r.retracted,
+        runId: r.run_id,
+        chunks: r.chunk_count,
+        claims: r.claim_count
+      }))
+    })
+
+    const exportTables = Effect.fn("Store.exportTables")(function*(format: "csv" | "parquet", outDir: string) {
+      yield* Effect.try({
+        try: () => fs.mkdirSync(outDir, { recursive: true }),
+        catch: (cause) => new ExportError({ outDir, detail: cause instanceof Error ? cause.message : String(cause) })
+      })
+      const formatOptions = format === "csv" ? "FORMAT csv, HEADER true" : "FORMAT parquet"
+      // One transaction: every file is from the same snapshot.
+      return yield* db.transaction(Effect.forEach(TABLES, (table) =>
+        Effect.gen(function*() {
+          const file = nodePath.join(outDir, `${table}.${format}`)
+          yield* db.run(`COPY (SELECT * FROM ${table} ORDER BY ALL) TO ${quoteLiteral(file)} (${formatOptions})`)
+          const [row] = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`)
+          const exported: ExportedTable = { table, path: file, rows: row?.n ?? 0 }
+          return exported
+        })))
+    })
+
+    const service: StoreService = {
+      path: db.path,
+      embeddingDimension: dimension,
+      embeddingModel: migrated.meta.embeddingModel,
+      paperState,
+      writePaper,
+      removePaper,
+      lookupEntities,
+      startRun,
+      finishRun,
+      stats,
+      listPapers,
+      exportTables
+    }
+    return service
+  })
