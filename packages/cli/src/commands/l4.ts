@@ -71,8 +71,10 @@ export const l4Command = Command.make(
               switch (event._tag) {
                 case "Clustered":
                   return progress.line(
-                    `clustered ${event.claims} claims into ${event.k} clusters in ${event.seconds}s ` +
-                      `(silhouette ${event.silhouette})`
+                    event.mode === "full"
+                      ? `clustered ${event.claims} claims into ${event.k} clusters in ${event.seconds}s ` +
+                        `(silhouette ${event.silhouette})`
+                      : `updated the ${event.k} stored clusters with the claims added or removed since`
                   )
                 case "Planned":
                   return progress.line(

@@ -1,0 +1,441 @@
+/**
+ * The body of the L4 batch job: read the claims, cluster them, match the
+ * clusters to the stored patterns, state the principle of each new or
+ * changed one, and write the difference.
+ *
+ * @internal
+ */
+import { createHash } from "node:crypto"
+import * as Effect from "effect/Effect"
+import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+
+// ---------------------------------------------------------------------------
+// Schema additions
+// ---------------------------------------------------------------------------
+
+/** Columns L4 adds to `l4_patterns` (v1 lacks them), with their types. */
+export const extraColumns = (dimension: number): ReadonlyArray<readonly [string, string]> => [
+  ["keywords", "VARCHAR[]"],
+  ["representative_claim_ids", "VARCHAR[]"],
+  ["paper_count", "INTEGER"],
+  ["cohesion", "DOUBLE"],
+  ["embedding", `FLOAT[${dimension}]`],
+  ["updated_at", "TIMESTAMP"]
+]
+
+/** The DDL that adds the columns (idempotent). */
+export const extraColumnsDdl = (dimension: number): ReadonlyArray<string> =>
+  extraColumns(dimension).map(([name, type]) => `ALTER TABLE l4_patterns ADD COLUMN IF NOT EXISTS ${name} ${type}`)
+
+/** Names of the columns of `l4_patterns`. */
+export const patternColumns = (db: DuckDbService): Effect.Effect<ReadonlySet<string>, DuckDbError> =>
+  db.query<{ column_name: string }>(
+    `SELECT column_name FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'l4_patterns'`
+  ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.column_name))))
+
+/** Add the missing columns; runs no statement when none is missing. */
+export const ensureColumns = (db: DuckDbService, dimension: number): Effect.Effect<void, DuckDbError> =>
+  Effect.gen(function*() {
+    const present = yield* patternColumns(db)
+    const missing = extraColumns(dimension).filter(([name]) => !present.has(name))
+    for (const [name, type] of missing) {
+      yield* db.run(`ALTER TABLE l4_patterns ADD COLUMN IF NOT EXISTS ${name} ${type}`)
+    }
+  })
+
+// ---------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------
+
+/** A claim with what L4 needs of it. */
+export interface ClaimRow {
+  readonly claim_id: string
+  readonly text: string
+  readonly confidence: number
+  readonly domain_tags: ReadonlyArray<string>
+  readonly embedding: ReadonlyArray<number>
+  readonly papers: ReadonlyArray<string>
+}
+
+/** Claims that have an embedding, by id, with their papers. */
+export const loadClaims = (db: DuckDbService): Effect.Effect<ReadonlyArray<ClaimRow>, DuckDbError> =>
+  db.query<ClaimRow>(
+    `SELECT c.claim_id, c.text, c.confidence, c.domain_tags, c.embedding,
+            coalesce((SELECT list(DISTINCT s.paper_id ORDER BY s.paper_id) FROM claim_sources s
+                      WHERE s.claim_id = c.claim_id), []) AS papers
+     FROM claims c
+     WHERE c.embedding IS NOT NULL
+     ORDER BY c.claim_id`
+  )
+
+/** A stored pattern and its members. */
+export interface StoredPattern {
+  readonly patternId: string
+  readonly provider: string | null
+  readonly members: ReadonlyArray<string>
+  readonly paperCount: number | null
+}
+
+/** Every stored pattern with its sorted member ids. */
+export const loadPatterns = (db: DuckDbService): Effect.Effect<ReadonlyArray<StoredPattern>, DuckDbError> =>
+  Effect.gen(function*() {
+    const columns = yield* patternColumns(db)
+    const rows = yield* db.query<
+      { pattern_id: string; provider: string | null; members: ReadonlyArray<string> | null; paper_count: number | null }
+    >(
+      `SELECT p.pattern_id, p.provider, ${columns.has("paper_count") ? "p.paper_count" : "NULL::INTEGER AS paper_count"},
+              (SELECT list(m.claim_id ORDER BY m.claim_id) FROM l4_members m WHERE m.pattern_id = p.pattern_id)
+                AS members
+       FROM l4_patterns p ORDER BY p.pattern_id`
+    )
+    return rows.map((r) => ({
+      patternId: r.pattern_id,
+      provider: r.provider,
+      members: Array.from(new Set(r.members ?? [])).sort(),
+      paperCount: r.paper_count
+    }))
+  })
+
+/** Entities linked to claims, for the offline statement. */
+export const loadClaimEntities = (
+  db: DuckDbService,
+  claimIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<{ claim_id: string; entity_id: string; label: string; type: string }>, DuckDbError> =>
+  claimIds.length === 0 ? Effect.succeed([]) : db.query(
+    `SELECT ce.claim_id, e.entity_id, e.label, e.type
+     FROM claim_entities ce JOIN entities e USING (entity_id)
+     WHERE list_contains($1::VARCHAR[], ce.claim_id)
+     ORDER BY ce.claim_id, e.entity_id`,
+    [claimIds]
+  )
+
+/** A relation stated in a chunk where a claim is asserted. */
+export interface RelationRow {
+  readonly claim_id: string
+  readonly subject_id: string
+  readonly predicate: string
+  readonly object_id: string
+  readonly subject: string
+  readonly object: string
+  readonly paper_id: string
+}
+
+/** Relations stated in the chunks where the claims are asserted, with the claim. */
+export const loadRelations = (
+  db: DuckDbService,
+  claimIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<RelationRow>, DuckDbError> =>
+  claimIds.length === 0 ? Effect.succeed([]) : db.query<RelationRow>(
+    `SELECT DISTINCT cs.claim_id, r.subject_id, r.predicate, r.object_id, s.label AS subject, o.label AS object,
+            r.paper_id
+     FROM claim_sources cs
+     JOIN relations r ON r.chunk_id = cs.chunk_id
+     JOIN entities s ON s.entity_id = r.subject_id
+     JOIN entities o ON o.entity_id = r.object_id
+     WHERE list_contains($1::VARCHAR[], cs.claim_id) AND r.predicate NOT IN ('conjunction', 'relatedTo')
+     ORDER BY cs.claim_id, r.subject_id, r.predicate, r.object_id, r.paper_id`,
+    [claimIds]
+  )
+
+// ---------------------------------------------------------------------------
+// Identity and matching
+// ---------------------------------------------------------------------------
+
+/** The id of a pattern first seen with these (sorted) members. */
+export const patternIdOf = (members: ReadonlyArray<string>): string =>
+  `pattern-${createHash("sha256").update(members.join("\n")).digest("hex").slice(0, 16)}`
+
+/** Jaccard overlap of two sorted id lists. */
+export const jaccard = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): number => {
+  let i = 0
+  let j = 0
+  let both = 0
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      both++
+      i++
+      j++
+    } else if (a[i]! < b[j]!) i++
+    else j++
+  }
+  const union = a.length + b.length - both
+  return union === 0 ? 1 : both / union
+}
+
+const sameMembers = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i])
+
+/** What to do with one new cluster. */
+export type Decision =
+  | { readonly _tag: "Kept"; readonly patternId: string }
+  | { readonly _tag: "Updated"; readonly patternId: string; readonly overlap: number }
+  | { readonly _tag: "Created"; readonly patternId: string }
+
+/**
+ * Match new clusters (sorted member lists) to stored patterns: the same
+ * members keep the pattern as it is; otherwise pairs are taken greedily by
+ * decreasing Jaccard overlap (ties by position) when it is at least
+ * `threshold`, keeping the stored id; the rest are created with the id of
+ * their members (made unique). Stored patterns matched by no cluster are
+ * removed.
+ */
+export const matchClusters = (
+  clusters: ReadonlyArray<ReadonlyArray<string>>,
+  stored: ReadonlyArray<{ readonly patternId: string; readonly members: ReadonlyArray<string> }>,
+  threshold: number
+): { readonly decisions: ReadonlyArray<Decision>; readonly removed: ReadonlyArray<string> } => {
+  const decisions: Array<Decision | undefined> = clusters.map(() => undefined)
+  const used = new Set<string>()
+  const bySignature = new Map<string, { readonly patternId: string; readonly members: ReadonlyArray<string> }>()
+  for (const p of stored) bySignature.set(p.members.join("\n"), p)
+  clusters.forEach((members, i) => {
+    const same = bySignature.get(members.join("\n"))
+    if (same !== undefined && !used.has(same.patternId) && sameMembers(same.members, members)) {
+      decisions[i] = { _tag: "Kept", patternId: same.patternId }
+      used.add(same.patternId)
+    }
+  })
+  // Candidate pairs through an inverted index of claim -> stored patterns.
+  const patternsOf = new Map<string, Array<number>>()
+  stored.forEach((p, j) => {
+    if (used.has(p.patternId)) return
+    for (const c of p.members) {
+      const list = patternsOf.get(c)
+      if (list === undefined) patternsOf.set(c, [j])
+      else list.push(j)
+    }
+  })
+  const pairs: Array<{ i: number; j: number; overlap: number }> = []
+  clusters.forEach((members, i) => {
+    if (decisions[i] !== undefined) return
+    const seen = new Set<number>()
+    for (const c of members) for (const j of patternsOf.get(c) ?? []) seen.add(j)
+    for (const j of seen) {
+      const overlap = jaccard(members, stored[j]!.members)
+      if (overlap >= threshold) pairs.push({ i, j, overlap })
+    }
+  })
+  pairs.sort((a, b) => b.overlap - a.overlap || a.i - b.i || a.j - b.j)
+  for (const { i, j, overlap } of pairs) {
+    const id = stored[j]!.patternId
+    if (decisions[i] !== undefined || used.has(id)) continue
+    decisions[i] = { _tag: "Updated", patternId: id, overlap }
+    used.add(id)
+  }
+  const taken = new Set(stored.map((p) => p.patternId))
+  const out = decisions.map((d, i): Decision => {
+    if (d !== undefined) return d
+    let id = patternIdOf(clusters[i]!)
+    for (let n = 2; taken.has(id); n++) id = `${patternIdOf(clusters[i]!)}-${n}`
+    taken.add(id)
+    return { _tag: "Created", patternId: id }
+  })
+  return { decisions: out, removed: stored.filter((p) => !used.has(p.patternId)).map((p) => p.patternId) }
+}
+
+// ---------------------------------------------------------------------------
+// The offline statement
+// ---------------------------------------------------------------------------
+
+/** What the offline statement is composed from. */
+export interface StatementInput {
+  readonly members: ReadonlyArray<{
+    readonly claimId: string
+    readonly text: string
+    readonly papers: ReadonlyArray<string>
+    readonly similarity: number
+    readonly domainTags: ReadonlyArray<string>
+  }>
+  readonly entities: ReadonlyArray<{ readonly claimId: string; readonly entityId: string; readonly label: string }>
+  readonly relations: ReadonlyArray<{
+    readonly subjectId: string
+    readonly predicate: string
+    readonly objectId: string
+    readonly subject: string
+    readonly object: string
+    readonly paperId: string
+  }>
+  /** Keywords of the members' text, best first. */
+  readonly keywords: ReadonlyArray<string>
+  /** Lemmatised content terms of each member (same order), to tell which keywords are shared. */
+  readonly memberTerms: ReadonlyArray<ReadonlySet<string>>
+}
+
+/** The composed statement and what it was built from. */
+export interface ComposedStatement {
+  readonly statement: string
+  readonly topic: ReadonlyArray<string>
+  readonly keywords: ReadonlyArray<string>
+  readonly representativeClaimIds: ReadonlyArray<string>
+  readonly domainTags: ReadonlyArray<string>
+}
+
+/** Labels and keywords that name layout or placeholders, not content. */
+const NOISE = /\b(?:ref|formula|fig(?:ure)?|table|section|sec|eq(?:uation)?|lemma|theorem|appendix|cite|et al)\b|\{\{|\[|\]/i
+const GENERIC = new Set([
+  "result", "results", "method", "methods", "approach", "model", "models", "paper", "work", "case", "cases", "value",
+  "values", "number", "way", "use", "set", "order", "term", "terms", "example", "fact", "part", "leads", "rise", "gives rise",
+  "show", "find", "observe", "prove", "conclude", "find that", "show that"
+])
+
+const informative = (label: string): boolean => {
+  const t = label.trim()
+  return t.length > 1 && !NOISE.test(t) && !GENERIC.has(t.toLowerCase()) && /\p{L}/u.test(t)
+}
+
+const PREDICATE_PHRASE: Readonly<Record<string, string>> = {
+  uses: "uses",
+  usedFor: "is used for",
+  measuredBy: "is measured by",
+  improves: "improves",
+  comparesTo: "is compared with",
+  evaluatedOn: "is evaluated on",
+  basedOn: "is based on",
+  appliesTo: "applies to",
+  partOf: "is part of",
+  hyponymOf: "is a kind of",
+  outperforms: "outperforms",
+  causes: "causes",
+  increases: "increases",
+  decreases: "decreases"
+}
+
+const phraseOf = (predicate: string): string | null => {
+  if (predicate === "conjunction" || predicate === "relatedTo") return null
+  return PREDICATE_PHRASE[predicate] ?? predicate.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+}
+
+const UP = /\b(?:improv\w*|increas\w*|outperform\w*|boost\w*|enhanc\w*|higher|better|gain\w*|faster|speed-?up\w*|savings?)\b/i
+const DOWN = /\b(?:reduc\w*|decreas\w*|lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|degrad\w*|worse|hurts?|declin\w*|slower|loss(?:es)?)\b/i
+
+const joinList = (items: ReadonlyArray<string>): string =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
+
+const clip = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  if (flat.length <= max) return flat
+  const cut = flat.slice(0, max)
+  const space = cut.lastIndexOf(" ")
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:.\s]+$/, "")}…`
+}
+
+/** Representative members: the closest to the centroid, at most one per paper first. */
+export const representatives = (members: StatementInput["members"], count: number): ReadonlyArray<string> => {
+  const ranked = members
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => b.m.similarity - a.m.similarity || (a.m.claimId < b.m.claimId ? -1 : 1))
+  const out: Array<string> = []
+  const papers = new Set<string>()
+  for (const { m } of ranked) {
+    if (out.length >= count) break
+    if (m.papers.some((p) => papers.has(p))) continue
+    out.push(m.claimId)
+    for (const p of m.papers) papers.add(p)
+  }
+  for (const { m } of ranked) {
+    if (out.length >= count) break
+    if (!out.includes(m.claimId)) out.push(m.claimId)
+  }
+  return out
+}
+
+/** Tags used by the most members (at least two when any is), at most three. */
+export const sharedTags = (members: StatementInput["members"]): ReadonlyArray<string> => {
+  const counts = new Map<string, number>()
+  for (const m of members) {
+    for (const t of new Set(m.domainTags.filter(informative))) counts.set(t, (counts.get(t) ?? 0) + 1)
+  }
+  const ranked = Array.from(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const shared = ranked.filter(([, n]) => n >= 2)
+  return (shared.length > 0 ? shared : ranked.slice(0, 1)).slice(0, 3).map(([t]) => t)
+}
+
+/**
+ * A readable principle from a cluster's shared entities, relations and
+ * keywords, with its representative claims quoted.
+ */
+export const composeStatement = (input: StatementInput, representativeCount = 3): ComposedStatement => {
+  const members = input.members
+  const paperOf = new Map(members.map((m) => [m.claimId, m.papers]))
+  const allPapers = new Set(members.flatMap((m) => m.papers))
+  // Entities shared by members of at least two papers (else of two claims).
+  const entityPapers = new Map<string, { label: string; papers: Set<string>; claims: Set<string> }>()
+  for (const e of input.entities) {
+    if (!informative(e.label)) continue
+    const key = e.label.toLowerCase()
+    const slot = entityPapers.get(key) ?? { label: e.label, papers: new Set<string>(), claims: new Set<string>() }
+    for (const p of paperOf.get(e.claimId) ?? []) slot.papers.add(p)
+    slot.claims.add(e.claimId)
+    entityPapers.set(key, slot)
+  }
+  const sharedEntities = Array.from(entityPapers.values())
+    .filter((e) => e.papers.size >= 2 || e.claims.size >= 2)
+    .sort((a, b) => b.papers.size - a.papers.size || b.claims.size - a.claims.size || (a.label < b.label ? -1 : 1))
+  // Keywords that occur in members of at least two papers.
+  const sharedKeywords = input.keywords.filter((k) => {
+    if (!informative(k)) return false
+    const parts = k.toLowerCase().split(/\s+/)
+    const papers = new Set<string>()
+    input.memberTerms.forEach((terms, i) => {
+      if (parts.every((p) => terms.has(p))) for (const p of members[i]!.papers) papers.add(p)
+    })
+    return papers.size >= 2
+  })
+  const topic: Array<string> = []
+  const seen = new Set<string>()
+  const addTopic = (t: string) => {
+    const key = t.toLowerCase()
+    if (seen.has(key) || topic.length >= 3) return
+    if (Array.from(seen).some((s) => s.includes(key) || key.includes(s))) return
+    seen.add(key)
+    topic.push(t)
+  }
+  for (const e of sharedEntities) addTopic(e.label)
+  for (const k of sharedKeywords) addTopic(k)
+  if (topic.length === 0) for (const k of input.keywords.filter(informative)) addTopic(k)
+  // The relation most papers state, among informative predicates.
+  const relationPapers = new Map<string, { text: string; papers: Set<string> }>()
+  for (const r of input.relations) {
+    const phrase = phraseOf(r.predicate)
+    if (phrase === null || !informative(r.subject) || !informative(r.object) || r.subjectId === r.objectId) continue
+    const key = `${r.subjectId}\u0000${r.predicate}\u0000${r.objectId}`
+    const slot = relationPapers.get(key) ?? { text: `${r.subject} ${phrase} ${r.object}`, papers: new Set<string>() }
+    slot.papers.add(r.paperId)
+    relationPapers.set(key, slot)
+  }
+  const relation = Array.from(relationPapers.values())
+    .filter((r) => r.papers.size >= 2)
+    .sort((a, b) => b.papers.size - a.papers.size || (a.text < b.text ? -1 : 1))[0]
+  const up = members.filter((m) => UP.test(m.text)).length
+  const down = members.filter((m) => DOWN.test(m.text)).length
+  const direction = up >= Math.max(2, members.length / 2) && up > 2 * down
+    ? "; most of them report an improvement or increase"
+    : down >= Math.max(2, members.length / 2) && down > 2 * up
+    ? "; most of them report a reduction or loss"
+    : ""
+  const domainTags = sharedTags(members)
+  const reps = representatives(members, representativeCount)
+  const byId = new Map(members.map((m) => [m.claimId, m]))
+  const quoted = reps.map((id) => {
+    const m = byId.get(id)!
+    return `"${clip(m.text, 180)}" (${m.papers.join(", ")})`
+  })
+  const topicText = topic.length > 0 ? joinList(topic) : "a shared theme"
+  const tagCounts = new Map<string, number>()
+  for (const m of members) for (const t of new Set(m.domainTags)) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1)
+  const sharedDomains = domainTags.filter((t) => (tagCounts.get(t) ?? 0) >= 2)
+  const sentences = [
+    `Across ${allPapers.size} papers, ${members.length} claims concern ${topicText}${direction}.`,
+    ...(relation === undefined ? [] : [`${relation.papers.size} of these papers state that ${relation.text}.`]),
+    ...(sharedDomains.length === 0 ? [] : [`Domains: ${joinList(sharedDomains)}.`]),
+    `Most representative: ${quoted[0] ?? ""}${quoted.length > 1 ? `; also ${quoted.slice(1).join("; ")}` : ""}.`
+  ]
+  return {
+    statement: sentences.join(" "),
+    topic,
+    keywords: Array.from(new Set([...topic, ...sharedKeywords, ...input.keywords.filter(informative)])).slice(0, 8),
+    representativeClaimIds: reps,
+    domainTags
+  }
+}
