@@ -15,18 +15,8 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type {
-  Chunk,
-  ChunkId,
-  ClaimId,
-  ClaimSource,
-  Entity,
-  EntityId,
-  Paper,
-  PaperId,
-  PaperRecord,
-  RunId
-} from "@kg/core/Domain"
+import type { Entity, Paper, PaperId, RunId } from "@kg/core/Domain"
+import type { PaperBundle } from "@kg/extraction/Pipeline"
 import type { DuckDb, DuckDbError, StoreLockedError } from "./DuckDb.js"
 import * as DuckDbModule from "./DuckDb.js"
 import * as internal from "./internal/store.js"
@@ -37,55 +27,16 @@ import type { EmbeddingDimensionMismatchError, Migration, SchemaVersionError, Ta
 // ---------------------------------------------------------------------------
 
 /**
- * A claim of a paper, as the pipeline hands it to the store. Claims are
- * upserted by id: a claim another paper already stored keeps its row and
- * gains this paper's sources and entity links.
+ * What the store writes for one paper, atomically, as the extraction pipeline
+ * produces it (`@kg/extraction/Pipeline`). Entities are upserted by id
+ * (aliases are added to an existing entity); claims are upserted by id (a
+ * claim another paper already stored keeps its row and gains this paper's
+ * sources and entity links).
  *
  * @since 0.1.0
  * @category models
  */
-export interface BundleClaim {
-  readonly id: ClaimId
-  readonly text: string
-  readonly metric: string | null
-  readonly value: string | null
-  readonly conditions: string | null
-  readonly domainTags: ReadonlyArray<string>
-  readonly confidence: number
-  readonly entityIds: ReadonlyArray<EntityId>
-  readonly embedding: Float32Array | null
-  readonly sources: ReadonlyArray<ClaimSource>
-}
-
-/**
- * Everything the store writes for one paper, atomically.
- *
- * @since 0.1.0
- * @category models
- */
-export interface PaperBundle {
-  readonly paper: Paper
-  readonly record: PaperRecord | null
-  readonly chunks: ReadonlyArray<{ readonly chunk: Chunk; readonly embedding: Float32Array | null }>
-  /** Upserted by id; aliases are added to an existing entity. */
-  readonly entities: ReadonlyArray<{ readonly entity: Entity; readonly normalizedLabel: string }>
-  readonly mentions: ReadonlyArray<{ readonly entityId: EntityId; readonly chunkId: ChunkId }>
-  readonly relations: ReadonlyArray<{
-    readonly subject: EntityId
-    readonly predicate: string
-    readonly object: EntityId
-    readonly chunkId: ChunkId
-    readonly confidence: number
-  }>
-  readonly claims: ReadonlyArray<BundleClaim>
-  readonly failedChunks: ReadonlyArray<{ readonly chunkId: ChunkId; readonly reason: string }>
-  readonly violations: ReadonlyArray<{
-    readonly chunkId: ChunkId
-    readonly focusNode: string
-    readonly path: string | null
-    readonly message: string
-  }>
-}
+export type { BundleClaim, PaperBundle } from "@kg/extraction/Pipeline"
 
 /**
  * Whether a paper must be (re)written: `new` (not stored), `unchanged` (same
