@@ -12,7 +12,6 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Config from "effect/Config"
 import { Embeddings } from "@kg/core/Embeddings"
 import * as KnowledgeIndex from "@kg/core/KnowledgeIndex"
 import type { ProviderName } from "@kg/core/LlmProvider"
@@ -39,12 +38,7 @@ export const defaultOntologyPath: string = fileURLToPath(new URL("../../../ontol
  *
  * @since 0.1.0
  */
-export const embeddingsLayer: Layer.Layer<Embeddings, unknown> = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const choice = yield* Config.option(Config.string("KG_EMBEDDINGS"))
-    return Option.getOrUndefined(choice) === "hash" ? EmbeddingsLive.Test : EmbeddingsLive.layerConfig
-  })
-)
+export const embeddingsLayer: Layer.Layer<Embeddings, unknown> = EmbeddingsLive.layerConfig
 
 /**
  * A command that reads the graph was pointed at a file that does not exist.

@@ -193,6 +193,7 @@ const optionalSecret = (name: string): Config.Config<Option.Option<Redacted.Reda
 /**
  * Chooses the implementation from configuration:
  *
+ * - `KG_EMBEDDINGS=hash`: the model-free hashed vectors of {@link Test};
  * - `KG_EMBEDDINGS_BASE_URL` set: OpenAI-compatible, model
  *   `KG_EMBEDDINGS_MODEL` (default `text-embedding-3-small`);
  * - else `OPENAI_BASE_URL` and `KG_EMBEDDINGS_MODEL` set: OpenAI-compatible
@@ -207,6 +208,8 @@ const optionalSecret = (name: string): Config.Config<Option.Option<Redacted.Reda
  */
 export const layerConfig: Layer.Layer<Embeddings, EmbeddingError | ConfigError.ConfigError> = Layer.unwrapEffect(
   Effect.gen(function*() {
+    // KG_EMBEDDINGS=hash: the model-free hashed vectors (tests, quick trials).
+    if (Option.getOrUndefined(yield* optionalString("KG_EMBEDDINGS")) === "hash") return Test
     const baseUrl = yield* optionalString("KG_EMBEDDINGS_BASE_URL")
     const model = yield* optionalString("KG_EMBEDDINGS_MODEL")
     const openAiBase = yield* optionalString("OPENAI_BASE_URL")
