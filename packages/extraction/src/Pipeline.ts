@@ -16,6 +16,8 @@
 import * as Chunk_ from "effect/Chunk"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import {
@@ -33,7 +35,7 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as EntityResolution from "./EntityResolution.js"
-import { Extractor } from "./Extractor.js"
+import { type ChunkExtraction, type ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
 import * as Rdf from "./Rdf.js"
 import { ShaclValidator } from "./Shacl.js"
@@ -254,6 +256,66 @@ interface ChunkOutcome {
 }
 
 /**
+ * The store's answers for the normalised names asked so far in one paper
+ * (`null`: not stored). The store is written only after a paper's last chunk,
+ * so the answers hold for the whole paper.
+ */
+type StoreMemo = Map<string, Entity | null>
+
+/** The normalised names of a result: entity labels and aliases, relation ends, claim entities. */
+const namesOf = (result: ExtractionResult): Set<EntityCache.NormalizedLabel> => {
+  const keys = new Set<EntityCache.NormalizedLabel>()
+  const add = (name: string) => {
+    const key = EntityCache.normalizeLabel(name)
+    if (key !== "") keys.add(key)
+  }
+  for (const e of result.entities) [e.label, ...e.aliases].forEach(add)
+  for (const r of result.relations) [r.subject, r.object].forEach(add)
+  for (const c of result.claims) c.entities.forEach(add)
+  return keys
+}
+
+/** One store query for the keys the memo does not hold yet. */
+const askStore = (keys: Iterable<string>, memo: StoreMemo, options: PipelineOptions): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    if (options.storeLookup === undefined) return
+    const missing = Array.from(keys).filter((key) => !memo.has(key)).sort()
+    if (missing.length === 0) return
+    const found = yield* options.storeLookup(missing)
+    for (const key of missing) memo.set(key, found.get(key) ?? null)
+  })
+
+/**
+ * Chunks whose store look-ups are asked in one query when the extractor does
+ * not use the EntityCache (so chunks can be extracted ahead of resolution).
+ */
+const LOOKUP_BATCH = 32
+
+/**
+ * The stored entities under the names of a chunk's result (entity labels and
+ * aliases, relation ends, claim entities) that the cache does not already
+ * hold as labels; one store query for the names not asked before in this paper.
+ */
+const lookupStored = (
+  result: ExtractionResult,
+  cache: EntityCache.EntityCache,
+  memo: StoreMemo,
+  options: PipelineOptions
+): Effect.Effect<ReadonlyMap<string, Entity> | undefined> =>
+  Effect.gen(function*() {
+    if (options.storeLookup === undefined) return undefined
+    const wanted = new Set<string>()
+    for (const key of namesOf(result)) if (!HashMap.has(cache, key)) wanted.add(key)
+    yield* askStore(wanted, memo, options)
+    const out = new Map<string, Entity>()
+    for (const key of wanted) {
+      const entity = memo.get(key)
+      if (entity !== undefined && entity !== null) out.set(key, entity)
+    }
+    return out
+  })
+
+/**
  * Extract one chunk: extractor -> grounding -> resolution -> RDF -> SHACL.
  * An extractor failure is not an error of the stream: it becomes a failed
  * chunk with its reason.
@@ -262,12 +324,15 @@ const processChunk = (
   paper: Paper,
   chunk: Chunk,
   cache: EntityCache.EntityCache,
-  options: PipelineOptions
+  memo: StoreMemo,
+  options: PipelineOptions,
+  /** The extractor's answer when it was asked ahead (extractors that do not use the cache). */
+  ahead?: Either.Either<ChunkExtraction, ExtractionFailed>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
     const shacl = yield* ShaclValidator
-    const extracted = yield* extractor.extractChunk({ paper, chunk, cache }).pipe(Effect.either)
+    const extracted = ahead ?? (yield* extractor.extractChunk({ paper, chunk, cache }).pipe(Effect.either))
     if (extracted._tag === "Left") {
       return {
         chunk,
@@ -282,10 +347,7 @@ const processChunk = (
       } satisfies ChunkOutcome
     }
     const grounded = groundEvidence(chunk, extracted.right.result)
-    const labels = grounded.result.entities.flatMap((e) => [e.label, ...e.aliases]).map(EntityCache.normalizeLabel)
-    const storeLookup = options.storeLookup && labels.length > 0
-      ? yield* options.storeLookup(Array.from(new Set(labels)))
-      : undefined
+    const storeLookup = yield* lookupStored(grounded.result, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
       storeLookup === undefined ? { cache } : { cache, storeLookup: () => storeLookup }
@@ -353,9 +415,40 @@ export const extractPaper = (
     const total = chunks.length
     const concurrency = Math.max(1, options.concurrency ?? 1)
     const paper = doc.paper
+    const memo: StoreMemo = new Map()
 
+    const cacheAfter = (previous: Option.Option<ChunkOutcome>) =>
+      Option.match(previous, { onNone: () => EntityCache.empty, onSome: (o) => o.cache })
     const outcomes: Stream.Stream<ChunkOutcome, StrictModeViolation, Extractor | ShaclValidator> =
-      concurrency === 1
+      concurrency === 1 && !extractor.usesCache && options.storeLookup !== undefined
+        // The extractor ignores the cache: extract ahead and ask the store once per batch of chunks instead of
+        // once per chunk (same answers: the store does not change while a paper is extracted).
+        ? Stream.fromIterable(chunks).pipe(
+          Stream.mapEffect((chunk) =>
+            extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
+              Effect.either,
+              Effect.map((extracted) => ({ chunk, extracted }))
+            )
+          ),
+          Stream.grouped(LOOKUP_BATCH),
+          Stream.mapEffect((group) =>
+            askStore(
+              Chunk_.toReadonlyArray(group).flatMap(({ extracted }) =>
+                extracted._tag === "Right" ? Array.from(namesOf(extracted.right.result)) : []
+              ),
+              memo,
+              options
+            ).pipe(Effect.as(group))
+          ),
+          Stream.flattenChunks,
+          Stream.scanEffect(
+            Option.none<ChunkOutcome>(),
+            (previous, { chunk, extracted }) =>
+              processChunk(paper, chunk, cacheAfter(previous), memo, options, extracted).pipe(Effect.map(Option.some))
+          ),
+          Stream.filterMap((o) => o)
+        )
+        : concurrency === 1
         ? Stream.fromIterable(chunks).pipe(
           Stream.scanEffect(
             Option.none<ChunkOutcome>(),
@@ -363,14 +456,15 @@ export const extractPaper = (
               processChunk(
                 paper,
                 chunk,
-                Option.match(previous, { onNone: () => EntityCache.empty, onSome: (o) => o.cache }),
+                cacheAfter(previous),
+                memo,
                 options
               ).pipe(Effect.map(Option.some))
           ),
           Stream.filterMap((o) => o)
         )
         : Stream.fromIterable(chunks).pipe(
-          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, options), { concurrency })
+          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, memo, options), { concurrency })
         )
 
     const collected: Array<ChunkOutcome> = []

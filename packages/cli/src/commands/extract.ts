@@ -55,6 +55,7 @@ export const extractCommand = Command.make(
       const run = Effect.gen(function*() {
         const extractor = yield* Extractor
         yield* progress.line(`kg extract: provider ${extractor.provider} (${extractor.model}), store ${args.db}`)
+        let stored = 0
         const summary = yield* Extract.runExtraction(args.paths, {
           concurrency: args.concurrency,
           strict: args.strict,
@@ -77,6 +78,7 @@ export const extractCommand = Command.make(
             case "ChunkDone":
               return progress.bar(event.paperId, event.ordinal + 1, event.total)
             case "PaperWritten":
+              stored++
               return progress.line(
                 `stored ${event.paperId}: ${event.counts.chunks} chunks, ${event.counts.claims} claims, ` +
                   `${event.counts.entities} entities, ${event.counts.relations} relations` +
@@ -84,7 +86,14 @@ export const extractCommand = Command.make(
                   (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
               )
           }
-        })
+        }).pipe(
+          Effect.onInterrupt(() =>
+            progress.line(
+              `interrupted: ${stored} paper(s) stored in this run are kept; run the same command again to resume ` +
+                `(stored papers are skipped)`
+            )
+          )
+        )
         yield* progress.clear
         if (args.json) {
           yield* Console.log(JSON.stringify(summary))

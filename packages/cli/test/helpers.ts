@@ -1,0 +1,177 @@
+/**
+ * Helpers for CLI tests: run `kg` as a child process
+ * (`node --import tsx packages/cli/src/bin.ts ...`) with a controlled
+ * environment (offline, `KG_EMBEDDINGS=hash`, no API keys), watch its stderr,
+ * make temporary folders, and read a store after the processes end.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as DuckDbModule from "@kg/graph/DuckDb"
+import { DuckDb } from "@kg/graph/DuckDb"
+
+/** The repository root. */
+export const repoRoot: string = fileURLToPath(new URL("../../../", import.meta.url))
+
+/** The CLI entry point. */
+export const binPath: string = path.join(repoRoot, "packages/cli/src/bin.ts")
+
+/** The environment every test run gets: offline, hashed embeddings, no keys, no colours. */
+export const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "KG_DEBUG"]) {
+    delete env[key]
+  }
+  return { ...env, KG_EMBEDDINGS: "hash", NO_COLOR: "1", ...extra }
+}
+
+/** What a finished `kg` process left. */
+export interface KgResult {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** A running `kg` process. */
+export interface KgProcess {
+  readonly child: ChildProcess
+  /** Resolves when a line of stderr matches (with that line); rejects if the process ends first. */
+  readonly waitForStderr: (pattern: RegExp) => Promise<string>
+  /** Resolves when the process has ended. */
+  readonly done: Promise<KgResult>
+}
+
+/** Start `kg <args...>`. */
+export const spawnKg = (
+  args: ReadonlyArray<string>,
+  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}
+): KgProcess => {
+  const child = spawn(process.execPath, ["--import", "tsx", binPath, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: baseEnv(options.env),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  let partial = ""
+  const watchers: Array<{ pattern: RegExp; resolve: (line: string) => void; reject: (e: Error) => void }> = []
+  const lines: Array<string> = []
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+  child.stderr!.on("data", (d: Buffer) => {
+    const text = d.toString("utf8")
+    stderr += text
+    partial += text
+    const parts = partial.split("\n")
+    partial = parts.pop() ?? ""
+    for (const line of parts) {
+      lines.push(line)
+      for (const w of watchers.splice(0)) {
+        if (w.pattern.test(line)) w.resolve(line)
+        else watchers.push(w)
+      }
+    }
+  })
+  const done = new Promise<KgResult>((resolve, reject) => {
+    child.on("error", reject)
+    child.on("close", (code, signal) => {
+      for (const w of watchers.splice(0)) {
+        w.reject(new Error(`kg ${args.join(" ")} ended (code ${code}, signal ${signal}) before stderr matched ${w.pattern}:\n${stderr}`))
+      }
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+  const waitForStderr = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const seen = lines.find((l) => pattern.test(l))
+      if (seen !== undefined) return resolve(seen)
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return reject(new Error(`kg ${args.join(" ")} has ended; stderr never matched ${pattern}:\n${stderr}`))
+      }
+      watchers.push({ pattern, resolve, reject })
+    })
+  return { child, waitForStderr, done }
+}
+
+/** Run `kg <args...>` to the end. */
+export const runKg = (
+  args: ReadonlyArray<string>,
+  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}
+): Promise<KgResult> => spawnKg(args, options).done
+
+/** Parse the last stdout line of a `--json` run. */
+export const lastJson = (result: KgResult): Record<string, unknown> => {
+  const line = result.stdout.trim().split("\n").pop() ?? ""
+  try {
+    return JSON.parse(line) as Record<string, unknown>
+  } catch {
+    throw new Error(`no JSON on stdout (code ${result.code}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`)
+  }
+}
+
+/** A fresh temporary folder (removed by `removeDir`). */
+export const tempDir = (prefix = "kg-cli-test-"): string => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+
+/** Remove a folder made by `tempDir`. */
+export const removeDir = (dir: string): void => fs.rmSync(dir, { recursive: true, force: true })
+
+/**
+ * Run SQL queries against a store file after its writers have ended (opens it
+ * read-only in this process and closes it again).
+ */
+export const queryStore = <A extends Record<string, ReadonlyArray<Record<string, unknown>>>>(
+  dbPath: string,
+  queries: { readonly [K in keyof A]: string }
+): Promise<A> =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const db = yield* DuckDb
+      const out: Record<string, ReadonlyArray<Record<string, unknown>>> = {}
+      for (const [name, sql] of Object.entries(queries)) out[name] = yield* db.query(sql as string)
+      return out as A
+    }).pipe(Effect.provide(DuckDbModule.layer({ path: dbPath, readOnly: true })), Effect.scoped)
+  )
+
+/**
+ * The content of the data tables, row by row as sorted JSON strings, without
+ * what legitimately differs between runs (run ids, timestamps). Equal dumps
+ * mean the same graph.
+ */
+export const dumpQueries = {
+  papers: "SELECT paper_id, title, authors, year, source_path, content_hash, pages, retracted FROM papers",
+  paper_records: "SELECT * FROM paper_records",
+  chunks: "SELECT chunk_id, paper_id, ordinal, page, start_char, end_char, text, token_count, embedding FROM chunks",
+  claims: "SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, status, embedding FROM claims",
+  claim_sources: "SELECT * FROM claim_sources",
+  claim_entities: "SELECT * FROM claim_entities",
+  entities: "SELECT * FROM entities",
+  entity_aliases: "SELECT * FROM entity_aliases",
+  entity_mentions: "SELECT * FROM entity_mentions",
+  relations: "SELECT * FROM relations",
+  failed_chunks: "SELECT paper_id, chunk_id, reason FROM failed_chunks",
+  shacl_violations: "SELECT paper_id, chunk_id, focus_node, path, message FROM shacl_violations"
+} as const
+
+/** Sorted row dumps of the data tables (see `dumpQueries`). */
+export const dumpStore = async (dbPath: string): Promise<Record<keyof typeof dumpQueries, ReadonlyArray<string>>> => {
+  const rows = await queryStore<Record<keyof typeof dumpQueries, ReadonlyArray<Record<string, unknown>>>>(dbPath, dumpQueries)
+  const json = (row: Record<string, unknown>) =>
+    JSON.stringify(row, (_key, value: unknown) =>
+      typeof value === "bigint"
+        ? value.toString()
+        : typeof value === "number"
+        ? Math.round(value * 1e6) / 1e6
+        : value)
+  const out: Partial<Record<keyof typeof dumpQueries, ReadonlyArray<string>>> = {}
+  for (const table of Object.keys(dumpQueries) as Array<keyof typeof dumpQueries>) out[table] = rows[table].map(json).sort()
+  return out as Record<keyof typeof dumpQueries, ReadonlyArray<string>>
+}
+
+/** Row counts of the data tables. */
+export const countRows = async (dbPath: string): Promise<Record<string, number>> => {
+  const dump = await dumpStore(dbPath)
+  return Object.fromEntries(Object.entries(dump).map(([table, rows]) => [table, rows.length]))
+}
