@@ -11,6 +11,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { run } from "./Cli.js"
 
 const describe = (error: unknown): string =>
@@ -38,5 +39,9 @@ run(process.argv).pipe(
       if (process.env["KG_DEBUG"]) process.stderr.write(Cause.pretty(cause) + "\n")
     })
   ),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    // Interrupted (Ctrl-C): exit 130 like other Unix tools; otherwise the code set above (0 on success).
+    teardown: (exit, onExit) => onExit(Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause) ? 130 : Number(process.exitCode ?? 0))
+  })
 )

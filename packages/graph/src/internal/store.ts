@@ -35,7 +35,8 @@ export const redact = (value: unknown): unknown => {
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined && v !== "" ? "[redacted]" : redact(v)
+      // Only string values can hold a secret: counts such as `inputTokens: 12` stay readable.
+      out[k] = SECRET_KEY.test(k) && typeof v === "string" && v !== "" ? "[redacted]" : redact(v)
     }
     return out
   }
