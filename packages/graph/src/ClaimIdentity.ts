@@ -1,0 +1,370 @@
+/**
+ * Claim identity: when are two claims the same claim, a contradiction, a
+ * replication in another domain, or only weakly linked?
+ *
+ * A claim's identity has three parts: its *content* (what is asserted), its
+ * *context* (domain tags and experimental conditions, with the metric) and
+ * its *outcome* (direction and epistemic weight). {@link mergeScore} compares
+ * two claims on four signals in [0, 1]:
+ *
+ * - `semantic`: cosine of the claim embeddings blended with the Jaccard
+ *   similarity of their content-word stems (averaged word vectors make
+ *   unrelated sentences look alike, and see no negation);
+ * - `domain`: overlap of the claims' domain-tag clusters (see `DomainTags`);
+ * - `conditions`: compatibility of the stated experimental conditions (a
+ *   missing statement is compatible; a different metric lowers it);
+ * - `outcome`: the NLI judgement (support 1, neutral 0.5, contradict 0;
+ *   averaged over both directions when two judgements are given). Never a
+ *   vector similarity.
+ *
+ * {@link decide} turns the signals into a typed action, per the table in
+ * `docs/epistemics.md`; thresholds are a configuration with documented
+ * defaults ({@link defaultThresholds}).
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import type { ClaimEdgeKind } from "@kg/core/Domain"
+import { domainOverlap, emptyClustering, type TagClustering } from "./internal/domainTagsCluster.js"
+import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit } from "./internal/identityText.js"
+import { effects, isNull, type NliJudgement } from "./internal/nliRules.js"
+
+// ---------------------------------------------------------------------------
+// Models
+// ---------------------------------------------------------------------------
+
+/**
+ * What identity needs of a claim (a stored claim row fits).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaimFacets {
+  readonly id: string
+  readonly text: string
+  readonly embedding: ArrayLike<number> | null
+  readonly domainTags: ReadonlyArray<string>
+  readonly conditions: string | null
+  readonly metric: string | null
+  readonly value: string | null
+  /** Strength of the claim as written (hedged claims are lower). Default 1. */
+  readonly confidence?: number
+}
+
+/**
+ * The three parts of a claim's identity.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClaimIdentity {
+  readonly content: { readonly text: string; readonly stems: ReadonlyArray<string> }
+  readonly context: {
+    readonly domainTags: ReadonlyArray<string>
+    readonly conditions: string | null
+    readonly metric: string | null
+  }
+  readonly outcome: {
+    /** Net direction of the changes the claim states: up, down, a null finding, or none stated. */
+    readonly direction: "up" | "down" | "null" | "none"
+    readonly value: string | null
+    /** Epistemic weight: the claim's confidence as written. */
+    readonly weight: number
+  }
+}
+
+/**
+ * The four signals, each in [0, 1].
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const IdentitySignals = Schema.Struct({
+  semantic: Schema.Number,
+  domain: Schema.Number,
+  conditions: Schema.Number,
+  outcome: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type IdentitySignals = typeof IdentitySignals.Type
+
+/**
+ * The result of {@link mergeScore}: the signals, their weighted score, and
+ * the raw parts behind them (stored in the edge's `signals` JSON).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MergeScore {
+  readonly signals: IdentitySignals
+  /** Weighted mean of the signals: how strongly the two are one claim. */
+  readonly score: number
+  readonly detail: {
+    /** Cosine of the embeddings, or null when a vector is missing. */
+    readonly cosine: number | null
+    readonly jaccard: number
+    /** False when a side has no domain tag (the domain signal is then `unknownDomain`). */
+    readonly domainKnown: boolean
+    /** The NLI labels the outcome came from. */
+    readonly nli: ReadonlyArray<NliJudgement["label"]>
+    /** Mean confidence of those NLI judgements. */
+    readonly nliScore: number
+  }
+}
+
+/**
+ * A typed action on a pair of claims.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Decision = "merge" | "contradicts" | "replicates" | "weak_link" | "none"
+
+/**
+ * Thresholds and weights of identity. All in [0, 1]. Defaults in
+ * {@link defaultThresholds}, documented in `docs/epistemics.md`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const Thresholds = Schema.Struct({
+  /** `semantic` at or above: the two claims are about the same thing ("similar"). */
+  similar: Schema.Number,
+  /** `domain` at or above: same domain. */
+  sameDomain: Schema.Number,
+  /** `outcome` at or above: same outcome. */
+  agree: Schema.Number,
+  /** `outcome` at or below: opposite outcome. */
+  oppose: Schema.Number,
+  /** A contradiction needs conditions at least this compatible (else different conditions explain it). */
+  contradictConditions: Schema.Number,
+  /** Merge needs all four high: */
+  mergeSemantic: Schema.Number,
+  mergeDomain: Schema.Number,
+  mergeConditions: Schema.Number,
+  mergeOutcome: Schema.Number,
+  /** Domain signal when a side has no tag. */
+  unknownDomain: Schema.Number,
+  /** Weight of the embedding cosine in `semantic` (the rest is the content-word Jaccard). */
+  cosineWeight: Schema.Number,
+  /** Weights of the four signals in `score`. */
+  weightSemantic: Schema.Number,
+  weightDomain: Schema.Number,
+  weightConditions: Schema.Number,
+  weightOutcome: Schema.Number
+})
+/** @since 0.1.0 @category config */
+export type Thresholds = typeof Thresholds.Type
+
+/**
+ * The default thresholds.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const defaultThresholds: Thresholds = {
+  similar: 0.5,
+  sameDomain: 0.5,
+  agree: 0.75,
+  oppose: 0.25,
+  contradictConditions: 0.4,
+  mergeSemantic: 0.9,
+  mergeDomain: 0.75,
+  mergeConditions: 0.7,
+  mergeOutcome: 0.75,
+  unknownDomain: 0.75,
+  cosineWeight: 0.5,
+  weightSemantic: 0.4,
+  weightDomain: 0.2,
+  weightConditions: 0.15,
+  weightOutcome: 0.25
+}
+
+/**
+ * Defaults overridden by `partial`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const thresholds = (partial: Partial<Thresholds> = {}): Thresholds => ({ ...defaultThresholds, ...partial })
+
+// ---------------------------------------------------------------------------
+// Identity and signals
+// ---------------------------------------------------------------------------
+
+/**
+ * The three parts of a claim's identity.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const identityOf = (claim: ClaimFacets): ClaimIdentity => {
+  const found = effects(claim.text)
+  const net = found.reduce((s, e) => s + e.direction, 0)
+  const nullFinding = isNull(claim.text) || (found.length > 0 && found.every((e) => e.direction === 0))
+  return {
+    content: { text: claim.text, stems: Array.from(contentStems(claim.text)).sort() },
+    context: { domainTags: claim.domainTags, conditions: claim.conditions, metric: claim.metric },
+    outcome: {
+      direction: nullFinding ? "null" : net > 0 ? "up" : net < 0 ? "down" : "none",
+      value: claim.value,
+      weight: claim.confidence ?? 1
+    }
+  }
+}
+
+/**
+ * The `semantic` signal: `cosineWeight x cosine + (1 - cosineWeight) x
+ * Jaccard(content stems)`; Jaccard alone when a vector is missing.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const semanticSimilarity = (
+  a: Pick<ClaimFacets, "text" | "embedding">,
+  b: Pick<ClaimFacets, "text" | "embedding">,
+  options: { readonly cosineWeight?: number; readonly stemsA?: ReadonlySet<string>; readonly stemsB?: ReadonlySet<string> } = {}
+): { readonly semantic: number; readonly cosine: number | null; readonly jaccard: number } => {
+  const j = jaccard(options.stemsA ?? contentStems(a.text), options.stemsB ?? contentStems(b.text))
+  const c = cosine(a.embedding, b.embedding)
+  const w = options.cosineWeight ?? defaultThresholds.cosineWeight
+  return { semantic: unit(c === null ? j : w * unit(c) + (1 - w) * j), cosine: c, jaccard: j }
+}
+
+/**
+ * The `conditions` signal: 1 when either side states no conditions,
+ * otherwise `0.4 + 0.6 x` the overlap of their content words; halved when
+ * both name a metric and the metrics share no word.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const conditionsCompatibility = (
+  a: Pick<ClaimFacets, "conditions" | "metric">,
+  b: Pick<ClaimFacets, "conditions" | "metric">
+): number => {
+  let c = 1
+  if (a.conditions !== null && b.conditions !== null && a.conditions.trim() !== "" && b.conditions.trim() !== "") {
+    c = 0.4 + 0.6 * overlapCoefficient(contentStems(a.conditions), contentStems(b.conditions))
+  }
+  if (a.metric !== null && b.metric !== null && a.metric.trim() !== "" && b.metric.trim() !== "") {
+    const ma = contentStems(a.metric), mb = contentStems(b.metric)
+    const same = a.metric.trim().toLowerCase() === b.metric.trim().toLowerCase() || overlapCoefficient(ma, mb) >= 0.5
+    if (!same) c *= 0.5
+  }
+  return unit(c)
+}
+
+/**
+ * The `outcome` signal of NLI judgements: support 1, neutral 0.5,
+ * contradict 0, averaged.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const outcomeOf = (judgements: ReadonlyArray<NliJudgement>): number => {
+  if (judgements.length === 0) return 0.5
+  const v = judgements.map((j): number => (j.label === "support" ? 1 : j.label === "contradict" ? 0 : 0.5))
+  return v.reduce((s, x) => s + x, 0) / v.length
+}
+
+/**
+ * Combine the four signals of two claims.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const mergeScore = (
+  a: ClaimFacets,
+  b: ClaimFacets,
+  nli: NliJudgement | ReadonlyArray<NliJudgement>,
+  options: {
+    readonly clustering?: TagClustering
+    readonly thresholds?: Partial<Thresholds>
+    readonly stemsA?: ReadonlySet<string>
+    readonly stemsB?: ReadonlySet<string>
+  } = {}
+): MergeScore => {
+  const t = thresholds(options.thresholds)
+  const judgements: ReadonlyArray<NliJudgement> = Array.isArray(nli) ? nli : [nli as NliJudgement]
+  const sem = semanticSimilarity(a, b, {
+    cosineWeight: t.cosineWeight,
+    ...(options.stemsA === undefined ? {} : { stemsA: options.stemsA }),
+    ...(options.stemsB === undefined ? {} : { stemsB: options.stemsB })
+  })
+  const overlap = domainOverlap(options.clustering ?? emptyClustering, a.domainTags, b.domainTags)
+  const signals: IdentitySignals = {
+    semantic: round4(sem.semantic),
+    domain: round4(overlap ?? t.unknownDomain),
+    conditions: round4(conditionsCompatibility(a, b)),
+    outcome: round4(outcomeOf(judgements))
+  }
+  const wsum = t.weightSemantic + t.weightDomain + t.weightConditions + t.weightOutcome
+  const score = (t.weightSemantic * signals.semantic + t.weightDomain * signals.domain +
+    t.weightConditions * signals.conditions + t.weightOutcome * signals.outcome) / (wsum > 0 ? wsum : 1)
+  return {
+    signals,
+    score: round4(score),
+    detail: {
+      cosine: sem.cosine === null ? null : round4(sem.cosine),
+      jaccard: round4(sem.jaccard),
+      domainKnown: overlap !== null,
+      nli: judgements.map((j) => j.label),
+      nliScore: round4(judgements.reduce((s, j) => s + j.score, 0) / Math.max(1, judgements.length))
+    }
+  }
+}
+
+/**
+ * The typed action for a pair's signals:
+ *
+ * | semantic | domain | outcome | action |
+ * |---|---|---|---|
+ * | < similar | | | `none` |
+ * | >= mergeSemantic | >= mergeDomain | >= mergeOutcome (and conditions >= mergeConditions) | `merge` |
+ * | >= similar | >= sameDomain | <= oppose (and conditions >= contradictConditions) | `contradicts` |
+ * | >= similar | < sameDomain | >= agree | `replicates` (cross-domain validation) |
+ * | >= similar | < sameDomain | < agree | `weak_link` |
+ * | >= similar | >= sameDomain | >= agree, not a merge | `replicates` (corroboration) |
+ * | >= similar | >= sameDomain | between, or opposite under incompatible conditions | `weak_link` |
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const decide = (signals: IdentitySignals, config: Partial<Thresholds> = {}): Decision => {
+  const t = thresholds(config)
+  if (signals.semantic < t.similar) return "none"
+  if (signals.domain >= t.sameDomain) {
+    if (signals.outcome <= t.oppose) {
+      return signals.conditions >= t.contradictConditions ? "contradicts" : "weak_link"
+    }
+    if (
+      signals.semantic >= t.mergeSemantic && signals.domain >= t.mergeDomain &&
+      signals.conditions >= t.mergeConditions && signals.outcome >= t.mergeOutcome
+    ) return "merge"
+    return signals.outcome >= t.agree ? "replicates" : "weak_link"
+  }
+  return signals.outcome >= t.agree ? "replicates" : "weak_link"
+}
+
+/**
+ * The strength of an edge of `kind` with these signals, in [0, 1] (stored as
+ * `claim_edges.score`): `same_as` the mean of all four; `contradicts` the
+ * mean of semantic, domain, conditions and (1 - outcome); `replicates` the
+ * mean of semantic, conditions and outcome; `weak_link` the semantic signal.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const edgeScore = (kind: ClaimEdgeKind, s: IdentitySignals): number => {
+  switch (kind) {
+    case "same_as":
+      return round4((s.semantic + s.domain + s.conditions + s.outcome) / 4)
+    case "contradicts":
+      return round4((s.semantic + s.domain + s.conditions + (1 - s.outcome)) / 4)
+    case "replicates":
+      return round4((s.semantic + s.conditions + s.outcome) / 3)
+    case "weak_link":
+      return round4(s.semantic)
+  }
+}

@@ -1,0 +1,468 @@
+/**
+ * The claim linker: finds claims of different papers that assert the same,
+ * the opposite, or a related thing, and writes typed `claim_edges` (or merges
+ * the two claims into one with all their sources).
+ *
+ * Embeddings are centred on the (shrunk) corpus mean before they are hashed
+ * or compared: averaged word vectors share a large common direction that
+ * makes any two sentences look alike.
+ *
+ * Candidates come ONLY from blocking (see `internal/linkerBlocking.ts`):
+ * random-hyperplane LSH buckets on claim embeddings, claims sharing a
+ * (non-hub) entity, and claims sharing rare content words. Never all pairs:
+ * each blocker's work is linear in the corpus for bounded block sizes. Each
+ * candidate pair is scored by `ClaimIdentity.mergeScore` (the outcome signal
+ * from the `Nli` service, both directions) and turned into an action by
+ * `ClaimIdentity.decide`.
+ *
+ * Incremental: `linkClaims({ onlyClaimIds })` compares the given (new)
+ * claims against every stored claim through the blocking index, so adding a
+ * paper costs work proportional to its claims times the block sizes.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type { ClaimEdgeKind } from "@kg/core/Domain"
+import * as ClaimIdentity from "./ClaimIdentity.js"
+import * as DomainTags from "./DomainTags.js"
+import { DuckDb, type DuckDbService } from "./DuckDb.js"
+import * as Epistemics from "./Epistemics.js"
+import { contentStems, round4 } from "./internal/identityText.js"
+import {
+  type BlockingOptions,
+  centre,
+  defaultBlocking,
+  invert,
+  lshKeys,
+  pairKey,
+  pairsFromBlocks,
+  shrunkMean,
+  splitPair
+} from "./internal/linkerBlocking.js"
+import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/linkerApply.js"
+import { Nli, type NliJudgement } from "./Nli.js"
+
+export type { BlockingOptions }
+
+/**
+ * The default blocking options: 8 LSH tables of ceil(log2 n) + 2 bits (10 to 24), buckets of at most
+ * 200 claims, hub entities above 50 claims skipped, rare terms at most in 25
+ * claims, 2 shared rare terms.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const defaultBlockingOptions: BlockingOptions = defaultBlocking
+
+/**
+ * Options of {@link linkClaims}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LinkOptions {
+  /** Link only these claims (against all stored claims). Default: every claim against every claim. */
+  readonly onlyClaimIds?: ReadonlyArray<string> | undefined
+  readonly thresholds?: Partial<ClaimIdentity.Thresholds> | undefined
+  readonly blocking?: Partial<BlockingOptions> | undefined
+  /** Merge claims the identity says are one (default true); false writes a `same_as` edge instead. */
+  readonly merge?: boolean | undefined
+  /** Judge both directions (premise/hypothesis swapped) and average; default true. */
+  readonly bidirectional?: boolean | undefined
+  /** Concurrent NLI judgements (useful with an LLM judge). Default 1. */
+  readonly nliConcurrency?: number | undefined
+}
+
+/**
+ * What a linking run did. `allPairs` is what comparing every pair would
+ * cost; `comparisons` the pairs actually scored; `nliJudgements` the NLI
+ * calls (pairs below the `similar` threshold are not sent to NLI).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const LinkReport = Schema.Struct({
+  claims: Schema.Number,
+  linked: Schema.Number,
+  allPairs: Schema.Number,
+  candidates: Schema.Number,
+  comparisons: Schema.Number,
+  nliJudgements: Schema.Number,
+  blocking: Schema.Struct({
+    lsh: Schema.Number,
+    entities: Schema.Number,
+    terms: Schema.Number,
+    samePaper: Schema.Number,
+    oversizedBuckets: Schema.Number,
+    hubEntities: Schema.Number,
+    claimsWithoutEmbedding: Schema.Number
+  }),
+  edgesByKind: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  decisions: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  merges: Schema.Number,
+  mergedInto: Schema.Array(Schema.Struct({ from: Schema.String, into: Schema.String })),
+  touchedClaimIds: Schema.Array(Schema.String),
+  seconds: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type LinkReport = typeof LinkReport.Type
+
+interface ClaimRow {
+  readonly claim_id: string
+  readonly text: string
+  readonly metric: string | null
+  readonly value: string | null
+  readonly conditions: string | null
+  readonly domain_tags: ReadonlyArray<string>
+  readonly confidence: number
+  readonly embedding: ReadonlyArray<number> | null
+  readonly created_at: Date
+}
+
+const older = (a: ClaimRow, b: ClaimRow): boolean => {
+  const ta = a.created_at.getTime(), tb = b.created_at.getTime()
+  return ta !== tb ? ta < tb : a.claim_id < b.claim_id
+}
+
+class Groups {
+  private readonly parent = new Map<string, string>()
+  find(x: string): string {
+    let r = x
+    while (this.parent.has(r) && this.parent.get(r) !== r) r = this.parent.get(r)!
+    return r
+  }
+  union(a: string, b: string, winner: string): void {
+    const ra = this.find(a), rb = this.find(b)
+    if (ra === rb) return
+    const w = this.find(winner)
+    this.parent.set(ra === w ? rb : ra, w)
+  }
+}
+
+const loadCorpus = (db: DuckDbService) =>
+  Effect.gen(function*() {
+    const rows = yield* db.query<ClaimRow>(
+      `SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, embedding, created_at
+       FROM claims ORDER BY claim_id`
+    )
+    const papersOf = new Map<string, Set<string>>()
+    for (const r of yield* db.query<{ claim_id: string; paper_id: string }>(
+      "SELECT DISTINCT claim_id, paper_id FROM claim_sources"
+    )) {
+      const s = papersOf.get(r.claim_id) ?? new Set<string>()
+      s.add(r.paper_id)
+      papersOf.set(r.claim_id, s)
+    }
+    const claimEntities = yield* db.query<{ claim_id: string; entity_id: string }>(
+      "SELECT DISTINCT claim_id, entity_id FROM claim_entities"
+    )
+    return { rows, papersOf, claimEntities }
+  })
+
+const block = (
+  corpus: { readonly rows: ReadonlyArray<ClaimRow>; readonly claimEntities: ReadonlyArray<{ claim_id: string; entity_id: string }> },
+  focus: ReadonlySet<string> | null,
+  blocking: BlockingOptions
+) => {
+  const { rows } = corpus
+  const claims = new Set(rows.map((r) => r.claim_id))
+  const raw = rows.filter((r) => r.embedding !== null && r.embedding.length > 0)
+  const mean = shrunkMean(raw.map((r) => r.embedding!))
+  const centred = new Map(raw.map((r) => [r.claim_id, centre(r.embedding!, mean)] as const))
+  const withVectors = Array.from(centred, ([id, vector]) => ({ id, vector }))
+  const lsh = pairsFromBlocks(invert(lshKeys(withVectors, blocking)), focus, blocking.maxBucket)
+
+  const entityBlocks = new Map<string, Array<string>>()
+  for (const r of corpus.claimEntities) {
+    if (!claims.has(r.claim_id)) continue
+    const b = entityBlocks.get(r.entity_id) ?? []
+    b.push(r.claim_id)
+    entityBlocks.set(r.entity_id, b)
+  }
+  const entities = pairsFromBlocks(entityBlocks, focus, blocking.maxEntityClaims)
+
+  const stems = new Map(rows.map((r) => [r.claim_id, contentStems(r.text)] as const))
+  const termPairs = new Map<string, number>()
+  if (blocking.minSharedTerms > 0) {
+    const termBlocks = invert(stems)
+    const terms = pairsFromBlocks(
+      new Map(Array.from(termBlocks).filter(([, m]) => m.length <= blocking.maxTermDf)),
+      focus,
+      blocking.maxTermDf
+    )
+    for (const [key, shared] of terms.pairs) if (shared >= blocking.minSharedTerms) termPairs.set(key, shared)
+  }
+  const candidates = new Set<string>([...lsh.pairs.keys(), ...entities.pairs.keys(), ...termPairs.keys()])
+  return {
+    candidates,
+    centred,
+    stems,
+    stats: {
+      lsh: lsh.pairs.size,
+      entities: entities.pairs.size,
+      terms: termPairs.size,
+      oversizedBuckets: lsh.oversized,
+      hubEntities: entities.oversized,
+      claimsWithoutEmbedding: rows.length - withVectors.length
+    }
+  }
+}
+
+/**
+ * The candidate pairs blocking proposes (unordered, as `a\u0000b` with
+ * `a < b`), before the different-papers filter: for diagnostics and
+ * benchmarks (`scripts/bench-linking.ts` measures their recall).
+ *
+ * @since 0.1.0
+ * @category linking
+ */
+export const candidatePairs = Effect.fn("ClaimLinker.candidatePairs")(function*(
+  options: Pick<LinkOptions, "onlyClaimIds" | "blocking"> = {}
+) {
+  const db = yield* DuckDb
+  const corpus = yield* loadCorpus(db)
+  const ids = new Set(corpus.rows.map((r) => r.claim_id))
+  const focus = options.onlyClaimIds === undefined ? null : new Set(options.onlyClaimIds.filter((id) => ids.has(id)))
+  return block(corpus, focus, { ...defaultBlocking, ...options.blocking }).candidates
+})
+
+/**
+ * Link claims: block, score, decide, and write edges and merges in one
+ * transaction.
+ *
+ * @since 0.1.0
+ * @category linking
+ */
+export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options: LinkOptions = {}) {
+  const started = Date.now()
+  const db = yield* DuckDb
+  const nli = yield* Nli
+  const t = ClaimIdentity.thresholds(options.thresholds)
+  const blocking: BlockingOptions = { ...defaultBlocking, ...options.blocking }
+  const clustering = yield* DomainTags.refresh()
+
+  const corpus = yield* loadCorpus(db)
+  const rows = corpus.rows
+  const papersOf = corpus.papersOf
+  const claims = new Map(rows.map((r) => [r.claim_id, r] as const))
+  const focus: ReadonlySet<string> | null = options.onlyClaimIds === undefined
+    ? null
+    : new Set(options.onlyClaimIds.filter((id) => claims.has(id)))
+  const n = claims.size
+  const k = focus === null ? n : focus.size
+  const allPairs = n < 2 ? 0 : focus === null ? (n * (n - 1)) / 2 : k * (n - k) + (k * (k - 1)) / 2
+
+  // --- Blocking -------------------------------------------------------------
+  const { candidates, centred, stems, stats } = block(corpus, focus, blocking)
+  const pairs: Array<readonly [ClaimRow, ClaimRow]> = []
+  let samePaper = 0
+  for (const key of Array.from(candidates).sort()) {
+    const [a, b] = splitPair(key)
+    const pa = papersOf.get(a), pb = papersOf.get(b)
+    if (pa !== undefined && pb !== undefined && Array.from(pa).some((p) => pb.has(p))) {
+      samePaper++
+      continue
+    }
+    pairs.push([claims.get(a)!, claims.get(b)!])
+  }
+
+  // --- Scoring --------------------------------------------------------------
+  const facets = (r: ClaimRow): ClaimIdentity.ClaimFacets => ({
+    id: r.claim_id,
+    text: r.text,
+    embedding: centred.get(r.claim_id) ?? null,
+    domainTags: r.domain_tags,
+    conditions: r.conditions,
+    metric: r.metric,
+    value: r.value,
+    confidence: r.confidence
+  })
+  let nliJudgements = 0
+  const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0 }
+  const scored = yield* Effect.forEach(pairs, ([a, b]) =>
+    Effect.gen(function*() {
+      const fa = facets(a), fb = facets(b)
+      const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
+      const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
+      if (quick.semantic < t.similar) return null
+      const older_ = older(a, b) ? a : b
+      const newer = older_ === a ? b : a
+      const judgements: Array<NliJudgement> = [yield* nli.judge(older_.text, newer.text)]
+      if (options.bidirectional !== false) judgements.push(yield* nli.judge(newer.text, older_.text))
+      nliJudgements += judgements.length
+      const m = ClaimIdentity.mergeScore(fa, fb, judgements, {
+        clustering,
+        thresholds: t,
+        stemsA: sa,
+        stemsB: sb
+      })
+      return { a, b, m, decision: ClaimIdentity.decide(m.signals, t) }
+    }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
+  decisions.none = pairs.length - scored.filter((s) => s !== null).length
+
+  // --- Plan -----------------------------------------------------------------
+  const edges: Array<PlannedEdge> = []
+  const mergeCandidates: Array<{ a: ClaimRow; b: ClaimRow; m: ClaimIdentity.MergeScore }> = []
+  const signalsJson = (m: ClaimIdentity.MergeScore): Record<string, number> => ({
+    ...m.signals,
+    score: m.score,
+    jaccard: m.detail.jaccard,
+    nliScore: m.detail.nliScore,
+    ...(m.detail.cosine === null ? {} : { cosine: m.detail.cosine })
+  })
+  for (const s of scored) {
+    if (s === null) continue
+    decisions[s.decision] = (decisions[s.decision] ?? 0) + 1
+    if (s.decision === "none") continue
+    if (s.decision === "merge") {
+      mergeCandidates.push(s)
+      continue
+    }
+    edges.push({
+      src: s.a.claim_id,
+      dst: s.b.claim_id,
+      kind: s.decision,
+      score: ClaimIdentity.edgeScore(s.decision, s.m.signals),
+      signals: signalsJson(s.m)
+    })
+  }
+  // Merges, strongest first, as complete linkage: two groups become one claim only when every pair across
+  // them is itself a merge (pairs blocking did not propose are judged now), and never when the union would
+  // hold two claims of the same paper (a paper's distinct claims are distinct).
+  const decided = new Map<string, ClaimIdentity.Decision>()
+  for (const s of scored) if (s !== null) decided.set(pairKey(s.a.claim_id, s.b.claim_id), s.decision)
+  const judgePair = (x: string, y: string) =>
+    Effect.gen(function*() {
+      const known = decided.get(pairKey(x, y))
+      if (known !== undefined) return known
+      const a = claims.get(x)!, b = claims.get(y)!
+      const older_ = older(a, b) ? a : b
+      const newer = older_ === a ? b : a
+      const judgements: Array<NliJudgement> = [yield* nli.judge(older_.text, newer.text)]
+      if (options.bidirectional !== false) judgements.push(yield* nli.judge(newer.text, older_.text))
+      nliJudgements += judgements.length
+      const m = ClaimIdentity.mergeScore(facets(a), facets(b), judgements, {
+        clustering,
+        thresholds: t,
+        stemsA: stems.get(x)!,
+        stemsB: stems.get(y)!
+      })
+      const d = ClaimIdentity.decide(m.signals, t)
+      decided.set(pairKey(x, y), d)
+      return d
+    })
+  const groups = new Groups()
+  const membersOf = new Map<string, Set<string>>()
+  const group = (id: string) => membersOf.get(groups.find(id)) ?? new Set([id])
+  const papersOfGroup = (g: ReadonlySet<string>) => new Set(Array.from(g).flatMap((id) => Array.from(papersOf.get(id) ?? [])))
+  const merges: Array<PlannedMerge> = []
+  mergeCandidates.sort((x, y) => y.m.score - x.m.score || pairKey(x.a.claim_id, x.b.claim_id).localeCompare(pairKey(y.a.claim_id, y.b.claim_id)))
+  for (const c of mergeCandidates) {
+    const ga = group(c.a.claim_id), gb = group(c.b.claim_id)
+    const ra = groups.find(c.a.claim_id), rb = groups.find(c.b.claim_id)
+    let blocked = ra === rb || options.merge === false
+    if (!blocked) {
+      const pa = papersOfGroup(ga)
+      blocked = Array.from(papersOfGroup(gb)).some((p) => pa.has(p))
+    }
+    if (!blocked) {
+      for (const x of ga) {
+        for (const y of gb) {
+          if ((yield* judgePair(x, y)) !== "merge") blocked = true
+          if (blocked) break
+        }
+        if (blocked) break
+      }
+    }
+    if (blocked) {
+      if (ra !== rb) {
+        edges.push({
+          src: c.a.claim_id,
+          dst: c.b.claim_id,
+          kind: "same_as",
+          score: ClaimIdentity.edgeScore("same_as", c.m.signals),
+          signals: signalsJson(c.m)
+        })
+      }
+      continue
+    }
+    const winner = older(claims.get(ra)!, claims.get(rb)!) ? ra : rb
+    groups.union(ra, rb, winner)
+    const merged = new Set([...ga, ...gb])
+    membersOf.delete(ra)
+    membersOf.delete(rb)
+    membersOf.set(winner, merged)
+  }
+  const survivors: Array<SurvivorFields> = []
+  for (const [root, members] of membersOf) {
+    const rowsOf = Array.from(members, (id) => claims.get(id)!)
+    const keep = claims.get(root)!
+    for (const id of members) if (id !== root) merges.push({ from: id, into: root })
+    const firstNonNull = (f: (r: ClaimRow) => string | null) => f(keep) ?? rowsOf.map(f).find((x) => x !== null) ?? null
+    survivors.push({
+      id: root,
+      domainTags: Array.from(new Set(rowsOf.flatMap((r) => r.domain_tags))),
+      confidence: Math.max(...rowsOf.map((r) => r.confidence)),
+      conditions: firstNonNull((r) => r.conditions),
+      metric: firstNonNull((r) => r.metric),
+      value: firstNonNull((r) => r.value)
+    })
+  }
+
+  // --- Write ----------------------------------------------------------------
+  const compared = pairs.map(([a, b]) => [a.claim_id, b.claim_id] as const)
+  const edgesByKind = yield* db.transaction(applyLinking(db, { merges, survivors, compared, edges }))
+  const touched = new Set<string>([...survivors.map((s) => s.id), ...(focus ?? [])])
+  const resolve = new Map(merges.map((m) => [m.from, m.into] as const))
+  for (const e of edges) {
+    touched.add(resolve.get(e.src) ?? e.src)
+    touched.add(resolve.get(e.dst) ?? e.dst)
+  }
+  for (const m of merges) touched.delete(m.from)
+  return {
+    claims: n,
+    linked: k,
+    allPairs,
+    candidates: candidates.size,
+    comparisons: pairs.length,
+    nliJudgements,
+    blocking: { ...stats, samePaper },
+    edgesByKind: edgesByKind as Record<ClaimEdgeKind, number>,
+    decisions,
+    merges: merges.length,
+    mergedInto: merges.map((m) => ({ from: m.from, into: m.into })),
+    touchedClaimIds: Array.from(touched).sort(),
+    seconds: round4((Date.now() - started) / 1000)
+  } satisfies LinkReport
+})
+
+/**
+ * Link the claims an extraction run just wrote against the store, then
+ * re-grade their epistemic status (and their neighbours'). Called at the end
+ * of `kg extract`.
+ *
+ * @since 0.1.0
+ * @category linking
+ */
+export const linkAndGrade = Effect.fn("ClaimLinker.linkAndGrade")(function*(
+  newClaimIds: ReadonlyArray<string>,
+  options: Omit<LinkOptions, "onlyClaimIds"> = {}
+) {
+  const link = yield* linkClaims({ ...options, onlyClaimIds: newClaimIds })
+  const grade = yield* Epistemics.regrade({ claimIds: link.touchedClaimIds })
+  return { link, grade }
+})
+
+/**
+ * Link every claim against every other (through blocking) and re-grade all
+ * claims: `kg link`.
+ *
+ * @since 0.1.0
+ * @category linking
+ */
+export const linkAll = Effect.fn("ClaimLinker.linkAll")(function*(options: Omit<LinkOptions, "onlyClaimIds"> = {}) {
+  const link = yield* linkClaims(options)
+  const grade = yield* Epistemics.regrade({})
+  return { link, grade }
+})

@@ -1,0 +1,304 @@
+/**
+ * Epistemic status: each claim earns `established`, `preliminary` or
+ * `contested` from its evidence (its sources, the claims that replicate it
+ * and the claims that contradict it), by the rules in `docs/epistemics.md`.
+ *
+ * Grading is incremental: {@link regrade} recomputes the given claims and
+ * their edge neighbours (a claim's status depends only on itself and its
+ * neighbours), after papers are added or removed and after {@link retract}
+ * marks a paper retracted. Retraction changes nothing but `papers.retracted`
+ * and the statuses it implies: no row is deleted, and undoing it restores
+ * the previous grades.
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
+import * as rules from "./internal/epistemicsRules.js"
+
+/**
+ * Rules and thresholds of grading.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export type GradingRules = rules.GradingRules
+
+/**
+ * The default rules: established needs 2 independent papers; a contradiction
+ * is significant at a third of the support; contradicts edges below 0.5 are
+ * ignored; replications count as support; confidence below 0.4 or
+ * restrictive conditions (in vitro, animal models, a single dataset, n < 30,
+ * ...) are narrow.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const defaultRules: GradingRules = rules.defaultRules
+
+/**
+ * One claim's grade with the evidence behind it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Assessment = Schema.Struct({
+  claimId: Schema.String,
+  status: Schema.Literal("established", "preliminary", "contested"),
+  support: Schema.Number,
+  opposition: Schema.Number,
+  narrow: Schema.Boolean,
+  reason: Schema.String
+})
+/** @since 0.1.0 @category models */
+export type Assessment = typeof Assessment.Type
+
+/**
+ * What {@link regrade} did.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const GradeReport = Schema.Struct({
+  graded: Schema.Number,
+  changed: Schema.Array(Schema.Struct({
+    claimId: Schema.String,
+    from: Schema.String,
+    to: Schema.String,
+    reason: Schema.String
+  })),
+  byStatus: Schema.Record({ key: Schema.String, value: Schema.Number })
+})
+/** @since 0.1.0 @category models */
+export type GradeReport = typeof GradeReport.Type
+
+/**
+ * No paper with this id.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnknownPaperError extends Data.TaggedError("UnknownPaperError")<{
+  readonly paperId: string
+  readonly path: string
+}> {
+  override get message(): string {
+    return `No paper with id ${this.paperId} in ${this.path}. The stored ids are in the papers table (SELECT paper_id, title FROM papers).`
+  }
+}
+
+const TEMP = { catalog: "temp", schema: "main" } as const
+
+const loadIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
+  Effect.gen(function*() {
+    yield* db.run(`CREATE OR REPLACE TEMP TABLE ${table} (claim_id VARCHAR)`)
+    const rows = Array.from(new Set(ids), (id) => [id] as const)
+    if (rows.length > 0) yield* db.append(table, rows, TEMP)
+  })
+
+/**
+ * The claims whose grade depends on these claims: themselves and their edge
+ * neighbours (only ids still stored).
+ *
+ * @since 0.1.0
+ * @category grading
+ */
+export const withNeighbours = (
+  db: DuckDbService,
+  claimIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<string>, DuckDbError> =>
+  Effect.gen(function*() {
+    if (claimIds.length === 0) return []
+    yield* loadIds(db, "kg_grade_seed", claimIds)
+    const rows = yield* db.query<{ claim_id: string }>(
+      `SELECT claim_id FROM claims WHERE claim_id IN (
+         SELECT claim_id FROM temp.main.kg_grade_seed
+         UNION SELECT dst_claim_id FROM claim_edges WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
+         UNION SELECT src_claim_id FROM claim_edges WHERE dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
+       ) ORDER BY claim_id`
+    )
+    return rows.map((r) => r.claim_id)
+  })
+
+/**
+ * Assess claims (all claims when `claimIds` is undefined) without writing.
+ *
+ * @since 0.1.0
+ * @category grading
+ */
+export const assess = (
+  db: DuckDbService,
+  claimIds: ReadonlyArray<string> | undefined,
+  config: Partial<GradingRules> = {}
+): Effect.Effect<ReadonlyArray<Assessment & { readonly previous: string }>, DuckDbError> =>
+  Effect.gen(function*() {
+    const r: GradingRules = { ...rules.defaultRules, ...config }
+    const scopeFilter = claimIds === undefined ? "" : "WHERE claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)"
+    if (claimIds !== undefined) {
+      if (claimIds.length === 0) return []
+      yield* loadIds(db, "kg_grade_scope", claimIds)
+    }
+    const claims = yield* db.query<
+      { claim_id: string; text: string; confidence: number; conditions: string | null; status: string }
+    >(`SELECT claim_id, text, confidence, conditions, status FROM claims ${scopeFilter} ORDER BY claim_id`)
+    const edgeFilter = claimIds === undefined
+      ? ""
+      : `WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)
+            OR dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)`
+    const edges = yield* db.query<{ src: string; dst: string; kind: string; score: number }>(
+      `SELECT src_claim_id AS src, dst_claim_id AS dst, kind, score FROM claim_edges ${edgeFilter}`
+    )
+    const involved = new Set<string>(claims.map((c) => c.claim_id))
+    for (const e of edges) {
+      involved.add(e.src)
+      involved.add(e.dst)
+    }
+    yield* loadIds(db, "kg_grade_involved", involved)
+    const sources = yield* db.query<{ claim_id: string; paper_id: string; retracted: boolean | null }>(
+      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted
+       FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
+       WHERE s.claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
+    )
+    const live = new Map<string, Array<string>>()
+    const dead = new Map<string, Array<string>>()
+    for (const s of sources) {
+      const target = s.retracted === true ? dead : live
+      const list = target.get(s.claim_id) ?? []
+      list.push(s.paper_id)
+      target.set(s.claim_id, list)
+    }
+    const neighbours = new Map<string, Array<{ other: string; kind: string; score: number }>>()
+    for (const e of edges) {
+      for (const [a, b] of [[e.src, e.dst], [e.dst, e.src]] as const) {
+        const list = neighbours.get(a) ?? []
+        list.push({ other: b, kind: e.kind, score: e.score })
+        neighbours.set(a, list)
+      }
+    }
+    return claims.map((c) => {
+      const ns = neighbours.get(c.claim_id) ?? []
+      const replicating = ns.filter((n) => n.kind === "replicates" || n.kind === "same_as")
+        .flatMap((n) => live.get(n.other) ?? [])
+      const contradicting = ns.filter((n) => n.kind === "contradicts" && n.score >= r.minContradictionScore)
+      const a = rules.grade({
+        claimId: c.claim_id,
+        text: c.text,
+        confidence: c.confidence,
+        conditions: c.conditions,
+        ownPapers: Array.from(new Set(live.get(c.claim_id) ?? [])),
+        retractedPapers: Array.from(new Set(dead.get(c.claim_id) ?? [])),
+        replicatingPapers: Array.from(new Set(replicating)),
+        contradictingPapers: Array.from(new Set(contradicting.flatMap((n) => live.get(n.other) ?? []))),
+        contradictingClaims: contradicting.map((n) => n.other)
+      }, r)
+      return { ...a, previous: c.status }
+    })
+  })
+
+/**
+ * Recompute the status of `claimIds` and their edge neighbours (every claim
+ * when `claimIds` is omitted) and write the ones that changed, in one
+ * transaction.
+ *
+ * @since 0.1.0
+ * @category grading
+ */
+export const regrade = Effect.fn("Epistemics.regrade")(function*(
+  options: { readonly claimIds?: ReadonlyArray<string> | undefined; readonly rules?: Partial<GradingRules> } = {}
+) {
+  const db = yield* DuckDb
+  return yield* db.transaction(Effect.gen(function*() {
+    const scope = options.claimIds === undefined ? undefined : yield* withNeighbours(db, options.claimIds)
+    const assessed = yield* assess(db, scope, options.rules)
+    const changed = assessed.filter((a) => a.status !== a.previous)
+    if (changed.length > 0) {
+      yield* db.run("CREATE OR REPLACE TEMP TABLE kg_grade_new (claim_id VARCHAR, status VARCHAR)")
+      yield* db.append("kg_grade_new", changed.map((a) => [a.claimId, a.status]), TEMP)
+      yield* db.run(
+        `UPDATE claims SET status = n.status FROM temp.main.kg_grade_new n WHERE claims.claim_id = n.claim_id`
+      )
+    }
+    const byStatus: Record<string, number> = { established: 0, preliminary: 0, contested: 0 }
+    for (const a of assessed) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1
+    return {
+      graded: assessed.length,
+      changed: changed.map((a) => ({ claimId: a.claimId, from: a.previous, to: a.status, reason: a.reason })),
+      byStatus
+    } satisfies GradeReport
+  }))
+})
+
+/**
+ * The claims a paper supports, and their edge neighbours: collect them
+ * BEFORE removing the paper, and {@link regrade} them after.
+ *
+ * @since 0.1.0
+ * @category grading
+ */
+export const claimsAffectedByPaper = Effect.fn("Epistemics.claimsAffectedByPaper")(function*(paperId: string) {
+  const db = yield* DuckDb
+  const own = yield* db.query<{ claim_id: string }>(
+    "SELECT DISTINCT claim_id FROM claim_sources WHERE paper_id = $1 ORDER BY claim_id",
+    [paperId]
+  )
+  return yield* withNeighbours(db, own.map((r) => r.claim_id))
+})
+
+/**
+ * What {@link retract} did.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RetractReport = Schema.Struct({
+  paperId: Schema.String,
+  title: Schema.String,
+  retracted: Schema.Boolean,
+  alreadyInState: Schema.Boolean,
+  claims: Schema.Number,
+  grade: GradeReport
+})
+/** @since 0.1.0 @category models */
+export type RetractReport = typeof RetractReport.Type
+
+/**
+ * Mark a paper retracted (or, with `undo`, not retracted) and re-grade the
+ * claims that depended on it. A claim whose only sources are retracted is
+ * never `established`; nothing is deleted.
+ *
+ * @since 0.1.0
+ * @category grading
+ */
+export const retract = Effect.fn("Epistemics.retract")(function*(
+  paperId: string,
+  options: { readonly undo?: boolean; readonly rules?: Partial<GradingRules> } = {}
+) {
+  const db = yield* DuckDb
+  const target = options.undo !== true
+  const paper = yield* db.query<{ title: string; retracted: boolean }>(
+    "SELECT title, retracted FROM papers WHERE paper_id = $1",
+    [paperId]
+  )
+  if (paper.length === 0) return yield* new UnknownPaperError({ paperId, path: db.path })
+  return yield* db.transaction(Effect.gen(function*() {
+    yield* db.run("UPDATE papers SET retracted = $1 WHERE paper_id = $2", [target, paperId])
+    const own = yield* db.query<{ claim_id: string }>(
+      "SELECT DISTINCT claim_id FROM claim_sources WHERE paper_id = $1 ORDER BY claim_id",
+      [paperId]
+    )
+    const grade = yield* regrade({
+      claimIds: own.map((r) => r.claim_id),
+      ...(options.rules === undefined ? {} : { rules: options.rules })
+    })
+    return {
+      paperId,
+      title: paper[0]!.title,
+      retracted: target,
+      alreadyInState: paper[0]!.retracted === target,
+      claims: own.length,
+      grade
+    } satisfies RetractReport
+  }))
+})

@@ -1,0 +1,931 @@
+/**
+ * The graph questions, as library functions over the store. Each returns
+ * Schema-typed data (the CLI prints it as text or `--json`):
+ *
+ * - {@link listClaims}: claims by status and/or about a free-text topic;
+ * - {@link getClaim}: one claim (by id or nearest to free text, saying which)
+ *   with its sources (quotes, pages), edges, entities and status reasons;
+ * - {@link challenges}: papers whose claims contradict it;
+ * - {@link counterevidence}: the strongest contradicting claims, ranked by
+ *   their own support;
+ * - {@link applied}: has anyone applied this method to that problem;
+ * - {@link lineage}: where an idea first appears and how later work used,
+ *   improved or built on it;
+ * - {@link foundations}: the work a result depends on (based-on / uses
+ *   ancestors, bounded depth, cycle-safe).
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { Claim, ClaimEdgeKind, ClaimId, ClaimSource, ChunkId, EpistemicStatus, PaperId } from "@kg/core/Domain"
+import { DuckDb, type DuckDbService } from "./DuckDb.js"
+import * as Epistemics from "./Epistemics.js"
+import { claimById, matchEntities, rankClaims } from "./internal/queriesResolve.js"
+
+// ---------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------
+
+/**
+ * A claim in a list.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ClaimSummary = Schema.Struct({
+  id: Schema.String,
+  text: Schema.String,
+  status: EpistemicStatus,
+  confidence: Schema.Number,
+  domainTags: Schema.Array(Schema.String),
+  /** Distinct papers among its sources (retracted ones included). */
+  papers: Schema.Number,
+  /** Distinct non-retracted papers among its sources. */
+  livePapers: Schema.Number,
+  sources: Schema.Number,
+  /** Relevance to the `about` text, when ranked. */
+  score: Schema.NullOr(Schema.Number)
+})
+/** @since 0.1.0 @category models */
+export type ClaimSummary = typeof ClaimSummary.Type
+
+/**
+ * One source of a claim, with its paper.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const SourceView = Schema.Struct({
+  paperId: Schema.String,
+  title: Schema.String,
+  year: Schema.NullOr(Schema.Number),
+  retracted: Schema.Boolean,
+  chunkId: Schema.String,
+  page: Schema.NullOr(Schema.Number),
+  quote: Schema.String
+})
+/** @since 0.1.0 @category models */
+export type SourceView = typeof SourceView.Type
+
+/**
+ * An edge seen from one claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EdgeView = Schema.Struct({
+  kind: ClaimEdgeKind,
+  score: Schema.Number,
+  signals: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  other: ClaimSummary
+})
+/** @since 0.1.0 @category models */
+export type EdgeView = typeof EdgeView.Type
+
+/**
+ * How a user's argument was resolved: by id, or by free text to the nearest
+ * claim (with its similarity).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Resolution = Schema.Struct({
+  query: Schema.String,
+  by: Schema.Literal("id", "text", "entity"),
+  id: Schema.String,
+  label: Schema.String,
+  similarity: Schema.NullOr(Schema.Number)
+})
+/** @since 0.1.0 @category models */
+export type Resolution = typeof Resolution.Type
+
+/**
+ * An entity reference.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EntityRef = Schema.Struct({ id: Schema.String, label: Schema.String, type: Schema.String })
+/** @since 0.1.0 @category models */
+export type EntityRef = typeof EntityRef.Type
+
+/**
+ * Everything about one claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ClaimDetail = Schema.Struct({
+  resolution: Resolution,
+  claim: Claim,
+  summary: ClaimSummary,
+  sources: Schema.Array(SourceView),
+  edges: Schema.Array(EdgeView),
+  entities: Schema.Array(EntityRef),
+  assessment: Epistemics.Assessment
+})
+/** @since 0.1.0 @category models */
+export type ClaimDetail = typeof ClaimDetail.Type
+
+/**
+ * Papers whose claims contradict a claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Challenges = Schema.Struct({
+  resolution: Resolution,
+  claim: ClaimSummary,
+  papers: Schema.Array(Schema.Struct({
+    paperId: Schema.String,
+    title: Schema.String,
+    year: Schema.NullOr(Schema.Number),
+    retracted: Schema.Boolean,
+    claims: Schema.Array(Schema.Struct({
+      id: Schema.String,
+      text: Schema.String,
+      edgeScore: Schema.Number,
+      page: Schema.NullOr(Schema.Number),
+      quote: Schema.String
+    }))
+  }))
+})
+/** @since 0.1.0 @category models */
+export type Challenges = typeof Challenges.Type
+
+/**
+ * Contradicting claims ranked by their own support.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Counterevidence = Schema.Struct({
+  resolution: Resolution,
+  claim: ClaimSummary,
+  against: Schema.Array(Schema.Struct({
+    claim: ClaimSummary,
+    /** Independent non-retracted papers supporting the contradicting claim. */
+    support: Schema.Number,
+    edgeScore: Schema.Number,
+    signals: Schema.Record({ key: Schema.String, value: Schema.Number }),
+    sources: Schema.Array(SourceView)
+  }))
+})
+/** @since 0.1.0 @category models */
+export type Counterevidence = typeof Counterevidence.Type
+
+/**
+ * One piece of evidence from a relation, with its source.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RelationEvidence = Schema.Struct({
+  subject: EntityRef,
+  predicate: Schema.String,
+  object: EntityRef,
+  confidence: Schema.Number,
+  paperId: Schema.String,
+  title: Schema.String,
+  year: Schema.NullOr(Schema.Number),
+  page: Schema.NullOr(Schema.Number),
+  quote: Schema.String
+})
+/** @since 0.1.0 @category models */
+export type RelationEvidence = typeof RelationEvidence.Type
+
+/**
+ * Has anyone applied a method to a problem?
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Applied = Schema.Struct({
+  applied: Schema.Boolean,
+  method: Schema.Struct({ query: Schema.String, entities: Schema.Array(EntityRef) }),
+  problem: Schema.Struct({ query: Schema.String, entities: Schema.Array(EntityRef) }),
+  /** Direct relations (uses, appliesTo, evaluatedOn, basedOn, improves) between the two. */
+  relations: Schema.Array(RelationEvidence),
+  /** Other relations between them (compares, conjunction, related). */
+  related: Schema.Array(RelationEvidence),
+  /** Claims about both, with their sources. */
+  claims: Schema.Array(Schema.Struct({ claim: ClaimSummary, sources: Schema.Array(SourceView) })),
+  papers: Schema.Array(Schema.String)
+})
+/** @since 0.1.0 @category models */
+export type Applied = typeof Applied.Type
+
+/**
+ * Where an idea first appears and how later work used it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Lineage = Schema.Struct({
+  resolution: Resolution,
+  firstAppearance: Schema.NullOr(Schema.Struct({
+    paperId: Schema.String,
+    title: Schema.String,
+    year: Schema.NullOr(Schema.Number)
+  })),
+  events: Schema.Array(Schema.Struct({
+    year: Schema.NullOr(Schema.Number),
+    paperId: Schema.String,
+    title: Schema.String,
+    /** used, improved, built on, evaluated on, compared with, reasserted, replicated, contradicted, related, ... */
+    relation: Schema.String,
+    via: Schema.Literal("relation", "claim_edge", "source", "mention"),
+    other: Schema.NullOr(EntityRef),
+    quote: Schema.String
+  }))
+})
+/** @since 0.1.0 @category models */
+export type Lineage = typeof Lineage.Type
+
+/**
+ * The based-on / uses ancestors of a claim or entity.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Foundations = Schema.Struct({
+  resolution: Resolution,
+  roots: Schema.Array(EntityRef),
+  nodes: Schema.Array(Schema.Struct({
+    entity: EntityRef,
+    depth: Schema.Number,
+    predicate: Schema.String,
+    from: Schema.String,
+    papers: Schema.Array(Schema.Struct({ paperId: Schema.String, title: Schema.String, year: Schema.NullOr(Schema.Number) }))
+  })),
+  maxDepth: Schema.Number,
+  truncated: Schema.Boolean
+})
+/** @since 0.1.0 @category models */
+export type Foundations = typeof Foundations.Type
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+/**
+ * Nothing in the store matches the argument.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NotFoundError extends Data.TaggedError("NotFoundError")<{
+  readonly what: "claim" | "claim or entity"
+  readonly query: string
+  readonly path: string
+}> {
+  override get message(): string {
+    return `No ${this.what} in ${this.path} matches "${this.query}". ` +
+      "List claims with `kg claims --about <words>`, or check --db."
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+const TEMP = { catalog: "temp", schema: "main" } as const
+
+/** Free text with no keyword in common resolves to a claim only at this cosine or above. */
+const RESOLVE_MIN_COSINE = 0.35
+
+const withIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
+  Effect.gen(function*() {
+    yield* db.run(`CREATE OR REPLACE TEMP TABLE ${table} (id VARCHAR)`)
+    const rows = Array.from(new Set(ids), (id) => [id] as const)
+    if (rows.length > 0) yield* db.append(table, rows, TEMP)
+  })
+
+const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    if (ids.length === 0) return new Map<string, ClaimSummary>()
+    yield* withIds(db, "kg_q_ids", ids)
+    const rows = yield* db.query<{
+      claim_id: string
+      text: string
+      status: string
+      confidence: number
+      domain_tags: ReadonlyArray<string>
+      papers: number
+      live: number
+      sources: number
+    }>(
+      `SELECT c.claim_id, c.text, c.status, c.confidence, c.domain_tags,
+              count(DISTINCT s.paper_id)::INTEGER AS papers,
+              count(DISTINCT s.paper_id) FILTER (WHERE NOT coalesce(p.retracted, false))::INTEGER AS live,
+              count(s.paper_id)::INTEGER AS sources
+       FROM claims c
+       LEFT JOIN claim_sources s ON s.claim_id = c.claim_id
+       LEFT JOIN papers p ON p.paper_id = s.paper_id
+       WHERE c.claim_id IN (SELECT id FROM temp.main.kg_q_ids)
+       GROUP BY ALL`
+    )
+    return new Map(rows.map((r) => [r.claim_id, {
+      id: r.claim_id,
+      text: r.text,
+      status: r.status as EpistemicStatus,
+      confidence: r.confidence,
+      domainTags: r.domain_tags,
+      papers: r.papers,
+      livePapers: r.live,
+      sources: r.sources,
+      score: null
+    } satisfies ClaimSummary] as const))
+  })
+
+const sourcesOf = (db: DuckDbService, claimId: string) =>
+  db.query<{
+    paper_id: string
+    title: string | null
+    year: number | null
+    retracted: boolean | null
+    chunk_id: string
+    page: number | null
+    quote: string
+  }>(
+    `SELECT s.paper_id, p.title, p.year, p.retracted, s.chunk_id, s.page, s.quote
+     FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
+     WHERE s.claim_id = $1 ORDER BY p.year NULLS LAST, s.paper_id, s.page NULLS LAST, s.chunk_id`,
+    [claimId]
+  ).pipe(Effect.map((rows) =>
+    rows.map((r): SourceView => ({
+      paperId: r.paper_id,
+      title: r.title ?? r.paper_id,
+      year: r.year,
+      retracted: r.retracted === true,
+      chunkId: r.chunk_id,
+      page: r.page,
+      quote: r.quote
+    }))
+  ))
+
+const parseSignals = (json: string | null): Record<string, number> => {
+  if (json === null) return {}
+  try {
+    const v: unknown = JSON.parse(json)
+    const out: Record<string, number> = {}
+    if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === "number") out[k] = x
+    }
+    return out
+  } catch {
+    return {}
+  }
+}
+
+const edgesOf = (db: DuckDbService, claimId: string) =>
+  db.query<{ other: string; kind: ClaimEdgeKind; score: number; signals: string | null }>(
+    `SELECT CASE WHEN src_claim_id = $1 THEN dst_claim_id ELSE src_claim_id END AS other,
+            kind, score, signals::VARCHAR AS signals
+     FROM claim_edges WHERE src_claim_id = $1 OR dst_claim_id = $1
+     ORDER BY score DESC, other`,
+    [claimId]
+  )
+
+/**
+ * Resolve a claim argument: an id (or the last segment of its IRI), else
+ * the nearest claim to the text.
+ *
+ * @since 0.1.0
+ * @category resolution
+ */
+export const resolveClaim = Effect.fn("GraphQueries.resolveClaim")(function*(idOrText: string) {
+  const db = yield* DuckDb
+  const byId = yield* claimById(db, idOrText)
+  if (byId !== null) {
+    const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [byId])
+    return { query: idOrText, by: "id", id: byId, label: t[0]?.text ?? "", similarity: null } satisfies Resolution
+  }
+  const [best] = yield* rankClaims(db, idOrText, { limit: 1, minCosine: RESOLVE_MIN_COSINE })
+  if (best === undefined) return yield* new NotFoundError({ what: "claim", query: idOrText, path: db.path })
+  const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [best.claimId])
+  return {
+    query: idOrText,
+    by: "text",
+    id: best.claimId,
+    label: t[0]?.text ?? "",
+    similarity: Math.round(best.score * 1000) / 1000
+  } satisfies Resolution
+})
+
+// ---------------------------------------------------------------------------
+// Questions
+// ---------------------------------------------------------------------------
+
+/**
+ * Claims, optionally of one status and/or ranked by relevance to `about`
+ * (embedding cosine and keyword match). Without `about`, the best supported
+ * first.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const listClaims = Effect.fn("GraphQueries.listClaims")(function*(options: {
+  readonly status?: "established" | "preliminary" | "contested" | undefined
+  readonly about?: string | undefined
+  readonly limit?: number | undefined
+} = {}) {
+  const db = yield* DuckDb
+  const limit = options.limit ?? 50
+  if (options.about !== undefined && options.about.trim() !== "") {
+    const ranked = yield* rankClaims(db, options.about, { status: options.status, limit })
+    const byId = yield* summaries(db, ranked.map((r) => r.claimId))
+    return ranked.flatMap((r) => {
+      const s = byId.get(r.claimId)
+      return s === undefined ? [] : [{ ...s, score: Math.round(r.score * 1000) / 1000 }]
+    }) satisfies ReadonlyArray<ClaimSummary>
+  }
+  const params: Array<string> = []
+  if (options.status !== undefined) params.push(options.status)
+  const ids = yield* db.query<{ claim_id: string }>(
+    `SELECT c.claim_id FROM claims c LEFT JOIN claim_sources s ON s.claim_id = c.claim_id
+     ${options.status === undefined ? "" : "WHERE c.status = $1"}
+     GROUP BY c.claim_id, c.confidence ORDER BY count(DISTINCT s.paper_id) DESC, c.confidence DESC, c.claim_id LIMIT ${limit}`,
+    params
+  )
+  const byId = yield* summaries(db, ids.map((r) => r.claim_id))
+  return ids.flatMap((r) => {
+    const s = byId.get(r.claim_id)
+    return s === undefined ? [] : [s]
+  }) satisfies ReadonlyArray<ClaimSummary>
+})
+
+/**
+ * One claim, resolved from an id or free text, with its sources (quotes and
+ * pages), edges, entities and the reasons of its status.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: string) {
+  const db = yield* DuckDb
+  const resolution = yield* resolveClaim(idOrText)
+  const id = resolution.id
+  const [row] = yield* db.query<{
+    text: string
+    metric: string | null
+    value: string | null
+    conditions: string | null
+    domain_tags: ReadonlyArray<string>
+    confidence: number
+    status: string
+  }>("SELECT text, metric, value, conditions, domain_tags, confidence, status FROM claims WHERE claim_id = $1", [id])
+  const sources = yield* sourcesOf(db, id)
+  const edges = yield* edgesOf(db, id)
+  const others = yield* summaries(db, [id, ...edges.map((e) => e.other)])
+  const entities = yield* db.query<{ entity_id: string; label: string; type: string }>(
+    `SELECT e.entity_id, e.label, e.type FROM claim_entities ce JOIN entities e ON e.entity_id = ce.entity_id
+     WHERE ce.claim_id = $1 ORDER BY e.label`,
+    [id]
+  )
+  const [assessment] = yield* Epistemics.assess(db, [id])
+  const claim = Claim.make({
+    id: ClaimId.make(id),
+    text: row!.text,
+    evidence: sources[0]?.quote ?? row!.text,
+    metric: row!.metric,
+    value: row!.value,
+    conditions: row!.conditions,
+    domainTags: row!.domain_tags,
+    confidence: Math.min(1, Math.max(0, row!.confidence)),
+    status: row!.status as EpistemicStatus,
+    sources: sources.map((s) =>
+      ClaimSource.make({ paperId: PaperId.make(s.paperId), chunkId: ChunkId.make(s.chunkId), page: s.page, quote: s.quote })
+    )
+  })
+  return {
+    resolution,
+    claim,
+    summary: others.get(id)!,
+    sources,
+    edges: edges.flatMap((e) => {
+      const other = others.get(e.other)
+      return other === undefined ? [] : [{ kind: e.kind, score: e.score, signals: parseSignals(e.signals), other }]
+    }),
+    entities: entities.map((e) => ({ id: e.entity_id, label: e.label, type: e.type })),
+    assessment: {
+      claimId: assessment!.claimId,
+      status: assessment!.status,
+      support: assessment!.support,
+      opposition: assessment!.opposition,
+      narrow: assessment!.narrow,
+      reason: assessment!.reason
+    }
+  } satisfies ClaimDetail
+})
+
+/**
+ * Papers whose claims contradict the claim, grouped by paper (live papers
+ * first, then by the strongest contradiction).
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const challenges = Effect.fn("GraphQueries.challenges")(function*(idOrText: string) {
+  const db = yield* DuckDb
+  const resolution = yield* resolveClaim(idOrText)
+  const contra = (yield* edgesOf(db, resolution.id)).filter((e) => e.kind === "contradicts")
+  const self = yield* summaries(db, [resolution.id])
+  const byPaper = new Map<string, {
+    paperId: string
+    title: string
+    year: number | null
+    retracted: boolean
+    claims: Array<{ id: string; text: string; edgeScore: number; page: number | null; quote: string }>
+  }>()
+  const texts = yield* summaries(db, contra.map((e) => e.other))
+  for (const e of contra) {
+    for (const s of yield* sourcesOf(db, e.other)) {
+      const entry = byPaper.get(s.paperId) ??
+        { paperId: s.paperId, title: s.title, year: s.year, retracted: s.retracted, claims: [] }
+      entry.claims.push({ id: e.other, text: texts.get(e.other)?.text ?? "", edgeScore: e.score, page: s.page, quote: s.quote })
+      byPaper.set(s.paperId, entry)
+    }
+  }
+  const papers = Array.from(byPaper.values()).sort((a, b) =>
+    Number(a.retracted) - Number(b.retracted) ||
+    Math.max(...b.claims.map((c) => c.edgeScore)) - Math.max(...a.claims.map((c) => c.edgeScore)) ||
+    (a.paperId < b.paperId ? -1 : 1)
+  )
+  return { resolution, claim: self.get(resolution.id)!, papers } satisfies Challenges
+})
+
+/**
+ * The claims contradicting this one, ranked by their own support (distinct
+ * non-retracted papers, replications included), then by edge score.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const counterevidence = Effect.fn("GraphQueries.counterevidence")(function*(idOrText: string) {
+  const db = yield* DuckDb
+  const resolution = yield* resolveClaim(idOrText)
+  const contra = (yield* edgesOf(db, resolution.id)).filter((e) => e.kind === "contradicts")
+  const all = yield* summaries(db, [resolution.id, ...contra.map((e) => e.other)])
+  const assessed = new Map((yield* Epistemics.assess(db, contra.map((e) => e.other))).map((a) => [a.claimId, a] as const))
+  const against = []
+  for (const e of contra) {
+    const claim = all.get(e.other)
+    if (claim === undefined) continue
+    against.push({
+      claim,
+      support: assessed.get(e.other)?.support ?? claim.livePapers,
+      edgeScore: e.score,
+      signals: parseSignals(e.signals),
+      sources: yield* sourcesOf(db, e.other)
+    })
+  }
+  against.sort((a, b) => b.support - a.support || b.edgeScore - a.edgeScore || (a.claim.id < b.claim.id ? -1 : 1))
+  return { resolution, claim: all.get(resolution.id)!, against } satisfies Counterevidence
+})
+
+/** Predicates that say a method was applied to, used for, or tested on a problem. */
+const APPLY_PREDICATES = new Set(["uses", "appliesTo", "evaluatedOn", "basedOn", "improves"])
+
+const localName = (predicate: string): string => predicate.replace(/^.*[#/]/, "")
+
+const snippet = (text: string, ...labels: ReadonlyArray<string>): string => {
+  const lower = text.toLowerCase()
+  const at = labels.map((l) => lower.indexOf(l.toLowerCase())).filter((i) => i >= 0).sort((a, b) => a - b)[0]
+  if (at === undefined) return text.length <= 300 ? text : `${text.slice(0, 297)}...`
+  const start = Math.max(0, at - 120)
+  const end = Math.min(text.length, at + 180)
+  return `${start > 0 ? "..." : ""}${text.slice(start, end).trim()}${end < text.length ? "..." : ""}`
+}
+
+const relationRows = (db: DuckDbService, where: string, params: ReadonlyArray<string>) =>
+  db.query<{
+    subject_id: string
+    s_label: string
+    s_type: string
+    predicate: string
+    object_id: string
+    o_label: string
+    o_type: string
+    confidence: number
+    paper_id: string
+    title: string | null
+    year: number | null
+    page: number | null
+    text: string | null
+  }>(
+    `SELECT r.subject_id, se.label AS s_label, se.type AS s_type, r.predicate, r.object_id,
+            oe.label AS o_label, oe.type AS o_type, r.confidence, r.paper_id, p.title, p.year, c.page, c.text
+     FROM relations r
+     JOIN entities se ON se.entity_id = r.subject_id
+     JOIN entities oe ON oe.entity_id = r.object_id
+     LEFT JOIN papers p ON p.paper_id = r.paper_id
+     LEFT JOIN chunks c ON c.chunk_id = r.chunk_id
+     WHERE ${where}
+     ORDER BY p.year NULLS LAST, r.paper_id, c.page NULLS LAST, r.predicate`,
+    params
+  ).pipe(Effect.map((rows) =>
+    rows.map((r): RelationEvidence => ({
+      subject: { id: r.subject_id, label: r.s_label, type: r.s_type },
+      predicate: localName(r.predicate),
+      object: { id: r.object_id, label: r.o_label, type: r.o_type },
+      confidence: r.confidence,
+      paperId: r.paper_id,
+      title: r.title ?? r.paper_id,
+      year: r.year,
+      page: r.page,
+      quote: snippet(r.text ?? "", r.s_label, r.o_label)
+    }))
+  ))
+
+/**
+ * Has anyone applied `method` to `problem`? Entities are matched by label or
+ * alias; the evidence is relations between them (uses, appliesTo,
+ * evaluatedOn, basedOn, improves; other relations are listed as related)
+ * and claims about both (linked to both entities, or naming both), each with
+ * its sources.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
+  readonly method: string
+  readonly problem: string
+}) {
+  const db = yield* DuckDb
+  const methods = yield* matchEntities(db, options.method)
+  const problems = yield* matchEntities(db, options.problem)
+  const mIds = methods.map((e) => e.entityId), pIds = problems.map((e) => e.entityId)
+  let relations: ReadonlyArray<RelationEvidence> = []
+  if (mIds.length > 0 && pIds.length > 0) {
+    yield* withIds(db, "kg_q_m", mIds)
+    yield* withIds(db, "kg_q_p", pIds)
+    relations = yield* relationRows(
+      db,
+      `(r.subject_id IN (SELECT id FROM temp.main.kg_q_m) AND r.object_id IN (SELECT id FROM temp.main.kg_q_p))
+       OR (r.subject_id IN (SELECT id FROM temp.main.kg_q_p) AND r.object_id IN (SELECT id FROM temp.main.kg_q_m))`,
+      []
+    )
+  }
+  const direct = relations.filter((r) => APPLY_PREDICATES.has(r.predicate))
+  const related = relations.filter((r) => !APPLY_PREDICATES.has(r.predicate))
+  // Claims about both: linked to a method entity and a problem entity, or naming both.
+  const linked = mIds.length > 0 && pIds.length > 0
+    ? yield* db.query<{ claim_id: string }>(
+      `SELECT DISTINCT a.claim_id FROM claim_entities a JOIN claim_entities b ON a.claim_id = b.claim_id
+       WHERE a.entity_id IN (SELECT id FROM temp.main.kg_q_m) AND b.entity_id IN (SELECT id FROM temp.main.kg_q_p)`
+    )
+    : []
+  const names = (q: string, es: ReadonlyArray<{ label: string }>) =>
+    Array.from(new Set([q, ...es.map((e) => e.label)].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= 2)))
+  const mNames = names(options.method, methods), pNames = names(options.problem, problems)
+  const orOf = (list: ReadonlyArray<string>, offset: number) =>
+    list.map((_, i) => `contains(lower(text), $${offset + i + 1})`).join(" OR ")
+  const named = yield* db.query<{ claim_id: string }>(
+    `SELECT claim_id FROM claims WHERE (${orOf(mNames, 0)}) AND (${orOf(pNames, mNames.length)})`,
+    [...mNames, ...pNames]
+  )
+  const claimIds = Array.from(new Set([...linked.map((r) => r.claim_id), ...named.map((r) => r.claim_id)])).sort()
+  const sums = yield* summaries(db, claimIds)
+  const claims = []
+  for (const id of claimIds) {
+    const s = sums.get(id)
+    if (s !== undefined) claims.push({ claim: s, sources: yield* sourcesOf(db, id) })
+  }
+  const papers = Array.from(new Set([...direct.map((r) => r.paperId), ...claims.flatMap((c) => c.sources.map((s) => s.paperId))])).sort()
+  const ref = (e: { entityId: string; label: string; type: string }) => ({ id: e.entityId, label: e.label, type: e.type })
+  return {
+    applied: direct.length > 0 || claims.length > 0,
+    method: { query: options.method, entities: methods.map(ref) },
+    problem: { query: options.problem, entities: problems.map(ref) },
+    relations: direct,
+    related,
+    claims,
+    papers
+  } satisfies Applied
+})
+
+/** Verbs of later work, by predicate (the later work is the relation's subject, the idea its object). */
+const LINEAGE_VERBS: Readonly<Record<string, string>> = {
+  uses: "used",
+  improves: "improved",
+  basedOn: "built on",
+  extends: "extended",
+  evaluatedOn: "evaluated on",
+  comparesTo: "compared with",
+  appliesTo: "applied to",
+  hyponymOf: "specialised",
+  partOf: "included"
+}
+
+const EDGE_VERBS: Readonly<Record<ClaimEdgeKind, string>> = {
+  same_as: "restated",
+  replicates: "replicated",
+  contradicts: "contradicted",
+  weak_link: "related"
+}
+
+/** Resolve a claim-or-entity argument: claim id, entity (id, label, alias), else the nearest claim. */
+const resolveSubject = (db: DuckDbService, query: string) =>
+  Effect.gen(function*() {
+    const byId = yield* claimById(db, query)
+    if (byId !== null) {
+      const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [byId])
+      return { query, by: "id", id: byId, label: t[0]?.text ?? "", similarity: null } as Resolution
+    }
+    const entities = yield* matchEntities(db, query, 5)
+    const exact = entities.filter((e) => e.by !== "contains")
+    const entity = exact[0] ?? entities[0]
+    if (entity !== undefined) return { query, by: "entity", id: entity.entityId, label: entity.label, similarity: null } as Resolution
+    const [best] = yield* rankClaims(db, query, { limit: 1, minCosine: RESOLVE_MIN_COSINE })
+    if (best === undefined) return yield* new NotFoundError({ what: "claim or entity", query, path: db.path })
+    const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [best.claimId])
+    return { query, by: "text", id: best.claimId, label: t[0]?.text ?? "", similarity: Math.round(best.score * 1000) / 1000 } as Resolution
+  })
+
+type PaperRef = { paperId: string; title: string; year: number | null }
+
+const byYear = (a: { year: number | null; paperId: string }, b: { year: number | null; paperId: string }) =>
+  (a.year ?? 99999) - (b.year ?? 99999) || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0)
+
+/** Papers that mention an entity (mentions, relations, claims about it), earliest first. */
+const entityPapers = (db: DuckDbService, entityId: string) =>
+  db.query<{ paper_id: string; title: string | null; year: number | null }>(
+    `SELECT DISTINCT p.paper_id, p.title, p.year FROM papers p WHERE p.paper_id IN (
+       SELECT paper_id FROM entity_mentions WHERE entity_id = $1
+       UNION SELECT paper_id FROM relations WHERE subject_id = $1 OR object_id = $1
+       UNION SELECT s.paper_id FROM claim_entities ce JOIN claim_sources s ON s.claim_id = ce.claim_id WHERE ce.entity_id = $1
+     ) ORDER BY p.year NULLS LAST, p.paper_id`,
+    [entityId]
+  ).pipe(Effect.map((rows) => rows.map((r): PaperRef => ({ paperId: r.paper_id, title: r.title ?? r.paper_id, year: r.year }))))
+
+/**
+ * Where an idea (an entity or a claim) first appears, by year, and how later
+ * work used, improved or built on it: relations whose object is the entity,
+ * and, for a claim, its later sources and its claim edges.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const lineage = Effect.fn("GraphQueries.lineage")(function*(entityOrClaim: string) {
+  const db = yield* DuckDb
+  const resolution = yield* resolveSubject(db, entityOrClaim)
+  type Event = Lineage["events"][number]
+  const events: Array<Event> = []
+  let first: PaperRef | null = null
+  if (resolution.by === "entity") {
+    const papers = yield* entityPapers(db, resolution.id)
+    first = papers[0] ?? null
+    const rels = yield* relationRows(db, "r.object_id = $1 AND r.subject_id <> $1", [resolution.id])
+    const seen = new Set<string>()
+    for (const r of rels) {
+      const key = `${r.paperId}\u0000${r.predicate}\u0000${r.subject.id}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      events.push({
+        year: r.year,
+        paperId: r.paperId,
+        title: r.title,
+        relation: LINEAGE_VERBS[r.predicate] ?? r.predicate,
+        via: "relation",
+        other: r.subject,
+        quote: r.quote
+      })
+    }
+    const withEvents = new Set(events.map((e) => e.paperId))
+    for (const p of papers.slice(1)) {
+      if (withEvents.has(p.paperId)) continue
+      events.push({ year: p.year, paperId: p.paperId, title: p.title, relation: "mentioned", via: "mention", other: null, quote: "" })
+    }
+  } else {
+    const sources = yield* sourcesOf(db, resolution.id)
+    const sorted = [...sources].sort(byYear)
+    first = sorted[0] === undefined ? null : { paperId: sorted[0].paperId, title: sorted[0].title, year: sorted[0].year }
+    const seenPapers = new Set(first === null ? [] : [first.paperId])
+    for (const s of sorted) {
+      if (seenPapers.has(s.paperId)) continue
+      seenPapers.add(s.paperId)
+      events.push({ year: s.year, paperId: s.paperId, title: s.title, relation: "reasserted", via: "source", other: null, quote: s.quote })
+    }
+    for (const e of yield* edgesOf(db, resolution.id)) {
+      const [earliest] = [...(yield* sourcesOf(db, e.other))].sort(byYear)
+      if (earliest === undefined) continue
+      const other = yield* summaries(db, [e.other])
+      events.push({
+        year: earliest.year,
+        paperId: earliest.paperId,
+        title: earliest.title,
+        relation: EDGE_VERBS[e.kind],
+        via: "claim_edge",
+        other: { id: e.other, label: other.get(e.other)?.text ?? "", type: "Claim" },
+        quote: earliest.quote
+      })
+    }
+  }
+  events.sort((a, b) => byYear(a, b) || (a.relation < b.relation ? -1 : a.relation > b.relation ? 1 : 0))
+  return { resolution, firstAppearance: first, events } satisfies Lineage
+})
+
+/** Predicates along which a result depends on earlier work. */
+const FOUNDATION_PREDICATES = ["basedOn", "uses", "extends"] as const
+
+/**
+ * The work a result depends on: from a claim's entities (or an entity),
+ * follow `basedOn` / `uses` / `extends` relations to their objects, up to
+ * `maxDepth` hops (default 3), never revisiting an entity; each ancestor
+ * with the papers that assert the dependency.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const foundations = Effect.fn("GraphQueries.foundations")(function*(
+  claimOrEntity: string,
+  options: { readonly maxDepth?: number | undefined; readonly maxNodes?: number | undefined } = {}
+) {
+  const db = yield* DuckDb
+  const maxDepth = Math.max(1, Math.min(10, options.maxDepth ?? 3))
+  const maxNodes = options.maxNodes ?? 200
+  const resolution = yield* resolveSubject(db, claimOrEntity)
+  const roots = resolution.by === "entity"
+    ? yield* db.query<{ entity_id: string; label: string; type: string }>(
+      "SELECT entity_id, label, type FROM entities WHERE entity_id = $1",
+      [resolution.id]
+    )
+    : yield* db.query<{ entity_id: string; label: string; type: string }>(
+      `SELECT e.entity_id, e.label, e.type FROM claim_entities ce JOIN entities e ON e.entity_id = ce.entity_id
+       WHERE ce.claim_id = $1 ORDER BY e.label`,
+      [resolution.id]
+    )
+  const visited = new Set(roots.map((r) => r.entity_id))
+  type Node = Foundations["nodes"][number]
+  const nodes: Array<Node> = []
+  let frontier = roots.map((r) => r.entity_id)
+  let truncated = false
+  const predicates = FOUNDATION_PREDICATES.map((p) => `'${p}'`).join(", ")
+  for (let depth = 1; depth <= maxDepth && frontier.length > 0; depth++) {
+    yield* withIds(db, "kg_q_frontier", frontier)
+    const rows = yield* db.query<{
+      subject_id: string
+      predicate: string
+      object_id: string
+      label: string
+      type: string
+      paper_id: string
+      title: string | null
+      year: number | null
+    }>(
+      `SELECT r.subject_id, r.predicate, r.object_id, e.label, e.type, r.paper_id, p.title, p.year
+       FROM relations r JOIN entities e ON e.entity_id = r.object_id
+       LEFT JOIN papers p ON p.paper_id = r.paper_id
+       WHERE r.subject_id IN (SELECT id FROM temp.main.kg_q_frontier)
+         AND regexp_replace(r.predicate, '^.*[#/]', '') IN (${predicates})
+       ORDER BY r.object_id, p.year NULLS LAST, r.paper_id`
+    )
+    const next: Array<string> = []
+    const byObject = new Map<string, Array<typeof rows[number]>>()
+    for (const r of rows) {
+      if (visited.has(r.object_id)) continue
+      const list = byObject.get(r.object_id) ?? []
+      list.push(r)
+      byObject.set(r.object_id, list)
+    }
+    for (const [objectId, list] of byObject) {
+      if (nodes.length >= maxNodes) {
+        truncated = true
+        break
+      }
+      visited.add(objectId)
+      next.push(objectId)
+      const head = list[0]!
+      const papers = Array.from(
+        new Map(list.map((r) => [r.paper_id, { paperId: r.paper_id, title: r.title ?? r.paper_id, year: r.year }] as const)).values()
+      )
+      nodes.push({
+        entity: { id: objectId, label: head.label, type: head.type },
+        depth,
+        predicate: localName(head.predicate),
+        from: head.subject_id,
+        papers
+      })
+    }
+    frontier = next
+    if (depth === maxDepth && frontier.length > 0) {
+      // Is there anything beyond the bound?
+      yield* withIds(db, "kg_q_frontier", frontier)
+      const more = yield* db.query<{ object_id: string }>(
+        `SELECT DISTINCT r.object_id FROM relations r WHERE r.subject_id IN (SELECT id FROM temp.main.kg_q_frontier)
+           AND regexp_replace(r.predicate, '^.*[#/]', '') IN (${predicates})`
+      )
+      if (more.some((r) => !visited.has(r.object_id))) truncated = true
+    }
+  }
+  return {
+    resolution,
+    roots: roots.map((r) => ({ id: r.entity_id, label: r.label, type: r.type })),
+    nodes,
+    maxDepth,
+    truncated
+  } satisfies Foundations
+})

@@ -1,0 +1,141 @@
+/**
+ * The grading rules of epistemic status, as a pure function of one claim's
+ * evidence: its own supporting papers, the papers of claims that replicate
+ * it, and the papers of claims that contradict it. Retracted papers never
+ * count. See `docs/epistemics.md`.
+ *
+ * @internal
+ */
+
+/** Rules and thresholds of grading. */
+export interface GradingRules {
+  /** `established` needs at least this many independent (distinct, non-retracted) supporting papers. */
+  readonly minIndependentPapers: number
+  /** A contradiction is significant when its papers number at least `contestRatio` x the claim's support (and >= 1). */
+  readonly contestRatio: number
+  /** `contradicts` edges scoring below this are ignored. */
+  readonly minContradictionScore: number
+  /** Papers of claims linked by `replicates` / `same_as` count as support. */
+  readonly countReplications: boolean
+  /** Claims written with confidence below this (hedged) are narrow. */
+  readonly narrowConfidence: number
+  /** Stated sample sizes (`n = 12`) below this are narrow. */
+  readonly narrowSampleSize: number
+}
+
+/** The default rules. */
+export const defaultRules: GradingRules = {
+  minIndependentPapers: 2,
+  contestRatio: 1 / 3,
+  minContradictionScore: 0.5,
+  countReplications: true,
+  narrowConfidence: 0.4,
+  narrowSampleSize: 30
+}
+
+/** Cues of conditions that restrict a finding to a narrow setting. */
+const NARROW = new RegExp(
+  [
+    "in vitro",
+    "in (?:a |one )?(?:mouse|mice|rats?|animal|zebrafish|yeast|cell lines?)",
+    "(?:mouse|animal|rat) models?",
+    "pilot",
+    "case stud(?:y|ies)",
+    "(?:a |one )?single (?:dataset|data set|site|cent(?:re|er)|hospital|language|domain|task|benchmark|cohort|seed|run|patient)",
+    "toy (?:problem|example|data|setting)s?",
+    "synthetic data",
+    "small (?:sample|cohort|dataset|data set)s?"
+  ].map((p) => `\\b${p}\\b`).join("|"),
+  "i"
+)
+
+/** Is this claim narrow (hedged, or stated under restrictive conditions)? */
+export const isNarrow = (
+  claim: { readonly confidence: number; readonly conditions: string | null; readonly text?: string },
+  rules: GradingRules
+): { readonly narrow: boolean; readonly reason: string | null } => {
+  if (claim.confidence < rules.narrowConfidence) {
+    return { narrow: true, reason: `hedged (confidence ${claim.confidence} < ${rules.narrowConfidence})` }
+  }
+  const where = `${claim.conditions ?? ""}`
+  const m = NARROW.exec(where)
+  if (m !== null) return { narrow: true, reason: `narrow conditions ("${m[0]}")` }
+  const n = /\bn\s*=\s*(\d+)\b/i.exec(`${where} ${claim.text ?? ""}`)
+  if (n !== null && Number(n[1]) < rules.narrowSampleSize) {
+    return { narrow: true, reason: `small sample (n = ${n[1]})` }
+  }
+  return { narrow: false, reason: null }
+}
+
+/** The evidence of one claim. */
+export interface Evidence {
+  readonly claimId: string
+  readonly confidence: number
+  readonly conditions: string | null
+  readonly text: string
+  /** Distinct non-retracted papers among the claim's own sources. */
+  readonly ownPapers: ReadonlyArray<string>
+  /** Distinct retracted papers among its sources. */
+  readonly retractedPapers: ReadonlyArray<string>
+  /** Non-retracted papers of claims linked by replicates / same_as. */
+  readonly replicatingPapers: ReadonlyArray<string>
+  /** Non-retracted papers of claims linked by a contradicts edge above the score threshold. */
+  readonly contradictingPapers: ReadonlyArray<string>
+  /** Ids of those contradicting claims. */
+  readonly contradictingClaims: ReadonlyArray<string>
+}
+
+/** A grade with its reasons. */
+export interface Assessment {
+  readonly claimId: string
+  readonly status: "established" | "preliminary" | "contested"
+  /** Independent supporting papers (own + replicating, non-retracted, not on both sides). */
+  readonly support: number
+  /** Independent contradicting papers (non-retracted, not also supporting). */
+  readonly opposition: number
+  readonly narrow: boolean
+  readonly reason: string
+}
+
+/** Grade one claim. */
+export const grade = (e: Evidence, rules: GradingRules): Assessment => {
+  const supporting = new Set(e.ownPapers)
+  if (rules.countReplications) for (const p of e.replicatingPapers) supporting.add(p)
+  const opposing = new Set(e.contradictingPapers.filter((p) => !supporting.has(p)))
+  const s = supporting.size, k = opposing.size
+  const narrow = isNarrow(e, rules)
+  const base = { claimId: e.claimId, support: s, opposition: k, narrow: narrow.narrow }
+  if (e.ownPapers.length === 0) {
+    return {
+      ...base,
+      status: "preliminary",
+      reason: e.retractedPapers.length > 0
+        ? `every source is retracted (${e.retractedPapers.join(", ")})`
+        : "no source paper"
+    }
+  }
+  if (k >= 1 && k >= rules.contestRatio * s) {
+    return {
+      ...base,
+      status: "contested",
+      reason: `${s} supporting paper(s) against ${k} contradicting paper(s)`
+    }
+  }
+  if (s >= rules.minIndependentPapers) {
+    if (narrow.narrow) {
+      return { ...base, status: "preliminary", reason: `${s} supporting papers, but ${narrow.reason}` }
+    }
+    return {
+      ...base,
+      status: "established",
+      reason: `${s} independent supporting papers` +
+        (k > 0 ? `; ${k} contradicting paper(s) below the contest ratio` : "; no contradiction")
+    }
+  }
+  return {
+    ...base,
+    status: "preliminary",
+    reason: `${s} supporting paper(s)${k > 0 ? `, ${k} weak contradiction(s)` : ""}` +
+      (narrow.narrow ? `; ${narrow.reason}` : "")
+  }
+}

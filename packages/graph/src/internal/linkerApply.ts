@@ -1,0 +1,181 @@
+/**
+ * The writes of one linking run, inside the caller's transaction: merge
+ * claims (sources, entity links, L4 memberships and edges moved to the
+ * surviving claim, the other rows deleted), then replace the edges of every
+ * compared pair and leave at most one edge per unordered pair of claims.
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import type { ClaimEdgeKind } from "@kg/core/Domain"
+import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import { pairKey } from "./linkerBlocking.js"
+
+const TEMP = { catalog: "temp", schema: "main" } as const
+
+/** An edge to write (claim ids before merges are resolved). */
+export interface PlannedEdge {
+  readonly src: string
+  readonly dst: string
+  readonly kind: ClaimEdgeKind
+  readonly score: number
+  readonly signals: Readonly<Record<string, number>>
+}
+
+/** A merge: `from` disappears into `into`, whose row gets `fields`. */
+export interface PlannedMerge {
+  readonly from: string
+  readonly into: string
+}
+
+/** Updated fields of a surviving claim. */
+export interface SurvivorFields {
+  readonly id: string
+  readonly domainTags: ReadonlyArray<string>
+  readonly confidence: number
+  readonly conditions: string | null
+  readonly metric: string | null
+  readonly value: string | null
+}
+
+/** Priority of edge kinds when two edges join the same pair: a contradiction is never hidden. */
+export const KIND_PRIORITY: Readonly<Record<ClaimEdgeKind, number>> = {
+  contradicts: 4,
+  replicates: 3,
+  same_as: 2,
+  weak_link: 1
+}
+
+const better = (a: PlannedEdge, b: PlannedEdge): PlannedEdge =>
+  KIND_PRIORITY[a.kind] !== KIND_PRIORITY[b.kind]
+    ? (KIND_PRIORITY[a.kind] > KIND_PRIORITY[b.kind] ? a : b)
+    : (a.score >= b.score ? a : b)
+
+const parseSignals = (json: string | null): Record<string, number> => {
+  if (json === null) return {}
+  try {
+    const v: unknown = JSON.parse(json)
+    if (v === null || typeof v !== "object") return {}
+    const out: Record<string, number> = {}
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === "number") out[k] = x
+    return out
+  } catch {
+    return {}
+  }
+}
+
+/** Apply merges and edges; returns the number of edges written per kind. */
+export const applyLinking = (
+  db: DuckDbService,
+  plan: {
+    readonly merges: ReadonlyArray<PlannedMerge>
+    readonly survivors: ReadonlyArray<SurvivorFields>
+    readonly compared: ReadonlyArray<readonly [string, string]>
+    readonly edges: ReadonlyArray<PlannedEdge>
+  }
+): Effect.Effect<Record<ClaimEdgeKind, number>, DuckDbError> =>
+  Effect.gen(function*() {
+    const into = new Map(plan.merges.map((m) => [m.from, m.into] as const))
+    const resolve = (id: string): string => {
+      let cur = id
+      for (let i = 0; i < 64 && into.has(cur); i++) cur = into.get(cur)!
+      return cur
+    }
+    yield* db.run("CREATE OR REPLACE TEMP TABLE kg_link_merge (old_id VARCHAR, new_id VARCHAR)")
+    yield* db.run("CREATE OR REPLACE TEMP TABLE kg_link_touched (claim_id VARCHAR)")
+
+    if (plan.merges.length > 0) {
+      yield* db.append("kg_link_merge", plan.merges.map((m) => [m.from, resolve(m.from)]), TEMP)
+      for (const s of plan.survivors) {
+        yield* db.run(
+          "UPDATE claims SET domain_tags = $1, confidence = $2, conditions = $3, metric = $4, value = $5 WHERE claim_id = $6",
+          [s.domainTags, s.confidence, s.conditions, s.metric, s.value, s.id]
+        )
+      }
+      yield* db.run(
+        `INSERT INTO claim_sources
+         SELECT DISTINCT m.new_id, s.paper_id, s.chunk_id, s.page, s.quote
+         FROM claim_sources s JOIN temp.main.kg_link_merge m ON s.claim_id = m.old_id
+         WHERE NOT EXISTS (
+           SELECT 1 FROM claim_sources t
+           WHERE t.claim_id = m.new_id AND t.paper_id = s.paper_id AND t.chunk_id = s.chunk_id AND t.quote = s.quote)`
+      )
+      yield* db.run("DELETE FROM claim_sources WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
+      yield* db.run(
+        `INSERT INTO claim_entities
+         SELECT DISTINCT m.new_id, e.entity_id
+         FROM claim_entities e JOIN temp.main.kg_link_merge m ON e.claim_id = m.old_id
+         WHERE NOT EXISTS (SELECT 1 FROM claim_entities t WHERE t.claim_id = m.new_id AND t.entity_id = e.entity_id)`
+      )
+      yield* db.run("DELETE FROM claim_entities WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
+      yield* db.run(
+        `INSERT INTO l4_members
+         SELECT DISTINCT l.pattern_id, m.new_id
+         FROM l4_members l JOIN temp.main.kg_link_merge m ON l.claim_id = m.old_id
+         WHERE NOT EXISTS (SELECT 1 FROM l4_members t WHERE t.claim_id = m.new_id AND t.pattern_id = l.pattern_id)`
+      )
+      yield* db.run("DELETE FROM l4_members WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
+      yield* db.run(
+        `UPDATE claim_edges SET src_claim_id = m.new_id FROM temp.main.kg_link_merge m
+         WHERE claim_edges.src_claim_id = m.old_id`
+      )
+      yield* db.run(
+        `UPDATE claim_edges SET dst_claim_id = m.new_id FROM temp.main.kg_link_merge m
+         WHERE claim_edges.dst_claim_id = m.old_id`
+      )
+      yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
+    }
+
+    // Edges: every edge touching a compared or surviving claim is reloaded, the compared pairs' old edges
+    // are replaced by this run's, and one edge per unordered pair is kept.
+    const comparedKeys = new Set(plan.compared.map(([a, b]) => pairKey(resolve(a), resolve(b))))
+    const touched = new Set<string>()
+    for (const [a, b] of plan.compared) {
+      touched.add(resolve(a))
+      touched.add(resolve(b))
+    }
+    for (const s of plan.survivors) touched.add(s.id)
+    if (touched.size === 0) return { same_as: 0, contradicts: 0, replicates: 0, weak_link: 0 }
+    yield* db.append("kg_link_touched", Array.from(touched, (id) => [id]), TEMP)
+    const existing = yield* db.query<
+      { src_claim_id: string; dst_claim_id: string; kind: ClaimEdgeKind; score: number; signals: string | null }
+    >(
+      `SELECT src_claim_id, dst_claim_id, kind, score, signals::VARCHAR AS signals FROM claim_edges
+       WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_link_touched)
+          OR dst_claim_id IN (SELECT claim_id FROM temp.main.kg_link_touched)`
+    )
+    const final = new Map<string, PlannedEdge>()
+    const put = (e: PlannedEdge) => {
+      if (e.src === e.dst) return
+      const [src, dst] = e.src < e.dst ? [e.src, e.dst] : [e.dst, e.src]
+      const edge = { ...e, src, dst }
+      const k = pairKey(src, dst)
+      const seen = final.get(k)
+      final.set(k, seen === undefined ? edge : better(seen, edge))
+    }
+    for (const r of existing) {
+      if (comparedKeys.has(pairKey(r.src_claim_id, r.dst_claim_id))) continue
+      put({ src: r.src_claim_id, dst: r.dst_claim_id, kind: r.kind, score: r.score, signals: parseSignals(r.signals) })
+    }
+    const fresh = new Set<string>()
+    for (const e of plan.edges) {
+      const src = resolve(e.src), dst = resolve(e.dst)
+      put({ ...e, src, dst })
+      fresh.add(pairKey(src, dst))
+    }
+    yield* db.run(
+      `DELETE FROM claim_edges
+       WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_link_touched)
+          OR dst_claim_id IN (SELECT claim_id FROM temp.main.kg_link_touched)`
+    )
+    const rows = Array.from(final.values())
+    if (rows.length > 0) {
+      yield* db.append(
+        "claim_edges",
+        rows.map((e) => [e.src, e.dst, e.kind, e.score, JSON.stringify(e.signals)])
+      )
+    }
+    const written: Record<ClaimEdgeKind, number> = { same_as: 0, contradicts: 0, replicates: 0, weak_link: 0 }
+    for (const [k, e] of final) if (fresh.has(k)) written[e.kind]++
+    return written
+  })

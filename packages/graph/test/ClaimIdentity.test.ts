@@ -1,0 +1,133 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as fc from "fast-check"
+import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
+import * as ClaimIdentity from "../src/ClaimIdentity.js"
+import * as DomainTags from "../src/DomainTags.js"
+import { judge } from "../src/internal/nliRules.js"
+
+const embeddings = EmbeddingsLive.makeTest(64)
+
+const facets = (text: string, extra: Partial<ClaimIdentity.ClaimFacets> = {}): ClaimIdentity.ClaimFacets => ({
+  id: text,
+  text,
+  embedding: Effect.runSync(embeddings.embed([text]))[0]!,
+  domainTags: [],
+  conditions: null,
+  metric: null,
+  value: null,
+  ...extra
+})
+
+const both = (a: string, b: string) => [judge(a, b), judge(b, a)]
+
+const signals = (s: Partial<ClaimIdentity.IdentitySignals>): ClaimIdentity.IdentitySignals => ({
+  semantic: 0.95,
+  domain: 1,
+  conditions: 1,
+  outcome: 1,
+  ...s
+})
+
+describe("ClaimIdentity.decide: the action table", () => {
+  it("merges only when all four signals are high", () => {
+    expect(ClaimIdentity.decide(signals({}))).toBe("merge")
+    expect(ClaimIdentity.decide(signals({ conditions: 0.5 }))).toBe("replicates")
+    expect(ClaimIdentity.decide(signals({ semantic: 0.7 }))).toBe("replicates")
+  })
+  it("similar + same domain + opposite outcome: contradicts", () => {
+    expect(ClaimIdentity.decide(signals({ semantic: 0.6, outcome: 0 }))).toBe("contradicts")
+    // opposite outcomes under incompatible conditions are only weakly linked
+    expect(ClaimIdentity.decide(signals({ semantic: 0.6, outcome: 0, conditions: 0.2 }))).toBe("weak_link")
+  })
+  it("similar + different domain + same outcome: replicates; different outcome: weak_link", () => {
+    expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 1 }))).toBe("replicates")
+    expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 0 }))).toBe("weak_link")
+    expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 0.5 }))).toBe("weak_link")
+  })
+  it("not similar: none, whatever the rest", () => {
+    expect(ClaimIdentity.decide(signals({ semantic: 0.3, outcome: 0 }))).toBe("none")
+  })
+  it("thresholds are configuration", () => {
+    expect(ClaimIdentity.decide(signals({ semantic: 0.3 }), { similar: 0.2, mergeSemantic: 0.25 })).toBe("merge")
+  })
+})
+
+describe("ClaimIdentity.mergeScore on real SciFact claims", () => {
+  it("sees negation through NLI where the vectors see two near-identical sentences", () => {
+    const a = "Pioglitazone use is not associated with an increased risk of prostate cancer."
+    const b = "Pioglitazone use is significantly associated with an increased risk of prostate cancer."
+    const m = ClaimIdentity.mergeScore(facets(a), facets(b), both(a, b))
+    expect(m.detail.cosine!).toBeGreaterThan(0.7)
+    expect(m.signals.semantic).toBeGreaterThan(0.7)
+    expect(m.signals.outcome).toBe(0)
+    expect(ClaimIdentity.decide(m.signals)).toBe("contradicts")
+  })
+
+  it("reads the domain from tag clusters", () => {
+    const a = "AMP-activated protein kinase (AMPK) activation reduces inflammation-related fibrosis in the lungs."
+    const b = "AMP-activated protein kinase (AMPK) activation reduces inflammation-related fibrosis in the liver."
+    const clustering = DomainTags.clusterTags([["pulmonary fibrosis", 1], ["hepatology", 1]])
+    const m = ClaimIdentity.mergeScore(
+      facets(a, { domainTags: ["pulmonary fibrosis"] }),
+      facets(b, { domainTags: ["hepatology"] }),
+      both(a, b),
+      { clustering }
+    )
+    expect(m.signals.domain).toBe(0)
+    expect(m.signals.outcome).toBe(1)
+    expect(ClaimIdentity.decide(m.signals)).toBe("replicates")
+    // without tags the domain is unknown and counts as the same
+    const untagged = ClaimIdentity.mergeScore(facets(a), facets(b), both(a, b))
+    expect(untagged.detail.domainKnown).toBe(false)
+    expect(untagged.signals.domain).toBe(ClaimIdentity.defaultThresholds.unknownDomain)
+  })
+
+  it("treats missing conditions as compatible and a metric mismatch as less compatible", () => {
+    expect(ClaimIdentity.conditionsCompatibility({ conditions: null, metric: null }, { conditions: "in mice", metric: null })).toBe(1)
+    const same = ClaimIdentity.conditionsCompatibility(
+      { conditions: "on WMT14 English-German", metric: "BLEU" },
+      { conditions: "on WMT14 English-German", metric: "BLEU" }
+    )
+    const otherMetric = ClaimIdentity.conditionsCompatibility(
+      { conditions: "on WMT14 English-German", metric: "BLEU" },
+      { conditions: "on WMT14 English-German", metric: "perplexity" }
+    )
+    expect(same).toBe(1)
+    expect(otherMetric).toBe(0.5)
+    const otherSetting = ClaimIdentity.conditionsCompatibility({ conditions: "in mice", metric: null }, { conditions: "in human adults", metric: null })
+    expect(otherSetting).toBeLessThan(0.5)
+  })
+
+  it("reads the outcome part of a claim's identity", () => {
+    expect(ClaimIdentity.identityOf(facets("Exercise reduces cancer mortality rates among Chinese citizens.")).outcome.direction).toBe("up")
+    expect(ClaimIdentity.identityOf(facets("Intake of folic acid (FA) and vitamin B6 (VB6) reduces levels of homocysteine.")).outcome.direction).toBe("down")
+    expect(ClaimIdentity.identityOf(facets("ART has no effect on the infectiveness of HIV-positive people.")).outcome.direction).toBe("null")
+  })
+})
+
+const sentence = fc.array(fc.constantFrom("aspirin", "reduces", "increases", "not", "risk", "of", "stroke", "in", "mice", "patients", "bleeding"), { minLength: 2, maxLength: 10 })
+  .map((w) => w.join(" ") + ".")
+
+describe("ClaimIdentity laws", () => {
+  it.prop("signals and score lie in [0, 1]", [sentence, sentence], ([a, b]) => {
+    const m = ClaimIdentity.mergeScore(facets(a), facets(b), both(a, b))
+    for (const v of [...Object.values(m.signals), m.score]) {
+      expect(v).toBeGreaterThanOrEqual(0)
+      expect(v).toBeLessThanOrEqual(1)
+    }
+  })
+
+  it.prop("is symmetric when both NLI directions are given", [sentence, sentence], ([a, b]) => {
+    const ab = ClaimIdentity.mergeScore(facets(a), facets(b), [judge(a, b), judge(b, a)])
+    const ba = ClaimIdentity.mergeScore(facets(b), facets(a), [judge(b, a), judge(a, b)])
+    expect(ab.signals).toEqual(ba.signals)
+    expect(ClaimIdentity.decide(ab.signals)).toBe(ClaimIdentity.decide(ba.signals))
+  })
+
+  it.prop("a claim with content words merges with itself", [sentence.map((s) => `Aspirin ${s}`)], ([a]) => {
+    const m = ClaimIdentity.mergeScore(facets(a), facets(a), both(a, a))
+    expect(m.signals.semantic).toBe(1)
+    expect(ClaimIdentity.decide(m.signals)).toBe("merge")
+  })
+})

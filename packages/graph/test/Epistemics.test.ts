@@ -1,0 +1,220 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { Chunk, ChunkId, ClaimSource, Entity, EntityId, Paper, PaperId, RunId } from "@kg/core/Domain"
+import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
+import * as Rdf from "@kg/extraction/Rdf"
+import * as ClaimLinker from "../src/ClaimLinker.js"
+import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
+import * as Epistemics from "../src/Epistemics.js"
+import * as Nli from "../src/Nli.js"
+import * as Store from "../src/Store.js"
+import { TABLES } from "../src/StoreSchema.js"
+
+// ---------------------------------------------------------------------------
+// Fixture: papers whose claims are real SciFact claim sentences (allenai/scifact, CC BY 4.0).
+// (The same small builder as in ClaimLinker.test.ts: one chunk per claim, hashed test vectors.)
+// ---------------------------------------------------------------------------
+
+const DIM = 64
+const embeddings = EmbeddingsLive.makeTest(DIM)
+
+interface ClaimSpec {
+  readonly text: string
+  readonly tags?: ReadonlyArray<string>
+  readonly entities?: ReadonlyArray<string>
+  readonly conditions?: string | null
+}
+interface PaperSpec {
+  readonly id: string
+  readonly year?: number
+  readonly claims: ReadonlyArray<ClaimSpec>
+}
+
+const entityId = (label: string) => EntityId.make(`https://w3id.org/kg/id/entity/${encodeURIComponent(label.toLowerCase())}`)
+
+const bundleOf = (p: PaperSpec) =>
+  Effect.gen(function*() {
+    const paperId = PaperId.make(p.id)
+    const texts = p.claims.map((c) => c.text)
+    const vectors = yield* embeddings.embed(texts)
+    const chunks = p.claims.map((c, i) =>
+      Chunk.make({
+        id: ChunkId.make(`${p.id}#${i}`),
+        paperId,
+        ordinal: i,
+        page: i + 1,
+        startChar: 0,
+        endChar: c.text.length,
+        text: c.text,
+        tokenCount: c.text.split(/\s+/).length
+      })
+    )
+    const labels = Array.from(new Set(p.claims.flatMap((c) => c.entities ?? [])))
+    return {
+      paper: Paper.make({
+        id: paperId,
+        title: `Paper ${p.id}`,
+        authors: [],
+        year: p.year ?? 2020,
+        source: `${p.id}.md`,
+        contentHash: `hash-${p.id}`,
+        pages: null
+      }),
+      record: null,
+      chunks: chunks.map((chunk, i) => ({ chunk, embedding: vectors[i]! })),
+      entities: labels.map((label) => ({
+        entity: Entity.make({ id: entityId(label), label, type: "Method", aliases: [] }),
+        normalizedLabel: label.toLowerCase()
+      })),
+      mentions: p.claims.flatMap((c, i) => (c.entities ?? []).map((l) => ({ entityId: entityId(l), chunkId: chunks[i]!.id }))),
+      relations: [],
+      claims: p.claims.map((c, i) => ({
+        id: Rdf.claimIdFor(c.text),
+        text: c.text,
+        metric: null,
+        value: null,
+        conditions: c.conditions ?? null,
+        domainTags: c.tags ?? [],
+        confidence: 0.8,
+        entityIds: (c.entities ?? []).map(entityId),
+        embedding: vectors[i]!,
+        sources: [ClaimSource.make({ paperId, chunkId: chunks[i]!.id, page: i + 1, quote: c.text })]
+      })),
+      failedChunks: [],
+      violations: []
+    } satisfies Store.PaperBundle
+  })
+
+const storeLayer = Store.layer({ path: ":memory:", embeddingDimension: DIM, embeddingModel: embeddings.model })
+const testLayer = Layer.merge(storeLayer, Nli.layerOffline)
+
+const write = (papers: ReadonlyArray<PaperSpec>) =>
+  Effect.gen(function*() {
+    const store = yield* Store.Store
+    for (const p of papers) yield* store.writePaper(RunId.make("run-test"), yield* bundleOf(p))
+  })
+
+const idOf = (text: string): string => Rdf.claimIdFor(text)
+
+const statusOf = (db: DuckDbService, text: string) =>
+  db.query<{ status: string }>("SELECT status FROM claims WHERE claim_id = $1", [idOf(text)]).pipe(
+    Effect.map((r) => r[0]?.status)
+  )
+
+/** Row counts of every store table, and every column but papers.retracted / claims.status, as one fingerprint. */
+const fingerprint = (db: DuckDbService) =>
+  Effect.gen(function*() {
+    const out: Record<string, unknown> = {}
+    for (const t of TABLES) {
+      if (t === "meta" || t === "runs") continue
+      const exclude = t === "papers" ? " EXCLUDE (retracted)" : t === "claims" ? " EXCLUDE (status)" : ""
+      out[t] = yield* db.query(`SELECT md5(string_agg(x::VARCHAR, '|' ORDER BY x::VARCHAR)) AS h, count(*)::INTEGER AS n
+        FROM (SELECT *${exclude} FROM ${t}) x`)
+    }
+    return out
+  })
+
+// Real SciFact claims.
+const AMITRIPTYLINE = "Amitriptyline is an effective treatment for chronic tension-type headaches."
+const ALDH1 = "ALDH1 expression is associated with poorer prognosis for breast cancer primary tumors."
+const LY49Q_INDUCES = "Active Ly49Q induces neutrophil polarization."
+const LY49Q_PREVENTS = "Active Ly49Q prevents neutrophil polarization."
+const HAPLOID = "Androgenetic haploid mouse embryonic stem cells (ESCs) can be derived and genetically manipulated in vitro."
+
+const corpus: ReadonlyArray<PaperSpec> = [
+  // Two independent trials assert the amitriptyline finding; one of them also the Ly49Q one.
+  {
+    id: "trial-a",
+    claims: [
+      { text: AMITRIPTYLINE, tags: ["headache"] },
+      { text: LY49Q_INDUCES, tags: ["immunology"], entities: ["Ly49Q"] },
+      { text: HAPLOID, tags: ["stem cells"], conditions: "in vitro" }
+    ]
+  },
+  {
+    id: "trial-b",
+    claims: [{ text: AMITRIPTYLINE, tags: ["headache"] }, { text: HAPLOID, tags: ["stem cells"], conditions: "in vitro" }]
+  },
+  { id: "cohort-c", claims: [{ text: ALDH1, tags: ["breast cancer"] }] },
+  { id: "lab-d", claims: [{ text: LY49Q_PREVENTS, tags: ["immunology"], entities: ["Ly49Q"] }] }
+]
+
+const setup = Effect.gen(function*() {
+  yield* write(corpus)
+  const linked = yield* ClaimLinker.linkAll()
+  return { db: yield* DuckDb, linked }
+})
+
+describe("Epistemics", () => {
+  it.effect("grades established, preliminary, contested and narrow claims from their evidence", () =>
+    Effect.gen(function*() {
+      const { db, linked } = yield* setup
+      expect(linked.link.edgesByKind.contradicts).toBe(1)
+      expect(yield* statusOf(db, AMITRIPTYLINE)).toBe("established")
+      expect(yield* statusOf(db, ALDH1)).toBe("preliminary")
+      expect(yield* statusOf(db, LY49Q_INDUCES)).toBe("contested")
+      expect(yield* statusOf(db, LY49Q_PREVENTS)).toBe("contested")
+      // two papers, but only in vitro: narrow, so preliminary
+      expect(yield* statusOf(db, HAPLOID)).toBe("preliminary")
+      const [haploid] = yield* Epistemics.assess(db, [idOf(HAPLOID)])
+      expect(haploid!.support).toBe(2)
+      expect(haploid!.reason).toContain("in vitro")
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("re-grades after a retraction, never leaves a claim of retracted papers established, and corrupts nothing", () =>
+    Effect.gen(function*() {
+      const { db } = yield* setup
+      const before = yield* fingerprint(db)
+      const first = yield* Epistemics.retract("trial-b")
+      expect(first.retracted).toBe(true)
+      expect(first.claims).toBe(2)
+      // one live paper left: no longer established
+      expect(yield* statusOf(db, AMITRIPTYLINE)).toBe("preliminary")
+      expect(first.grade.changed).toEqual([
+        expect.objectContaining({ claimId: idOf(AMITRIPTYLINE), from: "established", to: "preliminary" })
+      ])
+      // retract the other source too: every source retracted
+      yield* Epistemics.retract("trial-a")
+      const [a] = yield* Epistemics.assess(db, [idOf(AMITRIPTYLINE)])
+      expect(a!.status).toBe("preliminary")
+      expect(a!.reason).toContain("retracted")
+      // the contradiction lost its support on one side: the other claim is no longer contested
+      expect(yield* statusOf(db, LY49Q_INDUCES)).toBe("preliminary")
+      expect(yield* statusOf(db, LY49Q_PREVENTS)).toBe("preliminary")
+      // nothing but the retracted flag and statuses changed
+      expect(yield* fingerprint(db)).toEqual(before)
+      const flags = yield* db.query<{ paper_id: string; retracted: boolean }>(
+        "SELECT paper_id, retracted FROM papers ORDER BY paper_id"
+      )
+      expect(flags.filter((f) => f.retracted).map((f) => f.paper_id)).toEqual(["trial-a", "trial-b"])
+      // undo restores the grades
+      yield* Epistemics.retract("trial-a", { undo: true })
+      yield* Epistemics.retract("trial-b", { undo: true })
+      expect(yield* statusOf(db, AMITRIPTYLINE)).toBe("established")
+      expect(yield* statusOf(db, LY49Q_PREVENTS)).toBe("contested")
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("regrades incrementally: only the given claims and their edge neighbours", () =>
+    Effect.gen(function*() {
+      const { db } = yield* setup
+      const report = yield* Epistemics.regrade({ claimIds: [idOf(LY49Q_INDUCES)] })
+      expect(report.graded).toBe(2)
+      const affected = yield* Epistemics.claimsAffectedByPaper("lab-d")
+      expect([...affected].sort()).toEqual([idOf(LY49Q_INDUCES), idOf(LY49Q_PREVENTS)].sort())
+      // removing a paper: collect before, regrade after
+      const store = yield* Store.Store
+      yield* store.removePaper(PaperId.make("lab-d"))
+      const after = yield* Epistemics.regrade({ claimIds: affected })
+      expect(after.changed).toEqual([expect.objectContaining({ claimId: idOf(LY49Q_INDUCES), to: "preliminary" })])
+      expect(yield* statusOf(db, LY49Q_INDUCES)).toBe("preliminary")
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("fails with a clear error for an unknown paper", () =>
+    Effect.gen(function*() {
+      yield* setup
+      const error = yield* Effect.flip(Epistemics.retract("no-such-paper"))
+      expect(error._tag).toBe("UnknownPaperError")
+      expect(error.message).toContain("no-such-paper")
+    }).pipe(Effect.provide(testLayer)))
+})

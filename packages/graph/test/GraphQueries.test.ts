@@ -1,0 +1,262 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { Chunk, ChunkId, ClaimSource, Entity, EntityId, Paper, PaperId, RunId } from "@kg/core/Domain"
+import { Embeddings } from "@kg/core/Embeddings"
+import { normalizeLabel } from "@kg/core/EntityCache"
+import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
+import * as Rdf from "@kg/extraction/Rdf"
+import * as ClaimLinker from "../src/ClaimLinker.js"
+import * as GraphQueries from "../src/GraphQueries.js"
+import * as Nli from "../src/Nli.js"
+import * as Store from "../src/Store.js"
+
+// ---------------------------------------------------------------------------
+// Fixture: one chunk per claim, hashed test vectors, entities with types and aliases, relations.
+// Sentences are real: SciFact claims (allenai/scifact, CC BY 4.0) and sentences of arXiv:2212.11790
+// (Normalized Contrastive Learning for Text-Video Retrieval, CC BY 4.0).
+// ---------------------------------------------------------------------------
+
+const DIM = 64
+const embeddings = EmbeddingsLive.makeTest(DIM)
+
+interface ClaimSpec {
+  readonly text: string
+  readonly tags?: ReadonlyArray<string>
+  readonly entities?: ReadonlyArray<string>
+}
+interface PaperSpec {
+  readonly id: string
+  readonly title: string
+  readonly year: number
+  readonly claims: ReadonlyArray<ClaimSpec>
+  readonly relations?: ReadonlyArray<readonly [string, string, string]>
+}
+
+/** Known entities: label -> [type, aliases]. */
+const ENTITIES: Record<string, readonly [string, ReadonlyArray<string>]> = {
+  "CLIP": ["Method", []],
+  "CLIP4Clip": ["Method", []],
+  "Normalized Contrastive Learning": ["Method", ["NCL"]],
+  "transformer": ["Method", []],
+  "text-video retrieval": ["Task", []],
+  "MSR-VTT": ["Dataset", []],
+  "ART": ["Method", ["antiretroviral therapy"]]
+}
+const entityId = (label: string) => EntityId.make(`https://w3id.org/kg/id/entity/${encodeURIComponent(label.toLowerCase())}`)
+
+const bundleOf = (p: PaperSpec) =>
+  Effect.gen(function*() {
+    const paperId = PaperId.make(p.id)
+    const vectors = yield* embeddings.embed(p.claims.map((c) => c.text))
+    const chunks = p.claims.map((c, i) =>
+      Chunk.make({
+        id: ChunkId.make(`${p.id}#${i}`),
+        paperId,
+        ordinal: i,
+        page: i + 1,
+        startChar: 0,
+        endChar: c.text.length,
+        text: c.text,
+        tokenCount: c.text.split(/\s+/).length
+      })
+    )
+    const labels = Array.from(new Set([
+      ...p.claims.flatMap((c) => c.entities ?? []),
+      ...(p.relations ?? []).flatMap(([s, , o]) => [s, o])
+    ]))
+    return {
+      paper: Paper.make({ id: paperId, title: p.title, authors: [], year: p.year, source: `${p.id}.md`, contentHash: `h-${p.id}`, pages: null }),
+      record: null,
+      chunks: chunks.map((chunk, i) => ({ chunk, embedding: vectors[i]! })),
+      entities: labels.map((label) => ({
+        entity: Entity.make({ id: entityId(label), label, type: ENTITIES[label]?.[0] ?? "Concept", aliases: [...(ENTITIES[label]?.[1] ?? [])] }),
+        normalizedLabel: normalizeLabel(label)
+      })),
+      mentions: p.claims.flatMap((c, i) => (c.entities ?? []).map((l) => ({ entityId: entityId(l), chunkId: chunks[i]!.id }))),
+      relations: (p.relations ?? []).map(([s, predicate, o]) => ({
+        subject: entityId(s),
+        predicate,
+        object: entityId(o),
+        chunkId: chunks[0]!.id,
+        confidence: 0.7
+      })),
+      claims: p.claims.map((c, i) => ({
+        id: Rdf.claimIdFor(c.text),
+        text: c.text,
+        metric: null,
+        value: null,
+        conditions: null,
+        domainTags: c.tags ?? [],
+        confidence: 0.8,
+        entityIds: (c.entities ?? []).map(entityId),
+        embedding: vectors[i]!,
+        sources: [ClaimSource.make({ paperId, chunkId: chunks[i]!.id, page: i + 1, quote: c.text })]
+      })),
+      failedChunks: [],
+      violations: []
+    } satisfies Store.PaperBundle
+  })
+
+const testLayer = Layer.mergeAll(
+  Store.layer({ path: ":memory:", embeddingDimension: DIM, embeddingModel: embeddings.model }),
+  Nli.layerOffline,
+  Layer.succeed(Embeddings, embeddings)
+)
+
+const write = (papers: ReadonlyArray<PaperSpec>) =>
+  Effect.gen(function*() {
+    const store = yield* Store.Store
+    for (const p of papers) yield* store.writePaper(RunId.make("run-test"), yield* bundleOf(p))
+  })
+
+const idOf = (text: string): string => Rdf.claimIdFor(text)
+
+const CLIP4CLIP = "CLIP4Clip is based on the pretrained CLIP model which consists of transformer-based vision and text encoders trained on large-scale image-text data."
+const NCL_ARCH = "NCL uses the same architecture as CLIP4Clip."
+const NCL_GAINS = "On all datasets, NCL brings significant improvements on state-of-the-art recall metrics in both text-to-video and video-to-text retrieval across different datasets."
+const NCL_MSRVTT = "In addition, NCL improves most of the recall metrics on MSR-VTT."
+const ART_REDUCES = "ART substantially reduces infectiveness of HIV-positive people."
+const ART_NO_EFFECT = "ART has no effect on the infectiveness of HIV-positive people."
+const ART_INCREASES = "ART substantially increases infectiveness of HIV-positive people."
+
+const corpus: ReadonlyArray<PaperSpec> = [
+  {
+    id: "clip4clip",
+    title: "CLIP4Clip",
+    year: 2021,
+    claims: [{ text: CLIP4CLIP, tags: ["video retrieval"], entities: ["CLIP4Clip", "CLIP"] }],
+    relations: [["CLIP4Clip", "basedOn", "CLIP"], ["CLIP", "uses", "transformer"], ["transformer", "uses", "CLIP"]]
+  },
+  {
+    id: "arXiv:2212.11790",
+    title: "Normalized Contrastive Learning for Text-Video Retrieval",
+    year: 2022,
+    claims: [
+      { text: NCL_ARCH, tags: ["video retrieval"], entities: ["Normalized Contrastive Learning", "CLIP4Clip"] },
+      { text: NCL_GAINS, tags: ["video retrieval"], entities: ["Normalized Contrastive Learning", "text-video retrieval"] },
+      { text: NCL_MSRVTT, tags: ["video retrieval"], entities: ["Normalized Contrastive Learning", "MSR-VTT"] }
+    ],
+    relations: [
+      ["Normalized Contrastive Learning", "basedOn", "CLIP4Clip"],
+      ["Normalized Contrastive Learning", "improves", "CLIP4Clip"],
+      ["Normalized Contrastive Learning", "appliesTo", "text-video retrieval"],
+      ["Normalized Contrastive Learning", "evaluatedOn", "MSR-VTT"]
+    ]
+  },
+  { id: "hiv-1", title: "Trial one", year: 2010, claims: [{ text: ART_REDUCES, tags: ["HIV"], entities: ["ART"] }] },
+  { id: "hiv-2", title: "Trial two", year: 2012, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
+  { id: "hiv-3", title: "Trial three", year: 2013, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
+  { id: "hiv-4", title: "Trial four", year: 2015, claims: [{ text: ART_INCREASES, tags: ["HIV"], entities: ["ART"] }] }
+]
+
+const setup = Effect.gen(function*() {
+  yield* write(corpus)
+  yield* ClaimLinker.linkAll()
+})
+
+const provided = <A, E>(effect: Effect.Effect<A, E, Store.Store | import("../src/DuckDb.js").DuckDb | Nli.Nli | Embeddings>) =>
+  Effect.provide(Effect.zipRight(setup, effect), testLayer)
+
+describe("GraphQueries", () => {
+  it.effect("lists claims by status and ranks them by an about text", () =>
+    provided(Effect.gen(function*() {
+      const contested = yield* GraphQueries.listClaims({ status: "contested" })
+      expect(contested.map((c) => c.id).sort()).toEqual([idOf(ART_REDUCES), idOf(ART_NO_EFFECT), idOf(ART_INCREASES)].sort())
+      const about = yield* GraphQueries.listClaims({ about: "recall on MSR-VTT" })
+      expect(about[0]!.id).toBe(idOf(NCL_MSRVTT))
+      expect(about[0]!.score).toBeGreaterThan(0)
+      // every result decodes against its schema
+      expect(() => Schema.decodeUnknownSync(Schema.Array(GraphQueries.ClaimSummary))(about)).not.toThrow()
+    })))
+
+  it.effect("gets a claim by id or by free text (saying which), with sources, edges and status", () =>
+    Effect.gen(function*() {
+      const byId = yield* GraphQueries.getClaim(idOf(ART_NO_EFFECT))
+      expect(byId.resolution.by).toBe("id")
+      expect(byId.sources.map((s) => [s.paperId, s.page, s.quote])).toEqual([
+        ["hiv-2", 1, ART_NO_EFFECT],
+        ["hiv-3", 1, ART_NO_EFFECT]
+      ])
+      expect(byId.claim.status).toBe("contested")
+      expect(byId.edges.some((e) => e.kind === "contradicts" && e.other.id === idOf(ART_REDUCES))).toBe(true)
+      expect(byId.assessment.support).toBe(2)
+      const short = yield* GraphQueries.getClaim(idOf(ART_NO_EFFECT).split("/").pop()!)
+      expect(short.resolution.id).toBe(idOf(ART_NO_EFFECT))
+      const byText = yield* GraphQueries.getClaim("does antiretroviral ART reduce how infective HIV positive people are")
+      expect(byText.resolution.by).toBe("text")
+      expect([idOf(ART_REDUCES), idOf(ART_NO_EFFECT), idOf(ART_INCREASES)]).toContain(byText.resolution.id)
+      expect(byText.resolution.similarity).toBeGreaterThan(0)
+      expect(() => Schema.decodeUnknownSync(GraphQueries.ClaimDetail)(Schema.encodeSync(GraphQueries.ClaimDetail)(byId))).not.toThrow()
+    }).pipe(provided))
+
+  it.effect("finds the papers that challenge a claim, and ranks counterevidence by its own support", () =>
+    Effect.gen(function*() {
+      const ch = yield* GraphQueries.challenges(ART_REDUCES)
+      expect(ch.papers.map((p) => p.paperId).sort()).toEqual(["hiv-2", "hiv-3", "hiv-4"])
+      const counter = yield* GraphQueries.counterevidence(idOf(ART_REDUCES))
+      expect(counter.against.map((a) => a.claim.id)).toEqual([idOf(ART_NO_EFFECT), idOf(ART_INCREASES)])
+      expect(counter.against.map((a) => a.support)).toEqual([2, 1])
+      expect(counter.against[0]!.sources.length).toBe(2)
+      const none = yield* GraphQueries.challenges(NCL_MSRVTT)
+      expect(none.papers).toEqual([])
+    }).pipe(provided))
+
+  it.effect("answers whether a method was applied to a problem, with sources", () =>
+    Effect.gen(function*() {
+      const yes = yield* GraphQueries.applied({ method: "NCL", problem: "text-video retrieval" })
+      expect(yes.applied).toBe(true)
+      expect(yes.method.entities.map((e) => e.label)).toEqual(["Normalized Contrastive Learning"])
+      expect(yes.relations.map((r) => r.predicate)).toEqual(["appliesTo"])
+      expect(yes.relations[0]!.paperId).toBe("arXiv:2212.11790")
+      expect(yes.claims.map((c) => c.claim.id)).toEqual([idOf(NCL_GAINS)])
+      expect(yes.claims[0]!.sources[0]!.quote).toBe(NCL_GAINS)
+      const no = yield* GraphQueries.applied({ method: "ART", problem: "text-video retrieval" })
+      expect(no.applied).toBe(false)
+      expect(no.relations).toEqual([])
+    }).pipe(provided))
+
+  it.effect("traces the lineage of an entity by year and of a claim through its edges", () =>
+    Effect.gen(function*() {
+      const clip4clip = yield* GraphQueries.lineage("CLIP4Clip")
+      expect(clip4clip.resolution.by).toBe("entity")
+      expect(clip4clip.firstAppearance!.paperId).toBe("clip4clip")
+      expect(clip4clip.firstAppearance!.year).toBe(2021)
+      const later = clip4clip.events.filter((e) => e.via === "relation").map((e) => [e.year, e.relation, e.other?.label])
+      expect(later).toEqual([
+        [2022, "built on", "Normalized Contrastive Learning"],
+        [2022, "improved", "Normalized Contrastive Learning"]
+      ])
+      const claim = yield* GraphQueries.lineage(idOf(ART_NO_EFFECT))
+      expect(claim.firstAppearance!.paperId).toBe("hiv-2")
+      expect(claim.events.map((e) => [e.year, e.relation])).toEqual([
+        [2010, "contradicted"],
+        [2013, "reasserted"],
+        [2015, "contradicted"]
+      ])
+    }).pipe(provided))
+
+  it.effect("lists foundations: based-on / uses ancestors, bounded and cycle-safe", () =>
+    Effect.gen(function*() {
+      const f = yield* GraphQueries.foundations(NCL_ARCH)
+      expect(f.roots.map((r) => r.label).sort()).toEqual(["CLIP4Clip", "Normalized Contrastive Learning"])
+      // CLIP4Clip is a root; from it: CLIP (based on), then transformer (uses); transformer -> CLIP is a cycle
+      expect(f.nodes.map((n) => [n.entity.label, n.depth, n.predicate])).toEqual([
+        ["CLIP", 1, "basedOn"],
+        ["transformer", 2, "uses"]
+      ])
+      expect(f.nodes[0]!.papers.map((p) => p.paperId)).toEqual(["clip4clip"])
+      expect(f.truncated).toBe(false)
+      const shallow = yield* GraphQueries.foundations("CLIP4Clip", { maxDepth: 1 })
+      expect(shallow.nodes.map((n) => n.entity.label)).toEqual(["CLIP"])
+      expect(shallow.truncated).toBe(true)
+    }).pipe(provided))
+
+  it.effect("says clearly when nothing matches", () =>
+    Effect.gen(function*() {
+      const e = yield* Effect.flip(GraphQueries.getClaim("zzzz qqqq"))
+      expect(e._tag).toBe("NotFoundError")
+      expect(e.message).toContain("zzzz qqqq")
+    }).pipe(provided))
+})
