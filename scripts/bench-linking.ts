@@ -186,8 +186,8 @@ const planted = Effect.gen(function*() {
     `INSERT INTO papers VALUES ('planted-paper', 'Planted duplicate', [], 2023, 'planted', 'x', NULL, now(), false, NULL)`
   )
   yield* db.run(
-    `INSERT INTO claims SELECT $1, $2, metric, value, conditions, domain_tags, confidence, 'preliminary', embedding, now()
-     FROM claims WHERE claim_id = $3`,
+    `INSERT INTO claims SELECT $1, $2, metric, value, conditions, domain_tags, confidence, 'preliminary', embedding, now(),
+       false FROM claims WHERE claim_id = $3`,
     [id, text, victim.claim_id]
   )
   const [chunk] = yield* db.query<{ chunk_id: string }>("SELECT chunk_id FROM claim_sources WHERE claim_id = $1 LIMIT 1", [victim.claim_id])
@@ -234,7 +234,7 @@ const scifact = Effect.gen(function*() {
       const papers = Array.from(new Set(subset.map((c) => c.paper)))
       const now = new Date()
       yield* db.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2020, "scifact", p, null, now, false, null]))
-      yield* db.append("claims", subset.map((c, i) => [c.id, c.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now]))
+      yield* db.append("claims", subset.map((c, i) => [c.id, c.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now, false]))
       yield* db.append("claim_sources", subset.map((c) => [c.id, c.paper, `${c.paper}#0`, null, c.text]))
       const candidates = yield* ClaimLinker.candidatePairs()
       const r = yield* ClaimLinker.linkAll({ merge: false })
@@ -317,7 +317,7 @@ const scaling = Effect.gen(function*() {
       const papers = Array.from(new Set(subset.map((x) => x.paper)))
       const now = new Date()
       yield* mem.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2022, "corpus", p, null, now, false, null]))
-      yield* mem.append("claims", subset.map((x, i) => [`s${i}`, x.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now]))
+      yield* mem.append("claims", subset.map((x, i) => [`s${i}`, x.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now, false]))
       yield* mem.append("claim_sources", subset.map((x, i) => [`s${i}`, x.paper, `${x.paper}#${i}`, null, x.text]))
       const t0 = Date.now()
       const r = yield* ClaimLinker.linkClaims({ merge: false, blocking })

@@ -65,7 +65,7 @@ const synthesize = (n: number) =>
       return c.map((x) => x / norm)
     })
     const words = Array.from({ length: topics }, () => Array.from({ length: 4 }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!))
-    const claims: Array<ReadonlyArray<string | number | Date | Float32Array | ReadonlyArray<string> | null>> = []
+    const claims: Array<ReadonlyArray<string | number | Date | Float32Array | ReadonlyArray<string> | boolean | null>> = []
     const sources: Array<ReadonlyArray<string | number | null>> = []
     for (let i = 0; i < n; i++) {
       const t = Math.floor(next() * topics)
@@ -73,7 +73,7 @@ const synthesize = (n: number) =>
       const w = words[t]!
       const text = `The ${w[0]} ${w[1]} improves ${w[2]} under ${w[3]} conditions (finding ${i}).`
       claims.push([id, text, null, null, null, [`${w[0]} ${w[1]}`], 0.5 + next() / 2, "preliminary",
-        Float32Array.from(centres[t]!, (x) => x + gaussian() * 0.06), now])
+        Float32Array.from(centres[t]!, (x) => x + gaussian() * 0.06), now, false])
       const paper = `synthetic:${(t * 7 + Math.floor(next() * 6)) % papers}`
       sources.push([id, paper, `${paper}#0`, 1, text])
     }

@@ -18,6 +18,8 @@ import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
+import * as ClaimLinker from "./ClaimLinker.js"
+import { Nli } from "./Nli.js"
 import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
@@ -32,6 +34,14 @@ export type ExtractEvent = Data.TaggedEnum<{
   PaperStarted: { readonly paperId: string; readonly path: string; readonly changed: boolean }
   ChunkDone: { readonly paperId: string; readonly ordinal: number; readonly total: number; readonly failed: boolean }
   PaperWritten: { readonly paperId: string; readonly counts: Pipeline.PaperCounts }
+  Linking: { readonly claims: number }
+  Linked: {
+    readonly claims: number
+    readonly comparisons: number
+    readonly edgesByKind: Readonly<Record<string, number>>
+    readonly merges: number
+    readonly statusChanges: number
+  }
 }>
 /** @since 0.1.0 @category constructors */
 export const ExtractEvent = Data.taggedEnum<ExtractEvent>()
@@ -53,6 +63,10 @@ export interface ExtractSummary {
   readonly duplicatesMerged: number
   readonly shaclViolations: number
   readonly failedChunks: number
+  /** Claim edges written by the linker at the end of the run, by kind. */
+  readonly edges: Readonly<Record<string, number>>
+  /** Claims merged into a claim of another paper by the linker. */
+  readonly claimsMerged: number
   readonly inputTokens: number
   readonly outputTokens: number
   readonly cacheReadTokens: number
@@ -62,6 +76,13 @@ export interface ExtractSummary {
 
 /** @since 0.1.0 @category models */
 export interface ExtractOptions extends Pipeline.PipelineOptions {
+  /**
+   * Link the run's new claims to the rest of the graph and re-grade them at
+   * the end (default true; needs an `Nli` service in context, which the `Kg`
+   * layers and the CLI provide). Claims not yet linked (`claims.linked =
+   * false`, e.g. from a killed run) are included, so linking resumes too.
+   */
+  readonly link?: boolean | undefined
   /** Settings recorded in the run row (never secrets). */
   readonly settings?: Record<string, unknown> | undefined
 }
@@ -77,6 +98,8 @@ interface Totals {
   duplicatesMerged: number
   shaclViolations: number
   failedChunks: number
+  edges: Record<string, number>
+  claimsMerged: number
   usage: Usage
 }
 
@@ -91,6 +114,8 @@ const emptyTotals = (): Totals => ({
   duplicatesMerged: 0,
   shaclViolations: 0,
   failedChunks: 0,
+  edges: {},
+  claimsMerged: 0,
   usage: emptyUsage
 })
 
@@ -113,6 +138,8 @@ const addEvent = (t: Totals, e: ExtractEvent): Totals => {
         failedChunks: t.failedChunks + e.counts.failedChunks,
         usage: addUsage(t.usage, e.counts.usage)
       }
+    case "Linked":
+      return { ...t, edges: { ...e.edgesByKind }, claimsMerged: e.merges }
     default:
       return t
   }
@@ -210,6 +237,8 @@ export const runExtraction = <E, R>(
       duplicatesMerged: t.duplicatesMerged,
       shaclViolations: t.shaclViolations,
       failedChunks: t.failedChunks,
+      edges: t.edges,
+      claimsMerged: t.claimsMerged,
       inputTokens: t.usage.inputTokens,
       outputTokens: t.usage.outputTokens,
       cacheReadTokens: t.usage.cacheReadTokens,
@@ -219,13 +248,12 @@ export const runExtraction = <E, R>(
     return yield* Effect.acquireUseRelease(
       store.startRun({ provider: extractor.provider, model: extractor.model, settings: options.settings ?? {} }),
       (runId) =>
-        extractStream(runId, paths, options).pipe(
-          Stream.runForEach((e) =>
-            Ref.update(totals, (t) => addEvent(t, e)).pipe(Effect.zipRight(onEvent(e)))
-          ),
-          Effect.zipRight(Ref.get(totals)),
-          Effect.map(summarize)
-        ),
+        Effect.gen(function*() {
+          const emit = (e: ExtractEvent) => Ref.update(totals, (t) => addEvent(t, e)).pipe(Effect.zipRight(onEvent(e)))
+          yield* extractStream(runId, paths, options).pipe(Stream.runForEach(emit))
+          if (options.link !== false) yield* linkPending(emit)
+          return summarize(yield* Ref.get(totals))
+        }),
       (runId, exit) =>
         Ref.get(totals).pipe(
           Effect.flatMap((t) =>
@@ -238,4 +266,33 @@ export const runExtraction = <E, R>(
           Effect.orDie
         )
     )
+  })
+
+/**
+ * Link the claims not linked yet (new claims, claims that gained or lost a
+ * source) to the rest of the graph, re-grade them and their neighbours, and
+ * mark them linked. Safe to repeat: a run killed before this step leaves its
+ * claims unlinked and the next run links them.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<void, E, R>) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const nli = yield* Effect.serviceOption(Nli)
+    if (nli._tag === "None") return // no NLI judge in context: claims stay unlinked until a run (or `kg link`) has one
+    const pending = (yield* db.query<{ claim_id: string }>("SELECT claim_id FROM claims WHERE NOT linked ORDER BY claim_id"))
+      .map((r) => r.claim_id)
+    if (pending.length === 0) return
+    yield* emit(ExtractEvent.Linking({ claims: pending.length }))
+    const { grade, link } = yield* ClaimLinker.linkAndGrade(pending).pipe(Effect.provideService(Nli, nli.value))
+    yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
+    yield* emit(ExtractEvent.Linked({
+      claims: pending.length,
+      comparisons: link.comparisons,
+      edgesByKind: link.edgesByKind,
+      merges: link.merges,
+      statusChanges: grade.changed.length
+    }))
   })

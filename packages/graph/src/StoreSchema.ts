@@ -13,6 +13,8 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as L4Ddl from "./internal/l4.js"
+import * as L4State from "./internal/l4State.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
 
 /**
@@ -21,7 +23,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 1
+export const CURRENT_VERSION = 2
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -46,7 +48,11 @@ export const TABLES = [
   "l4_patterns",
   "l4_members",
   "failed_chunks",
-  "shacl_violations"
+  "shacl_violations",
+  "domain_tag_clusters",
+  "l4_clusters",
+  "l4_assignments",
+  "l4_state"
 ] as const
 
 /**
@@ -285,7 +291,42 @@ export const migrations: ReadonlyArray<Migration> = [
           [String(embeddingDimension), embeddingModel]
         )
       })
+  },
+  {
+    to: 2,
+    description: "claim linking state, derived domain-tag clusters, L4 pattern details and clustering state",
+    up: ({ db, embeddingDimension }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV2(embeddingDimension)) yield* db.run(statement)
+      })
   }
+]
+
+/**
+ * The statements of migration 2 (see `docs/schema.md`):
+ * - `claims.linked`: false until the claim has been compared with the rest of
+ *   the graph by the linker, so a run killed before linking is linked by the
+ *   next one;
+ * - `domain_tag_clusters`: free-text domain tags merged into clusters with a
+ *   derived hierarchy (`DomainTags`);
+ * - `l4_patterns` details and the incremental clustering state of L4
+ *   (`l4_clusters`, `l4_assignments`, `l4_state`).
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV2 = (dimension: number): ReadonlyArray<string> => [
+  "ALTER TABLE claims ADD COLUMN linked BOOLEAN DEFAULT false",
+  "UPDATE claims SET linked = false",
+  `CREATE TABLE IF NOT EXISTS domain_tag_clusters (
+      tag VARCHAR PRIMARY KEY,
+      cluster_id VARCHAR NOT NULL,
+      parent_cluster_id VARCHAR,
+      uses INTEGER NOT NULL,
+      updated_at TIMESTAMP NOT NULL
+    )`,
+  ...L4Ddl.extraColumnsDdl(dimension),
+  ...L4State.stateDdl(dimension)
 ]
 
 /**

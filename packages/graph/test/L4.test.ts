@@ -231,7 +231,7 @@ describe("L4 on a store built from real papers", () => {
         // The same claim, asserted in another paper, with the same embedding.
         yield* db.run(
           `INSERT INTO claims SELECT 'urn:test:twin', text || ' (again)', metric, value, conditions, domain_tags,
-             confidence, status, embedding, created_at FROM claims WHERE claim_id = $1`,
+             confidence, status, embedding, created_at, linked FROM claims WHERE claim_id = $1`,
           [twin]
         )
         yield* db.run(

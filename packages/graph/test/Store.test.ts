@@ -54,7 +54,7 @@ const paperFootprint = (db: DuckDbModule.DuckDbService, paperId: string) =>
 const nothing = { papers: 0, records: 0, chunks: 0, mentions: 0, relations: 0, sources: 0, failed: 0, violations: 0 }
 
 describe("StoreSchema", () => {
-  it.scoped("creates every table of schema v1 with its meta, and reopens", () =>
+  it.scoped("creates every table of the current schema with its meta, and reopens", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
       const file = path.join(dir, "kg.duckdb")
@@ -100,7 +100,7 @@ describe("StoreSchema", () => {
       }))
       const newer = yield* Effect.flip(Effect.scoped(openStore(file)))
       expect(newer._tag).toBe("SchemaVersionError")
-      expect(newer.message).toContain("schema version 99, newer than this kg supports (1)")
+      expect(newer.message).toContain(`schema version 99, newer than this kg supports (${StoreSchema.CURRENT_VERSION})`)
 
       const foreign = path.join(dir, "foreign.duckdb")
       yield* Effect.scoped(Effect.gen(function*() {
@@ -122,8 +122,9 @@ describe("StoreSchema", () => {
         yield* store.writePaper(runId, syntheticBundle(2, small))
       }))
       // A newer build's migrations: v1 -> v2 adds and backfills a column, v2 -> v3 adds a table from data.
+      const base = StoreSchema.CURRENT_VERSION
       const v2: StoreSchema.Migration = {
-        to: 2,
+        to: base + 1,
         description: "papers.doi",
         up: ({ db }) =>
           Effect.gen(function*() {
@@ -132,12 +133,12 @@ describe("StoreSchema", () => {
           })
       }
       const v3: StoreSchema.Migration = {
-        to: 3,
+        to: base + 2,
         description: "paper_years",
         up: ({ db }) => db.run("CREATE TABLE paper_years AS SELECT paper_id, year FROM papers").pipe(Effect.asVoid)
       }
       const broken: StoreSchema.Migration = {
-        to: 4,
+        to: base + 3,
         description: "fails half-way",
         up: ({ db }) =>
           Effect.gen(function*() {
@@ -153,7 +154,7 @@ describe("StoreSchema", () => {
       yield* Effect.scoped(Effect.gen(function*() {
         const db = yield* DuckDbModule.make({ path: file })
         const meta = yield* StoreSchema.readMeta(db)
-        expect(meta?.schemaVersion).toBe(1)
+        expect(meta?.schemaVersion).toBe(base)
         const cols = yield* rows<{ column_name: string }>(
           db,
           "SELECT column_name FROM duckdb_columns() WHERE table_name = 'papers' AND column_name IN ('doi', 'half')"
@@ -162,7 +163,7 @@ describe("StoreSchema", () => {
       }))
 
       const { db, store } = yield* openStore(file, { migrations: [...StoreSchema.migrations, v2, v3] })
-      expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(3)
+      expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(base + 2)
       expect(yield* rows(db, "SELECT paper_id, doi FROM papers ORDER BY paper_id")).toEqual([
         { paper_id: paperIdOf(1), doi: `10.0/${paperIdOf(1)}` },
         { paper_id: paperIdOf(2), doi: `10.0/${paperIdOf(2)}` }
@@ -310,8 +311,8 @@ describe("Store.writePaper", () => {
         `INSERT INTO claim_edges VALUES ('${aOnlyClaim}', '${bClaim}', 'contradicts', 0.9, '{"nli": 0.9}'),
          ('${shared}', '${bClaim}', 'weak_link', 0.3, NULL)`
       )
-      yield* db.run(`INSERT INTO l4_patterns VALUES ('p1', 'only a', 1, [], NULL, NULL, NULL, NULL, TIMESTAMP '2024-01-01'),
-        ('p2', 'a and b', 2, [], NULL, NULL, NULL, NULL, TIMESTAMP '2024-01-01')`)
+      yield* db.run(`INSERT INTO l4_patterns (pattern_id, statement, support, domain_tags, created_at)
+        VALUES ('p1', 'only a', 1, [], TIMESTAMP '2024-01-01'), ('p2', 'a and b', 2, [], TIMESTAMP '2024-01-01')`)
       yield* db.run(`INSERT INTO l4_members VALUES ('p1', '${aOnlyClaim}'), ('p2', '${aOnlyClaim}'), ('p2', '${bClaim}')`)
 
       const removed = yield* store.removePaper(a.paper.id)

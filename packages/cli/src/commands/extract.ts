@@ -85,6 +85,13 @@ export const extractCommand = Command.make(
                   (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
                   (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
               )
+            case "Linking":
+              return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
+            case "Linked":
+              return progress.line(
+                `linked: ${event.comparisons} comparisons, edges ${JSON.stringify(event.edgesByKind)}, ` +
+                  `${event.merges} merged, ${event.statusChanges} status changes`
+              )
           }
         }).pipe(
           Effect.onInterrupt(() =>
@@ -101,15 +108,17 @@ export const extractCommand = Command.make(
           yield* Console.log(
             `Done in ${summary.seconds}s: ${summary.papers} papers stored (${summary.papersUnchanged} unchanged, ` +
               `${summary.filesSkipped} files skipped), ${summary.chunks} chunks, ${summary.claims} claims, ` +
-              `${summary.entities} entities, ${summary.relations} relations, ${summary.duplicatesMerged} merged, ` +
-              `${summary.shaclViolations} SHACL violations, ${summary.failedChunks} failed chunks.`
+              `${summary.entities} entities, ${summary.relations} relations, ${summary.duplicatesMerged} duplicates resolved, ` +
+              `${summary.shaclViolations} SHACL violations, ${summary.failedChunks} failed chunks; claim edges ` +
+              `${JSON.stringify(summary.edges)}, ${summary.claimsMerged} claims merged across papers.`
           )
         }
       })
       return yield* run.pipe(
         Effect.provide(Layer.mergeAll(
           Layers.extractorLayer({ provider: providerName, model: args.model, ontologyPath: args.ontology }),
-          Layers.shaclLayer(shapesPath)
+          Layers.shaclLayer(shapesPath),
+          Layers.nliLayer(providerName, args.model)
         ).pipe(Layer.provideMerge(Layers.storeLayer(args.db))))
       )
     })

@@ -8,6 +8,9 @@ import * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type { PaperId } from "@kg/core/Domain"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Extract from "@kg/graph/Extract"
 import { Store } from "@kg/graph/Store"
 import * as Layers from "../Layers.js"
 import { db, json } from "../internal/options.js"
@@ -24,7 +27,11 @@ export const removeCommand = Command.make("remove", { paperIds, db, json }, (arg
       results.push({ paperId: id, ...removed })
       if (!args.json) yield* Console.log(`removed ${id}: ${JSON.stringify(removed)}`)
     }
+    // Claims that kept other sources lost support: link and grade them again.
+    yield* Extract.linkPending(() => Effect.void)
     if (args.json) yield* Console.log(JSON.stringify(results))
-  }).pipe(Effect.provide(Layers.storeLayer(args.db, { mustExist: true })))).pipe(
+  }).pipe(
+    Effect.provide(Layers.nliLayer("offline", Option.none()).pipe(Layer.provideMerge(Layers.storeLayer(args.db, { mustExist: true }))))
+  )).pipe(
     Command.withDescription("delete papers and what only they supported; claims with other sources keep them")
   )

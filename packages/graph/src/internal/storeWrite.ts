@@ -64,6 +64,8 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     yield* clear(db, REMOVAL_TABLES)
     // Claims this paper is a source of; after its sources go, keep only those left with none.
     yield* db.run("INSERT INTO kg_rm_claims SELECT DISTINCT claim_id FROM claim_sources WHERE paper_id = $1", p)
+    // Claims that keep other sources lose support: they are linked and graded again.
+    yield* db.run("UPDATE claims SET linked = false WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const claimSources = yield* db.run("DELETE FROM claim_sources WHERE paper_id = $1", p)
     yield* db.run("DELETE FROM kg_rm_claims WHERE claim_id IN (SELECT claim_id FROM claim_sources)")
     const claimEdges = yield* db.run(
@@ -247,7 +249,8 @@ export const writeRows = (
         c.confidence,
         "preliminary",
         c.embedding,
-        now
+        now,
+        false
       ])
     )
     const claimEntitiesAdded = yield* appendRows(
@@ -267,6 +270,12 @@ export const writeRows = (
       "claim_sources",
       sources.map(({ claimId, source }) => [claimId, paperId, source.chunkId, source.page, source.quote])
     )
+    // Claims that already existed and gained a source need linking and grading again.
+    if (claimRows.length > 0) {
+      yield* db.run("UPDATE claims SET linked = false WHERE linked AND claim_id IN (SELECT unnest($1::VARCHAR[]))", [
+        claimRows.map((c) => c.id as string)
+      ])
+    }
 
     const failedChunks = yield* appendRows(
       db,
