@@ -5,17 +5,56 @@
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
+import { appliedCommand } from "./commands/applied.js"
+import { askCommand } from "./commands/ask.js"
+import { challengesCommand } from "./commands/challenges.js"
+import { claimCommand } from "./commands/claim.js"
+import { claimsCommand } from "./commands/claims.js"
+import { counterevidenceCommand } from "./commands/counterevidence.js"
+import { evalExtractionCommand } from "./commands/evalExtraction.js"
+import { evalNliCommand } from "./commands/evalNli.js"
+import { evalQaCommand } from "./commands/evalQa.js"
+import { evalRetrievalCommand } from "./commands/evalRetrieval.js"
 import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
+import { foundationsCommand } from "./commands/foundations.js"
 import { l4Command } from "./commands/l4.js"
+import { lineageCommand } from "./commands/lineage.js"
+import { linkCommand } from "./commands/link.js"
 import { removeCommand } from "./commands/remove.js"
+import { researchCommand } from "./commands/research.js"
+import { retractCommand } from "./commands/retract.js"
 import { statsCommand } from "./commands/stats.js"
 import { version } from "./Version.js"
+
+/** `kg eval ...`: measured quality of each part. @since 0.1.0 */
+export const evalCommand = Command.make("eval").pipe(
+  Command.withDescription("measure extraction, NLI, retrieval and QA quality on labelled data"),
+  Command.withSubcommands([evalExtractionCommand, evalNliCommand, evalRetrievalCommand, evalQaCommand])
+)
 
 /** @since 0.1.0 */
 export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
-  Command.withSubcommands([extractCommand, statsCommand, removeCommand, exportCommand, l4Command])
+  Command.withSubcommands([
+    extractCommand,
+    statsCommand,
+    removeCommand,
+    retractCommand,
+    exportCommand,
+    linkCommand,
+    claimsCommand,
+    claimCommand,
+    challengesCommand,
+    counterevidenceCommand,
+    appliedCommand,
+    lineageCommand,
+    foundationsCommand,
+    researchCommand,
+    askCommand,
+    l4Command,
+    evalCommand
+  ])
 )
 
 /** @since 0.1.0 */

@@ -1,0 +1,126 @@
+/**
+ * `kg eval retrieval --questions Q.jsonl --corpus C.jsonl [--mode ...]`:
+ * ingests the corpus (each passage a document, through the offline
+ * extraction pipeline) into a temporary store, or into `--db` to keep it, and
+ * prints recall@2 and recall@5 in percent (`RetrievalEval.evaluateRetrieval`;
+ * definitions in docs/research.md).
+ *
+ * @since 0.1.0
+ */
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { Embeddings } from "@kg/core/Embeddings"
+import * as NlpService from "@kg/core/NlpService"
+import * as Extractor from "@kg/extraction/Extractor"
+import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
+import * as Retrieval from "@kg/graph/Retrieval"
+import * as RetrievalEval from "@kg/graph/RetrievalEval"
+import * as Store from "@kg/graph/Store"
+import * as Layers from "../Layers.js"
+import * as Progress from "../internal/progress.js"
+import { json } from "../internal/options.js"
+
+/** @internal */
+export const questionsOption = Options.file("questions", { exists: "yes" }).pipe(
+  Options.withDescription("questions, one {id, question, answers[], supporting_passage_ids[]} per line")
+)
+
+/** @internal */
+export const corpusOption = Options.file("corpus", { exists: "yes" }).pipe(
+  Options.withDescription("passages, one {passage_id, title, text} per line")
+)
+
+/** @internal */
+export const keepOption = Options.file("db").pipe(
+  Options.withDescription("ingest into (and reuse) this store instead of a temporary one"),
+  Options.optional
+)
+
+/** @internal */
+export const limitOption = Options.integer("limit").pipe(
+  Options.withDescription("evaluate only the first N questions"),
+  Options.optional
+)
+
+const mode = Options.choice("mode", [...RetrievalEval.EVAL_MODES, "all"] as const).pipe(
+  Options.withDescription("bm25, dense, hybrid, rrf, ppr (graph retrieval), or all of them"),
+  Options.withDefault("ppr" as const)
+)
+
+/**
+ * Ingest the corpus into the evaluation store (temporary unless `--db`), with
+ * progress on stderr, and provide retrieval over it to `effect`.
+ *
+ * @internal
+ */
+export const withCorpus = <A, E, R>(
+  corpusPath: string,
+  keep: Option.Option<string>,
+  progress: Progress.Progress,
+  effect: Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    const passages = yield* RetrievalEval.loadCorpus(corpusPath)
+    const started = Date.now()
+    const ingested = yield* RetrievalEval.ingestCorpus(passages, {
+      source: corpusPath,
+      onProgress: (done, total) =>
+        done % 200 === 0 || done === total ? progress.line(`ingesting passages: ${done}/${total}`) : Effect.void
+    })
+    yield* progress.line(
+      `ingested ${passages.length} passages (${ingested.written} extracted, ${ingested.skipped} unchanged) in ` +
+        `${((Date.now() - started) / 1000).toFixed(1)}s`
+    )
+    return yield* effect
+  }).pipe(
+    Effect.provide(
+      GraphRetrieval.layer.pipe(Layer.provideMerge(Retrieval.layer({ persist: Option.isSome(keep) })))
+    ),
+    Effect.provide(Layer.mergeAll(Extractor.layerOffline, Layers.shaclLayer(undefined))),
+    Effect.provide(
+      Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
+        Option.isSome(keep)
+          ? Store.layer({ path: keep.value, embeddingDimension: e.dimension, embeddingModel: e.model })
+          : RetrievalEval.temporaryStore({ embeddingDimension: e.dimension, embeddingModel: e.model })
+      ))
+    ),
+    Effect.provide(Layer.merge(Layers.embeddingsLayer, NlpService.layer))
+  )
+
+/** @since 0.1.0 */
+export const evalRetrievalCommand = Command.make(
+  "retrieval",
+  { questions: questionsOption, corpus: corpusOption, mode, json, db: keepOption, limit: limitOption },
+  (args) =>
+    Effect.gen(function*() {
+      const progress = Progress.make({ quiet: false })
+      const all = yield* RetrievalEval.loadQuestions(args.questions)
+      const questions = Option.isSome(args.limit) ? all.slice(0, Math.max(0, args.limit.value)) : all
+      const modes = args.mode === "all" ? RetrievalEval.EVAL_MODES : [args.mode]
+      const results = yield* withCorpus(
+        args.corpus,
+        args.db,
+        progress,
+        Effect.forEach(modes, (m) =>
+          Effect.gen(function*() {
+            const started = Date.now()
+            const scores = yield* RetrievalEval.evaluateRetrieval(questions, m)
+            yield* progress.line(`${m}: ${((Date.now() - started) / Math.max(1, questions.length)).toFixed(0)} ms per question`)
+            return scores
+          }))
+      )
+      if (args.json) {
+        return yield* Console.log(JSON.stringify(results.length === 1 ? results[0] : results))
+      }
+      for (const r of results) {
+        yield* Console.log(
+          `${r.mode.padEnd(7)} recall@2 ${r["recall@2"].toFixed(1).padStart(5)}%  recall@5 ${r["recall@5"].toFixed(1).padStart(5)}%  ` +
+            `(${r.questions} questions)`
+        )
+      }
+    })
+).pipe(Command.withDescription("recall@2 / recall@5 of retrieval on a multi-hop QA set (HotpotQA format)"))

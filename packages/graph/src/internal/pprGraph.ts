@@ -1,0 +1,316 @@
+/**
+ * The entity-claim-chunk graph of a store (or of some of its papers) for
+ * Personalized PageRank, and the linking of a query to its entities.
+ *
+ * Nodes: chunks (passages), entities and claims. Undirected weighted edges:
+ * entity - chunk (`entity_mentions`), claim - chunk (`claim_sources`),
+ * claim - entity (`claim_entities`), entity - entity (`relations`, weighted by
+ * confidence) and claim - claim (`claim_edges` of kind `same_as` and
+ * `replicates`, weighted by score).
+ *
+ * @internal
+ */
+import { normalizeLabel } from "@kg/core/EntityCache"
+import * as Effect from "effect/Effect"
+import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import { graphBuilder, type SparseGraph } from "./ppr.js"
+
+export type NodeKind = "chunk" | "entity" | "claim"
+
+export interface EntityGraph {
+  readonly graph: SparseGraph
+  readonly ids: ReadonlyArray<string>
+  readonly kinds: ReadonlyArray<NodeKind>
+  readonly nodeOf: ReadonlyMap<string, number>
+  /** Entity labels for display, by node. */
+  readonly labels: ReadonlyMap<number, string>
+  /** Normalised label or alias -> entity nodes. */
+  readonly phrases: ReadonlyMap<string, ReadonlyArray<number>>
+  /** Longest phrase, in words. */
+  readonly longestPhrase: number
+  /** Number of chunks each entity node is mentioned in. */
+  readonly entityChunks: ReadonlyMap<number, number>
+  /** Paper of each chunk node. */
+  readonly chunkPaper: ReadonlyMap<number, string>
+  /** Chunk nodes of each paper. */
+  readonly paperChunks: ReadonlyMap<string, ReadonlyArray<number>>
+  readonly chunkCount: number
+  readonly edgeCount: number
+}
+
+/** Weights of the edge kinds. */
+export const EDGE_WEIGHTS = {
+  mention: 1,
+  claimSource: 1,
+  claimEntity: 1,
+  relation: 0.5,
+  claimEdge: 1
+} as const
+
+/**
+ * Load the graph. With `paperIds`, only the chunks of those papers and the
+ * entities and claims connected to them.
+ */
+export const loadGraph = (
+  db: DuckDbService,
+  paperIds: ReadonlyArray<string> | undefined
+): Effect.Effect<EntityGraph, DuckDbError> =>
+  Effect.gen(function*() {
+    const filtered = paperIds !== undefined
+    const params = filtered ? [paperIds] : []
+    const where = (column: string) => (filtered ? `WHERE list_contains($1, ${column})` : "")
+    const chunks = yield* db.query<{ id: string; paper: string }>(
+      `SELECT chunk_id AS id, paper_id AS paper FROM chunks ${where("paper_id")}`,
+      params
+    )
+    const mentions = yield* db.query<{ e: string; c: string }>(
+      `SELECT DISTINCT entity_id AS e, chunk_id AS c FROM entity_mentions ${where("paper_id")}`,
+      params
+    )
+    const sources = yield* db.query<{ k: string; c: string }>(
+      `SELECT DISTINCT claim_id AS k, chunk_id AS c FROM claim_sources ${where("paper_id")}`,
+      params
+    )
+    const claimEntities = yield* db.query<{ k: string; e: string }>(
+      filtered
+        ? `SELECT DISTINCT ce.claim_id AS k, ce.entity_id AS e FROM claim_entities ce
+           WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE list_contains($1, paper_id))`
+        : "SELECT DISTINCT claim_id AS k, entity_id AS e FROM claim_entities",
+      params
+    )
+    const relations = yield* db.query<{ s: string; o: string; w: number }>(
+      `SELECT subject_id AS s, object_id AS o, max(confidence) AS w FROM relations ${where("paper_id")} GROUP BY 1, 2`,
+      params
+    )
+    const claimEdges = yield* db.query<{ s: string; d: string; w: number }>(
+      `SELECT src_claim_id AS s, dst_claim_id AS d, max(score) AS w FROM claim_edges
+       WHERE kind IN ('same_as', 'replicates') GROUP BY 1, 2`
+    )
+    const ids: Array<string> = []
+    const kinds: Array<NodeKind> = []
+    const nodeOf = new Map<string, number>()
+    const node = (key: string, kind: NodeKind): number => {
+      const full = kind === "chunk" ? key : `${kind}:${key}`
+      let n = nodeOf.get(full)
+      if (n === undefined) {
+        n = ids.length
+        ids.push(full)
+        kinds.push(kind)
+        nodeOf.set(full, n)
+      }
+      return n
+    }
+    const chunkPaper = new Map<number, string>()
+    const paperChunks = new Map<string, Array<number>>()
+    for (const c of chunks) {
+      const n = node(c.id, "chunk")
+      chunkPaper.set(n, c.paper)
+      const list = paperChunks.get(c.paper)
+      if (list === undefined) paperChunks.set(c.paper, [n])
+      else list.push(n)
+    }
+    const builder = graphBuilder()
+    const entityChunks = new Map<number, number>()
+    let edges = 0
+    for (const m of mentions) {
+      const chunk = nodeOf.get(m.c)
+      if (chunk === undefined) continue
+      const entity = node(m.e, "entity")
+      entityChunks.set(entity, (entityChunks.get(entity) ?? 0) + 1)
+      builder.addEdge(entity, chunk, EDGE_WEIGHTS.mention)
+      edges++
+    }
+    for (const s of sources) {
+      const chunk = nodeOf.get(s.c)
+      if (chunk === undefined) continue
+      builder.addEdge(node(s.k, "claim"), chunk, EDGE_WEIGHTS.claimSource)
+      edges++
+    }
+    for (const ce of claimEntities) {
+      const claim = nodeOf.get(`claim:${ce.k}`)
+      if (claim === undefined) continue
+      builder.addEdge(claim, node(ce.e, "entity"), EDGE_WEIGHTS.claimEntity)
+      edges++
+    }
+    for (const r of relations) {
+      const s = nodeOf.get(`entity:${r.s}`)
+      const o = nodeOf.get(`entity:${r.o}`)
+      if (s === undefined || o === undefined) continue
+      builder.addEdge(s, o, EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, r.w)))
+      edges++
+    }
+    for (const e of claimEdges) {
+      const s = nodeOf.get(`claim:${e.s}`)
+      const d = nodeOf.get(`claim:${e.d}`)
+      if (s === undefined || d === undefined) continue
+      builder.addEdge(s, d, EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, e.w)))
+      edges++
+    }
+    // labels and aliases of the entities in the graph
+    const labels = yield* db.query<{ id: string; label: string; norm: string }>(
+      `SELECT entity_id AS id, label, normalized_label AS norm FROM entities
+       UNION ALL SELECT entity_id AS id, alias AS label, normalized_alias AS norm FROM entity_aliases`
+    )
+    const display = new Map<number, string>()
+    const phrases = new Map<string, Array<number>>()
+    let longestPhrase = 1
+    for (const l of labels) {
+      const n = nodeOf.get(`entity:${l.id}`)
+      if (n === undefined) continue
+      if (!display.has(n)) display.set(n, l.label)
+      const key = normalizeLabel(l.norm)
+      if (key === "") continue
+      const list = phrases.get(key)
+      if (list === undefined) phrases.set(key, [n])
+      else if (!list.includes(n)) list.push(n)
+      longestPhrase = Math.max(longestPhrase, key.split(" ").length)
+    }
+    return {
+      graph: builder.build(ids.length),
+      ids,
+      kinds,
+      nodeOf,
+      labels: display,
+      phrases,
+      longestPhrase: Math.min(longestPhrase, 8),
+      entityChunks,
+      chunkPaper,
+      paperChunks,
+      chunkCount: chunks.length,
+      edgeCount: edges
+    }
+  })
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\-.]*/gu
+
+/** Words of a text with their original casing, and whether each starts a sentence, for phrase linking. */
+export const textWords = (text: string): { readonly words: ReadonlyArray<string>; readonly initial: ReadonlyArray<boolean> } => {
+  const words: Array<string> = []
+  const initial: Array<boolean> = []
+  let last = 0
+  for (const m of text.normalize("NFC").matchAll(WORD)) {
+    const word = m[0].replace(/[.'’\-]+$/, "")
+    if (word === "") continue
+    const gap = text.slice(last, m.index)
+    initial.push(words.length === 0 || /[.!?\n:;]/.test(gap) || /[.!?]$/.test(words[words.length - 1] ?? "") )
+    words.push(word)
+    last = m.index + m[0].length
+  }
+  return { words, initial }
+}
+
+/** Words of a query, with their original casing. */
+export const queryWords = (query: string): ReadonlyArray<string> => textWords(query).words
+
+/** An entity mentioned by the query, with its weight. */
+export interface LinkedEntity {
+  readonly node: number
+  readonly phrase: string
+  readonly weight: number
+}
+
+/** How specific a phrase is: the summed IDF of its index terms. */
+export type PhraseSpecificity = (phrase: string) => number
+
+/**
+ * Entities whose label or alias occurs in the query as a phrase (after
+ * `normalizeLabel`). A phrase inside a longer matched phrase is dropped
+ * ("York" in "New York City"); single stop words never link. The weight of
+ * an entity is the specificity of the phrase (the summed IDF of its terms in
+ * the collection, so "film" weighs little and "Gallu" much), doubled when
+ * the query writes it capitalised somewhere other than at its start (a name).
+ */
+export const linkEntities = (
+  g: EntityGraph,
+  query: string,
+  isStopWord: (word: string) => boolean,
+  specificity: PhraseSpecificity
+): ReadonlyArray<LinkedEntity> => {
+  const words = queryWords(query)
+  const found: Array<{ start: number; end: number; nodes: ReadonlyArray<number>; phrase: string }> = []
+  for (let start = 0; start < words.length; start++) {
+    for (let len = Math.min(g.longestPhrase, words.length - start); len >= 1; len--) {
+      const span = words.slice(start, start + len)
+      if (len === 1 && isStopWord(span[0]!.toLowerCase())) continue
+      const key = normalizeLabel(span.join(" "))
+      const nodes = g.phrases.get(key)
+      if (nodes === undefined) continue
+      found.push({ start, end: start + len, nodes, phrase: span.join(" ") })
+    }
+  }
+  const maximal = found.filter((f) =>
+    !found.some((o) => o !== f && o.start <= f.start && o.end >= f.end && o.end - o.start > f.end - f.start)
+  )
+  const out = new Map<number, LinkedEntity>()
+  for (const f of maximal) {
+    const named = words.slice(f.start, f.end).some((w, i) => (f.start + i > 0) && /^\p{Lu}/u.test(w))
+    const weight = specificity(f.phrase) * (named ? 2 : 1)
+    if (!(weight > 0)) continue
+    for (const n of f.nodes) {
+      const seen = out.get(n)
+      if (seen === undefined || seen.weight < weight) out.set(n, { node: n, phrase: f.phrase, weight })
+    }
+  }
+  return Array.from(out.values()).sort((a, b) => b.weight - a.weight)
+}
+
+const titleCache = new WeakMap<ReadonlyMap<string, string>, ReadonlyMap<string, ReadonlyArray<string>>>()
+
+/**
+ * Normalised title -> paper ids: titles without a trailing parenthetical
+ * ("Lilu (mythology)" -> "lilu"). Memoised per titles map (one per index).
+ */
+export const titlePhrases = (titles: ReadonlyMap<string, string>): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const cached = titleCache.get(titles)
+  if (cached !== undefined) return cached
+  const out = new Map<string, Array<string>>()
+  for (const [paper, title] of titles) {
+    const bare = title.replace(/\s*\([^()]*\)\s*$/, "").trim()
+    const key = normalizeLabel(bare)
+    if (key === "") continue
+    const list = out.get(key)
+    if (list === undefined) out.set(key, [paper])
+    else list.push(paper)
+  }
+  titleCache.set(titles, out)
+  return out
+}
+
+/**
+ * Papers whose title occurs in a text (a query or a passage) as a phrase. A
+ * one-word title must be written capitalised, not at the start of a
+ * sentence, and not be a stop word.
+ */
+export const linkTitles = (
+  titles: ReadonlyMap<string, ReadonlyArray<string>>,
+  text: string,
+  isStopWord: (word: string) => boolean
+): ReadonlyArray<{ readonly paperId: string; readonly phrase: string; readonly words: number }> => {
+  const { initial, words } = textWords(text)
+  const out = new Map<string, { paperId: string; phrase: string; words: number }>()
+  for (let start = 0; start < words.length; start++) {
+    for (let len = Math.min(12, words.length - start); len >= 1; len--) {
+      const span = words.slice(start, start + len)
+      if (len === 1 && (isStopWord(span[0]!.toLowerCase()) || !/^\p{Lu}/u.test(span[0]!) || initial[start] === true)) {
+        continue
+      }
+      const papers = titles.get(normalizeLabel(span.join(" ")))
+      if (papers === undefined) continue
+      for (const paperId of papers) {
+        const seen = out.get(paperId)
+        if (seen === undefined || seen.words < len) out.set(paperId, { paperId, phrase: span.join(" "), words: len })
+      }
+    }
+  }
+  return Array.from(out.values())
+}
+
+/** Entity nodes adjacent to a node, most specific first. */
+export const neighbourEntities = (g: EntityGraph, node: number): ReadonlyArray<number> => {
+  const out: Array<number> = []
+  for (let k = g.graph.offsets[node]!; k < g.graph.offsets[node + 1]!; k++) {
+    const t = g.graph.targets[k]!
+    if (g.kinds[t] === "entity") out.push(t)
+  }
+  return out
+}

@@ -1,0 +1,195 @@
+/**
+ * Evidence for answers: chunks with their page and text, and the quotes
+ * inside them that L3 claims, L2 records or L4 patterns point at; and the
+ * claims (with their epistemic status) stated in a set of chunks.
+ *
+ * @internal
+ */
+import type { NlpService } from "@kg/core/NlpService"
+import * as Effect from "effect/Effect"
+import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import { canonical, containsQuote } from "./citations.js"
+
+export type LayerName = "L1" | "L2" | "L3" | "L4"
+
+/** A quote inside an evidence chunk that a claim (or record) states. */
+export interface Focus {
+  readonly quote: string
+  readonly claimId: string | null
+}
+
+/** One chunk of evidence. */
+export interface Evidence {
+  readonly paperId: string
+  readonly chunkId: string
+  readonly page: number | null
+  readonly text: string
+  /** Relevance in [0, 1]. */
+  readonly score: number
+  readonly layer: LayerName
+  readonly focus: ReadonlyArray<Focus>
+}
+
+/** Merge evidence of the same chunk: best score, first layer, all focus quotes. */
+export const mergeEvidence = (items: ReadonlyArray<Evidence>): ReadonlyArray<Evidence> => {
+  const byChunk = new Map<string, Evidence>()
+  for (const e of items) {
+    const seen = byChunk.get(e.chunkId)
+    if (seen === undefined) {
+      byChunk.set(e.chunkId, e)
+      continue
+    }
+    const focus = [...seen.focus]
+    for (const f of e.focus) if (!focus.some((g) => g.quote === f.quote && g.claimId === f.claimId)) focus.push(f)
+    byChunk.set(e.chunkId, { ...seen, score: Math.max(seen.score, e.score), focus })
+  }
+  return Array.from(byChunk.values()).sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
+}
+
+interface SourceRow {
+  readonly claim: string
+  readonly paper: string
+  readonly chunk: string
+  readonly page: number | null
+  readonly quote: string
+  readonly text: string
+}
+
+/** Evidence of claims: each source chunk, with the claim's quote as focus. */
+export const claimEvidence = (
+  db: DuckDbService,
+  claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
+  layer: LayerName,
+  paperIds?: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
+  Effect.gen(function*() {
+    if (claims.length === 0) return []
+    const rows = yield* db.query<SourceRow>(
+      `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
+              s.quote, c.text
+       FROM claim_sources s JOIN chunks c USING (chunk_id)
+       WHERE list_contains($1, s.claim_id)`,
+      [claims.map((c) => c.claimId)]
+    )
+    const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
+    return rows
+      .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
+      .map((r): Evidence => ({
+        paperId: r.paper,
+        chunkId: r.chunk,
+        page: r.page,
+        text: r.text,
+        score: scoreOf.get(r.claim) ?? 0,
+        layer,
+        focus: [{ quote: r.quote, claimId: r.claim }]
+      }))
+  })
+
+/**
+ * Evidence of paper records: each sentence of a record's findings that occurs
+ * in one of the paper's chunks (records written by an LLM may paraphrase;
+ * such sentences are skipped).
+ */
+export const recordEvidence = (
+  db: DuckDbService,
+  nlp: NlpService["Type"],
+  records: ReadonlyArray<{ readonly paperId: string; readonly score: number }>
+): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
+  Effect.gen(function*() {
+    if (records.length === 0) return []
+    const recordRows = yield* db.query<{ paper: string; studied: string; method: string; findings: string }>(
+      "SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE list_contains($1, paper_id)",
+      [records.map((r) => r.paperId)]
+    )
+    const chunkRows = yield* db.query<{ paper: string; chunk: string; page: number | null; text: string }>(
+      "SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE list_contains($1, paper_id) ORDER BY ordinal",
+      [records.map((r) => r.paperId)]
+    )
+    const scoreOf = new Map(records.map((r) => [r.paperId, r.score]))
+    const out: Array<Evidence> = []
+    for (const r of recordRows) {
+      const chunks = chunkRows.filter((c) => c.paper === r.paper)
+      const canonChunks = chunks.map((c) => canonical(c.text))
+      for (const field of [r.findings, r.studied, r.method]) {
+        for (const s of nlp.sentencize(field)) {
+          const quote = s.text.trim()
+          if (quote.length < 20) continue
+          const q = canonical(quote)
+          const at = canonChunks.findIndex((t) => t.includes(q))
+          if (at < 0) continue
+          const c = chunks[at]!
+          out.push({
+            paperId: r.paper,
+            chunkId: c.chunk,
+            page: c.page,
+            text: c.text,
+            score: scoreOf.get(r.paper) ?? 0,
+            layer: "L2",
+            focus: [{ quote, claimId: null }]
+          })
+        }
+      }
+    }
+    return out
+  })
+
+/** L4 patterns matching a query lexically, with their member claims. */
+export const patternClaims = (
+  db: DuckDbService,
+  nlp: NlpService["Type"],
+  question: string,
+  k: number
+): Effect.Effect<ReadonlyArray<{ readonly patternId: string; readonly statement: string; readonly score: number; readonly claims: ReadonlyArray<string> }>, DuckDbError> =>
+  Effect.gen(function*() {
+    const rows = yield* db.query<{ id: string; statement: string; claims: ReadonlyArray<string> | null }>(
+      `SELECT p.pattern_id AS id, p.statement, list(m.claim_id) AS claims
+       FROM l4_patterns p LEFT JOIN l4_members m USING (pattern_id) GROUP BY 1, 2`
+    )
+    if (rows.length === 0) return []
+    const q = new Set(nlp.terms(question))
+    if (q.size === 0) return []
+    return rows
+      .map((r) => {
+        const terms = new Set(nlp.terms(r.statement))
+        let shared = 0
+        for (const t of q) if (terms.has(t)) shared++
+        return { patternId: r.id, statement: r.statement, score: shared / q.size, claims: (r.claims ?? []).filter((c) => c !== null) }
+      })
+      .filter((p) => p.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k)
+  })
+
+/** A claim stated in an evidence chunk, with its status. */
+export interface ChunkClaim {
+  readonly claimId: string
+  readonly chunkId: string
+  readonly quote: string
+  readonly text: string
+  readonly status: string
+}
+
+/** The claims whose sources are in the given chunks. */
+export const claimsInChunks = (
+  db: DuckDbService,
+  chunkIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<ChunkClaim>, DuckDbError> =>
+  chunkIds.length === 0
+    ? Effect.succeed([])
+    : db.query<ChunkClaim>(
+      `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
+       FROM claim_sources s JOIN claims c USING (claim_id) WHERE list_contains($1, s.chunk_id)`,
+      [chunkIds]
+    )
+
+/** Whether a cited quote and a claim's quote overlap (one contains the other, or they share most words). */
+export const quotesOverlap = (a: string, b: string): boolean => {
+  if (containsQuote(a, b) || containsQuote(b, a)) return true
+  const words = (s: string) => new Set(canonical(s).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2))
+  const x = words(a)
+  const y = words(b)
+  if (x.size === 0 || y.size === 0) return false
+  let shared = 0
+  for (const w of x) if (y.has(w)) shared++
+  return shared / Math.min(x.size, y.size) >= 0.6
+}

@@ -1,0 +1,345 @@
+/**
+ * Retrieval latency on a large store: p50 / p95 of `Retrieval.search`
+ * (hybrid over all chunks), `GraphRetrieval.search` (whole store),
+ * `Research.research` and `Research.ask` (offline, extractive), plus the
+ * one-off costs: building the BM25 index (tokenising every row), loading it
+ * from the sidecar in a fresh process, and loading the entity graph.
+ *
+ *   npx tsx scripts/bench-retrieval.ts [--chunks 100000] [--per-paper 500] [--queries 40] [--db FILE]
+ *
+ * The store is synthetic but made of real text: each chunk is a run of
+ * consecutive sentences (about 300 words) of one of the papers in
+ * /work/shared/data/papers/md (or ../shared/data/papers/md), embedded with the
+ * offline wink vectors; each chunk mentions up to 5 entities (key phrases of
+ * the papers that occur in it), every other chunk states a claim (one of its
+ * sentences), every paper has a record. Papers are written with
+ * `Store.writePaper` (the Appender). The store is kept (default in the
+ * temporary directory) so that a second run skips the build.
+ *
+ * Questions are built from key phrases of the papers ("What is known about
+ * <phrase>?", "How does <phrase> affect <phrase>?").
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Chunk, ChunkId, ClaimId, ClaimSource, Entity, EntityId, Paper, PaperId, PaperRecord, RunId } from "../packages/core/src/Domain.js"
+import { Embeddings } from "../packages/core/src/Embeddings.js"
+import { normalizeLabel } from "../packages/core/src/EntityCache.js"
+import * as NlpService from "../packages/core/src/NlpService.js"
+import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
+import * as GraphRetrieval from "../packages/graph/src/GraphRetrieval.js"
+import * as Research from "../packages/graph/src/Research.js"
+import * as Retrieval from "../packages/graph/src/Retrieval.js"
+import * as Store from "../packages/graph/src/Store.js"
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback
+}
+const CHUNKS = Number(arg("chunks", "100000"))
+const PER_PAPER = Number(arg("per-paper", "500"))
+const QUERIES = Number(arg("queries", "40"))
+const DB = arg("db", path.join(os.tmpdir(), "kg-bench-retrieval", `store-${CHUNKS}.duckdb`))
+const CHILD = process.argv.includes("--child-load")
+
+const papersDir = [
+  fileURLToPath(new URL("../../shared/data/papers/md", import.meta.url)),
+  "/work/shared/data/papers/md"
+].find((d) => fs.existsSync(d))
+if (papersDir === undefined) {
+  console.error("bench-retrieval: put the papers at ../shared/data/papers/md")
+  process.exit(1)
+}
+
+/** mulberry32 */
+const prng = (seed: number) => {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const body = (file: string) => {
+  const text = fs.readFileSync(file, "utf8")
+  return text.startsWith("---") ? text.slice(text.indexOf("\n---", 3) + 4) : text
+}
+
+const layer = Layer.mergeAll(NlpService.layer, EmbeddingsLive.layerOffline())
+const storeLayer = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
+  Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model })
+))
+const answering = GraphRetrieval.layer.pipe(
+  Layer.provideMerge(Retrieval.layer()),
+  Layer.provideMerge(storeLayer),
+  Layer.provideMerge(layer)
+)
+
+interface Source {
+  readonly sentences: ReadonlyArray<string>
+  readonly phrases: ReadonlyArray<string>
+}
+
+const readSources = Effect.gen(function*() {
+  const nlp = yield* NlpService.NlpService
+  const files = fs.readdirSync(papersDir).filter((f) => f.endsWith(".md")).sort()
+  return files.map((f): Source => {
+    const text = body(path.join(papersDir, f))
+    const sentences = nlp.sentencize(text).map((s) => s.text.replace(/\s+/g, " ").trim())
+      .filter((s) => s.split(" ").length >= 6 && s.split(" ").length <= 60 && !s.includes("{{"))
+    const phrases = nlp.keywords(text, 150).map((k) => k.term).filter((t) => t.length >= 4)
+    return { sentences, phrases }
+  })
+})
+
+const build = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const embeddings = yield* Embeddings
+  const sources = yield* readSources
+  const random = prng(42)
+  const papers = Math.ceil(CHUNKS / PER_PAPER)
+  const runId = yield* store.startRun({ provider: "bench", model: "synthetic", settings: { chunks: CHUNKS } })
+  const started = Date.now()
+  let written = 0
+  for (let p = 0; p < papers; p++) {
+    const src = sources[p % sources.length]!
+    const paperId = PaperId.make(`bench-${String(p).padStart(5, "0")}`)
+    const n = Math.min(PER_PAPER, CHUNKS - written)
+    const chunks: Array<Chunk> = []
+    let offset = 0
+    for (let i = 0; i < n; i++) {
+      // a run of consecutive sentences from a random paper (mostly this paper's source, sometimes another)
+      const from = random() < 0.7 ? src : sources[Math.floor(random() * sources.length)]!
+      let cursor = Math.floor(random() * from.sentences.length)
+      const parts: Array<string> = []
+      let words = 0
+      while (words < 300) {
+        const s = from.sentences[cursor % from.sentences.length]!
+        cursor++
+        parts.push(s)
+        words += s.split(" ").length
+      }
+      const text = parts.join(" ")
+      chunks.push(new Chunk({
+        id: ChunkId.make(`${paperId}#${i}`),
+        paperId,
+        ordinal: i,
+        page: 1 + Math.floor(i / 4),
+        startChar: offset,
+        endChar: offset + text.length,
+        text,
+        tokenCount: words
+      }))
+      offset += text.length + 1
+    }
+    const vectors: Array<Float32Array> = []
+    for (let i = 0; i < chunks.length; i += 256) {
+      vectors.push(...(yield* embeddings.embed(chunks.slice(i, i + 256).map((c) => c.text))))
+    }
+    const entityById = new Map<string, Entity>()
+    const mentions: Array<{ entityId: EntityId; chunkId: ChunkId }> = []
+    const chunkEntities = chunks.map((c) => {
+      const lower = c.text.toLowerCase()
+      const found: Array<EntityId> = []
+      for (let tries = 0; tries < 40 && found.length < 5; tries++) {
+        const phrase = src.phrases[Math.floor(random() * src.phrases.length)]!
+        if (!lower.includes(phrase)) continue
+        const id = EntityId.make(`https://w3id.org/kg/id/entity/Concept/${normalizeLabel(phrase).replace(/[^a-z0-9]+/g, "-")}`)
+        if (found.includes(id)) continue
+        found.push(id)
+        if (!entityById.has(id)) entityById.set(id, new Entity({ id, label: phrase, type: "Concept", aliases: [] }))
+        mentions.push({ entityId: id, chunkId: c.id })
+      }
+      return found
+    })
+    const claimTexts: Array<{ text: string; chunk: Chunk; entities: ReadonlyArray<EntityId> }> = []
+    chunks.forEach((c, i) => {
+      if (i % 2 !== 0) return
+      const candidates = c.text.split(/(?<=[.!?])\s+/).filter((s) => s.split(" ").length >= 8)
+      const sentence = candidates[Math.floor(random() * candidates.length)]
+      if (sentence !== undefined) claimTexts.push({ text: sentence, chunk: c, entities: chunkEntities[i]! })
+    })
+    const claimVectors: Array<Float32Array> = []
+    for (let i = 0; i < claimTexts.length; i += 256) {
+      claimVectors.push(...(yield* embeddings.embed(claimTexts.slice(i, i + 256).map((c) => c.text))))
+    }
+    const seen = new Set<string>()
+    const claims = claimTexts.flatMap((c, i) => {
+      const id = ClaimId.make(`https://w3id.org/kg/id/claim/${paperId}-${i}`)
+      if (seen.has(c.text)) return []
+      seen.add(c.text)
+      return [{
+        id,
+        text: c.text,
+        metric: null,
+        value: null,
+        conditions: null,
+        domainTags: [],
+        confidence: 0.7,
+        entityIds: c.entities,
+        embedding: claimVectors[i] ?? null,
+        sources: [ClaimSource.make({ paperId, chunkId: c.chunk.id, page: c.chunk.page, quote: c.text })]
+      }]
+    })
+    yield* store.writePaper(runId, {
+      paper: new Paper({
+        id: paperId,
+        title: `Synthetic paper ${p}: ${src.phrases.slice(0, 3).join(", ")}`,
+        authors: [`Author ${p % 17}`],
+        year: 2000 + (p % 24),
+        source: `synthetic/${paperId}`,
+        contentHash: `${paperId}-v1-${CHUNKS}`,
+        pages: Math.ceil(n / 4)
+      }),
+      record: PaperRecord.make({
+        paperId,
+        studied: chunks[0]!.text.slice(0, 400),
+        method: chunks[1]?.text.slice(0, 400) ?? "",
+        findings: chunks[2]?.text.slice(0, 400) ?? "",
+        domainTags: src.phrases.slice(0, 3),
+        provider: "bench",
+        model: "synthetic"
+      }),
+      chunks: chunks.map((chunk, i) => ({ chunk, embedding: vectors[i] ?? null })),
+      entities: Array.from(entityById.values(), (entity) => ({ entity, normalizedLabel: normalizeLabel(entity.label) })),
+      mentions,
+      relations: [],
+      claims,
+      failedChunks: [],
+      violations: []
+    })
+    written += n
+    if ((p + 1) % 20 === 0) console.error(`  built ${written} chunks in ${((Date.now() - started) / 1000).toFixed(0)}s`)
+  }
+  yield* store.finishRun(runId as RunId, "completed", { chunks: written })
+  return { seconds: (Date.now() - started) / 1000, papers }
+})
+
+const questionsFrom = Effect.gen(function*() {
+  const sources = yield* readSources
+  const random = prng(7)
+  const out: Array<string> = []
+  while (out.length < QUERIES) {
+    const s = sources[Math.floor(random() * sources.length)]!
+    const a = s.phrases[Math.floor(random() * Math.min(40, s.phrases.length))]!
+    const b = s.phrases[Math.floor(random() * Math.min(40, s.phrases.length))]!
+    out.push(out.length % 2 === 0 ? `What is known about ${a}?` : `How does ${a} affect ${b}?`)
+  }
+  return out
+})
+
+const percentile = (xs: ReadonlyArray<number>, p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!
+}
+
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const t0 = performance.now()
+    const value = yield* effect
+    return { value, ms: performance.now() - t0 }
+  })
+
+/** In a fresh process (`--child-load`): how long until the first answer, with the sidecar on disk. */
+const childLoad = Effect.gen(function*() {
+  const retrieval = yield* Retrieval.Retrieval
+  const load = yield* timed(retrieval.refresh)
+  const first = yield* timed(retrieval.search("chunks", "What is known about attention mechanisms?", { k: 10 }))
+  console.log(JSON.stringify({
+    loadMs: Math.round(load.ms),
+    source: load.value.source,
+    firstQueryMs: Math.round(first.ms),
+    rssMb: Math.round(process.memoryUsage().rss / 1e6)
+  }))
+})
+
+/** Build (or refresh) the index once, then close the store. */
+const coldIndex = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const stats = yield* store.stats()
+  console.error(`store ${DB}: ${stats.tables.chunks} chunks, ${stats.tables.claims} claims, ${stats.tables.entities} entities, ` +
+    `${stats.tables.entity_mentions} mentions`)
+  const retrieval = yield* Retrieval.Retrieval
+  const cold = yield* timed(retrieval.refresh)
+  console.error(`index: ${cold.value.source} in ${(cold.ms / 1000).toFixed(1)}s (${cold.value.tokenised} rows tokenised)`)
+  return { stats, cold }
+})
+
+const measure = Effect.gen(function*() {
+  const retrieval = yield* Retrieval.Retrieval
+  const load = yield* timed(retrieval.refresh)
+  const graph = yield* GraphRetrieval.GraphRetrieval
+  const questions = yield* questionsFrom
+  const graphLoad = yield* timed(graph.search(questions[0]!, { k: 10 }))
+  const runs: Record<string, Array<number>> = { search: [], graph: [], research: [], ask: [] }
+  let researchFailures = 0
+  for (const q of questions) {
+    runs.search!.push((yield* timed(retrieval.search("chunks", q, { k: 10 }))).ms)
+    runs.graph!.push((yield* timed(graph.search(q, { k: 15 }))).ms)
+    const r = yield* timed(Effect.either(Research.research(q)))
+    if (r.value._tag === "Left") researchFailures++
+    runs.research!.push(r.ms)
+    runs.ask!.push((yield* timed(Effect.either(Research.ask(q)))).ms)
+  }
+  return { load, graphLoad, runs, researchFailures, questions: questions.length }
+})
+const program = Effect.gen(function*() {
+  if (CHILD) return yield* childLoad.pipe(Effect.provide(answering))
+  fs.mkdirSync(path.dirname(DB), { recursive: true })
+  if (!fs.existsSync(DB)) {
+    console.error(`building a store of ${CHUNKS} chunks at ${DB} ...`)
+    const built = yield* build.pipe(Effect.provide(storeLayer), Effect.provide(layer))
+    console.error(`built ${built.papers} papers in ${built.seconds.toFixed(0)}s`)
+  }
+  const sidecar = `${DB}.retrieval-index`
+  const hadSidecar = fs.existsSync(sidecar)
+  const { cold, stats } = yield* coldIndex.pipe(Effect.provide(answering))
+  const child = spawnSync(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), "--child-load", "--db", DB, "--chunks", String(CHUNKS)],
+    { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)) }
+  )
+  const childLine = child.stdout.trim().split("\n").pop() ?? ""
+  const freshProcess = childLine.startsWith("{") ? JSON.parse(childLine) as Record<string, unknown> : { error: child.stderr.slice(-500) }
+  const m = yield* measure.pipe(Effect.provide(answering))
+  const summary = {
+    store: {
+      chunks: stats.tables.chunks,
+      claims: stats.tables.claims,
+      records: stats.tables.paper_records,
+      entities: stats.tables.entities,
+      mentions: stats.tables.entity_mentions
+    },
+    index: {
+      source: cold.value.source,
+      hadSidecar,
+      seconds: Math.round(cold.ms / 100) / 10,
+      tokenised: cold.value.tokenised,
+      sidecarMb: fs.existsSync(sidecar) ? Math.round(fs.statSync(sidecar).size / 1e5) / 10 : 0
+    },
+    freshProcess,
+    reopenLoadMs: Math.round(m.load.ms),
+    graphFirstSearchMs: Math.round(m.graphLoad.ms),
+    queries: m.questions,
+    researchNoPapers: m.researchFailures,
+    latencyMs: Object.fromEntries(
+      Object.entries(m.runs).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
+    ),
+    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    cpus: os.cpus().length,
+    load: os.loadavg().map((x) => Math.round(x * 10) / 10)
+  }
+  console.log(JSON.stringify(summary, null, 2))
+})
+
+Effect.runPromise(program).catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
