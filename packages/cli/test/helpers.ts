@@ -151,6 +151,7 @@ export const dumpQueries = {
   entity_aliases: "SELECT * FROM entity_aliases",
   entity_mentions: "SELECT * FROM entity_mentions",
   relations: "SELECT * FROM relations",
+  claim_edges: "SELECT src_claim_id, dst_claim_id, kind FROM claim_edges",
   failed_chunks: "SELECT paper_id, chunk_id, reason FROM failed_chunks",
   shacl_violations: "SELECT paper_id, chunk_id, focus_node, path, message FROM shacl_violations"
 } as const

@@ -406,6 +406,12 @@ const termCoverage = (
 // research
 // ---------------------------------------------------------------------------
 
+/** Papers marked retracted (`kg retract`): their text is never used as evidence. */
+const retractedPapers = (db: DuckDb["Type"]) =>
+  db.query<{ paper_id: string }>("SELECT paper_id FROM papers WHERE retracted").pipe(
+    Effect.map((rows) => new Set(rows.map((r) => r.paper_id)))
+  )
+
 /**
  * The research funnel (see the module documentation).
  *
@@ -433,7 +439,12 @@ export const research = Effect.fn("Research.research")(function*(question: strin
     scope = yield* retrieval.search("chunks", question, scopeParams)
     scopedBy = "chunks"
   }
-  const papers = Array.from(new Set(scope.hits.flatMap((h) => h.paperIds)))
+  const retracted = yield* retractedPapers(db)
+  const scopedPapers = Array.from(new Set(scope.hits.flatMap((h) => h.paperIds)))
+  const papers = scopedPapers.filter((p) => !retracted.has(p))
+  if (papers.length < scopedPapers.length) {
+    warnings.push(`left out retracted paper(s): ${scopedPapers.filter((p) => retracted.has(p)).join(", ")}`)
+  }
   if (papers.length === 0) {
     return yield* new NoPapersFoundError({ question, bestScore: scope.bestScore, minScore })
   }
@@ -524,6 +535,8 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   const idx = yield* retrieval.index
   const idf = (t: string) => Bm25.idf(idx.chunks.bm25, t)
 
+  const retracted = yield* retractedPapers(db)
+  const leftOut = new Set<string>()
   const route = QueryRouter.route(question)
   yield* progress(`Routing: ${route.intent} question; consulting ${route.layers.join(" -> ")}`)
   const consulted: Array<{ layer: LayerName; found: number }> = []
@@ -552,14 +565,17 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
         best = Math.max(best, r.hits[0]?.base ?? 0)
         items = chunkEvidence(r.hits, "L1")
       }
-      consulted.push({ layer, found: items.length })
-      evidence = mergeEvidence([...evidence, ...items])
+      const live = items.filter((e) => !retracted.has(e.paperId))
+      for (const e of items) if (retracted.has(e.paperId)) leftOut.add(e.paperId)
+      consulted.push({ layer, found: live.length })
+      evidence = mergeEvidence([...evidence, ...live])
     })
   for (const layer of route.layers) yield* consult(layer)
   if (evidence.length === 0 && !route.layers.includes("L1")) {
     warnings.push(`the ${route.layers.join(", ")} layers had nothing on this question; searched the chunks (L1)`)
     yield* consult("L1")
   }
+  if (leftOut.size > 0) warnings.push(`left out retracted paper(s): ${Array.from(leftOut).sort().join(", ")}`)
   if (evidence.length === 0) return yield* new NoPapersFoundError({ question, bestScore: best, minScore })
 
   // optional LLM re-ranking

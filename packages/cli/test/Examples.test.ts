@@ -1,0 +1,48 @@
+/**
+ * The library examples (`examples/library/*.ts`) are documentation that must
+ * not rot: each one runs here, as a user would run it, and its output is
+ * checked.
+ */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { baseEnv, repoRoot } from "./helpers.js"
+
+const runExample = (name: string, args: ReadonlyArray<string> = []) => {
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(repoRoot, "examples/library", name), ...args], {
+    cwd: repoRoot,
+    env: baseEnv(),
+    encoding: "utf8",
+    timeout: 120_000
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe("library examples", () => {
+  it("extract-folder: extracts the example corpus through the extraction Stream", () => {
+    const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-ex-")), "kg.duckdb")
+    const { code, stderr, stdout } = runExample("extract-folder.ts", ["examples/corpus", db])
+    expect(code, stderr).toBe(0)
+    const summary = JSON.parse(stdout.trim().split("\n").pop()!) as { papersWritten: number; claims: number }
+    expect(summary.papersWritten).toBe(4)
+    expect(summary.claims).toBeGreaterThan(20)
+  }, 150_000)
+
+  it("walk-contradictions: two disagreeing papers give contested claims with counter-evidence", () => {
+    const { code, stderr, stdout } = runExample("walk-contradictions.ts")
+    expect(code, stderr).toBe(0)
+    expect(stdout).toContain("[contested]")
+    expect(stdout).toContain("contradicted by")
+    expect(stdout).toMatch(/"contradicts":[1-9]/)
+  }, 150_000)
+
+  it("run-l4: patterns from several papers, and a second run is a no-op", () => {
+    const { code, stderr, stdout } = runExample("run-l4.ts")
+    expect(code, stderr).toBe(0)
+    expect(stdout).toMatch(/^[1-9]\d* patterns from \d+ claims/m)
+    expect(stdout).toMatch(/\[\d+ claims, [2-9]\d* papers\]/)
+    expect(stdout).toContain("second run: 0 created, 0 updated")
+  }, 150_000)
+})

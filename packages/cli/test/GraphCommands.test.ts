@@ -1,0 +1,98 @@
+/**
+ * The graph questions and the research funnel through the real `kg` command:
+ * two papers that disagree plus real papers, extracted offline; contradiction
+ * edges, contested status, re-grading after `kg retract`, and a research
+ * answer whose every citation is a quote on a real page of a stored chunk.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { lastJson, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+
+const paper = (id: string, year: number, finding: string) =>
+  `---\nid: "${id}"\ntitle: "Low-dose aspirin and stroke (${id})"\nauthors: ["A. Author"]\nyear: ${year}\n---\n\n` +
+  `# Results\n\nWe followed 4,000 adults for five years. ${finding} Hazard ratios were adjusted for age.\n`
+
+describe("graph questions and research through the CLI", () => {
+  let dir = ""
+  let db = ""
+  const kg = (...args: ReadonlyArray<string>) => runKg([...args, "--db", db])
+
+  beforeAll(async () => {
+    dir = tempDir()
+    db = path.join(dir, "kg.duckdb")
+    const corpus = path.join(dir, "corpus")
+    fs.mkdirSync(corpus)
+    fs.copyFileSync(path.join(repoRoot, "examples/corpus/2023.eacl-main.121.pdf"), path.join(corpus, "longeval.pdf"))
+    fs.writeFileSync(path.join(corpus, "a.md"), paper("trial-a", 2019, "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."))
+    fs.writeFileSync(path.join(corpus, "b.md"), paper("trial-b", 2021, "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults."))
+    const result = await runKg(["extract", corpus, "--db", db, "--json"])
+    expect(result.code, result.stderr).toBe(0)
+    const summary = lastJson(result) as { papers: number; edges: Record<string, number> }
+    expect(summary.papers).toBe(3)
+    expect(summary.edges["contradicts"]).toBeGreaterThanOrEqual(1)
+  }, 180_000)
+
+  afterAll(() => removeDir(dir))
+
+  it("lists contested claims and resolves free text to the nearest claim", async () => {
+    const contested = lastJson(await kg("claims", "--status", "contested", "--json")) as unknown as ReadonlyArray<{ text: string }>
+    expect(contested.map((c) => c.text).sort()).toEqual([
+      "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.",
+      "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."
+    ])
+    const challenges = lastJson(await kg("challenges", "aspirin reduces stroke risk", "--json")) as {
+      resolution: { by: string }
+      papers: ReadonlyArray<{ paperId: string }>
+    }
+    expect(challenges.resolution.by).toBe("text")
+    expect(challenges.papers.map((p) => p.paperId)).toEqual(["trial-b"])
+    const claim = lastJson(await kg("claim", "aspirin does not reduce stroke", "--json")) as {
+      sources: ReadonlyArray<{ quote: string; paperId: string }>
+      edges: ReadonlyArray<{ kind: string }>
+    }
+    expect(claim.sources[0]?.paperId).toBe("trial-b")
+    expect(claim.edges.some((e) => e.kind === "contradicts")).toBe(true)
+  }, 60_000)
+
+  it("research: every citation points at a stored chunk whose text, on that page, contains the quote", async () => {
+    const result = await kg("research", "How reliable is human evaluation of faithfulness in long-form summarization?", "--json")
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/Stage 1: searching summaries \.\.\. found \d+ papers/)
+    expect(result.stderr).toMatch(/Stage 2: gathering evidence from \d+ papers \.\.\. retrieved \d+ chunks/)
+    const answer = JSON.parse(result.stdout) as {
+      answer: string
+      citations: ReadonlyArray<{ paper_id: string; page: number | null; quote: string }>
+      references: ReadonlyArray<{ paper_id: string; title: string }>
+      ungrounded: ReadonlyArray<string>
+    }
+    expect(answer.citations.length).toBeGreaterThan(0)
+    const { chunks } = await queryStore<{ chunks: ReadonlyArray<{ paper_id: string; page: number | null; text: string }> }>(db, {
+      chunks: "SELECT paper_id, page, text FROM chunks"
+    })
+    for (const c of answer.citations) {
+      expect(c.page).not.toBeNull() // the PDF is page-aware
+      const onPage = chunks.filter((ch) => ch.paper_id === c.paper_id && ch.page === c.page)
+      expect(onPage.some((ch) => ch.text.includes(c.quote)), `${c.paper_id} p.${c.page}: ${c.quote}`).toBe(true)
+    }
+    expect(answer.references.map((r) => r.paper_id)).toContain(answer.citations[0]!.paper_id)
+  }, 90_000)
+
+  it("research on a question the corpus cannot answer says so and exits non-zero", async () => {
+    const result = await kg("research", "What is the boiling point of liquid nitrogen on Jupiter's moons?")
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain("No papers found relevant to")
+  }, 60_000)
+
+  it("retract re-grades what depended on the paper, and research leaves it out", async () => {
+    const retract = await kg("retract", "trial-b", "--json")
+    expect(retract.code, retract.stderr).toBe(0)
+    const contested = lastJson(await kg("claims", "--status", "contested", "--json")) as unknown as ReadonlyArray<unknown>
+    expect(contested).toEqual([])
+    const result = await kg("research", "Does aspirin reduce the risk of stroke?", "--json")
+    expect(result.code, result.stderr).toBe(0)
+    const answer = JSON.parse(result.stdout) as { citations: ReadonlyArray<{ paper_id: string }> }
+    expect(answer.citations.map((c) => c.paper_id)).not.toContain("trial-b")
+    expect(answer.citations.map((c) => c.paper_id)).toContain("trial-a")
+  }, 90_000)
+})
