@@ -425,7 +425,7 @@ describe("provider selection and parameters", () => {
         withEnv({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, OPENAI_API_KEY: OPENAI_KEY })
       )
       expect(params.provider).toBe("anthropic")
-      expect(params.model).toBe("claude-sonnet-4-5")
+      expect(params.model).toBe(LlmProviders.defaults.anthropicModel)
       expect(params).toMatchObject({ maxOutputTokens: 4096, temperature: 0, timeout: 120000, maxRetries: 4 })
       expect(params.apiKey && Redacted.value(params.apiKey)).toBe(ANTHROPIC_KEY)
       expect(JSON.stringify(params)).not.toContain(ANTHROPIC_KEY)
