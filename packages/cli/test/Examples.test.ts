@@ -45,4 +45,16 @@ describe("library examples", () => {
     expect(stdout).toMatch(/\[\d+ claims, [2-9]\d* papers\]/)
     expect(stdout).toContain("second run: 0 created, 0 updated")
   }, 150_000)
+
+  it("ask-question: a research answer with citations and references", () => {
+    const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-ex-")), "kg.duckdb")
+    const { code, stderr, stdout } = runExample("ask-question.ts", [
+      "How reliable is human evaluation of faithfulness in long-form summarization?",
+      db
+    ])
+    expect(code, stderr).toBe(0)
+    expect(stderr).toMatch(/Stage 2: gathering evidence/)
+    expect(stdout).toMatch(/\[2023\.eacl-main\.121, page \d+\]/)
+    expect(stdout).toContain("references: 2023.eacl-main.121")
+  }, 150_000)
 })

@@ -31,8 +31,12 @@ import * as Ontology from "@kg/core/Ontology"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as Extractor from "@kg/extraction/Extractor"
 import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as Ontologies from "@kg/extraction/Ontologies"
 import * as Shacl from "@kg/extraction/Shacl"
 import * as Extract from "./Extract.js"
+import * as GraphRetrieval from "./GraphRetrieval.js"
+import * as Research from "./Research.js"
+import * as Retrieval from "./Retrieval.js"
 import * as Nli from "./Nli.js"
 import * as Store from "./Store.js"
 
@@ -42,7 +46,7 @@ import * as Store from "./Store.js"
  * @since 0.1.0
  * @category constants
  */
-export const defaultOntologyPath: string = new URL("../../../ontologies/research.ttl", import.meta.url).pathname
+export const defaultOntologyPath: string = Ontologies.researchOntologyPath
 
 /**
  * Options of the entry-point layers.
@@ -97,7 +101,10 @@ export const layerBase = (options: KgOptions) => {
  * @category layers
  */
 export const layerOffline = (options: KgOptions) =>
-  Layer.mergeAll(Extractor.layerOffline, Nli.layerOffline).pipe(Layer.provideMerge(layerBase(options)))
+  Layer.mergeAll(Extractor.layerOffline, Nli.layerOffline, retrievalLayer).pipe(Layer.provideMerge(layerBase(options)))
+
+/** Lexical + dense retrieval and graph retrieval over the store (built lazily, on the first question). */
+const retrievalLayer = GraphRetrieval.layer.pipe(Layer.provideMerge(Retrieval.layer()))
 
 /**
  * The same with a program-supplied `LlmProvider` (any implementation: one of
@@ -115,7 +122,9 @@ export const layerWith = <E, R>(
     const graph = yield* Ontology.loadOntology(options.ontology ?? defaultOntologyPath)
     return Extractor.layerLlm({ ontologyContext: KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph)) })
   }))
-  return Layer.mergeAll(extractor, Nli.layerLlm).pipe(Layer.provide(llm), Layer.provideMerge(layerBase(options)))
+  return Layer.mergeAll(extractor, Nli.layerLlm, retrievalLayer).pipe(
+    Layer.provideMerge(Layer.merge(llm, layerBase(options)))
+  )
 }
 
 /**
@@ -145,3 +154,21 @@ export const layer = (
  */
 export const extract = (paths: ReadonlyArray<string>, options: Extract.ExtractOptions = {}) =>
   Extract.runExtraction(paths, options, () => Effect.void)
+
+/**
+ * Answer a research question with the funnel (scoping, evidence, synthesis,
+ * citation checks); with an `LlmProvider` in context the synthesis is written
+ * by the model, otherwise it is extractive.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const research = Research.research
+
+/**
+ * A direct answer through the query router, with the same citation rules.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const ask = Research.ask
