@@ -1,99 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { readFileSync } from "node:fs"
-import { Chunk, ChunkId, ClaimSource, Entity, EntityId, Paper, PaperId, RunId } from "@kg/core/Domain"
-import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Rdf from "@kg/extraction/Rdf"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
-import * as Nli from "../src/Nli.js"
-import * as Store from "../src/Store.js"
 
-// ---------------------------------------------------------------------------
-// Fixture: papers whose claims are real SciFact claim sentences (allenai/scifact, CC BY 4.0).
-// ---------------------------------------------------------------------------
-
-const DIM = 64
-const embeddings = EmbeddingsLive.makeTest(DIM)
-
-interface ClaimSpec {
-  readonly text: string
-  readonly tags?: ReadonlyArray<string>
-  readonly entities?: ReadonlyArray<string>
-  readonly conditions?: string | null
-}
-interface PaperSpec {
-  readonly id: string
-  readonly year?: number
-  readonly claims: ReadonlyArray<ClaimSpec>
-}
-
-const entityId = (label: string) => EntityId.make(`https://w3id.org/kg/id/entity/${encodeURIComponent(label.toLowerCase())}`)
-
-const bundleOf = (p: PaperSpec) =>
-  Effect.gen(function*() {
-    const paperId = PaperId.make(p.id)
-    const texts = p.claims.map((c) => c.text)
-    const vectors = yield* embeddings.embed(texts)
-    const chunks = p.claims.map((c, i) =>
-      Chunk.make({
-        id: ChunkId.make(`${p.id}#${i}`),
-        paperId,
-        ordinal: i,
-        page: i + 1,
-        startChar: 0,
-        endChar: c.text.length,
-        text: c.text,
-        tokenCount: c.text.split(/\s+/).length
-      })
-    )
-    const labels = Array.from(new Set(p.claims.flatMap((c) => c.entities ?? [])))
-    return {
-      paper: Paper.make({
-        id: paperId,
-        title: `Paper ${p.id}`,
-        authors: [],
-        year: p.year ?? 2020,
-        source: `${p.id}.md`,
-        contentHash: `hash-${p.id}`,
-        pages: null
-      }),
-      record: null,
-      chunks: chunks.map((chunk, i) => ({ chunk, embedding: vectors[i]! })),
-      entities: labels.map((label) => ({
-        entity: Entity.make({ id: entityId(label), label, type: "Method", aliases: [] }),
-        normalizedLabel: label.toLowerCase()
-      })),
-      mentions: p.claims.flatMap((c, i) => (c.entities ?? []).map((l) => ({ entityId: entityId(l), chunkId: chunks[i]!.id }))),
-      relations: [],
-      claims: p.claims.map((c, i) => ({
-        id: Rdf.claimIdFor(c.text),
-        text: c.text,
-        metric: null,
-        value: null,
-        conditions: c.conditions ?? null,
-        domainTags: c.tags ?? [],
-        confidence: 0.8,
-        entityIds: (c.entities ?? []).map(entityId),
-        embedding: vectors[i]!,
-        sources: [ClaimSource.make({ paperId, chunkId: chunks[i]!.id, page: i + 1, quote: c.text })]
-      })),
-      failedChunks: [],
-      violations: []
-    } satisfies Store.PaperBundle
-  })
-
-const storeLayer = Store.layer({ path: ":memory:", embeddingDimension: DIM, embeddingModel: embeddings.model })
-const testLayer = Layer.merge(storeLayer, Nli.layerOffline)
-
-const write = (papers: ReadonlyArray<PaperSpec>) =>
-  Effect.gen(function*() {
-    const store = yield* Store.Store
-    for (const p of papers) yield* store.writePaper(RunId.make("run-test"), yield* bundleOf(p))
-  })
-
-const idOf = (text: string): string => Rdf.claimIdFor(text)
+import { embeddings, idOf, type PaperSpec, testLayer, write } from "./fixtures/claimPapers.js"
 
 const edgesOf = (db: DuckDbService) =>
   db.query<{ src: string; dst: string; kind: string; score: number; signals: string }>(
