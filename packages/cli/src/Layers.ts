@@ -7,7 +7,6 @@
  * @since 0.1.0
  */
 import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -20,6 +19,7 @@ import * as Ontology from "@kg/core/Ontology"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as Extractor from "@kg/extraction/Extractor"
 import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as Ontologies from "@kg/extraction/Ontologies"
 import * as Shacl from "@kg/extraction/Shacl"
 import * as Nli from "@kg/graph/Nli"
 import * as Store from "@kg/graph/Store"
@@ -29,7 +29,7 @@ import * as Store from "@kg/graph/Store"
  *
  * @since 0.1.0
  */
-export const defaultOntologyPath: string = fileURLToPath(new URL("../../../ontologies/research.ttl", import.meta.url))
+export const defaultOntologyPath: string = Ontologies.researchOntologyPath
 
 /**
  * Embeddings: `KG_EMBEDDINGS=hash` selects the model-free hashed vectors

@@ -10,13 +10,13 @@
  * @since 0.1.0
  */
 import { readFile } from "node:fs/promises"
-import { fileURLToPath } from "node:url"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { makeEngine, type ShaclEngine } from "./internal/shacl.js"
 import { dropViolating } from "./internal/shaclFilter.js"
+import { researchShapesPath } from "./Ontologies.js"
 import { type ChunkGraphInput, chunkToQuads, parseTurtle, type Quad } from "./Rdf.js"
 
 // ---------------------------------------------------------------------------
@@ -163,12 +163,13 @@ export class ShaclValidator extends Context.Tag("@kg/extraction/ShaclValidator")
 >() {}
 
 /**
- * Path of the default shapes file, `ontologies/research.shapes.ttl` of this repository.
+ * Path of the default shapes file, `ontologies/research.shapes.ttl` (the packaged
+ * copy when installed; see `Ontologies`).
  *
  * @since 0.1.0
  * @category constants
  */
-export const defaultShapesPath: string = fileURLToPath(new URL("../../../ontologies/research.shapes.ttl", import.meta.url))
+export const defaultShapesPath: string = researchShapesPath
 
 const MAX_ROUNDS = 4
 
