@@ -42,8 +42,9 @@ interface Candidate {
 
 const LETTERS = /\p{L}/gu
 
-/** Sentences worth quoting: prose of 5 to 90 words, mostly letters, not a reference entry. */
+/** Sentences worth quoting: prose of 5 to 90 words, mostly letters, not a heading, not a reference entry. */
 const quotable = (s: string): boolean => {
+  if (/^\s*#/.test(s)) return false // a markdown heading is a title, not a finding
   const words = s.split(/\s+/).filter((w) => w !== "").length
   if (words < 5 || words > 90) return false
   const letters = (s.match(LETTERS) ?? []).length
