@@ -208,6 +208,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     return ref
   }
 
+  /** Whether a normalised name is already bound to an entity other than `id`. */
+  const namesOther = (key: string, id: EntityId): boolean => {
+    const bound = index.get(key as EntityCache.NormalizedLabel) ?? extra.get(key)
+    return bound !== undefined && bound.id !== id
+  }
+
   let merges = 0
   let created = 0
   let skippedEntities = 0
@@ -226,7 +232,9 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
       const extra: Array<string> = []
       for (const n of [label, ...aliases]) {
         const key = EntityCache.normalizeLabel(n)
-        if (key !== "" && !have.has(key)) {
+        // A name that already names another entity stays that entity's: an alias is never moved (this keeps
+        // resolution idempotent when two entities claim one alias).
+        if (key !== "" && !have.has(key) && !namesOther(key, known.id)) {
           have.add(key)
           extra.push(n)
         }
@@ -237,7 +245,9 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     } else {
       created++
       const type = canonicalType(e.type, types, fallbackType)
-      const ref = EntityCache.makeRef({ id: EntityCache.entityIri(type, label), label, type, aliases })
+      const id = EntityCache.entityIri(type, label)
+      const ownAliases = aliases.filter((a) => !namesOther(EntityCache.normalizeLabel(a), id))
+      const ref = EntityCache.makeRef({ id, label, type, aliases: ownAliases })
       learn(ref)
       touch(ref)
     }

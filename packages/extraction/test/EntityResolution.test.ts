@@ -189,6 +189,25 @@ describe("resolveChunk", () => {
     resolveChunk(result({ entities: es }), { cache: EntityCache.empty }).cache
   )
 
+  it("never moves an alias another entity already has (found by the property below: two entities, one alias)", () => {
+    const cache = EntityCache.fromRefs([
+      { id: EntityCache.entityIri("Method", "BERT"), label: "BERT", type: "Method", aliases: ["GNN"] },
+      { id: EntityCache.entityIri("Concept", "convolutional neural networks"), label: "convolutional neural networks", type: "Concept", aliases: [] }
+    ])
+    const r = {
+      entities: [
+        { label: "CNN", type: "Method", aliases: ["GNN"] },
+        { label: "convolutional neural networks", type: "Method", aliases: ["CNN"] }
+      ],
+      relations: [],
+      claims: []
+    }
+    const first = resolveChunk(r, { cache })
+    const second = resolveChunk(r, { cache: first.cache })
+    expect(Object.fromEntries(second.labelToId)).toEqual(Object.fromEntries(first.labelToId))
+    expect(first.labelToId.get("GNN")).toBe(EntityCache.entityIri("Method", "BERT"))
+  })
+
   it.prop("resolving the same result again against the updated cache creates no entity", [arbResult, arbCache], ([r, cache]) => {
     const first = resolveChunk(r, { cache })
     const second = resolveChunk(r, { cache: first.cache })
