@@ -12,17 +12,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Embeddings } from "@kg/core/Embeddings"
-import * as KnowledgeIndex from "@kg/core/KnowledgeIndex"
 import type { ProviderName } from "@kg/core/LlmProvider"
-import * as NlpService from "@kg/core/NlpService"
-import * as Ontology from "@kg/core/Ontology"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as Extractor from "@kg/extraction/Extractor"
 import * as LlmProviders from "@kg/extraction/LlmProviders"
 import * as Ontologies from "@kg/extraction/Ontologies"
 import * as Shacl from "@kg/extraction/Shacl"
 import * as Nli from "@kg/graph/Nli"
-import * as Store from "@kg/graph/Store"
+import * as Kg from "@kg/graph/Kg"
 
 /**
  * The default ontology shipped with kg.
@@ -65,14 +62,8 @@ export const storeLayer = (
     if (options.mustExist === true && db !== ":memory:" && !existsSync(db)) {
       return yield* Effect.fail(new NoStoreError({ path: db }))
     }
-    const embeddings = yield* Embeddings
-    return Store.layer({
-      path: db,
-      embeddingDimension: embeddings.dimension,
-      embeddingModel: embeddings.model,
-      ...(options.readOnly === true ? { readOnly: true } : {})
-    })
-  })).pipe(Layer.provideMerge(embeddingsLayer), Layer.provideMerge(NlpService.layer))
+    return Kg.layerStore({ db, embeddings: embeddingsLayer, ...(options.readOnly === true ? { readOnly: true } : {}) })
+  }))
 
 /**
  * Which provider a command runs with: the flag, else from the environment
@@ -107,11 +98,7 @@ export const extractorLayer = (options: {
 }) =>
   options.provider === "offline"
     ? Extractor.layerOffline
-    : Layer.unwrapEffect(Effect.gen(function*() {
-      const graph = yield* Ontology.loadOntology(options.ontologyPath)
-      const ontologyContext = KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph))
-      return Extractor.layerLlm({ ontologyContext }).pipe(Layer.provide(llmLayer(options.provider, options.model)))
-    }))
+    : Kg.llmExtractorLayer(options.ontologyPath).pipe(Layer.provide(llmLayer(options.provider, options.model)))
 
 /**
  * SHACL shapes: the shapes file beside the ontology when it exists, else the

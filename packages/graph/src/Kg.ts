@@ -73,14 +73,13 @@ const embeddingsLayer = (choice: KgOptions["embeddings"]): Layer.Layer<Embedding
     : choice
 
 /**
- * NLP + embeddings + SHACL + the store (with its `DuckDb`), without an
- * extractor or NLI judge: the base the other layers add to.
+ * NLP + embeddings + the store (with its `DuckDb`): what every reading or
+ * writing program needs. The store records the embeddings' width.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerBase = (options: KgOptions) => {
-  const base = Layer.mergeAll(NlpService.layer, embeddingsLayer(options.embeddings))
+export const layerStore = (options: KgOptions) => {
   const store = Layer.unwrapEffect(Effect.gen(function*() {
     const embeddings = yield* Embeddings
     return Store.layer({
@@ -90,8 +89,30 @@ export const layerBase = (options: KgOptions) => {
       ...(options.readOnly === true ? { readOnly: true } : {})
     })
   }))
-  return Layer.mergeAll(store, Shacl.layer(options.shapes ?? Shacl.defaultShapesPath)).pipe(Layer.provideMerge(base))
+  return store.pipe(Layer.provideMerge(Layer.mergeAll(NlpService.layer, embeddingsLayer(options.embeddings))))
 }
+
+/**
+ * {@link layerStore} plus the SHACL shapes: the base the other layers add to.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerBase = (options: KgOptions) =>
+  Shacl.layer(options.shapes ?? Shacl.defaultShapesPath).pipe(Layer.provideMerge(layerStore(options)))
+
+/**
+ * The LLM extractor with the ontology at `ontologyPath` rendered (through the
+ * catamorphic fold into a `KnowledgeIndex`) into its static prompt prefix.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const llmExtractorLayer = (ontologyPath: string = defaultOntologyPath) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const graph = yield* Ontology.loadOntology(ontologyPath)
+    return Extractor.layerLlm({ ontologyContext: KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph)) })
+  }))
 
 /**
  * Everything offline: NLP, the rule-based extractor, offline embeddings,
@@ -118,10 +139,7 @@ export const layerWith = <E, R>(
   options: KgOptions & { readonly ontology?: string | undefined },
   llm: Layer.Layer<LlmProvider, E, R>
 ) => {
-  const extractor = Layer.unwrapEffect(Effect.gen(function*() {
-    const graph = yield* Ontology.loadOntology(options.ontology ?? defaultOntologyPath)
-    return Extractor.layerLlm({ ontologyContext: KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph)) })
-  }))
+  const extractor = llmExtractorLayer(options.ontology ?? defaultOntologyPath)
   return Layer.mergeAll(extractor, Nli.layerLlm, retrievalLayer).pipe(
     Layer.provideMerge(Layer.merge(llm, layerBase(options)))
   )
