@@ -5,7 +5,8 @@ export default defineWorkspace([
     test: {
       name: "core",
       root: "packages/core",
-      include: ["test/**/*.test.ts"]
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["../../vitest.setup.ts"]
     }
   },
   {
@@ -13,6 +14,7 @@ export default defineWorkspace([
       name: "extraction",
       root: "packages/extraction",
       include: ["test/**/*.test.ts"],
+      setupFiles: ["../../vitest.setup.ts"],
       testTimeout: 30000
     }
   },
@@ -21,6 +23,7 @@ export default defineWorkspace([
       name: "graph",
       root: "packages/graph",
       include: ["test/**/*.test.ts"],
+      setupFiles: ["../../vitest.setup.ts"],
       testTimeout: 60000
     }
   },
@@ -29,6 +32,7 @@ export default defineWorkspace([
       name: "cli",
       root: "packages/cli",
       include: ["test/**/*.test.ts"],
+      setupFiles: ["../../vitest.setup.ts"],
       testTimeout: 120000
     }
   }
