@@ -11,6 +11,7 @@
  * @since 0.1.0
  * @internal
  */
+import { backoffDelay, isTransientStatus, parseRetryAfter } from "./retry.js"
 import { EmbeddingError } from "@kg/core/Embeddings"
 import type { Embeddings } from "@kg/core/Embeddings"
 import type * as Context from "effect/Context"
@@ -83,14 +84,6 @@ const displayUrl = (url: string): string => {
   }
 }
 
-const parseRetryAfter = (value: string | null): number | undefined => {
-  if (value === null) return undefined
-  const seconds = Number(value)
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
-  const date = Date.parse(value)
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined
-}
-
 const snippet = (text: string): string => {
   const flat = text.replace(/\s+/g, " ").trim()
   return flat.length > 300 ? `${flat.slice(0, 300)}...` : flat
@@ -98,8 +91,8 @@ const snippet = (text: string): string => {
 
 /**
  * Runs `attempt` up to `1 + maxRetries` times while it fails with a retryable
- * error, sleeping `min(max, base * 2^n) * U(0.5, 1)` (or `Retry-After` when
- * the server says so, capped at `max`) between attempts.
+ * error, sleeping as the LLM providers do (`internal/retry.ts`: full jitter
+ * over `min(max, base * 2^n)`, or the server's `retry-after` when it is sane).
  *
  * @since 0.1.0
  * @internal
@@ -114,10 +107,9 @@ export const retryWithBackoff = <A>(
   const loop = (n: number): Effect.Effect<A, EmbeddingError> =>
     Effect.catchAll(attempt, (e) => {
       if (!e.retryable || n >= options.maxRetries) return Effect.fail(onGiveUp(e, n + 1))
-      const backoff = Math.min(maxMs, baseMs * 2 ** n)
-      return Random.nextRange(0.5, 1).pipe(
-        Effect.flatMap((jitter) => {
-          const wait = e.retryAfterMs !== undefined ? Math.min(maxMs, Math.max(e.retryAfterMs, backoff * jitter)) : backoff * jitter
+      return Random.next.pipe(
+        Effect.flatMap((random) => {
+          const wait = backoffDelay(n, { baseDelayMs: baseMs, maxDelayMs: maxMs }, random, e.retryAfterMs)
           return Effect.logDebug(`embeddings: ${e.detail}; retry ${n + 1}/${options.maxRetries} in ${Math.round(wait)} ms`)
             .pipe(Effect.zipRight(Effect.sleep(Duration.millis(wait))))
         }),
@@ -171,7 +163,7 @@ export const makeOpenAiEmbeddings = (
             signal
           })
           const text = await response.text()
-          return { status: response.status, retryAfter: response.headers.get("retry-after"), text }
+          return { status: response.status, retryAfterMs: parseRetryAfter((h) => response.headers.get(h), Date.now()), text }
         },
         catch: (e) =>
           new AttemptError({
@@ -184,13 +176,13 @@ export const makeOpenAiEmbeddings = (
           onTimeout: () =>
             new AttemptError({ detail: `request to ${shownUrl} timed out after ${Duration.format(timeout)}`, retryable: true })
         }),
-        Effect.flatMap(({ retryAfter, status, text }) => {
-          if (status === 429 || status === 408 || status >= 500) {
+        Effect.flatMap(({ retryAfterMs, status, text }) => {
+          if (isTransientStatus(status)) {
             return Effect.fail(
               new AttemptError({
                 detail: `HTTP ${status} from ${shownUrl}: ${snippet(text)}`,
                 retryable: true,
-                retryAfterMs: parseRetryAfter(retryAfter)
+                retryAfterMs
               })
             )
           }
