@@ -172,6 +172,46 @@ export interface KMeansRun {
 }
 
 /**
+ * k-means++ seeding by an id-keyed race (deterministic for a seed): each step
+ * picks the point maximising `log(u) / D(p)^2`, with `u` drawn from the
+ * point's id hash, so the choice does not depend on input order. Stops early
+ * when every remaining point coincides with a centre. Returns point indices.
+ */
+const kmeansPlusPlus = (
+  m: number,
+  k: number,
+  hashOf: (p: number) => number,
+  seed: number,
+  distance: (p: number, centre: number) => number
+): Array<number> => {
+  const dist = new Float64Array(m).fill(Number.POSITIVE_INFINITY)
+  const centres: Array<number> = []
+  const chosen = new Uint8Array(m)
+  for (let step = 0; step < k; step++) {
+    let best = -1
+    let bestKey = Number.NEGATIVE_INFINITY
+    for (let p = 0; p < m; p++) {
+      if (chosen[p] === 1) continue
+      const w = step === 0 ? 1 : dist[p]! * dist[p]!
+      if (w <= 0) continue
+      const key = Math.log(draw(hashOf(p), step, seed)) / w
+      if (key > bestKey) {
+        bestKey = key
+        best = p
+      }
+    }
+    if (best < 0) break
+    chosen[best] = 1
+    centres.push(best)
+    for (let p = 0; p < m; p++) {
+      const dd = Math.max(0, distance(p, best))
+      if (dd < dist[p]!) dist[p] = dd
+    }
+  }
+  return centres
+}
+
+/**
  * Spherical k-means on rows `points` of `v` (indices into `v`); `hashes[i]`
  * is the id hash of row i. Labels are positions into `points`' clusters.
  */
@@ -188,32 +228,8 @@ export const kmeansVectors = (
   const kk = Math.max(1, Math.min(k, m))
   const labels = new Int32Array(m)
   if (kk === 1 || m === 0) return { labels, k: m === 0 ? 0 : 1, iterations: 0 }
-  // k-means++ by an id-keyed race.
-  const dist = new Float64Array(m).fill(Number.POSITIVE_INFINITY)
-  const centres: Array<number> = []
-  const chosen = new Uint8Array(m)
-  for (let step = 0; step < kk; step++) {
-    let best = -1
-    let bestKey = Number.NEGATIVE_INFINITY
-    for (let p = 0; p < m; p++) {
-      if (chosen[p] === 1) continue
-      const w = step === 0 ? 1 : dist[p]! * dist[p]!
-      if (w <= 0) continue
-      const key = Math.log(draw(hashes[points[p]!]!, step, seed)) / w
-      if (key > bestKey) {
-        bestKey = key
-        best = p
-      }
-    }
-    if (best < 0) break // every remaining point coincides with a centre
-    chosen[best] = 1
-    centres.push(best)
-    const cb = points[best]! * d
-    for (let p = 0; p < m; p++) {
-      const dd = Math.max(0, 1 - dot(v.data, points[p]! * d, v.data, cb, d))
-      if (dd < dist[p]!) dist[p] = dd
-    }
-  }
+  const centres = kmeansPlusPlus(m, kk, (p) => hashes[points[p]!]!, seed, (p, c) =>
+    1 - dot(v.data, points[p]! * d, v.data, points[c]! * d, d))
   const kr = centres.length
   const cent = new Float32Array(kr * d)
   centres.forEach((p, c) => cent.set(row(v, points[p]!), c * d))
@@ -358,30 +374,7 @@ export const kmeansGram = (
   if (kk === 1 || m < 2) {
     return { labels: new Int32Array(m), k: m === 0 ? 0 : 1, iterations: 0, silhouette: 0, pointSilhouette: new Float64Array(m) }
   }
-  const dist = new Float64Array(m).fill(Number.POSITIVE_INFINITY)
-  const centres: Array<number> = []
-  const chosen = new Uint8Array(m)
-  for (let step = 0; step < kk; step++) {
-    let best = -1
-    let bestKey = Number.NEGATIVE_INFINITY
-    for (let p = 0; p < m; p++) {
-      if (chosen[p] === 1) continue
-      const w = step === 0 ? 1 : dist[p]! * dist[p]!
-      if (w <= 0) continue
-      const key = Math.log(draw(hashes[p]!, step, seed)) / w
-      if (key > bestKey) {
-        bestKey = key
-        best = p
-      }
-    }
-    if (best < 0) break
-    chosen[best] = 1
-    centres.push(best)
-    for (let p = 0; p < m; p++) {
-      const dd = Math.max(0, 1 - g[p * m + best]!)
-      if (dd < dist[p]!) dist[p] = dd
-    }
-  }
+  const centres = kmeansPlusPlus(m, kk, (p) => hashes[p]!, seed, (p, c) => 1 - g[p * m + c]!)
   let kr = centres.length
   const labels = new Int32Array(m)
   for (let p = 0; p < m; p++) {
