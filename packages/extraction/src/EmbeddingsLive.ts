@@ -20,14 +20,13 @@ import { EmbeddingError, Embeddings } from "@kg/core/Embeddings"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import type * as Context from "effect/Context"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { CacheEncoding } from "./internal/embeddings-cache.js"
 import { makeHashed } from "./internal/embeddings-hash.js"
-import { makeOpenAiEmbeddings } from "./internal/embeddings-http.js"
+import { makeOpenAiEmbeddings, type OpenAiEmbeddingsOptions } from "./internal/embeddings-http.js"
 import * as offline from "./internal/embeddings-offline.js"
 import { defaultTokenize } from "./internal/embeddings-text.js"
 
@@ -153,18 +152,7 @@ export const layerOffline = (options: OfflineOptions = {}): Layer.Layer<Embeddin
  * @since 0.1.0
  * @category models
  */
-export interface OpenAiOptions {
-  readonly baseUrl: string
-  readonly apiKey?: Redacted.Redacted<string> | undefined
-  readonly model: string
-  readonly dimension?: number | undefined
-  readonly batchSize?: number | undefined
-  readonly concurrency?: number | undefined
-  readonly maxRetries?: number | undefined
-  readonly retryBaseDelay?: Duration.DurationInput | undefined
-  readonly maxRetryDelay?: Duration.DurationInput | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-}
+export type OpenAiOptions = OpenAiEmbeddingsOptions
 
 /**
  * The OpenAI-compatible client as a service value.

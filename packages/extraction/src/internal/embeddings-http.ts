@@ -47,7 +47,7 @@ export interface OpenAiEmbeddingsOptions {
   readonly maxRetries?: number | undefined
   /** First backoff delay (default 500 ms); doubles per retry, with jitter. */
   readonly retryBaseDelay?: Duration.DurationInput | undefined
-  /** Longest wait between attempts (default 30 s), also the cap on `Retry-After`. */
+  /** Longest backoff step (default 30 s); a server's `Retry-After` is honoured up to 60 s. */
   readonly maxRetryDelay?: Duration.DurationInput | undefined
   /** Per-request timeout (default 60 s). */
   readonly timeout?: Duration.DurationInput | undefined
