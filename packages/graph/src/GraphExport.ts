@@ -72,6 +72,17 @@ interface SourceRow {
   evidence: string
 }
 
+const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyMap<string, Array<A>> => {
+  const out = new Map<string, Array<A>>()
+  for (const item of items) {
+    const k = key(item)
+    const list = out.get(k)
+    if (list === undefined) out.set(k, [item])
+    else list.push(item)
+  }
+  return out
+}
+
 const RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 /** Writes quads to a file in one of the formats, de-duplicating shared nodes across papers. */
@@ -165,7 +176,9 @@ export const paperQuads = (paperId: string) =>
     const sources = yield* db.query<SourceRow>(
       `WITH first_quote AS (
          SELECT s.claim_id, first(s.quote ORDER BY s.paper_id, c.ordinal, s.quote) AS evidence
-         FROM claim_sources s JOIN chunks c USING (chunk_id) GROUP BY s.claim_id)
+         FROM claim_sources s JOIN chunks c USING (chunk_id)
+         WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
+         GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
               cl.confidence, cl.status, f.evidence
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
@@ -184,6 +197,9 @@ export const paperQuads = (paperId: string) =>
       list.push(a.entity_id as EntityId)
       aboutByClaim.set(a.claim_id, list)
     }
+    const sourcesByChunk = groupBy(sources, (s) => s.chunk_id)
+    const entitiesByChunk = groupBy(entities, (e) => e.chunk_id)
+    const relationsByChunk = groupBy(relations, (r) => r.chunk_id)
     const quads: Array<Rdf.Quad> = []
     for (const row of chunks) {
       const chunk = {
@@ -196,20 +212,20 @@ export const paperQuads = (paperId: string) =>
         text: row.text,
         tokenCount: row.token_count
       } as Chunk
-      const chunkSources = sources.filter((s) => s.chunk_id === row.chunk_id)
+      const chunkSources = sourcesByChunk.get(row.chunk_id) ?? []
       const quoteBySource = new Map(
         chunkSources.map((s) => [Rdf.sourceIri(s.claim_id as ClaimId, row.chunk_id), s.quote] as const)
       )
       const chunkQuads = Rdf.chunkToQuads({
         paperId: paperId as PaperId,
         chunk,
-        entities: entities.filter((e) => e.chunk_id === row.chunk_id).map((e) => ({
+        entities: (entitiesByChunk.get(row.chunk_id) ?? []).map((e) => ({
           id: e.entity_id as EntityId,
           label: e.label,
           type: e.type,
           aliases: e.aliases ?? []
         }) as Entity),
-        relations: relations.filter((r) => r.chunk_id === row.chunk_id).map((r) => ({
+        relations: (relationsByChunk.get(row.chunk_id) ?? []).map((r) => ({
           subject: r.subject_id as EntityId,
           predicate: r.predicate,
           object: r.object_id as EntityId,
