@@ -2,37 +2,19 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { Chunk, ChunkId, ClaimSource, Entity, EntityId, Paper, PaperId, RunId } from "@kg/core/Domain"
 import { Embeddings } from "@kg/core/Embeddings"
-import { normalizeLabel } from "@kg/core/EntityCache"
-import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Rdf from "@kg/extraction/Rdf"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
 import * as Nli from "../src/Nli.js"
 import * as Store from "../src/Store.js"
+import { embeddings, idOf, type PaperSpec, storeLayer, write as writePapers } from "./fixtures/claimPapers.js"
 
 // ---------------------------------------------------------------------------
-// Fixture: one chunk per claim, hashed test vectors, entities with types and aliases, relations.
+// Fixture (fixtures/claimPapers.ts): one chunk per claim, hashed test vectors, entities with types and aliases,
+// relations.
 // Sentences are real: SciFact claims (allenai/scifact, CC BY 4.0) and sentences of arXiv:2212.11790
 // (Normalized Contrastive Learning for Text-Video Retrieval, CC BY 4.0).
 // ---------------------------------------------------------------------------
-
-const DIM = 64
-const embeddings = EmbeddingsLive.makeTest(DIM)
-
-interface ClaimSpec {
-  readonly text: string
-  readonly tags?: ReadonlyArray<string>
-  readonly entities?: ReadonlyArray<string>
-}
-interface PaperSpec {
-  readonly id: string
-  readonly title: string
-  readonly year: number
-  readonly claims: ReadonlyArray<ClaimSpec>
-  readonly relations?: ReadonlyArray<readonly [string, string, string]>
-}
 
 /** Known entities: label -> [type, aliases]. */
 const ENTITIES: Record<string, readonly [string, ReadonlyArray<string>]> = {
@@ -44,74 +26,11 @@ const ENTITIES: Record<string, readonly [string, ReadonlyArray<string>]> = {
   "MSR-VTT": ["Dataset", []],
   "ART": ["Method", ["antiretroviral therapy"]]
 }
-const entityId = (label: string) => EntityId.make(`https://w3id.org/kg/id/entity/${encodeURIComponent(label.toLowerCase())}`)
+const info = (label: string) => ENTITIES[label] ?? (["Concept", []] as const)
 
-const bundleOf = (p: PaperSpec) =>
-  Effect.gen(function*() {
-    const paperId = PaperId.make(p.id)
-    const vectors = yield* embeddings.embed(p.claims.map((c) => c.text))
-    const chunks = p.claims.map((c, i) =>
-      Chunk.make({
-        id: ChunkId.make(`${p.id}#${i}`),
-        paperId,
-        ordinal: i,
-        page: i + 1,
-        startChar: 0,
-        endChar: c.text.length,
-        text: c.text,
-        tokenCount: c.text.split(/\s+/).length
-      })
-    )
-    const labels = Array.from(new Set([
-      ...p.claims.flatMap((c) => c.entities ?? []),
-      ...(p.relations ?? []).flatMap(([s, , o]) => [s, o])
-    ]))
-    return {
-      paper: Paper.make({ id: paperId, title: p.title, authors: [], year: p.year, source: `${p.id}.md`, contentHash: `h-${p.id}`, pages: null }),
-      record: null,
-      chunks: chunks.map((chunk, i) => ({ chunk, embedding: vectors[i]! })),
-      entities: labels.map((label) => ({
-        entity: Entity.make({ id: entityId(label), label, type: ENTITIES[label]?.[0] ?? "Concept", aliases: [...(ENTITIES[label]?.[1] ?? [])] }),
-        normalizedLabel: normalizeLabel(label)
-      })),
-      mentions: p.claims.flatMap((c, i) => (c.entities ?? []).map((l) => ({ entityId: entityId(l), chunkId: chunks[i]!.id }))),
-      relations: (p.relations ?? []).map(([s, predicate, o]) => ({
-        subject: entityId(s),
-        predicate,
-        object: entityId(o),
-        chunkId: chunks[0]!.id,
-        confidence: 0.7
-      })),
-      claims: p.claims.map((c, i) => ({
-        id: Rdf.claimIdFor(c.text),
-        text: c.text,
-        metric: null,
-        value: null,
-        conditions: null,
-        domainTags: c.tags ?? [],
-        confidence: 0.8,
-        entityIds: (c.entities ?? []).map(entityId),
-        embedding: vectors[i]!,
-        sources: [ClaimSource.make({ paperId, chunkId: chunks[i]!.id, page: i + 1, quote: c.text })]
-      })),
-      failedChunks: [],
-      violations: []
-    } satisfies Store.PaperBundle
-  })
+const testLayer = Layer.mergeAll(storeLayer, Nli.layerOffline, Layer.succeed(Embeddings, embeddings))
 
-const testLayer = Layer.mergeAll(
-  Store.layer({ path: ":memory:", embeddingDimension: DIM, embeddingModel: embeddings.model }),
-  Nli.layerOffline,
-  Layer.succeed(Embeddings, embeddings)
-)
-
-const write = (papers: ReadonlyArray<PaperSpec>) =>
-  Effect.gen(function*() {
-    const store = yield* Store.Store
-    for (const p of papers) yield* store.writePaper(RunId.make("run-test"), yield* bundleOf(p))
-  })
-
-const idOf = (text: string): string => Rdf.claimIdFor(text)
+const write = (papers: ReadonlyArray<PaperSpec>) => writePapers(papers, info)
 
 const CLIP4CLIP = "CLIP4Clip is based on the pretrained CLIP model which consists of transformer-based vision and text encoders trained on large-scale image-text data."
 const NCL_ARCH = "NCL uses the same architecture as CLIP4Clip."
