@@ -95,4 +95,25 @@ describe("graph questions and research through the CLI", () => {
     expect(answer.citations.map((c) => c.paper_id)).not.toContain("trial-b")
     expect(answer.citations.map((c) => c.paper_id)).toContain("trial-a")
   }, 90_000)
+
+  it("a second paper asserting a claim makes it established; removing that paper re-grades it", async () => {
+    const more = path.join(dir, "more")
+    fs.mkdirSync(more)
+    fs.writeFileSync(
+      path.join(more, "c.md"),
+      paper("trial-c", 2022, "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults.")
+    )
+    const added = await runKg(["extract", more, "--db", db, "--json"])
+    expect(added.code, added.stderr).toBe(0)
+    const statusOf = async () => {
+      const claims = lastJson(await kg("claims", "--about", "aspirin reduces stroke", "--json")) as unknown as ReadonlyArray<
+        { text: string; status: string; livePapers: number }
+      >
+      return claims.find((c) => c.text.includes("significantly reduces"))
+    }
+    expect(await statusOf()).toMatchObject({ status: "established", livePapers: 2 })
+    const removed = await kg("remove", "trial-c")
+    expect(removed.code, removed.stderr).toBe(0)
+    expect(await statusOf()).toMatchObject({ status: "preliminary", livePapers: 1 })
+  }, 120_000)
 })
