@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "scratchpad/**", "**/dist/**"] },
+  { ignores: ["**/node_modules/**", "scratchpad/**", "**/dist/**", "packages/cli/bundle/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -21,7 +21,7 @@ import { NlpService, layer } from "../packages/core/src/NlpService.js"
 
 const coreRequire = createRequire(new URL("../packages/core/package.json", import.meta.url))
 const winkNLP = coreRequire("wink-nlp") as typeof import("wink-nlp").default
-const model = coreRequire("wink-eng-lite-web-model") as typeof import("wink-eng-lite-web-model").default
+const model = coreRequire("wink-eng-lite-web-model") as Parameters<typeof import("wink-nlp").default>[0]
 
 const corpusDir = [
   fileURLToPath(new URL("../../shared/data/papers/md", import.meta.url)),

@@ -62,7 +62,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kg-bench-extract-"))
 
 const coreRequire = createRequire(new URL("../packages/core/package.json", import.meta.url))
 const winkNLP = coreRequire("wink-nlp") as typeof import("wink-nlp").default
-const winkModel = coreRequire("wink-eng-lite-web-model") as typeof import("wink-eng-lite-web-model").default
+const winkModel = coreRequire("wink-eng-lite-web-model") as Parameters<typeof import("wink-nlp").default>[0]
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
 const countWords = (text: string) => text.split(/\s+/).filter((w) => w.length > 0).length

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The installed `kg` command: runs the TypeScript sources through tsx's loader (no build step).
-import { register } from "tsx/esm/api"
-
-register()
-await import("../src/bin.ts")
+// The installed `kg` command: the compiled CLI, bundled (`pnpm build`: tsc -b, then scripts/build-cli-bundle.mjs).
+await import("../bundle/bin.js")

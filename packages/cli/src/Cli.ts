@@ -1,6 +1,8 @@
 /**
- * The `kg` command tree. Each subcommand lives in `commands/`; layer wiring is
- * in `Layers.ts`.
+ * The `kg` command tree. Each command's definition (options, help) is in
+ * `commands/`, loaded on every start and light; its handler is in
+ * `handlers/`, loaded only when the command runs. Layer wiring is in
+ * `Layers.ts`.
  *
  * @since 0.1.0
  */
@@ -10,11 +12,9 @@ import { askCommand } from "./commands/ask.js"
 import { challengesCommand } from "./commands/challenges.js"
 import { claimCommand } from "./commands/claim.js"
 import { claimsCommand } from "./commands/claims.js"
+import { configCommand } from "./commands/config.js"
 import { counterevidenceCommand } from "./commands/counterevidence.js"
-import { evalExtractionCommand } from "./commands/evalExtraction.js"
-import { evalNliCommand } from "./commands/evalNli.js"
-import { evalQaCommand } from "./commands/evalQa.js"
-import { evalRetrievalCommand } from "./commands/evalRetrieval.js"
+import { evalCommand } from "./commands/eval.js"
 import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
 import { foundationsCommand } from "./commands/foundations.js"
@@ -27,11 +27,7 @@ import { retractCommand } from "./commands/retract.js"
 import { statsCommand } from "./commands/stats.js"
 import { version } from "./Version.js"
 
-/** `kg eval ...`: measured quality of each part. @since 0.1.0 */
-export const evalCommand = Command.make("eval").pipe(
-  Command.withDescription("measure extraction, NLI, retrieval and QA quality on labelled data"),
-  Command.withSubcommands([evalExtractionCommand, evalNliCommand, evalRetrievalCommand, evalQaCommand])
-)
+export { evalCommand }
 
 /** @since 0.1.0 */
 export const kg = Command.make("kg").pipe(
@@ -39,6 +35,7 @@ export const kg = Command.make("kg").pipe(
   Command.withSubcommands([
     extractCommand,
     statsCommand,
+    configCommand,
     removeCommand,
     retractCommand,
     exportCommand,

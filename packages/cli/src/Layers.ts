@@ -1,8 +1,13 @@
 /**
  * Layer wiring for the `kg` command, in one place. Commands ask for services;
- * this module decides which implementation provides them from flags and the
- * environment (offline by default, an LLM provider when a key is set or a
- * provider is named).
+ * this module decides which implementation provides them from flags, the
+ * configuration and the environment (offline by default, an LLM provider when
+ * a key is set or a provider is named).
+ *
+ * The store layer imports only the store, the embeddings and the NLP service;
+ * the LLM providers, the extractors, SHACL and the NLI judge are imported when
+ * their layer is built, so a command that does not use them never loads them
+ * (the Anthropic SDK alone is over a thousand modules).
  *
  * @since 0.1.0
  */
@@ -12,14 +17,18 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Embeddings } from "@kg/core/Embeddings"
-import type { ProviderName } from "@kg/core/LlmProvider"
+import type { LlmProvider, ProviderName } from "@kg/core/LlmProvider"
+import type * as Ontology from "@kg/core/Ontology"
+import type { Extractor } from "@kg/extraction/Extractor"
+import type { LlmConfigError } from "@kg/extraction/LlmProviders"
+import type { ShaclValidator, ShapesError } from "@kg/extraction/Shacl"
+import type { Nli } from "@kg/graph/Nli"
+import type * as ConfigError from "effect/ConfigError"
+import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Extractor from "@kg/extraction/Extractor"
-import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as LlmProvidersChoice from "@kg/extraction/LlmProviders"
 import * as Ontologies from "@kg/extraction/Ontologies"
-import * as Shacl from "@kg/extraction/Shacl"
-import * as Nli from "@kg/graph/Nli"
-import * as Kg from "@kg/graph/Kg"
+import * as Store from "@kg/graph/Store"
 
 /**
  * The default ontology shipped with kg.
@@ -31,7 +40,7 @@ export const defaultOntologyPath: string = Ontologies.researchOntologyPath
 /**
  * Embeddings: `KG_EMBEDDINGS=hash` selects the model-free hashed vectors
  * (tests, quick trials); otherwise an OpenAI-compatible endpoint when
- * configured, else the offline wink vectors.
+ * configured, else the offline wink vectors (loaded on first use).
  *
  * @since 0.1.0
  */
@@ -49,8 +58,8 @@ export class NoStoreError extends Data.TaggedError("NoStoreError")<{ readonly pa
 }
 
 /**
- * The store at `db` (created and migrated if needed), with its `DuckDb`, the
- * embeddings whose width it records, and the NLP service.
+ * The store at `db` (created and migrated if needed), with the embeddings
+ * whose width it records, and the NLP service.
  *
  * @since 0.1.0
  */
@@ -62,28 +71,40 @@ export const storeLayer = (
     if (options.mustExist === true && db !== ":memory:" && !existsSync(db)) {
       return yield* Effect.fail(new NoStoreError({ path: db }))
     }
-    return Kg.layerStore({ db, embeddings: embeddingsLayer, ...(options.readOnly === true ? { readOnly: true } : {}) })
+    const store = Layer.unwrapEffect(Effect.map(Embeddings, (embeddings) =>
+      Store.layer({
+        path: db,
+        embeddingDimension: embeddings.dimension,
+        embeddingModel: embeddings.model,
+        ...(options.readOnly === true ? { readOnly: true } : {})
+      })))
+    return store.pipe(Layer.provideMerge(Layer.mergeAll(NlpService.layer, embeddingsLayer)))
   }))
 
 /**
- * Which provider a command runs with: the flag, else from the environment
- * (Anthropic key, OpenAI key or base URL), else offline.
+ * Which provider a command runs with: the flag (or configuration), else from
+ * the environment (Anthropic key, OpenAI key or base URL), else offline.
  *
  * @since 0.1.0
  */
 export const providerName = (flag: Option.Option<ProviderName>) =>
-  LlmProviders.resolveProviderName(Option.getOrUndefined(flag))
+  LlmProvidersChoice.resolveProviderName(Option.getOrUndefined(flag))
 
 /**
  * The LLM provider layer for a named provider and optional model.
  *
  * @since 0.1.0
  */
-export const llmLayer = (provider: ProviderName, model: Option.Option<string>) =>
-  LlmProviders.layerConfig({
-    provider,
-    ...(Option.isSome(model) ? { model: model.value } : {})
-  })
+export const llmLayer = (
+  provider: ProviderName,
+  model: Option.Option<string>
+): Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.promise(() => import("@kg/extraction/LlmProviders")).pipe(Effect.map((LlmProviders) =>
+    LlmProviders.layerConfig({
+      provider,
+      ...(Option.isSome(model) ? { model: model.value } : {})
+    })
+  )))
 
 /**
  * The extractor: offline rules, or the LLM extractor with the ontology
@@ -95,23 +116,42 @@ export const extractorLayer = (options: {
   readonly provider: ProviderName
   readonly model: Option.Option<string>
   readonly ontologyPath: string
-}) =>
-  options.provider === "offline"
-    ? Extractor.layerOffline
-    : Kg.llmExtractorLayer(options.ontologyPath).pipe(Layer.provide(llmLayer(options.provider, options.model)))
+}): Layer.Layer<
+  Extractor,
+  LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError,
+  NlpService.NlpService
+> =>
+  Layer.unwrapEffect(Effect.promise(() => import("./internal/heavyLayers.js")).pipe(Effect.map((heavy) =>
+    options.provider === "offline"
+      ? (heavy.Extractor.layerOffline as Layer.Layer<
+        Extractor,
+        LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError,
+        NlpService.NlpService
+      >)
+      : heavy.Kg.llmExtractorLayer(options.ontologyPath).pipe(Layer.provide(llmLayer(options.provider, options.model)))
+  )))
 
 /**
- * SHACL shapes: the shapes file beside the ontology when it exists, else the
- * default research shapes.
+ * SHACL shapes: the given shapes file, else the default research shapes.
  *
  * @since 0.1.0
  */
-export const shaclLayer = (shapesPath: string | undefined) => Shacl.layer(shapesPath ?? Shacl.defaultShapesPath)
+export const shaclLayer = (shapesPath: string | undefined): Layer.Layer<ShaclValidator, ShapesError> =>
+  Layer.unwrapEffect(Effect.promise(() => import("@kg/extraction/Shacl")).pipe(Effect.map((Shacl) =>
+    Shacl.layer(shapesPath ?? Shacl.defaultShapesPath)
+  )))
 
 /**
  * The NLI judge: offline rules, or an LLM judge on the given provider.
  *
  * @since 0.1.0
  */
-export const nliLayer = (provider: ProviderName, model: Option.Option<string>) =>
-  provider === "offline" ? Nli.layerOffline : Nli.layerLlm.pipe(Layer.provide(llmLayer(provider, model)))
+export const nliLayer = (
+  provider: ProviderName,
+  model: Option.Option<string>
+): Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.promise(() => import("@kg/graph/Nli")).pipe(Effect.map((Nli) =>
+    provider === "offline"
+      ? (Nli.layerOffline as Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError>)
+      : Nli.layerLlm.pipe(Layer.provide(llmLayer(provider, model)))
+  )))

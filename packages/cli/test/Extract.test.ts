@@ -18,7 +18,7 @@ import * as NlpService from "@kg/core/NlpService"
 import * as ExtractionEval from "@kg/extraction/ExtractionEval"
 import * as OfflineExtractor from "@kg/extraction/OfflineExtractor"
 import { anthropicMessage, anthropicOk, loopback, respond } from "../../extraction/test/utils/loopback.js"
-import { evalExtractionCommand } from "../src/commands/evalExtraction.js"
+import { evalExtractionCommand } from "../src/commands/eval.js"
 import { version } from "../src/Version.js"
 import {
   countRows,

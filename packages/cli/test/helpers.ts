@@ -1,6 +1,6 @@
 /**
- * Helpers for CLI tests: run `kg` as a child process
- * (`node --import tsx packages/cli/src/bin.ts ...`) with a controlled
+ * Helpers for CLI tests: run the built `kg` command as a child process
+ * (`node packages/cli/bin/kg.mjs ...`, built by the global setup) with a controlled
  * environment (offline, `KG_EMBEDDINGS=hash`, no API keys), watch its stderr,
  * make temporary folders, and read a store after the processes end.
  */
@@ -16,8 +16,8 @@ import { DuckDb } from "@kg/graph/DuckDb"
 /** The repository root. */
 export const repoRoot: string = fileURLToPath(new URL("../../../", import.meta.url))
 
-/** The CLI entry point. */
-export const binPath: string = path.join(repoRoot, "packages/cli/src/bin.ts")
+/** The CLI entry point (the installed bin: the bundled, compiled command). */
+export const binPath: string = path.join(repoRoot, "packages/cli/bin/kg.mjs")
 
 /** The environment every test run gets: offline, hashed embeddings, no keys, no colours. */
 export const baseEnv = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => {
@@ -50,7 +50,7 @@ export const spawnKg = (
   args: ReadonlyArray<string>,
   options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}
 ): KgProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", binPath, ...args], {
+  const child = spawn(process.execPath, [binPath, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: baseEnv(options.env),
     stdio: ["ignore", "pipe", "pipe"]

@@ -24,7 +24,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type { CacheEncoding } from "./internal/embeddings-cache.js"
+import { type CacheEncoding, peekCacheDimension } from "./internal/embeddings-cache.js"
 import { makeHashed } from "./internal/embeddings-hash.js"
 import { makeOpenAiEmbeddings, type OpenAiEmbeddingsOptions } from "./internal/embeddings-http.js"
 import * as offline from "./internal/embeddings-offline.js"
@@ -138,7 +138,29 @@ export const makeOffline = (options: OfflineOptions = {}): Effect.Effect<Embeddi
  * @category layers
  */
 export const layerOffline = (options: OfflineOptions = {}): Layer.Layer<Embeddings, EmbeddingError> =>
-  Layer.effect(Embeddings, makeOffline(options))
+  options.sourcePath !== undefined
+    ? Layer.effect(Embeddings, makeOffline(options))
+    : Layer.effect(
+      Embeddings,
+      // The vectors (45 MB, converted once from the wink JSON) are loaded on the first `embed`, not when the
+      // layer is built: commands that open a store without embedding anything never read them. The width is the
+      // cache's (read from its header), else the wink model's.
+      Effect.map(Effect.cached(makeOffline(options)), (load): EmbeddingsService => ({
+        model: offline.OFFLINE_MODEL,
+        dimension: peekCacheDimension(
+          offline.cachePathIn(options.cacheDir ?? defaultCacheDir(), options.encoding ?? "int8")
+        ) ?? OFFLINE_DIMENSION,
+        embed: (texts) => Effect.flatMap(load, (service) => service.embed(texts))
+      }))
+    )
+
+/**
+ * The width of the offline vectors.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const OFFLINE_DIMENSION = 100
 
 /**
  * Options of the OpenAI-compatible client.

@@ -16,7 +16,16 @@
  * @since 0.1.0
  */
 import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { createRequire } from "node:module"
+import * as path from "node:path"
+
+/**
+ * The root folder of the installed `@kg/extraction` package, found by
+ * resolving the package's own `package.json` (so it is right from the
+ * package's modules and from code that bundles them alike).
+ */
+const packageRoot = (): string =>
+  path.dirname(createRequire(import.meta.url).resolve("@kg/extraction/package.json"))
 
 /**
  * The path of a file of the default ontologies folder: the package's own
@@ -28,9 +37,10 @@ import { fileURLToPath } from "node:url"
  * @category constructors
  */
 export const resolveOntologyFile = (file: string): string => {
-  const packaged = fileURLToPath(new URL(`../ontologies/${file}`, import.meta.url))
+  const root = packageRoot()
+  const packaged = path.join(root, "ontologies", file)
   if (existsSync(packaged)) return packaged
-  return fileURLToPath(new URL(`../../../ontologies/${file}`, import.meta.url))
+  return path.join(root, "..", "..", "ontologies", file)
 }
 
 /**

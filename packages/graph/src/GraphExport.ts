@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect"
 import { Writer } from "n3"
 import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
 import * as Rdf from "@kg/extraction/Rdf"
-import { DuckDb } from "./DuckDb.js"
+import { DuckDb, type DuckDbError } from "./DuckDb.js"
 
 /**
  * @since 0.1.0
@@ -152,7 +152,7 @@ const makeSink = (stream: WriteStream, format: RdfFormat) => {
  * @since 0.1.0
  * @category export
  */
-export const paperQuads = (paperId: string) =>
+export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, DuckDbError, DuckDb> =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const [paper] = yield* db.query<{ title: string }>("SELECT title FROM papers WHERE paper_id = $1", [paperId])

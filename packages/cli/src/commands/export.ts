@@ -1,21 +1,15 @@
 /**
- * `kg export`: the whole graph as RDF (Turtle, N-Triples, JSON-LD) with
- * provenance, as CSV/Parquet tables, or as distillation training data.
+ * `kg export`: export the graph (Turtle, N-Triples, JSON-LD, CSV, Parquet) or training data.
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as GraphExport from "@kg/graph/GraphExport"
-import { Store } from "@kg/graph/Store"
-import * as TrainingExport from "@kg/graph/TrainingExport"
-import * as Layers from "../Layers.js"
-import { db, json } from "../internal/options.js"
+import * as Command from "@effect/cli/Command"
+import { describe } from "../internal/catalog.js"
+import { lazy } from "../internal/lazy.js"
+import * as O from "../internal/options.js"
 
-const format = Options.choice("format", ["turtle", "ntriples", "jsonld", "csv", "parquet"]).pipe(
+const format = Options.choice("format", ["turtle", "ntriples", "jsonld", "csv", "parquet"] as const).pipe(
   Options.withDescription("turtle, ntriples, jsonld (one file) or csv, parquet (one file per table in --out)"),
   Options.optional
 )
@@ -27,31 +21,11 @@ const trainingData = Options.text("training-data").pipe(
 const includeOffline = Options.boolean("include-offline").pipe(
   Options.withDescription("with --training-data: also export chunks of offline runs")
 )
+const config = { format, out, trainingData, includeOffline, ...O.store }
+/** @since 0.1.0 */
+export type ExportArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
-export const exportCommand = Command.make(
-  "export",
-  { db, format, out, trainingData, includeOffline, json },
-  (args) =>
-    Effect.gen(function*() {
-      if (Option.isSome(args.trainingData)) {
-        const summary = yield* TrainingExport.exportTrainingData(args.trainingData.value, {
-          includeOffline: args.includeOffline
-        })
-        return yield* Console.log(args.json ? JSON.stringify(summary) : `wrote ${summary.records} training records to ${summary.path}`)
-      }
-      if (Option.isNone(args.format) || Option.isNone(args.out)) {
-        return yield* Effect.fail(new Error("kg export needs --format and --out (or --training-data FILE)"))
-      }
-      const fmt = args.format.value
-      if (fmt === "csv" || fmt === "parquet") {
-        const store = yield* Store
-        const tables = yield* store.exportTables(fmt, args.out.value)
-        return yield* Console.log(args.json ? JSON.stringify(tables) : `wrote ${tables.length} ${fmt} files to ${args.out.value}`)
-      }
-      const summary = yield* GraphExport.exportRdf(fmt, args.out.value)
-      yield* Console.log(
-        args.json ? JSON.stringify(summary) : `wrote ${summary.triples} triples from ${summary.papers} papers to ${summary.path}`
-      )
-    }).pipe(Effect.provide(Layers.storeLayer(args.db, { mustExist: true })))
-).pipe(Command.withDescription("export the graph (RDF, tables) or training data"))
+export const exportCommand = Command.make("export", config, lazy(() => import("../handlers/export.js"), (m) => m.export_)).pipe(
+  Command.withDescription(describe("export"))
+)

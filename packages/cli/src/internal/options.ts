@@ -1,11 +1,71 @@
 /**
- * Options shared by several commands.
+ * Options shared by several commands. This module is loaded on every start,
+ * so it imports only `@effect/cli` (no store, NLP or provider modules):
+ * defaults that come from the configuration are left unset here and resolved
+ * by `internal/settings.ts` in the command's handler.
  */
+import * as Args from "@effect/cli/Args"
 import * as Options from "@effect/cli/Options"
 
+/** The providers (`@kg/core/LlmProvider`'s `ProviderName`), listed here so that parsing loads no Schema module. */
+export const providerNames = ["offline", "anthropic", "openai"] as const
+
 export const db = Options.file("db").pipe(
-  Options.withDescription("the DuckDB file of the knowledge graph"),
-  Options.withDefault("kg.duckdb")
+  Options.withDescription("the DuckDB file of the knowledge graph (default: kg.duckdb, or `db` in kg.config.json)"),
+  Options.optional
 )
 
-export const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
+export const json = Options.boolean("json").pipe(
+  Options.withDescription("print exactly one JSON document on stdout (messages and progress go to stderr)")
+)
+
+export const config = Options.file("config").pipe(
+  Options.withDescription("the configuration file (default: kg.config.json, .yaml or .yml in the working folder)"),
+  Options.optional
+)
+
+export const provider = (what = "offline (default when no API key is set), anthropic or openai") =>
+  Options.choice("provider", providerNames).pipe(Options.withDescription(what), Options.optional)
+
+export const model = (what = "model name for the LLM provider") =>
+  Options.text("model").pipe(Options.withDescription(what), Options.optional)
+
+/** The options every command that opens a store takes. */
+export const store = { db, config, json } as const
+
+/**
+ * A claim argument: one quoted text, several words (joined with spaces), or an id.
+ */
+export const claimArg = (name = "claim") =>
+  Args.text({ name }).pipe(
+    Args.atLeast(1),
+    Args.map((words) => words.join(" ")),
+    Args.withDescription("a claim id, or free text (quoted or not) resolved to the nearest claim")
+  )
+
+/** An entity-or-claim argument: an id, an entity label or alias, or free text. */
+export const subjectArg = Args.text({ name: "entity-or-claim" }).pipe(
+  Args.atLeast(1),
+  Args.map((words) => words.join(" ")),
+  Args.withDescription("an entity (label, alias or id) or a claim (id or free text)")
+)
+
+/** A question argument: one quoted text, or the words of the question. */
+export const questionArg = Args.text({ name: "question" }).pipe(
+  Args.atLeast(1),
+  Args.map((words) => words.join(" ")),
+  Args.withDescription("the question (quoted, or as words)")
+)
+
+export const minScore = Options.float("min-score").pipe(
+  Options.withDescription(
+    "relevance floor on the normalised search score (0-1); below it nothing counts as found (default 0.18, or " +
+      "thresholds.relevanceFloor in the config)"
+  ),
+  Options.optional
+)
+
+export const save = Options.file("save").pipe(
+  Options.withDescription("also write the answer as Markdown to this file"),
+  Options.optional
+)

@@ -17,9 +17,9 @@
  * @internal
  */
 import type * as Context from "effect/Context"
-import winkNLP from "wink-nlp"
+import { createRequire } from "node:module"
 import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
-import model from "wink-eng-lite-web-model"
+import type WinkNlp from "wink-nlp"
 import type { ChunkConfig, Keyword, NlpService, Sentence, TextChunk, Token } from "../NlpService.js"
 
 type Service = Context.Tag.Service<typeof NlpService>
@@ -313,6 +313,12 @@ const isStemmer = (f: unknown): f is (word: string) => string => typeof f === "f
 
 const loadWink = (): Wink => {
   if (wink === undefined) {
+    // Loaded on first use, not at import: commands that never parse text (stats, config) never pay for the model.
+    const require = createRequire(import.meta.url)
+    const winkNLP = require("wink-nlp") as typeof WinkNlp
+    const model = require("wink-eng-lite-web-model") as Parameters<typeof WinkNlp>[0] & {
+      readonly addons: { readonly stem?: unknown }
+    }
     const stem = model.addons.stem
     if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
     wink = { full: winkNLP(model), sbd: winkNLP(model, ["sbd"]), stem }
@@ -460,6 +466,19 @@ const keywordsOf = (text: string, tokens: ReadonlyArray<Token>, limit: number): 
  * @internal
  */
 export const makeWinkNlp = (): Service => {
+  let eager: Service | undefined
+  const real = (): Service => (eager ??= makeWinkNlpNow())
+  return {
+    sentencize: (text) => real().sentencize(text),
+    tokenize: (text) => real().tokenize(text),
+    terms: (text) => real().terms(text),
+    countTokens: (text) => real().countTokens(text),
+    chunkText: (text, config) => real().chunkText(text, config),
+    keywords: (text, limit) => real().keywords(text, limit)
+  }
+}
+
+const makeWinkNlpNow = (): Service => {
   const w = loadWink()
   const lexicon = w.sbd.readDoc("")
 

@@ -6,7 +6,7 @@
  * @since 0.1.0
  * @internal
  */
-import Anthropic, { APIConnectionTimeoutError, APIError } from "@anthropic-ai/sdk"
+import type AnthropicClient from "@anthropic-ai/sdk"
 import type {
   MessageCreateParamsNonStreaming,
   MessageParam,
@@ -191,29 +191,42 @@ export const makeAnthropic = (
     baseUrlEnv: "ANTHROPIC_BASE_URL",
     apiKey: params.apiKey
   }
-  const client = new Anthropic({
-    apiKey: Redacted.value(params.apiKey),
-    baseURL: baseUrl,
-    maxRetries: 0,
-    timeout: params.timeout,
-    logLevel: "off",
-    openTelemetry: false
-  })
+  // The SDK (over a thousand modules) is imported on the first request, not when kg starts.
+  type Sdk = typeof import("@anthropic-ai/sdk")
+  let sdk: Sdk | undefined
+  let client: Promise<AnthropicClient> | undefined
+  const load = () =>
+    (client ??= import("@anthropic-ai/sdk").then((loaded) =>
+      new (sdk = loaded).default({
+        apiKey: Redacted.value(params.apiKey),
+        baseURL: baseUrl,
+        maxRetries: 0,
+        timeout: params.timeout,
+        logLevel: "off",
+        openTelemetry: false
+      })
+    ))
 
   const classify = (error: unknown, nowMs: number): AttemptFailure => {
-    if (error instanceof APIConnectionTimeoutError) return timeoutFailure(ctx, params.timeout)
-    if (error instanceof APIError && typeof error.status === "number") {
+    if (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError) return timeoutFailure(ctx, params.timeout)
+    if (sdk !== undefined && error instanceof sdk.APIError && typeof error.status === "number") {
       const headers = error.headers
       return httpFailure(ctx, error.status, error.error ?? error.message, (name) => headers?.get(name), nowMs)
     }
     if (error instanceof SyntaxError) return invalidResponse(ctx, "the response body is not valid JSON", error.message)
-    return networkFailure(ctx, error instanceof APIError && error.cause !== undefined ? error.cause : error)
+    return networkFailure(
+      ctx,
+      sdk !== undefined && error instanceof sdk.APIError && error.cause !== undefined ? error.cause : error
+    )
   }
 
   const attempt = (body: MessageCreateParamsNonStreaming) =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
       Effect.tryPromise({
-        try: (signal) => client.messages.create(body, { signal }) as Promise<unknown>,
+        try: async (signal) => {
+          const anthropic = await load()
+          return (await anthropic.messages.create(body, { signal })) as unknown
+        },
         catch: (error) => classify(error, nowMs)
       }))
 

@@ -37,6 +37,7 @@
  * @since 0.1.0
  * @internal
  */
+import { closeSync, openSync, readSync } from "node:fs"
 import { endianness } from "node:os"
 import { commonDirection } from "./embeddings-text.js"
 import type { WordTable } from "./embeddings-wink.js"
@@ -310,4 +311,24 @@ export const decodeCache = (buf: Buffer): WordVectors => {
   const scales = view(buf, scalesOffset, rows, 4, (ab, o, n) => new Float32Array(ab, o, n))
   const i8 = new Int8Array(buf.buffer, buf.byteOffset + matrixOffset, rows * dimension)
   return { encoding, dimension, rows, lookup, wordAt, ranks, common, f32: undefined, i8, scales }
+}
+
+/**
+ * The vector width a cache file's header declares, read from its first bytes
+ * only; `undefined` when the file is missing or not a cache (the full check is
+ * `decodeCache`'s, when the vectors are loaded).
+ */
+export const peekCacheDimension = (path: string): number | undefined => {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, "r")
+    const head = Buffer.alloc(HEADER_BYTES)
+    if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES || !head.subarray(0, 8).equals(MAGIC)) return undefined
+    const dimension = head.readUInt32LE(16)
+    return dimension > 0 ? dimension : undefined
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
 }

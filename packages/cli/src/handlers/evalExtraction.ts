@@ -1,47 +1,22 @@
 /**
  * `kg eval extraction --gold file.jsonl`: entity and relation precision,
- * recall and F1 of the configured extractor (offline by default, or an LLM
- * provider) against gold in the SciERC flat format. Each gold text is one
- * chunk through the `Extractor` service; scoring is
- * `ExtractionEval.evaluate` (see docs/offline-extractor.md for the matching
- * modes and the mapping from kg's types and predicates to SciERC's labels).
- *
- * @since 0.1.0
+ * recall and F1 of the configured extractor against SciERC-format gold. Each
+ * gold text is one chunk through the `Extractor` service; scoring is
+ * `ExtractionEval.evaluate` (docs/offline-extractor.md).
  */
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Chunk, type ChunkId, emptyExtractionResult, type ExtractionResult, Paper, type PaperId } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
-import { addUsage, emptyUsage, ProviderName } from "@kg/core/LlmProvider"
+import { addUsage, emptyUsage } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
 import * as ExtractionEval from "@kg/extraction/ExtractionEval"
 import { Extractor } from "@kg/extraction/Extractor"
+import type { EvalExtractionArgs } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
-import { json } from "../internal/options.js"
-
-const gold = Options.file("gold", { exists: "yes" }).pipe(
-  Options.withDescription("gold file in the SciERC flat format: one {text, entities[{text,type}], relations[{head,relation,tail}]} per line")
-)
-const provider = Options.choice("provider", ProviderName.literals).pipe(
-  Options.withDescription("offline (default when no API key is set), anthropic or openai"),
-  Options.optional
-)
-const model = Options.text("model").pipe(Options.withDescription("model name for the LLM provider"), Options.optional)
-const ontology = Options.file("ontology").pipe(
-  Options.withDescription("ontology whose classes and relations guide LLM extraction"),
-  Options.withDefault(Layers.defaultOntologyPath)
-)
-const concurrency = Options.integer("concurrency").pipe(
-  Options.withDescription("gold texts extracted at once (useful with an LLM provider)"),
-  Options.withDefault(1)
-)
-const excludeType = Options.text("exclude-type").pipe(
-  Options.withDescription("leave gold entities of this type (and their relations) out, e.g. Generic; repeatable"),
-  Options.repeated
-)
+import { flag, withSettings } from "../internal/settings.js"
 
 const pct = (x: number) => x.toFixed(3)
 
@@ -56,18 +31,11 @@ const table = (title: string, kind: ExtractionEval.KindScores): ReadonlyArray<st
   }`
 ]
 
-/**
- * The `extraction` subcommand, mounted by the CLI under `kg eval`.
- *
- * @since 0.1.0
- */
-export const evalExtractionCommand = Command.make(
-  "extraction",
-  { gold, provider, model, ontology, concurrency, excludeType, json },
-  (args) =>
+export const evalExtraction = (args: EvalExtractionArgs) =>
+  withSettings(args.config, { provider: flag(args.provider), model: flag(args.model), ontology: flag(args.ontology) }, (settings) =>
     Effect.gen(function*() {
       if (args.concurrency < 1) return yield* Effect.fail(new Error("--concurrency must be at least 1"))
-      const providerName = yield* Layers.providerName(args.provider)
+      const providerName = yield* Layers.providerName(Option.fromNullable(settings.provider.value))
       const records = yield* ExtractionEval.loadGoldJsonl(args.gold)
       const run = Effect.gen(function*() {
         const extractor = yield* Extractor
@@ -136,10 +104,11 @@ export const evalExtractionCommand = Command.make(
       })
       return yield* run.pipe(
         Effect.provide(
-          Layers.extractorLayer({ provider: providerName, model: args.model, ontologyPath: args.ontology }).pipe(
-            Layer.provide(NlpService.layer)
-          )
+          Layers.extractorLayer({
+            provider: providerName,
+            model: Option.fromNullable(settings.model.value),
+            ontologyPath: settings.ontology.value ?? Layers.defaultOntologyPath
+          }).pipe(Layer.provide(NlpService.layer))
         )
       )
-    })
-).pipe(Command.withDescription("precision, recall and F1 of entity and relation extraction against SciERC-format gold"))
+    }))

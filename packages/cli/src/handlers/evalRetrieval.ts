@@ -1,14 +1,9 @@
 /**
- * `kg eval retrieval --questions Q.jsonl --corpus C.jsonl [--mode ...]`:
- * ingests the corpus (each passage a document, through the offline
- * extraction pipeline) into a temporary store, or into `--db` to keep it, and
- * prints recall@2 and recall@5 in percent (`RetrievalEval.evaluateRetrieval`;
- * definitions in docs/research.md).
- *
- * @since 0.1.0
+ * `kg eval retrieval`: ingests the corpus (each passage a document, through
+ * the offline extraction pipeline) into a temporary store, or into `--db` to
+ * keep it, and prints recall@2 and recall@5 in percent
+ * (`RetrievalEval.evaluateRetrieval`; definitions in docs/research.md).
  */
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -20,42 +15,14 @@ import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Retrieval from "@kg/graph/Retrieval"
 import * as RetrievalEval from "@kg/graph/RetrievalEval"
 import * as Store from "@kg/graph/Store"
+import type { EvalRetrievalArgs } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
-import { json } from "../internal/options.js"
-
-/** @internal */
-export const questionsOption = Options.file("questions", { exists: "yes" }).pipe(
-  Options.withDescription("questions, one {id, question, answers[], supporting_passage_ids[]} per line")
-)
-
-/** @internal */
-export const corpusOption = Options.file("corpus", { exists: "yes" }).pipe(
-  Options.withDescription("passages, one {passage_id, title, text} per line")
-)
-
-/** @internal */
-export const keepOption = Options.file("db").pipe(
-  Options.withDescription("ingest into (and reuse) this store instead of a temporary one"),
-  Options.optional
-)
-
-/** @internal */
-export const limitOption = Options.integer("limit").pipe(
-  Options.withDescription("evaluate only the first N questions"),
-  Options.optional
-)
-
-const mode = Options.choice("mode", [...RetrievalEval.EVAL_MODES, "all"] as const).pipe(
-  Options.withDescription("bm25, dense, hybrid, rrf, ppr (graph retrieval), or all of them"),
-  Options.withDefault("ppr" as const)
-)
+import { withSettings } from "../internal/settings.js"
 
 /**
  * Ingest the corpus into the evaluation store (temporary unless `--db`), with
  * progress on stderr, and provide retrieval over it to `effect`.
- *
- * @internal
  */
 export const withCorpus = <A, E, R>(
   corpusPath: string,
@@ -91,11 +58,8 @@ export const withCorpus = <A, E, R>(
     Effect.provide(Layer.merge(Layers.embeddingsLayer, NlpService.layer))
   )
 
-/** @since 0.1.0 */
-export const evalRetrievalCommand = Command.make(
-  "retrieval",
-  { questions: questionsOption, corpus: corpusOption, mode, json, db: keepOption, limit: limitOption },
-  (args) =>
+export const evalRetrieval = (args: EvalRetrievalArgs) =>
+  withSettings(args.config, {}, () =>
     Effect.gen(function*() {
       const progress = Progress.make({ quiet: false })
       const all = yield* RetrievalEval.loadQuestions(args.questions)
@@ -122,5 +86,4 @@ export const evalRetrievalCommand = Command.make(
             `(${r.questions} questions)`
         )
       }
-    })
-).pipe(Command.withDescription("recall@2 / recall@5 of retrieval on a multi-hop QA set (HotpotQA format)"))
+    }))

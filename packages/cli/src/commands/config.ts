@@ -1,0 +1,23 @@
+/**
+ * `kg config`: the effective settings and where each came from.
+ *
+ * @since 0.1.0
+ */
+import * as Command from "@effect/cli/Command"
+import { describe } from "../internal/catalog.js"
+import { lazy } from "../internal/lazy.js"
+import * as O from "../internal/options.js"
+
+const config = { config: O.config, db: O.db, provider: O.provider(), model: O.model(), json: O.json }
+/** @since 0.1.0 */
+export type ConfigArgs = Command.Command.ParseConfig<typeof config>
+
+/** @since 0.1.0 */
+export const configCommand = Command.make("config", config, lazy(() => import("../handlers/config.js"), (m) => m.config))
+  .pipe(Command.withDescription(describe("config", [
+    "",
+    "Keys of kg.config.json (or .yaml): db, provider, model, baseUrl, apiKeyFile, embeddings{provider, model, baseUrl,",
+    "dimension, cacheDir}, chunking{maxTokens, overlap}, concurrency, thresholds{relevanceFloor, link{...}}, ontology,",
+    "shapes, serve{host, port}. API keys are never read from it: set ANTHROPIC_API_KEY / OPENAI_API_KEY, or point",
+    "apiKeyFile at a file that holds the key."
+  ])))

@@ -1,0 +1,86 @@
+/**
+ * `kg research` and `kg ask`: answers with citations, printed as text or
+ * JSON and optionally saved as Markdown.
+ */
+import * as fs from "node:fs"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type { ProviderName } from "@kg/core/LlmProvider"
+import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
+import * as Research from "@kg/graph/Research"
+import * as Retrieval from "@kg/graph/Retrieval"
+import type { AskArgs } from "../commands/ask.js"
+import type { ResearchArgs } from "../commands/research.js"
+import * as Layers from "../Layers.js"
+import * as Progress from "../internal/progress.js"
+import { flag, withSettings } from "../internal/settings.js"
+
+/**
+ * The layers an answering command runs on: the store (read-only), retrieval,
+ * graph retrieval, and an LLM provider unless offline.
+ */
+export const answeringLayer = (dbPath: string, provider: ProviderName, model: Option.Option<string>) => {
+  const base = GraphRetrieval.layer.pipe(
+    Layer.provideMerge(Retrieval.layer()),
+    Layer.provideMerge(Layers.storeLayer(dbPath, { readOnly: true, mustExist: true }))
+  )
+  return provider === "offline" ? base : Layer.merge(base, Layers.llmLayer(provider, model))
+}
+
+/** Print an answer (JSON or text) and save its Markdown form if asked. */
+export const emitAnswer = (
+  answer: Research.Answer,
+  options: { readonly json: boolean; readonly save: Option.Option<string>; readonly progress: Progress.Progress }
+) =>
+  Effect.gen(function*() {
+    if (Option.isSome(options.save)) {
+      const file = options.save.value
+      yield* Effect.try({
+        try: () => fs.writeFileSync(file, Research.toMarkdown(answer)),
+        catch: (e) => new Error(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}; choose a writable path`)
+      })
+      yield* options.progress.line(`saved ${file}`)
+    }
+    if (options.json) return yield* Console.log(JSON.stringify(Research.toJson(answer), null, 2))
+    yield* Console.log(Research.toText(answer))
+  })
+
+const answering = (
+  args: ResearchArgs,
+  answer: (options: { readonly minScore: number; readonly onProgress: (line: string) => Effect.Effect<void> }) => Effect.Effect<
+    Research.Answer,
+    unknown,
+    Layer.Layer.Success<ReturnType<typeof answeringLayer>>
+  >,
+  before?: (provider: ProviderName, progress: Progress.Progress) => Effect.Effect<void>
+) =>
+  withSettings(args.config, {
+    db: flag(args.db),
+    provider: flag(args.provider),
+    model: flag(args.model),
+    relevanceFloor: flag(args.minScore)
+  }, (settings) =>
+    Effect.gen(function*() {
+      const provider = yield* Layers.providerName(Option.fromNullable(settings.provider.value))
+      const progress = Progress.make({ quiet: false })
+      if (before !== undefined) yield* before(provider, progress)
+      const result = yield* answer({ minScore: settings.relevanceFloor.value, onProgress: progress.line }).pipe(
+        Effect.provide(answeringLayer(settings.db.value, provider, Option.fromNullable(settings.model.value)))
+      )
+      yield* emitAnswer(result, { json: args.json, save: args.save, progress })
+    }))
+
+export const research = (args: ResearchArgs) =>
+  answering(args, (options) => Research.research(args.question, options))
+
+export const ask = (args: AskArgs) =>
+  answering(
+    args,
+    (options) => Research.ask(args.question, { ...options, rerank: args.rerank }),
+    (provider, progress) =>
+      args.rerank && provider === "offline"
+        ? progress.line("--rerank needs an LLM provider (--provider anthropic|openai); answering without it")
+        : Effect.void
+  )

@@ -1,0 +1,27 @@
+/**
+ * `kg applied --method X --problem Y`.
+ */
+import * as GraphQueries from "@kg/graph/GraphQueries"
+import type { AppliedArgs } from "../commands/applied.js"
+import { sourceLine, summaryLine } from "./format.js"
+import { readQuery } from "./readStore.js"
+
+const relationLine = (r: GraphQueries.RelationEvidence): string =>
+  `${r.subject.label} ${r.predicate} ${r.object.label} — ${r.paperId}${r.year === null ? "" : ` (${r.year})`}` +
+  `${r.page === null ? "" : `, page ${r.page}`}: "${r.quote}"`
+
+const render = (a: GraphQueries.Applied): string =>
+  [
+    `${a.applied ? "Yes" : "No evidence"}: ${a.method.query} applied to ${a.problem.query}` +
+    (a.applied ? ` (${a.papers.length} paper${a.papers.length === 1 ? "" : "s"})` : ""),
+    `method matches: ${a.method.entities.map((e) => e.label).join(", ") || "no entity"}`,
+    `problem matches: ${a.problem.entities.map((e) => e.label).join(", ") || "no entity"}`,
+    ...(a.relations.length === 0 ? [] : ["", "relations:", ...a.relations.map((r) => `  ${relationLine(r)}`)]),
+    ...(a.claims.length === 0
+      ? []
+      : ["", "claims:", ...a.claims.map((c) => [`  ${summaryLine(c.claim)}`, ...c.sources.map((s) => `      ${sourceLine(s)}`)].join("\n"))]),
+    ...(a.related.length === 0 ? [] : ["", "other relations between them:", ...a.related.map((r) => `  ${relationLine(r)}`)])
+  ].join("\n")
+
+export const applied = (args: AppliedArgs) =>
+  readQuery(args, GraphQueries.applied({ method: args.method, problem: args.problem }), render)

@@ -1,0 +1,36 @@
+/**
+ * `kg export`.
+ */
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as GraphExport from "@kg/graph/GraphExport"
+import { Store } from "@kg/graph/Store"
+import * as TrainingExport from "@kg/graph/TrainingExport"
+import type { ExportArgs } from "../commands/export.js"
+import * as Layers from "../Layers.js"
+import { flag, withSettings } from "../internal/settings.js"
+
+export const export_ = (args: ExportArgs) =>
+  withSettings(args.config, { db: flag(args.db) }, (settings) =>
+    Effect.gen(function*() {
+      if (Option.isSome(args.trainingData)) {
+        const summary = yield* TrainingExport.exportTrainingData(args.trainingData.value, {
+          includeOffline: args.includeOffline
+        })
+        return yield* Console.log(args.json ? JSON.stringify(summary) : `wrote ${summary.records} training records to ${summary.path}`)
+      }
+      if (Option.isNone(args.format) || Option.isNone(args.out)) {
+        return yield* Effect.fail(new Error("kg export needs --format and --out (or --training-data FILE)"))
+      }
+      const fmt = args.format.value
+      if (fmt === "csv" || fmt === "parquet") {
+        const store = yield* Store
+        const tables = yield* store.exportTables(fmt, args.out.value)
+        return yield* Console.log(args.json ? JSON.stringify(tables) : `wrote ${tables.length} ${fmt} files to ${args.out.value}`)
+      }
+      const summary = yield* GraphExport.exportRdf(fmt, args.out.value)
+      yield* Console.log(
+        args.json ? JSON.stringify(summary) : `wrote ${summary.triples} triples from ${summary.papers} papers to ${summary.path}`
+      )
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))

@@ -1,0 +1,24 @@
+/**
+ * Text formatting shared by the graph-question commands.
+ */
+import type * as GraphQueries from "@kg/graph/GraphQueries"
+
+/** One line about how an argument was resolved. */
+export const resolutionLine = (r: GraphQueries.Resolution): string =>
+  r.by === "text"
+    ? `"${r.query}" resolved to the nearest claim (similarity ${r.similarity}): ${r.id}\n  ${r.label}`
+    : r.by === "entity"
+    ? `entity ${r.label} (${r.id})`
+    : `claim ${r.id}\n  ${r.label}`
+
+/** A claim in one line: status, support and text. */
+export const summaryLine = (c: GraphQueries.ClaimSummary): string =>
+  `[${c.status}] (${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}${
+    c.papers > c.livePapers ? `, ${c.papers - c.livePapers} retracted` : ""
+  }${c.score === null ? "" : `, score ${c.score}`}) ${c.text}\n    ${c.id}`
+
+/** A source in one line: paper, year, page and quote. */
+export const sourceLine = (s: GraphQueries.SourceView): string =>
+  `${s.paperId}${s.year === null ? "" : ` (${s.year})`}${s.page === null ? "" : `, page ${s.page}`}${
+    s.retracted ? " [RETRACTED]" : ""
+  }: "${s.quote}"`

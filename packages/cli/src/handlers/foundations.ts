@@ -1,0 +1,23 @@
+/**
+ * `kg foundations <claim or entity>`.
+ */
+import * as GraphQueries from "@kg/graph/GraphQueries"
+import type { FoundationsArgs } from "../commands/foundations.js"
+import { resolutionLine } from "./format.js"
+import { readQuery } from "./readStore.js"
+
+const render = (f: GraphQueries.Foundations): string =>
+  [
+    resolutionLine(f.resolution),
+    `starting from: ${f.roots.map((r) => r.label).join(", ") || "no entity"}`,
+    "",
+    f.nodes.length === 0 ? "No based-on / uses relation is stored for it." : "depends on:",
+    ...f.nodes.map((n) =>
+      `${"  ".repeat(n.depth)}${n.entity.label} (${n.entity.type}) — ${n.predicate}, in ` +
+      n.papers.map((p) => `${p.paperId}${p.year === null ? "" : ` (${p.year})`}`).join(", ")
+    ),
+    ...(f.truncated ? [`(stopped at depth ${f.maxDepth}; use --depth for more)`] : [])
+  ].join("\n")
+
+export const foundations = (args: FoundationsArgs) =>
+  readQuery(args, GraphQueries.foundations(args.subject, { maxDepth: args.depth }), render)

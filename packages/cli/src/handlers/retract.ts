@@ -1,0 +1,23 @@
+/**
+ * `kg retract <paper-id> [--undo]`.
+ */
+import * as Epistemics from "@kg/graph/Epistemics"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import type { RetractArgs } from "../commands/retract.js"
+import * as Layers from "../Layers.js"
+import { flag, withSettings } from "../internal/settings.js"
+
+const render = (r: Epistemics.RetractReport): string =>
+  [
+    `${r.paperId} (${r.title}) ${r.alreadyInState ? "was already" : "is now"} ${r.retracted ? "retracted" : "not retracted"}.`,
+    `${r.claims} claim(s) cite it; ${r.grade.graded} claim(s) re-graded, ${r.grade.changed.length} changed status:`,
+    ...r.grade.changed.map((c) => `  ${c.from} -> ${c.to}: ${c.claimId}\n      ${c.reason}`)
+  ].join("\n")
+
+export const retract = (args: RetractArgs) =>
+  withSettings(args.config, { db: flag(args.db) }, (settings) =>
+    Effect.gen(function*() {
+      const report = yield* Epistemics.retract(args.paperId, { undo: args.undo })
+      yield* Console.log(args.json ? JSON.stringify(report) : render(report))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))

@@ -1,0 +1,176 @@
+/**
+ * The commands of `kg`, each with the one line that `kg --help` prints and the
+ * examples its own `--help` shows. One list, read by the top-level help (which
+ * loads nothing else) and by each command's definition.
+ */
+
+export interface Entry {
+  readonly name: string
+  readonly summary: string
+  readonly examples: ReadonlyArray<string>
+  readonly group: "build" | "ask" | "graph" | "maintain" | "measure"
+}
+
+export const groups: ReadonlyArray<readonly [Entry["group"], string]> = [
+  ["build", "Build the graph"],
+  ["ask", "Ask questions"],
+  ["graph", "Explore claims and entities"],
+  ["maintain", "Maintain the store"],
+  ["measure", "Measure quality"]
+]
+
+export const entries: ReadonlyArray<Entry> = [
+  {
+    name: "extract",
+    group: "build",
+    summary: "extract claims, entities and relations from papers (.md, .txt, .pdf) into the graph",
+    examples: [
+      "kg extract examples/corpus",
+      "kg extract papers/ --db papers.duckdb --provider anthropic --concurrency 4",
+      "kg extract paper.pdf --json > summary.json"
+    ]
+  },
+  {
+    name: "l4",
+    group: "build",
+    summary: "find cross-paper patterns (L4): cluster claims and state each cluster's principle",
+    examples: ["kg l4", "kg l4 --min-papers 3 --show 5"]
+  },
+  {
+    name: "link",
+    group: "build",
+    summary: "link claims across papers (typed edges, merges) and re-grade their status",
+    examples: ["kg link", "kg link --provider anthropic --concurrency 4"]
+  },
+  {
+    name: "research",
+    group: "ask",
+    summary: "answer a research question with [paper, page N] citations, references and claim statuses",
+    examples: [`kg research "Does data augmentation improve robustness?"`, `kg research "What limits BM25?" --save answer.md`]
+  },
+  {
+    name: "ask",
+    group: "ask",
+    summary: "answer a question directly from the graph (same citation rules as research)",
+    examples: [`kg ask "Which metric does LongEval report?"`, `kg ask "What dataset was used?" --json`]
+  },
+  {
+    name: "claims",
+    group: "graph",
+    summary: "list claims, by epistemic status and/or relevance to a topic",
+    examples: ["kg claims --status contested", `kg claims --about "temporal drift" --limit 10`]
+  },
+  {
+    name: "claim",
+    group: "graph",
+    summary: "one claim: its sources (quotes, pages), edges and epistemic status",
+    examples: [`kg claim "attention improves translation"`, "kg claim claim-3f2a9c1b"]
+  },
+  {
+    name: "challenges",
+    group: "graph",
+    summary: "papers whose claims contradict a claim (id or free text)",
+    examples: [`kg challenges "larger models generalise better"`]
+  },
+  {
+    name: "counterevidence",
+    group: "graph",
+    summary: "the strongest claims contradicting a claim, ranked by their own support",
+    examples: [`kg counterevidence "dropout prevents overfitting" --json`]
+  },
+  {
+    name: "applied",
+    group: "graph",
+    summary: "has anyone applied a method to a problem? (with sources)",
+    examples: [`kg applied --method BERT --problem "question answering"`]
+  },
+  {
+    name: "lineage",
+    group: "graph",
+    summary: "where an idea first appears, and how later work used or built on it",
+    examples: ["kg lineage transformer", `kg lineage "residual connections"`]
+  },
+  {
+    name: "foundations",
+    group: "graph",
+    summary: "the work a claim or method depends on (based-on / uses ancestors)",
+    examples: ["kg foundations BERT --depth 2"]
+  },
+  {
+    name: "stats",
+    group: "maintain",
+    summary: "rows per table and claims per epistemic status",
+    examples: ["kg stats", "kg stats --db papers.duckdb --json"]
+  },
+  {
+    name: "remove",
+    group: "maintain",
+    summary: "delete papers and what only they supported (claims with other sources keep them)",
+    examples: ["kg remove 2212.11791", "kg remove paper-a paper-b --json"]
+  },
+  {
+    name: "retract",
+    group: "maintain",
+    summary: "mark a paper retracted and re-grade the claims that depended on it",
+    examples: ["kg retract 2212.11791", "kg retract 2212.11791 --undo"]
+  },
+  {
+    name: "export",
+    group: "maintain",
+    summary: "export the graph (Turtle, N-Triples, JSON-LD, CSV, Parquet) or training data",
+    examples: ["kg export --format turtle --out kg.ttl", "kg export --format parquet --out tables/"]
+  },
+  {
+    name: "config",
+    group: "maintain",
+    summary: "the effective settings (flags > environment > kg.config.json > defaults), secrets masked",
+    examples: ["kg config", "kg config --config other.config.json --json"]
+  },
+  {
+    name: "eval",
+    group: "measure",
+    summary: "measure extraction, NLI, retrieval and QA quality on labelled data",
+    examples: [
+      "kg eval nli --pairs pairs.jsonl",
+      "kg eval retrieval --questions q.jsonl --corpus c.jsonl --mode all"
+    ]
+  }
+]
+
+export const entry = (name: string): Entry => {
+  const found = entries.find((e) => e.name === name)
+  if (found === undefined) throw new Error(`no catalog entry for ${name}`)
+  return found
+}
+
+/** A command's description for its own `--help`: the summary, then its examples. */
+export const describe = (name: string, more: ReadonlyArray<string> = []): string => {
+  const e = entry(name)
+  return [e.summary, ...more, "", "Examples:", ...e.examples.map((x) => `  ${x}`)].join("\n")
+}
+
+/** The top-level help: usage, the commands one line each by group, and where to read more. */
+export const topLevelHelp = (version: string): string => {
+  const width = Math.max(...entries.map((e) => e.name.length))
+  const lines = [
+    `kg ${version}: turn research papers into a claim-level knowledge graph and answer questions from it`,
+    "",
+    "Usage: kg <command> [options]",
+    "       kg <command> --help     options and examples of one command",
+    "       kg --version",
+    ""
+  ]
+  for (const [group, title] of groups) {
+    lines.push(`${title}:`)
+    for (const e of entries.filter((x) => x.group === group)) lines.push(`  ${e.name.padEnd(width)}  ${e.summary}`)
+    lines.push("")
+  }
+  lines.push(
+    "Every command takes --db FILE (default kg.duckdb) and --json (one JSON document on stdout).",
+    "Settings: flags > environment > kg.config.json (or --config FILE) > defaults; see `kg config`.",
+    "Offline by default; ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL select an LLM provider.",
+    "",
+    "Start with:  kg extract <folder of papers>   then   kg research \"<your question>\""
+  )
+  return lines.join("\n")
+}
