@@ -84,7 +84,10 @@ REPO="$repo" WORK="$work" node -e '
   fs.writeFileSync(path.join(work, "app", "package.json"), JSON.stringify(pkg, null, 2) + "\n")
 ' || abort "writing the consumer package.json"
 printf 'packages: []\n' >"$app/pnpm-workspace.yaml"
-# A user's strict NodeNext project: the packages ship TypeScript sources, so their types must check there too.
+# A user's strict NodeNext project. The packages ship compiled JavaScript with declarations: the examples and a
+# consumer file type-check against those declarations, with the strictest settings a user may have
+# (exactOptionalPropertyTypes, noUncheckedIndexedAccess) and the packages' own .d.ts checked too
+# (skipLibCheck is off for @kg/*: see consumer-strict.json below).
 cat >"$app/tsconfig.json" <<'JSON'
 {
   "compilerOptions": {
@@ -93,6 +96,8 @@ cat >"$app/tsconfig.json" <<'JSON'
     "module": "NodeNext",
     "moduleResolution": "NodeNext",
     "strict": true,
+    "exactOptionalPropertyTypes": true,
+    "noUncheckedIndexedAccess": true,
     "skipLibCheck": true,
     "noEmit": true,
     "types": ["node"]
@@ -100,6 +105,35 @@ cat >"$app/tsconfig.json" <<'JSON'
   "include": ["*.ts"]
 }
 JSON
+# The declarations of @kg/* themselves, checked strictly (skipLibCheck off, effect's own declarations included).
+cat >"$app/consumer-strict.json" <<'JSON'
+{
+  "extends": "./tsconfig.json",
+  "compilerOptions": { "skipLibCheck": false },
+  "include": ["consumer.ts"]
+}
+JSON
+cat >"$app/consumer.ts" <<'TS'
+// A program that imports every package through its public entry points.
+import * as Effect from "effect/Effect"
+import { Domain, EntityCache, KnowledgeIndex } from "@kg/core"
+import * as Ontologies from "@kg/extraction/Ontologies"
+import * as Kg from "@kg/graph/Kg"
+import { Store } from "@kg/graph/Store"
+import { Cli } from "@kg/cli"
+
+const paperId: Domain.PaperId = Domain.PaperId.make("consumer-paper")
+const cache: EntityCache.EntityCache = EntityCache.empty
+const index = KnowledgeIndex.empty
+const program = Effect.gen(function*() {
+  const store = yield* Store
+  const stats = yield* store.stats()
+  return { paperId, cache: EntityCache.entities(cache).length, index, claims: stats.tables["claims"] ?? 0 }
+}).pipe(Effect.provide(Kg.layerOffline({ db: ":memory:", embeddings: "hash" })))
+export const run = (): Promise<unknown> => Effect.runPromise(program)
+export const ontology: string = Ontologies.researchOntologyPath
+export const command = Cli.kg
+TS
 cat "$app/package.json"
 
 # The examples are copied unchanged: they may import only public modules of the packages (no relative or
@@ -165,6 +199,31 @@ expect() {
 step "tsc: the examples type-check against the installed packages"
 try tsc ./node_modules/.bin/tsc -p .
 expect tsc 'rc === 0'
+
+step "tsc: a consumer file against the packages' declarations, skipLibCheck off"
+try tsc-strict ./node_modules/.bin/tsc -p consumer-strict.json
+expect tsc-strict 'rc === 0'
+
+step "plain node (no tsx, no TypeScript) imports every package and runs an extraction"
+cat >"$app/plain.mjs" <<'JS'
+import * as Effect from "effect/Effect"
+import * as Core from "@kg/core"
+import * as Extraction from "@kg/extraction"
+import * as Graph from "@kg/graph"
+import * as CliPkg from "@kg/cli"
+import * as Kg from "@kg/graph/Kg"
+import * as Extract from "@kg/graph/Extract"
+
+const modules = [Core, Extraction, Graph, CliPkg].map((m) => Object.keys(m).length)
+const summary = await Effect.runPromise(
+  Extract.runExtraction(["examples/corpus/2212.11791.md"], {}, () => Effect.void).pipe(
+    Effect.provide(Kg.layerOffline({ db: ":memory:", embeddings: "hash" }))
+  )
+)
+console.log(JSON.stringify({ modules, papers: summary.papers, claims: summary.claims }))
+JS
+try plain node plain.mjs
+expect plain 'rc === 0' 'lastJson().modules.every((n) => n > 0)' 'lastJson().papers === 1' 'lastJson().claims >= 1'
 
 step "the ontologies resolve inside the installed package"
 printf '%s\n' \

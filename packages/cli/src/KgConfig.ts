@@ -163,12 +163,21 @@ const decodeFile = Schema.decodeUnknownEither(KgConfigFile, { errors: "all", onE
  */
 export const describeIssues = (error: ParseResult.ParseError): string => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-  return issues.map((issue) => {
+  const byKey = new Map<string, Array<string>>()
+  for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "(top level)"
     const message = issue._tag === "Unexpected"
       ? `is not a known key (allowed here: ${allowedKeys(issue.path).join(", ")})`
       : issue.message
-    return `${key}: ${message}`
+    byKey.set(key, [...(byKey.get(key) ?? []), message])
+  }
+  return [...byKey].map(([key, messages]) => {
+    // A union of literals reports one "Expected x, actual y" per member: say it once.
+    const literal = messages.map((m) => /^Expected (.+), actual (.+)$/.exec(m))
+    if (messages.length > 1 && literal.every((m) => m !== null)) {
+      return `${key}: expected one of ${literal.map((m) => m![1]).join(", ")} (got ${literal[0]![2]})`
+    }
+    return `${key}: ${messages.join("; ")}`
   }).join("; ")
 }
 

@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import { existsSync } from "node:fs"
+import { resolve } from "node:path"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -69,7 +70,7 @@ export const storeLayer = (
 ) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     if (options.mustExist === true && db !== ":memory:" && !existsSync(db)) {
-      return yield* Effect.fail(new NoStoreError({ path: db }))
+      return yield* Effect.fail(new NoStoreError({ path: resolve(db) }))
     }
     const store = Layer.unwrapEffect(Effect.map(Embeddings, (embeddings) =>
       Store.layer({

@@ -219,12 +219,7 @@ const toDiscovered = (e: FileEntry): DiscoveredFile => ({ path: e.path, format: 
  */
 export const discover = (paths: ReadonlyArray<string>): Stream.Stream<DiscoveredFile, IngestError> =>
   Stream.unwrap(
-    Effect.forEach(paths, (root) =>
-      checkRoot(root).pipe(
-        Effect.mapError((info) =>
-          new IngestError({ path: root, kind: info.kind === "NotFound" ? "NotFound" : "Unreadable", reason: info.reason })
-        )
-      ), { discard: true }).pipe(
+    checkPaths(paths).pipe(
         Effect.as(
           walk(paths).pipe(
             Stream.tap((entry) =>
@@ -240,6 +235,21 @@ export const discover = (paths: ReadonlyArray<string>): Stream.Stream<Discovered
         )
       )
   )
+
+/**
+ * Check that every given path exists and can be accessed, without walking
+ * folders: the first that does not fails with an `IngestError` naming it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const checkPaths = (paths: ReadonlyArray<string>): Effect.Effect<void, IngestError> =>
+  Effect.forEach(paths, (root) =>
+    checkRoot(root).pipe(
+      Effect.mapError((info) =>
+        new IngestError({ path: root, kind: info.kind === "NotFound" ? "NotFound" : "Unreadable", reason: info.reason })
+      )
+    ), { discard: true })
 
 // ---------------------------------------------------------------------------
 // Reading one document

@@ -31,7 +31,13 @@ import { type InvalidBundleError, Store } from "./Store.js"
 export type ExtractEvent = Data.TaggedEnum<{
   FileSkipped: { readonly path: string; readonly reason: string }
   PaperUnchanged: { readonly paperId: string; readonly path: string }
-  PaperStarted: { readonly paperId: string; readonly path: string; readonly changed: boolean }
+  PaperStarted: {
+    readonly paperId: string
+    readonly path: string
+    readonly changed: boolean
+    /** The stored copy is unchanged but some of its chunks failed last time: the paper is extracted again. */
+    readonly retrying: boolean
+  }
   ChunkDone: { readonly paperId: string; readonly ordinal: number; readonly total: number; readonly failed: boolean }
   PaperWritten: { readonly paperId: string; readonly counts: Pipeline.PaperCounts }
   Linking: { readonly claims: number }
@@ -56,6 +62,10 @@ export interface ExtractSummary {
   readonly papers: number
   readonly papersUnchanged: number
   readonly filesSkipped: number
+  /** Papers written in this run whose every chunk failed (nothing was extracted from them). */
+  readonly papersFailed: number
+  /** Papers stored again because chunks had failed in an earlier run. */
+  readonly papersRetried: number
   readonly chunks: number
   readonly claims: number
   readonly entities: number
@@ -91,6 +101,8 @@ interface Totals {
   papers: number
   papersUnchanged: number
   filesSkipped: number
+  papersFailed: number
+  papersRetried: number
   chunks: number
   claims: number
   entities: number
@@ -107,6 +119,8 @@ const emptyTotals = (): Totals => ({
   papers: 0,
   papersUnchanged: 0,
   filesSkipped: 0,
+  papersFailed: 0,
+  papersRetried: 0,
   chunks: 0,
   claims: 0,
   entities: 0,
@@ -125,10 +139,14 @@ const addEvent = (t: Totals, e: ExtractEvent): Totals => {
       return { ...t, filesSkipped: t.filesSkipped + 1 }
     case "PaperUnchanged":
       return { ...t, papersUnchanged: t.papersUnchanged + 1 }
+    case "PaperStarted":
+      return e.retrying ? { ...t, papersRetried: t.papersRetried + 1 } : t
     case "PaperWritten":
       return {
         ...t,
         papers: t.papers + 1,
+        papersFailed: t.papersFailed +
+          (e.counts.failedChunks > 0 && e.counts.failedChunks >= e.counts.chunks ? 1 : 0),
         chunks: t.chunks + e.counts.chunks,
         claims: t.claims + e.counts.claims,
         entities: t.entities + e.counts.entities,
@@ -163,8 +181,14 @@ export const extractStream = (
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
     }
+    // A stored copy counts as known only when it is complete: a paper some of whose chunks failed (an LLM that
+    // was down, a budget that ran out) is read and extracted again on the next run.
     const isKnown = (contentHash: string) =>
-      db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM papers WHERE content_hash = $1", [contentHash]).pipe(
+      db.query<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
+           AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
+        [contentHash]
+      ).pipe(
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
@@ -185,13 +209,20 @@ export const extractStream = (
         const doc = event.doc
         return Stream.unwrap(Effect.gen(function*() {
           const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
-          if (state === "unchanged") {
+          const failedBefore = state === "unchanged"
+            ? (yield* db.query<{ n: number }>(
+              "SELECT count(*)::INTEGER AS n FROM failed_chunks WHERE paper_id = $1",
+              [doc.paper.id]
+            ))[0]?.n ?? 0
+            : 0
+          if (state === "unchanged" && failedBefore === 0) {
             return Stream.succeed(ExtractEvent.PaperUnchanged({ paperId: doc.paper.id, path: doc.paper.source }))
           }
           const started = ExtractEvent.PaperStarted({
             paperId: doc.paper.id,
             path: doc.paper.source,
-            changed: state === "changed"
+            changed: state === "changed",
+            retrying: failedBefore > 0
           })
           const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
             Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError> =>
@@ -230,6 +261,8 @@ export const runExtraction = <E, R>(
       papers: t.papers,
       papersUnchanged: t.papersUnchanged,
       filesSkipped: t.filesSkipped,
+      papersFailed: t.papersFailed,
+      papersRetried: t.papersRetried,
       chunks: t.chunks,
       claims: t.claims,
       entities: t.entities,

@@ -10,7 +10,7 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 
-const config = { claim: O.claimArg(), ...O.store }
+const config = { claim: O.claimWords, ...O.store }
 /** @since 0.1.0 */
 export type ClaimArgs = Command.Command.ParseConfig<typeof config>
 

@@ -1,8 +1,10 @@
 /**
  * `kg claim <id or text>`: one claim with its sources, edges and status.
  */
+import * as Effect from "effect/Effect"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { ClaimArgs } from "../commands/claim.js"
+import { looksLikeClaimIds } from "../internal/options.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readQuery } from "./readStore.js"
 
@@ -28,4 +30,11 @@ const render = (d: GraphQueries.ClaimDetail): string =>
     )
   ].join("\n")
 
-export const claim = (args: ClaimArgs) => readQuery(args, GraphQueries.getClaim(args.claim), render)
+export const claim = (args: ClaimArgs) =>
+  looksLikeClaimIds(args.claim)
+    ? readQuery(
+      args,
+      Effect.forEach(args.claim, (id) => GraphQueries.getClaim(id)),
+      (details) => details.map(render).join("\n\n" + "-".repeat(60) + "\n\n")
+    )
+    : readQuery(args, GraphQueries.getClaim(args.claim.join(" ")), render)

@@ -64,7 +64,7 @@ export const entries: ReadonlyArray<Entry> = [
     name: "claim",
     group: "graph",
     summary: "one claim: its sources (quotes, pages), edges and epistemic status",
-    examples: [`kg claim "attention improves translation"`, "kg claim claim-3f2a9c1b"]
+    examples: [`kg claim "attention improves translation"`, "kg claim d6d71893aa120063", "kg claim d6d71893aa120063 1328ffd4deeb7457 --json"]
   },
   {
     name: "challenges",

@@ -43,6 +43,19 @@ export const claimArg = (name = "claim") =>
     Args.withDescription("a claim id, or free text (quoted or not) resolved to the nearest claim")
   )
 
+/**
+ * Claim arguments: several claim ids, or the words of one text (quoted or not).
+ * Kept as words; `looksLikeClaimIds` tells which the user meant.
+ */
+export const claimWords = Args.text({ name: "claim" }).pipe(
+  Args.atLeast(1),
+  Args.withDescription("one or more claim ids, or one free text (quoted or not) resolved to the nearest claim")
+)
+
+/** Every word is a claim id (a kg claim IRI, or the 16-hex-digit tail of one). */
+export const looksLikeClaimIds = (words: ReadonlyArray<string>): boolean =>
+  words.length > 1 && words.every((w) => /^(https?:\/\/\S+\/claim\/)?[0-9a-f]{16}$/.test(w))
+
 /** An entity-or-claim argument: an id, an entity label or alias, or free text. */
 export const subjectArg = Args.text({ name: "entity-or-claim" }).pipe(
   Args.atLeast(1),

@@ -33,7 +33,29 @@ const stderrLogger = Logger.make(({ logLevel, message }) => {
 
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
 
-export const runCli = (argv: ReadonlyArray<string>): void =>
+/**
+ * With `--json`, stdout always holds exactly one JSON document: when a command
+ * fails before printing its result, `{"error": {"tag", "message"}}` is printed
+ * (the readable line goes to stderr as always).
+ */
+const jsonRequested = (argv: ReadonlyArray<string>): boolean => argv.includes("--json")
+
+let stdoutWritten = false
+const watchStdout = (): void => {
+  const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, ...rest: Array<unknown>) => boolean
+  process.stdout.write = ((chunk: unknown, ...rest: Array<unknown>) => {
+    stdoutWritten = true
+    return write(chunk, ...rest)
+  }) as typeof process.stdout.write
+}
+
+const tagOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string"
+    ? error._tag
+    : "Error"
+
+export const runCli = (argv: ReadonlyArray<string>): void => {
+  watchStdout()
   run(argv).pipe(
     Effect.provide(platform),
     Effect.provide(Logger.replace(Logger.defaultLogger, stderrLogger)),
@@ -47,11 +69,21 @@ export const runCli = (argv: ReadonlyArray<string>): void =>
         }
         const failure = Cause.failureOption(cause)
         // @effect/cli has already printed usage errors with the help text.
-        if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) return
+        if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) {
+          if (jsonRequested(argv) && !stdoutWritten) {
+            const message = "invalid command line: see the message on stderr, or `kg <command> --help`"
+            process.stdout.write(JSON.stringify({ error: { tag: failure.value._tag, message } }) + "\n")
+          }
+          return
+        }
         const message = failure._tag === "Some"
           ? describe(failure.value)
           : `unexpected error: ${describe(Cause.squash(cause))}`
         process.stderr.write(`kg: ${message}\n`)
+        if (jsonRequested(argv) && !stdoutWritten) {
+          const tag = failure._tag === "Some" ? tagOf(failure.value) : "UnexpectedError"
+          process.stdout.write(JSON.stringify({ error: { tag, message } }) + "\n")
+        }
         if (process.env["KG_DEBUG"]) process.stderr.write(Cause.pretty(cause) + "\n")
       })
     ),
@@ -63,3 +95,4 @@ export const runCli = (argv: ReadonlyArray<string>): void =>
         onExit(Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause) ? 130 : Number(process.exitCode ?? 0))
     })
   )
+}

@@ -74,6 +74,16 @@ const problem = (path: string, root: boolean, info: { readonly kind: SkipKind; r
   ...info
 })
 
+/** A file of a type kg does not read, found in a folder: reported, not silently ignored. */
+const unsupported = (path: string): WalkEntry => {
+  const dot = path.lastIndexOf(".")
+  const ext = dot > path.lastIndexOf("/") ? path.slice(dot) : "(no extension)"
+  return problem(path, false, {
+    kind: "Unsupported",
+    reason: `is not a paper kg reads (${ext}; supported: ${SUPPORTED_EXTENSIONS})`
+  })
+}
+
 /** The mutable per-walk state: real paths already visited. */
 interface Visited {
   readonly dirs: Set<string>
@@ -118,12 +128,13 @@ const walkChild = (path: string, dirent: Dirent, visited: Visited): Stream.Strea
   if (dirent.isDirectory()) return walkFolder(path, false, visited)
   const format = formatOfPath(path)
   if (dirent.isFile() || dirent.isSymbolicLink()) {
-    if (format === null && dirent.isFile()) return Stream.empty
+    if (format === null && dirent.isFile()) return Stream.succeed(unsupported(path))
     return Stream.unwrap(
       stat(path).pipe(
         Effect.map((stats): Stream.Stream<WalkEntry> => {
           if (stats.isDirectory()) return walkFolder(path, false, visited)
-          if (!stats.isFile() || format === null) return Stream.empty
+          if (!stats.isFile()) return Stream.empty
+          if (format === null) return Stream.succeed(unsupported(path))
           return visitFile(path, format, stats, visited)
         }),
         Effect.catchAll((e) =>
@@ -176,8 +187,8 @@ const walkRoot = (root: string, visited: Visited): Stream.Stream<WalkEntry> =>
 
 /**
  * Walk the given paths in order. Never fails: missing roots, unreadable
- * folders, broken links and explicitly given unsupported files are `Problem`
- * entries; unsupported files inside folders are ignored.
+ * folders, broken links and unsupported files (given or found in a folder) are
+ * `Problem` entries; hidden files and `node_modules` inside folders are not visited.
  *
  * @internal
  */
