@@ -154,7 +154,7 @@ describe.concurrent("kg CLI", () => {
       const r = await runKg(["extract", corpus, "--db", db, "--json"])
       expect(r.code, r.stderr).toBe(0)
       expect(lastJson(r)).toMatchObject({ papers: 2, papersUnchanged: 1, failedChunks: 0 })
-      expect(r.stderr).toMatch(/re-extracting arXiv:2212\.11808/)
+      expect(r.stderr).toMatch(/re-extracting \(changed\) arXiv:2212\.11808/)
       expect(r.stderr).toMatch(/^extracting arXiv:2212\.11803/m)
       const after = await queryStore<{
         p: ReadonlyArray<{ paper_id: string; content_hash: string }>

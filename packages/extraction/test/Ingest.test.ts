@@ -120,7 +120,7 @@ const collect = <A, E>(s: Stream.Stream<A, E>) => Stream.runCollect(s).pipe(Effe
 // ---------------------------------------------------------------------------
 
 describe("discover", () => {
-  it.effect("walks folders recursively in sorted order, keeping only supported files", () =>
+  it.effect("walks folders recursively in sorted order, keeping supported files and reporting the others", () =>
     Effect.gen(function*() {
       const [files, warnings] = yield* withWarnings(collect(discover([CORPUS])))
       expect(files.map((f) => f.path)).toEqual([
@@ -131,8 +131,10 @@ describe("discover", () => {
       ])
       expect(files.map((f) => f.format)).toEqual(["md", "txt", "md", "md"])
       expect(files.every((f) => f.size > 0)).toBe(true)
-      // .hidden/, .dotfile.md and table.csv inside a folder are left out silently.
-      expect(warnings).toEqual([])
+      // .hidden/ and .dotfile.md inside a folder are not visited; table.csv is reported, not silently ignored.
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain(`${CORPUS}/table.csv`)
+      expect(warnings[0]).toContain("is not a paper kg reads (.csv")
     }))
 
   it.effect("a path that does not exist fails before anything is emitted, naming the path", () =>
@@ -451,13 +453,14 @@ describe("ingest", () => {
         "doc:b-notes",
         "doc:c-no-front-matter",
         "doc:D-Upper",
+        "skip:Unsupported",
         "skip:NotFound",
         "skip:Empty",
         "skip:CorruptPdf",
         "skip:Unsupported",
         "doc:comma-authors"
       ])
-      const notFound = events[4]!
+      const notFound = events[5]!
       expect(notFound._tag === "Skipped" && notFound.path === missing && notFound.reason.includes("does not exist")).toBe(
         true
       )
