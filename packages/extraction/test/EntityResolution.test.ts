@@ -34,13 +34,13 @@ describe("resolveChunk", () => {
       }),
       { cache: EntityCache.empty }
     )
-    const cnn = EntityCache.entityIri("Method", "convolutional neural network")
+    const cnn = EntityCache.entityIri("convolutional neural network")
     expect(out.labelToId.get("CNN")).toBe(cnn)
     expect(out.labelToId.get("CNNs")).toBe(cnn)
     expect(out.labelToId.get("convolutional neural network")).toBe(cnn)
     expect(out.entities.map((e) => e.id)).toEqual([
-      EntityCache.entityIri("Dataset", "ImageNet"),
-      cnn
+      cnn,
+      EntityCache.entityIri("ImageNet")
     ])
     expect(out.entities.find((e) => e.id === cnn)?.type).toBe("Method")
     expect(out.merges).toBe(2)
@@ -53,7 +53,7 @@ describe("resolveChunk", () => {
 
   it("keeps the id, label and type of an entity the cache already knows, adding new names as aliases", () => {
     const known = EntityCache.makeRef({
-      id: EntityCache.entityIri("Method", "BERT"),
+      id: EntityCache.entityIri("BERT"),
       label: "BERT",
       type: "Method",
       aliases: []
@@ -74,7 +74,7 @@ describe("resolveChunk", () => {
     expect(distinctIds(out.cache)).toEqual([known.id])
   })
 
-  it("consults the store once, with normalised labels the cache does not know", () => {
+  it("consults the store once, with the identity keys the cache does not know", () => {
     const stored = new Entity({
       id: "https://w3id.org/kg/id/entity/dataset/squad" as EntityId,
       label: "SQuAD",
@@ -91,16 +91,16 @@ describe("resolveChunk", () => {
         cache: EntityCache.empty,
         storeLookup: (labels) => {
           calls.push(labels)
-          return new Map(labels.filter((l) => l === "squad" || l === "stanford question answering dataset").map((l) => [l, stored]))
+          return new Map(labels.filter((l) => l === "squad" || l === "stanfordquestionansweringdataset").map((l) => [l, stored]))
         }
       }
     )
-    expect(calls).toEqual([["bidaf", "squad", "stanford question answering dataset"]])
+    expect(calls).toEqual([["bidaf", "squad", "stanfordquestionansweringdataset"]])
     expect(out.labelToId.get("Stanford Question Answering Dataset")).toBe(stored.id)
     expect(out.entities.find((e) => e.id === stored.id)?.type).toBe("Dataset")
     expect(out.merges).toBe(1)
     expect(out.relations.map((r) => [r.subject, r.predicate, r.object])).toEqual([
-      [EntityCache.entityIri("Method", "BiDAF"), "evaluatedOn", stored.id]
+      [EntityCache.entityIri("BiDAF"), "evaluatedOn", stored.id]
     ])
   })
 
@@ -123,7 +123,7 @@ describe("resolveChunk", () => {
     expect(out.relations[0]!.confidence).toBe(0.9)
     expect(out.unresolvedClaimEntities).toBe(1)
     expect(out.claims[0]!.entityIds).toEqual(
-      [EntityCache.entityIri("Method", "graph neural network"), EntityCache.entityIri("Task", "node classification")].sort()
+      [EntityCache.entityIri("graph neural network"), EntityCache.entityIri("node classification")].sort()
     )
   })
 
@@ -136,7 +136,7 @@ describe("resolveChunk", () => {
     expect(canonicalPredicate("Measured By")).toBe("measuredBy")
     expect(canonicalPredicate("causes")).toBe("relatedTo")
     const out = resolveChunk(result({ entities: [ent("LSTM", "generic")] }), { cache: EntityCache.empty })
-    expect(out.entities[0]!.id).toBe(EntityCache.entityIri("Concept", "LSTM"))
+    expect(out.entities[0]!.id).toBe(EntityCache.entityIri("LSTM"))
   })
 
   it("skips entities whose label normalises to nothing", () => {
@@ -191,8 +191,8 @@ describe("resolveChunk", () => {
 
   it("never moves an alias another entity already has (found by the property below: two entities, one alias)", () => {
     const cache = EntityCache.fromRefs([
-      { id: EntityCache.entityIri("Method", "BERT"), label: "BERT", type: "Method", aliases: ["GNN"] },
-      { id: EntityCache.entityIri("Concept", "convolutional neural networks"), label: "convolutional neural networks", type: "Concept", aliases: [] }
+      { id: EntityCache.entityIri("BERT"), label: "BERT", type: "Method", aliases: ["GNN"] },
+      { id: EntityCache.entityIri("convolutional neural networks"), label: "convolutional neural networks", type: "Concept", aliases: [] }
     ])
     const r = {
       entities: [
@@ -205,7 +205,7 @@ describe("resolveChunk", () => {
     const first = resolveChunk(r, { cache })
     const second = resolveChunk(r, { cache: first.cache })
     expect(Object.fromEntries(second.labelToId)).toEqual(Object.fromEntries(first.labelToId))
-    expect(first.labelToId.get("GNN")).toBe(EntityCache.entityIri("Method", "BERT"))
+    expect(first.labelToId.get("GNN")).toBe(EntityCache.entityIri("BERT"))
   })
 
   it.prop("resolving the same result again against the updated cache creates no entity", [arbResult, arbCache], ([r, cache]) => {

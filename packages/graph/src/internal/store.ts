@@ -118,7 +118,10 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       return yield* db.transaction(Effect.gen(function*() {
         const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [paperId])
         if (exists.length === 0) return yield* new PaperNotFoundError({ paperId, path: db.path })
-        return yield* removeRows(db, paperId)
+        const removed = yield* removeRows(db, paperId)
+        // A removed paper takes its corrections with it (a re-written one keeps them: see writeRows).
+        yield* db.run("DELETE FROM paper_overrides WHERE paper_id = $1", [paperId])
+        return removed
       }))
     })
 
@@ -135,9 +138,9 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       }>(
         `WITH wanted AS (SELECT DISTINCT unnest($1) AS key),
          hits AS (
-           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.normalized_label = w.key
+           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.entity_key = w.key
            UNION ALL
-           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.normalized_alias = w.key
+           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.alias_key = w.key
          ),
          best AS (
            SELECT key, entity_id FROM hits
