@@ -13,6 +13,7 @@ import { DuckDb, quoteLiteral } from "../DuckDb.js"
 import type {
   ExportedTable,
   PaperBundle,
+  PaperOverride,
   PaperState,
   RunOutcome,
   StoredPaper,
@@ -206,7 +207,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       return result
     })
 
-    const listPapers = Effect.fn("Store.listPapers")(function*() {
+    const listPapers = Effect.fn("Store.listPapers")(function*(only?: string) {
       const rows = yield* db.query<{
         paper_id: string
         title: string
@@ -215,6 +216,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
         source_path: string
         content_hash: string
         pages: number | null
+        venue: string | null
         ingested_at: Date
         retracted: boolean
         run_id: string | null
@@ -225,7 +227,9 @@ export const make = (options: Omit<StoreOptions, "path">) =>
               sc AS (SELECT paper_id, count(DISTINCT claim_id)::INTEGER AS n FROM claim_sources GROUP BY paper_id)
          SELECT p.*, coalesce(cc.n, 0) AS chunk_count, coalesce(sc.n, 0) AS claim_count
          FROM papers p LEFT JOIN cc USING (paper_id) LEFT JOIN sc USING (paper_id)
-         ORDER BY p.paper_id`
+         ${only === undefined ? "" : "WHERE p.paper_id = $1"}
+         ORDER BY p.paper_id`,
+        only === undefined ? [] : [only]
       )
       return rows.map((r): StoredPaper => ({
         paper: new Paper({
@@ -235,7 +239,8 @@ export const make = (options: Omit<StoreOptions, "path">) =>
           year: r.year,
           source: r.source_path,
           contentHash: r.content_hash,
-          pages: r.pages
+          pages: r.pages,
+          venue: r.venue
         }),
         ingestedAt: r.ingested_at,
         retracted: r.retracted,
@@ -262,6 +267,33 @@ export const make = (options: Omit<StoreOptions, "path">) =>
         })))
     })
 
+    const overridePaper = Effect.fn("Store.overridePaper")(function*(paperId: PaperId, fields: PaperOverride) {
+      const at = yield* now
+      yield* db.transaction(Effect.gen(function*() {
+        const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [paperId])
+        if (exists.length === 0) return yield* new PaperNotFoundError({ paperId, path: db.path })
+        const authors = fields.authors === undefined ? null : [...fields.authors]
+        yield* db.run(
+          `INSERT INTO paper_overrides VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (paper_id) DO UPDATE SET
+             title = coalesce(excluded.title, paper_overrides.title),
+             authors = coalesce(excluded.authors, paper_overrides.authors),
+             year = coalesce(excluded.year, paper_overrides.year),
+             venue = coalesce(excluded.venue, paper_overrides.venue),
+             updated_at = excluded.updated_at`,
+          [paperId, fields.title ?? null, authors, fields.year ?? null, fields.venue ?? null, at]
+        )
+        yield* db.run(
+          `UPDATE papers SET title = coalesce(o.title, papers.title), authors = coalesce(o.authors, papers.authors),
+             year = coalesce(o.year, papers.year), venue = coalesce(o.venue, papers.venue)
+           FROM paper_overrides o WHERE o.paper_id = papers.paper_id AND papers.paper_id = $1`,
+          [paperId]
+        )
+      }))
+      const [paper] = yield* listPapers(paperId)
+      return paper!
+    })
+
     const service: StoreService = {
       path: db.path,
       embeddingDimension: dimension,
@@ -273,7 +305,8 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       startRun,
       finishRun,
       stats,
-      listPapers,
+      listPapers: () => listPapers(),
+      overridePaper,
       exportTables
     }
     return service
