@@ -137,6 +137,24 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "shared task"
 ])
 
+/**
+ * Heads that name the same kind of thing after a common noun phrase: `bootstrapping approach`,
+ * `bootstrapping method` and `bootstrapping technique` are one name; so are `X corpus` and `X dataset`,
+ * `X task` and `X problem`. Mapped to one word (the first of each list); `model` and `system` stay
+ * themselves (a model is not a method).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const HEAD_SYNONYMS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["method", "methods", "approach", "approaches", "technique", "techniques", "procedure", "procedures", "scheme", "schemes", "strategy", "strategies", "framework", "frameworks"],
+  ["dataset", "datasets", "corpus", "corpora", "collection", "collections"],
+  ["task", "tasks", "problem", "problems"]
+]
+const HEAD_CLASS = new Map(HEAD_SYNONYMS.flatMap((list) => list.map((w) => [w, list[0]!] as const)))
+
+const GENERIC = new Set([...GENERIC_HEADS, ...HEAD_SYNONYMS.flat()])
+
 const stripAccents = (s: string): string =>
   s.normalize("NFKC").normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
 
@@ -173,22 +191,25 @@ const acronymSingular = (t: string): string => (/^\p{Lu}[\p{Lu}\p{N}]*\p{Lu}s$/u
 
 const genericTail = (tokens: ReadonlyArray<string>): number => {
   const n = tokens.length
-  if (n >= 3 && GENERIC_HEADS.has(`${tokens[n - 2]!.toLowerCase()} ${tokens[n - 1]!.toLowerCase()}`)) return 2
-  if (n >= 2 && GENERIC_HEADS.has(tokens[n - 1]!.toLowerCase()) && /^\p{Ll}/u.test(tokens[n - 1]!)) return 1
+  if (n >= 3 && GENERIC.has(`${tokens[n - 2]!.toLowerCase()} ${tokens[n - 1]!.toLowerCase()}`)) return 2
+  if (n >= 2 && GENERIC.has(tokens[n - 1]!.toLowerCase()) && /^\p{Ll}/u.test(tokens[n - 1]!)) return 1
   return 0
 }
 
 /**
  * The identity form of a name, as lower-case words separated by spaces:
- * 1. {@link cleanLabel}; a definition `X (Y)` is reduced to its long form;
- *    Unicode NFKC, accents stripped;
+ * 1. {@link cleanLabel}; a definition `X (Y)` is reduced to its long form,
+ *    other parenthetical or bracketed parts are dropped; Unicode NFKC,
+ *    accents stripped;
  * 2. words are runs of letters and digits (hyphens, dashes, dots, slashes and
  *    spaces separate them); acronym plurals lose their `s` (`CNNs` -> `CNN`);
  * 3. a leading article is dropped (`the`, `a`, `an`);
  * 4. a generic head ({@link GENERIC_HEADS}, written in lower case) is dropped
  *    when the words before it look like a name ({@link looksLikeName}):
  *    `CyCADA model` -> `cycada`, `the CoNLL-2003 shared task` -> `conll 2003`,
- *    but `language model` and `Transformer model` stay;
+ *    but `language model` and `Transformer model` stay; after other words, a
+ *    head with synonyms ({@link HEAD_SYNONYMS}) becomes the first of its list
+ *    (`bootstrapping approach` -> `bootstrapping method`);
  * 5. lower case; the last word is singularised (`networks` -> `network`;
  *    words with digits and short words are kept).
  *
@@ -207,13 +228,24 @@ export const canonicalName = (label: string): string => {
   }
 }
 
+/** A parenthetical inside a name (`dedicated word sense disambiguation (WSD) models`) is not part of it. */
+const dropParentheticals = (s: string): string => {
+  const out = s.replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])\s*/gu, " ").replace(/\s+/gu, " ").trim()
+  return out === "" ? s : out
+}
+
 const canonicalOnce = (label: string): string => {
   const def = splitDefinition(label)
-  const text = stripAccents(cleanLabel(def === null ? label : def.long))
+  const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
   let tokens = tokensOf(text).map(acronymSingular)
   while (tokens.length > 1 && ARTICLES.has(tokens[0]!.toLowerCase())) tokens = tokens.slice(1)
   const tail = genericTail(tokens)
   if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
+  else if (tokens.length >= 2) {
+    const head = tokens[tokens.length - 1]!
+    const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
+    if (cls !== undefined) tokens = [...tokens.slice(0, -1), cls]
+  }
   const lower = tokens.map((t) => t.toLowerCase())
   if (lower.length > 0) lower[lower.length - 1] = singular(lower[lower.length - 1]!)
   return lower.join(" ")
@@ -275,6 +307,8 @@ export const isShortForm = (s: string): boolean => {
  * @category abbreviations
  */
 export const abbreviationMatch = (short: string, long: string): string | null => {
+  const byInitials = initialsMatch(short, long)
+  if (byInitials !== null) return byInitials
   let s = short.length - 1
   let l = long.length - 1
   while (s >= 0) {
@@ -297,6 +331,46 @@ export const abbreviationMatch = (short: string, long: string): string | null =>
   return found
 }
 
+const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from"])
+
+/** The letters of a short form that name words: its capitals and digits (`CCRs` -> `ccr`, `BiDAF` -> `bdaf`). */
+export const shortFormLetters = (short: string): string =>
+  short.replace(/s$/u, "").replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
+
+/**
+ * The shortest run of last words of `long` whose initials (hyphenated parts
+ * count as words; `of`, `and`, `the` may be skipped) are the capitals of
+ * `short`, in order; null when there is none. Tried before the character
+ * match, which may otherwise take too few words (`CCRs` in "Category
+ * Cooccurrence Restrictions" would match only "Cooccurrence Restrictions").
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const initialsMatch = (short: string, long: string): string | null => {
+  const letters = shortFormLetters(short)
+  if (letters.length < 2) return null
+  const words = long.trim().split(/\s+/u)
+  for (let start = words.length - 1; start >= 0; start--) {
+    const parts = words.slice(start).flatMap((w) => w.split(/[-/]/u)).filter((w) => /[\p{L}\p{N}]/u.test(w))
+    if (MINOR.has(parts[0]?.toLowerCase() ?? "")) continue
+    if (initialsCover(letters, parts)) return words.slice(start).join(" ")
+  }
+  return null
+}
+
+const initialsCover = (letters: string, parts: ReadonlyArray<string>): boolean => {
+  // Every significant word gives its first letter, in order; minor words may give theirs or not.
+  const go = (i: number, j: number): boolean => {
+    if (j === parts.length) return i === letters.length
+    const w = parts[j]!.toLowerCase()
+    const first = w.replace(/^[^\p{L}\p{N}]+/u, "")[0] ?? ""
+    if (i < letters.length && first === letters[i] && go(i + 1, j + 1)) return true
+    return MINOR.has(w) && go(i, j + 1)
+  }
+  return go(0, 0)
+}
+
 /**
  * A label that is itself a definition, `long (SHORT)` or `SHORT (long)`, split
  * into its two forms; `null` for any other label.
@@ -305,7 +379,7 @@ export const abbreviationMatch = (short: string, long: string): string | null =>
  * @category abbreviations
  */
 export const splitDefinition = (label: string): Definition | null => {
-  const m = /^(.+?)\s*\(([^()]+)\)\s*$/su.exec(label.replace(/\s+/gu, " ").trim())
+  const m = /^(.+?)\s*[([]([^()[\]]+)[)\]]\s*$/su.exec(label.replace(/\s+/gu, " ").trim())
   if (m === null) return null
   const before = m[1]!.trim()
   const inside = m[2]!.trim()
@@ -335,7 +409,7 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
   const out: Array<Definition> = []
   const seen = new Set<string>()
   const flat = text.replace(/\s+/gu, " ")
-  const paren = /\(([^()]{1,200})\)/gu
+  const paren = /[([]([^()[\]]{1,200})[)\]]/gu
   for (const m of flat.matchAll(paren)) {
     const at = m.index ?? 0
     let inside = m[1]!.trim()

@@ -234,7 +234,69 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   const find = (raw: string): EntityCache.EntityRef | undefined => {
     const def = EntityName.splitDefinition(raw)
     if (def !== null) return findKey(def.long) ?? findKey(def.short)
-    return findKey(raw)
+    return findKey(raw) ?? findExpanded(raw)
+  }
+  // Short forms and their long forms: the chunk's definitions, then (computed once, on the first need) the
+  // entities of the cache whose alias abbreviates their label.
+  let shortForms: Map<string, string> | undefined
+  const expansions = (): Map<string, string> => {
+    if (shortForms !== undefined) return shortForms
+    shortForms = new Map()
+    for (const d of definitions) if (!shortForms.has(d.short)) shortForms.set(d.short, d.long)
+    for (const ref of EntityCache.entities(acc)) {
+      for (const alias of ref.aliases) {
+        if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
+          shortForms.set(alias, ref.label)
+        }
+      }
+    }
+    return shortForms
+  }
+  // Acronyms and multi-word names of the paper by their letters / initials (computed once, on the first need).
+  let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
+  const lettersIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
+    if (byLetters !== undefined) return byLetters
+    byLetters = new Map()
+    for (const ref of EntityCache.entities(acc)) {
+      for (const n of [ref.label, ...ref.aliases]) {
+        const key = ACRONYM.test(n) ? EntityName.shortFormLetters(n) : initialsKey(n)
+        if (key === null || key.length < 2) continue
+        const list = byLetters.get(key) ?? []
+        if (!list.some((r) => r.id === ref.id)) list.push(ref)
+        byLetters.set(key, list)
+      }
+    }
+    return byLetters
+  }
+  /**
+   * Within a paper, an acronym and a multi-word name whose initials it spells
+   * (`ATN`, "Augmented Transition Network") are one entity, when exactly one
+   * entity of the paper fits.
+   */
+  const findByInitials = (name: string): EntityCache.EntityRef | undefined => {
+    const acronym = ACRONYM.test(name)
+    const key = acronym ? EntityName.shortFormLetters(name) : initialsKey(name)
+    if (key === null || key.length < 2) return undefined
+    const fits = (lettersIndex().get(key) ?? []).filter((ref) =>
+      [ref.label, ...ref.aliases].some((n) =>
+        acronym ? !ACRONYM.test(n) && EntityName.initialsMatch(name, n) === n : ACRONYM.test(n) && EntityName.initialsMatch(n, name) === name
+      )
+    )
+    return fits.length === 1 ? fits[0] : undefined
+  }
+  /** "dedicated WSD models" -> "dedicated word sense disambiguation models", when WSD is a known short form. */
+  const findExpanded = (name: string): EntityCache.EntityRef | undefined => {
+    const tokens = name.split(/(\s+)/u)
+    if (tokens.length < 3 || !tokens.some((t) => /^\p{Lu}[\p{Lu}\p{N}-]*\p{Lu}s?$/u.test(t))) return undefined
+    const map = expansions()
+    let changed = false
+    const expanded = tokens.map((t) => {
+      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : undefined)
+      if (long === undefined) return t
+      changed = true
+      return long
+    }).join("")
+    return changed ? findKey(expanded) : undefined
   }
   const findKey = (name: string): EntityCache.EntityRef | undefined => {
     const key = EntityCache.keyOf(name)
@@ -300,7 +362,15 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     const aliases = [...own, ...partnersOf([label, ...own])]
     const type = canonicalType(e.type, types, fallbackType)
     let known = find(label)
-    for (let i = 0; known === undefined && i < aliases.length; i++) known = find(aliases[i]!)
+    for (let i = 0; known === undefined && i < aliases.length; i++) {
+      const alias = aliases[i]!
+      const hit = find(alias)
+      // A short form this label defines names another thing elsewhere ("NLP" as natural language processing,
+      // here natural language parsing): the definition here wins.
+      const defined = EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, label) !== null
+      if (hit !== undefined && !(defined && definesOtherwise(hit, { short: alias, long: label }))) known = hit
+    }
+    if (known === undefined) known = findByInitials(label)
     if (known !== undefined) {
       merges++
       const ref = extend(known, [label, ...aliases])
@@ -390,6 +460,17 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     skippedEntities,
     typeVotes: votes
   }
+}
+
+/** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */
+const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]{1,7}s?$/u
+
+/** The initials of a multi-word name of three or more letters each starting with a capital (`Augmented Transition Network` -> `atn`), or null. */
+const initialsKey = (name: string): string | null => {
+  const words = name.trim().split(/[\s-]+/u).filter((w) => w.length > 0 && !/^(?:of|and|the|for|in|on|to|a|an|with|by)$/iu.test(w))
+  if (words.length < 2 || words.length > 8) return null
+  if (!words.every((w) => /^\p{Lu}/u.test(w))) return null
+  return words.map((w) => w[0]!.toLowerCase()).join("")
 }
 
 /**

@@ -135,9 +135,10 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "eval",
     group: "measure",
-    summary: "measure extraction, NLI, retrieval and QA quality on labelled data",
+    summary: "measure extraction, entity resolution, NLI, retrieval and QA quality on labelled data",
     examples: [
       "kg eval nli --pairs pairs.jsonl",
+      "kg eval entities --gold clusters.json",
       "kg eval retrieval --questions q.jsonl --corpus c.jsonl --mode all"
     ]
   }
