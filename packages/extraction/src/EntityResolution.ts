@@ -216,8 +216,20 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     const seen = touched.get(ref.id)
     touched.set(ref.id, seen === undefined ? ref : EntityCache.mergeRef(seen, ref))
   }
+  // Lazily built indexes (see expansions and lettersIndex below), kept current by learn.
+  let shortForms: Map<string, string> | undefined
+  let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
   const learn = (ref: EntityCache.EntityRef): void => {
     acc = EntityCache.combine(acc, EntityCache.singleton(ref))
+    // The lazily built indexes below follow what is learnt.
+    if (byLetters !== undefined) indexLetters(byLetters, ref)
+    if (shortForms !== undefined) {
+      for (const alias of ref.aliases) {
+        if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
+          shortForms.set(alias, ref.label)
+        }
+      }
+    }
     const own = EntityCache.keyOf(ref.label)
     const winner = HashMap.get(acc, own)
     if (winner._tag === "None") return
@@ -238,7 +250,6 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   }
   // Short forms and their long forms: the chunk's definitions, then (computed once, on the first need) the
   // entities of the cache whose alias abbreviates their label.
-  let shortForms: Map<string, string> | undefined
   const expansions = (): Map<string, string> => {
     if (shortForms !== undefined) return shortForms
     shortForms = new Map()
@@ -253,19 +264,19 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     return shortForms
   }
   // Acronyms and multi-word names of the paper by their letters / initials (computed once, on the first need).
-  let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
+  const indexLetters = (index: Map<string, Array<EntityCache.EntityRef>>, ref: EntityCache.EntityRef): void => {
+    for (const n of [ref.label, ...ref.aliases]) {
+      const key = ACRONYM.test(n) ? EntityName.shortFormLetters(n) : initialsKey(n)
+      if (key === null || key.length < 2) continue
+      const list = (index.get(key) ?? []).filter((r) => r.id !== ref.id)
+      list.push(ref)
+      index.set(key, list)
+    }
+  }
   const lettersIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
     if (byLetters !== undefined) return byLetters
     byLetters = new Map()
-    for (const ref of EntityCache.entities(acc)) {
-      for (const n of [ref.label, ...ref.aliases]) {
-        const key = ACRONYM.test(n) ? EntityName.shortFormLetters(n) : initialsKey(n)
-        if (key === null || key.length < 2) continue
-        const list = byLetters.get(key) ?? []
-        if (!list.some((r) => r.id === ref.id)) list.push(ref)
-        byLetters.set(key, list)
-      }
-    }
+    for (const ref of EntityCache.entities(acc)) indexLetters(byLetters, ref)
     return byLetters
   }
   /**
