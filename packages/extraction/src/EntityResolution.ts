@@ -118,7 +118,15 @@ const trimmedNames = (names: ReadonlyArray<string>): Array<string> =>
 const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
   const def = EntityName.splitDefinition(raw)
   if (def !== null) return { name: def.long, extra: [def.short] }
-  return { name: EntityName.cleanLabel(raw), extra: [] }
+  const clean = EntityName.cleanLabel(raw)
+  // A trailing short form that does not abbreviate the words before it ("neural networks (DNNs)", the phrase cut
+  // short) is no part of the name, and not an alias of it either.
+  const trailing = /^(.+?)\s*[([]([^()[\]]+)[)\]]$/u.exec(clean)
+  if (trailing !== null && EntityName.isShortForm(trailing[2]!.trim())) {
+    const before = EntityName.cleanLabel(trailing[1]!)
+    if (EntityCache.keyOf(before) !== "") return { name: before, extra: [] }
+  }
+  return { name: clean, extra: [] }
 }
 
 /**
