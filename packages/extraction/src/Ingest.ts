@@ -268,7 +268,10 @@ const MAX_TITLE = 250
  * @internal
  */
 export const titleLine = (raw: string): string => {
-  const s = raw.replace(/[*_`]+/g, "").replace(/\s+/gu, " ").replace(/[\s.:;,]+$/u, "").trim()
+  const s = raw.replace(/[*_`]+/g, "").replace(/\s+/gu, " ").replace(/^[\s#]+/u, "")
+    // a heading run together with what follows it ("Title ## Abstract ..."): the title ends at the next marker
+    .replace(/\s#{1,6}\s.*$/u, "")
+    .replace(/[\s.:;,]+$/u, "").trim()
   if (s.length <= MAX_TITLE) return s
   const sentence = /^(.{20,}?[.?!])\s/u.exec(s.slice(0, MAX_TITLE))
   if (sentence !== null) return sentence[1]!.replace(/\.$/u, "")
