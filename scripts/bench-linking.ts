@@ -183,7 +183,7 @@ const planted = Effect.gen(function*() {
   const text = (dropAt > 0 ? [...words.slice(0, dropAt), ...words.slice(dropAt + 1)] : [...words, "indeed"]).join(" ")
   const id = `planted:${victim.claim_id}`
   yield* db.run(
-    `INSERT INTO papers VALUES ('planted-paper', 'Planted duplicate', [], 2023, 'planted', 'x', NULL, now(), false, NULL)`
+    `INSERT INTO papers VALUES ('planted-paper', 'Planted duplicate', [], 2023, 'planted', 'x', NULL, now(), false, NULL, NULL)`
   )
   yield* db.run(
     `INSERT INTO claims SELECT $1, $2, metric, value, conditions, domain_tags, confidence, 'preliminary', embedding, now(),
@@ -233,7 +233,7 @@ const scifact = Effect.gen(function*() {
       const subset = all.slice(0, size)
       const papers = Array.from(new Set(subset.map((c) => c.paper)))
       const now = new Date()
-      yield* db.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2020, "scifact", p, null, now, false, null]))
+      yield* db.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2020, "scifact", p, null, now, false, null, null]))
       yield* db.append("claims", subset.map((c, i) => [c.id, c.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now, false]))
       yield* db.append("claim_sources", subset.map((c) => [c.id, c.paper, `${c.paper}#0`, null, c.text]))
       const candidates = yield* ClaimLinker.candidatePairs()
@@ -316,7 +316,7 @@ const scaling = Effect.gen(function*() {
       const subset = sentences.slice(0, size)
       const papers = Array.from(new Set(subset.map((x) => x.paper)))
       const now = new Date()
-      yield* mem.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2022, "corpus", p, null, now, false, null]))
+      yield* mem.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2022, "corpus", p, null, now, false, null, null]))
       yield* mem.append("claims", subset.map((x, i) => [`s${i}`, x.text, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, now, false]))
       yield* mem.append("claim_sources", subset.map((x, i) => [`s${i}`, x.paper, `${x.paper}#${i}`, null, x.text]))
       const t0 = Date.now()

@@ -57,7 +57,7 @@ const synthesize = (n: number) =>
     const papers = Math.max(2, Math.round(n / 40))
     const now = new Date()
     yield* db.append("papers", Array.from({ length: papers }, (_, p) => [
-      `synthetic:${p}`, `Synthetic paper ${p}`, [], 2024, `/synthetic/${p}.md`, `hash-${p}`, null, now, false, null
+      `synthetic:${p}`, `Synthetic paper ${p}`, [], 2024, `/synthetic/${p}.md`, `hash-${p}`, null, now, false, null, null
     ] as const))
     const centres = Array.from({ length: topics }, () => {
       const c = Array.from({ length: 100 }, gaussian)

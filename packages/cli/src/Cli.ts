@@ -21,6 +21,7 @@ import { foundationsCommand } from "./commands/foundations.js"
 import { l4Command } from "./commands/l4.js"
 import { lineageCommand } from "./commands/lineage.js"
 import { linkCommand } from "./commands/link.js"
+import { papersCommand } from "./commands/papers.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
@@ -35,6 +36,7 @@ export const kg = Command.make("kg").pipe(
   Command.withSubcommands([
     extractCommand,
     statsCommand,
+    papersCommand,
     configCommand,
     removeCommand,
     retractCommand,

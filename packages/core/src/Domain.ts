@@ -84,7 +84,9 @@ export class Paper extends Schema.Class<Paper>("Paper")({
   /** Hex SHA-256 of the raw file bytes. */
   contentHash: Schema.String,
   /** Number of pages when known (PDF), otherwise null. */
-  pages: Schema.NullOr(Schema.Int)
+  pages: Schema.NullOr(Schema.Int),
+  /** Where it was published (`ACL 2020`, `arXiv cs.CL`), when the file says so. */
+  venue: Schema.optional(Schema.NullOr(Schema.String))
 }) {}
 
 /**

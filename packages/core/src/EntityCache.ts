@@ -2,7 +2,8 @@
  * The EntityCache: what the extractor has learnt so far, threaded from chunk
  * to chunk so the prompt for chunk n names the entities found before it.
  *
- * It is a monoid over `HashMap<NormalizedLabel, EntityRef>`:
+ * It is a monoid over `HashMap<NormalizedLabel, EntityRef>`, keyed by the
+ * identity key of each label (`keyOf`, see `EntityName.entityKey`):
  * - `empty` is the empty map;
  * - `combine` is a key-wise union; on a shared key the left entry keeps its
  *   id, label and type (first seen wins) and the aliases are unioned.
@@ -19,9 +20,11 @@ import { createHash } from "node:crypto"
 import * as Brand from "effect/Brand"
 import * as HashMap from "effect/HashMap"
 import { DATA_NS, type EntityId } from "./Domain.js"
+import { canonicalName, entityKey } from "./EntityName.js"
 
 /**
- * A label after {@link normalizeLabel}.
+ * A label after {@link normalizeLabel} (text matching) or {@link keyOf}
+ * (entity identity: the keys of the cache).
  *
  * @since 0.1.0
  * @category models
@@ -78,17 +81,30 @@ const slug = (s: string): string =>
   s.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || createHash("sha256").update(s).digest("hex").slice(0, 16)
 
 /**
- * The deterministic IRI of an entity: `kgd:entity/<type>/<slug of normalised label>`.
- * Labels whose slug would be empty (non-Latin scripts) use a hash.
+ * The identity key of a label ({@link EntityName.entityKey}): the key of the
+ * cache and of cross-paper resolution.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const keyOf = (label: string): NormalizedLabel => NormalizedLabel(entityKey(label))
+
+/**
+ * The deterministic IRI of a new entity: `kgd:entity/<slug of its canonical
+ * name>` (a hash of the identity key is appended when the slug alone would
+ * not determine the key, e.g. non-Latin scripts). The type is not part of it:
+ * an entity's type is an attribute chosen by the evidence, and two mentions
+ * typed differently are one entity.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const entityIri = (type: string, label: string): EntityId => {
-  const norm = normalizeLabel(label)
-  const s = slug(norm)
-  const unique = s === norm.replace(/ /g, "-") ? s : `${s}-${createHash("sha256").update(norm).digest("hex").slice(0, 8)}`
-  return `${DATA_NS}entity/${encodeURIComponent(type.toLowerCase())}/${unique}` as EntityId
+export const entityIri = (label: string): EntityId => {
+  const name = canonicalName(label)
+  const key = entityKey(label)
+  const s = slug(name)
+  const unique = s.replace(/-/g, "") === key ? s : `${s}-${createHash("sha256").update(key).digest("hex").slice(0, 8)}`
+  return `${DATA_NS}entity/${unique}` as EntityId
 }
 
 /**
@@ -172,8 +188,8 @@ export const combineAll = (caches: Iterable<EntityCache>): EntityCache => {
  * @category constructors
  */
 export const makeRef = (ref: EntityRef): EntityRef => {
-  const own = normalizeLabel(ref.label)
-  const aliases = Array.from(new Set(ref.aliases.filter((a) => a.trim() !== "" && normalizeLabel(a) !== own))).sort()
+  const own = keyOf(ref.label)
+  const aliases = Array.from(new Set(ref.aliases.filter((a) => a.trim() !== "" && keyOf(a) !== own))).sort()
   return { id: ref.id, label: ref.label, type: ref.type, aliases }
 }
 
@@ -187,7 +203,7 @@ export const makeRef = (ref: EntityRef): EntityRef => {
  */
 export const singleton = (input: EntityRef): EntityCache => {
   const ref = makeRef(input)
-  return HashMap.make([normalizeLabel(ref.label), ref])
+  return HashMap.make([keyOf(ref.label), ref])
 }
 
 /**
@@ -211,7 +227,7 @@ export const fromRefs = (refs: Iterable<EntityRef>): EntityCache => {
  * @category queries
  */
 export const lookup = (cache: EntityCache, label: string): EntityRef | undefined => {
-  const key = normalizeLabel(label)
+  const key = keyOf(label)
   const found = HashMap.get(cache, key)
   if (found._tag === "Some") return found.value
   return aliasIndex(cache).get(key)
@@ -229,7 +245,7 @@ export const aliasIndex = (cache: EntityCache): ReadonlyMap<NormalizedLabel, Ent
   const sorted = entities(cache)
   for (const ref of sorted) {
     for (const alias of ref.aliases) {
-      const k = normalizeLabel(alias)
+      const k = keyOf(alias)
       if (k !== "" && !out.has(k)) out.set(k, ref)
     }
   }

@@ -23,7 +23,7 @@ const arbRef: fc.Arbitrary<EntityCache.EntityRef> = fc.record({
   label: fc.constantFrom(...labels),
   type: fc.constantFrom(...types),
   aliases: fc.subarray(["CNN", "ConvNet", "PTB", "WSJ", "BERT-base"], { maxLength: 3 })
-}).map(({ aliases, label, type }) => EntityCache.makeRef({ id: EntityCache.entityIri(type, label), label, type, aliases }))
+}).map(({ aliases, label, type }) => EntityCache.makeRef({ id: EntityCache.entityIri(label), label, type, aliases }))
 const arbCache = fc.array(arbRef, { maxLength: 6 }).map(EntityCache.fromRefs)
 
 const lawful: MonoidInstance<EntityCache.EntityCache> = {
@@ -87,16 +87,16 @@ describe("normalizeLabel", () => {
     expect(EntityCache.normalizeLabel(once)).toBe(once)
   })
 
-  it.prop("entityIri is deterministic and depends only on type and normalised label", [fc.constantFrom(...labels), fc.constantFrom(...types)], ([l, t]) => {
-    expect(EntityCache.entityIri(t, l)).toBe(EntityCache.entityIri(t, ` ${l.toUpperCase()}. `))
-    expect(EntityCache.entityIri(t, l)).toMatch(/^https:\/\/w3id\.org\/kg\/id\/entity\//)
+  it.prop("entityIri is deterministic, depends only on the identity key, and not on any type", [fc.constantFrom(...labels)], ([l]) => {
+    expect(EntityCache.entityIri(l)).toBe(EntityCache.entityIri(` ${l.toUpperCase()}. `))
+    expect(EntityCache.entityIri(l)).toMatch(/^https:\/\/w3id\.org\/kg\/id\/entity\/[a-z0-9-]+$/)
   })
 })
 
 describe("relevantTo", () => {
   it("puts entities mentioned in the chunk first and respects the limit", () => {
     const cache = EntityCache.fromRefs(["BLEU", "Penn Treebank", "SQuAD"].map((label) => ({
-      id: EntityCache.entityIri("Dataset", label), label, type: "Dataset", aliases: label === "Penn Treebank" ? ["PTB"] : []
+      id: EntityCache.entityIri(label), label, type: "Dataset", aliases: label === "Penn Treebank" ? ["PTB"] : []
     })))
     const picked = EntityCache.relevantTo(cache, "We parse the PTB and report results.", 2)
     expect(picked.map((e) => e.label)).toEqual(["Penn Treebank", "BLEU"])

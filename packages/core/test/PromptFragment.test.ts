@@ -11,7 +11,7 @@ const arbFragment: fc.Arbitrary<Fragment> = fc.oneof(
   arbText.map((text) => Fragment.OntologyContext({ text })),
   fc.array(fc.record({ input: arbText, output: arbText }), { maxLength: 2 }).map((examples) => Fragment.Examples({ examples })),
   fc.array(fc.constantFrom("BERT", "SQuAD", "BLEU"), { maxLength: 3 }).map((ls) =>
-    Fragment.EntityCache({ entities: ls.map((label) => ({ id: EntityCache.entityIri("Method", label), label, type: "Method", aliases: [] })) })
+    Fragment.EntityCache({ entities: ls.map((label) => ({ id: EntityCache.entityIri(label), label, type: "Method", aliases: [] })) })
   ),
   arbText.map((text) => Fragment.ChunkText({ text, label: "p#0" }))
 )
@@ -43,7 +43,7 @@ describe("PromptFragment", () => {
     const fixed = PromptFragment.of(Fragment.Instructions({ text: "Extract claims." }), Fragment.OntologyContext({ text: "Method < Entity" }))
     const make = (chunk: string, labels: ReadonlyArray<string>) =>
       PromptFragment.split(PromptFragment.combine(fixed, [
-        Fragment.EntityCache({ entities: labels.map((label) => ({ id: EntityCache.entityIri("Method", label), label, type: "Method", aliases: [] })) }),
+        Fragment.EntityCache({ entities: labels.map((label) => ({ id: EntityCache.entityIri(label), label, type: "Method", aliases: [] })) }),
         Fragment.ChunkText({ text: chunk, label: "x" })
       ]))
     const a = make(c1, [])

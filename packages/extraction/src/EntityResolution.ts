@@ -3,12 +3,20 @@
  * entity ids, so that "convolutional neural network (CNN)" here, a bare "CNN"
  * later and "CNNs" in another paper are one entity.
  *
- * Resolution is by normalised label (`normalizeLabel` of `@kg/core/EntityCache`)
- * and by alias, against, in this order, the EntityCache threaded through the
- * run, the entities the caller fetched from the store, and the entities
- * already resolved in the same chunk. A known entity keeps its id, label and
- * type (the type of an already known entity wins); the new names become its
- * aliases. A new entity gets the deterministic id `entityIri(type, label)`.
+ * Resolution is by identity key (`EntityName.entityKey`: spacing, hyphen,
+ * case, plural and generic-head variants are one name) and by alias, against,
+ * in this order, the EntityCache threaded through the run, the entities the
+ * caller fetched from the store, and the entities already resolved in the same
+ * chunk. A known entity keeps its id and label; the new names become its
+ * aliases. A new entity gets the deterministic id `entityIri(label)`: the type
+ * is not part of an entity's identity. Every reported type is counted as a
+ * vote (`typeVotes`); the store gives each entity the type with most votes.
+ *
+ * Labels are cleaned first (one line, `EntityName.cleanLabel`); a label that is
+ * an abbreviation definition (`conditional random fields (CRF)`) is split into
+ * its long form (the label) and short form (an alias), and the definitions
+ * found in the chunk text (`ResolveContext.definitions`) join the two forms
+ * of an entity named by either.
  *
  * Reported types and predicates are mapped case- and separator-insensitively
  * onto the vocabulary of docs/vocabulary.md (`evaluated_on` -> `evaluatedOn`);
@@ -20,6 +28,7 @@
  */
 import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Relation } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
 import * as HashMap from "effect/HashMap"
 import {
   canonicalName,
@@ -53,6 +62,8 @@ export interface ResolveContext {
   readonly relationPredicates?: ReadonlyArray<string>
   /** Property of relations whose reported predicate maps onto none of `relationPredicates`. Default `relatedTo`. */
   readonly fallbackPredicate?: string
+  /** Abbreviation definitions found in the chunk text (`EntityName.findDefinitions`). */
+  readonly definitions?: ReadonlyArray<EntityName.Definition>
 }
 
 /**
@@ -96,10 +107,27 @@ export interface ChunkResolution {
   readonly unresolvedClaimEntities: number
   /** Extracted entities skipped because their label normalises to nothing (e.g. "the", "()"). */
   readonly skippedEntities: number
+  /** Types reported for each entity in this chunk, with their counts (one vote per extracted mention). */
+  readonly typeVotes: ReadonlyMap<EntityId, ReadonlyMap<string, number>>
 }
 
 const trimmedNames = (names: ReadonlyArray<string>): Array<string> =>
-  names.map((n) => n.trim()).filter((n) => n !== "")
+  names.map(EntityName.cleanLabel).filter((n) => n !== "")
+
+/** A name as reported, cleaned; a definition gives its long form as the name and its short form as an alias. */
+const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
+  const def = EntityName.splitDefinition(raw)
+  if (def !== null) return { name: def.long, extra: [def.short] }
+  const clean = EntityName.cleanLabel(raw)
+  // A trailing short form that does not abbreviate the words before it ("neural networks (DNNs)", the phrase cut
+  // short) is no part of the name, and not an alias of it either.
+  const trailing = /^(.+?)\s*[([]([^()[\]]+)[)\]]$/u.exec(clean)
+  if (trailing !== null && EntityName.isShortForm(trailing[2]!.trim())) {
+    const before = EntityName.cleanLabel(trailing[1]!)
+    if (EntityCache.keyOf(before) !== "") return { name: before, extra: [] }
+  }
+  return { name: clean, extra: [] }
+}
 
 /**
  * Map a reported entity type onto the vocabulary: a case-insensitive match of
@@ -156,6 +184,19 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   for (const e of result.entities) names.push(e.label, ...e.aliases)
   for (const r of result.relations) names.push(r.subject, r.object)
   for (const c of result.claims) names.push(...c.entities)
+  const definitions = ctx.definitions ?? []
+  for (const d of definitions) names.push(d.short, d.long)
+  // The partner forms of each name defined in the chunk: key(long) -> short forms, key(short) -> long forms.
+  const partners = new Map<string, Array<string>>()
+  for (const d of definitions) {
+    for (const [a, b] of [[d.long, d.short], [d.short, d.long]] as const) {
+      const k = EntityCache.keyOf(a)
+      if (k === "") continue
+      const list = partners.get(k) ?? []
+      list.push(b)
+      partners.set(k, list)
+    }
+  }
 
   // Every normalised label and alias the cache knows, as `EntityCache.aliasIndex` gives it, kept
   // up to date below (and remembered for the output cache, the next chunk's input).
@@ -168,8 +209,11 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   if (ctx.storeLookup !== undefined) {
     const wanted = new Set<EntityCache.NormalizedLabel>()
     for (const n of names) {
-      const key = EntityCache.normalizeLabel(n)
-      if (key !== "" && !index.has(key)) wanted.add(key)
+      const def = EntityName.splitDefinition(n)
+      for (const form of def === null ? [n] : [def.long, def.short]) {
+        const key = EntityCache.keyOf(form)
+        if (key !== "" && !index.has(key)) wanted.add(key)
+      }
     }
     if (wanted.size > 0) store = ctx.storeLookup(Array.from(wanted).sort())
   }
@@ -180,23 +224,101 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     const seen = touched.get(ref.id)
     touched.set(ref.id, seen === undefined ? ref : EntityCache.mergeRef(seen, ref))
   }
+  // Lazily built indexes (see expansions and lettersIndex below), kept current by learn.
+  let shortForms: Map<string, string> | undefined
+  let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
   const learn = (ref: EntityCache.EntityRef): void => {
     acc = EntityCache.combine(acc, EntityCache.singleton(ref))
-    const own = EntityCache.normalizeLabel(ref.label)
+    // The lazily built indexes below follow what is learnt.
+    if (byLetters !== undefined) indexLetters(byLetters, ref)
+    if (shortForms !== undefined) {
+      for (const alias of ref.aliases) {
+        if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
+          shortForms.set(alias, ref.label)
+        }
+      }
+    }
+    const own = EntityCache.keyOf(ref.label)
     const winner = HashMap.get(acc, own)
     if (winner._tag === "None") return
     // Labels win over aliases; among aliases the smallest id wins (as in EntityCache.aliasIndex).
     index.set(own, winner.value)
     for (const alias of winner.value.aliases) {
-      const key = EntityCache.normalizeLabel(alias)
+      const key = EntityCache.keyOf(alias)
       if (key === "" || HashMap.has(acc, key)) continue
       const bound = index.get(key)
       if (bound === undefined || bound.id >= winner.value.id) index.set(key, winner.value)
     }
   }
 
-  const find = (name: string): EntityCache.EntityRef | undefined => {
-    const key = EntityCache.normalizeLabel(name)
+  const find = (raw: string): EntityCache.EntityRef | undefined => {
+    const def = EntityName.splitDefinition(raw)
+    if (def !== null) return findKey(def.long) ?? findKey(def.short)
+    return findKey(raw) ?? findExpanded(raw)
+  }
+  // Short forms and their long forms: the chunk's definitions, then (computed once, on the first need) the
+  // entities of the cache whose alias abbreviates their label.
+  const expansions = (): Map<string, string> => {
+    if (shortForms !== undefined) return shortForms
+    shortForms = new Map()
+    for (const d of definitions) if (!shortForms.has(d.short)) shortForms.set(d.short, d.long)
+    for (const ref of EntityCache.entities(acc)) {
+      for (const alias of ref.aliases) {
+        if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
+          shortForms.set(alias, ref.label)
+        }
+      }
+    }
+    return shortForms
+  }
+  // Acronyms and multi-word names of the paper by their letters / initials (computed once, on the first need).
+  const indexLetters = (index: Map<string, Array<EntityCache.EntityRef>>, ref: EntityCache.EntityRef): void => {
+    for (const n of [ref.label, ...ref.aliases]) {
+      const key = ACRONYM.test(n) ? EntityName.shortFormLetters(n) : initialsKey(n)
+      if (key === null || key.length < 2) continue
+      const list = (index.get(key) ?? []).filter((r) => r.id !== ref.id)
+      list.push(ref)
+      index.set(key, list)
+    }
+  }
+  const lettersIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
+    if (byLetters !== undefined) return byLetters
+    byLetters = new Map()
+    for (const ref of EntityCache.entities(acc)) indexLetters(byLetters, ref)
+    return byLetters
+  }
+  /**
+   * Within a paper, an acronym and a multi-word name whose initials it spells
+   * (`ATN`, "Augmented Transition Network") are one entity, when exactly one
+   * entity of the paper fits.
+   */
+  const findByInitials = (name: string): EntityCache.EntityRef | undefined => {
+    const acronym = ACRONYM.test(name)
+    const key = acronym ? EntityName.shortFormLetters(name) : initialsKey(name)
+    if (key === null || key.length < 2) return undefined
+    const fits = (lettersIndex().get(key) ?? []).filter((ref) =>
+      [ref.label, ...ref.aliases].some((n) =>
+        acronym ? !ACRONYM.test(n) && EntityName.initialsMatch(name, n) === n : ACRONYM.test(n) && EntityName.initialsMatch(n, name) === name
+      )
+    )
+    return fits.length === 1 ? fits[0] : undefined
+  }
+  /** "dedicated WSD models" -> "dedicated word sense disambiguation models", when WSD is a known short form. */
+  const findExpanded = (name: string): EntityCache.EntityRef | undefined => {
+    const tokens = name.split(/(\s+)/u)
+    if (tokens.length < 3 || !tokens.some((t) => /^\p{Lu}[\p{Lu}\p{N}-]*\p{Lu}s?$/u.test(t))) return undefined
+    const map = expansions()
+    let changed = false
+    const expanded = tokens.map((t) => {
+      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : undefined)
+      if (long === undefined) return t
+      changed = true
+      return long
+    }).join("")
+    return changed ? findKey(expanded) : undefined
+  }
+  const findKey = (name: string): EntityCache.EntityRef | undefined => {
+    const key = EntityCache.keyOf(name)
     if (key === "") return undefined
     const hit = index.get(key) ?? extra.get(key)
     if (hit !== undefined) return touched.get(hit.id) ?? hit
@@ -217,40 +339,82 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   let merges = 0
   let created = 0
   let skippedEntities = 0
+  const votes = new Map<EntityId, Map<string, number>>()
+  const vote = (id: EntityId, type: string): void => {
+    const counts = votes.get(id) ?? new Map<string, number>()
+    counts.set(type, (counts.get(type) ?? 0) + 1)
+    votes.set(id, counts)
+  }
+  /** Add names to a known entity (those no other entity holds), learn and touch it. */
+  const extend = (known: EntityCache.EntityRef, more: ReadonlyArray<string>): EntityCache.EntityRef => {
+    const have = new Set([known.label, ...known.aliases].map(EntityCache.keyOf))
+    const extra: Array<string> = []
+    for (const n of more) {
+      const key = EntityCache.keyOf(n)
+      // A name that already names another entity stays that entity's: an alias is never moved (this keeps
+      // resolution idempotent when two entities claim one alias).
+      if (key !== "" && !have.has(key) && !namesOther(key, known.id)) {
+        have.add(key)
+        extra.push(n)
+      }
+    }
+    const ref = extra.length === 0 ? known : EntityCache.makeRef({ ...known, aliases: [...known.aliases, ...extra] })
+    learn(ref)
+    touch(ref)
+    return ref
+  }
+  /** The forms the chunk's definitions give as partners of these names. */
+  const partnersOf = (forms: ReadonlyArray<string>): Array<string> =>
+    forms.flatMap((f) => partners.get(EntityCache.keyOf(f)) ?? [])
+
   for (const e of result.entities) {
-    const label = e.label.trim()
-    if (EntityCache.normalizeLabel(label) === "") {
+    const read = readName(e.label)
+    const label = read.name
+    if (EntityCache.keyOf(label) === "") {
       skippedEntities++
       continue
     }
-    const aliases = trimmedNames(e.aliases)
+    const own = [...read.extra, ...trimmedNames(e.aliases).flatMap((a) => {
+      const r = readName(a)
+      return [r.name, ...r.extra]
+    })].filter((a) => a !== "")
+    const aliases = [...own, ...partnersOf([label, ...own])]
+    const type = canonicalType(e.type, types, fallbackType)
     let known = find(label)
-    for (let i = 0; known === undefined && i < aliases.length; i++) known = find(aliases[i]!)
+    for (let i = 0; known === undefined && i < aliases.length; i++) {
+      const alias = aliases[i]!
+      const hit = find(alias)
+      // A short form this label defines names another thing elsewhere ("NLP" as natural language processing,
+      // here natural language parsing): the definition here wins.
+      const defined = EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, label) !== null
+      if (hit !== undefined && !(defined && definesOtherwise(hit, { short: alias, long: label }))) known = hit
+    }
+    if (known === undefined) known = findByInitials(label)
     if (known !== undefined) {
       merges++
-      const have = new Set([known.label, ...known.aliases].map(EntityCache.normalizeLabel))
-      const extra: Array<string> = []
-      for (const n of [label, ...aliases]) {
-        const key = EntityCache.normalizeLabel(n)
-        // A name that already names another entity stays that entity's: an alias is never moved (this keeps
-        // resolution idempotent when two entities claim one alias).
-        if (key !== "" && !have.has(key) && !namesOther(key, known.id)) {
-          have.add(key)
-          extra.push(n)
-        }
-      }
-      const ref = extra.length === 0 ? known : EntityCache.makeRef({ ...known, aliases: [...known.aliases, ...extra] })
-      learn(ref)
-      touch(ref)
+      const ref = extend(known, [label, ...aliases])
+      vote(ref.id, type)
     } else {
       created++
-      const type = canonicalType(e.type, types, fallbackType)
-      const id = EntityCache.entityIri(type, label)
-      const ownAliases = aliases.filter((a) => !namesOther(EntityCache.normalizeLabel(a), id))
+      const id = EntityCache.entityIri(label)
+      const ownAliases = aliases.filter((a) => !namesOther(EntityCache.keyOf(a), id))
       const ref = EntityCache.makeRef({ id, label, type, aliases: ownAliases })
       learn(ref)
       touch(ref)
+      vote(id, type)
     }
+  }
+
+  // Definitions in the text join the two forms of an entity named by either (the long form first: a short form
+  // is ambiguous across papers, its definition here is not).
+  for (const d of definitions) {
+    const byLong = find(d.long)
+    if (byLong !== undefined) {
+      extend(byLong, [d.short])
+      continue
+    }
+    const byShort = find(d.short)
+    if (byShort !== undefined && !definesOtherwise(byShort, d)) extend(byShort, [d.long])
   }
 
   // Relations: both ends must resolve; one relation per (s, p, o), highest confidence.
@@ -295,7 +459,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   }
 
   const entities = Array.from(touched.values(), (ref) => {
-    const canonical = HashMap.get(acc, EntityCache.normalizeLabel(ref.label))
+    const canonical = HashMap.get(acc, EntityCache.keyOf(ref.label))
     return canonical._tag === "Some" && canonical.value.id === ref.id ? EntityCache.mergeRef(ref, canonical.value) : ref
   })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -312,6 +476,30 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     created,
     droppedRelations,
     unresolvedClaimEntities,
-    skippedEntities
+    skippedEntities,
+    typeVotes: votes
   }
+}
+
+/** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */
+const ACRONYM = /^\p{Lu}[\p{Lu}\p{N}]{1,7}s?$/u
+
+/** The initials of a multi-word name of three or more letters each starting with a capital (`Augmented Transition Network` -> `atn`), or null. */
+const initialsKey = (name: string): string | null => {
+  const words = name.trim().split(/[\s-]+/u).filter((w) => w.length > 0 && !/^(?:of|and|the|for|in|on|to|a|an|with|by)$/iu.test(w))
+  if (words.length < 2 || words.length > 8) return null
+  if (!words.every((w) => /^\p{Lu}/u.test(w))) return null
+  return words.map((w) => w[0]!.toLowerCase()).join("")
+}
+
+/**
+ * Whether an entity found by a short form already has another long form that
+ * the short form abbreviates (`SR` known as "speech recognition", defined
+ * here as "super-resolution"): then the short form means something else here.
+ */
+const definesOtherwise = (ref: EntityCache.EntityRef, d: EntityName.Definition): boolean => {
+  const key = EntityCache.keyOf(d.long)
+  return [ref.label, ...ref.aliases].some((n) =>
+    EntityCache.keyOf(n) !== key && n.trim().includes(" ") && EntityName.abbreviationMatch(d.short, n) !== null
+  )
 }

@@ -34,6 +34,7 @@ import * as fs from "node:fs/promises"
 import { basename, extname } from "node:path"
 import { firstHeading, splitFrontMatter } from "./internal/ingestMarkdown.js"
 import { joinPages, readPdf } from "./internal/ingestPdf.js"
+import { copyrightYear, findArxivStamp, findDoi, workIdFromField } from "./internal/paperIdentity.js"
 import type * as internalText from "./internal/ingestText.js"
 import type { SkipInfo } from "./internal/ingestText.js"
 import {
@@ -257,33 +258,69 @@ export const checkPaths = (paths: ReadonlyArray<string>): Effect.Effect<void, In
 
 const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
 
-const paperIdFor = (candidate: string | undefined, path: string, contentHash: string): PaperId => {
-  const fromMeta = candidate?.trim()
-  if (fromMeta !== undefined && fromMeta.length > 0) return PaperId.make(fromMeta)
+const paperIdFor = (candidate: string | undefined | null, path: string, contentHash: string): PaperId => {
+  const fromMeta = candidate?.replace(/\s+/gu, " ").trim()
+  if (fromMeta !== undefined && fromMeta.length > 0) return PaperId.make(fromMeta.slice(0, 200))
   const name = basename(path, extname(path)).trim()
   return PaperId.make(name.length > 0 ? name : `sha256-${contentHash.slice(0, 16)}`)
 }
 
 const fileStem = (path: string): string => basename(path, extname(path))
 
+/** Longest title kept; a longer one is cut at a word boundary (a title is a line, not a paragraph). */
+const MAX_TITLE = 250
+
+/**
+ * A title as one line: whitespace collapsed, markdown emphasis and trailing
+ * punctuation dropped, and at most {@link MAX_TITLE} characters (cut at the end
+ * of the first sentence when there is one, else at a word boundary, with `…`).
+ *
+ * @internal
+ */
+export const titleLine = (raw: string): string => {
+  const s = raw.replace(/[*_`]+/g, "").replace(/\s+/gu, " ").replace(/^[\s#]+/u, "")
+    // a heading run together with what follows it ("Title ## Abstract ..."): the title ends at the next marker
+    .replace(/\s#{1,6}\s.*$/u, "")
+    .replace(/[\s.:;,]+$/u, "").trim()
+  if (s.length <= MAX_TITLE) return s
+  const sentence = /^(.{20,}?[.?!])\s/u.exec(s.slice(0, MAX_TITLE))
+  if (sentence !== null) return sentence[1]!.replace(/\.$/u, "")
+  return `${s.slice(0, MAX_TITLE - 1).replace(/\s+\S*$/u, "")}…`
+}
+
 interface PaperFields {
-  readonly id?: string | undefined
+  readonly id?: string | undefined | null
   readonly title: string | null
   readonly authors?: ReadonlyArray<string> | undefined
-  readonly year?: number | undefined
+  readonly year?: number | undefined | null
+  readonly venue?: string | undefined | null
   readonly pages: number | null
 }
 
 const makePaper = (path: string, contentHash: string, fields: PaperFields): Paper =>
   new Paper({
     id: paperIdFor(fields.id, path, contentHash),
-    title: fields.title ?? fileStem(path),
+    title: titleLine(fields.title ?? fileStem(path)) || fileStem(path),
     authors: fields.authors ?? [],
     year: fields.year ?? null,
     source: path,
     contentHash,
-    pages: fields.pages
+    pages: fields.pages,
+    venue: fields.venue ?? null
   })
+
+/** Identifier, year and venue stated in the opening text of a markdown or text file (an arXiv stamp, a DOI). */
+const describeText = (text: string): { readonly id: string | null; readonly year: number | null; readonly venue: string | null } => {
+  const head = text.slice(0, 5000)
+  const stamp = findArxivStamp(head)
+  const doi = /(?:\bdoi\s*:?\s*|doi\.org\/)(10\.\d{4,9}\/\S+)/iu.exec(head)
+  const doiId = doi === null ? null : findDoi(doi[1]!)
+  return {
+    id: stamp !== null ? `arXiv:${stamp.arxivId}` : doiId !== null ? `doi:${doiId}` : null,
+    year: stamp?.year ?? copyrightYear(head),
+    venue: stamp !== null ? `arXiv${stamp.category === null ? "" : ` [${stamp.category}]`}` : null
+  }
+}
 
 const emptyReason = (what: string): string => `${what}; there is nothing to ingest: add text or leave the file out`
 
@@ -321,8 +358,9 @@ const readMarkdownOrText = (
     const normalized = normalizeText(decoded.text)
     if (isBlank(normalized)) return yield* Effect.fail<SkipInfo>({ kind: "Empty", reason: emptyReason("contains only whitespace") })
     if (format === "txt") {
+      const work = describeText(normalized)
       return {
-        paper: makePaper(path, contentHash, { title: firstLine(normalized), pages: null }),
+        paper: makePaper(path, contentHash, { ...work, title: firstLine(normalized), pages: null }),
         text: normalized,
         pages: null,
         format
@@ -338,12 +376,15 @@ const readMarkdownOrText = (
       ).pipe(Effect.annotateLogs({ path }))
     }
     const meta = fm._tag === "Parsed" ? fm.meta : {}
+    const work = describeText(fm.body)
+    const declared = [meta.arxiv, meta.doi].map((v) => (v === undefined ? null : workIdFromField(v))).find((w) => w !== null)
     return {
       paper: makePaper(path, contentHash, {
-        id: meta.id,
+        id: meta.id ?? declared?.id ?? work.id,
         title: meta.title ?? firstHeading(fm.body) ?? firstLine(fm.body),
         authors: meta.authors,
-        year: meta.year,
+        year: meta.year ?? work.year,
+        venue: meta.venue ?? work.venue,
         pages: null
       }),
       text: fm.body,
@@ -370,8 +411,11 @@ const readPdfDocument = (
     const firstPage = content.pages.find((p) => !isBlank(p)) ?? ""
     return {
       paper: makePaper(path, contentHash, {
+        id: content.workId,
         title: content.title ?? firstLine(firstPage),
         authors: content.authors,
+        year: content.year,
+        venue: content.venue,
         pages: content.pages.length
       }),
       text,
@@ -385,10 +429,17 @@ const readPdfDocument = (
  * path's extension), except that content starting with `%PDF-` is always read
  * as a PDF (with a warning if the extension says otherwise).
  *
- * - Paper id: front-matter `id`, else the file name without extension.
+ * - Paper id: what identifies the work, else the file name without
+ *   extension: front-matter `id` (else its `arxiv` / `doi` field), the arXiv
+ *   stamp or a DOI (PDF info dictionary, page 1; the opening text of markdown
+ *   and text files) as `arXiv:<id>` / `doi:<doi>`. The store makes ids unique
+ *   (see `docs/schema.md`, "Paper identity").
  * - Title: front matter, else PDF metadata / the largest font on page 1
- *   (PDF) or the first `# heading` (markdown), else the first line.
- * - Authors and year: front matter (markdown), PDF metadata authors.
+ *   (PDF) or the first `# heading` (markdown), else the first line; always
+ *   one line of at most 250 characters.
+ * - Authors, year and venue: front matter (markdown); PDF metadata authors,
+ *   else the name lines under the title; year and venue from a page-1 venue
+ *   line (`Proceedings of ...`), the arXiv stamp, or a copyright notice.
  * - `contentHash`: hex SHA-256 of the raw bytes; `source`: the path as given.
  *
  * Fails with `IngestSkip` for files that cannot or should not be ingested.

@@ -31,6 +31,7 @@ import {
   PaperRecord
 } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
 import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
@@ -50,12 +51,29 @@ export interface PaperBundle {
   readonly paper: Paper
   readonly record: PaperRecord | null
   readonly chunks: ReadonlyArray<{ readonly chunk: Chunk; readonly embedding: Float32Array | null }>
-  readonly entities: ReadonlyArray<{ readonly entity: Entity; readonly normalizedLabel: string }>
+  readonly entities: ReadonlyArray<BundleEntity>
   readonly mentions: ReadonlyArray<{ readonly entityId: EntityId; readonly chunkId: ChunkId }>
   readonly relations: ReadonlyArray<BundleRelation>
   readonly claims: ReadonlyArray<BundleClaim>
   readonly failedChunks: ReadonlyArray<{ readonly chunkId: ChunkId; readonly reason: string }>
   readonly violations: ReadonlyArray<Violation>
+}
+
+/**
+ * An entity of a paper: its `type` is the one most of this paper's mentions
+ * gave it; `typeVotes` counts every type reported (the store chooses the
+ * entity's type from the votes of all papers). `key` is the identity key
+ * (`EntityName.entityKey` of the label), `normalizedLabel` the text form
+ * (`EntityCache.normalizeLabel`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BundleEntity {
+  readonly entity: Entity
+  readonly normalizedLabel: string
+  readonly key?: string | undefined
+  readonly typeVotes?: Readonly<Record<string, number>> | undefined
 }
 
 /** @since 0.1.0 @category models */
@@ -253,6 +271,7 @@ interface ChunkOutcome {
   readonly merges: number
   readonly usage: Usage
   readonly cache: EntityCache.EntityCache
+  readonly typeVotes: ReadonlyMap<EntityId, ReadonlyMap<string, number>>
 }
 
 /**
@@ -262,16 +281,24 @@ interface ChunkOutcome {
  */
 type StoreMemo = Map<string, Entity | null>
 
-/** The normalised names of a result: entity labels and aliases, relation ends, claim entities. */
-const namesOf = (result: ExtractionResult): Set<EntityCache.NormalizedLabel> => {
+/**
+ * The identity keys of the names of a result (entity labels and aliases,
+ * relation ends, claim entities; both forms of a definition) and of the
+ * abbreviation definitions in the chunk text.
+ */
+const namesOf = (result: ExtractionResult, definitions: ReadonlyArray<EntityName.Definition>): Set<EntityCache.NormalizedLabel> => {
   const keys = new Set<EntityCache.NormalizedLabel>()
   const add = (name: string) => {
-    const key = EntityCache.normalizeLabel(name)
-    if (key !== "") keys.add(key)
+    const def = EntityName.splitDefinition(name)
+    for (const form of def === null ? [name] : [def.long, def.short]) {
+      const key = EntityCache.keyOf(form)
+      if (key !== "") keys.add(key)
+    }
   }
   for (const e of result.entities) [e.label, ...e.aliases].forEach(add)
   for (const r of result.relations) [r.subject, r.object].forEach(add)
   for (const c of result.claims) c.entities.forEach(add)
+  for (const d of definitions) [d.short, d.long].forEach(add)
   return keys
 }
 
@@ -298,6 +325,7 @@ const LOOKUP_BATCH = 32
  */
 const lookupStored = (
   result: ExtractionResult,
+  definitions: ReadonlyArray<EntityName.Definition>,
   cache: EntityCache.EntityCache,
   memo: StoreMemo,
   options: PipelineOptions
@@ -305,7 +333,7 @@ const lookupStored = (
   Effect.gen(function*() {
     if (options.storeLookup === undefined) return undefined
     const wanted = new Set<string>()
-    for (const key of namesOf(result)) if (!HashMap.has(cache, key)) wanted.add(key)
+    for (const key of namesOf(result, definitions)) if (!HashMap.has(cache, key)) wanted.add(key)
     yield* askStore(wanted, memo, options)
     const out = new Map<string, Entity>()
     for (const key of wanted) {
@@ -343,14 +371,16 @@ const processChunk = (
         failure: extracted.left.reason,
         merges: 0,
         usage: emptyUsage,
-        cache
+        cache,
+        typeVotes: new Map()
       } satisfies ChunkOutcome
     }
     const grounded = groundEvidence(chunk, extracted.right.result)
-    const storeLookup = yield* lookupStored(grounded.result, cache, memo, options)
+    const definitions = EntityName.findDefinitions(chunk.text)
+    const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
-      storeLookup === undefined ? { cache } : { cache, storeLookup: () => storeLookup }
+      storeLookup === undefined ? { cache, definitions } : { cache, definitions, storeLookup: () => storeLookup }
     )
     const graphInput: Rdf.ChunkGraphInput = {
       paperId: paper.id,
@@ -394,7 +424,8 @@ const processChunk = (
       failure: null,
       merges: resolved.merges,
       usage: extracted.right.usage,
-      cache: resolved.cache
+      cache: resolved.cache,
+      typeVotes: resolved.typeVotes
     } satisfies ChunkOutcome
   })
 
@@ -433,8 +464,10 @@ export const extractPaper = (
           Stream.grouped(LOOKUP_BATCH),
           Stream.mapEffect((group) =>
             askStore(
-              Chunk_.toReadonlyArray(group).flatMap(({ extracted }) =>
-                extracted._tag === "Right" ? Array.from(namesOf(extracted.right.result)) : []
+              Chunk_.toReadonlyArray(group).flatMap(({ chunk, extracted }) =>
+                extracted._tag === "Right"
+                  ? Array.from(namesOf(extracted.right.result, EntityName.findDefinitions(chunk.text)))
+                  : []
               ),
               memo,
               options
@@ -564,21 +597,46 @@ const assemble = (
           confidence: Math.max(seen.confidence, c.confidence),
           domainTags: Array.from(new Set([...seen.domainTags, ...c.domainTags])),
           entityIds: Array.from(new Set([...seen.entityIds, ...c.entityIds])),
-          sources: uniqueBy([...seen.sources, ...c.sources], (s) => `${s.chunkId}\u0000${s.quote}`)
+          // One source per (claim, paper, quote): the same quote read again from an overlapping chunk is not a second source.
+          sources: uniqueBy([...seen.sources, ...c.sources], (s) => `${s.paperId}\u0000${s.quote}`)
         })
       }
     }
     const claimList = Array.from(claimsById.values())
     const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
 
-    const entities = uniqueBy(outcomes.flatMap((o) => o.entities), (e) => e.id)
     const entityById = new Map<string, Entity>()
-    for (const e of entities) {
-      const seen = entityById.get(e.id)
-      entityById.set(
-        e.id,
-        seen === undefined ? e : { ...seen, aliases: Array.from(new Set([...seen.aliases, ...e.aliases])).sort() } as Entity
-      )
+    for (const o of outcomes) {
+      for (const e of o.entities) {
+        const seen = entityById.get(e.id)
+        entityById.set(
+          e.id,
+          seen === undefined ? e : { ...seen, aliases: Array.from(new Set([...seen.aliases, ...e.aliases])).sort() } as Entity
+        )
+      }
+    }
+    // Type votes of the paper: one per extracted mention; the entity's type here is the one with most votes (ties:
+    // the first type seen).
+    const votesById = new Map<string, Map<string, number>>()
+    for (const o of outcomes) {
+      for (const [id, counts] of o.typeVotes) {
+        const acc = votesById.get(id) ?? new Map<string, number>()
+        for (const [type, n] of counts) acc.set(type, (acc.get(type) ?? 0) + n)
+        votesById.set(id, acc)
+      }
+    }
+    const typed = (e: Entity): Entity => {
+      const counts = votesById.get(e.id)
+      if (counts === undefined || counts.size === 0) return e
+      let best = e.type
+      let bestVotes = counts.get(e.type) ?? 0
+      for (const [type, n] of counts) {
+        if (n > bestVotes) {
+          best = type
+          bestVotes = n
+        }
+      }
+      return best === e.type ? e : ({ ...e, type: best } as Entity)
     }
     const mentions = uniqueBy(
       outcomes.flatMap((o) => [
@@ -591,10 +649,16 @@ const assemble = (
       paper,
       record,
       chunks: chunks.map((chunk, i) => ({ chunk, embedding: chunkVectors[i] ?? null })),
-      entities: Array.from(entityById.values()).map((entity) => ({
-        entity,
-        normalizedLabel: EntityCache.normalizeLabel(entity.label)
-      })),
+      entities: Array.from(entityById.values()).map((e): BundleEntity => {
+        const entity = typed(e)
+        const votes = votesById.get(entity.id)
+        return {
+          entity,
+          normalizedLabel: EntityCache.normalizeLabel(entity.label),
+          key: EntityCache.keyOf(entity.label),
+          typeVotes: votes === undefined ? { [entity.type]: 1 } : Object.fromEntries(votes)
+        }
+      }),
       mentions,
       relations: uniqueBy(
         outcomes.flatMap((o) => o.relations),

@@ -1,5 +1,6 @@
 import { Entity, type EntityId, type ExtractedEntity, type ExtractionResult } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
 import { describe, expect, it } from "@effect/vitest"
 import * as HashMap from "effect/HashMap"
 import * as fc from "fast-check"
@@ -34,13 +35,13 @@ describe("resolveChunk", () => {
       }),
       { cache: EntityCache.empty }
     )
-    const cnn = EntityCache.entityIri("Method", "convolutional neural network")
+    const cnn = EntityCache.entityIri("convolutional neural network")
     expect(out.labelToId.get("CNN")).toBe(cnn)
     expect(out.labelToId.get("CNNs")).toBe(cnn)
     expect(out.labelToId.get("convolutional neural network")).toBe(cnn)
     expect(out.entities.map((e) => e.id)).toEqual([
-      EntityCache.entityIri("Dataset", "ImageNet"),
-      cnn
+      cnn,
+      EntityCache.entityIri("ImageNet")
     ])
     expect(out.entities.find((e) => e.id === cnn)?.type).toBe("Method")
     expect(out.merges).toBe(2)
@@ -53,7 +54,7 @@ describe("resolveChunk", () => {
 
   it("keeps the id, label and type of an entity the cache already knows, adding new names as aliases", () => {
     const known = EntityCache.makeRef({
-      id: EntityCache.entityIri("Method", "BERT"),
+      id: EntityCache.entityIri("BERT"),
       label: "BERT",
       type: "Method",
       aliases: []
@@ -74,7 +75,7 @@ describe("resolveChunk", () => {
     expect(distinctIds(out.cache)).toEqual([known.id])
   })
 
-  it("consults the store once, with normalised labels the cache does not know", () => {
+  it("consults the store once, with the identity keys the cache does not know", () => {
     const stored = new Entity({
       id: "https://w3id.org/kg/id/entity/dataset/squad" as EntityId,
       label: "SQuAD",
@@ -91,16 +92,16 @@ describe("resolveChunk", () => {
         cache: EntityCache.empty,
         storeLookup: (labels) => {
           calls.push(labels)
-          return new Map(labels.filter((l) => l === "squad" || l === "stanford question answering dataset").map((l) => [l, stored]))
+          return new Map(labels.filter((l) => l === "squad" || l === "stanfordquestionansweringdataset").map((l) => [l, stored]))
         }
       }
     )
-    expect(calls).toEqual([["bidaf", "squad", "stanford question answering dataset"]])
+    expect(calls).toEqual([["bidaf", "squad", "stanfordquestionansweringdataset"]])
     expect(out.labelToId.get("Stanford Question Answering Dataset")).toBe(stored.id)
     expect(out.entities.find((e) => e.id === stored.id)?.type).toBe("Dataset")
     expect(out.merges).toBe(1)
     expect(out.relations.map((r) => [r.subject, r.predicate, r.object])).toEqual([
-      [EntityCache.entityIri("Method", "BiDAF"), "evaluatedOn", stored.id]
+      [EntityCache.entityIri("BiDAF"), "evaluatedOn", stored.id]
     ])
   })
 
@@ -123,7 +124,7 @@ describe("resolveChunk", () => {
     expect(out.relations[0]!.confidence).toBe(0.9)
     expect(out.unresolvedClaimEntities).toBe(1)
     expect(out.claims[0]!.entityIds).toEqual(
-      [EntityCache.entityIri("Method", "graph neural network"), EntityCache.entityIri("Task", "node classification")].sort()
+      [EntityCache.entityIri("graph neural network"), EntityCache.entityIri("node classification")].sort()
     )
   })
 
@@ -136,7 +137,7 @@ describe("resolveChunk", () => {
     expect(canonicalPredicate("Measured By")).toBe("measuredBy")
     expect(canonicalPredicate("causes")).toBe("relatedTo")
     const out = resolveChunk(result({ entities: [ent("LSTM", "generic")] }), { cache: EntityCache.empty })
-    expect(out.entities[0]!.id).toBe(EntityCache.entityIri("Concept", "LSTM"))
+    expect(out.entities[0]!.id).toBe(EntityCache.entityIri("LSTM"))
   })
 
   it("skips entities whose label normalises to nothing", () => {
@@ -191,8 +192,8 @@ describe("resolveChunk", () => {
 
   it("never moves an alias another entity already has (found by the property below: two entities, one alias)", () => {
     const cache = EntityCache.fromRefs([
-      { id: EntityCache.entityIri("Method", "BERT"), label: "BERT", type: "Method", aliases: ["GNN"] },
-      { id: EntityCache.entityIri("Concept", "convolutional neural networks"), label: "convolutional neural networks", type: "Concept", aliases: [] }
+      { id: EntityCache.entityIri("BERT"), label: "BERT", type: "Method", aliases: ["GNN"] },
+      { id: EntityCache.entityIri("convolutional neural networks"), label: "convolutional neural networks", type: "Concept", aliases: [] }
     ])
     const r = {
       entities: [
@@ -205,7 +206,7 @@ describe("resolveChunk", () => {
     const first = resolveChunk(r, { cache })
     const second = resolveChunk(r, { cache: first.cache })
     expect(Object.fromEntries(second.labelToId)).toEqual(Object.fromEntries(first.labelToId))
-    expect(first.labelToId.get("GNN")).toBe(EntityCache.entityIri("Method", "BERT"))
+    expect(first.labelToId.get("GNN")).toBe(EntityCache.entityIri("BERT"))
   })
 
   it.prop("resolving the same result again against the updated cache creates no entity", [arbResult, arbCache], ([r, cache]) => {
@@ -245,5 +246,91 @@ describe("resolveChunk", () => {
 
   it.prop("the output cache contains the input cache", [arbResult, arbCache], ([r, cache]) => {
     expect(EntityCache.isSubCache(cache, resolveChunk(r, { cache }).cache)).toBe(true)
+  })
+})
+
+describe("entity identity", () => {
+  const types = ["Method", "Dataset", "Task", "Metric", "Concept"]
+  const arbDefinition = fc.array(fc.stringMatching(/^[a-z]{3,9}$/), { minLength: 2, maxLength: 5 }).map((words) => ({
+    long: words.join(" "),
+    short: words.map((w) => w[0]!.toUpperCase()).join("")
+  }))
+
+  it.prop(
+    "an abbreviation and its definition always resolve to one entity, in either order, in one chunk or across chunks",
+    [arbDefinition, fc.constantFrom(...types), fc.constantFrom(...types), fc.boolean(), fc.boolean()],
+    ([d, t1, t2, shortFirst, split]) => {
+      const text = `We propose ${d.long} (${d.short}). Then ${d.short} is applied.`
+      const definitions = EntityName.findDefinitions(text)
+      const first = shortFirst ? ent(d.short, t1) : ent(d.long, t1)
+      const second = shortFirst ? ent(d.long, t2) : ent(d.short, t2)
+      if (!split) {
+        const out = resolveChunk(result({ entities: [first, second] }), { cache: EntityCache.empty, definitions })
+        expect(out.labelToId.get(d.short)).toBe(out.labelToId.get(d.long))
+        expect(out.entities).toHaveLength(1)
+        return
+      }
+      // The definition is in the first chunk; the second chunk names the other form alone.
+      const a = resolveChunk(result({ entities: [first] }), { cache: EntityCache.empty, definitions })
+      const b = resolveChunk(result({ entities: [second] }), { cache: a.cache })
+      expect(b.entities.map((e) => e.id)).toEqual(a.entities.map((e) => e.id))
+      // A definition is never a label.
+      expect(a.entities[0]!.label).not.toContain("(")
+    }
+  )
+
+  it("a type disagreement never creates a second entity; the votes are counted", () => {
+    const out = resolveChunk(
+      result({ entities: [ent("CIFAR-100", "Method"), ent("CIFAR-100 dataset", "Dataset"), ent("cifar-100", "Dataset")] }),
+      { cache: EntityCache.empty }
+    )
+    expect(out.entities).toHaveLength(1)
+    const id = out.entities[0]!.id
+    expect(Object.fromEntries(out.typeVotes.get(id)!)).toEqual({ Method: 1, Dataset: 2 })
+    const again = resolveChunk(result({ entities: [ent("ELMo embeddings", "Method")] }), {
+      cache: EntityCache.singleton({ id: EntityCache.entityIri("ELMo"), label: "ELMo", type: "Concept", aliases: [] })
+    })
+    expect(again.entities.map((e) => e.id)).toEqual([EntityCache.entityIri("ELMo")])
+  })
+
+  it("a definition label is split into its long form and an alias; line breaks never reach a label", () => {
+    const out = resolveChunk(
+      result({ entities: [ent("conditional random\nfields (CRF)", "Method"), ent("Full-Resolution Resid-\nual Networks", "Method")] }),
+      { cache: EntityCache.empty }
+    )
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["conditional random fields", ["CRF"]],
+      ["Full-Resolution Residual Networks", []]
+    ])
+  })
+
+  it("cross-paper: an entity stored from paper A is found when paper B names it by its alias", () => {
+    const stored = new Entity({
+      id: EntityCache.entityIri("bi-directional attention flow"),
+      label: "bi-directional attention flow",
+      type: "Method",
+      aliases: ["BiDAF"]
+    })
+    const byKey = new Map([[EntityCache.keyOf("BiDAF"), stored], [EntityCache.keyOf(stored.label), stored]])
+    const out = resolveChunk(result({ entities: [ent("BiDAF model", "Concept"), ent("Bidirectional Attention Flow", "Method")] }), {
+      cache: EntityCache.empty,
+      storeLookup: (keys) => new Map(keys.flatMap((k) => (byKey.has(k) ? [[k, byKey.get(k)!] as const] : [])))
+    })
+    expect(out.entities.map((e) => e.id)).toEqual([stored.id])
+    expect(out.created).toBe(0)
+  })
+
+  it("a short form defined here as something else does not join the stored entity it names elsewhere", () => {
+    const stored = new Entity({
+      id: EntityCache.entityIri("natural language processing"),
+      label: "natural language processing",
+      type: "Task",
+      aliases: ["NLP"]
+    })
+    const out = resolveChunk(result({ entities: [ent("natural language parsing (NLP)", "Task")] }), {
+      cache: EntityCache.empty,
+      storeLookup: (keys) => new Map(keys.flatMap((k) => (k === "nlp" ? [[k, stored] as const] : [])))
+    })
+    expect(out.entities.map((e) => e.label)).toEqual(["natural language parsing"])
   })
 })

@@ -265,7 +265,7 @@ describe("readDocument (markdown, text)", () => {
       expect(doc.text).toBe(
         "Plain text notes on contrastive learning.\nSecond line with a tab\there and a bell character.\n"
       )
-      expect(doc.paper.title).toBe("Plain text notes on contrastive learning.")
+      expect(doc.paper.title).toBe("Plain text notes on contrastive learning")
       expect(doc.paper.id).toBe("b-notes")
     }))
 
@@ -375,7 +375,7 @@ describe("readDocument (PDF)", () => {
       const [doc, warnings] = yield* withWarnings(readDocument(`${dir}/mislabelled.md`))
       expect(doc.format).toBe("pdf")
       expect(doc.text).toBe("Hello from a PDF.")
-      expect(doc.paper.title).toBe("Hello from a PDF.")
+      expect(doc.paper.title).toBe("Hello from a PDF")
       expect(warnings.some((w) => w.includes("mislabelled.md") && w.includes("is a PDF"))).toBe(true)
     }))
 
@@ -426,7 +426,7 @@ describe("readDocument (PDF)", () => {
       expect(doc.pages).toHaveLength(20)
       expectSpansConsistent(doc)
       for (const s of doc.pages!) expect(doc.text.slice(s.start, s.end).trim().length).toBeGreaterThan(100)
-      expect(doc.paper.title).toBe("LONGEVAL: Guidelines for Human Evaluation of Faithfulness in Long-form Summarization")
+      expect(doc.paper.title).toBe("LongEval: Guidelines for Human Evaluation of Faithfulness in Long-form Summarization")
       const at = doc.text.indexOf("We find that 101 out of 162 papers (62%)")
       expect(at).toBeGreaterThan(0)
       expect(pageOf(doc, at)).toBe(3)

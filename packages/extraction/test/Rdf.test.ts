@@ -121,8 +121,8 @@ describe("chunkToQuads", () => {
   const quads = Rdf.chunkToQuads(input)
   const paper = Rdf.paperIri(paperId)
   const chunkNode = Rdf.chunkIri(chunk.id)
-  const cnn = EntityCache.entityIri("Method", "deep convolutional neural network")
-  const task = EntityCache.entityIri("Task", "ESG rating prediction")
+  const cnn = EntityCache.entityIri("deep convolutional neural network")
+  const task = EntityCache.entityIri("ESG rating prediction")
 
   it("the evidence of every claim is a verbatim quote of the paragraph", () => {
     for (const c of extraction.claims) expect(paragraph).toContain(c.evidence)

@@ -86,10 +86,10 @@ const input: Rdf.ChunkGraphInput = {
 const quads = Rdf.chunkToQuads(input)
 
 const kg = (l: string) => ONTOLOGY_NS + l
-const cnn = EntityCache.entityIri("Method", "deep convolutional neural network")
-const task = EntityCache.entityIri("Task", "ESG rating prediction")
-const metric = EntityCache.entityIri("Metric", "average absolute difference")
-const regression = EntityCache.entityIri("Method", "regression models")
+const cnn = EntityCache.entityIri("deep convolutional neural network")
+const task = EntityCache.entityIri("ESG rating prediction")
+const metric = EntityCache.entityIri("average absolute difference")
+const regression = EntityCache.entityIri("regression models")
 const claimIds = input.claims.map((c) => Rdf.claimIri(c.text))
 const sourceOf = (i: number) => Rdf.sourceIri(claimIds[i]!, chunk.id)
 

@@ -85,7 +85,7 @@ export class UnknownPaperError extends Data.TaggedError("UnknownPaperError")<{
   readonly path: string
 }> {
   override get message(): string {
-    return `No paper with id ${this.paperId} in ${this.path}. The stored ids are in the papers table (SELECT paper_id, title FROM papers).`
+    return `No paper with id ${this.paperId} in ${this.path}. The stored papers and their ids are listed by: kg papers.`
   }
 }
 

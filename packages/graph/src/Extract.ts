@@ -20,6 +20,7 @@ import type { RunId } from "@kg/core/Domain"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
+import { assignPaperId } from "./internal/paperIds.js"
 import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
@@ -192,6 +193,8 @@ export const extractStream = (
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
+    // Ids given to files in this run (a paper is written only when its extraction ends).
+    const claimed = new Map<string, string>()
     return Ingest.ingest(paths, { isKnown }).pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
@@ -206,8 +209,9 @@ export const extractStream = (
         if (event._tag === "Skipped") {
           return Stream.succeed<ExtractEvent>(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
         }
-        const doc = event.doc
         return Stream.unwrap(Effect.gen(function*() {
+          // A file never replaces another's paper: an id held by another file gets a stable suffix.
+          const doc = { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
           const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
           const failedBefore = state === "unchanged"
             ? (yield* db.query<{ n: number }>(

@@ -133,6 +133,21 @@ export interface StoredPaper {
 }
 
 /**
+ * Paper fields a user corrects (`kg papers set`); absent fields are left as
+ * they are. Stored in `paper_overrides` and re-applied whenever the paper is
+ * written again (re-extraction keeps them).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PaperOverride {
+  readonly title?: string | undefined
+  readonly authors?: ReadonlyArray<string> | undefined
+  readonly year?: number | undefined
+  readonly venue?: string | undefined
+}
+
+/**
  * One file written by `exportTables`.
  *
  * @since 0.1.0
@@ -157,8 +172,8 @@ export class PaperNotFoundError extends Data.TaggedError("PaperNotFoundError")<{
   readonly path: string
 }> {
   override get message(): string {
-    return `No paper with id ${this.paperId} in ${this.path}; nothing was removed. ` +
-      "The stored ids are listed by: SELECT paper_id FROM papers."
+    return `No paper with id ${this.paperId} in ${this.path}; nothing was changed. ` +
+      "The stored papers and their ids are listed by: kg papers."
   }
 }
 
@@ -261,6 +276,11 @@ export interface StoreService {
   ) => Effect.Effect<void, DuckDbError | RunNotFoundError>
   readonly stats: () => Effect.Effect<StoreStats, DuckDbError>
   readonly listPapers: () => Effect.Effect<ReadonlyArray<StoredPaper>, DuckDbError>
+  /** Correct a paper's fields; the correction survives re-extraction. Returns the paper as now stored. */
+  readonly overridePaper: (
+    paperId: PaperId,
+    fields: PaperOverride
+  ) => Effect.Effect<StoredPaper, DuckDbError | PaperNotFoundError>
   /** One file per table (`<outDir>/<table>.csv|parquet`), all from one snapshot. */
   readonly exportTables: (
     format: "csv" | "parquet",

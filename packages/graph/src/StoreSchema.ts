@@ -13,6 +13,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { keyOf } from "@kg/core/EntityCache"
 import * as L4Ddl from "./internal/l4.js"
 import * as L4State from "./internal/l4State.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
@@ -23,7 +24,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 2
+export const CURRENT_VERSION = 3
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -52,7 +53,9 @@ export const TABLES = [
   "domain_tag_clusters",
   "l4_clusters",
   "l4_assignments",
-  "l4_state"
+  "l4_state",
+  "entity_type_votes",
+  "paper_overrides"
 ] as const
 
 /**
@@ -299,8 +302,85 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlV2(embeddingDimension)) yield* db.run(statement)
       })
+  },
+  {
+    to: 3,
+    description: "entity identity keys and type votes, paper venue and user overrides, one claim source per quote",
+    up: ({ db }) => migrateV3(db)
   }
 ]
+
+/**
+ * The statements of migration 3 that need no data from TypeScript (see
+ * `docs/schema.md`):
+ * - `entities.entity_key`, `entity_aliases.alias_key`: identity keys
+ *   (`EntityName.entityKey`), the keys of entity resolution from now on;
+ * - `entity_type_votes`: the types each paper's mentions gave an entity
+ *   (seeded with one vote per mentioning chunk for the stored type);
+ * - `papers.venue` and `paper_overrides` (fields a user corrected with
+ *   `kg papers set`, re-applied whenever the paper is written again);
+ * - `claim_sources`: one row per (claim, paper, quote), keeping the first
+ *   chunk; the claims that lost a duplicate are linked and graded again.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV3: ReadonlyArray<string> = [
+  "ALTER TABLE entities ADD COLUMN entity_key VARCHAR",
+  "ALTER TABLE entity_aliases ADD COLUMN alias_key VARCHAR",
+  `CREATE TABLE IF NOT EXISTS entity_type_votes (
+      entity_id VARCHAR NOT NULL,
+      paper_id VARCHAR NOT NULL,
+      type VARCHAR NOT NULL,
+      votes INTEGER NOT NULL
+    )`,
+  `INSERT INTO entity_type_votes
+     SELECT e.entity_id, m.paper_id, e.type, count(*)::INTEGER
+     FROM entities e JOIN entity_mentions m USING (entity_id) GROUP BY ALL`,
+  "ALTER TABLE papers ADD COLUMN venue VARCHAR",
+  `CREATE TABLE IF NOT EXISTS paper_overrides (
+      paper_id VARCHAR PRIMARY KEY,
+      title VARCHAR,
+      authors VARCHAR[],
+      year INTEGER,
+      venue VARCHAR,
+      updated_at TIMESTAMP NOT NULL
+    )`,
+  `CREATE OR REPLACE TEMP TABLE kg_v3_dup AS
+     SELECT rid, claim_id FROM (
+       SELECT s.rowid AS rid, s.claim_id,
+              row_number() OVER (PARTITION BY s.claim_id, s.paper_id, s.quote ORDER BY c.ordinal NULLS LAST, s.chunk_id) AS rn
+       FROM claim_sources s LEFT JOIN chunks c ON c.chunk_id = s.chunk_id
+     ) WHERE rn > 1`,
+  "UPDATE claims SET linked = false WHERE claim_id IN (SELECT claim_id FROM temp.main.kg_v3_dup)",
+  "DELETE FROM claim_sources WHERE rowid IN (SELECT rid FROM temp.main.kg_v3_dup)",
+  "DROP TABLE temp.main.kg_v3_dup"
+]
+
+const migrateV3 = (db: DuckDbService): Effect.Effect<void, DuckDbError> =>
+  Effect.gen(function*() {
+    for (const statement of ddlV3) yield* db.run(statement)
+    // Identity keys are computed in TypeScript (EntityName.entityKey), for every stored label and alias.
+    const labels = yield* db.query<{ entity_id: string; label: string }>("SELECT entity_id, label FROM entities")
+    const aliases = yield* db.query<{ entity_id: string; alias: string }>("SELECT entity_id, alias FROM entity_aliases")
+    yield* db.run(
+      "CREATE OR REPLACE TEMP TABLE kg_v3_keys (kind VARCHAR, entity_id VARCHAR, name VARCHAR, key VARCHAR)"
+    )
+    const rows = [
+      ...labels.map((r) => ["e", r.entity_id, r.label, keyOf(r.label)]),
+      ...aliases.map((r) => ["a", r.entity_id, r.alias, keyOf(r.alias)])
+    ]
+    if (rows.length > 0) yield* db.append("kg_v3_keys", rows, { catalog: "temp", schema: "main" })
+    yield* db.run(
+      `UPDATE entities SET entity_key = k.key FROM temp.main.kg_v3_keys k
+       WHERE k.kind = 'e' AND k.entity_id = entities.entity_id`
+    )
+    yield* db.run(
+      `UPDATE entity_aliases SET alias_key = k.key FROM temp.main.kg_v3_keys k
+       WHERE k.kind = 'a' AND k.entity_id = entity_aliases.entity_id AND k.name = entity_aliases.alias`
+    )
+    yield* db.run("DROP TABLE temp.main.kg_v3_keys")
+  })
 
 /**
  * The statements of migration 2 (see `docs/schema.md`):

@@ -202,7 +202,8 @@ describe("Store.writePaper", () => {
         content_hash: bundle.paper.contentHash,
         pages: bundle.paper.pages,
         retracted: false,
-        run_id: runId
+        run_id: runId,
+        venue: null
       })
       const chunks = yield* rows<{ chunk_id: string; text: string; page: number; embedding: Array<number> }>(
         db,
@@ -433,12 +434,13 @@ describe("Store lookups, runs and export", () => {
     Effect.gen(function*() {
       const { store } = yield* freshStore
       yield* store.writePaper(runId, syntheticBundle(0, small))
-      const found = yield* store.lookupEntities(["entity 0", "e1", "nothing", "entity 1"])
-      expect([...found.keys()].sort()).toEqual(["e1", "entity 0", "entity 1"])
-      expect(found.get("entity 0")?.id).toBe(entityIdOf(0))
+      // Keys are identity keys (EntityName.entityKey): "Entity 0" -> "entity0".
+      const found = yield* store.lookupEntities(["entity0", "e1", "nothing", "entity1"])
+      expect([...found.keys()].sort()).toEqual(["e1", "entity0", "entity1"])
+      expect(found.get("entity0")?.id).toBe(entityIdOf(0))
       expect(found.get("e1")?.id).toBe(entityIdOf(1))
       expect(found.get("e1")?.aliases).toEqual(["E1", "ent 1 from 0"])
-      expect(found.get("entity 1")?.label).toBe("Entity 1")
+      expect(found.get("entity1")?.label).toBe("Entity 1")
       expect((yield* store.lookupEntities([])).size).toBe(0)
     }))
 

@@ -133,8 +133,42 @@ export const evalQaCommand = Command.make("qa", qaConfig, lazy(() => import("../
       "  kg eval qa --questions q.jsonl --corpus c.jsonl --passages 5 --limit 50"
   ))
 
+// --- entities ---------------------------------------------------------------------------------------------------
+
+const entitiesConfig = {
+  gold: Options.file("gold", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "gold alias clusters: {\"<canonical>\": [\"form\", ...]}, or per paper {\"<paper id>\": {\"<canonical>\": [...]}}"
+    )
+  ),
+  examples: Options.integer("examples").pipe(
+    Options.withDescription("split and over-merge examples to print"),
+    Options.withDefault(5)
+  ),
+  ...O.store
+}
+/** @since 0.1.0 */
+export type EvalEntitiesArgs = Command.Command.ParseConfig<typeof entitiesConfig>
+
+/** @since 0.1.0 */
+export const evalEntitiesCommand = Command.make(
+  "entities",
+  entitiesConfig,
+  lazy(() => import("../handlers/evalEntities.js"), (m) => m.evalEntities)
+).pipe(Command.withDescription(
+  "split and over-merge rates of the store's entities against gold alias clusters (each gold entity should be one kg " +
+    "entity, two gold entities never one)\n\nExamples:\n  kg eval entities --gold clusters.json\n" +
+    "  kg eval entities --gold clusters.json --db papers.duckdb --json"
+))
+
 /** `kg eval ...`. @since 0.1.0 */
 export const evalCommand = Command.make("eval").pipe(
   Command.withDescription(describe("eval")),
-  Command.withSubcommands([evalExtractionCommand, evalNliCommand, evalRetrievalCommand, evalQaCommand])
+  Command.withSubcommands([
+    evalExtractionCommand,
+    evalNliCommand,
+    evalRetrievalCommand,
+    evalQaCommand,
+    evalEntitiesCommand
+  ])
 )

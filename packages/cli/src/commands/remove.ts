@@ -11,7 +11,7 @@ import * as O from "../internal/options.js"
 
 const paperIds = Args.text({ name: "paper-id" }).pipe(
   Args.atLeast(1),
-  Args.withDescription("ids of the papers to remove (kg stats --json, or SELECT paper_id FROM papers)")
+  Args.withDescription("ids of the papers to remove (listed by kg papers)")
 )
 const config = { paperIds, ...O.store }
 /** @since 0.1.0 */

@@ -97,6 +97,12 @@ export const entries: ReadonlyArray<Entry> = [
     examples: ["kg foundations BERT --depth 2"]
   },
   {
+    name: "papers",
+    group: "maintain",
+    summary: "the stored papers (id, year, first author, pages, claims, title); `papers set` corrects one",
+    examples: ["kg papers", "kg papers --json", "kg papers set 2212.11791 --year 2020 --title \"The right title\""]
+  },
+  {
     name: "stats",
     group: "maintain",
     summary: "rows per table and claims per epistemic status",
@@ -129,9 +135,10 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "eval",
     group: "measure",
-    summary: "measure extraction, NLI, retrieval and QA quality on labelled data",
+    summary: "measure extraction, entity resolution, NLI, retrieval and QA quality on labelled data",
     examples: [
       "kg eval nli --pairs pairs.jsonl",
+      "kg eval entities --gold clusters.json",
       "kg eval retrieval --questions q.jsonl --corpus c.jsonl --mode all"
     ]
   }

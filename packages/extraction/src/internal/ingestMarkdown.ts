@@ -13,6 +13,11 @@ export interface FrontMatterMeta {
   readonly title?: string
   readonly authors?: ReadonlyArray<string>
   readonly year?: number
+  /** `doi`, `arxiv` / `arxiv_id` / `eprint` fields, as written. */
+  readonly doi?: string
+  readonly arxiv?: string
+  /** `venue`, `journal`, `booktitle` or `journal_ref`. */
+  readonly venue?: string
 }
 
 /** Result of splitting a markdown text. @internal */
@@ -116,13 +121,19 @@ export const splitFrontMatter = (text: string): FrontMatter => {
   const title = asText(record.title)
   const authors = asAuthors(record.authors ?? record.author)
   const year = asYear(record.year ?? record.date)
+  const doi = asText(record.doi ?? record.DOI)
+  const arxiv = asText(record.arxiv ?? record.arxiv_id ?? record.arXiv ?? record.eprint)
+  const venue = asText(record.venue ?? record.journal ?? record.booktitle ?? record.journal_ref)
   return {
     _tag: "Parsed",
     meta: {
       ...(id !== undefined ? { id } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(authors !== undefined ? { authors } : {}),
-      ...(year !== undefined ? { year } : {})
+      ...(year !== undefined ? { year } : {}),
+      ...(doi !== undefined ? { doi } : {}),
+      ...(arxiv !== undefined ? { arxiv } : {}),
+      ...(venue !== undefined ? { venue } : {})
     },
     body
   }

@@ -10,6 +10,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { extractText, getDocumentProxy } from "unpdf"
 import { splitAuthors } from "./ingestMarkdown.js"
+import { copyrightYear, findArxivStamp, findDoi, findVenue } from "./paperIdentity.js"
+import { looksLikePersonName, type PlacedItem, readFrontPage, repairSmallCaps } from "./pdfFrontPage.js"
 import type { SkipInfo } from "./ingestText.js"
 import { normalizeText } from "./ingestText.js"
 
@@ -20,6 +22,10 @@ export interface PdfContent {
   readonly pages: ReadonlyArray<string>
   readonly title: string | null
   readonly authors: ReadonlyArray<string>
+  readonly year: number | null
+  readonly venue: string | null
+  /** `arXiv:<id>` or `doi:<doi>` when the file names the work, else null. */
+  readonly workId: string | null
 }
 
 // ---------------------------------------------------------------------------
@@ -182,53 +188,14 @@ const cleanTitle = (raw: unknown): string | null => {
   return t
 }
 
-interface PlacedItem {
-  readonly str: string
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly size: number
-}
-
 /**
- * Guess the title from page 1: the lines holding the largest font, when that
- * font is clearly larger than the dominant body font.
+ * Guess the title from page 1: the lines holding the largest font near the
+ * top, when that font is clearly larger than the dominant body font (see
+ * `pdfFrontPage.titleOf`).
  *
  * @internal
  */
-export const titleFromItems = (items: ReadonlyArray<PlacedItem>): string | null => {
-  const texty = items.filter((i) => i.str.trim().length > 0 && i.size > 0)
-  if (texty.length === 0) return null
-  const charsBySize = new Map<number, number>()
-  for (const i of texty) {
-    const key = Math.round(i.size * 2) / 2
-    charsBySize.set(key, (charsBySize.get(key) ?? 0) + i.str.length)
-  }
-  let body = 0
-  let bodyChars = -1
-  for (const [size, chars] of charsBySize) {
-    if (chars > bodyChars) {
-      body = size
-      bodyChars = chars
-    }
-  }
-  const max = Math.max(...texty.map((i) => i.size))
-  if (max < body * 1.15) return null
-  const lineYs = texty.filter((i) => i.size > max - 0.5).map((i) => i.y)
-  const onTitleLines = items.filter((i) => lineYs.some((y) => Math.abs(y - i.y) <= Math.max(1, max * 0.3)))
-  let out = ""
-  let prev: PlacedItem | null = null
-  for (const item of onTitleLines) {
-    if (prev !== null) {
-      const sameLine = Math.abs(prev.y - item.y) <= Math.max(1, max * 0.3)
-      const gap = item.x - (prev.x + prev.width)
-      if (!sameLine || gap > item.size * 0.15) out += " "
-    }
-    out += item.str
-    prev = item
-  }
-  return cleanTitle(out)
-}
+export const titleFromItems = (items: ReadonlyArray<PlacedItem>): string | null => cleanTitle(readFrontPage(items).title)
 
 // ---------------------------------------------------------------------------
 // Reading
@@ -259,6 +226,7 @@ const readFailure = (e: unknown): SkipInfo => ({
 
 const pageOneItems = (pdf: PdfDocument): Effect.Effect<ReadonlyArray<PlacedItem>> =>
   Effect.tryPromise(async () => {
+    if (pdf.numPages < 1) return []
     const page = await pdf.getPage(1)
     const content = await page.getTextContent()
     const out: Array<PlacedItem> = []
@@ -266,28 +234,88 @@ const pageOneItems = (pdf: PdfDocument): Effect.Effect<ReadonlyArray<PlacedItem>
       if (!("str" in item)) continue
       const t = item.transform.map(Number)
       out.push({
-        str: item.str,
+        str: normalizeText(composeAccents(item.str).replace(/[\uFB00-\uFB06]/g, (c) => LIGATURES[c] ?? c)),
         x: t[4] ?? 0,
         y: t[5] ?? 0,
         width: Number.isFinite(item.width) ? item.width : 0,
-        size: Math.hypot(t[2] ?? 0, t[3] ?? 0)
+        size: Math.hypot(t[2] ?? 0, t[3] ?? 0),
+        font: item.fontName,
+        rotated: Math.abs(t[1] ?? 0) > 1e-6 || Math.abs(t[2] ?? 0) > 1e-6
       })
     }
     return out
   }).pipe(Effect.orElseSucceed((): ReadonlyArray<PlacedItem> => []))
 
-const metadataOf = (pdf: PdfDocument): Effect.Effect<{ title: string | null; authors: ReadonlyArray<string> }> =>
+interface InfoMetadata {
+  readonly title: string | null
+  readonly authors: ReadonlyArray<string>
+  /** Every string value of the info dictionary, for identifiers (DOI, arXiv id). */
+  readonly strings: string
+}
+
+const metadataOf = (pdf: PdfDocument): Effect.Effect<InfoMetadata> =>
   Effect.tryPromise(() => pdf.getMetadata()).pipe(
-    Effect.map(({ info }) => {
+    Effect.map(({ info }): InfoMetadata => {
       const record: Record<string, unknown> = isRecord(info) ? info : {}
       const author = record.Author
+      const strings: Array<string> = []
+      const collect = (v: unknown): void => {
+        if (typeof v === "string") strings.push(v)
+        else if (isRecord(v)) Object.values(v).forEach(collect)
+      }
+      for (const [k, v] of Object.entries(record)) if (k !== "Author" && k !== "Producer" && k !== "Creator") collect(v)
       return {
         title: cleanTitle(record.Title),
-        authors: typeof author === "string" ? splitAuthors(normalizeText(author)) : []
+        authors: typeof author === "string" ? splitAuthors(normalizeText(author)) : [],
+        strings: strings.join("\n")
       }
     }),
-    Effect.orElseSucceed(() => ({ title: null, authors: [] as ReadonlyArray<string> }))
+    Effect.orElseSucceed((): InfoMetadata => ({ title: null, authors: [], strings: "" }))
   )
+
+const words = (s: string): Set<string> => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+
+/** Whether two titles share most of their words (an info-dictionary title that is a template's placeholder does not). */
+const agree = (a: string, b: string): boolean => {
+  const x = words(a)
+  const y = words(b)
+  let common = 0
+  for (const w of x) if (y.has(w)) common++
+  return common / Math.max(1, Math.min(x.size, y.size)) >= 0.6
+}
+
+/** Page-1 DOI: one written as such (`doi:`, `doi.org/`, `DOI`), else one on a header or footer line. */
+const pageOneDoi = (page: string, lines: ReadonlyArray<string>): string | null => {
+  const marked = /(?:\bdoi\s*:?\s*|doi\.org\/)(10\.\d{4,9}\/\S+)/iu.exec(page)
+  if (marked !== null) return findDoi(marked[1]!)
+  for (const line of [...lines.slice(0, 4), ...lines.slice(-4)]) {
+    const doi = findDoi(line)
+    if (doi !== null) return doi
+  }
+  return null
+}
+
+/**
+ * What identifies the work and its year and venue: the arXiv stamp (or an
+ * arXiv link) on page 1, a DOI in the info dictionary or on page 1; the year
+ * and venue from a page-1 venue line, else the arXiv stamp, else a copyright
+ * notice.
+ *
+ * @internal
+ */
+export const describeWork = (
+  pageOne: string,
+  lines: ReadonlyArray<string>,
+  infoStrings: string
+): { readonly workId: string | null; readonly year: number | null; readonly venue: string | null } => {
+  const stamp = findArxivStamp(pageOne) ?? findArxivStamp(infoStrings)
+  const doi = findDoi(infoStrings) ?? pageOneDoi(pageOne, lines)
+  const venueLine = findVenue(lines)
+  const workId = stamp !== null ? `arXiv:${stamp.arxivId}` : doi !== null ? `doi:${doi}` : null
+  const year = venueLine?.year ?? stamp?.year ?? copyrightYear(pageOne)
+  const venue = venueLine?.venue ?? (stamp !== null ? `arXiv${stamp.category === null ? "" : ` [${stamp.category}]`}` : null)
+  return { workId, year, venue }
+}
 
 /**
  * Open a PDF with pdf.js (quietly), extract normalised per-page text
@@ -312,9 +340,15 @@ export const readPdf = (bytes: Uint8Array, hasHeader: boolean, timeout: Duration
           catch: readFailure
         })
         const meta = yield* metadataOf(pdf)
-        const pages = normalizePages(extracted.text)
-        const title = meta.title ?? titleFromItems(yield* pageOneItems(pdf))
-        return { pages, title, authors: meta.authors }
+        const front = readFrontPage(yield* pageOneItems(pdf))
+        const pages = normalizePages(extracted.text.map((p) => repairSmallCaps(p, front.smallCaps)))
+        const frontTitle = cleanTitle(front.title)
+        const title = meta.title !== null && (frontTitle === null || agree(meta.title, frontTitle)) ? meta.title : frontTitle
+        const infoAuthors = meta.authors.filter(looksLikePersonName)
+        const authors = infoAuthors.length > 0 && infoAuthors.length === meta.authors.length ? meta.authors : front.authors
+        const work = describeWork(pages[0] ?? "", front.lines.map((l) => l.text), meta.strings)
+        const content: PdfContent = { pages, title, authors, ...work }
+        return content
       })
     ),
     Effect.scoped,

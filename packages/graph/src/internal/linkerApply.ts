@@ -93,12 +93,16 @@ export const applyLinking = (
         )
       }
       yield* db.run(
+        // One source per (claim, paper, quote): a merged claim's sources never repeat a quote of the same paper.
         `INSERT INTO claim_sources
-         SELECT DISTINCT m.new_id, s.paper_id, s.chunk_id, s.page, s.quote
-         FROM claim_sources s JOIN temp.main.kg_link_merge m ON s.claim_id = m.old_id
-         WHERE NOT EXISTS (
+         SELECT new_id, paper_id, chunk_id, page, quote FROM (
+           SELECT m.new_id, s.paper_id, s.chunk_id, s.page, s.quote,
+                  row_number() OVER (PARTITION BY m.new_id, s.paper_id, s.quote ORDER BY s.chunk_id) AS rn
+           FROM claim_sources s JOIN temp.main.kg_link_merge m ON s.claim_id = m.old_id
+         ) x
+         WHERE rn = 1 AND NOT EXISTS (
            SELECT 1 FROM claim_sources t
-           WHERE t.claim_id = m.new_id AND t.paper_id = s.paper_id AND t.chunk_id = s.chunk_id AND t.quote = s.quote)`
+           WHERE t.claim_id = x.new_id AND t.paper_id = x.paper_id AND t.quote = x.quote)`
       )
       yield* db.run("DELETE FROM claim_sources WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
       yield* db.run(

@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Embeddings } from "@kg/core/Embeddings"
-import { normalizeLabel } from "@kg/core/EntityCache"
+import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import { contentStems, cosine } from "./identityText.js"
 
@@ -108,12 +108,12 @@ export const matchEntities = (db: DuckDbService, name: string, limit = 20) =>
     if (byId.length > 0) return byId.map((r) => ({ entityId: r.entity_id, label: r.label, type: r.type, by: "id" as const }))
     const norm = normalizeLabel(q) as string
     const exact = yield* db.query<{ entity_id: string; label: string; type: string; how: string }>(
-      `SELECT e.entity_id, e.label, e.type, 'label' AS how FROM entities e WHERE e.normalized_label = $1
+      `SELECT e.entity_id, e.label, e.type, 'label' AS how FROM entities e WHERE e.normalized_label = $1 OR e.entity_key = $2
        UNION
        SELECT e.entity_id, e.label, e.type, 'alias' AS how FROM entities e
-       JOIN entity_aliases a ON a.entity_id = e.entity_id WHERE a.normalized_alias = $1
+       JOIN entity_aliases a ON a.entity_id = e.entity_id WHERE a.normalized_alias = $1 OR a.alias_key = $2
        ORDER BY how DESC, entity_id LIMIT ${limit}`,
-      [norm]
+      [norm, keyOf(q) as string]
     )
     if (exact.length > 0) {
       return Array.from(new Map(exact.map((r) => [r.entity_id, r] as const)).values()).map((r) => ({

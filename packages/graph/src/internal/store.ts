@@ -13,6 +13,7 @@ import { DuckDb, quoteLiteral } from "../DuckDb.js"
 import type {
   ExportedTable,
   PaperBundle,
+  PaperOverride,
   PaperState,
   RunOutcome,
   StoredPaper,
@@ -118,7 +119,10 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       return yield* db.transaction(Effect.gen(function*() {
         const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [paperId])
         if (exists.length === 0) return yield* new PaperNotFoundError({ paperId, path: db.path })
-        return yield* removeRows(db, paperId)
+        const removed = yield* removeRows(db, paperId)
+        // A removed paper takes its corrections with it (a re-written one keeps them: see writeRows).
+        yield* db.run("DELETE FROM paper_overrides WHERE paper_id = $1", [paperId])
+        return removed
       }))
     })
 
@@ -135,9 +139,9 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       }>(
         `WITH wanted AS (SELECT DISTINCT unnest($1) AS key),
          hits AS (
-           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.normalized_label = w.key
+           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.entity_key = w.key
            UNION ALL
-           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.normalized_alias = w.key
+           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.alias_key = w.key
          ),
          best AS (
            SELECT key, entity_id FROM hits
@@ -203,7 +207,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       return result
     })
 
-    const listPapers = Effect.fn("Store.listPapers")(function*() {
+    const listPapers = Effect.fn("Store.listPapers")(function*(only?: string) {
       const rows = yield* db.query<{
         paper_id: string
         title: string
@@ -212,6 +216,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
         source_path: string
         content_hash: string
         pages: number | null
+        venue: string | null
         ingested_at: Date
         retracted: boolean
         run_id: string | null
@@ -222,7 +227,9 @@ export const make = (options: Omit<StoreOptions, "path">) =>
               sc AS (SELECT paper_id, count(DISTINCT claim_id)::INTEGER AS n FROM claim_sources GROUP BY paper_id)
          SELECT p.*, coalesce(cc.n, 0) AS chunk_count, coalesce(sc.n, 0) AS claim_count
          FROM papers p LEFT JOIN cc USING (paper_id) LEFT JOIN sc USING (paper_id)
-         ORDER BY p.paper_id`
+         ${only === undefined ? "" : "WHERE p.paper_id = $1"}
+         ORDER BY p.paper_id`,
+        only === undefined ? [] : [only]
       )
       return rows.map((r): StoredPaper => ({
         paper: new Paper({
@@ -232,7 +239,8 @@ export const make = (options: Omit<StoreOptions, "path">) =>
           year: r.year,
           source: r.source_path,
           contentHash: r.content_hash,
-          pages: r.pages
+          pages: r.pages,
+          venue: r.venue
         }),
         ingestedAt: r.ingested_at,
         retracted: r.retracted,
@@ -259,6 +267,33 @@ export const make = (options: Omit<StoreOptions, "path">) =>
         })))
     })
 
+    const overridePaper = Effect.fn("Store.overridePaper")(function*(paperId: PaperId, fields: PaperOverride) {
+      const at = yield* now
+      yield* db.transaction(Effect.gen(function*() {
+        const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [paperId])
+        if (exists.length === 0) return yield* new PaperNotFoundError({ paperId, path: db.path })
+        const authors = fields.authors === undefined ? null : [...fields.authors]
+        yield* db.run(
+          `INSERT INTO paper_overrides VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (paper_id) DO UPDATE SET
+             title = coalesce(excluded.title, paper_overrides.title),
+             authors = coalesce(excluded.authors, paper_overrides.authors),
+             year = coalesce(excluded.year, paper_overrides.year),
+             venue = coalesce(excluded.venue, paper_overrides.venue),
+             updated_at = excluded.updated_at`,
+          [paperId, fields.title ?? null, authors, fields.year ?? null, fields.venue ?? null, at]
+        )
+        yield* db.run(
+          `UPDATE papers SET title = coalesce(o.title, papers.title), authors = coalesce(o.authors, papers.authors),
+             year = coalesce(o.year, papers.year), venue = coalesce(o.venue, papers.venue)
+           FROM paper_overrides o WHERE o.paper_id = papers.paper_id AND papers.paper_id = $1`,
+          [paperId]
+        )
+      }))
+      const [paper] = yield* listPapers(paperId)
+      return paper!
+    })
+
     const service: StoreService = {
       path: db.path,
       embeddingDimension: dimension,
@@ -270,7 +305,8 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       startRun,
       finishRun,
       stats,
-      listPapers,
+      listPapers: () => listPapers(),
+      overridePaper,
       exportTables
     }
     return service

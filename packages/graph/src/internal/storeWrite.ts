@@ -19,7 +19,7 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import { normalizeLabel } from "@kg/core/EntityCache"
+import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
 import type { DuckDbError, DuckDbParam, DuckDbService } from "../DuckDb.js"
 import type { PaperBundle, RemovedCounts, WriteResult } from "../Store.js"
 
@@ -53,6 +53,21 @@ const uniqueBy = <A>(items: Iterable<A>, key: (a: A) => string): Array<A> => {
 }
 
 const SEP = "\u0000"
+
+/**
+ * The statement that gives each entity of `idsQuery` the type with most votes
+ * in `entity_type_votes` (ties: the current type, then alphabetical).
+ * Entities without votes keep their type.
+ */
+export const retypeSql = (idsQuery: string): string =>
+  `UPDATE entities SET type = b.type FROM (
+     SELECT t.entity_id, t.type FROM (
+       SELECT entity_id, type, sum(votes) AS n FROM entity_type_votes
+       WHERE entity_id IN (${idsQuery}) GROUP BY entity_id, type
+     ) t JOIN entities e ON e.entity_id = t.entity_id
+     QUALIFY row_number() OVER (PARTITION BY t.entity_id ORDER BY t.n DESC, (t.type = e.type) DESC, t.type) = 1
+   ) b
+   WHERE entities.entity_id = b.entity_id AND entities.type <> b.type`
 
 /**
  * Delete the paper and whatever only it supported. Assumes the paper exists
@@ -91,6 +106,9 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
        UNION SELECT entity_id FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)`,
       p
     )
+    // The paper's type votes go; the entities it touched that stay get the type the remaining votes choose.
+    yield* db.run("DELETE FROM entity_type_votes WHERE paper_id = $1", p)
+    yield* db.run(retypeSql("SELECT entity_id FROM kg_rm_entities"))
     const claimEntities = yield* db.run(
       "DELETE FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)"
     )
@@ -108,6 +126,7 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
       "DELETE FROM entity_aliases WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)"
     )
     const entities = yield* db.run("DELETE FROM entities WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)")
+    yield* db.run("DELETE FROM entity_type_votes WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)")
     const chunks = yield* db.run("DELETE FROM chunks WHERE paper_id = $1", p)
     const paperRecords = yield* db.run("DELETE FROM paper_records WHERE paper_id = $1", p)
     const failedChunks = yield* db.run("DELETE FROM failed_chunks WHERE paper_id = $1", p)
@@ -156,8 +175,16 @@ export const writeRows = (
       paper.pages,
       now,
       false,
-      runId
+      runId,
+      paper.venue ?? null
     ]])
+    // Fields the user corrected (`kg papers set`) survive re-extraction.
+    yield* db.run(
+      `UPDATE papers SET title = coalesce(o.title, papers.title), authors = coalesce(o.authors, papers.authors),
+         year = coalesce(o.year, papers.year), venue = coalesce(o.venue, papers.venue)
+       FROM paper_overrides o WHERE o.paper_id = papers.paper_id AND papers.paper_id = $1`,
+      [paperId]
+    )
     if (bundle.record !== null) {
       const r = bundle.record
       yield* db.append("paper_records", [[paperId, r.studied, r.method, r.findings, r.domainTags, r.provider, r.model]])
@@ -203,7 +230,7 @@ export const writeRows = (
       "entities",
       entityRows
         .filter(({ entity }) => isNew("e", entity.id))
-        .map(({ entity: e, normalizedLabel }) => [e.id, e.label, e.type, normalizedLabel])
+        .map(({ entity: e, normalizedLabel, key }) => [e.id, e.label, e.type, normalizedLabel, key ?? keyOf(e.label)])
     )
     const aliasesAdded = yield* appendRows(
       db,
@@ -213,8 +240,16 @@ export const writeRows = (
           e.aliases.map((a) => a.trim()).filter((a) => a.length > 0).map((alias) => ({ id: e.id as string, alias }))
         ),
         (a) => a.id + SEP + a.alias
-      ).filter((a) => isNew("a", a.id, a.alias)).map((a) => [a.id, a.alias, normalizeLabel(a.alias)])
+      ).filter((a) => isNew("a", a.id, a.alias)).map((a) => [a.id, a.alias, normalizeLabel(a.alias), keyOf(a.alias)])
     )
+    // Type votes of this paper; every entity it touched gets the type with most votes over all papers.
+    const votes = entityRows.flatMap(({ entity: e, typeVotes }) =>
+      Object.entries(typeVotes ?? { [e.type]: 1 }).filter(([, n]) => n > 0).map(([type, n]) => [e.id as string, paperId, type, n])
+    )
+    yield* appendRows(db, "entity_type_votes", votes)
+    if (entityRows.length > 0) {
+      yield* db.run(retypeSql("SELECT unnest($1::VARCHAR[])"), [entityRows.map(({ entity }) => entity.id as string)])
+    }
 
     const mentions = yield* appendRows(
       db,
@@ -263,7 +298,8 @@ export const writeRows = (
     )
     const sources = uniqueBy(
       bundle.claims.flatMap((c) => c.sources.map((s) => ({ claimId: c.id as string, source: s }))),
-      (s) => s.claimId + SEP + s.source.chunkId + SEP + s.source.quote
+      // One source per (claim, paper, quote): overlapping chunks quoting the same words are one source.
+      (s) => s.claimId + SEP + s.source.quote
     )
     const claimSources = yield* appendRows(
       db,

@@ -1,0 +1,444 @@
+/**
+ * Names of entities: what makes two surface forms name one entity.
+ *
+ * - {@link cleanLabel}: a label is one line of clean text (PDF line breaks and
+ *   line-end hyphenation joined, whitespace collapsed, stray edge punctuation
+ *   dropped).
+ * - {@link canonicalName} / {@link entityKey}: the identity of a name. Spacing,
+ *   hyphen, case, accent and plural variants are one name; a generic head or
+ *   article that does not change the referent of a named thing is dropped
+ *   (`CyCADA model`, `the SQuAD dataset`, `BLEU score`); content is kept
+ *   (`ResNet-50` is not `ResNet-101`, `BLEU` is not `BLEU-4`).
+ * - {@link splitDefinition}, {@link findDefinitions}, {@link abbreviationMatch}:
+ *   abbreviation definitions ("Full-Resolution Residual Networks (FRRN)",
+ *   "FRRN (full-resolution residual network)") with the algorithm of Schwartz
+ *   and Hearst (2003): the short form's characters must occur, in order, in
+ *   the long form, its first character starting a word.
+ *
+ * The rules, with examples, are in `docs/entities.md`.
+ *
+ * @since 0.1.0
+ */
+
+// ---------------------------------------------------------------------------
+// Clean labels
+// ---------------------------------------------------------------------------
+
+const EDGE = /^[\s"'`“”‘’[\]{}<>.,;:!?*_|•·]+|[\s"'`“”‘’[\]{}<>.,;:!?*_|•·]+$/gu
+
+const balanced = (s: string): string => {
+  let out = s
+  for (;;) {
+    const opens = (out.match(/\(/g) ?? []).length
+    const closes = (out.match(/\)/g) ?? []).length
+    if (out.startsWith("(") && out.endsWith(")") && opens === closes && matchingClose(out) === out.length - 1) {
+      out = out.slice(1, -1).trim()
+      continue
+    }
+    if (opens < closes && out.endsWith(")")) {
+      out = out.slice(0, -1).trim()
+      continue
+    }
+    if (opens > closes && out.startsWith("(")) {
+      out = out.slice(1).trim()
+      continue
+    }
+    return out
+  }
+}
+
+const matchingClose = (s: string): number => {
+  let depth = 0
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "(") depth++
+    else if (s[i] === ")") {
+      depth--
+      if (depth === 0) return i
+    }
+  }
+  return -1
+}
+
+/**
+ * One line of clean text: NFC; a line-end hyphen between two lower-case
+ * letters is joined (`convolu-\ntional` -> `convolutional`) unless the left
+ * part is already a compound (`state-of-the-\nart` keeps its hyphen); other
+ * line breaks and runs of whitespace become one space; quotes, brackets and
+ * punctuation at either end (and unbalanced parentheses) are dropped.
+ *
+ * @since 0.1.0
+ * @category labels
+ */
+export const cleanLabel = (raw: string): string => {
+  let s = raw.normalize("NFC").replace(/[\u00AD\u200B-\u200D\uFEFF]/g, "")
+  s = s.replace(/([\p{L}-]*\p{Ll})-[ \t]*\r?\n\s*(\p{Ll})/gu, (_m, left: string, right: string) =>
+    left.includes("-") ? `${left}-${right}` : `${left}${right}`)
+  s = s.replace(/\s+/gu, " ").trim()
+  for (;;) {
+    const next = balanced(s.replace(EDGE, "").trim())
+    if (next === s) return s
+    s = next
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Identity
+// ---------------------------------------------------------------------------
+
+const ARTICLES = new Set(["the", "a", "an"])
+
+/**
+ * Heads that do not change what a named thing refers to: `CyCADA model` is
+ * CyCADA, `SQuAD dataset` is SQuAD, `BLEU score` is BLEU. Dropped only after
+ * a name (see {@link canonicalName}), never after a common noun phrase
+ * (`language model` stays).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const GENERIC_HEADS: ReadonlySet<string> = new Set([
+  "model",
+  "models",
+  "method",
+  "methods",
+  "framework",
+  "frameworks",
+  "system",
+  "systems",
+  "dataset",
+  "datasets",
+  "data set",
+  "data sets",
+  "corpus",
+  "corpora",
+  "benchmark",
+  "benchmarks",
+  "algorithm",
+  "algorithms",
+  "approach",
+  "architecture",
+  "network",
+  "networks",
+  "task",
+  "tasks",
+  "metric",
+  "score",
+  "scores",
+  "measure",
+  "technique",
+  "toolkit",
+  "library",
+  "module",
+  "embedding",
+  "embeddings",
+  "representation",
+  "representations",
+  "challenge",
+  "shared task"
+])
+
+/**
+ * Heads that name the same kind of thing after a common noun phrase: `bootstrapping approach`,
+ * `bootstrapping method` and `bootstrapping technique` are one name; so are `X corpus` and `X dataset`,
+ * `X task` and `X problem`. Mapped to one word (the first of each list); `model` and `system` stay
+ * themselves (a model is not a method).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const HEAD_SYNONYMS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["method", "methods", "approach", "approaches", "technique", "techniques", "procedure", "procedures", "scheme", "schemes", "strategy", "strategies", "framework", "frameworks"],
+  ["dataset", "datasets", "corpus", "corpora", "collection", "collections"],
+  ["task", "tasks", "problem", "problems"]
+]
+const HEAD_CLASS = new Map(HEAD_SYNONYMS.flatMap((list) => list.map((w) => [w, list[0]!] as const)))
+
+const GENERIC = new Set([...GENERIC_HEADS, ...HEAD_SYNONYMS.flat()])
+
+const stripAccents = (s: string): string =>
+  s.normalize("NFKC").normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
+
+const tokensOf = (s: string): Array<string> => s.match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** A token that marks a name: inner capital (`CyCADA`, `DensePose`), an acronym (`BERT`, `CNNs`), or a digit. */
+const nameToken = (t: string): boolean =>
+  /\p{N}/u.test(t) || /^\p{Lu}{2,}/u.test(t) || /^.+\p{Lu}/u.test(t)
+
+/**
+ * Whether tokens (as written) look like the name of a thing: one of them is
+ * an acronym, has an inner capital or a digit, or there are several and all
+ * are capitalised (`Penn Treebank`). A single capitalised word (`Transformer`,
+ * or a sentence-initial `Language`) is not enough.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const looksLikeName = (tokens: ReadonlyArray<string>): boolean =>
+  tokens.length > 0 &&
+  (tokens.some(nameToken) || (tokens.length > 1 && tokens.every((t) => /^\p{Lu}/u.test(t))))
+
+const singular = (word: string): string => {
+  if (word.length <= 3 || /\p{N}/u.test(word)) return word
+  if (/ies$/.test(word)) return word.slice(0, -3) + "y"
+  if (/(?:ss|us|is|ous|sis|ys)$/.test(word)) return word
+  if (/(?:ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2)
+  if (/s$/.test(word)) return word.slice(0, -1)
+  return word
+}
+
+/** `CNNs` -> `CNN`, `LMs` -> `LM`: the plural of an acronym. */
+const acronymSingular = (t: string): string => (/^\p{Lu}[\p{Lu}\p{N}]*\p{Lu}s$/u.test(t) ? t.slice(0, -1) : t)
+
+const genericTail = (tokens: ReadonlyArray<string>): number => {
+  const n = tokens.length
+  if (n >= 3 && GENERIC.has(`${tokens[n - 2]!.toLowerCase()} ${tokens[n - 1]!.toLowerCase()}`)) return 2
+  if (n >= 2 && GENERIC.has(tokens[n - 1]!.toLowerCase()) && /^\p{Ll}/u.test(tokens[n - 1]!)) return 1
+  return 0
+}
+
+/**
+ * The identity form of a name, as lower-case words separated by spaces:
+ * 1. {@link cleanLabel}; a definition `X (Y)` is reduced to its long form,
+ *    other parenthetical or bracketed parts are dropped; Unicode NFKC,
+ *    accents stripped;
+ * 2. words are runs of letters and digits (hyphens, dashes, dots, slashes and
+ *    spaces separate them); acronym plurals lose their `s` (`CNNs` -> `CNN`);
+ * 3. a leading article is dropped (`the`, `a`, `an`);
+ * 4. a generic head ({@link GENERIC_HEADS}, written in lower case) is dropped
+ *    when the words before it look like a name ({@link looksLikeName}):
+ *    `CyCADA model` -> `cycada`, `the CoNLL-2003 shared task` -> `conll 2003`,
+ *    but `language model` and `Transformer model` stay; after other words, a
+ *    head with synonyms ({@link HEAD_SYNONYMS}) becomes the first of its list
+ *    (`bootstrapping approach` -> `bootstrapping method`);
+ * 5. lower case; the last word is singularised (`networks` -> `network`;
+ *    words with digits and short words are kept).
+ *
+ * Idempotent: `canonicalName(canonicalName(x)) === canonicalName(x)`.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const canonicalName = (label: string): string => {
+  // Each pass only shortens (or keeps) the name: iterate to a fixed point so the function is idempotent.
+  let out = canonicalOnce(label)
+  for (;;) {
+    const next = canonicalOnce(out)
+    if (next === out) return out
+    out = next
+  }
+}
+
+/** A parenthetical inside a name (`dedicated word sense disambiguation (WSD) models`) is not part of it. */
+const dropParentheticals = (s: string): string => {
+  const out = s.replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])\s*/gu, " ").replace(/\s+/gu, " ").trim()
+  return out === "" ? s : out
+}
+
+const canonicalOnce = (label: string): string => {
+  const def = splitDefinition(label)
+  const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
+  let tokens = tokensOf(text).map(acronymSingular)
+  while (tokens.length > 1 && ARTICLES.has(tokens[0]!.toLowerCase())) tokens = tokens.slice(1)
+  const tail = genericTail(tokens)
+  if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
+  else if (tokens.length >= 2) {
+    const head = tokens[tokens.length - 1]!
+    const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
+    if (cls !== undefined) tokens = [...tokens.slice(0, -1), cls]
+  }
+  const lower = tokens.map((t) => t.toLowerCase())
+  if (lower.length > 0) lower[lower.length - 1] = singular(lower[lower.length - 1]!)
+  return lower.join(" ")
+}
+
+/**
+ * The key of entity identity: {@link canonicalName} with the spaces removed,
+ * so spacing and hyphenation variants meet (`bi-directional attention flow`,
+ * `bidirectional attention flow`; `ResNet50`, `ResNet-50`). Empty when the
+ * name has no letter or digit.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const entityKey = (label: string): string => canonicalName(label).replace(/ /g, "")
+
+// ---------------------------------------------------------------------------
+// Abbreviations (Schwartz & Hearst 2003)
+// ---------------------------------------------------------------------------
+
+/**
+ * A short form and the long form it abbreviates.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export interface Definition {
+  readonly short: string
+  readonly long: string
+}
+
+const isAlnum = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c)
+
+/**
+ * Whether a string may be a short form: 2-10 characters, at most two words,
+ * starting with a letter or digit, with at least one capital letter, and not
+ * a plain lower-case word.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const isShortForm = (s: string): boolean => {
+  const t = s.trim()
+  if (t.length < 2 || t.length > 10) return false
+  if (t.split(/\s+/).length > 2) return false
+  if (!isAlnum(t[0])) return false
+  if (!/\p{Lu}/u.test(t)) return false
+  if (!/\p{L}/u.test(t)) return false
+  return true
+}
+
+/**
+ * The Schwartz-Hearst match: the shortest suffix of `long` (starting at a
+ * word) that contains the letters and digits of `short` in order, the first
+ * one starting a word; `null` when there is none, when it is not longer than
+ * the short form, or when it contains the short form as a word.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const abbreviationMatch = (short: string, long: string): string | null => {
+  const byInitials = initialsMatch(short, long)
+  if (byInitials !== null) return byInitials
+  let s = short.length - 1
+  let l = long.length - 1
+  while (s >= 0) {
+    const c = short[s]!.toLowerCase()
+    if (!isAlnum(c)) {
+      s--
+      continue
+    }
+    while (l >= 0 && (long[l]!.toLowerCase() !== c || (s === 0 && l > 0 && isAlnum(long[l - 1])))) l--
+    if (l < 0) return null
+    l--
+    s--
+  }
+  const start = long.lastIndexOf(" ", l) + 1
+  const found = long.slice(start).trim()
+  if (found.length <= short.length) return null
+  const words = found.toLowerCase().split(/[^\p{L}\p{N}]+/u)
+  if (words.includes(short.toLowerCase())) return null
+  if (found.split(/\s+/).length < 2 && !/[-/]/.test(found)) return null
+  return found
+}
+
+const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from"])
+
+/** The letters of a short form that name words: its capitals and digits (`CCRs` -> `ccr`, `BiDAF` -> `bdaf`). */
+export const shortFormLetters = (short: string): string =>
+  short.replace(/s$/u, "").replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
+
+/**
+ * The shortest run of last words of `long` whose initials (hyphenated parts
+ * count as words; `of`, `and`, `the` may be skipped) are the capitals of
+ * `short`, in order; null when there is none. Tried before the character
+ * match, which may otherwise take too few words (`CCRs` in "Category
+ * Cooccurrence Restrictions" would match only "Cooccurrence Restrictions").
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const initialsMatch = (short: string, long: string): string | null => {
+  const letters = shortFormLetters(short)
+  if (letters.length < 2) return null
+  const words = long.trim().split(/\s+/u)
+  for (let start = words.length - 1; start >= 0; start--) {
+    const parts = words.slice(start).flatMap((w) => w.split(/[-/]/u)).filter((w) => /[\p{L}\p{N}]/u.test(w))
+    if (MINOR.has(parts[0]?.toLowerCase() ?? "")) continue
+    if (initialsCover(letters, parts)) return words.slice(start).join(" ")
+  }
+  return null
+}
+
+const initialsCover = (letters: string, parts: ReadonlyArray<string>): boolean => {
+  // Every significant word gives its first letter, in order; minor words may give theirs or not.
+  const go = (i: number, j: number): boolean => {
+    if (j === parts.length) return i === letters.length
+    const w = parts[j]!.toLowerCase()
+    const first = w.replace(/^[^\p{L}\p{N}]+/u, "")[0] ?? ""
+    if (i < letters.length && first === letters[i] && go(i + 1, j + 1)) return true
+    return MINOR.has(w) && go(i, j + 1)
+  }
+  return go(0, 0)
+}
+
+/**
+ * A label that is itself a definition, `long (SHORT)` or `SHORT (long)`, split
+ * into its two forms; `null` for any other label.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const splitDefinition = (label: string): Definition | null => {
+  const m = /^(.+?)\s*[([]([^()[\]]+)[)\]]\s*$/su.exec(label.replace(/\s+/gu, " ").trim())
+  if (m === null) return null
+  const before = m[1]!.trim()
+  const inside = m[2]!.trim()
+  if (isShortForm(inside)) {
+    const long = abbreviationMatch(inside, before)
+    if (long !== null && long === before) return { short: inside, long: cleanLabel(long) }
+  }
+  if (isShortForm(before)) {
+    const long = abbreviationMatch(before, inside)
+    if (long !== null && long === inside) return { short: before, long: cleanLabel(long) }
+  }
+  return null
+}
+
+const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, short.length * 2)
+
+/**
+ * Abbreviation definitions in running text, in order: `long form (SF)` and
+ * `SF (long form)`, found with the Schwartz-Hearst algorithm. The long form
+ * is taken within the sentence, at most `min(|SF| + 5, 2|SF|)` words before
+ * the parenthesis. Duplicates (same short and long form) are reported once.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
+  const out: Array<Definition> = []
+  const seen = new Set<string>()
+  const flat = text.replace(/\s+/gu, " ")
+  const paren = /[([]([^()[\]]{1,200})[)\]]/gu
+  for (const m of flat.matchAll(paren)) {
+    const at = m.index ?? 0
+    let inside = m[1]!.trim()
+    // "(FRRN; see Section 2)", "(CRF, Lafferty et al.)": the first part
+    const cut = inside.search(/[;,]\s/u)
+    if (cut > 0) inside = inside.slice(0, cut).trim()
+    const before = flat.slice(Math.max(0, at - 400), at)
+    const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("? "), before.lastIndexOf("! "))
+    const clause = before.slice(sentenceStart + 1).replace(/\s+$/u, "")
+    let found: Definition | null = null
+    if (isShortForm(inside) && !/^\p{N}+$/u.test(inside)) {
+      const words = clause.split(" ").filter((w) => w.length > 0)
+      const window = words.slice(Math.max(0, words.length - MAX_LONG_WORDS(inside))).join(" ")
+      const long = abbreviationMatch(inside, window)
+      if (long !== null) found = { short: inside, long: cleanLabel(long) }
+    } else if (inside.split(" ").length > 1) {
+      const prev = /([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u.exec(clause)?.[1]
+      if (prev !== undefined && isShortForm(prev)) {
+        const long = abbreviationMatch(prev, inside)
+        if (long !== null && long.split(" ").length <= MAX_LONG_WORDS(prev)) found = { short: prev, long: cleanLabel(long) }
+      }
+    }
+    if (found !== null && found.long.length > found.short.length && entityKey(found.long) !== "") {
+      const key = `${found.short}\u0000${entityKey(found.long)}`
+      if (!seen.has(key)) {
+        seen.add(key)
+        out.push(found)
+      }
+    }
+  }
+  return out
+}

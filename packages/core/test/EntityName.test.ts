@@ -1,0 +1,127 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import * as EntityName from "../src/EntityName.js"
+
+const word = fc.stringMatching(/^[A-Za-z][a-z]{2,9}$/)
+const name = fc.oneof(
+  fc.stringMatching(/^[A-Z][a-zA-Z]{1,8}$/),
+  fc.stringMatching(/^[A-Z]{2,6}$/),
+  fc.array(word, { minLength: 1, maxLength: 4 }).map((ws) => ws.join(" "))
+)
+const labelLike = fc.tuple(
+  fc.constantFrom("", "the ", "The ", "a "),
+  name,
+  fc.constantFrom("", " model", " models", " dataset", " task", " system", " approach", " (CRF)", "-50", " networks", "s"),
+  fc.constantFrom("", ".", " ", "\n")
+).map(([a, b, c, d]) => `${a}${b}${c}${d}`)
+
+describe("EntityName: identity", () => {
+  it.prop("canonicalName is idempotent (any string)", [fc.fullUnicodeString({ maxLength: 40 })], ([s]) => {
+    const once = EntityName.canonicalName(s)
+    expect(EntityName.canonicalName(once)).toBe(once)
+  })
+
+  it.prop("canonicalName is idempotent (label-like strings), and entityKey agrees with it", [labelLike], ([s]) => {
+    const once = EntityName.canonicalName(s)
+    expect(EntityName.canonicalName(once)).toBe(once)
+    expect(EntityName.entityKey(once)).toBe(EntityName.entityKey(s))
+  })
+
+  it.prop(
+    "distinct version numbers never merge (ResNet-50 / ResNet-101, BLEU / BLEU-4), whatever the separator",
+    [
+      fc.stringMatching(/^[A-Z][A-Za-z]{1,8}$/),
+      fc.integer({ min: 0, max: 999 }),
+      fc.integer({ min: 0, max: 999 }),
+      fc.constantFrom("-", " ", "", "‐"),
+      fc.constantFrom("", " model", " dataset")
+    ],
+    ([base, a, b, sep, head]) => {
+      fc.pre(a !== b)
+      expect(EntityName.entityKey(`${base}${sep}${a}${head}`)).not.toBe(EntityName.entityKey(`${base}${sep}${b}${head}`))
+      expect(EntityName.entityKey(`${base}${sep}${a}`)).not.toBe(EntityName.entityKey(base))
+    }
+  )
+
+  it.prop("a clean label is one line with no edge whitespace", [fc.string({ maxLength: 60 })], ([s]) => {
+    const clean = EntityName.cleanLabel(s)
+    expect(clean).not.toMatch(/[\n\r\t]/)
+    expect(clean).toBe(clean.trim())
+    expect(EntityName.cleanLabel(clean)).toBe(clean)
+  })
+
+  // Both directions, with the examples of docs/entities.md.
+  const same: ReadonlyArray<readonly [string, string]> = [
+    ["CyCADA", "CyCADA model"],
+    ["DensePose", "DensePose system"],
+    ["SQuAD", "the SQuAD dataset"],
+    ["CIFAR-100", "CIFAR-100 dataset"],
+    ["ELMo", "ELMo embeddings"],
+    ["CoNLL-2003", "the CoNLL-2003 shared task"],
+    ["BLEU", "BLEU score"],
+    ["ResNet-50", "ResNet50"],
+    ["ResNet-50", "ResNet 50"],
+    ["bi-directional attention flow", "Bidirectional Attention Flow"],
+    ["convolutional neural networks", "Convolutional Neural Network"],
+    ["CNNs", "CNN"],
+    ["LMs", "LM"],
+    ["Penn Treebank", "Penn Treebank dataset"],
+    ["conditional random fields (CRF)", "conditional random field"],
+    ["convolu-\ntional networks", "convolutional network"],
+    ["bootstrapping approach", "bootstrapping method"],
+    ["Gröbner basis", "Grobner basis"]
+  ]
+  const different: ReadonlyArray<readonly [string, string]> = [
+    ["ResNet-50", "ResNet-101"],
+    ["BLEU", "BLEU-4"],
+    ["GPT-2", "GPT-3"],
+    ["language model", "language"],
+    ["Transformer model", "Transformer"],
+    ["translation model", "translation"],
+    ["word embedding", "word"],
+    ["language model", "language system"],
+    ["ROUGE-1", "ROUGE-L"],
+    ["v1", "v2"]
+  ]
+  it("joins variants of one name", () => {
+    for (const [a, b] of same) expect([a, EntityName.entityKey(a)]).toEqual([a, EntityName.entityKey(b)])
+  })
+  it("keeps apart names that differ in content", () => {
+    for (const [a, b] of different) expect([a, b, EntityName.entityKey(a) === EntityName.entityKey(b)]).toEqual([a, b, false])
+  })
+})
+
+describe("EntityName: abbreviations (Schwartz & Hearst)", () => {
+  it("finds definitions both ways, and keeps citations and years out", () => {
+    const text = "We use Full-Resolution Residual Networks (FRRN). A BiDAF (bi-directional attention flow) layer follows; " +
+      "conditional random fields (CRF; Lafferty et al., 2001) decode, as in prior work (Smith et al., 2019) and (2020)."
+    expect(EntityName.findDefinitions(text)).toEqual([
+      { short: "FRRN", long: "Full-Resolution Residual Networks" },
+      { short: "BiDAF", long: "bi-directional attention flow" },
+      { short: "CRF", long: "conditional random fields" }
+    ])
+  })
+
+  it("prefers the words whose initials spell the short form", () => {
+    expect(EntityName.abbreviationMatch("CCRs", "formalism of Category Cooccurrence Restrictions")).toBe(
+      "Category Cooccurrence Restrictions"
+    )
+    expect(EntityName.splitDefinition("Category Cooccurrence Restrictions ( CCRs )")).toEqual({
+      short: "CCRs",
+      long: "Category Cooccurrence Restrictions"
+    })
+    expect(EntityName.splitDefinition("ResNet (50 layers)")).toBeNull()
+  })
+
+  it.prop(
+    "a generated definition is found, and its long form is a suffix of the words before the parenthesis",
+    [fc.array(fc.stringMatching(/^[a-z]{3,9}$/), { minLength: 2, maxLength: 5 }), fc.boolean()],
+    ([words, capitalised]) => {
+      const long = words.map((w) => (capitalised ? w[0]!.toUpperCase() + w.slice(1) : w)).join(" ")
+      const short = words.map((w) => w[0]!.toUpperCase()).join("")
+      const found = EntityName.findDefinitions(`In this paper we study ${long} (${short}) carefully.`)
+      expect(found).toEqual([{ short, long }])
+      expect(EntityName.entityKey(EntityName.splitDefinition(`${long} (${short})`)!.long)).toBe(EntityName.entityKey(long))
+    }
+  )
+})

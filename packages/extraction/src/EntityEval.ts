@@ -1,0 +1,339 @@
+/**
+ * Entity resolution measured against gold alias clusters: each gold entity
+ * (a canonical name with the surface forms that name it) should be exactly
+ * one kg entity, and two gold entities should never be one kg entity.
+ *
+ * - split rate: among gold entities with two or more forms resolved to kg
+ *   entities, the share whose forms resolve to two or more kg entities;
+ * - over-merge rate: among gold entities with a resolved form, the share
+ *   that share a kg entity with another gold entity of the same group
+ *   (paper); gold entities of different groups may be the same thing, so
+ *   they are never compared;
+ * - coverage: the share of gold forms that resolve at all.
+ *
+ * Gold files: `{ "<canonical>": ["form", ...], ... }` (one group: the whole
+ * store) or `{ "<paper id>": { "<canonical>": ["form", ...] }, ... }` (one
+ * group per paper). `scierGold` builds the second from SciERC coreference
+ * clusters (pronouns, generic mentions and head-noun anaphora left out: they
+ * corefer but are not names of the entity).
+ *
+ * @since 0.1.0
+ */
+import * as Data from "effect/Data"
+
+/**
+ * Gold entities by group (paper), each a canonical name with its forms.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type GoldClusters = ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<string>>>
+
+/**
+ * The gold file could not be read.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class GoldFormatError extends Data.TaggedError("GoldFormatError")<{ readonly detail: string }> {
+  override get message(): string {
+    return `The gold clusters file is not in the expected shape: ${this.detail}. ` +
+      `Give {"<canonical>": ["form", ...]} or {"<paper id>": {"<canonical>": ["form", ...]}}.`
+  }
+}
+
+/** The group name of a gold file without groups. @since 0.1.0 @category constants */
+export const WHOLE_STORE = "*"
+
+const formsOf = (canonical: string, v: unknown, where: string): ReadonlyArray<string> => {
+  if (!Array.isArray(v) || v.some((f) => typeof f !== "string")) {
+    throw new GoldFormatError({ detail: `${where}: the forms of "${canonical}" are not a list of strings` })
+  }
+  return Array.from(new Set([canonical, ...(v as Array<string>)].map((f) => f.replace(/\s+/g, " ").trim()).filter((f) => f !== "")))
+}
+
+/**
+ * Parse a gold file's JSON (see the module header).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseGold = (json: unknown): GoldClusters => {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new GoldFormatError({ detail: "the top level is not a JSON object" })
+  }
+  const entries = Object.entries(json as Record<string, unknown>)
+  const grouped = entries.length > 0 && entries.every(([, v]) => typeof v === "object" && v !== null && !Array.isArray(v))
+  const out = new Map<string, ReadonlyMap<string, ReadonlyArray<string>>>()
+  if (grouped) {
+    for (const [group, clusters] of entries) {
+      const m = new Map<string, ReadonlyArray<string>>()
+      for (const [canonical, forms] of Object.entries(clusters as Record<string, unknown>)) {
+        m.set(canonical, formsOf(canonical, forms, `group "${group}"`))
+      }
+      out.set(group, m)
+    }
+  } else {
+    const m = new Map<string, ReadonlyArray<string>>()
+    for (const [canonical, forms] of entries) m.set(canonical, formsOf(canonical, forms, "top level"))
+    out.set(WHOLE_STORE, m)
+  }
+  return out
+}
+
+/**
+ * An example of an error, for the report.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EntityEvalExample {
+  readonly group: string
+  readonly gold: ReadonlyArray<string>
+  /** For a split: the kg entities the forms resolved to; for a merge: the shared kg entity. */
+  readonly kg: ReadonlyArray<string>
+}
+
+/**
+ * The measured rates.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EntityEvalReport {
+  readonly groups: number
+  readonly goldEntities: number
+  readonly goldForms: number
+  readonly formsResolved: number
+  readonly coverage: number
+  /** Gold entities with two or more forms resolved (the denominator of the split rate). */
+  readonly multiFormEntities: number
+  readonly split: number
+  readonly splitRate: number
+  /** Gold entities with a resolved form (the denominator of the over-merge rate). */
+  readonly resolvedEntities: number
+  readonly overMerged: number
+  readonly overMergeRate: number
+  readonly splitExamples: ReadonlyArray<EntityEvalExample>
+  readonly mergeExamples: ReadonlyArray<EntityEvalExample>
+}
+
+const ratio = (n: number, d: number): number => (d === 0 ? 0 : Math.round((n / d) * 10000) / 10000)
+
+/**
+ * Score a resolution: `resolve(group, form)` is the kg entity a form names in
+ * that group, or undefined when it names none.
+ *
+ * @since 0.1.0
+ * @category scoring
+ */
+export const score = (
+  gold: GoldClusters,
+  resolve: (group: string, form: string) => string | undefined,
+  examples = 10
+): EntityEvalReport => {
+  let goldEntities = 0
+  let goldForms = 0
+  let formsResolved = 0
+  let multi = 0
+  let split = 0
+  let resolvedEntities = 0
+  let overMerged = 0
+  const splitExamples: Array<EntityEvalExample> = []
+  const mergeExamples: Array<EntityEvalExample> = []
+  for (const [group, clusters] of gold) {
+    const idsOf = new Map<string, ReadonlySet<string>>()
+    for (const [canonical, forms] of clusters) {
+      goldEntities++
+      goldForms += forms.length
+      const resolved = forms.map((f) => resolve(group, f)).filter((id): id is string => id !== undefined)
+      formsResolved += resolved.length
+      const ids = new Set(resolved)
+      idsOf.set(canonical, ids)
+      if (resolved.length >= 2) {
+        multi++
+        if (ids.size >= 2) {
+          split++
+          if (splitExamples.length < examples) splitExamples.push({ group, gold: forms, kg: Array.from(ids).sort() })
+        }
+      }
+    }
+    const owners = new Map<string, Array<string>>()
+    for (const [canonical, ids] of idsOf) for (const id of ids) owners.set(id, [...(owners.get(id) ?? []), canonical])
+    for (const [canonical, ids] of idsOf) {
+      if (ids.size === 0) continue
+      resolvedEntities++
+      const shared = Array.from(ids).find((id) => (owners.get(id) ?? []).length > 1)
+      if (shared !== undefined) {
+        overMerged++
+        if (mergeExamples.length < examples && owners.get(shared)![0] === canonical) {
+          mergeExamples.push({ group, gold: owners.get(shared)!, kg: [shared] })
+        }
+      }
+    }
+  }
+  return {
+    groups: gold.size,
+    goldEntities,
+    goldForms,
+    formsResolved,
+    coverage: ratio(formsResolved, goldForms),
+    multiFormEntities: multi,
+    split,
+    splitRate: ratio(split, multi),
+    resolvedEntities,
+    overMerged,
+    overMergeRate: ratio(overMerged, resolvedEntities),
+    splitExamples,
+    mergeExamples
+  }
+}
+
+// ---------------------------------------------------------------------------
+// SciERC coreference clusters as gold alias clusters
+// ---------------------------------------------------------------------------
+
+/**
+ * One SciERC record (the flat format of `scierc_*_flat.jsonl`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ScierRecord {
+  readonly doc_key: string
+  readonly text: string
+  readonly entities: ReadonlyArray<{ readonly text: string; readonly type: string }>
+  readonly coref_clusters?: ReadonlyArray<ReadonlyArray<string>>
+}
+
+const PRONOUNS = new Set([
+  "it",
+  "its",
+  "they",
+  "them",
+  "their",
+  "theirs",
+  "this",
+  "these",
+  "that",
+  "those",
+  "which",
+  "we",
+  "our",
+  "us",
+  "one",
+  "ones",
+  "itself",
+  "themselves",
+  "he",
+  "she",
+  "his",
+  "her"
+])
+
+const words = (s: string): Array<string> =>
+  s.replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])\s*/gu, " ").toLowerCase().split(/\s+/).filter((w) => w.length > 0)
+
+/** Whether `short` is the last words of `long` (head-noun anaphora: "agreement" for "cross-serial agreement"). */
+const isHeadOf = (short: string, long: string): boolean => {
+  const a = words(short)
+  const b = words(long)
+  return a.length < b.length && a.every((w, i) => w === b[b.length - a.length + i])
+}
+
+const STOP = new Set(["the", "a", "an", "of", "for", "in", "on", "and", "or", "to", "with", "by", "from", "based"])
+
+const contentWords = (s: string): Set<string> =>
+  new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !STOP.has(w)).map((w) => w.replace(/(?:es|s)$/u, "")))
+
+/** `MT` for "machine translation": the capitals of a short form are the initials of the other's words, in order. */
+const initialsOf = (short: string, long: string): boolean => {
+  const letters = short.replace(/[^\p{Lu}]/gu, "").toLowerCase()
+  if (letters.length < 2) return false
+  const initials = long.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0).map((w) => w[0]).join("")
+  let i = 0
+  for (const c of initials) if (c === letters[i]) i++
+  return i === letters.length
+}
+
+/** Whether two forms are lexically linked: a shared content word, or one abbreviates the other. */
+const linked = (a: string, b: string): boolean => {
+  const x = contentWords(a)
+  for (const w of contentWords(b)) if (x.has(w)) return true
+  return initialsOf(a, b) || initialsOf(b, a)
+}
+
+/** The same text up to case and a plural ending: one gold entity (SciERC does not cluster repeated mentions). */
+const variantKey = (s: string): string => s.toLowerCase().replace(/[\s\-‐‑–]+/gu, "").replace(/s$/u, "")
+
+/**
+ * Options of {@link scierGold}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ScierGoldOptions {
+  /**
+   * Keep only the forms of a cluster that are lexically linked to another of
+   * its forms (a shared content word, or an acronym of its initials): the
+   * alias view, without coreference by description ("InfoMagnets" / "educational tool").
+   */
+  readonly linkedOnly?: boolean
+}
+
+/**
+ * Gold alias clusters from SciERC coreference clusters, one group per
+ * abstract: forms that are pronouns, typed `Generic` ("method", "approach"),
+ * or head-noun anaphora of a longer form of the cluster are left out (they
+ * refer to the entity without being one of its names). Every other entity
+ * mention of the abstract that is in no cluster is a gold entity of its own
+ * (for the over-merge rate); mentions that differ only in case or a plural
+ * ending are one.
+ *
+ * @since 0.1.0
+ * @category gold
+ */
+export const scierGold = (records: ReadonlyArray<ScierRecord>, options: ScierGoldOptions = {}): GoldClusters => {
+  const out = new Map<string, ReadonlyMap<string, ReadonlyArray<string>>>()
+  for (const r of records) {
+    const typeOf = new Map<string, string>()
+    for (const e of r.entities) if (!typeOf.has(e.text)) typeOf.set(e.text, e.type)
+    const clusters = new Map<string, Array<string>>()
+    const clustered = new Set<string>()
+    const byVariant = new Map<string, string>()
+    for (const cluster of r.coref_clusters ?? []) {
+      for (const m of cluster) clustered.add(m)
+      const named = Array.from(new Set(cluster)).filter((m) =>
+        !PRONOUNS.has(m.toLowerCase()) && typeOf.get(m) !== "Generic" && /[\p{L}]/u.test(m)
+      )
+      let forms = named.filter((m) => !named.some((o) => o !== m && isHeadOf(m, o)))
+      if (options.linkedOnly === true) forms = forms.filter((m) => forms.some((o) => o !== m && linked(m, o)))
+      if (forms.length === 0) continue
+      // A cluster with a form of an earlier cluster (up to case, spacing, hyphens, plural) is the same entity.
+      const home = forms.map((f) => byVariant.get(variantKey(f))).find((h) => h !== undefined)
+      if (home !== undefined) {
+        const into = clusters.get(home)!
+        for (const f of forms) if (!into.includes(f)) into.push(f)
+        for (const f of forms) if (!byVariant.has(variantKey(f))) byVariant.set(variantKey(f), home)
+        continue
+      }
+      const canonical = [...forms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0]!
+      if (clusters.has(canonical)) continue
+      clusters.set(canonical, forms)
+      for (const f of forms) if (!byVariant.has(variantKey(f))) byVariant.set(variantKey(f), canonical)
+    }
+    for (const e of r.entities) {
+      if (clustered.has(e.text) || e.type === "Generic" || PRONOUNS.has(e.text.toLowerCase())) continue
+      const home = byVariant.get(variantKey(e.text))
+      if (home !== undefined) {
+        const forms = clusters.get(home)!
+        if (!forms.includes(e.text)) forms.push(e.text)
+        continue
+      }
+      clusters.set(e.text, [e.text])
+      byVariant.set(variantKey(e.text), e.text)
+    }
+    out.set(r.doc_key, clusters)
+  }
+  return out
+}
