@@ -24,6 +24,7 @@ import { linkCommand } from "./commands/link.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
+import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
 import { version } from "./Version.js"
 
@@ -49,6 +50,7 @@ export const kg = Command.make("kg").pipe(
     foundationsCommand,
     researchCommand,
     askCommand,
+    serveCommand,
     l4Command,
     evalCommand
   ])

@@ -1,0 +1,217 @@
+/**
+ * `kg serve`: the API (`Handlers` on a `Workbench`), its OpenAPI document at `/api/openapi.json`, and the
+ * workbench page (the built `@kg/web` files) on one Node HTTP server.
+ *
+ * It binds to loopback by default. Any other host needs a token, and then every request (page and API alike)
+ * must carry it: `Authorization: Bearer <token>`, the `kg_token` cookie, or `?token=` (a page opened with
+ * `?token=` gets the cookie, so the page's own requests carry it). While it runs, a note beside the database
+ * (`Sidecar`) tells other `kg` commands which server holds the file.
+ *
+ * ```ts
+ * import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+ * import * as Layer from "effect/Layer"
+ * import * as Kg from "@kg/graph/Kg"
+ * import * as Server from "@kg/server/Server"
+ *
+ * Server.layer({ host: "127.0.0.1", port: 7410 }).pipe(
+ *   Layer.provide(Kg.layerOffline({ db: "kg.duckdb" })),
+ *   Layer.launch,
+ *   NodeRuntime.runMain
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
+import { createServer } from "node:http"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Handlers from "./Handlers.js"
+import { authenticate, COOKIE } from "./internal/auth.js"
+import * as Static from "./internal/static.js"
+import * as Sidecar from "./Sidecar.js"
+import * as Workbench from "./Workbench.js"
+
+/**
+ * Options of {@link layer}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ServeOptions extends Workbench.WorkbenchOptions {
+  /** Default `127.0.0.1`. Any other than loopback requires `token`. */
+  readonly host?: string | undefined
+  /** Default 7410; 0 picks a free port. */
+  readonly port?: number | undefined
+  /**
+   * The built page to serve: a folder with `index.html`; `null` serves the API only. Default: the files of the
+   * installed `@kg/web` package (the API alone, with a warning, when they are not built).
+   */
+  readonly webRoot?: string | null | undefined
+  /** Leave no note beside the database. Default false. */
+  readonly noSidecar?: boolean | undefined
+}
+
+/**
+ * Where the server listens.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListeningService {
+  readonly url: string
+  readonly host: string
+  readonly port: number
+  /** Whether the page is served (false: the API only). */
+  readonly page: boolean
+  /** Why the page is not served, when it is not. */
+  readonly pageProblem: string | null
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Listening extends Context.Tag("@kg/server/Server/Listening")<Listening, ListeningService>() {}
+
+/**
+ * Refused before binding: a host other than loopback without a token.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InsecureBindError extends Data.TaggedError("InsecureBindError")<{ readonly host: string }> {
+  override get message(): string {
+    return `refusing to serve on ${this.host} without a token: anyone who can reach it could read and change the graph. ` +
+      "Pass --token <secret> (or set KG_TOKEN), or serve on 127.0.0.1."
+  }
+}
+
+/**
+ * Whether a host name or address is loopback only.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+
+/** The default page: the built files of `@kg/web`. */
+const defaultWebRoot = Effect.promise(() =>
+  import("@kg/web").then((m: { readonly webRoot: string }) => m.webRoot, () => null as string | null)
+)
+
+const unauthorized = (request: HttpServerRequest.HttpServerRequest) => {
+  const message = "this kg server requires its token: open the URL that `kg serve` printed (it ends with ?token=...), " +
+    "or send Authorization: Bearer <token>"
+  const accept = request.headers["accept"] ?? ""
+  return accept.includes("text/html")
+    ? HttpServerResponse.text(`401 Unauthorized: ${message}\n`, { status: 401, headers: Static.SECURITY_HEADERS })
+    : HttpServerResponse.unsafeJson({ _tag: "Unauthorized", message }, { status: 401 })
+}
+
+/** Token check for every request, then the API under /api and the page elsewhere. */
+const gate = (site: Static.StaticSite | null, token: string | null) => (app: HttpApp.Default) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    let viaQuery = false
+    if (token !== null) {
+      const how = authenticate(request, token)
+      if (how === null) return unauthorized(request)
+      viaQuery = how === "query"
+    }
+    const url = new URL(request.url, "http://kg.invalid")
+    let response: HttpServerResponse.HttpServerResponse
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+      response = yield* app
+    } else {
+      const found = request.method === "GET" || request.method === "HEAD" ? site?.respond(url.pathname) ?? null : null
+      response = found ?? HttpServerResponse.unsafeJson(
+        {
+          _tag: "NotFound",
+          message: site === null ? `nothing at ${url.pathname}: this server serves the API under /api` : `nothing at ${url.pathname}`
+        },
+        { status: 404 }
+      )
+    }
+    return viaQuery && token !== null
+      ? HttpServerResponse.unsafeSetCookie(response, COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" })
+      : response
+  })
+
+/**
+ * The server on an `HttpServer` in context (a Node server from {@link layer}, or `NodeHttpServer.layerTest`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerApp = (options: { readonly webRoot?: string | null | undefined } = {}) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const wb = yield* Workbench.Workbench
+    const root = options.webRoot === undefined ? yield* defaultWebRoot : options.webRoot
+    const loaded = root === null ? "no page (API only)" : Static.load(root)
+    const site = typeof loaded === "string" ? null : loaded
+    const problem = typeof loaded === "string" ? loaded : null
+    const served = HttpApiBuilder.serve(gate(site, wb.token)).pipe(
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
+      Layer.provide(Handlers.layer)
+    )
+    const announce = Layer.effect(
+      Listening,
+      Effect.map(HttpServer.HttpServer, (server): ListeningService => {
+        const address = server.address
+        const host = address._tag === "TcpAddress" ? address.hostname : "localhost"
+        const port = address._tag === "TcpAddress" ? address.port : 0
+        const shown = host.includes(":") ? `[${host}]` : host
+        return { url: `http://${shown}:${port}/`, host, port, page: site !== null, pageProblem: problem }
+      })
+    )
+    return Layer.merge(served, announce)
+  }))
+
+/**
+ * The whole server: workbench, API, page, on a Node HTTP server at `host:port`, with the note beside the
+ * database while it runs. Needs the kg services of one store (`Workbench.KgServices`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: ServeOptions = {}) => {
+  const host = options.host ?? "127.0.0.1"
+  const port = options.port ?? 7410
+  const token = options.token !== undefined && options.token !== "" ? options.token : undefined
+  const check = isLoopback(host) || token !== undefined
+    ? Layer.empty
+    : Layer.effectDiscard(Effect.fail(new InsecureBindError({ host })))
+  const note = Layer.scopedDiscard(Effect.gen(function*() {
+    if (options.noSidecar === true) return
+    const listening = yield* Listening
+    const wb = yield* Workbench.Workbench
+    yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        Sidecar.write({
+          pid: process.pid,
+          url: listening.url,
+          db: wb.info.db,
+          startedAt: new Date().toISOString(),
+          tokenRequired: wb.token !== null
+        })
+      ).pipe(Effect.ignore),
+      () => Effect.sync(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
+    )
+  }))
+  const app = layerApp({ webRoot: options.webRoot }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { host, port }))
+  )
+  return Layer.provideMerge(note, app).pipe(
+    Layer.provideMerge(Workbench.layer({ ...options, token })),
+    Layer.provide(check)
+  )
+}
