@@ -80,8 +80,9 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * The token, when the server has one: `Authorization: Bearer <token>`, the `kg_token` cookie (set by the page
- * when it is opened with `?token=`), or a `token` query parameter (downloads, links).
+ * The token, when the server has one: `Authorization: Bearer <token>`, or the `kg_token` cookie (set on the
+ * response to any request that carried the token as a `token` query parameter, which is accepted too: open the
+ * page once with `?token=`).
  *
  * @since 0.1.0
  * @category security
@@ -89,9 +90,12 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@kg/server/Api/Authorization", {
   failure: Unauthorized,
   security: {
-    bearer: HttpApiSecurity.bearer,
-    cookie: HttpApiSecurity.apiKey({ in: "cookie", key: "kg_token" }),
-    query: HttpApiSecurity.apiKey({ in: "query", key: "token" })
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "Authorization: Bearer <token>, when the server has a token (--token, KG_TOKEN)")
+    ),
+    cookie: HttpApiSecurity.apiKey({ in: "cookie", key: "kg_token" }).pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "set by the server on a response to a request with ?token=<token>")
+    )
   }
 }) {}
 
@@ -268,8 +272,9 @@ export const AnswerEvent = Schema.Union(
 /** @since 0.1.0 @category models */
 export type AnswerEvent = typeof AnswerEvent.Type
 
-const ndjson = <S extends Schema.Schema.Any>(schema: S) =>
-  schema.pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "application/x-ndjson" }))
+/** A stream of `schema` documents, one per line (suspended so that a union of events stays one response). */
+const ndjson = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.suspend(() => schema).pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "application/x-ndjson" }))
 
 /**
  * A stored paper in the list.

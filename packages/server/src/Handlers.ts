@@ -39,7 +39,7 @@ import {
   ServerError,
   Unauthorized
 } from "./Api.js"
-import { sameToken } from "./internal/auth.js"
+import { authenticate, sameToken } from "./internal/auth.js"
 import * as GraphViews from "./internal/graphViews.js"
 import * as Papers from "./internal/papers.js"
 import { eventsResponse } from "./internal/stream.js"
@@ -513,11 +513,15 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
 // Security and the whole API
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The token as the scheme decoded it, or any other way the request carries it (`?token=`). */
 const check = (token: Redacted.Redacted<string>) =>
-  Effect.flatMap(Workbench, (wb) =>
-    wb.token === null || sameToken(Redacted.value(token), wb.token)
-      ? Effect.void
-      : Effect.fail(new Unauthorized({ message: "this server requires its token: send Authorization: Bearer <token>" })))
+  Effect.gen(function*() {
+    const wb = yield* Workbench
+    if (wb.token === null || sameToken(Redacted.value(token), wb.token)) return
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (authenticate(request, wb.token) !== null) return
+    return yield* new Unauthorized({ message: "this server requires its token: send Authorization: Bearer <token>" })
+  })
 
 /**
  * The token check of the API (passes every request when the server has no token).
@@ -530,8 +534,7 @@ export const AuthorizationLive = Layer.effect(
   Effect.map(Workbench, (wb) =>
     Authorization.of({
       bearer: (token) => check(token).pipe(Effect.provideService(Workbench, wb)),
-      cookie: (token) => check(token).pipe(Effect.provideService(Workbench, wb)),
-      query: (token) => check(token).pipe(Effect.provideService(Workbench, wb))
+      cookie: (token) => check(token).pipe(Effect.provideService(Workbench, wb))
     }))
 )
 

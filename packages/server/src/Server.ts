@@ -29,6 +29,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -117,8 +118,37 @@ const unauthorized = (request: HttpServerRequest.HttpServerRequest) => {
     : HttpServerResponse.unsafeJson({ _tag: "Unauthorized", message }, { status: 401 })
 }
 
+const isRouteNotFound = (e: unknown): boolean =>
+  typeof e === "object" && e !== null && "_tag" in e && e._tag === "RouteNotFound"
+
+const isRequestError = (e: unknown): e is { readonly reason: string; readonly description?: string; readonly cause?: unknown } =>
+  typeof e === "object" && e !== null && "_tag" in e && e._tag === "RequestError"
+
+const requestErrorText = (e: { readonly reason: string; readonly description?: string; readonly cause?: unknown }) => {
+  const cause = e.cause instanceof Error ? e.cause.message : e.description
+  return e.reason === "Decode" ? `the body is not valid JSON${cause !== undefined ? ` (${cause})` : ""}` : cause ?? e.reason
+}
+
+const STATUS_MESSAGES: Readonly<Record<number, string>> = {
+  400: "bad request: the body is not valid JSON, or not what this endpoint takes (see /api/openapi.json)",
+  404: "no such endpoint (see /api/openapi.json)",
+  405: "method not allowed here (see /api/openapi.json)",
+  413: "the request body is too large",
+  500: "unexpected error in the server (see its log)"
+}
+
+/** An API error response without a body gets a JSON one with a message: clients never see a bare status. */
+const withMessage = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status < 400 || response.body._tag !== "Empty") return response
+  const tag = response.status === 404 ? "NotFound" : response.status >= 500 ? "ServerError" : "BadRequest"
+  const message = response.status === 404
+    ? `no such endpoint: ${request.method} ${new URL(request.url, "http://kg.invalid").pathname} (see /api/openapi.json)`
+    : STATUS_MESSAGES[response.status] ?? `request failed with status ${response.status}`
+  return HttpServerResponse.unsafeJson({ _tag: tag, message }, { status: response.status, headers: response.headers })
+}
+
 /** Token check for every request, then the API under /api and the page elsewhere. */
-const gate = (site: Static.StaticSite | null, token: string | null) => (app: HttpApp.Default) =>
+const gate = (site: Static.StaticSite | null, token: string | null) => <R>(app: HttpApp.Default<never, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     let viaQuery = false
@@ -130,7 +160,31 @@ const gate = (site: Static.StaticSite | null, token: string | null) => (app: Htt
     const url = new URL(request.url, "http://kg.invalid")
     let response: HttpServerResponse.HttpServerResponse
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-      response = yield* app
+      response = withMessage(
+        request,
+        yield* app.pipe(
+          Effect.catchAllCause((cause) => {
+            const failure = Cause.failureOption(cause)
+            if (failure._tag === "Some" && isRouteNotFound(failure.value)) {
+              return Effect.succeed(HttpServerResponse.empty({ status: 404 }))
+            }
+            const error = failure._tag === "Some" ? failure.value : Cause.squash(cause)
+            if (isRequestError(error)) {
+              return Effect.succeed(HttpServerResponse.unsafeJson(
+                { _tag: "BadRequest", message: `the request could not be read: ${requestErrorText(error)}` },
+                { status: 400 }
+              ))
+            }
+            return Effect.as(
+              Effect.logError(`kg serve: unexpected error: ${Cause.pretty(cause)}`),
+              HttpServerResponse.unsafeJson(
+                { _tag: "ServerError", message: "unexpected error in the server (see its log)" },
+                { status: 500 }
+              )
+            )
+          })
+        )
+      )
     } else {
       const found = request.method === "GET" || request.method === "HEAD" ? site?.respond(url.pathname) ?? null : null
       response = found ?? HttpServerResponse.unsafeJson(
@@ -159,8 +213,16 @@ export const layerApp = (options: { readonly webRoot?: string | null | undefined
     const loaded = root === null ? "no page (API only)" : Static.load(root)
     const site = typeof loaded === "string" ? null : loaded
     const problem = typeof loaded === "string" ? loaded : null
-    const served = HttpApiBuilder.serve(gate(site, wb.token)).pipe(
-      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" })),
+    // As HttpApiBuilder.serve, with the gate wrapped around the API app itself (a middleware given to serve runs
+    // after the response is written, too late to change it).
+    const served = Layer.unwrapEffect(
+      Effect.map(HttpApiBuilder.httpApp, (app) => HttpServer.serve(gate(site, wb.token)(app)))
+    ).pipe(
+      Layer.provide([
+        HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }).pipe(Layer.provide(HttpApiBuilder.Router.Live)),
+        HttpApiBuilder.Router.Live,
+        HttpApiBuilder.Middleware.layer
+      ]),
       Layer.provide(Handlers.layer)
     )
     const announce = Layer.effect(
