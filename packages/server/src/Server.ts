@@ -13,7 +13,9 @@
  * import * as Kg from "@kg/graph/Kg"
  * import * as Server from "@kg/server/Server"
  *
- * Server.layer({ host: "127.0.0.1", port: 7410 }).pipe(
+ * import { webRoot } from "@kg/web"
+ *
+ * Server.layer({ host: "127.0.0.1", port: 7410, webRoot }).pipe(
  *   Layer.provide(Kg.layerOffline({ db: "kg.duckdb" })),
  *   Layer.launch,
  *   NodeRuntime.runMain
@@ -52,8 +54,8 @@ export interface ServeOptions extends Workbench.WorkbenchOptions {
   /** Default 7410; 0 picks a free port. */
   readonly port?: number | undefined
   /**
-   * The built page to serve: a folder with `index.html`; `null` serves the API only. Default: the files of the
-   * installed `@kg/web` package (the API alone, with a warning, when they are not built).
+   * The built page to serve: a folder with `index.html` (`webRoot` of `@kg/web`, which `kg serve` passes); `null`
+   * or unset serves the API only.
    */
   readonly webRoot?: string | null | undefined
   /** Leave no note beside the database. Default false. */
@@ -103,11 +105,6 @@ export class InsecureBindError extends Data.TaggedError("InsecureBindError")<{ r
  */
 export const isLoopback = (host: string): boolean =>
   host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-
-/** The default page: the built files of `@kg/web`. */
-const defaultWebRoot = Effect.promise(() =>
-  import("@kg/web").then((m: { readonly webRoot: string }) => m.webRoot, () => null as string | null)
-)
 
 const unauthorized = (request: HttpServerRequest.HttpServerRequest) => {
   const message = "this kg server requires its token: open the URL that `kg serve` printed (it ends with ?token=...), " +
@@ -209,7 +206,7 @@ const gate = (site: Static.StaticSite | null, token: string | null) => <R>(app: 
 export const layerApp = (options: { readonly webRoot?: string | null | undefined } = {}) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const wb = yield* Workbench.Workbench
-    const root = options.webRoot === undefined ? yield* defaultWebRoot : options.webRoot
+    const root = options.webRoot ?? null
     const loaded = root === null ? "no page (API only)" : Static.load(root)
     const site = typeof loaded === "string" ? null : loaded
     const problem = typeof loaded === "string" ? loaded : null

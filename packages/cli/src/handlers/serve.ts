@@ -11,6 +11,7 @@ import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Retrieval from "@kg/graph/Retrieval"
 import * as Server from "@kg/server/Server"
 import { Workbench } from "@kg/server/Workbench"
+import { webRoot } from "@kg/web"
 import type { ServeArgs } from "../commands/serve.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
@@ -53,6 +54,7 @@ export const serve = (args: ServeArgs) =>
         port,
         token,
         version,
+        webRoot,
         minScore: settings.relevanceFloor.value,
         extract: {
           concurrency: settings.concurrency.value,
