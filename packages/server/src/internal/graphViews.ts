@@ -66,7 +66,14 @@ class Builder {
   }
   build(): GraphView {
     const ranked = Array.from(this.nodes.values()).sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1))
-    const kept = ranked.slice(0, Math.max(0, this.options.limit - 1))
+    // The strongest of each kind in turn (claims, entities, papers), so a small cap still shows every kind.
+    const byKind = (["claim", "entity", "paper"] as const).map((k) => ranked.filter((n) => n.kind === k))
+    const kept: Array<GraphNode> = []
+    const room = Math.max(0, this.options.limit - 1)
+    for (let i = 0; kept.length < room && byKind.some((list) => i < list.length); i++) {
+      for (const list of byKind) if (i < list.length && kept.length < room) kept.push(list[i]!)
+    }
+    kept.sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1))
     const ids = new Set([this.center.id, ...kept.map((n) => n.id)])
     return {
       center: this.center,
@@ -275,6 +282,12 @@ const paperCenter = (db: DuckDbService, options: NeighbourhoodOptions, paperId: 
         b.edge({ source: paperId, target: e.entity_id, kind: "mentions", score: null, signals: {} })
       }
     }
+    const about = yield* db.query<{ claim_id: string; entity_id: string }>(
+      `SELECT ce.claim_id, ce.entity_id FROM claim_entities ce
+       WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)`,
+      [paperId]
+    )
+    for (const a of about) b.edge({ source: a.claim_id, target: a.entity_id, kind: "about", score: null, signals: {} })
     return b.build()
   })
 
