@@ -5,8 +5,8 @@
  * and a paper, add a paper with live progress, at 1280 px and at a phone's width, with the keyboard alone.
  * Screenshots of each step go to test-artifacts/browser/ (git-ignored).
  *
- * Skipped when no chromium is installed (`apt-get install -y chromium`; `.ci/run` installs it), or with
- * KG_SKIP_BROWSER=1.
+ * Skipped when no chromium is installed (`apt-get install -y chromium`) outside CI, or with KG_SKIP_BROWSER=1;
+ * under CI (`.ci/run` installs chromium) a missing browser is a failure.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -17,7 +17,8 @@ import { webRoot } from "@kg/web"
 import { extractThrough, makeCorpus, repoRoot, type Running, startServer, tempDir } from "../../server/test/fixtures.js"
 
 const executable = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p))
-const enabled = executable !== undefined && process.env["KG_SKIP_BROWSER"] !== "1"
+// Locally, no chromium skips these tests; in CI (`CI` set, where .ci/run installs it) a missing browser fails them.
+const enabled = process.env["KG_SKIP_BROWSER"] !== "1" && (executable !== undefined || process.env["CI"] !== undefined)
 const artifacts = path.join(repoRoot, "test-artifacts", "browser")
 
 /** Elements that stick out on the right of the viewport (outside scrollable tables), as "tag.class". */
@@ -49,6 +50,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
   }
 
   beforeAll(async () => {
+    if (executable === undefined) throw new Error("no chromium at /usr/bin/chromium: apt-get install -y chromium")
     fs.mkdirSync(artifacts, { recursive: true })
     dir = tempDir("kg-web-test-")
     profile = fs.mkdtempSync(path.join(os.tmpdir(), "kg-chromium-"))
