@@ -21,8 +21,21 @@ export const EDGE_COLOURS: Readonly<Record<string, string>> = {
 const PALETTE = ["#2c7a7b", "#805ad5", "#d53f8c", "#dd6b20", "#3182ce", "#38a169", "#718096", "#b83280", "#975a16"]
 const PAPER = "#1a365d"
 
+/** Fixed colours for the research ontology's classes; other classes get one from the palette by hash. */
+const KNOWN_TYPES: Readonly<Record<string, string>> = {
+  Method: "#2c7a7b",
+  Dataset: "#dd6b20",
+  Task: "#b83280",
+  Metric: "#3182ce",
+  Material: "#805ad5",
+  Concept: "#718096",
+  Claim: "#4a5568"
+}
+
 export const typeColour = (type: string | null): string => {
   if (type === null) return "#718096"
+  const known = KNOWN_TYPES[type]
+  if (known !== undefined) return known
   let hash = 0
   for (const ch of type) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0
   return PALETTE[hash % PALETTE.length]!
@@ -158,6 +171,21 @@ export const graphCanvas = (
       ctx.stroke()
     }
     ctx.setLineDash([])
+    if (view.edges.length <= 60) {
+      // Scores of similarity edges at their middles.
+      ctx.font = "11px system-ui, sans-serif"
+      ctx.textBaseline = "middle"
+      for (const e of view.edges) {
+        if (e.kind !== "similar" || e.score === null) continue
+        const a = at(e.source), b = at(e.target)
+        const text = e.score.toFixed(2)
+        const tw = ctx.measureText(text).width
+        ctx.fillStyle = "rgba(255,255,255,0.9)"
+        ctx.fillRect((a.x + b.x) / 2 - tw / 2 - 2, (a.y + b.y) / 2 - 7, tw + 4, 14)
+        ctx.fillStyle = "#553c9a"
+        ctx.fillText(text, (a.x + b.x) / 2 - tw / 2, (a.y + b.y) / 2)
+      }
+    }
     for (const n of [...view.nodes].reverse()) {
       const p = at(n.id)
       const r = radius(n)
@@ -177,14 +205,22 @@ export const graphCanvas = (
     }
     ctx.font = "12px system-ui, sans-serif"
     ctx.textBaseline = "middle"
-    for (const n of view.nodes) {
+    // Labels that would overlap one already drawn are left out (the center, selected and hovered nodes first).
+    const drawnBoxes: Array<{ x: number; y: number; w: number; h: number }> = []
+    const first = (n: GraphNode) => (n.id === selected || n.id === hovered || n.id === view.center?.id ? 0 : 1)
+    for (const n of [...view.nodes].sort((a, b) => first(a) - first(b) || b.weight - a.weight)) {
       if (!labelled.has(n.id) && n.id !== selected && n.id !== hovered) continue
       const p = at(n.id)
       const text = n.label.length > 34 ? `${n.label.slice(0, 33)}…` : n.label
       const tw = ctx.measureText(text).width
-      const x = Math.min(Math.max(4, p.x + radius(n) + 4), w - tw - 8)
+      // Right of the node, or left of it when it would run off the canvas; never over the node itself.
+      const right = p.x + radius(n) + 5
+      const x = right + tw + 4 <= w ? right : Math.max(4, p.x - radius(n) - 5 - tw)
+      const box = { x: x - 2, y: p.y - 8, w: tw + 4, h: 16 }
+      if (first(n) === 1 && drawnBoxes.some((o) => box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h)) continue
+      drawnBoxes.push(box)
       ctx.fillStyle = "rgba(255,255,255,0.85)"
-      ctx.fillRect(x - 2, p.y - 8, tw + 4, 16)
+      ctx.fillRect(box.x, box.y, box.w, box.h)
       ctx.fillStyle = "#1a202c"
       ctx.fillText(text, x, p.y)
     }

@@ -65,6 +65,9 @@ const route = async () => {
     else a.removeAttribute("aria-current")
   }
   clear(main)
+  // Evidence belongs to the view that opened it.
+  evidence.hidden = true
+  clear(evidence)
   const title = NAV.find(([k]) => k === section)?.[1] ?? (section === "claim" ? "Claim" : section === "paper" ? "Paper" : "Ask")
   document.title = `${title} · kg workbench`
   switch (section) {
@@ -93,5 +96,6 @@ window.addEventListener("hashchange", () => {
   })
   void refreshStore()
 })
+window.addEventListener("kg:store-changed", () => void refreshStore())
 void route()
 void refreshStore()

@@ -24,6 +24,10 @@ export const graphView = async (main: HTMLElement, params: URLSearchParams): Pro
     h("option", { value: "paper" }, "around a paper"))
   kindSelect.value = kind
   const idInput = h("input", { id: "g-id", name: "id", type: "text", placeholder: "id (claim, entity or paper)", value: id })
+  idInput.disabled = kind === "papers"
+  kindSelect.addEventListener("change", () => {
+    idInput.disabled = kindSelect.value === "papers"
+  })
   const limitInput = h("input", { id: "g-limit", name: "limit", type: "number", min: 2, max: kind === "papers" ? 1000 : 500, value: limit })
   const statusBoxes = STATUSES.map((s) => {
     const box = h("input", { type: "checkbox", id: `g-s-${s}`, value: s })

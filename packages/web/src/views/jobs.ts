@@ -28,7 +28,10 @@ const jobCard = (job: Job): HTMLElement => {
     state.className = `job-status job-${j.status}`
     const done = j.status === "completed" || j.status === "failed" || j.status === "cancelled"
     cancel.hidden = done
-    if (done) bar.value = 1
+    if (done) {
+      bar.value = 1
+      window.dispatchEvent(new Event("kg:store-changed"))
+    }
     if (j.error !== null) card.append(h("p", { class: "error" }, j.error))
   }
   apply(job)
@@ -51,12 +54,12 @@ const jobCard = (job: Job): HTMLElement => {
 
 export const addView = async (main: HTMLElement): Promise<void> => {
   const files = h("input", { id: "files", type: "file", multiple: true, accept: ".pdf,.md,.markdown,.txt" })
-  const uploadForm = h("form", { class: "card" },
+  const uploadForm = h("form", { class: "card add-form" },
     h("h2", {}, "Upload papers"),
     h("label", { for: "files" }, "PDF, Markdown or text files"), files,
     h("button", { type: "submit", class: "primary" }, "Upload and extract"))
   const pathInput = h("input", { id: "server-path", type: "text", placeholder: "/data/papers or /data/papers/paper.pdf" })
-  const pathForm = h("form", { class: "card" },
+  const pathForm = h("form", { class: "card add-form" },
     h("h2", {}, "From the server's disk"),
     h("label", { for: "server-path" }, "A file or folder on the machine running kg serve"), pathInput,
     h("button", { type: "submit", class: "primary" }, "Extract"))
