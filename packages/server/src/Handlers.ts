@@ -12,6 +12,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
@@ -444,38 +445,41 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
         }
         const dir = path.join(wb.uploadDir, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`)
         const file = path.join(dir, name)
-        yield* Effect.sync(() => fs.mkdirSync(dir, { recursive: true }))
-        const written = yield* Effect.async<number, PayloadTooLarge | BadRequest>((resume) => {
-          const out = fs.createWriteStream(file)
-          let size = 0
-          let done = false
-          const fail = (e: PayloadTooLarge | BadRequest) => {
-            if (done) return
-            done = true
-            out.destroy()
-            fs.rmSync(dir, { recursive: true, force: true })
-            resume(Effect.fail(e))
-          }
-          const body = Stream.runForEach(request.stream, (chunk) =>
-            Effect.sync(() => {
-              size += chunk.length
-              if (size > wb.maxUploadBytes) throw new Error("too large")
-              out.write(chunk)
-            }))
-          Effect.runPromise(body).then(
-            () => out.end(() => {
-              if (done) return
-              done = true
-              resume(Effect.succeed(size))
-            }),
-            (e: unknown) =>
-              fail(
-                size > wb.maxUploadBytes
-                  ? new PayloadTooLarge({ message: `${name} is larger than ${wb.maxUploadBytes} bytes, the most the server accepts` })
-                  : new BadRequest({ message: `the upload of ${name} was interrupted: ${messageOf(e)}` })
+        const tooLarge = () => new PayloadTooLarge({ message: `${name} is larger than ${wb.maxUploadBytes} bytes, the most the server accepts` })
+        // The body streams to the file; over the limit, on a broken upload or when the client goes away, the
+        // partial file and its folder are removed.
+        const written = yield* Effect.acquireUseRelease(
+          Effect.sync(() => {
+            fs.mkdirSync(dir, { recursive: true })
+            return fs.createWriteStream(file)
+          }),
+          (out) =>
+            request.stream.pipe(
+              Stream.mapError((e) => new BadRequest({ message: `the upload of ${name} failed: ${messageOf(e)}` })),
+              Stream.runFoldEffect(0, (size, chunk): Effect.Effect<number, BadRequest | PayloadTooLarge> =>
+                size + chunk.length > wb.maxUploadBytes
+                  ? Effect.fail(tooLarge())
+                  : Effect.async<number, BadRequest>((resume) => {
+                    out.write(chunk, (err) => {
+                      resume(
+                        err ? Effect.fail(new BadRequest({ message: `cannot store ${name}: ${err.message}` })) : Effect.succeed(size + chunk.length)
+                      )
+                    })
+                  })),
+              Effect.tap(() =>
+                Effect.async<void>((resume) => {
+                  out.end(() => resume(Effect.void))
+                })
               )
-          )
-        })
+            ),
+          (out, exit) =>
+            Exit.isSuccess(exit)
+              ? Effect.void
+              : Effect.sync(() => {
+                out.destroy()
+                fs.rmSync(dir, { recursive: true, force: true })
+              }).pipe(Effect.asVoid)
+        )
         if (written === 0) {
           yield* Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
           return yield* new BadRequest({ message: `${name} is empty: upload the file as the request body` })

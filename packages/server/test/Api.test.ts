@@ -344,6 +344,37 @@ describe("kg serve: the API", () => {
     expect((await get(`${api}/export?format=docx`)).status).toBe(400)
   })
 
+  it("cancelling jobs: a queued job is dropped, a running one is interrupted; cancelling twice is a conflict", async () => {
+    const big = path.join(dir, "long-report.txt")
+    fs.writeFileSync(
+      big,
+      Array.from({ length: 6000 }, (_, i) =>
+        `Experiment ${i} shows that model variant ${i % 97} improves accuracy by ${(i % 13) + 1} points on benchmark ${i % 31}.`).join(" ")
+    )
+    const post = async (paths: ReadonlyArray<string>) =>
+      (await get(`${api}/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ paths }) })).body
+    const running = await post([big])
+    const queued = await post([path.join(corpus, "a.md")])
+    expect(queued.status).toBe("queued")
+    const dropped = await get(`${api}/jobs/${queued.jobId}`, { method: "DELETE" })
+    expect(dropped.status).toBe(200)
+    expect(dropped.body.status).toBe("cancelled")
+    const queuedEvents = await readNdjson<Json>(await fetch(`${api}/jobs/${queued.jobId}/events`))
+    expect(queuedEvents.map((e) => e.kind)).toEqual(["queued", "cancelled"])
+    // Wait until the long job is extracting, then cancel it.
+    await readNdjson<Json>(await fetch(`${api}/jobs/${running.jobId}/events`), (e) => e.kind === "chunk")
+    const stopped = await get(`${api}/jobs/${running.jobId}`, { method: "DELETE" })
+    expect(stopped.body.status).toBe("cancelled")
+    const events = await readNdjson<Json>(await fetch(`${api}/jobs/${running.jobId}/events`))
+    expect(events[events.length - 1].kind).toBe("cancelled")
+    expect(events.some((e) => e.kind === "paper-written")).toBe(false)
+    expect((await get(`${api}/jobs/${running.jobId}`, { method: "DELETE" })).status).toBe(409)
+    expect(((await get(`${api}/papers`)).body as Array<Json>).some((p) => p.paperId === "long-report")).toBe(false)
+    // The server goes on: a new job runs.
+    const again = await extractThrough(server.url, [path.join(corpus, "a.md")])
+    expect(again.events[again.events.length - 1]!.kind).toBe("completed")
+  }, 120_000)
+
   it("unknown routes are 404 JSON; the note beside the database names the server; other kg commands are told", async () => {
     const unknown = await get(`${server.url}api/nothing-here`)
     expect(unknown.status).toBe(404)
