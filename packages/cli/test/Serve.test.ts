@@ -7,7 +7,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
+import { queryStore, removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -62,6 +62,44 @@ describe("kg serve", () => {
     // The store is closed: another command opens it.
     const stats = await runKg(["stats", "--db", db, "--json"])
     expect(stats.code, stats.stderr).toBe(0)
+  }, 60_000)
+
+  it("stops promptly on SIGTERM with a job running and its progress streaming: the run is recorded interrupted", async () => {
+    const big = path.join(dir, "long-report.txt")
+    fs.writeFileSync(
+      big,
+      Array.from({ length: 8000 }, (_, i) =>
+        `Experiment ${i} shows that model variant ${i % 97} improves accuracy by ${(i % 13) + 1} points on benchmark ${i % 31}.`).join(" ")
+    )
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}/`
+    const kg = spawnKg(["serve", "--db", db, "--port", String(port)])
+    await kg.waitForStderr(/loopback only/)
+    const created = await (await fetch(`${url}api/jobs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ paths: [big] })
+    })).json() as { jobId: string }
+    // Follow the job's progress until chunks are being extracted, and keep the stream open.
+    const events = await fetch(`${url}api/jobs/${created.jobId}/events`)
+    const reader = events.body!.getReader()
+    let seen = ""
+    while (!seen.includes("\"kind\":\"chunk\"")) {
+      const { done, value } = await reader.read()
+      if (done) break
+      seen += new TextDecoder().decode(value)
+    }
+    expect(seen).toContain("\"kind\":\"chunk\"")
+    const stoppedAt = Date.now()
+    kg.child.kill("SIGTERM")
+    const done = await kg.done
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000)
+    expect(done.stderr).toContain("stopping")
+    const { runs } = await queryStore<{ runs: ReadonlyArray<{ status: string }> }>(db, {
+      runs: "SELECT status FROM runs ORDER BY started_at DESC LIMIT 1"
+    })
+    expect(runs[0]!.status).toBe("interrupted")
+    expect(fs.existsSync(`${db}.serve.json`)).toBe(false)
   }, 60_000)
 
   it("refuses a host other than loopback without a token; with a token it says that every request needs it", async () => {

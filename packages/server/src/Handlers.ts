@@ -163,7 +163,7 @@ const answerEvents = (
     const minScore = payload.minScore ?? wb.minScore
     const safe = Effect.gen(function*() {
       yield* Queue.offer(queue, { type: "started", mode, question: payload.question })
-      const result = yield* wb.read(Effect.gen(function*() {
+      const result = yield* wb.readAlone(Effect.gen(function*() {
         const answer = mode === "research"
           ? yield* Research.research(payload.question, { minScore, onProgress })
           : yield* Research.ask(payload.question, { minScore, onProgress, rerank: payload.rerank === true })

@@ -25,6 +25,7 @@
  * @since 0.1.0
  */
 import { createServer } from "node:http"
+import type * as Http from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServer from "@effect/platform/HttpServer"
@@ -96,6 +97,9 @@ export class InsecureBindError extends Data.TaggedError("InsecureBindError")<{ r
       "Pass --token <secret> (or set KG_TOKEN), or serve on 127.0.0.1."
   }
 }
+
+/** How long requests in flight may take to finish when the server stops. */
+const DRAIN_MILLIS = 2000
 
 /**
  * Whether a host name or address is loopback only.
@@ -266,9 +270,24 @@ export const layer = (options: ServeOptions = {}) => {
       () => Effect.sync(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
     )
   }))
-  const app = layerApp({ webRoot: options.webRoot }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { host, port }))
-  )
+  // Shutdown: stop accepting, let requests in flight finish for a moment, then close the connections still open
+  // (live streams: their work is interrupted when their connection closes). Built after the Node server, so this
+  // runs before its own close (which would wait for every connection).
+  let server: Http.Server | null = null
+  const drain = Layer.scopedDiscard(Effect.addFinalizer(() =>
+    Effect.async<void>((resume) => {
+      const s = server
+      if (s === null || !s.listening) return resume(Effect.void)
+      const force = setTimeout(() => s.closeAllConnections(), DRAIN_MILLIS)
+      s.close(() => {
+        clearTimeout(force)
+        resume(Effect.void)
+      })
+      s.closeIdleConnections()
+    })
+  ))
+  const node = NodeHttpServer.layer(() => (server = createServer()), { host, port })
+  const app = Layer.merge(layerApp({ webRoot: options.webRoot }), drain).pipe(Layer.provideMerge(node))
   return Layer.provideMerge(note, app).pipe(
     Layer.provideMerge(Workbench.layer({ ...options, token })),
     Layer.provide(check)

@@ -60,6 +60,8 @@ export interface WorkbenchOptions {
   readonly version?: string | undefined
   /** Reader connections (concurrent queries). Default 4. */
   readonly readers?: number | undefined
+  /** Answers (research, ask) computed at once, each on its own connection. Default 8. */
+  readonly answers?: number | undefined
   /** Where uploaded papers are kept. Default `<db>.uploads` beside the database. */
   readonly uploadDir?: string | undefined
   /** Largest upload accepted, in bytes. Default 200 MB (the ingest limit). */
@@ -85,6 +87,13 @@ export interface WorkbenchService {
    * `LlmProvider`, if any) in context.
    */
   readonly read: <A, E, R extends KgServices | LlmProvider>(
+    effect: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | DuckDbError>
+  /**
+   * As `read`, on a connection opened for this effect alone (closed after it): for long work, such as an answer
+   * waiting on an LLM, that would otherwise hold a pooled connection. At most `answers` run at once; more wait.
+   */
+  readonly readAlone: <A, E, R extends KgServices | LlmProvider>(
     effect: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | DuckDbError>
   /** Run `effect` with the kg services on the main (writing) connection. */
@@ -126,6 +135,14 @@ export const make = (options: WorkbenchOptions = {}) =>
           (session) => Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, Context.add(context, DuckDb, session))
         )
       )
+    const alone = yield* Effect.makeSemaphore(Math.max(1, options.answers ?? 8))
+    const readAlone = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
+      alone.withPermits(1)(Effect.scoped(
+        Effect.flatMap(
+          DuckDbModule.connect(main),
+          (session) => Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, Context.add(context, DuckDb, session))
+        )
+      ))
     const write = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
       Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, context)
 
@@ -157,6 +174,7 @@ export const make = (options: WorkbenchOptions = {}) =>
       maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
       minScore: options.minScore ?? 0.18,
       read,
+      readAlone,
       write,
       jobs
     } satisfies WorkbenchService
