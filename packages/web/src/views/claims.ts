@@ -45,7 +45,7 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
       results.append(h("p", { class: "muted" }, `${claims.length} claim${claims.length === 1 ? "" : "s"}`))
       results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
         h("li", {},
-          badge(c.status, { support: c.livePapers }), " ",
+          badge(c.status), " ",
           h("a", { href: claimHref(c.id) }, c.text), " ",
           h("span", { class: "muted" }, `${c.papers} paper${c.papers === 1 ? "" : "s"}${c.score !== null ? ` · relevance ${c.score}` : ""}`))
       )))
@@ -119,7 +119,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
         ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
         : table(["kind", "other claim", "score", "signals"], detail.edges.map((e) => [
           h("span", { class: `edge edge-${e.kind}` }, e.kind.replace(/_/g, " ")),
-          h("span", {}, badge(e.other.status, { support: e.other.livePapers }), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
+          h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
           String(Math.round(e.score * 100) / 100),
           signalText(e.signals) || "—"
         ]))

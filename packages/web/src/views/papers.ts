@@ -72,7 +72,7 @@ export const paperView = async (main: HTMLElement, evidence: HTMLElement, id: st
       h("dt", {}, "Written by"), h("dd", {}, `${d.record.provider} (${d.record.model})`))),
     section(`Claims (${d.claims.length})`, d.claims.length === 0 ? h("p", { class: "muted" }, "No claims.") : h("ul", { class: "claim-list" }, d.claims.map((c) =>
       h("li", {},
-        badge(c.claim.status, { support: c.claim.livePapers }), " ",
+        badge(c.claim.status), " ",
         h("a", { href: claimHref(c.claim.id) }, c.claim.text), " ",
         h("button", {
           type: "button",
