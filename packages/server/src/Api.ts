@@ -44,6 +44,15 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { message: Schema.String }, HttpApiSchema.annotations({ status: 401 })) {}
 
 /**
+ * A request from another site: addressed to a name other than loopback on a server without a token (DNS
+ * rebinding), or changing something from a page of another origin.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { message: Schema.String }, HttpApiSchema.annotations({ status: 403 })) {}
+
+/**
  * Nothing matches (a claim, paper, page, job).
  *
  * @since 0.1.0
@@ -747,6 +756,7 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
   .add(
     HttpApiEndpoint.post("upload", "/jobs/upload")
       .setUrlParams(Schema.Struct({ filename: NonEmpty }))
+      .setPayload(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
       .addSuccess(Job, { status: 202 })
       .addError(BadRequest)
       .addError(PayloadTooLarge)
@@ -792,6 +802,7 @@ export class KgApi extends HttpApi.make("kg")
   .addError(PayloadTooLarge)
   .addError(ServerError)
   .addError(Unauthorized)
+  .addError(Forbidden)
   .middleware(Authorization)
   .prefix("/api")
   .annotate(OpenApi.Title, "kg")

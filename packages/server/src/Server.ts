@@ -148,10 +148,40 @@ const withMessage = (request: HttpServerRequest.HttpServerRequest, response: Htt
   return HttpServerResponse.unsafeJson({ _tag: tag, message }, { status: response.status, headers: response.headers })
 }
 
+const forbidden = (message: string) => HttpServerResponse.unsafeJson({ _tag: "Forbidden", message }, { status: 403 })
+
+const hostName = (host: string): string => host.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase()
+
+/**
+ * Requests from other sites: without a token the server trusts anything that reaches loopback, so it also checks
+ * that the request was addressed to a loopback name (a page of another site whose name resolves to 127.0.0.1, DNS
+ * rebinding, would send its own name) and that a request that changes something (POST, DELETE) does not come from
+ * a page of another origin (a browser sends `Origin` then).
+ */
+const crossSite = (request: HttpServerRequest.HttpServerRequest, token: string | null): string | null => {
+  const host = request.headers["host"] ?? ""
+  if (token === null && host !== "" && !isLoopback(hostName(host))) {
+    return `this server answers requests addressed to a loopback name (localhost, 127.0.0.1), not to ${hostName(host)}`
+  }
+  const origin = request.headers["origin"]
+  if (request.method !== "GET" && request.method !== "HEAD" && origin !== undefined && origin !== "null") {
+    let originHost = ""
+    try {
+      originHost = new URL(origin).host
+    } catch {
+      originHost = ""
+    }
+    if (originHost.toLowerCase() !== host.toLowerCase()) return `requests from pages of another origin (${origin}) are refused`
+  }
+  return null
+}
+
 /** Token check for every request, then the API under /api and the page elsewhere. */
 const gate = (site: Static.StaticSite | null, token: string | null) => <R>(app: HttpApp.Default<never, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
+    const refused = crossSite(request, token)
+    if (refused !== null) return forbidden(refused)
     let viaQuery = false
     if (token !== null) {
       const how = authenticate(request, token)

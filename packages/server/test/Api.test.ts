@@ -5,6 +5,7 @@
  * which server holds the store.
  */
 import { spawn } from "node:child_process"
+import * as http from "node:http"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -88,7 +89,8 @@ describe("kg serve: the API", () => {
       ]
     ) expect(paths).toContain(p)
     const claim = doc.paths["/api/claims/{id}"].get
-    expect(Object.keys(claim.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "500"]))
+    expect(Object.keys(claim.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404", "500"]))
+    expect(doc.paths["/api/jobs/upload"].post.requestBody.content).toHaveProperty("application/octet-stream")
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearer", "cookie"])
     expect(doc.paths["/api/research"].post.responses["200"].content).toHaveProperty("application/x-ndjson")
   })
@@ -374,6 +376,39 @@ describe("kg serve: the API", () => {
     const again = await extractThrough(server.url, [path.join(corpus, "a.md")])
     expect(again.events[again.events.length - 1]!.kind).toBe("completed")
   }, 120_000)
+
+  it("requests from other sites are refused: another host name (DNS rebinding), a change from another origin", async () => {
+    const port = new URL(server.url).port
+    const raw = (options: http.RequestOptions, body?: string) =>
+      new Promise<{ status: number; body: Json }>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port, ...options }, (res) => {
+          let text = ""
+          res.on("data", (d: Buffer) => (text += d.toString()))
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text === "" ? null : JSON.parse(text) }))
+        })
+        req.on("error", reject)
+        req.end(body)
+      })
+    const rebound = await raw({ path: "/api/stats", headers: { host: `evil.example:${port}` } })
+    expect(rebound.status).toBe(403)
+    expect(rebound.body).toMatchObject({ _tag: "Forbidden" })
+    expect((await raw({ path: "/api/stats", headers: { host: `localhost:${port}` } })).status).toBe(200)
+    const job = JSON.stringify({ paths: [corpus] })
+    const foreign = await raw({
+      method: "POST",
+      path: "/api/jobs",
+      headers: { host: `127.0.0.1:${port}`, origin: "http://evil.example", "content-type": "application/json" }
+    }, job)
+    expect(foreign.status).toBe(403)
+    expect(foreign.body.message).toContain("another origin")
+    const same = await raw({
+      method: "POST",
+      path: "/api/jobs",
+      headers: { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, "content-type": "application/json" }
+    }, job)
+    expect(same.status).toBe(202)
+    await readNdjson(await fetch(`${api}/jobs/${same.body.jobId}/events`))
+  })
 
   it("unknown routes are 404 JSON; the note beside the database names the server; other kg commands are told", async () => {
     const unknown = await get(`${server.url}api/nothing-here`)
