@@ -32,6 +32,8 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
   let server: Running
   let browser: BrowserContext
   const errors: Array<string> = []
+  /** The id the ingest gave the example PDF. */
+  let pdfId = ""
 
   const shot = async (page: Page, name: string) => {
     await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false })
@@ -58,6 +60,8 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     server = await startServer(path.join(dir, "kg.duckdb"), { webRoot, noSidecar: true })
     const { events } = await extractThrough(server.url, [corpus])
     expect(events[events.length - 1]!.kind).toBe("completed")
+    const papers = (await (await fetch(`${server.url}api/papers`)).json()) as Array<{ paperId: string; format: string }>
+    pdfId = papers.find((p) => p.format === "pdf")!.paperId
     // A fresh profile (user data dir) for every run.
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: executable!,
@@ -147,7 +151,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
 
   it("graph views: the neighbourhood of a paper (capped, showing N of M) and the paper similarity graph; a node opens", async () => {
     const page = await open(1280, 900)
-    await page.goto(`${server.url}#/graph?kind=paper&id=longeval&limit=25`)
+    await page.goto(`${server.url}#/graph?kind=paper&id=${encodeURIComponent(pdfId)}&limit=25`)
     await page.waitForSelector("[data-testid=graph-count]")
     expect(await page.locator("[data-testid=graph-count]").textContent()).toMatch(/^Showing 25 of \d+ nodes/)
     const drawn = await page.evaluate(`(() => {
@@ -174,7 +178,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.goto(`${server.url}#/papers`)
     await page.waitForSelector("table a")
     await shot(page, "09-papers")
-    await page.click("text=LONGEVAL")
+    await page.locator("table tr", { hasText: "pdf" }).locator("a").click()
     await page.waitForSelector("h2:has-text('L2 record')")
     expect(await page.locator("mark.entity").count()).toBeGreaterThan(10)
     expect(await page.locator("h2:has-text('SHACL violations')").count()).toBe(1)
