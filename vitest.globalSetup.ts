@@ -1,6 +1,6 @@
 /**
- * Builds the packages (`tsc -b`, incremental) and the bundled `kg` command once before the tests, so tests that
- * run `kg` or a script as a child process run what the sources say. Skipped with `KG_SKIP_BUILD=1`.
+ * Builds the packages (`tsc -b`, incremental), the bundled `kg` command and the workbench page once before the
+ * tests, so tests that run `kg` or a script as a child process, or load the page, run what the sources say. Skipped with `KG_SKIP_BUILD=1`.
  */
 import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -16,4 +16,5 @@ export default function setup(): void {
     stdio: "inherit"
   })
   execFileSync(process.execPath, ["scripts/build-cli-bundle.mjs"], { cwd: root, stdio: "inherit" })
+  execFileSync(process.execPath, ["scripts/build-web.mjs"], { cwd: root, stdio: "inherit" })
 }

@@ -13,7 +13,9 @@ import { fileURLToPath } from "node:url"
 
 const cliRoot = fileURLToPath(new URL("../packages/cli/", import.meta.url))
 const pkg = JSON.parse(fs.readFileSync(path.join(cliRoot, "package.json"), "utf8"))
-const inlined = (name) => name === "effect" || name.startsWith("@effect/") || name.startsWith("@kg/")
+// @kg/web stays external: it is the built page, found beside its own package.json at run time.
+const inlined = (name) =>
+  name === "effect" || name.startsWith("@effect/") || (name.startsWith("@kg/") && name !== "@kg/web")
 const external = Object.keys(pkg.dependencies).filter((name) => !inlined(name))
 
 // esbuild is a dependency of tsx and vitest; resolve it from the workspace root.

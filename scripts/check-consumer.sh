@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packages work from a fresh project outside the workspace: pack the four packages (pnpm turns `workspace:*`
+# The packages work from a fresh project outside the workspace: pack the six packages (pnpm turns `workspace:*`
 # into real versions and @kg/extraction's prepack ships the ontologies), install the tarballs into a new project in a
 # temporary folder, type-check and run the library examples (examples/library/*.ts, copied unchanged) against the
 # example corpus, then the example of each package's README (its first ts block under "## Example"), then the
@@ -42,7 +42,7 @@ step() { printf '\n-- %s (%ss)\n' "$*" "$((SECONDS - started))"; }
 # ---------------------------------------------------------------------------------------------------------------
 step "pack"
 mkdir -p "$work/tarballs" "$app"
-packages=(core extraction graph cli)
+packages=(core extraction graph server web cli)
 for p in "${packages[@]}"; do
   (cd "$repo/packages/$p" && pnpm pack --pack-destination "$work/tarballs" >/dev/null) || abort "pnpm pack @kg/$p"
 done
@@ -66,7 +66,7 @@ REPO="$repo" WORK="$work" node -e '
   const root = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"))
   const cli = JSON.parse(fs.readFileSync(path.join(repo, "packages/cli/package.json"), "utf8"))
   const tgz = (p) => "file:" + path.join(work, "tarballs", fs.readdirSync(path.join(work, "tarballs")).find((f) => f.startsWith(`kg-${p}-`)))
-  const kg = Object.fromEntries(["core", "extraction", "graph", "cli"].map((p) => [`@kg/${p}`, tgz(p)]))
+  const kg = Object.fromEntries(["core", "extraction", "graph", "server", "web", "cli"].map((p) => [`@kg/${p}`, tgz(p)]))
   const pkg = {
     name: "kg-consumer-check",
     private: true,
@@ -261,6 +261,10 @@ try readme-graph npx tsx readme-graph.ts examples/corpus "$work/readme-graph.duc
 expect readme-graph 'rc === 0' '/[1-9]\d* papers, [1-9]\d* claims/.test(out)' 'out.includes("References:")'
 try readme-cli npx tsx readme-cli.ts stats --db "$work/readme-graph.duckdb" --json
 expect readme-cli 'rc === 0' 'lastJson() !== undefined'
+try readme-server npx tsx readme-server.ts "$work/readme-graph.duckdb"
+expect readme-server 'rc === 0' '/^serving .* at http:\/\/127\.0\.0\.1:\d+\/: [1-9]\d* papers, [1-9]\d* claims$/m.test(out)'
+try readme-web npx tsx readme-web.ts
+expect readme-web 'rc === 0' 'out.includes("(built)")'
 
 step "the installed kg command"
 version="$(node -p 'require(process.argv[1]).version' "$repo/packages/cli/package.json")"

@@ -25,6 +25,7 @@ import { papersCommand } from "./commands/papers.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
+import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
 import { version } from "./Version.js"
 
@@ -51,6 +52,7 @@ export const kg = Command.make("kg").pipe(
     foundationsCommand,
     researchCommand,
     askCommand,
+    serveCommand,
     l4Command,
     evalCommand
   ])

@@ -161,6 +161,22 @@ export const make: (
 ) => Effect.Effect<DuckDbService, DuckDbError | StoreLockedError, Scope.Scope> = (options) => internal.make(options)
 
 /**
+ * Another connection to the database a service from {@link make} or
+ * {@link layer} opened: it sees the same data (writes committed on any
+ * connection included) but has its own statement lock, prepared statements
+ * and TEMP tables, so fibers on different connections run statements at the
+ * same time and multi-statement queries that use TEMP work tables (the graph
+ * questions, grading) do not interfere. A server that holds one database
+ * gives each concurrent reader its own connection. Closed when the scope
+ * closes (before the database itself closes).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const connect: (db: DuckDbService) => Effect.Effect<DuckDbService, DuckDbError, Scope.Scope> = (db) =>
+  internal.connect(db)
+
+/**
  * @since 0.1.0
  * @category layers
  */

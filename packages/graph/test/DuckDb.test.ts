@@ -12,6 +12,30 @@ const count = (db: DuckDb.DuckDbService, table: string) =>
   db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`).pipe(Effect.map((r) => r[0]!.n))
 
 describe("DuckDb", () => {
+  it.scopedLive("connect: another connection sees committed data, has its own TEMP tables, and runs at the same time", () =>
+    Effect.gen(function*() {
+      const db = yield* openIn(yield* tempDir)
+      yield* db.run("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1)")
+      const other = yield* DuckDb.connect(db)
+      expect(yield* count(other, "t")).toBe(1)
+      yield* db.run("INSERT INTO t VALUES (2)")
+      expect(yield* count(other, "t")).toBe(2)
+      // TEMP tables are per connection: the same name holds different rows on each.
+      yield* db.run("CREATE OR REPLACE TEMP TABLE w (x INTEGER); INSERT INTO w VALUES (1)")
+      yield* other.run("CREATE OR REPLACE TEMP TABLE w (x INTEGER); INSERT INTO w VALUES (7), (8)")
+      expect(yield* count(db, "temp.main.w")).toBe(1)
+      expect(yield* count(other, "temp.main.w")).toBe(2)
+      // A transaction held on the first connection does not block the second one.
+      const inTx = yield* Effect.fork(db.transaction(Effect.zipRight(db.run("INSERT INTO t VALUES (3)"), Effect.never)))
+      yield* Effect.sleep("20 millis")
+      expect(yield* count(other, "t")).toBe(2)
+      yield* Fiber.interrupt(inTx)
+      expect(yield* count(db, "t")).toBe(2) // rolled back
+      const fake: DuckDb.DuckDbService = { ...db }
+      const refused = yield* Effect.exit(DuckDb.connect(fake))
+      expect(Exit.isFailure(refused)).toBe(true)
+    }))
+
   it.scoped("runs statements with parameters and reads rows as objects", () =>
     Effect.gen(function*() {
       const db = yield* openIn(yield* tempDir)

@@ -175,7 +175,7 @@ const edgeList = (edges: Readonly<Record<string, number>>): string => {
   return parts.length === 0 ? "no edges" : parts.join(", ")
 }
 
-const siblingShapes = (ontologyPath: string): string | undefined => {
+export const siblingShapes = (ontologyPath: string): string | undefined => {
   const candidate = ontologyPath.replace(/\.(ttl|nt|owl|rdf|xml)$/i, ".shapes.ttl")
   return candidate !== ontologyPath && existsSync(candidate) ? candidate : undefined
 }

@@ -55,6 +55,12 @@ export const entries: ReadonlyArray<Entry> = [
     examples: [`kg ask "Which metric does LongEval report?"`, `kg ask "What dataset was used?" --json`]
   },
   {
+    name: "serve",
+    group: "ask",
+    summary: "the research workbench: an HTTP API and a web page where answers show their evidence",
+    examples: ["kg serve", "kg serve --db papers.duckdb --port 8080", "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\""]
+  },
+  {
     name: "claims",
     group: "graph",
     summary: "list claims, by epistemic status and/or relevance to a topic",

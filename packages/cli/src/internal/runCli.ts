@@ -14,6 +14,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Sidecar from "@kg/server/Sidecar"
 import { run } from "../Cli.js"
 
 const describe = (error: unknown): string =>
@@ -21,6 +22,18 @@ const describe = (error: unknown): string =>
     error.message !== ""
     ? error.message
     : String(error)
+
+/**
+ * A store held by another process: when it is a running `kg serve` (its note beside the database says so), name
+ * the server and how to add papers through it.
+ */
+const lockMessage = (error: unknown): string | null => {
+  if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "StoreLockedError") return null
+  const file = "path" in error && typeof error.path === "string" ? error.path : null
+  if (file === null) return null
+  const note = Sidecar.read(file)
+  return note === null ? null : Sidecar.heldMessage(file, note)
+}
 
 const render = (message: unknown): string =>
   Array.isArray(message) ? message.map(render).join(" ") : typeof message === "string" ? message : describe(message)
@@ -77,7 +90,7 @@ export const runCli = (argv: ReadonlyArray<string>): void => {
           return
         }
         const message = failure._tag === "Some"
-          ? describe(failure.value)
+          ? lockMessage(failure.value) ?? describe(failure.value)
           : `unexpected error: ${describe(Cause.squash(cause))}`
         process.stderr.write(`kg: ${message}\n`)
         if (jsonRequested(argv) && !stdoutWritten) {

@@ -174,8 +174,6 @@ const close = (handle: Handle): void => {
 export const make = (options: DuckDbOptions) =>
   Effect.gen(function*() {
     const txLock = yield* Effect.makeSemaphore(1)
-    const statementLock = yield* Effect.makeSemaphore(1)
-    const token = Symbol(options.path)
     let closed = false
     const handle = yield* Effect.acquireRelease(
       open(options),
@@ -185,14 +183,67 @@ export const make = (options: DuckDbOptions) =>
           close(h)
         }))
     )
-    const connection = handle.connection
+    const service = yield* onConnection(options, handle.connection, txLock, () => closed)
+    instances.set(service, { instance: handle.instance, options, isClosed: () => closed })
+    return service
+  })
+
+/** The instance behind each service opened by {@link make}, for {@link connect}. */
+const instances = new WeakMap<DuckDbService, {
+  readonly instance: DuckDBInstance
+  readonly options: DuckDbOptions
+  readonly isClosed: () => boolean
+}>()
+
+/**
+ * Another connection to the database of `db` (same instance, so it sees the same data, committed writes included),
+ * with its own statement lock, prepared statements and TEMP tables: fibers on different connections run their
+ * statements at the same time. Closed when the scope closes.
+ */
+export const connect = (db: DuckDbService) =>
+  Effect.gen(function*() {
+    const owner = instances.get(db)
+    if (owner === undefined) {
+      return yield* Effect.fail(
+        new DuckDbError({ sql: `CONNECT ${db.path}`, detail: "this DuckDb service was not opened by DuckDb.make/layer" })
+      )
+    }
+    const txLock = yield* Effect.makeSemaphore(1)
+    let closed = false
+    const connection = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => {
+          if (owner.isClosed()) return Promise.reject(new Error(`the database ${db.path} is closed`))
+          return owner.instance.connect()
+        },
+        catch: (cause) => new DuckDbError({ sql: `CONNECT ${db.path}`, detail: detailOf(cause) })
+      }),
+      (c) =>
+        txLock.withPermits(1)(Effect.sync(() => {
+          closed = true
+          if (!owner.isClosed()) c.closeSync()
+        }))
+    )
+    return yield* onConnection(owner.options, connection, txLock, () => closed || owner.isClosed())
+  })
+
+/** The service on one open connection. */
+const onConnection = (
+  options: DuckDbOptions,
+  connection: DuckDBConnection,
+  txLock: Effect.Semaphore,
+  isClosed: () => boolean
+) =>
+  Effect.gen(function*() {
+    const statementLock = yield* Effect.makeSemaphore(1)
+    const token = Symbol(options.path)
 
     /** Run `f` on the connection, alone: under the tx lock outside a transaction, under the statement lock inside one. */
     const exclusive = <A>(sql: string, f: () => Promise<A>): Effect.Effect<A, DuckDbError> =>
       Effect.flatMap(FiberRef.get(currentTransactions), (inside) => {
         const attempt = Effect.uninterruptible(Effect.tryPromise({
           try: () => {
-            if (closed) return Promise.reject(new Error(`the connection to ${options.path} is closed`))
+            if (isClosed()) return Promise.reject(new Error(`the connection to ${options.path} is closed`))
             return f()
           },
           catch: (cause) => new DuckDbError({ sql: previewSql(sql), detail: detailOf(cause) })

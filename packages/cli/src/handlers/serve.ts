@@ -1,0 +1,86 @@
+/**
+ * `kg serve`: open the store (read-write: the server is its one writer), build the kg services as `kg extract`
+ * and `kg research` do, and serve the workbench until SIGINT/SIGTERM, then close the server, the jobs and the
+ * store in order.
+ */
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
+import * as Retrieval from "@kg/graph/Retrieval"
+import * as Server from "@kg/server/Server"
+import { Workbench } from "@kg/server/Workbench"
+import { webRoot } from "@kg/web"
+import type { ServeArgs } from "../commands/serve.js"
+import * as Layers from "../Layers.js"
+import { flag, withSettings } from "../internal/settings.js"
+import { version } from "../Version.js"
+import { siblingShapes } from "./extract.js"
+
+export const serve = (args: ServeArgs) =>
+  withSettings(args.config, {
+    db: flag(args.db),
+    provider: flag(args.provider),
+    model: flag(args.model),
+    concurrency: flag(args.concurrency),
+    ontology: flag(args.ontology),
+    shapes: flag(args.shapes),
+    host: flag(args.host),
+    port: flag(args.port)
+  }, (settings) =>
+    Effect.gen(function*() {
+      const host = settings.serve.host.value
+      const port = settings.serve.port.value
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        return yield* Effect.fail(new Error(`--port ${port} is not a port number (0 to 65535)`))
+      }
+      const envToken = (process.env["KG_TOKEN"] ?? "").trim()
+      const token = flag(args.token) ?? (envToken === "" ? undefined : envToken)
+      const provider = yield* Layers.providerName(Option.fromNullable(settings.provider.value))
+      const model = Option.fromNullable(settings.model.value)
+      const ontologyPath = settings.ontology.value ?? Layers.defaultOntologyPath
+      const shapesPath = settings.shapes.value ?? siblingShapes(ontologyPath)
+      const dbPath = settings.db.value
+      const kg = Layer.mergeAll(
+        Layers.extractorLayer({ provider, model, ontologyPath }),
+        Layers.shaclLayer(shapesPath),
+        Layers.nliLayer(provider, model),
+        GraphRetrieval.layer.pipe(Layer.provideMerge(Retrieval.layer())),
+        provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
+      ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath)))
+      const server = Server.layer({
+        host,
+        port,
+        token,
+        version,
+        webRoot,
+        minScore: settings.relevanceFloor.value,
+        extract: {
+          concurrency: settings.concurrency.value,
+          chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value }
+        }
+      }).pipe(Layer.provide(kg))
+      return yield* Effect.gen(function*() {
+        const listening = yield* Server.Listening
+        const wb = yield* Workbench
+        const info = wb.info
+        yield* Console.error(
+          `kg serve: ${info.db} (extraction: ${info.provider} ${info.model}; embeddings: ${info.embeddingModel})`
+        )
+        if (!listening.page && listening.pageProblem !== null) yield* Console.error(`kg serve: warning: ${listening.pageProblem}`)
+        if (wb.token !== null) {
+          yield* Console.error(
+            `kg serve: every request must carry the token (from ${flag(args.token) !== undefined ? "--token" : "KG_TOKEN"}): ` +
+              `open ${listening.url}?token=<token> in a browser, or send Authorization: Bearer <token>`
+          )
+        } else {
+          yield* Console.error("kg serve: loopback only, no token; stop with Ctrl-C")
+        }
+        yield* Console.log(args.json ? JSON.stringify({ url: listening.url, db: info.db, tokenRequired: wb.token !== null }) : `Serving ${info.db} at ${listening.url}`)
+        return yield* Effect.never
+      }).pipe(
+        Effect.onInterrupt(() => Console.error("kg serve: stopping (jobs cancelled, store closed)")),
+        Effect.provide(server)
+      )
+    }))

@@ -1,0 +1,813 @@
+/**
+ * The kg HTTP API, defined once with `@effect/platform`'s `HttpApi`: every
+ * endpoint, its path, query, payload, success and error schemas. The server
+ * (`Server`) implements it, the OpenAPI document (`/api/openapi.json`) is
+ * derived from it, and clients (the workbench page, `HttpApiClient`) read the
+ * same schemas. Where the CLI has a `--json` shape the API returns the same
+ * one (the graph questions are `GraphQueries`' schemas).
+ *
+ * Streams (research, ask, job progress) are NDJSON (`application/x-ndjson`,
+ * one event per line) or, with `Accept: text/event-stream`, Server-Sent
+ * Events; their event schemas are documented as the success schema.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
+import * as Epistemics from "@kg/graph/Epistemics"
+import * as GraphQueries from "@kg/graph/GraphQueries"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The request is malformed or names something invalid (a bad value, a path that does not exist).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", { message: Schema.String }, HttpApiSchema.annotations({ status: 400 })) {}
+
+/**
+ * No valid token: the server was started with `--token` (or `KG_TOKEN`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { message: Schema.String }, HttpApiSchema.annotations({ status: 401 })) {}
+
+/**
+ * A request from another site: addressed to a name other than loopback on a server without a token (DNS
+ * rebinding), or changing something from a page of another origin.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { message: Schema.String }, HttpApiSchema.annotations({ status: 403 })) {}
+
+/**
+ * Nothing matches (a claim, paper, page, job).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", { message: Schema.String }, HttpApiSchema.annotations({ status: 404 })) {}
+
+/**
+ * The request conflicts with the state (a paper file changed since it was extracted, a finished job).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { message: Schema.String }, HttpApiSchema.annotations({ status: 409 })) {}
+
+/**
+ * An upload larger than the server accepts.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", { message: Schema.String }, HttpApiSchema.annotations({ status: 413 })) {}
+
+/**
+ * The server could not answer (a store error); the message says what failed, never with a stack trace.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", { message: Schema.String }, HttpApiSchema.annotations({ status: 500 })) {}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Security
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The token, when the server has one: `Authorization: Bearer <token>`, or the `kg_token` cookie (set on the
+ * response to any request that carried the token as a `token` query parameter, which is accepted too: open the
+ * page once with `?token=`).
+ *
+ * @since 0.1.0
+ * @category security
+ */
+export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("@kg/server/Api/Authorization", {
+  failure: Unauthorized,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "Authorization: Bearer <token>, when the server has a token (--token, KG_TOKEN)")
+    ),
+    cookie: HttpApiSecurity.apiKey({ in: "cookie", key: "kg_token" }).pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "set by the server on a response to a request with ?token=<token>")
+    )
+  }
+}) {}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models
+// ---------------------------------------------------------------------------------------------------------------
+
+const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+const opt = <S extends Schema.Schema.All>(s: S) => Schema.optionalWith(s, { exact: true })
+
+/** A query number given as text (`?limit=20`). */
+const IntParam = (min: number, max: number) =>
+  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max, { message: () => `a whole number from ${min} to ${max}` }))
+const UnitParam = Schema.NumberFromString.pipe(Schema.between(0, 1, { message: () => "a number from 0 to 1" }))
+const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "a non-empty string" }))
+/** A comma-separated list in a query parameter. */
+const CsvParam = Schema.String.pipe(Schema.transform(Schema.Array(Schema.String), {
+  decode: (s) => s.split(",").map((x) => x.trim()).filter((x) => x !== ""),
+  encode: (xs) => xs.join(",")
+}))
+
+/**
+ * Who serves what: the store, the extractor, whether a token is required.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ServerInfo = Schema.Struct({
+  name: Schema.Literal("kg"),
+  version: Schema.String,
+  db: Schema.String,
+  provider: Schema.String,
+  model: Schema.String,
+  embeddingModel: Schema.String,
+  tokenRequired: Schema.Boolean
+}).annotations({ identifier: "ServerInfo" })
+/** @since 0.1.0 @category models */
+export type ServerInfo = typeof ServerInfo.Type
+
+/**
+ * Row counts of every table and claims per status (`kg stats --json`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Stats = Schema.Struct({
+  tables: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  claimsByStatus: Schema.Record({ key: Schema.String, value: Schema.Number })
+}).annotations({ identifier: "Stats" })
+/** @since 0.1.0 @category models */
+export type Stats = typeof Stats.Type
+
+/**
+ * A question for `research` or `ask`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const QuestionRequest = Schema.Struct({
+  question: NonEmpty.pipe(Schema.maxLength(2000, { message: () => "at most 2000 characters" })),
+  /** Relevance floor (0-1); below it nothing counts as found. Default: the server's (0.18). */
+  minScore: opt(Schema.Number.pipe(Schema.between(0, 1, { message: () => "a number from 0 to 1" }))),
+  /** `ask` only: re-rank the evidence with the LLM when the server has one. */
+  rerank: opt(Schema.Boolean)
+}).annotations({ identifier: "QuestionRequest" })
+/** @since 0.1.0 @category models */
+export type QuestionRequest = typeof QuestionRequest.Type
+
+/**
+ * A citation checked against the evidence.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Citation = Schema.Struct({
+  paper_id: Schema.String,
+  page: Nullable(Schema.Number),
+  quote: Schema.String
+}).annotations({ identifier: "Citation" })
+
+/**
+ * A claim an answer cites, with its status and the reason for it ("1 supporting paper(s) against 1
+ * contradicting paper(s)").
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const CitedClaim = Schema.Struct({
+  claimId: Schema.String,
+  text: Schema.String,
+  status: Schema.String,
+  reason: Schema.String,
+  /** Independent live papers for it. */
+  support: Schema.Number,
+  /** Papers whose claims contradict it. */
+  opposition: Schema.Number,
+  paperId: Schema.String,
+  page: Nullable(Schema.Number)
+}).annotations({ identifier: "CitedClaim" })
+/** @since 0.1.0 @category models */
+export type CitedClaim = typeof CitedClaim.Type
+
+/**
+ * One sentence of an answer.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AnswerSentence = Schema.Struct({
+  text: Schema.String,
+  citations: Schema.Array(Citation),
+  ungrounded: Schema.Boolean,
+  claims: Schema.Array(Schema.Struct({ claimId: Schema.String, status: Schema.String }))
+}).annotations({ identifier: "AnswerSentence" })
+/** @since 0.1.0 @category models */
+export type AnswerSentence = typeof AnswerSentence.Type
+
+/**
+ * An answer: the `kg research --json` document plus its sentences, the cited claims with status reasons, and
+ * warnings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Answer = Schema.Struct({
+  question: Schema.String,
+  answer: Schema.String,
+  sentences: Schema.Array(AnswerSentence),
+  citations: Schema.Array(Citation),
+  references: Schema.Array(Schema.Struct({
+    paper_id: Schema.String,
+    title: Schema.String,
+    authors: Schema.Array(Schema.String),
+    year: Nullable(Schema.Number)
+  })),
+  ungrounded: Schema.Array(Schema.String),
+  statuses: Schema.Record({ key: Schema.String, value: Schema.String }),
+  claims: Schema.Array(CitedClaim),
+  stages: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  warnings: Schema.Array(Schema.String)
+}).annotations({ identifier: "Answer" })
+/** @since 0.1.0 @category models */
+export type Answer = typeof Answer.Type
+
+/**
+ * An error inside a stream (the HTTP status was already sent): its tag and a readable message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const StreamError = Schema.Struct({ _tag: Schema.String, message: Schema.String })
+
+/**
+ * The events of a research or ask stream, in order: `started`; `stage` as each stage finishes (research:
+ * scoping, evidence, synthesis, formatting; ask: routing, corrective, answer); one `sentence` per answer
+ * sentence (after the citations are checked); then `answer` (the whole answer), or `error`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AnswerEvent = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("started"), mode: Schema.Literal("research", "ask"), question: Schema.String }),
+  Schema.Struct({
+    type: Schema.Literal("stage"),
+    /** 1-based position of the stage. */
+    index: Schema.Number,
+    stage: Schema.String,
+    message: Schema.String
+  }),
+  Schema.Struct({ type: Schema.Literal("sentence"), index: Schema.Number, sentence: AnswerSentence }),
+  Schema.Struct({ type: Schema.Literal("answer"), answer: Answer }),
+  Schema.Struct({ type: Schema.Literal("error"), error: StreamError })
+).annotations({ identifier: "AnswerEvent" })
+/** @since 0.1.0 @category models */
+export type AnswerEvent = typeof AnswerEvent.Type
+
+/** A stream of `schema` documents, one per line (suspended so that a union of events stays one response). */
+const ndjson = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.suspend(() => schema).pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "application/x-ndjson" }))
+
+/**
+ * A stored paper in the list.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const PaperSummary = Schema.Struct({
+  paperId: Schema.String,
+  title: Schema.String,
+  authors: Schema.Array(Schema.String),
+  year: Nullable(Schema.Number),
+  /** `pdf`, `markdown` or `text`, from the source file's extension. */
+  format: Schema.Literal("pdf", "markdown", "text"),
+  source: Schema.String,
+  pages: Nullable(Schema.Number),
+  chunks: Schema.Number,
+  claims: Schema.Number,
+  retracted: Schema.Boolean,
+  ingestedAt: Schema.String,
+  /** Whether the source file is still there, unchanged, to be shown (`GET /api/papers/{id}/file`). */
+  fileAvailable: Schema.Boolean
+}).annotations({ identifier: "PaperSummary" })
+/** @since 0.1.0 @category models */
+export type PaperSummary = typeof PaperSummary.Type
+
+/**
+ * An entity mention in a chunk: character offsets into the chunk's text.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Mention = Schema.Struct({
+  start: Schema.Number,
+  end: Schema.Number,
+  entityId: Schema.String,
+  label: Schema.String,
+  type: Schema.String
+})
+
+/**
+ * Everything about one paper: metadata, the L2 record, its claims, chunks with entity mentions, and what its run
+ * could not store (SHACL violations, failed chunks).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const PaperDetail = Schema.Struct({
+  paper: PaperSummary,
+  record: Nullable(Schema.Struct({
+    studied: Schema.String,
+    method: Schema.String,
+    findings: Schema.String,
+    domainTags: Schema.Array(Schema.String),
+    provider: Schema.String,
+    model: Schema.String
+  })),
+  run: Nullable(Schema.Struct({
+    runId: Schema.String,
+    status: Schema.String,
+    provider: Schema.String,
+    model: Schema.String,
+    startedAt: Schema.String
+  })),
+  claims: Schema.Array(Schema.Struct({
+    claim: GraphQueries.ClaimSummary,
+    page: Nullable(Schema.Number),
+    quote: Schema.String
+  })),
+  chunks: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    ordinal: Schema.Number,
+    page: Nullable(Schema.Number),
+    text: Schema.String,
+    tokens: Schema.Number,
+    mentions: Schema.Array(Mention)
+  })),
+  /** Chunks of the paper (the list above is capped by `chunkLimit`). */
+  totalChunks: Schema.Number,
+  violations: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    focusNode: Schema.String,
+    path: Nullable(Schema.String),
+    message: Schema.String
+  })),
+  failedChunks: Schema.Array(Schema.Struct({ chunkId: Schema.String, reason: Schema.String }))
+}).annotations({ identifier: "PaperDetail" })
+/** @since 0.1.0 @category models */
+export type PaperDetail = typeof PaperDetail.Type
+
+/**
+ * A page of a paper (or, for a source without pages, the chunk that holds the quote): its text and where the
+ * quote is in it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const PagePassage = Schema.Struct({
+  paperId: Schema.String,
+  title: Schema.String,
+  format: Schema.Literal("pdf", "markdown", "text"),
+  page: Nullable(Schema.Number),
+  pages: Nullable(Schema.Number),
+  text: Schema.String,
+  /** Character ranges of the quote in `text` (empty when it was not found). */
+  highlights: Schema.Array(Schema.Struct({ start: Schema.Number, end: Schema.Number })),
+  quote: Nullable(Schema.String),
+  chunkIds: Schema.Array(Schema.String),
+  /** The source file to render (PDF pages), when available. */
+  fileUrl: Nullable(Schema.String)
+}).annotations({ identifier: "PagePassage" })
+/** @since 0.1.0 @category models */
+export type PagePassage = typeof PagePassage.Type
+
+/**
+ * A node of a graph view.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const GraphNode = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literal("claim", "entity", "paper"),
+  label: Schema.String,
+  /** Claims: epistemic status. */
+  status: Nullable(Schema.String),
+  /** Entities: ontology class; papers: year. */
+  type: Nullable(Schema.String),
+  /** How strongly it belongs in the view (0-1), used to cap it. */
+  weight: Schema.Number
+}).annotations({ identifier: "GraphNode" })
+/** @since 0.1.0 @category models */
+export type GraphNode = typeof GraphNode.Type
+
+/**
+ * An edge of a graph view: a claim edge (`same_as`, `contradicts`, `replicates`, `weak_link`), a link
+ * (`source`: claim in paper; `about`: claim about entity; `mentions`; a relation predicate), or `similar`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const GraphEdge = Schema.Struct({
+  source: Schema.String,
+  target: Schema.String,
+  kind: Schema.String,
+  score: Nullable(Schema.Number),
+  signals: Schema.Record({ key: Schema.String, value: Schema.Number })
+}).annotations({ identifier: "GraphEdge" })
+/** @since 0.1.0 @category models */
+export type GraphEdge = typeof GraphEdge.Type
+
+/**
+ * A capped graph view: `shown` of `total` nodes (the strongest first), with the filters that were applied.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const GraphView = Schema.Struct({
+  center: Nullable(GraphNode),
+  nodes: Schema.Array(GraphNode),
+  edges: Schema.Array(GraphEdge),
+  shown: Schema.Number,
+  total: Schema.Number,
+  truncated: Schema.Boolean,
+  filters: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+}).annotations({ identifier: "GraphView" })
+/** @since 0.1.0 @category models */
+export type GraphView = typeof GraphView.Type
+
+/**
+ * An L4 pattern (`kg l4 --json`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Pattern = Schema.Struct({
+  patternId: Schema.String,
+  statement: Schema.String,
+  support: Schema.Number,
+  paperCount: Schema.Number,
+  domainTags: Schema.Array(Schema.String),
+  keywords: Schema.Array(Schema.String),
+  confidence: Nullable(Schema.Number),
+  cohesion: Nullable(Schema.Number),
+  provider: Nullable(Schema.String),
+  model: Nullable(Schema.String),
+  memberClaimIds: Schema.Array(Schema.String),
+  representativeClaimIds: Schema.Array(Schema.String)
+}).annotations({ identifier: "Pattern" })
+/** @since 0.1.0 @category models */
+export type Pattern = typeof Pattern.Type
+
+/**
+ * How far a job has got.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const JobStatus = Schema.Literal("queued", "running", "completed", "failed", "cancelled")
+/** @since 0.1.0 @category models */
+export type JobStatus = typeof JobStatus.Type
+
+/**
+ * An extraction job.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Job = Schema.Struct({
+  jobId: Schema.String,
+  status: JobStatus,
+  /** The files or folders it extracts (uploads: the stored copy). */
+  paths: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  startedAt: Nullable(Schema.String),
+  finishedAt: Nullable(Schema.String),
+  progress: Schema.Struct({
+    papersStored: Schema.Number,
+    papersUnchanged: Schema.Number,
+    filesSkipped: Schema.Number,
+    currentPaper: Nullable(Schema.String),
+    chunksDone: Schema.Number,
+    chunksTotal: Schema.Number
+  }),
+  /** The run's totals (`kg extract --json`) once it completed. */
+  summary: Nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  error: Nullable(Schema.String),
+  events: Schema.Number
+}).annotations({ identifier: "Job" })
+/** @since 0.1.0 @category models */
+export type Job = typeof Job.Type
+
+/**
+ * A progress event of a job: `queued`, `started`, `file-skipped`, `paper-unchanged`, `paper-started`, `chunk`,
+ * `paper-written`, `linking`, `linked`, then `completed`, `failed` or `cancelled` (the last event).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const JobEvent = Schema.Struct({
+  jobId: Schema.String,
+  seq: Schema.Number,
+  at: Schema.String,
+  kind: Schema.String,
+  message: Schema.String,
+  paperId: opt(Schema.String),
+  done: opt(Schema.Number),
+  total: opt(Schema.Number),
+  job: opt(Job)
+}).annotations({ identifier: "JobEvent" })
+/** @since 0.1.0 @category models */
+export type JobEvent = typeof JobEvent.Type
+
+/**
+ * A job over files or folders on the server's disk.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const JobRequest = Schema.Struct({
+  paths: Schema.Array(NonEmpty).pipe(Schema.minItems(1, { message: () => "at least one path" }), Schema.maxItems(100))
+}).annotations({ identifier: "JobRequest" })
+
+// ---------------------------------------------------------------------------------------------------------------
+// Endpoints
+// ---------------------------------------------------------------------------------------------------------------
+
+const ClaimIdPath = Schema.Struct({
+  id: HttpApiSchema.param("id", Schema.String.pipe(Schema.minLength(1)))
+})
+
+/**
+ * `GET /api/info`, `GET /api/stats`.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class StoreGroup extends HttpApiGroup.make("store")
+  .add(HttpApiEndpoint.get("info", "/info").addSuccess(ServerInfo))
+  .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(Stats))
+  .add(
+    HttpApiEndpoint.get("export", "/export")
+      .setUrlParams(Schema.Struct({
+        format: Schema.Literal("turtle", "ntriples", "jsonld", "csv", "parquet", "training"),
+        /** csv / parquet: the table to download (one file per table). */
+        table: opt(Schema.String),
+        /** training: also the offline extractor's runs. */
+        includeOffline: opt(Schema.Literal("true", "false"))
+      }))
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "Download the graph: RDF (turtle, ntriples, jsonld), one table as CSV or Parquet, or JSONL training data.")
+  )
+  .annotate(OpenApi.Title, "Store")
+{}
+
+/**
+ * `POST /api/research`, `POST /api/ask`: streamed answers.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class AnswersGroup extends HttpApiGroup.make("answers")
+  .add(
+    HttpApiEndpoint.post("research", "/research")
+      .setPayload(QuestionRequest)
+      .addSuccess(ndjson(AnswerEvent))
+      .annotate(
+        OpenApi.Description,
+        "The research funnel, streamed: one AnswerEvent per line (NDJSON), or Server-Sent Events with Accept: text/event-stream. Closing the connection cancels the work."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("ask", "/ask")
+      .setPayload(QuestionRequest)
+      .addSuccess(ndjson(AnswerEvent))
+      .annotate(OpenApi.Description, "A direct answer through the query router, streamed like research.")
+  )
+  .annotate(OpenApi.Title, "Answers")
+{}
+
+/**
+ * Claims and the graph questions.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class ClaimsGroup extends HttpApiGroup.make("claims")
+  .add(
+    HttpApiEndpoint.get("list", "/claims")
+      .setUrlParams(Schema.Struct({
+        status: opt(Schema.Literal("established", "preliminary", "contested")),
+        about: opt(Schema.String),
+        paper: opt(Schema.String),
+        limit: opt(IntParam(1, 500))
+      }))
+      .addSuccess(Schema.Array(GraphQueries.ClaimSummary))
+      .addError(NotFound)
+  )
+  .add(HttpApiEndpoint.get("get", "/claims/:id").setPath(ClaimIdPath).addSuccess(GraphQueries.ClaimDetail).addError(NotFound))
+  .add(
+    HttpApiEndpoint.get("challenges", "/claims/:id/challenges").setPath(ClaimIdPath).addSuccess(GraphQueries.Challenges).addError(
+      NotFound
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("counterevidence", "/claims/:id/counterevidence").setPath(ClaimIdPath).addSuccess(
+      GraphQueries.Counterevidence
+    ).addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("lineage", "/lineage")
+      .setUrlParams(Schema.Struct({ subject: NonEmpty }))
+      .addSuccess(GraphQueries.Lineage)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("foundations", "/foundations")
+      .setUrlParams(Schema.Struct({ subject: NonEmpty, maxDepth: opt(IntParam(1, 10)) }))
+      .addSuccess(GraphQueries.Foundations)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("applied", "/applied")
+      .setUrlParams(Schema.Struct({ method: NonEmpty, problem: NonEmpty }))
+      .addSuccess(GraphQueries.Applied)
+  )
+  .add(
+    HttpApiEndpoint.get("assess", "/claims/:id/assessment").setPath(ClaimIdPath).addSuccess(Epistemics.Assessment).addError(
+      NotFound
+    )
+  )
+  .annotate(OpenApi.Title, "Claims")
+{}
+
+const PaperIdPath = Schema.Struct({ paperId: HttpApiSchema.param("paperId", Schema.String.pipe(Schema.minLength(1))) })
+
+/**
+ * Papers, their pages and source files.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class PapersGroup extends HttpApiGroup.make("papers")
+  .add(HttpApiEndpoint.get("list", "/papers").addSuccess(Schema.Array(PaperSummary)))
+  .add(
+    HttpApiEndpoint.get("get", "/papers/:paperId")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ chunkLimit: opt(IntParam(0, 5000)) }))
+      .addSuccess(PaperDetail)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("page", "/papers/:paperId/page")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ page: opt(IntParam(1, 100000)), chunk: opt(Schema.String), quote: opt(Schema.String) }))
+      .addSuccess(PagePassage)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "A page's text (merged from its chunks) with the quote's position, or, for a source without pages, the chunk holding the quote."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("file", "/papers/:paperId/file")
+      .setPath(PaperIdPath)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Description, "The paper's source file, when it is still on disk with the content that was extracted.")
+  )
+  .annotate(OpenApi.Title, "Papers")
+{}
+
+/**
+ * Graph views and L4 patterns.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class GraphGroup extends HttpApiGroup.make("graph")
+  .add(
+    HttpApiEndpoint.get("neighbourhood", "/graph/neighbourhood")
+      .setUrlParams(Schema.Struct({
+        kind: Schema.Literal("claim", "entity", "paper"),
+        id: NonEmpty,
+        limit: opt(IntParam(1, 500)),
+        /** Claim edge kinds to keep (same_as, contradicts, replicates, weak_link). */
+        edgeKinds: opt(CsvParam),
+        /** Claim statuses to keep. */
+        statuses: opt(CsvParam),
+        /** Entity types to keep. */
+        types: opt(CsvParam)
+      }))
+      .addSuccess(GraphView)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Claims, entities and papers around a claim, entity or paper, the strongest first, capped at limit (default 60).")
+  )
+  .add(
+    HttpApiEndpoint.get("papers", "/graph/papers")
+      .setUrlParams(Schema.Struct({
+        k: opt(IntParam(1, 20)),
+        limit: opt(IntParam(1, 1000)),
+        minSimilarity: opt(UnitParam)
+      }))
+      .addSuccess(GraphView)
+      .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers by L2 record and claims.")
+  )
+  .add(HttpApiEndpoint.get("patterns", "/patterns").addSuccess(Schema.Array(Pattern)))
+  .annotate(OpenApi.Title, "Graph")
+{}
+
+const JobIdPath = Schema.Struct({ jobId: HttpApiSchema.param("jobId", Schema.String.pipe(Schema.minLength(1))) })
+
+/**
+ * Extraction jobs: the server is the one writer of its store.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class JobsGroup extends HttpApiGroup.make("jobs")
+  .add(HttpApiEndpoint.get("list", "/jobs").addSuccess(Schema.Array(Job)))
+  .add(
+    HttpApiEndpoint.post("create", "/jobs")
+      .setPayload(JobRequest)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "Extract files or folders on the server's disk (.md, .txt, .pdf) into the store.")
+  )
+  .add(
+    HttpApiEndpoint.post("upload", "/jobs/upload")
+      .setUrlParams(Schema.Struct({ filename: NonEmpty }))
+      .setPayload(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .addError(PayloadTooLarge)
+      .annotate(OpenApi.Description, "Upload one paper (the request body is the file) and extract it.")
+  )
+  .add(HttpApiEndpoint.get("get", "/jobs/:jobId").setPath(JobIdPath).addSuccess(Job).addError(NotFound))
+  .add(
+    HttpApiEndpoint.get("events", "/jobs/:jobId/events")
+      .setPath(JobIdPath)
+      .addSuccess(ndjson(JobEvent))
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "The job's progress: past events, then live ones until it ends (NDJSON, or SSE with Accept: text/event-stream)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("cancel", "/jobs/:jobId")
+      .setPath(JobIdPath)
+      .addSuccess(Job)
+      .addError(NotFound)
+      .addError(Conflict)
+  )
+  .annotate(OpenApi.Title, "Jobs")
+{}
+
+/**
+ * The whole API, under `/api`, with the token security (checked only when the server has a token).
+ *
+ * @since 0.1.0
+ * @category api
+ */
+export class KgApi extends HttpApi.make("kg")
+  .add(StoreGroup)
+  .add(AnswersGroup)
+  .add(ClaimsGroup)
+  .add(PapersGroup)
+  .add(GraphGroup)
+  .add(JobsGroup)
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(PayloadTooLarge)
+  .addError(ServerError)
+  .addError(Unauthorized)
+  .addError(Forbidden)
+  .middleware(Authorization)
+  .prefix("/api")
+  .annotate(OpenApi.Title, "kg")
+  .annotate(
+    OpenApi.Description,
+    "The claim-level knowledge graph of one kg store: research answers with checked citations, claims and their evidence, papers and pages, graph views, L4 patterns, exports and extraction jobs."
+  )
+{}

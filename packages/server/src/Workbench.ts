@@ -1,0 +1,188 @@
+/**
+ * The server's hold on one store: the database opened once (read-write: the server is its one writer), a pool of
+ * reader connections so that concurrent requests run their queries side by side (each with its own TEMP work
+ * tables), and the extraction job queue that writes through the main connection.
+ *
+ * Build it on the kg services of one store (`Kg.layerOffline({ db })`, `Kg.layer(...)`, or the CLI's layers):
+ * `Workbench.layer(options)` needs the store, NLP, embeddings, retrieval, graph retrieval, an extractor, SHACL
+ * shapes and an NLI judge; an `LlmProvider` in context is used for synthesis when present.
+ *
+ * @since 0.1.0
+ */
+import * as path from "node:path"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Pool from "effect/Pool"
+import { Embeddings } from "@kg/core/Embeddings"
+import { LlmProvider } from "@kg/core/LlmProvider"
+import type { NlpService } from "@kg/core/NlpService"
+import { Extractor } from "@kg/extraction/Extractor"
+import type { ShaclValidator } from "@kg/extraction/Shacl"
+import * as DuckDbModule from "@kg/graph/DuckDb"
+import { DuckDb, type DuckDbError } from "@kg/graph/DuckDb"
+import * as Extract from "@kg/graph/Extract"
+import type { GraphRetrieval } from "@kg/graph/GraphRetrieval"
+import type { Nli } from "@kg/graph/Nli"
+import type { Retrieval } from "@kg/graph/Retrieval"
+import { Store } from "@kg/graph/Store"
+import type { ServerInfo } from "./Api.js"
+import * as Jobs from "./internal/jobs.js"
+
+/**
+ * The kg services a workbench runs on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type KgServices =
+  | Store
+  | DuckDb
+  | NlpService
+  | Embeddings
+  | Retrieval
+  | GraphRetrieval
+  | Extractor
+  | ShaclValidator
+  | Nli
+
+/**
+ * Options of {@link layer}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WorkbenchOptions {
+  /** When set, every request must carry it (see `Api.Authorization`). */
+  readonly token?: string | undefined
+  /** Reported by `GET /api/info`. */
+  readonly version?: string | undefined
+  /** Reader connections (concurrent queries). Default 4. */
+  readonly readers?: number | undefined
+  /** Answers (research, ask) computed at once, each on its own connection. Default 8. */
+  readonly answers?: number | undefined
+  /** Where uploaded papers are kept. Default `<db>.uploads` beside the database. */
+  readonly uploadDir?: string | undefined
+  /** Largest upload accepted, in bytes. Default 200 MB (the ingest limit). */
+  readonly maxUploadBytes?: number | undefined
+  /** Default relevance floor of research and ask. Default 0.18. */
+  readonly minScore?: number | undefined
+  /** Options of every extraction job (chunking, concurrency, ...). */
+  readonly extract?: Omit<Extract.ExtractOptions, "settings"> | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface WorkbenchService {
+  readonly info: ServerInfo
+  readonly token: string | null
+  readonly uploadDir: string
+  readonly maxUploadBytes: number
+  readonly minScore: number
+  /**
+   * Run `effect` on a reader connection from the pool (its `DuckDb`), with the kg services (and the
+   * `LlmProvider`, if any) in context.
+   */
+  readonly read: <A, E, R extends KgServices | LlmProvider>(
+    effect: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | DuckDbError>
+  /**
+   * As `read`, on a connection opened for this effect alone (closed after it): for long work, such as an answer
+   * waiting on an LLM, that would otherwise hold a pooled connection. At most `answers` run at once; more wait.
+   */
+  readonly readAlone: <A, E, R extends KgServices | LlmProvider>(
+    effect: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | DuckDbError>
+  /** Run `effect` with the kg services on the main (writing) connection. */
+  readonly write: <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E>
+  readonly jobs: Jobs.Jobs
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Workbench extends Context.Tag("@kg/server/Workbench")<Workbench, WorkbenchService>() {}
+
+/**
+ * Build the workbench in a scope (the reader pool and the job worker end with it).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: WorkbenchOptions = {}) =>
+  Effect.gen(function*() {
+    const base = yield* Effect.context<KgServices>()
+    const llm = yield* Effect.serviceOption(LlmProvider)
+    // The library reads the LlmProvider with Effect.serviceOption (synthesis, re-ranking): without one, the context
+    // simply lacks it. Effects that need one unconditionally must not be run here without it.
+    const context = (Option.isSome(llm) ? Context.add(base, LlmProvider, llm.value) : base) as Context.Context<
+      KgServices | LlmProvider
+    >
+    const main = Context.get(base, DuckDb)
+    const store = Context.get(base, Store)
+    const extractor = Context.get(base, Extractor)
+    const embeddings = Context.get(base, Embeddings)
+    const readers = yield* Pool.make({ acquire: DuckDbModule.connect(main), size: Math.max(1, options.readers ?? 4) })
+
+    const read = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
+      Effect.scoped(
+        Effect.flatMap(
+          Pool.get(readers),
+          (session) => Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, Context.add(context, DuckDb, session))
+        )
+      )
+    const alone = yield* Effect.makeSemaphore(Math.max(1, options.answers ?? 8))
+    const readAlone = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
+      alone.withPermits(1)(Effect.scoped(
+        Effect.flatMap(
+          DuckDbModule.connect(main),
+          (session) => Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, Context.add(context, DuckDb, session))
+        )
+      ))
+    const write = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
+      Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, context)
+
+    const jobs = yield* Jobs.make((paths, onEvent) =>
+      write(Extract.runExtraction(paths, {
+        ...options.extract,
+        settings: {
+          provider: extractor.provider,
+          model: extractor.model,
+          via: "kg serve",
+          paths: [...paths],
+          ...(options.extract?.concurrency !== undefined ? { concurrency: options.extract.concurrency } : {})
+        }
+      }, onEvent))
+    )
+    const dbPath = store.path
+    return {
+      info: {
+        name: "kg",
+        version: options.version ?? "0.1.0",
+        db: dbPath,
+        provider: Option.isSome(llm) ? llm.value.name : extractor.provider,
+        model: Option.isSome(llm) ? llm.value.model : extractor.model,
+        embeddingModel: embeddings.model,
+        tokenRequired: options.token !== undefined && options.token !== ""
+      },
+      token: options.token !== undefined && options.token !== "" ? options.token : null,
+      uploadDir: options.uploadDir ?? `${path.resolve(dbPath)}.uploads`,
+      maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
+      minScore: options.minScore ?? 0.18,
+      read,
+      readAlone,
+      write,
+      jobs
+    } satisfies WorkbenchService
+  })
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: WorkbenchOptions = {}): Layer.Layer<Workbench, never, KgServices> =>
+  Layer.scoped(Workbench, make(options))

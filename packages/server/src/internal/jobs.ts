@@ -1,0 +1,263 @@
+/**
+ * Extraction jobs: a queue served by one worker fiber (the server is the one writer of its store, so jobs run one
+ * at a time), each job with its progress events kept in order and published live. A reader of a job's events gets
+ * the past ones, then the live ones, until the job ends; cancelling a queued job drops it, cancelling a running
+ * one interrupts it (its run is recorded `interrupted`, papers already stored stay).
+ *
+ * @internal
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Stream from "effect/Stream"
+import type * as Scope from "effect/Scope"
+import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
+import type { Job, JobEvent } from "../Api.js"
+
+const MAX_JOBS = 200
+const MAX_EVENTS = 50_000
+
+interface State {
+  job: Job
+  readonly events: Array<JobEvent>
+  readonly pubsub: PubSub.PubSub<JobEvent>
+  fiber: Fiber.RuntimeFiber<ExtractSummary, unknown> | null
+}
+
+const terminal = new Set(["completed", "failed", "cancelled"])
+
+export type Runner = (
+  paths: ReadonlyArray<string>,
+  onEvent: (event: ExtractEvent) => Effect.Effect<void>
+) => Effect.Effect<ExtractSummary, unknown>
+
+export interface Jobs {
+  readonly create: (paths: ReadonlyArray<string>) => Effect.Effect<Job>
+  readonly list: Effect.Effect<ReadonlyArray<Job>>
+  readonly get: (jobId: string) => Effect.Effect<Job | undefined>
+  /** Past then live events of a job, ending with its last event; undefined when there is no such job. */
+  readonly events: (jobId: string) => Stream.Stream<JobEvent> | undefined
+  /** Cancel a job: `cancelled` (it was queued or running), `finished` (too late), `missing`. */
+  readonly cancel: (jobId: string) => Effect.Effect<{ readonly outcome: "cancelled" | "finished" | "missing"; readonly job?: Job }>
+  /** Resolves when no job is queued or running. */
+  readonly idle: Effect.Effect<void>
+}
+
+const now = () => new Date().toISOString()
+
+const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId" | "done" | "total"> => {
+  switch (e._tag) {
+    case "FileSkipped":
+      return { kind: "file-skipped", message: `skipped ${e.path}: ${e.reason}` }
+    case "PaperUnchanged":
+      return { kind: "paper-unchanged", message: `unchanged ${e.paperId} (${e.path})`, paperId: e.paperId }
+    case "PaperStarted":
+      return {
+        kind: "paper-started",
+        message: `${e.changed ? "re-extracting" : "extracting"} ${e.paperId} (${e.path})`,
+        paperId: e.paperId
+      }
+    case "ChunkDone":
+      return {
+        kind: "chunk",
+        message: `${e.paperId}: chunk ${e.ordinal + 1} of ${e.total}${e.failed ? " failed" : ""}`,
+        paperId: e.paperId,
+        done: e.ordinal + 1,
+        total: e.total
+      }
+    case "PaperWritten":
+      return {
+        kind: "paper-written",
+        message: `stored ${e.paperId}: ${e.counts.chunks} chunks, ${e.counts.claims} claims, ${e.counts.entities} entities, ` +
+          `${e.counts.relations} relations` +
+          (e.counts.failedChunks > 0 ? `, ${e.counts.failedChunks} failed chunks` : "") +
+          (e.counts.shaclViolations > 0 ? `, ${e.counts.shaclViolations} violations dropped` : ""),
+        paperId: e.paperId
+      }
+    case "Linking":
+      return { kind: "linking", message: `linking ${e.claims} claims to the graph and grading them` }
+    case "Linked": {
+      const edges = Object.entries(e.edgesByKind).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`)
+      return {
+        kind: "linked",
+        message: `linked: ${e.comparisons} comparisons, ${edges.length === 0 ? "no edges" : edges.join(", ")}, ` +
+          `${e.merges} merged, ${e.statusChanges} status changes`
+      }
+    }
+  }
+}
+
+const errorText = (cause: unknown): string =>
+  typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" && cause.message !== ""
+    ? cause.message
+    : String(cause)
+
+export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const states = new Map<string, State>()
+    const queue = yield* Queue.unbounded<State>()
+    let counter = 0
+    let active = 0
+    const idleWaiters: Array<() => void> = []
+
+    const emit = (state: State, event: Pick<JobEvent, "kind" | "message" | "paperId" | "done" | "total">) =>
+      Effect.suspend(() => {
+        if (state.events.length >= MAX_EVENTS && !terminal.has(event.kind)) return Effect.void
+        const full: JobEvent = {
+          jobId: state.job.jobId,
+          seq: state.events.length,
+          at: now(),
+          ...event,
+          ...(terminal.has(event.kind) || event.kind === "started" || event.kind === "queued" ? { job: state.job } : {})
+        }
+        state.events.push(full)
+        state.job = { ...state.job, events: state.events.length }
+        return PubSub.publish(state.pubsub, full)
+      })
+
+    const update = (state: State, f: (job: Job) => Job) => Effect.sync(() => (state.job = f(state.job)))
+
+    const progress = (state: State, e: ExtractEvent) =>
+      update(state, (job) => {
+        const p = job.progress
+        switch (e._tag) {
+          case "FileSkipped":
+            return { ...job, progress: { ...p, filesSkipped: p.filesSkipped + 1 } }
+          case "PaperUnchanged":
+            return { ...job, progress: { ...p, papersUnchanged: p.papersUnchanged + 1 } }
+          case "PaperStarted":
+            return { ...job, progress: { ...p, currentPaper: e.paperId, chunksDone: 0, chunksTotal: 0 } }
+          case "ChunkDone":
+            return { ...job, progress: { ...p, chunksDone: e.ordinal + 1, chunksTotal: e.total } }
+          case "PaperWritten":
+            return { ...job, progress: { ...p, papersStored: p.papersStored + 1, currentPaper: null } }
+          default:
+            return job
+        }
+      })
+
+    const finish = (state: State, status: "completed" | "failed" | "cancelled", extra: Partial<Job>, message: string) =>
+      Effect.gen(function*() {
+        yield* update(state, (job) => ({ ...job, ...extra, status, finishedAt: now() }))
+        yield* emit(state, { kind: status, message })
+      })
+
+    const settle = Effect.sync(() => {
+      active--
+      if (active === 0) for (const w of idleWaiters.splice(0)) w()
+    })
+
+    const work = Effect.gen(function*() {
+      const state = yield* Queue.take(queue)
+      if (state.job.status !== "queued") return yield* settle
+      yield* update(state, (job) => ({ ...job, status: "running", startedAt: now() }))
+      yield* emit(state, { kind: "started", message: `extracting ${state.job.paths.join(", ")}` })
+      const fiber = yield* Effect.fork(
+        run(state.job.paths, (e) => Effect.zipRight(progress(state, e), emit(state, describe(e))))
+      )
+      state.fiber = fiber
+      const exit = yield* Fiber.await(fiber)
+      state.fiber = null
+      if (Exit.isSuccess(exit)) {
+        const s = exit.value
+        yield* finish(
+          state,
+          "completed",
+          { summary: { ...s } as Record<string, unknown> },
+          `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
+            `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`
+        )
+      } else if (Exit.isInterrupted(exit)) {
+        yield* finish(state, "cancelled", {}, "cancelled: papers already stored are kept; run the job again to resume")
+      } else {
+        const failure = Cause.failureOption(exit.cause)
+        const message = errorText(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
+        yield* finish(state, "failed", { error: message }, `failed: ${message}`)
+      }
+      yield* settle
+    })
+    yield* Effect.forkScoped(Effect.forever(work))
+
+    const prune = () => {
+      if (states.size <= MAX_JOBS) return
+      for (const [id, s] of states) {
+        if (states.size <= MAX_JOBS) break
+        if (terminal.has(s.job.status)) states.delete(id)
+      }
+    }
+
+    const create = (paths: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        counter++
+        const jobId = `job-${Date.now().toString(36)}-${counter}`
+        const job: Job = {
+          jobId,
+          status: "queued",
+          paths: [...paths],
+          createdAt: now(),
+          startedAt: null,
+          finishedAt: null,
+          progress: { papersStored: 0, papersUnchanged: 0, filesSkipped: 0, currentPaper: null, chunksDone: 0, chunksTotal: 0 },
+          summary: null,
+          error: null,
+          events: 0
+        }
+        const state: State = { job, events: [], pubsub: yield* PubSub.unbounded<JobEvent>(), fiber: null }
+        states.set(jobId, state)
+        prune()
+        active++
+        yield* emit(state, { kind: "queued", message: `queued: ${paths.join(", ")}` })
+        yield* Queue.offer(queue, state)
+        return state.job
+      })
+
+    const events = (jobId: string): Stream.Stream<JobEvent> | undefined => {
+      const state = states.get(jobId)
+      if (state === undefined) return undefined
+      return Stream.unwrapScoped(Effect.gen(function*() {
+        const subscription = yield* PubSub.subscribe(state.pubsub)
+        const past = state.events.slice()
+        const last = past[past.length - 1]
+        if (last !== undefined && terminal.has(last.kind)) return Stream.fromIterable(past)
+        const lastSeq = last?.seq ?? -1
+        return Stream.concat(
+          Stream.fromIterable(past),
+          Stream.fromQueue(subscription).pipe(
+            Stream.filter((e) => e.seq > lastSeq),
+            Stream.takeUntil((e) => terminal.has(e.kind))
+          )
+        )
+      }))
+    }
+
+    const cancel = (jobId: string) =>
+      Effect.gen(function*() {
+        const state = states.get(jobId)
+        if (state === undefined) return { outcome: "missing" as const }
+        if (terminal.has(state.job.status)) return { outcome: "finished" as const, job: state.job }
+        if (state.job.status === "queued") {
+          yield* finish(state, "cancelled", {}, "cancelled before it started")
+          return { outcome: "cancelled" as const, job: state.job }
+        }
+        const fiber = state.fiber
+        if (fiber !== null) yield* Fiber.interrupt(fiber)
+        // The worker records the outcome; wait for it so the answer shows the final state.
+        while (!terminal.has(state.job.status)) yield* Effect.sleep("5 millis")
+        return { outcome: "cancelled" as const, job: state.job }
+      })
+
+    return {
+      create,
+      list: Effect.sync(() => Array.from(states.values(), (s) => s.job).reverse()),
+      get: (jobId) => Effect.sync(() => states.get(jobId)?.job),
+      events,
+      cancel,
+      idle: Effect.async<void>((resume) => {
+        if (active === 0) resume(Effect.void)
+        else idleWaiters.push(() => resume(Effect.void))
+      })
+    } satisfies Jobs
+  })

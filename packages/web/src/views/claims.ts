@@ -1,0 +1,181 @@
+/**
+ * Claims: the list (by status, topic, paper) and one claim with its sources, edges and the signals that made
+ * them, its entities, and the graph questions one click away.
+ */
+import {
+  type Challenges,
+  type ClaimDetail,
+  type ClaimSummary,
+  type Counterevidence,
+  type Foundations,
+  getJson,
+  type Lineage,
+  type PaperSummary
+} from "../api.js"
+import { clear, h } from "../dom.js"
+import { openEvidence } from "../evidence.js"
+import { badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
+
+export const claimsView = async (main: HTMLElement, params: URLSearchParams): Promise<void> => {
+  const status = h("select", { id: "status", name: "status" },
+    h("option", { value: "" }, "any status"),
+    ["established", "preliminary", "contested"].map((s) => h("option", { value: s }, s)))
+  status.value = params.get("status") ?? ""
+  const about = h("input", { id: "about", name: "about", type: "search", placeholder: "about a topic…" })
+  about.value = params.get("about") ?? ""
+  const paper = h("select", { id: "paper", name: "paper" }, h("option", { value: "" }, "any paper"))
+  const results = h("div", { class: "results" })
+  const form = h("form", { class: "card filters", role: "search" },
+    h("label", { for: "status" }, "Status"), status,
+    h("label", { for: "about" }, "About"), about,
+    h("label", { for: "paper" }, "Paper"), paper,
+    h("button", { type: "submit", class: "primary" }, "Show claims"))
+  main.append(h("h1", {}, "Claims"), form, results)
+  const load = async () => {
+    clear(results)
+    results.append(loading("claims"))
+    try {
+      const claims = await getJson<ReadonlyArray<ClaimSummary>>("/claims", {
+        status: status.value || undefined,
+        about: about.value.trim() || undefined,
+        paper: paper.value || undefined,
+        limit: 100
+      })
+      clear(results)
+      results.append(h("p", { class: "muted" }, `${claims.length} claim${claims.length === 1 ? "" : "s"}`))
+      results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
+        h("li", {},
+          badge(c.status), " ",
+          h("a", { href: claimHref(c.id) }, c.text), " ",
+          h("span", { class: "muted" }, `${c.papers} paper${c.papers === 1 ? "" : "s"}${c.score !== null ? ` · relevance ${c.score}` : ""}`))
+      )))
+    } catch (e) {
+      clear(results)
+      results.append(errorBox(e))
+    }
+  }
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault()
+    const q = new URLSearchParams()
+    if (status.value) q.set("status", status.value)
+    if (about.value.trim()) q.set("about", about.value.trim())
+    if (paper.value) q.set("paper", paper.value)
+    history.replaceState(null, "", `#/claims?${q.toString()}`)
+    void load()
+  })
+  void getJson<ReadonlyArray<PaperSummary>>("/papers").then((papers) => {
+    for (const p of papers) paper.append(h("option", { value: p.paperId }, shorten(p.title, 60)))
+    paper.value = params.get("paper") ?? ""
+  }).catch(() => undefined)
+  await load()
+}
+
+const signalText = (signals: Readonly<Record<string, number>>) =>
+  Object.entries(signals).map(([k, v]) => `${k.replace(/_/g, " ")} ${Math.round(v * 100) / 100}`).join(" · ")
+
+export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
+  main.append(loading("the claim"))
+  let detail: ClaimDetail
+  try {
+    detail = await getJson<ClaimDetail>(`/claims/${encodeURIComponent(id)}`)
+  } catch (e) {
+    clear(main)
+    main.append(h("h1", {}, "Claim"), errorBox(e))
+    return
+  }
+  clear(main)
+  document.title = `${shorten(detail.claim.text, 50)} · kg workbench`
+  const a = detail.assessment
+  const c = detail.claim
+  main.append(
+    h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
+    h("h1", { class: "claim-title" }, c.text),
+    h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
+      h("span", { class: "reason" }, `Why: ${a.reason}`)),
+    detail.resolution.by === "text"
+      ? h("p", { class: "note" }, `Nearest claim to “${detail.resolution.query}” (similarity ${detail.resolution.similarity}).`)
+      : "",
+    h("dl", { class: "facts card" },
+      h("dt", {}, "Confidence"), h("dd", {}, String(c.confidence)),
+      c.metric !== null ? [h("dt", {}, "Metric"), h("dd", {}, c.metric)] : null,
+      c.value !== null ? [h("dt", {}, "Value"), h("dd", {}, c.value)] : null,
+      c.conditions !== null ? [h("dt", {}, "Conditions"), h("dd", {}, c.conditions)] : null,
+      h("dt", {}, "Domains"), h("dd", {}, c.domainTags.join(", ") || "—"),
+      h("dt", {}, "Id"), h("dd", { class: "mono" }, c.id)),
+    section(`Sources (${detail.sources.length})`, h("ul", { class: "sources" }, detail.sources.map((s) =>
+      h("li", {},
+        h("a", { href: paperHref(s.paperId) }, s.title), " ",
+        h("span", { class: "muted" }, `${s.year ?? "n.d."} ${pageLabel(s.page)}${s.retracted ? " · retracted" : ""}`),
+        h("blockquote", { class: "quote" }, `“${s.quote}”`),
+        h("button", {
+          type: "button",
+          class: "cite",
+          onclick: () => void openEvidence(evidence, { paperId: s.paperId, page: s.page, quote: s.quote, chunkId: s.chunkId })
+        }, s.page === null ? "Show the passage" : `Show on page ${s.page}`))
+    ))),
+    section(
+      `Edges (${detail.edges.length})`,
+      detail.edges.length === 0
+        ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
+        : table(["kind", "other claim", "score", "signals"], detail.edges.map((e) => [
+          h("span", { class: `edge edge-${e.kind}` }, e.kind.replace(/_/g, " ")),
+          h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
+          String(Math.round(e.score * 100) / 100),
+          signalText(e.signals) || "—"
+        ]))
+    ),
+    section("Entities", detail.entities.length === 0 ? h("p", { class: "muted" }, "none") : h("ul", { class: "chips" }, detail.entities.map((e) =>
+      h("li", {}, h("a", { href: graphHref("entity", e.id), class: "chip" }, `${e.label} `, h("span", { class: "muted" }, e.type)))
+    )))
+  )
+  const out = h("div", { class: "question-result", "aria-live": "polite" })
+  const ask = (label: string, load: () => Promise<Node>) =>
+    h("button", { type: "button", onclick: async () => {
+      clear(out)
+      out.append(loading(label.toLowerCase()))
+      try {
+        const node = await load()
+        clear(out)
+        out.append(h("h3", {}, label), node)
+      } catch (e) {
+        clear(out)
+        out.append(errorBox(e))
+      }
+    } }, label)
+  const cid = encodeURIComponent(c.id)
+  main.append(section("Graph questions",
+    h("div", { class: "row wrap" },
+      ask("Challenges", async () => challengesNode(await getJson<Challenges>(`/claims/${cid}/challenges`))),
+      ask("Counterevidence", async () => counterNode(await getJson<Counterevidence>(`/claims/${cid}/counterevidence`))),
+      ask("Lineage", async () => lineageNode(await getJson<Lineage>("/lineage", { subject: c.id }))),
+      ask("Foundations", async () => foundationsNode(await getJson<Foundations>("/foundations", { subject: c.id }))),
+      h("a", { href: graphHref("claim", c.id), class: "button" }, "Graph around this claim")),
+    out))
+}
+
+const challengesNode = (r: Challenges) =>
+  r.papers.length === 0 ? h("p", {}, "No paper contradicts this claim.") : h("ul", {}, r.papers.map((p) =>
+    h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${p.year ?? "n.d."})`,
+      h("ul", {}, p.claims.map((c) => h("li", {}, h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · edge ${Math.round(c.edgeScore * 100) / 100}`))))
+  ))
+
+const counterNode = (r: Counterevidence) =>
+  r.against.length === 0 ? h("p", {}, "No contradicting claim.") : h("ul", {}, r.against.map((a) =>
+    h("li", {}, badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text),
+      h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
+  ))
+
+const lineageNode = (r: Lineage) =>
+  h("div", {},
+    h("p", {}, r.firstAppearance === null ? "First appearance unknown." : [
+      "First appears in ", h("a", { href: paperHref(r.firstAppearance.paperId) }, r.firstAppearance.title), ` (${r.firstAppearance.year ?? "n.d."})`
+    ]),
+    r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
+      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title), ` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`)
+    )))
+
+const foundationsNode = (r: Foundations) =>
+  r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
+    h("li", {}, `${"· ".repeat(n.depth - 1)}`, h("a", { href: graphHref("entity", n.entity.id) }, n.entity.label), ` ${n.predicate} (depth ${n.depth}) `,
+      h("span", { class: "muted" }, n.papers.map((p) => p.paperId).join(", ")))
+  ))

@@ -1,0 +1,121 @@
+/**
+ * Adding papers (uploads, or files and folders on the server's disk) with each job's live progress, and the L4
+ * patterns.
+ */
+import { del, getJson, type Job, type JobEvent, type Pattern, postJson, stream, upload } from "../api.js"
+import { clear, h } from "../dom.js"
+import { claimHref, errorBox, loading, section } from "../widgets.js"
+
+const watched = new Set<string>()
+
+const jobCard = (job: Job): HTMLElement => {
+  const bar = h("progress", { max: 1, value: 0, "aria-label": `progress of ${job.jobId}` })
+  const state = h("span", { class: `job-status job-${job.status}`, "data-testid": "job-status" }, job.status)
+  const current = h("span", { class: "muted" }, "")
+  const log = h("ol", { class: "job-log", "aria-live": "polite" })
+  const cancel = h("button", { type: "button", onclick: async () => {
+    try {
+      await del<Job>(`/jobs/${encodeURIComponent(job.jobId)}`)
+    } catch (e) {
+      card.append(errorBox(e))
+    }
+  } }, "Cancel")
+  const card = h("li", { class: "card job", id: `job-${job.jobId}` },
+    h("div", { class: "row wrap" }, h("strong", {}, job.paths.map((p) => p.split("/").pop()).join(", ")), state, current, cancel),
+    bar, log)
+  const apply = (j: Job) => {
+    state.textContent = j.status
+    state.className = `job-status job-${j.status}`
+    const done = j.status === "completed" || j.status === "failed" || j.status === "cancelled"
+    cancel.hidden = done
+    if (done) {
+      bar.value = 1
+      window.dispatchEvent(new Event("kg:store-changed"))
+    }
+    if (j.error !== null) card.append(h("p", { class: "error" }, j.error))
+  }
+  apply(job)
+  if (!watched.has(job.jobId)) {
+    watched.add(job.jobId)
+    void stream<JobEvent>(`/jobs/${encodeURIComponent(job.jobId)}/events`, {}, (e) => {
+      if (e.kind === "chunk" && e.done !== undefined && e.total !== undefined && e.total > 0) {
+        bar.value = e.done / e.total
+        current.textContent = `${e.paperId ?? ""}: chunk ${e.done} of ${e.total}`
+        return
+      }
+      if (e.job !== undefined) apply(e.job)
+      if (e.kind === "paper-written") current.textContent = ""
+      log.append(h("li", {}, e.message))
+      while (log.children.length > 12) log.firstElementChild?.remove()
+    }).catch((err: unknown) => card.append(errorBox(err))).finally(() => watched.delete(job.jobId))
+  }
+  return card
+}
+
+export const addView = async (main: HTMLElement): Promise<void> => {
+  const files = h("input", { id: "files", type: "file", multiple: true, accept: ".pdf,.md,.markdown,.txt" })
+  const uploadForm = h("form", { class: "card add-form" },
+    h("h2", {}, "Upload papers"),
+    h("label", { for: "files" }, "PDF, Markdown or text files"), files,
+    h("button", { type: "submit", class: "primary" }, "Upload and extract"))
+  const pathInput = h("input", { id: "server-path", type: "text", placeholder: "/data/papers or /data/papers/paper.pdf" })
+  const pathForm = h("form", { class: "card add-form" },
+    h("h2", {}, "From the server's disk"),
+    h("label", { for: "server-path" }, "A file or folder on the machine running kg serve"), pathInput,
+    h("button", { type: "submit", class: "primary" }, "Extract"))
+  const jobs = h("ol", { class: "jobs", "aria-label": "Extraction jobs" })
+  const problems = h("div", {})
+  main.append(h("h1", {}, "Add papers"), h("div", { class: "two" }, uploadForm, pathForm), problems, h("h2", {}, "Jobs"), jobs)
+  const show = (job: Job) => jobs.prepend(jobCard(job))
+  uploadForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault()
+    clear(problems)
+    for (const file of Array.from(files.files ?? [])) {
+      try {
+        show(await upload(file))
+      } catch (e) {
+        problems.append(errorBox(e))
+      }
+    }
+    files.value = ""
+  })
+  pathForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault()
+    clear(problems)
+    const path = pathInput.value.trim()
+    if (path === "") return
+    try {
+      show(await postJson<Job>("/jobs", { paths: [path] }))
+    } catch (e) {
+      problems.append(errorBox(e))
+    }
+  })
+  try {
+    const existing = await getJson<ReadonlyArray<Job>>("/jobs")
+    for (const job of [...existing].reverse()) show(job)
+    if (existing.length === 0) jobs.append(h("li", { class: "muted" }, "No jobs yet."))
+  } catch (e) {
+    problems.append(errorBox(e))
+  }
+}
+
+export const patternsView = async (main: HTMLElement): Promise<void> => {
+  main.append(h("h1", {}, "Cross-paper patterns (L4)"))
+  const status = loading("patterns")
+  main.append(status)
+  try {
+    const patterns = await getJson<ReadonlyArray<Pattern>>("/patterns")
+    status.remove()
+    if (patterns.length === 0) {
+      main.append(h("p", { class: "card" }, "No patterns yet: they are computed by the batch job (", h("code", {}, "kg l4"), ") while the server is stopped."))
+      return
+    }
+    for (const p of patterns) {
+      main.append(section(p.statement,
+        h("p", { class: "muted" }, `${p.support} claims from ${p.paperCount} papers · ${p.domainTags.join(", ")} · keywords: ${p.keywords.join(", ")}`),
+        h("ul", {}, p.representativeClaimIds.map((id) => h("li", {}, h("a", { href: claimHref(id) }, id))))))
+    }
+  } catch (e) {
+    status.replaceWith(errorBox(e))
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Shared pieces of the page: status badges with their reasons, links, error and empty states.
+ */
+import { ApiError } from "./api.js"
+import { h } from "./dom.js"
+
+export const STATUS_TEXT: Readonly<Record<string, string>> = {
+  established: "established",
+  preliminary: "preliminary",
+  contested: "contested",
+  ungrounded: "ungrounded"
+}
+
+/** "contested: 2 papers for, 1 against" */
+export const badgeText = (status: string, support?: number, opposition?: number): string => {
+  if (support === undefined) return status
+  const parts = [`${support} paper${support === 1 ? "" : "s"} for`]
+  if (opposition !== undefined && opposition > 0) parts.push(`${opposition} against`)
+  return `${status}: ${parts.join(", ")}`
+}
+
+export const badge = (status: string, options: { readonly support?: number; readonly opposition?: number; readonly reason?: string } = {}) =>
+  h("span", {
+    class: `badge badge-${STATUS_TEXT[status] === undefined ? "other" : status}`,
+    title: options.reason ?? status
+  }, badgeText(status, options.support, options.opposition))
+
+export const claimHref = (id: string) => `#/claim/${encodeURIComponent(id)}`
+export const paperHref = (id: string) => `#/paper/${encodeURIComponent(id)}`
+export const graphHref = (kind: string, id: string) => `#/graph?kind=${kind}&id=${encodeURIComponent(id)}`
+
+export const errorBox = (e: unknown) =>
+  h("div", { class: "error", role: "alert" },
+    h("strong", {}, e instanceof ApiError ? `${e.tag}: ` : "Error: "),
+    e instanceof Error ? e.message : String(e))
+
+export const loading = (what: string) => h("p", { class: "loading", role: "status" }, `Loading ${what}…`)
+
+export const section = (title: string, ...children: ReadonlyArray<Node | string | null | undefined | false | ReadonlyArray<Node>>) =>
+  h("section", { class: "card" }, h("h2", {}, title), ...children)
+
+export const pageLabel = (page: number | null) => (page === null ? "" : `p. ${page}`)
+
+export const shorten = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)
+
+/** A table in a horizontally scrollable wrapper (narrow screens). */
+export const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<Node | string>>, caption?: string) =>
+  h("div", { class: "table-wrap" },
+    h("table", {},
+      caption === undefined ? null : h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))))
