@@ -23,7 +23,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 2
+export const CURRENT_VERSION = 3
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -52,7 +52,9 @@ export const TABLES = [
   "domain_tag_clusters",
   "l4_clusters",
   "l4_assignments",
-  "l4_state"
+  "l4_state",
+  "arxiv_papers",
+  "run_batches"
 ] as const
 
 /**
@@ -299,6 +301,14 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlV2(embeddingDimension)) yield* db.run(statement)
       })
+  },
+  {
+    to: 3,
+    description: "arXiv metadata of fetched papers, and the LLM batches each run submitted",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV3) yield* db.run(statement)
+      })
   }
 ]
 
@@ -327,6 +337,60 @@ export const ddlV2 = (dimension: number): ReadonlyArray<string> => [
     )`,
   ...L4Ddl.extraColumnsDdl(dimension),
   ...L4State.stateDdl(dimension)
+]
+
+/**
+ * Statuses of `run_batches`: the provider's `in_progress`, `canceling` and
+ * `ended`, and `consumed` once a run has read the results and stored them.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const BATCH_STATUSES = ["in_progress", "canceling", "ended", "consumed"] as const
+
+/**
+ * The statements of migration 3 (see `docs/schema.md`):
+ * - `arxiv_papers`: what the arXiv API says about a fetched paper (`kg fetch
+ *   arxiv`), keyed by the arXiv id with its version, pointing at the stored
+ *   paper it became;
+ * - `run_batches`: the message batches a run submitted (`kg extract --batch`),
+ *   so an interrupted run's batches are polled again instead of re-submitted.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV3: ReadonlyArray<string> = [
+  `CREATE TABLE arxiv_papers (
+      arxiv_id VARCHAR PRIMARY KEY,
+      base_id VARCHAR NOT NULL,
+      version INTEGER NOT NULL,
+      paper_id VARCHAR NOT NULL,
+      title VARCHAR NOT NULL,
+      authors VARCHAR[] NOT NULL,
+      abstract VARCHAR NOT NULL,
+      published TIMESTAMP,
+      updated TIMESTAMP,
+      primary_category VARCHAR,
+      categories VARCHAR[] NOT NULL,
+      doi VARCHAR,
+      journal_ref VARCHAR,
+      comment VARCHAR,
+      abs_url VARCHAR,
+      pdf_url VARCHAR,
+      pdf_path VARCHAR,
+      fetched_at TIMESTAMP NOT NULL
+    )`,
+  `CREATE TABLE run_batches (
+      batch_id VARCHAR PRIMARY KEY,
+      run_id VARCHAR NOT NULL,
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL,
+      custom_ids VARCHAR[] NOT NULL,
+      status VARCHAR NOT NULL CHECK (status IN (${inList(BATCH_STATUSES)})),
+      submitted_at TIMESTAMP NOT NULL,
+      ended_at TIMESTAMP,
+      request_counts JSON
+    )`
 ]
 
 /**
