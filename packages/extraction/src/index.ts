@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+export * as Arxiv from "./Arxiv.js"
 export * as EmbeddingsLive from "./EmbeddingsLive.js"
 export * as EntityResolution from "./EntityResolution.js"
 export * as ExtractionEval from "./ExtractionEval.js"
