@@ -85,6 +85,13 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
   readonly link?: boolean | undefined
   /** Settings recorded in the run row (never secrets). */
   readonly settings?: Record<string, unknown> | undefined
+  /**
+   * Where the documents come from, instead of reading `paths` from disk: a
+   * stream of ingest events, given the store's content-hash check (pass it as
+   * `Ingest`'s `isKnown` to skip files already stored). `kg fetch arxiv` uses
+   * it to hand over downloaded PDFs with the paper metadata arXiv gave.
+   */
+  readonly documents?: ((isKnown: (contentHash: string) => Effect.Effect<boolean>) => Stream.Stream<Ingest.IngestEvent>) | undefined
 }
 
 interface Totals {
@@ -168,7 +175,8 @@ export const extractStream = (
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
-    return Ingest.ingest(paths, { isKnown }).pipe(
+    const source = options.documents !== undefined ? options.documents(isKnown) : Ingest.ingest(paths, { isKnown })
+    return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
           return Stream.fromEffect(

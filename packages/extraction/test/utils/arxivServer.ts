@@ -41,7 +41,7 @@ export const pagesOf = (baseId: string): ReadonlyArray<ReadonlyArray<string>> =>
 /** The PDF the server serves for a paper. */
 export const pdfOf = (baseId: string): Uint8Array => makePdf(pagesOf(baseId))
 
-const rewrite = (xml: string, base: string): string => xml.replace(/https?:\/\/arxiv\.org\//g, `${base}/`)
+const rewrite = (xml: string, base: string): string => xml.replace(/https?:\/\/arxiv\.org\/(abs|pdf)\//g, `${base}/$1/`)
 
 const xmlReply = (body: string): Reply => ({
   _tag: "Respond",
@@ -49,6 +49,23 @@ const xmlReply = (body: string): Reply => ({
   headers: { "content-type": "application/atom+xml; charset=utf-8" },
   body
 })
+
+const ENTRY = /<entry>[\s\S]*?<\/entry>/g
+
+/** An id_list answer: the entries of the search fixtures whose id matches, in the order asked. */
+export const lookup = (ids: ReadonlyArray<string>): string => {
+  const entries = [fixture("search-page1.xml"), fixture("search-page2.xml")].flatMap((xml) => xml.match(ENTRY) ?? [])
+  const found = ids.flatMap((id) =>
+    entries.filter((e) => {
+      const abs = /<id>http:\/\/arxiv\.org\/abs\/([^<]+)<\/id>/.exec(e)?.[1] ?? ""
+      return abs === id || abs.replace(/v\d+$/, "") === id
+    })
+  )
+  const head = fixture("search-page1.xml").split("<entry>")[0]!
+    .replace(/<opensearch:totalResults>\d+/, `<opensearch:totalResults>${found.length}`)
+    .replace(/<opensearch:itemsPerPage>\d+/, `<opensearch:itemsPerPage>${ids.length}`)
+  return `${head}${found.join("\n  ")}\n</feed>\n`
+}
 
 /** The normal answer of the fixture arXiv to a request. */
 export const answer = (request: RecordedRequest): Reply => {
@@ -67,6 +84,7 @@ export const answer = (request: RecordedRequest): Reply => {
   const ids = url.searchParams.get("id_list") ?? ""
   if (ids.includes("1234.12345")) return xmlReply(rewrite(fixture("error-bad-id.xml"), base))
   if (ids.includes("0710.2073")) return xmlReply(rewrite(fixture("id-0710.2073v2.xml"), base))
+  if (ids !== "") return xmlReply(rewrite(lookup(ids.split(",")), base))
   const start = Number(url.searchParams.get("start") ?? "0")
   return xmlReply(rewrite(fixture(start >= 2 ? "search-page2.xml" : "search-page1.xml"), base))
 }
