@@ -17,6 +17,7 @@ import { counterevidenceCommand } from "./commands/counterevidence.js"
 import { evalCommand } from "./commands/eval.js"
 import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
+import { fetchCommand } from "./commands/fetch.js"
 import { foundationsCommand } from "./commands/foundations.js"
 import { l4Command } from "./commands/l4.js"
 import { lineageCommand } from "./commands/lineage.js"
@@ -34,6 +35,7 @@ export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
   Command.withSubcommands([
     extractCommand,
+    fetchCommand,
     statsCommand,
     configCommand,
     removeCommand,

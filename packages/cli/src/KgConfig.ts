@@ -76,6 +76,27 @@ export const LinkThresholds = Schema.Struct({
   weightOutcome: opt(Probability)
 })
 
+const UsdPerMillion = Schema.Number.pipe(
+  Schema.nonNegative({ message: () => "a price in USD per million tokens (a number of at least 0)" })
+)
+
+/**
+ * The price of one model (`prices.<model>`), in USD per million tokens; see
+ * `@kg/extraction/Pricing`. Cache prices default to the built-in entry of the
+ * model, else to `input`; `batchDiscount` (the factor of batch requests,
+ * 0.5 for half price) likewise, else 1.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ModelPriceEntry = Schema.Struct({
+  input: UsdPerMillion,
+  output: UsdPerMillion,
+  cacheWrite: opt(UsdPerMillion),
+  cacheRead: opt(UsdPerMillion),
+  batchDiscount: opt(Probability)
+})
+
 /**
  * The configuration file's content. Every key is optional; unknown keys are
  * errors (a misspelt key would otherwise be silently ignored).
@@ -110,7 +131,8 @@ export const KgConfigFile = Schema.Struct({
   serve: opt(Schema.Struct({
     host: opt(NonEmpty),
     port: opt(Schema.Int.pipe(Schema.between(0, 65535, { message: () => "a port number from 0 to 65535" })))
-  }))
+  })),
+  prices: opt(Schema.Record({ key: Schema.String, value: ModelPriceEntry }))
 })
 
 /** @since 0.1.0 @category schemas */
@@ -182,6 +204,7 @@ const allowedKeys = (at: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
     "thresholds.link": Object.keys(LinkThresholds.fields),
     serve: ["host", "port"]
   }
+  if (parent.length === 2 && parent[0] === "prices") return Object.keys(ModelPriceEntry.fields)
   return shapes[parent.join(".")] ?? []
 }
 
@@ -423,6 +446,8 @@ export interface Settings {
     readonly host: Setting<string>
     readonly port: Setting<number>
   }
+  /** Model prices from the file, on top of the built-in table (`@kg/extraction/Pricing`). */
+  readonly prices: Setting<Readonly<Record<string, typeof ModelPriceEntry.Type>>>
 }
 
 /**
@@ -559,7 +584,11 @@ export const resolve = (
           file: ["serve.port", f.serve?.port],
           fallback: ["default", defaults.port]
         })
-      }
+      },
+      prices: pick<Readonly<Record<string, typeof ModelPriceEntry.Type>>>({
+        file: ["prices", f.prices],
+        fallback: ["the built-in price table", {}]
+      })
     } satisfies Settings
   })
 
@@ -649,6 +678,7 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     thresholds: { relevanceFloor: s(settings.relevanceFloor), link: s(settings.linkThresholds) },
     ontology: s(settings.ontology),
     shapes: s(settings.shapes),
-    serve: { host: s(settings.serve.host), port: s(settings.serve.port) }
+    serve: { host: s(settings.serve.host), port: s(settings.serve.port) },
+    prices: s(settings.prices)
   }
 }

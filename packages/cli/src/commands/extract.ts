@@ -33,7 +33,8 @@ const config = {
   provider: O.provider(),
   model: O.model(),
   concurrency,
-  strict
+  strict,
+  ...O.budget
 }
 /** @since 0.1.0 */
 export type ExtractArgs = Command.Command.ParseConfig<typeof config>

@@ -9,8 +9,11 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { Extractor } from "@kg/extraction/Extractor"
 import * as Ingest from "@kg/extraction/Ingest"
+import type { ProviderName } from "@kg/core/LlmProvider"
+import * as Pricing from "@kg/extraction/Pricing"
 import * as Extract from "@kg/graph/Extract"
 import type { ExtractArgs } from "../commands/extract.js"
+import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
@@ -35,6 +38,10 @@ export const extract = (args: ExtractArgs) =>
       const model = Option.fromNullable(settings.model.value)
       const dbPath = settings.db.value
       const progress = Progress.make({ quiet: false })
+      const metered = runBudget(args, settings, providerName, model)
+      if (providerName === "offline" && metered.limited) {
+        yield* progress.line("budget flags have no effect offline: the rule-based extractor makes no LLM calls")
+      }
       const run = Effect.gen(function*() {
         const extractor = yield* Extractor
         yield* progress.line(`kg extract: provider ${extractor.provider} (${extractor.model}), store ${dbPath}`)
@@ -89,26 +96,75 @@ export const extract = (args: ExtractArgs) =>
         if (args.json) {
           yield* Console.log(JSON.stringify(summary))
         } else {
-          yield* Console.log(
-            [
-              `Done in ${summary.seconds}s: ${summary.papers} paper${summary.papers === 1 ? "" : "s"} stored ` +
-              `(${summary.papersUnchanged} unchanged, ${summary.filesSkipped} file${summary.filesSkipped === 1 ? "" : "s"} skipped).`,
-              `  ${summary.chunks} chunks, ${summary.claims} claims, ${summary.entities} entities, ${summary.relations} relations` +
-              ` (${summary.duplicatesMerged} duplicate entities resolved)`,
-              `  ${summary.shaclViolations} SHACL violations, ${summary.failedChunks} failed chunks`,
-              `  claim edges: ${edgeList(summary.edges)}; ${summary.claimsMerged} claims merged across papers`
-            ].join("\n")
-          )
+          yield* Console.log(summaryLines(summary).join("\n"))
         }
       })
       return yield* run.pipe(
         Effect.provide(Layer.mergeAll(
-          Layers.extractorLayer({ provider: providerName, model, ontologyPath }),
+          Layers.extractorLayer({ provider: providerName, model, ontologyPath, llm: metered.layer }),
           Layers.shaclLayer(shapesPath),
-          Layers.nliLayer(providerName, model)
+          Layers.nliLayer(providerName, model, metered.layer),
+          metered.layer
         ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath))))
       )
     }))
+
+/** The budget of a run from its flags and the configured prices, and whether any limit is set. */
+export const runBudget = (
+  args: { readonly maxInputTokens: Option.Option<number>; readonly maxCost: Option.Option<number> },
+  settings: KgConfig.Settings,
+  provider: ProviderName,
+  model: Option.Option<string>,
+  batch = false
+) => {
+  const limits = {
+    ...(Option.isSome(args.maxInputTokens) ? { maxInputTokens: args.maxInputTokens.value } : {}),
+    ...(Option.isSome(args.maxCost) ? { maxCostUsd: args.maxCost.value } : {})
+  }
+  return {
+    limited: Option.isSome(args.maxInputTokens) || Option.isSome(args.maxCost),
+    layer: Layers.budgetLayer({ provider, model, limits, prices: Pricing.withOverrides(settings.prices.value), batch })
+  }
+}
+
+const tokens = (n: number) => n.toLocaleString("en-US")
+
+/** The text summary of a run: what was stored, tokens and estimated cost, and why it stopped early. */
+export const summaryLines = (summary: Extract.ExtractSummary): ReadonlyArray<string> => {
+  const lines = [
+    `Done in ${summary.seconds}s: ${summary.papers} paper${summary.papers === 1 ? "" : "s"} stored ` +
+    `(${summary.papersUnchanged} unchanged, ${summary.filesSkipped} file${summary.filesSkipped === 1 ? "" : "s"} skipped).`,
+    `  ${summary.chunks} chunks, ${summary.claims} claims, ${summary.entities} entities, ${summary.relations} relations` +
+    ` (${summary.duplicatesMerged} duplicate entities resolved)`,
+    `  ${summary.shaclViolations} SHACL violations, ${summary.failedChunks} failed chunks`,
+    `  claim edges: ${edgeList(summary.edges)}; ${summary.claimsMerged} claims merged across papers`
+  ]
+  const input = summary.inputTokens + summary.cacheReadTokens + summary.cacheWriteTokens
+  if (input + summary.outputTokens > 0 || (summary.llmCalls ?? 0) > 0) {
+    lines.push(
+      `  LLM tokens: ${tokens(summary.inputTokens)} input, ${tokens(summary.cacheReadTokens)} cache reads, ` +
+        `${tokens(summary.cacheWriteTokens)} cache writes, ${tokens(summary.outputTokens)} output` +
+        (summary.llmCalls !== undefined ? ` in ${summary.llmCalls} calls` : "") +
+        (summary.costUsd !== undefined
+          ? summary.costUsd === null ? "; cost unknown (no price for the model: add it to kg.config.json `prices`)" : `; estimated cost $${summary.costUsd.toFixed(4)}`
+          : "")
+    )
+    if ((summary.llmCalls ?? 0) >= 3 && summary.cacheReadTokens === 0) {
+      lines.push(
+        "  warning: no prompt-cache reads: the static prefix may be shorter than the model's minimum cacheable length, " +
+          "or the provider does not cache"
+      )
+    }
+  }
+  if (summary.stopped !== undefined) {
+    lines.push(
+      `Stopped early: ${summary.stopped.detail}.`,
+      `  The ${summary.papers} paper(s) stored so far are kept; run the same command with a larger budget to go on ` +
+        "(stored papers are skipped)."
+    )
+  }
+  return lines
+}
 
 const edgeList = (edges: Readonly<Record<string, number>>): string => {
   const parts = Object.entries(edges).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind.replace(/_/g, " ")}`)

@@ -31,6 +31,16 @@ export const entries: ReadonlyArray<Entry> = [
     ]
   },
   {
+    name: "fetch",
+    group: "build",
+    summary: "fetch papers from arXiv (search or ids) into the graph; PDFs saved to a folder (local DOIs/URLs: out of scope)",
+    examples: [
+      `kg fetch arxiv "cat:cs.CL AND ti:verification" --max 20 --to papers/`,
+      "kg fetch arxiv --id 2206.10883v3 --to papers/",
+      `kg fetch arxiv "au:del_maestro" --metadata-only`
+    ]
+  },
+  {
     name: "l4",
     group: "build",
     summary: "find cross-paper patterns (L4): cluster claims and state each cluster's principle",
