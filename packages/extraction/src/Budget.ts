@@ -11,10 +11,13 @@
  * the tokens per character measured so far) and does not store a paper a
  * refused call left incomplete.
  *
- * The estimate of a call is deliberately high: a character count divided by
- * 3 for the input (English text and JSON run 3.5 to 4.5 characters per token)
- * and, for the cost, the longest output seen so far in the run (the model's
- * output limit before the first answer).
+ * The estimate of a call is deliberately high for the input: a character
+ * count divided by 3 (English text and JSON run 3.5 to 4.5 characters per
+ * token), priced at the cache-write rate; so the input-token limit is never
+ * passed. The output of a call is not known before it answers: the cost
+ * estimate reserves the longest answer seen so far in the run (1024 tokens
+ * before the first), so a run can pass the cost limit only by an answer longer
+ * than every answer before it.
  *
  * @since 0.1.0
  */
@@ -25,7 +28,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import { costOf, type ModelPrice, totalInput } from "./Pricing.js"
+import { costOf, minCacheableTokens, type ModelPrice, totalInput } from "./Pricing.js"
 
 /**
  * Limits of a run; either may be absent.
@@ -149,6 +152,14 @@ export const estimateInputTokens = (request: LlmRequest): number => {
 }
 
 /**
+ * The output tokens reserved for a call before any answer has been seen.
+ *
+ * @since 0.1.0
+ * @category estimates
+ */
+export const FIRST_OUTPUT_ALLOWANCE = 1024
+
+/**
  * A budget. Fails with `BudgetConfigError` when `maxCostUsd` is set for a
  * model without a price, or a limit is not a positive number.
  *
@@ -229,7 +240,7 @@ export const make = (options: {
       estimateCall: (request) =>
         Ref.get(state).pipe(Effect.map((s) => {
           const inputTokens = estimateInputTokens(request)
-          const output = s.maxOutput > 0 ? s.maxOutput : (options.maxOutputTokens ?? 4096)
+          const output = s.maxOutput > 0 ? s.maxOutput : Math.min(options.maxOutputTokens ?? 4096, FIRST_OUTPUT_ALLOWANCE)
           const costUsd = price === undefined
             ? 0
             : ((inputTokens * Math.max(price.input, price.cacheWrite) + output * price.output) / 1_000_000) *
@@ -256,19 +267,42 @@ export const make = (options: {
  * @since 0.1.0
  * @category combinators
  */
-export const guard = (llm: LlmProvider["Type"], budget: BudgetService): LlmProvider["Type"] => ({
-  name: llm.name,
-  model: llm.model,
-  generate: (request) =>
-    budget.estimateCall(request).pipe(
-      Effect.flatMap((estimate) => budget.reserve(estimate, "the next LLM call")),
-      Effect.mapError((refused) =>
-        new LlmError({ provider: llm.name, reason: "budget", retryable: false, detail: refused.message })
-      ),
-      Effect.zipRight(llm.generate(request)),
-      Effect.tap((response) => budget.record(response.usage))
-    )
-})
+export const guard = (llm: LlmProvider["Type"], budget: BudgetService): LlmProvider["Type"] => {
+  // The cache check: a static prefix sent again must be read from the provider's cache.
+  const seen = new Set<string>()
+  let warned = false
+  const checkCache = (request: LlmRequest, usage: Usage) =>
+    Effect.suspend(() => {
+      if (warned || request.system.length === 0) return Effect.void
+      const key = `${request.jsonSchema?.name ?? ""}\u0000${request.system}`
+      const repeated = seen.has(key)
+      seen.add(key)
+      if (!repeated || usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) return Effect.void
+      warned = true
+      const tokens = Math.round(
+        (request.system.length + (request.jsonSchema !== undefined ? JSON.stringify(request.jsonSchema.schema).length : 0)) / 3.5
+      )
+      return Effect.logWarning(
+        `prompt caching is not taking effect on ${llm.model}: the static prefix (about ${tokens} tokens) was sent again ` +
+          `and nothing was read from the cache; it may be below the model's minimum cacheable length ` +
+          `(${minCacheableTokens(llm.model)} tokens), so every call pays for it in full`
+      )
+    })
+  return {
+    name: llm.name,
+    model: llm.model,
+    generate: (request) =>
+      budget.estimateCall(request).pipe(
+        Effect.flatMap((estimate) => budget.reserve(estimate, "the next LLM call")),
+        Effect.mapError((refused) =>
+          new LlmError({ provider: llm.name, reason: "budget", retryable: false, detail: refused.message })
+        ),
+        Effect.zipRight(llm.generate(request)),
+        Effect.tap((response) => budget.record(response.usage)),
+        Effect.tap((response) => checkCache(request, response.usage))
+      )
+  }
+}
 
 /**
  * The `LlmProvider` in context, guarded by the `Budget` in context.
