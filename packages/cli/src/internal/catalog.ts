@@ -109,7 +109,7 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "stats",
     group: "maintain",
-    summary: "rows per table and claims per epistemic status",
+    summary: "rows per table, claims per epistemic status, and each run's LLM tokens and estimated cost",
     examples: ["kg stats", "kg stats --db papers.duckdb --json"]
   },
   {

@@ -71,6 +71,7 @@ const firstSentence = (text: string): string => {
 
 /** The deterministic answer of a tool call (`ExtractionResult`, `WholePaperExtraction`, `PaperRecord`, ...). */
 export const answerFor = (tool: string | undefined, prompt: string): unknown => {
+  if (prompt.includes("<premise>")) return { label: "neutral", confidence: 0.6, reason: "The premise does not decide the hypothesis." }
   const chunk = /<chunk[^>]*>\n([\s\S]*?)\n<\/chunk>/.exec(prompt)?.[1] ?? /<paper[^>]*>\n([\s\S]*?)\n<\/paper>/.exec(prompt)?.[1] ?? prompt
   const sentence = firstSentence(chunk)
   const word = /\b[A-Z][a-zA-Z]{3,}\b/.exec(chunk.slice(1))?.[0] ?? "Study"
