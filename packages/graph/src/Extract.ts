@@ -26,6 +26,20 @@ import { Nli } from "./Nli.js"
 import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
+ * The `documents` source of a run failed (e.g. the batch API refused a
+ * request); the run stops, keeping what it stored.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DocumentSourceError extends Data.TaggedError("DocumentSourceError")<{ readonly cause: unknown }> {
+  override get message(): string {
+    const c = this.cause
+    return typeof c === "object" && c !== null && "message" in c && typeof c.message === "string" ? c.message : String(c)
+  }
+}
+
+/**
  * Progress events of an extraction run.
  *
  * @since 0.1.0
@@ -100,7 +114,18 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    * `Ingest`'s `isKnown` to skip files already stored). `kg fetch arxiv` uses
    * it to hand over downloaded PDFs with the paper metadata arXiv gave.
    */
-  readonly documents?: ((isKnown: (contentHash: string) => Effect.Effect<boolean>) => Stream.Stream<Ingest.IngestEvent>) | undefined
+  readonly documents?:
+    | ((
+      isKnown: (contentHash: string) => Effect.Effect<boolean>,
+      runId: RunId
+    ) => Stream.Stream<Ingest.IngestEvent, DocumentSourceError | BudgetExhausted>)
+    | undefined
+  /**
+   * The LLM answers of these documents are already paid for (batch results):
+   * no per-paper budget prediction stops the run (a call the budget refuses
+   * still does).
+   */
+  readonly prepaid?: boolean | undefined
 }
 
 interface Totals {
@@ -185,7 +210,9 @@ export const extractStream = (
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
-    const source = options.documents !== undefined ? options.documents(isKnown) : Ingest.ingest(paths, { isKnown })
+    const source = options.documents !== undefined
+      ? options.documents(isKnown, runId as RunId)
+      : Ingest.ingest(paths, { isKnown })
     return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
@@ -207,7 +234,7 @@ export const extractStream = (
             return Stream.succeed(ExtractEvent.PaperUnchanged({ paperId: doc.paper.id, path: doc.paper.source }))
           }
           // With a budget: stop before a paper that the tokens per character spent so far say would not fit.
-          if (budget._tag === "Some") {
+          if (budget._tag === "Some" && options.prepaid !== true) {
             const predicted = yield* budget.value.predict(doc.text.length)
             if (predicted !== undefined && !(yield* budget.value.fits(predicted))) {
               const b = budget.value

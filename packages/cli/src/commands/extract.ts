@@ -24,6 +24,12 @@ const concurrency = Options.integer("concurrency").pipe(
   Options.optional
 )
 const strict = Options.boolean("strict").pipe(Options.withDescription("fail the run on any SHACL violation"))
+const batch = Options.boolean("batch").pipe(
+  Options.withDescription(
+    "submit the extraction as Anthropic Message Batches (half price; answers within hours): polls with backoff, " +
+      "and an interrupted run's batches are polled again by the next run, not resubmitted (--provider anthropic)"
+  )
+)
 
 const config = {
   paths,
@@ -34,6 +40,7 @@ const config = {
   model: O.model(),
   concurrency,
   strict,
+  batch,
   ...O.budget
 }
 /** @since 0.1.0 */

@@ -38,6 +38,15 @@ export const extract = (args: ExtractArgs) =>
       const model = Option.fromNullable(settings.model.value)
       const dbPath = settings.db.value
       const progress = Progress.make({ quiet: false })
+      if (args.batch) {
+        if (providerName !== "anthropic") {
+          return yield* Effect.fail(
+            new Error("--batch submits Anthropic Message Batches: use it with --provider anthropic (and ANTHROPIC_API_KEY)")
+          )
+        }
+        const { extractBatch } = yield* Effect.promise(() => import("./extractBatch.js"))
+        return yield* extractBatch(args, settings, { model, ontologyPath, shapesPath, dbPath, progress })
+      }
       const metered = runBudget(args, settings, providerName, model)
       if (providerName === "offline" && metered.limited) {
         yield* progress.line("budget flags have no effect offline: the rule-based extractor makes no LLM calls")
@@ -59,31 +68,8 @@ export const extract = (args: ExtractArgs) =>
             paths: args.paths
           }
         }, (event) => {
-          switch (event._tag) {
-            case "FileSkipped":
-              return progress.line(`skipped ${event.path}: ${event.reason}`)
-            case "PaperUnchanged":
-              return progress.line(`unchanged ${event.paperId} (${event.path})`)
-            case "PaperStarted":
-              return progress.line(`${event.changed ? "re-extracting" : "extracting"} ${event.paperId} (${event.path})`)
-            case "ChunkDone":
-              return progress.bar(event.paperId, event.ordinal + 1, event.total)
-            case "PaperWritten":
-              stored++
-              return progress.line(
-                `stored ${event.paperId}: ${event.counts.chunks} chunks, ${event.counts.claims} claims, ` +
-                  `${event.counts.entities} entities, ${event.counts.relations} relations` +
-                  (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
-                  (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
-              )
-            case "Linking":
-              return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
-            case "Linked":
-              return progress.line(
-                `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +
-                  `${event.merges} merged, ${event.statusChanges} status changes`
-              )
-          }
+          if (event._tag === "PaperWritten") stored++
+          return showEvent(progress, event)
         }).pipe(
           Effect.onInterrupt(() =>
             progress.line(
@@ -108,6 +94,34 @@ export const extract = (args: ExtractArgs) =>
         ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath))))
       )
     }))
+
+/** The progress line of an extraction event. */
+export const showEvent = (progress: Progress.Progress, event: Extract.ExtractEvent): Effect.Effect<void> => {
+  switch (event._tag) {
+    case "FileSkipped":
+      return progress.line(`skipped ${event.path}: ${event.reason}`)
+    case "PaperUnchanged":
+      return progress.line(`unchanged ${event.paperId} (${event.path})`)
+    case "PaperStarted":
+      return progress.line(`${event.changed ? "re-extracting" : "extracting"} ${event.paperId} (${event.path})`)
+    case "ChunkDone":
+      return progress.bar(event.paperId, event.ordinal + 1, event.total)
+    case "PaperWritten":
+      return progress.line(
+        `stored ${event.paperId}: ${event.counts.chunks} chunks, ${event.counts.claims} claims, ` +
+          `${event.counts.entities} entities, ${event.counts.relations} relations` +
+          (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
+          (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
+      )
+    case "Linking":
+      return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
+    case "Linked":
+      return progress.line(
+        `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +
+          `${event.merges} merged, ${event.statusChanges} status changes`
+      )
+  }
+}
 
 /** The budget of a run from its flags and the configured prices, and whether any limit is set. */
 export const runBudget = (
