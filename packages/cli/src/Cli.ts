@@ -9,6 +9,7 @@
 import * as Command from "@effect/cli/Command"
 import { appliedCommand } from "./commands/applied.js"
 import { askCommand } from "./commands/ask.js"
+import { chatCommand } from "./commands/chat.js"
 import { challengesCommand } from "./commands/challenges.js"
 import { claimCommand } from "./commands/claim.js"
 import { claimsCommand } from "./commands/claims.js"
@@ -51,6 +52,7 @@ export const kg = Command.make("kg").pipe(
     foundationsCommand,
     researchCommand,
     askCommand,
+    chatCommand,
     l4Command,
     evalCommand
   ])

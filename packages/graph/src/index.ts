@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 export * as ArxivFetch from "./ArxivFetch.js"
+export * as Chat from "./Chat.js"
 export * as ClaimIdentity from "./ClaimIdentity.js"
 export * as ClaimLinker from "./ClaimLinker.js"
 export * as Clustering from "./Clustering.js"

@@ -65,6 +65,12 @@ export const entries: ReadonlyArray<Entry> = [
     examples: [`kg ask "Which metric does LongEval report?"`, `kg ask "What dataset was used?" --json`]
   },
   {
+    name: "chat",
+    group: "ask",
+    summary: "a research conversation: find, research, ask, improve, summary <n>, claims <n>, open <n>, save",
+    examples: ["kg chat", "kg chat --db papers.duckdb --provider anthropic", "kg chat < session.txt > transcript.txt"]
+  },
+  {
     name: "claims",
     group: "graph",
     summary: "list claims, by epistemic status and/or relevance to a topic",
