@@ -7,7 +7,9 @@
  * without the one-call path (claims and L2 record from the same call), for a
  * model whose cache minimum is 1024 tokens, one whose minimum is 2048 and one whose minimum is 4096.
  *
- *   pnpm bench:cost [abstracts=100]
+ * Then the same on full papers (markdown of the shared corpus, many chunks each) for comparison.
+ *
+ *   pnpm bench:cost [abstracts=100] [full papers=5]
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -16,6 +18,8 @@ import * as path from "node:path"
 import { costRun, type CostReport, writeAbstracts } from "../packages/graph/test/fixtures/costRun.js"
 
 const n = Number(process.argv[2] ?? "100")
+const full = Number(process.argv[3] ?? "5")
+const mdDir = ["/work/shared/data/papers/md", path.join(import.meta.dirname, "../../shared/data/papers/md")].find((d) => fs.existsSync(d))
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kg-bench-cost-"))
 const files = writeAbstracts(path.join(dir, "abstracts"), n)
 
@@ -40,6 +44,11 @@ const program = Effect.gen(function*() {
       const report = yield* costRun({ db: path.join(dir, `run-${i++}.duckdb`), files, model, oneCall })
       row(`${model}, ${oneCall ? "one call per short paper" : "claims + separate record call"}`, report)
     }
+  }
+  if (mdDir !== undefined && full > 0) {
+    const papers = fs.readdirSync(mdDir).filter((f) => f.endsWith(".md")).sort().slice(0, full).map((f) => path.join(mdDir, f))
+    console.log(`\n${papers.length} full papers (shared corpus markdown), claude-sonnet-4-6\n`)
+    row("claude-sonnet-4-6, full papers", yield* costRun({ db: path.join(dir, "full.duckdb"), files: papers, model: "claude-sonnet-4-6" }))
   }
 })
 

@@ -278,12 +278,15 @@ export const guard = (llm: LlmProvider["Type"], budget: BudgetService): LlmProvi
       const repeated = seen.has(key)
       seen.add(key)
       if (!repeated || usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) return Effect.void
-      warned = true
       const tokens = Math.round(
         (request.system.length + (request.jsonSchema !== undefined ? JSON.stringify(request.jsonSchema.schema).length : 0)) / 3.5
       )
+      // A short prefix (a few hundred tokens) is not worth caching and no provider caches it: say nothing.
+      if (tokens < 1024) return Effect.void
+      warned = true
       return Effect.logWarning(
-        `prompt caching is not taking effect on ${llm.model}: the static prefix (about ${tokens} tokens) was sent again ` +
+        `prompt caching is not taking effect on ${llm.model}: the static prefix of ${request.jsonSchema?.name ?? "the"} ` +
+          `requests (about ${tokens} tokens) was sent again ` +
           `and nothing was read from the cache; it may be below the model's minimum cacheable length ` +
           `(${minCacheableTokens(llm.model)} tokens), so every call pays for it in full`
       )

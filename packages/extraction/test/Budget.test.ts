@@ -3,6 +3,7 @@ import { type LlmRequest, LlmProvider } from "@kg/core/LlmProvider"
 import * as Budget from "@kg/extraction/Budget"
 import * as Pricing from "@kg/extraction/Pricing"
 import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
 import * as fc from "fast-check"
 
 const sonnet = Pricing.priceOf(Pricing.defaultPrices, "claude-sonnet-4-6")!
@@ -134,5 +135,25 @@ describe("Budget", () => {
       const guarded = Budget.guard(scripted().provider, budget)
       for (let i = 0; i < 5; i++) yield* guarded.generate(request(300_000))
       expect((yield* budget.spent).calls).toBe(5)
+    }))
+
+  it.effect("checks that a long static prefix sent again is read from the cache, and warns once when it is not", () =>
+    Effect.gen(function*() {
+      const warnings: Array<string> = []
+      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => warnings.push(String(message))))
+      const big = { system: "static instructions and ontology ".repeat(200), prompt: "chunk", jsonSchema: { name: "ExtractionResult", schema: {} } }
+      const budget = yield* Budget.make({ model: "claude-haiku-4-5", price: undefined })
+      const uncached = Budget.guard({ ...scripted().provider, model: "claude-haiku-4-5" }, budget)
+      yield* Effect.all([uncached.generate(big), uncached.generate(big), uncached.generate(big)]).pipe(Effect.provide(capture))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain("prompt caching is not taking effect on claude-haiku-4-5")
+      expect(warnings[0]).toContain("minimum cacheable length (4096 tokens)")
+
+      warnings.length = 0
+      const cached = Budget.guard(scripted({ inputTokens: 5, outputTokens: 5, cacheWriteTokens: 0, cacheReadTokens: 1900 }).provider, budget)
+      yield* Effect.all([cached.generate(big), cached.generate(big)]).pipe(Effect.provide(capture))
+      const small = Budget.guard(scripted().provider, budget)
+      yield* Effect.all([small.generate(request(600)), small.generate(request(600))]).pipe(Effect.provide(capture))
+      expect(warnings).toEqual([])
     }))
 })
