@@ -2,7 +2,8 @@
  * The configuration file, `kg.config.json` (or `kg.config.yaml` / `.yml`) in
  * the working folder, or the file named by `--config`: database, provider and
  * model, embeddings, chunking, concurrency, thresholds, ontology and shapes,
- * serve options. Decoded with Effect Schema; an invalid file is an error that
+ * serve options, model prices (USD per million tokens, for cost estimates and
+ * `--max-cost`). Decoded with Effect Schema; an invalid file is an error that
  * names the file, the key and what is allowed.
  *
  * Precedence, for every setting: command-line flag > environment variable >
@@ -23,7 +24,8 @@
  *   "chunking": { "maxTokens": 512, "overlap": 100 },
  *   "concurrency": 4,
  *   "thresholds": { "relevanceFloor": 0.2, "link": { "similar": 0.55 } },
- *   "serve": { "port": 7410 }
+ *   "serve": { "port": 7410 },
+ *   "prices": { "llama3.1": { "input": 0.2, "output": 0.2 } }
  * }
  * ```
  *
