@@ -9,6 +9,7 @@
 import * as Command from "@effect/cli/Command"
 import { appliedCommand } from "./commands/applied.js"
 import { askCommand } from "./commands/ask.js"
+import { chatCommand } from "./commands/chat.js"
 import { challengesCommand } from "./commands/challenges.js"
 import { claimCommand } from "./commands/claim.js"
 import { claimsCommand } from "./commands/claims.js"
@@ -17,6 +18,7 @@ import { counterevidenceCommand } from "./commands/counterevidence.js"
 import { evalCommand } from "./commands/eval.js"
 import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
+import { fetchCommand } from "./commands/fetch.js"
 import { foundationsCommand } from "./commands/foundations.js"
 import { l4Command } from "./commands/l4.js"
 import { lineageCommand } from "./commands/lineage.js"
@@ -36,6 +38,7 @@ export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
   Command.withSubcommands([
     extractCommand,
+    fetchCommand,
     statsCommand,
     papersCommand,
     configCommand,
@@ -53,6 +56,7 @@ export const kg = Command.make("kg").pipe(
     researchCommand,
     askCommand,
     serveCommand,
+    chatCommand,
     l4Command,
     evalCommand
   ])

@@ -2,7 +2,8 @@
  * The configuration file, `kg.config.json` (or `kg.config.yaml` / `.yml`) in
  * the working folder, or the file named by `--config`: database, provider and
  * model, embeddings, chunking, concurrency, thresholds, ontology and shapes,
- * serve options. Decoded with Effect Schema; an invalid file is an error that
+ * serve options, model prices (USD per million tokens, for cost estimates and
+ * `--max-cost`). Decoded with Effect Schema; an invalid file is an error that
  * names the file, the key and what is allowed.
  *
  * Precedence, for every setting: command-line flag > environment variable >
@@ -23,7 +24,8 @@
  *   "chunking": { "maxTokens": 512, "overlap": 100 },
  *   "concurrency": 4,
  *   "thresholds": { "relevanceFloor": 0.2, "link": { "similar": 0.55 } },
- *   "serve": { "port": 7410 }
+ *   "serve": { "port": 7410 },
+ *   "prices": { "llama3.1": { "input": 0.2, "output": 0.2 } }
  * }
  * ```
  *
@@ -76,6 +78,27 @@ export const LinkThresholds = Schema.Struct({
   weightOutcome: opt(Probability)
 })
 
+const UsdPerMillion = Schema.Number.pipe(
+  Schema.nonNegative({ message: () => "a price in USD per million tokens (a number of at least 0)" })
+)
+
+/**
+ * The price of one model (`prices.<model>`), in USD per million tokens; see
+ * `@kg/extraction/Pricing`. Cache prices default to the built-in entry of the
+ * model, else to `input`; `batchDiscount` (the factor of batch requests,
+ * 0.5 for half price) likewise, else 1.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ModelPriceEntry = Schema.Struct({
+  input: UsdPerMillion,
+  output: UsdPerMillion,
+  cacheWrite: opt(UsdPerMillion),
+  cacheRead: opt(UsdPerMillion),
+  batchDiscount: opt(Probability)
+})
+
 /**
  * The configuration file's content. Every key is optional; unknown keys are
  * errors (a misspelt key would otherwise be silently ignored).
@@ -110,7 +133,8 @@ export const KgConfigFile = Schema.Struct({
   serve: opt(Schema.Struct({
     host: opt(NonEmpty),
     port: opt(Schema.Int.pipe(Schema.between(0, 65535, { message: () => "a port number from 0 to 65535" })))
-  }))
+  })),
+  prices: opt(Schema.Record({ key: Schema.String, value: ModelPriceEntry }))
 })
 
 /** @since 0.1.0 @category schemas */
@@ -191,6 +215,7 @@ const allowedKeys = (at: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
     "thresholds.link": Object.keys(LinkThresholds.fields),
     serve: ["host", "port"]
   }
+  if (parent.length === 2 && parent[0] === "prices") return Object.keys(ModelPriceEntry.fields)
   return shapes[parent.join(".")] ?? []
 }
 
@@ -432,6 +457,8 @@ export interface Settings {
     readonly host: Setting<string>
     readonly port: Setting<number>
   }
+  /** Model prices from the file, on top of the built-in table (`@kg/extraction/Pricing`). */
+  readonly prices: Setting<Readonly<Record<string, typeof ModelPriceEntry.Type>>>
 }
 
 /**
@@ -568,7 +595,11 @@ export const resolve = (
           file: ["serve.port", f.serve?.port],
           fallback: ["default", defaults.port]
         })
-      }
+      },
+      prices: pick<Readonly<Record<string, typeof ModelPriceEntry.Type>>>({
+        file: ["prices", f.prices],
+        fallback: ["the built-in price table", {}]
+      })
     } satisfies Settings
   })
 
@@ -658,6 +689,7 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     thresholds: { relevanceFloor: s(settings.relevanceFloor), link: s(settings.linkThresholds) },
     ontology: s(settings.ontology),
     shapes: s(settings.shapes),
-    serve: { host: s(settings.serve.host), port: s(settings.serve.port) }
+    serve: { host: s(settings.serve.host), port: s(settings.serve.port) },
+    prices: s(settings.prices)
   }
 }

@@ -24,6 +24,9 @@ import type { Extractor } from "@kg/extraction/Extractor"
 import type { LlmConfigError } from "@kg/extraction/LlmProviders"
 import type { ShaclValidator, ShapesError } from "@kg/extraction/Shacl"
 import type { Nli } from "@kg/graph/Nli"
+import type * as Budget from "@kg/extraction/Budget"
+import type * as Pricing from "@kg/extraction/Pricing"
+import * as Context from "effect/Context"
 import type * as ConfigError from "effect/ConfigError"
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
@@ -117,19 +120,23 @@ export const extractorLayer = (options: {
   readonly provider: ProviderName
   readonly model: Option.Option<string>
   readonly ontologyPath: string
+  /** The provider to extract with (default: `llmLayer(provider, model)`), e.g. one guarded by a budget. */
+  readonly llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError> | undefined
 }): Layer.Layer<
   Extractor,
-  LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError,
+  LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
   NlpService.NlpService
 > =>
   Layer.unwrapEffect(Effect.promise(() => import("./internal/heavyLayers.js")).pipe(Effect.map((heavy) =>
     options.provider === "offline"
       ? (heavy.Extractor.layerOffline as Layer.Layer<
         Extractor,
-        LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError,
+        LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
         NlpService.NlpService
       >)
-      : heavy.Kg.llmExtractorLayer(options.ontologyPath).pipe(Layer.provide(llmLayer(options.provider, options.model)))
+      : heavy.Kg.llmExtractorLayer(options.ontologyPath).pipe(
+        Layer.provide(options.llm ?? llmLayer(options.provider, options.model))
+      )
   )))
 
 /**
@@ -149,10 +156,50 @@ export const shaclLayer = (shapesPath: string | undefined): Layer.Layer<ShaclVal
  */
 export const nliLayer = (
   provider: ProviderName,
-  model: Option.Option<string>
-): Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError> =>
+  model: Option.Option<string>,
+  llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError>
+): Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError> =>
   Layer.unwrapEffect(Effect.promise(() => import("@kg/graph/Nli")).pipe(Effect.map((Nli) =>
     provider === "offline"
-      ? (Nli.layerOffline as Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError>)
-      : Nli.layerLlm.pipe(Layer.provide(llmLayer(provider, model)))
+      ? (Nli.layerOffline as Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError>)
+      : Nli.layerLlm.pipe(Layer.provide(llm ?? llmLayer(provider, model)))
   )))
+
+/**
+ * The budget of a run and the provider it guards, as one layer: every call of
+ * the extractor and the NLI judge is metered (tokens, estimated cost from the
+ * price table) and refused once it could go past `limits`. Give the same
+ * layer to `extractorLayer` and `nliLayer` (and provide it for `Budget`): it
+ * is built once. Offline, the budget meters nothing and there is no provider.
+ *
+ * @since 0.1.0
+ */
+export const budgetLayer = (options: {
+  readonly provider: ProviderName
+  readonly model: Option.Option<string>
+  readonly limits: Budget.BudgetLimits
+  readonly prices: Pricing.PriceTable
+  readonly batch?: boolean
+}): Layer.Layer<Budget.Budget | LlmProvider, Budget.BudgetConfigError | LlmConfigError | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const [B, P, LP] = yield* Effect.promise(() =>
+      Promise.all([import("@kg/extraction/Budget"), import("@kg/extraction/Pricing"), import("@kg/core/LlmProvider")])
+    )
+    if (options.provider === "offline") {
+      // No LLM: a budget that meters nothing, and a provider that is never asked (the offline layers need none).
+      return Layer.effect(B.Budget, B.make({ model: "offline", price: undefined })) as Layer.Layer<
+        Budget.Budget | LlmProvider,
+        Budget.BudgetConfigError | LlmConfigError | ConfigError.ConfigError
+      >
+    }
+    return Layer.effectContext(Effect.gen(function*() {
+      const llm = yield* LP.LlmProvider
+      const budget = yield* B.make({
+        limits: options.limits,
+        model: llm.model,
+        price: P.priceOf(options.prices, llm.model),
+        batch: options.batch === true
+      })
+      return Context.make(B.Budget, budget).pipe(Context.add(LP.LlmProvider, B.guard(llm, budget)))
+    })).pipe(Layer.provide(llmLayer(options.provider, options.model)))
+  }))

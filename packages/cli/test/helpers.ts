@@ -48,13 +48,14 @@ export interface KgProcess {
 /** Start `kg <args...>`. */
 export const spawnKg = (
   args: ReadonlyArray<string>,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}
+  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stdin?: string } = {}
 ): KgProcess => {
   const child = spawn(process.execPath, [binPath, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: baseEnv(options.env),
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"]
   })
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin)
   let stdout = ""
   let stderr = ""
   let partial = ""
@@ -99,7 +100,7 @@ export const spawnKg = (
 /** Run `kg <args...>` to the end. */
 export const runKg = (
   args: ReadonlyArray<string>,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {}
+  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stdin?: string } = {}
 ): Promise<KgResult> => spawnKg(args, options).done
 
 /** Parse the last stdout line of a `--json` run. */

@@ -104,7 +104,7 @@ export interface LlmResponse {
  */
 export class LlmError extends Data.TaggedError("LlmError")<{
   readonly provider: string
-  readonly reason: "http" | "timeout" | "network" | "auth" | "invalid_response" | "decode"
+  readonly reason: "http" | "timeout" | "network" | "auth" | "invalid_response" | "decode" | "budget"
   readonly status?: number | undefined
   readonly retryable: boolean
   readonly detail: string

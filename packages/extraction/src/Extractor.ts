@@ -90,6 +90,14 @@ export class Extractor extends Context.Tag("@kg/extraction/Extractor")<Extractor
   readonly paperRecord: (
     input: { readonly paper: Paper; readonly text: string }
   ) => Effect.Effect<{ readonly fields: RecordFields; readonly usage: Usage }, ExtractionFailed>
+  /**
+   * A paper whose text is one chunk: its extraction and its L2 record from
+   * one call, instead of a second call over the same text. Absent when the
+   * extractor has no such call (the offline rules need none).
+   */
+  readonly extractWhole?:
+    | ((input: ChunkInput) => Effect.Effect<{ readonly extraction: ChunkExtraction; readonly fields: RecordFields }, ExtractionFailed>)
+    | undefined
 }>() {}
 
 /**
@@ -158,6 +166,43 @@ export const recordInstructions = `You summarise a research paper as a record of
 Use only the paper's text. Be concrete: name data sets, methods and numbers. Return JSON following the schema.`
 
 /**
+ * The answer of the one-call extraction of a paper that fits in one chunk:
+ * the chunk's entities, relations and claims, and the paper's record.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const WholePaperResult = Schema.Struct({
+  ...ExtractionResultSchema.fields,
+  record: RecordFields
+}).annotations({ identifier: "WholePaperExtraction", title: "WholePaperExtraction" })
+/** @since 0.1.0 @category models */
+export type WholePaperResult = typeof WholePaperResult.Type
+
+/**
+ * The instructions of the one-call prompt for a paper that fits in one chunk.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const wholePaperInstructions = `${extractionInstructions}
+
+The chunk is the whole paper. Also fill "record", a summary of the paper: what was studied, how, and what was found.
+Use only the paper's text. Be concrete: name data sets, methods and numbers.`
+
+/**
+ * The static prefix of the one-call prompt: its instructions + ontology.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const wholePaperPrefix = (ontologyContext: string): PromptFragment.Prompt =>
+  PromptFragment.of(
+    PromptFragment.Fragment.Instructions({ text: wholePaperInstructions }),
+    PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
+  )
+
+/**
  * Options of the LLM extractor.
  *
  * @since 0.1.0
@@ -224,6 +269,7 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
       const recordChars = options.recordChars ?? 24_000
       const extractionSchema = schemaJson(ExtractionResultSchema, "ExtractionResult")
       const recordSchema = schemaJson(RecordFields, "PaperRecord")
+      const wholeSchema = schemaJson(WholePaperResult, "WholePaperExtraction")
       const recordSystem = PromptFragment.render(PromptFragment.of(
         PromptFragment.Fragment.Instructions({ text: recordInstructions })
       ))
@@ -244,6 +290,24 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
             Effect.mapError(fail(input.chunk.id)),
             Effect.provideService(LlmProvider, llm),
             Effect.withSpan("Extractor.extractChunk", { attributes: { chunk: input.chunk.id } })
+          )
+        },
+        extractWhole: (input) => {
+          const { system, user } = PromptFragment.split(PromptFragment.combine(wholePaperPrefix(options.ontologyContext), [
+            PromptFragment.Fragment.ChunkText({ text: input.chunk.text, label: input.chunk.id })
+          ]))
+          return StructuredOutput.generateObject(WholePaperResult, {
+            system,
+            prompt: user,
+            jsonSchema: wholeSchema
+          }, { maxAttempts }).pipe(
+            Effect.map(({ attempts, usage, value }) => {
+              const { record, ...result } = value
+              return { extraction: { result, usage, attempts }, fields: record }
+            }),
+            Effect.mapError(fail(input.chunk.id)),
+            Effect.provideService(LlmProvider, llm),
+            Effect.withSpan("Extractor.extractWhole", { attributes: { chunk: input.chunk.id } })
           )
         },
         paperRecord: ({ paper, text }) =>

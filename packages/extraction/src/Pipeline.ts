@@ -16,7 +16,7 @@
 import * as Chunk_ from "effect/Chunk"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
+import * as Either from "effect/Either"
 import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -448,10 +448,18 @@ export const extractPaper = (
     const paper = doc.paper
     const memo: StoreMemo = new Map()
 
+    // A paper that fits in one chunk: its claims and its record from one call, when the extractor has one.
+    const whole = total === 1 && extractor.extractWhole !== undefined
+      ? yield* extractor.extractWhole({ paper, chunk: chunks[0]!, cache: EntityCache.empty }).pipe(Effect.either)
+      : undefined
+
     const cacheAfter = (previous: Option.Option<ChunkOutcome>) =>
       Option.match(previous, { onNone: () => EntityCache.empty, onSome: (o) => o.cache })
-    const outcomes: Stream.Stream<ChunkOutcome, StrictModeViolation, Extractor | ShaclValidator> =
-      concurrency === 1 && !extractor.usesCache && options.storeLookup !== undefined
+    const outcomes: Stream.Stream<ChunkOutcome, StrictModeViolation, Extractor | ShaclValidator> = whole !== undefined
+      ? Stream.fromEffect(
+        processChunk(paper, chunks[0]!, EntityCache.empty, memo, options, Either.map(whole, (w) => w.extraction))
+      )
+      : concurrency === 1 && !extractor.usesCache && options.storeLookup !== undefined
         // The extractor ignores the cache: extract ahead and ask the store once per batch of chunks instead of
         // once per chunk (same answers: the store does not change while a paper is extracted).
         ? Stream.fromIterable(chunks).pipe(
@@ -508,7 +516,10 @@ export const extractPaper = (
       })
     )
     const finish = Stream.fromEffect(Effect.gen(function*() {
-      const record = yield* extractor.paperRecord({ paper, text: doc.text }).pipe(
+      const fromWhole = whole !== undefined && whole._tag === "Right" ? whole.right.fields : undefined
+      const record = yield* (fromWhole !== undefined
+        ? Effect.succeed({ fields: fromWhole, usage: emptyUsage })
+        : extractor.paperRecord({ paper, text: doc.text })).pipe(
         Effect.map(({ fields, usage }) => ({
           record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),
           usage

@@ -10,10 +10,13 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
+import { Budget, BudgetExhausted, type Spend } from "@kg/extraction/Budget"
 import { Extractor } from "@kg/extraction/Extractor"
+import { totalInput } from "@kg/extraction/Pricing"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
@@ -22,6 +25,20 @@ import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/paperIds.js"
 import { type InvalidBundleError, Store } from "./Store.js"
+
+/**
+ * The `documents` source of a run failed (e.g. the batch API refused a
+ * request); the run stops, keeping what it stored.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class DocumentSourceError extends Data.TaggedError("DocumentSourceError")<{ readonly cause: unknown }> {
+  override get message(): string {
+    const c = this.cause
+    return typeof c === "object" && c !== null && "message" in c && typeof c.message === "string" ? c.message : String(c)
+  }
+}
 
 /**
  * Progress events of an extraction run.
@@ -82,6 +99,12 @@ export interface ExtractSummary {
   readonly outputTokens: number
   readonly cacheReadTokens: number
   readonly cacheWriteTokens: number
+  /** LLM calls made by the run (extraction and linking), when a `Budget` metered them. */
+  readonly llmCalls?: number | undefined
+  /** Estimated cost in USD of the run's LLM calls, when the model has a price (see `Pricing`). */
+  readonly costUsd?: number | null | undefined
+  /** Why the run stopped early (a budget limit), and what it did not store. */
+  readonly stopped?: { readonly reason: "budget"; readonly detail: string } | undefined
   readonly seconds: number
 }
 
@@ -96,6 +119,24 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
   readonly link?: boolean | undefined
   /** Settings recorded in the run row (never secrets). */
   readonly settings?: Record<string, unknown> | undefined
+  /**
+   * Where the documents come from, instead of reading `paths` from disk: a
+   * stream of ingest events, given the store's content-hash check (pass it as
+   * `Ingest`'s `isKnown` to skip files already stored). `kg fetch arxiv` uses
+   * it to hand over downloaded PDFs with the paper metadata arXiv gave.
+   */
+  readonly documents?:
+    | ((
+      isKnown: (contentHash: string) => Effect.Effect<boolean>,
+      runId: RunId
+    ) => Stream.Stream<Ingest.IngestEvent, DocumentSourceError | BudgetExhausted>)
+    | undefined
+  /**
+   * The LLM answers of these documents are already paid for (batch results):
+   * no per-paper budget prediction stops the run (a call the budget refuses
+   * still does).
+   */
+  readonly prepaid?: boolean | undefined
 }
 
 interface Totals {
@@ -178,6 +219,7 @@ export const extractStream = (
   Stream.unwrap(Effect.gen(function*() {
     const store = yield* Store
     const db = yield* DuckDb
+    const budget = yield* Effect.serviceOption(Budget)
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
@@ -195,7 +237,10 @@ export const extractStream = (
       )
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
-    return Ingest.ingest(paths, { isKnown }).pipe(
+    const source = options.documents !== undefined
+      ? options.documents(isKnown, runId as RunId)
+      : Ingest.ingest(paths, { isKnown })
+    return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
           return Stream.fromEffect(
@@ -222,6 +267,23 @@ export const extractStream = (
           if (state === "unchanged" && failedBefore === 0) {
             return Stream.succeed(ExtractEvent.PaperUnchanged({ paperId: doc.paper.id, path: doc.paper.source }))
           }
+          // With a budget: stop before a paper that the tokens per character spent so far say would not fit.
+          if (budget._tag === "Some" && options.prepaid !== true) {
+            const predicted = yield* budget.value.predict(doc.text.length)
+            if (predicted !== undefined && !(yield* budget.value.fits(predicted))) {
+              const b = budget.value
+              const spent = yield* b.spent
+              const byCost = b.limits.maxCostUsd !== undefined &&
+                (spent.costUsd ?? 0) + predicted.costUsd > b.limits.maxCostUsd
+              return yield* new BudgetExhausted({
+                limit: byCost ? "cost" : "input-tokens",
+                max: byCost ? b.limits.maxCostUsd! : b.limits.maxInputTokens!,
+                spent: byCost ? spent.costUsd ?? 0 : totalInput(spent.usage),
+                needed: byCost ? predicted.costUsd : predicted.inputTokens,
+                what: `${doc.paper.id} (${doc.paper.source})`
+              })
+            }
+          }
           const started = ExtractEvent.PaperStarted({
             paperId: doc.paper.id,
             path: doc.paper.source,
@@ -229,12 +291,21 @@ export const extractStream = (
             retrying: failedBefore > 0
           })
           const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
-            Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError> =>
+            Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError | BudgetExhausted> =>
               e._tag === "ChunkDone"
                 ? Effect.succeed(ExtractEvent.ChunkDone(e))
-                : store.writePaper(runId as RunId, e.bundle).pipe(
-                  Effect.as(ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts }))
-                )
+                : Effect.gen(function*() {
+                  // A call the budget refused left this paper incomplete: keep the store as it was and stop.
+                  if (budget._tag === "Some") {
+                    const spent = yield* budget.value.spent
+                    if (spent.exhausted !== null) {
+                      return yield* new BudgetExhausted({ ...spent.exhausted, what: `${doc.paper.id} (${doc.paper.source})` })
+                    }
+                  }
+                  yield* store.writePaper(runId as RunId, e.bundle)
+                  if (budget._tag === "Some") yield* budget.value.processed(doc.text.length)
+                  return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
+                })
             )
           )
           return Stream.concat(Stream.succeed(started), body)
@@ -259,45 +330,65 @@ export const runExtraction = <E, R>(
   Effect.gen(function*() {
     const store = yield* Store
     const extractor = yield* Extractor
+    const budget = yield* Effect.serviceOption(Budget)
     const started = Date.now()
     const totals = yield* Ref.make(emptyTotals())
-    const summarize = (t: Totals): ExtractSummary => ({
-      papers: t.papers,
-      papersUnchanged: t.papersUnchanged,
-      filesSkipped: t.filesSkipped,
-      papersFailed: t.papersFailed,
-      papersRetried: t.papersRetried,
-      chunks: t.chunks,
-      claims: t.claims,
-      entities: t.entities,
-      relations: t.relations,
-      duplicatesMerged: t.duplicatesMerged,
-      shaclViolations: t.shaclViolations,
-      failedChunks: t.failedChunks,
-      edges: t.edges,
-      claimsMerged: t.claimsMerged,
-      inputTokens: t.usage.inputTokens,
-      outputTokens: t.usage.outputTokens,
-      cacheReadTokens: t.usage.cacheReadTokens,
-      cacheWriteTokens: t.usage.cacheWriteTokens,
-      seconds: Math.round((Date.now() - started) / 10) / 100
-    })
+    const stopped = yield* Ref.make<ExtractSummary["stopped"]>(undefined)
+    // With a budget, its meter is the truth (every call: extraction, linking, papers left incomplete).
+    const metered = budget._tag === "Some" ? Effect.map(budget.value.spent, Option.some) : Effect.succeed(Option.none())
+    const summarize = (t: Totals, spend: Option.Option<Spend>, stop: ExtractSummary["stopped"]): ExtractSummary => {
+      const usage = Option.match(spend, { onNone: () => t.usage, onSome: (s) => s.usage })
+      return {
+        papers: t.papers,
+        papersUnchanged: t.papersUnchanged,
+        filesSkipped: t.filesSkipped,
+        papersFailed: t.papersFailed,
+        papersRetried: t.papersRetried,
+        chunks: t.chunks,
+        claims: t.claims,
+        entities: t.entities,
+        relations: t.relations,
+        duplicatesMerged: t.duplicatesMerged,
+        shaclViolations: t.shaclViolations,
+        failedChunks: t.failedChunks,
+        edges: t.edges,
+        claimsMerged: t.claimsMerged,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        cacheReadTokens: usage.cacheReadTokens,
+        cacheWriteTokens: usage.cacheWriteTokens,
+        ...(Option.isSome(spend) ? { llmCalls: spend.value.calls, costUsd: spend.value.costUsd } : {}),
+        ...(stop !== undefined ? { stopped: stop } : {}),
+        seconds: Math.round((Date.now() - started) / 10) / 100
+      }
+    }
+    const current = Effect.all([Ref.get(totals), metered, Ref.get(stopped)]).pipe(
+      Effect.map(([t, spend, stop]) => summarize(t, spend, stop))
+    )
     return yield* Effect.acquireUseRelease(
       store.startRun({ provider: extractor.provider, model: extractor.model, settings: options.settings ?? {} }),
       (runId) =>
         Effect.gen(function*() {
           const emit = (e: ExtractEvent) => Ref.update(totals, (t) => addEvent(t, e)).pipe(Effect.zipRight(onEvent(e)))
-          yield* extractStream(runId, paths, options).pipe(Stream.runForEach(emit))
-          if (options.link !== false) yield* linkPending(emit)
-          return summarize(yield* Ref.get(totals))
+          yield* extractStream(runId, paths, options).pipe(
+            Stream.runForEach(emit),
+            // The budget stops the run cleanly: stored papers stay, the paper it cut short is not stored, and
+            // linking waits for the next run (claims stay `linked = false`).
+            Effect.catchIf(
+              (e): e is BudgetExhausted => e instanceof BudgetExhausted,
+              (e) => Ref.set(stopped, { reason: "budget" as const, detail: e.message })
+            )
+          )
+          if (options.link !== false && (yield* Ref.get(stopped)) === undefined) yield* linkPending(emit)
+          return yield* current
         }),
       (runId, exit) =>
-        Ref.get(totals).pipe(
-          Effect.flatMap((t) =>
+        Effect.all([current, Ref.get(stopped)]).pipe(
+          Effect.flatMap(([summary, stop]) =>
             store.finishRun(
               runId,
-              Exit.isSuccess(exit) ? "completed" : Exit.isInterrupted(exit) ? "interrupted" : "failed",
-              summarize(t) as unknown as Record<string, unknown>
+              Exit.isSuccess(exit) && stop === undefined ? "completed" : Exit.isFailure(exit) && !Exit.isInterrupted(exit) ? "failed" : "interrupted",
+              summary as unknown as Record<string, unknown>
             )
           ),
           Effect.orDie

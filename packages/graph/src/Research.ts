@@ -54,7 +54,14 @@ import {
   referenceLine,
   renderSentence
 } from "./internal/researchFormat.js"
-import { type DraftSentence, extractive, llmRerank, llmSynthesis, optionalLlm } from "./internal/researchSynthesis.js"
+import {
+  type DraftSentence,
+  extractive,
+  llmImprove,
+  llmRerank,
+  llmSynthesis,
+  optionalLlm
+} from "./internal/researchSynthesis.js"
 import * as QueryRouter from "./QueryRouter.js"
 import { Retrieval } from "./Retrieval.js"
 
@@ -121,6 +128,19 @@ export class SynthesisError extends Data.TaggedError("SynthesisError")<{
     return `Synthesis with ${this.provider} (${this.model}) failed: ${this.cause.message} ` +
       `Nothing was written. Retry, choose another --model, or use --provider offline for an extractive answer ` +
       `from the same ${this.evidenceChunks} evidence chunks.`
+  }
+}
+
+/**
+ * `improve` re-synthesises an answer with an LLM, and none is configured.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ImproveNeedsLlmError extends Data.TaggedError("ImproveNeedsLlmError")<{}> {
+  override get message(): string {
+    return "improving an answer re-writes it with an LLM, and none is configured (offline): start with " +
+      "--provider anthropic or openai, or set ANTHROPIC_API_KEY / OPENAI_API_KEY (or OPENAI_BASE_URL)"
   }
 }
 
@@ -412,6 +432,52 @@ const retractedPapers = (db: DuckDb["Type"]) =>
     Effect.map((rows) => new Set(rows.map((r) => r.paper_id)))
   )
 
+/** Stages 1 and 2 of the funnel: the scoped papers and their evidence. */
+const funnelEvidence = (question: string, options: ResearchOptions, warnings: Array<string>) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const retrieval = yield* Retrieval
+    const graph = yield* GraphRetrieval
+    const progress = options.onProgress ?? noProgress
+    const minScore = options.minScore ?? DEFAULT_MIN_SCORE
+
+    const info = yield* retrieval.refresh
+    if (info.chunks === 0) return yield* new NoIndexedContentError({ path: db.path })
+
+    // Stage 1: scoping over L2 records and L3 claims
+    const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore }
+    let scope = yield* retrieval.search("summaries", question, scopeParams)
+    let scopedBy: "summaries" | "chunks" = "summaries"
+    if (info.records + info.claims === 0) {
+      warnings.push("the store has no paper records or claims; papers were scoped by their chunks")
+      scope = yield* retrieval.search("chunks", question, scopeParams)
+      scopedBy = "chunks"
+    }
+    const retracted = yield* retractedPapers(db)
+    const scopedPapers = Array.from(new Set(scope.hits.flatMap((h) => h.paperIds)))
+    const papers = scopedPapers.filter((p) => !retracted.has(p))
+    if (papers.length < scopedPapers.length) {
+      warnings.push(`left out retracted paper(s): ${scopedPapers.filter((p) => retracted.has(p)).join(", ")}`)
+    }
+    if (papers.length === 0) {
+      return yield* new NoPapersFoundError({ question, bestScore: scope.bestScore, minScore })
+    }
+    yield* progress(`Stage 1: searching summaries ... found ${papers.length} papers`)
+
+    // Stage 2: evidence from chunks of those papers, expanded by PPR, plus the chunks the scoping claims quote
+    const found = yield* graph.search(question, {
+      k: options.evidenceK ?? 15,
+      mmr: options.evidenceMmr ?? 0.6,
+      cutoff: options.evidenceCutoff ?? 0.6,
+      paperIds: papers
+    })
+    const claimHits = scope.hits.filter((h) => h.kind === "claim")
+    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers)
+    const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
+    yield* progress(`Stage 2: gathering evidence from ${papers.length} papers ... retrieved ${evidence.length} chunks`)
+    return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence }
+  })
+
 /**
  * The research funnel (see the module documentation).
  *
@@ -421,46 +487,13 @@ const retractedPapers = (db: DuckDb["Type"]) =>
 export const research = Effect.fn("Research.research")(function*(question: string, options: ResearchOptions = {}) {
   const db = yield* DuckDb
   const nlp = yield* NlpService
-  const retrieval = yield* Retrieval
-  const graph = yield* GraphRetrieval
   const progress = options.onProgress ?? noProgress
-  const minScore = options.minScore ?? DEFAULT_MIN_SCORE
   const warnings: Array<string> = []
-
-  const info = yield* retrieval.refresh
-  if (info.chunks === 0) return yield* new NoIndexedContentError({ path: db.path })
-
-  // Stage 1: scoping over L2 records and L3 claims
-  const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore }
-  let scope = yield* retrieval.search("summaries", question, scopeParams)
-  let scopedBy: "summaries" | "chunks" = "summaries"
-  if (info.records + info.claims === 0) {
-    warnings.push("the store has no paper records or claims; papers were scoped by their chunks")
-    scope = yield* retrieval.search("chunks", question, scopeParams)
-    scopedBy = "chunks"
-  }
-  const retracted = yield* retractedPapers(db)
-  const scopedPapers = Array.from(new Set(scope.hits.flatMap((h) => h.paperIds)))
-  const papers = scopedPapers.filter((p) => !retracted.has(p))
-  if (papers.length < scopedPapers.length) {
-    warnings.push(`left out retracted paper(s): ${scopedPapers.filter((p) => retracted.has(p)).join(", ")}`)
-  }
-  if (papers.length === 0) {
-    return yield* new NoPapersFoundError({ question, bestScore: scope.bestScore, minScore })
-  }
-  yield* progress(`Stage 1: searching summaries ... found ${papers.length} papers`)
-
-  // Stage 2: evidence from chunks of those papers, expanded by PPR, plus the chunks the scoping claims quote
-  const found = yield* graph.search(question, {
-    k: options.evidenceK ?? 15,
-    mmr: options.evidenceMmr ?? 0.6,
-    cutoff: options.evidenceCutoff ?? 0.6,
-    paperIds: papers
-  })
-  const claimHits = scope.hits.filter((h) => h.kind === "claim")
-  const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers)
-  const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
-  yield* progress(`Stage 2: gathering evidence from ${papers.length} papers ... retrieved ${evidence.length} chunks`)
+  const { evidence, found, minScore, papers, quoted, scope, scopeParams, scopedBy } = yield* funnelEvidence(
+    question,
+    options,
+    warnings
+  )
 
   // Stage 3: synthesis
   const synthesis = yield* synthesise(question, evidence, options.maxSentences ?? 6)
@@ -509,6 +542,47 @@ export const research = Effect.fn("Research.research")(function*(question: strin
 })
 
 const round = (x: number) => Math.round(x * 1000) / 1000
+
+/**
+ * Re-synthesise an answer following a reader's feedback: the funnel gathers
+ * evidence for the question and the feedback together (the question alone
+ * when that finds nothing), and the LLM revises the previous answer under
+ * the same citation rules; citations are checked as in {@link research}.
+ * Needs an `LlmProvider` in context (`ImproveNeedsLlmError` otherwise).
+ *
+ * @since 0.1.0
+ * @category answering
+ */
+export const improve = Effect.fn("Research.improve")(function*(
+  previous: Answer,
+  feedback: string,
+  options: ResearchOptions = {}
+) {
+  const llm = yield* optionalLlm
+  if (Option.isNone(llm)) return yield* new ImproveNeedsLlmError()
+  const db = yield* DuckDb
+  const nlp = yield* NlpService
+  const retrieval = yield* Retrieval
+  const progress = options.onProgress ?? noProgress
+  const warnings: Array<string> = []
+  const gathered = yield* funnelEvidence(`${previous.question} ${feedback}`, options, warnings).pipe(
+    Effect.catchTag("NoPapersFoundError", () => funnelEvidence(previous.question, options, warnings))
+  )
+  const idx = yield* retrieval.index
+  const drafts = yield* llmImprove(previous.question, previous.answer, feedback, gathered.evidence, idx.titles).pipe(
+    Effect.provideService(LlmProvider, llm.value),
+    Effect.mapError((cause) =>
+      new SynthesisError({ provider: llm.value.name, model: llm.value.model, cause, evidenceChunks: gathered.evidence.length })
+    )
+  )
+  yield* progress(`Revising with ${llm.value.name} (${llm.value.model}) ... ${drafts.length} sentences`)
+  const formatted = yield* formatAnswer(db, nlp, drafts, gathered.evidence)
+  return toAnswer(previous.question, formatted, {
+    improve: { feedback, previous: previous.answer },
+    evidence: { papers: gathered.papers.length, chunks: gathered.evidence.length },
+    synthesis: { mode: "llm", provider: llm.value.name, model: llm.value.model, sentences: drafts.length }
+  }, warnings)
+})
 
 // ---------------------------------------------------------------------------
 // ask

@@ -24,7 +24,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 3
+export const CURRENT_VERSION = 4
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -55,7 +55,9 @@ export const TABLES = [
   "l4_assignments",
   "l4_state",
   "entity_type_votes",
-  "paper_overrides"
+  "paper_overrides",
+  "arxiv_papers",
+  "run_batches"
 ] as const
 
 /**
@@ -307,6 +309,14 @@ export const migrations: ReadonlyArray<Migration> = [
     to: 3,
     description: "entity identity keys and type votes, paper venue and user overrides, one claim source per quote",
     up: ({ db }) => migrateV3(db)
+  },
+  {
+    to: 4,
+    description: "arXiv metadata of fetched papers, and the LLM batches each run submitted",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV4) yield* db.run(statement)
+      })
   }
 ]
 
@@ -407,6 +417,60 @@ export const ddlV2 = (dimension: number): ReadonlyArray<string> => [
     )`,
   ...L4Ddl.extraColumnsDdl(dimension),
   ...L4State.stateDdl(dimension)
+]
+
+/**
+ * Statuses of `run_batches`: the provider's `in_progress`, `canceling` and
+ * `ended`, and `consumed` once a run has read the results and stored them.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const BATCH_STATUSES = ["in_progress", "canceling", "ended", "consumed"] as const
+
+/**
+ * The statements of migration 4 (see `docs/schema.md`):
+ * - `arxiv_papers`: what the arXiv API says about a fetched paper (`kg fetch
+ *   arxiv`), keyed by the arXiv id with its version, pointing at the stored
+ *   paper it became;
+ * - `run_batches`: the message batches a run submitted (`kg extract --batch`),
+ *   so an interrupted run's batches are polled again instead of re-submitted.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV4: ReadonlyArray<string> = [
+  `CREATE TABLE arxiv_papers (
+      arxiv_id VARCHAR PRIMARY KEY,
+      base_id VARCHAR NOT NULL,
+      version INTEGER NOT NULL,
+      paper_id VARCHAR NOT NULL,
+      title VARCHAR NOT NULL,
+      authors VARCHAR[] NOT NULL,
+      abstract VARCHAR NOT NULL,
+      published TIMESTAMP,
+      updated TIMESTAMP,
+      primary_category VARCHAR,
+      categories VARCHAR[] NOT NULL,
+      doi VARCHAR,
+      journal_ref VARCHAR,
+      comment VARCHAR,
+      abs_url VARCHAR,
+      pdf_url VARCHAR,
+      pdf_path VARCHAR,
+      fetched_at TIMESTAMP NOT NULL
+    )`,
+  `CREATE TABLE run_batches (
+      batch_id VARCHAR PRIMARY KEY,
+      run_id VARCHAR NOT NULL,
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL,
+      custom_ids VARCHAR[] NOT NULL,
+      status VARCHAR NOT NULL CHECK (status IN (${inList(BATCH_STATUSES)})),
+      submitted_at TIMESTAMP NOT NULL,
+      ended_at TIMESTAMP,
+      request_counts JSON
+    )`
 ]
 
 /**

@@ -9,6 +9,8 @@
  *
  * @since 0.1.0
  */
+export * as ArxivFetch from "./ArxivFetch.js"
+export * as Chat from "./Chat.js"
 export * as ClaimIdentity from "./ClaimIdentity.js"
 export * as ClaimLinker from "./ClaimLinker.js"
 export * as Clustering from "./Clustering.js"
@@ -16,6 +18,7 @@ export * as DomainTags from "./DomainTags.js"
 export * as DuckDb from "./DuckDb.js"
 export * as Epistemics from "./Epistemics.js"
 export * as Extract from "./Extract.js"
+export * as ExtractBatch from "./ExtractBatch.js"
 export * as GraphExport from "./GraphExport.js"
 export * as GraphQueries from "./GraphQueries.js"
 export * as GraphRetrieval from "./GraphRetrieval.js"

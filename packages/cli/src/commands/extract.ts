@@ -24,6 +24,12 @@ const concurrency = Options.integer("concurrency").pipe(
   Options.optional
 )
 const strict = Options.boolean("strict").pipe(Options.withDescription("fail the run on any SHACL violation"))
+const batch = Options.boolean("batch").pipe(
+  Options.withDescription(
+    "submit the extraction as Anthropic Message Batches (half price; answers within hours): polls with backoff, " +
+      "and an interrupted run's batches are polled again by the next run, not resubmitted (--provider anthropic)"
+  )
+)
 
 const config = {
   paths,
@@ -33,7 +39,9 @@ const config = {
   provider: O.provider(),
   model: O.model(),
   concurrency,
-  strict
+  strict,
+  batch,
+  ...O.budget
 }
 /** @since 0.1.0 */
 export type ExtractArgs = Command.Command.ParseConfig<typeof config>

@@ -10,8 +10,11 @@ import * as Data from "effect/Data"
 import { DuckDb } from "@kg/graph/DuckDb"
 import { Extractor } from "@kg/extraction/Extractor"
 import * as Ingest from "@kg/extraction/Ingest"
+import type { ProviderName } from "@kg/core/LlmProvider"
+import * as Pricing from "@kg/extraction/Pricing"
 import * as Extract from "@kg/graph/Extract"
 import type { ExtractArgs } from "../commands/extract.js"
+import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
@@ -36,6 +39,19 @@ export const extract = (args: ExtractArgs) =>
       const model = Option.fromNullable(settings.model.value)
       const dbPath = settings.db.value
       const progress = Progress.make({ quiet: false })
+      if (args.batch) {
+        if (providerName !== "anthropic") {
+          return yield* Effect.fail(
+            new Error("--batch submits Anthropic Message Batches: use it with --provider anthropic (and ANTHROPIC_API_KEY)")
+          )
+        }
+        const { extractBatch } = yield* Effect.promise(() => import("./extractBatch.js"))
+        return yield* extractBatch(args, settings, { model, ontologyPath, shapesPath, dbPath, progress })
+      }
+      const metered = runBudget(args, settings, providerName, model)
+      if (providerName === "offline" && metered.limited) {
+        yield* progress.line("budget flags have no effect offline: the rule-based extractor makes no LLM calls")
+      }
       const run = Effect.gen(function*() {
         const extractor = yield* Extractor
         yield* progress.line(`kg extract: provider ${extractor.provider} (${extractor.model}), store ${dbPath}`)
@@ -53,39 +69,8 @@ export const extract = (args: ExtractArgs) =>
             paths: args.paths
           }
         }, (event) => {
-          switch (event._tag) {
-            case "FileSkipped":
-              return progress.line(`skipped ${event.path}: ${event.reason}`)
-            case "PaperUnchanged":
-              return progress.line(`unchanged ${event.paperId} (${event.path})`)
-            case "PaperStarted":
-              return progress.line(
-                `${
-                  event.retrying
-                    ? "retrying (chunks failed last time)"
-                    : event.changed
-                    ? "re-extracting (changed)"
-                    : "extracting"
-                } ${event.paperId} (${event.path})`
-              )
-            case "ChunkDone":
-              return progress.bar(event.paperId, event.ordinal + 1, event.total)
-            case "PaperWritten":
-              stored++
-              return progress.line(
-                `stored ${event.paperId}: ${event.counts.chunks} chunks, ${event.counts.claims} claims, ` +
-                  `${event.counts.entities} entities, ${event.counts.relations} relations` +
-                  (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
-                  (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
-              )
-            case "Linking":
-              return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
-            case "Linked":
-              return progress.line(
-                `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +
-                  `${event.merges} merged, ${event.statusChanges} status changes`
-              )
-          }
+          if (event._tag === "PaperWritten") stored++
+          return showEvent(progress, event)
         }).pipe(
           Effect.onInterrupt(() =>
             progress.line(
@@ -98,16 +83,17 @@ export const extract = (args: ExtractArgs) =>
         if (args.json) {
           yield* Console.log(JSON.stringify(summary))
         } else {
-          yield* Console.log(humanSummary(summary))
+          yield* Console.log(summaryLines(summary).join("\n"))
         }
         const problem = yield* nothingExtracted(summary, args.paths)
         if (problem !== null) return yield* Effect.fail(problem)
       })
       return yield* run.pipe(
         Effect.provide(Layer.mergeAll(
-          Layers.extractorLayer({ provider: providerName, model, ontologyPath }),
+          Layers.extractorLayer({ provider: providerName, model, ontologyPath, llm: metered.layer }),
           Layers.shaclLayer(shapesPath),
-          Layers.nliLayer(providerName, model)
+          Layers.nliLayer(providerName, model, metered.layer),
+          metered.layer
         ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath))))
       )
     }))
@@ -124,29 +110,11 @@ export class NothingExtractedError extends Data.TaggedError("NothingExtractedErr
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-const humanSummary = (s: Extract.ExtractSummary): string =>
-  [
-    `Done in ${s.seconds}s: ${plural(s.papers, "paper")} stored` +
-    (s.papersRetried > 0 ? ` (${s.papersRetried} retried after failed chunks)` : "") +
-    `, ${s.papersUnchanged} unchanged, ${plural(s.filesSkipped, "file")} skipped.`,
-    ...(s.papers === 0 ? [] : [
-      `  ${plural(s.chunks, "chunk")}, ${plural(s.claims, "claim")}, ${plural(s.entities, "entity", "entities")}, ` +
-      `${plural(s.relations, "relation")} (${s.duplicatesMerged} duplicate entity mentions resolved)`,
-      `  ${plural(s.shaclViolations, "SHACL violation")} dropped, ${plural(s.failedChunks, "failed chunk")}` +
-      (s.failedChunks > 0 ? " (those papers are retried on the next run)" : ""),
-      `  claim links: ${edgeList(s.edges)}; ${plural(s.claimsMerged, "claim")} merged across papers`
-    ]),
-    ...(s.inputTokens + s.outputTokens > 0
-      ? [
-        `  tokens: ${s.inputTokens} input (${s.cacheReadTokens} cache reads, ${s.cacheWriteTokens} cache writes), ` +
-        `${s.outputTokens} output`
-      ]
-      : [])
-  ].join("\n")
-
 /** Why nothing was extracted, or null when something was (or everything was already stored). */
 const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
+    // A run a budget stopped says so itself (and keeps what it stored).
+    if (s.stopped !== undefined) return null
     if (s.papers === 0 && s.papersUnchanged === 0) {
       return new NothingExtractedError({
         reason: s.filesSkipped === 0
@@ -169,6 +137,103 @@ const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray<string
     }
     return null
   })
+/** The progress line of an extraction event. */
+export const showEvent = (progress: Progress.Progress, event: Extract.ExtractEvent): Effect.Effect<void> => {
+  switch (event._tag) {
+    case "FileSkipped":
+      return progress.line(`skipped ${event.path}: ${event.reason}`)
+    case "PaperUnchanged":
+      return progress.line(`unchanged ${event.paperId} (${event.path})`)
+    case "PaperStarted":
+      return progress.line(
+        `${
+          event.retrying
+            ? "retrying (chunks failed last time)"
+            : event.changed
+            ? "re-extracting (changed)"
+            : "extracting"
+        } ${event.paperId} (${event.path})`
+      )
+    case "ChunkDone":
+      return progress.bar(event.paperId, event.ordinal + 1, event.total)
+    case "PaperWritten":
+      return progress.line(
+        `stored ${event.paperId}: ${event.counts.chunks} chunks, ${event.counts.claims} claims, ` +
+          `${event.counts.entities} entities, ${event.counts.relations} relations` +
+          (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
+          (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
+      )
+    case "Linking":
+      return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
+    case "Linked":
+      return progress.line(
+        `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +
+          `${event.merges} merged, ${event.statusChanges} status changes`
+      )
+  }
+}
+
+/** The budget of a run from its flags and the configured prices, and whether any limit is set. */
+export const runBudget = (
+  args: { readonly maxInputTokens: Option.Option<number>; readonly maxCost: Option.Option<number> },
+  settings: KgConfig.Settings,
+  provider: ProviderName,
+  model: Option.Option<string>,
+  batch = false
+) => {
+  const limits = {
+    ...(Option.isSome(args.maxInputTokens) ? { maxInputTokens: args.maxInputTokens.value } : {}),
+    ...(Option.isSome(args.maxCost) ? { maxCostUsd: args.maxCost.value } : {})
+  }
+  return {
+    limited: Option.isSome(args.maxInputTokens) || Option.isSome(args.maxCost),
+    layer: Layers.budgetLayer({ provider, model, limits, prices: Pricing.withOverrides(settings.prices.value), batch })
+  }
+}
+
+const tokens = (n: number) => n.toLocaleString("en-US")
+
+/** The text summary of a run: what was stored, tokens and estimated cost, and why it stopped early. */
+export const summaryLines = (summary: Extract.ExtractSummary): ReadonlyArray<string> => {
+  const s = summary
+  const lines = [
+    `Done in ${s.seconds}s: ${plural(s.papers, "paper")} stored` +
+    (s.papersRetried > 0 ? ` (${s.papersRetried} retried after failed chunks)` : "") +
+    `, ${s.papersUnchanged} unchanged, ${plural(s.filesSkipped, "file")} skipped.`,
+    ...(s.papers === 0 ? [] : [
+      `  ${plural(s.chunks, "chunk")}, ${plural(s.claims, "claim")}, ${plural(s.entities, "entity", "entities")}, ` +
+      `${plural(s.relations, "relation")} (${s.duplicatesMerged} duplicate entity mentions resolved)`,
+      `  ${plural(s.shaclViolations, "SHACL violation")} dropped, ${plural(s.failedChunks, "failed chunk")}` +
+      (s.failedChunks > 0 ? " (those papers are retried on the next run)" : ""),
+      `  claim links: ${edgeList(s.edges)}; ${plural(s.claimsMerged, "claim")} merged across papers`
+    ])
+  ]
+  const input = summary.inputTokens + summary.cacheReadTokens + summary.cacheWriteTokens
+  if (input + summary.outputTokens > 0 || (summary.llmCalls ?? 0) > 0) {
+    lines.push(
+      `  LLM tokens: ${tokens(summary.inputTokens)} input, ${tokens(summary.cacheReadTokens)} cache reads, ` +
+        `${tokens(summary.cacheWriteTokens)} cache writes, ${tokens(summary.outputTokens)} output` +
+        (summary.llmCalls !== undefined ? ` in ${summary.llmCalls} calls` : "") +
+        (summary.costUsd !== undefined
+          ? summary.costUsd === null ? "; cost unknown (no price for the model: add it to kg.config.json `prices`)" : `; estimated cost $${summary.costUsd.toFixed(4)}`
+          : "")
+    )
+    if ((summary.llmCalls ?? 0) >= 3 && summary.cacheReadTokens === 0) {
+      lines.push(
+        "  warning: no prompt-cache reads: the static prefix may be shorter than the model's minimum cacheable length, " +
+          "or the provider does not cache"
+      )
+    }
+  }
+  if (summary.stopped !== undefined) {
+    lines.push(
+      `Stopped early: ${summary.stopped.detail}.`,
+      `  The ${summary.papers} paper(s) stored so far are kept; run the same command with a larger budget to go on ` +
+        "(stored papers are skipped)."
+    )
+  }
+  return lines
+}
 
 const edgeList = (edges: Readonly<Record<string, number>>): string => {
   const parts = Object.entries(edges).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind.replace(/_/g, " ")}`)

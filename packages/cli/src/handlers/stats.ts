@@ -1,22 +1,105 @@
 /**
- * `kg stats`.
+ * `kg stats`: row counts, claims per status, and the runs with their LLM
+ * tokens and estimated cost.
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Pricing from "@kg/extraction/Pricing"
+import { DuckDb } from "@kg/graph/DuckDb"
 import { Store } from "@kg/graph/Store"
 import type { StatsArgs } from "../commands/stats.js"
 import * as Layers from "../Layers.js"
 import { withSettings } from "../internal/settings.js"
+
+/** One run as `kg stats` reports it. */
+export interface RunReport {
+  readonly runId: string
+  readonly status: string
+  readonly startedAt: string
+  readonly provider: string
+  readonly model: string
+  readonly papers: number | null
+  readonly inputTokens: number
+  readonly cacheReadTokens: number
+  readonly cacheWriteTokens: number
+  readonly outputTokens: number
+  /** Estimated USD: what the run recorded, else priced now from the table; null for a model without a price. */
+  readonly costUsd: number | null
+  readonly stopped: string | null
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0)
+
+/** The runs of the store, oldest first, with tokens and estimated cost. */
+export const runReports = (table: Pricing.PriceTable) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const rows = yield* db.query<{ run_id: string; status: string; started_at: Date; provider: string; model: string; settings: string | null; counts: string | null }>(
+      "SELECT run_id, status, started_at, provider, model, settings, counts FROM runs ORDER BY started_at, run_id"
+    )
+    return rows.map((r): RunReport => {
+      let counts: Record<string, unknown> = {}
+      let settings: Record<string, unknown> = {}
+      try {
+        counts = r.counts !== null ? (JSON.parse(r.counts) as Record<string, unknown>) : {}
+        settings = r.settings !== null ? (JSON.parse(r.settings) as Record<string, unknown>) : {}
+      } catch {
+        // a damaged row: report zeros
+      }
+      const usage = {
+        inputTokens: num(counts["inputTokens"]),
+        cacheReadTokens: num(counts["cacheReadTokens"]),
+        cacheWriteTokens: num(counts["cacheWriteTokens"]),
+        outputTokens: num(counts["outputTokens"])
+      }
+      const price = Pricing.priceOf(table, r.model)
+      const recorded = counts["costUsd"]
+      const costUsd = typeof recorded === "number"
+        ? recorded
+        : r.provider === "offline"
+        ? 0
+        : price !== undefined
+        ? Pricing.costOf(usage, price, { batch: settings["batch"] === true })
+        : null
+      const stopped = counts["stopped"] as { detail?: unknown } | undefined
+      return {
+        runId: r.run_id,
+        status: r.status,
+        startedAt: r.started_at.toISOString(),
+        provider: r.provider,
+        model: r.model,
+        papers: typeof counts["papers"] === "number" ? counts["papers"] : null,
+        ...usage,
+        costUsd,
+        stopped: stopped !== undefined && typeof stopped.detail === "string" ? stopped.detail : null
+      }
+    })
+  })
+
+const fmt = (n: number) => n.toLocaleString("en-US")
 
 export const stats = (args: StatsArgs) =>
   withSettings(args.config, { db: args.db._tag === "Some" ? args.db.value : undefined }, (settings) =>
     Effect.gen(function*() {
       const store = yield* Store
       const stats = yield* store.stats()
-      if (args.json) return yield* Console.log(JSON.stringify(stats))
+      const runs = yield* runReports(Pricing.withOverrides(settings.prices.value))
+      if (args.json) return yield* Console.log(JSON.stringify({ ...stats, runs }))
       const width = Math.max(...Object.keys(stats.tables).map((t) => t.length))
       yield* Console.log(`Store ${settings.db.value} (embeddings: ${store.embeddingModel}, ${store.embeddingDimension} dimensions)`)
       for (const [table, count] of Object.entries(stats.tables)) yield* Console.log(`  ${table.padEnd(width)}  ${count}`)
       yield* Console.log("Claims by epistemic status:")
       for (const [status, count] of Object.entries(stats.claimsByStatus)) yield* Console.log(`  ${status.padEnd(width)}  ${count}`)
+      if (runs.length > 0) {
+        yield* Console.log("Runs (LLM tokens: input / cache reads / cache writes / output; estimated cost):")
+        for (const r of runs) {
+          yield* Console.log(
+            `  ${r.runId}  ${r.status.padEnd(11)} ${r.provider}/${r.model}` +
+              (r.papers !== null ? `, ${r.papers} papers` : "") +
+              `: ${fmt(r.inputTokens)} / ${fmt(r.cacheReadTokens)} / ${fmt(r.cacheWriteTokens)} / ${fmt(r.outputTokens)}; ` +
+              (r.costUsd === null ? "cost unknown (no price for the model)" : `$${r.costUsd.toFixed(4)}`) +
+              (r.stopped !== null ? `; stopped: ${r.stopped}` : "")
+          )
+        }
+      }
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))

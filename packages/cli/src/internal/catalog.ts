@@ -31,6 +31,16 @@ export const entries: ReadonlyArray<Entry> = [
     ]
   },
   {
+    name: "fetch",
+    group: "build",
+    summary: "fetch papers from arXiv (search or ids) into the graph; PDFs saved to a folder (local DOIs/URLs: out of scope)",
+    examples: [
+      `kg fetch arxiv "cat:cs.CL AND ti:verification" --max 20 --to papers/`,
+      "kg fetch arxiv --id 2206.10883v3 --to papers/",
+      `kg fetch arxiv "au:del_maestro" --metadata-only`
+    ]
+  },
+  {
     name: "l4",
     group: "build",
     summary: "find cross-paper patterns (L4): cluster claims and state each cluster's principle",
@@ -59,6 +69,12 @@ export const entries: ReadonlyArray<Entry> = [
     group: "ask",
     summary: "the research workbench: an HTTP API and a web page where answers show their evidence",
     examples: ["kg serve", "kg serve --db papers.duckdb --port 8080", "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\""]
+  },
+  {
+    name: "chat",
+    group: "ask",
+    summary: "a research conversation: find, research, ask, improve, summary <n>, claims <n>, open <n>, save",
+    examples: ["kg chat", "kg chat --db papers.duckdb --provider anthropic", "kg chat < session.txt > transcript.txt"]
   },
   {
     name: "claims",
@@ -111,7 +127,7 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "stats",
     group: "maintain",
-    summary: "rows per table and claims per epistemic status",
+    summary: "rows per table, claims per epistemic status, and each run's LLM tokens and estimated cost",
     examples: ["kg stats", "kg stats --db papers.duckdb --json"]
   },
   {

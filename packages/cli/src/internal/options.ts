@@ -82,3 +82,20 @@ export const save = Options.file("save").pipe(
   Options.withDescription("also write the answer as Markdown to this file"),
   Options.optional
 )
+
+/** Budget flags of the commands that call an LLM for a whole run (extract, fetch). */
+export const budget = {
+  maxInputTokens: Options.integer("max-input-tokens").pipe(
+    Options.withDescription(
+      "stop the run before its LLM input tokens (uncached + cache writes + cache reads) exceed N; what is stored is kept"
+    ),
+    Options.optional
+  ),
+  maxCost: Options.float("max-cost").pipe(
+    Options.withDescription(
+      "stop the run before its estimated LLM cost exceeds this many USD (prices per model: `prices` in kg.config.json, " +
+        "with built-in defaults)"
+    ),
+    Options.optional
+  )
+} as const

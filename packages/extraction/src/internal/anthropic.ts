@@ -177,21 +177,14 @@ export const responseText = (
 }
 
 /**
- * Builds the provider. `apiKey` must be present (checked by the caller).
+ * The SDK client, created on first use (the SDK is over a thousand modules:
+ * it is imported on the first request, not when kg starts), and the
+ * classification of what it throws into attempt failures.
  */
-export const makeAnthropic = (
-  params: LlmParams & { readonly apiKey: Redacted.Redacted<string> },
-  policy: RetryPolicy
-): Context.Tag.Service<LlmProvider> => {
-  const baseUrl = params.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL
-  const ctx: ErrorContext = {
-    provider: "anthropic",
-    baseUrl,
-    keyEnv: "ANTHROPIC_API_KEY",
-    baseUrlEnv: "ANTHROPIC_BASE_URL",
-    apiKey: params.apiKey
-  }
-  // The SDK (over a thousand modules) is imported on the first request, not when kg starts.
+export const lazyClient = (
+  params: Pick<LlmParams, "timeout"> & { readonly apiKey: Redacted.Redacted<string> },
+  ctx: ErrorContext
+) => {
   type Sdk = typeof import("@anthropic-ai/sdk")
   let sdk: Sdk | undefined
   let client: Promise<AnthropicClient> | undefined
@@ -199,14 +192,13 @@ export const makeAnthropic = (
     (client ??= import("@anthropic-ai/sdk").then((loaded) =>
       new (sdk = loaded).default({
         apiKey: Redacted.value(params.apiKey),
-        baseURL: baseUrl,
+        baseURL: ctx.baseUrl,
         maxRetries: 0,
         timeout: params.timeout,
         logLevel: "off",
         openTelemetry: false
       })
     ))
-
   const classify = (error: unknown, nowMs: number): AttemptFailure => {
     if (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError) return timeoutFailure(ctx, params.timeout)
     if (sdk !== undefined && error instanceof sdk.APIError && typeof error.status === "number") {
@@ -219,6 +211,58 @@ export const makeAnthropic = (
       sdk !== undefined && error instanceof sdk.APIError && error.cause !== undefined ? error.cause : error
     )
   }
+  return { load, classify }
+}
+
+/** What the provider's errors say about where requests go. */
+export const errorContext = (baseUrl: string, apiKey: Redacted.Redacted<string>): ErrorContext => ({
+  provider: "anthropic",
+  baseUrl,
+  keyEnv: "ANTHROPIC_API_KEY",
+  baseUrlEnv: "ANTHROPIC_BASE_URL",
+  apiKey
+})
+
+/**
+ * The text and usage of a Messages API message answering `tool` (see
+ * `responseText`), or the attempt failure of a message that is not one.
+ */
+export const decodeMessage = (
+  raw: unknown,
+  tool: string | undefined,
+  wrapped: boolean,
+  ctx: ErrorContext
+): Either.Either<LlmResponse, AttemptFailure> => {
+  const decoded = decodeWire(raw)
+  if (Either.isLeft(decoded)) {
+    return Either.left(
+      invalidResponse(ctx, "the response is not a Messages API message", typeof raw === "string" ? raw : JSON.stringify(raw) ?? String(raw))
+    )
+  }
+  const message = decoded.right
+  const text = responseText(message, tool, wrapped)
+  if (text === undefined) {
+    return Either.left(
+      invalidResponse(
+        ctx,
+        `the message has neither a tool_use nor a text block (stop_reason ${message.stop_reason ?? "none"})`,
+        JSON.stringify(raw)
+      )
+    )
+  }
+  return Either.right({ text, usage: usageOf(message.usage) })
+}
+
+/**
+ * Builds the provider. `apiKey` must be present (checked by the caller).
+ */
+export const makeAnthropic = (
+  params: LlmParams & { readonly apiKey: Redacted.Redacted<string> },
+  policy: RetryPolicy
+): Context.Tag.Service<LlmProvider> => {
+  const baseUrl = params.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL
+  const ctx = errorContext(baseUrl, params.apiKey)
+  const { classify, load } = lazyClient(params, ctx)
 
   const attempt = (body: MessageCreateParamsNonStreaming) =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
@@ -234,30 +278,7 @@ export const makeAnthropic = (
     const { body, wrapped } = requestBody(params, request)
     const tool = body.tool_choice?.type === "tool" ? body.tool_choice.name : undefined
     const once = attempt(body).pipe(
-      Effect.flatMap((raw) => {
-        const decoded = decodeWire(raw)
-        if (Either.isLeft(decoded)) {
-          return Effect.fail(
-            invalidResponse(
-              ctx,
-              "the response is not a Messages API message",
-              typeof raw === "string" ? raw : JSON.stringify(raw) ?? String(raw)
-            )
-          )
-        }
-        const message = decoded.right
-        const text = responseText(message, tool, wrapped)
-        if (text === undefined) {
-          return Effect.fail(
-            invalidResponse(
-              ctx,
-              `the message has neither a tool_use nor a text block (stop_reason ${message.stop_reason ?? "none"})`,
-              JSON.stringify(raw)
-            )
-          )
-        }
-        return Effect.succeed<LlmResponse>({ text, usage: usageOf(message.usage) })
-      })
+      Effect.flatMap((raw) => Either.match(decodeMessage(raw, tool, wrapped, ctx), { onLeft: Effect.fail, onRight: Effect.succeed }))
     )
     return withRetry(withTimeout(once, params.timeout, ctx), policy).pipe(
       Effect.withSpan("LlmProvider.anthropic.generate", { attributes: { model: params.model } })

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   readonly body: string
   /** `body` parsed as JSON, or `undefined` when it is not JSON. */
   readonly json: unknown
+  /** When the request arrived (`Date.now()`), for spacing assertions. */
+  readonly receivedAt: number
 }
 
 /** How to answer one request. */
@@ -26,8 +28,16 @@ export type Reply =
     readonly _tag: "Respond"
     readonly status: number
     readonly headers: Readonly<Record<string, string>>
-    /** A string is sent as is (so malformed bodies are possible); anything else as JSON. */
+    /** A string or bytes are sent as is (so malformed bodies are possible); anything else as JSON. */
     readonly body: unknown
+  }
+  | {
+    /** Headers promising `declaredLength` bytes, then `body` (shorter), then the connection is cut. */
+    readonly _tag: "Partial"
+    readonly status: number
+    readonly headers: Readonly<Record<string, string>>
+    readonly body: Uint8Array
+    readonly declaredLength: number
   }
   | { readonly _tag: "Hang" }
   | { readonly _tag: "Reset" }
@@ -50,6 +60,13 @@ export const respond = (status: number, body: unknown, headers: Readonly<Record<
   headers: { "content-type": "application/json", ...headers },
   body
 })
+
+/** A response cut short: it promises `declaredLength` bytes and sends `body`. */
+export const partial = (
+  body: Uint8Array,
+  declaredLength: number,
+  headers: Readonly<Record<string, string>> = {}
+): Reply => ({ _tag: "Partial", status: 200, headers, body, declaredLength })
 
 /** Never answers (until the server closes). */
 export const hang: Reply = { _tag: "Hang" }
@@ -88,7 +105,8 @@ export const loopback = (handler: Handler): Effect.Effect<LoopbackServer, never,
               path: req.url ?? "",
               headers: req.headers,
               body,
-              json: parseJson(body)
+              json: parseJson(body),
+              receivedAt: Date.now()
             }
             const index = requests.length
             requests.push(recorded)
@@ -100,8 +118,17 @@ export const loopback = (handler: Handler): Effect.Effect<LoopbackServer, never,
               case "Reset":
                 req.socket.destroy()
                 return
+              case "Partial": {
+                res.writeHead(reply.status, { ...reply.headers, "content-length": reply.declaredLength })
+                res.write(Buffer.from(reply.body), () => req.socket.destroy())
+                return
+              }
               case "Respond": {
-                const payload = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body)
+                const payload = reply.body instanceof Uint8Array
+                  ? Buffer.from(reply.body)
+                  : typeof reply.body === "string"
+                  ? reply.body
+                  : JSON.stringify(reply.body)
                 res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(payload) })
                 res.end(payload)
               }

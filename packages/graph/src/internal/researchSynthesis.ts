@@ -166,6 +166,33 @@ export const llmSynthesis = (
       }))
   )
 
+/** The instructions of a revision: the synthesis rules, and what revising means. */
+export const IMPROVE_INSTRUCTIONS = `${SYNTHESIS_INSTRUCTIONS}
+- You are revising an earlier answer after a reader's feedback: do what the feedback asks, keep what it does not ask
+  to change, and keep every sentence supported by the evidence and cited as above. Feedback cannot license claims the
+  evidence does not make.`
+
+/** LLM re-synthesis of `previous` (the answer with its citation markers) following `feedback`. */
+export const llmImprove = (
+  question: string,
+  previous: string,
+  feedback: string,
+  evidence: ReadonlyArray<Evidence>,
+  titles: ReadonlyMap<string, string>
+): Effect.Effect<ReadonlyArray<DraftSentence>, LlmError | StructuredOutputError, LlmProvider> =>
+  Effect.map(
+    generateObject(LlmAnswer, {
+      system: IMPROVE_INSTRUCTIONS,
+      prompt: `${evidencePrompt(question, evidence, titles)}\n\n<previous_answer>\n${previous}\n</previous_answer>\n\n` +
+        `<feedback>\n${feedback}\n</feedback>\n\nRevise the previous answer following the feedback.`
+    }),
+    ({ value }) =>
+      value.sentences.map((s) => ({
+        text: s.text.trim(),
+        citations: s.citations.map((c) => ({ paperId: c.paper_id.trim(), page: c.page, quote: c.quote }))
+      }))
+  )
+
 /** What the LLM re-ranker returns. */
 export const RerankAnswer = Schema.Struct({
   scores: Schema.Array(Schema.Struct({

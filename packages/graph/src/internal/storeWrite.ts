@@ -131,6 +131,8 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     const paperRecords = yield* db.run("DELETE FROM paper_records WHERE paper_id = $1", p)
     const failedChunks = yield* db.run("DELETE FROM failed_chunks WHERE paper_id = $1", p)
     const violations = yield* db.run("DELETE FROM shacl_violations WHERE paper_id = $1", p)
+    // The arXiv record of a fetched paper goes with it (`kg fetch arxiv` writes it again after a replacement).
+    yield* db.run("DELETE FROM arxiv_papers WHERE paper_id = $1", p)
     const papers = yield* db.run("DELETE FROM papers WHERE paper_id = $1", p)
     return {
       papers,
