@@ -123,7 +123,8 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    * Where the documents come from, instead of reading `paths` from disk: a
    * stream of ingest events, given the store's content-hash check (pass it as
    * `Ingest`'s `isKnown` to skip files already stored). `kg fetch arxiv` uses
-   * it to hand over downloaded PDFs with the paper metadata arXiv gave.
+   * it to hand over downloaded PDFs with the paper metadata arXiv gave. Their
+   * paper ids are kept as given (no suffixing): the source decides identity.
    */
   readonly documents?:
     | ((
@@ -255,8 +256,11 @@ export const extractStream = (
           return Stream.succeed<ExtractEvent>(ExtractEvent.FileSkipped({ path: event.path, reason: event.reason }))
         }
         return Stream.unwrap(Effect.gen(function*() {
-          // A file never replaces another's paper: an id held by another file gets a stable suffix.
-          const doc = { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
+          // A file never replaces another's paper: an id held by another file gets a stable suffix. Documents a
+          // program hands over (`documents`, e.g. arXiv fetches) carry an identity it decided: kept as given.
+          const doc = options.documents !== undefined
+            ? event.doc
+            : { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
           const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
           const failedBefore = state === "unchanged"
             ? (yield* db.query<{ n: number }>(

@@ -234,7 +234,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.waitForSelector(".graph-canvas")
     await page.focus(".graph-canvas")
     await page.keyboard.press("ArrowRight")
-    expect(await page.locator(".selected").textContent()).toMatch(/^paper: .*Enter opens it\.$/)
+    expect(await page.locator(".selected").textContent()).toMatch(/^paper( \(\d{4}\))?: .*Enter opens it\.$/)
     await page.keyboard.press("Enter")
     await page.waitForSelector(".crumbs")
     expect(await page.evaluate(overflowing)).toEqual([])
