@@ -12,6 +12,7 @@
 import type { ExtractedClaim, ExtractedEntity, ExtractedRelation, ExtractionResult } from "@kg/core/Domain"
 import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
+import { attributionOf } from "./internal/offlineAttribution.js"
 import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims.js"
 import type { OfflineEntityType } from "./internal/offlineLexicon.js"
 import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
@@ -91,6 +92,24 @@ const tagOf = (label: string): string =>
   label.replace(/\s*\(\s*[^)]*\)\s*/g, " ").replace(/\s+/g, " ").trim().toLowerCase()
 
 /**
+ * A declarative statement: at least three words, not a question, not a
+ * title (most words capitalised), and a verb: tagged as one, or a lower-case
+ * "-s / -es / -ed" form right after a noun ("Insulin decreases ...", which
+ * taggers often read as a plural noun), or a full stop ending it.
+ */
+const isDeclarative = (sentence: string, words: ReadonlyArray<Word>): boolean => {
+  const letterWords = cleanSentence(sentence).match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  if (letterWords.length < 3 || /\?\s*["')\]]?\s*$/.test(sentence)) return false
+  const capitalised = letterWords.filter((w) => /^\p{Lu}/u.test(w)).length
+  if (capitalised >= Math.max(3, 0.7 * letterWords.length)) return false
+  if (words.some((w) => w.pos === "VERB" || w.pos === "AUX")) return true
+  if (/[.!]\s*["')\]]?\s*$/.test(sentence)) return true
+  return words.some((w, i) =>
+    i > 0 && /^[a-z]+(?:s|es|ed)$/.test(w.text) && ["NOUN", "PROPN", "NUM"].includes(words[i - 1]!.pos)
+  )
+}
+
+/**
  * Analyses a text sentence by sentence (see {@link extract}).
  *
  * @since 0.1.0
@@ -106,6 +125,11 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const singleWordConcepts = options.singleWordConcepts ?? false
   const noise = noiseSpans(text)
   const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), nlp.tokenize(text))
+  // A statement on its own (a one- or two-sentence text: a claim as written, a user's hypothesis, an
+  // abstract's single finding) is a claim when it is declarative: it needs no result cue.
+  const body = sentences.filter((s) => !s.heading && text.slice(s.start, s.end).trim() !== "")
+  const standalone = body.length > 0 && body.length <= 2 &&
+    body.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0) <= 80
   return sentences.map((s): SentenceAnalysis => {
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({
@@ -128,9 +152,10 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const evidence = text.slice(s.start, s.end)
     const skip = skipReason(evidence)
     let claim: ExtractedClaim | undefined
-    if (skip === undefined) {
+    const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
+    if (skip === undefined || statement) {
       const sc = scoreClaim(evidence, findConditions(text, words))
-      if (sc.score >= threshold) {
+      if (sc.score >= threshold || statement) {
         const kept = mentions.filter((m) => !m.dropped)
         const entities = [...new Set(kept.map((m) => m.label))]
         const tags = [...kept]
@@ -141,9 +166,11 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           )
           .map((m) => tagOf(m.label))
         const cleaned = cleanSentence(evidence)
+        const attribution = attributionOf(evidence)
         claim = {
           text: cleaned.length > 0 ? cleaned : evidence,
           evidence,
+          ...(attribution === null ? {} : { attribution }),
           metric: sc.metric,
           value: sc.value,
           conditions: sc.conditions,

@@ -23,7 +23,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 2
+export const CURRENT_VERSION = 3
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -52,7 +52,8 @@ export const TABLES = [
   "domain_tag_clusters",
   "l4_clusters",
   "l4_assignments",
-  "l4_state"
+  "l4_state",
+  "reported_claims"
 ] as const
 
 /**
@@ -299,7 +300,36 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlV2(embeddingDimension)) yield* db.run(statement)
       })
+  },
+  {
+    to: 3,
+    description: "reported claims: findings a paper attributes to other work, kept apart from its own claims",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV3) yield* db.run(statement)
+      })
   }
+]
+
+/**
+ * The statements of migration 3 (see `docs/schema.md`): `reported_claims`,
+ * the findings a paper reports from other work (a citation or "X et al." as
+ * their source). They are evidence of what the literature says, never a
+ * source of a claim: the linker and grading read `claims` and
+ * `claim_sources` only.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV3: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS reported_claims (
+      paper_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      page INTEGER,
+      text VARCHAR NOT NULL,
+      quote VARCHAR NOT NULL,
+      attribution VARCHAR NOT NULL
+    )`
 ]
 
 /**

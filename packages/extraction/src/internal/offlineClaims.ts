@@ -25,10 +25,27 @@ export const skipReason = (sentence: string): string | undefined => {
   if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\.)/.test(s)) return "reference"
   if (/^(figure|fig\.|table|tab\.|algorithm|listing)\s*\d+[a-z]?\s*[:.|]/i.test(s)) return "caption"
   if (/^\{\{(figure|table):[^}]*\}\}\s*$/.test(s)) return "caption"
+  // a caption spliced into a sentence by the conversion ("... results. Figure 3: Accuracy of ...")
+  if (/(?:^|[\s.;:])(?:figure|fig\.|table|tab\.)\s*\d+[a-z]?\s*[:|]/i.test(s)) return "caption"
+  if (/^\s*\(?(?:RQ|H|Q)\s*\d+[a-z]?\)?\s*[:.)]/.test(s) || /^\s*(?:our |the )?research questions?\b/i.test(s)) {
+    return "research-question"
+  }
+  if (/^\s*(?:example|e\.g\.|input|output|prompt|question|answer|context|passage|query|response|user|assistant|system)\s*\d*\s*:/i.test(s)) {
+    return "example"
+  }
+  if (/^\s*["“'‘].{20,}["”'’]\s*[.!]?\s*$/.test(s)) return "example"
+  if (
+    /[\w.+-]+@[\w-]+\.[\w.]+/.test(s) || /\b(corresponding author|equal contribution|these authors contributed)\b/i.test(s) ||
+    (s.match(/\b(university|universit[àäé]|department|dept\.|institute|laboratory|laboratories|school of|college|faculty|academy|inc\.|ltd|gmbh)\b/gi) ?? []).length >= 2
+  ) return "author-block"
   const cleaned = cleanSentence(s)
   const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
   if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
   if (words.length > 90) return "too-long"
+  // a table dumped as text: mostly numbers ("2 0.0 0.2 0.4 ... rouge-1_f1"), or cells between bars
+  const tokens = cleaned.split(/\s+/).filter((t) => t.length > 0)
+  const numeric = tokens.filter((t) => /^[-+−]?[\d.,]+%?$/.test(t)).length
+  if ((numeric >= 5 && numeric / tokens.length > 0.3) || (s.match(/\|/g) ?? []).length >= 3) return "table"
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
   if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
   const formulas = (s.match(/\{\{formula:/g) ?? []).length
