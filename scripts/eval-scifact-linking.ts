@@ -15,7 +15,8 @@
  *    as `kg extract` does). Measured: the share of claim papers that store
  *    their claim; the share of gold (claim, abstract) pairs linked by an edge
  *    or a merge (a claim with sources in both papers); the share of linked
- *    (claim paper, abstract paper) pairs that are gold pairs; and the share
+ *    (claim paper, abstract paper) pairs that are gold pairs (an edge of any kind counts, weak links
+ *    included; the figures without weak links are printed too); and the share
  *    of linked gold pairs whose kind is right (contradicts for CONTRADICT,
  *    same claim / replicates for SUPPORT).
  *
@@ -158,21 +159,33 @@ const linkingCheck = Effect.gen(function*() {
   const edgeKinds: Record<string, number> = {}
   for (const e of edges) {
     edgeKinds[e.kind] = (edgeKinds[e.kind] ?? 0) + 1
-    if (e.kind === "weak_link") continue
     for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, e.kind)
   }
-  let goldLinked = 0, kindRight = 0
+  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link")
+  let goldLinked = 0, kindRight = 0, goldLinkedStrong = 0
   const kindByGold: Record<string, Record<string, number>> = { SUPPORT: {}, CONTRADICT: {} }
   for (const [key, label] of gold) {
     const kinds = linked.get(key)
     if (kinds === undefined) continue
     goldLinked++
-    const k = kinds.has("contradicts") ? "contradicts" : kinds.has("merged") ? "merged" : kinds.has("same_as") ? "same_as" : "replicates"
+    if (strong(kinds)) goldLinkedStrong++
+    const k = kinds.has("contradicts")
+      ? "contradicts"
+      : kinds.has("merged")
+      ? "merged"
+      : kinds.has("same_as")
+      ? "same_as"
+      : kinds.has("replicates")
+      ? "replicates"
+      : "weak_link"
     kindByGold[label]![k] = (kindByGold[label]![k] ?? 0) + 1
-    if ((label === "CONTRADICT") === (k === "contradicts")) kindRight++
+    // right: contradicts for CONTRADICT; the same claim (merged, same_as) or replicates for SUPPORT; a weak link is never right
+    if (label === "CONTRADICT" ? k === "contradicts" : k === "merged" || k === "same_as" || k === "replicates") kindRight++
   }
   const linkedPairs = linked.size
   const linkedGold = Array.from(linked.keys()).filter((k) => gold.has(k)).length
+  const strongPairs = Array.from(linked.entries()).filter(([, kinds]) => strong(kinds))
+  const strongGold = strongPairs.filter(([k]) => gold.has(k)).length
   const linkedCited = Array.from(linked.keys()).filter((k) => citedPairs.has(k)).length
   const wrong = Array.from(linked.entries()).filter(([k]) => !gold.has(k)).slice(0, 8)
   const claimTexts = new Map(allClaims.map((c) => [claimPaper(c.id), c.claim] as const))
@@ -187,6 +200,12 @@ const linkingCheck = Effect.gen(function*() {
     linkedClaimAbstractPairs: linkedPairs,
     linkedPairsThatAreGold: linkedGold,
     precisionPct: pct(linkedGold, linkedPairs),
+    withoutWeakLinks: {
+      goldPairsLinked: goldLinkedStrong,
+      goldPairsLinkedPct: pct(goldLinkedStrong, gold.size),
+      linkedClaimAbstractPairs: strongPairs.length,
+      precisionPct: pct(strongGold, strongPairs.length)
+    },
     linkedPairsThatAreCited: linkedCited,
     edgeKindRight: kindRight,
     edgeKindRightPct: pct(kindRight, goldLinked),

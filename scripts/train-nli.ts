@@ -28,7 +28,7 @@ const outFile = fileURLToPath(new URL("../packages/graph/src/internal/nliWeights
 const dryRun = process.argv.includes("--dry-run")
 
 const MIN_RELATEDNESS = 0
-const SUPPORT_MARGIN = 0.15
+const SUPPORT_MARGIN = 0.05
 const MIN_CONTRADICT_PRECISION = 0.55
 
 interface Row {

@@ -52,6 +52,8 @@ export interface Options {
   readonly typeCues?: ReadonlyArray<{ readonly word: string; readonly type: EntityType }> | undefined
   /** Minimum claim score (default 2). Lower finds more, weaker claims. */
   readonly claimThreshold?: number | undefined
+  /** Minimum claim score of a sentence in an abstract (default 1: an abstract states findings tersely). */
+  readonly abstractClaimThreshold?: number | undefined
   /** Emit `relatedTo` for neighbours joined by an unknown verb (default true). */
   readonly openRelations?: boolean | undefined
   /** Drop phrases annotators rarely mark (learnt on SciERC train; default true). */
@@ -128,9 +130,15 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   // A statement on its own (a one- or two-sentence text: a claim as written, a user's hypothesis, an
   // abstract's single finding) is a claim when it is declarative: it needs no result cue.
   const body = sentences.filter((s) => !s.heading && text.slice(s.start, s.end).trim() !== "")
-  const standalone = body.length > 0 && body.length <= 2 &&
-    body.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0) <= 80
+  const bodyWords = body.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
+  const standalone = body.length > 0 && body.length <= 2 && bodyWords <= 80
+  // An abstract states the paper's findings in few words: its sentences need weaker cues. A text under an
+  // "Abstract" / "Summary" heading is one, and so is a short text of a few sentences with no heading at all.
+  const shortText = !standalone && body.length === sentences.length && body.length <= 12 && bodyWords <= 350
+  const abstractThreshold = Math.min(threshold, options.abstractClaimThreshold ?? 1)
+  let inAbstract = shortText
   return sentences.map((s): SentenceAnalysis => {
+    if (s.heading) inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(text.slice(s.start, s.end))
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({
       ...m,
@@ -155,7 +163,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
     if (skip === undefined || statement) {
       const sc = scoreClaim(evidence, findConditions(text, words))
-      if (sc.score >= threshold || statement) {
+      if (sc.score >= (inAbstract ? abstractThreshold : threshold) || statement) {
         const kept = mentions.filter((m) => !m.dropped)
         const entities = [...new Set(kept.map((m) => m.label))]
         const tags = [...kept]
