@@ -330,19 +330,39 @@ export const outcomeOf = (judgements: ReadonlyArray<NliJudgement>): number => {
  * @category identity
  */
 export const selfReferential = (text: string): boolean => {
-  const t = text.trim().replace(/^[("'“]+/, "")
-  const opener = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|" +
-    "here|experimentally|empirically|in addition|in particular|compared (?:to|with)|as a result|as shown|notably|importantly|" +
-    "specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion)\\b[^,]{0,80},\\s*)?"
-  const generic = "(?:model|method|approach|framework|system|architecture|algorithm|technique|network|scheme|pipeline|" +
-    "solution|design|strategy|procedure|tool|estimator|classifier|variant|implementation|formulation|paper|work|study)s?"
-  const self = new RegExp(
-    `^${opener}(?:we|our|ours|us|it|they|this|these|the proposed|the present|the new|the resulting|the above|` +
-      `(?:this|the|our|these) (?:proposed |new |novel |resulting |improved |presented |introduced )?${generic})\\b`,
-    "i"
-  )
-  return self.test(t)
+  const t = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
+  return SELF_SUBJECT.test(t)
 }
+
+/** An opening phrase before the subject ("On ImageNet, ", "Moreover, "). */
+const OPENER = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|" +
+  "here|experimentally|empirically|in addition|in particular|compared (?:to|with)|as a result|as shown|notably|importantly|" +
+  "specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion)\\b[^,]{0,80},\\s*)?"
+
+/**
+ * A report frame: "We find that X", "Here we show that X", "Our results
+ * indicate that X", "RESULTS X". The finding's subject is X, not "we".
+ */
+const REPORT_FRAME = new RegExp(
+  "^(?:(?:background|objectives?|methods?|results?|conclusions?|interpretation|findings|significance|purpose|aims?)\\s*:?\\s+)?" +
+    OPENER +
+    "(?:(?:here\\s+)?(?:we|our (?:results|data|findings|study|analysis|analyses|experiments)|these (?:results|data|findings|observations)|" +
+    "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +
+    "(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|" +
+    "revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|" +
+    "concluded|confirm|confirmed)\\s+that\\s+)?",
+  "i"
+)
+
+const GENERIC_HEAD = "(?:model|method|approach|framework|system|architecture|algorithm|technique|network|scheme|pipeline|" +
+  "solution|design|strategy|procedure|tool|estimator|classifier|variant|implementation|formulation|paper|work|study)s?"
+
+/** A subject that names the paper's own contribution. */
+const SELF_SUBJECT = new RegExp(
+  `^${OPENER}(?:we|our|ours|us|it|they|this|these|the proposed|the present|the new|the resulting|the above|` +
+    `(?:this|the|our|these) (?:proposed |new |novel |resulting |improved |presented |introduced )?${GENERIC_HEAD})\\b`,
+  "i"
+)
 
 /**
  * The `subject` signal: the cosine of the two claims' content stems as

@@ -103,10 +103,12 @@ describe("GraphQueries", () => {
       expect(byId.assessment.support).toBe(2)
       const short = yield* GraphQueries.getClaim(idOf(ART_NO_EFFECT).split("/").pop()!)
       expect(short.resolution.id).toBe(idOf(ART_NO_EFFECT))
-      const byText = yield* GraphQueries.getClaim("does antiretroviral ART reduce how infective HIV positive people are")
+      // free text resolves to a stored claim only when it states it, never to the merely nearest one
+      const byText = yield* GraphQueries.getClaim("ART has no effect on the infectiveness of HIV positive people")
       expect(byText.resolution.by).toBe("text")
-      expect([idOf(ART_REDUCES), idOf(ART_NO_EFFECT), idOf(ART_INCREASES)]).toContain(byText.resolution.id)
-      expect(byText.resolution.similarity).toBeGreaterThan(0)
+      expect(byText.resolution.id).toBe(idOf(ART_NO_EFFECT))
+      const notStored = yield* Effect.flip(GraphQueries.getClaim("does antiretroviral ART reduce how infective HIV positive people are"))
+      expect(notStored._tag).toBe("NotFoundError")
       expect(() => Schema.decodeUnknownSync(GraphQueries.ClaimDetail)(Schema.encodeSync(GraphQueries.ClaimDetail)(byId))).not.toThrow()
     }).pipe(provided))
 
@@ -115,11 +117,32 @@ describe("GraphQueries", () => {
       const ch = yield* GraphQueries.challenges(ART_REDUCES)
       expect(ch.papers.map((p) => p.paperId).sort()).toEqual(["hiv-2", "hiv-3", "hiv-4"])
       const counter = yield* GraphQueries.counterevidence(idOf(ART_REDUCES))
-      expect(counter.against.map((a) => a.claim.id)).toEqual([idOf(ART_NO_EFFECT), idOf(ART_INCREASES)])
+      expect(counter.against.map((a) => a.claim?.id)).toEqual([idOf(ART_NO_EFFECT), idOf(ART_INCREASES)])
+      expect(counter.against.map((a) => a.via)).toEqual(["edge", "edge"])
       expect(counter.against.map((a) => a.support)).toEqual([2, 1])
       expect(counter.against[0]!.sources.length).toBe(2)
       const none = yield* GraphQueries.challenges(NCL_MSRVTT)
       expect(none.papers).toEqual([])
+    }).pipe(provided))
+
+  it.effect("verifies a hypothesis that is not stored against the evidence, there and then", () =>
+    Effect.gen(function*() {
+      const v = yield* GraphQueries.verifyStatement("ART lowers the infectiveness of HIV-positive people")
+      expect(v.resolution.by).toBe("hypothesis")
+      expect(v.supporting.map((e) => e.paperId)).toContain("hiv-1")
+      expect(v.contradicting.map((e) => e.paperId)).not.toContain("hiv-1")
+      expect(v.contradicting.length).toBeGreaterThan(0)
+      expect(v.verdict).toBe("contested")
+      for (const e of [...v.supporting, ...v.contradicting]) expect(e.quote.length).toBeGreaterThan(0)
+      const counter = yield* GraphQueries.counterevidence("ART lowers the infectiveness of HIV-positive people")
+      expect(counter.claim).toBeNull()
+      expect(counter.against.length).toBeGreaterThan(0)
+      expect(counter.against.every((a) => a.via === "judged")).toBe(true)
+      expect(counter.against.map((a) => a.sources[0]!.paperId)).not.toContain("hiv-1")
+      // nothing in the store is about it: a clear NotFoundError, never an unrelated claim
+      const nothing = yield* Effect.flip(GraphQueries.counterevidence("vaccines cause autism"))
+      expect(nothing._tag).toBe("NotFoundError")
+      expect(nothing.message).toContain("Nothing in")
     }).pipe(provided))
 
   it.effect("answers whether a method was applied to a problem, with sources", () =>
