@@ -90,7 +90,7 @@ const extractInto = (db: string, paths: ReadonlyArray<string>) =>
 
 const counterevidenceCheck = Effect.gen(function*() {
   const withEvidence = allClaims.filter((c) => Object.keys(c.evidence).length > 0)
-  let contradicted = 0, contradictedFound = 0, supported = 0, supportedReturned = 0, notFound = 0
+  let contradicted = 0, contradictedFound = 0, contradictedAnywhere = 0, supported = 0, supportedReturned = 0, notFound = 0
   const examples: Array<Record<string, unknown>> = []
   for (const c of withEvidence) {
     const labels = Object.entries(c.evidence).map(([d, sets]) => [d, new Set(sets.map((s) => s.label))] as const)
@@ -107,6 +107,7 @@ const counterevidenceCheck = Effect.gen(function*() {
       contradicted++
       const hit = papers.slice(0, 3).some((p) => contra.includes(p))
       if (hit) contradictedFound++
+      if (papers.some((p) => contra.includes(p))) contradictedAnywhere++
       if (examples.length < 6) examples.push({ claim: c.claim, contradictedBy: contra, returned: papers.slice(0, 3), hit })
     } else if (support.length > 0) {
       supported++
@@ -119,6 +120,7 @@ const counterevidenceCheck = Effect.gen(function*() {
     contradicted,
     contradictingAbstractInTop3: contradictedFound,
     contradictingAbstractInTop3Pct: pct(contradictedFound, contradicted),
+    contradictingAbstractAnywhere: contradictedAnywhere,
     supported,
     supportingAbstractReturnedAsCounterevidence: supportedReturned,
     supportingAbstractReturnedPct: pct(supportedReturned, supported),

@@ -35,7 +35,10 @@ export interface JudgedEvidence {
 
 /** Options of {@link verify}. */
 export interface VerifyOptions {
-  /** Subject overlap a candidate needs (default: `ClaimIdentity.defaultThresholds.sameSubject`). */
+  /**
+   * Subject overlap a candidate needs (default 0.2: a little below the linker's `sameSubject`, since the
+   * user asked about this statement and every candidate is judged and shown with its relevance).
+   */
   readonly floor?: number
   /** Candidates judged at most (default 40). */
   readonly maxCandidates?: number
@@ -61,7 +64,7 @@ export const verify = (
   options: VerifyOptions = {}
 ): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
   Effect.gen(function*() {
-    const floor = options.floor ?? ClaimIdentity.defaultThresholds.sameSubject
+    const floor = options.floor ?? 0.2
     const query = { text: statement, metric: null }
     const qStems = contentStems(statement)
     if (qStems.size === 0) return []
@@ -169,17 +172,23 @@ export const verify = (
   })
 
 /**
+ * A contradiction judged at query time counts as counterevidence only at this
+ * NLI confidence or above (a false "contradicts" costs more than a missed one).
+ */
+export const MIN_CONTRADICTION_CONFIDENCE = 0.55
+
+/**
  * The papers whose evidence contradicts the statement: per paper, its
  * strongest contradiction counts only when it outweighs the paper's strongest
  * support (a paper on both sides counts for neither). Strength is relevance x
  * confidence.
  */
-export const contradictingByPaper = (evidence: ReadonlyArray<JudgedEvidence>) => {
+export const contradictingByPaper = (evidence: ReadonlyArray<JudgedEvidence>, minConfidence = MIN_CONTRADICTION_CONFIDENCE) => {
   const strength = (e: JudgedEvidence) => e.relevance * e.confidence
   const byPaper = new Map<string, { against: Array<JudgedEvidence>; bestSupport: number }>()
   for (const e of evidence) {
     const entry = byPaper.get(e.paperId) ?? { against: [], bestSupport: 0 }
-    if (e.verdict === "contradict") entry.against.push(e)
+    if (e.verdict === "contradict" && e.confidence >= minConfidence) entry.against.push(e)
     else if (e.verdict === "support") entry.bestSupport = Math.max(entry.bestSupport, strength(e))
     byPaper.set(e.paperId, entry)
   }
