@@ -699,6 +699,7 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
       status: assessment!.status,
       support: assessment!.support,
       opposition: assessment!.opposition,
+      independent: assessment!.independent,
       narrow: assessment!.narrow,
       reason: assessment!.reason
     }
