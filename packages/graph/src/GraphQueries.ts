@@ -273,6 +273,11 @@ export const Applied = Schema.Struct({
   related: Schema.Array(RelationEvidence),
   /** Claims about both, with their sources. */
   claims: Schema.Array(Schema.Struct({ claim: ClaimSummary, sources: Schema.Array(SourceView) })),
+  /**
+   * Sentences of stored chunks that name both (a label or alias of each) within a few words, joined by a use
+   * cue ("fastText for text classification", "we apply X to Y", "X evaluated on Y").
+   */
+  sentences: Schema.Array(SourceView),
   papers: Schema.Array(Schema.String)
 })
 /** @since 0.1.0 @category models */
@@ -896,12 +901,59 @@ const relationRows = (db: DuckDbService, where: string, params: ReadonlyArray<st
     }))
   ))
 
+/** Words that say one thing is used for, applied to or evaluated on another. */
+const USE_CUE =
+  /\b(use[sd]?|using|appl(?:y|ies|ied|ying|ication)|evaluat(?:e|es|ed|ing|ion)|test(?:s|ed|ing)?|benchmark(?:s|ed)?|train(?:s|ed|ing)?|for|on|to|via|with|based|employ(?:s|ed|ing)?|adopt(?:s|ed|ing)?|leverag(?:e|es|ed|ing))\b/i
+
+const nameRe = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
+
+/**
+ * Sentences of stored chunks naming a method and a problem within 12 words
+ * of each other, with a use cue between them.
+ */
+const usageSentences = (db: DuckDbService, methodNames: ReadonlyArray<string>, problemNames: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    if (methodNames.length === 0 || problemNames.length === 0) return [] as Array<SourceView>
+    const any = (list: ReadonlyArray<string>, offset: number) => list.map((_, i) => `contains(lower(c.text), $${offset + i + 1})`).join(" OR ")
+    const chunks = yield* db.query<{ chunk_id: string; paper_id: string; page: number | null; text: string; title: string | null; year: number | null; retracted: boolean | null }>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE (${any(methodNames, 0)}) AND (${any(problemNames, methodNames.length)})
+       ORDER BY p.year NULLS LAST, c.paper_id, c.ordinal LIMIT 200`,
+      [...methodNames, ...problemNames]
+    )
+    const mRes = methodNames.map(nameRe), pRes = problemNames.map(nameRe)
+    const out: Array<SourceView> = []
+    for (const ch of chunks) {
+      for (const sentence of ch.text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/)) {
+        const m = mRes.map((re) => re.exec(sentence)).find((x) => x !== null)
+        const p = pRes.map((re) => re.exec(sentence)).find((x) => x !== null)
+        if (m == null || p == null) continue
+        const [first, second] = m.index <= p.index ? [m, p] : [p, m]
+        const between = sentence.slice(first.index + first[0].length, second.index)
+        if (between.split(/\s+/).filter((w) => w !== "").length > 12 || !USE_CUE.test(between)) continue
+        out.push({
+          paperId: ch.paper_id,
+          title: ch.title ?? ch.paper_id,
+          year: ch.year,
+          retracted: ch.retracted === true,
+          chunkId: ch.chunk_id,
+          page: ch.page,
+          quote: sentence.trim()
+        })
+        if (out.length >= 50) return out
+      }
+    }
+    return out
+  })
+
 /**
  * Has anyone applied `method` to `problem`? Entities are matched by label or
  * alias; the evidence is relations between them (uses, appliesTo,
  * evaluatedOn, basedOn, improves; other relations are listed as related)
- * and claims about both (linked to both entities, or naming both), each with
- * its sources.
+ * claims about both (linked to both entities, or naming both), each with
+ * its sources, and sentences of stored chunks that name both joined by a use
+ * cue ("X for Y", "we apply X to Y", "X evaluated on Y"), with pages and
+ * quotes. Labels, aliases and entities containing the query all count.
  *
  * @since 0.1.0
  * @category questions
@@ -911,8 +963,8 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
   readonly problem: string
 }) {
   const db = yield* DuckDb
-  const methods = yield* matchEntities(db, options.method)
-  const problems = yield* matchEntities(db, options.problem)
+  const methods = yield* matchEntities(db, options.method, 20, true)
+  const problems = yield* matchEntities(db, options.problem, 20, true)
   const mIds = methods.map((e) => e.entityId), pIds = problems.map((e) => e.entityId)
   let relations: ReadonlyArray<RelationEvidence> = []
   if (mIds.length > 0 && pIds.length > 0) {
@@ -934,9 +986,18 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
        WHERE a.entity_id IN (SELECT id FROM temp.main.kg_q_m) AND b.entity_id IN (SELECT id FROM temp.main.kg_q_p)`
     )
     : []
-  const names = (q: string, es: ReadonlyArray<{ label: string }>) =>
-    Array.from(new Set([q, ...es.map((e) => e.label)].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= 2)))
-  const mNames = names(options.method, methods), pNames = names(options.problem, problems)
+  const aliasesOf = (ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed([] as ReadonlyArray<{ alias: string }>)
+      : db.query<{ alias: string }>("SELECT DISTINCT alias FROM entity_aliases WHERE list_contains($1, entity_id)", [ids])
+  const names = (q: string, es: ReadonlyArray<{ label: string }>, aliases: ReadonlyArray<{ alias: string }>) =>
+    Array.from(
+      new Set([q, ...es.map((e) => e.label), ...aliases.map((a) => a.alias)].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= 2))
+    )
+  // exact entities and their aliases name the thing; entities merely containing the query only widen the search
+  const exactIds = (es: ReadonlyArray<{ entityId: string; by: string }>) => es.filter((e) => e.by !== "contains").map((e) => e.entityId)
+  const mNames = names(options.method, methods.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(methods)))
+  const pNames = names(options.problem, problems.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(problems)))
   const orOf = (list: ReadonlyArray<string>, offset: number) =>
     list.map((_, i) => `contains(lower(text), $${offset + i + 1})`).join(" OR ")
   const named = yield* db.query<{ claim_id: string }>(
@@ -950,15 +1011,23 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
     const s = sums.get(id)
     if (s !== undefined) claims.push({ claim: s, sources: yield* sourcesOf(db, id) })
   }
-  const papers = Array.from(new Set([...direct.map((r) => r.paperId), ...claims.flatMap((c) => c.sources.map((s) => s.paperId))])).sort()
+  const sentences = yield* usageSentences(db, mNames, pNames)
+  const papers = Array.from(
+    new Set([
+      ...direct.map((r) => r.paperId),
+      ...claims.flatMap((c) => c.sources.map((s) => s.paperId)),
+      ...sentences.map((s) => s.paperId)
+    ])
+  ).sort()
   const ref = (e: { entityId: string; label: string; type: string }) => ({ id: e.entityId, label: e.label, type: e.type })
   return {
-    applied: direct.length > 0 || claims.length > 0,
+    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0,
     method: { query: options.method, entities: methods.map(ref) },
     problem: { query: options.problem, entities: problems.map(ref) },
     relations: direct,
     related,
     claims,
+    sentences,
     papers
   } satisfies Applied
 })

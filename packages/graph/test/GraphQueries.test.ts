@@ -39,6 +39,7 @@ const NCL_MSRVTT = "In addition, NCL improves most of the recall metrics on MSR-
 const ART_REDUCES = "ART substantially reduces infectiveness of HIV-positive people."
 const ART_NO_EFFECT = "ART has no effect on the infectiveness of HIV-positive people."
 const ART_INCREASES = "ART substantially increases infectiveness of HIV-positive people."
+const FASTTEXT = "We evaluate fastText on sentiment analysis and text classification benchmarks, where it trains in seconds."
 
 const corpus: ReadonlyArray<PaperSpec> = [
   {
@@ -67,7 +68,8 @@ const corpus: ReadonlyArray<PaperSpec> = [
   { id: "hiv-1", title: "Trial one", year: 2010, claims: [{ text: ART_REDUCES, tags: ["HIV"], entities: ["ART"] }] },
   { id: "hiv-2", title: "Trial two", year: 2012, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
   { id: "hiv-3", title: "Trial three", year: 2013, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
-  { id: "hiv-4", title: "Trial four", year: 2015, claims: [{ text: ART_INCREASES, tags: ["HIV"], entities: ["ART"] }] }
+  { id: "hiv-4", title: "Trial four", year: 2015, claims: [{ text: ART_INCREASES, tags: ["HIV"], entities: ["ART"] }] },
+  { id: "fasttext", title: "Bag of Tricks", year: 2016, claims: [{ text: FASTTEXT, tags: ["text classification"], entities: ["fastText"] }] }
 ]
 
 const setup = Effect.gen(function*() {
@@ -154,6 +156,11 @@ describe("GraphQueries", () => {
       expect(yes.relations[0]!.paperId).toBe("arXiv:2212.11790")
       expect(yes.claims.map((c) => c.claim.id)).toEqual([idOf(NCL_GAINS)])
       expect(yes.claims[0]!.sources[0]!.quote).toBe(NCL_GAINS)
+      // a sentence naming both, joined by a use cue, answers too (with its page and quote)
+      const ft = yield* GraphQueries.applied({ method: "fastText", problem: "text classification" })
+      expect(ft.applied).toBe(true)
+      expect(ft.sentences.map((x) => [x.paperId, x.quote])).toEqual([["fasttext", FASTTEXT]])
+      expect(ft.papers).toEqual(["fasttext"])
       const no = yield* GraphQueries.applied({ method: "ART", problem: "text-video retrieval" })
       expect(no.applied).toBe(false)
       expect(no.relations).toEqual([])
