@@ -40,12 +40,12 @@ export const skipReason = (sentence: string): string | undefined => {
   ) return "author-block"
   const cleaned = cleanSentence(s)
   const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
-  if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
-  if (words.length > 90) return "too-long"
   // a table dumped as text: mostly numbers ("2 0.0 0.2 0.4 ... rouge-1_f1"), or cells between bars
   const tokens = cleaned.split(/\s+/).filter((t) => t.length > 0)
   const numeric = tokens.filter((t) => /^[-+−]?[\d.,]+%?$/.test(t)).length
   if ((numeric >= 5 && numeric / tokens.length > 0.3) || (s.match(/\|/g) ?? []).length >= 3) return "table"
+  if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
+  if (words.length > 90) return "too-long"
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
   if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
   const formulas = (s.match(/\{\{formula:/g) ?? []).length
