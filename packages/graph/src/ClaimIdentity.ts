@@ -364,12 +364,88 @@ const SELF_SUBJECT = new RegExp(
   "i"
 )
 
+/** Words that end a claim's subject: auxiliaries and the verbs findings are stated with. */
+const PREDICATE = new RegExp(
+  "^(?:is|are|was|were|be|been|being|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall|" +
+    "not|never|fails?|failed|lacks?|lacked|remains?|remained|becomes?|became|appears?|seems?|exhibits?|exhibited|shows?|showed|" +
+    "(?:increas|decreas|reduc|induc|inhibit|promot|caus|lead|led|regulat|improv|impair|prevent|enhanc|suppress|activat|affect|" +
+    "protect|correlat|associat|predict|contribut|requir|mediat|bind|bound|interact|encourag|restor|produc|play|outperform|achiev|" +
+    "yield|rais|lower|elevat|attenuat|block|driv|trigger|facilitat|accelerat|delay|alter|modulat|control|determin|limit|" +
+    "stimulat|depend|influenc|impact|worsen|exacerbat|ameliorat|mitigat|abolish|abrogat|disrupt|confer|correspond|" +
+    "form|help|allow|enabl|permit|result|lose|gain|acquir|maintain|sustain|support|target|mark|rescu|revers|repress|" +
+    "upregulat|downregulat|secret|recruit|accumulat|constitut|compris|contain|occur|aris|" +
+    "emerg|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|grow|drop|fall|rise|rose|follow|consist|involv)\\w*)$",
+  "i"
+)
+
+/**
+ * The subject of a claim: its words before the first predicate word
+ * (an auxiliary or a verb findings are stated with), after any report frame
+ * ("We find that ...") and opening phrase. Empty when no predicate word is
+ * found.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const subjectPhrase = (text: string): string => {
+  const body = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
+  const tokens = body.split(/\s+/)
+  for (let i = 1; i < tokens.length && i <= 25; i++) {
+    const w = tokens[i]!.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
+    // a word right after a determiner is a noun ("the gains", "a result"), not the predicate
+    if (PREDICATE.test(w) && (AUXILIARY.test(w) || !DETERMINER.test(tokens[i - 1]!))) return tokens.slice(0, i).join(" ")
+  }
+  return ""
+}
+
+const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
+
+const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+
+/** A subject that is, or ends in, a pronoun: what it names is in the context, not in the claim. */
+const PRONOUN_SUBJECT = /(?:^|\s)(?:it|they|this|these|those|he|she|we|them|one|which|that)$/i
+
+/**
+ * Whether a claim's subject cannot be identified from its own words: a
+ * pronoun ("In the regions in between they show ..."), or self-referential
+ * ({@link selfReferential}).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const unresolvedSubject = (text: string): boolean =>
+  selfReferential(text) || PRONOUN_SUBJECT.test(subjectPhrase(text).replace(/[,;:.]+$/, "").trim())
+
+/** Conversion placeholders: the claim's subject or object was a formula or a reference that is gone. */
+const PLACEHOLDER = /\[formula\]|\bREF\b|\[ref\]|\{\{(?:formula|cite):/
+
+/**
+ * Two claims whose subjects are both stated and neither is mentioned in the
+ * other ("AdderNet performs worse ..." / "AZF performs worse ...") are about
+ * different things, whatever else they share.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const subjectsClash = (a: string, b: string, stemsA?: ReadonlySet<string>, stemsB?: ReadonlySet<string>): boolean => {
+  const sa = contentStems(subjectPhrase(a)), sb = contentStems(subjectPhrase(b))
+  if (sa.size === 0 || sb.size === 0) return false
+  const all = (x: ReadonlySet<string>, y: ReadonlySet<string>) => {
+    for (const s of x) if (y.has(s)) return true
+    return false
+  }
+  return !all(sa, stemsB ?? contentStems(b)) && !all(sb, stemsA ?? contentStems(a))
+}
+
 /**
  * The `subject` signal: the cosine of the two claims' content stems as
  * vectors whose entries are the stems' specificity (`weight`, uniform by
  * default): shared rare words count much, shared common words little, and a
  * long sentence that merely mentions the other's words is diluted. 0 for a
- * self-referential subject or two different metrics.
+ * self-referential or pronoun subject ({@link unresolvedSubject}), for a claim whose subject or object is a lost
+ * formula or reference placeholder ("we find [formula]"), for two stated
+ * subjects neither of which the other mentions, and for two different
+ * metrics.
  *
  * @since 0.1.0
  * @category identity
@@ -381,14 +457,18 @@ export const subjectOverlap = (
     readonly weight?: ((stem: string) => number) | undefined
     readonly stemsA?: ReadonlySet<string> | undefined
     readonly stemsB?: ReadonlySet<string> | undefined
+    /** Apply {@link subjectsClash} (default true; query-time verification judges every candidate instead). */
+    readonly subjectClash?: boolean | undefined
   } = {}
 ): number => {
-  if (selfReferential(a.text) || selfReferential(b.text)) return 0
+  if (unresolvedSubject(a.text) || unresolvedSubject(b.text)) return 0
+  if (PLACEHOLDER.test(a.text) || PLACEHOLDER.test(b.text)) return 0
   if (a.metric !== null && b.metric !== null && a.metric.trim() !== "" && b.metric.trim() !== "") {
     const ma = contentStems(a.metric), mb = contentStems(b.metric)
     if (a.metric.trim().toLowerCase() !== b.metric.trim().toLowerCase() && overlapCoefficient(ma, mb) < 0.5) return 0
   }
   const sa = options.stemsA ?? contentStems(a.text), sb = options.stemsB ?? contentStems(b.text)
+  if (options.subjectClash !== false && subjectsClash(a.text, b.text, sa, sb)) return 0
   const w = options.weight ?? (() => 1)
   let shared = 0, wa = 0, wb = 0
   for (const x of sa) {

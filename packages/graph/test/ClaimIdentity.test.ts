@@ -69,6 +69,25 @@ describe("ClaimIdentity.subjectOverlap: the same specific thing", () => {
       expect(ClaimIdentity.selfReferential(t)).toBe(false)
     }
   })
+  it("a claim's subject: stated, a pronoun, or a lost placeholder", () => {
+    expect(ClaimIdentity.subjectPhrase("We find that daily low-dose aspirin does not reduce the risk of stroke.")).toBe("daily low-dose aspirin")
+    expect(ClaimIdentity.subjectPhrase("Moreover, the gains are consistent over different model architectures.")).toBe("the gains")
+    expect(ClaimIdentity.unresolvedSubject("In the regions in between they show the same behaviour.")).toBe(true)
+    expect(ClaimIdentity.unresolvedSubject("A cause for this could be its single-step accuracy profile.")).toBe(true)
+    expect(ClaimIdentity.unresolvedSubject("ALDH1 expression is associated with poorer prognosis.")).toBe(false)
+    // two stated subjects, neither mentioned by the other: different things, whatever else they share
+    const a = "AdderNet performs slightly worse in terms of accuracy and also is much slower to train."
+    const b = "LocalRetro and MHNreact follow this with 52.5% accuracy, and AZF performs notably worse with an accuracy of 43.3%."
+    expect(ClaimIdentity.subjectsClash(a, b)).toBe(true)
+    expect(ClaimIdentity.subjectOverlap({ text: a, metric: null }, { text: b, metric: null })).toBe(0)
+    expect(ClaimIdentity.subjectsClash("Insulin decreases risk of severe kidney failure.", "Intensive insulin therapy reduced the risk of renal failure."))
+      .toBe(false)
+    // a formula or reference lost in conversion leaves nothing to identify
+    expect(ClaimIdentity.subjectOverlap(
+      { text: "Since [formula] was arbitrary, this establishes (REF) and completes the proof.", metric: null },
+      { text: "We show that the induced [formula] structure is non-trivial, completing the proof of Theorem REF.", metric: null }
+    )).toBe(0)
+  })
   it("two different metrics are two different findings", () => {
     const a = { text: "fastText improves accuracy on AG News.", metric: "accuracy" }
     const b = { text: "fastText improves training time on AG News.", metric: "training time" }

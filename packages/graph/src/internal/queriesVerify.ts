@@ -75,7 +75,7 @@ export const verify = (
     const claimStems = claims.map((c) => contentStems(c.text))
     const weight = ClaimIdentity.specificity(claimStems)
     const scoredClaims = claims
-      .map((c, i) => ({ c, relevance: ClaimIdentity.subjectOverlap(query, c, { weight, stemsA: qStems, stemsB: claimStems[i]! }) }))
+      .map((c, i) => ({ c, relevance: ClaimIdentity.subjectOverlap(query, c, { weight, stemsA: qStems, stemsB: claimStems[i]!, subjectClash: false }) }))
       .filter((x) => x.relevance >= floor)
       .sort((a, b) => b.relevance - a.relevance)
       .slice(0, options.maxCandidates ?? 40)
@@ -141,7 +141,7 @@ export const verify = (
       for (const sentence of sentencesOf(ch.text)) {
         if (quoted.has(`${ch.chunk_id}\u0000${sentence}`)) continue
         if (Array.from(quoted).some((k) => k.startsWith(`${ch.chunk_id}\u0000`) && (k.includes(sentence) || sentence.includes(k.slice(k.indexOf("\u0000") + 1))))) continue
-        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems })
+        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems, subjectClash: false })
         if (relevance < floor) continue
         sentences.push({
           kind: "sentence",
