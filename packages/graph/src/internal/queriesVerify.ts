@@ -173,9 +173,11 @@ export const verify = (
 
 /**
  * A contradiction judged at query time counts as counterevidence only at this
- * NLI confidence or above (a false "contradicts" costs more than a missed one).
+ * NLI confidence or above. 0: the judge's own verdict decides (the learned
+ * judge already abstains below its threshold, chosen for precision); the
+ * paper-level rule below is the second guard.
  */
-export const MIN_CONTRADICTION_CONFIDENCE = 0.55
+export const MIN_CONTRADICTION_CONFIDENCE = 0
 
 /**
  * The papers whose evidence contradicts the statement: per paper, its
