@@ -92,6 +92,7 @@ const counterevidenceCheck = Effect.gen(function*() {
   const withEvidence = allClaims.filter((c) => Object.keys(c.evidence).length > 0)
   let contradicted = 0, contradictedFound = 0, contradictedAnywhere = 0, supported = 0, supportedReturned = 0, notFound = 0
   const examples: Array<Record<string, unknown>> = []
+  const falseExamples: Array<Record<string, unknown>> = []
   for (const c of withEvidence) {
     const labels = Object.entries(c.evidence).map(([d, sets]) => [d, new Set(sets.map((s) => s.label))] as const)
     const contra = labels.filter(([, l]) => l.has("CONTRADICT")).map(([d]) => docPaper(d))
@@ -111,7 +112,13 @@ const counterevidenceCheck = Effect.gen(function*() {
       if (examples.length < 6) examples.push({ claim: c.claim, contradictedBy: contra, returned: papers.slice(0, 3), hit })
     } else if (support.length > 0) {
       supported++
-      if (papers.some((p) => support.includes(p))) supportedReturned++
+      if (papers.some((p) => support.includes(p))) {
+        supportedReturned++
+        if (falseExamples.length < 12) {
+          const a = result?.against.find((x) => support.includes(x.sources[0]?.paperId ?? ""))
+          falseExamples.push({ claim: c.claim, against: a?.text, edgeScore: a?.edgeScore, signals: a?.signals })
+        }
+      }
     }
   }
   return {
@@ -124,7 +131,8 @@ const counterevidenceCheck = Effect.gen(function*() {
     supported,
     supportingAbstractReturnedAsCounterevidence: supportedReturned,
     supportingAbstractReturnedPct: pct(supportedReturned, supported),
-    examples
+    examples,
+    supportedButReturnedExamples: falseExamples
   }
 })
 

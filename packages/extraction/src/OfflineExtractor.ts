@@ -193,6 +193,21 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
 }
 
 /**
+ * How strongly one sentence reads as a finding, by the extractor's claim cues
+ * (result verbs, comparisons, numbers with metrics), or `undefined` when it
+ * cannot be a claim at all (a heading, caption, table, question, reference,
+ * future work, an objective or method statement, ...). Pure; no NLP model.
+ * A claim needs 2 in a paper's body and 1 in an abstract.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const findingScore = (sentence: string): number | undefined => {
+  if (skipReason(sentence) !== undefined) return undefined
+  return scoreClaim(sentence).score
+}
+
+/**
  * Extracts entities, relations and claims from a text, with no network and
  * no model beyond the NlpService. Pure and deterministic.
  *

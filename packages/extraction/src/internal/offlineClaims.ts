@@ -60,6 +60,11 @@ export const skipReason = (sentence: string): string | undefined => {
   if (futureWorkCue.test(lower)) return "future-work"
   if (roadmapCue.test(lower)) return "roadmap"
   if (/^(let|define|denote|suppose|assume|consider)\b/i.test(cleaned)) return "definition"
+  // an aim or a method, not a finding ("OBJECTIVE To determine whether ...", "We aimed to ...")
+  if (/^(?:(?:background|objectives?|aims?|purpose|methods?|design|setting|participants)\s*:?\s+)?(?:to (?:determine|assess|evaluate|investigate|examine|compare|test|identify|estimate|explore|measure|characteri[sz]e|describe)\b|we (?:aimed|sought|set out|aim|seek|wanted|attempted|investigated whether|asked whether|tested whether|examined whether))/i.test(cleaned)) {
+    return "aim"
+  }
+  if (/^(?:objectives?|aims?|purpose|methods?|design|setting|participants)\b/.test(lower)) return "aim"
   return undefined
 }
 

@@ -2,12 +2,15 @@
  * Verification of a statement at query time: retrieve the stored claims and
  * the sentences of stored chunks that are about the same specific subject
  * (specificity-weighted word overlap, `ClaimIdentity.subjectOverlap`), and
- * judge each against the statement with the `Nli` in context. Below the
+ * judge each against the statement with the `Nli` in context (a sentence is
+ * judged only when it reads as a finding; an aim or a method sentence is
+ * listed as neutral). Below the
  * relevance floor nothing is returned: the corpus does not speak to it.
  *
  * @internal
  */
 import * as Effect from "effect/Effect"
+import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as ClaimIdentity from "../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import type { NliError, NliJudgement } from "../Nli.js"
@@ -45,6 +48,9 @@ export interface VerifyOptions {
   /** Chunks scanned for sentences at most (default 400). */
   readonly maxChunks?: number
 }
+
+/** A chunk sentence is evidence only when it reads as a finding at least this strongly (the extractor's abstract threshold). */
+const MIN_FINDING_SCORE = 1
 
 /** Sentences of a chunk: split after . ! ? before an upper-case letter, a digit or a bracket. */
 const sentencesOf = (text: string): ReadonlyArray<string> =>
@@ -96,7 +102,7 @@ export const verify = (
        LIMIT ${Math.max(1, options.maxChunks ?? 400)}`,
       [rare.map((s) => `\\b${escapeRe(s)}`).join("|")]
     )
-    type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals">
+    type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & { readonly finding: boolean }
     const candidates: Array<Candidate> = []
     const sourceOf = new Map<string, { paperId: string; title: string; year: number | null; retracted: boolean; chunkId: string; page: number | null; quote: string }>()
     if (scoredClaims.length > 0) {
@@ -134,7 +140,7 @@ export const verify = (
       const s = sourceOf.get(c.claim_id)
       if (s === undefined) continue
       quoted.add(`${s.chunkId}\u0000${s.quote}`)
-      candidates.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, ...s })
+      candidates.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, finding: true, ...s })
     }
     const sentences: Array<Candidate> = []
     for (const ch of chunks) {
@@ -154,20 +160,26 @@ export const verify = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance
+          relevance,
+          // only a sentence that reads as a finding is judged (an aim, a method or a caption states nothing)
+          finding: (findingScore(sentence) ?? -1) >= MIN_FINDING_SCORE
         })
       }
     }
     sentences.sort((a, b) => b.relevance - a.relevance)
     candidates.push(...sentences.slice(0, options.maxCandidates ?? 40))
-    const judged = yield* Effect.forEach(candidates, (c) =>
-      judge(c.text, statement).pipe(Effect.map((j): JudgedEvidence => ({
-        ...c,
-        relevance: Math.round(c.relevance * 1000) / 1000,
-        verdict: j.label,
-        confidence: Math.round(j.score * 1000) / 1000,
-        signals: j.signals
-      }))))
+    const judged = yield* Effect.forEach(candidates, ({ finding, ...c }) =>
+      (finding
+        ? judge(c.text, statement)
+        : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
+          Effect.map((j): JudgedEvidence => ({
+            ...c,
+            relevance: Math.round(c.relevance * 1000) / 1000,
+            verdict: j.label,
+            confidence: Math.round(j.score * 1000) / 1000,
+            signals: j.signals
+          }))
+        ))
     return judged.sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
   })
 
