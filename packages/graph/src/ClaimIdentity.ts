@@ -482,19 +482,26 @@ export const subjectOverlap = (
 
 /**
  * Specificity weights of content stems from their claim frequency: `log((n +
- * 1) / (df + 1))`, so a stem in every claim weighs about 0.
+ * prior + 1) / (df + 1))`, as if `prior` (default 100) more claims using none
+ * of the words were stored. In a large corpus this is the usual inverse
+ * document frequency (a stem in every claim weighs little); in a handful of
+ * claims, where a shared word says little about how common it is, the weights
+ * stay near uniform instead of dropping to zero for every shared word.
  *
  * @since 0.1.0
  * @category identity
  */
-export const specificity = (stemSets: Iterable<ReadonlySet<string>>): ((stem: string) => number) => {
+export const specificity = (
+  stemSets: Iterable<ReadonlySet<string>>,
+  prior = 100
+): ((stem: string) => number) => {
   const df = new Map<string, number>()
   let n = 0
   for (const set of stemSets) {
     n++
     for (const x of set) df.set(x, (df.get(x) ?? 0) + 1)
   }
-  return (x) => Math.log((n + 1) / ((df.get(x) ?? 0) + 1))
+  return (x) => Math.log((n + prior + 1) / ((df.get(x) ?? 0) + 1))
 }
 
 /**
