@@ -80,8 +80,21 @@ export const verify = (
     )
     const claimStems = claims.map((c) => contentStems(c.text))
     const weight = ClaimIdentity.specificity(claimStems)
+    // about the statement: enough specificity-weighted overlap, and (when the statement has several content
+    // words) at least two of them, so that one shared rare word ("translation" in "translational invariance") is not enough
+    const minShared = Math.min(2, qStems.size)
+    const sharesEnough = (stems: ReadonlySet<string>) => {
+      let n = 0
+      for (const x of qStems) if (stems.has(x) && ++n >= minShared) return true
+      return false
+    }
     const scoredClaims = claims
-      .map((c, i) => ({ c, relevance: ClaimIdentity.subjectOverlap(query, c, { weight, stemsA: qStems, stemsB: claimStems[i]!, subjectClash: false }) }))
+      .map((c, i) => ({
+        c,
+        relevance: sharesEnough(claimStems[i]!)
+          ? ClaimIdentity.subjectOverlap(query, c, { weight, stemsA: qStems, stemsB: claimStems[i]!, subjectClash: false })
+          : 0
+      }))
       .filter((x) => x.relevance >= floor)
       .sort((a, b) => b.relevance - a.relevance)
       .slice(0, options.maxCandidates ?? 40)
@@ -147,7 +160,17 @@ export const verify = (
       for (const sentence of sentencesOf(ch.text)) {
         if (quoted.has(`${ch.chunk_id}\u0000${sentence}`)) continue
         if (Array.from(quoted).some((k) => k.startsWith(`${ch.chunk_id}\u0000`) && (k.includes(sentence) || sentence.includes(k.slice(k.indexOf("\u0000") + 1))))) continue
-        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems, subjectClash: false })
+        // headings, captions, tables, references: not statements at all
+        const score = findingScore(sentence)
+        if (score === undefined) continue
+        const stems = contentStems(sentence)
+        if (!sharesEnough(stems)) continue
+        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
+          weight,
+          stemsA: qStems,
+          stemsB: stems,
+          subjectClash: false
+        })
         if (relevance < floor) continue
         sentences.push({
           kind: "sentence",
@@ -161,8 +184,8 @@ export const verify = (
           page: ch.page,
           quote: sentence,
           relevance,
-          // only a sentence that reads as a finding is judged (an aim, a method or a caption states nothing)
-          finding: (findingScore(sentence) ?? -1) >= MIN_FINDING_SCORE
+          // only a sentence that reads as a finding is judged (an aim or a method states nothing to judge)
+          finding: score >= MIN_FINDING_SCORE
         })
       }
     }
