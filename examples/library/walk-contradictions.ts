@@ -30,7 +30,7 @@ const program = Effect.gen(function*() {
     console.log(`\n[contested] ${claim.text}`)
     for (const against of counter.against) {
       const source = against.sources[0]
-      console.log(`  contradicted by (support ${against.support}): ${against.claim.text}`)
+      console.log(`  contradicted by (support ${against.support}, ${against.via}): ${against.text}`)
       if (source !== undefined) console.log(`    "${source.quote}" [${source.paperId}, page ${source.page ?? "-"}]`)
     }
   }

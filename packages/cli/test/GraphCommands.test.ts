@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { lastJson, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
 
 const paper = (id: string, year: number, finding: string) =>
-  `---\nid: "${id}"\ntitle: "Low-dose aspirin and stroke (${id})"\nauthors: ["A. Author"]\nyear: ${year}\n---\n\n` +
+  `---\nid: "${id}"\ntitle: "Low-dose aspirin and stroke (${id})"\nauthors: ["Author of ${id}"]\nyear: ${year}\n---\n\n` +
   `# Results\n\nWe followed 4,000 adults for five years. ${finding} Hazard ratios were adjusted for age.\n`
 
 describe("graph questions and research through the CLI", () => {
@@ -35,7 +35,7 @@ describe("graph questions and research through the CLI", () => {
 
   afterAll(() => removeDir(dir))
 
-  it("lists contested claims and resolves free text to the nearest claim", async () => {
+  it("lists contested claims, and judges a hypothesis that is not stored against the evidence", async () => {
     const contested = lastJson(await kg("claims", "--status", "contested", "--json")) as unknown as ReadonlyArray<{ text: string }>
     expect(contested.map((c) => c.text).sort()).toEqual([
       "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.",
@@ -45,14 +45,27 @@ describe("graph questions and research through the CLI", () => {
       resolution: { by: string }
       papers: ReadonlyArray<{ paperId: string }>
     }
-    expect(challenges.resolution.by).toBe("text")
+    expect(challenges.resolution.by).toBe("hypothesis")
     expect(challenges.papers.map((p) => p.paperId)).toEqual(["trial-b"])
     const claim = lastJson(await kg("claim", "aspirin does not reduce stroke", "--json")) as {
-      sources: ReadonlyArray<{ quote: string; paperId: string }>
-      edges: ReadonlyArray<{ kind: string }>
+      resolution: { by: string }
+      verdict: string
+      supporting: ReadonlyArray<{ paperId: string; quote: string }>
+      contradicting: ReadonlyArray<{ paperId: string; quote: string }>
     }
-    expect(claim.sources[0]?.paperId).toBe("trial-b")
-    expect(claim.edges.some((e) => e.kind === "contradicts")).toBe(true)
+    expect(claim.resolution.by).toBe("hypothesis")
+    expect(claim.supporting.map((e) => e.paperId)).toContain("trial-b")
+    expect(claim.contradicting.map((e) => e.paperId)).toContain("trial-a")
+    // a stored claim's own words resolve to it, with its edges
+    const stored = lastJson(
+      await kg("claim", "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.", "--json")
+    ) as { resolution: { by: string }; edges: ReadonlyArray<{ kind: string }> }
+    expect(stored.resolution.by).toBe("text")
+    expect(stored.edges.some((e) => e.kind === "contradicts")).toBe(true)
+    // nothing in the corpus speaks to it: said so, non-zero exit, never an unrelated claim
+    const nothing = await kg("counterevidence", "vaccines cause autism")
+    expect(nothing.code).not.toBe(0)
+    expect(nothing.stderr).toContain("Nothing in")
   }, 60_000)
 
   it("research: every citation points at a stored chunk whose text, on that page, contains the quote", async () => {

@@ -280,6 +280,11 @@ export const ExtractedClaim = Schema.Struct({
   }),
   confidence: Confidence.annotations({
     description: "Strength of the claim as written: hedged claims are lower, 0..1"
+  }),
+  attribution: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+    description:
+      "When the sentence reports another work's finding (a citation or 'X et al.' is its source), that work as written; " +
+      "omit or null for the paper's own finding"
   })
 }).annotations({ identifier: "ExtractedClaim" })
 /** @since 0.1.0 @category extraction */

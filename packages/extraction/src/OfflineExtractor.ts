@@ -12,6 +12,7 @@
 import type { ExtractedClaim, ExtractedEntity, ExtractedRelation, ExtractionResult } from "@kg/core/Domain"
 import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
+import { attributionOf } from "./internal/offlineAttribution.js"
 import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims.js"
 import type { OfflineEntityType } from "./internal/offlineLexicon.js"
 import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
@@ -51,6 +52,8 @@ export interface Options {
   readonly typeCues?: ReadonlyArray<{ readonly word: string; readonly type: EntityType }> | undefined
   /** Minimum claim score (default 2). Lower finds more, weaker claims. */
   readonly claimThreshold?: number | undefined
+  /** Minimum claim score of a sentence in an abstract (default 1: an abstract states findings tersely). */
+  readonly abstractClaimThreshold?: number | undefined
   /** Emit `relatedTo` for neighbours joined by an unknown verb (default true). */
   readonly openRelations?: boolean | undefined
   /** Drop phrases annotators rarely mark (learnt on SciERC train; default true). */
@@ -91,6 +94,24 @@ const tagOf = (label: string): string =>
   label.replace(/\s*\(\s*[^)]*\)\s*/g, " ").replace(/\s+/g, " ").trim().toLowerCase()
 
 /**
+ * A declarative statement: at least three words, not a question, not a
+ * title (most words capitalised), and a verb: tagged as one, or a lower-case
+ * "-s / -es / -ed" form right after a noun ("Insulin decreases ...", which
+ * taggers often read as a plural noun), or a full stop ending it.
+ */
+const isDeclarative = (sentence: string, words: ReadonlyArray<Word>): boolean => {
+  const letterWords = cleanSentence(sentence).match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  if (letterWords.length < 3 || /\?\s*["')\]]?\s*$/.test(sentence)) return false
+  const capitalised = letterWords.filter((w) => /^\p{Lu}/u.test(w)).length
+  if (capitalised >= Math.max(3, 0.7 * letterWords.length)) return false
+  if (words.some((w) => w.pos === "VERB" || w.pos === "AUX")) return true
+  if (/[.!]\s*["')\]]?\s*$/.test(sentence)) return true
+  return words.some((w, i) =>
+    i > 0 && /^[a-z]+(?:s|es|ed)$/.test(w.text) && ["NOUN", "PROPN", "NUM"].includes(words[i - 1]!.pos)
+  )
+}
+
+/**
  * Analyses a text sentence by sentence (see {@link extract}).
  *
  * @since 0.1.0
@@ -106,7 +127,18 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const singleWordConcepts = options.singleWordConcepts ?? false
   const noise = noiseSpans(text)
   const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), nlp.tokenize(text))
+  // A statement on its own (a one- or two-sentence text: a claim as written, a user's hypothesis, an
+  // abstract's single finding) is a claim when it is declarative: it needs no result cue.
+  const body = sentences.filter((s) => !s.heading && text.slice(s.start, s.end).trim() !== "")
+  const bodyWords = body.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
+  const standalone = body.length > 0 && body.length <= 2 && bodyWords <= 80
+  // An abstract states the paper's findings in few words: its sentences need weaker cues. A text under an
+  // "Abstract" / "Summary" heading is one, and so is a short text of a few sentences with no heading at all.
+  const shortText = !standalone && body.length === sentences.length && body.length <= 12 && bodyWords <= 350
+  const abstractThreshold = Math.min(threshold, options.abstractClaimThreshold ?? 1)
+  let inAbstract = shortText
   return sentences.map((s): SentenceAnalysis => {
+    if (s.heading) inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(text.slice(s.start, s.end))
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({
       ...m,
@@ -128,9 +160,10 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const evidence = text.slice(s.start, s.end)
     const skip = skipReason(evidence)
     let claim: ExtractedClaim | undefined
-    if (skip === undefined) {
+    const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
+    if (skip === undefined || statement) {
       const sc = scoreClaim(evidence, findConditions(text, words))
-      if (sc.score >= threshold) {
+      if (sc.score >= (inAbstract ? abstractThreshold : threshold) || statement) {
         const kept = mentions.filter((m) => !m.dropped)
         const entities = [...new Set(kept.map((m) => m.label))]
         const tags = [...kept]
@@ -141,9 +174,11 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           )
           .map((m) => tagOf(m.label))
         const cleaned = cleanSentence(evidence)
+        const attribution = attributionOf(evidence)
         claim = {
           text: cleaned.length > 0 ? cleaned : evidence,
           evidence,
+          ...(attribution === null ? {} : { attribution }),
           metric: sc.metric,
           value: sc.value,
           conditions: sc.conditions,
@@ -155,6 +190,21 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     }
     return { start: s.start, end: s.end, words, mentions, relations, claim, skip }
   })
+}
+
+/**
+ * How strongly one sentence reads as a finding, by the extractor's claim cues
+ * (result verbs, comparisons, numbers with metrics), or `undefined` when it
+ * cannot be a claim at all (a heading, caption, table, question, reference,
+ * future work, an objective or method statement, ...). Pure; no NLP model.
+ * A claim needs 2 in a paper's body and 1 in an abstract.
+ *
+ * @since 0.1.0
+ * @category extraction
+ */
+export const findingScore = (sentence: string): number | undefined => {
+  if (skipReason(sentence) !== undefined) return undefined
+  return scoreClaim(sentence).score
 }
 
 /**

@@ -55,6 +55,11 @@ export interface PaperBundle {
   readonly mentions: ReadonlyArray<{ readonly entityId: EntityId; readonly chunkId: ChunkId }>
   readonly relations: ReadonlyArray<BundleRelation>
   readonly claims: ReadonlyArray<BundleClaim>
+  /**
+   * Findings the paper reports from other work (a citation or "X et al." as
+   * their source): kept apart from its own claims, never a source of a claim.
+   */
+  readonly reported?: ReadonlyArray<ReportedClaim> | undefined
   readonly failedChunks: ReadonlyArray<{ readonly chunkId: ChunkId; readonly reason: string }>
   readonly violations: ReadonlyArray<Violation>
 }
@@ -97,6 +102,20 @@ export interface BundleClaim {
   readonly entityIds: ReadonlyArray<EntityId>
   readonly embedding: Float32Array | null
   readonly sources: ReadonlyArray<ClaimSource>
+}
+
+/**
+ * A finding a paper reports from another work, with the work it names.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReportedClaim {
+  readonly text: string
+  readonly quote: string
+  readonly attribution: string
+  readonly chunkId: ChunkId
+  readonly page: number | null
 }
 
 /** @since 0.1.0 @category models */
@@ -266,6 +285,7 @@ interface ChunkOutcome {
   readonly entities: ReadonlyArray<Entity>
   readonly relations: ReadonlyArray<BundleRelation>
   readonly claims: ReadonlyArray<Omit<BundleClaim, "embedding">>
+  readonly reported: ReadonlyArray<ReportedClaim>
   readonly violations: ReadonlyArray<Violation>
   readonly failure: string | null
   readonly merges: number
@@ -367,6 +387,7 @@ const processChunk = (
         entities: [],
         relations: [],
         claims: [],
+        reported: [],
         violations: [],
         failure: extracted.left.reason,
         merges: 0,
@@ -398,7 +419,16 @@ const processChunk = (
       return yield* new StrictModeViolation({ paperId: paper.id, chunkId: chunk.id, violations })
     }
     const kept = checked.kept
-    const claims = kept.claims.map((c) => ({
+    const isReported = (c: { readonly attribution?: string | null | undefined }) =>
+      c.attribution != null && c.attribution.trim() !== ""
+    const reported = kept.claims.filter(isReported).map((c): ReportedClaim => ({
+      text: c.text,
+      quote: c.evidence,
+      attribution: c.attribution!.trim(),
+      chunkId: chunk.id,
+      page: chunk.page
+    }))
+    const claims = kept.claims.filter((c) => !isReported(c)).map((c) => ({
       id: Rdf.claimIdFor(c.text),
       text: c.text,
       metric: c.metric,
@@ -420,6 +450,7 @@ const processChunk = (
         confidence: r.confidence
       })),
       claims,
+      reported,
       violations,
       failure: null,
       merges: resolved.merges,
@@ -676,6 +707,7 @@ const assemble = (
         (r) => `${r.subject}\u0000${r.predicate}\u0000${r.object}\u0000${r.chunkId}`
       ),
       claims: claimList.map((c, i) => ({ ...c, embedding: claimVectors[i] ?? null })),
+      reported: uniqueBy(outcomes.flatMap((o) => o.reported), (r) => `${r.chunkId}\u0000${r.quote}`),
       failedChunks: outcomes.flatMap((o) => (o.failure === null ? [] : [{ chunkId: o.chunk.id, reason: o.failure }])),
       violations: outcomes.flatMap((o) => o.violations)
     }

@@ -158,6 +158,8 @@ export interface ClaimInput {
   readonly confidence: number
   readonly entityIds: ReadonlyArray<EntityId>
   readonly status?: string | undefined
+  /** The other work a reported finding comes from (null or absent: the paper's own). */
+  readonly attribution?: string | null | undefined
 }
 
 /**

@@ -151,6 +151,67 @@ describe("OfflineExtractor claims", () => {
   })
 })
 
+describe("OfflineExtractor: what a claim is and whose it is", () => {
+  it("a statement on its own is a claim, whatever its cues (SciFact claims as one-sentence papers)", () => {
+    for (const text of [
+      "ALDH1 expression is associated with poorer prognosis for breast cancer primary tumors.",
+      "Insulin decreases risk of severe kidney failure.",
+      "0-dimensional biomaterials lack inductive properties.",
+      "RTEL1 interacts with TRF2 through a C4C4 motif"
+    ]) {
+      const claims = OfflineExtractor.extract(nlp, text).claims
+      expect(claims.map((c) => c.evidence), text).toEqual([text])
+      expect(claims[0]!.attribution ?? null).toBeNull()
+    }
+    // a title or a question on its own is not
+    expect(OfflineExtractor.extract(nlp, "Deep Residual Learning for Image Recognition").claims).toEqual([])
+    expect(OfflineExtractor.extract(nlp, "Does aspirin reduce the risk of stroke?").claims).toEqual([])
+  })
+
+  it("findings reported from other work are attributed to it, the paper's own are not", () => {
+    const text = [
+      "He et al. observed that deepening a plain network increased its training loss by 2%.",
+      "",
+      "Deep networks are known to suffer from vanishing gradients, which increases training error significantly {{cite:abc123}}.",
+      "",
+      "{{cite:def456}} showed that batch normalization improves accuracy by 3% on ImageNet.",
+      "",
+      "We show that our residual network reduces the training loss by 40% compared with ResNet {{cite:abc123}}."
+    ].join("\n")
+    const claims = OfflineExtractor.extract(nlp, text).claims
+    const by = (start: string) => claims.find((c) => c.evidence.startsWith(start))
+    expect(by("He et al.")?.attribution).toBe("He et al.")
+    expect(by("Deep networks")?.attribution).toBe("cite:abc123")
+    expect(by("{{cite:def456}}")?.attribution).toBe("cite:def456")
+    expect(by("We show")).toBeDefined()
+    expect(by("We show")?.attribution ?? null).toBeNull()
+  })
+
+  it("table dumps, spliced captions, author blocks, research questions and examples are not claims", () => {
+    const text = [
+      "2 0.0 0.2 0.4 0.6 0.8 1.0 rouge-1_f1 improves 0.45 0.47",
+      "",
+      "Our model improves accuracy by 4% on CIFAR-10. Figure 3: Accuracy improves significantly with depth on all datasets.",
+      "",
+      "Jane Doe, Department of Computer Science, University of Somewhere, jane@example.org, significantly improves 5%",
+      "",
+      "RQ1: The proposed method significantly improves the F1 score by 3 points.",
+      "",
+      "Example 2: The drug significantly reduces mortality by 20% in adults.",
+      "",
+      "The model outperforms the baseline by 4.1 BLEU points on the WMT test set."
+    ].join("\n")
+    const evidence = OfflineExtractor.extract(nlp, text).claims.map((c) => c.evidence)
+    // the sentence before the spliced caption is a finding; the caption is not
+    expect(evidence).toEqual([
+      "Our model improves accuracy by 4% on CIFAR-10.",
+      "The model outperforms the baseline by 4.1 BLEU points on the WMT test set."
+    ])
+    expect(OfflineExtractor.analyze(nlp, text).map((s) => s.skip).filter((x) => x !== undefined).sort())
+      .toEqual(["author-block", "caption", "example", "research-question", "table"])
+  })
+})
+
 describe("OfflineExtractor laws", () => {
   const files = readdirSync(papersDir).filter((f) => f.endsWith(".md")).sort()
   const paragraphs = files.slice(0, 25).flatMap((f) =>

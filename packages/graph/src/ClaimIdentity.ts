@@ -15,7 +15,14 @@
  *   missing statement is compatible; a different metric lowers it);
  * - `outcome`: the NLI judgement (support 1, neutral 0.5, contradict 0;
  *   averaged over both directions when two judgements are given). Never a
- *   vector similarity.
+ *   vector similarity;
+ * - `subject`: are they about the same specific thing? The overlap of their
+ *   content words weighted by specificity (inverse claim frequency in the
+ *   corpus, so "method", "results", "state of the art" weigh little and
+ *   "ALDH1", "fastText" much). It is 0 when a claim's subject is
+ *   self-referential ("our model", "the proposed method", "we"): that names
+ *   the paper's own contribution, a different thing in every paper. It is 0
+ *   when both claims name a metric and the metrics differ.
  *
  * {@link decide} turns the signals into a typed action, per the table in
  * `docs/epistemics.md`; thresholds are a configuration with documented
@@ -26,8 +33,8 @@
 import * as Schema from "effect/Schema"
 import type { ClaimEdgeKind } from "@kg/core/Domain"
 import { domainOverlap, emptyClustering, type TagClustering } from "./internal/domainTagsCluster.js"
-import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit } from "./internal/identityText.js"
-import { effects, isNull, type NliJudgement } from "./internal/nliRules.js"
+import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/identityText.js"
+import { effects, isNull, isPolarWord, type NliJudgement } from "./internal/nliRules.js"
 
 // ---------------------------------------------------------------------------
 // Models
@@ -83,7 +90,8 @@ export const IdentitySignals = Schema.Struct({
   semantic: Schema.Number,
   domain: Schema.Number,
   conditions: Schema.Number,
-  outcome: Schema.Number
+  outcome: Schema.Number,
+  subject: Schema.Number
 })
 /** @since 0.1.0 @category models */
 export type IdentitySignals = typeof IdentitySignals.Type
@@ -109,6 +117,8 @@ export interface MergeScore {
     readonly nli: ReadonlyArray<NliJudgement["label"]>
     /** Mean confidence of those NLI judgements. */
     readonly nliScore: number
+    /** The highest probability of contradiction a learned judge gave (null for other judges). */
+    readonly pContradict: number | null
   }
 }
 
@@ -128,7 +138,15 @@ export type Decision = "merge" | "contradicts" | "replicates" | "weak_link" | "n
  * @category config
  */
 export const Thresholds = Schema.Struct({
-  /** `semantic` at or above: the two claims are about the same thing ("similar"). */
+  /** `subject` at or above: the two claims are about the same specific thing. */
+  sameSubject: Schema.Number,
+  /**
+   * A pair is linked only when its `subject` is within this margin of the best `subject` of one of its two
+   * claims among their candidates: a claim links to what it is most specifically about, not to every claim that
+   * shares a word with it.
+   */
+  subjectMargin: Schema.Number,
+  /** `semantic` at or above, as well (cosine and word overlap propose; they never decide alone). */
   similar: Schema.Number,
   /** `domain` at or above: same domain. */
   sameDomain: Schema.Number,
@@ -138,6 +156,8 @@ export const Thresholds = Schema.Struct({
   oppose: Schema.Number,
   /** A contradiction needs conditions at least this compatible (else different conditions explain it). */
   contradictConditions: Schema.Number,
+  /** The `conditions` signal when one claim substitutes a content word of the other (a different setting or outcome). */
+  substitutedConditions: Schema.Number,
   /** Merge needs all four high: */
   mergeSemantic: Schema.Number,
   mergeDomain: Schema.Number,
@@ -163,11 +183,14 @@ export type Thresholds = typeof Thresholds.Type
  * @category config
  */
 export const defaultThresholds: Thresholds = {
-  similar: 0.5,
+  sameSubject: 0.25,
+  subjectMargin: 0.1,
+  similar: 0,
   sameDomain: 0.5,
   agree: 0.75,
   oppose: 0.25,
   contradictConditions: 0.4,
+  substitutedConditions: 0.3,
   mergeSemantic: 0.9,
   mergeDomain: 0.75,
   mergeConditions: 0.7,
@@ -256,6 +279,35 @@ export const conditionsCompatibility = (
 }
 
 /**
+ * Content words one claim has where the other has another in the same place:
+ * a word between the same two neighbours (or after the same neighbour at the
+ * end), as "risk of prostate cancer" / "risk of pancreatic cancer" or "in the
+ * lungs" / "in the liver". Polarity words (change words, negators) are left
+ * out: swapping those is what a contradiction is. Such a substitution means
+ * the claims are about different outcomes or settings, which explains a
+ * different result.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const substitutions = (a: string, b: string): ReadonlyArray<readonly [string, string]> => {
+  const ta = words(a), tb = words(b)
+  const inA = new Set(ta), inB = new Set(tb)
+  const out: Array<readonly [string, string]> = []
+  const content = (w: string) => w.length >= 3 && !/^\d/.test(w) && contentStems(w).size > 0 && !isPolarWord(w)
+  for (let i = 1; i < ta.length; i++) {
+    for (let j = 1; j < tb.length; j++) {
+      const x = ta[i]!, y = tb[j]!
+      // a real substitution: each word is missing from the other claim
+      if (x === y || inB.has(x) || inA.has(y) || ta[i - 1] !== tb[j - 1] || !content(x) || !content(y)) continue
+      const endA = i + 1 >= ta.length, endB = j + 1 >= tb.length
+      if ((endA && endB) || (!endA && !endB && ta[i + 1] === tb[j + 1])) out.push([x, y])
+    }
+  }
+  return out
+}
+
+/**
  * The `outcome` signal of NLI judgements: support 1, neutral 0.5,
  * contradict 0, averaged.
  *
@@ -269,7 +321,191 @@ export const outcomeOf = (judgements: ReadonlyArray<NliJudgement>): number => {
 }
 
 /**
- * Combine the four signals of two claims.
+ * Subjects that name the paper's own contribution rather than a specific
+ * thing: "we ...", "our model ...", "the proposed method ...", "this
+ * approach ...", "it ...", "the model ..." (a bare generic head), possibly
+ * after an opening phrase ("On ImageNet, our method ...").
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const selfReferential = (text: string): boolean => {
+  const t = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
+  return SELF_SUBJECT.test(t)
+}
+
+/** An opening phrase before the subject ("On ImageNet, ", "Moreover, "). */
+const OPENER = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|" +
+  "here|experimentally|empirically|in addition|in particular|compared (?:to|with)|as a result|as shown|notably|importantly|" +
+  "specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion)\\b[^,]{0,80},\\s*)?"
+
+/**
+ * A report frame: "We find that X", "Here we show that X", "Our results
+ * indicate that X", "RESULTS X". The finding's subject is X, not "we".
+ */
+const REPORT_FRAME = new RegExp(
+  "^(?:(?:background|objectives?|methods?|results?|conclusions?|interpretation|findings|significance|purpose|aims?)\\s*:?\\s+)?" +
+    OPENER +
+    "(?:(?:here\\s+)?(?:we|our (?:results|data|findings|study|analysis|analyses|experiments)|these (?:results|data|findings|observations)|" +
+    "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +
+    "(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|" +
+    "revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|" +
+    "concluded|confirm|confirmed)\\s+that\\s+)?",
+  "i"
+)
+
+const GENERIC_HEAD = "(?:model|method|approach|framework|system|architecture|algorithm|technique|network|scheme|pipeline|" +
+  "solution|design|strategy|procedure|tool|estimator|classifier|variant|implementation|formulation|paper|work|study)s?"
+
+/** A subject that names the paper's own contribution. */
+const SELF_SUBJECT = new RegExp(
+  `^${OPENER}(?:we|our|ours|us|it|they|this|these|the proposed|the present|the new|the resulting|the above|` +
+    `(?:this|the|our|these) (?:proposed |new |novel |resulting |improved |presented |introduced )?${GENERIC_HEAD})\\b`,
+  "i"
+)
+
+/** Words that end a claim's subject: auxiliaries and the verbs findings are stated with. */
+const PREDICATE = new RegExp(
+  "^(?:is|are|was|were|be|been|being|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall|" +
+    "not|never|fails?|failed|lacks?|lacked|remains?|remained|becomes?|became|appears?|seems?|exhibits?|exhibited|shows?|showed|" +
+    "(?:increas|decreas|reduc|induc|inhibit|promot|caus|lead|led|regulat|improv|impair|prevent|enhanc|suppress|activat|affect|" +
+    "protect|correlat|associat|predict|contribut|requir|mediat|bind|bound|interact|encourag|restor|produc|play|outperform|achiev|" +
+    "yield|rais|lower|elevat|attenuat|block|driv|trigger|facilitat|accelerat|delay|alter|modulat|control|determin|limit|" +
+    "stimulat|depend|influenc|impact|worsen|exacerbat|ameliorat|mitigat|abolish|abrogat|disrupt|confer|correspond|" +
+    "form|help|allow|enabl|permit|result|lose|gain|acquir|maintain|sustain|support|target|mark|rescu|revers|repress|" +
+    "upregulat|downregulat|secret|recruit|accumulat|constitut|compris|contain|occur|aris|" +
+    "emerg|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|grow|drop|fall|rise|rose|follow|consist|involv)\\w*)$",
+  "i"
+)
+
+/**
+ * The subject of a claim: its words before the first predicate word
+ * (an auxiliary or a verb findings are stated with), after any report frame
+ * ("We find that ...") and opening phrase. Empty when no predicate word is
+ * found.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const subjectPhrase = (text: string): string => {
+  const body = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
+  const tokens = body.split(/\s+/)
+  for (let i = 1; i < tokens.length && i <= 25; i++) {
+    const w = tokens[i]!.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
+    // a word right after a determiner is a noun ("the gains", "a result"), not the predicate
+    if (PREDICATE.test(w) && (AUXILIARY.test(w) || !DETERMINER.test(tokens[i - 1]!))) return tokens.slice(0, i).join(" ")
+  }
+  return ""
+}
+
+const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
+
+const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+
+/** A subject that is, or ends in, a pronoun: what it names is in the context, not in the claim. */
+const PRONOUN_SUBJECT = /(?:^|\s)(?:it|they|this|these|those|he|she|we|them|one|which|that)$/i
+
+/**
+ * Whether a claim's subject cannot be identified from its own words: a
+ * pronoun ("In the regions in between they show ..."), or self-referential
+ * ({@link selfReferential}).
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const unresolvedSubject = (text: string): boolean =>
+  selfReferential(text) || PRONOUN_SUBJECT.test(subjectPhrase(text).replace(/[,;:.]+$/, "").trim())
+
+/** Conversion placeholders: the claim's subject or object was a formula or a reference that is gone. */
+const PLACEHOLDER = /\[formula\]|\bREF\b|\[ref\]|\{\{(?:formula|cite):/
+
+/**
+ * Two claims whose subjects are both stated and neither is mentioned in the
+ * other ("AdderNet performs worse ..." / "AZF performs worse ...") are about
+ * different things, whatever else they share.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const subjectsClash = (a: string, b: string, stemsA?: ReadonlySet<string>, stemsB?: ReadonlySet<string>): boolean => {
+  const sa = contentStems(subjectPhrase(a)), sb = contentStems(subjectPhrase(b))
+  if (sa.size === 0 || sb.size === 0) return false
+  const all = (x: ReadonlySet<string>, y: ReadonlySet<string>) => {
+    for (const s of x) if (y.has(s)) return true
+    return false
+  }
+  return !all(sa, stemsB ?? contentStems(b)) && !all(sb, stemsA ?? contentStems(a))
+}
+
+/**
+ * The `subject` signal: the cosine of the two claims' content stems as
+ * vectors whose entries are the stems' specificity (`weight`, uniform by
+ * default): shared rare words count much, shared common words little, and a
+ * long sentence that merely mentions the other's words is diluted. 0 for a
+ * self-referential or pronoun subject ({@link unresolvedSubject}), for a claim whose subject or object is a lost
+ * formula or reference placeholder ("we find [formula]"), for two stated
+ * subjects neither of which the other mentions, and for two different
+ * metrics.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const subjectOverlap = (
+  a: Pick<ClaimFacets, "text" | "metric">,
+  b: Pick<ClaimFacets, "text" | "metric">,
+  options: {
+    readonly weight?: ((stem: string) => number) | undefined
+    readonly stemsA?: ReadonlySet<string> | undefined
+    readonly stemsB?: ReadonlySet<string> | undefined
+    /** Apply {@link subjectsClash} (default true; query-time verification judges every candidate instead). */
+    readonly subjectClash?: boolean | undefined
+  } = {}
+): number => {
+  if (unresolvedSubject(a.text) || unresolvedSubject(b.text)) return 0
+  if (PLACEHOLDER.test(a.text) || PLACEHOLDER.test(b.text)) return 0
+  if (a.metric !== null && b.metric !== null && a.metric.trim() !== "" && b.metric.trim() !== "") {
+    const ma = contentStems(a.metric), mb = contentStems(b.metric)
+    if (a.metric.trim().toLowerCase() !== b.metric.trim().toLowerCase() && overlapCoefficient(ma, mb) < 0.5) return 0
+  }
+  const sa = options.stemsA ?? contentStems(a.text), sb = options.stemsB ?? contentStems(b.text)
+  if (options.subjectClash !== false && subjectsClash(a.text, b.text, sa, sb)) return 0
+  const w = options.weight ?? (() => 1)
+  let shared = 0, wa = 0, wb = 0
+  for (const x of sa) {
+    const v = w(x) ** 2
+    wa += v
+    if (sb.has(x)) shared += v
+  }
+  for (const x of sb) wb += w(x) ** 2
+  return wa === 0 || wb === 0 ? 0 : unit(shared / Math.sqrt(wa * wb))
+}
+
+/**
+ * Specificity weights of content stems from their claim frequency: `log((n +
+ * prior + 1) / (df + 1))`, as if `prior` (default 100) more claims using none
+ * of the words were stored. In a large corpus this is the usual inverse
+ * document frequency (a stem in every claim weighs little); in a handful of
+ * claims, where a shared word says little about how common it is, the weights
+ * stay near uniform instead of dropping to zero for every shared word.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const specificity = (
+  stemSets: Iterable<ReadonlySet<string>>,
+  prior = 100
+): ((stem: string) => number) => {
+  const df = new Map<string, number>()
+  let n = 0
+  for (const set of stemSets) {
+    n++
+    for (const x of set) df.set(x, (df.get(x) ?? 0) + 1)
+  }
+  return (x) => Math.log((n + prior + 1) / ((df.get(x) ?? 0) + 1))
+}
+
+/**
+ * Combine the signals of two claims.
  *
  * @since 0.1.0
  * @category identity
@@ -283,6 +519,8 @@ export const mergeScore = (
     readonly thresholds?: Partial<Thresholds>
     readonly stemsA?: ReadonlySet<string>
     readonly stemsB?: ReadonlySet<string>
+    /** Specificity of a stem for the `subject` signal (see {@link specificity}); uniform by default. */
+    readonly weight?: (stem: string) => number
   } = {}
 ): MergeScore => {
   const t = thresholds(options.thresholds)
@@ -296,8 +534,18 @@ export const mergeScore = (
   const signals: IdentitySignals = {
     semantic: round4(sem.semantic),
     domain: round4(overlap ?? t.unknownDomain),
-    conditions: round4(conditionsCompatibility(a, b)),
-    outcome: round4(outcomeOf(judgements))
+    // a substituted content word ("prostate" / "pancreatic cancer", "lungs" / "liver") is a different setting or outcome
+    conditions: round4(
+      substitutions(a.text, b.text).length > 0
+        ? Math.min(conditionsCompatibility(a, b), t.substitutedConditions)
+        : conditionsCompatibility(a, b)
+    ),
+    outcome: round4(outcomeOf(judgements)),
+    subject: round4(subjectOverlap(a, b, {
+      weight: options.weight,
+      stemsA: options.stemsA,
+      stemsB: options.stemsB
+    }))
   }
   const wsum = t.weightSemantic + t.weightDomain + t.weightConditions + t.weightOutcome
   const score = (t.weightSemantic * signals.semantic + t.weightDomain * signals.domain +
@@ -310,7 +558,10 @@ export const mergeScore = (
       jaccard: round4(sem.jaccard),
       domainKnown: overlap !== null,
       nli: judgements.map((j) => j.label),
-      nliScore: round4(judgements.reduce((s, j) => s + j.score, 0) / Math.max(1, judgements.length))
+      nliScore: round4(judgements.reduce((s, j) => s + j.score, 0) / Math.max(1, judgements.length)),
+      pContradict: ((ps) => (ps.length === 0 ? null : round4(Math.max(...ps))))(
+        judgements.flatMap((j) => (typeof j.signals["pContradict"] === "number" ? [j.signals["pContradict"]] : []))
+      )
     }
   }
 }
@@ -318,32 +569,32 @@ export const mergeScore = (
 /**
  * The typed action for a pair's signals:
  *
- * | semantic | domain | outcome | action |
- * |---|---|---|---|
- * | < similar | | | `none` |
- * | >= mergeSemantic | >= mergeDomain | >= mergeOutcome (and conditions >= mergeConditions) | `merge` |
- * | >= similar | >= sameDomain | <= oppose (and conditions >= contradictConditions) | `contradicts` |
- * | >= similar | < sameDomain | >= agree | `replicates` (cross-domain validation) |
- * | >= similar | < sameDomain | < agree | `weak_link` |
- * | >= similar | >= sameDomain | >= agree, not a merge | `replicates` (corroboration) |
- * | >= similar | >= sameDomain | between, or opposite under incompatible conditions | `weak_link` |
+ * | subject | semantic | outcome | conditions | action |
+ * |---|---|---|---|---|
+ * | < sameSubject (or self-referential, or different metrics) | | | | `none` |
+ * | | < similar | | | `none` |
+ * | >= sameSubject | >= similar | <= oppose | >= contradictConditions | `contradicts` |
+ * | >= sameSubject | >= similar | <= oppose | < contradictConditions | `weak_link` (conditions explain it) |
+ * | >= sameSubject | >= mergeSemantic (domain >= mergeDomain) | >= mergeOutcome | >= mergeConditions | `merge` |
+ * | >= sameSubject | >= similar | >= agree | | `replicates` |
+ * | >= sameSubject | >= similar | between | | `weak_link` |
+ *
+ * Vector similarity proposes candidates and feeds `semantic`; it never
+ * decides alone: a link needs the same specific subject.
  *
  * @since 0.1.0
  * @category identity
  */
 export const decide = (signals: IdentitySignals, config: Partial<Thresholds> = {}): Decision => {
   const t = thresholds(config)
-  if (signals.semantic < t.similar) return "none"
-  if (signals.domain >= t.sameDomain) {
-    if (signals.outcome <= t.oppose) {
-      return signals.conditions >= t.contradictConditions ? "contradicts" : "weak_link"
-    }
-    if (
-      signals.semantic >= t.mergeSemantic && signals.domain >= t.mergeDomain &&
-      signals.conditions >= t.mergeConditions && signals.outcome >= t.mergeOutcome
-    ) return "merge"
-    return signals.outcome >= t.agree ? "replicates" : "weak_link"
+  if (signals.subject < t.sameSubject || signals.semantic < t.similar) return "none"
+  if (signals.outcome <= t.oppose) {
+    return signals.conditions >= t.contradictConditions ? "contradicts" : "weak_link"
   }
+  if (
+    signals.semantic >= t.mergeSemantic && signals.domain >= t.mergeDomain &&
+    signals.conditions >= t.mergeConditions && signals.outcome >= t.mergeOutcome
+  ) return "merge"
   return signals.outcome >= t.agree ? "replicates" : "weak_link"
 }
 
@@ -361,10 +612,10 @@ export const edgeScore = (kind: ClaimEdgeKind, s: IdentitySignals): number => {
     case "same_as":
       return round4((s.semantic + s.domain + s.conditions + s.outcome) / 4)
     case "contradicts":
-      return round4((s.semantic + s.domain + s.conditions + (1 - s.outcome)) / 4)
+      return round4((Math.max(s.semantic, s.subject) + s.domain + s.conditions + (1 - s.outcome)) / 4)
     case "replicates":
-      return round4((s.semantic + s.conditions + s.outcome) / 3)
+      return round4((Math.max(s.semantic, s.subject) + s.conditions + s.outcome) / 3)
     case "weak_link":
-      return round4(s.semantic)
+      return round4(Math.max(s.semantic, s.subject))
   }
 }

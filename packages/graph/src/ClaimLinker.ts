@@ -41,7 +41,7 @@ import {
   splitPair
 } from "./internal/linkerBlocking.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/linkerApply.js"
-import { Nli, type NliJudgement } from "./Nli.js"
+import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }
 
@@ -68,7 +68,11 @@ export interface LinkOptions {
   readonly blocking?: Partial<BlockingOptions> | undefined
   /** Merge claims the identity says are one (default true); false writes a `same_as` edge instead. */
   readonly merge?: boolean | undefined
-  /** Judge both directions (premise/hypothesis swapped) and average; default true. */
+  /**
+   * Judge both directions (premise/hypothesis swapped) and average. Default false: the longer statement
+   * (the more detailed evidence) is the premise and the shorter the hypothesis, the direction the
+   * learned judge was trained in (evidence sentence, claim).
+   */
   readonly bidirectional?: boolean | undefined
   /** Concurrent NLI judgements (useful with an LLM judge). Default 1. */
   readonly nliConcurrency?: number | undefined
@@ -191,7 +195,17 @@ const block = (
       focus,
       blocking.maxTermDf
     )
-    for (const [key, shared] of terms.pairs) if (shared >= blocking.minSharedTerms) termPairs.set(key, shared)
+    for (const [key, shared] of terms.pairs) {
+      if (shared >= blocking.minSharedTerms) termPairs.set(key, shared)
+    }
+    if (blocking.maxSingleTermDf > 0) {
+      const single = pairsFromBlocks(
+        new Map(Array.from(termBlocks).filter(([, m]) => m.length <= blocking.maxSingleTermDf)),
+        focus,
+        blocking.maxSingleTermDf
+      )
+      for (const [key, shared] of single.pairs) if (!termPairs.has(key)) termPairs.set(key, shared)
+    }
   }
   const candidates = new Set<string>([...lsh.pairs.keys(), ...entities.pairs.keys(), ...termPairs.keys()])
   return {
@@ -255,6 +269,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
 
   // --- Blocking -------------------------------------------------------------
   const { candidates, centred, stems, stats } = block(corpus, focus, blocking)
+  const weight = ClaimIdentity.specificity(stems.values())
   const pairs: Array<readonly [ClaimRow, ClaimRow]> = []
   let samePaper = 0
   for (const key of Array.from(candidates).sort()) {
@@ -268,6 +283,18 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   }
 
   // --- Scoring --------------------------------------------------------------
+  const judgePair_ = (a: ClaimRow, b: ClaimRow) =>
+    Effect.gen(function*() {
+      if (options.bidirectional === true) {
+        const older_ = older(a, b) ? a : b
+        const newer = older_ === a ? b : a
+        return [yield* nli.judge(older_.text, newer.text), yield* nli.judge(newer.text, older_.text)]
+      }
+      const [premise, hypothesis] = a.text.length > b.text.length || (a.text.length === b.text.length && older(a, b))
+        ? [a, b]
+        : [b, a]
+      return [yield* nli.judge(premise.text, hypothesis.text)]
+    })
   const facets = (r: ClaimRow): ClaimIdentity.ClaimFacets => ({
     id: r.claim_id,
     text: r.text,
@@ -284,28 +311,48 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     Effect.gen(function*() {
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
+      // the same specific subject first (cheap); vector similarity alone never makes a link
+      const subject = ClaimIdentity.subjectOverlap(fa, fb, { weight, stemsA: sa, stemsB: sb })
+      if (subject < t.sameSubject) return null
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
       if (quick.semantic < t.similar) return null
-      const older_ = older(a, b) ? a : b
-      const newer = older_ === a ? b : a
-      const judgements: Array<NliJudgement> = [yield* nli.judge(older_.text, newer.text)]
-      if (options.bidirectional !== false) judgements.push(yield* nli.judge(newer.text, older_.text))
+      const judgements = yield* judgePair_(a, b)
       nliJudgements += judgements.length
       const m = ClaimIdentity.mergeScore(fa, fb, judgements, {
         clustering,
         thresholds: t,
         stemsA: sa,
-        stemsB: sb
+        stemsB: sb,
+        weight
       })
       return { a, b, m, decision: ClaimIdentity.decide(m.signals, t) }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
+  // A claim links to what it is most specifically about: a pair survives when its subject is within
+  // `subjectMargin` of the best subject of one of its two claims (among pairs that would link).
+  const bestSubject = new Map<string, number>()
+  for (const x of scored) {
+    if (x === null || x.decision === "none") continue
+    for (const id of [x.a.claim_id, x.b.claim_id]) bestSubject.set(id, Math.max(bestSubject.get(id) ?? 0, x.m.signals.subject))
+  }
+  let outranked = 0
+  for (let i = 0; i < scored.length; i++) {
+    const x = scored[i]
+    if (x === null || x === undefined || x.decision === "none") continue
+    const near = (id: string) => x.m.signals.subject >= (bestSubject.get(id) ?? 0) - t.subjectMargin
+    if (!near(x.a.claim_id) && !near(x.b.claim_id)) {
+      scored[i] = null
+      outranked++
+    }
+  }
   decisions.none = pairs.length - scored.filter((s) => s !== null).length
+  decisions.outranked = outranked
 
   // --- Plan -----------------------------------------------------------------
   const edges: Array<PlannedEdge> = []
   const mergeCandidates: Array<{ a: ClaimRow; b: ClaimRow; m: ClaimIdentity.MergeScore }> = []
   const signalsJson = (m: ClaimIdentity.MergeScore): Record<string, number> => ({
     ...m.signals,
+    ...(m.detail.pContradict === null ? {} : { pContradict: m.detail.pContradict }),
     score: m.score,
     jaccard: m.detail.jaccard,
     nliScore: m.detail.nliScore,
@@ -337,16 +384,14 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       const known = decided.get(pairKey(x, y))
       if (known !== undefined) return known
       const a = claims.get(x)!, b = claims.get(y)!
-      const older_ = older(a, b) ? a : b
-      const newer = older_ === a ? b : a
-      const judgements: Array<NliJudgement> = [yield* nli.judge(older_.text, newer.text)]
-      if (options.bidirectional !== false) judgements.push(yield* nli.judge(newer.text, older_.text))
+      const judgements = yield* judgePair_(a, b)
       nliJudgements += judgements.length
       const m = ClaimIdentity.mergeScore(facets(a), facets(b), judgements, {
         clustering,
         thresholds: t,
         stemsA: stems.get(x)!,
-        stemsB: stems.get(y)!
+        stemsB: stems.get(y)!,
+        weight
       })
       const d = ClaimIdentity.decide(m.signals, t)
       decided.set(pairKey(x, y), d)

@@ -15,6 +15,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as rules from "./internal/epistemicsRules.js"
 
@@ -48,6 +49,8 @@ export const Assessment = Schema.Struct({
   claimId: Schema.String,
   status: Schema.Literal("established", "preliminary", "contested"),
   support: Schema.Number,
+  /** Independent author groups among the supporting papers (papers sharing an author count once). */
+  independent: Schema.Number,
   opposition: Schema.Number,
   narrow: Schema.Boolean,
   reason: Schema.String
@@ -156,11 +159,12 @@ export const assess = (
       involved.add(e.dst)
     }
     yield* loadIds(db, "kg_grade_involved", involved)
-    const sources = yield* db.query<{ claim_id: string; paper_id: string; retracted: boolean | null }>(
-      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted
+    const sources = yield* db.query<{ claim_id: string; paper_id: string; retracted: boolean | null; authors: ReadonlyArray<string> | null }>(
+      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted, p.authors
        FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
        WHERE s.claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
     )
+    const authors = new Map(sources.map((s) => [s.paper_id, s.authors ?? []] as const))
     const live = new Map<string, Array<string>>()
     const dead = new Map<string, Array<string>>()
     for (const s of sources) {
@@ -191,7 +195,9 @@ export const assess = (
         retractedPapers: Array.from(new Set(dead.get(c.claim_id) ?? [])),
         replicatingPapers: Array.from(new Set(replicating)),
         contradictingPapers: Array.from(new Set(contradicting.flatMap((n) => live.get(n.other) ?? []))),
-        contradictingClaims: contradicting.map((n) => n.other)
+        contradictingClaims: contradicting.map((n) => n.other),
+        authorsOf: (p) => authors.get(p) ?? [],
+        selfReferential: ClaimIdentity.selfReferential(c.text)
       }, r)
       return { ...a, previous: c.status }
     })

@@ -5,9 +5,11 @@
  * - {@link listClaims}: claims by status and/or about a free-text topic;
  * - {@link getClaim}: one claim (by id or nearest to free text, saying which)
  *   with its sources (quotes, pages), edges, entities and status reasons;
- * - {@link challenges}: papers whose claims contradict it;
- * - {@link counterevidence}: the strongest contradicting claims, ranked by
- *   their own support;
+ * - {@link challenges}: papers whose claims (or sentences) contradict it;
+ * - {@link counterevidence}: the strongest contradicting evidence;
+ * - {@link verifyStatement}: a statement that is not a stored claim (a
+ *   user's hypothesis), judged against the stored claims and sentences about
+ *   the same specific subject, there and then;
  * - {@link applied}: has anyone applied this method to that problem;
  * - {@link lineage}: where an idea first appears and how later work used,
  *   improved or built on it;
@@ -20,9 +22,13 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Claim, ClaimEdgeKind, ClaimId, ClaimSource, ChunkId, EpistemicStatus, PaperId } from "@kg/core/Domain"
+import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
+import { contentStems, words } from "./internal/identityText.js"
 import { claimById, matchEntities, rankClaims } from "./internal/queriesResolve.js"
+import { contradictingByPaper, type JudgedEvidence, verify as verifyEvidence } from "./internal/queriesVerify.js"
+import { Nli } from "./Nli.js"
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -93,7 +99,8 @@ export type EdgeView = typeof EdgeView.Type
  */
 export const Resolution = Schema.Struct({
   query: Schema.String,
-  by: Schema.Literal("id", "text", "entity"),
+  /** `hypothesis`: free text that is not a stored claim, judged against the evidence at query time. */
+  by: Schema.Literal("id", "text", "entity", "hypothesis"),
   id: Schema.String,
   label: Schema.String,
   similarity: Schema.NullOr(Schema.Number)
@@ -137,18 +144,23 @@ export type ClaimDetail = typeof ClaimDetail.Type
  */
 export const Challenges = Schema.Struct({
   resolution: Resolution,
-  claim: ClaimSummary,
+  /** The stored claim; null for a hypothesis. */
+  claim: Schema.NullOr(ClaimSummary),
   papers: Schema.Array(Schema.Struct({
     paperId: Schema.String,
     title: Schema.String,
     year: Schema.NullOr(Schema.Number),
     retracted: Schema.Boolean,
     claims: Schema.Array(Schema.Struct({
-      id: Schema.String,
+      /** The stored claim; null for a sentence of a stored chunk judged at query time. */
+      id: Schema.NullOr(Schema.String),
       text: Schema.String,
+      /** The edge's score, or relevance x NLI confidence for evidence judged at query time. */
       edgeScore: Schema.Number,
       page: Schema.NullOr(Schema.Number),
-      quote: Schema.String
+      quote: Schema.String,
+      /** A stored `contradicts` edge, or judged now by the NLI. */
+      via: Schema.Literal("edge", "judged")
     }))
   }))
 })
@@ -163,16 +175,65 @@ export type Challenges = typeof Challenges.Type
  */
 export const Counterevidence = Schema.Struct({
   resolution: Resolution,
-  claim: ClaimSummary,
+  /** The stored claim; null for a hypothesis. */
+  claim: Schema.NullOr(ClaimSummary),
   against: Schema.Array(Schema.Struct({
-    claim: ClaimSummary,
-    /** Independent non-retracted papers supporting the contradicting claim. */
+    /** The contradicting stored claim; null for a sentence of a stored chunk. */
+    claim: Schema.NullOr(ClaimSummary),
+    text: Schema.String,
+    via: Schema.Literal("edge", "judged"),
+    /** Independent non-retracted papers supporting the contradicting claim (1 for a sentence). */
     support: Schema.Number,
+    /** The edge's score, or relevance x NLI confidence for evidence judged at query time. */
     edgeScore: Schema.Number,
     signals: Schema.Record({ key: Schema.String, value: Schema.Number }),
     sources: Schema.Array(SourceView)
   }))
 })
+
+/**
+ * A piece of evidence judged against a statement at query time.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const JudgedEvidenceView = Schema.Struct({
+  kind: Schema.Literal("claim", "sentence"),
+  claimId: Schema.NullOr(Schema.String),
+  status: Schema.NullOr(EpistemicStatus),
+  text: Schema.String,
+  paperId: Schema.String,
+  title: Schema.String,
+  year: Schema.NullOr(Schema.Number),
+  retracted: Schema.Boolean,
+  chunkId: Schema.String,
+  page: Schema.NullOr(Schema.Number),
+  quote: Schema.String,
+  /** Subject overlap with the statement, in [0, 1]. */
+  relevance: Schema.Number,
+  verdict: Schema.Literal("support", "contradict", "neutral"),
+  confidence: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type JudgedEvidenceView = typeof JudgedEvidenceView.Type
+
+/**
+ * A statement that is not a stored claim, judged against the stored evidence
+ * about the same specific subject.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Verification = Schema.Struct({
+  resolution: Resolution,
+  /** supported / contradicted by the evidence, contested (papers on both sides), or unclear (only neutral evidence). */
+  verdict: Schema.Literal("supported", "contradicted", "contested", "unclear"),
+  supporting: Schema.Array(JudgedEvidenceView),
+  contradicting: Schema.Array(JudgedEvidenceView),
+  neutral: Schema.Array(JudgedEvidenceView)
+})
+/** @since 0.1.0 @category models */
+export type Verification = typeof Verification.Type
 /** @since 0.1.0 @category models */
 export type Counterevidence = typeof Counterevidence.Type
 
@@ -212,6 +273,11 @@ export const Applied = Schema.Struct({
   related: Schema.Array(RelationEvidence),
   /** Claims about both, with their sources. */
   claims: Schema.Array(Schema.Struct({ claim: ClaimSummary, sources: Schema.Array(SourceView) })),
+  /**
+   * Sentences of stored chunks that name both (a label or alias of each) within a few words, joined by a use
+   * cue ("fastText for text classification", "we apply X to Y", "X evaluated on Y").
+   */
+  sentences: Schema.Array(SourceView),
   papers: Schema.Array(Schema.String)
 })
 /** @since 0.1.0 @category models */
@@ -277,11 +343,15 @@ export type Foundations = typeof Foundations.Type
  * @category errors
  */
 export class NotFoundError extends Data.TaggedError("NotFoundError")<{
-  readonly what: "claim" | "claim or entity"
+  readonly what: "claim" | "claim or entity" | "evidence"
   readonly query: string
   readonly path: string
 }> {
   override get message(): string {
+    if (this.what === "evidence") {
+      return `Nothing in ${this.path} speaks to "${this.query}": no stored claim or sentence is about the same ` +
+        "specific subject. List claims with `kg claims --about <words>`, or check --db."
+    }
     return `No ${this.what} in ${this.path} matches "${this.query}". ` +
       "List claims with `kg claims --about <words>`, or check --db."
   }
@@ -293,8 +363,37 @@ export class NotFoundError extends Data.TaggedError("NotFoundError")<{
 
 const TEMP = { catalog: "temp", schema: "main" } as const
 
-/** Free text with no keyword in common resolves to a claim only at this cosine or above. */
-const RESOLVE_MIN_COSINE = 0.35
+
+/**
+ * Free text is a stored claim when it states it: the same words, or a subject
+ * overlap at least this high with the same negations and no substituted word.
+ */
+const SAME_CLAIM_SUBJECT = 0.9
+
+const NEGATION = /^(not|no|never|without|neither|nor|cannot|n't|none)$/
+
+/** The stored claim that free text states, if any (see {@link SAME_CLAIM_SUBJECT}). */
+const storedStatement = (db: DuckDbService, text: string) =>
+  Effect.gen(function*() {
+    const norm = (t: string) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ")
+    const q = norm(text)
+    if (q === "") return null
+    const claims = yield* db.query<{ claim_id: string; text: string }>("SELECT claim_id, text FROM claims")
+    const exact = claims.find((c) => norm(c.text) === q)
+    if (exact !== undefined) return { id: exact.claim_id, label: exact.text, similarity: 1 }
+    const stems = claims.map((c) => contentStems(c.text))
+    const weight = ClaimIdentity.specificity(stems)
+    const negations = (t: string) => words(t).filter((w) => NEGATION.test(w)).length % 2
+    let best: { id: string; label: string; similarity: number } | null = null
+    const query = { text, metric: null }
+    claims.forEach((c, i) => {
+      const s = ClaimIdentity.subjectOverlap(query, { text: c.text, metric: null }, { weight, stemsB: stems[i]! })
+      if (s < SAME_CLAIM_SUBJECT || (best !== null && s <= best.similarity)) return
+      if (negations(c.text) !== negations(text) || ClaimIdentity.substitutions(text, c.text).length > 0) return
+      best = { id: c.claim_id, label: c.text, similarity: Math.round(s * 1000) / 1000 }
+    })
+    return best as { id: string; label: string; similarity: number } | null
+  })
 
 const withIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
   Effect.gen(function*() {
@@ -390,8 +489,11 @@ const edgesOf = (db: DuckDbService, claimId: string) =>
   )
 
 /**
- * Resolve a claim argument: an id (or the last segment of its IRI), else
- * the nearest claim to the text.
+ * Resolve a claim argument: an id (or the last segment of its IRI), or free
+ * text that states a stored claim (the same words, or the same specific
+ * subject with the same negations; never merely the nearest claim). Fails
+ * with `NotFoundError` otherwise: free text that is not a stored claim is a
+ * hypothesis ({@link verifyStatement}).
  *
  * @since 0.1.0
  * @category resolution
@@ -403,16 +505,103 @@ export const resolveClaim = Effect.fn("GraphQueries.resolveClaim")(function*(idO
     const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [byId])
     return { query: idOrText, by: "id", id: byId, label: t[0]?.text ?? "", similarity: null } satisfies Resolution
   }
-  const [best] = yield* rankClaims(db, idOrText, { limit: 1, minCosine: RESOLVE_MIN_COSINE })
-  if (best === undefined) return yield* new NotFoundError({ what: "claim", query: idOrText, path: db.path })
-  const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [best.claimId])
+  const stated = yield* storedStatement(db, idOrText)
+  if (stated === null) return yield* new NotFoundError({ what: "claim", query: idOrText, path: db.path })
+  return { query: idOrText, by: "text", id: stated.id, label: stated.label, similarity: stated.similarity } satisfies Resolution
+})
+
+/** The claim with the highest subject overlap with `text`, at or above the same-subject floor. */
+const nearestBySubject = (db: DuckDbService, text: string) =>
+  Effect.gen(function*() {
+    const claims = yield* db.query<{ claim_id: string; text: string }>("SELECT claim_id, text FROM claims ORDER BY claim_id")
+    const stems = claims.map((c) => contentStems(c.text))
+    const weight = ClaimIdentity.specificity(stems)
+    let best: { id: string; label: string; similarity: number } | null = null
+    claims.forEach((c, i) => {
+      const s = ClaimIdentity.subjectOverlap({ text, metric: null }, { text: c.text, metric: null }, { weight, stemsB: stems[i]! })
+      if (s >= ClaimIdentity.defaultThresholds.sameSubject && (best === null || s > best.similarity)) {
+        best = { id: c.claim_id, label: c.text, similarity: Math.round(s * 1000) / 1000 }
+      }
+    })
+    return best as { id: string; label: string; similarity: number } | null
+  })
+
+const hypothesisResolution = (query: string, evidence: ReadonlyArray<JudgedEvidence>): Resolution => ({
+  query,
+  by: "hypothesis",
+  id: "",
+  label: query,
+  similarity: evidence.length === 0 ? null : Math.max(...evidence.map((e) => e.relevance))
+})
+
+/** Judge the stored evidence about a statement with the `Nli` in context. */
+const judgeEvidence = (db: DuckDbService, statement: string) =>
+  Effect.gen(function*() {
+    const nli = yield* Nli
+    return yield* verifyEvidence(db, nli.judge, statement)
+  })
+
+const statusesOf = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    if (ids.length === 0) return new Map<string, EpistemicStatus>()
+    const rows = yield* db.query<{ claim_id: string; status: string }>(
+      "SELECT claim_id, status FROM claims WHERE list_contains($1, claim_id)",
+      [ids]
+    )
+    return new Map(rows.map((r) => [r.claim_id, r.status as EpistemicStatus] as const))
+  })
+
+const evidenceView = (e: JudgedEvidence, status: EpistemicStatus | null): JudgedEvidenceView => ({
+  kind: e.kind,
+  claimId: e.claimId,
+  status,
+  text: e.text,
+  paperId: e.paperId,
+  title: e.title,
+  year: e.year,
+  retracted: e.retracted,
+  chunkId: e.chunkId,
+  page: e.page,
+  quote: e.quote,
+  relevance: e.relevance,
+  verdict: e.verdict,
+  confidence: e.confidence
+})
+
+/**
+ * Verify a statement that need not be stored (a user's hypothesis): the
+ * stored claims and chunk sentences about the same specific subject (at or
+ * above the relevance floor, `ClaimIdentity.defaultThresholds.sameSubject`),
+ * each judged against it by the `Nli` in context. Fails with `NotFoundError`
+ * (`what: "evidence"`) when nothing in the store speaks to it.
+ *
+ * @since 0.1.0
+ * @category questions
+ */
+export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(function*(statement: string) {
+  const db = yield* DuckDb
+  const evidence = yield* judgeEvidence(db, statement)
+  if (evidence.length === 0) return yield* new NotFoundError({ what: "evidence", query: statement, path: db.path })
+  const statuses = yield* statusesOf(db, evidence.flatMap((e) => (e.claimId === null ? [] : [e.claimId])))
+  const view = (e: JudgedEvidence) => evidenceView(e, e.claimId === null ? null : statuses.get(e.claimId) ?? null)
+  const against = new Set(contradictingByPaper(evidence).map((p) => p.paperId))
+  const contradicting = evidence.filter((e) => e.verdict === "contradict" && against.has(e.paperId))
+  const supporting = evidence.filter((e) => e.verdict === "support")
+  const supportPapers = new Set(supporting.map((e) => e.paperId))
+  const verdict = against.size > 0 && supportPapers.size > 0
+    ? "contested"
+    : against.size > 0
+    ? "contradicted"
+    : supportPapers.size > 0
+    ? "supported"
+    : "unclear"
   return {
-    query: idOrText,
-    by: "text",
-    id: best.claimId,
-    label: t[0]?.text ?? "",
-    similarity: Math.round(best.score * 1000) / 1000
-  } satisfies Resolution
+    resolution: hypothesisResolution(statement, evidence),
+    verdict,
+    supporting: supporting.map(view),
+    contradicting: contradicting.map(view),
+    neutral: evidence.filter((e) => e.verdict === "neutral" || (e.verdict === "contradict" && !against.has(e.paperId))).map(view)
+  } satisfies Verification
 })
 
 // ---------------------------------------------------------------------------
@@ -515,75 +704,147 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
       status: assessment!.status,
       support: assessment!.support,
       opposition: assessment!.opposition,
+      independent: assessment!.independent,
       narrow: assessment!.narrow,
       reason: assessment!.reason
     }
   } satisfies ClaimDetail
 })
 
+/** The stored claim an argument names or states, or null: a hypothesis. */
+const storedOrHypothesis = (idOrText: string) =>
+  resolveClaim(idOrText).pipe(
+    Effect.map((r): Resolution | null => r),
+    Effect.catchTag("NotFoundError", () => Effect.succeed(null))
+  )
+
+const judgedSource = (e: JudgedEvidence): SourceView => ({
+  paperId: e.paperId,
+  title: e.title,
+  year: e.year,
+  retracted: e.retracted,
+  chunkId: e.chunkId,
+  page: e.page,
+  quote: e.quote
+})
+
 /**
- * Papers whose claims contradict the claim, grouped by paper (live papers
- * first, then by the strongest contradiction).
+ * The evidence against a claim or hypothesis: stored `contradicts` edges (for
+ * a stored claim) and the evidence about the same subject judged now, from
+ * papers that are not the claim's own; a paper whose evidence also supports
+ * it at least as strongly counts for neither side.
+ */
+const evidenceAgainst = (idOrText: string) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const stored = yield* storedOrHypothesis(idOrText)
+    const statement = stored === null ? idOrText : stored.label
+    const edges = stored === null ? [] : (yield* edgesOf(db, stored.id)).filter((e) => e.kind === "contradicts")
+    const ownPapers = new Set(stored === null ? [] : (yield* sourcesOf(db, stored.id)).map((s) => s.paperId))
+    const judged = (yield* judgeEvidence(db, statement)).filter((e) =>
+      !ownPapers.has(e.paperId) && (stored === null || e.claimId !== stored.id)
+    )
+    if (stored === null && judged.length === 0) {
+      return yield* new NotFoundError({ what: "evidence", query: idOrText, path: db.path })
+    }
+    const viaEdge = new Set(edges.map((e) => e.other))
+    const papers = contradictingByPaper(judged)
+    const live = papers.flatMap((p) => p.against.filter((e) => e.claimId === null || !viaEdge.has(e.claimId)))
+    const resolution = stored ?? hypothesisResolution(idOrText, judged)
+    return { db, stored, resolution, edges, live }
+  })
+
+/**
+ * Papers whose claims (or, judged now, sentences) contradict the claim or
+ * hypothesis, grouped by paper: live papers first, then by the strongest
+ * contradiction.
  *
  * @since 0.1.0
  * @category questions
  */
 export const challenges = Effect.fn("GraphQueries.challenges")(function*(idOrText: string) {
-  const db = yield* DuckDb
-  const resolution = yield* resolveClaim(idOrText)
-  const contra = (yield* edgesOf(db, resolution.id)).filter((e) => e.kind === "contradicts")
-  const self = yield* summaries(db, [resolution.id])
-  const byPaper = new Map<string, {
-    paperId: string
-    title: string
-    year: number | null
-    retracted: boolean
-    claims: Array<{ id: string; text: string; edgeScore: number; page: number | null; quote: string }>
-  }>()
-  const texts = yield* summaries(db, contra.map((e) => e.other))
-  for (const e of contra) {
+  const { db, edges, live, resolution, stored } = yield* evidenceAgainst(idOrText)
+  const self = stored === null ? null : (yield* summaries(db, [stored.id])).get(stored.id) ?? null
+  type Entry = Challenges["papers"][number]
+  const byPaper = new Map<string, { -readonly [K in keyof Entry]: K extends "claims" ? Array<Entry["claims"][number]> : Entry[K] }>()
+  const add = (s: SourceView, item: Entry["claims"][number]) => {
+    const entry = byPaper.get(s.paperId) ?? { paperId: s.paperId, title: s.title, year: s.year, retracted: s.retracted, claims: [] }
+    entry.claims.push(item)
+    byPaper.set(s.paperId, entry)
+  }
+  const texts = yield* summaries(db, edges.map((e) => e.other))
+  for (const e of edges) {
     for (const s of yield* sourcesOf(db, e.other)) {
-      const entry = byPaper.get(s.paperId) ??
-        { paperId: s.paperId, title: s.title, year: s.year, retracted: s.retracted, claims: [] }
-      entry.claims.push({ id: e.other, text: texts.get(e.other)?.text ?? "", edgeScore: e.score, page: s.page, quote: s.quote })
-      byPaper.set(s.paperId, entry)
+      add(s, { id: e.other, text: texts.get(e.other)?.text ?? "", edgeScore: e.score, page: s.page, quote: s.quote, via: "edge" })
     }
+  }
+  for (const e of live) {
+    add(judgedSource(e), {
+      id: e.claimId,
+      text: e.text,
+      edgeScore: Math.round(e.relevance * e.confidence * 1000) / 1000,
+      page: e.page,
+      quote: e.quote,
+      via: "judged"
+    })
   }
   const papers = Array.from(byPaper.values()).sort((a, b) =>
     Number(a.retracted) - Number(b.retracted) ||
     Math.max(...b.claims.map((c) => c.edgeScore)) - Math.max(...a.claims.map((c) => c.edgeScore)) ||
     (a.paperId < b.paperId ? -1 : 1)
   )
-  return { resolution, claim: self.get(resolution.id)!, papers } satisfies Challenges
+  return { resolution, claim: self, papers } satisfies Challenges
 })
 
 /**
- * The claims contradicting this one, ranked by their own support (distinct
- * non-retracted papers, replications included), then by edge score.
+ * The strongest evidence against a claim or hypothesis: stored contradicting
+ * claims (edges) and claims or sentences judged to contradict it now, ranked
+ * by their own support (independent papers), then by strength (the edge
+ * score, or relevance x NLI confidence).
  *
  * @since 0.1.0
  * @category questions
  */
 export const counterevidence = Effect.fn("GraphQueries.counterevidence")(function*(idOrText: string) {
-  const db = yield* DuckDb
-  const resolution = yield* resolveClaim(idOrText)
-  const contra = (yield* edgesOf(db, resolution.id)).filter((e) => e.kind === "contradicts")
-  const all = yield* summaries(db, [resolution.id, ...contra.map((e) => e.other)])
-  const assessed = new Map((yield* Epistemics.assess(db, contra.map((e) => e.other))).map((a) => [a.claimId, a] as const))
-  const against = []
-  for (const e of contra) {
+  const { db, edges, live, resolution, stored } = yield* evidenceAgainst(idOrText)
+  const claimIds = [
+    ...(stored === null ? [] : [stored.id]),
+    ...edges.map((e) => e.other),
+    ...live.flatMap((e) => (e.claimId === null ? [] : [e.claimId]))
+  ]
+  const all = yield* summaries(db, claimIds)
+  const others = claimIds.filter((id) => stored === null || id !== stored.id)
+  const assessed = new Map((yield* Epistemics.assess(db, others)).map((a) => [a.claimId, a] as const))
+  const against: Array<Counterevidence["against"][number]> = []
+  for (const e of edges) {
     const claim = all.get(e.other)
     if (claim === undefined) continue
     against.push({
       claim,
+      text: claim.text,
+      via: "edge",
       support: assessed.get(e.other)?.support ?? claim.livePapers,
       edgeScore: e.score,
       signals: parseSignals(e.signals),
       sources: yield* sourcesOf(db, e.other)
     })
   }
-  against.sort((a, b) => b.support - a.support || b.edgeScore - a.edgeScore || (a.claim.id < b.claim.id ? -1 : 1))
-  return { resolution, claim: all.get(resolution.id)!, against } satisfies Counterevidence
+  for (const e of live) {
+    const claim = e.claimId === null ? null : all.get(e.claimId) ?? null
+    against.push({
+      claim,
+      text: e.text,
+      via: "judged",
+      support: e.claimId === null ? 1 : assessed.get(e.claimId)?.support ?? claim?.livePapers ?? 1,
+      edgeScore: Math.round(e.relevance * e.confidence * 1000) / 1000,
+      signals: { relevance: e.relevance, confidence: e.confidence, ...e.signals },
+      sources: [judgedSource(e)]
+    })
+  }
+  against.sort((a, b) =>
+    b.support - a.support || b.edgeScore - a.edgeScore || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)
+  )
+  return { resolution, claim: stored === null ? null : all.get(stored.id) ?? null, against } satisfies Counterevidence
 })
 
 /** Predicates that say a method was applied to, used for, or tested on a problem. */
@@ -640,12 +901,59 @@ const relationRows = (db: DuckDbService, where: string, params: ReadonlyArray<st
     }))
   ))
 
+/** Words that say one thing is used for, applied to or evaluated on another. */
+const USE_CUE =
+  /\b(use[sd]?|using|appl(?:y|ies|ied|ying|ication)|evaluat(?:e|es|ed|ing|ion)|test(?:s|ed|ing)?|benchmark(?:s|ed)?|train(?:s|ed|ing)?|for|on|to|via|with|based|employ(?:s|ed|ing)?|adopt(?:s|ed|ing)?|leverag(?:e|es|ed|ing))\b/i
+
+const nameRe = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu")
+
+/**
+ * Sentences of stored chunks naming a method and a problem within 12 words
+ * of each other, with a use cue between them.
+ */
+const usageSentences = (db: DuckDbService, methodNames: ReadonlyArray<string>, problemNames: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    if (methodNames.length === 0 || problemNames.length === 0) return [] as Array<SourceView>
+    const any = (list: ReadonlyArray<string>, offset: number) => list.map((_, i) => `contains(lower(c.text), $${offset + i + 1})`).join(" OR ")
+    const chunks = yield* db.query<{ chunk_id: string; paper_id: string; page: number | null; text: string; title: string | null; year: number | null; retracted: boolean | null }>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE (${any(methodNames, 0)}) AND (${any(problemNames, methodNames.length)})
+       ORDER BY p.year NULLS LAST, c.paper_id, c.ordinal LIMIT 200`,
+      [...methodNames, ...problemNames]
+    )
+    const mRes = methodNames.map(nameRe), pRes = problemNames.map(nameRe)
+    const out: Array<SourceView> = []
+    for (const ch of chunks) {
+      for (const sentence of ch.text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/)) {
+        const m = mRes.map((re) => re.exec(sentence)).find((x) => x !== null)
+        const p = pRes.map((re) => re.exec(sentence)).find((x) => x !== null)
+        if (m == null || p == null) continue
+        const [first, second] = m.index <= p.index ? [m, p] : [p, m]
+        const between = sentence.slice(first.index + first[0].length, second.index)
+        if (between.split(/\s+/).filter((w) => w !== "").length > 12 || !USE_CUE.test(between)) continue
+        out.push({
+          paperId: ch.paper_id,
+          title: ch.title ?? ch.paper_id,
+          year: ch.year,
+          retracted: ch.retracted === true,
+          chunkId: ch.chunk_id,
+          page: ch.page,
+          quote: sentence.trim()
+        })
+        if (out.length >= 50) return out
+      }
+    }
+    return out
+  })
+
 /**
  * Has anyone applied `method` to `problem`? Entities are matched by label or
  * alias; the evidence is relations between them (uses, appliesTo,
  * evaluatedOn, basedOn, improves; other relations are listed as related)
- * and claims about both (linked to both entities, or naming both), each with
- * its sources.
+ * claims about both (linked to both entities, or naming both), each with
+ * its sources, and sentences of stored chunks that name both joined by a use
+ * cue ("X for Y", "we apply X to Y", "X evaluated on Y"), with pages and
+ * quotes. Labels, aliases and entities containing the query all count.
  *
  * @since 0.1.0
  * @category questions
@@ -655,8 +963,8 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
   readonly problem: string
 }) {
   const db = yield* DuckDb
-  const methods = yield* matchEntities(db, options.method)
-  const problems = yield* matchEntities(db, options.problem)
+  const methods = yield* matchEntities(db, options.method, 20, true)
+  const problems = yield* matchEntities(db, options.problem, 20, true)
   const mIds = methods.map((e) => e.entityId), pIds = problems.map((e) => e.entityId)
   let relations: ReadonlyArray<RelationEvidence> = []
   if (mIds.length > 0 && pIds.length > 0) {
@@ -678,9 +986,18 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
        WHERE a.entity_id IN (SELECT id FROM temp.main.kg_q_m) AND b.entity_id IN (SELECT id FROM temp.main.kg_q_p)`
     )
     : []
-  const names = (q: string, es: ReadonlyArray<{ label: string }>) =>
-    Array.from(new Set([q, ...es.map((e) => e.label)].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= 2)))
-  const mNames = names(options.method, methods), pNames = names(options.problem, problems)
+  const aliasesOf = (ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed([] as ReadonlyArray<{ alias: string }>)
+      : db.query<{ alias: string }>("SELECT DISTINCT alias FROM entity_aliases WHERE list_contains($1, entity_id)", [ids])
+  const names = (q: string, es: ReadonlyArray<{ label: string }>, aliases: ReadonlyArray<{ alias: string }>) =>
+    Array.from(
+      new Set([q, ...es.map((e) => e.label), ...aliases.map((a) => a.alias)].map((s) => s.trim().toLowerCase()).filter((s) => s.length >= 2))
+    )
+  // exact entities and their aliases name the thing; entities merely containing the query only widen the search
+  const exactIds = (es: ReadonlyArray<{ entityId: string; by: string }>) => es.filter((e) => e.by !== "contains").map((e) => e.entityId)
+  const mNames = names(options.method, methods.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(methods)))
+  const pNames = names(options.problem, problems.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(problems)))
   const orOf = (list: ReadonlyArray<string>, offset: number) =>
     list.map((_, i) => `contains(lower(text), $${offset + i + 1})`).join(" OR ")
   const named = yield* db.query<{ claim_id: string }>(
@@ -694,15 +1011,23 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
     const s = sums.get(id)
     if (s !== undefined) claims.push({ claim: s, sources: yield* sourcesOf(db, id) })
   }
-  const papers = Array.from(new Set([...direct.map((r) => r.paperId), ...claims.flatMap((c) => c.sources.map((s) => s.paperId))])).sort()
+  const sentences = yield* usageSentences(db, mNames, pNames)
+  const papers = Array.from(
+    new Set([
+      ...direct.map((r) => r.paperId),
+      ...claims.flatMap((c) => c.sources.map((s) => s.paperId)),
+      ...sentences.map((s) => s.paperId)
+    ])
+  ).sort()
   const ref = (e: { entityId: string; label: string; type: string }) => ({ id: e.entityId, label: e.label, type: e.type })
   return {
-    applied: direct.length > 0 || claims.length > 0,
+    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0,
     method: { query: options.method, entities: methods.map(ref) },
     problem: { query: options.problem, entities: problems.map(ref) },
     relations: direct,
     related,
     claims,
+    sentences,
     papers
   } satisfies Applied
 })
@@ -739,10 +1064,10 @@ const resolveSubject = (db: DuckDbService, query: string) =>
     const exact = entities.filter((e) => e.by !== "contains")
     const entity = exact[0] ?? entities[0]
     if (entity !== undefined) return { query, by: "entity", id: entity.entityId, label: entity.label, similarity: null } as Resolution
-    const [best] = yield* rankClaims(db, query, { limit: 1, minCosine: RESOLVE_MIN_COSINE })
-    if (best === undefined) return yield* new NotFoundError({ what: "claim or entity", query, path: db.path })
-    const t = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = $1", [best.claimId])
-    return { query, by: "text", id: best.claimId, label: t[0]?.text ?? "", similarity: Math.round(best.score * 1000) / 1000 } as Resolution
+    // the claim most specifically about the text, never one merely near it in vector space
+    const best = yield* nearestBySubject(db, query)
+    if (best === null) return yield* new NotFoundError({ what: "claim or entity", query, path: db.path })
+    return { query, by: "text", id: best.id, label: best.label, similarity: best.similarity } as Resolution
   })
 
 type PaperRef = { paperId: string; title: string; year: number | null }

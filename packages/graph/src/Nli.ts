@@ -3,9 +3,13 @@
  * the outcome signal of claim identity; it is never a vector similarity,
  * because averaged word vectors cannot see negation.
  *
- * Two implementations: the offline rules (direction of change on a shared
- * target, null findings, negation, ratios; see `internal/nliRules.ts`) and an
- * LLM judge over any `LlmProvider`.
+ * Three implementations: the learned offline judge (default offline: a
+ * logistic regression over interpretable features - negation, polarity of
+ * change, null findings, antonymous change words, comparatives, hedges,
+ * numbers, overlap - trained by `scripts/train-nli.ts`, weights in
+ * `internal/nliWeights.json`; it abstains with `neutral` when unsure), the
+ * hand-written rules it builds on (`internal/nliRules.ts`), and an LLM judge
+ * over any `LlmProvider` (the better path when one is configured).
  *
  * @since 0.1.0
  */
@@ -17,7 +21,8 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { LlmProvider } from "@kg/core/LlmProvider"
 import * as StructuredOutput from "@kg/extraction/StructuredOutput"
-import { judge, type NliJudgement, type NliLabel } from "./internal/nliRules.js"
+import { judge as learnedJudge } from "./internal/nliModel.js"
+import { judge as rulesJudge, type NliJudgement, type NliLabel } from "./internal/nliRules.js"
 
 export type { NliJudgement, NliLabel }
 
@@ -42,15 +47,40 @@ export class Nli extends Context.Tag("@kg/graph/Nli")<Nli, {
   readonly judge: (premise: string, hypothesis: string) => Effect.Effect<NliJudgement, NliError>
 }>() {}
 
+const sameStatement = (a: string, b: string): boolean => {
+  const norm = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ")
+  const na = norm(a)
+  return na.length > 0 && na === norm(b)
+}
+
 /**
- * The offline rule-based classifier.
+ * The offline learned judge (logistic regression over interpretable
+ * features; abstains when unsure). A statement entails itself.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerOffline: Layer.Layer<Nli> = Layer.succeed(Nli, Nli.of({
+  name: "offline-learned",
+  judge: (premise, hypothesis) =>
+    Effect.sync(() =>
+      sameStatement(premise, hypothesis)
+        ? { label: "support" as const, score: 0.95, signals: { identical: 1 } }
+        : learnedJudge(premise, hypothesis)
+    )
+}))
+
+/**
+ * The hand-written offline rules (direction of change on a shared target,
+ * null findings, negation, ratios), kept for comparison and as features of
+ * the learned judge.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerRules: Layer.Layer<Nli> = Layer.succeed(Nli, Nli.of({
   name: "offline-rules",
-  judge: (premise, hypothesis) => Effect.sync(() => judge(premise, hypothesis))
+  judge: (premise, hypothesis) => Effect.sync(() => rulesJudge(premise, hypothesis))
 }))
 
 const Verdict = Schema.Struct({

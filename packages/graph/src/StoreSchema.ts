@@ -24,7 +24,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 4
+export const CURRENT_VERSION = 5
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -57,7 +57,8 @@ export const TABLES = [
   "entity_type_votes",
   "paper_overrides",
   "arxiv_papers",
-  "run_batches"
+  "run_batches",
+  "reported_claims"
 ] as const
 
 /**
@@ -316,6 +317,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlV4) yield* db.run(statement)
+      })
+  },
+  {
+    to: 5,
+    description: "reported claims: findings a paper attributes to other work, kept apart from its own claims",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV5) yield* db.run(statement)
       })
   }
 ]
@@ -660,3 +669,24 @@ export const migrate = (
       }
     }
   })
+
+/**
+ * The statements of migration 5 (see `docs/schema.md`): `reported_claims`,
+ * the findings a paper reports from other work (a citation or "X et al." as
+ * their source). They are evidence of what the literature says, never a
+ * source of a claim: the linker and grading read `claims` and
+ * `claim_sources` only.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV5: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS reported_claims (
+      paper_id VARCHAR NOT NULL,
+      chunk_id VARCHAR NOT NULL,
+      page INTEGER,
+      text VARCHAR NOT NULL,
+      quote VARCHAR NOT NULL,
+      attribution VARCHAR NOT NULL
+    )`
+]

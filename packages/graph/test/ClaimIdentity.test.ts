@@ -26,6 +26,7 @@ const signals = (s: Partial<ClaimIdentity.IdentitySignals>): ClaimIdentity.Ident
   domain: 1,
   conditions: 1,
   outcome: 1,
+  subject: 0.8,
   ...s
 })
 
@@ -40,16 +41,72 @@ describe("ClaimIdentity.decide: the action table", () => {
     // opposite outcomes under incompatible conditions are only weakly linked
     expect(ClaimIdentity.decide(signals({ semantic: 0.6, outcome: 0, conditions: 0.2 }))).toBe("weak_link")
   })
-  it("similar + different domain + same outcome: replicates; different outcome: weak_link", () => {
+  it("same subject + different domain + same outcome: replicates (another setting); neutral outcome: weak_link", () => {
     expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 1 }))).toBe("replicates")
-    expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 0 }))).toBe("weak_link")
     expect(ClaimIdentity.decide(signals({ semantic: 0.6, domain: 0.2, outcome: 0.5 }))).toBe("weak_link")
   })
-  it("not similar: none, whatever the rest", () => {
-    expect(ClaimIdentity.decide(signals({ semantic: 0.3, outcome: 0 }))).toBe("none")
+  it("a different specific subject: none, however similar the vectors and whatever the rest", () => {
+    expect(ClaimIdentity.decide(signals({ subject: 0.1, outcome: 0 }))).toBe("none")
+    expect(ClaimIdentity.decide(signals({ subject: 0.1, semantic: 1, outcome: 1 }))).toBe("none")
   })
   it("thresholds are configuration", () => {
-    expect(ClaimIdentity.decide(signals({ semantic: 0.3 }), { similar: 0.2, mergeSemantic: 0.25 })).toBe("merge")
+    expect(ClaimIdentity.decide(signals({ subject: 0.1 }), { sameSubject: 0.05 })).toBe("merge")
+    expect(ClaimIdentity.decide(signals({ semantic: 0.3 }), { similar: 0.5 })).toBe("none")
+  })
+})
+
+describe("ClaimIdentity.subjectOverlap: the same specific thing", () => {
+  it("self-referential subjects name each paper's own contribution: never the same subject", () => {
+    const a = { text: "Our proposed architecture outperforms the state of the art on ImageNet.", metric: null }
+    const b = { text: "Our proposed architecture outperforms the state of the art on ImageNet.", metric: null }
+    expect(ClaimIdentity.subjectOverlap(a, b)).toBe(0)
+    for (const t of ["We show that the model improves accuracy.", "On CIFAR-10, our method beats all baselines.",
+      "The proposed framework achieves 91% F1.", "This approach reduces the error rate by half.", "It outperforms BERT."]) {
+      expect(ClaimIdentity.selfReferential(t)).toBe(true)
+    }
+    for (const t of ["fastText outperforms CNNs on text classification.", "ALDH1 expression is associated with poor prognosis.",
+      "Dropout reduces overfitting in deep networks."]) {
+      expect(ClaimIdentity.selfReferential(t)).toBe(false)
+    }
+  })
+  it("a claim's subject: stated, a pronoun, or a lost placeholder", () => {
+    expect(ClaimIdentity.subjectPhrase("We find that daily low-dose aspirin does not reduce the risk of stroke.")).toBe("daily low-dose aspirin")
+    expect(ClaimIdentity.subjectPhrase("Moreover, the gains are consistent over different model architectures.")).toBe("the gains")
+    expect(ClaimIdentity.unresolvedSubject("In the regions in between they show the same behaviour.")).toBe(true)
+    expect(ClaimIdentity.unresolvedSubject("A cause for this could be its single-step accuracy profile.")).toBe(true)
+    expect(ClaimIdentity.unresolvedSubject("ALDH1 expression is associated with poorer prognosis.")).toBe(false)
+    // two stated subjects, neither mentioned by the other: different things, whatever else they share
+    const a = "AdderNet performs slightly worse in terms of accuracy and also is much slower to train."
+    const b = "LocalRetro and MHNreact follow this with 52.5% accuracy, and AZF performs notably worse with an accuracy of 43.3%."
+    expect(ClaimIdentity.subjectsClash(a, b)).toBe(true)
+    expect(ClaimIdentity.subjectOverlap({ text: a, metric: null }, { text: b, metric: null })).toBe(0)
+    expect(ClaimIdentity.subjectsClash("Insulin decreases risk of severe kidney failure.", "Intensive insulin therapy reduced the risk of renal failure."))
+      .toBe(false)
+    // a formula or reference lost in conversion leaves nothing to identify
+    expect(ClaimIdentity.subjectOverlap(
+      { text: "Since [formula] was arbitrary, this establishes (REF) and completes the proof.", metric: null },
+      { text: "We show that the induced [formula] structure is non-trivial, completing the proof of Theorem REF.", metric: null }
+    )).toBe(0)
+  })
+  it("two different metrics are two different findings", () => {
+    const a = { text: "fastText improves accuracy on AG News.", metric: "accuracy" }
+    const b = { text: "fastText improves training time on AG News.", metric: "training time" }
+    expect(ClaimIdentity.subjectOverlap(a, b)).toBe(0)
+    expect(ClaimIdentity.subjectOverlap(a, { ...b, metric: "accuracy" })).toBeGreaterThan(0.5)
+  })
+  it("rare shared words weigh more than common ones", () => {
+    const corpus = ["ALDH1 expression predicts poor prognosis in breast cancer.", "Expression of genes predicts prognosis.",
+      "Gene expression varies.", "Prognosis improves with treatment.", "ALDH1 marks stem cells in breast cancer."]
+    const weight = ClaimIdentity.specificity(corpus.map((t) => new Set(Array.from(t.toLowerCase().matchAll(/[a-z0-9]+/g), (m) => m[0]))))
+    expect(weight("aldh1")).toBeGreaterThan(weight("expression"))
+  })
+  it("a substituted content word is another setting or outcome, never a contradiction", () => {
+    expect(ClaimIdentity.substitutions(
+      "Pioglitazone use is not associated with an increased risk of prostate cancer.",
+      "Pioglitazone use is significantly associated with an increased risk of pancreatic cancer."
+    )).toEqual([["prostate", "pancreatic"]])
+    expect(ClaimIdentity.substitutions("Active Ly49Q induces neutrophil polarization.", "Active Ly49Q prevents neutrophil polarization."))
+      .toEqual([])
   })
 })
 

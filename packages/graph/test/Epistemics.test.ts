@@ -5,6 +5,7 @@ import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
 import * as Store from "../src/Store.js"
+import * as Rules from "../src/internal/epistemicsRules.js"
 import { TABLES } from "../src/StoreSchema.js"
 
 import { idOf, type PaperSpec, testLayer, write } from "./fixtures/claimPapers.js"
@@ -129,4 +130,38 @@ describe("Epistemics", () => {
       expect(error._tag).toBe("UnknownPaperError")
       expect(error.message).toContain("no-such-paper")
     }).pipe(Effect.provide(testLayer)))
+})
+
+describe("Epistemics rules: independence", () => {
+  const evidence = (over: Partial<Rules.Evidence>): Rules.Evidence => ({
+    claimId: "c",
+    confidence: 0.8,
+    conditions: null,
+    text: "Dropout reduces overfitting in deep networks.",
+    ownPapers: ["p1"],
+    retractedPapers: [],
+    replicatingPapers: ["p2"],
+    contradictingPapers: [],
+    contradictingClaims: [],
+    ...over
+  })
+  it("papers sharing an author are one group: not independent", () => {
+    const authors: Record<string, ReadonlyArray<string>> = { p1: ["Ada Lovelace", "C. Babbage"], p2: ["ada lovelace"], p3: ["G. Hopper"] }
+    const shared = Rules.grade(evidence({ authorsOf: (p) => authors[p] ?? [] }), Rules.defaultRules)
+    expect(shared.status).toBe("preliminary")
+    expect(shared.independent).toBe(1)
+    expect(shared.reason).toContain("independent author group")
+    const other = Rules.grade(evidence({ replicatingPapers: ["p3"], authorsOf: (p) => authors[p] ?? [] }), Rules.defaultRules)
+    expect(other.status).toBe("established")
+    // unknown authors: each paper is its own group
+    expect(Rules.grade(evidence({}), Rules.defaultRules).status).toBe("established")
+  })
+  it("a self-referential claim is never established, however many papers repeat its words", () => {
+    const a = Rules.grade(
+      evidence({ text: "Our proposed architecture outperforms the state of the art.", ownPapers: ["p1", "p2", "p3"], selfReferential: true }),
+      Rules.defaultRules
+    )
+    expect(a.status).toBe("preliminary")
+    expect(a.reason).toContain("self-referential")
+  })
 })

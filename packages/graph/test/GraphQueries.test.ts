@@ -39,6 +39,7 @@ const NCL_MSRVTT = "In addition, NCL improves most of the recall metrics on MSR-
 const ART_REDUCES = "ART substantially reduces infectiveness of HIV-positive people."
 const ART_NO_EFFECT = "ART has no effect on the infectiveness of HIV-positive people."
 const ART_INCREASES = "ART substantially increases infectiveness of HIV-positive people."
+const FASTTEXT = "We evaluate fastText on sentiment analysis and text classification benchmarks, where it trains in seconds."
 
 const corpus: ReadonlyArray<PaperSpec> = [
   {
@@ -67,7 +68,8 @@ const corpus: ReadonlyArray<PaperSpec> = [
   { id: "hiv-1", title: "Trial one", year: 2010, claims: [{ text: ART_REDUCES, tags: ["HIV"], entities: ["ART"] }] },
   { id: "hiv-2", title: "Trial two", year: 2012, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
   { id: "hiv-3", title: "Trial three", year: 2013, claims: [{ text: ART_NO_EFFECT, tags: ["HIV"], entities: ["ART"] }] },
-  { id: "hiv-4", title: "Trial four", year: 2015, claims: [{ text: ART_INCREASES, tags: ["HIV"], entities: ["ART"] }] }
+  { id: "hiv-4", title: "Trial four", year: 2015, claims: [{ text: ART_INCREASES, tags: ["HIV"], entities: ["ART"] }] },
+  { id: "fasttext", title: "Bag of Tricks", year: 2016, claims: [{ text: FASTTEXT, tags: ["text classification"], entities: ["fastText"] }] }
 ]
 
 const setup = Effect.gen(function*() {
@@ -103,10 +105,12 @@ describe("GraphQueries", () => {
       expect(byId.assessment.support).toBe(2)
       const short = yield* GraphQueries.getClaim(idOf(ART_NO_EFFECT).split("/").pop()!)
       expect(short.resolution.id).toBe(idOf(ART_NO_EFFECT))
-      const byText = yield* GraphQueries.getClaim("does antiretroviral ART reduce how infective HIV positive people are")
+      // free text resolves to a stored claim only when it states it, never to the merely nearest one
+      const byText = yield* GraphQueries.getClaim("ART has no effect on the infectiveness of HIV positive people")
       expect(byText.resolution.by).toBe("text")
-      expect([idOf(ART_REDUCES), idOf(ART_NO_EFFECT), idOf(ART_INCREASES)]).toContain(byText.resolution.id)
-      expect(byText.resolution.similarity).toBeGreaterThan(0)
+      expect(byText.resolution.id).toBe(idOf(ART_NO_EFFECT))
+      const notStored = yield* Effect.flip(GraphQueries.getClaim("does antiretroviral ART reduce how infective HIV positive people are"))
+      expect(notStored._tag).toBe("NotFoundError")
       expect(() => Schema.decodeUnknownSync(GraphQueries.ClaimDetail)(Schema.encodeSync(GraphQueries.ClaimDetail)(byId))).not.toThrow()
     }).pipe(provided))
 
@@ -115,11 +119,32 @@ describe("GraphQueries", () => {
       const ch = yield* GraphQueries.challenges(ART_REDUCES)
       expect(ch.papers.map((p) => p.paperId).sort()).toEqual(["hiv-2", "hiv-3", "hiv-4"])
       const counter = yield* GraphQueries.counterevidence(idOf(ART_REDUCES))
-      expect(counter.against.map((a) => a.claim.id)).toEqual([idOf(ART_NO_EFFECT), idOf(ART_INCREASES)])
+      expect(counter.against.map((a) => a.claim?.id)).toEqual([idOf(ART_NO_EFFECT), idOf(ART_INCREASES)])
+      expect(counter.against.map((a) => a.via)).toEqual(["edge", "edge"])
       expect(counter.against.map((a) => a.support)).toEqual([2, 1])
       expect(counter.against[0]!.sources.length).toBe(2)
       const none = yield* GraphQueries.challenges(NCL_MSRVTT)
       expect(none.papers).toEqual([])
+    }).pipe(provided))
+
+  it.effect("verifies a hypothesis that is not stored against the evidence, there and then", () =>
+    Effect.gen(function*() {
+      const v = yield* GraphQueries.verifyStatement("ART lowers the infectiveness of HIV-positive people")
+      expect(v.resolution.by).toBe("hypothesis")
+      expect(v.supporting.map((e) => e.paperId)).toContain("hiv-1")
+      expect(v.contradicting.map((e) => e.paperId)).not.toContain("hiv-1")
+      expect(v.contradicting.length).toBeGreaterThan(0)
+      expect(v.verdict).toBe("contested")
+      for (const e of [...v.supporting, ...v.contradicting]) expect(e.quote.length).toBeGreaterThan(0)
+      const counter = yield* GraphQueries.counterevidence("ART lowers the infectiveness of HIV-positive people")
+      expect(counter.claim).toBeNull()
+      expect(counter.against.length).toBeGreaterThan(0)
+      expect(counter.against.every((a) => a.via === "judged")).toBe(true)
+      expect(counter.against.map((a) => a.sources[0]!.paperId)).not.toContain("hiv-1")
+      // nothing in the store is about it: a clear NotFoundError, never an unrelated claim
+      const nothing = yield* Effect.flip(GraphQueries.counterevidence("vaccines cause autism"))
+      expect(nothing._tag).toBe("NotFoundError")
+      expect(nothing.message).toContain("Nothing in")
     }).pipe(provided))
 
   it.effect("answers whether a method was applied to a problem, with sources", () =>
@@ -131,6 +156,11 @@ describe("GraphQueries", () => {
       expect(yes.relations[0]!.paperId).toBe("arXiv:2212.11790")
       expect(yes.claims.map((c) => c.claim.id)).toEqual([idOf(NCL_GAINS)])
       expect(yes.claims[0]!.sources[0]!.quote).toBe(NCL_GAINS)
+      // a sentence naming both, joined by a use cue, answers too (with its page and quote)
+      const ft = yield* GraphQueries.applied({ method: "fastText", problem: "text classification" })
+      expect(ft.applied).toBe(true)
+      expect(ft.sentences.map((x) => [x.paperId, x.quote])).toEqual([["fasttext", FASTTEXT]])
+      expect(ft.papers).toEqual(["fasttext"])
       const no = yield* GraphQueries.applied({ method: "ART", problem: "text-video retrieval" })
       expect(no.applied).toBe(false)
       expect(no.relations).toEqual([])

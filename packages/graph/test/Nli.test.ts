@@ -1,11 +1,67 @@
 import { describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Nli from "../src/Nli.js"
 
-const judge = (p: string, h: string) => Effect.runSync(Effect.provide(Effect.flatMap(Nli.Nli, (n) => n.judge(p, h)), Nli.layerOffline))
+/** The held-out side of scripts/lib/scifact.ts (FNV-1a of "scifact-doc-<id>", odd). */
+const heldout = (docId: string): boolean => {
+  let h = 0x811c9dc5
+  const s = `scifact-doc-${docId}`
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h % 2 === 1
+}
+
+const judgeWith = (layer: typeof Nli.layerOffline) => (p: string, h: string) =>
+  Effect.runSync(Effect.provide(Effect.flatMap(Nli.Nli, (n) => n.judge(p, h)), layer))
+const judge = judgeWith(Nli.layerRules)
+const learned = judgeWith(Nli.layerOffline)
+
+describe("offline learned NLI judge", () => {
+  it("a statement entails itself", () => {
+    expect(learned("Aspirin does not reduce stroke risk.", "Aspirin does not reduce stroke risk.").label).toBe("support")
+  })
+
+  it("contradicts a negated or reversed finding", () => {
+    expect(learned(
+      "Vitamin D supplementation increased bone density in older women.",
+      "Vitamin D supplementation does not increase bone density in older women."
+    ).label).toBe("contradict")
+    expect(learned(
+      "Pyridostatin induces accumulation of double-strand breaks.",
+      "Pyridostatin prevents accumulation of double-strand breaks."
+    ).label).toBe("contradict")
+  })
+
+  it("supports a paraphrase in the same direction", () => {
+    expect(learned(
+      "Treatment with metformin reduced HbA1c levels in patients with type 2 diabetes.",
+      "Metformin reduces HbA1c in type 2 diabetes."
+    ).label).not.toBe("contradict")
+  })
+
+  it("records its probability and relatedness as signals", () => {
+    const j = learned("Exercise improved memory in older adults.", "Exercise does not improve memory.")
+    expect(j.signals["pContradict"]).toBeGreaterThan(0)
+    expect(j.signals["relatedness"]).toBeGreaterThan(0.5)
+  })
+
+  it.effect("beats the majority class on the held-out half of SciFact (split by abstract, never trained on)", () =>
+    Effect.gen(function*() {
+      const file = new URL("../../../../shared/data/claims/scifact_train_pairs.jsonl", import.meta.url).pathname
+      const held = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as Nli.NliPair & { doc_id: string })
+        .filter((p) => heldout(String(p.doc_id)))
+      expect(held.length).toBeGreaterThan(300)
+      const result = yield* Nli.evaluate(held).pipe(Effect.provide(Nli.layerOffline))
+      expect(result.accuracy).toBeGreaterThan(result.majorityBaseline.accuracy)
+      expect(result.macroF1).toBeGreaterThanOrEqual(0.65)
+    }))
+})
 
 describe("offline NLI rules", () => {
   it("agrees when the direction of change on the same target agrees", () => {

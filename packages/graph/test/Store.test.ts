@@ -174,6 +174,36 @@ describe("StoreSchema", () => {
 })
 
 describe("Store.writePaper", () => {
+  it.scoped("migration 5 adds reported_claims to a store written by the previous version, keeping its data", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = path.join(dir, "v4.duckdb")
+      const previous = StoreSchema.migrations.filter((m) => m.to < 5)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const { db } = yield* openStore(file, { migrations: previous })
+        expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(4)
+        yield* db.run(
+          "INSERT INTO papers VALUES ('p-old', 'Old', ['A. Author'], 2020, 'old.md', 'h', NULL, now(), false, NULL, NULL)"
+        )
+      }))
+      const { db, store } = yield* openStore(file)
+      expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(StoreSchema.CURRENT_VERSION)
+      expect(yield* countOf(db, "SELECT * FROM papers WHERE paper_id = 'p-old'")).toBe(1)
+      expect(yield* countOf(db, "SELECT * FROM reported_claims")).toBe(0)
+      // a bundle with a reported finding writes it apart from the claims, and removing the paper removes it
+      const bundle = syntheticBundle(7, small)
+      const chunkId = bundle.chunks[0]!.chunk.id
+      yield* store.writePaper(runId, {
+        ...bundle,
+        reported: [{ text: "Deeper plain networks train worse.", quote: "q", attribution: "He et al.", chunkId, page: null }]
+      })
+      expect(yield* rows(db, "SELECT paper_id, attribution FROM reported_claims")).toEqual([
+        { paper_id: paperIdOf(7), attribution: "He et al." }
+      ])
+      yield* store.removePaper(paperIdOf(7))
+      expect(yield* countOf(db, "SELECT * FROM reported_claims")).toBe(0)
+    }))
+
   it.scoped("round-trips a paper: counts and content", () =>
     Effect.gen(function*() {
       const { db, store } = yield* freshStore

@@ -308,7 +308,7 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
           const resolution = yield* GraphQueries.resolveClaim(p.id)
           const [a] = yield* Epistemics.assess(yield* DuckDb, [resolution.id])
           if (a === undefined) return yield* new NotFound({ message: `no claim ${p.id}` })
-          return { claimId: a.claimId, status: a.status, support: a.support, opposition: a.opposition, narrow: a.narrow, reason: a.reason }
+          return { claimId: a.claimId, status: a.status, support: a.support, opposition: a.opposition, independent: a.independent, narrow: a.narrow, reason: a.reason }
         })))))
 )
 

@@ -10,7 +10,12 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 
-const config = { claim: O.claimArg(), ...O.store }
+const config = {
+  claim: O.claimArg(),
+  provider: O.provider("NLI judge of evidence judged at query time: offline (default) or an LLM on anthropic / openai"),
+  model: O.model("model name for the LLM judge"),
+  ...O.store
+}
 /** @since 0.1.0 */
 export type ChallengesArgs = Command.Command.ParseConfig<typeof config>
 

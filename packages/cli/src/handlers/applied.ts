@@ -20,6 +20,7 @@ const render = (a: GraphQueries.Applied): string =>
     ...(a.claims.length === 0
       ? []
       : ["", "claims:", ...a.claims.map((c) => [`  ${summaryLine(c.claim)}`, ...c.sources.map((s) => `      ${sourceLine(s)}`)].join("\n"))]),
+    ...(a.sentences.length === 0 ? [] : ["", "sentences naming both:", ...a.sentences.map((s) => `  ${sourceLine(s)}`)]),
     ...(a.related.length === 0 ? [] : ["", "other relations between them:", ...a.related.map((r) => `  ${relationLine(r)}`)])
   ].join("\n")
 

@@ -1,24 +1,27 @@
 /**
- * `kg challenges <claim>`: the papers whose claims contradict a claim.
+ * `kg challenges <claim or hypothesis>`: the papers whose claims (stored
+ * edges) or sentences (judged now) contradict it.
  */
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { ChallengesArgs } from "../commands/challenges.js"
 import { resolutionLine } from "./format.js"
-import { readQuery } from "./readStore.js"
+import { readJudgedQuery } from "./readStore.js"
 
 const render = (c: GraphQueries.Challenges): string =>
   [
     resolutionLine(c.resolution),
     "",
     c.papers.length === 0
-      ? "No stored paper contradicts this claim."
+      ? "No stored paper contradicts it."
       : `${c.papers.length} paper(s) contradict it:`,
     ...c.papers.map((p) =>
       [
         `  ${p.paperId}${p.year === null ? "" : ` (${p.year})`}${p.retracted ? " [RETRACTED]" : ""}: ${p.title}`,
-        ...p.claims.map((x) => `    - (edge ${x.edgeScore}${x.page === null ? "" : `, page ${x.page}`}) "${x.quote}"`)
+        ...p.claims.map((x) =>
+          `    - (${x.via === "edge" ? "edge" : "judged now"} ${x.edgeScore}${x.page === null ? "" : `, page ${x.page}`}) "${x.quote}"`
+        )
       ].join("\n")
     )
   ].join("\n")
 
-export const challenges = (args: ChallengesArgs) => readQuery(args, GraphQueries.challenges(args.claim), render)
+export const challenges = (args: ChallengesArgs) => readJudgedQuery(args, GraphQueries.challenges(args.claim), render)

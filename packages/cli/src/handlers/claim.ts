@@ -1,14 +1,18 @@
 /**
- * `kg claim <id or text>`: one claim with its sources, edges and status.
+ * `kg claim <id or text>`: a stored claim with its sources, edges and status;
+ * free text that is not a stored claim is a hypothesis, judged against the
+ * stored evidence about the same subject (supporting, contradicting, neutral).
+ * `--json` prints a `ClaimDetail`, or a `Verification` (resolution.by =
+ * "hypothesis").
  */
 import * as Effect from "effect/Effect"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { ClaimArgs } from "../commands/claim.js"
 import { looksLikeClaimIds } from "../internal/options.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
-import { readQuery } from "./readStore.js"
+import { readJudgedQuery } from "./readStore.js"
 
-const render = (d: GraphQueries.ClaimDetail): string =>
+const renderDetail = (d: GraphQueries.ClaimDetail): string =>
   [
     resolutionLine(d.resolution),
     "",
@@ -25,16 +29,45 @@ const render = (d: GraphQueries.ClaimDetail): string =>
     "",
     `edges (${d.edges.length}):`,
     ...d.edges.map((e) =>
-      `  ${e.kind} (score ${e.score}; semantic ${e.signals["semantic"]}, domain ${e.signals["domain"]}, ` +
-      `conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})\n    ${summaryLine(e.other).replace(/\n/g, "\n    ")}`
+      `  ${e.kind} (score ${e.score}; subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"]}, ` +
+      `domain ${e.signals["domain"]}, conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})\n    ` +
+      summaryLine(e.other).replace(/\n/g, "\n    ")
     )
   ].join("\n")
 
+const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>
+  `  ${e.paperId}${e.year === null ? "" : ` (${e.year})`}${e.page === null ? "" : `, page ${e.page}`}` +
+  `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, confidence ${e.confidence}` +
+  `${e.status === null ? "" : `, ${e.status} claim`}): "${e.quote}"`
+
+const renderVerification = (v: GraphQueries.Verification): string =>
+  [
+    resolutionLine(v.resolution),
+    "",
+    `verdict: ${v.verdict}`,
+    "",
+    `supporting (${v.supporting.length}):`,
+    ...v.supporting.map(evidenceLine),
+    "",
+    `contradicting (${v.contradicting.length}):`,
+    ...v.contradicting.map(evidenceLine),
+    ...(v.neutral.length === 0 ? [] : ["", `about it, neither way (${v.neutral.length}):`, ...v.neutral.map(evidenceLine)])
+  ].join("\n")
+
+const isDetail = (x: GraphQueries.ClaimDetail | GraphQueries.Verification): x is GraphQueries.ClaimDetail => "claim" in x
+
 export const claim = (args: ClaimArgs) =>
   looksLikeClaimIds(args.claim)
-    ? readQuery(
+    ? readJudgedQuery(
       args,
       Effect.forEach(args.claim, (id) => GraphQueries.getClaim(id)),
-      (details) => details.map(render).join("\n\n" + "-".repeat(60) + "\n\n")
+      (details) => details.map(renderDetail).join("\n\n" + "-".repeat(60) + "\n\n")
     )
-    : readQuery(args, GraphQueries.getClaim(args.claim.join(" ")), render)
+    : readJudgedQuery(
+      args,
+      GraphQueries.getClaim(args.claim.join(" ")).pipe(
+        Effect.map((d): GraphQueries.ClaimDetail | GraphQueries.Verification => d),
+        Effect.catchTag("NotFoundError", () => GraphQueries.verifyStatement(args.claim.join(" ")))
+      ),
+      (x) => (isDetail(x) ? renderDetail(x) : renderVerification(x))
+    )

@@ -6,7 +6,10 @@ import type * as GraphQueries from "@kg/graph/GraphQueries"
 /** One line about how an argument was resolved. */
 export const resolutionLine = (r: GraphQueries.Resolution): string =>
   r.by === "text"
-    ? `"${r.query}" resolved to the nearest claim (similarity ${r.similarity}): ${r.id}\n  ${r.label}`
+    ? `"${r.query}" states the stored claim (subject overlap ${r.similarity}): ${r.id}\n  ${r.label}`
+    : r.by === "hypothesis"
+    ? `"${r.query}" is not a stored claim: judged now against the stored evidence about it ` +
+      `(best relevance ${r.similarity ?? 0})`
     : r.by === "entity"
     ? `entity ${r.label} (${r.id})`
     : `claim ${r.id}\n  ${r.label}`

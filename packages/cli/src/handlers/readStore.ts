@@ -10,8 +10,12 @@ import type { DuckDb } from "@kg/graph/DuckDb"
 import type { Store } from "@kg/graph/Store"
 import type { Embeddings } from "@kg/core/Embeddings"
 import type { NlpService } from "@kg/core/NlpService"
+import type { Nli } from "@kg/graph/Nli"
+import * as Layer from "effect/Layer"
+import * as OptionM from "effect/Option"
+import type { ProviderName } from "@kg/core/LlmProvider"
 import * as Layers from "../Layers.js"
-import { withSettings } from "../internal/settings.js"
+import { flag, withSettings } from "../internal/settings.js"
 
 export const readQuery = <A, E>(
   args: { readonly db: Option.Option<string>; readonly config: Option.Option<string>; readonly json: boolean },
@@ -23,3 +27,28 @@ export const readQuery = <A, E>(
       const result = yield* query
       yield* Console.log(args.json ? JSON.stringify(result) : render(result))
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))
+
+/**
+ * {@link readQuery} for questions that judge evidence at query time: the
+ * `Nli` judge is the offline one unless a provider is configured (flag, env
+ * or kg.config.json).
+ */
+export const readJudgedQuery = <A, E>(
+  args: {
+    readonly db: Option.Option<string>
+    readonly config: Option.Option<string>
+    readonly json: boolean
+    readonly provider: Option.Option<ProviderName>
+    readonly model: Option.Option<string>
+  },
+  query: Effect.Effect<A, E, Store | DuckDb | Embeddings | NlpService | Nli>,
+  render: (a: A) => string
+) =>
+  withSettings(args.config, { db: flag(args.db), provider: flag(args.provider), model: flag(args.model) }, (settings) =>
+    Effect.gen(function*() {
+      const result = yield* query
+      yield* Console.log(args.json ? JSON.stringify(result) : render(result))
+    }).pipe(Effect.provide(Layer.merge(
+      Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }),
+      Layers.nliLayer(settings.provider.value ?? "offline", OptionM.fromNullable(settings.model.value))
+    ))))

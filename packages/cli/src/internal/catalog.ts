@@ -85,19 +85,19 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "claim",
     group: "graph",
-    summary: "one claim: its sources (quotes, pages), edges and epistemic status",
+    summary: "one claim: its sources (quotes, pages), edges and status; free text that is not stored is judged against the evidence",
     examples: [`kg claim "attention improves translation"`, "kg claim d6d71893aa120063", "kg claim d6d71893aa120063 1328ffd4deeb7457 --json"]
   },
   {
     name: "challenges",
     group: "graph",
-    summary: "papers whose claims contradict a claim (id or free text)",
+    summary: "papers whose claims or sentences contradict a claim or a hypothesis (id or free text)",
     examples: [`kg challenges "larger models generalise better"`]
   },
   {
     name: "counterevidence",
     group: "graph",
-    summary: "the strongest claims contradicting a claim, ranked by their own support",
+    summary: "the strongest evidence against a claim or a hypothesis, ranked by its own support",
     examples: [`kg counterevidence "dropout prevents overfitting" --json`]
   },
   {

@@ -40,7 +40,10 @@ export const claimArg = (name = "claim") =>
   Args.text({ name }).pipe(
     Args.atLeast(1),
     Args.map((words) => words.join(" ")),
-    Args.withDescription("a claim id, or free text (quoted or not) resolved to the nearest claim")
+    Args.withDescription(
+      "a claim id, or free text (quoted or not): a stored claim when it states one, otherwise a hypothesis judged " +
+        "against the stored evidence"
+    )
   )
 
 /**

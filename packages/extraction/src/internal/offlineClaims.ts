@@ -25,8 +25,25 @@ export const skipReason = (sentence: string): string | undefined => {
   if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\.)/.test(s)) return "reference"
   if (/^(figure|fig\.|table|tab\.|algorithm|listing)\s*\d+[a-z]?\s*[:.|]/i.test(s)) return "caption"
   if (/^\{\{(figure|table):[^}]*\}\}\s*$/.test(s)) return "caption"
+  // a caption spliced into a sentence by the conversion ("... results. Figure 3: Accuracy of ...")
+  if (/(?:^|[\s.;:])(?:figure|fig\.|table|tab\.)\s*\d+[a-z]?\s*[:|]/i.test(s)) return "caption"
+  if (/^\s*\(?(?:RQ|H|Q)\s*\d+[a-z]?\)?\s*[:.)]/.test(s) || /^\s*(?:our |the )?research questions?\b/i.test(s)) {
+    return "research-question"
+  }
+  if (/^\s*(?:example|e\.g\.|input|output|prompt|question|answer|context|passage|query|response|user|assistant|system)\s*\d*\s*:/i.test(s)) {
+    return "example"
+  }
+  if (/^\s*["“'‘].{20,}["”'’]\s*[.!]?\s*$/.test(s)) return "example"
+  if (
+    /[\w.+-]+@[\w-]+\.[\w.]+/.test(s) || /\b(corresponding author|equal contribution|these authors contributed)\b/i.test(s) ||
+    (s.match(/\b(university|universit[àäé]|department|dept\.|institute|laboratory|laboratories|school of|college|faculty|academy|inc\.|ltd|gmbh)\b/gi) ?? []).length >= 2
+  ) return "author-block"
   const cleaned = cleanSentence(s)
   const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  // a table dumped as text: mostly numbers ("2 0.0 0.2 0.4 ... rouge-1_f1"), or cells between bars
+  const tokens = cleaned.split(/\s+/).filter((t) => t.length > 0)
+  const numeric = tokens.filter((t) => /^[-+−]?[\d.,]+%?$/.test(t)).length
+  if ((numeric >= 5 && numeric / tokens.length > 0.3) || (s.match(/\|/g) ?? []).length >= 3) return "table"
   if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
   if (words.length > 90) return "too-long"
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
@@ -43,6 +60,11 @@ export const skipReason = (sentence: string): string | undefined => {
   if (futureWorkCue.test(lower)) return "future-work"
   if (roadmapCue.test(lower)) return "roadmap"
   if (/^(let|define|denote|suppose|assume|consider)\b/i.test(cleaned)) return "definition"
+  // an aim or a method, not a finding ("OBJECTIVE To determine whether ...", "We aimed to ...")
+  if (/^(?:(?:background|objectives?|aims?|purpose|methods?|design|setting|participants)\s*:?\s+)?(?:to (?:determine|assess|evaluate|investigate|examine|compare|test|identify|estimate|explore|measure|characteri[sz]e|describe)\b|we (?:aimed|sought|set out|aim|seek|wanted|attempted|investigated whether|asked whether|tested whether|examined whether))/i.test(cleaned)) {
+    return "aim"
+  }
+  if (/^(?:objectives?|aims?|purpose|methods?|design|setting|participants)\b/.test(lower)) return "aim"
   return undefined
 }
 

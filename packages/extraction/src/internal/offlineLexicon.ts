@@ -155,7 +155,10 @@ export const resultCues: ReadonlyArray<readonly [RegExp, number]> = [
   [/\b(better|worse|higher|lower|faster|slower|larger|smaller|more accurate|less accurate|superior|inferior|comparable|competitive)\s+(than|to|with)\b/, 1.6],
   [/\b(state[- ]of[- ]the[- ]art|best|new record|first time)\b/, 0.6],
   [/\b(is|are|was|were|remains?|becomes?)\s+(effective|robust|stable|consistent|accurate|efficient|sufficient|necessary|crucial|essential|unstable|ineffective|insufficient|equivalent|independent|dependent|proportional|invariant|bounded|optimal|unique|finite|possible|impossible|difficult|feasible)\b/, 0.8],
-  [/\b(excess|excesses|evidence|effect of|effects of|dependence|exhibits?|exhibited|displays?|displayed)\b/, 0.6]
+  [/\b(excess|excesses|evidence|effect of|effects of|dependence|exhibits?|exhibited|displays?|displayed)\b/, 0.6],
+  // null findings are findings: "had little effect on", "was not clearly associated with", "no significant difference"
+  [/\b((?:no|little|any|minimal|negligible) (?:significant |statistically significant |measurable |clear |apparent )?(?:effect|effects|difference|differences|association|associations|correlation|benefit|change|changes|improvement|impact|influence)|not (?:\w+ly )?(?:associated|correlated|linked|related|different|affected|affect|improve|improved|reduce|reduced|increase|increased|alter|altered|change|changed|predict|predictive)|did not|does not|do not|failed to|was unaffected|were unaffected|unchanged)\b/, 1.2],
+  [/\b((?:is|are|was|were) (?:required|necessary|essential|sufficient|critical|crucial|dispensable) (?:for|to)|plays? an? (?:\w+ )?role|played an? (?:\w+ )?role|regulates?|regulated|mediates?|mediated|depends? on|depended on|causes?|caused|drives?|drove|protects?|protected|binds?|bound to|interacts? with|interacted with|is linked to|are linked to|predicts?|is a (?:risk factor|predictor|marker|determinant) (?:for|of)|are (?:risk factors|predictors|markers) (?:for|of))\b/, 1.2]
 ]
 
 /** Hedges: each one found lowers a claim's confidence. */

@@ -67,6 +67,33 @@ export const isNarrow = (
   return { narrow: false, reason: null }
 }
 
+/**
+ * Independent groups among papers: papers sharing an author (normalised name)
+ * are one group, transitively; a paper with no known author is its own group.
+ */
+export const independentGroups = (
+  papers: ReadonlyArray<string>,
+  authorsOf: (paperId: string) => ReadonlyArray<string>
+): number => {
+  const parent = new Map<string, string>(papers.map((p) => [p, p]))
+  const find = (x: string): string => {
+    let r = x
+    while (parent.get(r) !== r) r = parent.get(r)!
+    return r
+  }
+  const byAuthor = new Map<string, string>()
+  for (const p of papers) {
+    for (const a of authorsOf(p)) {
+      const key = a.toLowerCase().normalize("NFKD").replace(/[^\p{L}\s]/gu, "").replace(/\s+/g, " ").trim()
+      if (key.length < 3) continue
+      const seen = byAuthor.get(key)
+      if (seen === undefined) byAuthor.set(key, p)
+      else parent.set(find(p), find(seen))
+    }
+  }
+  return new Set(papers.map(find)).size
+}
+
 /** The evidence of one claim. */
 export interface Evidence {
   readonly claimId: string
@@ -83,14 +110,23 @@ export interface Evidence {
   readonly contradictingPapers: ReadonlyArray<string>
   /** Ids of those contradicting claims. */
   readonly contradictingClaims: ReadonlyArray<string>
+  /** Authors of a paper (empty when unknown): papers sharing an author are not independent. Default: none known. */
+  readonly authorsOf?: ((paperId: string) => ReadonlyArray<string>) | undefined
+  /**
+   * The claim's subject is self-referential ("our model ..."): in each paper it names that paper's own
+   * contribution, so papers repeating the words do not agree on one finding. Default false.
+   */
+  readonly selfReferential?: boolean | undefined
 }
 
 /** A grade with its reasons. */
 export interface Assessment {
   readonly claimId: string
   readonly status: "established" | "preliminary" | "contested"
-  /** Independent supporting papers (own + replicating, non-retracted, not on both sides). */
+  /** Supporting papers (own + replicating, non-retracted, not on both sides). */
   readonly support: number
+  /** Independent groups among them (papers sharing an author count once). */
+  readonly independent: number
   /** Independent contradicting papers (non-retracted, not also supporting). */
   readonly opposition: number
   readonly narrow: boolean
@@ -103,8 +139,9 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
   if (rules.countReplications) for (const p of e.replicatingPapers) supporting.add(p)
   const opposing = new Set(e.contradictingPapers.filter((p) => !supporting.has(p)))
   const s = supporting.size, k = opposing.size
+  const independent = independentGroups(Array.from(supporting), e.authorsOf ?? (() => []))
   const narrow = isNarrow(e, rules)
-  const base = { claimId: e.claimId, support: s, opposition: k, narrow: narrow.narrow }
+  const base = { claimId: e.claimId, support: s, independent, opposition: k, narrow: narrow.narrow }
   if (e.ownPapers.length === 0) {
     return {
       ...base,
@@ -121,6 +158,21 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
       reason: `${s} supporting paper(s) against ${k} contradicting paper(s)`
     }
   }
+  if (s >= rules.minIndependentPapers && e.selfReferential === true) {
+    return {
+      ...base,
+      status: "preliminary",
+      reason: `${s} papers use these words, but its subject is self-referential (each paper's own contribution): ` +
+        "not one finding"
+    }
+  }
+  if (s >= rules.minIndependentPapers && independent < rules.minIndependentPapers) {
+    return {
+      ...base,
+      status: "preliminary",
+      reason: `${s} supporting papers, but only ${independent} independent author group(s)`
+    }
+  }
   if (s >= rules.minIndependentPapers) {
     if (narrow.narrow) {
       return { ...base, status: "preliminary", reason: `${s} supporting papers, but ${narrow.reason}` }
@@ -128,7 +180,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     return {
       ...base,
       status: "established",
-      reason: `${s} independent supporting papers` +
+      reason: `${s} independent supporting papers (${independent} author group(s))` +
         (k > 0 ? `; ${k} contradicting paper(s) below the contest ratio` : "; no contradiction")
     }
   }

@@ -39,6 +39,13 @@ export interface BlockingOptions {
   readonly maxTermDf: number
   /** Rare stems two claims must share. Default 2; 0 disables term blocking. */
   readonly minSharedTerms: number
+  /**
+   * Claims sharing ONE stem that occurs in at most this many claims (a very
+   * specific word: a gene, a named method) are candidates too. Default 8; 0
+   * disables it. Each such block has at most this many claims, so its cost
+   * stays linear in the corpus.
+   */
+  readonly maxSingleTermDf: number
 }
 
 /** Default blocking options. */
@@ -49,7 +56,8 @@ export const defaultBlocking: BlockingOptions = {
   maxBucket: 200,
   maxEntityClaims: 50,
   maxTermDf: 25,
-  minSharedTerms: 2
+  minSharedTerms: 2,
+  maxSingleTermDf: 8
 }
 
 /** The number of LSH bits for a corpus of `n` vectors. */

@@ -94,6 +94,13 @@ const inLexicon = (lexicon: ReadonlySet<string>, token: string): boolean => {
   return false
 }
 
+/** A word that carries polarity (a change word or a negator): what contradictions are made of. */
+export const isPolarWord = (word: string): boolean => {
+  const w = word.toLowerCase()
+  return NEGATORS.has(w) || inLexicon(UP, w) || inLexicon(DOWN, w) ||
+    /^(significant(ly)?|substantial(ly)?|strong(ly)?|weak(ly)?|slight(ly)?|positive(ly)?|negative(ly)?|effective|ineffective|associated|unassociated|unrelated|independent|dependent|necessary|unnecessary|sufficient|insufficient|direct(ly)?|indirect(ly)?|all|none|some|only)$/.test(w)
+}
+
 /** Does the sentence state a null finding (no difference, not associated, ...)? */
 export const isNull = (text: string): boolean => NULL_PATTERNS.some((p) => p.test(text))
 

@@ -95,9 +95,11 @@ export interface EntityMatch {
 
 /**
  * Entities matching a name: id, exact normalised label or alias, else a
- * label or alias containing the query as whole words.
+ * label or alias containing the query as whole words. With `partial`, the
+ * containing ones are added to the exact ones ("text classification" also
+ * finds "text classification benchmarks").
  */
-export const matchEntities = (db: DuckDbService, name: string, limit = 20) =>
+export const matchEntities = (db: DuckDbService, name: string, limit = 20, partial = false) =>
   Effect.gen(function*() {
     const q = name.trim()
     if (q === "") return [] as ReadonlyArray<EntityMatch>
@@ -115,14 +117,13 @@ export const matchEntities = (db: DuckDbService, name: string, limit = 20) =>
        ORDER BY how DESC, entity_id LIMIT ${limit}`,
       [norm, keyOf(q) as string]
     )
-    if (exact.length > 0) {
-      return Array.from(new Map(exact.map((r) => [r.entity_id, r] as const)).values()).map((r) => ({
-        entityId: r.entity_id,
-        label: r.label,
-        type: r.type,
-        by: r.how === "label" ? "label" as const : "alias" as const
-      }))
-    }
+    const exactMatches: Array<EntityMatch> = Array.from(new Map(exact.map((r) => [r.entity_id, r] as const)).values()).map((r) => ({
+      entityId: r.entity_id,
+      label: r.label,
+      type: r.type,
+      by: r.how === "label" ? "label" as const : "alias" as const
+    }))
+    if (exactMatches.length > 0 && !partial) return exactMatches
     const pattern = `(^| )${norm.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( |$)`
     const contains = yield* db.query<{ entity_id: string; label: string; type: string }>(
       `SELECT DISTINCT e.entity_id, e.label, e.type, length(e.normalized_label) AS len FROM entities e
@@ -131,5 +132,10 @@ export const matchEntities = (db: DuckDbService, name: string, limit = 20) =>
        ORDER BY len, e.entity_id LIMIT ${limit}`,
       [pattern]
     )
-    return contains.map((r) => ({ entityId: r.entity_id, label: r.label, type: r.type, by: "contains" as const }))
+    const seen = new Set(exactMatches.map((e) => e.entityId))
+    return [
+      ...exactMatches,
+      ...contains.filter((r) => !seen.has(r.entity_id))
+        .map((r) => ({ entityId: r.entity_id, label: r.label, type: r.type, by: "contains" as const }))
+    ].slice(0, Math.max(limit, exactMatches.length))
   })

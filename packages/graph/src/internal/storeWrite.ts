@@ -133,6 +133,7 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     const violations = yield* db.run("DELETE FROM shacl_violations WHERE paper_id = $1", p)
     // The arXiv record of a fetched paper goes with it (`kg fetch arxiv` writes it again after a replacement).
     yield* db.run("DELETE FROM arxiv_papers WHERE paper_id = $1", p)
+    yield* db.run("DELETE FROM reported_claims WHERE paper_id = $1", p)
     const papers = yield* db.run("DELETE FROM papers WHERE paper_id = $1", p)
     return {
       papers,
@@ -314,6 +315,19 @@ export const writeRows = (
         claimRows.map((c) => c.id as string)
       ])
     }
+
+    yield* appendRows(
+      db,
+      "reported_claims",
+      uniqueBy(bundle.reported ?? [], (r) => r.chunkId + SEP + r.quote).map((r) => [
+        paperId,
+        r.chunkId,
+        r.page,
+        r.text,
+        r.quote,
+        r.attribution
+      ])
+    )
 
     const failedChunks = yield* appendRows(
       db,

@@ -156,12 +156,14 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
 const challengesNode = (r: Challenges) =>
   r.papers.length === 0 ? h("p", {}, "No paper contradicts this claim.") : h("ul", {}, r.papers.map((p) =>
     h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${p.year ?? "n.d."})`,
-      h("ul", {}, p.claims.map((c) => h("li", {}, h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · edge ${Math.round(c.edgeScore * 100) / 100}`))))
+      h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${c.id === null ? "judged now" : "edge"} ${Math.round(c.edgeScore * 100) / 100}`))))
   ))
 
 const counterNode = (r: Counterevidence) =>
   r.against.length === 0 ? h("p", {}, "No contradicting claim.") : h("ul", {}, r.against.map((a) =>
-    h("li", {}, badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text),
+    h("li", {}, ...(a.claim === null
+      ? [`"${a.text}"`]
+      : [badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
       h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
   ))
 

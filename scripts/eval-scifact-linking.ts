@@ -1,0 +1,258 @@
+/**
+ * Measures the claim layer end to end on SciFact, through the real offline
+ * pipeline (ingest, rule-based extractor, SHACL, entity resolution, wink
+ * vectors, the store, the linker with the offline NLI, grading):
+ *
+ * 1. Every abstract of the split becomes a markdown paper (title + abstract)
+ *    and is extracted into a store of abstracts. On that store, every claim
+ *    with evidence is asked as a free-text hypothesis to
+ *    `GraphQueries.counterevidence` (it is not stored there): for claims an
+ *    abstract contradicts, is a contradicting abstract among the first 3
+ *    papers returned; for claims only supported, is a supporting abstract
+ *    returned as counterevidence at all.
+ * 2. Every claim of the split becomes a one-sentence paper and is extracted
+ *    into a copy of that store (linked incrementally at the end of the run,
+ *    as `kg extract` does). Measured: the share of claim papers that store
+ *    their claim; the share of gold (claim, abstract) pairs linked by an edge
+ *    or a merge (a claim with sources in both papers); the share of linked
+ *    (claim paper, abstract paper) pairs that are gold pairs (an edge of any kind counts, weak links
+ *    included; the figures without weak links are printed too); and the share
+ *    of linked gold pairs whose kind is right (contradicts for CONTRADICT,
+ *    same claim / replicates for SUPPORT).
+ *
+ *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
+ *
+ * The split (`scripts/lib/scifact.ts`) is by abstract: develop on `dev`,
+ * report `heldout` without tuning on it.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Effect from "effect/Effect"
+import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
+import * as Kg from "../packages/graph/src/Kg.js"
+import { readClaims, readCorpus, splitOfClaim } from "./lib/scifact.js"
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+const split = (arg("split") ?? "dev") as "dev" | "heldout" | "all"
+const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
+const asJson = process.argv.includes("--json")
+const keep = arg("keep")
+
+const inSplit = (s: "dev" | "heldout") => split === "all" || s === split
+
+const allClaims = readClaims().filter((c) => inSplit(splitOfClaim(c.cited_doc_ids))).slice(0, limit)
+const cited = new Set(allClaims.flatMap((c) => c.cited_doc_ids.map(String)))
+// every abstract the split's claims cite (a claim falls on the side of its first cited abstract)
+const docs = readCorpus().filter((d) => cited.has(String(d.doc_id)))
+
+const dir = keep ?? mkdtempSync(join(tmpdir(), "kg-eval-scifact-"))
+const absDir = join(dir, "abstracts"), claimDir = join(dir, "claims")
+mkdirSync(absDir, { recursive: true })
+mkdirSync(claimDir, { recursive: true })
+const yaml = (s: string) => JSON.stringify(s)
+for (const d of docs) {
+  writeFileSync(
+    join(absDir, `doc-${d.doc_id}.md`),
+    `---\nid: ${yaml(`scifact-doc-${d.doc_id}`)}\ntitle: ${yaml(d.title)}\nyear: 2015\n---\n\n${d.abstract.join(" ")}\n`
+  )
+}
+for (const c of allClaims) {
+  writeFileSync(
+    join(claimDir, `claim-${c.id}.md`),
+    `---\nid: ${yaml(`scifact-claim-${c.id}`)}\ntitle: ${yaml(`SciFact claim ${c.id}`)}\nyear: 2020\n---\n\n${c.claim}\n`
+  )
+}
+const absDb = join(dir, "abstracts.duckdb"), fullDb = join(dir, "all.duckdb")
+for (const f of [absDb, fullDb]) for (const suffix of ["", ".wal", ".retrieval-index"]) rmSync(f + suffix, { force: true })
+
+const docPaper = (docId: string | number) => `scifact-doc-${docId}`
+const claimPaper = (id: number) => `scifact-claim-${id}`
+
+/** Gold (claim paper, abstract paper) pairs and their label. */
+const gold = new Map<string, "SUPPORT" | "CONTRADICT">()
+for (const c of allClaims) {
+  for (const [docId, sets] of Object.entries(c.evidence)) {
+    const labels = new Set(sets.map((s) => s.label))
+    gold.set(`${claimPaper(c.id)}\u0000${docPaper(docId)}`, labels.has("CONTRADICT") ? "CONTRADICT" : "SUPPORT")
+  }
+}
+const citedPairs = new Set(allClaims.flatMap((c) => c.cited_doc_ids.map((d) => `${claimPaper(c.id)}\u0000${docPaper(d)}`)))
+
+const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((1000 * a) / b) / 10)
+
+const extractInto = (db: string, paths: ReadonlyArray<string>) =>
+  Kg.extract(paths).pipe(Effect.provide(Kg.layerOffline({ db })))
+
+const counterevidenceCheck = Effect.gen(function*() {
+  const withEvidence = allClaims.filter((c) => Object.keys(c.evidence).length > 0)
+  let contradicted = 0, contradictedFound = 0, contradictedAnywhere = 0, supported = 0, supportedReturned = 0, notFound = 0
+  const examples: Array<Record<string, unknown>> = []
+  const falseExamples: Array<Record<string, unknown>> = []
+  for (const c of withEvidence) {
+    const labels = Object.entries(c.evidence).map(([d, sets]) => [d, new Set(sets.map((s) => s.label))] as const)
+    const contra = labels.filter(([, l]) => l.has("CONTRADICT")).map(([d]) => docPaper(d))
+    const support = labels.filter(([, l]) => l.has("SUPPORT") && !l.has("CONTRADICT")).map(([d]) => docPaper(d))
+    const result = yield* GraphQueries.counterevidence(c.claim).pipe(
+      Effect.map((r) => r as GraphQueries.Counterevidence | null),
+      Effect.catchTag("NotFoundError", () => Effect.succeed(null))
+    )
+    if (result === null) notFound++
+    const papers: Array<string> = []
+    for (const a of result?.against ?? []) for (const s of a.sources) if (!papers.includes(s.paperId)) papers.push(s.paperId)
+    if (contra.length > 0) {
+      contradicted++
+      const hit = papers.slice(0, 3).some((p) => contra.includes(p))
+      if (hit) contradictedFound++
+      if (papers.some((p) => contra.includes(p))) contradictedAnywhere++
+      if (examples.length < 6) examples.push({ claim: c.claim, contradictedBy: contra, returned: papers.slice(0, 3), hit })
+    } else if (support.length > 0) {
+      supported++
+      if (papers.some((p) => support.includes(p))) {
+        supportedReturned++
+        if (falseExamples.length < 12) {
+          const a = result?.against.find((x) => support.includes(x.sources[0]?.paperId ?? ""))
+          falseExamples.push({ claim: c.claim, against: a?.text, edgeScore: a?.edgeScore, signals: a?.signals })
+        }
+      }
+    }
+  }
+  return {
+    hypotheses: withEvidence.length,
+    resolvedNothing: notFound,
+    contradicted,
+    contradictingAbstractInTop3: contradictedFound,
+    contradictingAbstractInTop3Pct: pct(contradictedFound, contradicted),
+    contradictingAbstractAnywhere: contradictedAnywhere,
+    supported,
+    supportingAbstractReturnedAsCounterevidence: supportedReturned,
+    supportingAbstractReturnedPct: pct(supportedReturned, supported),
+    examples,
+    supportedButReturnedExamples: falseExamples
+  }
+})
+
+const linkingCheck = Effect.gen(function*() {
+  const db = yield* DuckDb
+  const ownSources = yield* db.query<{ claim_id: string; paper_id: string }>(
+    "SELECT DISTINCT claim_id, paper_id FROM claim_sources"
+  )
+  const papersOf = new Map<string, Set<string>>()
+  for (const r of ownSources) {
+    const s = papersOf.get(r.claim_id) ?? new Set<string>()
+    s.add(r.paper_id)
+    papersOf.set(r.claim_id, s)
+  }
+  const claimPapers = new Set(allClaims.map((c) => claimPaper(c.id)))
+  const storing = new Set(ownSources.map((r) => r.paper_id).filter((p) => claimPapers.has(p)))
+  // Linked paper pairs: an edge between claims of the two papers, or one claim with sources in both (a merge).
+  const linked = new Map<string, Set<string>>()
+  const addLink = (pa: string, pb: string, kind: string) => {
+    const [c, d] = claimPapers.has(pa) ? [pa, pb] : [pb, pa]
+    if (!claimPapers.has(c) || claimPapers.has(d) || !d.startsWith("scifact-doc-")) return
+    const key = `${c}\u0000${d}`
+    const s = linked.get(key) ?? new Set<string>()
+    s.add(kind)
+    linked.set(key, s)
+  }
+  for (const [, papers] of papersOf) {
+    const list = Array.from(papers)
+    for (const a of list) for (const b of list) if (a < b) addLink(a, b, "merged")
+  }
+  const edges = yield* db.query<{ src: string; dst: string; kind: string }>(
+    "SELECT src_claim_id AS src, dst_claim_id AS dst, kind FROM claim_edges"
+  )
+  const edgeKinds: Record<string, number> = {}
+  for (const e of edges) {
+    edgeKinds[e.kind] = (edgeKinds[e.kind] ?? 0) + 1
+    for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, e.kind)
+  }
+  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link")
+  let goldLinked = 0, kindRight = 0, goldLinkedStrong = 0
+  const kindByGold: Record<string, Record<string, number>> = { SUPPORT: {}, CONTRADICT: {} }
+  for (const [key, label] of gold) {
+    const kinds = linked.get(key)
+    if (kinds === undefined) continue
+    goldLinked++
+    if (strong(kinds)) goldLinkedStrong++
+    const k = kinds.has("contradicts")
+      ? "contradicts"
+      : kinds.has("merged")
+      ? "merged"
+      : kinds.has("same_as")
+      ? "same_as"
+      : kinds.has("replicates")
+      ? "replicates"
+      : "weak_link"
+    kindByGold[label]![k] = (kindByGold[label]![k] ?? 0) + 1
+    // right: contradicts for CONTRADICT; the same claim (merged, same_as) or replicates for SUPPORT; a weak link is never right
+    if (label === "CONTRADICT" ? k === "contradicts" : k === "merged" || k === "same_as" || k === "replicates") kindRight++
+  }
+  const linkedPairs = linked.size
+  const linkedGold = Array.from(linked.keys()).filter((k) => gold.has(k)).length
+  const strongPairs = Array.from(linked.entries()).filter(([, kinds]) => strong(kinds))
+  const strongGold = strongPairs.filter(([k]) => gold.has(k)).length
+  const linkedCited = Array.from(linked.keys()).filter((k) => citedPairs.has(k)).length
+  const wrong = Array.from(linked.entries()).filter(([k]) => !gold.has(k)).slice(0, 8)
+  const claimTexts = new Map(allClaims.map((c) => [claimPaper(c.id), c.claim] as const))
+  const status = yield* db.query<{ status: string; n: number }>("SELECT status, count(*)::INTEGER AS n FROM claims GROUP BY status")
+  return {
+    claimPapers: allClaims.length,
+    claimPapersStoringTheirClaim: storing.size,
+    claimPapersStoringPct: pct(storing.size, allClaims.length),
+    goldPairs: gold.size,
+    goldPairsLinked: goldLinked,
+    goldPairsLinkedPct: pct(goldLinked, gold.size),
+    linkedClaimAbstractPairs: linkedPairs,
+    linkedPairsThatAreGold: linkedGold,
+    precisionPct: pct(linkedGold, linkedPairs),
+    withoutWeakLinks: {
+      goldPairsLinked: goldLinkedStrong,
+      goldPairsLinkedPct: pct(goldLinkedStrong, gold.size),
+      linkedClaimAbstractPairs: strongPairs.length,
+      precisionPct: pct(strongGold, strongPairs.length)
+    },
+    linkedPairsThatAreCited: linkedCited,
+    edgeKindRight: kindRight,
+    edgeKindRightPct: pct(kindRight, goldLinked),
+    kindByGold,
+    edgeKinds,
+    statuses: Object.fromEntries(status.map((s) => [s.status, s.n])),
+    notGoldExamples: wrong.map(([k, kinds]) => {
+      const [c, d] = k.split("\u0000")
+      return { claim: claimTexts.get(c!), doc: d, kinds: Array.from(kinds) }
+    })
+  }
+})
+
+const program = Effect.gen(function*() {
+  const t0 = Date.now()
+  yield* extractInto(absDb, [absDir])
+  const t1 = Date.now()
+  const counter = yield* counterevidenceCheck.pipe(Effect.provide(Kg.layerOffline({ db: absDb, readOnly: true })))
+  const t2 = Date.now()
+  copyFileSync(absDb, fullDb)
+  yield* extractInto(fullDb, [claimDir])
+  const t3 = Date.now()
+  const linking = yield* linkingCheck.pipe(Effect.provide(Kg.layerOffline({ db: fullDb, readOnly: true })))
+  return {
+    split,
+    claims: allClaims.length,
+    abstracts: docs.length,
+    seconds: { abstracts: (t1 - t0) / 1000, counterevidence: (t2 - t1) / 1000, claims: (t3 - t2) / 1000 },
+    linking,
+    counterevidence: counter
+  }
+})
+
+const result = await Effect.runPromise(program).catch((e: unknown) => {
+  console.error(e)
+  process.exit(1)
+})
+if (keep === undefined) rmSync(dir, { recursive: true, force: true })
+if (asJson) console.log(JSON.stringify(result))
+else console.log(JSON.stringify(result, null, 2))
