@@ -119,6 +119,10 @@ const readName = (raw: string): { readonly name: string; readonly extra: Readonl
   const def = EntityName.splitDefinition(raw)
   if (def !== null) return { name: def.long, extra: [def.short] }
   const clean = EntityName.cleanLabel(raw)
+  const inner = EntityName.definedHead(clean)
+  // "statistical singing voice conversion (SVC) technique": the defined long form, with the short form and the
+  // name as written (without the parenthesis) as aliases.
+  if (inner !== null) return { name: inner.long, extra: [inner.short, inner.name] }
   // A trailing short form that does not abbreviate the words before it ("neural networks (DNNs)", the phrase cut
   // short) is no part of the name, and not an alias of it either.
   const trailing = /^(.+?)\s*[([]([^()[\]]+)[)\]]$/u.exec(clean)
@@ -209,8 +213,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   if (ctx.storeLookup !== undefined) {
     const wanted = new Set<EntityCache.NormalizedLabel>()
     for (const n of names) {
-      const def = EntityName.splitDefinition(n)
-      for (const form of def === null ? [n] : [def.long, def.short]) {
+      for (const form of EntityName.namedForms(n)) {
         const key = EntityCache.keyOf(form)
         if (key !== "" && !index.has(key)) wanted.add(key)
       }
@@ -227,10 +230,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   // Lazily built indexes (see expansions and lettersIndex below), kept current by learn.
   let shortForms: Map<string, string> | undefined
   let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
+  let byWords: Map<string, Array<EntityCache.EntityRef>> | undefined
   const learn = (ref: EntityCache.EntityRef): void => {
     acc = EntityCache.combine(acc, EntityCache.singleton(ref))
     // The lazily built indexes below follow what is learnt.
     if (byLetters !== undefined) indexLetters(byLetters, ref)
+    if (byWords !== undefined) indexWords(byWords, ref)
     if (shortForms !== undefined) {
       for (const alias of ref.aliases) {
         if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
@@ -303,19 +308,53 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     )
     return fits.length === 1 ? fits[0] : undefined
   }
+  // The paper's entities by the words of their names (`EntityName.mentionWords`; computed once, on the first need).
+  const indexWords = (index: Map<string, Array<EntityCache.EntityRef>>, ref: EntityCache.EntityRef): void => {
+    const keys = new Set<string>()
+    for (const n of [ref.label, ...ref.aliases]) {
+      const key = paperKeyOf(n)
+      if (key !== null) keys.add(key)
+    }
+    for (const key of keys) {
+      const list = (index.get(key) ?? []).filter((r) => r.id !== ref.id)
+      list.push(ref)
+      index.set(key, list)
+    }
+  }
+  const wordsIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
+    if (byWords !== undefined) return byWords
+    byWords = new Map()
+    for (const ref of EntityCache.entities(acc)) indexWords(byWords, ref)
+    return byWords
+  }
+  /**
+   * Within a paper, two names with the same words (`EntityName.corefersInPaper`:
+   * spelling, `X of Y`, evaluative modifiers, artefact heads of one kind) are
+   * one entity, when exactly one entity of the paper has them.
+   */
+  const findInPaper = (name: string): EntityCache.EntityRef | undefined => {
+    const key = paperKeyOf(name)
+    if (key === null) return undefined
+    const fits = wordsIndex().get(key) ?? []
+    return fits.length === 1 ? (touched.get(fits[0]!.id) ?? fits[0]) : undefined
+  }
   /** "dedicated WSD models" -> "dedicated word sense disambiguation models", when WSD is a known short form. */
   const findExpanded = (name: string): EntityCache.EntityRef | undefined => {
+    const expanded = expandShortForms(name)
+    return expanded === undefined ? undefined : findKey(expanded)
+  }
+  const expandShortForms = (name: string): string | undefined => {
     const tokens = name.split(/(\s+)/u)
     if (tokens.length < 3 || !tokens.some((t) => /^\p{Lu}[\p{Lu}\p{N}-]*\p{Lu}s?$/u.test(t))) return undefined
     const map = expansions()
     let changed = false
     const expanded = tokens.map((t) => {
-      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : undefined)
+      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : map.get(`${t}s`))
       if (long === undefined) return t
       changed = true
       return long
     }).join("")
-    return changed ? findKey(expanded) : undefined
+    return changed ? expanded : undefined
   }
   const findKey = (name: string): EntityCache.EntityRef | undefined => {
     const key = EntityCache.keyOf(name)
@@ -390,6 +429,11 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
       if (hit !== undefined && !(defined && definesOtherwise(hit, { short: alias, long: label }))) known = hit
     }
     if (known === undefined) known = findByInitials(label)
+    if (known === undefined) known = findInPaper(label)
+    if (known === undefined) {
+      const expanded = expandShortForms(label)
+      if (expanded !== undefined) known = findInPaper(expanded)
+    }
     if (known !== undefined) {
       merges++
       const ref = extend(known, [label, ...aliases])
@@ -479,6 +523,18 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     skippedEntities,
     typeVotes: votes
   }
+}
+
+// Paper keys of the names seen lately (`EntityName.mentionWords` is pure; a paper's names recur chunk after chunk).
+const paperKeys = new Map<string, string | null>()
+const paperKeyOf = (name: string): string | null => {
+  const hit = paperKeys.get(name)
+  if (hit !== undefined) return hit
+  if (paperKeys.size >= 50_000) paperKeys.clear()
+  const words = EntityName.mentionWords(name)
+  const key = words === null ? null : words.join(" ")
+  paperKeys.set(name, key)
+  return key
 }
 
 /** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */
