@@ -200,11 +200,15 @@ const capitalised = (t: string): boolean => /^\p{Lu}/u.test(t)
 const NAME_LINKS = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "at", "de", "von", "van"])
 
 /** Words whose plural is themselves, or that end in `s` without being plurals. */
-const INVARIANT = new Set(["series", "species", "news"])
+const INVARIANT = new Set(["series", "species", "news", "always"])
+/** Plurals in `-ies` of words in `-ie` (`movies`, not `movy`). */
+const IE_PLURALS = /^(?:movies|cookies|zombies|calories|rookies|selfies|prairies|brownies|genies|hippies|freebies|lies|ties|pies|dies)$/u
 
 const singular = (word: string): string => {
   if (word.length <= 3 || /\p{N}/u.test(word) || INVARIANT.has(word.toLowerCase())) return word
+  if (IE_PLURALS.test(word.toLowerCase())) return word.slice(0, -1)
   if (/ies$/.test(word)) return word.slice(0, -3) + "y"
+  if (/[aeou]ys$/.test(word)) return word.slice(0, -1)
   if (/(?:ss|us|is|ous|sis|ys)$/.test(word)) return word
   if (/(?:ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2)
   if (/s$/.test(word)) return word.slice(0, -1)
@@ -643,6 +647,12 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
   if (/[,;]|\s(?:and|or|&)\s/iu.test(text)) return null
   const raw = tokensOf(text)
   if (raw.length === 0 || raw.some((t) => /\p{N}/u.test(t))) return null
+  // A capitalised word alone or before a generic head is one name in a paper that writes both (`Dau measure`, `Dau`;
+  // `Transformer model`, `Transformer`), kept apart from the same word in lower case (`language model`).
+  const name = raw[0]!
+  if (/^\p{Lu}\p{Ll}+$/u.test(name) && (raw.length === 1 || (raw.length === 2 && genericTail(raw) === 1))) {
+    return [`^${name.toLowerCase()}`]
+  }
   let tokens = raw.map((t) => acronymSingular(t).toLowerCase()).filter((t) => !EVALUATIVE_MODIFIERS.has(t))
   while (tokens.length > 1 && ARTICLES.has(tokens[0]!)) tokens = tokens.slice(1)
   if (tokens.length === 0 || tokens.some((t) => PREPOSITIONS.has(t))) return null
