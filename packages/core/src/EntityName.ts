@@ -672,12 +672,103 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
 }
 
 /**
- * Whether two names of one paper are one entity: their {@link mentionWords}
- * are the same, so they differ only in spelling, word order around `of`, an
- * evaluative modifier or an artefact head of the same kind.
+ * Heads after which a process names the thing that performs it: a `parsing
+ * algorithm` is a `parser`, a `classification stage` a `classifier`, an
+ * `error correction mechanism` an `error corrector`.
  *
  * @since 0.1.0
  * @category coreference
  */
-export const corefersInPaper = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
-  a.length === b.length && a.every((w, i) => w === b[i])
+export const AGENT_HEADS: ReadonlySet<string> = new Set([
+  "method",
+  "algorithm",
+  "procedure",
+  "mechanism",
+  "system",
+  "architecture",
+  "model",
+  "network",
+  "tool",
+  "toolkit",
+  "software",
+  "module",
+  "component",
+  "stage",
+  "unit",
+  "engine"
+])
+
+/** The process an agent noun names, as {@link stemWord} writes it: `parser` -> `pars~`, `classifier` -> `classific~`. */
+const agentStem = (word: string): string | null => {
+  const m = /^(.{3,}?)(ifier|izer|iser|er|or)$/u.exec(word)
+  if (m === null) return null
+  let base = m[1]!
+  if (m[2] === "ifier") base += "ific"
+  else if (m[2] === "izer" || m[2] === "iser") base += m[2].slice(0, 2)
+  if (/([^aeiou])\1$/u.test(base)) base = base.slice(0, -1)
+  if (/at$/u.test(base)) base = base.slice(0, -2)
+  return base.length >= 3 && /[aeiouy]/u.test(base) ? `${base}~` : null
+}
+
+const DOES = "*does"
+const DOER = "*doer"
+
+/**
+ * The keys a name's key meets: itself, or for a process with an agent head
+ * the agent noun's key and back (a `parsing algorithm` meets a `parser`, but
+ * not a `parsing system`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const meetingKeys = (key: string): ReadonlyArray<string> =>
+  key.endsWith(DOES)
+    ? [key.slice(0, -DOES.length) + DOER]
+    : key.endsWith(DOER)
+    ? [key.slice(0, -DOER.length) + DOES]
+    : [key]
+
+/**
+ * The keys by which a name meets the other names of its paper: its
+ * {@link mentionWords}, and for a process with an agent head
+ * ({@link AGENT_HEADS}) or an agent noun the process and a mark of which it is
+ * ({@link meetingKeys}: `parsing algorithm` and `parser` meet; `parsing task`
+ * and `parser` do not). Empty when the name cannot take part.
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const paperKeys = (label: string): ReadonlyArray<string> => {
+  const words = mentionWords(label)
+  if (words === null) return []
+  const keys = [words.join(" ")]
+  const n = words.length
+  const last = words[n - 1]!
+  if (n >= 2 && words[n - 2]!.endsWith("~") && AGENT_HEADS.has(rawHead(label))) {
+    keys.push([...words.slice(0, n - 1), DOES].join(" "))
+  } else if (!last.endsWith("~") && !last.startsWith("^")) {
+    const stem = agentStem(last)
+    if (stem !== null) keys.push([...words.slice(0, n - 1), stem, DOER].join(" "))
+  }
+  return keys
+}
+
+/** The last word of a name as written, singular and in lower case. */
+const rawHead = (label: string): string => {
+  const tokens = tokensOf(dropParentheticals(cleanLabel(label)))
+  return singular((tokens[tokens.length - 1] ?? "").toLowerCase())
+}
+
+/**
+ * Whether two names of one paper are one entity: they share a
+ * {@link paperKeys} key, so they differ only in spelling, word order around
+ * `of`, an evaluative modifier, an artefact head of the same kind, or name a
+ * process's agent two ways (`parsing algorithm`, `parser`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const corefersInPaper = (a: string, b: string): boolean => {
+  const theirs = new Set(paperKeys(b))
+  return paperKeys(a).some((k) => meetingKeys(k).some((m) => theirs.has(m)))
+}

@@ -308,13 +308,10 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     )
     return fits.length === 1 ? fits[0] : undefined
   }
-  // The paper's entities by the words of their names (`EntityName.mentionWords`; computed once, on the first need).
+  // The paper's entities by the keys of their names (`EntityName.paperKeys`; computed once, on the first need).
   const indexWords = (index: Map<string, Array<EntityCache.EntityRef>>, ref: EntityCache.EntityRef): void => {
     const keys = new Set<string>()
-    for (const n of [ref.label, ...ref.aliases]) {
-      const key = paperKeyOf(n)
-      if (key !== null) keys.add(key)
-    }
+    for (const n of [ref.label, ...ref.aliases]) for (const key of paperKeysOf(n)) keys.add(key)
     for (const key of keys) {
       const list = (index.get(key) ?? []).filter((r) => r.id !== ref.id)
       list.push(ref)
@@ -328,15 +325,19 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     return byWords
   }
   /**
-   * Within a paper, two names with the same words (`EntityName.corefersInPaper`:
-   * spelling, `X of Y`, evaluative modifiers, artefact heads of one kind) are
-   * one entity, when exactly one entity of the paper has them.
+   * Within a paper, two names that share a key (`EntityName.corefersInPaper`:
+   * spelling, `X of Y`, evaluative modifiers, artefact heads of one kind, a
+   * process and its agent) are one entity, when exactly one entity of the
+   * paper has it.
    */
   const findInPaper = (name: string): EntityCache.EntityRef | undefined => {
-    const key = paperKeyOf(name)
-    if (key === null) return undefined
-    const fits = wordsIndex().get(key) ?? []
-    return fits.length === 1 ? (touched.get(fits[0]!.id) ?? fits[0]) : undefined
+    const fits = new Map<EntityId, EntityCache.EntityRef>()
+    for (const key of paperKeysOf(name)) {
+      for (const meets of EntityName.meetingKeys(key)) for (const ref of wordsIndex().get(meets) ?? []) fits.set(ref.id, ref)
+    }
+    if (fits.size !== 1) return undefined
+    const [ref] = fits.values()
+    return touched.get(ref!.id) ?? ref
   }
   /** "dedicated WSD models" -> "dedicated word sense disambiguation models", when WSD is a known short form. */
   const findExpanded = (name: string): EntityCache.EntityRef | undefined => {
@@ -525,16 +526,15 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   }
 }
 
-// Paper keys of the names seen lately (`EntityName.mentionWords` is pure; a paper's names recur chunk after chunk).
-const paperKeys = new Map<string, string | null>()
-const paperKeyOf = (name: string): string | null => {
+// Paper keys of the names seen lately (`EntityName.paperKeys` is pure; a paper's names recur chunk after chunk).
+const paperKeys = new Map<string, ReadonlyArray<string>>()
+const paperKeysOf = (name: string): ReadonlyArray<string> => {
   const hit = paperKeys.get(name)
   if (hit !== undefined) return hit
   if (paperKeys.size >= 50_000) paperKeys.clear()
-  const words = EntityName.mentionWords(name)
-  const key = words === null ? null : words.join(" ")
-  paperKeys.set(name, key)
-  return key
+  const keys = EntityName.paperKeys(name)
+  paperKeys.set(name, keys)
+  return keys
 }
 
 /** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */
