@@ -248,14 +248,22 @@ const genericTail = (tokens: ReadonlyArray<string>): number => {
  * @category identity
  */
 export const canonicalName = (label: string): string => {
+  const known = canonicalMemo.get(label)
+  if (known !== undefined) return known
   // Each pass only shortens (or keeps) the name: iterate to a fixed point so the function is idempotent.
   let out = canonicalOnce(label)
   for (;;) {
     const next = canonicalOnce(out)
-    if (next === out) return out
+    if (next === out) break
     out = next
   }
+  if (canonicalMemo.size >= 100_000) canonicalMemo.clear()
+  canonicalMemo.set(label, out)
+  return out
 }
+
+// canonicalName is pure and a run asks for the same names again and again (every chunk indexes the paper's names).
+const canonicalMemo = new Map<string, string>()
 
 /** A parenthetical inside a name (`dedicated word sense disambiguation (WSD) models`) is not part of it. */
 const dropParentheticals = (s: string): string => {
