@@ -690,7 +690,6 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
 export const AGENT_HEADS: ReadonlySet<string> = new Set([
   "method",
   "algorithm",
-  "procedure",
   "mechanism",
   "system",
   "architecture",

@@ -187,6 +187,7 @@ describe("EntityName: coreference within a paper", () => {
     ["parsing algorithm", "parsing system"],
     ["parsing strategies", "parser"],
     ["clustering method", "cluster"],
+    ["minimization procedure", "minimizers"],
     ["statistical singing voice conversion (SVC) technique", "statistical singing voice conversion"]
   ]
   it("joins names of one thing", () => {
