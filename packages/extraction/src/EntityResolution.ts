@@ -417,7 +417,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     const own = [...read.extra, ...trimmedNames(e.aliases).flatMap((a) => {
       const r = readName(a)
       return [r.name, ...r.extra]
-    })].filter((a) => a !== "")
+    })].filter((a) => a !== "" && !abbreviatesPart(a, label))
     const aliases = [...own, ...partnersOf([label, ...own])]
     const type = canonicalType(e.type, types, fallbackType)
     let known = find(label)
@@ -535,6 +535,17 @@ const paperKeysOf = (name: string): ReadonlyArray<string> => {
   const keys = EntityName.paperKeys(name)
   paperKeys.set(name, keys)
   return keys
+}
+
+/**
+ * Whether a short form abbreviates only the last words of a name
+ * (`VC` of `real-time statistical voice conversion`, which abbreviates
+ * "voice conversion"): then it names a more general thing, not this one.
+ */
+const abbreviatesPart = (alias: string, label: string): boolean => {
+  if (!EntityName.isShortForm(alias)) return false
+  const long = EntityName.abbreviationMatch(alias, label)
+  return long !== null && EntityCache.keyOf(long) !== EntityCache.keyOf(label)
 }
 
 /** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */

@@ -363,6 +363,25 @@ describe("coreference within a paper", () => {
     ])
   })
 
+  it("a short form that abbreviates only the last words of a name is not its alias", () => {
+    const text = "We study voice conversion (VC). Syntax-based real-time statistical voice conversion (VC) is new."
+    const out = resolveChunk(
+      result({
+        entities: [ent("voice conversion", "Task", ["VC"]), ent("real-time statistical voice conversion", "Method", ["VC"])]
+      }),
+      { cache: EntityCache.empty, definitions: EntityName.findDefinitions(text) }
+    )
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["real-time statistical voice conversion", []],
+      ["voice conversion", ["VC"]]
+    ])
+    // An alias that abbreviates the whole name stays.
+    const whole = resolveChunk(result({ entities: [ent("convolutional neural network", "Method", ["CNN"])] }), {
+      cache: EntityCache.empty
+    })
+    expect(whole.entities[0]!.aliases).toEqual(["CNN"])
+  })
+
   it("keeps apart what differs in content, kind of head or order", () => {
     for (
       const pair of [
