@@ -543,7 +543,8 @@ const paperKeysOf = (name: string): ReadonlyArray<string> => {
  * "voice conversion"): then it names a more general thing, not this one.
  */
 const abbreviatesPart = (alias: string, label: string): boolean => {
-  if (!EntityName.isShortForm(alias)) return false
+  // A short form alone ("deep CNN" is a name with a short form in it, not a short form).
+  if (/\s/u.test(alias.trim()) || !EntityName.isShortForm(alias)) return false
   const long = EntityName.abbreviationMatch(alias, label)
   return long !== null && EntityCache.keyOf(long) !== EntityCache.keyOf(label)
 }

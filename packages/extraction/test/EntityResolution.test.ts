@@ -375,11 +375,12 @@ describe("coreference within a paper", () => {
       ["real-time statistical voice conversion", []],
       ["voice conversion", ["VC"]]
     ])
-    // An alias that abbreviates the whole name stays.
-    const whole = resolveChunk(result({ entities: [ent("convolutional neural network", "Method", ["CNN"])] }), {
-      cache: EntityCache.empty
-    })
-    expect(whole.entities[0]!.aliases).toEqual(["CNN"])
+    // An alias that abbreviates the whole name stays, and so does a name with a short form in it.
+    const whole = resolveChunk(
+      result({ entities: [ent("convolutional neural network", "Method", ["CNN"]), ent("deep convolutional neural network", "Method", ["deep CNN"])] }),
+      { cache: EntityCache.empty }
+    )
+    expect(whole.entities.map((e) => e.aliases)).toEqual([["CNN"], ["deep CNN"]])
   })
 
   it("keeps apart what differs in content, kind of head or order", () => {
