@@ -7,7 +7,10 @@
  * case, plural and generic-head variants are one name) and by alias, against,
  * in this order, the EntityCache threaded through the run, the entities the
  * caller fetched from the store, and the entities already resolved in the same
- * chunk. A known entity keeps its id and label; the new names become its
+ * chunk; a name found nowhere may still join one entity of the paper by the
+ * bolder in-paper rule (`EntityName.corefersInPaper`: `predictions of
+ * intelligibility` / `intelligibility prediction`, `parsing algorithm` /
+ * `parser`). A known entity keeps its id and label; the new names become its
  * aliases. A new entity gets the deterministic id `entityIri(label)`: the type
  * is not part of an entity's identity. Every reported type is counted as a
  * vote (`typeVotes`); the store gives each entity the type with most votes.
@@ -46,7 +49,12 @@ import {
  * @category models
  */
 export interface ResolveContext {
-  /** The EntityCache threaded through the run so far. */
+  /**
+   * The EntityCache of the paper so far (threaded from chunk to chunk of one
+   * paper). Its entities are the paper's: names of one paper are joined more
+   * boldly than across papers (`EntityName.corefersInPaper`), so it must not
+   * hold other papers' entities beyond those this paper named.
+   */
   readonly cache: EntityCache.EntityCache
   /**
    * Entities already in the store, by normalised label or alias. Called at
