@@ -131,6 +131,15 @@ const readName = (raw: string): { readonly name: string; readonly extra: Readonl
   // "statistical singing voice conversion (SVC) technique": the defined long form, with the short form and the
   // name as written (without the parenthesis) as aliases.
   if (inner !== null) return { name: inner.long, extra: [inner.short, inner.name] }
+  // "Hierarchical Directed Acyclic Graph (HDAG) Kernel": the definition inside is no part of the label (the short
+  // form names the words before it, not this name; the text's definitions join those).
+  const middle = /^(.+?)\s*[([]\s*([^()[\]]+?)\s*[)\]]\s*([^()[\]]+)$/u.exec(clean)
+  if (middle !== null && EntityName.isShortForm(middle[2]!)) {
+    const before = middle[1]!.trim()
+    if (EntityName.abbreviationMatch(middle[2]!, before) === before) {
+      return { name: EntityName.cleanLabel(`${before} ${middle[3]!.trim()}`), extra: [] }
+    }
+  }
   // A trailing short form that does not abbreviate the words before it ("neural networks (DNNs)", the phrase cut
   // short) is no part of the name, and not an alias of it either.
   const trailing = /^(.+?)\s*[([]([^()[\]]+)[)\]]$/u.exec(clean)

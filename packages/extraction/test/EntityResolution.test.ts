@@ -383,6 +383,15 @@ describe("coreference within a paper", () => {
     expect(whole.entities.map((e) => e.aliases)).toEqual([["CNN"], ["deep CNN"]])
   })
 
+  it("a definition inside a label is no part of it", () => {
+    const text = "We propose the Hierarchical Directed Acyclic Graph (HDAG) Kernel. The HDAG Kernel counts HDAGs."
+    const out = one(["Hierarchical Directed Acyclic Graph (HDAG) Kernel", "HDAG Kernel", "HDAGs"], EntityName.findDefinitions(text))
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["HDAGs", ["Hierarchical Directed Acyclic Graph"]],
+      ["Hierarchical Directed Acyclic Graph Kernel", ["HDAG Kernel"]]
+    ])
+  })
+
   it("keeps apart what differs in content, kind of head or order", () => {
     for (
       const pair of [
