@@ -85,7 +85,23 @@ export const cleanLabel = (raw: string): string => {
 // Identity
 // ---------------------------------------------------------------------------
 
+/**
+ * The version of the identity-key rules ({@link entityKey}). A store records
+ * the rules its keys were computed with and recomputes them when this
+ * changes; change it with any rule that changes a key.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const KEY_RULES = "2"
+
 const ARTICLES = new Set(["the", "a", "an"])
+
+/**
+ * Words that point at the paper's own thing without naming it (`our`, `the proposed`): dropped before a name or a
+ * phrase of two words or more (`the proposed CyCADA model` is CyCADA), kept before a lone word (`our method`).
+ */
+const POINTERS = new Set(["our", "proposed", "novel", "aforementioned"])
 
 /**
  * Heads that do not change what a named thing refers to: `CyCADA model` is
@@ -116,25 +132,35 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "algorithm",
   "algorithms",
   "approach",
+  "approaches",
   "architecture",
+  "architectures",
   "network",
   "networks",
   "task",
   "tasks",
   "metric",
+  "metrics",
   "score",
   "scores",
   "measure",
+  "measures",
   "technique",
+  "techniques",
   "toolkit",
+  "toolkits",
   "library",
+  "libraries",
   "module",
+  "modules",
   "embedding",
   "embeddings",
   "representation",
   "representations",
   "challenge",
-  "shared task"
+  "challenges",
+  "shared task",
+  "shared tasks"
 ])
 
 /**
@@ -175,11 +201,24 @@ const nameToken = (t: string): boolean =>
  */
 export const looksLikeName = (tokens: ReadonlyArray<string>): boolean =>
   tokens.length > 0 &&
-  (tokens.some(nameToken) || (tokens.length > 1 && tokens.every((t) => /^\p{Lu}/u.test(t))))
+  (tokens.some(nameToken) ||
+    (tokens.length > 1 && capitalised(tokens[0]!) && capitalised(tokens[tokens.length - 1]!) &&
+      tokens.every((t) => capitalised(t) || NAME_LINKS.has(t))))
+
+const capitalised = (t: string): boolean => /^\p{Lu}/u.test(t)
+/** Lower-case words that may join the capitalised words of a name (`Fragment-and-Compose`, `Bank of America`). */
+const NAME_LINKS = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "at", "de", "von", "van"])
+
+/** Words whose plural is themselves, or that end in `s` without being plurals. */
+const INVARIANT = new Set(["series", "species", "news", "always"])
+/** Plurals in `-ies` of words in `-ie` (`movies`, not `movy`). */
+const IE_PLURALS = /^(?:movies|cookies|zombies|calories|rookies|selfies|prairies|brownies|genies|hippies|freebies|lies|ties|pies|dies)$/u
 
 const singular = (word: string): string => {
-  if (word.length <= 3 || /\p{N}/u.test(word)) return word
+  if (word.length <= 3 || /\p{N}/u.test(word) || INVARIANT.has(word.toLowerCase())) return word
+  if (IE_PLURALS.test(word.toLowerCase())) return word.slice(0, -1)
   if (/ies$/.test(word)) return word.slice(0, -3) + "y"
+  if (/[aeou]ys$/.test(word)) return word.slice(0, -1)
   if (/(?:ss|us|is|ous|sis|ys)$/.test(word)) return word
   if (/(?:ches|shes|xes|sses)$/.test(word)) return word.slice(0, -2)
   if (/s$/.test(word)) return word.slice(0, -1)
@@ -219,14 +258,22 @@ const genericTail = (tokens: ReadonlyArray<string>): number => {
  * @category identity
  */
 export const canonicalName = (label: string): string => {
+  const known = canonicalMemo.get(label)
+  if (known !== undefined) return known
   // Each pass only shortens (or keeps) the name: iterate to a fixed point so the function is idempotent.
   let out = canonicalOnce(label)
   for (;;) {
     const next = canonicalOnce(out)
-    if (next === out) return out
+    if (next === out) break
     out = next
   }
+  if (canonicalMemo.size >= 100_000) canonicalMemo.clear()
+  canonicalMemo.set(label, out)
+  return out
 }
+
+// canonicalName is pure and a run asks for the same names again and again (every chunk indexes the paper's names).
+const canonicalMemo = new Map<string, string>()
 
 /** A parenthetical inside a name (`dedicated word sense disambiguation (WSD) models`) is not part of it. */
 const dropParentheticals = (s: string): string => {
@@ -236,9 +283,16 @@ const dropParentheticals = (s: string): string => {
 
 const canonicalOnce = (label: string): string => {
   const def = splitDefinition(label)
-  const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
+  const clean = cleanLabel(def === null ? label : def.long)
+  const inner = definedHead(clean)
+  const text = stripAccents(dropParentheticals(inner === null ? clean : inner.long))
   let tokens = tokensOf(text).map(acronymSingular)
-  while (tokens.length > 1 && ARTICLES.has(tokens[0]!.toLowerCase())) tokens = tokens.slice(1)
+  for (;;) {
+    const first = tokens[0]?.toLowerCase() ?? ""
+    if (tokens.length > 1 && ARTICLES.has(first)) tokens = tokens.slice(1)
+    else if (POINTERS.has(first) && (tokens.length > 2 || looksLikeName(tokens.slice(1)))) tokens = tokens.slice(1)
+    else break
+  }
   const tail = genericTail(tokens)
   if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
   else if (tokens.length >= 2) {
@@ -394,6 +448,45 @@ export const splitDefinition = (label: string): Definition | null => {
   return null
 }
 
+/**
+ * A name with a definition inside and a generic head after it, `LONG (SF)
+ * head` (`continuous speech recognition (CSR) techniques`, `natural language
+ * processing (NLP) systems`): the defined long form is a name, so the generic
+ * head goes ({@link canonicalName}), and the short form is an alias. `name`
+ * is the label without the parenthesis; null for other labels, and when the
+ * short form abbreviates only part of the words before it
+ * (`statistical singing voice conversion (SVC) technique`).
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const definedHead = (
+  label: string
+): { readonly name: string; readonly short: string; readonly long: string } | null => {
+  const m = /^(.+?)\s*[([]\s*([^()[\]]+?)\s*[)\]]\s*(\S.*)$/su.exec(label.replace(/\s+/gu, " ").trim())
+  if (m === null) return null
+  const [before, inside, after] = [m[1]!.trim(), m[2]!, m[3]!.trim()]
+  if (!isShortForm(inside) || abbreviationMatch(inside, before) !== before) return null
+  const rest = tokensOf(after)
+  if (rest.length === 0 || rest.length > 2 || /[()[\]]/u.test(after)) return null
+  if (genericTail([...tokensOf(before), ...rest]) !== rest.length) return null
+  return { name: cleanLabel(`${before} ${after}`), short: inside, long: cleanLabel(before) }
+}
+
+/**
+ * The names a label stands for: both forms of a definition (`long (SF)`,
+ * `SF (long)`, `long (SF) head`), otherwise the label itself.
+ *
+ * @since 0.1.0
+ * @category abbreviations
+ */
+export const namedForms = (label: string): ReadonlyArray<string> => {
+  const def = splitDefinition(label)
+  if (def !== null) return [def.long, def.short]
+  const inner = definedHead(label)
+  return inner === null ? [label] : [inner.name, inner.short]
+}
+
 const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, short.length * 2)
 
 /**
@@ -441,4 +534,258 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
     }
   }
   return out
+}
+
+// ---------------------------------------------------------------------------
+// Coreference within one paper
+// ---------------------------------------------------------------------------
+
+/**
+ * Modifiers that rate or point at a thing without changing what it is
+ * (`efficient robust estimation algorithm` is the paper's `robust estimation
+ * procedure`). Dropped, in lower case, when comparing the names of one paper.
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const EVALUATIVE_MODIFIERS: ReadonlySet<string> = new Set([
+  "efficient",
+  "effective",
+  "novel",
+  "proposed",
+  "our",
+  "this",
+  "that",
+  "these",
+  "those",
+  "its",
+  "their",
+  "existing",
+  "conventional",
+  "typical",
+  "powerful",
+  "practical",
+  "aforementioned",
+  "above",
+  "various",
+  "several"
+])
+
+/**
+ * Heads that name the kind of artefact rather than its content, by kind:
+ * within a paper, `robust estimation procedure` and `efficient robust
+ * estimation algorithm` are one method. Heads of different kinds keep names
+ * apart (`information extraction techniques` is not `information extraction
+ * tasks`), and so does a head against none (`face recognition system` is not
+ * `face recognition`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const ARTEFACT_HEAD_KINDS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["method", "algorithm", "approach", "procedure", "technique", "scheme", "strategy", "framework", "methodology", "mechanism"],
+  ["system", "architecture"],
+  ["task", "problem"],
+  ["tool", "toolkit", "software"],
+  ["module", "component"]
+]
+const ARTEFACT_KIND = new Map(ARTEFACT_HEAD_KINDS.flatMap((list) => list.map((w) => [w, list[0]!] as const)))
+
+/** Prepositions other than `of` make a phrase of several things (`temporal expressions in newswire texts`). */
+const PREPOSITIONS = new Set([
+  "for",
+  "in",
+  "on",
+  "to",
+  "with",
+  "by",
+  "from",
+  "at",
+  "using",
+  "via",
+  "into",
+  "over",
+  "under",
+  "between",
+  "across",
+  "through",
+  "against",
+  "within",
+  "without",
+  "towards",
+  "than",
+  "versus",
+  "vs"
+])
+
+/**
+ * A light stem for comparing the names of one paper: the plural goes
+ * (`predictions` -> `prediction`), and the `-ing` and `-ion` forms of one verb
+ * meet (`predicting`, `prediction` -> `predict~`; `translating`, `translation`
+ * -> `transl~`). A bare word keeps its form (`segment` is not `segmentation`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const stemWord = (word: string): string => {
+  const w = singular(word.toLowerCase())
+  if (/\p{N}/u.test(w)) return w
+  const m = /^(.+?)(ation|ition|ion|ing)$/u.exec(w)
+  if (m === null) return w
+  let base = m[1]!
+  if (m[2] === "ition") base += "it"
+  if (m[2] === "ing") {
+    // formatting -> format, estimating -> estim (as estimation), translating -> transl (as translation)
+    if (/([^aeiou])\1$/u.test(base)) base = base.slice(0, -1)
+    if (/at$/u.test(base)) base = base.slice(0, -2)
+  }
+  if (base.length < 3 || !/[aeiouy]/u.test(base)) return w
+  return `${base}~`
+}
+
+/**
+ * The words by which a name is compared with the other names of its paper
+ * ({@link corefersInPaper}): its content words, stemmed ({@link stemWord}), in
+ * order, with `X of Y` read as `Y X` (`predictions of intelligibility` ->
+ * `intelligibility predict~`), articles and {@link EVALUATIVE_MODIFIERS}
+ * dropped, and a last word that is an artefact head replaced by its kind
+ * ({@link ARTEFACT_HEAD_KINDS}). Null for names that cannot take part:
+ * coordinations (`object, scene, and action recognition` names several
+ * things), phrases with another preposition (`temporal expressions in
+ * newswire texts`) or more than one `of`, verb phrases (`parsing written
+ * language`), names with no content word, and names with a digit (versions
+ * are compared by the identity key only).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const mentionWords = (label: string): ReadonlyArray<string> | null => {
+  const def = splitDefinition(label)
+  const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
+  if (/[,;]|\s(?:and|or|&)\s/iu.test(text)) return null
+  const raw = tokensOf(text)
+  if (raw.length === 0 || raw.some((t) => /\p{N}/u.test(t))) return null
+  // A capitalised word alone or before a generic head is one name in a paper that writes both (`Dau measure`, `Dau`;
+  // `Transformer model`, `Transformer`), kept apart from the same word in lower case (`language model`).
+  const name = raw[0]!
+  if (/^\p{Lu}\p{Ll}+$/u.test(name) && (raw.length === 1 || (raw.length === 2 && genericTail(raw) === 1))) {
+    return [`^${name.toLowerCase()}`]
+  }
+  let tokens = raw.map((t) => acronymSingular(t).toLowerCase()).filter((t) => !EVALUATIVE_MODIFIERS.has(t))
+  while (tokens.length > 1 && ARTICLES.has(tokens[0]!)) tokens = tokens.slice(1)
+  if (tokens.length === 0 || tokens.some((t) => PREPOSITIONS.has(t))) return null
+  // A verb phrase names an act on a thing (`parsing written language`, `automatically detecting ASR errors`).
+  if (tokens.length >= 3 && /(?:ing|ly)$/u.test(tokens[0]!)) return null
+  const of = tokens.indexOf("of")
+  if (of >= 0) {
+    // `X of Y` as `Y X`: one `of`, at most two words before it (`predictions of intelligibility`).
+    if (of === 0 || of > 2 || of === tokens.length - 1 || tokens.lastIndexOf("of") !== of || /\bof-|-of\b/iu.test(text)) return null
+    tokens = [...tokens.slice(of + 1).filter((t) => !ARTICLES.has(t)), ...tokens.slice(0, of)]
+  }
+  const words = tokens.map(stemWord)
+  if (words.length === 0) return null
+  const kind = words.length > 1 ? ARTEFACT_KIND.get(words[words.length - 1]!) : undefined
+  if (kind !== undefined) words[words.length - 1] = kind
+  return words
+}
+
+/**
+ * Heads after which a process names the thing that performs it: a `parsing
+ * algorithm` is a `parser`, a `classification stage` a `classifier`, an
+ * `error correction mechanism` an `error corrector`.
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const AGENT_HEADS: ReadonlySet<string> = new Set([
+  "method",
+  "algorithm",
+  "mechanism",
+  "system",
+  "architecture",
+  "model",
+  "network",
+  "tool",
+  "toolkit",
+  "software",
+  "module",
+  "component",
+  "stage",
+  "unit",
+  "engine"
+])
+
+/** The process an agent noun names, as {@link stemWord} writes it: `parser` -> `pars~`, `classifier` -> `classific~`. */
+const agentStem = (word: string): string | null => {
+  const m = /^(.{3,}?)(ifier|izer|iser|er|or)$/u.exec(word)
+  if (m === null) return null
+  let base = m[1]!
+  if (m[2] === "ifier") base += "ific"
+  else if (m[2] === "izer" || m[2] === "iser") base += m[2].slice(0, 2)
+  if (/([^aeiou])\1$/u.test(base)) base = base.slice(0, -1)
+  if (/at$/u.test(base)) base = base.slice(0, -2)
+  return base.length >= 3 && /[aeiouy]/u.test(base) ? `${base}~` : null
+}
+
+const DOES = "*does"
+const DOER = "*doer"
+
+/**
+ * The keys a name's key meets: itself, or for a process with an agent head
+ * the agent noun's key and back (a `parsing algorithm` meets a `parser`, but
+ * not a `parsing system`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const meetingKeys = (key: string): ReadonlyArray<string> =>
+  key.endsWith(DOES)
+    ? [key.slice(0, -DOES.length) + DOER]
+    : key.endsWith(DOER)
+    ? [key.slice(0, -DOER.length) + DOES]
+    : [key]
+
+/**
+ * The keys by which a name meets the other names of its paper: its
+ * {@link mentionWords}, and for a process with an agent head
+ * ({@link AGENT_HEADS}) or an agent noun the process and a mark of which it is
+ * ({@link meetingKeys}: `parsing algorithm` and `parser` meet; `parsing task`
+ * and `parser` do not). Empty when the name cannot take part.
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const paperKeys = (label: string): ReadonlyArray<string> => {
+  const words = mentionWords(label)
+  if (words === null) return []
+  const keys = [words.join(" ")]
+  const n = words.length
+  const last = words[n - 1]!
+  if (n >= 2 && words[n - 2]!.endsWith("~") && AGENT_HEADS.has(rawHead(label))) {
+    keys.push([...words.slice(0, n - 1), DOES].join(" "))
+  } else if (!last.endsWith("~") && !last.startsWith("^")) {
+    const stem = agentStem(last)
+    if (stem !== null) keys.push([...words.slice(0, n - 1), stem, DOER].join(" "))
+  }
+  return keys
+}
+
+/** The last word of a name as written, singular and in lower case. */
+const rawHead = (label: string): string => {
+  const tokens = tokensOf(dropParentheticals(cleanLabel(label)))
+  return singular((tokens[tokens.length - 1] ?? "").toLowerCase())
+}
+
+/**
+ * Whether two names of one paper are one entity: they share a
+ * {@link paperKeys} key, so they differ only in spelling, word order around
+ * `of`, an evaluative modifier, an artefact head of the same kind, or name a
+ * process's agent two ways (`parsing algorithm`, `parser`).
+ *
+ * @since 0.1.0
+ * @category coreference
+ */
+export const corefersInPaper = (a: string, b: string): boolean => {
+  const theirs = new Set(paperKeys(b))
+  return paperKeys(a).some((k) => meetingKeys(k).some((m) => theirs.has(m)))
 }

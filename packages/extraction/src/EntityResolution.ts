@@ -7,7 +7,10 @@
  * case, plural and generic-head variants are one name) and by alias, against,
  * in this order, the EntityCache threaded through the run, the entities the
  * caller fetched from the store, and the entities already resolved in the same
- * chunk. A known entity keeps its id and label; the new names become its
+ * chunk; a name found nowhere may still join one entity of the paper by the
+ * bolder in-paper rule (`EntityName.corefersInPaper`: `predictions of
+ * intelligibility` / `intelligibility prediction`, `parsing algorithm` /
+ * `parser`). A known entity keeps its id and label; the new names become its
  * aliases. A new entity gets the deterministic id `entityIri(label)`: the type
  * is not part of an entity's identity. Every reported type is counted as a
  * vote (`typeVotes`); the store gives each entity the type with most votes.
@@ -46,7 +49,12 @@ import {
  * @category models
  */
 export interface ResolveContext {
-  /** The EntityCache threaded through the run so far. */
+  /**
+   * The EntityCache of the paper so far (threaded from chunk to chunk of one
+   * paper). Its entities are the paper's: names of one paper are joined more
+   * boldly than across papers (`EntityName.corefersInPaper`), so it must not
+   * hold other papers' entities beyond those this paper named.
+   */
   readonly cache: EntityCache.EntityCache
   /**
    * Entities already in the store, by normalised label or alias. Called at
@@ -119,6 +127,19 @@ const readName = (raw: string): { readonly name: string; readonly extra: Readonl
   const def = EntityName.splitDefinition(raw)
   if (def !== null) return { name: def.long, extra: [def.short] }
   const clean = EntityName.cleanLabel(raw)
+  const inner = EntityName.definedHead(clean)
+  // "statistical singing voice conversion (SVC) technique": the defined long form, with the short form and the
+  // name as written (without the parenthesis) as aliases.
+  if (inner !== null) return { name: inner.long, extra: [inner.short, inner.name] }
+  // "Hierarchical Directed Acyclic Graph (HDAG) Kernel": the definition inside is no part of the label (the short
+  // form names the words before it, not this name; the text's definitions join those).
+  const middle = /^(.+?)\s*[([]\s*([^()[\]]+?)\s*[)\]]\s*([^()[\]]+)$/u.exec(clean)
+  if (middle !== null && EntityName.isShortForm(middle[2]!)) {
+    const before = middle[1]!.trim()
+    if (EntityName.abbreviationMatch(middle[2]!, before) === before) {
+      return { name: EntityName.cleanLabel(`${before} ${middle[3]!.trim()}`), extra: [] }
+    }
+  }
   // A trailing short form that does not abbreviate the words before it ("neural networks (DNNs)", the phrase cut
   // short) is no part of the name, and not an alias of it either.
   const trailing = /^(.+?)\s*[([]([^()[\]]+)[)\]]$/u.exec(clean)
@@ -209,8 +230,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   if (ctx.storeLookup !== undefined) {
     const wanted = new Set<EntityCache.NormalizedLabel>()
     for (const n of names) {
-      const def = EntityName.splitDefinition(n)
-      for (const form of def === null ? [n] : [def.long, def.short]) {
+      for (const form of EntityName.namedForms(n)) {
         const key = EntityCache.keyOf(form)
         if (key !== "" && !index.has(key)) wanted.add(key)
       }
@@ -227,10 +247,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   // Lazily built indexes (see expansions and lettersIndex below), kept current by learn.
   let shortForms: Map<string, string> | undefined
   let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
+  let byWords: Map<string, Array<EntityCache.EntityRef>> | undefined
   const learn = (ref: EntityCache.EntityRef): void => {
     acc = EntityCache.combine(acc, EntityCache.singleton(ref))
     // The lazily built indexes below follow what is learnt.
     if (byLetters !== undefined) indexLetters(byLetters, ref)
+    if (byWords !== undefined) indexWords(byWords, ref)
     if (shortForms !== undefined) {
       for (const alias of ref.aliases) {
         if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
@@ -303,19 +325,54 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     )
     return fits.length === 1 ? fits[0] : undefined
   }
+  // The paper's entities by the keys of their names (`EntityName.paperKeys`; computed once, on the first need).
+  const indexWords = (index: Map<string, Array<EntityCache.EntityRef>>, ref: EntityCache.EntityRef): void => {
+    const keys = new Set<string>()
+    for (const n of [ref.label, ...ref.aliases]) for (const key of paperKeysOf(n)) keys.add(key)
+    for (const key of keys) {
+      const list = (index.get(key) ?? []).filter((r) => r.id !== ref.id)
+      list.push(ref)
+      index.set(key, list)
+    }
+  }
+  const wordsIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
+    if (byWords !== undefined) return byWords
+    byWords = new Map()
+    for (const ref of EntityCache.entities(acc)) indexWords(byWords, ref)
+    return byWords
+  }
+  /**
+   * Within a paper, two names that share a key (`EntityName.corefersInPaper`:
+   * spelling, `X of Y`, evaluative modifiers, artefact heads of one kind, a
+   * process and its agent) are one entity, when exactly one entity of the
+   * paper has it.
+   */
+  const findInPaper = (name: string): EntityCache.EntityRef | undefined => {
+    const fits = new Map<EntityId, EntityCache.EntityRef>()
+    for (const key of paperKeysOf(name)) {
+      for (const meets of EntityName.meetingKeys(key)) for (const ref of wordsIndex().get(meets) ?? []) fits.set(ref.id, ref)
+    }
+    if (fits.size !== 1) return undefined
+    const [ref] = fits.values()
+    return touched.get(ref!.id) ?? ref
+  }
   /** "dedicated WSD models" -> "dedicated word sense disambiguation models", when WSD is a known short form. */
   const findExpanded = (name: string): EntityCache.EntityRef | undefined => {
+    const expanded = expandShortForms(name)
+    return expanded === undefined ? undefined : findKey(expanded)
+  }
+  const expandShortForms = (name: string): string | undefined => {
     const tokens = name.split(/(\s+)/u)
     if (tokens.length < 3 || !tokens.some((t) => /^\p{Lu}[\p{Lu}\p{N}-]*\p{Lu}s?$/u.test(t))) return undefined
     const map = expansions()
     let changed = false
     const expanded = tokens.map((t) => {
-      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : undefined)
+      const long = map.get(t) ?? (t.endsWith("s") ? map.get(t.slice(0, -1)) : map.get(`${t}s`))
       if (long === undefined) return t
       changed = true
       return long
     }).join("")
-    return changed ? findKey(expanded) : undefined
+    return changed ? expanded : undefined
   }
   const findKey = (name: string): EntityCache.EntityRef | undefined => {
     const key = EntityCache.keyOf(name)
@@ -377,7 +434,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     const own = [...read.extra, ...trimmedNames(e.aliases).flatMap((a) => {
       const r = readName(a)
       return [r.name, ...r.extra]
-    })].filter((a) => a !== "")
+    })].filter((a) => a !== "" && !abbreviatesPart(a, label))
     const aliases = [...own, ...partnersOf([label, ...own])]
     const type = canonicalType(e.type, types, fallbackType)
     let known = find(label)
@@ -390,6 +447,11 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
       if (hit !== undefined && !(defined && definesOtherwise(hit, { short: alias, long: label }))) known = hit
     }
     if (known === undefined) known = findByInitials(label)
+    if (known === undefined) known = findInPaper(label)
+    if (known === undefined) {
+      const expanded = expandShortForms(label)
+      if (expanded !== undefined) known = findInPaper(expanded)
+    }
     if (known !== undefined) {
       merges++
       const ref = extend(known, [label, ...aliases])
@@ -479,6 +541,29 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     skippedEntities,
     typeVotes: votes
   }
+}
+
+// Paper keys of the names seen lately (`EntityName.paperKeys` is pure; a paper's names recur chunk after chunk).
+const paperKeys = new Map<string, ReadonlyArray<string>>()
+const paperKeysOf = (name: string): ReadonlyArray<string> => {
+  const hit = paperKeys.get(name)
+  if (hit !== undefined) return hit
+  if (paperKeys.size >= 50_000) paperKeys.clear()
+  const keys = EntityName.paperKeys(name)
+  paperKeys.set(name, keys)
+  return keys
+}
+
+/**
+ * Whether a short form abbreviates only the last words of a name
+ * (`VC` of `real-time statistical voice conversion`, which abbreviates
+ * "voice conversion"): then it names a more general thing, not this one.
+ */
+const abbreviatesPart = (alias: string, label: string): boolean => {
+  // A short form alone ("deep CNN" is a name with a short form in it, not a short form).
+  if (/\s/u.test(alias.trim()) || !EntityName.isShortForm(alias)) return false
+  const long = EntityName.abbreviationMatch(alias, label)
+  return long !== null && EntityCache.keyOf(long) !== EntityCache.keyOf(label)
 }
 
 /** An acronym as written: `ATN`, `CNNs`, `BiDAF`-like forms are short forms but only all-capital ones are matched by initials. */

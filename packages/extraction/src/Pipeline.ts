@@ -309,8 +309,7 @@ type StoreMemo = Map<string, Entity | null>
 const namesOf = (result: ExtractionResult, definitions: ReadonlyArray<EntityName.Definition>): Set<EntityCache.NormalizedLabel> => {
   const keys = new Set<EntityCache.NormalizedLabel>()
   const add = (name: string) => {
-    const def = EntityName.splitDefinition(name)
-    for (const form of def === null ? [name] : [def.long, def.short]) {
+    for (const form of EntityName.namedForms(name)) {
       const key = EntityCache.keyOf(form)
       if (key !== "") keys.add(key)
     }

@@ -334,3 +334,117 @@ describe("entity identity", () => {
     expect(out.entities.map((e) => e.label)).toEqual(["natural language parsing"])
   })
 })
+
+describe("coreference within a paper", () => {
+  const one = (labels: ReadonlyArray<string>, definitions: ReadonlyArray<EntityName.Definition> = []) =>
+    resolveChunk(result({ entities: labels.map((l) => ent(l, "Method")) }), { cache: EntityCache.empty, definitions })
+
+  it("joins names of one thing in one paper, across chunks too", () => {
+    const out = one(["robust estimation procedure", "efficient robust estimation algorithm"])
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["robust estimation procedure", ["efficient robust estimation algorithm"]]
+    ])
+    const first = one(["predictions of intelligibility"])
+    const later = resolveChunk(result({ entities: [ent("intelligibility prediction", "Task")] }), { cache: first.cache })
+    expect(later.entities.map((e) => e.id)).toEqual(first.entities.map((e) => e.id))
+    expect(later.created).toBe(0)
+  })
+
+  it("joins a name written with a short form defined in the paper", () => {
+    const text = "It measures violations of individual rationality (IR). IR violations are rare."
+    const out = one(["violations of individual rationality", "IR violations"], EntityName.findDefinitions(text))
+    expect(new Set(out.labelToId.values()).size).toBe(1)
+  })
+
+  it("a label with a definition inside is its long form, with the short form and the name as aliases", () => {
+    const out = one(["continuous speech recognition (CSR) techniques", "CSR"])
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["continuous speech recognition", ["CSR", "continuous speech recognition techniques"]]
+    ])
+  })
+
+  it("a short form that abbreviates only the last words of a name is not its alias", () => {
+    const text = "We study voice conversion (VC). Syntax-based real-time statistical voice conversion (VC) is new."
+    const out = resolveChunk(
+      result({
+        entities: [ent("voice conversion", "Task", ["VC"]), ent("real-time statistical voice conversion", "Method", ["VC"])]
+      }),
+      { cache: EntityCache.empty, definitions: EntityName.findDefinitions(text) }
+    )
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["real-time statistical voice conversion", []],
+      ["voice conversion", ["VC"]]
+    ])
+    // An alias that abbreviates the whole name stays, and so does a name with a short form in it.
+    const whole = resolveChunk(
+      result({ entities: [ent("convolutional neural network", "Method", ["CNN"]), ent("deep convolutional neural network", "Method", ["deep CNN"])] }),
+      { cache: EntityCache.empty }
+    )
+    expect(whole.entities.map((e) => e.aliases)).toEqual([["CNN"], ["deep CNN"]])
+  })
+
+  it("a definition inside a label is no part of it", () => {
+    const text = "We propose the Hierarchical Directed Acyclic Graph (HDAG) Kernel. The HDAG Kernel counts HDAGs."
+    const out = one(["Hierarchical Directed Acyclic Graph (HDAG) Kernel", "HDAG Kernel", "HDAGs"], EntityName.findDefinitions(text))
+    expect(out.entities.map((e) => [e.label, e.aliases])).toEqual([
+      ["HDAGs", ["Hierarchical Directed Acyclic Graph"]],
+      ["Hierarchical Directed Acyclic Graph Kernel", ["HDAG Kernel"]]
+    ])
+  })
+
+  it("keeps apart what differs in content, kind of head or order", () => {
+    for (
+      const pair of [
+        ["language model", "language"],
+        ["machine translation systems", "machine translation"],
+        ["information extraction techniques", "information extraction tasks"],
+        ["neural network", "recurrent neural network"],
+        ["Korean-to-English dictionary", "English-to-Korean dictionary"],
+        ["ResNet-50", "ResNet-101"]
+      ]
+    ) {
+      expect([pair, one(pair).entities.length]).toEqual([pair, 2])
+    }
+  })
+
+  it("joins nothing when two entities of the paper fit", () => {
+    // Two stored entities (kept apart by the identity key), both named by this paper: a third name either could
+    // be is joined to neither.
+    const a = new Entity({ id: EntityCache.entityIri("training algorithm"), label: "training algorithm", type: "Method", aliases: [] })
+    const b = new Entity({ id: EntityCache.entityIri("training procedure"), label: "training procedure", type: "Method", aliases: [] })
+    const byKey = new Map([[EntityCache.keyOf(a.label), a], [EntityCache.keyOf(b.label), b]])
+    const out = resolveChunk(
+      result({ entities: ["training algorithm", "training procedure", "efficient training algorithms"].map((l) => ent(l, "Method")) }),
+      {
+        cache: EntityCache.empty,
+        storeLookup: (keys) => new Map(keys.flatMap((k) => (byKey.has(k) ? [[k, byKey.get(k)!] as const] : [])))
+      }
+    )
+    expect(out.entities.length).toBe(3)
+    expect(out.created).toBe(1)
+  })
+
+  it("across papers only the identity key and aliases join: a stored entity the paper does not name is not found", () => {
+    const stored = new Entity({
+      id: EntityCache.entityIri("robust estimation procedure"),
+      label: "robust estimation procedure",
+      type: "Method",
+      aliases: []
+    })
+    const byKey = new Map([[EntityCache.keyOf(stored.label), stored]])
+    const lookup = (keys: ReadonlyArray<EntityCache.NormalizedLabel>) =>
+      new Map(keys.flatMap((k) => (byKey.has(k) ? [[k, stored] as const] : [])))
+    const other = resolveChunk(result({ entities: [ent("efficient robust estimation algorithm", "Method")] }), {
+      cache: EntityCache.empty,
+      storeLookup: lookup
+    })
+    expect(other.entities.map((e) => e.id)).not.toContain(stored.id)
+    // Once the paper names it, the stored entity is the paper's and the in-paper rule applies.
+    const named = resolveChunk(
+      result({ entities: [ent("robust estimation procedure", "Method"), ent("efficient robust estimation algorithm", "Method")] }),
+      { cache: EntityCache.empty, storeLookup: lookup }
+    )
+    expect(named.entities.map((e) => e.id)).toEqual([stored.id])
+  })
+})
+

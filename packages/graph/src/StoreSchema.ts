@@ -14,6 +14,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { keyOf } from "@kg/core/EntityCache"
+import { KEY_RULES } from "@kg/core/EntityName"
 import * as L4Ddl from "./internal/l4.js"
 import * as L4State from "./internal/l4State.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
@@ -379,26 +380,67 @@ export const ddlV3: ReadonlyArray<string> = [
 const migrateV3 = (db: DuckDbService): Effect.Effect<void, DuckDbError> =>
   Effect.gen(function*() {
     for (const statement of ddlV3) yield* db.run(statement)
+    yield* rekeyEntities(db)
+  })
+
+/**
+ * Recompute the identity keys of every stored label and alias
+ * (`entities.entity_key`, `entity_aliases.alias_key`) with this build's
+ * `EntityName.entityKey`, and record its rules (`meta.entity_key_rules`).
+ * {@link migrate} calls it when the stored rules differ from
+ * `EntityName.KEY_RULES`, so a store keyed by older rules is found by the
+ * keys new mentions get. Returns the number of keys that changed.
+ *
+ * @since 0.1.0
+ * @category migrations
+ */
+export const rekeyEntities = (db: DuckDbService): Effect.Effect<number, DuckDbError> =>
+  Effect.gen(function*() {
     // Identity keys are computed in TypeScript (EntityName.entityKey), for every stored label and alias.
-    const labels = yield* db.query<{ entity_id: string; label: string }>("SELECT entity_id, label FROM entities")
-    const aliases = yield* db.query<{ entity_id: string; alias: string }>("SELECT entity_id, alias FROM entity_aliases")
-    yield* db.run(
-      "CREATE OR REPLACE TEMP TABLE kg_v3_keys (kind VARCHAR, entity_id VARCHAR, name VARCHAR, key VARCHAR)"
+    const labels = yield* db.query<{ entity_id: string; label: string; entity_key: string | null }>(
+      "SELECT entity_id, label, entity_key FROM entities"
     )
-    const rows = [
-      ...labels.map((r) => ["e", r.entity_id, r.label, keyOf(r.label)]),
-      ...aliases.map((r) => ["a", r.entity_id, r.alias, keyOf(r.alias)])
-    ]
-    if (rows.length > 0) yield* db.append("kg_v3_keys", rows, { catalog: "temp", schema: "main" })
-    yield* db.run(
-      `UPDATE entities SET entity_key = k.key FROM temp.main.kg_v3_keys k
-       WHERE k.kind = 'e' AND k.entity_id = entities.entity_id`
+    const aliases = yield* db.query<{ entity_id: string; alias: string; alias_key: string | null }>(
+      "SELECT entity_id, alias, alias_key FROM entity_aliases"
     )
-    yield* db.run(
-      `UPDATE entity_aliases SET alias_key = k.key FROM temp.main.kg_v3_keys k
-       WHERE k.kind = 'a' AND k.entity_id = entity_aliases.entity_id AND k.name = entity_aliases.alias`
+    const rows: Array<ReadonlyArray<string>> = []
+    for (const r of labels) {
+      const key = keyOf(r.label)
+      if (key !== r.entity_key) rows.push(["e", r.entity_id, r.label, key])
+    }
+    for (const r of aliases) {
+      const key = keyOf(r.alias)
+      if (key !== r.alias_key) rows.push(["a", r.entity_id, r.alias, key])
+    }
+    if (rows.length > 0) {
+      yield* db.run(
+        "CREATE OR REPLACE TEMP TABLE kg_entity_keys (kind VARCHAR, entity_id VARCHAR, name VARCHAR, key VARCHAR)"
+      )
+      yield* db.append("kg_entity_keys", rows, { catalog: "temp", schema: "main" })
+      yield* db.run(
+        `UPDATE entities SET entity_key = k.key FROM temp.main.kg_entity_keys k
+         WHERE k.kind = 'e' AND k.entity_id = entities.entity_id`
+      )
+      yield* db.run(
+        `UPDATE entity_aliases SET alias_key = k.key FROM temp.main.kg_entity_keys k
+         WHERE k.kind = 'a' AND k.entity_id = entity_aliases.entity_id AND k.name = entity_aliases.alias`
+      )
+      yield* db.run("DROP TABLE temp.main.kg_entity_keys")
+    }
+    yield* db.run("INSERT OR REPLACE INTO meta VALUES ('entity_key_rules', $1)", [KEY_RULES])
+    return rows.length
+  })
+
+/** Whether the store has identity keys (schema v3 on) and they were computed by other rules than this build's. */
+const keysStale = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
+  Effect.gen(function*() {
+    const [keyed] = yield* db.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM duckdb_columns()
+       WHERE database_name = current_database() AND table_name = 'entities' AND column_name = 'entity_key'`
     )
-    yield* db.run("DROP TABLE temp.main.kg_v3_keys")
+    if ((keyed?.n ?? 0) === 0) return false
+    const [rules] = yield* db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'entity_key_rules'")
+    return rules?.value !== KEY_RULES
   })
 
 /**
@@ -640,7 +682,10 @@ export const migrate = (
         requestedModel: options.embeddingModel
       })
     }
-    if (from === target && before !== null) return { from, to: target, meta: before }
+    if (from === target && before !== null) {
+      if (options.readOnly !== true && (yield* keysStale(db))) yield* db.transaction(rekeyEntities(db))
+      return { from, to: target, meta: before }
+    }
     if (options.readOnly === true) {
       return yield* new SchemaVersionError({ path: db.path, found: from, supported: target, reason: "read-only" })
     }
@@ -657,6 +702,7 @@ export const migrate = (
           [String(step.to)]
         )
       }
+      if (yield* keysStale(db)) yield* rekeyEntities(db)
     }))
     const after = yield* readMeta(db)
     return {

@@ -7,6 +7,7 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ChunkId, ClaimId, ClaimSource, PaperId, RunId } from "@kg/core/Domain"
+import { KEY_RULES } from "@kg/core/EntityName"
 import * as DuckDbModule from "../src/DuckDb.js"
 import { DuckDb, DuckDbError } from "../src/DuckDb.js"
 import * as Store from "../src/Store.js"
@@ -70,6 +71,7 @@ describe("StoreSchema", () => {
         expect(meta).toEqual([
           { key: "embedding_dim", value: String(DIM) },
           { key: "embedding_model", value: MODEL },
+          { key: "entity_key_rules", value: KEY_RULES },
           { key: "schema_version", value: String(StoreSchema.CURRENT_VERSION) }
         ])
         const [col] = yield* rows<{ data_type: string }>(
