@@ -15,7 +15,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import * as Bm25 from "@kg/core/Bm25"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import { personalizedPageRank } from "./internal/ppr.js"
@@ -195,7 +194,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         const g = yield* graphFor(options.paperIds)
         const idx = yield* retrieval.index
         const specificity = (phrase: string) =>
-          nlp.terms(phrase).reduce((sum, t) => sum + Bm25.idf(idx.chunks.bm25, t), 0)
+          nlp.terms(phrase).reduce((sum, t) => sum + idx.chunks.idf(t), 0)
 
         // 1. first pass, with a bonus for the passages of papers whose title the query names
         const hitById = new Map<string, Hit>(first.hits.map((h) => [h.id, h]))

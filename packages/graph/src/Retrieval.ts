@@ -41,6 +41,7 @@ import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as fusion from "./internal/retrievalFusion.js"
 import { type DocKind, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
+import { collectionOf } from "./internal/retrievalSearch.js"
 import * as internal from "./internal/retrievalSearch.js"
 
 // ---------------------------------------------------------------------------
@@ -183,8 +184,11 @@ export interface IndexInfo {
   readonly chunks: number
   readonly records: number
   readonly claims: number
+  /** Index terms, summed over the segments (a term in several segments counts once per segment). */
   readonly vocabulary: number
-  /** `memory` (reused), `sidecar` (loaded from `<db>.retrieval-index`) or `built` (rows tokenised). */
+  /** Segments of the chunk and summary collections. */
+  readonly segments: number
+  /** `memory` (reused), `sidecar` (loaded from `<db>.retrieval-index/`) or `built` (rows tokenised). */
   readonly source: "memory" | "sidecar" | "built"
   readonly tokenised: number
   readonly millis: number
@@ -368,14 +372,14 @@ export const make = (
         const paperIds = ids.filter((id) => id.startsWith("record:")).map((id) => id.slice(7))
         if (chunkIds.length > 0) {
           const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT chunk_id AS id, text FROM chunks WHERE list_contains($1, chunk_id)",
+            "SELECT chunk_id AS id, text FROM chunks WHERE chunk_id IN (SELECT unnest($1::VARCHAR[]))",
             [chunkIds]
           )
           for (const r of rows) out.set(r.id, r.text)
         }
         if (claimIds.length > 0) {
           const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT claim_id AS id, text FROM claims WHERE list_contains($1, claim_id)",
+            "SELECT claim_id AS id, text FROM claims WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
             [claimIds]
           )
           for (const r of rows) out.set(`claim:${r.id}`, r.text)
@@ -383,7 +387,7 @@ export const make = (
         if (paperIds.length > 0) {
           const rows = yield* db.query<{ id: string; title: string; studied: string; method: string; findings: string }>(
             `SELECT r.paper_id AS id, coalesce(p.title, '') AS title, r.studied, r.method, r.findings
-             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE list_contains($1, r.paper_id)`,
+             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE r.paper_id IN (SELECT unnest($1::VARCHAR[]))`,
             [paperIds]
           )
           for (const r of rows) out.set(`record:${r.id}`, recordText(r))
@@ -391,13 +395,16 @@ export const make = (
         return out
       })
 
+    const termsOf = (ids: ReadonlyArray<string>) =>
+      Effect.map(texts(ids), (byId) => new Map(Array.from(byId, ([id, text]) => [id, new Set(nlp.terms(text))] as const)))
+
     const search = (target: SearchTarget, query: string, opts: SearchOptions = {}) =>
       Effect.gen(function*() {
         const idx = yield* index
         const k = Math.max(0, Math.floor(opts.k ?? 10))
         const mode = opts.mode ?? "hybrid"
         const vector = mode === "bm25" ? null : yield* embedQuery(query)
-        const outcome = yield* internal.search({ db, index: idx, dimension }, target, nlp.terms(query), vector, {
+        const outcome = yield* internal.search({ index: idx, dimension, termsOf }, target, nlp.terms(query), vector, {
           k,
           mode,
           alpha: opts.alpha ?? DEFAULT_ALPHA,
@@ -434,13 +441,16 @@ export const make = (
 
     const bm25 = (target: SearchTarget, query: string, opts: Pick<SearchOptions, "k" | "paperIds" | "kinds"> = {}) =>
       Effect.map(index, (idx) => {
-        const papers = opts.paperIds === undefined ? undefined : new Set(opts.paperIds)
+        const collection = collectionOf(idx, target)
         const k = Math.max(0, Math.floor(opts.k ?? 10))
-        const { mass, scores } = internal.lexicalScores(idx, target, nlp.terms(query), papers, opts.kinds, k)
-        return Array.from(scores.entries())
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        const allowed = internal.allowedRefs(collection, opts.paperIds, opts.kinds)
+        const { mass, scores } = internal.lexicalScores(collection, nlp.terms(query), allowed, k)
+        return internal.rankRefs(collection, scores)
           .slice(0, k)
-          .map(([id, score]): LexicalHit => ({ id, bm25: score, lexical: fusion.bm25Coverage(score, mass, idx.chunks.bm25.params.k1) }))
+          .map((ref): LexicalHit => {
+            const score = scores.get(ref)!
+            return { id: collection.key(ref), bm25: score, lexical: fusion.bm25Coverage(score, mass, collection.params.k1) }
+          })
       })
 
     const dense = (target: SearchTarget, query: string, opts: Pick<SearchOptions, "k" | "paperIds" | "kinds"> = {}) =>
@@ -448,32 +458,30 @@ export const make = (
         const idx = yield* index
         const vector = yield* embedQuery(query)
         if (vector === null || dimension === null) return []
+        const collection = collectionOf(idx, target)
         const k = Math.max(0, Math.floor(opts.k ?? 10))
-        const scores = yield* internal.denseScores({ db, index: idx, dimension }, target, vector, {
-          paperIds: opts.paperIds,
-          kinds: opts.kinds,
-          pool: Math.max(1, k)
-        })
-        const kindOf = (id: string): DocKind =>
-          id.startsWith("record:") ? "record" : id.startsWith("claim:") ? "claim" : "chunk"
-        return Array.from(scores.cosines.entries())
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        const allowed = internal.allowedRefs(collection, opts.paperIds, opts.kinds)
+        const scores = internal.denseScores(collection, vector, allowed, opts.kinds, Math.max(1, k))
+        return internal.rankRefs(collection, scores.cosines)
           .slice(0, k)
-          .map(([id, cos]): DenseHit => ({
-            id,
-            cosine: cos,
-            dense: fusion.denseAboveBackground(cos, scores.means.get(kindOf(id)) ?? 0)
-          }))
+          .map((ref): DenseHit => {
+            const cos = scores.cosines.get(ref)!
+            return {
+              id: collection.key(ref),
+              cosine: cos,
+              dense: fusion.denseAboveBackground(cos, scores.means.get(collection.kind(ref)) ?? 0)
+            }
+          })
       })
 
     const refresh = Effect.map(index, (idx): IndexInfo => {
-      let records = 0
-      for (const d of idx.summaries.docs.values()) if (d.kind === "record") records++
+      const segments = [...idx.chunks.parts, ...idx.summaries.parts]
       return {
-        chunks: idx.chunks.docs.size,
-        records,
-        claims: idx.summaries.docs.size - records,
-        vocabulary: idx.vocabulary.terms.length,
+        chunks: idx.chunks.size,
+        records: idx.summaries.kindCounts.record,
+        claims: idx.summaries.kindCounts.claim,
+        vocabulary: segments.reduce((n, p) => n + p.segment.terms, 0),
+        segments: segments.length,
         ...idx.origin
       }
     })
