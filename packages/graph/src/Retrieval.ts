@@ -43,6 +43,7 @@ import * as fusion from "./internal/retrievalFusion.js"
 import { type DocKind, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
 import { collectionOf } from "./internal/retrievalSearch.js"
 import * as internal from "./internal/retrievalSearch.js"
+import { queryIn } from "./internal/sqlList.js"
 
 // ---------------------------------------------------------------------------
 // Models
@@ -105,6 +106,8 @@ export interface SearchOptions {
   readonly kinds?: ReadonlyArray<RowKind> | undefined
   /** Candidates taken from each of BM25 and dense search before fusion and MMR. Default `max(50, 5k)`. */
   readonly pool?: number | undefined
+  /** Read the hits' texts from the store. Default true; when false every `text` is empty. */
+  readonly withText?: boolean | undefined
 }
 
 /**
@@ -370,28 +373,26 @@ export const make = (
         const chunkIds = ids.filter((id) => !id.startsWith("record:") && !id.startsWith("claim:"))
         const claimIds = ids.filter((id) => id.startsWith("claim:")).map((id) => id.slice(6))
         const paperIds = ids.filter((id) => id.startsWith("record:")).map((id) => id.slice(7))
-        if (chunkIds.length > 0) {
-          const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT chunk_id AS id, text FROM chunks WHERE chunk_id IN (SELECT unnest($1::VARCHAR[]))",
-            [chunkIds]
-          )
-          for (const r of rows) out.set(r.id, r.text)
-        }
-        if (claimIds.length > 0) {
-          const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT claim_id AS id, text FROM claims WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
-            [claimIds]
-          )
-          for (const r of rows) out.set(`claim:${r.id}`, r.text)
-        }
-        if (paperIds.length > 0) {
-          const rows = yield* db.query<{ id: string; title: string; studied: string; method: string; findings: string }>(
+        const chunkRows = yield* queryIn<{ id: string; text: string }>(
+          db,
+          chunkIds,
+          (list) => `SELECT chunk_id AS id, text FROM chunks WHERE chunk_id IN ${list}`
+        )
+        for (const r of chunkRows) out.set(r.id, r.text)
+        const claimRows = yield* queryIn<{ id: string; text: string }>(
+          db,
+          claimIds,
+          (list) => `SELECT claim_id AS id, text FROM claims WHERE claim_id IN ${list}`
+        )
+        for (const r of claimRows) out.set(`claim:${r.id}`, r.text)
+        const recordRows = yield* queryIn<{ id: string; title: string; studied: string; method: string; findings: string }>(
+          db,
+          paperIds,
+          (list) =>
             `SELECT r.paper_id AS id, coalesce(p.title, '') AS title, r.studied, r.method, r.findings
-             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE r.paper_id IN (SELECT unnest($1::VARCHAR[]))`,
-            [paperIds]
-          )
-          for (const r of rows) out.set(`record:${r.id}`, recordText(r))
-        }
+             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE r.paper_id IN ${list}`
+        )
+        for (const r of recordRows) out.set(`record:${r.id}`, recordText(r))
         return out
       })
 
@@ -415,7 +416,7 @@ export const make = (
           kinds: opts.kinds,
           pool: Math.max(1, Math.floor(opts.pool ?? Math.max(50, 5 * k)))
         })
-        const textById = yield* texts(outcome.hits.map((h) => h.id))
+        const textById = opts.withText === false ? new Map<string, string>() : yield* texts(outcome.hits.map((h) => h.id))
         const hits: ReadonlyArray<Hit> = outcome.hits.map((h) => ({
           id: h.id,
           kind: h.kind,

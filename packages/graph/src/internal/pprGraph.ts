@@ -14,6 +14,7 @@ import { normalizeLabel } from "@kg/core/EntityCache"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import { graphBuilder, type SparseGraph } from "./ppr.js"
+import { literalList } from "./sqlList.js"
 
 export type NodeKind = "chunk" | "entity" | "claim"
 
@@ -36,6 +37,12 @@ export interface EntityGraph {
   readonly paperChunks: ReadonlyMap<string, ReadonlyArray<number>>
   readonly chunkCount: number
   readonly edgeCount: number
+  /**
+   * The relation rows behind the entity - entity edges, per paper (node of
+   * the subject, node of the object, best confidence in that paper): what a
+   * paper-set graph is cut from (see {@link subgraph}).
+   */
+  readonly relationsByPaper: ReadonlyMap<string, ReadonlyArray<readonly [number, number, number]>>
 }
 
 /** Weights of the edge kinds. */
@@ -49,7 +56,9 @@ export const EDGE_WEIGHTS = {
 
 /**
  * Load the graph. With `paperIds`, only the chunks of those papers and the
- * entities and claims connected to them.
+ * entities and claims connected to them: the chunks' mentions and claim
+ * sources, those claims' entities and claim edges, and the relations stated
+ * in those papers (see {@link subgraph} for the same cut made in memory).
  */
 export const loadGraph = (
   db: DuckDbService,
@@ -57,30 +66,27 @@ export const loadGraph = (
 ): Effect.Effect<EntityGraph, DuckDbError> =>
   Effect.gen(function*() {
     const filtered = paperIds !== undefined
-    const params = filtered ? [paperIds] : []
-    const where = (column: string) => (filtered ? `WHERE list_contains($1, ${column})` : "")
+    if (filtered && paperIds.length === 0) return emptyGraph()
+    const list = filtered ? literalList(paperIds) : ""
+    const where = (column: string) => (filtered ? `WHERE ${column} IN ${list}` : "")
     const chunks = yield* db.query<{ id: string; paper: string }>(
-      `SELECT chunk_id AS id, paper_id AS paper FROM chunks ${where("paper_id")}`,
-      params
+      `SELECT chunk_id AS id, paper_id AS paper FROM chunks ${where("paper_id")} ORDER BY paper_id, ordinal`
     )
     const mentions = yield* db.query<{ e: string; c: string }>(
-      `SELECT DISTINCT entity_id AS e, chunk_id AS c FROM entity_mentions ${where("paper_id")}`,
-      params
+      `SELECT DISTINCT entity_id AS e, chunk_id AS c FROM entity_mentions ${where("paper_id")}`
     )
     const sources = yield* db.query<{ k: string; c: string }>(
-      `SELECT DISTINCT claim_id AS k, chunk_id AS c FROM claim_sources ${where("paper_id")}`,
-      params
+      `SELECT DISTINCT claim_id AS k, chunk_id AS c FROM claim_sources ${where("paper_id")}`
     )
     const claimEntities = yield* db.query<{ k: string; e: string }>(
       filtered
         ? `SELECT DISTINCT ce.claim_id AS k, ce.entity_id AS e FROM claim_entities ce
-           WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE list_contains($1, paper_id))`
-        : "SELECT DISTINCT claim_id AS k, entity_id AS e FROM claim_entities",
-      params
+           WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id IN ${list})`
+        : "SELECT DISTINCT claim_id AS k, entity_id AS e FROM claim_entities"
     )
-    const relations = yield* db.query<{ s: string; o: string; w: number }>(
-      `SELECT subject_id AS s, object_id AS o, max(confidence) AS w FROM relations ${where("paper_id")} GROUP BY 1, 2`,
-      params
+    const relations = yield* db.query<{ s: string; o: string; p: string; w: number }>(
+      `SELECT subject_id AS s, object_id AS o, paper_id AS p, max(confidence) AS w FROM relations ${where("paper_id")}
+       GROUP BY 1, 2, 3`
     )
     const claimEdges = yield* db.query<{ s: string; d: string; w: number }>(
       `SELECT src_claim_id AS s, dst_claim_id AS d, max(score) AS w FROM claim_edges
@@ -132,18 +138,32 @@ export const loadGraph = (
       builder.addEdge(claim, node(ce.e, "entity"), EDGE_WEIGHTS.claimEntity)
       edges++
     }
+    // relations: the best confidence of each (subject, object) over the papers, and the rows per paper
+    const best = new Map<string, { s: number; o: number; w: number }>()
+    const relationsByPaper = new Map<string, Array<readonly [number, number, number]>>()
     for (const r of relations) {
       const s = nodeOf.get(`entity:${r.s}`)
       const o = nodeOf.get(`entity:${r.o}`)
       if (s === undefined || o === undefined) continue
-      builder.addEdge(s, o, EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, r.w)))
+      const key = `${s} ${o}`
+      const seen = best.get(key)
+      if (seen === undefined) best.set(key, { s, o, w: r.w })
+      else if (r.w > seen.w) seen.w = r.w
+      if (!filtered) {
+        const rows = relationsByPaper.get(r.p)
+        if (rows === undefined) relationsByPaper.set(r.p, [[s, o, r.w]])
+        else rows.push([s, o, r.w])
+      }
+    }
+    for (const { o, s, w } of best.values()) {
+      builder.addEdge(s, o, relationWeight(w))
       edges++
     }
     for (const e of claimEdges) {
       const s = nodeOf.get(`claim:${e.s}`)
       const d = nodeOf.get(`claim:${e.d}`)
       if (s === undefined || d === undefined) continue
-      builder.addEdge(s, d, EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, e.w)))
+      builder.addEdge(s, d, claimEdgeWeight(e.w))
       edges++
     }
     // labels and aliases of the entities in the graph
@@ -177,9 +197,173 @@ export const loadGraph = (
       chunkPaper,
       paperChunks,
       chunkCount: chunks.length,
-      edgeCount: edges
+      edgeCount: edges,
+      relationsByPaper
     }
   })
+
+const relationWeight = (confidence: number): number => EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, confidence))
+const claimEdgeWeight = (score: number): number => EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, score))
+
+const emptyGraph = (): EntityGraph => ({
+  graph: graphBuilder().build(0),
+  ids: [],
+  kinds: [],
+  nodeOf: new Map(),
+  labels: new Map(),
+  phrases: new Map(),
+  longestPhrase: 1,
+  entityChunks: new Map(),
+  chunkPaper: new Map(),
+  paperChunks: new Map(),
+  chunkCount: 0,
+  edgeCount: 0,
+  relationsByPaper: new Map()
+})
+
+const phraseKeysCache = new WeakMap<EntityGraph, ReadonlyMap<number, ReadonlyArray<string>>>()
+
+/** The phrases (normalised labels and aliases) of each entity node. */
+const phraseKeysOf = (g: EntityGraph): ReadonlyMap<number, ReadonlyArray<string>> => {
+  let out = phraseKeysCache.get(g)
+  if (out === undefined) {
+    const map = new Map<number, Array<string>>()
+    for (const [key, nodes] of g.phrases) {
+      for (const n of nodes) {
+        const list = map.get(n)
+        if (list === undefined) map.set(n, [key])
+        else list.push(key)
+      }
+    }
+    out = map
+    phraseKeysCache.set(g, out)
+  }
+  return out
+}
+
+/**
+ * The graph of some papers, cut from the whole-store graph in memory: the
+ * same nodes and edges as {@link loadGraph} with these papers (their chunks;
+ * the entities and claims of those chunks; the claims' entities and claim
+ * edges; relations stated in those papers), numbered afresh.
+ */
+export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): EntityGraph => {
+  const ids: Array<string> = []
+  const kinds: Array<NodeKind> = []
+  const nodeOf = new Map<string, number>()
+  const local = new Map<number, number>()
+  const node = (w: number): number => {
+    let n = local.get(w)
+    if (n === undefined) {
+      n = ids.length
+      ids.push(whole.ids[w]!)
+      kinds.push(whole.kinds[w]!)
+      nodeOf.set(whole.ids[w]!, n)
+      local.set(w, n)
+    }
+    return n
+  }
+  const { offsets, targets, weights } = whole.graph
+  const chunkPaper = new Map<number, string>()
+  const paperChunks = new Map<string, Array<number>>()
+  const papers = Array.from(new Set(paperIds))
+  let chunkCount = 0
+  for (const p of papers) {
+    for (const w of whole.paperChunks.get(p) ?? []) {
+      const n = node(w)
+      chunkPaper.set(n, p)
+      const list = paperChunks.get(p)
+      if (list === undefined) paperChunks.set(p, [n])
+      else list.push(n)
+      chunkCount++
+    }
+  }
+  const builder = graphBuilder()
+  const entityChunks = new Map<number, number>()
+  let edges = 0
+  const claims: Array<number> = []
+  // the chunks' mentions and claim sources
+  for (const [w, n] of Array.from(local)) {
+    for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
+      const t = targets[k]!
+      const kind = whole.kinds[t]
+      if (kind === "entity") {
+        const e = node(t)
+        entityChunks.set(e, (entityChunks.get(e) ?? 0) + 1)
+        builder.addEdge(e, n, weights[k]!)
+        edges++
+      } else if (kind === "claim") {
+        const isNew = !local.has(t)
+        const c = node(t)
+        if (isNew) claims.push(t)
+        builder.addEdge(c, n, weights[k]!)
+        edges++
+      }
+    }
+  }
+  // the claims' entities and the claim edges between claims of the graph
+  for (const w of claims) {
+    const c = local.get(w)!
+    for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
+      const t = targets[k]!
+      const kind = whole.kinds[t]
+      if (kind === "entity") {
+        builder.addEdge(c, node(t), weights[k]!)
+        edges++
+      } else if (kind === "claim" && local.has(t) && w < t) {
+        builder.addEdge(c, local.get(t)!, weights[k]!)
+        edges++
+      }
+    }
+  }
+  // relations stated in these papers, between entities of the graph
+  const best = new Map<string, { s: number; o: number; w: number }>()
+  for (const p of papers) {
+    for (const [s, o, w] of whole.relationsByPaper.get(p) ?? []) {
+      const ls = local.get(s)
+      const lo = local.get(o)
+      if (ls === undefined || lo === undefined || whole.kinds[s] !== "entity" || whole.kinds[o] !== "entity") continue
+      const key = `${ls} ${lo}`
+      const seen = best.get(key)
+      if (seen === undefined) best.set(key, { s: ls, o: lo, w })
+      else if (w > seen.w) seen.w = w
+    }
+  }
+  for (const { o, s, w } of best.values()) {
+    builder.addEdge(s, o, relationWeight(w))
+    edges++
+  }
+  const labels = new Map<number, string>()
+  const phrases = new Map<string, Array<number>>()
+  let longestPhrase = 1
+  const keysOf = phraseKeysOf(whole)
+  for (const [w, n] of local) {
+    if (whole.kinds[w] !== "entity") continue
+    const label = whole.labels.get(w)
+    if (label !== undefined) labels.set(n, label)
+    for (const key of keysOf.get(w) ?? []) {
+      const list = phrases.get(key)
+      if (list === undefined) phrases.set(key, [n])
+      else list.push(n)
+      longestPhrase = Math.max(longestPhrase, key.split(" ").length)
+    }
+  }
+  return {
+    graph: builder.build(ids.length),
+    ids,
+    kinds,
+    nodeOf,
+    labels,
+    phrases,
+    longestPhrase: Math.min(longestPhrase, 8),
+    entityChunks,
+    chunkPaper,
+    paperChunks,
+    chunkCount,
+    edgeCount: edges,
+    relationsByPaper: new Map()
+  }
+}
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\-.]*/gu
 

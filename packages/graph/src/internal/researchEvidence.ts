@@ -9,6 +9,7 @@ import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import { canonical, containsQuote } from "./citations.js"
+import { queryIn } from "./sqlList.js"
 
 export type LayerName = "L1" | "L2" | "L3" | "L4"
 
@@ -64,12 +65,15 @@ export const claimEvidence = (
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const rows = yield* db.query<SourceRow>(
-      `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
+    const rows = yield* queryIn<SourceRow>(
+      db,
+      claims.map((c) => c.claimId),
+      (list) =>
+        `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
               s.quote, c.text
-       FROM claim_sources s JOIN chunks c USING (chunk_id)
-       WHERE list_contains($1, s.claim_id)`,
-      [claims.map((c) => c.claimId)]
+         FROM claim_sources s JOIN chunks c USING (chunk_id)
+         WHERE s.claim_id IN ${list}
+         ORDER BY s.rowid`
     )
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
@@ -97,13 +101,15 @@ export const recordEvidence = (
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (records.length === 0) return []
-    const recordRows = yield* db.query<{ paper: string; studied: string; method: string; findings: string }>(
-      "SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE list_contains($1, paper_id)",
-      [records.map((r) => r.paperId)]
+    const recordRows = yield* queryIn<{ paper: string; studied: string; method: string; findings: string }>(
+      db,
+      records.map((r) => r.paperId),
+      (list) => `SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE paper_id IN ${list}`
     )
-    const chunkRows = yield* db.query<{ paper: string; chunk: string; page: number | null; text: string }>(
-      "SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE list_contains($1, paper_id) ORDER BY ordinal",
-      [records.map((r) => r.paperId)]
+    const chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
+      db,
+      records.map((r) => r.paperId),
+      (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE paper_id IN ${list} ORDER BY ordinal`
     )
     const scoreOf = new Map(records.map((r) => [r.paperId, r.score]))
     const out: Array<Evidence> = []
@@ -176,10 +182,13 @@ export const claimsInChunks = (
 ): Effect.Effect<ReadonlyArray<ChunkClaim>, DuckDbError> =>
   chunkIds.length === 0
     ? Effect.succeed([])
-    : db.query<ChunkClaim>(
-      `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
-       FROM claim_sources s JOIN claims c USING (claim_id) WHERE list_contains($1, s.chunk_id)`,
-      [chunkIds]
+    : queryIn<ChunkClaim>(
+      db,
+      chunkIds,
+      (list) =>
+        `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
+         FROM claim_sources s JOIN claims c USING (claim_id) WHERE s.chunk_id IN ${list}
+         ORDER BY s.rowid`
     )
 
 /** Whether a cited quote and a claim's quote overlap (one contains the other, or they share most words). */
