@@ -106,34 +106,37 @@ export const recordEvidence = (
       records.map((r) => r.paperId),
       (list) => `SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE paper_id IN ${list}`
     )
+    const sentences = recordRows.map((r) => ({
+      paper: r.paper,
+      quotes: [r.findings, r.studied, r.method].flatMap((field) =>
+        nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => ({ quote, canon: canonical(quote) }))
+      )
+    }))
     const chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
       db,
-      records.map((r) => r.paperId),
+      sentences.filter((s) => s.quotes.length > 0).map((s) => s.paper),
       (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE paper_id IN ${list} ORDER BY ordinal`
     )
     const scoreOf = new Map(records.map((r) => [r.paperId, r.score]))
     const out: Array<Evidence> = []
-    for (const r of recordRows) {
+    for (const r of sentences) {
       const chunks = chunkRows.filter((c) => c.paper === r.paper)
-      const canonChunks = chunks.map((c) => canonical(c.text))
-      for (const field of [r.findings, r.studied, r.method]) {
-        for (const s of nlp.sentencize(field)) {
-          const quote = s.text.trim()
-          if (quote.length < 20) continue
-          const q = canonical(quote)
-          const at = canonChunks.findIndex((t) => t.includes(q))
-          if (at < 0) continue
-          const c = chunks[at]!
-          out.push({
-            paperId: r.paper,
-            chunkId: c.chunk,
-            page: c.page,
-            text: c.text,
-            score: scoreOf.get(r.paper) ?? 0,
-            layer: "L2",
-            focus: [{ quote, claimId: null }]
-          })
-        }
+      const canonChunks: Array<string | undefined> = []
+      const canonOf = (i: number) => (canonChunks[i] ??= canonical(chunks[i]!.text))
+      for (const { canon, quote } of r.quotes) {
+        let at = -1
+        for (let i = 0; i < chunks.length && at < 0; i++) if (canonOf(i).includes(canon)) at = i
+        if (at < 0) continue
+        const c = chunks[at]!
+        out.push({
+          paperId: r.paper,
+          chunkId: c.chunk,
+          page: c.page,
+          text: c.text,
+          score: scoreOf.get(r.paper) ?? 0,
+          layer: "L2",
+          focus: [{ quote, claimId: null }]
+        })
       }
     }
     return out
