@@ -40,7 +40,7 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as fusion from "./internal/retrievalFusion.js"
-import { type DocKind, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
+import { type DocKind, indexDirectory, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
 import { collectionOf } from "./internal/retrievalSearch.js"
 import * as internal from "./internal/retrievalSearch.js"
 import { queryIn } from "./internal/sqlList.js"
@@ -475,17 +475,7 @@ export const make = (
           })
       })
 
-    const refresh = Effect.map(index, (idx): IndexInfo => {
-      const segments = [...idx.chunks.parts, ...idx.summaries.parts]
-      return {
-        chunks: idx.chunks.size,
-        records: idx.summaries.kindCounts.record,
-        claims: idx.summaries.kindCounts.claim,
-        vocabulary: segments.reduce((n, p) => n + p.segment.terms, 0),
-        segments: segments.length,
-        ...idx.origin
-      }
-    })
+    const refresh = Effect.map(index, infoOf)
 
     return Retrieval.of({
       search,
@@ -499,6 +489,40 @@ export const make = (
       dimension
     })
   })
+
+/**
+ * Bring the saved index of the store up to date now (the chunks of papers
+ * written or re-extracted since it was saved are tokenised, those of removed
+ * papers dropped, changed records and claims re-indexed) and save it beside
+ * the database, so that the next question does not wait for it. `kg extract`
+ * and `kg remove` call it at the end of their run. A store in memory has no
+ * saved index (the result is then undefined).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const updateIndex: Effect.Effect<IndexInfo | undefined, DuckDbError, DuckDb | NlpService | Embeddings> = Effect.gen(
+  function*() {
+    const db = yield* DuckDb
+    if (indexDirectory(db.path) === null) return undefined
+    const nlp = yield* NlpService
+    const embeddings = yield* Embeddings
+    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true })
+    return infoOf(idx)
+  }
+).pipe(Effect.withSpan("Retrieval.updateIndex"))
+
+const infoOf = (idx: RetrievalIndex): IndexInfo => {
+  const segments = [...idx.chunks.parts, ...idx.summaries.parts]
+  return {
+    chunks: idx.chunks.size,
+    records: idx.summaries.kindCounts.record,
+    claims: idx.summaries.kindCounts.claim,
+    vocabulary: segments.reduce((n, p) => n + p.segment.terms, 0),
+    segments: segments.length,
+    ...idx.origin
+  }
+}
 
 /**
  * The service on the store's `DuckDb`, with the NLP service and embeddings.
