@@ -551,7 +551,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
       } else if (layer === "L2") {
         const r = yield* retrieval.search("summaries", question, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore })
         best = Math.max(best, r.bestScore)
-        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })))
+        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
       } else if (layer === "L4") {
         const patterns = yield* patternClaims(db, nlp, question, 3)
         items = yield* claimEvidence(

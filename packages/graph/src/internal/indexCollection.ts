@@ -128,6 +128,32 @@ export class Collection {
     return this.parts[s]!.segment.page(ref - this.bases[s]!)
   }
 
+  /** The document's bit flags (`IRREGULAR_TEXT`). */
+  flags(ref: number): number {
+    const s = this.segmentOf(ref)
+    return this.parts[s]!.segment.flags[ref - this.bases[s]!]!
+  }
+
+  /** Whether the document's terms include `term`. */
+  hasTerm(ref: number, term: string): boolean {
+    const s = this.segmentOf(ref)
+    const segment = this.parts[s]!.segment
+    const id = segment.termId(term)
+    if (id < 0) return false
+    const d = ref - this.bases[s]!
+    const { docs } = segment.postings(id)
+    let lo = 0
+    let hi = docs.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const x = docs[mid]!
+      if (x === d) return true
+      if (x < d) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+
   paperIds(ref: number): ReadonlyArray<string> {
     const s = this.segmentOf(ref)
     const seg = this.parts[s]!.segment

@@ -4,13 +4,13 @@
  * embeddings, in one compact binary file (or buffer, for stores in memory).
  *
  * Layout (little-endian; every section 8-byte aligned):
- * - `KGSEG001` magic;
+ * - `KGSEG002` magic;
  * - the postings, one block per term in vocabulary order: the document
  *   numbers (u32, ascending) then the term counts (u16), padded to 4 bytes;
  * - the embeddings (f32, documents x dimension; zeros for a document without
  *   one);
  * - the metadata sections (see {@link SECTIONS}): document keys, kinds,
- *   pages, lengths, content hashes, papers, the paper table, the vocabulary
+ *   flags, pages, lengths, content hashes, papers, the paper table, the vocabulary
  *   (UTF-8, sorted by bytes) with each term's block offset and document
  *   frequency;
  * - the section table as JSON, then a 24-byte footer: its offset (f64), its
@@ -44,9 +44,24 @@ export interface SegmentDoc {
   readonly terms: ReadonlyArray<string>
   /** Embedding, or null. */
   readonly vector: Float32Array | null
+  /** Bit flags ({@link IRREGULAR_TEXT}). */
+  readonly flags: number
 }
 
-const MAGIC = "KGSEG001"
+/**
+ * Flag of a document whose text may hide a written word from its index terms:
+ * a hyphen before a line break (which the tokeniser may join with the next
+ * word), whitespace wink does not split on, or a placeholder (`{{type:...}}`)
+ * with whitespace inside (whose words are not indexed).
+ */
+export const IRREGULAR_TEXT = 1
+
+/** Whether a text is irregular in the sense of {@link IRREGULAR_TEXT}. */
+export const isIrregularText = (text: string): boolean =>
+  /-\s*\n/.test(text) || /[^\S \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f\n\r\t]/.test(text) ||
+  /\{\{[a-z]+:[^{}\n]*\s[^{}\n]*\}\}/.test(text)
+
+const MAGIC = "KGSEG002"
 const FOOTER_MAGIC = "KGSEGEND"
 const FOOTER = 24
 const NO_PAGE = -2147483648
@@ -56,6 +71,7 @@ const SECTIONS = [
   "keyOffsets",
   "keys",
   "kinds",
+  "flags",
   "pages",
   "lengths",
   "hashes",
@@ -234,6 +250,7 @@ const utf8Table = (strings: ReadonlyArray<string>): { offsets: Uint32Array; blob
 interface DocColumns {
   readonly keys: ReadonlyArray<string>
   readonly kinds: Uint8Array
+  readonly flags: Uint8Array
   readonly pages: Int32Array
   readonly lengths: Uint32Array
   readonly hashes: Float64Array
@@ -286,6 +303,7 @@ const writeTail = (
     keyOffsets: keys.offsets,
     keys: keys.blob,
     kinds: columns.kinds,
+    flags: columns.flags,
     pages: columns.pages,
     lengths: columns.lengths,
     hashes: columns.hashes,
@@ -335,6 +353,7 @@ const writeTail = (
 export class SegmentBuilder {
   private readonly keys: Array<string> = []
   private readonly kinds: Array<number> = []
+  private readonly flags: Array<number> = []
   private readonly pages: Array<number> = []
   private readonly lengths: Array<number> = []
   private readonly hashes: Array<number> = []
@@ -366,6 +385,7 @@ export class SegmentBuilder {
     const d = this.keys.length
     this.keys.push(doc.key)
     this.kinds.push(kindCode(doc.kind))
+    this.flags.push(doc.flags & 0xff)
     this.pages.push(doc.page === null ? NO_PAGE : doc.page)
     this.lengths.push(doc.terms.length)
     this.hashes.push(doc.hash)
@@ -448,6 +468,7 @@ export class SegmentBuilder {
     return writeTail(sink, {
       keys: this.keys,
       kinds: Uint8Array.from(this.kinds),
+      flags: Uint8Array.from(this.flags),
       pages: Int32Array.from(this.pages),
       lengths: Uint32Array.from(this.lengths),
       hashes: Float64Array.from(this.hashes),
@@ -488,6 +509,7 @@ export class Segment {
   private readonly meta: Buffer
   private readonly keyOffsets: Uint32Array
   readonly kinds: Uint8Array
+  readonly flags: Uint8Array
   private readonly pages: Int32Array
   readonly lengths: Uint32Array
   readonly hashes: Float64Array
@@ -531,6 +553,7 @@ export class Segment {
     }
     this.keyOffsets = view("keyOffsets", (b, o, n) => new Uint32Array(b, o, n), 4)
     this.kinds = view("kinds", (b, o, n) => new Uint8Array(b, o, n), 1)
+    this.flags = view("flags", (b, o, n) => new Uint8Array(b, o, n), 1)
     this.pages = view("pages", (b, o, n) => new Int32Array(b, o, n), 4)
     this.lengths = view("lengths", (b, o, n) => new Uint32Array(b, o, n), 4)
     this.hashes = view("hashes", (b, o, n) => new Float64Array(b, o, n), 8)
@@ -729,6 +752,7 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
   const remaps = inputs.map(({ segment }) => new Int32Array(segment.docs).fill(-1))
   const keys: Array<string> = []
   const kinds: Array<number> = []
+  const flags: Array<number> = []
   const pages: Array<number> = []
   const lengths: Array<number> = []
   const hashes: Array<number> = []
@@ -743,6 +767,7 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
       remaps[s]![d] = keys.length
       keys.push(segment.key(d))
       kinds.push(segment.kinds[d]!)
+      flags.push(segment.flags[d]!)
       const page = segment.page(d)
       pages.push(page === null ? NO_PAGE : page)
       lengths.push(segment.lengths[d]!)
@@ -809,6 +834,7 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
   return writeTail(sink, {
     keys,
     kinds: Uint8Array.from(kinds),
+    flags: Uint8Array.from(flags),
     pages: Int32Array.from(pages),
     lengths: Uint32Array.from(lengths),
     hashes: Float64Array.from(hashes),

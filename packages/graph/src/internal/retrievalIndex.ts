@@ -36,6 +36,8 @@ import {
   type DocKind,
   fileSink,
   fileSource,
+  IRREGULAR_TEXT,
+  isIrregularText,
   memorySink,
   memorySource,
   mergeSegments,
@@ -442,7 +444,8 @@ const updateChunks = (
             page: c.page,
             hash: 0,
             terms: nlp.terms(c.text),
-            vector: toVector(c.v, dimension)
+            vector: toVector(c.v, dimension),
+            flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
           })
         }
         tokenised += chunks.length
@@ -547,7 +550,7 @@ const updateSummaries = (
       }
     }
     for (const r of rows) {
-      writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector })
+      writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector, flags: 0 })
     }
     parts = compact([...parts, ...writer.finish()], store)
     return { collection: new Collection(parts), tokenised: rows.length, changed: true }
