@@ -59,6 +59,10 @@ export const EDGE_WEIGHTS = {
  * entities and claims connected to them: the chunks' mentions and claim
  * sources, those claims' entities and claim edges, and the relations stated
  * in those papers (see {@link subgraph} for the same cut made in memory).
+ *
+ * Nodes are numbered in the store (chunks by paper and ordinal, then
+ * entities, then claims, each by id), so edges come back as lists of
+ * integers in one query: the ids are read once per node, not once per edge.
  */
 export const loadGraph = (
   db: DuckDbService,
@@ -68,117 +72,159 @@ export const loadGraph = (
     const filtered = paperIds !== undefined
     if (filtered && paperIds.length === 0) return emptyGraph()
     const list = filtered ? literalList(paperIds) : ""
-    const where = (column: string) => (filtered ? `WHERE ${column} IN ${list}` : "")
-    const chunks = yield* db.query<{ id: string; paper: string }>(
-      `SELECT chunk_id AS id, paper_id AS paper FROM chunks ${where("paper_id")} ORDER BY paper_id, ordinal`
+    const and = (column: string) => (filtered ? `AND ${column} IN ${list}` : "")
+    const rows = yield* db.query<GraphRows>(
+      `WITH ch AS MATERIALIZED (
+         SELECT chunk_id, paper_id, (row_number() OVER (ORDER BY paper_id, ordinal) - 1)::INTEGER AS n
+         FROM chunks WHERE TRUE ${and("paper_id")}
+       ),
+       men AS MATERIALIZED (
+         SELECT DISTINCT m.entity_id, ch.n AS c FROM entity_mentions m JOIN ch USING (chunk_id) WHERE TRUE ${and("m.paper_id")}
+       ),
+       src AS MATERIALIZED (
+         SELECT DISTINCT s.claim_id, ch.n AS c FROM claim_sources s JOIN ch USING (chunk_id) WHERE TRUE ${and("s.paper_id")}
+       ),
+       cl AS MATERIALIZED (
+         SELECT claim_id, (row_number() OVER (ORDER BY claim_id) - 1)::INTEGER AS n FROM (SELECT DISTINCT claim_id FROM src)
+       ),
+       cen AS MATERIALIZED (SELECT DISTINCT cl.n AS k, ce.entity_id FROM claim_entities ce JOIN cl USING (claim_id)),
+       en AS MATERIALIZED (
+         SELECT entity_id, (row_number() OVER (ORDER BY entity_id) - 1)::INTEGER AS n
+         FROM (SELECT entity_id FROM men UNION SELECT entity_id FROM cen)
+       ),
+       rel AS MATERIALIZED (
+         SELECT s.n AS s, o.n AS o, r.paper_id AS p, max(r.confidence) AS w
+         FROM relations r JOIN en s ON s.entity_id = r.subject_id JOIN en o ON o.entity_id = r.object_id
+         WHERE TRUE ${and("r.paper_id")} GROUP BY 1, 2, 3
+       ),
+       ced AS MATERIALIZED (
+         SELECT a.n AS s, b.n AS d, max(e.score) AS w
+         FROM claim_edges e JOIN cl a ON a.claim_id = e.src_claim_id JOIN cl b ON b.claim_id = e.dst_claim_id
+         WHERE e.kind IN ('same_as', 'replicates') GROUP BY 1, 2
+       ),
+       lab AS MATERIALIZED (
+         SELECT en.n, l.label, l.norm, l.o
+         FROM (SELECT entity_id, label, normalized_label AS norm, 0 AS o FROM entities
+               UNION ALL SELECT entity_id, alias, normalized_alias, 1 FROM entity_aliases) l
+         JOIN en USING (entity_id)
+       )
+       SELECT
+         (SELECT list(chunk_id ORDER BY n) FROM ch) AS "chunkIds",
+         (SELECT list(paper_id ORDER BY n) FROM ch) AS "chunkPapers",
+         (SELECT list(entity_id ORDER BY n) FROM en) AS "entityIds",
+         (SELECT list(claim_id ORDER BY n) FROM cl) AS "claimIds",
+         (SELECT list(en.n::DOUBLE * ${PAIR} + men.c) FROM men JOIN en USING (entity_id)) AS "mentions",
+         (SELECT list(cl.n::DOUBLE * ${PAIR} + src.c) FROM src JOIN cl USING (claim_id)) AS "sources",
+         (SELECT list(cen.k::DOUBLE * ${PAIR} + en.n) FROM cen JOIN en USING (entity_id)) AS "claimEntities",
+         (SELECT list(s ORDER BY s, o, p) FROM rel) AS "relationSubjects",
+         (SELECT list(o ORDER BY s, o, p) FROM rel) AS "relationObjects",
+         (SELECT list(p ORDER BY s, o, p) FROM rel) AS "relationPapers",
+         (SELECT list(w ORDER BY s, o, p) FROM rel) AS "relationWeights",
+         (SELECT list(s ORDER BY s, d) FROM ced) AS "edgeSources",
+         (SELECT list(d ORDER BY s, d) FROM ced) AS "edgeTargets",
+         (SELECT list(w ORDER BY s, d) FROM ced) AS "edgeWeights",
+         (SELECT list(n ORDER BY n, o, label) FROM lab) AS "labelEntities",
+         (SELECT list(label ORDER BY n, o, label) FROM lab) AS "labels",
+         (SELECT list(norm ORDER BY n, o, label) FROM lab) AS "labelNorms"`
     )
-    const mentions = yield* db.query<{ e: string; c: string }>(
-      `SELECT DISTINCT entity_id AS e, chunk_id AS c FROM entity_mentions ${where("paper_id")}`
-    )
-    const sources = yield* db.query<{ k: string; c: string }>(
-      `SELECT DISTINCT claim_id AS k, chunk_id AS c FROM claim_sources ${where("paper_id")}`
-    )
-    const claimEntities = yield* db.query<{ k: string; e: string }>(
-      filtered
-        ? `SELECT DISTINCT ce.claim_id AS k, ce.entity_id AS e FROM claim_entities ce
-           WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id IN ${list})`
-        : "SELECT DISTINCT claim_id AS k, entity_id AS e FROM claim_entities"
-    )
-    const relations = yield* db.query<{ s: string; o: string; p: string; w: number }>(
-      `SELECT subject_id AS s, object_id AS o, paper_id AS p, max(confidence) AS w FROM relations ${where("paper_id")}
-       GROUP BY 1, 2, 3`
-    )
-    const claimEdges = yield* db.query<{ s: string; d: string; w: number }>(
-      `SELECT src_claim_id AS s, dst_claim_id AS d, max(score) AS w FROM claim_edges
-       WHERE kind IN ('same_as', 'replicates') GROUP BY 1, 2`
-    )
-    const ids: Array<string> = []
-    const kinds: Array<NodeKind> = []
+    const r = rows[0]!
+    const chunkIds = r.chunkIds ?? []
+    const entityIds = r.entityIds ?? []
+    const claimIds = r.claimIds ?? []
+    const entityBase = chunkIds.length
+    const claimBase = entityBase + entityIds.length
+    const size = claimBase + claimIds.length
+    const ids: Array<string> = new Array(size)
+    const kinds: Array<NodeKind> = new Array(size)
     const nodeOf = new Map<string, number>()
-    const node = (key: string, kind: NodeKind): number => {
-      const full = kind === "chunk" ? key : `${kind}:${key}`
-      let n = nodeOf.get(full)
-      if (n === undefined) {
-        n = ids.length
-        ids.push(full)
-        kinds.push(kind)
-        nodeOf.set(full, n)
-      }
-      return n
-    }
     const chunkPaper = new Map<number, string>()
     const paperChunks = new Map<string, Array<number>>()
-    for (const c of chunks) {
-      const n = node(c.id, "chunk")
-      chunkPaper.set(n, c.paper)
-      const list = paperChunks.get(c.paper)
-      if (list === undefined) paperChunks.set(c.paper, [n])
+    const chunkPapers = r.chunkPapers ?? []
+    chunkIds.forEach((id, n) => {
+      ids[n] = id
+      kinds[n] = "chunk"
+      nodeOf.set(id, n)
+      const paper = chunkPapers[n]!
+      chunkPaper.set(n, paper)
+      const list = paperChunks.get(paper)
+      if (list === undefined) paperChunks.set(paper, [n])
       else list.push(n)
-    }
+    })
+    entityIds.forEach((id, i) => {
+      const full = `entity:${id}`
+      ids[entityBase + i] = full
+      kinds[entityBase + i] = "entity"
+      nodeOf.set(full, entityBase + i)
+    })
+    claimIds.forEach((id, i) => {
+      const full = `claim:${id}`
+      ids[claimBase + i] = full
+      kinds[claimBase + i] = "claim"
+      nodeOf.set(full, claimBase + i)
+    })
     const builder = graphBuilder()
     const entityChunks = new Map<number, number>()
     let edges = 0
-    for (const m of mentions) {
-      const chunk = nodeOf.get(m.c)
-      if (chunk === undefined) continue
-      const entity = node(m.e, "entity")
+    // pairs come back as one number, first * PAIR + second, sorted here (the store returns them in any order)
+    const pairs = (list: ReadonlyArray<number> | null) => Float64Array.from(list ?? []).sort()
+    for (const pair of pairs(r.mentions)) {
+      const entity = entityBase + Math.floor(pair / PAIR)
       entityChunks.set(entity, (entityChunks.get(entity) ?? 0) + 1)
-      builder.addEdge(entity, chunk, EDGE_WEIGHTS.mention)
+      builder.addEdge(entity, pair % PAIR, EDGE_WEIGHTS.mention)
       edges++
     }
-    for (const s of sources) {
-      const chunk = nodeOf.get(s.c)
-      if (chunk === undefined) continue
-      builder.addEdge(node(s.k, "claim"), chunk, EDGE_WEIGHTS.claimSource)
+    for (const pair of pairs(r.sources)) {
+      builder.addEdge(claimBase + Math.floor(pair / PAIR), pair % PAIR, EDGE_WEIGHTS.claimSource)
       edges++
     }
-    for (const ce of claimEntities) {
-      const claim = nodeOf.get(`claim:${ce.k}`)
-      if (claim === undefined) continue
-      builder.addEdge(claim, node(ce.e, "entity"), EDGE_WEIGHTS.claimEntity)
+    for (const pair of pairs(r.claimEntities)) {
+      builder.addEdge(claimBase + Math.floor(pair / PAIR), entityBase + pair % PAIR, EDGE_WEIGHTS.claimEntity)
       edges++
     }
     // relations: the best confidence of each (subject, object) over the papers, and the rows per paper
-    const best = new Map<string, { s: number; o: number; w: number }>()
+    const best = new Map<number, { s: number; o: number; w: number }>()
     const relationsByPaper = new Map<string, Array<readonly [number, number, number]>>()
-    for (const r of relations) {
-      const s = nodeOf.get(`entity:${r.s}`)
-      const o = nodeOf.get(`entity:${r.o}`)
-      if (s === undefined || o === undefined) continue
-      const key = `${s} ${o}`
+    const subjects = r.relationSubjects ?? []
+    const objects = r.relationObjects ?? []
+    const relationPapers = r.relationPapers ?? []
+    const relationWeights = r.relationWeights ?? []
+    for (let i = 0; i < subjects.length; i++) {
+      const s = entityBase + subjects[i]!
+      const o = entityBase + objects[i]!
+      const w = relationWeights[i]!
+      const key = s * size + o
       const seen = best.get(key)
-      if (seen === undefined) best.set(key, { s, o, w: r.w })
-      else if (r.w > seen.w) seen.w = r.w
+      if (seen === undefined) best.set(key, { s, o, w })
+      else if (w > seen.w) seen.w = w
       if (!filtered) {
-        const rows = relationsByPaper.get(r.p)
-        if (rows === undefined) relationsByPaper.set(r.p, [[s, o, r.w]])
-        else rows.push([s, o, r.w])
+        const p = relationPapers[i]!
+        const list = relationsByPaper.get(p)
+        if (list === undefined) relationsByPaper.set(p, [[s, o, w]])
+        else list.push([s, o, w])
       }
     }
     for (const { o, s, w } of best.values()) {
       builder.addEdge(s, o, relationWeight(w))
       edges++
     }
-    for (const e of claimEdges) {
-      const s = nodeOf.get(`claim:${e.s}`)
-      const d = nodeOf.get(`claim:${e.d}`)
-      if (s === undefined || d === undefined) continue
-      builder.addEdge(s, d, claimEdgeWeight(e.w))
+    const edgeSources = r.edgeSources ?? []
+    const edgeTargets = r.edgeTargets ?? []
+    const edgeWeights = r.edgeWeights ?? []
+    for (let i = 0; i < edgeSources.length; i++) {
+      builder.addEdge(claimBase + edgeSources[i]!, claimBase + edgeTargets[i]!, claimEdgeWeight(edgeWeights[i]!))
       edges++
     }
     // labels and aliases of the entities in the graph
-    const labels = yield* db.query<{ id: string; label: string; norm: string }>(
-      `SELECT entity_id AS id, label, normalized_label AS norm FROM entities
-       UNION ALL SELECT entity_id AS id, alias AS label, normalized_alias AS norm FROM entity_aliases`
-    )
     const display = new Map<number, string>()
     const phrases = new Map<string, Array<number>>()
     let longestPhrase = 1
-    for (const l of labels) {
-      const n = nodeOf.get(`entity:${l.id}`)
-      if (n === undefined) continue
-      if (!display.has(n)) display.set(n, l.label)
-      const key = normalizeLabel(l.norm)
+    const labelEntities = r.labelEntities ?? []
+    const labelTexts = r.labels ?? []
+    const labelNorms = r.labelNorms ?? []
+    for (let i = 0; i < labelEntities.length; i++) {
+      const n = entityBase + labelEntities[i]!
+      if (!display.has(n)) display.set(n, labelTexts[i]!)
+      const key = normalizeLabel(labelNorms[i]!)
       if (key === "") continue
       const list = phrases.get(key)
       if (list === undefined) phrases.set(key, [n])
@@ -186,7 +232,7 @@ export const loadGraph = (
       longestPhrase = Math.max(longestPhrase, key.split(" ").length)
     }
     return {
-      graph: builder.build(ids.length),
+      graph: builder.build(size),
       ids,
       kinds,
       nodeOf,
@@ -196,11 +242,35 @@ export const loadGraph = (
       entityChunks,
       chunkPaper,
       paperChunks,
-      chunkCount: chunks.length,
+      chunkCount: chunkIds.length,
       edgeCount: edges,
       relationsByPaper
     }
   })
+
+/** Pairs of node numbers travel as one number, `first * PAIR + second` (exact: both are below 2^26). */
+const PAIR = 2 ** 26
+
+/** The one row of {@link loadGraph}'s query: nodes and edges as lists. */
+interface GraphRows {
+  readonly chunkIds: ReadonlyArray<string> | null
+  readonly chunkPapers: ReadonlyArray<string> | null
+  readonly entityIds: ReadonlyArray<string> | null
+  readonly claimIds: ReadonlyArray<string> | null
+  readonly mentions: ReadonlyArray<number> | null
+  readonly sources: ReadonlyArray<number> | null
+  readonly claimEntities: ReadonlyArray<number> | null
+  readonly relationSubjects: ReadonlyArray<number> | null
+  readonly relationObjects: ReadonlyArray<number> | null
+  readonly relationPapers: ReadonlyArray<string> | null
+  readonly relationWeights: ReadonlyArray<number> | null
+  readonly edgeSources: ReadonlyArray<number> | null
+  readonly edgeTargets: ReadonlyArray<number> | null
+  readonly edgeWeights: ReadonlyArray<number> | null
+  readonly labelEntities: ReadonlyArray<number> | null
+  readonly labels: ReadonlyArray<string> | null
+  readonly labelNorms: ReadonlyArray<string> | null
+}
 
 const relationWeight = (confidence: number): number => EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, confidence))
 const claimEdgeWeight = (score: number): number => EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, score))
