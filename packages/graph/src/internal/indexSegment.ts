@@ -714,6 +714,14 @@ export class Segment {
     return this.normData
   }
 
+  /** The embeddings of documents `from..to-1`, read without keeping them (unless they are already in memory). */
+  vectorBlock(from: number, to: number): Float32Array {
+    if (this.vectorData !== undefined) return this.vectorData.subarray(from * this.dimension, to * this.dimension)
+    const [at] = this.vectorsAt
+    const bytes = this.source.read(at + from * this.dimension * 4, (to - from) * this.dimension * 4)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, (to - from) * this.dimension)
+  }
+
   /** Whether the embeddings have been read. */
   get vectorsLoaded(): boolean {
     return this.vectorData !== undefined
@@ -847,16 +855,21 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
       if (dimension === 0) return
       const block = new Float32Array(Math.min(liveDocs, 4096) * dimension)
       let filled = 0
+      const READ = 4096
       inputs.forEach(({ deleted, segment }) => {
-        const v = segment.dimension === dimension ? segment.vectors() : null
-        for (let d = 0; d < segment.docs; d++) {
-          if (deleted !== null && deleted[d] === 1) continue
-          if (v !== null) block.set(v.subarray(d * dimension, (d + 1) * dimension), filled * dimension)
-          else block.fill(0, filled * dimension, (filled + 1) * dimension)
-          filled++
-          if (filled * dimension === block.length) {
-            s.write(bytesOf(block))
-            filled = 0
+        const same = segment.dimension === dimension
+        for (let from = 0; from < segment.docs; from += READ) {
+          const to = Math.min(segment.docs, from + READ)
+          const v = same ? segment.vectorBlock(from, to) : null
+          for (let d = from; d < to; d++) {
+            if (deleted !== null && deleted[d] === 1) continue
+            if (v !== null) block.set(v.subarray((d - from) * dimension, (d - from + 1) * dimension), filled * dimension)
+            else block.fill(0, filled * dimension, (filled + 1) * dimension)
+            filled++
+            if (filled * dimension === block.length) {
+              s.write(bytesOf(block))
+              filled = 0
+            }
           }
         }
       })

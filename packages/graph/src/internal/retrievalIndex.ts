@@ -294,25 +294,35 @@ const liveCount = (p: Part): number => {
   return n
 }
 
-/** Merge small or hollow segments (see the module documentation). */
-const compact = (parts: ReadonlyArray<Part>, store: SegmentStore): Array<Part> => {
+/**
+ * Merge small or hollow segments (see the module documentation): segments
+ * with a third or more of their documents deleted are rewritten; the `fresh`
+ * segments an update just wrote are merged into one (a k-way merge, in runs
+ * of at most {@link MAX_MERGED_DOCS}); then the newest segments are merged
+ * while the newer holds at least half as much as the older.
+ */
+const compact = (parts: ReadonlyArray<Part>, fresh: ReadonlyArray<Part>, store: SegmentStore): Array<Part> => {
   let out = parts.filter((p) => liveCount(p) > 0)
-  const merge = (from: number, to: number) => {
-    const inputs = out.slice(from, to)
-    const merged = store.write((sink) => mergeSegments(inputs, sink))
-    out = [...out.slice(0, from), merged, ...out.slice(to)]
+  const merge = (inputs: ReadonlyArray<Part>) => store.write((sink) => mergeSegments(inputs, sink))
+  out = out.map((p) => (p.deleted !== null && liveCount(p) * 3 <= p.segment.docs * 2 ? merge([p]) : p))
+  let run: Array<Part> = []
+  let runDocs = 0
+  const flush = () => {
+    if (run.length > 0) out.push(run.length === 1 ? run[0]! : merge(run))
+    run = []
+    runDocs = 0
   }
-  // segments with a third or more of their documents deleted are rewritten
-  for (let i = 0; i < out.length; i++) {
-    const p = out[i]!
-    if (p.deleted !== null && liveCount(p) * 3 <= p.segment.docs * 2) merge(i, i + 1)
+  for (const p of fresh) {
+    if (runDocs + p.segment.docs > MAX_MERGED_DOCS) flush()
+    run.push(p)
+    runDocs += p.segment.docs
   }
-  // the newest segments are merged while the newer holds at least half as much as the older
+  flush()
   while (out.length >= 2) {
     const a = liveCount(out[out.length - 2]!)
     const b = liveCount(out[out.length - 1]!)
     if (b * 2 < a || a + b > MAX_MERGED_DOCS) break
-    merge(out.length - 2, out.length)
+    out = [...out.slice(0, -2), merge(out.slice(-2))]
   }
   return out
 }
@@ -460,7 +470,7 @@ const updateChunks = (
       }
     }
     if (batch.length > 0) yield* readBatch(batch)
-    parts = compact([...parts, ...writer.finish()], store)
+    parts = compact(parts, writer.finish(), store)
     return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
   })
 
@@ -552,7 +562,7 @@ const updateSummaries = (
     for (const r of rows) {
       writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector, flags: 0 })
     }
-    parts = compact([...parts, ...writer.finish()], store)
+    parts = compact(parts, writer.finish(), store)
     return { collection: new Collection(parts), tokenised: rows.length, changed: true }
   })
 
