@@ -451,3 +451,19 @@ export const layer: Layer.Layer<GraphRetrieval, never, DuckDb | NlpService | Ret
   GraphRetrieval,
   make
 )
+
+/**
+ * The service, warmed when the layer is built: the retrieval index is opened
+ * and the whole-store graph loaded (see {@link GraphRetrievalService.warm}),
+ * so that a long-lived process (a server) answers its first question as fast
+ * as the later ones. Graph searches restricted to papers are then cut from
+ * the loaded graph in memory. Keep the layer (and so the services) for the
+ * life of the process.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWarm: Layer.Layer<GraphRetrieval, DuckDbError, DuckDb | NlpService | Retrieval> = Layer.effect(
+  GraphRetrieval,
+  Effect.tap(make, (service) => service.warm)
+)

@@ -285,4 +285,29 @@ describe("paper-set graphs", () => {
       }
       expect(summary(subgraph(whole, ["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3"])).edges).toEqual(edgesOf(whole))
     }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, Layer.succeed(Embeddings, claimEmbeddings)))))
+
+  it.effect("a warmed service answers paper-restricted searches as one that reads each paper set from the store", () =>
+    Effect.gen(function*() {
+      yield* writePapers(corpus)
+      yield* ClaimLinker.linkAll()
+      const services = (warm: boolean) =>
+        Effect.all([GraphRetrieval.GraphRetrieval, Retrieval.Retrieval]).pipe(
+          Effect.map(([g]) => g),
+          Effect.provide((warm ? GraphRetrieval.layerWarm : GraphRetrieval.layer).pipe(Layer.provideMerge(Retrieval.layer({ persist: false }))))
+        )
+      const cold = yield* services(false)
+      const warm = yield* services(true)
+      for (const [question, papers] of [
+        ["Does ART change the infectiveness of HIV-positive people?", ["hiv-1", "hiv-2", "hiv-3"]],
+        ["Which architecture does NCL use, and is it based on CLIP?", ["ncl", "clip4clip"]],
+        ["What improves recall on MSR-VTT?", ["ncl", "hiv-3"]]
+      ] as const) {
+        const a = yield* cold.search(question, { k: 5, paperIds: papers })
+        const b = yield* warm.search(question, { k: 5, paperIds: papers })
+        expect(b.hits.map((h) => h.id)).toEqual(a.hits.map((h) => h.id))
+        b.hits.forEach((h, i) => expect(h.score).toBeCloseTo(a.hits[i]!.score, 12))
+        expect(b.nodes).toBe(a.nodes)
+        expect(b.hits.length).toBeGreaterThan(0)
+      }
+    }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, NlpService.layer, Layer.succeed(Embeddings, claimEmbeddings)))))
 })
