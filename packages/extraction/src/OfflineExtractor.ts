@@ -105,7 +105,9 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const maxTags = options.maxDomainTags ?? 3
   const singleWordConcepts = options.singleWordConcepts ?? false
   const noise = noiseSpans(text)
-  const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), nlp.tokenize(text))
+  // tokens first: the NLP service then takes the sentences from the same parse
+  const tokens = nlp.tokenize(text)
+  const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), tokens)
   return sentences.map((s): SentenceAnalysis => {
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({

@@ -300,7 +300,7 @@ const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uin
 // ---------------------------------------------------------------------------
 
 interface Wink {
-  /** the full pipeline (sentences, negation, POS, entities...) */
+  /** sentences, negation and POS tags (with lemmas): what tokens carry */
   readonly full: WinkMethods
   /** sentence boundaries only: enough for sentences, chunks and counts */
   readonly sbd: WinkMethods
@@ -323,7 +323,9 @@ const loadWink = (): Wink => {
     }
     const stem = model.addons.stem
     if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
-    wink = { full: winkNLP(model), sbd: winkNLP(model, ["sbd"]), bare: winkNLP(model, []), stem }
+    // the pipeline of `tokenize`: what its tokens carry (sentences, negation, POS, lemmas); named entities, sentiment
+    // and custom entities change none of them (checked on the 49 papers of shared/data/papers/md)
+    wink = { full: winkNLP(model, ["sbd", "negation", "pos"]), sbd: winkNLP(model, ["sbd"]), bare: winkNLP(model, []), stem }
   }
   return wink
 }
@@ -794,11 +796,46 @@ export const makeWinkNlp = (): Service => {
   }
 }
 
+/**
+ * The parses of the texts seen last, so that a text tokenised and split into
+ * sentences (the offline extractor does both to every chunk) is parsed once:
+ * the full parse gives the sentences too (wink's sentence boundaries do not
+ * depend on the rest of the pipeline). Bounded in entries and characters.
+ */
+const PARSE_MEMO_ENTRIES = 16
+const PARSE_MEMO_CHARS = 1_000_000
+
+interface Parsed {
+  sentences?: ReadonlyArray<Sentence>
+  tokens?: ReadonlyArray<Token>
+}
+
 const makeWinkNlpNow = (): Service => {
   const w = loadWink()
+  const parses = new Map<string, Parsed>()
+  let parsedChars = 0
+  const parsedOf = (text: string): Parsed => {
+    let entry = parses.get(text)
+    if (entry !== undefined) {
+      // most recently used last
+      parses.delete(text)
+      parses.set(text, entry)
+      return entry
+    }
+    entry = {}
+    if (text.length <= PARSE_MEMO_CHARS) {
+      parses.set(text, entry)
+      parsedChars += text.length
+      while (parses.size > PARSE_MEMO_ENTRIES || parsedChars > PARSE_MEMO_CHARS) {
+        const oldest = parses.keys().next().value as string
+        parses.delete(oldest)
+        parsedChars -= oldest.length
+      }
+    }
+    return entry
+  }
 
-  const tokenize = (text: string): ReadonlyArray<Token> => {
-    const lexed = lexWink(w.full, text, false)
+  const tokensOf = (lexed: ReturnType<typeof lexWink>): Array<Token> => {
     const its = w.full.its
     const pos = outOf<string>(lexed.tokens, its.pos)
     // wink's typings give `its.lemma` the stemmer's (index, rdd, addons) shape, which is
@@ -825,9 +862,25 @@ const makeWinkNlpNow = (): Service => {
     return out
   }
 
+  const tokenize = (text: string): ReadonlyArray<Token> => {
+    const entry = parsedOf(text)
+    if (entry.tokens === undefined) {
+      const lexed = lexWink(w.full, text, entry.sentences === undefined)
+      entry.tokens = tokensOf(lexed)
+      entry.sentences ??= sentencesOf(lexed)
+    }
+    return entry.tokens
+  }
+
+  const sentencize = (text: string): ReadonlyArray<Sentence> => {
+    const entry = parsedOf(text)
+    entry.sentences ??= sentencesOf(lexWink(w.sbd, text, true))
+    return entry.sentences
+  }
+
   const fast = makeTermMemo(w)
   return {
-    sentencize: (text) => sentencesOf(lexWink(w.sbd, text, true)),
+    sentencize,
     tokenize,
     terms: fast.terms,
     countTokens: (text) => lexWink(w.sbd, text, false).size,
