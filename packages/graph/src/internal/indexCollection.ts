@@ -431,7 +431,7 @@ export class Collection {
       heapRefs[i] = ref
       floor = heapCos[0]!
     }
-    const scoreDoc = (seg: Segment, data: Float32Array, norms: Float32Array, d: number, ref: number) => {
+    const scoreDoc = (seg: Segment, data: Float32Array, norms: Float64Array, d: number, ref: number) => {
       const kind = seg.kinds[d]!
       if (wanted !== null && wanted[kind] !== 1) return
       const norm = norms[d]!

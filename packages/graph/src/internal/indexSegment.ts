@@ -522,7 +522,7 @@ export class Segment {
   private readonly dfs: Uint32Array
   private readonly vectorsAt: readonly [number, number]
   private vectorData: Float32Array | undefined
-  private normData: Float32Array | undefined
+  private normData: Float64Array | undefined
   private paperDocsCache: { offsets: Uint32Array; docs: Uint32Array } | undefined
   private paperIndexCache: Map<string, number> | undefined
   private readonly lookups = new Map<string, number>()
@@ -696,11 +696,11 @@ export class Segment {
   }
 
   /** The embedding norms (0 for a document without an embedding). */
-  norms(): Float32Array {
+  norms(): Float64Array {
     if (this.normData === undefined) {
       const v = this.vectors()
       const dim = this.dimension
-      const norms = new Float32Array(this.docs)
+      const norms = new Float64Array(this.docs)
       if (dim > 0) {
         for (let d = 0; d < this.docs; d++) {
           let s = 0
