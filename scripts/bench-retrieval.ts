@@ -1,11 +1,21 @@
 /**
- * Retrieval latency on a large store: p50 / p95 of `Retrieval.search`
- * (hybrid over all chunks), `GraphRetrieval.search` (whole store),
- * `Research.research` and `Research.ask` (offline, extractive), plus the
- * one-off costs: building the BM25 index (tokenising every row), loading it
- * from the sidecar in a fresh process, and loading the entity graph.
+ * Retrieval at scale: building the index, opening it in a fresh process, and
+ * the latency of `Retrieval.search` (hybrid over all chunks),
+ * `GraphRetrieval.search` (whole store), `Research.research` and
+ * `Research.ask` (offline, extractive) in a warm serving process, each figure
+ * next to a baseline measured in the same run:
  *
- *   npx tsx scripts/bench-retrieval.ts [--chunks 100000] [--per-paper 500] [--queries 40] [--db FILE]
+ * - tokenising: index terms through the memo (`NlpService.terms`) against a
+ *   whole-text wink parse per chunk (how terms were computed before) and a
+ *   bare wink tokenisation (`readDoc(text).tokens()`, default pipeline), on a
+ *   sample of the store's chunks; the build time of the whole index next to
+ *   the whole-text parse's time for the same rows, extrapolated from the sample;
+ * - dense search: exact scan of the index's embeddings in memory against the
+ *   same scan in DuckDB (`array_cosine_similarity` over the chunks table);
+ * - graph retrieval: forward push against power iteration (`walk: "power"`);
+ * - the serving process's peak RSS next to the size of the index on disk.
+ *
+ *   npx tsx scripts/bench-retrieval.ts [--chunks 100000] [--per-paper 500] [--queries 40] [--db FILE] [--keep-index]
  *
  * The store is synthetic but made of real text: each chunk is a run of
  * consecutive sentences (about 300 words) of one of the papers in
@@ -14,7 +24,8 @@
  * the papers that occur in it), every other chunk states a claim (one of its
  * sentences), every paper has a record. Papers are written with
  * `Store.writePaper` (the Appender). The store is kept (default in the
- * temporary directory) so that a second run skips the build.
+ * temporary directory) so that a second run skips writing it; the index is
+ * rebuilt from scratch unless `--keep-index`.
  *
  * Questions are built from key phrases of the papers ("What is known about
  * <phrase>?", "How does <phrase> affect <phrase>?").
@@ -22,6 +33,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -30,7 +42,9 @@ import { Chunk, ChunkId, ClaimId, ClaimSource, Entity, EntityId, Paper, PaperId,
 import { Embeddings } from "../packages/core/src/Embeddings.js"
 import { normalizeLabel } from "../packages/core/src/EntityCache.js"
 import * as NlpService from "../packages/core/src/NlpService.js"
+import { winkTermPaths } from "../packages/core/src/internal/nlp.js"
 import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
+import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as GraphRetrieval from "../packages/graph/src/GraphRetrieval.js"
 import * as Research from "../packages/graph/src/Research.js"
 import * as Retrieval from "../packages/graph/src/Retrieval.js"
@@ -44,7 +58,10 @@ const CHUNKS = Number(arg("chunks", "100000"))
 const PER_PAPER = Number(arg("per-paper", "500"))
 const QUERIES = Number(arg("queries", "40"))
 const DB = arg("db", path.join(os.tmpdir(), "kg-bench-retrieval", `store-${CHUNKS}.duckdb`))
-const CHILD = process.argv.includes("--child-load")
+const SERVE = process.argv.includes("--serve")
+const KEEP_INDEX = process.argv.includes("--keep-index")
+const SKIP_POWER = process.argv.includes("--skip-power")
+const SAMPLE = Number(arg("sample", "3000"))
 
 const papersDir = [
   fileURLToPath(new URL("../../shared/data/papers/md", import.meta.url)),
@@ -76,9 +93,12 @@ const layer = Layer.mergeAll(NlpService.layer, EmbeddingsLive.layerOffline())
 const storeLayer = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
   Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model })
 ))
+/** What `kg research` / `kg ask` (and a server) run on: the store read-only, retrieval, graph retrieval. */
 const answering = GraphRetrieval.layer.pipe(
   Layer.provideMerge(Retrieval.layer()),
-  Layer.provideMerge(storeLayer),
+  Layer.provideMerge(Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
+    Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model, readOnly: true })
+  ))),
   Layer.provideMerge(layer)
 )
 
@@ -247,39 +267,68 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return { value, ms: performance.now() - t0 }
   })
 
-/** In a fresh process (`--child-load`): how long until the first answer, with the sidecar on disk. */
-const childLoad = Effect.gen(function*() {
+const words = (text: string) => text.split(/\s+/).filter((w) => w.length > 0).length
+
+/**
+ * Tokenising a sample of the store's chunks: bare wink, index terms through a
+ * whole-text parse (the reference), and through a fresh memo (cold, then warm).
+ */
+const tokeniserBaseline = Effect.gen(function*() {
+  const db = yield* DuckDb
+  const sample = (yield* db.query<{ text: string }>(`SELECT text FROM chunks ORDER BY chunk_id LIMIT ${SAMPLE}`)).map((r) => r.text)
+  const totalWords = sample.reduce((n, t) => n + words(t), 0)
+  const coreRequire = createRequire(new URL("../packages/core/package.json", import.meta.url))
+  const winkNLP = coreRequire("wink-nlp") as typeof import("wink-nlp").default
+  const winkModel = coreRequire("wink-eng-lite-web-model") as Parameters<typeof import("wink-nlp").default>[0]
+  const wink = winkNLP(winkModel)
+  const time = (f: () => void) => {
+    const t0 = performance.now()
+    f()
+    return (performance.now() - t0) / 1000
+  }
+  const paths = winkTermPaths()
+  const bare = time(() => { for (const t of sample) wink.readDoc(t).tokens().length() })
+  const reference = time(() => { for (const t of sample) paths.reference(t) })
+  const cold = time(() => { for (const t of sample) paths.terms(t) })
+  const warm = time(() => { for (const t of sample) paths.terms(t) })
+  let same = 0
+  for (const t of sample) if (paths.terms(t).join(" ") === paths.reference(t).join(" ")) same++
+  const rate = (seconds: number) => Math.round(totalWords / seconds)
+  return {
+    chunks: sample.length,
+    words: totalWords,
+    wordsPerSecond: { bareWink: rate(bare), wholeTextParse: rate(reference), memoCold: rate(cold), memoWarm: rate(warm) },
+    secondsPerChunk: { wholeTextParse: reference / sample.length },
+    identicalTerms: `${same}/${sample.length}`
+  }
+})
+
+const duckDense = (db: DuckDb["Type"], vector: Float32Array, dimension: number) =>
+  db.query<{ id: string; cos: number; mean: number | null }>(
+    `WITH s AS MATERIALIZED (
+       SELECT chunk_id AS id, array_cosine_similarity(embedding, $1::FLOAT[${dimension}]) AS cos
+       FROM chunks WHERE embedding IS NOT NULL
+     ), v AS (SELECT * FROM s WHERE cos IS NOT NULL AND NOT isnan(cos))
+     SELECT id, cos, (SELECT avg(cos) FROM v) AS mean FROM v ORDER BY cos DESC, id LIMIT 50`,
+    [vector]
+  )
+
+/** The serving process (`--serve`): open the index, warm up, answer the questions; print one JSON line. */
+const serve = Effect.gen(function*() {
+  const started = performance.now()
   const retrieval = yield* Retrieval.Retrieval
   const load = yield* timed(retrieval.refresh)
   const first = yield* timed(retrieval.search("chunks", "What is known about attention mechanisms?", { k: 10 }))
-  console.log(JSON.stringify({
-    loadMs: Math.round(load.ms),
-    source: load.value.source,
-    firstQueryMs: Math.round(first.ms),
-    rssMb: Math.round(process.memoryUsage().rss / 1e6)
-  }))
-})
-
-/** Build (or refresh) the index once, then close the store. */
-const coldIndex = Effect.gen(function*() {
-  const store = yield* Store.Store
-  const stats = yield* store.stats()
-  console.error(`store ${DB}: ${stats.tables.chunks} chunks, ${stats.tables.claims} claims, ${stats.tables.entities} entities, ` +
-    `${stats.tables.entity_mentions} mentions`)
-  const retrieval = yield* Retrieval.Retrieval
-  const cold = yield* timed(retrieval.refresh)
-  console.error(`index: ${cold.value.source} in ${(cold.ms / 1000).toFixed(1)}s (${cold.value.tokenised} rows tokenised)`)
-  return { stats, cold }
-})
-
-const measure = Effect.gen(function*() {
-  const retrieval = yield* Retrieval.Retrieval
-  const load = yield* timed(retrieval.refresh)
   const graph = yield* GraphRetrieval.GraphRetrieval
+  const warm = yield* timed(graph.warm)
+  const db = yield* DuckDb
   const questions = yield* questionsFrom
-  const graphLoad = yield* timed(graph.search(questions[0]!, { k: 10 }))
-  const runs: Record<string, Array<number>> = { search: [], graph: [], research: [], ask: [] }
+  for (const q of questions.slice(0, 3)) yield* Effect.either(Research.research(q))
+  const runs: Record<string, Array<number>> = {
+    search: [], graph: [], research: [], ask: [], denseMemory: [], denseDuckDb: [], graphPower: []
+  }
   let researchFailures = 0
+  let sameDenseTop = 0
   for (const q of questions) {
     runs.search!.push((yield* timed(retrieval.search("chunks", q, { k: 10 }))).ms)
     runs.graph!.push((yield* timed(graph.search(q, { k: 15 }))).ms)
@@ -287,28 +336,73 @@ const measure = Effect.gen(function*() {
     if (r.value._tag === "Left") researchFailures++
     runs.research!.push(r.ms)
     runs.ask!.push((yield* timed(Effect.either(Research.ask(q)))).ms)
+    const memory = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
+    runs.denseMemory!.push(memory.ms)
+    const vector = yield* retrieval.embedQuery(q)
+    if (vector !== null && retrieval.dimension !== null) {
+      const sql = yield* timed(duckDense(db, vector, retrieval.dimension))
+      runs.denseDuckDb!.push(sql.ms)
+      if (sql.value[0]?.id === memory.value[0]?.id) sameDenseTop++
+    }
+    if (!SKIP_POWER) runs.graphPower!.push((yield* timed(graph.search(q, { k: 15, walk: "power" }))).ms)
   }
-  return { load, graphLoad, runs, researchFailures, questions: questions.length }
+  console.log(JSON.stringify({
+    openMs: Math.round(load.ms),
+    source: load.value.source,
+    segments: load.value.segments,
+    firstQueryMs: Math.round(first.ms),
+    warmGraphMs: Math.round(warm.ms),
+    graph: warm.value,
+    queries: questions.length,
+    researchNoPapers: researchFailures,
+    denseSameTop: `${sameDenseTop}/${runs.denseDuckDb!.length}`,
+    latencyMs: Object.fromEntries(
+      Object.entries(runs).filter(([, v]) => v.length > 0).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
+    ),
+    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    seconds: Math.round((performance.now() - started) / 100) / 10
+  }))
 })
+
+const dirSize = (dir: string): number =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0) : 0
+
+/** Build the index from scratch (or bring it up to date with `--keep-index`), then a no-op update. */
+const buildIndex = Effect.gen(function*() {
+  const store = yield* Store.Store
+  const stats = yield* store.stats()
+  console.error(`store ${DB}: ${stats.tables.chunks} chunks, ${stats.tables.claims} claims, ${stats.tables.entities} entities, ` +
+    `${stats.tables.entity_mentions} mentions`)
+  const tokeniser = yield* tokeniserBaseline
+  console.error(`tokenising ${tokeniser.chunks} chunks: ${JSON.stringify(tokeniser.wordsPerSecond)} words/s`)
+  const dir = `${DB}.retrieval-index`
+  if (!KEEP_INDEX) fs.rmSync(dir, { recursive: true, force: true })
+  const built = yield* timed(Retrieval.updateIndex)
+  const info = built.value!
+  console.error(`index: ${info.source} in ${(built.ms / 1000).toFixed(1)}s (${info.tokenised} rows tokenised, ${info.segments} segments)`)
+  const again = yield* timed(Retrieval.updateIndex)
+  return { stats, tokeniser, built, again, diskMb: Math.round(dirSize(dir) / 1e5) / 10 }
+})
+
 const program = Effect.gen(function*() {
-  if (CHILD) return yield* childLoad.pipe(Effect.provide(answering))
+  if (SERVE) return yield* serve.pipe(Effect.provide(answering))
   fs.mkdirSync(path.dirname(DB), { recursive: true })
   if (!fs.existsSync(DB)) {
     console.error(`building a store of ${CHUNKS} chunks at ${DB} ...`)
     const built = yield* build.pipe(Effect.provide(storeLayer), Effect.provide(layer))
     console.error(`built ${built.papers} papers in ${built.seconds.toFixed(0)}s`)
   }
-  const sidecar = `${DB}.retrieval-index`
-  const hadSidecar = fs.existsSync(sidecar)
-  const { cold, stats } = yield* coldIndex.pipe(Effect.provide(answering))
+  const { again, built, diskMb, stats, tokeniser } = yield* buildIndex.pipe(Effect.provide(storeLayer), Effect.provide(layer))
   const child = spawnSync(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--child-load", "--db", DB, "--chunks", String(CHUNKS)],
-    { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)) }
+    ["--import", "tsx", "--conditions=@kg/source", fileURLToPath(import.meta.url), "--serve", "--db", DB, "--chunks", String(CHUNKS),
+      "--queries", String(QUERIES), ...(SKIP_POWER ? ["--skip-power"] : [])],
+    { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)), maxBuffer: 1 << 26 }
   )
   const childLine = child.stdout.trim().split("\n").pop() ?? ""
-  const freshProcess = childLine.startsWith("{") ? JSON.parse(childLine) as Record<string, unknown> : { error: child.stderr.slice(-500) }
-  const m = yield* measure.pipe(Effect.provide(answering))
+  const serving = childLine.startsWith("{") ? JSON.parse(childLine) as Record<string, unknown> : { error: child.stderr.slice(-2000) }
+  const rows = built.value!.tokenised
   const summary = {
     store: {
       chunks: stats.tables.chunks,
@@ -317,22 +411,16 @@ const program = Effect.gen(function*() {
       entities: stats.tables.entities,
       mentions: stats.tables.entity_mentions
     },
+    tokeniser,
     index: {
-      source: cold.value.source,
-      hadSidecar,
-      seconds: Math.round(cold.ms / 100) / 10,
-      tokenised: cold.value.tokenised,
-      sidecarMb: fs.existsSync(sidecar) ? Math.round(fs.statSync(sidecar).size / 1e5) / 10 : 0
+      buildSeconds: Math.round(built.ms / 100) / 10,
+      rowsTokenised: rows,
+      wholeTextParseSecondsSameRows: Math.round(rows * tokeniser.secondsPerChunk.wholeTextParse * 10) / 10,
+      segments: built.value!.segments,
+      noOpUpdateMs: Math.round(again.ms),
+      diskMb
     },
-    freshProcess,
-    reopenLoadMs: Math.round(m.load.ms),
-    graphFirstSearchMs: Math.round(m.graphLoad.ms),
-    queries: m.questions,
-    researchNoPapers: m.researchFailures,
-    latencyMs: Object.fromEntries(
-      Object.entries(m.runs).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
-    ),
-    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    serving,
     cpus: os.cpus().length,
     load: os.loadavg().map((x) => Math.round(x * 10) / 10)
   }

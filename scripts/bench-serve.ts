@@ -17,8 +17,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
-import * as Kg from "../packages/graph/src/Kg.js"
-import * as Server from "../packages/server/src/Server.js"
+import * as Kg from "@kg/graph/Kg"
+import * as Server from "@kg/server/Server"
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)

@@ -68,7 +68,7 @@ for (const c of allClaims) {
   )
 }
 const absDb = join(dir, "abstracts.duckdb"), fullDb = join(dir, "all.duckdb")
-for (const f of [absDb, fullDb]) for (const suffix of ["", ".wal", ".retrieval-index"]) rmSync(f + suffix, { force: true })
+for (const f of [absDb, fullDb]) for (const suffix of ["", ".wal", ".retrieval-index"]) rmSync(f + suffix, { force: true, recursive: true })
 
 const docPaper = (docId: string | number) => `scifact-doc-${docId}`
 const claimPaper = (id: number) => `scifact-claim-${id}`

@@ -50,6 +50,19 @@ const summaryKeys = [
   "seconds"
 ]
 
+/**
+ * What the saved retrieval index (`<db>.retrieval-index/manifest.json`) covers: its papers, and its live
+ * chunks (documents of the chunk segments less the deleted ranges).
+ */
+const manifestOf = (db: string): { readonly papers: ReadonlyArray<string>; readonly chunks: number } => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(`${db}.retrieval-index`, "manifest.json"), "utf8")) as {
+    readonly papers: ReadonlyArray<readonly [string, number]>
+    readonly chunks: ReadonlyArray<{ readonly docs: number; readonly deleted: ReadonlyArray<readonly [number, number]> }>
+  }
+  const chunks = manifest.chunks.reduce((n, p) => n + p.docs - p.deleted.reduce((d, [a, b]) => d + b - a, 0), 0)
+  return { papers: manifest.papers.map(([p]) => p).sort(), chunks }
+}
+
 /** A real paper cut to its front matter and about `chars` characters of body, at a paragraph end. */
 const truncatedPaper = (file: string, chars: number): string => {
   const text = fs.readFileSync(file, "utf8")
@@ -168,6 +181,11 @@ describe.concurrent("kg CLI", () => {
       expect(after.q[0]!.n).toBe(1)
       // No rows of the old version are left: chunk ids are unique and every chunk belongs to a stored paper.
       expect(await count(db, "chunks c WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.paper_id = c.paper_id)")).toBe(0)
+      // The run brought the saved retrieval index up to date: it covers exactly the stored papers and chunks.
+      expect(r.stderr).toMatch(/indexed: \d+ chunks searchable/)
+      const indexed = manifestOf(db)
+      expect(indexed.papers).toEqual(["arXiv:2212.11791", "arXiv:2212.11803", "arXiv:2212.11808"])
+      expect(indexed.chunks).toBe(await count(db, "chunks"))
 
       fs.rmSync(path.join(corpus, "2212.11791.md"))
       const removed = await runKg(["remove", "arXiv:2212.11791", "--db", db])
@@ -186,6 +204,10 @@ describe.concurrent("kg CLI", () => {
       })
       expect(rest.p.map((p) => p.paper_id)).toEqual(["arXiv:2212.11803", "arXiv:2212.11808"])
       expect(Number(rest.left[0]!.n)).toBe(0)
+      // ... and kg remove took the paper out of the saved index.
+      const reindexed = manifestOf(db)
+      expect(reindexed.papers).toEqual(["arXiv:2212.11803", "arXiv:2212.11808"])
+      expect(reindexed.chunks).toBe(await count(db, "chunks"))
     })
   })
 

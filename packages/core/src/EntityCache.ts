@@ -62,6 +62,19 @@ const singular = (word: string): string => {
  * @category normalisation
  */
 export const normalizeLabel = (label: string): NormalizedLabel => {
+  const known = normalized.get(label)
+  if (known !== undefined) return known
+  const out = normalizeNow(label)
+  if (normalized.size >= NORMALIZED_MEMO) normalized.clear()
+  normalized.set(label, out)
+  return out
+}
+
+/** Labels normalised lately (a pure function called for every mention, label and alias): a bounded memo. */
+const NORMALIZED_MEMO = 100_000
+const normalized = new Map<string, NormalizedLabel>()
+
+const normalizeNow = (label: string): NormalizedLabel => {
   let s = label.normalize("NFKC").normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
   s = s.toLowerCase().replace(DASHES, " ").replace(/\s+/g, " ")
   // Every step below only shortens the string, so iterating to a fixed point

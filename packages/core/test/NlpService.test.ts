@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
 import type { ChunkConfig, Sentence, TextChunk, Token } from "../src/NlpService.js"
+import { winkTermPaths } from "../src/internal/nlp.js"
 import * as Nlp from "../src/NlpService.js"
 
 type Service = Effect.Effect.Success<typeof Nlp.NlpService>
@@ -326,6 +327,55 @@ describe("NlpService (wink)", () => {
   it.prop("chunks respect the budget, the overlap and the source", [textArb, configArb], ([text, config]) => {
     checkChunks(wink, text, config)
   }, { fastCheck: { numRuns: 80 } })
+
+  it.prop("index terms through the memo equal those of a parse of the whole text", [fc.array(
+    fc.oneof(
+      sentenceArb,
+      fc.constantFrom(
+        "Smith et al. reported it.",
+        "et\nal. showed",
+        "the self-\nattention layer",
+        "hyphen-\nated words",
+        "a {{cite:abc123}} marker and {{formula: x + y}} here",
+        "see Fig. 3 and Eq. (2), cf. REF",
+        "Nov. 12, U.S. patents, e.g. this",
+        "ideographic\u3000space and\u00a0no-break",
+        "McDonald's and Benny's",
+        "",
+        "  \n\n  "
+      )
+    ),
+    { maxLength: 10 }
+  ).map((parts) => parts.join(" "))], ([text]) => {
+    const paths = winkTermPaths()
+    // the same memo twice (cold, then warm) and a fresh one
+    expect(paths.terms(text)).toEqual(paths.reference(text))
+    expect(paths.terms(text)).toEqual(paths.reference(text))
+    expect(wink.terms(text)).toEqual(paths.reference(text))
+  }, { fastCheck: { numRuns: 150 } })
+
+  it("index terms of real chunks equal those of a parse of each whole chunk", () => {
+    const paths = winkTermPaths()
+    const chunks = wink.chunkText(paper("2212.11773.md")).map((c) => c.text)
+    const differing = chunks.filter((c) => paths.terms(c).join(" ") !== paths.reference(c).join(" "))
+    expect(chunks.length).toBeGreaterThan(10)
+    expect(differing).toEqual([])
+  })
+
+  it("tokenising and splitting a text parse it once and agree with separate parses", () => {
+    const text = paper("2212.11773.md").slice(0, 20_000)
+    const fresh = () => Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
+    const a = fresh()
+    const sentencesFirst = a.sentencize(text)
+    const tokensAfter = a.tokenize(text)
+    const b = fresh()
+    const tokensFirst = b.tokenize(text)
+    const sentencesAfter = b.sentencize(text)
+    expect(sentencesAfter).toEqual(sentencesFirst)
+    expect(tokensAfter).toEqual(tokensFirst)
+    expect(b.sentencize(text)).toBe(sentencesAfter) // memoised
+    expect(b.tokenize(text)).toBe(tokensFirst)
+  })
 })
 
 describe("NlpService (Test)", () => {

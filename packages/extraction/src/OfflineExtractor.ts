@@ -126,7 +126,9 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const maxTags = options.maxDomainTags ?? 3
   const singleWordConcepts = options.singleWordConcepts ?? false
   const noise = noiseSpans(text)
-  const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), nlp.tokenize(text))
+  // tokens first: the NLP service then takes the sentences from the same parse
+  const tokens = nlp.tokenize(text)
+  const sentences = assignTokens(text, refineSentences(text, nlp.sentencize(text)), tokens)
   // A statement on its own (a one- or two-sentence text: a claim as written, a user's hypothesis, an
   // abstract's single finding) is a claim when it is declarative: it needs no result cue.
   const body = sentences.filter((s) => !s.heading && text.slice(s.start, s.end).trim() !== "")

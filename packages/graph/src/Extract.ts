@@ -24,6 +24,8 @@ import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/paperIds.js"
+import { indexDirectory } from "./internal/retrievalIndex.js"
+import * as Retrieval from "./Retrieval.js"
 import { type InvalidBundleError, Store } from "./Store.js"
 
 /**
@@ -66,6 +68,8 @@ export type ExtractEvent = Data.TaggedEnum<{
     readonly merges: number
     readonly statusChanges: number
   }
+  Indexing: {}
+  Indexed: { readonly chunks: number; readonly tokenised: number; readonly segments: number; readonly millis: number }
 }>
 /** @since 0.1.0 @category constructors */
 export const ExtractEvent = Data.taggedEnum<ExtractEvent>()
@@ -138,6 +142,12 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    * still does).
    */
   readonly prepaid?: boolean | undefined
+  /**
+   * Bring the saved retrieval index up to date at the end of the run, so that
+   * the first question does not wait for it (default true; see
+   * `Retrieval.updateIndex`).
+   */
+  readonly index?: boolean | undefined
 }
 
 interface Totals {
@@ -384,6 +394,7 @@ export const runExtraction = <E, R>(
             )
           )
           if (options.link !== false && (yield* Ref.get(stopped)) === undefined) yield* linkPending(emit)
+          if (options.index !== false) yield* indexStore(emit)
           return yield* current
         }),
       (runId, exit) =>
@@ -427,4 +438,21 @@ export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<v
       merges: link.merges,
       statusChanges: grade.changed.length
     }))
+  })
+
+/**
+ * Bring the saved retrieval index up to date with the store (see
+ * `Retrieval.updateIndex`), reporting `Indexing` and `Indexed`.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const indexStore = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<void, E, R>) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    if (indexDirectory(db.path) === null) return
+    yield* emit(ExtractEvent.Indexing())
+    const info = yield* Retrieval.updateIndex
+    if (info === undefined) return
+    yield* emit(ExtractEvent.Indexed({ chunks: info.chunks, tokenised: info.tokenised, segments: info.segments, millis: info.millis }))
   })

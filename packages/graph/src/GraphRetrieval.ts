@@ -2,8 +2,8 @@
  * Graph retrieval as HippoRAG 2 does it, over the claim graph: link the
  * query to entities (labels and aliases found in it, weighted by rarity) and
  * to claims (the best-matching L3 claims), add the best passages of a hybrid
- * search, and run Personalized PageRank (damping 0.5, power iteration on a
- * sparse adjacency built from `entity_mentions`, `claim_sources`,
+ * search, and run Personalized PageRank (damping 0.5, by forward push from the
+ * seeds, or power iteration, on a sparse adjacency built from `entity_mentions`, `claim_sources`,
  * `claim_entities`, `relations` and `claim_edges`) seeded from them. Passages
  * (L1 chunks) are ranked by their PPR mass combined with their hybrid score,
  * so a passage that no query word reaches can still be found through an
@@ -15,20 +15,21 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import * as Bm25 from "@kg/core/Bm25"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
-import { personalizedPageRank } from "./internal/ppr.js"
+import { personalizedPageRank, personalizedPageRankPush } from "./internal/ppr.js"
 import {
   type EntityGraph,
   linkEntities,
   linkTitles,
   loadGraph,
   neighbourEntities,
+  subgraph,
   titlePhrases
 } from "./internal/pprGraph.js"
 import { cosine, mmr } from "./internal/retrievalFusion.js"
-import { sameSignature, type StoreSignature, storeSignature } from "./internal/retrievalIndex.js"
+import { sameSignature, type StoreSignature } from "./internal/retrievalIndex.js"
+import { queryIn } from "./internal/sqlList.js"
 import { type Hit, Retrieval, type SearchMode } from "./Retrieval.js"
 
 /**
@@ -43,7 +44,15 @@ export interface GraphSearchOptions {
   readonly paperIds?: ReadonlyArray<string> | undefined
   /** Probability of following an edge at each step. Default 0.5. */
   readonly damping?: number | undefined
-  /** Default 50. */
+  /**
+   * How the walk is computed: `push` (default), forward push from the seeds,
+   * whose cost depends on the seeds' neighbourhood rather than on the size of
+   * the graph; or `power`, power iteration over the whole graph.
+   */
+  readonly walk?: "push" | "power" | undefined
+  /** `push`: nodes are pushed while their residual is at least `epsilon` times their degree. Default 1e-7. */
+  readonly epsilon?: number | undefined
+  /** `power`: most iterations. Default 50. */
   readonly maxIterations?: number | undefined
   /** The base search that ranks passages and seeds the walk. Default `hybrid`. */
   readonly mode?: SearchMode | undefined
@@ -118,6 +127,7 @@ export interface GraphSearchResult {
   readonly seeds: ReadonlyArray<Seed>
   /** The text added to the query for the second pass ("" when none). */
   readonly expansion: string
+  /** Pushes of the walk (`walk: "push"`) or power iterations (`walk: "power"`). */
   readonly iterations: number
   readonly converged: boolean
   readonly nodes: number
@@ -131,6 +141,12 @@ export interface GraphSearchResult {
  */
 export interface GraphRetrievalService {
   readonly search: (query: string, options?: GraphSearchOptions) => Effect.Effect<GraphSearchResult, DuckDbError>
+  /**
+   * Load the retrieval index and the whole-store graph now, so that the next
+   * searches (of the whole store, or of any set of papers, cut from it in
+   * memory) do not wait for them. A server calls it once at start.
+   */
+  readonly warm: Effect.Effect<{ readonly nodes: number; readonly edges: number }, DuckDbError>
 }
 
 /**
@@ -161,19 +177,28 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
     const lock = yield* Effect.makeSemaphore(1)
     const isStopWord = (word: string) => nlp.terms(word).length === 0
 
+    /**
+     * The graph of the store, or of some papers: cut in memory from the
+     * whole-store graph when that is loaded (see {@link GraphRetrievalService.warm}),
+     * else read from the store. Graphs are kept while the store is unchanged.
+     */
     const graphFor = (paperIds: ReadonlyArray<string> | undefined) =>
       lock.withPermits(1)(Effect.gen(function*() {
-        const signature = yield* storeSignature(db)
+        const signature = (yield* retrieval.index).signature
         const key = paperIds === undefined ? "*" : [...paperIds].sort().join("\u0000")
-        const cached = (yield* Ref.get(cache)).find((c) => c.key === key && sameSignature(c.signature, signature))
+        const current = (yield* Ref.get(cache)).filter((c) => sameSignature(c.signature, signature))
+        const cached = current.find((c) => c.key === key)
         if (cached !== undefined) return cached.graph
-        const graph = yield* loadGraph(db, paperIds)
+        const whole = current.find((c) => c.key === "*")
+        const graph = paperIds !== undefined && whole !== undefined
+          ? subgraph(whole.graph, paperIds)
+          : yield* loadGraph(db, paperIds)
         // the whole-store graph (costly to load) is kept beside the most recent paper-set graphs
         yield* Ref.update(cache, (list) => {
-          const current = list.filter((c) => sameSignature(c.signature, signature) && c.key !== key)
-          const whole = current.filter((c) => c.key === "*")
-          const subsets = current.filter((c) => c.key !== "*")
-          return [{ signature, key, graph }, ...whole, ...subsets].slice(0, GRAPH_CACHE + whole.length)
+          const kept = list.filter((c) => sameSignature(c.signature, signature) && c.key !== key)
+          const wholes = kept.filter((c) => c.key === "*")
+          const subsets = kept.filter((c) => c.key !== "*")
+          return [{ signature, key, graph }, ...wholes, ...subsets].slice(0, GRAPH_CACHE + wholes.length)
         })
         return graph
       }))
@@ -189,13 +214,13 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         const mode = options.mode ?? "hybrid"
         const warnings: Array<string> = []
         const searchChunks = (text: string) =>
-          retrieval.search("chunks", text, { k: pool, pool, mode, alpha: options.alpha, paperIds: options.paperIds })
+          retrieval.search("chunks", text, { k: pool, pool, mode, alpha: options.alpha, paperIds: options.paperIds, withText: false })
         const first = yield* searchChunks(query)
         warnings.push(...first.warnings)
         const g = yield* graphFor(options.paperIds)
         const idx = yield* retrieval.index
         const specificity = (phrase: string) =>
-          nlp.terms(phrase).reduce((sum, t) => sum + Bm25.idf(idx.chunks.bm25, t), 0)
+          nlp.terms(phrase).reduce((sum, t) => sum + idx.chunks.idf(t), 0)
 
         // 1. first pass, with a bonus for the passages of papers whose title the query names
         const hitById = new Map<string, Hit>(first.hits.map((h) => [h.id, h]))
@@ -241,9 +266,9 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
             .sort((a, b) => s1(b) - s1(a) || (a < b ? -1 : 1))
             .slice(0, options.hopPassages ?? 3)
           const best = ranked.length === 0 ? 0 : s1(ranked[0]!)
-          const texts = yield* retrieval.texts(ranked.filter((id) => !hitById.has(id)))
+          const texts = yield* retrieval.texts(ranked)
           for (const id of ranked) {
-            const text = hitById.get(id)?.text ?? texts.get(id) ?? ""
+            const text = texts.get(id) ?? ""
             const own = g.chunkPaper.get(g.nodeOf.get(id) ?? -1)
             for (const t of linkTitles(titlesByPhrase, text, isStopWord)) {
               if (t.paperId === own) continue
@@ -310,10 +335,9 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         if (seeds.size === 0) warnings.push("nothing in the query links to the graph; passages ranked by the base search")
 
         // 4. the walk, and the final ranking
-        const ppr = personalizedPageRank(g.graph, seeds, {
-          damping: options.damping ?? 0.5,
-          maxIterations: options.maxIterations ?? 50
-        })
+        const ppr = options.walk === "power"
+          ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
+          : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
         let maxChunk = 0
         for (const node of g.chunkPaper.keys()) maxChunk = Math.max(maxChunk, ppr.scores[node]!)
         const pprOf = (id: string): number => {
@@ -347,7 +371,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
           })]
         }
         const missing = chosen.filter((c) => !hitById.has(c.id)).map((c) => c.id)
-        const extra = missing.length === 0 ? new Map<string, string>() : yield* retrieval.texts(missing)
+        const extra = chosen.length === 0 ? new Map<string, string>() : yield* retrieval.texts(chosen.map((c) => c.id))
         const pages = missing.length === 0 ? new Map<string, number | null>() : yield* chunkPages(db, missing)
         const hits = chosen.map((c): GraphHit => {
           const h = hitById.get(c.id)
@@ -358,7 +382,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
             key: c.id,
             paperIds: h?.paperIds ?? (paper === undefined ? [] : [paper]),
             page: h?.page ?? pages.get(c.id) ?? null,
-            text: h?.text ?? extra.get(c.id) ?? "",
+            text: extra.get(c.id) ?? "",
             score: c.score,
             relative: bestFinal > 0 ? c.score / bestFinal : 0,
             lexical: h?.lexical ?? 0,
@@ -383,7 +407,9 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         } satisfies GraphSearchResult
       }).pipe(Effect.withSpan("GraphRetrieval.search"))
 
-    return GraphRetrieval.of({ search })
+    const warm = Effect.map(graphFor(undefined), (g) => ({ nodes: g.graph.size, edges: g.edgeCount }))
+
+    return GraphRetrieval.of({ search, warm })
   }
 )
 
@@ -399,10 +425,7 @@ const topChunks = (g: EntityGraph, scores: Float64Array, limit: number): Readonl
 
 const chunkPages = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
   Effect.map(
-    db.query<{ id: string; page: number | null }>(
-      "SELECT chunk_id AS id, page FROM chunks WHERE list_contains($1, chunk_id)",
-      [ids]
-    ),
+    queryIn<{ id: string; page: number | null }>(db, ids, (list) => `SELECT chunk_id AS id, page FROM chunks WHERE chunk_id IN ${list}`),
     (rows) => new Map(rows.map((r) => [r.id, r.page]))
   )
 
@@ -410,9 +433,10 @@ const chunkVectors = (db: DuckDb["Type"], dimension: number | null, ids: Readonl
   dimension === null || ids.length === 0
     ? Effect.succeed(new Map<string, Float32Array>())
     : Effect.map(
-      db.query<{ id: string; v: ReadonlyArray<number> | null }>(
-        "SELECT chunk_id AS id, embedding AS v FROM chunks WHERE list_contains($1, chunk_id)",
-        [ids]
+      queryIn<{ id: string; v: ReadonlyArray<number> | null }>(
+        db,
+        ids,
+        (list) => `SELECT chunk_id AS id, embedding AS v FROM chunks WHERE chunk_id IN ${list}`
       ),
       (rows) => new Map(rows.flatMap((r) => (r.v === null ? [] : [[r.id, Float32Array.from(r.v)] as const])))
     )
@@ -426,4 +450,20 @@ const chunkVectors = (db: DuckDb["Type"], dimension: number | null, ids: Readonl
 export const layer: Layer.Layer<GraphRetrieval, never, DuckDb | NlpService | Retrieval> = Layer.effect(
   GraphRetrieval,
   make
+)
+
+/**
+ * The service, warmed when the layer is built: the retrieval index is opened
+ * and the whole-store graph loaded (see {@link GraphRetrievalService.warm}),
+ * so that a long-lived process (a server) answers its first question as fast
+ * as the later ones. Graph searches restricted to papers are then cut from
+ * the loaded graph in memory. Keep the layer (and so the services) for the
+ * life of the process.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWarm: Layer.Layer<GraphRetrieval, DuckDbError, DuckDb | NlpService | Retrieval> = Layer.effect(
+  GraphRetrieval,
+  Effect.tap(make, (service) => service.warm)
 )

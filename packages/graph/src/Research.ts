@@ -27,7 +27,6 @@
  *
  * @since 0.1.0
  */
-import * as Bm25 from "@kg/core/Bm25"
 import { type LlmError, LlmProvider } from "@kg/core/LlmProvider"
 import { NlpService } from "@kg/core/NlpService"
 import type { StructuredOutputError } from "@kg/extraction/StructuredOutput"
@@ -370,7 +369,7 @@ const synthesise = (
       )
       return { drafts, mode: "llm" as const, provider: llm.value.name, model: llm.value.model }
     }
-    const idf = (t: string) => Bm25.idf(idx.chunks.bm25, t)
+    const idf = (t: string) => idx.chunks.idf(t)
     const drafts: ReadonlyArray<DraftSentence> = extractive(nlp, idf, question, evidence, maxSentences, {
       preferNumbers: asksForValue(question)
     })
@@ -607,7 +606,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   const info = yield* retrieval.refresh
   if (info.chunks === 0) return yield* new NoIndexedContentError({ path: db.path })
   const idx = yield* retrieval.index
-  const idf = (t: string) => Bm25.idf(idx.chunks.bm25, t)
+  const idf = (t: string) => idx.chunks.idf(t)
 
   const retracted = yield* retractedPapers(db)
   const leftOut = new Set<string>()
@@ -626,7 +625,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
       } else if (layer === "L2") {
         const r = yield* retrieval.search("summaries", question, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore })
         best = Math.max(best, r.bestScore)
-        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })))
+        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
       } else if (layer === "L4") {
         const patterns = yield* patternClaims(db, nlp, question, 3)
         items = yield* claimEvidence(

@@ -40,8 +40,10 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as fusion from "./internal/retrievalFusion.js"
-import { type DocKind, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
+import { type DocKind, indexDirectory, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
+import { collectionOf } from "./internal/retrievalSearch.js"
 import * as internal from "./internal/retrievalSearch.js"
+import { queryIn } from "./internal/sqlList.js"
 
 // ---------------------------------------------------------------------------
 // Models
@@ -104,6 +106,8 @@ export interface SearchOptions {
   readonly kinds?: ReadonlyArray<RowKind> | undefined
   /** Candidates taken from each of BM25 and dense search before fusion and MMR. Default `max(50, 5k)`. */
   readonly pool?: number | undefined
+  /** Read the hits' texts from the store. Default true; when false every `text` is empty. */
+  readonly withText?: boolean | undefined
 }
 
 /**
@@ -183,8 +187,11 @@ export interface IndexInfo {
   readonly chunks: number
   readonly records: number
   readonly claims: number
+  /** Index terms, summed over the segments (a term in several segments counts once per segment). */
   readonly vocabulary: number
-  /** `memory` (reused), `sidecar` (loaded from `<db>.retrieval-index`) or `built` (rows tokenised). */
+  /** Segments of the chunk and summary collections. */
+  readonly segments: number
+  /** `memory` (reused), `sidecar` (loaded from `<db>.retrieval-index/`) or `built` (rows tokenised). */
   readonly source: "memory" | "sidecar" | "built"
   readonly tokenised: number
   readonly millis: number
@@ -366,30 +373,31 @@ export const make = (
         const chunkIds = ids.filter((id) => !id.startsWith("record:") && !id.startsWith("claim:"))
         const claimIds = ids.filter((id) => id.startsWith("claim:")).map((id) => id.slice(6))
         const paperIds = ids.filter((id) => id.startsWith("record:")).map((id) => id.slice(7))
-        if (chunkIds.length > 0) {
-          const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT chunk_id AS id, text FROM chunks WHERE list_contains($1, chunk_id)",
-            [chunkIds]
-          )
-          for (const r of rows) out.set(r.id, r.text)
-        }
-        if (claimIds.length > 0) {
-          const rows = yield* db.query<{ id: string; text: string }>(
-            "SELECT claim_id AS id, text FROM claims WHERE list_contains($1, claim_id)",
-            [claimIds]
-          )
-          for (const r of rows) out.set(`claim:${r.id}`, r.text)
-        }
-        if (paperIds.length > 0) {
-          const rows = yield* db.query<{ id: string; title: string; studied: string; method: string; findings: string }>(
+        const chunkRows = yield* queryIn<{ id: string; text: string }>(
+          db,
+          chunkIds,
+          (list) => `SELECT chunk_id AS id, text FROM chunks WHERE chunk_id IN ${list}`
+        )
+        for (const r of chunkRows) out.set(r.id, r.text)
+        const claimRows = yield* queryIn<{ id: string; text: string }>(
+          db,
+          claimIds,
+          (list) => `SELECT claim_id AS id, text FROM claims WHERE claim_id IN ${list}`
+        )
+        for (const r of claimRows) out.set(`claim:${r.id}`, r.text)
+        const recordRows = yield* queryIn<{ id: string; title: string; studied: string; method: string; findings: string }>(
+          db,
+          paperIds,
+          (list) =>
             `SELECT r.paper_id AS id, coalesce(p.title, '') AS title, r.studied, r.method, r.findings
-             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE list_contains($1, r.paper_id)`,
-            [paperIds]
-          )
-          for (const r of rows) out.set(`record:${r.id}`, recordText(r))
-        }
+             FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE r.paper_id IN ${list}`
+        )
+        for (const r of recordRows) out.set(`record:${r.id}`, recordText(r))
         return out
       })
+
+    const termsOf = (ids: ReadonlyArray<string>) =>
+      Effect.map(texts(ids), (byId) => new Map(Array.from(byId, ([id, text]) => [id, new Set(nlp.terms(text))] as const)))
 
     const search = (target: SearchTarget, query: string, opts: SearchOptions = {}) =>
       Effect.gen(function*() {
@@ -397,7 +405,7 @@ export const make = (
         const k = Math.max(0, Math.floor(opts.k ?? 10))
         const mode = opts.mode ?? "hybrid"
         const vector = mode === "bm25" ? null : yield* embedQuery(query)
-        const outcome = yield* internal.search({ db, index: idx, dimension }, target, nlp.terms(query), vector, {
+        const outcome = yield* internal.search({ index: idx, dimension, termsOf }, target, nlp.terms(query), vector, {
           k,
           mode,
           alpha: opts.alpha ?? DEFAULT_ALPHA,
@@ -408,7 +416,7 @@ export const make = (
           kinds: opts.kinds,
           pool: Math.max(1, Math.floor(opts.pool ?? Math.max(50, 5 * k)))
         })
-        const textById = yield* texts(outcome.hits.map((h) => h.id))
+        const textById = opts.withText === false ? new Map<string, string>() : yield* texts(outcome.hits.map((h) => h.id))
         const hits: ReadonlyArray<Hit> = outcome.hits.map((h) => ({
           id: h.id,
           kind: h.kind,
@@ -434,13 +442,16 @@ export const make = (
 
     const bm25 = (target: SearchTarget, query: string, opts: Pick<SearchOptions, "k" | "paperIds" | "kinds"> = {}) =>
       Effect.map(index, (idx) => {
-        const papers = opts.paperIds === undefined ? undefined : new Set(opts.paperIds)
+        const collection = collectionOf(idx, target)
         const k = Math.max(0, Math.floor(opts.k ?? 10))
-        const { mass, scores } = internal.lexicalScores(idx, target, nlp.terms(query), papers, opts.kinds, k)
-        return Array.from(scores.entries())
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        const allowed = internal.allowedRefs(collection, opts.paperIds, opts.kinds)
+        const { mass, scores } = internal.lexicalScores(collection, nlp.terms(query), allowed, k)
+        return internal.rankRefs(collection, scores)
           .slice(0, k)
-          .map(([id, score]): LexicalHit => ({ id, bm25: score, lexical: fusion.bm25Coverage(score, mass, idx.chunks.bm25.params.k1) }))
+          .map((ref): LexicalHit => {
+            const score = scores.get(ref)!
+            return { id: collection.key(ref), bm25: score, lexical: fusion.bm25Coverage(score, mass, collection.params.k1) }
+          })
       })
 
     const dense = (target: SearchTarget, query: string, opts: Pick<SearchOptions, "k" | "paperIds" | "kinds"> = {}) =>
@@ -448,35 +459,23 @@ export const make = (
         const idx = yield* index
         const vector = yield* embedQuery(query)
         if (vector === null || dimension === null) return []
+        const collection = collectionOf(idx, target)
         const k = Math.max(0, Math.floor(opts.k ?? 10))
-        const scores = yield* internal.denseScores({ db, index: idx, dimension }, target, vector, {
-          paperIds: opts.paperIds,
-          kinds: opts.kinds,
-          pool: Math.max(1, k)
-        })
-        const kindOf = (id: string): DocKind =>
-          id.startsWith("record:") ? "record" : id.startsWith("claim:") ? "claim" : "chunk"
-        return Array.from(scores.cosines.entries())
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        const allowed = internal.allowedRefs(collection, opts.paperIds, opts.kinds)
+        const scores = internal.denseScores(collection, vector, allowed, opts.kinds, Math.max(1, k))
+        return internal.rankRefs(collection, scores.cosines)
           .slice(0, k)
-          .map(([id, cos]): DenseHit => ({
-            id,
-            cosine: cos,
-            dense: fusion.denseAboveBackground(cos, scores.means.get(kindOf(id)) ?? 0)
-          }))
+          .map((ref): DenseHit => {
+            const cos = scores.cosines.get(ref)!
+            return {
+              id: collection.key(ref),
+              cosine: cos,
+              dense: fusion.denseAboveBackground(cos, scores.means.get(collection.kind(ref)) ?? 0)
+            }
+          })
       })
 
-    const refresh = Effect.map(index, (idx): IndexInfo => {
-      let records = 0
-      for (const d of idx.summaries.docs.values()) if (d.kind === "record") records++
-      return {
-        chunks: idx.chunks.docs.size,
-        records,
-        claims: idx.summaries.docs.size - records,
-        vocabulary: idx.vocabulary.terms.length,
-        ...idx.origin
-      }
-    })
+    const refresh = Effect.map(index, infoOf)
 
     return Retrieval.of({
       search,
@@ -490,6 +489,40 @@ export const make = (
       dimension
     })
   })
+
+/**
+ * Bring the saved index of the store up to date now (the chunks of papers
+ * written or re-extracted since it was saved are tokenised, those of removed
+ * papers dropped, changed records and claims re-indexed) and save it beside
+ * the database, so that the next question does not wait for it. `kg extract`
+ * and `kg remove` call it at the end of their run. A store in memory has no
+ * saved index (the result is then undefined).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const updateIndex: Effect.Effect<IndexInfo | undefined, DuckDbError, DuckDb | NlpService | Embeddings> = Effect.gen(
+  function*() {
+    const db = yield* DuckDb
+    if (indexDirectory(db.path) === null) return undefined
+    const nlp = yield* NlpService
+    const embeddings = yield* Embeddings
+    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true })
+    return infoOf(idx)
+  }
+).pipe(Effect.withSpan("Retrieval.updateIndex"))
+
+const infoOf = (idx: RetrievalIndex): IndexInfo => {
+  const segments = [...idx.chunks.parts, ...idx.summaries.parts]
+  return {
+    chunks: idx.chunks.size,
+    records: idx.summaries.kindCounts.record,
+    claims: idx.summaries.kindCounts.claim,
+    vocabulary: segments.reduce((n, p) => n + p.segment.terms, 0),
+    segments: segments.length,
+    ...idx.origin
+  }
+}
 
 /**
  * The service on the store's `DuckDb`, with the NLP service and embeddings.

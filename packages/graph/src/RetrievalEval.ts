@@ -19,7 +19,6 @@
  */
 import { LlmProvider } from "@kg/core/LlmProvider"
 import type { RunId } from "@kg/core/Domain"
-import * as Bm25 from "@kg/core/Bm25"
 import { NlpService } from "@kg/core/NlpService"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import { generateObject } from "@kg/extraction/StructuredOutput"
@@ -282,7 +281,7 @@ export const evaluateQa = Effect.fn("RetrievalEval.evaluateQa")(function*(
   const nlp = yield* NlpService
   const llm = yield* Effect.serviceOption(LlmProvider)
   const idx = yield* retrieval.index
-  const idf = (t: string) => Bm25.idf(idx.chunks.bm25, t)
+  const idf = (t: string) => idx.chunks.idf(t)
   let em = 0
   let f1 = 0
   for (const q of questions) {
@@ -320,12 +319,10 @@ const chunkTextsOf = (papers: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
-    const ids = Array.from(idx.chunks.docs.values()).filter((d) => papers.includes(d.paperIds[0] ?? "")).map((d) => d.id)
-    const texts = yield* retrieval.texts(ids)
+    const chunks = idx.chunks.refsOfPapers(papers).map((ref) => ({ id: idx.chunks.key(ref), paper: idx.chunks.paperIds(ref)[0] }))
+    const texts = yield* retrieval.texts(chunks.map((c) => c.id))
     const out = new Map<string, string>()
-    for (const id of ids.sort((a, b) => chunkOrdinal(a) - chunkOrdinal(b))) {
-      const doc = idx.chunks.docs.get(id)
-      const paper = doc?.paperIds[0]
+    for (const { id, paper } of chunks.sort((a, b) => chunkOrdinal(a.id) - chunkOrdinal(b.id))) {
       if (paper === undefined) continue
       out.set(paper, out.has(paper) ? `${out.get(paper)}\n${texts.get(id) ?? ""}` : texts.get(id) ?? "")
     }

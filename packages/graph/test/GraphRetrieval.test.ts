@@ -8,7 +8,17 @@ import { normalizeLabel } from "@kg/core/EntityCache"
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as GraphRetrieval from "../src/GraphRetrieval.js"
-import { graphBuilder, personalizedPageRank } from "../src/internal/ppr.js"
+import { graphBuilder, personalizedPageRank, personalizedPageRankPush } from "../src/internal/ppr.js"
+import { type EntityGraph, loadGraph, subgraph } from "../src/internal/pprGraph.js"
+import * as ClaimLinker from "../src/ClaimLinker.js"
+import { DuckDb } from "../src/DuckDb.js"
+import * as Nli from "../src/Nli.js"
+import {
+  embeddings as claimEmbeddings,
+  type PaperSpec,
+  storeLayer as claimStoreLayer,
+  write as writePapers
+} from "./fixtures/claimPapers.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as Store from "../src/Store.js"
 
@@ -85,6 +95,39 @@ describe("Personalized PageRank", () => {
       for (const s of scores) expect(s).toBeGreaterThanOrEqual(0)
     }
   )
+
+  it.prop(
+    "forward push agrees with power iteration (within epsilon times the degree)",
+    [
+      fc.integer({ min: 2, max: 40 }).chain((n) =>
+        fc.tuple(
+          fc.constant(n),
+          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.double({ min: 0.01, max: 5, noNaN: true })), { maxLength: 120 }),
+          fc.array(fc.tuple(fc.nat(n - 1), fc.double({ min: 0.01, max: 5, noNaN: true })), { minLength: 1, maxLength: 5 }),
+          fc.double({ min: 0.05, max: 0.9, noNaN: true })
+        )
+      )
+    ],
+    ([[n, edges, seeds, damping]]) => {
+      const b = graphBuilder()
+      for (const [a, c, w] of edges) b.addEdge(a, c, w)
+      const g = b.build(n)
+      const exact = personalizedPageRank(g, new Map(seeds), { damping, maxIterations: 2000, tolerance: 1e-14 }).scores
+      const pushed = personalizedPageRankPush(g, new Map(seeds), { damping, epsilon: 1e-9 })
+      expect(pushed.converged).toBe(true)
+      expect(sum(pushed.scores)).toBeCloseTo(1, 9)
+      const maxDegree = Math.max(1, ...Array.from(g.degrees))
+      for (let i = 0; i < n; i++) expect(Math.abs(pushed.scores[i]! - exact[i]!)).toBeLessThan(1e-9 * maxDegree * n * 20)
+    }
+  )
+
+  it("forward push with no seed is all zeros, and an isolated seed keeps all the mass", () => {
+    const b = graphBuilder()
+    b.addEdge(0, 1, 1)
+    const g = b.build(3)
+    expect(Array.from(personalizedPageRankPush(g, new Map()).scores)).toEqual([0, 0, 0])
+    expect(personalizedPageRankPush(g, new Map([[2, 1]])).scores[2]).toBeCloseTo(1, 12)
+  })
 })
 
 const entity = (label: string) =>
@@ -181,4 +224,90 @@ describe("GraphRetrieval", () => {
         expect(ranked[1]).toBe("b")
       }))
   })
+})
+
+describe("paper-set graphs", () => {
+  const CLIP4CLIP = "CLIP4Clip is based on the pretrained CLIP model which consists of transformer-based vision and text encoders trained on large-scale image-text data."
+  const NCL_ARCH = "NCL uses the same architecture as CLIP4Clip."
+  const NCL_MSRVTT = "In addition, NCL improves most of the recall metrics on MSR-VTT."
+  const ART_REDUCES = "ART substantially reduces infectiveness of HIV-positive people."
+  const ART_NO_EFFECT = "ART has no effect on the infectiveness of HIV-positive people."
+  const corpus: ReadonlyArray<PaperSpec> = [
+    {
+      id: "clip4clip",
+      claims: [{ text: CLIP4CLIP, entities: ["CLIP4Clip", "CLIP"] }],
+      relations: [["CLIP4Clip", "basedOn", "CLIP"], ["CLIP", "uses", "transformer"], ["transformer", "uses", "CLIP"]]
+    },
+    {
+      id: "ncl",
+      claims: [
+        { text: NCL_ARCH, entities: ["Normalized Contrastive Learning", "CLIP4Clip"] },
+        { text: NCL_MSRVTT, entities: ["Normalized Contrastive Learning", "MSR-VTT"] }
+      ],
+      relations: [["Normalized Contrastive Learning", "basedOn", "CLIP4Clip"], ["CLIP4Clip", "basedOn", "CLIP"]]
+    },
+    { id: "hiv-1", claims: [{ text: ART_REDUCES, entities: ["ART"] }], relations: [["ART", "uses", "CLIP"]] },
+    { id: "hiv-2", claims: [{ text: ART_NO_EFFECT, entities: ["ART"] }] },
+    { id: "hiv-3", claims: [{ text: ART_NO_EFFECT, entities: ["ART", "MSR-VTT"] }] }
+  ]
+  /** The graph as a sorted list of `node - node weight` lines (by node id), independent of node numbering. */
+  const edgesOf = (g: EntityGraph): ReadonlyArray<string> => {
+    const out: Array<string> = []
+    for (let i = 0; i < g.graph.size; i++) {
+      for (let k = g.graph.offsets[i]!; k < g.graph.offsets[i + 1]!; k++) {
+        out.push(`${g.ids[i]} - ${g.ids[g.graph.targets[k]!]} ${g.graph.weights[k]!.toFixed(9)}`)
+      }
+    }
+    return out.sort()
+  }
+  const summary = (g: EntityGraph) => ({
+    edges: edgesOf(g),
+    nodes: [...g.ids].sort(),
+    chunks: Array.from(g.paperChunks, ([p, ns]) => `${p}: ${ns.map((n) => g.ids[n]).sort().join(" ")}`).sort(),
+    phrases: Array.from(g.phrases, ([key, ns]) => `${key}: ${ns.map((n) => g.ids[n]).sort().join(" ")}`).sort(),
+    mentions: Array.from(g.entityChunks, ([n, c]) => `${g.ids[n]} ${c}`).sort(),
+    edgeCount: g.edgeCount
+  })
+
+  it.effect("a graph cut in memory from the whole-store graph equals the one read from the store", () =>
+    Effect.gen(function*() {
+      yield* writePapers(corpus)
+      yield* ClaimLinker.linkAll()
+      const db = yield* DuckDb
+      const edges = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges")
+      expect(edges[0]!.n).toBeGreaterThan(0) // the shared claim is linked, so claim edges are part of the test
+      const whole = yield* loadGraph(db, undefined)
+      for (const papers of [["clip4clip"], ["ncl", "clip4clip"], ["hiv-1", "hiv-3"], ["hiv-2"], ["ncl", "hiv-3", "absent"], []]) {
+        const read = yield* loadGraph(db, papers)
+        const cut = subgraph(whole, papers)
+        expect(summary(cut)).toEqual(summary(read))
+        if (papers.length === 0) expect(read.graph.size).toBe(0)
+      }
+      expect(summary(subgraph(whole, ["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3"])).edges).toEqual(edgesOf(whole))
+    }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, Layer.succeed(Embeddings, claimEmbeddings)))))
+
+  it.effect("a warmed service answers paper-restricted searches as one that reads each paper set from the store", () =>
+    Effect.gen(function*() {
+      yield* writePapers(corpus)
+      yield* ClaimLinker.linkAll()
+      const services = (warm: boolean) =>
+        Effect.all([GraphRetrieval.GraphRetrieval, Retrieval.Retrieval]).pipe(
+          Effect.map(([g]) => g),
+          Effect.provide((warm ? GraphRetrieval.layerWarm : GraphRetrieval.layer).pipe(Layer.provideMerge(Retrieval.layer({ persist: false }))))
+        )
+      const cold = yield* services(false)
+      const warm = yield* services(true)
+      for (const [question, papers] of [
+        ["Does ART change the infectiveness of HIV-positive people?", ["hiv-1", "hiv-2", "hiv-3"]],
+        ["Which architecture does NCL use, and is it based on CLIP?", ["ncl", "clip4clip"]],
+        ["What improves recall on MSR-VTT?", ["ncl", "hiv-3"]]
+      ] as const) {
+        const a = yield* cold.search(question, { k: 5, paperIds: papers })
+        const b = yield* warm.search(question, { k: 5, paperIds: papers })
+        expect(b.hits.map((h) => h.id)).toEqual(a.hits.map((h) => h.id))
+        b.hits.forEach((h, i) => expect(h.score).toBeCloseTo(a.hits[i]!.score, 12))
+        expect(b.nodes).toBe(a.nodes)
+        expect(b.hits.length).toBeGreaterThan(0)
+      }
+    }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, NlpService.layer, Layer.succeed(Embeddings, claimEmbeddings)))))
 })

@@ -259,23 +259,43 @@ describe("index caching", () => {
         expect(summaries.hits.map((h) => h.kind).sort()).toEqual(["claim", "record"])
         return after.hits.map((h) => h.id)
       }).pipe(Effect.provide(withRetrieval(file, true))))
-      expect(fs.existsSync(`${file}.retrieval-index`)).toBe(true)
+      const indexDir = `${file}.retrieval-index`
+      expect(fs.existsSync(path.join(indexDir, "manifest.json"))).toBe(true)
+      expect(fs.readdirSync(indexDir).filter((f) => f.endsWith(".seg")).length).toBeGreaterThan(0)
       // A new process (here: a new layer) loads the saved index instead of tokenising again.
       yield* Effect.scoped(Effect.gen(function*() {
         const r = yield* Retrieval.Retrieval
         const info = yield* r.refresh
         expect(info.source).toBe("sidecar")
         expect(info.tokenised).toBe(0)
+        expect(info).toMatchObject({ chunks: 2, records: 1, claims: 1 })
         const again = yield* r.search("chunks", "octopus ink", { k: 5, mode: "bm25" })
         expect(again.hits.map((h) => h.id)).toEqual(first)
+        const gone = yield* r.search("chunks", "penguins fish", { k: 5, mode: "bm25" })
+        expect(gone.hits).toEqual([])
       }).pipe(Effect.provide(withRetrieval(file, true))))
-      // A damaged sidecar is ignored and rebuilt.
-      fs.writeFileSync(`${file}.retrieval-index`, "garbage")
-      yield* Effect.scoped(Effect.gen(function*() {
-        const r = yield* Retrieval.Retrieval
-        const info = yield* r.refresh
-        expect(info.source).toBe("built")
-        expect(info.chunks).toBe(2)
-      }).pipe(Effect.provide(withRetrieval(file, true))))
+      // A damaged manifest, a damaged segment, and the old single-file form are ignored and rebuilt.
+      const damage: ReadonlyArray<() => void> = [
+        () => fs.writeFileSync(path.join(indexDir, "manifest.json"), "garbage"),
+        () => {
+          for (const f of fs.readdirSync(indexDir).filter((f) => f.endsWith(".seg"))) fs.writeFileSync(path.join(indexDir, f), "KGSEG001 garbage")
+        },
+        () => {
+          fs.rmSync(indexDir, { recursive: true, force: true })
+          fs.writeFileSync(indexDir, "KGRI old single-file index")
+        }
+      ]
+      for (const harm of damage) {
+        harm()
+        yield* Effect.scoped(Effect.gen(function*() {
+          const r = yield* Retrieval.Retrieval
+          const info = yield* r.refresh
+          expect(info.source).toBe("built")
+          expect(info.chunks).toBe(2)
+          const again = yield* r.search("chunks", "octopus ink", { k: 5, mode: "bm25" })
+          expect(again.hits.map((h) => h.id)).toEqual(first)
+        }).pipe(Effect.provide(withRetrieval(file, true))))
+        expect(fs.statSync(indexDir).isDirectory()).toBe(true)
+      }
     }), { timeout: 60_000 })
 })

@@ -19,10 +19,18 @@ import { flag, withSettings } from "../internal/settings.js"
 
 /**
  * The layers an answering command runs on: the store (read-only), retrieval,
- * graph retrieval, and an LLM provider unless offline.
+ * graph retrieval, and an LLM provider unless offline. With `warm`, the index
+ * is opened and the whole-store graph loaded when the layer is built (for a
+ * long-lived process that keeps the layer: every question is then answered
+ * from memory; see `GraphRetrieval.layerWarm`).
  */
-export const answeringLayer = (dbPath: string, provider: ProviderName, model: Option.Option<string>) => {
-  const base = GraphRetrieval.layer.pipe(
+export const answeringLayer = (
+  dbPath: string,
+  provider: ProviderName,
+  model: Option.Option<string>,
+  options: { readonly warm?: boolean } = {}
+) => {
+  const base = (options.warm === true ? GraphRetrieval.layerWarm : GraphRetrieval.layer).pipe(
     Layer.provideMerge(Retrieval.layer()),
     Layer.provideMerge(Layers.storeLayer(dbPath, { readOnly: true, mustExist: true }))
   )

@@ -170,6 +170,13 @@ export const showEvent = (progress: Progress.Progress, event: Extract.ExtractEve
         `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +
           `${event.merges} merged, ${event.statusChanges} status changes`
       )
+    case "Indexing":
+      return progress.line("updating the retrieval index ...")
+    case "Indexed":
+      return progress.line(
+        `indexed: ${event.chunks} chunks searchable (${event.tokenised} rows tokenised, ${event.segments} segments) ` +
+          `in ${(event.millis / 1000).toFixed(1)}s`
+      )
   }
 }
 

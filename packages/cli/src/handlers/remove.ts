@@ -32,6 +32,8 @@ export const remove = (args: RemoveArgs) =>
       }
       // Claims that kept other sources lost support: link and grade them again.
       yield* Extract.linkPending(() => Effect.void)
+      // The removed papers leave the saved retrieval index now, not at the next question.
+      yield* Extract.indexStore(() => Effect.void)
       if (args.json) yield* Console.log(JSON.stringify(results))
     }).pipe(
       Effect.provide(

@@ -46,7 +46,7 @@ export const serve = (args: ServeArgs) =>
         Layers.extractorLayer({ provider, model, ontologyPath }),
         Layers.shaclLayer(shapesPath),
         Layers.nliLayer(provider, model),
-        GraphRetrieval.layer.pipe(Layer.provideMerge(Retrieval.layer())),
+        GraphRetrieval.layerWarm.pipe(Layer.provideMerge(Retrieval.layer())),
         provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
       ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath)))
       const server = Server.layer({

@@ -300,10 +300,12 @@ const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uin
 // ---------------------------------------------------------------------------
 
 interface Wink {
-  /** the full pipeline (sentences, negation, POS, entities...) */
+  /** sentences, negation and POS tags (with lemmas): what tokens carry */
   readonly full: WinkMethods
-  /** sentence boundaries only: enough for sentences, chunks, counts and terms */
+  /** sentence boundaries only: enough for sentences, chunks and counts */
   readonly sbd: WinkMethods
+  /** tokens only (no annotation): what index terms need */
+  readonly bare: WinkMethods
   readonly stem: (word: string) => string
 }
 
@@ -321,7 +323,9 @@ const loadWink = (): Wink => {
     }
     const stem = model.addons.stem
     if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
-    wink = { full: winkNLP(model), sbd: winkNLP(model, ["sbd"]), stem }
+    // the pipeline of `tokenize`: what its tokens carry (sentences, negation, POS, lemmas); named entities, sentiment
+    // and custom entities change none of them (checked on the 49 papers of shared/data/papers/md)
+    wink = { full: winkNLP(model, ["sbd", "negation", "pos"]), sbd: winkNLP(model, ["sbd"]), bare: winkNLP(model, []), stem }
   }
   return wink
 }
@@ -459,6 +463,320 @@ const keywordsOf = (text: string, tokens: ReadonlyArray<Token>, limit: number): 
   return ranked.slice(0, Math.max(0, Math.floor(limit))).map(([term, score]) => ({ term, score: score / best }))
 }
 
+// ---------------------------------------------------------------------------
+// Index terms (wink tokens, memoised per whitespace-separated word)
+// ---------------------------------------------------------------------------
+
+/**
+ * wink's own splitter (`/([ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\n\r\t]+)/`): a
+ * text is cut at runs of spaces (with the no-break spaces wink knows) and runs
+ * of line breaks and tabs, and each piece between
+ * them is tokenised on its own (`wink-nlp/src/tokenizer.js`). So the tokens of
+ * a text are the tokens of its pieces, which can be memoised piece by piece.
+ */
+const isSplitCode = (c: number): boolean =>
+  c === 32 || c === 10 || c === 13 || c === 9 || c === 0xa0 || (c >= 0x2002 && c <= 0x2005) || c === 0x2009 ||
+  c === 0x200a || c === 0x202f || c === 0x205f
+
+/**
+ * The tokens of one whitespace-free piece of text (values, offsets inside the
+ * piece, wink types, stop-word flags), the index terms the piece gives on its
+ * own, and whether those terms may depend on the next piece (a last token
+ * "et" before "al", or a word and a hyphen before a line break).
+ */
+interface PieceTokens {
+  readonly values: ReadonlyArray<string>
+  readonly offsets: ReadonlyArray<number>
+  readonly types: ReadonlyArray<string>
+  readonly stops: ReadonlyArray<boolean>
+  readonly terms: ReadonlyArray<string>
+  readonly plain: boolean
+}
+
+/** Tokens of a text for index terms, as parallel arrays with absolute offsets. */
+interface TermTokens {
+  size: number
+  readonly values: Array<string>
+  readonly starts: Array<number>
+  readonly ends: Array<number>
+  readonly types: Array<string>
+  readonly stops: Array<boolean>
+}
+
+/** Pieces (and stems) kept in the memo before it is cleared: a bounded cache, since real corpora have a long tail. */
+const MEMO_LIMIT = 250_000
+
+/**
+ * The index terms of tokens `from..until-1` (see `NlpService.terms`), looking
+ * at the tokens after them for context: numbers lower-cased; words
+ * lower-cased and stemmed, without stop words and citation abbreviations; a
+ * word broken by a hyphen at a line end joined with the next word; tokens in
+ * placeholders (`inPlaceholder`, called with ascending offsets) skipped.
+ * Returns the index of the first token not consumed.
+ */
+const termsOfTokens = (
+  text: string,
+  t: TermTokens,
+  from: number,
+  until: number,
+  out: Array<string>,
+  stem: (word: string) => string,
+  joinsAcrossLine: (left: string, right: string) => boolean,
+  inPlaceholder: (start: number) => boolean
+): number => {
+  const { ends, size, starts, stops, types, values } = t
+  let k = from
+  for (; k < until; k++) {
+    if (inPlaceholder(starts[k])) continue
+    const kind = types[k]
+    if (kind === "number") {
+      out.push(values[k].toLowerCase())
+      continue
+    }
+    if (kind !== "word") continue
+    const word = values[k].toLowerCase()
+    if (k + 2 < size && values[k + 1] === "-" && ends[k] === starts[k + 1] && types[k + 2] === "word") {
+      const gap = text.slice(ends[k + 1], starts[k + 2])
+      const right = values[k + 2]
+      if (gap.includes("\n") && isBlank(gap) && right.charAt(0) === right.charAt(0).toLowerCase()) {
+        if (joinsAcrossLine(word, right.toLowerCase())) {
+          out.push(stem(word + right.toLowerCase()))
+          k += 2
+          continue
+        }
+      }
+    }
+    if (stops[k] || isCitationAbbreviationAt(values, starts, ends, size, k)) continue
+    out.push(stem(word))
+  }
+  return k
+}
+
+/** `isCitationAbbreviation` over plain arrays of a given size. */
+const isCitationAbbreviationAt = (
+  values: ReadonlyArray<string>,
+  starts: ReadonlyArray<number>,
+  ends: ReadonlyArray<number>,
+  size: number,
+  k: number
+): boolean => {
+  const v = values[k]
+  const lower = v.toLowerCase()
+  if (lower === "et" && k + 1 < size && values[k + 1].toLowerCase() === "al") return true
+  const dotted = v.length > 1 && v.endsWith(".")
+  if (!dotted && !(k + 1 < size && values[k + 1] === "." && ends[k] === starts[k + 1])) return false
+  const key = dotted ? lower.slice(0, -1) : lower
+  return ALWAYS_CONTINUES.has(key) || CONTINUES_IF.has(key)
+}
+
+const never = (_: number): boolean => false
+
+/**
+ * Index terms at the cost of a dictionary look-up per word: wink tokenises
+ * each distinct whitespace-free piece once (the pieces not yet seen in a text
+ * are joined and tokenised in one `readDoc` of the token-only pipeline), and
+ * each piece's tokens and terms are memoised. A text's terms are its pieces'
+ * terms, except around the few pieces whose terms depend on their
+ * neighbours (placeholders, "et al", a hyphen at a line end), where the
+ * tokens are run through the same rules as a parse of the whole text.
+ */
+const makeTermMemo = (w: Wink) => {
+  const joinsAcrossLine = joinRule(w)
+  let memo = new Map<string, PieceTokens>()
+  let stems = new Map<string, string>()
+  const its = w.bare.its
+  const stem = (word: string): string => {
+    let s = stems.get(word)
+    if (s === undefined) {
+      if (stems.size >= MEMO_LIMIT) stems = new Map()
+      s = w.stem(word)
+      stems.set(word, s)
+    }
+    return s
+  }
+  const scratch: TermTokens = { size: 0, values: [], starts: [], ends: [], types: [], stops: [] }
+  /** Tokenise the pieces in one parse and memoise each piece's tokens and terms. */
+  const learn = (pieces: ReadonlyArray<string>): void => {
+    if (memo.size + pieces.length > MEMO_LIMIT) memo = new Map()
+    const joined = pieces.join(" ")
+    const lexed = lexWink(w.bare, joined, false)
+    const types = outOf<string>(lexed.tokens, its.type)
+    const stops = outOf<boolean>(lexed.tokens, its.stopWordFlag)
+    let k = 0
+    let pieceStart = 0
+    for (const piece of pieces) {
+      const pieceEnd = pieceStart + piece.length
+      const values: Array<string> = []
+      const offsets: Array<number> = []
+      const pieceTypes: Array<string> = []
+      const pieceStops: Array<boolean> = []
+      while (k < lexed.size && lexed.starts[k] < pieceEnd) {
+        if (lexed.starts[k] >= pieceStart && lexed.ends[k] <= pieceEnd) {
+          const i = lexed.winkIndex[k]
+          values.push(lexed.values[k])
+          offsets.push(lexed.starts[k] - pieceStart)
+          pieceTypes.push(types[i])
+          pieceStops.push(stops[i] === true)
+        }
+        k++
+      }
+      const n = values.length
+      scratch.size = n
+      for (let j = 0; j < n; j++) {
+        scratch.values[j] = values[j]
+        scratch.starts[j] = offsets[j]
+        scratch.ends[j] = offsets[j] + values[j].length
+        scratch.types[j] = pieceTypes[j]
+        scratch.stops[j] = pieceStops[j]
+      }
+      const terms: Array<string> = []
+      termsOfTokens(piece, scratch, 0, n, terms, stem, joinsAcrossLine, never)
+      const plain = n === 0 ||
+        (values[n - 1].toLowerCase() !== "et" &&
+          !(n >= 2 && values[n - 1] === "-" && pieceTypes[n - 2] === "word" &&
+            offsets[n - 2] + values[n - 2].length === offsets[n - 1]))
+      memo.set(piece, { values, offsets, types: pieceTypes, stops: pieceStops, terms, plain })
+      pieceStart = pieceEnd + 1
+    }
+  }
+  const window: TermTokens = { size: 0, values: [], starts: [], ends: [], types: [], stops: [] }
+  const pushTokens = (known: PieceTokens, base: number, limit: number): void => {
+    for (let j = 0; j < known.values.length && j < limit; j++) {
+      const n = window.size++
+      const v = known.values[j]
+      window.values[n] = v
+      window.starts[n] = base + known.offsets[j]
+      window.ends[n] = base + known.offsets[j] + v.length
+      window.types[n] = known.types[j]
+      window.stops[n] = known.stops[j]
+    }
+  }
+  let known: Array<PieceTokens | undefined> = []
+  let at = new Int32Array(1024)
+  let lengths = new Int32Array(1024)
+  const terms = (text: string): ReadonlyArray<string> => {
+    // the whitespace-free pieces of the text, their offsets, and what the memo knows of them
+    let pieces = 0
+    let unknown: Array<string> | undefined
+    const length = text.length
+    let i = 0
+    while (i < length) {
+      while (i < length && isSplitCode(text.charCodeAt(i))) i++
+      if (i >= length) break
+      const start = i
+      while (i < length && !isSplitCode(text.charCodeAt(i))) i++
+      if (pieces === at.length) {
+        const grownAt = new Int32Array(pieces * 2)
+        grownAt.set(at)
+        at = grownAt
+        const grownLengths = new Int32Array(pieces * 2)
+        grownLengths.set(lengths)
+        lengths = grownLengths
+      }
+      at[pieces] = start
+      lengths[pieces] = i - start
+      const piece = text.slice(start, i)
+      const k = memo.get(piece)
+      known[pieces] = k
+      if (k === undefined) (unknown ??= []).push(piece)
+      pieces++
+    }
+    if (unknown !== undefined) {
+      learn(Array.from(new Set(unknown)))
+      for (let p = 0; p < pieces; p++) {
+        if (known[p] !== undefined) continue
+        const piece = text.slice(at[p], at[p] + lengths[p])
+        let k = memo.get(piece)
+        if (k === undefined) {
+          // the memo was cleared while this text was learnt
+          learn([piece])
+          k = memo.get(piece)!
+        }
+        known[p] = k
+      }
+    }
+    if (known.length > 65_536) known = []
+    const hasPlaceholders = text.includes("{{") || text.includes("REF")
+    const inPlaceholder = hasPlaceholders ? placeholderFilter(text) : never
+    const ranges: Array<number> = []
+    if (hasPlaceholders) for (const m of text.matchAll(PLACEHOLDER)) ranges.push(m.index, m.index + m[0].length)
+    let r = 0
+    const out: Array<string> = []
+    let skip = 0
+    for (let p = 0; p < pieces; p++) {
+      const piece = known[p]!
+      const n = piece.values.length
+      if (n === 0) continue
+      let touches = false
+      if (r < ranges.length) {
+        const start = at[p]
+        const end = start + lengths[p]
+        while (r < ranges.length && ranges[r + 1] <= start) r += 2
+        touches = r < ranges.length && ranges[r] < end
+      }
+      if (skip === 0 && piece.plain && !touches) {
+        for (const term of piece.terms) out.push(term)
+        continue
+      }
+      // the rules over this piece's tokens, with the first tokens of the next pieces for context
+      window.size = 0
+      pushTokens(piece, at[p], n)
+      for (let q = p + 1; q < pieces && window.size < n + 2; q++) pushTokens(known[q]!, at[q], n + 2 - window.size)
+      const next = termsOfTokens(text, window, skip, n, out, stem, joinsAcrossLine, inPlaceholder)
+      skip = next > n ? next - n : 0
+    }
+    return out
+  }
+  /** The same terms from a parse of the whole text (the reference the memo must reproduce). */
+  const reference = (text: string): ReadonlyArray<string> => {
+    const lexed = lexWink(w.sbd, text, false)
+    const types = outOf<string>(lexed.tokens, w.sbd.its.type)
+    const stops = outOf<boolean>(lexed.tokens, w.sbd.its.stopWordFlag)
+    const t: TermTokens = {
+      size: lexed.size,
+      values: [...lexed.values],
+      starts: Array.from(lexed.starts),
+      ends: Array.from(lexed.ends),
+      types: Array.from(lexed.winkIndex, (i) => types[i]),
+      stops: Array.from(lexed.winkIndex, (i) => stops[i] === true)
+    }
+    const out: Array<string> = []
+    termsOfTokens(text, t, 0, t.size, out, w.stem, joinsAcrossLine, placeholderFilter(text))
+    return out
+  }
+  return { terms, reference }
+}
+
+/**
+ * A word broken by a hyphen at a line end ("hyphen-\nated") is joined when
+ * the joined word (or its stem) is in the lexicon, or when either part is not
+ * a word on its own; "self-\nattention" stays two terms, as "self-attention"
+ * does on one line. "In the lexicon" means in the model's own lexicon (wink's
+ * `isLexeme` also answers yes for any word its cache has met before, which
+ * made the rule depend on what was parsed earlier).
+ */
+const joinRule = (w: Wink) => {
+  const lexicon = w.bare.readDoc("")
+  const isLexeme = (word: string): boolean => !lexicon.isOOV(word)
+  return (left: string, right: string): boolean => {
+    const joined = left + right
+    if (isLexeme(joined) || isLexeme(w.stem(joined))) return true
+    return !(isLexeme(left) && (isLexeme(right) || isLexeme(w.stem(right))))
+  }
+}
+
+/**
+ * For tests and benchmarks: index terms through a fresh memo, and through a
+ * parse of the whole text (the reference the memo reproduces).
+ *
+ * @internal
+ */
+export const winkTermPaths = (): {
+  readonly terms: (text: string) => ReadonlyArray<string>
+  readonly reference: (text: string) => ReadonlyArray<string>
+} => makeTermMemo(loadWink())
+
+
 /**
  * The wink-nlp implementation. The model is loaded once per process.
  *
@@ -478,12 +796,46 @@ export const makeWinkNlp = (): Service => {
   }
 }
 
+/**
+ * The parses of the texts seen last, so that a text tokenised and split into
+ * sentences (the offline extractor does both to every chunk) is parsed once:
+ * the full parse gives the sentences too (wink's sentence boundaries do not
+ * depend on the rest of the pipeline). Bounded in entries and characters.
+ */
+const PARSE_MEMO_ENTRIES = 16
+const PARSE_MEMO_CHARS = 1_000_000
+
+interface Parsed {
+  sentences?: ReadonlyArray<Sentence>
+  tokens?: ReadonlyArray<Token>
+}
+
 const makeWinkNlpNow = (): Service => {
   const w = loadWink()
-  const lexicon = w.sbd.readDoc("")
+  const parses = new Map<string, Parsed>()
+  let parsedChars = 0
+  const parsedOf = (text: string): Parsed => {
+    let entry = parses.get(text)
+    if (entry !== undefined) {
+      // most recently used last
+      parses.delete(text)
+      parses.set(text, entry)
+      return entry
+    }
+    entry = {}
+    if (text.length <= PARSE_MEMO_CHARS) {
+      parses.set(text, entry)
+      parsedChars += text.length
+      while (parses.size > PARSE_MEMO_ENTRIES || parsedChars > PARSE_MEMO_CHARS) {
+        const oldest = parses.keys().next().value as string
+        parses.delete(oldest)
+        parsedChars -= oldest.length
+      }
+    }
+    return entry
+  }
 
-  const tokenize = (text: string): ReadonlyArray<Token> => {
-    const lexed = lexWink(w.full, text, false)
+  const tokensOf = (lexed: ReturnType<typeof lexWink>): Array<Token> => {
     const its = w.full.its
     const pos = outOf<string>(lexed.tokens, its.pos)
     // wink's typings give `its.lemma` the stemmer's (index, rdd, addons) shape, which is
@@ -510,59 +862,27 @@ const makeWinkNlpNow = (): Service => {
     return out
   }
 
-  const isLexeme = (word: string): boolean => Boolean(lexicon.isLexeme(word))
-
-  /**
-   * A word broken by a hyphen at a line end ("hyphen-\nated") is joined when
-   * the joined word (or its stem) is in the lexicon, or when either part is
-   * not a word on its own; "self-\nattention" stays two terms, as
-   * "self-attention" does on one line.
-   */
-  const joinsAcrossLine = (left: string, right: string): boolean => {
-    const joined = left + right
-    if (isLexeme(joined) || isLexeme(w.stem(joined))) return true
-    return !(isLexeme(left) && (isLexeme(right) || isLexeme(w.stem(right))))
-  }
-
-  const terms = (text: string): ReadonlyArray<string> => {
-    const lexed = lexWink(w.sbd, text, false)
-    const its = w.sbd.its
-    const type = outOf<string>(lexed.tokens, its.type)
-    const stop = outOf<boolean>(lexed.tokens, its.stopWordFlag)
-    const out: Array<string> = []
-    const { ends, size, starts, values } = lexed
-    const inPlaceholder = placeholderFilter(text)
-    for (let k = 0; k < size; k++) {
-      if (inPlaceholder(starts[k])) continue
-      const i = lexed.winkIndex[k]
-      const kind = type[i]
-      if (kind === "number") {
-        out.push(values[k].toLowerCase())
-        continue
-      }
-      if (kind !== "word") continue
-      const word = values[k].toLowerCase()
-      if (k + 2 < size && values[k + 1] === "-" && ends[k] === starts[k + 1] && type[lexed.winkIndex[k + 2]] === "word") {
-        const gap = text.slice(ends[k + 1], starts[k + 2])
-        const right = values[k + 2]
-        if (gap.includes("\n") && isBlank(gap) && right.charAt(0) === right.charAt(0).toLowerCase()) {
-          if (joinsAcrossLine(word, right.toLowerCase())) {
-            out.push(w.stem(word + right.toLowerCase()))
-            k += 2
-            continue
-          }
-        }
-      }
-      if (stop[i] === true || isCitationAbbreviation(values, starts, ends, k)) continue
-      out.push(w.stem(word))
+  const tokenize = (text: string): ReadonlyArray<Token> => {
+    const entry = parsedOf(text)
+    if (entry.tokens === undefined) {
+      const lexed = lexWink(w.full, text, entry.sentences === undefined)
+      entry.tokens = tokensOf(lexed)
+      entry.sentences ??= sentencesOf(lexed)
     }
-    return out
+    return entry.tokens
   }
 
+  const sentencize = (text: string): ReadonlyArray<Sentence> => {
+    const entry = parsedOf(text)
+    entry.sentences ??= sentencesOf(lexWink(w.sbd, text, true))
+    return entry.sentences
+  }
+
+  const fast = makeTermMemo(w)
   return {
-    sentencize: (text) => sentencesOf(lexWink(w.sbd, text, true)),
+    sentencize,
     tokenize,
-    terms,
+    terms: fast.terms,
     countTokens: (text) => lexWink(w.sbd, text, false).size,
     chunkText: (text, config = defaultConfig) => chunkLexed(lexWink(w.sbd, text, true), config),
     keywords: (text, limit) => keywordsOf(text, tokenize(text), limit)

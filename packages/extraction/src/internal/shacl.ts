@@ -9,6 +9,7 @@ import type * as RDF from "@rdfjs/types"
 import { Store } from "n3"
 import SHACLValidator from "rdf-validate-shacl"
 import { RDF_NS, RDFS_NS, SH_NS } from "./rdfVocabulary.js"
+import { compileShapes, termString } from "./shaclCompiled.js"
 
 /** One SHACL validation result as plain data. @internal */
 export interface RawViolation {
@@ -24,24 +25,12 @@ export interface RawViolation {
 /** A validator over one shapes graph. @internal */
 export interface ShaclEngine {
   readonly shapeCount: number
+  /** Whether the shapes were compiled (see `shaclCompiled.ts`), or why not. */
+  readonly compiled: true | string
   /** Validate a data graph. Throws what rdf-validate-shacl throws (broken shapes). */
   readonly validate: (quads: ReadonlyArray<RDF.Quad>) => Promise<ReadonlyArray<RawViolation>>
-}
-
-const termString = (t: RDF.Term | null | undefined): string | null => {
-  if (t === null || t === undefined) return null
-  switch (t.termType) {
-    case "NamedNode":
-      return t.value
-    case "BlankNode":
-      return `_:${t.value}`
-    case "Literal":
-      return t.datatype.value === "http://www.w3.org/2001/XMLSchema#string" || t.language !== ""
-        ? JSON.stringify(t.value) + (t.language !== "" ? `@${t.language}` : "")
-        : `${JSON.stringify(t.value)}^^<${t.datatype.value}>`
-    default:
-      return t.value
-  }
+  /** Validate with rdf-validate-shacl, compiled or not (what `validate` must equal). */
+  readonly reference: (quads: ReadonlyArray<RDF.Quad>) => Promise<ReadonlyArray<RawViolation>>
 }
 
 const localOf = (iri: string): string => iri.replace(/^.*[#/]/, "")
@@ -80,7 +69,8 @@ export const makeEngine = (shapes: ReadonlyArray<RDF.Quad>): ShaclEngine => {
   }
   const shapeCount = shapeNodes.size
 
-  const validate = async (quads: ReadonlyArray<RDF.Quad>): Promise<ReadonlyArray<RawViolation>> => {
+  const compiled = compileShapes(shapes)
+  const reference = async (quads: ReadonlyArray<RDF.Quad>): Promise<ReadonlyArray<RawViolation>> => {
     const data = new Store([...quads, ...hierarchy])
     const report = await validator.validate(data)
     if (report.conforms) return []
@@ -109,5 +99,10 @@ export const makeEngine = (shapes: ReadonlyArray<RDF.Quad>): ShaclEngine => {
       .map((k) => unique.get(k)!)
   }
 
-  return { shapeCount, validate }
+  const validate = (quads: ReadonlyArray<RDF.Quad>): Promise<ReadonlyArray<RawViolation>> =>
+    "compiled" in compiled && quads.every((q) => q.graph.termType === "DefaultGraph")
+      ? Promise.resolve(compiled.compiled.validate([...quads, ...hierarchy]))
+      : reference(quads)
+
+  return { shapeCount, compiled: "compiled" in compiled ? true : compiled.unsupported, validate, reference }
 }

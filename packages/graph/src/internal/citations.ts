@@ -95,12 +95,16 @@ export const stripMarkers = (text: string, markers: ReadonlyArray<ParsedMarker>)
   return (out + text.slice(at)).replace(/\s+([.,;:!?])/g, "$1").trim()
 }
 
-const canonicalChar = (c: string): string =>
-  /\s/.test(c) ? " " : /[“”„″]/.test(c) ? "\"" : /[‘’‚′]/.test(c) ? "'" : /[‐‑‒–—―−]/.test(c) ? "-" : c
-
 /** Whitespace runs to one space, typographic quotes and dashes to ASCII, a line-end hyphenation removed. */
 export const canonical = (text: string): string =>
-  Array.from(text.replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")).map(canonicalChar).join("").replace(/ +/g, " ").trim()
+  text
+    .replace(/(\p{L})-\n(\p{Ll})/gu, "$1$2")
+    .replace(/\s+/g, " ")
+    .replace(/[“”„″]/g, "\"")
+    .replace(/[‘’‚′]/g, "'")
+    .replace(/[‐‑‒–—―−]/g, "-")
+    .replace(/ +/g, " ")
+    .trim()
 
 /** Whether `quote` occurs in `text` up to whitespace, quote and dash variants. */
 export const containsQuote = (text: string, quote: string): boolean => {

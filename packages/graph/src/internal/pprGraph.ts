@@ -14,6 +14,7 @@ import { normalizeLabel } from "@kg/core/EntityCache"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import { graphBuilder, type SparseGraph } from "./ppr.js"
+import { literalList } from "./sqlList.js"
 
 export type NodeKind = "chunk" | "entity" | "claim"
 
@@ -36,6 +37,12 @@ export interface EntityGraph {
   readonly paperChunks: ReadonlyMap<string, ReadonlyArray<number>>
   readonly chunkCount: number
   readonly edgeCount: number
+  /**
+   * The relation rows behind the entity - entity edges, per paper (node of
+   * the subject, node of the object, best confidence in that paper): what a
+   * paper-set graph is cut from (see {@link subgraph}).
+   */
+  readonly relationsByPaper: ReadonlyMap<string, ReadonlyArray<readonly [number, number, number]>>
 }
 
 /** Weights of the edge kinds. */
@@ -49,7 +56,13 @@ export const EDGE_WEIGHTS = {
 
 /**
  * Load the graph. With `paperIds`, only the chunks of those papers and the
- * entities and claims connected to them.
+ * entities and claims connected to them: the chunks' mentions and claim
+ * sources, those claims' entities and claim edges, and the relations stated
+ * in those papers (see {@link subgraph} for the same cut made in memory).
+ *
+ * Nodes are numbered in the store (chunks by paper and ordinal, then
+ * entities, then claims, each by id), so edges come back as lists of
+ * integers in one query: the ids are read once per node, not once per edge.
  */
 export const loadGraph = (
   db: DuckDbService,
@@ -57,108 +70,161 @@ export const loadGraph = (
 ): Effect.Effect<EntityGraph, DuckDbError> =>
   Effect.gen(function*() {
     const filtered = paperIds !== undefined
-    const params = filtered ? [paperIds] : []
-    const where = (column: string) => (filtered ? `WHERE list_contains($1, ${column})` : "")
-    const chunks = yield* db.query<{ id: string; paper: string }>(
-      `SELECT chunk_id AS id, paper_id AS paper FROM chunks ${where("paper_id")}`,
-      params
+    if (filtered && paperIds.length === 0) return emptyGraph()
+    const list = filtered ? literalList(paperIds) : ""
+    const and = (column: string) => (filtered ? `AND ${column} IN ${list}` : "")
+    const rows = yield* db.query<GraphRows>(
+      `WITH ch AS MATERIALIZED (
+         SELECT chunk_id, paper_id, (row_number() OVER (ORDER BY paper_id, ordinal) - 1)::INTEGER AS n
+         FROM chunks WHERE TRUE ${and("paper_id")}
+       ),
+       men AS MATERIALIZED (
+         SELECT DISTINCT m.entity_id, ch.n AS c FROM entity_mentions m JOIN ch USING (chunk_id) WHERE TRUE ${and("m.paper_id")}
+       ),
+       src AS MATERIALIZED (
+         SELECT DISTINCT s.claim_id, ch.n AS c FROM claim_sources s JOIN ch USING (chunk_id) WHERE TRUE ${and("s.paper_id")}
+       ),
+       cl AS MATERIALIZED (
+         SELECT claim_id, (row_number() OVER (ORDER BY claim_id) - 1)::INTEGER AS n FROM (SELECT DISTINCT claim_id FROM src)
+       ),
+       cen AS MATERIALIZED (SELECT DISTINCT cl.n AS k, ce.entity_id FROM claim_entities ce JOIN cl USING (claim_id)),
+       en AS MATERIALIZED (
+         SELECT entity_id, (row_number() OVER (ORDER BY entity_id) - 1)::INTEGER AS n
+         FROM (SELECT entity_id FROM men UNION SELECT entity_id FROM cen)
+       ),
+       rel AS MATERIALIZED (
+         SELECT s.n AS s, o.n AS o, r.paper_id AS p, max(r.confidence) AS w
+         FROM relations r JOIN en s ON s.entity_id = r.subject_id JOIN en o ON o.entity_id = r.object_id
+         WHERE TRUE ${and("r.paper_id")} GROUP BY 1, 2, 3
+       ),
+       ced AS MATERIALIZED (
+         SELECT a.n AS s, b.n AS d, max(e.score) AS w
+         FROM claim_edges e JOIN cl a ON a.claim_id = e.src_claim_id JOIN cl b ON b.claim_id = e.dst_claim_id
+         WHERE e.kind IN ('same_as', 'replicates') GROUP BY 1, 2
+       ),
+       lab AS MATERIALIZED (
+         SELECT en.n, l.label, l.norm, l.o
+         FROM (SELECT entity_id, label, normalized_label AS norm, 0 AS o FROM entities
+               UNION ALL SELECT entity_id, alias, normalized_alias, 1 FROM entity_aliases) l
+         JOIN en USING (entity_id)
+       )
+       SELECT
+         (SELECT list(chunk_id ORDER BY n) FROM ch) AS "chunkIds",
+         (SELECT list(paper_id ORDER BY n) FROM ch) AS "chunkPapers",
+         (SELECT list(entity_id ORDER BY n) FROM en) AS "entityIds",
+         (SELECT list(claim_id ORDER BY n) FROM cl) AS "claimIds",
+         (SELECT list(en.n::DOUBLE * ${PAIR} + men.c) FROM men JOIN en USING (entity_id)) AS "mentions",
+         (SELECT list(cl.n::DOUBLE * ${PAIR} + src.c) FROM src JOIN cl USING (claim_id)) AS "sources",
+         (SELECT list(cen.k::DOUBLE * ${PAIR} + en.n) FROM cen JOIN en USING (entity_id)) AS "claimEntities",
+         (SELECT list(s ORDER BY s, o, p) FROM rel) AS "relationSubjects",
+         (SELECT list(o ORDER BY s, o, p) FROM rel) AS "relationObjects",
+         (SELECT list(p ORDER BY s, o, p) FROM rel) AS "relationPapers",
+         (SELECT list(w ORDER BY s, o, p) FROM rel) AS "relationWeights",
+         (SELECT list(s ORDER BY s, d) FROM ced) AS "edgeSources",
+         (SELECT list(d ORDER BY s, d) FROM ced) AS "edgeTargets",
+         (SELECT list(w ORDER BY s, d) FROM ced) AS "edgeWeights",
+         (SELECT list(n ORDER BY n, o, label) FROM lab) AS "labelEntities",
+         (SELECT list(label ORDER BY n, o, label) FROM lab) AS "labels",
+         (SELECT list(norm ORDER BY n, o, label) FROM lab) AS "labelNorms"`
     )
-    const mentions = yield* db.query<{ e: string; c: string }>(
-      `SELECT DISTINCT entity_id AS e, chunk_id AS c FROM entity_mentions ${where("paper_id")}`,
-      params
-    )
-    const sources = yield* db.query<{ k: string; c: string }>(
-      `SELECT DISTINCT claim_id AS k, chunk_id AS c FROM claim_sources ${where("paper_id")}`,
-      params
-    )
-    const claimEntities = yield* db.query<{ k: string; e: string }>(
-      filtered
-        ? `SELECT DISTINCT ce.claim_id AS k, ce.entity_id AS e FROM claim_entities ce
-           WHERE ce.claim_id IN (SELECT claim_id FROM claim_sources WHERE list_contains($1, paper_id))`
-        : "SELECT DISTINCT claim_id AS k, entity_id AS e FROM claim_entities",
-      params
-    )
-    const relations = yield* db.query<{ s: string; o: string; w: number }>(
-      `SELECT subject_id AS s, object_id AS o, max(confidence) AS w FROM relations ${where("paper_id")} GROUP BY 1, 2`,
-      params
-    )
-    const claimEdges = yield* db.query<{ s: string; d: string; w: number }>(
-      `SELECT src_claim_id AS s, dst_claim_id AS d, max(score) AS w FROM claim_edges
-       WHERE kind IN ('same_as', 'replicates') GROUP BY 1, 2`
-    )
-    const ids: Array<string> = []
-    const kinds: Array<NodeKind> = []
+    const r = rows[0]!
+    const chunkIds = r.chunkIds ?? []
+    const entityIds = r.entityIds ?? []
+    const claimIds = r.claimIds ?? []
+    const entityBase = chunkIds.length
+    const claimBase = entityBase + entityIds.length
+    const size = claimBase + claimIds.length
+    const ids: Array<string> = new Array(size)
+    const kinds: Array<NodeKind> = new Array(size)
     const nodeOf = new Map<string, number>()
-    const node = (key: string, kind: NodeKind): number => {
-      const full = kind === "chunk" ? key : `${kind}:${key}`
-      let n = nodeOf.get(full)
-      if (n === undefined) {
-        n = ids.length
-        ids.push(full)
-        kinds.push(kind)
-        nodeOf.set(full, n)
-      }
-      return n
-    }
     const chunkPaper = new Map<number, string>()
     const paperChunks = new Map<string, Array<number>>()
-    for (const c of chunks) {
-      const n = node(c.id, "chunk")
-      chunkPaper.set(n, c.paper)
-      const list = paperChunks.get(c.paper)
-      if (list === undefined) paperChunks.set(c.paper, [n])
+    const chunkPapers = r.chunkPapers ?? []
+    chunkIds.forEach((id, n) => {
+      ids[n] = id
+      kinds[n] = "chunk"
+      nodeOf.set(id, n)
+      const paper = chunkPapers[n]!
+      chunkPaper.set(n, paper)
+      const list = paperChunks.get(paper)
+      if (list === undefined) paperChunks.set(paper, [n])
       else list.push(n)
-    }
+    })
+    entityIds.forEach((id, i) => {
+      const full = `entity:${id}`
+      ids[entityBase + i] = full
+      kinds[entityBase + i] = "entity"
+      nodeOf.set(full, entityBase + i)
+    })
+    claimIds.forEach((id, i) => {
+      const full = `claim:${id}`
+      ids[claimBase + i] = full
+      kinds[claimBase + i] = "claim"
+      nodeOf.set(full, claimBase + i)
+    })
     const builder = graphBuilder()
     const entityChunks = new Map<number, number>()
     let edges = 0
-    for (const m of mentions) {
-      const chunk = nodeOf.get(m.c)
-      if (chunk === undefined) continue
-      const entity = node(m.e, "entity")
+    // pairs come back as one number, first * PAIR + second, sorted here (the store returns them in any order)
+    const pairs = (list: ReadonlyArray<number> | null) => Float64Array.from(list ?? []).sort()
+    for (const pair of pairs(r.mentions)) {
+      const entity = entityBase + Math.floor(pair / PAIR)
       entityChunks.set(entity, (entityChunks.get(entity) ?? 0) + 1)
-      builder.addEdge(entity, chunk, EDGE_WEIGHTS.mention)
+      builder.addEdge(entity, pair % PAIR, EDGE_WEIGHTS.mention)
       edges++
     }
-    for (const s of sources) {
-      const chunk = nodeOf.get(s.c)
-      if (chunk === undefined) continue
-      builder.addEdge(node(s.k, "claim"), chunk, EDGE_WEIGHTS.claimSource)
+    for (const pair of pairs(r.sources)) {
+      builder.addEdge(claimBase + Math.floor(pair / PAIR), pair % PAIR, EDGE_WEIGHTS.claimSource)
       edges++
     }
-    for (const ce of claimEntities) {
-      const claim = nodeOf.get(`claim:${ce.k}`)
-      if (claim === undefined) continue
-      builder.addEdge(claim, node(ce.e, "entity"), EDGE_WEIGHTS.claimEntity)
+    for (const pair of pairs(r.claimEntities)) {
+      builder.addEdge(claimBase + Math.floor(pair / PAIR), entityBase + pair % PAIR, EDGE_WEIGHTS.claimEntity)
       edges++
     }
-    for (const r of relations) {
-      const s = nodeOf.get(`entity:${r.s}`)
-      const o = nodeOf.get(`entity:${r.o}`)
-      if (s === undefined || o === undefined) continue
-      builder.addEdge(s, o, EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, r.w)))
+    // relations: the best confidence of each (subject, object) over the papers, and the rows per paper
+    const best = new Map<number, { s: number; o: number; w: number }>()
+    const relationsByPaper = new Map<string, Array<readonly [number, number, number]>>()
+    const subjects = r.relationSubjects ?? []
+    const objects = r.relationObjects ?? []
+    const relationPapers = r.relationPapers ?? []
+    const relationWeights = r.relationWeights ?? []
+    for (let i = 0; i < subjects.length; i++) {
+      const s = entityBase + subjects[i]!
+      const o = entityBase + objects[i]!
+      const w = relationWeights[i]!
+      const key = s * size + o
+      const seen = best.get(key)
+      if (seen === undefined) best.set(key, { s, o, w })
+      else if (w > seen.w) seen.w = w
+      if (!filtered) {
+        const p = relationPapers[i]!
+        const list = relationsByPaper.get(p)
+        if (list === undefined) relationsByPaper.set(p, [[s, o, w]])
+        else list.push([s, o, w])
+      }
+    }
+    for (const { o, s, w } of best.values()) {
+      builder.addEdge(s, o, relationWeight(w))
       edges++
     }
-    for (const e of claimEdges) {
-      const s = nodeOf.get(`claim:${e.s}`)
-      const d = nodeOf.get(`claim:${e.d}`)
-      if (s === undefined || d === undefined) continue
-      builder.addEdge(s, d, EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, e.w)))
+    const edgeSources = r.edgeSources ?? []
+    const edgeTargets = r.edgeTargets ?? []
+    const edgeWeights = r.edgeWeights ?? []
+    for (let i = 0; i < edgeSources.length; i++) {
+      builder.addEdge(claimBase + edgeSources[i]!, claimBase + edgeTargets[i]!, claimEdgeWeight(edgeWeights[i]!))
       edges++
     }
     // labels and aliases of the entities in the graph
-    const labels = yield* db.query<{ id: string; label: string; norm: string }>(
-      `SELECT entity_id AS id, label, normalized_label AS norm FROM entities
-       UNION ALL SELECT entity_id AS id, alias AS label, normalized_alias AS norm FROM entity_aliases`
-    )
     const display = new Map<number, string>()
     const phrases = new Map<string, Array<number>>()
     let longestPhrase = 1
-    for (const l of labels) {
-      const n = nodeOf.get(`entity:${l.id}`)
-      if (n === undefined) continue
-      if (!display.has(n)) display.set(n, l.label)
-      const key = normalizeLabel(l.norm)
+    const labelEntities = r.labelEntities ?? []
+    const labelTexts = r.labels ?? []
+    const labelNorms = r.labelNorms ?? []
+    for (let i = 0; i < labelEntities.length; i++) {
+      const n = entityBase + labelEntities[i]!
+      if (!display.has(n)) display.set(n, labelTexts[i]!)
+      const key = normalizeLabel(labelNorms[i]!)
       if (key === "") continue
       const list = phrases.get(key)
       if (list === undefined) phrases.set(key, [n])
@@ -166,7 +232,7 @@ export const loadGraph = (
       longestPhrase = Math.max(longestPhrase, key.split(" ").length)
     }
     return {
-      graph: builder.build(ids.length),
+      graph: builder.build(size),
       ids,
       kinds,
       nodeOf,
@@ -176,10 +242,198 @@ export const loadGraph = (
       entityChunks,
       chunkPaper,
       paperChunks,
-      chunkCount: chunks.length,
-      edgeCount: edges
+      chunkCount: chunkIds.length,
+      edgeCount: edges,
+      relationsByPaper
     }
   })
+
+/** Pairs of node numbers travel as one number, `first * PAIR + second` (exact: both are below 2^26). */
+const PAIR = 2 ** 26
+
+/** The one row of {@link loadGraph}'s query: nodes and edges as lists. */
+interface GraphRows {
+  readonly chunkIds: ReadonlyArray<string> | null
+  readonly chunkPapers: ReadonlyArray<string> | null
+  readonly entityIds: ReadonlyArray<string> | null
+  readonly claimIds: ReadonlyArray<string> | null
+  readonly mentions: ReadonlyArray<number> | null
+  readonly sources: ReadonlyArray<number> | null
+  readonly claimEntities: ReadonlyArray<number> | null
+  readonly relationSubjects: ReadonlyArray<number> | null
+  readonly relationObjects: ReadonlyArray<number> | null
+  readonly relationPapers: ReadonlyArray<string> | null
+  readonly relationWeights: ReadonlyArray<number> | null
+  readonly edgeSources: ReadonlyArray<number> | null
+  readonly edgeTargets: ReadonlyArray<number> | null
+  readonly edgeWeights: ReadonlyArray<number> | null
+  readonly labelEntities: ReadonlyArray<number> | null
+  readonly labels: ReadonlyArray<string> | null
+  readonly labelNorms: ReadonlyArray<string> | null
+}
+
+const relationWeight = (confidence: number): number => EDGE_WEIGHTS.relation * Math.max(0.05, Math.min(1, confidence))
+const claimEdgeWeight = (score: number): number => EDGE_WEIGHTS.claimEdge * Math.max(0.05, Math.min(1, score))
+
+const emptyGraph = (): EntityGraph => ({
+  graph: graphBuilder().build(0),
+  ids: [],
+  kinds: [],
+  nodeOf: new Map(),
+  labels: new Map(),
+  phrases: new Map(),
+  longestPhrase: 1,
+  entityChunks: new Map(),
+  chunkPaper: new Map(),
+  paperChunks: new Map(),
+  chunkCount: 0,
+  edgeCount: 0,
+  relationsByPaper: new Map()
+})
+
+const phraseKeysCache = new WeakMap<EntityGraph, ReadonlyMap<number, ReadonlyArray<string>>>()
+
+/** The phrases (normalised labels and aliases) of each entity node. */
+const phraseKeysOf = (g: EntityGraph): ReadonlyMap<number, ReadonlyArray<string>> => {
+  let out = phraseKeysCache.get(g)
+  if (out === undefined) {
+    const map = new Map<number, Array<string>>()
+    for (const [key, nodes] of g.phrases) {
+      for (const n of nodes) {
+        const list = map.get(n)
+        if (list === undefined) map.set(n, [key])
+        else list.push(key)
+      }
+    }
+    out = map
+    phraseKeysCache.set(g, out)
+  }
+  return out
+}
+
+/**
+ * The graph of some papers, cut from the whole-store graph in memory: the
+ * same nodes and edges as {@link loadGraph} with these papers (their chunks;
+ * the entities and claims of those chunks; the claims' entities and claim
+ * edges; relations stated in those papers), numbered afresh.
+ */
+export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): EntityGraph => {
+  const ids: Array<string> = []
+  const kinds: Array<NodeKind> = []
+  const nodeOf = new Map<string, number>()
+  const local = new Map<number, number>()
+  const node = (w: number): number => {
+    let n = local.get(w)
+    if (n === undefined) {
+      n = ids.length
+      ids.push(whole.ids[w]!)
+      kinds.push(whole.kinds[w]!)
+      nodeOf.set(whole.ids[w]!, n)
+      local.set(w, n)
+    }
+    return n
+  }
+  const { offsets, targets, weights } = whole.graph
+  const chunkPaper = new Map<number, string>()
+  const paperChunks = new Map<string, Array<number>>()
+  const papers = Array.from(new Set(paperIds))
+  let chunkCount = 0
+  for (const p of papers) {
+    for (const w of whole.paperChunks.get(p) ?? []) {
+      const n = node(w)
+      chunkPaper.set(n, p)
+      const list = paperChunks.get(p)
+      if (list === undefined) paperChunks.set(p, [n])
+      else list.push(n)
+      chunkCount++
+    }
+  }
+  const builder = graphBuilder()
+  const entityChunks = new Map<number, number>()
+  let edges = 0
+  const claims: Array<number> = []
+  // the chunks' mentions and claim sources
+  for (const [w, n] of Array.from(local)) {
+    for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
+      const t = targets[k]!
+      const kind = whole.kinds[t]
+      if (kind === "entity") {
+        const e = node(t)
+        entityChunks.set(e, (entityChunks.get(e) ?? 0) + 1)
+        builder.addEdge(e, n, weights[k]!)
+        edges++
+      } else if (kind === "claim") {
+        const isNew = !local.has(t)
+        const c = node(t)
+        if (isNew) claims.push(t)
+        builder.addEdge(c, n, weights[k]!)
+        edges++
+      }
+    }
+  }
+  // the claims' entities and the claim edges between claims of the graph
+  for (const w of claims) {
+    const c = local.get(w)!
+    for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
+      const t = targets[k]!
+      const kind = whole.kinds[t]
+      if (kind === "entity") {
+        builder.addEdge(c, node(t), weights[k]!)
+        edges++
+      } else if (kind === "claim" && local.has(t) && w < t) {
+        builder.addEdge(c, local.get(t)!, weights[k]!)
+        edges++
+      }
+    }
+  }
+  // relations stated in these papers, between entities of the graph
+  const best = new Map<string, { s: number; o: number; w: number }>()
+  for (const p of papers) {
+    for (const [s, o, w] of whole.relationsByPaper.get(p) ?? []) {
+      const ls = local.get(s)
+      const lo = local.get(o)
+      if (ls === undefined || lo === undefined || whole.kinds[s] !== "entity" || whole.kinds[o] !== "entity") continue
+      const key = `${ls} ${lo}`
+      const seen = best.get(key)
+      if (seen === undefined) best.set(key, { s: ls, o: lo, w })
+      else if (w > seen.w) seen.w = w
+    }
+  }
+  for (const { o, s, w } of best.values()) {
+    builder.addEdge(s, o, relationWeight(w))
+    edges++
+  }
+  const labels = new Map<number, string>()
+  const phrases = new Map<string, Array<number>>()
+  let longestPhrase = 1
+  const keysOf = phraseKeysOf(whole)
+  for (const [w, n] of local) {
+    if (whole.kinds[w] !== "entity") continue
+    const label = whole.labels.get(w)
+    if (label !== undefined) labels.set(n, label)
+    for (const key of keysOf.get(w) ?? []) {
+      const list = phrases.get(key)
+      if (list === undefined) phrases.set(key, [n])
+      else list.push(n)
+      longestPhrase = Math.max(longestPhrase, key.split(" ").length)
+    }
+  }
+  return {
+    graph: builder.build(ids.length),
+    ids,
+    kinds,
+    nodeOf,
+    labels,
+    phrases,
+    longestPhrase: Math.min(longestPhrase, 8),
+    entityChunks,
+    chunkPaper,
+    paperChunks,
+    chunkCount,
+    edgeCount: edges,
+    relationsByPaper: new Map()
+  }
+}
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’\-.]*/gu
 

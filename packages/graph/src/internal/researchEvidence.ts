@@ -9,6 +9,9 @@ import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import { canonical, containsQuote } from "./citations.js"
+import type { Collection } from "./indexCollection.js"
+import { IRREGULAR_TEXT } from "./indexSegment.js"
+import { queryIn } from "./sqlList.js"
 
 export type LayerName = "L1" | "L2" | "L3" | "L4"
 
@@ -64,12 +67,15 @@ export const claimEvidence = (
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const rows = yield* db.query<SourceRow>(
-      `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
+    const rows = yield* queryIn<SourceRow>(
+      db,
+      claims.map((c) => c.claimId),
+      (list) =>
+        `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
               s.quote, c.text
-       FROM claim_sources s JOIN chunks c USING (chunk_id)
-       WHERE list_contains($1, s.claim_id)`,
-      [claims.map((c) => c.claimId)]
+         FROM claim_sources s JOIN chunks c USING (chunk_id)
+         WHERE s.claim_id IN ${list}
+         ORDER BY s.rowid`
     )
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
@@ -88,50 +94,114 @@ export const claimEvidence = (
 /**
  * Evidence of paper records: each sentence of a record's findings that occurs
  * in one of the paper's chunks (records written by an LLM may paraphrase;
- * such sentences are skipped).
+ * such sentences are skipped). A sentence is shown in the first chunk (by
+ * ordinal) whose canonical text contains it.
+ *
+ * With the chunk collection of the retrieval index, only the chunks that can
+ * contain a sentence are read: those whose index terms include the term of
+ * one of the sentence's inner words (see {@link keyTerm}), and those marked
+ * `IRREGULAR_TEXT`, where a written word need not be an index term. Any chunk that contains the
+ * sentence is among them, so the result is the same as reading every chunk
+ * of the paper, which is what happens without the index.
  */
 export const recordEvidence = (
   db: DuckDbService,
   nlp: NlpService["Type"],
-  records: ReadonlyArray<{ readonly paperId: string; readonly score: number }>
+  records: ReadonlyArray<{ readonly paperId: string; readonly score: number }>,
+  chunks?: Collection
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (records.length === 0) return []
-    const recordRows = yield* db.query<{ paper: string; studied: string; method: string; findings: string }>(
-      "SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE list_contains($1, paper_id)",
-      [records.map((r) => r.paperId)]
+    const recordRows = yield* queryIn<{ paper: string; studied: string; method: string; findings: string }>(
+      db,
+      records.map((r) => r.paperId),
+      (list) => `SELECT paper_id AS paper, studied, method, findings FROM paper_records WHERE paper_id IN ${list}`
     )
-    const chunkRows = yield* db.query<{ paper: string; chunk: string; page: number | null; text: string }>(
-      "SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE list_contains($1, paper_id) ORDER BY ordinal",
-      [records.map((r) => r.paperId)]
-    )
+    const sentences = recordRows.map((r) => ({
+      paper: r.paper,
+      quotes: [r.findings, r.studied, r.method].flatMap((field) =>
+        nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => {
+          const canon = canonical(quote)
+          return { quote, canon, term: chunks === undefined ? undefined : keyTerm(nlp, canon) }
+        })
+      )
+    })).filter((s) => s.quotes.length > 0)
+    // the chunks to read: all of the papers', or the candidates the index names
+    let chunkRows: ReadonlyArray<{ paper: string; chunk: string; page: number | null; text: string }>
+    if (chunks === undefined) {
+      chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
+        db,
+        sentences.map((s) => s.paper),
+        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE paper_id IN ${list} ORDER BY ordinal`
+      )
+    } else {
+      const wanted = new Set<string>()
+      for (const s of sentences) {
+        const refs = chunks.refsOfPapers([s.paper])
+        for (const ref of refs) {
+          if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 ||
+            s.quotes.some((q) => q.term === undefined || chunks.hasTerm(ref, q.term))) {
+            wanted.add(chunks.key(ref))
+          }
+        }
+      }
+      chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
+        db,
+        Array.from(wanted),
+        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE chunk_id IN ${list} ORDER BY ordinal`
+      )
+    }
     const scoreOf = new Map(records.map((r) => [r.paperId, r.score]))
     const out: Array<Evidence> = []
-    for (const r of recordRows) {
-      const chunks = chunkRows.filter((c) => c.paper === r.paper)
-      const canonChunks = chunks.map((c) => canonical(c.text))
-      for (const field of [r.findings, r.studied, r.method]) {
-        for (const s of nlp.sentencize(field)) {
-          const quote = s.text.trim()
-          if (quote.length < 20) continue
-          const q = canonical(quote)
-          const at = canonChunks.findIndex((t) => t.includes(q))
-          if (at < 0) continue
-          const c = chunks[at]!
-          out.push({
-            paperId: r.paper,
-            chunkId: c.chunk,
-            page: c.page,
-            text: c.text,
-            score: scoreOf.get(r.paper) ?? 0,
-            layer: "L2",
-            focus: [{ quote, claimId: null }]
-          })
-        }
+    for (const r of sentences) {
+      const ofPaper = chunkRows.filter((c) => c.paper === r.paper)
+      const canonChunks: Array<string | undefined> = []
+      const canonOf = (i: number) => (canonChunks[i] ??= canonical(ofPaper[i]!.text))
+      for (const { canon, quote } of r.quotes) {
+        let at = -1
+        for (let i = 0; i < ofPaper.length && at < 0; i++) if (canonOf(i).includes(canon)) at = i
+        if (at < 0) continue
+        const c = ofPaper[at]!
+        out.push({
+          paperId: r.paper,
+          chunkId: c.chunk,
+          page: c.page,
+          text: c.text,
+          score: scoreOf.get(r.paper) ?? 0,
+          layer: "L2",
+          focus: [{ quote, claimId: null }]
+        })
       }
     }
     return out
   })
+
+/** Letters wink tokenises as one word whatever it has parsed before (its first token-category pattern). */
+const PLAIN_WORD = /^[a-zA-Z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]+$/
+
+/**
+ * The index term of the longest inner word of a canonical sentence: a piece
+ * between two others, of plain letters only, not "et" (dropped before "al")
+ * or "REF" (a placeholder), with exactly one index term; undefined when no
+ * piece qualifies. In a chunk without `IRREGULAR_TEXT` whose canonical text
+ * contains the sentence, that word is a whitespace-separated piece of its
+ * own, outside any placeholder and not joined to a hyphen, so the chunk's
+ * index terms include its term.
+ */
+export const keyTerm = (nlp: NlpService["Type"], canon: string): string | undefined => {
+  const pieces = canon.split(" ")
+  let best: string | undefined
+  let bestLength = 0
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!
+    if (piece.length <= bestLength || !PLAIN_WORD.test(piece) || piece.toLowerCase() === "et" || piece === "REF") continue
+    const terms = nlp.terms(piece)
+    if (terms.length !== 1) continue
+    best = terms[0]
+    bestLength = piece.length
+  }
+  return best
+}
 
 /** L4 patterns matching a query lexically, with their member claims. */
 export const patternClaims = (
@@ -176,10 +246,13 @@ export const claimsInChunks = (
 ): Effect.Effect<ReadonlyArray<ChunkClaim>, DuckDbError> =>
   chunkIds.length === 0
     ? Effect.succeed([])
-    : db.query<ChunkClaim>(
-      `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
-       FROM claim_sources s JOIN claims c USING (claim_id) WHERE list_contains($1, s.chunk_id)`,
-      [chunkIds]
+    : queryIn<ChunkClaim>(
+      db,
+      chunkIds,
+      (list) =>
+        `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
+         FROM claim_sources s JOIN claims c USING (claim_id) WHERE s.chunk_id IN ${list}
+         ORDER BY s.rowid`
     )
 
 /** Whether a cited quote and a claim's quote overlap (one contains the other, or they share most words). */

@@ -18,6 +18,7 @@ import {
   stripMarkers
 } from "./citations.js"
 import { claimsInChunks, type Evidence, quotesOverlap } from "./researchEvidence.js"
+import { queryIn } from "./sqlList.js"
 import type { DraftSentence } from "./researchSynthesis.js"
 
 export interface FormattedSentence {
@@ -158,9 +159,10 @@ export const formatAnswer = (
     const referenced = Array.from(new Set(citationList.map((c) => c.paper_id)))
     const references = referenced.length === 0
       ? []
-      : yield* db.query<{ paper_id: string; title: string; authors: ReadonlyArray<string>; year: number | null }>(
-        "SELECT paper_id, title, authors, year FROM papers WHERE list_contains($1, paper_id)",
-        [referenced]
+      : yield* queryIn<{ paper_id: string; title: string; authors: ReadonlyArray<string>; year: number | null }>(
+        db,
+        referenced,
+        (list) => `SELECT paper_id, title, authors, year FROM papers WHERE paper_id IN ${list}`
       )
     const order = new Map(referenced.map((p, i) => [p, i]))
     const refs = [...references]

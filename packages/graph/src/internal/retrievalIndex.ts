@@ -1,45 +1,53 @@
 /**
- * The in-memory retrieval index of a store: a BM25 index over chunks (L1)
- * and one over paper records (L2) and claims (L3), with the rows' paper ids
- * and pages for filtering, and the record vectors (paper records have no
- * embedding column). The index is keyed by a cheap store signature; when the
- * signature changes it is updated incrementally (only changed rows are
- * tokenised again), and it is saved to a sidecar file beside the database so
- * that the next process starts without re-tokenising.
+ * The retrieval index of a store: two collections of segments (see
+ * `indexSegment.ts`, `indexCollection.ts`), the chunks (L1) and the paper
+ * records (L2) with the claims (L3), kept in step with the store.
+ *
+ * Bringing the index up to date is incremental:
+ * - chunks follow their papers: each indexed paper has a stamp (a hash of its
+ *   id, content hash and ingestion time); the chunks of a paper that is gone
+ *   or whose stamp changed are marked deleted, and the chunks of new or
+ *   changed papers are read (text, page, embedding) in batches, tokenised and
+ *   written as new segments;
+ * - records and claims follow a content hash computed in SQL (text, sources,
+ *   embedding), and only rows whose hash changed are read and tokenised;
+ * - small segments are merged into larger ones (the last two while the newer
+ *   holds at least half as many live documents as the older, and any segment
+ *   with a third of its documents deleted), so a store has a few segments.
+ *
+ * The index of a database file lives beside it, in the directory
+ * `<db>.retrieval-index/`: the segment files and a `manifest.json` (format,
+ * tokeniser fingerprint, store signature, paper stamps, and per collection its
+ * segment files with their deleted documents as ranges). The manifest is
+ * replaced atomically; files it no longer names are removed. It is only a
+ * cache: a missing, unreadable or stale index is rebuilt, and failing to save
+ * one is not an error. Stores in memory keep their segments in memory.
  *
  * @internal
  */
-import * as Bm25 from "@kg/core/Bm25"
 import type { Embeddings } from "@kg/core/Embeddings"
 import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
-import { readSidecar, type SidecarData, writeSidecar } from "./retrievalPersist.js"
+import { Collection, type Part } from "./indexCollection.js"
+import {
+  type DocKind,
+  fileSink,
+  fileSource,
+  IRREGULAR_TEXT,
+  isIrregularText,
+  memorySink,
+  memorySource,
+  mergeSegments,
+  openSegment,
+  type Segment,
+  SegmentBuilder,
+  type SegmentDoc
+} from "./indexSegment.js"
 
-/** What a document of the index is. */
-export type DocKind = "chunk" | "record" | "claim"
-
-/** One indexed row. */
-export interface DocEntry {
-  /** Index id: the chunk id, `record:<paper_id>` or `claim:<claim_id>`. */
-  readonly id: string
-  readonly kind: DocKind
-  /** The row's key in its table (chunk_id, paper_id, claim_id). */
-  readonly key: string
-  readonly paperIds: ReadonlyArray<string>
-  readonly page: number | null
-  /** Content hash, to notice changed rows. */
-  readonly hash: string
-  /** Vocabulary ids of the distinct terms and their counts. */
-  readonly termIds: Uint32Array
-  readonly tfs: Uint16Array
-}
-
-/** The documents of one BM25 index. */
-export interface KindIndex {
-  readonly bm25: Bm25.Bm25Index
-  readonly docs: ReadonlyMap<string, DocEntry>
-}
+export type { DocKind } from "./indexSegment.js"
 
 /** The store signature: changes whenever rows are written or removed. */
 export interface StoreSignature {
@@ -54,74 +62,39 @@ export const sameSignature = (a: StoreSignature, b: StoreSignature): boolean =>
   a.papers === b.papers && a.chunks === b.chunks && a.records === b.records && a.claims === b.claims &&
   a.claimSources === b.claimSources
 
-/** The whole index. */
-export interface RetrievalIndex {
-  readonly signature: StoreSignature
-  readonly fingerprint: string
-  readonly vocabulary: Vocabulary
-  readonly chunks: KindIndex
-  /** Paper records and claims together. */
-  readonly summaries: KindIndex
-  /** Embedding of each paper record's text, by paper id. */
-  readonly recordVectors: ReadonlyMap<string, Float32Array>
-  /** Paper titles by id. */
-  readonly titles: ReadonlyMap<string, string>
-  /** How the index was obtained this time. */
-  readonly origin: IndexOrigin
-}
-
-/** How an index was obtained: reused, loaded from the sidecar, or (re)built with this many rows tokenised. */
+/** How an index was obtained: reused, loaded from disk, or updated with this many rows tokenised. */
 export interface IndexOrigin {
   readonly source: "memory" | "sidecar" | "built"
   readonly tokenised: number
   readonly millis: number
 }
 
-/** Grows as terms are seen; ids are stable for the life of the index. */
-export class Vocabulary {
-  readonly terms: Array<string>
-  readonly ids: Map<string, number>
-  constructor(terms: ReadonlyArray<string> = []) {
-    this.terms = [...terms]
-    this.ids = new Map(this.terms.map((t, i) => [t, i]))
-  }
-  idOf(term: string): number {
-    let id = this.ids.get(term)
-    if (id === undefined) {
-      id = this.terms.length
-      this.terms.push(term)
-      this.ids.set(term, id)
-    }
-    return id
-  }
+/** The whole index. */
+export interface RetrievalIndex {
+  readonly signature: StoreSignature
+  readonly fingerprint: string
+  readonly chunks: Collection
+  /** Paper records and claims together. */
+  readonly summaries: Collection
+  /** Paper titles by id. */
+  readonly titles: ReadonlyMap<string, string>
+  /** Stamp of each paper whose chunks are indexed. */
+  readonly papers: ReadonlyMap<string, number>
+  /** How the index was obtained this time. */
+  readonly origin: IndexOrigin
 }
 
-/** Count the terms of a text into vocabulary ids and counts. */
-export const countTerms = (vocabulary: Vocabulary, terms: ReadonlyArray<string>) => {
-  const counts = new Map<number, number>()
-  for (const t of terms) {
-    const id = vocabulary.idOf(t)
-    counts.set(id, (counts.get(id) ?? 0) + 1)
-  }
-  const termIds = new Uint32Array(counts.size)
-  const tfs = new Uint16Array(counts.size)
-  let i = 0
-  for (const [id, n] of counts) {
-    termIds[i] = id
-    tfs[i++] = Math.min(65535, n)
-  }
-  return { termIds, tfs }
-}
+/** Version of the on-disk form; part of the fingerprint. */
+const FORMAT = 2
 
-/** The document a BM25 index needs (terms repeated by their counts). */
-const toBm25Doc = (vocabulary: Vocabulary, doc: DocEntry): Bm25.Bm25Document => {
-  const terms: Array<string> = []
-  for (let i = 0; i < doc.termIds.length; i++) {
-    const term = vocabulary.terms[doc.termIds[i]!]!
-    for (let n = doc.tfs[i]!; n > 0; n--) terms.push(term)
-  }
-  return { id: doc.id, terms }
-}
+/** Documents per segment written by an update. */
+export const SEGMENT_DOCS = 50_000
+
+/** Segments are not merged beyond this many live documents. */
+const MAX_MERGED_DOCS = 1_000_000
+
+/** Chunks read from the store per query while updating. */
+const READ_BATCH = 10_000
 
 /** A short string hash (FNV-1a, 52 bits) of a text. */
 export const textHash = (text: string): string => {
@@ -135,9 +108,9 @@ export const textHash = (text: string): string => {
   return ((h1 >>> 0).toString(36)) + ((h2 >>> 0).toString(36))
 }
 
-/** Identifies the tokeniser (and embedding model) the index was built with. */
+/** Identifies the tokeniser, the embedding model and the index format. */
 export const fingerprintOf = (nlp: NlpService["Type"], embeddings: Embeddings["Type"]): string =>
-  `${nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}`
+  `${nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}|${FORMAT}`
 
 /** Read the store signature (a few aggregates; cheap even on large stores). */
 export const storeSignature = (db: DuckDbService): Effect.Effect<StoreSignature, DuckDbError> =>
@@ -157,46 +130,6 @@ export const storeSignature = (db: DuckDbService): Effect.Effect<StoreSignature,
     }
   )
 
-interface RowMeta {
-  readonly key: string
-  readonly paperIds: ReadonlyArray<string>
-  readonly page: number | null
-  readonly hash: string
-  /** Present for records and claims (short texts are always read). */
-  readonly text?: string
-}
-
-/** Above this many changed chunks, their texts are read in one scan instead of by id. */
-const BULK_TEXT_THRESHOLD = 2000
-
-const readChunkMeta = (db: DuckDbService) =>
-  Effect.map(
-    db.query<{ id: string; paper: string; page: number | null; h: string }>(
-      "SELECT chunk_id AS id, paper_id AS paper, page, hash(text)::VARCHAR AS h FROM chunks"
-    ),
-    (rows) => rows.map((r): RowMeta => ({ key: r.id, paperIds: [r.paper], page: r.page, hash: r.h }))
-  )
-
-const readChunkTexts = (db: DuckDbService, ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const out = new Map<string, string>()
-    if (ids.length === 0) return out
-    if (ids.length > BULK_TEXT_THRESHOLD) {
-      const wanted = new Set(ids)
-      const rows = yield* db.query<{ id: string; text: string }>("SELECT chunk_id AS id, text FROM chunks")
-      for (const r of rows) if (wanted.has(r.id)) out.set(r.id, r.text)
-      return out
-    }
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = yield* db.query<{ id: string; text: string }>(
-        "SELECT chunk_id AS id, text FROM chunks WHERE list_contains($1, chunk_id)",
-        [ids.slice(i, i + 500)]
-      )
-      for (const r of rows) out.set(r.id, r.text)
-    }
-    return out
-  })
-
 /** The text indexed for a paper record. */
 export const recordText = (r: {
   readonly title: string
@@ -205,123 +138,448 @@ export const recordText = (r: {
   readonly findings: string
 }): string => [r.title, r.studied, r.method, r.findings].filter((s) => s.trim() !== "").join(". ")
 
-const readSummaryMeta = (db: DuckDbService) =>
-  Effect.gen(function*() {
-    const records = yield* db.query<
-      { paper: string; title: string; studied: string; method: string; findings: string }
-    >(
-      `SELECT r.paper_id AS paper, coalesce(p.title, '') AS title, r.studied, r.method, r.findings
-       FROM paper_records r LEFT JOIN papers p USING (paper_id)`
-    )
-    const claims = yield* db.query<{ id: string; text: string; papers: ReadonlyArray<string> | null }>(
-      `SELECT c.claim_id AS id, c.text, list(DISTINCT s.paper_id ORDER BY s.paper_id) AS papers
-       FROM claims c LEFT JOIN claim_sources s USING (claim_id)
-       GROUP BY c.claim_id, c.text`
-    )
-    const out = new Map<string, RowMeta>()
-    for (const r of records) {
-      const text = recordText(r)
-      out.set(`record:${r.paper}`, { key: r.paper, paperIds: [r.paper], page: null, hash: textHash(text), text })
-    }
-    for (const c of claims) {
-      const papers = (c.papers ?? []).filter((p): p is string => typeof p === "string")
-      out.set(`claim:${c.id}`, {
-        key: c.id,
-        paperIds: papers,
-        page: null,
-        hash: `${textHash(c.text)}:${papers.join(",")}`,
-        text: c.text
-      })
-    }
-    return out
-  })
+/** Where the index of a database file lives (none for in-memory databases). */
+export const indexDirectory = (dbPath: string): string | null =>
+  dbPath === ":memory:" || dbPath === "" ? null : `${dbPath}.retrieval-index`
 
-interface Update {
-  readonly index: KindIndex
-  readonly tokenised: number
+// ---------------------------------------------------------------------------
+// Manifest
+// ---------------------------------------------------------------------------
+
+interface ManifestPart {
+  readonly file: string
+  readonly docs: number
+  /** Deleted documents as `[start, end)` ranges. */
+  readonly deleted: ReadonlyArray<readonly [number, number]>
 }
 
-/** Bring a kind index up to date with the rows: keep unchanged docs, tokenise new or changed ones, drop removed ones. */
-const updateKind = (
-  previous: KindIndex | undefined,
-  rows: ReadonlyMap<string, RowMeta>,
-  kindOf: (id: string) => DocKind,
-  vocabulary: Vocabulary,
-  nlp: NlpService["Type"],
-  textsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>, DuckDbError>
-): Effect.Effect<Update, DuckDbError> =>
-  Effect.gen(function*() {
-    const oldDocs = previous?.docs ?? new Map<string, DocEntry>()
-    const removed: Array<string> = []
-    for (const id of oldDocs.keys()) if (!rows.has(id)) removed.push(id)
-    const stale: Array<string> = []
-    const docs = new Map<string, DocEntry>()
-    for (const [id, row] of rows) {
-      const old = oldDocs.get(id)
-      if (old !== undefined && old.hash === row.hash) {
-        docs.set(id, old.page === row.page && samePapers(old.paperIds, row.paperIds) ? old : { ...old, page: row.page, paperIds: row.paperIds })
-      } else {
-        stale.push(id)
-      }
-    }
-    if (previous !== undefined && removed.length === 0 && stale.length === 0) {
-      return { index: { bm25: previous.bm25, docs }, tokenised: 0 }
-    }
-    const missingTexts = stale.filter((id) => rows.get(id)!.text === undefined)
-    const fetched = yield* textsOf(missingTexts.map((id) => rows.get(id)!.key))
-    const added: Array<DocEntry> = []
-    for (const id of stale) {
-      const row = rows.get(id)!
-      const text = row.text ?? fetched.get(row.key) ?? ""
-      const { termIds, tfs } = countTerms(vocabulary, nlp.terms(text))
-      const doc: DocEntry = {
-        id,
-        kind: kindOf(id),
-        key: row.key,
-        paperIds: row.paperIds,
-        page: row.page,
-        hash: row.hash,
-        termIds,
-        tfs
-      }
-      docs.set(id, doc)
-      added.push(doc)
-    }
-    const bm25 = previous === undefined
-      ? Bm25.make(Array.from(docs.values(), (d) => toBm25Doc(vocabulary, d)))
-      : Bm25.add(Bm25.remove(previous.bm25, [...removed, ...stale.filter((id) => oldDocs.has(id))]), added.map((d) => toBm25Doc(vocabulary, d)))
-    return { index: { bm25, docs }, tokenised: added.length }
-  })
+interface Manifest {
+  readonly format: number
+  readonly fingerprint: string
+  readonly signature: StoreSignature
+  readonly papers: ReadonlyArray<readonly [string, number]>
+  readonly chunks: ReadonlyArray<ManifestPart>
+  readonly summaries: ReadonlyArray<ManifestPart>
+}
 
-const samePapers = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
-  a.length === b.length && a.every((p, i) => p === b[i])
+const MANIFEST = "manifest.json"
 
-const chunkKind = (): DocKind => "chunk"
-const summaryKind = (id: string): DocKind => (id.startsWith("record:") ? "record" : "claim")
+const rangesOf = (deleted: Uint8Array | null): Array<[number, number]> => {
+  const out: Array<[number, number]> = []
+  if (deleted === null) return out
+  let start = -1
+  for (let d = 0; d <= deleted.length; d++) {
+    const on = d < deleted.length && deleted[d] === 1
+    if (on && start < 0) start = d
+    if (!on && start >= 0) {
+      out.push([start, d])
+      start = -1
+    }
+  }
+  return out
+}
 
-const fromSidecar = (data: SidecarData): Omit<RetrievalIndex, "recordVectors" | "titles" | "origin"> => {
-  const vocabulary = new Vocabulary(data.vocabulary)
-  const build = (docs: ReadonlyArray<DocEntry>): KindIndex => ({
-    bm25: Bm25.make(docs.map((d) => toBm25Doc(vocabulary, d))),
-    docs: new Map(docs.map((d) => [d.id, d]))
-  })
+const maskOf = (docs: number, ranges: ReadonlyArray<readonly [number, number]>): Uint8Array | null => {
+  if (ranges.length === 0) return null
+  const mask = new Uint8Array(docs)
+  for (const [a, b] of ranges) {
+    if (!(a >= 0 && b <= docs && a < b)) throw new Error("deleted range out of bounds")
+    mask.fill(1, a, b)
+  }
+  return mask
+}
+
+/** Closes a segment's file once no index value refers to the segment any more. */
+const segmentFiles = new FinalizationRegistry<{ readonly close: () => void }>((source) => {
+  try {
+    source.close()
+  } catch {
+    // already closed
+  }
+})
+
+/** Open a segment file; the file is closed when the segment is garbage. */
+const openFile = (file: string): Segment => {
+  const source = fileSource(file)
+  const segment = openSegment(source)
+  segmentFiles.register(segment, source)
+  return segment
+}
+
+/** Load the index saved in `dir`, or null when there is none, or one of another tokeniser, or a damaged one. */
+const loadManifest = (dir: string, fingerprint: string): {
+  readonly signature: StoreSignature
+  readonly papers: Map<string, number>
+  readonly chunks: Array<Part>
+  readonly summaries: Array<Part>
+} | null => {
+  const file = path.join(dir, MANIFEST)
+  if (!fs.existsSync(file)) return null
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as Manifest
+  if (manifest.format !== FORMAT || manifest.fingerprint !== fingerprint) return null
+  const open = (parts: ReadonlyArray<ManifestPart>): Array<Part> =>
+    parts.map((p) => {
+      const segment = openFile(path.join(dir, path.basename(p.file)))
+      if (segment.docs !== p.docs) throw new Error(`segment ${p.file} has ${segment.docs} documents, not ${p.docs}`)
+      return { segment, deleted: maskOf(p.docs, p.deleted), name: path.basename(p.file) }
+    })
   return {
-    signature: data.signature,
-    fingerprint: data.fingerprint,
-    vocabulary,
-    chunks: build(data.chunks),
-    summaries: build(data.summaries)
+    signature: manifest.signature,
+    papers: new Map(manifest.papers),
+    chunks: open(manifest.chunks),
+    summaries: open(manifest.summaries)
   }
 }
 
-/** Where the sidecar of a database file lives (none for in-memory databases). */
-export const sidecarPath = (dbPath: string): string | null =>
-  dbPath === ":memory:" || dbPath === "" ? null : `${dbPath}.retrieval-index`
+const saveManifest = (dir: string, index: Omit<RetrievalIndex, "titles" | "origin">): void => {
+  const part = (p: Part): ManifestPart => ({ file: p.name, docs: p.segment.docs, deleted: rangesOf(p.deleted) })
+  const manifest: Manifest = {
+    format: FORMAT,
+    fingerprint: index.fingerprint,
+    signature: index.signature,
+    papers: Array.from(index.papers),
+    chunks: index.chunks.parts.map(part),
+    summaries: index.summaries.parts.map(part)
+  }
+  const tmp = path.join(dir, `${MANIFEST}.${process.pid}.tmp`)
+  fs.writeFileSync(tmp, JSON.stringify(manifest))
+  fs.renameSync(tmp, path.join(dir, MANIFEST))
+  // segment files no manifest names any more
+  const live = new Set([...manifest.chunks, ...manifest.summaries].map((p) => p.file))
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith(".seg") || live.has(name)) continue
+    try {
+      fs.rmSync(path.join(dir, name), { force: true })
+    } catch {
+      // still open elsewhere (Windows): removed by a later save
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Writing segments
+// ---------------------------------------------------------------------------
+
+let segmentCounter = 0
+
+/** Where new segments go: files in the index directory, or memory. */
+interface SegmentStore {
+  readonly write: (make: (sink: ReturnType<typeof memorySink>) => Uint8Array | null) => Part
+}
+
+const segmentStore = (dir: string | null): SegmentStore => ({
+  write: (make) => {
+    const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${(segmentCounter++).toString(36)}.seg`
+    if (dir === null) {
+      const bytes = make(memorySink())!
+      return { segment: openSegment(memorySource(bytes)), deleted: null, name: `memory:${name}` }
+    }
+    const file = path.join(dir, name)
+    const tmp = `${file}.tmp`
+    try {
+      make(fileSink(tmp))
+      fs.renameSync(tmp, file)
+    } catch (e) {
+      fs.rmSync(tmp, { force: true })
+      throw e
+    }
+    return { segment: openFile(file), deleted: null, name }
+  }
+})
+
+const liveCount = (p: Part): number => {
+  if (p.deleted === null) return p.segment.docs
+  let n = 0
+  for (let d = 0; d < p.deleted.length; d++) if (p.deleted[d] !== 1) n++
+  return n
+}
 
 /**
- * Bring the index up to date with the store: reuse `previous` when the
- * signature is unchanged, else start from the sidecar (when it matches the
- * tokeniser) or `previous`, and update it from the rows.
+ * Merge small or hollow segments (see the module documentation): segments
+ * with a third or more of their documents deleted are rewritten; the `fresh`
+ * segments an update just wrote are merged into one (a k-way merge, in runs
+ * of at most {@link MAX_MERGED_DOCS}); then the newest segments are merged
+ * while the newer holds at least half as much as the older.
+ */
+const compact = (parts: ReadonlyArray<Part>, fresh: ReadonlyArray<Part>, store: SegmentStore): Array<Part> => {
+  let out = parts.filter((p) => liveCount(p) > 0)
+  const merge = (inputs: ReadonlyArray<Part>) => store.write((sink) => mergeSegments(inputs, sink))
+  out = out.map((p) => (p.deleted !== null && liveCount(p) * 3 <= p.segment.docs * 2 ? merge([p]) : p))
+  let run: Array<Part> = []
+  let runDocs = 0
+  const flush = () => {
+    if (run.length > 0) out.push(run.length === 1 ? run[0]! : merge(run))
+    run = []
+    runDocs = 0
+  }
+  for (const p of fresh) {
+    if (runDocs + p.segment.docs > MAX_MERGED_DOCS) flush()
+    run.push(p)
+    runDocs += p.segment.docs
+  }
+  flush()
+  while (out.length >= 2) {
+    const a = liveCount(out[out.length - 2]!)
+    const b = liveCount(out[out.length - 1]!)
+    if (b * 2 < a || a + b > MAX_MERGED_DOCS) break
+    out = [...out.slice(0, -2), merge(out.slice(-2))]
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// Updating
+// ---------------------------------------------------------------------------
+
+interface ChunkRow {
+  readonly id: string
+  readonly paper: string
+  readonly page: number | null
+  readonly text: string
+  readonly v: ReadonlyArray<number> | null
+}
+
+interface SummaryRow {
+  readonly key: string
+  readonly kind: DocKind
+  readonly papers: ReadonlyArray<string>
+  readonly text: string
+  readonly hash: number
+  readonly vector: Float32Array | null
+}
+
+const toVector = (v: ReadonlyArray<number> | null | undefined, dimension: number): Float32Array | null =>
+  v === null || v === undefined || v.length !== dimension ? null : Float32Array.from(v)
+
+/** Mark the documents of these papers deleted (copying the masks it changes). */
+const deletePapers = (parts: ReadonlyArray<Part>, papers: ReadonlySet<string>): Array<Part> =>
+  parts.map((p) => {
+    let mask: Uint8Array | null = null
+    for (const paper of papers) {
+      const i = p.segment.paperIndexOf(paper)
+      if (i < 0) continue
+      mask ??= p.deleted === null ? new Uint8Array(p.segment.docs) : p.deleted.slice()
+      for (const d of p.segment.docsOfPaper(i)) mask[d] = 1
+    }
+    return mask === null ? p : { ...p, deleted: mask }
+  })
+
+/** Mark documents deleted by reference (copying the masks it changes). */
+const deleteRefs = (collection: Collection, refs: ReadonlyArray<number>): Array<Part> => {
+  const masks = new Map<number, Uint8Array>()
+  for (const ref of refs) {
+    const s = collection.segmentOf(ref)
+    let mask = masks.get(s)
+    if (mask === undefined) {
+      const p = collection.parts[s]!
+      mask = p.deleted === null ? new Uint8Array(p.segment.docs) : p.deleted.slice()
+      masks.set(s, mask)
+    }
+    mask[ref - collection.bases[s]!] = 1
+  }
+  return collection.parts.map((p, s) => (masks.has(s) ? { ...p, deleted: masks.get(s)! } : p))
+}
+
+/** Tokenise documents into segments of at most {@link SEGMENT_DOCS}. */
+const segmentWriter = (store: SegmentStore, dimension: number) => {
+  const parts: Array<Part> = []
+  let builder = new SegmentBuilder(dimension)
+  const flush = () => {
+    if (builder.size === 0) return
+    const full = builder
+    parts.push(store.write((sink) => full.write(sink)))
+    builder = new SegmentBuilder(dimension)
+  }
+  return {
+    add: (doc: SegmentDoc) => {
+      builder.add(doc)
+      if (builder.size >= SEGMENT_DOCS) flush()
+    },
+    finish: (): Array<Part> => {
+      flush()
+      return parts
+    }
+  }
+}
+
+const readTitles = (db: DuckDbService) =>
+  Effect.map(
+    db.query<{ id: string; title: string }>("SELECT paper_id AS id, title FROM papers"),
+    (rows) => new Map(rows.map((r) => [r.id, r.title]))
+  )
+
+/** Bring the chunk collection up to date with the papers' stamps. */
+const updateChunks = (
+  db: DuckDbService,
+  nlp: NlpService["Type"],
+  store: SegmentStore,
+  dimension: number,
+  base: Collection | undefined,
+  indexed: ReadonlyMap<string, number>
+) =>
+  Effect.gen(function*() {
+    const rows = yield* db.query<{ id: string; h: number }>(
+      "SELECT paper_id AS id, (hash(paper_id, content_hash, ingested_at) >> 11)::DOUBLE AS h FROM papers"
+    )
+    const stamps = new Map(rows.map((r) => [r.id, r.h]))
+    const gone = new Set<string>()
+    for (const [paper, stamp] of indexed) if (stamps.get(paper) !== stamp) gone.add(paper)
+    const fresh: Array<string> = []
+    for (const [paper, stamp] of stamps) if (indexed.get(paper) !== stamp) fresh.push(paper)
+    if (gone.size === 0 && fresh.length === 0 && base !== undefined) {
+      return { collection: base, papers: stamps, tokenised: 0, changed: false }
+    }
+    let parts: Array<Part> = base === undefined ? [] : deletePapers(base.parts, gone)
+    // read the new papers' chunks in batches of about READ_BATCH chunks
+    const sizes = fresh.length === 0 ? [] : yield* db.query<{ id: string; n: number }>(
+      "SELECT paper_id AS id, count(*)::INTEGER AS n FROM chunks WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) GROUP BY 1 ORDER BY 1",
+      [fresh]
+    )
+    const writer = segmentWriter(store, dimension)
+    let tokenised = 0
+    let batch: Array<string> = []
+    let batchSize = 0
+    const readBatch = (papers: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const chunks = yield* db.query<ChunkRow>(
+          `SELECT chunk_id AS id, paper_id AS paper, page, text, ${dimension > 0 ? "embedding" : "NULL"} AS v FROM chunks
+           WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) ORDER BY paper_id, ordinal`,
+          [papers]
+        )
+        for (const c of chunks) {
+          writer.add({
+            key: c.id,
+            kind: "chunk",
+            papers: [c.paper],
+            page: c.page,
+            hash: 0,
+            terms: nlp.terms(c.text),
+            vector: toVector(c.v, dimension),
+            flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
+          })
+        }
+        tokenised += chunks.length
+      })
+    for (const { id, n } of sizes) {
+      batch.push(id)
+      batchSize += n
+      if (batchSize >= READ_BATCH) {
+        yield* readBatch(batch)
+        batch = []
+        batchSize = 0
+      }
+    }
+    if (batch.length > 0) yield* readBatch(batch)
+    parts = compact(parts, writer.finish(), store)
+    return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
+  })
+
+/** Bring the records and claims up to date with their content hashes. */
+const updateSummaries = (
+  db: DuckDbService,
+  nlp: NlpService["Type"],
+  embeddings: Embeddings["Type"],
+  store: SegmentStore,
+  dimension: number,
+  base: Collection | undefined
+) =>
+  Effect.gen(function*() {
+    const embeddingColumn = dimension > 0 ? "c.embedding" : "NULL"
+    const current = yield* db.query<{ key: string; h: number }>(
+      `SELECT 'record:' || r.paper_id AS key,
+         (hash(coalesce(p.title, ''), r.studied, r.method, r.findings) >> 11)::DOUBLE AS h
+       FROM paper_records r LEFT JOIN papers p USING (paper_id)
+       UNION ALL
+       SELECT 'claim:' || c.claim_id AS key,
+         (hash(c.text, ${embeddingColumn},
+           (SELECT list(DISTINCT s.paper_id ORDER BY s.paper_id) FROM claim_sources s WHERE s.claim_id = c.claim_id)) >> 11)::DOUBLE AS h
+       FROM claims c`
+    )
+    const hashes = new Map(current.map((r) => [r.key, r.h]))
+    const stale: Array<number> = []
+    const known = new Set<string>()
+    base?.forEachLive((ref, segment, doc) => {
+      const key = segment.key(doc)
+      const h = hashes.get(key)
+      if (h === undefined || h !== segment.hashes[doc]) stale.push(ref)
+      else known.add(key)
+    })
+    const fresh = current.filter((r) => !known.has(r.key))
+    if (stale.length === 0 && fresh.length === 0 && base !== undefined) {
+      return { collection: base, tokenised: 0, changed: false }
+    }
+    let parts: Array<Part> = base === undefined ? [] : deleteRefs(base, stale)
+    const writer = segmentWriter(store, dimension)
+    const recordPapers = fresh.filter((r) => r.key.startsWith("record:")).map((r) => r.key.slice("record:".length))
+    const claimIds = fresh.filter((r) => r.key.startsWith("claim:")).map((r) => r.key.slice("claim:".length))
+    const rows: Array<SummaryRow> = []
+    for (let i = 0; i < recordPapers.length; i += READ_BATCH) {
+      const records = yield* db.query<{ paper: string; title: string; studied: string; method: string; findings: string }>(
+        `SELECT r.paper_id AS paper, coalesce(p.title, '') AS title, r.studied, r.method, r.findings
+         FROM paper_records r LEFT JOIN papers p USING (paper_id) WHERE r.paper_id IN (SELECT unnest($1::VARCHAR[]))`,
+        [recordPapers.slice(i, i + READ_BATCH)]
+      )
+      const texts = records.map(recordText)
+      const vectors = dimension === 0 ? [] : yield* embeddings.embed(texts).pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning(`retrieval: paper records not embedded (${e.message}); records are searched by BM25 only`).pipe(
+            Effect.as([] as ReadonlyArray<Float32Array>)
+          )
+        )
+      )
+      records.forEach((r, j) => {
+        const key = `record:${r.paper}`
+        const v = vectors[j]
+        rows.push({
+          key,
+          kind: "record",
+          papers: [r.paper],
+          text: texts[j]!,
+          hash: hashes.get(key) ?? 0,
+          vector: v !== undefined && v.length === dimension ? v : null
+        })
+      })
+    }
+    for (let i = 0; i < claimIds.length; i += READ_BATCH) {
+      const claims = yield* db.query<{ id: string; text: string; v: ReadonlyArray<number> | null; papers: ReadonlyArray<string> | null }>(
+        `SELECT c.claim_id AS id, c.text, ${embeddingColumn} AS v,
+           (SELECT list(DISTINCT s.paper_id ORDER BY s.paper_id) FROM claim_sources s WHERE s.claim_id = c.claim_id) AS papers
+         FROM claims c WHERE c.claim_id IN (SELECT unnest($1::VARCHAR[]))`,
+        [claimIds.slice(i, i + READ_BATCH)]
+      )
+      for (const c of claims) {
+        const key = `claim:${c.id}`
+        rows.push({
+          key,
+          kind: "claim",
+          papers: (c.papers ?? []).filter((p): p is string => typeof p === "string"),
+          text: c.text,
+          hash: hashes.get(key) ?? 0,
+          vector: toVector(c.v, dimension)
+        })
+      }
+    }
+    for (const r of rows) {
+      writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector, flags: 0 })
+    }
+    parts = compact(parts, writer.finish(), store)
+    return { collection: new Collection(parts), tokenised: rows.length, changed: true }
+  })
+
+const storeDimension = (db: DuckDbService, embeddings: Embeddings["Type"]) =>
+  Effect.map(
+    db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'embedding_dim'"),
+    (rows) => {
+      const stored = rows.length === 0 ? null : Number(rows[0]!.value)
+      return stored !== null && stored === embeddings.dimension ? stored : 0
+    }
+  )
+
+/**
+ * Bring the index up to date with the store: reuse `previous` when the store
+ * is unchanged (a store opened read-only cannot change while it is open),
+ * else start from `previous` or the saved index and update it (see the module
+ * documentation); save it when `persist` is on.
  */
 export const refreshIndex = (
   db: DuckDbService,
@@ -332,103 +590,72 @@ export const refreshIndex = (
 ): Effect.Effect<RetrievalIndex, DuckDbError> =>
   Effect.gen(function*() {
     const started = Date.now()
-    const signature = yield* storeSignature(db)
     const fingerprint = fingerprintOf(nlp, embeddings)
-    if (previous !== undefined && previous.fingerprint === fingerprint && sameSignature(previous.signature, signature)) {
-      return previous
-    }
-    const file = options.persist ? sidecarPath(db.path) : null
-    let base: Omit<RetrievalIndex, "recordVectors" | "titles" | "origin"> | undefined =
-      previous?.fingerprint === fingerprint ? previous : undefined
-    let baseVectors: ReadonlyMap<string, Float32Array> = previous?.fingerprint === fingerprint ? previous.recordVectors : new Map()
+    const reusable = previous !== undefined && previous.fingerprint === fingerprint ? previous : undefined
+    if (reusable !== undefined && db.readOnly) return reusable
+    const signature = yield* storeSignature(db)
+    if (reusable !== undefined && sameSignature(reusable.signature, signature)) return reusable
+    const dir = options.persist ? indexDirectory(db.path) : null
+    let base: Omit<RetrievalIndex, "titles" | "origin" | "fingerprint"> | undefined = reusable
     let fromFile = false
-    if (base === undefined && file !== null) {
-      const data = yield* readSidecar(file)
-      if (data !== null && data.fingerprint === fingerprint) {
-        base = fromSidecar(data)
-        baseVectors = data.recordVectors
+    if (base === undefined && dir !== null) {
+      const loaded = yield* Effect.sync(() => loadManifest(dir, fingerprint)).pipe(
+        Effect.catchAllDefect((defect) =>
+          Effect.logDebug(`retrieval index ${dir} ignored: ${String(defect)}`).pipe(Effect.as(null))
+        )
+      )
+      if (loaded !== null) {
+        base = {
+          signature: loaded.signature,
+          papers: loaded.papers,
+          chunks: new Collection(loaded.chunks),
+          summaries: new Collection(loaded.summaries)
+        }
         fromFile = true
       }
     }
-    if (base !== undefined && sameSignature(base.signature, signature) && fromFile) {
-      const titles = yield* readTitles(db)
+    if (base !== undefined && fromFile && sameSignature(base.signature, signature)) {
       return {
         ...base,
-        recordVectors: baseVectors,
-        titles,
+        fingerprint,
+        titles: yield* readTitles(db),
         origin: { source: "sidecar", tokenised: 0, millis: Date.now() - started }
-      }
+      } satisfies RetrievalIndex
     }
-    const vocabulary = base?.vocabulary ?? new Vocabulary()
-    const chunkRows = new Map((yield* readChunkMeta(db)).map((r) => [r.key, r]))
-    const chunks = yield* updateKind(base?.chunks, chunkRows, chunkKind, vocabulary, nlp, (ids) => readChunkTexts(db, ids))
-    const summaryRows = yield* readSummaryMeta(db)
-    const summaries = yield* updateKind(base?.summaries, summaryRows, summaryKind, vocabulary, nlp, () => Effect.succeed(new Map()))
-    // record vectors: keep those whose text is unchanged
-    const recordVectors = new Map<string, Float32Array>()
-    const toEmbed: Array<{ paper: string; text: string }> = []
-    for (const [id, row] of summaryRows) {
-      if (!id.startsWith("record:")) continue
-      const old = baseVectors.get(row.key)
-      const oldDoc = base?.summaries.docs.get(id)
-      if (old !== undefined && oldDoc !== undefined && oldDoc.hash === row.hash) recordVectors.set(row.key, old)
-      else toEmbed.push({ paper: row.key, text: row.text ?? "" })
-    }
-    for (let i = 0; i < toEmbed.length; i += 64) {
-      const part = toEmbed.slice(i, i + 64)
-      const vectors = yield* embeddings.embed(part.map((p) => p.text)).pipe(
-        Effect.catchAll((e) =>
-          Effect.logWarning(`retrieval: paper records not embedded (${e.message}); records are searched by BM25 only`).pipe(
-            Effect.as([] as ReadonlyArray<Float32Array>)
-          )
-        )
-      )
-      part.forEach((p, j) => {
-        const v = vectors[j]
-        if (v !== undefined) recordVectors.set(p.paper, v)
-      })
-    }
-    const titles = yield* readTitles(db)
+    const writable = dir !== null && (yield* Effect.sync(() => prepareDirectory(dir)))
+    const store = segmentStore(writable ? dir : null)
+    const dimension = yield* storeDimension(db, embeddings)
+    const chunks = yield* updateChunks(db, nlp, store, dimension, base?.chunks, base?.papers ?? new Map())
+    const summaries = yield* updateSummaries(db, nlp, embeddings, store, dimension, base?.summaries)
     const index: RetrievalIndex = {
       signature,
       fingerprint,
-      vocabulary,
-      chunks: chunks.index,
-      summaries: summaries.index,
-      recordVectors,
-      titles,
+      chunks: chunks.collection,
+      summaries: summaries.collection,
+      papers: chunks.papers,
+      titles: yield* readTitles(db),
       origin: {
         source: chunks.tokenised + summaries.tokenised === 0 && base !== undefined ? (fromFile ? "sidecar" : "memory") : "built",
         tokenised: chunks.tokenised + summaries.tokenised,
         millis: Date.now() - started
       }
     }
-    if (file !== null && (chunks.tokenised + summaries.tokenised > 0 || !fromFile)) {
-      yield* writeSidecar(file, {
-        signature,
-        fingerprint,
-        vocabulary: vocabulary.terms,
-        chunks: Array.from(index.chunks.docs.values()),
-        summaries: Array.from(index.summaries.docs.values()),
-        recordVectors
-      })
+    if (writable) {
+      yield* Effect.sync(() => saveManifest(dir, index)).pipe(
+        Effect.catchAllDefect((defect) => Effect.logDebug(`retrieval index not saved to ${dir}: ${String(defect)}`))
+      )
     }
     return index
   })
 
-const readTitles = (db: DuckDbService) =>
-  Effect.map(
-    db.query<{ id: string; title: string }>("SELECT paper_id AS id, title FROM papers"),
-    (rows) => new Map(rows.map((r) => [r.id, r.title]))
-  )
-
-/**
- * The BM25 normaliser of a query: the sum of the IDFs of its terms (a term
- * the collection lacks counts with the largest IDF, so a query the
- * collection cannot fully answer never reaches full coverage).
- */
-export const idfMass = (index: Bm25.Bm25Index, queryTerms: ReadonlyArray<string>): number => {
-  let mass = 0
-  for (const t of queryTerms) mass += Bm25.idf(index, t)
-  return mass
+/** Make the index directory (replacing a file of the old single-file format); false when it cannot be written. */
+const prepareDirectory = (dir: string): boolean => {
+  try {
+    if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) fs.rmSync(dir, { force: true })
+    fs.mkdirSync(dir, { recursive: true })
+    fs.accessSync(dir, fs.constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
 }

@@ -57,7 +57,7 @@ const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId
     case "PaperStarted":
       return {
         kind: "paper-started",
-        message: `${e.changed ? "re-extracting" : "extracting"} ${e.paperId} (${e.path})`,
+        message: `${e.retrying ? "retrying (chunks failed last time)" : e.changed ? "re-extracting (changed)" : "extracting"} ${e.paperId} (${e.path})`,
         paperId: e.paperId
       }
     case "ChunkDone":
@@ -87,6 +87,13 @@ const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId
           `${e.merges} merged, ${e.statusChanges} status changes`
       }
     }
+    case "Indexing":
+      return { kind: "indexing", message: "updating the retrieval index" }
+    case "Indexed":
+      return {
+        kind: "indexed",
+        message: `indexed: ${e.chunks} chunks searchable (${e.tokenised} rows tokenised) in ${(e.millis / 1000).toFixed(1)}s`
+      }
   }
 }
 

@@ -1,0 +1,525 @@
+/**
+ * A searchable collection of the retrieval index (the chunks, or the paper
+ * records and claims): its segments with their deleted documents, BM25 over
+ * their postings and exact dense search over their embeddings.
+ *
+ * Documents are addressed by a reference: the segment's base plus the
+ * document's number in its segment. References are stable for the life of a
+ * collection value (a refresh makes a new value).
+ *
+ * BM25 is Okapi BM25 with the "+1" IDF (`ln(1 + (N - df + 0.5) / (df + 0.5))`)
+ * over the live documents, as `@kg/core/Bm25` computes it.
+ *
+ * @internal
+ */
+import type { DocKind, Segment } from "./indexSegment.js"
+
+/** A segment of a collection with its deleted documents (1 = deleted), or null when none is. */
+export interface Part {
+  readonly segment: Segment
+  readonly deleted: Uint8Array | null
+  /** Where the segment lives (a file name in the index directory, or a memory label). */
+  readonly name: string
+}
+
+/** BM25 parameters. */
+export interface Bm25Params {
+  readonly k1: number
+  readonly b: number
+}
+
+export const DEFAULT_BM25: Bm25Params = { k1: 1.5, b: 0.75 }
+
+/** A BM25 query prepared against a collection: distinct terms, their weights and postings per segment. */
+export interface PreparedQuery {
+  readonly terms: ReadonlyArray<string>
+  /** `count in the query * idf`, per distinct term. */
+  readonly weights: Float64Array
+  /** Sum of the IDFs of all query terms (repeats counted), the BM25 normaliser. */
+  readonly mass: number
+  /** Term id of each distinct term in each segment (-1 when absent). */
+  readonly ids: ReadonlyArray<Int32Array>
+}
+
+/** A scored document. */
+export interface Scored {
+  readonly ref: number
+  readonly score: number
+}
+
+/** The result of a dense search: the best documents by cosine and the mean cosine of each kind searched. */
+export interface DenseResult {
+  readonly hits: ReadonlyArray<Scored>
+  readonly means: ReadonlyMap<DocKind, number>
+}
+
+const KINDS: ReadonlyArray<DocKind> = ["chunk", "record", "claim"]
+
+export class Collection {
+  readonly parts: ReadonlyArray<Part>
+  readonly params: Bm25Params
+  /** Base reference of each segment, and the total (one past the last reference). */
+  readonly bases: Int32Array
+  readonly total: number
+  /** Live documents. */
+  readonly size: number
+  readonly totalLength: number
+  readonly averageLength: number
+  readonly kindCounts: Readonly<Record<DocKind, number>>
+  readonly dimension: number
+  private refsByKey: Map<string, number> | undefined
+  private readonly dfCache = new Map<string, number>()
+
+  constructor(parts: ReadonlyArray<Part>, params: Bm25Params = DEFAULT_BM25) {
+    this.parts = parts
+    this.params = params
+    this.bases = new Int32Array(parts.length + 1)
+    let size = 0
+    let totalLength = 0
+    const kinds = { chunk: 0, record: 0, claim: 0 }
+    parts.forEach((p, s) => {
+      this.bases[s + 1] = this.bases[s]! + p.segment.docs
+      const { deleted, segment } = p
+      for (let d = 0; d < segment.docs; d++) {
+        if (deleted !== null && deleted[d] === 1) continue
+        size++
+        totalLength += segment.lengths[d]!
+        kinds[KINDS[segment.kinds[d]!] ?? "chunk"]++
+      }
+    })
+    this.total = this.bases[parts.length]!
+    this.size = size
+    this.totalLength = totalLength
+    this.averageLength = size === 0 ? 0 : totalLength / size
+    this.kindCounts = kinds
+    this.dimension = parts.find((p) => p.segment.dimension > 0)?.segment.dimension ?? 0
+  }
+
+  /** The segment index of a reference. */
+  segmentOf(ref: number): number {
+    let lo = 0
+    let hi = this.parts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (this.bases[mid]! <= ref) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+
+  isLive(ref: number): boolean {
+    const s = this.segmentOf(ref)
+    const deleted = this.parts[s]!.deleted
+    return deleted === null || deleted[ref - this.bases[s]!] !== 1
+  }
+
+  key(ref: number): string {
+    const s = this.segmentOf(ref)
+    return this.parts[s]!.segment.key(ref - this.bases[s]!)
+  }
+
+  kind(ref: number): DocKind {
+    const s = this.segmentOf(ref)
+    return this.parts[s]!.segment.kind(ref - this.bases[s]!)
+  }
+
+  page(ref: number): number | null {
+    const s = this.segmentOf(ref)
+    return this.parts[s]!.segment.page(ref - this.bases[s]!)
+  }
+
+  /** The document's bit flags (`IRREGULAR_TEXT`). */
+  flags(ref: number): number {
+    const s = this.segmentOf(ref)
+    return this.parts[s]!.segment.flags[ref - this.bases[s]!]!
+  }
+
+  /** Whether the document's terms include `term`. */
+  hasTerm(ref: number, term: string): boolean {
+    const s = this.segmentOf(ref)
+    const segment = this.parts[s]!.segment
+    const id = segment.termId(term)
+    if (id < 0) return false
+    const d = ref - this.bases[s]!
+    const { docs } = segment.postings(id)
+    let lo = 0
+    let hi = docs.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const x = docs[mid]!
+      if (x === d) return true
+      if (x < d) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+
+  paperIds(ref: number): ReadonlyArray<string> {
+    const s = this.segmentOf(ref)
+    const seg = this.parts[s]!.segment
+    return Array.from(seg.paperIndices(ref - this.bases[s]!), (p) => seg.paperKey(p))
+  }
+
+  /** The live reference of a key (the map is built on first use). */
+  refOf(key: string): number | undefined {
+    if (this.refsByKey === undefined) {
+      const map = new Map<string, number>()
+      this.forEachLive((ref, seg, doc) => map.set(seg.key(doc), ref))
+      this.refsByKey = map
+    }
+    return this.refsByKey.get(key)
+  }
+
+  forEachLive(f: (ref: number, segment: Segment, doc: number) => void): void {
+    this.parts.forEach(({ deleted, segment }, s) => {
+      const base = this.bases[s]!
+      for (let d = 0; d < segment.docs; d++) if (deleted === null || deleted[d] !== 1) f(base + d, segment, d)
+    })
+  }
+
+  /** Live references of the documents of these papers (a claim with several of them once), ascending. */
+  refsOfPapers(papers: Iterable<string>): Array<number> {
+    const out: Array<number> = []
+    const seen = new Set<number>()
+    const wanted = Array.from(new Set(papers))
+    this.parts.forEach(({ deleted, segment }, s) => {
+      const base = this.bases[s]!
+      for (const paper of wanted) {
+        const p = segment.paperIndexOf(paper)
+        if (p < 0) continue
+        for (const d of segment.docsOfPaper(p)) {
+          if (deleted !== null && deleted[d] === 1) continue
+          const ref = base + d
+          if (!seen.has(ref)) {
+            seen.add(ref)
+            out.push(ref)
+          }
+        }
+      }
+    })
+    return out.sort((a, b) => a - b)
+  }
+
+  /** Live documents holding the term. */
+  df(term: string): number {
+    const cached = this.dfCache.get(term)
+    if (cached !== undefined) return cached
+    let df = 0
+    for (const { deleted, segment } of this.parts) {
+      const id = segment.termId(term)
+      if (id < 0) continue
+      if (deleted === null) {
+        df += segment.df(id)
+        continue
+      }
+      const { docs } = segment.postings(id)
+      for (let k = 0; k < docs.length; k++) if (deleted[docs[k]!] !== 1) df++
+    }
+    if (this.dfCache.size >= 65_536) this.dfCache.clear()
+    this.dfCache.set(term, df)
+    return df
+  }
+
+  idf(term: string): number {
+    const df = this.df(term)
+    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5))
+  }
+
+  /** Prepare the query terms (repeats counted once per occurrence, as `Bm25.search` does). */
+  prepare(terms: ReadonlyArray<string>): PreparedQuery {
+    const counts = new Map<string, number>()
+    let mass = 0
+    for (const t of terms) {
+      counts.set(t, (counts.get(t) ?? 0) + 1)
+      mass += this.idf(t)
+    }
+    const distinct = Array.from(counts.keys())
+    const weights = Float64Array.from(distinct, (t) => counts.get(t)! * this.idf(t))
+    const ids = this.parts.map(({ segment }) => Int32Array.from(distinct, (t) => segment.termId(t)))
+    return { terms: distinct, weights, mass, ids }
+  }
+
+  private norm(length: number): number {
+    const { b, k1 } = this.params
+    return this.averageLength > 0 ? k1 * (1 - b + (b * length) / this.averageLength) : k1
+  }
+
+  /**
+   * BM25 scores of the live documents holding a query term, restricted to
+   * `allowed` (a mask over references) when given. Returns the scores array
+   * (indexed by reference) and the references scored.
+   */
+  scoreAll(query: PreparedQuery, allowed?: Uint8Array): { readonly scores: Float64Array; readonly touched: Array<number> } {
+    const scores = new Float64Array(this.total)
+    const touched: Array<number> = []
+    const k1 = this.params.k1
+    for (let t = 0; t < query.terms.length; t++) {
+      const weight = query.weights[t]!
+      this.parts.forEach(({ deleted, segment }, s) => {
+        const id = query.ids[s]![t]!
+        if (id < 0) return
+        const base = this.bases[s]!
+        const { docs, tfs } = segment.postings(id)
+        const lengths = segment.lengths
+        for (let k = 0; k < docs.length; k++) {
+          const d = docs[k]!
+          if (deleted !== null && deleted[d] === 1) continue
+          const ref = base + d
+          if (allowed !== undefined && allowed[ref] !== 1) continue
+          const tf = tfs[k]!
+          if (scores[ref] === 0) touched.push(ref)
+          scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+        }
+      })
+    }
+    return { scores, touched }
+  }
+
+  /** The BM25 score of one document (binary search of each query term's postings). */
+  score(query: PreparedQuery, ref: number): number {
+    const s = this.segmentOf(ref)
+    const { deleted, segment } = this.parts[s]!
+    const d = ref - this.bases[s]!
+    if (deleted !== null && deleted[d] === 1) return 0
+    const k1 = this.params.k1
+    let score = 0
+    for (let t = 0; t < query.terms.length; t++) {
+      const id = query.ids[s]![t]!
+      if (id < 0) continue
+      const { docs, tfs } = segment.postings(id)
+      let lo = 0
+      let hi = docs.length - 1
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1
+        const x = docs[mid]!
+        if (x === d) {
+          const tf = tfs[mid]!
+          score += (query.weights[t]! * tf * (k1 + 1)) / (tf + this.norm(segment.lengths[d]!))
+          break
+        }
+        if (x < d) lo = mid + 1
+        else hi = mid - 1
+      }
+    }
+    return score
+  }
+
+  /** The `k` best documents (score descending, ties by key ascending), optionally within `allowed`. */
+  search(query: PreparedQuery, k: number, allowed?: Uint8Array): Array<Scored> {
+    if (k <= 0 || this.size === 0 || query.terms.length === 0) return []
+    const { scores, touched } = this.scoreAll(query, allowed)
+    return this.best(touched, (ref) => scores[ref]!, k)
+  }
+
+  /** The `k` best of `refs` by `value` (descending, ties by key ascending). */
+  best(refs: ReadonlyArray<number>, value: (ref: number) => number, k: number): Array<Scored> {
+    const limit = Math.min(refs.length, Math.max(0, Math.floor(k)))
+    if (limit === 0) return []
+    const keys = new Map<number, string>()
+    const keyOf = (ref: number) => {
+      let key = keys.get(ref)
+      if (key === undefined) {
+        key = this.key(ref)
+        keys.set(ref, key)
+      }
+      return key
+    }
+    const before = (x: number, y: number): boolean => {
+      const vx = value(x)
+      const vy = value(y)
+      return vx > vy || (vx === vy && keyOf(x) < keyOf(y))
+    }
+    const top = limit * 4 < refs.length ? selectTop(refs, limit, before) : refs.slice()
+    top.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0))
+    return top.slice(0, limit).map((ref) => ({ ref, score: value(ref) }))
+  }
+
+  /** The embedding of a document, or null (none stored, or a zero vector). */
+  vector(ref: number): Float32Array | null {
+    if (this.dimension === 0) return null
+    const s = this.segmentOf(ref)
+    const seg = this.parts[s]!.segment
+    if (seg.dimension !== this.dimension) return null
+    const d = ref - this.bases[s]!
+    if (seg.norms()[d] === 0) return null
+    return seg.vectors().subarray(d * this.dimension, (d + 1) * this.dimension)
+  }
+
+  /** Cosine of the query with one document, or null when it has no embedding. */
+  cosine(vector: Float32Array, ref: number): number | null {
+    const s = this.segmentOf(ref)
+    const seg = this.parts[s]!.segment
+    const d = ref - this.bases[s]!
+    if (seg.dimension !== vector.length) return null
+    const norm = seg.norms()[d]!
+    const qn = normOf(vector)
+    if (norm === 0 || qn === 0) return null
+    return dotAt(vector, seg.vectors(), d * vector.length) / (qn * norm)
+  }
+
+  /**
+   * Exact dense search: the cosine of the query with every live document
+   * with an embedding (within `refs` when given, of the `kinds` when given),
+   * the `k` best (cosine descending, ties by key), and the mean cosine of
+   * each kind over all the documents scored.
+   */
+  dense(
+    vector: Float32Array,
+    k: number,
+    refs?: ReadonlyArray<number>,
+    kinds?: ReadonlyArray<DocKind>
+  ): DenseResult {
+    const means = new Map<DocKind, number>()
+    const qn = normOf(vector)
+    if (this.dimension !== vector.length || qn === 0) return { hits: [], means }
+    const dim = vector.length
+    const wanted = kinds === undefined ? null : Uint8Array.from(KINDS, (kind) => (kinds.includes(kind) ? 1 : 0))
+    const sums = new Float64Array(KINDS.length)
+    const counts = new Float64Array(KINDS.length)
+    const limit = Math.max(0, Math.floor(k))
+    // a bounded min-heap of the best cosines (ties resolved by key afterwards)
+    const heapRefs = new Int32Array(limit + 1)
+    const heapCos = new Float64Array(limit + 1)
+    let heapSize = 0
+    let floor = -Infinity
+    const ties: Array<Scored> = []
+    const consider = (ref: number, cos: number) => {
+      if (limit === 0) return
+      if (heapSize < limit) {
+        let i = heapSize++
+        while (i > 0) {
+          const parent = (i - 1) >> 1
+          if (heapCos[parent]! <= cos) break
+          heapCos[i] = heapCos[parent]!
+          heapRefs[i] = heapRefs[parent]!
+          i = parent
+        }
+        heapCos[i] = cos
+        heapRefs[i] = ref
+        if (heapSize === limit) floor = heapCos[0]!
+        return
+      }
+      if (cos < floor) return
+      if (cos === floor) {
+        ties.push({ ref, score: cos })
+        return
+      }
+      // replace the root (kept aside: it may tie with the final floor)
+      ties.push({ ref: heapRefs[0]!, score: heapCos[0]! })
+      if (ties.length > 4 * limit + 64) {
+        let kept = 0
+        for (const t of ties) if (t.score >= floor) ties[kept++] = t
+        ties.length = kept
+      }
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let smallest = -1
+        let value = cos
+        if (l < heapSize && heapCos[l]! < value) {
+          smallest = l
+          value = heapCos[l]!
+        }
+        if (r < heapSize && heapCos[r]! < value) smallest = r
+        if (smallest < 0) break
+        heapCos[i] = heapCos[smallest]!
+        heapRefs[i] = heapRefs[smallest]!
+        i = smallest
+      }
+      heapCos[i] = cos
+      heapRefs[i] = ref
+      floor = heapCos[0]!
+    }
+    const scoreDoc = (seg: Segment, data: Float32Array, norms: Float64Array, d: number, ref: number) => {
+      const kind = seg.kinds[d]!
+      if (wanted !== null && wanted[kind] !== 1) return
+      const norm = norms[d]!
+      if (norm === 0) return
+      const cos = dotAt(vector, data, d * dim) / (qn * norm)
+      if (Number.isNaN(cos)) return
+      sums[kind] = sums[kind]! + cos
+      counts[kind] = counts[kind]! + 1
+      consider(ref, cos)
+    }
+    if (refs === undefined) {
+      this.parts.forEach(({ deleted, segment }, s) => {
+        if (segment.dimension !== dim) return
+        const data = segment.vectors()
+        const norms = segment.norms()
+        const base = this.bases[s]!
+        for (let d = 0; d < segment.docs; d++) {
+          if (deleted !== null && deleted[d] === 1) continue
+          scoreDoc(segment, data, norms, d, base + d)
+        }
+      })
+    } else {
+      for (const ref of refs) {
+        const s = this.segmentOf(ref)
+        const { deleted, segment } = this.parts[s]!
+        if (segment.dimension !== dim) continue
+        const d = ref - this.bases[s]!
+        if (deleted !== null && deleted[d] === 1) continue
+        scoreDoc(segment, segment.vectors(), segment.norms(), d, ref)
+      }
+    }
+    KINDS.forEach((kind, i) => {
+      if (counts[i]! > 0) means.set(kind, sums[i]! / counts[i]!)
+    })
+    const candidates: Array<Scored> = []
+    for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapCos[i]! })
+    for (const t of ties) if (t.score === floor) candidates.push(t)
+    const cos = new Map(candidates.map((c) => [c.ref, c.score]))
+    const hits = this.best(candidates.map((c) => c.ref), (ref) => cos.get(ref)!, limit)
+    return { hits, means }
+  }
+}
+
+const normOf = (v: Float32Array): number => {
+  let s = 0
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!
+  return Math.sqrt(s)
+}
+
+const dotAt = (q: Float32Array, data: Float32Array, at: number): number => {
+  let s = 0
+  for (let i = 0; i < q.length; i++) s += q[i]! * data[at + i]!
+  return s
+}
+
+/** The `limit` best items (unordered), with a bounded heap whose root is the worst kept item. */
+const selectTop = (
+  items: ReadonlyArray<number>,
+  limit: number,
+  before: (x: number, y: number) => boolean
+): Array<number> => {
+  const heap: Array<number> = []
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let worst = i
+      if (l < heap.length && before(heap[worst]!, heap[l]!)) worst = l
+      if (r < heap.length && before(heap[worst]!, heap[r]!)) worst = r
+      if (worst === i) return
+      ;[heap[i], heap[worst]] = [heap[worst]!, heap[i]!]
+      i = worst
+    }
+  }
+  for (const item of items) {
+    if (heap.length < limit) {
+      heap.push(item)
+      let i = heap.length - 1
+      while (i > 0) {
+        const parent = (i - 1) >>> 1
+        if (!before(heap[parent]!, heap[i]!)) break
+        ;[heap[i], heap[parent]] = [heap[parent]!, heap[i]!]
+        i = parent
+      }
+    } else if (limit > 0 && before(item, heap[0]!)) {
+      heap[0] = item
+      siftDown(0)
+    }
+  }
+  return heap
+}
