@@ -218,6 +218,21 @@ describe("NlpService (wink)", () => {
     expect(wink.sentencize("The mass was measured at\n95 GeV with high precision.")).toHaveLength(1)
   })
 
+  it("keeps a numbered heading wrapped over two lines apart from the sentence after it", () => {
+    const text = "It helps.\n3 The LongEval guidelines for\nfaithfulness human evaluation\nIn Section 2, we report issues\nwith current practice."
+    expect(wink.sentencize(text).map((s) => s.text)).toEqual([
+      "It helps.",
+      "3 The LongEval guidelines for",
+      "faithfulness human evaluation",
+      "In Section 2, we report issues\nwith current practice."
+    ])
+    // a short line after a heading that runs on into its sentence (no capital next) stays in the sentence
+    expect(wink.sentencize("3 Results\nthe model wins by\nfour points.").map((s) => s.text)).toEqual([
+      "3 Results",
+      "the model wins by\nfour points."
+    ])
+  })
+
   it("keeps a hyphenated line break inside its sentence and joins it in terms", () => {
     const text = "The hyphen-\nated word is here. Next one."
     expect(wink.sentencize(text).map((s) => s.text)).toEqual(["The hyphen-\nated word is here.", "Next one."])

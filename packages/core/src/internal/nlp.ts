@@ -264,6 +264,7 @@ const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uin
   let ls = 0
   let afterBlank = true
   let afterSentenceEnd = true
+  let afterHeading = false
   while (ls <= text.length) {
     let le = text.indexOf("\n", ls)
     if (le < 0) le = text.length
@@ -272,10 +273,17 @@ const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uin
     while (p < le && isSpaceCode(text.charCodeAt(p))) p++
     if (p === le) {
       afterBlank = true
+      afterHeading = false
     } else {
       if (tok < size && starts[tok] < le) {
         if (afterBlank) breaks[tok] = 1
-        const kind = classifyLine(text, p, le, afterBlank || afterSentenceEnd)
+        let kind = classifyLine(text, p, le, afterBlank || afterSentenceEnd)
+        // A numbered heading wrapped over two lines by PDF layout ("3 The LongEval guidelines for" /
+        // "faithfulness human evaluation" / "In Section 2, ..."): a short unpunctuated line after a heading line,
+        // followed by a line that starts a sentence, is the heading's second line.
+        if (kind === LineKind.Plain && afterHeading && isHeadingContinuation(text, p, le)) kind = LineKind.Own
+        afterHeading = kind === LineKind.Own && text.charCodeAt(p) !== 35 && text.charCodeAt(p) !== 124 &&
+          !afterHeading
         if (kind === LineKind.Own) {
           breaks[tok] = 1
           let t = tok + 1
@@ -293,6 +301,17 @@ const applyLayout = (text: string, starts: Int32Array, size: number, breaks: Uin
     }
     ls = le + 1
   }
+}
+
+const isHeadingContinuation = (text: string, p: number, le: number): boolean => {
+  const line = text.slice(p, le).trimEnd()
+  if (line.length > 60 || /[.,;:!?)\]]$/.test(line) || line.split(/\s+/).length > 8) return false
+  if (!/^\p{L}[\p{L}\p{N}' -]*$/u.test(line)) return false
+  // the next line must start a sentence: a capital letter after optional spaces
+  let q = le + 1
+  while (q < text.length && isSpaceCode(text.charCodeAt(q)) && text.charCodeAt(q) !== 10) q++
+  const c = text.charCodeAt(q)
+  return q < text.length && c >= 65 && c <= 90
 }
 
 // ---------------------------------------------------------------------------

@@ -50,7 +50,24 @@ const quotable = (s: string): boolean => {
   const letters = (s.match(LETTERS) ?? []).length
   if (letters / Math.max(1, s.replace(/\s/g, "").length) < 0.6) return false
   if (/^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,\s+[A-Z]\.)/.test(s)) return false
+  // A question (a research question, "RQ1: ...") asks; it does not answer.
+  if (/\?\s*$/.test(s) || /^\s*RQ\s*\d+\s*[:.]/i.test(s)) return false
+  // Front matter run into a sentence by PDF layout: venue lines, e-mail addresses, copyright, affiliation marks.
+  if (FRONT_MATTER.test(s) || (s.match(AFFILIATION_MARKS) ?? []).length >= 2) return false
   return true
+}
+
+const FRONT_MATTER = /[\w.+-]+@[\w-]+\.[\w.]+|©|\bProceedings of the\b|\{[a-z,]+\}@/i
+const AFFILIATION_MARKS = /[♠♢♡♣♦♥∗†‡§¶]/gu
+
+/**
+ * The text after an "Abstract" marker inside a sentence that PDF layout ran together with the title and author
+ * block (a verbatim part of the sentence, so a quote of it is still exact), or undefined.
+ */
+const afterAbstractMarker = (s: string): string | undefined => {
+  const m = /\bAbstract\b[\s:.\u2014-]+(?=\p{Lu})/u.exec(s)
+  if (m === null || m.index < 20) return undefined
+  return s.slice(m.index + m[0].length)
 }
 
 /**
@@ -96,7 +113,11 @@ export const extractive = (
   }
   for (const e of evidence) {
     for (const f of e.focus) if (e.text.includes(f.quote.trim())) consider(e, f.quote, f.claimId !== null)
-    for (const s of nlp.sentencize(e.text)) consider(e, s.text, false)
+    for (const s of nlp.sentencize(e.text)) {
+      consider(e, s.text, false)
+      const tail = afterAbstractMarker(s.text)
+      if (tail !== undefined) consider(e, tail, false)
+    }
   }
   const bestCoverage = candidates.reduce((m, c) => Math.max(m, c.coverage), 0)
   const useful = candidates.filter((c) => c.coverage > 0 && c.coverage >= 0.4 * bestCoverage)
