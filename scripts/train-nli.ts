@@ -230,7 +230,7 @@ const paperOutcome = (coverageRatio: number, contradictAt: number) => {
       if (top.p >= contradictAt && top.p > maxSupport) returned.push({ paperId, strength: top.relevance * top.p })
     }
     returned.sort((a, b) => b.strength - a.strength)
-    const labels = Object.entries(c.evidence).map(([d, sets]) => [`scifact-doc-${d}`, new Set(sets.map((x) => x.label))] as const)
+    const labels = Object.entries(c.evidence).map(([d, sets]): readonly [string, ReadonlySet<string>] => [`scifact-doc-${d}`, new Set(sets.map((x) => x.label))])
     const contra = labels.filter(([, l]) => l.has("CONTRADICT")).map(([d]) => d)
     const support = labels.filter(([, l]) => l.has("SUPPORT") && !l.has("CONTRADICT")).map(([d]) => d)
     if (contra.length > 0) {
