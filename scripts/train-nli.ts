@@ -40,7 +40,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
-import { type Candidate, candidates } from "../packages/graph/src/internal/queriesVerify.js"
+import { type Candidate, candidates, MIN_CONTEXT_RELEVANCE } from "../packages/graph/src/internal/queriesVerify.js"
 import { featureNames, features } from "../packages/graph/src/internal/nliFeatures.js"
 import { judgeWith, type NliModel, probability } from "../packages/graph/src/internal/nliModel.js"
 import * as Kg from "../packages/graph/src/Kg.js"
@@ -227,7 +227,7 @@ const paperOutcome = (coverageRatio: number, contradictAt: number) => {
       const top = [...read].sort((a, b) => b.p - a.p || b.relevance - a.relevance)[0]!
       const maxSupport = Math.max(...read.map((j) => 1 - j.p))
       // ranked as counterevidence ranks it: relevance x confidence
-      if (top.p >= contradictAt && top.p > maxSupport) returned.push({ paperId, strength: top.relevance * top.p })
+      if (top.p >= contradictAt && top.p > maxSupport && top.relevance >= MIN_CONTEXT_RELEVANCE) returned.push({ paperId, strength: top.relevance * top.p })
     }
     returned.sort((a, b) => b.strength - a.strength)
     const labels = Object.entries(c.evidence).map(([d, sets]): readonly [string, ReadonlySet<string>] => [`scifact-doc-${d}`, new Set(sets.map((x) => x.label))])

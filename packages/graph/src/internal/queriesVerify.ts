@@ -300,6 +300,9 @@ export interface PaperRule {
   readonly contradictAt: number
 }
 
+/** The relevance the sentence shown as a paper's contradiction needs (the candidates' floor). */
+export const MIN_CONTEXT_RELEVANCE = 0.2
+
 /** One paper that contradicts the statement, its strength and the evidence shown for it, strongest first. */
 export interface PaperAgainst {
   readonly paperId: string
@@ -343,7 +346,9 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule)
     const top = [...read].sort((a, b) => pOf(b)! - pOf(a)! || b.relevance - a.relevance)[0]!
     const maxP = pOf(top)!
     const maxSupport = Math.max(...read.map((e) => 1 - pOf(e)!))
-    if (maxP < rule.contradictAt || maxP <= maxSupport) continue
+    // the sentence that contradicts must itself be about the statement (at the relevance floor): on long papers
+    // the best-covered sentences of a loosely related paper share only a common word or two
+    if (maxP < rule.contradictAt || maxP <= maxSupport || top.relevance < MIN_CONTEXT_RELEVANCE) continue
     const shown: JudgedEvidence = { ...top, verdict: "contradict", confidence: round3(Math.max(top.verdict === "contradict" ? top.confidence : 0, maxP)) }
     const others = read.filter((e) => e !== top && e.verdict === "contradict")
     const against = [shown, ...others].sort((a, b) => b.relevance * b.confidence - a.relevance * a.confidence)
