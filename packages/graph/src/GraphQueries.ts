@@ -584,8 +584,10 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
   if (evidence.length === 0) return yield* new NotFoundError({ what: "evidence", query: statement, path: db.path })
   const statuses = yield* statusesOf(db, evidence.flatMap((e) => (e.claimId === null ? [] : [e.claimId])))
   const view = (e: JudgedEvidence) => evidenceView(e, e.claimId === null ? null : statuses.get(e.claimId) ?? null)
-  const against = new Set(contradictingByPaper(evidence).map((p) => p.paperId))
-  const contradicting = evidence.filter((e) => e.verdict === "contradict" && against.has(e.paperId))
+  const papersAgainst = contradictingByPaper(evidence)
+  const against = new Set(papersAgainst.map((p) => p.paperId))
+  const contradicting = papersAgainst.flatMap((p) => p.against)
+  const shown = new Set(contradicting.map((e) => `${e.chunkId}\u0000${e.text}`))
   const supporting = evidence.filter((e) => e.verdict === "support")
   const supportPapers = new Set(supporting.map((e) => e.paperId))
   const verdict = against.size > 0 && supportPapers.size > 0
@@ -600,7 +602,7 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
     verdict,
     supporting: supporting.map(view),
     contradicting: contradicting.map(view),
-    neutral: evidence.filter((e) => e.verdict === "neutral" || (e.verdict === "contradict" && !against.has(e.paperId))).map(view)
+    neutral: evidence.filter((e) => e.verdict !== "support" && !shown.has(`${e.chunkId}\u0000${e.text}`)).map(view)
   } satisfies Verification
 })
 

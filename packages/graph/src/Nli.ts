@@ -65,7 +65,7 @@ export const layerOffline: Layer.Layer<Nli> = Layer.succeed(Nli, Nli.of({
   judge: (premise, hypothesis) =>
     Effect.sync(() =>
       sameStatement(premise, hypothesis)
-        ? { label: "support" as const, score: 0.95, signals: { identical: 1 } }
+        ? { label: "support" as const, score: 0.95, signals: { identical: 1, pContradict: 0 } }
         : learnedJudge(premise, hypothesis)
     )
 }))

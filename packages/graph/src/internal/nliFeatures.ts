@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import { align } from "./nliAlign.js"
 import { effects, isNull, judge as ruleJudge, stem } from "./nliRules.js"
 
 const tokenize = (text: string): ReadonlyArray<string> =>
@@ -121,7 +122,20 @@ export const featureNames: ReadonlyArray<string> = [
   "hypCoverage",
   "premCoverage",
   "jaccard",
-  "lengthRatio"
+  "lengthRatio",
+  "alignOpposed",
+  "alignNullClash",
+  "alignAgree",
+  "alignOnlyAgainst",
+  "predicateOpposed",
+  "predicateNullClash",
+  "predicateAgree",
+  "clauseOpposed",
+  "clauseNullClash",
+  "clauseAgree",
+  "rawClauseOpposed",
+  "rawClauseNullClash",
+  "rawClauseAgree"
 ]
 
 /** The cues of a named group. */
@@ -183,6 +197,10 @@ export const features = (premise: string, hypothesis: string): ReadonlyArray<num
     if (hRaw !== 0 && signOf(v - 1) === -hRaw) ratioClash = 1
   }
   const hypNegOnly = inGroup(ht, cues("negation")) && !inGroup(pt, cues("negation"))
+  const al = align(premise, hypothesis)
+  const raw = align(premise, hypothesis, false)
+  const rh = raw.hypClause, rp = raw.premClause
+  const hp = al.hypPredicate, po = al.premOnObject, hc = al.hypClause, pc = al.premClause
   const premStrong = inGroup(pt, ["signific", "marked", "substantial", "strong", "robust", "dramatic", "clear", "consistent"])
   return [
     ...groups,
@@ -202,7 +220,20 @@ export const features = (premise: string, hypothesis: string): ReadonlyArray<num
     hypCoverage,
     premCoverage,
     jac,
-    Math.min(3, pt.length / Math.max(1, ht.length)) / 3
+    Math.min(3, pt.length / Math.max(1, ht.length)) / 3,
+    Math.min(3, al.opposed),
+    Math.min(3, al.nullClash),
+    Math.min(3, al.agree),
+    al.opposed + al.nullClash > 0 && al.agree === 0 ? 1 : 0,
+    hp !== undefined && po !== undefined && hp * po === -1 ? 1 : 0,
+    hp !== undefined && po !== undefined && hp !== po && (hp === 0 || po === 0) ? 1 : 0,
+    hp !== undefined && po !== undefined && hp === po ? 1 : 0,
+    hc !== undefined && pc !== undefined && hc * pc === -1 ? 1 : 0,
+    hc !== undefined && pc !== undefined && hc !== pc && (hc === 0 || pc === 0) ? 1 : 0,
+    hc !== undefined && pc !== undefined && hc === pc ? 1 : 0,
+    rh !== undefined && rp !== undefined && rh * rp === -1 ? 1 : 0,
+    rh !== undefined && rp !== undefined && rh !== rp && (rh === 0 || rp === 0) ? 1 : 0,
+    rh !== undefined && rp !== undefined && rh === rp ? 1 : 0
   ]
 }
 

@@ -29,6 +29,8 @@ export interface NliModel {
   readonly supportAt: number
   /** Hypothesis words the premise must share for any verdict but neutral. */
   readonly minRelatedness: number
+  /** The paper rule of query-time verification (`queriesVerify.contradictingByPaper`), chosen with the weights. */
+  readonly paper?: { readonly coverageRatio: number; readonly contradictAt: number } | undefined
 }
 
 /** The shipped model. */

@@ -15,6 +15,8 @@ import * as ClaimIdentity from "../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
 import type { NliError, NliJudgement } from "../Nli.js"
 import { contentStems } from "./identityText.js"
+import { relatedness } from "./nliFeatures.js"
+import { shippedModel } from "./nliModel.js"
 
 /** One piece of evidence judged against the statement. */
 export interface JudgedEvidence {
@@ -31,6 +33,15 @@ export interface JudgedEvidence {
   readonly quote: string
   /** Subject overlap with the statement, in [0, 1]. */
   readonly relevance: number
+  /** Share of the statement's content words the evidence contains, in [0, 1]. */
+  readonly coverage: number
+  /**
+   * A sentence of a relevant paper below the relevance floor, judged as the
+   * paper's context (its own words need not reach the floor: "Activated
+   * charcoal hemoperfusion had little effect ..." in an abstract about
+   * charcoal and paraquat poisoning).
+   */
+  readonly context: boolean
   readonly verdict: NliJudgement["label"]
   readonly confidence: number
   readonly signals: Readonly<Record<string, number>>
@@ -47,6 +58,10 @@ export interface VerifyOptions {
   readonly maxCandidates?: number
   /** Chunks scanned for sentences at most (default 400). */
   readonly maxChunks?: number
+  /** Papers whose other sentences are added as context at most (default 12, the most relevant first). */
+  readonly maxContextPapers?: number
+  /** Context sentences per paper at most (default 40). */
+  readonly maxContextSentences?: number
 }
 
 /** A chunk sentence is evidence only when it reads as a finding at least this strongly (the extractor's abstract threshold). */
@@ -58,17 +73,19 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+/** A candidate before judging: `finding` is false for a sentence that does not read as a finding (never judged). */
+export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & { readonly finding: boolean }
+
 /**
- * Judge the stored evidence about `statement`. Returns the candidates at or
- * above the floor, each with its verdict, best first by relevance; an
- * empty list when nothing in the store speaks to it.
+ * The stored claims and chunk sentences about `statement` (at or above the
+ * relevance floor), not yet judged: the claims first, then the sentences,
+ * each group best first by relevance.
  */
-export const verify = (
+export const candidates = (
   db: DuckDbService,
-  judge: (premise: string, hypothesis: string) => Effect.Effect<NliJudgement, NliError>,
   statement: string,
   options: VerifyOptions = {}
-): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
+): Effect.Effect<ReadonlyArray<Candidate>, DuckDbError> =>
   Effect.gen(function*() {
     const floor = options.floor ?? 0.2
     const query = { text: statement, metric: null }
@@ -115,8 +132,9 @@ export const verify = (
        LIMIT ${Math.max(1, options.maxChunks ?? 400)}`,
       [rare.map((s) => `\\b${escapeRe(s)}`).join("|")]
     )
-    type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & { readonly finding: boolean }
-    const candidates: Array<Candidate> = []
+    const found: Array<Candidate> = []
+    // every stored quote of a candidate claim: a sentence that is one is that claim, not new evidence
+    const quoted = new Set<string>()
     const sourceOf = new Map<string, { paperId: string; title: string; year: number | null; retracted: boolean; chunkId: string; page: number | null; quote: string }>()
     if (scoredClaims.length > 0) {
       const rows = yield* db.query<{
@@ -136,6 +154,7 @@ export const verify = (
         [scoredClaims.map((x) => x.c.claim_id)]
       )
       for (const r of rows) {
+        quoted.add(`${r.chunk_id}\u0000${r.quote}`)
         if (sourceOf.has(r.claim_id)) continue
         sourceOf.set(r.claim_id, {
           paperId: r.paper_id,
@@ -148,12 +167,11 @@ export const verify = (
         })
       }
     }
-    const quoted = new Set<string>()
     for (const { c, relevance } of scoredClaims) {
       const s = sourceOf.get(c.claim_id)
       if (s === undefined) continue
       quoted.add(`${s.chunkId}\u0000${s.quote}`)
-      candidates.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, finding: true, ...s })
+      found.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, coverage: relatedness(c.text, statement), context: false, finding: true, ...s })
     }
     const sentences: Array<Candidate> = []
     for (const ch of chunks) {
@@ -184,20 +202,80 @@ export const verify = (
           page: ch.page,
           quote: sentence,
           relevance,
+          coverage: relatedness(sentence, statement),
+          context: false,
           // only a sentence that reads as a finding is judged (an aim or a method states nothing to judge)
           finding: score >= MIN_FINDING_SCORE
         })
       }
     }
     sentences.sort((a, b) => b.relevance - a.relevance)
-    candidates.push(...sentences.slice(0, options.maxCandidates ?? 40))
-    const judged = yield* Effect.forEach(candidates, ({ finding, ...c }) =>
+    found.push(...sentences.slice(0, options.maxCandidates ?? 40))
+    // Context: the other finding sentences of the most relevant papers' chunks that share a content word with the
+    // statement. A paper's verdict reads its most relevant sentences (see contradictingByPaper), and the sentence
+    // that states the finding often names the subject in other words than the statement does.
+    const paperRank = new Map<string, number>()
+    for (const c of found) paperRank.set(c.paperId, Math.max(paperRank.get(c.paperId) ?? 0, c.relevance))
+    const contextPapers = new Set(
+      Array.from(paperRank).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.maxContextPapers ?? 12).map(([p]) => p)
+    )
+    const seen = new Set([...quoted, ...found.map((c) => `${c.chunkId}\u0000${c.text}`)])
+    const perPaper = new Map<string, number>()
+    for (const ch of chunks) {
+      if (!contextPapers.has(ch.paper_id)) continue
+      for (const sentence of sentencesOf(ch.text)) {
+        if ((perPaper.get(ch.paper_id) ?? 0) >= (options.maxContextSentences ?? 40)) break
+        if (seen.has(`${ch.chunk_id}\u0000${sentence}`)) continue
+        if (found.some((c) => c.paperId === ch.paper_id && (c.text.includes(sentence) || sentence.includes(c.text)))) continue
+        if (Array.from(quoted).some((k) => k.startsWith(`${ch.chunk_id}\u0000`) && (k.includes(sentence) || sentence.includes(k.slice(k.indexOf("\u0000") + 1))))) continue
+        const score = findingScore(sentence)
+        if (score === undefined || score < MIN_FINDING_SCORE) continue
+        const coverage = relatedness(sentence, statement)
+        if (coverage === 0) continue
+        seen.add(`${ch.chunk_id}\u0000${sentence}`)
+        perPaper.set(ch.paper_id, (perPaper.get(ch.paper_id) ?? 0) + 1)
+        found.push({
+          kind: "sentence",
+          claimId: null,
+          text: sentence,
+          paperId: ch.paper_id,
+          title: ch.title ?? ch.paper_id,
+          year: ch.year,
+          retracted: ch.retracted === true,
+          chunkId: ch.chunk_id,
+          page: ch.page,
+          quote: sentence,
+          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems, subjectClash: false }),
+          coverage,
+          context: true,
+          finding: true
+        })
+      }
+    }
+    return found
+  })
+
+/**
+ * Judge the stored evidence about `statement`. Returns the candidates at or
+ * above the floor, each with its verdict, best first by relevance; an
+ * empty list when nothing in the store speaks to it.
+ */
+export const verify = (
+  db: DuckDbService,
+  judge: (premise: string, hypothesis: string) => Effect.Effect<NliJudgement, NliError>,
+  statement: string,
+  options: VerifyOptions = {}
+): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
+  Effect.gen(function*() {
+    const found = yield* candidates(db, statement, options)
+    const judged = yield* Effect.forEach(found, ({ finding, ...c }) =>
       (finding
         ? judge(c.text, statement)
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
           Effect.map((j): JudgedEvidence => ({
             ...c,
             relevance: Math.round(c.relevance * 1000) / 1000,
+            coverage: Math.round(c.coverage * 1000) / 1000,
             verdict: j.label,
             confidence: Math.round(j.score * 1000) / 1000,
             signals: j.signals
@@ -208,34 +286,112 @@ export const verify = (
 
 /**
  * A contradiction judged at query time counts as counterevidence only at this
- * NLI confidence or above. 0: the judge's own verdict decides (the learned
- * judge already abstains below its threshold, chosen for precision); the
- * paper-level rule below is the second guard.
+ * NLI confidence or above (the rule for judges other than the learned one).
+ * 0: the judge's own verdict decides; the paper-level rule below is the
+ * second guard.
  */
 export const MIN_CONTRADICTION_CONFIDENCE = 0
 
-/**
- * The papers whose evidence contradicts the statement: per paper, its
- * strongest contradiction counts only when it outweighs the paper's strongest
- * support (a paper on both sides counts for neither). Strength is relevance x
- * confidence.
- */
-export const contradictingByPaper = (evidence: ReadonlyArray<JudgedEvidence>, minConfidence = MIN_CONTRADICTION_CONFIDENCE) => {
-  const strength = (e: JudgedEvidence) => e.relevance * e.confidence
-  const byPaper = new Map<string, { against: Array<JudgedEvidence>; bestSupport: number }>()
+/** The learned judge's paper rule (`nliWeights.json`, chosen by `scripts/train-nli.ts`). */
+export interface PaperRule {
+  /** A paper is read through its finding sentences whose coverage is at least this share of its best coverage. */
+  readonly coverageRatio: number
+  /** ... and contradicts when the highest P(contradict) among them is at least this, and above their highest 1 - P. */
+  readonly contradictAt: number
+}
+
+/** The relevance the sentence shown as a paper's contradiction needs (the candidates' floor). */
+export const MIN_CONTEXT_RELEVANCE = 0.2
+
+/** One paper that contradicts the statement, its strength and the evidence shown for it, strongest first. */
+export interface PaperAgainst {
+  readonly paperId: string
+  readonly strength: number
+  readonly against: ReadonlyArray<JudgedEvidence>
+}
+
+const byPaper = (evidence: ReadonlyArray<JudgedEvidence>) => {
+  const out = new Map<string, Array<JudgedEvidence>>()
   for (const e of evidence) {
-    const entry = byPaper.get(e.paperId) ?? { against: [], bestSupport: 0 }
-    if (e.verdict === "contradict" && e.confidence >= minConfidence) entry.against.push(e)
-    else if (e.verdict === "support") entry.bestSupport = Math.max(entry.bestSupport, strength(e))
-    byPaper.set(e.paperId, entry)
+    const list = out.get(e.paperId) ?? []
+    list.push(e)
+    out.set(e.paperId, list)
   }
-  const out: Array<{ readonly paperId: string; readonly strength: number; readonly against: ReadonlyArray<JudgedEvidence> }> = []
-  for (const [paperId, entry] of byPaper) {
-    if (entry.against.length === 0) continue
-    const sorted = [...entry.against].sort((a, b) => strength(b) - strength(a))
-    const best = strength(sorted[0]!)
-    if (best <= entry.bestSupport) continue
-    out.push({ paperId, strength: Math.round(best * 1000) / 1000, against: sorted })
+  return out
+}
+
+const pOf = (e: JudgedEvidence): number | undefined => {
+  const p = e.signals["pContradict"]
+  return typeof p === "number" && Number.isFinite(p) ? p : undefined
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000
+
+/**
+ * The paper rule of the learned judge: a paper is read through its most
+ * relevant finding sentences (coverage of the statement's words within
+ * `coverageRatio` of the paper's best), and contradicts the statement when
+ * the most contradiction-like of them reaches `contradictAt` and is further
+ * from 0.5 than the most support-like one. Its evidence is that sentence
+ * (verdict `contradict`, confidence its P(contradict)) and any other of them
+ * the judge labelled `contradict`.
+ */
+const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule): Array<PaperAgainst> => {
+  const out: Array<PaperAgainst> = []
+  for (const [paperId, items] of byPaper(evidence)) {
+    const judged = items.filter((e) => pOf(e) !== undefined)
+    const best = Math.max(0, ...judged.map((e) => e.coverage))
+    if (best === 0) continue
+    const read = judged.filter((e) => e.coverage >= best * rule.coverageRatio)
+    const top = [...read].sort((a, b) => pOf(b)! - pOf(a)! || b.relevance - a.relevance)[0]!
+    const maxP = pOf(top)!
+    const maxSupport = Math.max(...read.map((e) => 1 - pOf(e)!))
+    // the sentence that contradicts must itself be about the statement (at the relevance floor): on long papers
+    // the best-covered sentences of a loosely related paper share only a common word or two
+    if (maxP < rule.contradictAt || maxP <= maxSupport || top.relevance < MIN_CONTEXT_RELEVANCE) continue
+    const shown: JudgedEvidence = { ...top, verdict: "contradict", confidence: round3(Math.max(top.verdict === "contradict" ? top.confidence : 0, maxP)) }
+    const others = read.filter((e) => e !== top && e.verdict === "contradict")
+    const against = [shown, ...others].sort((a, b) => b.relevance * b.confidence - a.relevance * a.confidence)
+    out.push({ paperId, strength: round3(Math.max(...against.map((e) => e.relevance * e.confidence))), against })
   }
+  return out
+}
+
+/**
+ * Any judge: per paper, its strongest contradiction counts only when it
+ * outweighs the paper's strongest support (a paper on both sides counts for
+ * neither). Strength is relevance x confidence.
+ */
+const byVerdicts = (evidence: ReadonlyArray<JudgedEvidence>, minConfidence: number): Array<PaperAgainst> => {
+  const strength = (e: JudgedEvidence) => e.relevance * e.confidence
+  const out: Array<PaperAgainst> = []
+  for (const [paperId, items] of byPaper(evidence)) {
+    // context sentences are read by the learned judge's paper rule only
+    const own = items.filter((e) => !e.context)
+    const against = own.filter((e) => e.verdict === "contradict" && e.confidence >= minConfidence)
+      .sort((a, b) => strength(b) - strength(a))
+    if (against.length === 0) continue
+    const bestSupport = Math.max(0, ...own.filter((e) => e.verdict === "support").map(strength))
+    const best = strength(against[0]!)
+    if (best <= bestSupport) continue
+    out.push({ paperId, strength: round3(best), against })
+  }
+  return out
+}
+
+/**
+ * The papers whose evidence contradicts the statement, strongest first. When
+ * every judged piece of evidence carries the learned judge's P(contradict),
+ * the learned judge's paper rule decides ({@link PaperRule}); otherwise each
+ * paper's strongest contradiction must outweigh its strongest support.
+ */
+export const contradictingByPaper = (
+  evidence: ReadonlyArray<JudgedEvidence>,
+  options: { readonly minConfidence?: number; readonly rule?: PaperRule | null } = {}
+): ReadonlyArray<PaperAgainst> => {
+  const judged = evidence.filter((e) => e.signals["finding"] !== 0)
+  const rule = options.rule === undefined ? shippedModel.paper ?? null : options.rule
+  const learned = rule !== null && judged.length > 0 && judged.every((e) => pOf(e) !== undefined)
+  const out = learned ? byLearnedRule(judged, rule) : byVerdicts(evidence, options.minConfidence ?? MIN_CONTRADICTION_CONFIDENCE)
   return out.sort((a, b) => b.strength - a.strength || (a.paperId < b.paperId ? -1 : 1))
 }
