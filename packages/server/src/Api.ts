@@ -487,15 +487,26 @@ export const JobStatus = Schema.Literal("queued", "running", "completed", "faile
 export type JobStatus = typeof JobStatus.Type
 
 /**
- * An extraction job.
+ * What a job does: `extract` papers, or run the `l4` batch job (cluster the claims, state the patterns).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const JobKind = Schema.Literal("extract", "l4")
+/** @since 0.1.0 @category models */
+export type JobKind = typeof JobKind.Type
+
+/**
+ * A job: an extraction or an L4 run. Jobs run one at a time (the server is the one writer of its store).
  *
  * @since 0.1.0
  * @category models
  */
 export const Job = Schema.Struct({
   jobId: Schema.String,
+  kind: JobKind,
   status: JobStatus,
-  /** The files or folders it extracts (uploads: the stored copy). */
+  /** The files or folders it extracts (uploads: the stored copy); empty for an L4 run. */
   paths: Schema.Array(Schema.String),
   createdAt: Schema.String,
   startedAt: Nullable(Schema.String),
@@ -508,7 +519,7 @@ export const Job = Schema.Struct({
     chunksDone: Schema.Number,
     chunksTotal: Schema.Number
   }),
-  /** The run's totals (`kg extract --json`) once it completed. */
+  /** The run's totals (`kg extract --json`, or `kg l4 --json` without the patterns) once it completed. */
   summary: Nullable(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   error: Nullable(Schema.String),
   events: Schema.Number
@@ -517,8 +528,9 @@ export const Job = Schema.Struct({
 export type Job = typeof Job.Type
 
 /**
- * A progress event of a job: `queued`, `started`, `file-skipped`, `paper-unchanged`, `paper-started`, `chunk`,
- * `paper-written`, `linking`, `linked`, then `completed`, `failed` or `cancelled` (the last event).
+ * A progress event of a job: `queued`, `started`, then for an extraction `file-skipped`, `paper-unchanged`,
+ * `paper-started`, `chunk`, `paper-written`, `linking`, `linked`, `indexing`, `indexed`, and for an L4 run
+ * `clustered`, `planned`, `stated` (with done / total), then `completed`, `failed` or `cancelled` (the last event).
  *
  * @since 0.1.0
  * @category models
@@ -546,6 +558,30 @@ export type JobEvent = typeof JobEvent.Type
 export const JobRequest = Schema.Struct({
   paths: Schema.Array(NonEmpty).pipe(Schema.minItems(1, { message: () => "at least one path" }), Schema.maxItems(100))
 }).annotations({ identifier: "JobRequest" })
+
+const PositiveInt = (min: number, max: number) =>
+  Schema.Int.pipe(Schema.between(min, max, { message: () => `an integer from ${min} to ${max}` }))
+
+/**
+ * An L4 run (the options of `kg l4`); every field is optional.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const L4Request = Schema.Struct({
+  /** Fewest member claims of a pattern (default 3). */
+  minClusterSize: opt(PositiveInt(2, 10_000)),
+  /** Largest cluster the clustering aims at (default 20). */
+  maxClusterSize: opt(PositiveInt(2, 100_000)),
+  /** Fewest distinct papers of a pattern (default 2). */
+  minPapers: opt(PositiveInt(1, 10_000)),
+  /** Cluster from scratch even when an incremental update would do. */
+  recluster: opt(Schema.Boolean),
+  /** Restate every pattern, changed or not. */
+  restate: opt(Schema.Boolean)
+}).annotations({ identifier: "L4Request" })
+/** @since 0.1.0 @category models */
+export type L4Request = typeof L4Request.Type
 
 // ---------------------------------------------------------------------------------------------------------------
 // Endpoints
@@ -761,6 +797,17 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
       .addError(BadRequest)
       .addError(PayloadTooLarge)
       .annotate(OpenApi.Description, "Upload one paper (the request body is the file) and extract it.")
+  )
+  .add(
+    HttpApiEndpoint.post("l4", "/jobs/l4")
+      .setPayload(L4Request)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Run the L4 batch job (as `kg l4`): cluster the stored claims and state the pattern each cluster suggests, " +
+          "with the server's LLM provider when it has one, offline composition otherwise."
+      )
   )
   .add(HttpApiEndpoint.get("get", "/jobs/:jobId").setPath(JobIdPath).addSuccess(Job).addError(NotFound))
   .add(

@@ -431,6 +431,16 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
         }
         return yield* wb.jobs.create(paths)
       }))
+    .handle("l4", ({ payload }) =>
+      Effect.gen(function*() {
+        if (
+          payload.minClusterSize !== undefined && payload.maxClusterSize !== undefined &&
+          payload.maxClusterSize < payload.minClusterSize
+        ) {
+          return yield* new BadRequest({ message: "maxClusterSize must be at least minClusterSize" })
+        }
+        return yield* Effect.flatMap(Workbench, (wb) => wb.jobs.createL4(payload))
+      }))
     .handleRaw("upload", ({ urlParams }) =>
       Effect.gen(function*() {
         const wb = yield* Workbench

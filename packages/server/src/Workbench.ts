@@ -24,6 +24,7 @@ import * as DuckDbModule from "@kg/graph/DuckDb"
 import { DuckDb, type DuckDbError } from "@kg/graph/DuckDb"
 import * as Extract from "@kg/graph/Extract"
 import type { GraphRetrieval } from "@kg/graph/GraphRetrieval"
+import * as L4 from "@kg/graph/L4"
 import type { Nli } from "@kg/graph/Nli"
 import type { Retrieval } from "@kg/graph/Retrieval"
 import { Store } from "@kg/graph/Store"
@@ -156,8 +157,12 @@ export const make = (options: WorkbenchOptions = {}) =>
           paths: [...paths],
           ...(options.extract?.concurrency !== undefined ? { concurrency: options.extract.concurrency } : {})
         }
-      }, onEvent))
-    )
+      }, onEvent)), (l4Options, onEvent) =>
+      write(L4.run({
+        ...l4Options,
+        ...(Option.isSome(llm) ? { provider: llm.value } : {}),
+        onEvent
+      })))
     const dbPath = store.path
     return {
       info: {

@@ -90,6 +90,7 @@ describe("kg serve: the API", () => {
         "/api/patterns",
         "/api/jobs",
         "/api/jobs/upload",
+        "/api/jobs/l4",
         "/api/jobs/{jobId}",
         "/api/jobs/{jobId}/events"
       ]
@@ -329,6 +330,43 @@ describe("kg serve: the API", () => {
     expect(capped).toMatchObject({ shown: 2, truncated: true })
     expect(Array.isArray((await get(`${api}/patterns`)).body)).toBe(true)
   })
+
+  it("an L4 job clusters the claims, streams its steps and leaves the patterns it reports; bad options are 400", async () => {
+    const post = (body: unknown) =>
+      get(`${api}/jobs/l4`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const created = await post({ minClusterSize: 2, minPapers: 1, recluster: true })
+    expect(created.status).toBe(202)
+    expect(created.body).toMatchObject({ kind: "l4", paths: [] })
+    const events = await readNdjson<Json>(await fetch(`${api}/jobs/${created.body.jobId}/events`))
+    const kinds = events.map((e) => e.kind)
+    expect(kinds.slice(0, 2)).toEqual(["queued", "started"])
+    expect(kinds).toContain("clustered")
+    const last = events[events.length - 1]
+    expect(last.kind, last.message).toBe("completed")
+    const summary = last.job.summary
+    expect(summary.claims).toBeGreaterThan(0)
+    expect(summary.mode).toBe("full")
+    const patterns = (await get(`${api}/patterns`)).body as Array<Json>
+    expect(patterns.length).toBeGreaterThan(0)
+    expect(patterns.length).toBe(summary.patternCount)
+    for (const p of patterns) {
+      expect(p.statement.length).toBeGreaterThan(0)
+      expect(p.support).toBeGreaterThanOrEqual(2)
+    }
+    // a second run with nothing changed writes nothing
+    const again = await post({ minClusterSize: 2, minPapers: 1 })
+    const againEvents = await readNdjson<Json>(await fetch(`${api}/jobs/${again.body.jobId}/events`))
+    const againLast = againEvents[againEvents.length - 1]
+    expect(againLast.kind, againLast.message).toBe("completed")
+    expect(againLast.job.summary.runId).toBeNull()
+    expect(((await get(`${api}/patterns`)).body as Array<Json>).length).toBe(summary.patternCount)
+
+    expect((await post({ minClusterSize: 1 })).status).toBe(400)
+    expect((await post({ minClusterSize: 5, maxClusterSize: 3 })).status).toBe(400)
+    expect((await post({ recluster: "yes" })).status).toBe(400)
+    const listed = (await get(`${api}/jobs`)).body as Array<Json>
+    expect(listed.find((j) => j.jobId === created.body.jobId)?.kind).toBe("l4")
+  }, 120_000)
 
   it("exports download as files: RDF, one table as CSV, training data; bad format or table is 400", async () => {
     const ttl = await fetch(`${api}/export?format=turtle`)

@@ -1,6 +1,6 @@
 /**
- * Extraction jobs: a queue served by one worker fiber (the server is the one writer of its store, so jobs run one
- * at a time), each job with its progress events kept in order and published live. A reader of a job's events gets
+ * Jobs (extractions and L4 runs): a queue served by one worker fiber (the server is the one writer of its store, so
+ * jobs run one at a time), each job with its progress events kept in order and published live. A reader of a job's events gets
  * the past ones, then the live ones, until the job ends; cancelling a queued job drops it, cancelling a running
  * one interrupts it (its run is recorded `interrupted`, papers already stored stay).
  *
@@ -15,7 +15,8 @@ import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
 import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
-import type { Job, JobEvent } from "../Api.js"
+import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
+import type { Job, JobEvent, L4Request } from "../Api.js"
 
 const MAX_JOBS = 200
 const MAX_EVENTS = 50_000
@@ -24,7 +25,19 @@ interface State {
   job: Job
   readonly events: Array<JobEvent>
   readonly pubsub: PubSub.PubSub<JobEvent>
-  fiber: Fiber.RuntimeFiber<ExtractSummary, unknown> | null
+  readonly spec: JobSpec
+  fiber: Fiber.RuntimeFiber<Done, unknown> | null
+}
+
+/** What a job is asked to do. */
+export type JobSpec =
+  | { readonly kind: "extract"; readonly paths: ReadonlyArray<string> }
+  | { readonly kind: "l4"; readonly options: L4Request }
+
+/** A finished job's totals and its last message. */
+interface Done {
+  readonly summary: Record<string, unknown>
+  readonly message: string
 }
 
 const terminal = new Set(["completed", "failed", "cancelled"])
@@ -34,8 +47,17 @@ export type Runner = (
   onEvent: (event: ExtractEvent) => Effect.Effect<void>
 ) => Effect.Effect<ExtractSummary, unknown>
 
+/** Runs the L4 batch job with these options (the provider is the runner's to choose). */
+export type L4Runner = (
+  options: Omit<L4Options, "onEvent" | "provider">,
+  onEvent: (event: L4Event) => Effect.Effect<void>
+) => Effect.Effect<L4Result, unknown>
+
 export interface Jobs {
+  /** Queue an extraction of these paths. */
   readonly create: (paths: ReadonlyArray<string>) => Effect.Effect<Job>
+  /** Queue an L4 run. */
+  readonly createL4: (options: L4Request) => Effect.Effect<Job>
   readonly list: Effect.Effect<ReadonlyArray<Job>>
   readonly get: (jobId: string) => Effect.Effect<Job | undefined>
   /** Past then live events of a job, ending with its last event; undefined when there is no such job. */
@@ -97,12 +119,56 @@ const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId
   }
 }
 
+const describeL4 = (e: L4Event): Pick<JobEvent, "kind" | "message" | "done" | "total"> => {
+  switch (e._tag) {
+    case "Clustered":
+      return {
+        kind: "clustered",
+        message: e.mode === "full"
+          ? `clustered ${e.claims} claims into ${e.k} clusters in ${e.seconds}s (silhouette ${e.silhouette})`
+          : `updated the ${e.k} stored clusters with the claims added or removed since`
+      }
+    case "Planned":
+      return {
+        kind: "planned",
+        message: `${e.patterns} patterns: ${e.created} new, ${e.updated} changed, ${e.kept} unchanged, ${e.removed} removed`
+      }
+    case "Stated":
+      return { kind: "stated", message: `stated ${e.done} of ${e.total} principles`, done: e.done, total: e.total }
+  }
+}
+
+const extractDone = (s: ExtractSummary): Done => ({
+  summary: { ...s } as Record<string, unknown>,
+  message: `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
+    `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`
+})
+
+const l4Done = (r: L4Result): Done => {
+  const { patterns, ...totals } = r
+  return {
+    summary: { ...totals, patternCount: patterns.length } as Record<string, unknown>,
+    message: `done in ${r.seconds}s (${r.mode} clustering: ${r.reason}): ${patterns.length} patterns ` +
+      `(${r.created} new, ${r.updated} changed, ${r.kept} unchanged, ${r.removed} removed) from ${r.k} clusters of ` +
+      `${r.claims} claims` + (r.fallbacks > 0 ? `; ${r.fallbacks} principles composed offline after LLM failures` : "") +
+      (r.runId === null ? "; nothing changed, nothing written" : `; run ${r.runId}`)
+  }
+}
+
+const l4Options = (o: L4Request): Omit<L4Options, "onEvent" | "provider"> => ({
+  ...(o.minClusterSize !== undefined ? { minClusterSize: o.minClusterSize } : {}),
+  ...(o.maxClusterSize !== undefined ? { maxClusterSize: o.maxClusterSize } : {}),
+  ...(o.minPapers !== undefined ? { minPapers: o.minPapers } : {}),
+  ...(o.recluster !== undefined ? { recluster: o.recluster } : {}),
+  ...(o.restate !== undefined ? { restate: o.restate } : {})
+})
+
 const errorText = (cause: unknown): string =>
   typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" && cause.message !== ""
     ? cause.message
     : String(cause)
 
-export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
+export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
   Effect.gen(function*() {
     const states = new Map<string, State>()
     const queue = yield* Queue.unbounded<State>()
@@ -161,24 +227,30 @@ export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
       const state = yield* Queue.take(queue)
       if (state.job.status !== "queued") return yield* settle
       yield* update(state, (job) => ({ ...job, status: "running", startedAt: now() }))
-      yield* emit(state, { kind: "started", message: `extracting ${state.job.paths.join(", ")}` })
+      const spec = state.spec
+      yield* emit(state, {
+        kind: "started",
+        message: spec.kind === "extract" ? `extracting ${spec.paths.join(", ")}` : "running the L4 job: clustering the claims"
+      })
       const fiber = yield* Effect.fork(
-        run(state.job.paths, (e) => Effect.zipRight(progress(state, e), emit(state, describe(e))))
+        spec.kind === "extract"
+          ? Effect.map(run(spec.paths, (e) => Effect.zipRight(progress(state, e), emit(state, describe(e)))), extractDone)
+          : Effect.map(runL4(l4Options(spec.options), (e) => emit(state, describeL4(e))), l4Done)
       )
       state.fiber = fiber
       const exit = yield* Fiber.await(fiber)
       state.fiber = null
       if (Exit.isSuccess(exit)) {
-        const s = exit.value
+        yield* finish(state, "completed", { summary: exit.value.summary }, exit.value.message)
+      } else if (Exit.isInterrupted(exit)) {
         yield* finish(
           state,
-          "completed",
-          { summary: { ...s } as Record<string, unknown> },
-          `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
-            `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`
+          "cancelled",
+          {},
+          spec.kind === "extract"
+            ? "cancelled: papers already stored are kept; run the job again to resume"
+            : "cancelled: the stored patterns are as they were before the run, or as its last completed step left them"
         )
-      } else if (Exit.isInterrupted(exit)) {
-        yield* finish(state, "cancelled", {}, "cancelled: papers already stored are kept; run the job again to resume")
       } else {
         const failure = Cause.failureOption(exit.cause)
         const message = errorText(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
@@ -196,14 +268,15 @@ export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
       }
     }
 
-    const create = (paths: ReadonlyArray<string>) =>
+    const enqueue = (spec: JobSpec) =>
       Effect.gen(function*() {
         counter++
         const jobId = `job-${Date.now().toString(36)}-${counter}`
         const job: Job = {
           jobId,
+          kind: spec.kind,
           status: "queued",
-          paths: [...paths],
+          paths: spec.kind === "extract" ? [...spec.paths] : [],
           createdAt: now(),
           startedAt: null,
           finishedAt: null,
@@ -212,11 +285,11 @@ export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
           error: null,
           events: 0
         }
-        const state: State = { job, events: [], pubsub: yield* PubSub.unbounded<JobEvent>(), fiber: null }
+        const state: State = { job, spec, events: [], pubsub: yield* PubSub.unbounded<JobEvent>(), fiber: null }
         states.set(jobId, state)
         prune()
         active++
-        yield* emit(state, { kind: "queued", message: `queued: ${paths.join(", ")}` })
+        yield* emit(state, { kind: "queued", message: spec.kind === "extract" ? `queued: ${spec.paths.join(", ")}` : "queued: an L4 run" })
         yield* Queue.offer(queue, state)
         return state.job
       })
@@ -257,7 +330,8 @@ export const make = (run: Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
       })
 
     return {
-      create,
+      create: (paths) => enqueue({ kind: "extract", paths }),
+      createL4: (options) => enqueue({ kind: "l4", options }),
       list: Effect.sync(() => Array.from(states.values(), (s) => s.job).reverse()),
       get: (jobId) => Effect.sync(() => states.get(jobId)?.job),
       events,

@@ -21,7 +21,9 @@ const jobCard = (job: Job): HTMLElement => {
     }
   } }, "Cancel")
   const card = h("li", { class: "card job", id: `job-${job.jobId}` },
-    h("div", { class: "row wrap" }, h("strong", {}, job.paths.map((p) => p.split("/").pop()).join(", ")), state, current, cancel),
+    h("div", { class: "row wrap" },
+      h("strong", {}, job.kind === "l4" ? "L4 run (patterns)" : job.paths.map((p) => p.split("/").pop()).join(", ")),
+      state, current, cancel),
     bar, log)
   const apply = (j: Job) => {
     state.textContent = j.status
@@ -38,9 +40,9 @@ const jobCard = (job: Job): HTMLElement => {
   if (!watched.has(job.jobId)) {
     watched.add(job.jobId)
     void stream<JobEvent>(`/jobs/${encodeURIComponent(job.jobId)}/events`, {}, (e) => {
-      if (e.kind === "chunk" && e.done !== undefined && e.total !== undefined && e.total > 0) {
+      if ((e.kind === "chunk" || e.kind === "stated") && e.done !== undefined && e.total !== undefined && e.total > 0) {
         bar.value = e.done / e.total
-        current.textContent = `${e.paperId ?? ""}: chunk ${e.done} of ${e.total}`
+        current.textContent = e.kind === "chunk" ? `${e.paperId ?? ""}: chunk ${e.done} of ${e.total}` : e.message
         return
       }
       if (e.job !== undefined) apply(e.job)
@@ -99,23 +101,59 @@ export const addView = async (main: HTMLElement): Promise<void> => {
   }
 }
 
+const runForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElement => {
+  const recluster = h("input", { id: "l4-recluster", type: "checkbox" })
+  const form = h("form", { class: "card add-form", "aria-label": "Run the L4 job" },
+    h("p", {}, "The L4 job clusters the stored claims and states the principle each cluster suggests (as ",
+      h("code", {}, "kg l4"), "); later runs update the clusters with the claims added since."),
+    h("div", { class: "row wrap" },
+      h("label", { for: "l4-recluster" }, recluster, " cluster from scratch"),
+      h("button", { type: "submit", class: "primary" }, "Run the L4 job")))
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault()
+    clear(problems)
+    try {
+      onJob(await postJson<Job>("/jobs/l4", recluster.checked ? { recluster: true } : {}))
+    } catch (e) {
+      problems.append(errorBox(e))
+    }
+  })
+  return form
+}
+
 export const patternsView = async (main: HTMLElement): Promise<void> => {
-  main.append(h("h1", {}, "Cross-paper patterns (L4)"))
-  const status = loading("patterns")
-  main.append(status)
-  try {
-    const patterns = await getJson<ReadonlyArray<Pattern>>("/patterns")
-    status.remove()
-    if (patterns.length === 0) {
-      main.append(h("p", { class: "card" }, "No patterns yet: they are computed by the batch job (", h("code", {}, "kg l4"), ") while the server is stopped."))
-      return
+  const problems = h("div", {})
+  const jobs = h("ol", { class: "jobs", "aria-label": "L4 jobs" })
+  const list = h("div", {})
+  const load = async () => {
+    clear(list)
+    const status = loading("patterns")
+    list.append(status)
+    try {
+      const patterns = await getJson<ReadonlyArray<Pattern>>("/patterns")
+      status.remove()
+      if (patterns.length === 0) {
+        list.append(h("p", { class: "card" }, "No patterns yet: run the L4 job above (it needs claims from at least two papers)."))
+        return
+      }
+      list.append(h("p", { class: "muted" }, `${patterns.length} patterns, most supported first.`))
+      for (const p of patterns) {
+        list.append(section(p.statement,
+          h("p", { class: "muted" }, `${p.support} claims from ${p.paperCount} papers · ${p.domainTags.join(", ")} · keywords: ${p.keywords.join(", ")}`),
+          h("ul", {}, p.representativeClaimIds.map((id) => h("li", {}, h("a", { href: claimHref(id) }, id))))))
+      }
+    } catch (e) {
+      status.replaceWith(errorBox(e))
     }
-    for (const p of patterns) {
-      main.append(section(p.statement,
-        h("p", { class: "muted" }, `${p.support} claims from ${p.paperCount} papers · ${p.domainTags.join(", ")} · keywords: ${p.keywords.join(", ")}`),
-        h("ul", {}, p.representativeClaimIds.map((id) => h("li", {}, h("a", { href: claimHref(id) }, id))))))
-    }
-  } catch (e) {
-    status.replaceWith(errorBox(e))
   }
+  const show = (job: Job) => {
+    jobs.prepend(jobCard(job))
+    const reload = () => {
+      window.removeEventListener("kg:store-changed", reload)
+      if (list.isConnected) void load()
+    }
+    window.addEventListener("kg:store-changed", reload)
+  }
+  main.append(h("h1", {}, "Cross-paper patterns (L4)"), runForm(show, problems), problems, jobs, list)
+  await load()
 }
