@@ -471,7 +471,14 @@ export const Pattern = Schema.Struct({
   provider: Nullable(Schema.String),
   model: Nullable(Schema.String),
   memberClaimIds: Schema.Array(Schema.String),
-  representativeClaimIds: Schema.Array(Schema.String)
+  representativeClaimIds: Schema.Array(Schema.String),
+  /** The representative claims with their text, status and papers (in `representativeClaimIds` order). */
+  representatives: Schema.Array(Schema.Struct({
+    claimId: Schema.String,
+    text: Schema.String,
+    status: Schema.String,
+    paperIds: Schema.Array(Schema.String)
+  }))
 }).annotations({ identifier: "Pattern" })
 /** @since 0.1.0 @category models */
 export type Pattern = typeof Pattern.Type

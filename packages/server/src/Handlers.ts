@@ -398,7 +398,20 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
         }))
       })))
     .handle("patterns", () =>
-      api(Effect.flatMap(Workbench, (wb) => wb.read(L4.list()))).pipe(Effect.map((patterns) =>
+      api(Effect.flatMap(Workbench, (wb) =>
+        wb.read(Effect.gen(function*() {
+          const patterns = yield* L4.list()
+          const ids = Array.from(new Set(patterns.flatMap((p) => p.representativeClaimIds)))
+          const db = yield* DuckDb
+          const rows = ids.length === 0 ? [] : yield* db.query<{ claim_id: string; text: string; status: string; papers: Array<string> }>(
+            `SELECT c.claim_id, c.text, c.status, list(DISTINCT s.paper_id ORDER BY s.paper_id) FILTER (WHERE s.paper_id IS NOT NULL) AS papers
+             FROM claims c LEFT JOIN claim_sources s USING (claim_id)
+             WHERE c.claim_id IN (${ids.map((_, i) => `$${i + 1}`).join(", ")})
+             GROUP BY c.claim_id, c.text, c.status`,
+            ids
+          )
+          return { patterns, claims: new Map(rows.map((r) => [r.claim_id, r] as const)) }
+        })))).pipe(Effect.map(({ claims, patterns }) =>
         patterns.map((p) => ({
           patternId: p.patternId,
           statement: p.statement,
@@ -411,7 +424,11 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
           provider: p.provider,
           model: p.model,
           memberClaimIds: p.memberClaimIds,
-          representativeClaimIds: p.representativeClaimIds
+          representativeClaimIds: p.representativeClaimIds,
+          representatives: p.representativeClaimIds.flatMap((id) => {
+            const c = claims.get(id)
+            return c === undefined ? [] : [{ claimId: id, text: c.text, status: c.status, paperIds: [...(c.papers ?? [])] }]
+          })
         }))
       )))
 )

@@ -352,6 +352,11 @@ describe("kg serve: the API", () => {
     for (const p of patterns) {
       expect(p.statement.length).toBeGreaterThan(0)
       expect(p.support).toBeGreaterThanOrEqual(2)
+      expect(p.representatives.map((c: Json) => c.claimId)).toEqual(p.representativeClaimIds)
+      for (const c of p.representatives) {
+        expect(c.text.length).toBeGreaterThan(0)
+        expect(c.paperIds.length).toBeGreaterThan(0)
+      }
     }
     // a second run with nothing changed writes nothing
     const again = await post({ minClusterSize: 2, minPapers: 1 })

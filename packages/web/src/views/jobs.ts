@@ -138,9 +138,20 @@ export const patternsView = async (main: HTMLElement): Promise<void> => {
       }
       list.append(h("p", { class: "muted" }, `${patterns.length} patterns, most supported first.`))
       for (const p of patterns) {
-        list.append(section(p.statement,
-          h("p", { class: "muted" }, `${p.support} claims from ${p.paperCount} papers · ${p.domainTags.join(", ")} · keywords: ${p.keywords.join(", ")}`),
-          h("ul", {}, p.representativeClaimIds.map((id) => h("li", {}, h("a", { href: claimHref(id) }, id))))))
+        const title = p.keywords.slice(0, 3).join(" · ") || p.domainTags.slice(0, 3).join(" · ") || p.patternId
+        list.append(section(title,
+          h("p", { class: "muted" },
+            `${p.support} claims from ${p.paperCount} papers` +
+              (p.confidence === null ? "" : ` · confidence ${p.confidence}`) +
+              ` · stated ${p.provider === null || p.provider === "offline" ? "offline" : `by ${p.provider}`}` +
+              (p.domainTags.length > 0 ? ` · ${p.domainTags.join(", ")}` : "")),
+          h("p", { class: "pattern-statement" }, p.statement),
+          h("h3", {}, "Representative claims"),
+          h("ul", {}, p.representatives.map((c) =>
+            h("li", {},
+              h("span", { class: `badge badge-${c.status}` }, c.status), " ",
+              h("a", { href: claimHref(c.claimId) }, c.text),
+              h("span", { class: "muted" }, ` (${c.paperIds.join(", ")})`))))))
       }
     } catch (e) {
       status.replaceWith(errorBox(e))
