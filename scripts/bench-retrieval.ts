@@ -329,13 +329,28 @@ const serve = Effect.gen(function*() {
   }
   let researchFailures = 0
   let sameDenseTop = 0
+  // Where research's time goes: the time between its progress lines (stage 1 scoping, 2 evidence, 3 synthesis,
+  // 4 citation checks, then building the answer), and ask's time with and without the corrective re-retrieval.
+  const stageRuns: Record<string, Array<number>> = { scoping: [], evidence: [], synthesis: [], citations: [], answer: [] }
+  const askBy: Record<string, Array<number>> = { layersOnly: [], corrective: [] }
   for (const q of questions) {
     runs.search!.push((yield* timed(retrieval.search("chunks", q, { k: 10 }))).ms)
     runs.graph!.push((yield* timed(graph.search(q, { k: 15 }))).ms)
-    const r = yield* timed(Effect.either(Research.research(q)))
+    const marks: Array<number> = [performance.now()]
+    const r = yield* timed(Effect.either(Research.research(q, { onProgress: () => Effect.sync(() => void marks.push(performance.now())) })))
     if (r.value._tag === "Left") researchFailures++
     runs.research!.push(r.ms)
-    runs.ask!.push((yield* timed(Effect.either(Research.ask(q)))).ms)
+    if (r.value._tag === "Right" && marks.length === 5) {
+      const names = ["scoping", "evidence", "synthesis", "citations"]
+      names.forEach((name, i) => stageRuns[name]!.push(marks[i + 1]! - marks[i]!))
+      stageRuns.answer!.push(marks[0]! + r.ms - marks[4]!)
+    }
+    const a = yield* timed(Effect.either(Research.ask(q)))
+    runs.ask!.push(a.ms)
+    if (a.value._tag === "Right") {
+      const corrective = (a.value.right.stages["corrective"] as { reRetrieved?: boolean } | undefined)?.reRetrieved === true
+      askBy[corrective ? "corrective" : "layersOnly"]!.push(a.ms)
+    }
     const memory = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
     runs.denseMemory!.push(memory.ms)
     const vector = yield* retrieval.embedQuery(q)
@@ -359,6 +374,9 @@ const serve = Effect.gen(function*() {
     latencyMs: Object.fromEntries(
       Object.entries(runs).filter(([, v]) => v.length > 0).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
     ),
+    researchStagesMs: Object.fromEntries(Object.entries(stageRuns).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])),
+    askMs: Object.fromEntries(Object.entries(askBy).map(([k, v]) => [k, { n: v.length, p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])),
+    kgt: (globalThis as any).__kgt,
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     seconds: Math.round((performance.now() - started) / 100) / 10

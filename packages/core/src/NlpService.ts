@@ -99,6 +99,12 @@ export class NlpService extends Context.Tag("@kg/core/NlpService")<NlpService, {
   readonly tokenize: (text: string) => ReadonlyArray<Token>
   /** Lower-cased, stemmed or lemmatised terms for indexing (stop words and punctuation removed). */
   readonly terms: (text: string) => ReadonlyArray<string>
+  /**
+   * Names what `terms` computes (implementation, model and rule version) without running it, so that an index
+   * built with these terms can be recognised without loading the model. When absent, users compare the terms of
+   * a probe sentence instead.
+   */
+  readonly termsId?: string | undefined
   readonly countTokens: (text: string) => number
   readonly chunkText: (text: string, config?: ChunkConfig) => ReadonlyArray<TextChunk>
   readonly keywords: (text: string, limit: number) => ReadonlyArray<Keyword>

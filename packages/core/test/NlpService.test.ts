@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
 import type { ChunkConfig, Sentence, TextChunk, Token } from "../src/NlpService.js"
-import { winkTermPaths } from "../src/internal/nlp.js"
+import { WINK_TERMS_ID, winkTermPaths } from "../src/internal/nlp.js"
 import * as Nlp from "../src/NlpService.js"
 
 type Service = Effect.Effect.Success<typeof Nlp.NlpService>
@@ -287,6 +287,31 @@ describe("NlpService (wink)", () => {
   it("gives stemmed index terms without stop words, punctuation or placeholders", () => {
     expect(wink.terms("The networks were trained on 3 GPUs {{cite:abc}} by Smith et al. in Fig. 2."))
       .toEqual(["network", "train", "3", "gpus", "smith", "2"])
+  })
+
+  it("terms are pinned to their termsId: a change of the terms needs a new id (saved indexes are matched by it)", () => {
+    // If this fails after a deliberate change of `terms`, bump the last part of WINK_TERMS_ID and update the
+    // expected terms here: retrieval indexes saved with the old terms are then rebuilt instead of reused.
+    expect(wink.termsId).toBe(WINK_TERMS_ID)
+    expect(WINK_TERMS_ID).toBe("wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-1")
+    const probes: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+      ["Transformers were running quickly over 3 graphs of claims.", ["transform", "run", "quick", "3", "graph", "claim"]],
+      [
+        "BiDAF's self-\nattention improves F1 by 2.5% (p < 0.05) on SQuAD v1.1; e.g., state-of-the-art models.",
+        ["bidaf", "'s", "self", "attent", "improv", "f1", "2.5", "p", "0.05", "squad", "v1", "1", "state", "art", "model"]
+      ],
+      [
+        "Über-large models — naïve Bayes, k-NN and GPT-4 — were compared in 2019–2021.",
+        ["über", "larg", "model", "naïv", "bay", "k", "nn", "gpt-4", "compar", "2019", "2021"]
+      ]
+    ]
+    for (const [text, terms] of probes) expect(wink.terms(text), text).toEqual(terms)
+    // the versions in the id are the installed ones
+    const version = (name: string) =>
+      (JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), "utf8")) as { version: string }).version
+    expect(WINK_TERMS_ID).toContain(`wink-nlp@${version("wink-nlp")}+`)
+    expect(WINK_TERMS_ID).toContain(`wink-eng-lite-web-model@${version("wink-eng-lite-web-model")}+`)
+    expect(test.termsId).toBeUndefined()
   })
 
   it("ranks keywords with a preference for noun phrases", () => {

@@ -339,7 +339,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
           ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
           : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
         let maxChunk = 0
-        for (const node of g.chunkPaper.keys()) maxChunk = Math.max(maxChunk, ppr.scores[node]!)
+        for (const node of chunkNodesOf(g)) maxChunk = Math.max(maxChunk, ppr.scores[node]!)
         const pprOf = (id: string): number => {
           const node = g.nodeOf.get(id)
           return node === undefined || maxChunk === 0 ? 0 : ppr.scores[node]! / maxChunk
@@ -413,10 +413,22 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
   }
 )
 
+const chunkNodes = new WeakMap<EntityGraph, Int32Array>()
+
+/** The chunk nodes of a graph, in `chunkPaper` order, as an array (iterating the map costs more on large graphs). */
+const chunkNodesOf = (g: EntityGraph): Int32Array => {
+  let nodes = chunkNodes.get(g)
+  if (nodes === undefined) {
+    nodes = Int32Array.from(g.chunkPaper.keys())
+    chunkNodes.set(g, nodes)
+  }
+  return nodes
+}
+
 /** The `limit` chunk nodes with the highest positive scores (a native sort of the scores finds the threshold). */
 const topChunks = (g: EntityGraph, scores: Float64Array, limit: number): ReadonlyArray<number> => {
   const nodes: Array<number> = []
-  for (const n of g.chunkPaper.keys()) if (scores[n]! > 0) nodes.push(n)
+  for (const n of chunkNodesOf(g)) if (scores[n]! > 0) nodes.push(n)
   if (nodes.length <= limit) return nodes
   const values = Float64Array.from(nodes, (n) => scores[n]!).sort()
   const threshold = values[values.length - limit]!

@@ -9,7 +9,7 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as GraphRetrieval from "../src/GraphRetrieval.js"
 import { graphBuilder, personalizedPageRank, personalizedPageRankPush } from "../src/internal/ppr.js"
-import { type EntityGraph, loadGraph, subgraph } from "../src/internal/pprGraph.js"
+import { type EntityGraph, linkTitles, loadGraph, subgraph, textWords, titlePhrases } from "../src/internal/pprGraph.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Nli from "../src/Nli.js"
@@ -268,6 +268,33 @@ describe("paper-set graphs", () => {
     mentions: Array.from(g.entityChunks, ([n, c]) => `${g.ids[n]} ${c}`).sort(),
     edgeCount: g.edgeCount
   })
+
+  it.prop("title linking finds what looking up every span of up to 12 words finds", [
+    fc.array(fc.array(fc.constantFrom("Deep", "deep", "Residual", "learning", "Networks", "network", "the", "A", "an", "Über",
+      "uber", "self-attention", "Self", "attention", "of", "for", "Image", "recognition", "strategies", "strategy", "GPT-4",
+      "BERT's", "naïve", "Bayes"), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 6 }),
+    fc.array(fc.constantFrom("Deep", "deep", "residual", "Residual", "learning", "networks", "Network", "The", "the", "a", "An",
+      "uber", "Über", "self-attention", "self", "Attention", "of", "for", "image", "Recognition", "strategies", "Strategy",
+      "gpt-4", "BERT's", "naive", "bayes", "we", "show", "that", ".", ",", "-", "—", "(", ")", "\n"), { maxLength: 60 })
+  ], ([titleWords, textTokens]) => {
+    const titles = titlePhrases(new Map(titleWords.map((words, i) => [`p${i}`, words.join(" ")])))
+    const text = textTokens.join(" ")
+    const stop = (w: string) => ["the", "a", "an", "of", "for", "we", "that"].includes(w)
+    // the reference: every span looked up whole (the rule before the word test bounded the spans)
+    const { initial, words } = textWords(text)
+    const reference = new Map<string, { paperId: string; phrase: string; words: number }>()
+    for (let start = 0; start < words.length; start++) {
+      for (let len = Math.min(12, words.length - start); len >= 1; len--) {
+        const span = words.slice(start, start + len)
+        if (len === 1 && (stop(span[0]!.toLowerCase()) || !/^\p{Lu}/u.test(span[0]!) || initial[start] === true)) continue
+        for (const paperId of titles.get(normalizeLabel(span.join(" "))) ?? []) {
+          const seen = reference.get(paperId)
+          if (seen === undefined || seen.words < len) reference.set(paperId, { paperId, phrase: span.join(" "), words: len })
+        }
+      }
+    }
+    expect(linkTitles(titles, text, stop)).toEqual(Array.from(reference.values()))
+  }, { fastCheck: { numRuns: 300 } })
 
   it.effect("a graph cut in memory from the whole-store graph equals the one read from the store", () =>
     Effect.gen(function*() {

@@ -802,6 +802,13 @@ export const winkTermPaths = (): {
  * @since 0.1.0
  * @internal
  */
+/**
+ * What the wink implementation's `terms` computes: the library and model versions (pinned in package.json) and the
+ * version of kg's term rules. Bump the last part whenever `terms` changes its output (the NlpService test pins the
+ * terms of probe sentences to catch a change made without a bump): saved retrieval indexes are rebuilt when it changes.
+ */
+export const WINK_TERMS_ID = "wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-1"
+
 export const makeWinkNlp = (): Service => {
   let eager: Service | undefined
   const real = (): Service => (eager ??= makeWinkNlpNow())
@@ -809,6 +816,7 @@ export const makeWinkNlp = (): Service => {
     sentencize: (text) => real().sentencize(text),
     tokenize: (text) => real().tokenize(text),
     terms: (text) => real().terms(text),
+    termsId: WINK_TERMS_ID,
     countTokens: (text) => real().countTokens(text),
     chunkText: (text, config) => real().chunkText(text, config),
     keywords: (text, limit) => real().keywords(text, limit)

@@ -53,33 +53,40 @@ export const graphBuilder = (): GraphBuilder => {
         rawTargets[cursor[b]!] = a
         rawWeights[cursor[b]!++] = ws[e]!
       }
-      // merge duplicate neighbours within each row
-      const targets: Array<number> = []
-      const weights: Array<number> = []
+      // merge duplicate neighbours within each row (the first occurrence keeps its place; weights add up in order)
+      const total = offsets[size]!
+      const targets = new Int32Array(total)
+      const weights = new Float64Array(total)
+      let used = 0
       const merged = new Int32Array(size + 1)
       const degrees = new Float64Array(size)
-      const seen = new Map<number, number>()
+      // slotRow[t] === i when row i already holds t, at position slotAt[t]
+      const slotRow = new Int32Array(size).fill(-1)
+      const slotAt = new Int32Array(size)
       for (let i = 0; i < size; i++) {
-        seen.clear()
+        let degree = 0
         for (let k = offsets[i]!; k < offsets[i + 1]!; k++) {
           const t = rawTargets[k]!
-          const at = seen.get(t)
-          if (at === undefined) {
-            seen.set(t, targets.length)
-            targets.push(t)
-            weights.push(rawWeights[k]!)
+          const w = rawWeights[k]!
+          if (slotRow[t] === i) {
+            const at = slotAt[t]!
+            weights[at] = weights[at]! + w
           } else {
-            weights[at] = weights[at]! + rawWeights[k]!
+            slotRow[t] = i
+            slotAt[t] = used
+            targets[used] = t
+            weights[used++] = w
           }
-          degrees[i] = degrees[i]! + rawWeights[k]!
+          degree += w
         }
-        merged[i + 1] = targets.length
+        degrees[i] = degree
+        merged[i + 1] = used
       }
       return {
         size,
         offsets: merged,
-        targets: Int32Array.from(targets),
-        weights: Float64Array.from(weights),
+        targets: targets.slice(0, used),
+        weights: weights.slice(0, used),
         degrees
       }
     }

@@ -321,15 +321,18 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   const ids: Array<string> = []
   const kinds: Array<NodeKind> = []
   const nodeOf = new Map<string, number>()
-  const local = new Map<number, number>()
+  // whole-graph node -> local node (-1: not in the subgraph), and the whole-graph nodes in the order they joined
+  const local = new Int32Array(whole.ids.length).fill(-1)
+  const joined: Array<number> = []
   const node = (w: number): number => {
-    let n = local.get(w)
-    if (n === undefined) {
+    let n = local[w]!
+    if (n < 0) {
       n = ids.length
       ids.push(whole.ids[w]!)
       kinds.push(whole.kinds[w]!)
       nodeOf.set(whole.ids[w]!, n)
-      local.set(w, n)
+      local[w] = n
+      joined.push(w)
     }
     return n
   }
@@ -353,7 +356,10 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   let edges = 0
   const claims: Array<number> = []
   // the chunks' mentions and claim sources
-  for (const [w, n] of Array.from(local)) {
+  const chunkNodes = joined.length
+  for (let i = 0; i < chunkNodes; i++) {
+    const w = joined[i]!
+    const n = local[w]!
     for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
       const t = targets[k]!
       const kind = whole.kinds[t]
@@ -363,7 +369,7 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
         builder.addEdge(e, n, weights[k]!)
         edges++
       } else if (kind === "claim") {
-        const isNew = !local.has(t)
+        const isNew = local[t]! < 0
         const c = node(t)
         if (isNew) claims.push(t)
         builder.addEdge(c, n, weights[k]!)
@@ -373,15 +379,15 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   }
   // the claims' entities and the claim edges between claims of the graph
   for (const w of claims) {
-    const c = local.get(w)!
+    const c = local[w]!
     for (let k = offsets[w]!; k < offsets[w + 1]!; k++) {
       const t = targets[k]!
       const kind = whole.kinds[t]
       if (kind === "entity") {
         builder.addEdge(c, node(t), weights[k]!)
         edges++
-      } else if (kind === "claim" && local.has(t) && w < t) {
-        builder.addEdge(c, local.get(t)!, weights[k]!)
+      } else if (kind === "claim" && local[t]! >= 0 && w < t) {
+        builder.addEdge(c, local[t]!, weights[k]!)
         edges++
       }
     }
@@ -390,9 +396,9 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   const best = new Map<string, { s: number; o: number; w: number }>()
   for (const p of papers) {
     for (const [s, o, w] of whole.relationsByPaper.get(p) ?? []) {
-      const ls = local.get(s)
-      const lo = local.get(o)
-      if (ls === undefined || lo === undefined || whole.kinds[s] !== "entity" || whole.kinds[o] !== "entity") continue
+      const ls = local[s]!
+      const lo = local[o]!
+      if (ls < 0 || lo < 0 || whole.kinds[s] !== "entity" || whole.kinds[o] !== "entity") continue
       const key = `${ls} ${lo}`
       const seen = best.get(key)
       if (seen === undefined) best.set(key, { s: ls, o: lo, w })
@@ -407,7 +413,8 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   const phrases = new Map<string, Array<number>>()
   let longestPhrase = 1
   const keysOf = phraseKeysOf(whole)
-  for (const [w, n] of local) {
+  for (const w of joined) {
+    const n = local[w]!
     if (whole.kinds[w] !== "entity") continue
     const label = whole.labels.get(w)
     if (label !== undefined) labels.set(n, label)
@@ -530,6 +537,36 @@ export const titlePhrases = (titles: ReadonlyMap<string, string>): ReadonlyMap<s
   return out
 }
 
+const DASHES = /[\u2010-\u2015\u2212-]/g
+const ARTICLES = new Set(["the", "a", "an"])
+const titleWordTests = new WeakMap<ReadonlyMap<string, ReadonlyArray<string>>, (word: string) => boolean>()
+
+/**
+ * A test that a word can be part of a phrase whose `normalizeLabel` is one of the titles' keys: the normalised
+ * phrase is its words lower-cased (diacritics stripped, dashes as spaces) and joined, with leading articles dropped
+ * and the last word singular, so every part of such a word is a word of some key, the singular of one, or an
+ * article. A necessary condition only: spans of words that pass are still looked up whole.
+ */
+const titleWordTest = (titles: ReadonlyMap<string, ReadonlyArray<string>>): (word: string) => boolean => {
+  const cached = titleWordTests.get(titles)
+  if (cached !== undefined) return cached
+  const vocabulary = new Set<string>()
+  for (const key of titles.keys()) for (const w of key.split(" ")) vocabulary.add(w)
+  const verdicts = new Map<string, boolean>()
+  const test = (word: string): boolean => {
+    const known = verdicts.get(word)
+    if (known !== undefined) return known
+    const parts = word.normalize("NFKC").normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
+      .toLowerCase().replace(DASHES, " ").split(/\s+/).filter((part) => part !== "")
+    const ok = parts.every((part) => vocabulary.has(part) || ARTICLES.has(part) || vocabulary.has(normalizeLabel(part)))
+    if (verdicts.size >= 50_000) verdicts.clear()
+    verdicts.set(word, ok)
+    return ok
+  }
+  titleWordTests.set(titles, test)
+  return test
+}
+
 /**
  * Papers whose title occurs in a text (a query or a passage) as a phrase. A
  * one-word title must be written capitalised, not at the start of a
@@ -542,8 +579,13 @@ export const linkTitles = (
 ): ReadonlyArray<{ readonly paperId: string; readonly phrase: string; readonly words: number }> => {
   const { initial, words } = textWords(text)
   const out = new Map<string, { paperId: string; phrase: string; words: number }>()
+  // A span can name a title only when each of its words is made of title words (see `titleWordTest`): the run of
+  // such words from each start bounds the spans tried (most passage words are in no title).
+  const good = titleWordTest(titles)
+  const run = new Int32Array(words.length + 1)
+  for (let i = words.length - 1; i >= 0; i--) run[i] = good(words[i]!) ? run[i + 1]! + 1 : 0
   for (let start = 0; start < words.length; start++) {
-    for (let len = Math.min(12, words.length - start); len >= 1; len--) {
+    for (let len = Math.min(12, run[start]!); len >= 1; len--) {
       const span = words.slice(start, start + len)
       if (len === 1 && (isStopWord(span[0]!.toLowerCase()) || !/^\p{Lu}/u.test(span[0]!) || initial[start] === true)) {
         continue

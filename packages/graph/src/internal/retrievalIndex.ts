@@ -108,9 +108,12 @@ export const textHash = (text: string): string => {
   return ((h1 >>> 0).toString(36)) + ((h2 >>> 0).toString(36))
 }
 
-/** Identifies the tokeniser, the embedding model and the index format. */
+/**
+ * Identifies the tokeniser, the embedding model and the index format. The tokeniser by its `termsId` when it has
+ * one (no model is loaded to open an index), else by the terms of a probe sentence.
+ */
 export const fingerprintOf = (nlp: NlpService["Type"], embeddings: Embeddings["Type"]): string =>
-  `${nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}|${FORMAT}`
+  `${nlp.termsId ?? nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}|${FORMAT}`
 
 /** Read the store signature (a few aggregates; cheap even on large stores). */
 export const storeSignature = (db: DuckDbService): Effect.Effect<StoreSignature, DuckDbError> =>
