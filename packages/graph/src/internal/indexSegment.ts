@@ -368,7 +368,10 @@ export class SegmentBuilder {
   private tripleTfs = new Uint16Array(1 << 16)
   private triples = 0
   private vectorData = new Float32Array(0)
-  private readonly counts = new Map<number, number>()
+  /** Occurrences of each term id in the document being added (zero outside `add`). */
+  private termCounts = new Uint32Array(1 << 14)
+  /** The term ids of the document being added, in order of first occurrence. */
+  private readonly touched: Array<number> = []
 
   constructor(readonly dimension: number) {}
 
@@ -399,23 +402,31 @@ export class SegmentBuilder {
       this.docPapers.push(i)
     }
     this.docPaperOffsets.push(this.docPapers.length)
-    const counts = this.counts
-    counts.clear()
+    const touched = this.touched
+    touched.length = 0
+    let counts = this.termCounts
     for (const term of doc.terms) {
       let id = this.termIndex.get(term)
       if (id === undefined) {
         id = this.termList.length
         this.termList.push(term)
         this.termIndex.set(term, id)
+        if (id >= counts.length) {
+          const grown = new Uint32Array(counts.length * 2)
+          grown.set(counts)
+          counts = this.termCounts = grown
+        }
       }
-      counts.set(id, (counts.get(id) ?? 0) + 1)
+      if (counts[id] === 0) touched.push(id)
+      counts[id]!++
     }
-    if (this.triples + counts.size > this.tripleTerms.length) this.grow(this.triples + counts.size)
-    for (const [id, n] of counts) {
+    if (this.triples + touched.length > this.tripleTerms.length) this.grow(this.triples + touched.length)
+    for (const id of touched) {
       this.tripleTerms[this.triples] = id
       this.tripleDocs[this.triples] = d
-      this.tripleTfs[this.triples] = Math.min(65535, n)
+      this.tripleTfs[this.triples] = Math.min(65535, counts[id]!)
       this.triples++
+      counts[id] = 0
     }
     if (this.dimension > 0) {
       if ((d + 1) * this.dimension > this.vectorData.length) {

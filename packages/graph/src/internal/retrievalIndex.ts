@@ -28,6 +28,7 @@
 import type { Embeddings } from "@kg/core/Embeddings"
 import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DuckDbError, DuckDbService } from "../DuckDb.js"
@@ -440,39 +441,44 @@ const updateChunks = (
     )
     const writer = segmentWriter(store, dimension)
     let tokenised = 0
+    const batches: Array<Array<string>> = []
     let batch: Array<string> = []
     let batchSize = 0
-    const readBatch = (papers: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
-        const chunks = yield* db.query<ChunkRow>(
-          `SELECT chunk_id AS id, paper_id AS paper, page, text, ${dimension > 0 ? "embedding" : "NULL"} AS v FROM chunks
-           WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) ORDER BY paper_id, ordinal`,
-          [papers]
-        )
-        for (const c of chunks) {
-          writer.add({
-            key: c.id,
-            kind: "chunk",
-            papers: [c.paper],
-            page: c.page,
-            hash: 0,
-            terms: nlp.terms(c.text),
-            vector: toVector(c.v, dimension),
-            flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
-          })
-        }
-        tokenised += chunks.length
-      })
     for (const { id, n } of sizes) {
       batch.push(id)
       batchSize += n
       if (batchSize >= READ_BATCH) {
-        yield* readBatch(batch)
+        batches.push(batch)
         batch = []
         batchSize = 0
       }
     }
-    if (batch.length > 0) yield* readBatch(batch)
+    if (batch.length > 0) batches.push(batch)
+    const readBatch = (papers: ReadonlyArray<string>) =>
+      db.query<ChunkRow>(
+        `SELECT chunk_id AS id, paper_id AS paper, page, text, ${dimension > 0 ? "embedding" : "NULL"} AS v FROM chunks
+         WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) ORDER BY paper_id, ordinal`,
+        [papers]
+      )
+    // the next batch is read by DuckDB (on its own thread) while this one is tokenised
+    let next = batches.length === 0 ? undefined : yield* Effect.fork(readBatch(batches[0]!))
+    for (let i = 0; i < batches.length; i++) {
+      const chunks = yield* Fiber.join(next!)
+      next = i + 1 < batches.length ? yield* Effect.fork(readBatch(batches[i + 1]!)) : undefined
+      for (const c of chunks) {
+        writer.add({
+          key: c.id,
+          kind: "chunk",
+          papers: [c.paper],
+          page: c.page,
+          hash: 0,
+          terms: nlp.terms(c.text),
+          vector: toVector(c.v, dimension),
+          flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
+        })
+      }
+      tokenised += chunks.length
+    }
     parts = compact(parts, writer.finish(), store)
     return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
   })
