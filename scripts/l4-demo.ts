@@ -98,11 +98,11 @@ const program = Effect.gen(function*() {
   const papers = yield* count("SELECT count(*)::INTEGER AS n FROM papers")
   const claims = yield* count("SELECT count(*)::INTEGER AS n FROM claims WHERE embedding IS NOT NULL")
   console.log(`store ${file}: ${papers} papers, ${claims} claims with embeddings`)
-  const first = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3) })
+  const first = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3), requireSharedEntity: synthetic === 0 })
   const { patterns: _p1, ...firstCounts } = first
   console.log("first run:", JSON.stringify(firstCounts))
   const before = yield* snapshot
-  const second = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3) })
+  const second = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3), requireSharedEntity: synthetic === 0 })
   const { patterns: _p2, ...secondCounts } = second
   const after = yield* snapshot
   console.log("second run:", JSON.stringify(secondCounts))
@@ -114,7 +114,7 @@ const program = Effect.gen(function*() {
     for (const table of ["claim_sources", "claim_entities", "claims"]) {
       yield* db.run(`DELETE FROM ${table} WHERE claim_id = $1`, [victim])
     }
-    const third = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3) })
+    const third = yield* L4.run({ minClusterSize: flag("min-cluster-size", 3), requireSharedEntity: synthetic === 0 })
     const { patterns: _p3, ...thirdCounts } = third
     console.log(`after deleting one member of ${target.patternId}:`, JSON.stringify(thirdCounts))
   }

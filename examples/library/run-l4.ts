@@ -17,6 +17,10 @@ const program = Effect.gen(function*() {
   yield* Kg.extract([folder])
   const first = yield* L4.run({ minClusterSize: 3 })
   console.log(`${first.patterns.length} patterns from ${first.claims} claims (k = ${first.k})`)
+  if (first.patterns.length === 0) {
+    console.log(`  (${first.clustersConsidered} clusters had claims from several papers, but no cluster has claims from ` +
+      "two papers that share a specific entity: on unrelated papers that is the right answer)")
+  }
   for (const p of first.patterns.slice(0, 3)) {
     console.log(`- [${p.support} claims, ${p.paperCount} papers] ${p.statement.slice(0, 240)}`)
   }

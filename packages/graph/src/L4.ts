@@ -107,6 +107,12 @@ export interface L4Options {
   readonly minPapers?: number | undefined
   /** Largest cluster the k range aims at (k >= claims / maxClusterSize in a leaf). Default 20. */
   readonly maxClusterSize?: number | undefined
+  /**
+   * A pattern needs an entity that member claims from at least `minPapers` papers mention (placeholders, numbers,
+   * generic words and metrics do not count), and keeps only the members that mention such an entity. Default true: a
+   * cluster of averaged word vectors can group claims by wording alone. Turn off for claims without entities.
+   */
+  readonly requireSharedEntity?: boolean | undefined
   /** Smallest mean silhouette of a pattern's members. Default 0. */
   readonly minSilhouette?: number | undefined
   /** Jaccard overlap from which a new cluster takes over a stored pattern's id. Default 0.5. */

@@ -111,11 +111,18 @@ const scriptedProvider = (answer?: (request: LlmRequest, call: number) => string
   return { service, calls }
 }
 
+/**
+ * The job without the topic gate: these four papers share no specific entity (retrosynthesis, adder networks,
+ * federated learning, ...), so with the gate they state no pattern; the tests of clustering, incremental updates
+ * and statements run on the clusters themselves. The gate has its own test.
+ */
+const mechanics = (options: L4.L4Options) => L4.run({ requireSharedEntity: false, ...options })
+
 describe("L4 on a store built from real papers", () => {
   it.live("yields patterns whose members come from several papers, with provenance", () =>
     withStore((db) =>
       Effect.gen(function*() {
-        const result = yield* L4.run({ minClusterSize: 3 })
+        const result = yield* mechanics({ minClusterSize: 3 })
         expect(result.mode).toBe("full")
         expect(result.claims).toBeGreaterThan(50)
         expect(result.k).toBeGreaterThan(3)
@@ -166,10 +173,67 @@ describe("L4 on a store built from real papers", () => {
       })
     ))
 
+  it.live("the topic gate: a pattern needs a specific entity its members share across papers, and keeps those members", () =>
+    withStore((db) =>
+      Effect.gen(function*() {
+        const open = yield* mechanics({ minClusterSize: 3 })
+        const claimPapers = new Map(
+          (yield* db.query<{ claim_id: string; papers: Array<string> }>(
+            "SELECT claim_id, list(DISTINCT paper_id ORDER BY paper_id) AS papers FROM claim_sources GROUP BY claim_id"
+          )).map((r) => [r.claim_id, r.papers])
+        )
+        // a cluster with members from two papers: three of its members get a shared entity
+        const target = open.patterns.find((p) => p.paperCount >= 2 && p.support >= 5)!
+        expect(target).toBeDefined()
+        const byPaper = new Map<string, Array<string>>()
+        for (const id of target.memberClaimIds) {
+          const paper = claimPapers.get(id)![0]!
+          byPaper.set(paper, [...(byPaper.get(paper) ?? []), id])
+        }
+        const [a, b] = Array.from(byPaper.values())
+        const chosen = [a![0]!, a![1] ?? b![1]!, b![0]!].filter((x) => x !== undefined).sort()
+        const link = (entityId: string, label: string, type: string) =>
+          Effect.gen(function*() {
+            yield* db.run("INSERT INTO entities (entity_id, label, type, normalized_label) VALUES ($1, $2, $3, $4)", [entityId, label, type, label.toLowerCase()])
+            for (const id of chosen) yield* db.run("INSERT INTO claim_entities VALUES ($1, $2)", [id, entityId])
+          })
+        // a metric shared by them is not a topic
+        yield* link("https://w3id.org/kg/id/entity/top-1-accuracy-test", "top-1 accuracy", "Metric")
+        const gatedMetric = yield* L4.run({ minClusterSize: 3 })
+        expect(gatedMetric.patterns.some((p) => p.patternId === target.patternId)).toBe(false)
+        // a specific entity shared across the two papers makes the pattern, of the members that mention it
+        yield* link("https://w3id.org/kg/id/entity/zeolite-catalyst-test", "zeolite catalyst", "Material")
+        const gated = yield* L4.run({ minClusterSize: 3 })
+        const pattern = gated.patterns.find((p) => p.patternId === target.patternId)
+        expect(pattern).toBeDefined()
+        expect([...pattern!.memberClaimIds].sort()).toEqual(chosen)
+        expect(pattern!.paperCount).toBe(2)
+        expect(pattern!.statement).toContain("zeolite catalyst")
+        // every stated pattern has such an entity
+        const entities = yield* db.query<{ claim_id: string; entity_id: string; label: string; type: string }>(
+          "SELECT ce.claim_id, e.entity_id, e.label, e.type FROM claim_entities ce JOIN entities e USING (entity_id)"
+        )
+        for (const p of gated.patterns) {
+          const papersOf = new Map<string, Set<string>>()
+          for (const e of entities) {
+            if (!p.memberClaimIds.includes(e.claim_id) || e.type === "Metric") continue
+            const set = papersOf.get(e.entity_id) ?? new Set<string>()
+            for (const paper of claimPapers.get(e.claim_id) ?? []) set.add(paper)
+            papersOf.set(e.entity_id, set)
+          }
+          const shared = new Set(Array.from(papersOf).filter(([, ps]) => ps.size >= 2).map(([id]) => id))
+          expect(shared.size, p.statement).toBeGreaterThan(0)
+          for (const id of p.memberClaimIds) {
+            expect(entities.some((e) => e.claim_id === id && shared.has(e.entity_id)), id).toBe(true)
+          }
+        }
+      })
+    ))
+
   it.live("an empty store has no pattern, and the job writes nothing", () =>
     Effect.gen(function*() {
       const file = path.join(workDir, "empty.duckdb")
-      const result = yield* L4.run({}).pipe(Effect.provide(Layer.merge(storeLayer(file), NlpService.layer)))
+      const result = yield* mechanics({}).pipe(Effect.provide(Layer.merge(storeLayer(file), NlpService.layer)))
       expect(result).toMatchObject({ patterns: [], created: 0, k: 0, claims: 0, runId: null })
       const runs = yield* Effect.flatMap(DuckDb, (db) => db.query("SELECT * FROM runs")).pipe(
         Effect.provide(storeLayer(file))
@@ -180,14 +244,14 @@ describe("L4 on a store built from real papers", () => {
   it.live("a re-run without changes is a no-op: no row is written, not even a run", () =>
     withStore((db) =>
       Effect.gen(function*() {
-        const first = yield* L4.run({})
+        const first = yield* mechanics({})
         const before = yield* dumpL4(db)
-        const second = yield* L4.run({})
+        const second = yield* mechanics({})
         expect(second).toMatchObject({ created: 0, updated: 0, removed: 0, runId: null, mode: "incremental" })
         expect(second.kept).toBe(first.patterns.length)
         expect(yield* dumpL4(db)).toEqual(before)
         // Re-clustering from scratch finds the same clusters: still nothing to write.
-        const third = yield* L4.run({ recluster: true })
+        const third = yield* mechanics({ recluster: true })
         expect(third).toMatchObject({ created: 0, updated: 0, removed: 0, runId: null, mode: "full" })
         expect(yield* dumpL4(db)).toEqual(before)
       })
@@ -196,7 +260,7 @@ describe("L4 on a store built from real papers", () => {
   it.live("a changed membership updates only the affected pattern and keeps its id", () =>
     withStore((db) =>
       Effect.gen(function*() {
-        const first = yield* L4.run({})
+        const first = yield* mechanics({})
         const target = first.patterns.find((p) => p.support > 3)!
         expect(target).toBeDefined()
         const victim = target.memberClaimIds[target.memberClaimIds.length - 1]!
@@ -204,7 +268,7 @@ describe("L4 on a store built from real papers", () => {
           db.query("SELECT * EXCLUDE (embedding) FROM l4_patterns WHERE pattern_id <> $1 ORDER BY pattern_id", [id])
         const othersBefore = yield* rowsOf(target.patternId)
         yield* deleteClaim(db, victim)
-        const second = yield* L4.run({})
+        const second = yield* mechanics({})
         expect(second).toMatchObject({ mode: "incremental", created: 0, updated: 1, removed: 0, claimsRemoved: 1 })
         expect(second.kept).toBe(first.patterns.length - 1)
         const after = second.patterns.find((p) => p.patternId === target.patternId)!
@@ -220,7 +284,7 @@ describe("L4 on a store built from real papers", () => {
   it.live("a new claim joins its nearest cluster; nothing else changes", () =>
     withStore((db) =>
       Effect.gen(function*() {
-        const first = yield* L4.run({})
+        const first = yield* mechanics({})
         const target = first.patterns[0]!
         const twin = target.memberClaimIds[0]!
         const otherPaper = (yield* db.query<{ paper_id: string }>(
@@ -239,7 +303,7 @@ describe("L4 on a store built from real papers", () => {
            WHERE claim_id = $1 LIMIT 1`,
           [twin, otherPaper]
         )
-        const second = yield* L4.run({})
+        const second = yield* mechanics({})
         expect(second).toMatchObject({ mode: "incremental", claimsAdded: 1, removed: 0 })
         expect(second.created + second.updated).toBe(1)
         expect(second.kept).toBe(first.patterns.length - second.updated)
@@ -252,7 +316,7 @@ describe("L4 on a store built from real papers", () => {
     withStore((db) =>
       Effect.gen(function*() {
         const store = yield* Store.Store
-        yield* L4.run({})
+        yield* mechanics({})
         const paper = (yield* db.query<{ paper_id: string }>(
           "SELECT paper_id FROM claim_sources GROUP BY paper_id ORDER BY count(*) DESC, paper_id LIMIT 1"
         ))[0]!
@@ -262,13 +326,13 @@ describe("L4 on a store built from real papers", () => {
                 + (SELECT count(*) FROM l4_assignments WHERE claim_id NOT IN (SELECT claim_id FROM claims)) AS n`
         ).pipe(Effect.map((rows) => Number(rows[0]!.n)))
         // The paper with the most claims went: more than reclusterFraction (0.25) allows incrementally.
-        const planned = yield* L4.run({ reclusterFraction: 1 })
+        const planned = yield* mechanics({ reclusterFraction: 1 })
         expect(planned.mode).toBe("incremental")
         expect(planned.claimsRemoved).toBeGreaterThan(0)
         expect(yield* dangling).toBe(0)
         for (const p of planned.patterns) expect(p.paperCount).toBeGreaterThanOrEqual(2)
         // The drift now exceeds the default fraction: the next run re-clusters from scratch.
-        const full = yield* L4.run({})
+        const full = yield* mechanics({})
         expect(full.mode).toBe("full")
         expect(full.reason).toMatch(/claims changed since the last full clustering/)
         expect(yield* dangling).toBe(0)
@@ -279,7 +343,7 @@ describe("L4 on a store built from real papers", () => {
   it.live("with an LLM provider: principles cite member claims, invalid citations are re-asked", () =>
     withStore((db) =>
       Effect.gen(function*() {
-        const offline = yield* L4.run({})
+        const offline = yield* mechanics({})
         // First answer of each cluster cites a claim that is not a member: re-asked once.
         const seen = new Set<string>()
         const llm = scriptedProvider((request) => {
@@ -293,7 +357,7 @@ describe("L4 on a store built from real papers", () => {
             domainTags: []
           })
         })
-        const result = yield* L4.run({ provider: llm.service })
+        const result = yield* mechanics({ provider: llm.service })
         // Unchanged patterns written offline are upgraded by the LLM run.
         expect(result).toMatchObject({ created: 0, removed: 0, kept: 0, fallbacks: 0 })
         expect(result.updated).toBe(offline.patterns.length)
@@ -313,7 +377,7 @@ describe("L4 on a store built from real papers", () => {
         )
         expect(run).toEqual([{ provider: "anthropic", model: "scripted-teacher" }])
         // An offline re-run does not downgrade LLM statements.
-        const again = yield* L4.run({})
+        const again = yield* mechanics({})
         expect(again).toMatchObject({ created: 0, updated: 0, removed: 0, runId: null })
       })
     ))
@@ -322,7 +386,7 @@ describe("L4 on a store built from real papers", () => {
     withStore(() =>
       Effect.gen(function*() {
         const llm = scriptedProvider(() => null)
-        const result = yield* L4.run({ provider: llm.service }).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
+        const result = yield* mechanics({ provider: llm.service }).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
         expect(result.patterns.length).toBeGreaterThan(0)
         expect(result.fallbacks).toBe(result.patterns.length)
         for (const p of result.patterns) {

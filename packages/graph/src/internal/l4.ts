@@ -110,6 +110,48 @@ export const loadClaimEntities = (
     [claimIds]
   )
 
+/** Every claim's entities (id and label), for the topic gate. */
+export const loadAllClaimEntities = (
+  db: DuckDbService
+): Effect.Effect<ReadonlyArray<{ claim_id: string; entity_id: string; label: string; type: string }>, DuckDbError> =>
+  db.query(
+    `SELECT ce.claim_id, e.entity_id, e.label, e.type
+     FROM claim_entities ce JOIN entities e USING (entity_id)
+     ORDER BY ce.claim_id, e.entity_id`
+  )
+
+/**
+ * The members of a cluster that make it a cross-paper pattern: those that mention an entity that members from at
+ * least `minPapers` papers mention. The entity must be informative and not a metric (a metric is what claims
+ * measure, not what they are about: "accuracy" is shared by unrelated findings). A cluster of claims from many
+ * papers that share no such entity groups them by wording alone (averaged word vectors group loosely), and states
+ * nothing; members that mention none of the shared entities are left out of the pattern. Null when nothing is shared.
+ */
+export const topicalMembers = (
+  members: ReadonlyArray<string>,
+  papersOf: (claimId: string) => ReadonlyArray<string>,
+  entitiesOf: (
+    claimId: string
+  ) => ReadonlyArray<{ readonly entity_id: string; readonly label: string; readonly type: string }>,
+  minPapers: number
+): { readonly members: ReadonlyArray<string>; readonly shared: ReadonlyArray<string> } | null => {
+  const papersByEntity = new Map<string, Set<string>>()
+  for (const id of members) {
+    for (const e of entitiesOf(id)) {
+      if (!informative(e.label) || e.type === "Metric") continue
+      const set = papersByEntity.get(e.entity_id) ?? new Set<string>()
+      for (const p of papersOf(id)) set.add(p)
+      papersByEntity.set(e.entity_id, set)
+    }
+  }
+  const shared = new Set(Array.from(papersByEntity).filter(([, papers]) => papers.size >= minPapers).map(([id]) => id))
+  if (shared.size === 0) return null
+  return {
+    members: members.filter((id) => entitiesOf(id).some((e) => shared.has(e.entity_id))),
+    shared: Array.from(shared).sort()
+  }
+}
+
 /** A relation stated in a chunk where a claim is asserted. */
 export interface RelationRow {
   readonly claim_id: string
@@ -279,7 +321,8 @@ const GENERIC = new Set([
   "show", "find", "observe", "prove", "conclude", "find that", "show that"
 ])
 
-const informative = (label: string): boolean => {
+/** A label that can name what a pattern is about: not a placeholder, a bare number or a generic word. */
+export const informative = (label: string): boolean => {
   const t = label.trim()
   return t.length > 1 && !NOISE.test(t) && !GENERIC.has(t.toLowerCase()) && /\p{L}/u.test(t)
 }

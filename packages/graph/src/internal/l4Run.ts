@@ -521,26 +521,48 @@ export const run = (options: L4Options = {}) =>
       seconds: round(clusteringSeconds, 2)
     }))
 
-    // 2. Gate.
+    // 2. Gate: enough members from enough papers, a cluster that is not worse than its neighbours, and (unless
+    // turned off) a specific entity shared across papers; the pattern keeps the members that mention one.
     const claimById = new Map(claims.map((c) => [c.claim_id, c]))
+    const requireShared = options.requireSharedEntity ?? true
+    const entitiesOf = requireShared
+      ? groupBy(yield* l4.loadAllClaimEntities(db), (e) => e.claim_id)
+      : new Map<string, ReadonlyArray<{ entity_id: string; label: string; type: string }>>()
+    const papersOfMembers = (members: ReadonlyArray<string>) =>
+      Array.from(new Set(members.flatMap((id) => claimById.get(id)!.papers))).sort()
     let considered = 0
     const candidates: Array<Candidate & { readonly patternId: string }> = []
     for (const c of step.clusters) {
       if (c.members.length < minClusterSize) continue
-      const papers = Array.from(new Set(c.members.flatMap((id) => claimById.get(id)!.papers))).sort()
-      if (papers.length < minPapers) continue
+      if (papersOfMembers(c.members).length < minPapers) continue
       considered++
       if (c.silhouette !== null && c.silhouette < minSilhouette) continue
+      let members = c.members
+      if (requireShared) {
+        const topical = l4.topicalMembers(
+          c.members,
+          (id) => claimById.get(id)!.papers,
+          (id) => entitiesOf.get(id) ?? [],
+          minPapers
+        )
+        if (topical === null || topical.members.length < minClusterSize) continue
+        members = topical.members
+      }
+      const papers = papersOfMembers(members)
+      if (papers.length < minPapers) continue
+      const similarity = new Map(members.map((id) => {
+        const x = Clustering.project(claimById.get(id)!.embedding, step.mean)
+        return [id, x === null ? 0 : dot(x, c.centroid)] as const
+      }))
       candidates.push({
         patternId: c.clusterId,
-        members: c.members,
+        members,
         papers,
-        similarity: new Map(c.members.map((id) => {
-          const x = Clustering.project(claimById.get(id)!.embedding, step.mean)
-          return [id, x === null ? 0 : dot(x, c.centroid)] as const
-        })),
-        cohesion: c.cohesion,
-        embedding: unitMean(c.members.map((id) => claimById.get(id)!.embedding), dimension)
+        similarity,
+        cohesion: members === c.members
+          ? c.cohesion
+          : Math.round((Array.from(similarity.values()).reduce((sum, v) => sum + v, 0) / members.length) * 1e6) / 1e6,
+        embedding: unitMean(members.map((id) => claimById.get(id)!.embedding), dimension)
       })
     }
 
@@ -686,6 +708,7 @@ export const run = (options: L4Options = {}) =>
       minPapers,
       maxClusterSize,
       minSilhouette,
+      requireSharedEntity: requireShared,
       matchThreshold: threshold,
       reclusterFraction,
       restate: options.restate === true,

@@ -103,17 +103,24 @@ export const addView = async (main: HTMLElement): Promise<void> => {
 
 const runForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElement => {
   const recluster = h("input", { id: "l4-recluster", type: "checkbox" })
+  const minClaims = h("input", { id: "l4-min-claims", type: "number", min: 2, max: 1000, value: 3, class: "narrow" })
   const form = h("form", { class: "card add-form", "aria-label": "Run the L4 job" },
     h("p", {}, "The L4 job clusters the stored claims and states the principle each cluster suggests (as ",
-      h("code", {}, "kg l4"), "); later runs update the clusters with the claims added since."),
+      h("code", {}, "kg l4"), "); later runs update the clusters with the claims added since. A pattern needs claims ",
+      "from at least two papers that share a specific entity (a method, material, task or concept; not a metric)."),
     h("div", { class: "row wrap" },
+      h("label", { for: "l4-min-claims" }, "fewest claims per pattern "), minClaims,
       h("label", { for: "l4-recluster" }, recluster, " cluster from scratch"),
       h("button", { type: "submit", class: "primary" }, "Run the L4 job")))
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault()
     clear(problems)
+    const fewest = Number(minClaims.value)
     try {
-      onJob(await postJson<Job>("/jobs/l4", recluster.checked ? { recluster: true } : {}))
+      onJob(await postJson<Job>("/jobs/l4", {
+        ...(recluster.checked ? { recluster: true } : {}),
+        ...(Number.isInteger(fewest) && fewest !== 3 ? { minClusterSize: fewest } : {})
+      }))
     } catch (e) {
       problems.append(errorBox(e))
     }
@@ -133,7 +140,8 @@ export const patternsView = async (main: HTMLElement): Promise<void> => {
       const patterns = await getJson<ReadonlyArray<Pattern>>("/patterns")
       status.remove()
       if (patterns.length === 0) {
-        list.append(h("p", { class: "card" }, "No patterns yet: run the L4 job above (it needs claims from at least two papers)."))
+        list.append(h("p", { class: "card muted" }, "No patterns yet: run the L4 job above. It states a pattern only where claims " +
+          "from at least two papers share a specific entity; papers on unrelated topics have none."))
         return
       }
       list.append(h("p", { class: "muted" }, `${patterns.length} patterns, most supported first.`))
