@@ -78,6 +78,19 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     for (const e of r.entities) expect(e.label).not.toMatch(/\{\{|formula:|cite:|\\[a-z]/)
   })
 
+  it("never makes entities out of reference placeholders (unarXive's REF, with the word naming the target)", () => {
+    const text = "See Section REF for the proof. Figure REF shows the kinetic energy of the trapped ion. " +
+      "By Lemma REF and Eq. (REF), the diffeomorphism fixes the knot Floer homology. The laser beam heats the ion (REF)."
+    const r = OfflineExtractor.extract(nlp, text)
+    const labels = r.entities.map((e) => e.label)
+    expect(labels).toEqual(expect.arrayContaining(["kinetic energy", "laser beam"]))
+    for (const label of labels) expect(label).not.toMatch(/\bREF\b|^(?:figure|section|lemma|eq)$/i)
+    // in the shared papers, where unarXive writes REF for every reference
+    for (const f of ["2212.11885.md", "2212.11829.md", "2212.11863.md"]) {
+      for (const e of OfflineExtractor.extract(nlp, paper(f)).entities) expect(e.label, f).not.toMatch(/\bREF\b/)
+    }
+  })
+
   it("returns the empty result for blank text", () => {
     expect(OfflineExtractor.extract(nlp, "")).toEqual({ entities: [], relations: [], claims: [] })
     expect(OfflineExtractor.extract(nlp, "  \n\n ")).toEqual({ entities: [], relations: [], claims: [] })
