@@ -226,11 +226,24 @@ const main = Effect.gen(function*() {
 
   let offline: { summary: Extract.ExtractSummary; seconds: number } | undefined
   if (!flag("skip-offline")) {
-    offline = yield* runInto(path.join(tmp, "offline.duckdb"), docs, Extractor.layerOffline, 1)
+    // `--threaded`: the extractor the CLI uses (wink parse and rules on a worker thread; needs the compiled
+    // packages, so run without `--conditions=@kg/source`); `--in-thread`: both, the in-thread one first.
+    if (flag("in-thread") && flag("threaded")) {
+      const inThread = yield* runInto(path.join(tmp, "offline-in-thread.duckdb"), docs, Extractor.layerOffline, 1)
+      console.log(`(a0) offline, in the calling thread: ${inThread.seconds.toFixed(2)} s, ${inThread.summary.chunks} chunks, ` +
+        `${inThread.summary.claims} claims, ${inThread.summary.entities} entities`)
+    }
+    offline = yield* runInto(
+      path.join(tmp, "offline.duckdb"),
+      docs,
+      flag("threaded") ? Extractor.layerOfflineThreaded() : Extractor.layerOffline,
+      1
+    )
     const s = offline.summary
     console.log(
       `(a) offline kg extract into DuckDB: ${offline.seconds.toFixed(2)} s, ${s.papers} papers, ${s.chunks} chunks, ` +
-        `${s.claims} claims -> ${fmt(words / offline.seconds)} words/s, ${(s.chunks / offline.seconds).toFixed(1)} chunks/s`
+        `${s.claims} claims, ${s.entities} entities -> ${fmt(words / offline.seconds)} words/s, ` +
+        `${(s.chunks / offline.seconds).toFixed(1)} chunks/s${flag("threaded") ? " (threaded)" : ""}`
     )
   }
   const wink2 = winkTokenise(texts)

@@ -26,7 +26,12 @@ const outdir = path.join(cliRoot, "bundle")
 fs.rmSync(outdir, { recursive: true, force: true })
 const started = Date.now()
 await esbuild.build({
-  entryPoints: [path.join(cliRoot, "dist/bin.js")],
+  // The offline extractor's worker thread is started from `offlineWorker.js` beside the module that starts it
+  // (in the bundle, a chunk at its root), so it is an entry point of its own there.
+  entryPoints: {
+    bin: path.join(cliRoot, "dist/bin.js"),
+    offlineWorker: fileURLToPath(new URL("../packages/extraction/dist/internal/offlineWorker.js", import.meta.url))
+  },
   bundle: true,
   splitting: true,
   format: "esm",

@@ -129,7 +129,9 @@ export const extractorLayer = (options: {
 > =>
   Layer.unwrapEffect(Effect.promise(() => import("./internal/heavyLayers.js")).pipe(Effect.map((heavy) =>
     options.provider === "offline"
-      ? (heavy.Extractor.layerOffline as Layer.Layer<
+      // The wink parse and rules on a worker thread, one paper ahead of resolution and writes
+      // (`KG_OFFLINE_WORKER=0`: all in this thread).
+      ? ((process.env["KG_OFFLINE_WORKER"] === "0" ? heavy.Extractor.layerOffline : heavy.Extractor.layerOfflineThreaded()) as Layer.Layer<
         Extractor,
         LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
         NlpService.NlpService

@@ -293,3 +293,38 @@ describe("--json prints exactly one JSON document on stdout, for every command",
     }
   }, 300_000)
 })
+
+describe("kg extract with the offline worker thread", () => {
+  it("stores exactly what the in-thread extractor stores (chunks, claims, sources, entities, mentions, records)", async () => {
+    const dir = tempDir()
+    try {
+      const threaded = path.join(dir, "threaded.duckdb")
+      const inThread = path.join(dir, "in-thread.duckdb")
+      const a = await runKg(["extract", "examples/corpus", "--db", threaded, "--json"], { env: { KG_DEBUG: "1" } })
+      expect(a.code, a.stderr).toBe(0)
+      expect(a.stderr).toContain("wink parses and rules on a worker thread")
+      const b = await runKg(["extract", "examples/corpus", "--db", inThread, "--json"], {
+        env: { KG_DEBUG: "1", KG_OFFLINE_WORKER: "0" }
+      })
+      expect(b.code, b.stderr).toBe(0)
+      expect(b.stderr).not.toContain("on a worker thread")
+      const queries = {
+        chunks: "SELECT chunk_id, paper_id, ordinal, page, start_char, end_char, text, embedding FROM chunks ORDER BY ALL",
+        claims: "SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, status FROM claims ORDER BY ALL",
+        sources: "SELECT * FROM claim_sources ORDER BY ALL",
+        entities: "SELECT * FROM entities ORDER BY ALL",
+        mentions: "SELECT * FROM entity_mentions ORDER BY ALL",
+        relations: "SELECT * FROM relations ORDER BY ALL",
+        records: "SELECT * FROM paper_records ORDER BY ALL",
+        violations: "SELECT paper_id, chunk_id, focus_node, path, message FROM shacl_violations ORDER BY ALL"
+      }
+      const x = await queryStore(threaded, queries)
+      const y = await queryStore(inThread, queries)
+      expect(x.claims.length).toBeGreaterThan(50)
+      expect(x.records.length).toBe(4)
+      for (const name of Object.keys(queries) as Array<keyof typeof queries>) expect(x[name], name).toEqual(y[name])
+    } finally {
+      removeDir(dir)
+    }
+  }, 180_000)
+})

@@ -15,8 +15,9 @@ import type { Chunk, ExtractionResult, Paper } from "@kg/core/Domain"
 import { ExtractionResult as ExtractionResultSchema } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
-import { NlpService } from "@kg/core/NlpService"
+import { type ChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
+import * as OfflineThread from "./internal/offlineThread.js"
 import * as OfflineExtractor from "./OfflineExtractor.js"
 import * as PaperRecordOffline from "./PaperRecordOffline.js"
 import * as StructuredOutput from "./StructuredOutput.js"
@@ -76,6 +77,38 @@ export class ExtractionFailed extends Data.TaggedError("ExtractionFailed")<{
 }
 
 /**
+ * A document to prepare: chunked as `Pipeline.chunkDocument` chunks it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PrepareInput {
+  readonly paper: Paper
+  readonly text: string
+  readonly pages: ReadonlyArray<{ readonly page: number; readonly start: number; readonly end: number }> | null
+  readonly config: ChunkConfig
+}
+
+/**
+ * A prepared document: its chunks (offsets into the text), each chunk's extraction or the reason it failed, and
+ * the paper record or the reason it failed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PreparedDocument {
+  readonly pieces: ReadonlyArray<{
+    readonly page: number | null
+    readonly start: number
+    readonly end: number
+    readonly text: string
+    readonly tokenCount: number
+  }>
+  readonly extractions: ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>
+  readonly record: { readonly ok: RecordFields } | { readonly error: string }
+}
+
+/**
  * The service.
  *
  * @since 0.1.0
@@ -86,6 +119,20 @@ export class Extractor extends Context.Tag("@kg/extraction/Extractor")<Extractor
   readonly model: string
   /** Whether results depend on the EntityCache (so chunk order matters). */
   readonly usesCache: boolean
+  /**
+   * How many chunks of a paper the pipeline may ask at once when the extractor ignores the cache: a threaded
+   * extractor answers later chunks while the pipeline resolves the earlier ones. Default 1.
+   */
+  readonly ahead?: number | undefined
+  /**
+   * The chunks of a document, each chunk's extraction and the paper record, computed at once (an extractor that
+   * ignores the cache and can do this work elsewhere, e.g. on a worker thread): the pipeline's call. Null when it
+   * cannot (the pipeline then chunks and extracts as usual). Work started by {@link prefetch} for the same document
+   * is awaited, not repeated.
+   */
+  readonly prepare?: ((input: PrepareInput) => Effect.Effect<PreparedDocument | null>) | undefined
+  /** Start preparing a document the pipeline will ask for soon (the next paper), without waiting for it. */
+  readonly prefetch?: ((input: PrepareInput) => Effect.Effect<void>) | undefined
   readonly extractChunk: (input: ChunkInput) => Effect.Effect<ChunkExtraction, ExtractionFailed>
   readonly paperRecord: (
     input: { readonly paper: Paper; readonly text: string }
@@ -108,32 +155,140 @@ export class Extractor extends Context.Tag("@kg/extraction/Extractor")<Extractor
  */
 export const layerOffline: Layer.Layer<Extractor, never, NlpService> = Layer.effect(
   Extractor,
-  Effect.gen(function*() {
-    const nlp = yield* NlpService
-    return Extractor.of({
-      provider: "offline",
-      model: PaperRecordOffline.model,
-      usesCache: false,
-      extractChunk: ({ chunk }) =>
-        Effect.try({
-          try: () => ({ result: OfflineExtractor.extract(nlp, chunk.text), usage: emptyUsage, attempts: 1 }),
-          catch: (e) => new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${String(e)}` })
-        }),
-      paperRecord: ({ paper, text }) =>
-        Effect.try({
-          try: () => {
-            const { domainTags, findings, method, studied } = PaperRecordOffline.paperRecord(nlp, {
-              paperId: paper.id,
-              title: paper.title,
-              text
-            })
-            return { fields: { studied, method, findings, domainTags }, usage: emptyUsage }
-          },
-          catch: (e) => new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: String(e) })
-        })
-    })
-  })
+  Effect.map(NlpService, (nlp) => offlineService(nlp))
 )
+
+const offlineService = (nlp: NlpService["Type"]): Extractor["Type"] =>
+  Extractor.of({
+    provider: "offline",
+    model: PaperRecordOffline.model,
+    usesCache: false,
+    extractChunk: ({ chunk }) =>
+      Effect.try({
+        try: () => ({ result: OfflineExtractor.extract(nlp, chunk.text), usage: emptyUsage, attempts: 1 }),
+        catch: (e) => new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${String(e)}` })
+      }),
+    paperRecord: ({ paper, text }) =>
+      Effect.try({
+        try: () => {
+          const { domainTags, findings, method, studied } = PaperRecordOffline.paperRecord(nlp, {
+            paperId: paper.id,
+            title: paper.title,
+            text
+          })
+          return { fields: { studied, method, findings, domainTags }, usage: emptyUsage }
+        },
+        catch: (e) => new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: String(e) })
+      })
+  })
+
+/**
+ * The offline extractor with its CPU-bound work (wink parse and rules of each chunk and paper record) on a worker
+ * thread, so that it runs while the main thread resolves, validates and writes: the same results as
+ * {@link layerOffline}, which it falls back to when no worker can be started (sources run through a TypeScript
+ * loader, a worker that dies). The pipeline asks up to `ahead` chunks of a paper at once (default 32).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerOfflineThreaded = (
+  options: { readonly ahead?: number | undefined } = {}
+): Layer.Layer<Extractor, never, NlpService> =>
+  Layer.scoped(
+    Extractor,
+    Effect.gen(function*() {
+      const nlp = yield* NlpService
+      const inThread = offlineService(nlp)
+      const worker = yield* Effect.acquireRelease(
+        Effect.sync(() => OfflineThread.start()),
+        (w) => (w === null ? Effect.void : Effect.promise(() => w.close()))
+      )
+      if (worker === null) {
+        yield* Effect.logDebug("offline extraction in this thread (no compiled worker to start)")
+        return inThread
+      }
+      yield* Effect.logDebug("offline extraction: wink parses and rules on a worker thread")
+      // Documents being prepared, by their text and chunking: started by `prefetch` (one paper ahead) or by
+      // `prepare`, taken out by `prepare`; the oldest are dropped beyond a few (prefetched, then never asked).
+      const preparing = new Map<string, Promise<PreparedDocument | null>>()
+      const keyOf = (input: PrepareInput) =>
+        `${input.config.maxTokens}:${input.config.overlapTokens}:${input.paper.title}\u0000${input.text}`
+      const start = (input: PrepareInput, key: string): Promise<PreparedDocument | null> => {
+        const work = worker.send({
+          kind: "paper",
+          paperId: input.paper.id,
+          title: input.paper.title,
+          text: input.text,
+          pages: input.pages,
+          config: input.config
+        }).then((answer): PreparedDocument | null => {
+          if (!("ok" in answer)) return null
+          const prepared = answer.ok as Omit<PreparedDocument, "record"> & {
+            readonly record: { readonly ok: RecordFields } | { readonly error: string }
+          }
+          const record = prepared.record
+          return {
+            pieces: prepared.pieces,
+            extractions: prepared.extractions,
+            record: "ok" in record
+              ? {
+                ok: {
+                  studied: record.ok.studied,
+                  method: record.ok.method,
+                  findings: record.ok.findings,
+                  domainTags: record.ok.domainTags
+                }
+              }
+              : record
+          }
+        })
+        preparing.set(key, work)
+        while (preparing.size > 4) preparing.delete(preparing.keys().next().value!)
+        return work
+      }
+      const prefetch = (input: PrepareInput) =>
+        Effect.sync(() => {
+          const key = keyOf(input)
+          if (!preparing.has(key)) void start(input, key)
+        })
+      const prepare = (input: PrepareInput) =>
+        Effect.promise(() => {
+          const key = keyOf(input)
+          const work = preparing.get(key) ?? start(input, key)
+          preparing.delete(key)
+          return work
+        })
+      return Extractor.of({
+        ...inThread,
+        ahead: Math.max(1, options.ahead ?? 32),
+        prepare,
+        prefetch,
+        extractChunk: (input) =>
+          worker.call({ kind: "chunk", text: input.chunk.text }).pipe(
+            Effect.map((result) => ({ result: result as ExtractionResult, usage: emptyUsage, attempts: 1 })),
+            Effect.catchAll((failure) =>
+              failure.broken
+                ? inThread.extractChunk(input)
+                : Effect.fail(
+                  new ExtractionFailed({ target: input.chunk.id, reason: `offline extractor crashed: ${failure.message}` })
+                )
+            )
+          ),
+        paperRecord: (input) =>
+          worker.call({ kind: "record", paperId: input.paper.id, title: input.paper.title, text: input.text }).pipe(
+            Effect.map((record) => {
+              const { domainTags, findings, method, studied } = record as RecordFields
+              return { fields: { studied, method, findings, domainTags }, usage: emptyUsage }
+            }),
+            Effect.catchAll((failure) =>
+              failure.broken
+                ? inThread.paperRecord(input)
+                : Effect.fail(new ExtractionFailed({ target: `${input.paper.id} (paper record)`, reason: failure.message }))
+            )
+          )
+      })
+    })
+  )
 
 /**
  * The instructions of the LLM extraction prompt: the first, static fragment.

@@ -36,7 +36,7 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as EntityResolution from "./EntityResolution.js"
-import { type ChunkExtraction, type ExtractionFailed, Extractor } from "./Extractor.js"
+import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
 import * as Rdf from "./Rdf.js"
 import { ShaclValidator } from "./Shacl.js"
@@ -472,11 +472,37 @@ export const extractPaper = (
   Stream.unwrap(Effect.gen(function*() {
     const nlp = yield* NlpService
     const extractor = yield* Extractor
-    const chunks = chunkDocument(nlp, doc, options.chunkConfig ?? defaultChunkConfig)
-    const total = chunks.length
+    const config = options.chunkConfig ?? defaultChunkConfig
     const concurrency = Math.max(1, options.concurrency ?? 1)
     const paper = doc.paper
+    // An extractor that prepares whole documents elsewhere (a worker thread) gives the chunks, their extractions
+    // and the record at once: the same chunks `chunkDocument` makes and the same answers `extractChunk` and
+    // `paperRecord` give.
+    const prepared = extractor.prepare !== undefined && !extractor.usesCache && concurrency === 1
+      ? yield* extractor.prepare({ paper, text: doc.text, pages: doc.pages, config })
+      : null
+    const chunks = prepared === null
+      ? chunkDocument(nlp, doc, config)
+      : prepared.pieces.map((piece, ordinal) =>
+        Chunk.make({
+          id: `${paper.id}#${ordinal}` as ChunkId,
+          paperId: paper.id,
+          ordinal,
+          page: piece.page,
+          startChar: piece.start,
+          endChar: piece.end,
+          text: piece.text,
+          tokenCount: piece.tokenCount
+        })
+      )
+    const total = chunks.length
     const memo: StoreMemo = new Map()
+    const preparedExtraction = (chunk: Chunk): Either.Either<ChunkExtraction, ExtractionFailed> => {
+      const outcome = prepared!.extractions[chunk.ordinal]!
+      return "ok" in outcome
+        ? Either.right({ result: outcome.ok, usage: emptyUsage, attempts: 1 })
+        : Either.left(new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${outcome.error}` }))
+    }
 
     // A paper that fits in one chunk: its claims and its record from one call, when the extractor has one.
     const whole = total === 1 && extractor.extractWhole !== undefined
@@ -494,11 +520,12 @@ export const extractPaper = (
         // once per chunk (same answers: the store does not change while a paper is extracted).
         ? Stream.fromIterable(chunks).pipe(
           Stream.mapEffect((chunk) =>
-            extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
-              Effect.either,
-              Effect.map((extracted) => ({ chunk, extracted }))
-            )
-          ),
+            prepared !== null
+              ? Effect.succeed({ chunk, extracted: preparedExtraction(chunk) })
+              : extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
+                Effect.either,
+                Effect.map((extracted) => ({ chunk, extracted }))
+              ), { concurrency: Math.max(1, extractor.ahead ?? 1) }),
           Stream.grouped(LOOKUP_BATCH),
           Stream.mapEffect((group) =>
             askStore(
@@ -529,7 +556,8 @@ export const extractPaper = (
                 chunk,
                 cacheAfter(previous),
                 memo,
-                options
+                options,
+                prepared !== null ? preparedExtraction(chunk) : undefined
               ).pipe(Effect.map(Option.some))
           ),
           Stream.filterMap((o) => o)
@@ -549,6 +577,10 @@ export const extractPaper = (
       const fromWhole = whole !== undefined && whole._tag === "Right" ? whole.right.fields : undefined
       const record = yield* (fromWhole !== undefined
         ? Effect.succeed({ fields: fromWhole, usage: emptyUsage })
+        : prepared !== null
+        ? ("ok" in prepared.record
+          ? Effect.succeed({ fields: prepared.record.ok, usage: emptyUsage })
+          : Effect.fail(new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: prepared.record.error })))
         : extractor.paperRecord({ paper, text: doc.text })).pipe(
         Effect.map(({ fields, usage }) => ({
           record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),

@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
+import * as NlpService from "@kg/core/NlpService"
 import { Budget, BudgetExhausted, type Spend } from "@kg/extraction/Budget"
 import { Extractor } from "@kg/extraction/Extractor"
 import { totalInput } from "@kg/extraction/Pricing"
@@ -248,9 +249,30 @@ export const extractStream = (
       )
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
-    const source = options.documents !== undefined
-      ? options.documents(isKnown, runId as RunId)
-      : Ingest.ingest(paths, { isKnown })
+    // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while
+    // this one is resolved and written: the source reads one document ahead. A document read ahead is not in the
+    // store yet, so a second file with the same content is known from this run's documents instead.
+    const extractor = yield* Extractor
+    const prefetch = extractor.prefetch
+    const handedOn = new Set<string>()
+    const known = prefetch === undefined
+      ? isKnown
+      : (contentHash: string) => (handedOn.has(contentHash) ? Effect.succeed(true) : isKnown(contentHash))
+    const read = options.documents !== undefined
+      ? options.documents(known, runId as RunId)
+      : Ingest.ingest(paths, { isKnown: known })
+    const config = options.chunkConfig ?? NlpService.defaultChunkConfig
+    const source = prefetch === undefined ? read : read.pipe(
+      Stream.tap((event) =>
+        event._tag === "Document"
+          ? Effect.suspend(() => {
+            handedOn.add(event.doc.paper.contentHash)
+            return prefetch({ paper: event.doc.paper, text: event.doc.text, pages: event.doc.pages, config })
+          })
+          : Effect.void
+      ),
+      Stream.buffer({ capacity: 1 })
+    )
     return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
