@@ -1,6 +1,6 @@
 /**
- * Trains the learned offline NLI judge (`packages/graph/src/internal/nliModel.ts`):
- * a logistic regression over the features of `nliFeatures.ts`, on the
+ * Trains the learned offline NLI judge (`packages/graph/src/internal/nli/model.ts`):
+ * a logistic regression over the features of `internal/nli/features.ts`, on the
  * development half of the SciFact train pairs (`scripts/lib/scifact.ts` splits
  * by abstract, so the halves share no abstract and no claim about it).
  *
@@ -20,7 +20,7 @@
  *    for at most 12 % of the supported hypotheses (the target is 15 %:
  *    3 points are left for unseen data).
  * 3. The model is refitted on the whole development half and written, with
- *    its cross-validated figures, to `packages/graph/src/internal/nliWeights.json`.
+ *    its cross-validated figures, to `packages/graph/src/internal/nli/weights.json`.
  * 4. Only then is the held-out half scored, once, and the figures printed
  *    (and stored in the JSON for the record). Nothing is chosen on it.
  *
@@ -40,13 +40,13 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
-import { type Candidate, candidates, MIN_CONTEXT_RELEVANCE } from "../packages/graph/src/internal/queriesVerify.js"
-import { featureNames, features } from "../packages/graph/src/internal/nliFeatures.js"
-import { judgeWith, type NliModel, probability } from "../packages/graph/src/internal/nliModel.js"
+import { type Candidate, candidates, MIN_CONTEXT_RELEVANCE } from "../packages/graph/src/internal/claims/verify.js"
+import { featureNames, features } from "../packages/graph/src/internal/nli/features.js"
+import { judgeWith, type NliModel, probability } from "../packages/graph/src/internal/nli/model.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { readClaims, readCorpus, readPairs, splitOfClaim, splitOfDoc, type SciFactPair } from "./lib/scifact.js"
 
-const outFile = fileURLToPath(new URL("../packages/graph/src/internal/nliWeights.json", import.meta.url))
+const outFile = fileURLToPath(new URL("../packages/graph/src/internal/nli/weights.json", import.meta.url))
 const dryRun = process.argv.includes("--dry-run")
 /** Write the weights without scoring the held-out half (development runs). */
 const skipHeldout = dryRun || process.argv.includes("--skip-heldout")

@@ -30,7 +30,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { DuckDb } from "./DuckDb.js"
-import { authorList } from "./internal/researchFormat.js"
+import { authorList } from "./internal/research/format.js"
 import * as Research from "./Research.js"
 import { Retrieval } from "./Retrieval.js"
 

@@ -32,9 +32,9 @@
  */
 import * as Schema from "effect/Schema"
 import type { ClaimEdgeKind } from "@kg/core/Domain"
-import { domainOverlap, emptyClustering, type TagClustering } from "./internal/domainTagsCluster.js"
-import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/identityText.js"
-import { effects, isNull, isPolarWord, type NliJudgement } from "./internal/nliRules.js"
+import { domainOverlap, emptyClustering, type TagClustering } from "./internal/claims/domainTags.js"
+import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/claims/identityText.js"
+import { effects, isNull, isPolarWord, type NliJudgement } from "./internal/nli/rules.js"
 
 // ---------------------------------------------------------------------------
 // Models

@@ -7,7 +7,7 @@
  * or compared: averaged word vectors share a large common direction that
  * makes any two sentences look alike.
  *
- * Candidates come ONLY from blocking (see `internal/linkerBlocking.ts`):
+ * Candidates come ONLY from blocking (see `internal/claims/blocking.ts`):
  * random-hyperplane LSH buckets on claim embeddings, claims sharing a
  * (non-hub) entity, and claims sharing rare content words. Never all pairs:
  * each blocker's work is linear in the corpus for bounded block sizes. Each
@@ -28,7 +28,7 @@ import * as ClaimIdentity from "./ClaimIdentity.js"
 import * as DomainTags from "./DomainTags.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
-import { contentStems, round4 } from "./internal/identityText.js"
+import { contentStems, round4 } from "./internal/claims/identityText.js"
 import {
   type BlockingOptions,
   centre,
@@ -39,8 +39,8 @@ import {
   pairsFromBlocks,
   shrunkMean,
   splitPair
-} from "./internal/linkerBlocking.js"
-import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/linkerApply.js"
+} from "./internal/claims/blocking.js"
+import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
 import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }

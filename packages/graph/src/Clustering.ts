@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import * as internal from "./internal/clustering.js"
+import * as internal from "./internal/l4/clustering.js"
 
 /**
  * Options of {@link cluster}.

@@ -10,7 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
-import * as internal from "./internal/domainTagsCluster.js"
+import * as internal from "./internal/claims/domainTags.js"
 
 /**
  * @since 0.1.0

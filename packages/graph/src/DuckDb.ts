@@ -15,7 +15,7 @@ import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as internal from "./internal/duckdbClient.js"
+import * as internal from "./internal/store/duckdbClient.js"
 
 /**
  * A statement failed. `sql` is the statement shortened to one line (or

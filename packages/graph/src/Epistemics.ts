@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
-import * as rules from "./internal/epistemicsRules.js"
+import * as rules from "./internal/claims/epistemicsRules.js"
 
 /**
  * Rules and thresholds of grading.

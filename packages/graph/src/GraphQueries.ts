@@ -25,9 +25,9 @@ import { Claim, ClaimEdgeKind, ClaimId, ClaimSource, ChunkId, EpistemicStatus, P
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
-import { contentStems, words } from "./internal/identityText.js"
-import { claimById, matchEntities, rankClaims } from "./internal/queriesResolve.js"
-import { contradictingByPaper, type JudgedEvidence, verify as verifyEvidence } from "./internal/queriesVerify.js"
+import { contentStems, words } from "./internal/claims/identityText.js"
+import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
+import { contradictingByPaper, type JudgedEvidence, verify as verifyEvidence } from "./internal/claims/verify.js"
 import { Nli } from "./Nli.js"
 
 // ---------------------------------------------------------------------------

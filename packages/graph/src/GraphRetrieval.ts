@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
-import { personalizedPageRank, personalizedPageRankPush } from "./internal/ppr.js"
+import { personalizedPageRank, personalizedPageRankPush } from "./internal/retrieval/ppr.js"
 import {
   type EntityGraph,
   linkEntities,
@@ -26,10 +26,10 @@ import {
   neighbourEntities,
   subgraph,
   titlePhrases
-} from "./internal/pprGraph.js"
-import { cosine, mmr } from "./internal/retrievalFusion.js"
-import { sameSignature, type StoreSignature } from "./internal/retrievalIndex.js"
-import { queryIn } from "./internal/sqlList.js"
+} from "./internal/retrieval/pprGraph.js"
+import { cosine, mmr } from "./internal/retrieval/fusion.js"
+import { sameSignature, type StoreSignature } from "./internal/retrieval/searchIndex.js"
+import { queryIn } from "./internal/store/sqlList.js"
 import { type Hit, Retrieval, type SearchMode } from "./Retrieval.js"
 
 /**

@@ -33,8 +33,8 @@ import type { LlmProvider } from "@kg/core/LlmProvider"
 import type { NlpService } from "@kg/core/NlpService"
 import type * as Clustering from "./Clustering.js"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
-import * as internal from "./internal/l4.js"
-import * as runner from "./internal/l4Run.js"
+import * as internal from "./internal/l4/patterns.js"
+import * as runner from "./internal/l4/run.js"
 import type { RunNotFoundError, Store } from "./Store.js"
 
 /**

@@ -7,8 +7,8 @@
  * logistic regression over interpretable features - negation, polarity of
  * change, null findings, antonymous change words, comparatives, hedges,
  * numbers, overlap - trained by `scripts/train-nli.ts`, weights in
- * `internal/nliWeights.json`; it abstains with `neutral` when unsure), the
- * hand-written rules it builds on (`internal/nliRules.ts`), and an LLM judge
+ * `internal/nli/weights.json`; it abstains with `neutral` when unsure), the
+ * hand-written rules it builds on (`internal/nli/rules.ts`), and an LLM judge
  * over any `LlmProvider` (the better path when one is configured).
  *
  * @since 0.1.0
@@ -21,8 +21,8 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { LlmProvider } from "@kg/core/LlmProvider"
 import * as StructuredOutput from "@kg/extraction/StructuredOutput"
-import { judge as learnedJudge } from "./internal/nliModel.js"
-import { judge as rulesJudge, type NliJudgement, type NliLabel } from "./internal/nliRules.js"
+import { judge as learnedJudge } from "./internal/nli/model.js"
+import { judge as rulesJudge, type NliJudgement, type NliLabel } from "./internal/nli/rules.js"
 
 export type { NliJudgement, NliLabel }
 

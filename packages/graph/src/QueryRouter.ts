@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import * as internal from "./internal/router.js"
+import * as internal from "./internal/research/router.js"
 
 /**
  * @since 0.1.0

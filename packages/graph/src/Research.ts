@@ -35,7 +35,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import { GraphRetrieval } from "./GraphRetrieval.js"
-import { formatCitation } from "./internal/citations.js"
+import { formatCitation } from "./internal/research/citations.js"
 import {
   claimEvidence,
   type Evidence,
@@ -43,7 +43,7 @@ import {
   mergeEvidence,
   patternClaims,
   recordEvidence
-} from "./internal/researchEvidence.js"
+} from "./internal/research/evidence.js"
 import {
   authorList,
   type CitedClaim,
@@ -52,7 +52,7 @@ import {
   type Reference,
   referenceLine,
   renderSentence
-} from "./internal/researchFormat.js"
+} from "./internal/research/format.js"
 import {
   type DraftSentence,
   extractive,
@@ -60,7 +60,7 @@ import {
   llmRerank,
   llmSynthesis,
   optionalLlm
-} from "./internal/researchSynthesis.js"
+} from "./internal/research/synthesis.js"
 import * as QueryRouter from "./QueryRouter.js"
 import { Retrieval } from "./Retrieval.js"
 

@@ -39,11 +39,11 @@ import * as Ref from "effect/Ref"
 import { Embeddings } from "@kg/core/Embeddings"
 import { NlpService } from "@kg/core/NlpService"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
-import * as fusion from "./internal/retrievalFusion.js"
-import { type DocKind, indexDirectory, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrievalIndex.js"
-import { collectionOf } from "./internal/retrievalSearch.js"
-import * as internal from "./internal/retrievalSearch.js"
-import { queryIn } from "./internal/sqlList.js"
+import * as fusion from "./internal/retrieval/fusion.js"
+import { type DocKind, indexDirectory, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrieval/searchIndex.js"
+import { collectionOf } from "./internal/retrieval/search.js"
+import * as internal from "./internal/retrieval/search.js"
+import { queryIn } from "./internal/store/sqlList.js"
 
 // ---------------------------------------------------------------------------
 // Models

@@ -19,7 +19,7 @@ import type { Entity, Paper, PaperId, RunId } from "@kg/core/Domain"
 import type { PaperBundle } from "@kg/extraction/Pipeline"
 import type { DuckDb, DuckDbError, StoreLockedError } from "./DuckDb.js"
 import * as DuckDbModule from "./DuckDb.js"
-import * as internal from "./internal/store.js"
+import * as internal from "./internal/store/store.js"
 import type { EmbeddingDimensionMismatchError, Migration, SchemaVersionError, TableName } from "./StoreSchema.js"
 
 // ---------------------------------------------------------------------------

@@ -15,8 +15,8 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { keyOf } from "@kg/core/EntityCache"
 import { KEY_RULES } from "@kg/core/EntityName"
-import * as L4Ddl from "./internal/l4.js"
-import * as L4State from "./internal/l4State.js"
+import * as L4Ddl from "./internal/l4/patterns.js"
+import * as L4State from "./internal/l4/state.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
 
 /**

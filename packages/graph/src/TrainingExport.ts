@@ -21,7 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { ExtractedClaim, ExtractedEntity, ExtractedRelation } from "@kg/core/Domain"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
-import * as internal from "./internal/trainingExport.js"
+import * as internal from "./internal/export/training.js"
 
 /**
  * The L2 record of the chunk's paper, without provenance.

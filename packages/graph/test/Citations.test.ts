@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { canonical, containsQuote } from "../src/internal/citations.js"
+import { canonical, containsQuote } from "../src/internal/research/citations.js"
 
 /** The character-by-character definition `canonical` is an optimised form of. */
 const reference = (text: string): string =>

@@ -4,7 +4,7 @@ import * as fc from "fast-check"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import * as DomainTags from "../src/DomainTags.js"
-import { judge } from "../src/internal/nliRules.js"
+import { judge } from "../src/internal/nli/rules.js"
 
 const embeddings = EmbeddingsLive.makeTest(64)
 

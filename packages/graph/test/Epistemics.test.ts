@@ -5,7 +5,7 @@ import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
 import * as Store from "../src/Store.js"
-import * as Rules from "../src/internal/epistemicsRules.js"
+import * as Rules from "../src/internal/claims/epistemicsRules.js"
 import { TABLES } from "../src/StoreSchema.js"
 
 import { idOf, type PaperSpec, testLayer, write } from "./fixtures/claimPapers.js"

@@ -16,7 +16,7 @@ import * as Extractor from "@kg/extraction/Extractor"
 import * as Shacl from "@kg/extraction/Shacl"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
 import * as Extract from "../src/Extract.js"
-import * as l4 from "../src/internal/l4.js"
+import * as l4 from "../src/internal/l4/patterns.js"
 import * as L4 from "../src/L4.js"
 import * as Store from "../src/Store.js"
 

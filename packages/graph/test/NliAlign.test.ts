@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { align, polarWords, tokenize } from "../src/internal/nliAlign.js"
-import { type JudgedEvidence, contradictingByPaper } from "../src/internal/queriesVerify.js"
+import { align, polarWords, tokenize } from "../src/internal/nli/align.js"
+import { type JudgedEvidence, contradictingByPaper } from "../src/internal/claims/verify.js"
 
 const valueOf = (sentence: string, word: string) => {
   const tokens = tokenize(sentence)

@@ -12,9 +12,9 @@ import { Chunk, ChunkId, Paper, PaperId, PaperRecord, RunId } from "@kg/core/Dom
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import { DuckDb } from "../src/DuckDb.js"
-import { IRREGULAR_TEXT } from "../src/internal/indexSegment.js"
-import { canonical } from "../src/internal/citations.js"
-import { keyTerm, recordEvidence } from "../src/internal/researchEvidence.js"
+import { IRREGULAR_TEXT } from "../src/internal/retrieval/indexSegment.js"
+import { canonical } from "../src/internal/research/citations.js"
+import { keyTerm, recordEvidence } from "../src/internal/research/evidence.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as Store from "../src/Store.js"
 

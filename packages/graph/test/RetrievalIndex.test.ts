@@ -1,6 +1,6 @@
 /**
- * The segments of the retrieval index (`internal/indexSegment.ts`) and the
- * collections over them (`internal/indexCollection.ts`): BM25 as
+ * The segments of the retrieval index (`internal/retrieval/indexSegment.ts`) and the
+ * collections over them (`internal/retrieval/indexCollection.ts`): BM25 as
  * `@kg/core/Bm25` computes it, however the documents are split into
  * segments, deleted and merged; exact dense search; files on disk equal to
  * buffers in memory.
@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bm25 from "@kg/core/Bm25"
-import { Collection, type Part } from "../src/internal/indexCollection.js"
+import { Collection, type Part } from "../src/internal/retrieval/indexCollection.js"
 import {
   type DocKind,
   fileSink,
@@ -23,7 +23,7 @@ import {
   type Segment,
   SegmentBuilder,
   type SegmentDoc
-} from "../src/internal/indexSegment.js"
+} from "../src/internal/retrieval/indexSegment.js"
 
 const DIM = 4
 const VOCAB = ["graph", "claim", "evid", "paper", "zebra", "ünïcode", "日本", "a", "b", "c"]

@@ -13,7 +13,7 @@ import * as Extractor from "@kg/extraction/Extractor"
 import * as Shacl from "@kg/extraction/Shacl"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
 import * as Extract from "../src/Extract.js"
-import { surfaceForm } from "../src/internal/trainingExport.js"
+import { surfaceForm } from "../src/internal/export/training.js"
 import * as Store from "../src/Store.js"
 import * as TrainingExport from "../src/TrainingExport.js"
 

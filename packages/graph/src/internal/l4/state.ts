@@ -8,7 +8,7 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 
 /** DDL of the state tables for embeddings of `dimension` floats. */
 export const stateDdl = (dimension: number): ReadonlyArray<string> => [

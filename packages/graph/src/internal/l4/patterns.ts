@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 
 // ---------------------------------------------------------------------------
 // Schema additions

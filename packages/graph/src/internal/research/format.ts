@@ -8,7 +8,7 @@
  */
 import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import {
   type CheckedCitation,
   checkCitation,
@@ -17,9 +17,9 @@ import {
   parseMarkers,
   stripMarkers
 } from "./citations.js"
-import { claimsInChunks, type Evidence, quotesOverlap } from "./researchEvidence.js"
-import { queryIn } from "./sqlList.js"
-import type { DraftSentence } from "./researchSynthesis.js"
+import { claimsInChunks, type Evidence, quotesOverlap } from "./evidence.js"
+import { queryIn } from "../store/sqlList.js"
+import type { DraftSentence } from "./synthesis.js"
 
 export interface FormattedSentence {
   readonly text: string

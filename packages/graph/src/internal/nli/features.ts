@@ -3,13 +3,13 @@
  * judge: negation, polarity of change on a shared target, null findings,
  * antonymous change words, comparatives, hedges, numbers and lexical
  * overlap. Every feature is a small, readable number; the classifier over
- * them is a logistic regression (`nliModel.ts`) whose weights are trained by
+ * them is a logistic regression (`internal/nli/model.ts`) whose weights are trained by
  * `scripts/train-nli.ts`.
  *
  * @internal
  */
-import { align } from "./nliAlign.js"
-import { effects, isNull, judge as ruleJudge, stem } from "./nliRules.js"
+import { align } from "./align.js"
+import { effects, isNull, judge as ruleJudge, stem } from "./rules.js"
 
 const tokenize = (text: string): ReadonlyArray<string> =>
   text.toLowerCase().replace(/n't\b/g, " n't").match(/[a-z0-9]+(?:[-'][a-z0-9]+)*|n't/g) ?? []

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Entity, type EntityId, Paper, type PaperId, type RunId } from "@kg/core/Domain"
-import { DuckDb, quoteLiteral } from "../DuckDb.js"
+import { DuckDb, quoteLiteral } from "../../DuckDb.js"
 import type {
   ExportedTable,
   PaperBundle,
@@ -21,10 +21,10 @@ import type {
   StoreService,
   StoreStats,
   WriteResult
-} from "../Store.js"
-import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../Store.js"
-import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../StoreSchema.js"
-import { removeRows, stagingDdl, writeRows } from "./storeWrite.js"
+} from "../../Store.js"
+import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../../Store.js"
+import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../../StoreSchema.js"
+import { removeRows, stagingDdl, writeRows } from "./write.js"
 
 const SECRET_KEY = /(api[-_]?key|secret|token|password|passwd|authori[sz]ation|credential|cookie|private[-_]?key)/i
 const SECRET_VALUE = /^(sk-[A-Za-z0-9_-]{12,}|Bearer\s+\S+|[A-Za-z0-9_-]*key-[A-Za-z0-9]{16,})$/

@@ -7,11 +7,11 @@
  */
 import type { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { canonical, containsQuote } from "./citations.js"
-import type { Collection } from "./indexCollection.js"
-import { IRREGULAR_TEXT } from "./indexSegment.js"
-import { queryIn } from "./sqlList.js"
+import type { Collection } from "../retrieval/indexCollection.js"
+import { IRREGULAR_TEXT } from "../retrieval/indexSegment.js"
+import { queryIn } from "../store/sqlList.js"
 
 export type LayerName = "L1" | "L2" | "L3" | "L4"
 

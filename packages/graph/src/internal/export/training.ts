@@ -7,7 +7,7 @@
  */
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 
 /** The temporary table of selected chunk ids, in output order. */
 export const SELECTION_TABLE = "kg_training_selection"

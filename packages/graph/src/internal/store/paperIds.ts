@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
 import * as nodePath from "node:path"
 import { Paper, PaperId } from "@kg/core/Domain"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 
 const resolved = (source: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : nodePath.resolve(source))
 

@@ -11,12 +11,12 @@
  */
 import * as Effect from "effect/Effect"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
-import * as ClaimIdentity from "../ClaimIdentity.js"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
-import type { NliError, NliJudgement } from "../Nli.js"
+import * as ClaimIdentity from "../../ClaimIdentity.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import type { NliError, NliJudgement } from "../../Nli.js"
 import { contentStems } from "./identityText.js"
-import { relatedness } from "./nliFeatures.js"
-import { shippedModel } from "./nliModel.js"
+import { relatedness } from "../nli/features.js"
+import { shippedModel } from "../nli/model.js"
 
 /** One piece of evidence judged against the statement. */
 export interface JudgedEvidence {
@@ -292,7 +292,7 @@ export const verify = (
  */
 export const MIN_CONTRADICTION_CONFIDENCE = 0
 
-/** The learned judge's paper rule (`nliWeights.json`, chosen by `scripts/train-nli.ts`). */
+/** The learned judge's paper rule (`internal/nli/weights.json`, chosen by `scripts/train-nli.ts`). */
 export interface PaperRule {
   /** A paper is read through its finding sentences whose coverage is at least this share of its best coverage. */
   readonly coverageRatio: number

@@ -1,6 +1,6 @@
 /**
  * The retrieval index of a store: two collections of segments (see
- * `indexSegment.ts`, `indexCollection.ts`), the chunks (L1) and the paper
+ * `internal/retrieval/indexSegment.ts`, `internal/retrieval/indexCollection.ts`), the chunks (L1) and the paper
  * records (L2) with the claims (L3), kept in step with the store.
  *
  * Bringing the index up to date is incremental:
@@ -31,7 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { Collection, type Part } from "./indexCollection.js"
 import {
   type DocKind,

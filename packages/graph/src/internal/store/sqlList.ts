@@ -9,7 +9,7 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import { type DuckDbError, type DuckDbService, quoteLiteral } from "../DuckDb.js"
+import { type DuckDbError, type DuckDbService, quoteLiteral } from "../../DuckDb.js"
 
 /** `('a', 'b')`: string literals for `IN`. */
 export const literalList = (values: ReadonlyArray<string>): string => `(${values.map(quoteLiteral).join(", ")})`

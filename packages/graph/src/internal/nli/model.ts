@@ -1,6 +1,6 @@
 /**
  * The learned offline NLI judge: a logistic regression over the
- * interpretable features of `nliFeatures.ts`, giving the probability that
+ * interpretable features of `internal/nli/features.ts`, giving the probability that
  * the premise contradicts the hypothesis. Its weights, standardisation and
  * thresholds are the JSON written by `scripts/train-nli.ts` (trained on the
  * development half of SciFact train; figures in docs/benchmarks.md).
@@ -12,9 +12,9 @@
  *
  * @internal
  */
-import weights from "./nliWeights.json" with { type: "json" }
-import { featureNames, features, relatedness } from "./nliFeatures.js"
-import type { NliJudgement } from "./nliRules.js"
+import weights from "./weights.json" with { type: "json" }
+import { featureNames, features, relatedness } from "./features.js"
+import type { NliJudgement } from "./rules.js"
 
 /** The trained model as stored. */
 export interface NliModel {

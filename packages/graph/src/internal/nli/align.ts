@@ -21,7 +21,7 @@
  *
  * @internal
  */
-import { stem } from "./nliRules.js"
+import { stem } from "./rules.js"
 
 export const tokenize = (text: string): ReadonlyArray<string> =>
   text.toLowerCase().replace(/n't\b/g, " n't").match(/[a-z0-9]+(?:[-'.][a-z0-9]+)*|n't/g) ?? []

@@ -12,8 +12,8 @@ import { generateObject, type StructuredOutputError } from "@kg/extraction/Struc
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type CitationRef, formatCitation } from "./citations.js"
-import type { Evidence } from "./researchEvidence.js"
-import { jaccard, mmr } from "./retrievalFusion.js"
+import type { Evidence } from "./evidence.js"
+import { jaccard, mmr } from "../retrieval/fusion.js"
 
 /** A sentence of a synthesised answer. */
 export interface DraftSentence {

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Embeddings } from "@kg/core/Embeddings"
 import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { contentStems, cosine } from "./identityText.js"
 
 /** A ranked claim. */

@@ -12,9 +12,9 @@
  */
 import { normalizeLabel } from "@kg/core/EntityCache"
 import * as Effect from "effect/Effect"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { graphBuilder, type SparseGraph } from "./ppr.js"
-import { literalList } from "./sqlList.js"
+import { literalList } from "../store/sqlList.js"
 
 export type NodeKind = "chunk" | "entity" | "claim"
 

@@ -8,8 +8,8 @@
  */
 import * as Effect from "effect/Effect"
 import type { ClaimEdgeKind } from "@kg/core/Domain"
-import type { DuckDbError, DuckDbService } from "../DuckDb.js"
-import { pairKey } from "./linkerBlocking.js"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { pairKey } from "./blocking.js"
 
 const TEMP = { catalog: "temp", schema: "main" } as const
 

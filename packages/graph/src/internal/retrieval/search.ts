@@ -5,7 +5,7 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import type { DuckDbError } from "../DuckDb.js"
+import type { DuckDbError } from "../../DuckDb.js"
 import type { Collection, PreparedQuery } from "./indexCollection.js"
 import {
   bm25Coverage,
@@ -15,8 +15,8 @@ import {
   linearFusion,
   mmr,
   reciprocalRankFusion
-} from "./retrievalFusion.js"
-import type { DocKind, RetrievalIndex } from "./retrievalIndex.js"
+} from "./fusion.js"
+import type { DocKind, RetrievalIndex } from "./searchIndex.js"
 
 export type Target = "chunks" | "summaries"
 export type Mode = "bm25" | "dense" | "hybrid" | "rrf"

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { stem } from "./nliRules.js"
+import { stem } from "../nli/rules.js"
 
 /** Function words and scientific filler that say nothing about what a claim is about. */
 const STOP = new Set([

@@ -31,8 +31,8 @@ import * as FiberRef from "effect/FiberRef"
 import { globalValue } from "effect/GlobalValue"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { AppendOptions, DuckDbOptions, DuckDbParam, DuckDbService } from "../DuckDb.js"
-import { DuckDbError, StoreLockedError } from "../DuckDb.js"
+import type { AppendOptions, DuckDbOptions, DuckDbParam, DuckDbService } from "../../DuckDb.js"
+import { DuckDbError, StoreLockedError } from "../../DuckDb.js"
 
 const SQL_PREVIEW = 160
 const PREPARED_CACHE = 64

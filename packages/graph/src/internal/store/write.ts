@@ -20,8 +20,8 @@
  */
 import * as Effect from "effect/Effect"
 import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
-import type { DuckDbError, DuckDbParam, DuckDbService } from "../DuckDb.js"
-import type { PaperBundle, RemovedCounts, WriteResult } from "../Store.js"
+import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
+import type { PaperBundle, RemovedCounts, WriteResult } from "../../Store.js"
 
 /** DDL of the per-connection TEMP tables of `removeRows`. */
 export const stagingDdl: ReadonlyArray<string> = [
