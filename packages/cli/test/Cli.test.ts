@@ -261,7 +261,7 @@ describe("--json prints exactly one JSON document on stdout, for every command",
     const pairs = path.join(dir, "pairs.jsonl")
     fs.writeFileSync(
       pairs,
-      fs.readFileSync(path.join(repoRoot, "../shared/data/claims/scifact_train_pairs.jsonl"), "utf8").split("\n").slice(0, 8).join("\n")
+      fs.readFileSync(path.join(repoRoot, "testdata/claims/scifact_train_pairs.jsonl"), "utf8").split("\n").slice(0, 8).join("\n")
     )
     const commands: ReadonlyArray<ReadonlyArray<string>> = [
       ["stats"],

@@ -33,7 +33,7 @@ import {
 } from "./helpers.js"
 
 const examples = path.join(repoRoot, "examples/corpus")
-const sharedMd = new URL("../../../../shared/data/papers/md/", import.meta.url).pathname
+const sharedMd = new URL("../../../testdata/papers/md/", import.meta.url).pathname
 
 const summaryKeys = [
   "papers",
@@ -275,7 +275,7 @@ describe.concurrent("kg CLI", () => {
 // `kg eval extraction`, in process (the lead mounts the command under `kg eval`).
 // ---------------------------------------------------------------------------
 
-const scierc = new URL("../../../../shared/data/extraction/scierc_dev_flat.jsonl", import.meta.url).pathname
+const scierc = new URL("../../../testdata/extraction/scierc_dev_flat.jsonl", import.meta.url).pathname
 
 const evalCli = Command.run(
   Command.make("kg").pipe(Command.withSubcommands([Command.make("eval").pipe(Command.withSubcommands([evalExtractionCommand]))])),

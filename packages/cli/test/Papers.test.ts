@@ -9,8 +9,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { lastJson, queryStore, removeDir, runKg, tempDir } from "./helpers.js"
 
-const sharedPdf = new URL("../../../../shared/data/papers/pdf/", import.meta.url).pathname
-const sharedMd = new URL("../../../../shared/data/papers/md/", import.meta.url).pathname
+const sharedPdf = new URL("../../../testdata/papers/pdf/", import.meta.url).pathname
+const sharedMd = new URL("../../../testdata/papers/md/", import.meta.url).pathname
 
 /** A real markdown paper without its front matter (so nothing but the file name identifies it), cut short. */
 const bodyOnly = (file: string, chars: number): string => {

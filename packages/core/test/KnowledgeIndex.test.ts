@@ -15,7 +15,7 @@ import type { OntologyGraph } from "../src/Ontology.js"
 import { checkLaw, commutativityLaw, idempotentMonotoneLaws, monoidLaws } from "./laws.js"
 
 const researchPath = fileURLToPath(new URL("../../../ontologies/research.ttl", import.meta.url))
-const shared = (name: string) => fileURLToPath(new URL(`../../../../shared/data/ontologies/${name}`, import.meta.url))
+const shared = (name: string) => fileURLToPath(new URL(`../../../testdata/ontologies/${name}`, import.meta.url))
 const researchTtl = readFileSync(researchPath, "utf8")
 const schemaTtl = readFileSync(shared("schemaorg-scholarly-subset.ttl"), "utf8")
 

@@ -12,7 +12,7 @@ const wink: Service = Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
 const test: Service = Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.Test))
 
 const paper = (name: string) =>
-  readFileSync(new URL(`../../../../shared/data/papers/md/${name}`, import.meta.url), "utf8")
+  readFileSync(new URL(`../../../testdata/papers/md/${name}`, import.meta.url), "utf8")
 
 // ---------------------------------------------------------------------------
 // invariant checkers

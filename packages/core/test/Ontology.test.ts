@@ -10,7 +10,7 @@ import { ONTOLOGY_NS } from "../src/Domain.js"
 import * as Ontology from "../src/Ontology.js"
 import type { ClassIri, OntologyGraph, PropertyIri } from "../src/Ontology.js"
 
-const shared = (name: string) => fileURLToPath(new URL(`../../../../shared/data/ontologies/${name}`, import.meta.url))
+const shared = (name: string) => fileURLToPath(new URL(`../../../testdata/ontologies/${name}`, import.meta.url))
 const researchPath = fileURLToPath(new URL("../../../ontologies/research.ttl", import.meta.url))
 const vocabularyPath = fileURLToPath(new URL("../../../docs/vocabulary.md", import.meta.url))
 

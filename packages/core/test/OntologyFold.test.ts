@@ -124,7 +124,7 @@ ex:D a owl:Class ; rdfs:subClassOf ex:B .`
   it.effect("on FaBiO: the fold agrees with a direct transitive closure", () =>
     Effect.gen(function*() {
       const g = yield* Ontology.loadOntology(
-        fileURLToPath(new URL("../../../../shared/data/ontologies/fabio.ttl", import.meta.url))
+        fileURLToPath(new URL("../../../testdata/ontologies/fabio.ttl", import.meta.url))
       )
       const descendants = OntologyFold.descendants(g)
       // Cross-check against Ontology.ancestors: c is a descendant of a iff a is an ancestor of c.

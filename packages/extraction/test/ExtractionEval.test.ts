@@ -5,7 +5,7 @@ import * as Either from "effect/Either"
 import { fileURLToPath } from "node:url"
 import * as ExtractionEval from "../src/ExtractionEval.js"
 
-const devFile = fileURLToPath(new URL("../../../../shared/data/extraction/scierc_dev_flat.jsonl", import.meta.url))
+const devFile = fileURLToPath(new URL("../../../testdata/extraction/scierc_dev_flat.jsonl", import.meta.url))
 
 /** Two tiny hand-made documents. */
 const gold: ReadonlyArray<ExtractionEval.GoldRecord> = [

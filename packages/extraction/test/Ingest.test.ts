@@ -18,7 +18,7 @@ import { firstInvalidUtf8, normalizeText } from "../src/internal/ingestText.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
 const CORPUS = `${FIX}/corpus`
-const PDF_DIR = fileURLToPath(new URL("../../../../shared/data/papers/pdf", import.meta.url))
+const PDF_DIR = fileURLToPath(new URL("../../../testdata/papers/pdf", import.meta.url))
 const S2ORC = `${PDF_DIR}/2020.acl-main.447.pdf`
 const LONGEVAL = `${PDF_DIR}/2023.eacl-main.121.pdf`
 

@@ -9,7 +9,7 @@ import * as OfflineExtractor from "../src/OfflineExtractor.js"
 
 const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
 
-const papersDir = new URL("../../../../shared/data/papers/md/", import.meta.url)
+const papersDir = new URL("../../../testdata/papers/md/", import.meta.url)
 const paper = (name: string) => readFileSync(new URL(name, papersDir), "utf8")
 
 /** A sentence that must occur verbatim in a paper (so tests use real text). */

@@ -119,7 +119,7 @@ describe("markdown titles", () => {
     Effect.gen(function*() {
       const dir = yield* tmp
       const real = yield* Effect.promise(() =>
-        fs.readFile(new URL("../../../../shared/data/papers/md/2212.11791.md", import.meta.url), "utf8")
+        fs.readFile(new URL("../../../testdata/papers/md/2212.11791.md", import.meta.url), "utf8")
       )
       const body = real.slice(real.indexOf("\n---", 4) + 4).replace(/\s+/g, " ")
       const file = path.join(dir, "flat.md")

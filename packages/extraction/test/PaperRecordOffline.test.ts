@@ -8,7 +8,7 @@ import * as PaperRecordOffline from "../src/PaperRecordOffline.js"
 const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
 
 const paper = (name: string) =>
-  readFileSync(new URL(`../../../../shared/data/papers/md/${name}`, import.meta.url), "utf8")
+  readFileSync(new URL(`../../../testdata/papers/md/${name}`, import.meta.url), "utf8")
 const titleOf = (text: string) => /^title: "(.*)"$/m.exec(text)?.[1] ?? ""
 
 /** Number of sentences in a field, as the NlpService splits it. */

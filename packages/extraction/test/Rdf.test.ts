@@ -9,7 +9,7 @@ import { resolveChunk } from "../src/EntityResolution.js"
 import * as Rdf from "../src/Rdf.js"
 
 // A real paragraph: arXiv:2212.11765 (Aue, Jatowt, Färber, CC BY 4.0), conclusion.
-const paperFile = new URL("../../../../shared/data/papers/md/2212.11765.md", import.meta.url)
+const paperFile = new URL("../../../testdata/papers/md/2212.11765.md", import.meta.url)
 const paragraph = readFileSync(paperFile, "utf8")
   .split("\n")
   .find((l) => l.startsWith("Using news articles from over 30,000 different domains"))!

@@ -9,7 +9,7 @@ import * as Rdf from "../src/Rdf.js"
 import * as Shacl from "../src/Shacl.js"
 
 // A real paragraph: arXiv:2212.11765 (Aue, Jatowt, Färber, CC BY 4.0), conclusion.
-const paragraph = readFileSync(new URL("../../../../shared/data/papers/md/2212.11765.md", import.meta.url), "utf8")
+const paragraph = readFileSync(new URL("../../../testdata/papers/md/2212.11765.md", import.meta.url), "utf8")
   .split("\n")
   .find((l) => l.startsWith("Using news articles from over 30,000 different domains"))!
 

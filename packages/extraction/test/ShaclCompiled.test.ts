@@ -25,7 +25,7 @@ import { defaultShapesPath } from "../src/Shacl.js"
 import { makeEngine } from "../src/internal/shacl.js"
 import { compileShapes } from "../src/internal/shaclCompiled.js"
 
-const papersDir = new URL("../../../../shared/data/papers/md/", import.meta.url).pathname
+const papersDir = new URL("../../../testdata/papers/md/", import.meta.url).pathname
 const { blankNode, literal, namedNode, quad } = DataFactory
 const XSD = "http://www.w3.org/2001/XMLSchema#"
 const KG = "https://w3id.org/kg/research#"

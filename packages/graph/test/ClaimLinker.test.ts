@@ -147,7 +147,7 @@ describe("ClaimLinker", () => {
     Effect.gen(function*() {
       const db = yield* DuckDb
       // 600 distinct real sentences of SciFact (claims and evidence), five per paper.
-      const lines = readFileSync(new URL("../../../../shared/data/claims/scifact_train_pairs.jsonl", import.meta.url), "utf8")
+      const lines = readFileSync(new URL("../../../testdata/claims/scifact_train_pairs.jsonl", import.meta.url), "utf8")
         .split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { premise: string; hypothesis: string })
       const sentences = Array.from(new Set(lines.flatMap((l) => [l.hypothesis, l.premise]))).slice(0, 600)
       // "Antiretroviral therapy increases rates of tuberculosis across a broad range of CD4 strata."

@@ -22,7 +22,7 @@ import * as Store from "../src/Store.js"
 
 // Four real papers (machine learning, 2022) extracted offline with hashed embeddings.
 const PAPERS = ["2212.11809", "2212.11803", "2212.11791", "2212.11808"].map((id) =>
-  fileURLToPath(new URL(`../../../../shared/data/papers/md/${id}.md`, import.meta.url))
+  fileURLToPath(new URL(`../../../testdata/papers/md/${id}.md`, import.meta.url))
 )
 const DIMENSION = 100
 

@@ -52,7 +52,7 @@ describe("offline learned NLI judge", () => {
 
   it.effect("beats the majority class on the held-out half of SciFact (split by abstract, never trained on)", () =>
     Effect.gen(function*() {
-      const file = new URL("../../../../shared/data/claims/scifact_train_pairs.jsonl", import.meta.url).pathname
+      const file = new URL("../../../testdata/claims/scifact_train_pairs.jsonl", import.meta.url).pathname
       const held = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "")
         .map((l) => JSON.parse(l) as Nli.NliPair & { doc_id: string })
         .filter((p) => heldout(String(p.doc_id)))
@@ -130,7 +130,7 @@ describe("NLI evaluation", () => {
 
   it.effect("evaluates the offline rules on real SciFact pairs above the majority macro-F1", () =>
     Effect.gen(function*() {
-      const pairs = yield* Nli.readPairs(new URL("../../../../shared/data/claims/scifact_train_pairs.jsonl", import.meta.url).pathname)
+      const pairs = yield* Nli.readPairs(new URL("../../../testdata/claims/scifact_train_pairs.jsonl", import.meta.url).pathname)
       const result = yield* Nli.evaluate(pairs).pipe(Effect.provide(Nli.layerOffline))
       expect(result.pairs).toBe(pairs.length)
       expect(result.macroF1).toBeGreaterThan(result.majorityBaseline.macroF1)

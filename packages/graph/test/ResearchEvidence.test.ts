@@ -18,7 +18,7 @@ import { keyTerm, recordEvidence } from "../src/internal/research/evidence.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as Store from "../src/Store.js"
 
-const papersDir = new URL("../../../../shared/data/papers/md/", import.meta.url).pathname
+const papersDir = new URL("../../../testdata/papers/md/", import.meta.url).pathname
 
 const layer = Retrieval.layer({ persist: false }).pipe(
   Layer.provideMerge(Store.layer({ path: ":memory:", embeddingDimension: 100, embeddingModel: "hash" })),

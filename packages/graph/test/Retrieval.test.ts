@@ -15,8 +15,8 @@ import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
 
-const corpusPath = new URL("../../../../shared/data/multihop/hotpotqa_100_corpus.jsonl", import.meta.url).pathname
-const questionsPath = new URL("../../../../shared/data/multihop/hotpotqa_100_questions.jsonl", import.meta.url).pathname
+const corpusPath = new URL("../../../testdata/multihop/hotpotqa_100_corpus.jsonl", import.meta.url).pathname
+const questionsPath = new URL("../../../testdata/multihop/hotpotqa_100_questions.jsonl", import.meta.url).pathname
 
 /** A bundle with chunks (hashed embeddings), an optional record and claims quoting sentences of the text. */
 const bundleOf = (

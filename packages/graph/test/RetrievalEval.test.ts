@@ -14,8 +14,8 @@ import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
 
-const corpusPath = new URL("../../../../shared/data/multihop/hotpotqa_100_corpus.jsonl", import.meta.url).pathname
-const questionsPath = new URL("../../../../shared/data/multihop/hotpotqa_100_questions.jsonl", import.meta.url).pathname
+const corpusPath = new URL("../../../testdata/multihop/hotpotqa_100_corpus.jsonl", import.meta.url).pathname
+const questionsPath = new URL("../../../testdata/multihop/hotpotqa_100_questions.jsonl", import.meta.url).pathname
 
 describe("answer metrics", () => {
   it("normalise like SQuAD", () => {

@@ -17,7 +17,7 @@ import { surfaceForm } from "../src/internal/export/training.js"
 import * as Store from "../src/Store.js"
 import * as TrainingExport from "../src/TrainingExport.js"
 
-const paper = (id: string) => fileURLToPath(new URL(`../../../../shared/data/papers/md/${id}.md`, import.meta.url))
+const paper = (id: string) => fileURLToPath(new URL(`../../../testdata/papers/md/${id}.md`, import.meta.url))
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "kg-training-test-"))
 process.on("exit", () => fs.rmSync(workDir, { recursive: true, force: true }))
