@@ -12,7 +12,13 @@
  *
  * API keys are never read from the configuration file. `apiKeyFile` may name a
  * file whose content is the key (for the configured provider); it is read only
- * then, and only when the environment has no key. Keys are never printed.
+ * then, and only when the environment has no key. Keys are never printed, and
+ * URLs are printed without their credentials (`Redact.redactUrl`).
+ *
+ * `llm.timeoutMs` and `llm.maxRetries` (or `KG_LLM_TIMEOUT_MS`,
+ * `KG_LLM_MAX_RETRIES`) bound each LLM call: a per-request timeout and the
+ * retries of transient failures (defaults 60000 ms and 2, so a hanging
+ * endpoint fails a call after 3 x 60 s).
  *
  * ```json
  * {
@@ -39,6 +45,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { redactUrl } from "@kg/core/Redact"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The file
@@ -124,6 +131,10 @@ export const KgConfigFile = Schema.Struct({
     overlap: opt(NonNegativeInt)
   })),
   concurrency: opt(PositiveInt),
+  llm: opt(Schema.Struct({
+    timeoutMs: opt(Schema.Int.pipe(Schema.between(1, 3_600_000, { message: () => "a whole number of milliseconds from 1 to 3600000" }))),
+    maxRetries: opt(Schema.Int.pipe(Schema.between(0, 20, { message: () => "a whole number from 0 to 20" })))
+  })),
   thresholds: opt(Schema.Struct({
     relevanceFloor: opt(Probability),
     link: opt(LinkThresholds)
@@ -211,6 +222,7 @@ const allowedKeys = (at: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
     "": Object.keys(KgConfigFile.fields),
     embeddings: ["provider", "model", "baseUrl", "dimension", "cacheDir"],
     chunking: ["maxTokens", "overlap"],
+    llm: ["timeoutMs", "maxRetries"],
     thresholds: ["relevanceFloor", "link"],
     "thresholds.link": Object.keys(LinkThresholds.fields),
     serve: ["host", "port"]
@@ -449,6 +461,11 @@ export interface Settings {
     readonly overlap: Setting<number>
   }
   readonly concurrency: Setting<number>
+  /** Per-request LLM timeout and retries of transient failures (`LlmProviders.defaults` when unset). */
+  readonly llm: {
+    readonly timeoutMs: Setting<number | undefined>
+    readonly maxRetries: Setting<number | undefined>
+  }
   readonly relevanceFloor: Setting<number>
   readonly linkThresholds: Setting<typeof LinkThresholds.Type>
   readonly ontology: Setting<string | undefined>
@@ -562,6 +579,18 @@ export const resolve = (
         file: ["concurrency", f.concurrency],
         fallback: ["default", defaults.concurrency]
       }),
+      llm: {
+        timeoutMs: pick<number | undefined>({
+          env: [yield* envNumber(env, "KG_LLM_TIMEOUT_MS", { min: 1, max: 3_600_000, integer: true })],
+          file: ["llm.timeoutMs", f.llm?.timeoutMs],
+          fallback: ["60000 ms per request", undefined]
+        }),
+        maxRetries: pick<number | undefined>({
+          env: [yield* envNumber(env, "KG_LLM_MAX_RETRIES", { min: 0, max: 20, integer: true })],
+          file: ["llm.maxRetries", f.llm?.maxRetries],
+          fallback: ["2 retries of transient failures", undefined]
+        })
+      },
       relevanceFloor: pick({
         flag: ["--min-score", flags.relevanceFloor],
         env: [yield* envNumber(env, "KG_MIN_SCORE", { min: 0, max: 1 })],
@@ -631,6 +660,8 @@ export const configProvider = (settings: Settings, env: NodeJS.ProcessEnv = proc
     put("KG_EMBEDDINGS_BASE_URL", settings.embeddings.baseUrl)
     put("KG_EMBEDDINGS_DIMENSION", settings.embeddings.dimension)
     put("KG_CACHE_DIR", settings.embeddings.cacheDir)
+    put("KG_LLM_TIMEOUT_MS", settings.llm.timeoutMs)
+    put("KG_LLM_MAX_RETRIES", settings.llm.maxRetries)
     const keyFile = settings.apiKeyFile.value
     if (keyFile !== undefined && (provider === "anthropic" || provider === "openai")) {
       const keyName = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"
@@ -653,13 +684,15 @@ export const configProvider = (settings: Settings, env: NodeJS.ProcessEnv = proc
 
 /**
  * The settings as a plain object for `kg config`: each value with its source;
- * secrets never appear (only whether a key is present, masked).
+ * secrets never appear (only whether a key is present, masked; URLs without
+ * their user-info and key/token parameters).
  *
  * @since 0.1.0
  * @category utils
  */
 export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> => {
   const s = <A>(x: Setting<A>) => ({ value: x.value ?? null, source: x.source, from: x.from })
+  const url = (x: Setting<string | undefined>) => ({ ...s(x), value: x.value === undefined ? null : redactUrl(x.value) })
   const masked = (name: string) => {
     const v = (env[name] ?? "").trim()
     return v === "" ? null : `set (${v.length} characters, hidden)`
@@ -669,7 +702,7 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     db: s(settings.db),
     provider: s(settings.provider),
     model: s(settings.model),
-    baseUrl: s(settings.baseUrl),
+    baseUrl: url(settings.baseUrl),
     apiKeyFile: s(settings.apiKeyFile),
     keys: {
       ANTHROPIC_API_KEY: masked("ANTHROPIC_API_KEY"),
@@ -680,12 +713,13 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     embeddings: {
       provider: s(settings.embeddings.provider),
       model: s(settings.embeddings.model),
-      baseUrl: s(settings.embeddings.baseUrl),
+      baseUrl: url(settings.embeddings.baseUrl),
       dimension: s(settings.embeddings.dimension),
       cacheDir: s(settings.embeddings.cacheDir)
     },
     chunking: { maxTokens: s(settings.chunking.maxTokens), overlap: s(settings.chunking.overlap) },
     concurrency: s(settings.concurrency),
+    llm: { timeoutMs: s(settings.llm.timeoutMs), maxRetries: s(settings.llm.maxRetries) },
     thresholds: { relevanceFloor: s(settings.relevanceFloor), link: s(settings.linkThresholds) },
     ontology: s(settings.ontology),
     shapes: s(settings.shapes),

@@ -12,6 +12,7 @@
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
+import { redactText } from "./Redact.js"
 
 /**
  * Embedding failed (model missing, endpoint error, bad response).
@@ -24,7 +25,7 @@ export class EmbeddingError extends Data.TaggedError("EmbeddingError")<{
   readonly detail: string
 }> {
   override get message(): string {
-    return `embeddings (${this.model}): ${this.detail}`
+    return redactText(`embeddings (${this.model}): ${this.detail}`)
   }
 }
 

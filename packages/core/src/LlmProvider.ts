@@ -12,6 +12,7 @@ import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { redactText } from "./Redact.js"
 
 /**
  * Which provider to talk to.
@@ -110,7 +111,9 @@ export class LlmError extends Data.TaggedError("LlmError")<{
   readonly detail: string
 }> {
   override get message(): string {
-    return `${this.provider}: ${this.reason}${this.status !== undefined ? ` (HTTP ${this.status})` : ""}: ${this.detail}`
+    return redactText(
+      `${this.provider}: ${this.reason}${this.status !== undefined ? ` (HTTP ${this.status})` : ""}: ${this.detail}`
+    )
   }
 }
 

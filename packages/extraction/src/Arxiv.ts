@@ -26,6 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { redactText } from "@kg/core/Redact"
 import { type AtomEntry, type AtomFeed, AtomParseError, parseFeed } from "./internal/arxivAtom.js"
 import { type Attempt, describeNetworkError, type PolitePolicy, retryableStatus, retryAfterOf, withPoliteRetry } from "./internal/arxivHttp.js"
 
@@ -131,7 +132,8 @@ export class ArxivError extends Data.TaggedError("ArxivError")<{
   override get message(): string {
     const tries = this.attempts !== undefined && this.attempts > 1 ? ` (gave up after ${this.attempts} attempts)` : ""
     const status = this.status !== undefined ? ` (HTTP ${this.status})` : ""
-    return `arXiv ${this.reason === "api" ? "refused the query" : this.reason}${status}: ${this.detail}${tries}; ${this.url}`
+    // The endpoint may carry credentials (KG_ARXIV_URL with a token): never in a message.
+    return redactText(`arXiv ${this.reason === "api" ? "refused the query" : this.reason}${status}: ${this.detail}${tries}; ${this.url}`)
   }
 }
 

@@ -17,6 +17,7 @@ import * as EntityCache from "@kg/core/EntityCache"
 import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
+import { redactText } from "@kg/core/Redact"
 import * as OfflineThread from "./internal/offlineThread.js"
 import * as OfflineExtractor from "./OfflineExtractor.js"
 import * as PaperRecordOffline from "./PaperRecordOffline.js"
@@ -72,7 +73,7 @@ export class ExtractionFailed extends Data.TaggedError("ExtractionFailed")<{
   readonly reason: string
 }> {
   override get message(): string {
-    return `extraction of ${this.target} failed: ${this.reason}`
+    return redactText(`extraction of ${this.target} failed: ${this.reason}`)
   }
 }
 

@@ -5,8 +5,14 @@
  * retries of transient failures, a per-request timeout and secret-free errors.
  * `paramsFromEnv` / `layerConfig` pick the provider from the environment
  * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `OPENAI_API_KEY`,
- * `OPENAI_BASE_URL`); with none set the provider is `"offline"`, which has no
- * LLM: callers branch on `resolveProviderName` and use the rule-based extractor.
+ * `OPENAI_BASE_URL`, and `KG_LLM_TIMEOUT_MS` / `KG_LLM_MAX_RETRIES` for the
+ * per-request timeout and the retries of transient failures); with none set
+ * the provider is `"offline"`, which has no LLM: callers branch on
+ * `resolveProviderName` and use the rule-based extractor.
+ *
+ * Error messages, logs and span attributes name the base URL without its
+ * credentials (`Redact.redactUrl`); a base URL with `user:password@` is
+ * refused before any request.
  *
  * Request shape, for both providers: `system` first (static, cached),
  * then `prompt` as a user turn, then `history` (the turns that follow the
@@ -24,6 +30,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { redactText, redactUrl } from "@kg/core/Redact"
 import { ANTHROPIC_DEFAULT_BASE_URL, makeAnthropic } from "./internal/anthropic.js"
 import { makeOpenAi, OPENAI_DEFAULT_BASE_URL } from "./internal/openai.js"
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "./internal/retry.js"
@@ -41,8 +48,10 @@ export const defaults = {
   openaiBaseUrl: OPENAI_DEFAULT_BASE_URL,
   maxOutputTokens: 4096,
   temperature: 0,
-  timeout: 120_000,
-  maxRetries: 4,
+  /** Per-request timeout (`KG_LLM_TIMEOUT_MS`, `llm.timeoutMs`): a hanging endpoint fails a call in at most 3 x 60 s. */
+  timeout: 60_000,
+  /** Retries of transient failures after the first attempt (`KG_LLM_MAX_RETRIES`, `llm.maxRetries`). */
+  maxRetries: 2,
   retryBaseDelayMs: DEFAULT_BASE_DELAY_MS,
   retryMaxDelayMs: DEFAULT_MAX_DELAY_MS
 } as const
@@ -74,7 +83,7 @@ export class LlmConfigError extends Data.TaggedError("LlmConfigError")<{
   readonly detail: string
 }> {
   override get message(): string {
-    return `LLM provider "${this.provider}": ${this.detail}`
+    return redactText(`LLM provider "${this.provider}": ${this.detail}`)
   }
 }
 
@@ -110,7 +119,9 @@ const environment = Config.all({
   anthropicKey: nonEmptyRedacted("ANTHROPIC_API_KEY"),
   anthropicBaseUrl: nonEmptyString("ANTHROPIC_BASE_URL"),
   openaiKey: nonEmptyRedacted("OPENAI_API_KEY"),
-  openaiBaseUrl: nonEmptyString("OPENAI_BASE_URL")
+  openaiBaseUrl: nonEmptyString("OPENAI_BASE_URL"),
+  timeoutMs: Config.option(Config.integer("KG_LLM_TIMEOUT_MS")),
+  maxRetries: Config.option(Config.integer("KG_LLM_MAX_RETRIES"))
 })
 
 /**
@@ -131,8 +142,9 @@ export const resolveProviderName = (explicit?: ProviderName | undefined): Effect
 
 /**
  * Parameters from the environment (through effect `Config`; keys are read as
- * `Redacted`), with `overrides` taking precedence field by field (an
- * `undefined` override is ignored).
+ * `Redacted`; `KG_LLM_TIMEOUT_MS` and `KG_LLM_MAX_RETRIES` set the timeout and
+ * retries), with `overrides` taking precedence field by field (an `undefined`
+ * override is ignored). Invalid numbers are refused when the provider is built.
  *
  * @since 0.1.0
  * @category constructors
@@ -167,8 +179,8 @@ export const paramsFromEnv = (
       apiKey: overrides.apiKey ?? fromEnv.apiKey,
       maxOutputTokens: overrides.maxOutputTokens ?? defaults.maxOutputTokens,
       temperature: overrides.temperature ?? defaults.temperature,
-      timeout: overrides.timeout ?? defaults.timeout,
-      maxRetries: overrides.maxRetries ?? defaults.maxRetries
+      timeout: overrides.timeout ?? Option.getOrUndefined(env.timeoutMs) ?? defaults.timeout,
+      maxRetries: overrides.maxRetries ?? Option.getOrUndefined(env.maxRetries) ?? defaults.maxRetries
     }
   })
 
@@ -181,20 +193,27 @@ const validate = (params: LlmParams): string | undefined => {
     return `temperature must be a number >= 0, got ${params.temperature}`
   }
   if (!Number.isFinite(params.timeout) || params.timeout <= 0) {
-    return `timeout must be a positive number of milliseconds, got ${params.timeout}`
+    return `timeout must be a positive number of milliseconds, got ${params.timeout}; check KG_LLM_TIMEOUT_MS or llm.timeoutMs`
   }
   if (!Number.isInteger(params.maxRetries) || params.maxRetries < 0) {
-    return `maxRetries must be an integer >= 0, got ${params.maxRetries}`
+    return `maxRetries must be an integer >= 0, got ${params.maxRetries}; check KG_LLM_MAX_RETRIES or llm.maxRetries`
   }
   if (params.baseUrl !== undefined) {
     const envName = params.provider === "anthropic" ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"
+    const keyName = params.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"
+    let url: URL
     try {
-      const url = new URL(params.baseUrl)
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        return `the base URL must be http(s), got ${url.protocol}; check ${envName}`
-      }
+      url = new URL(params.baseUrl)
     } catch {
-      return `the base URL ${JSON.stringify(params.baseUrl)} is not a URL; check ${envName}`
+      return `the base URL ${JSON.stringify(redactUrl(params.baseUrl))} is not a URL; check ${envName}`
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return `the base URL must be http(s), got ${url.protocol}; check ${envName}`
+    }
+    if (url.username !== "" || url.password !== "") {
+      // fetch refuses such URLs (and would print them whole): say so before any request, without the secret.
+      return `the base URL ${redactUrl(params.baseUrl)} carries a user name or password, which requests cannot send; ` +
+        `remove "user:password@" from ${envName} and put the key in ${keyName}`
     }
   }
   return undefined

@@ -218,7 +218,7 @@ export const make = (
     }
     const baseUrl = params.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL
     const ctx = errorContext(baseUrl, apiKey)
-    const { classify, load } = lazyClient({ timeout: params.timeout, apiKey }, ctx)
+    const { classify, load } = lazyClient({ timeout: params.timeout, apiKey }, ctx, baseUrl)
     const call = <A>(what: (client: Awaited<ReturnType<typeof load>>, signal: AbortSignal) => Promise<A>) =>
       withRetry(
         withTimeout(
@@ -237,7 +237,7 @@ export const make = (
         provider: "anthropic",
         reason: "invalid_response",
         retryable: false,
-        detail: `${what}: ${JSON.stringify(raw)?.slice(0, 200)}; check ANTHROPIC_BASE_URL (requests go to ${baseUrl})`
+        detail: `${what}: ${JSON.stringify(raw)?.slice(0, 200)}; check ANTHROPIC_BASE_URL (requests go to ${ctx.baseUrl})`
       })
     const info = (raw: unknown): Effect.Effect<BatchInfo, LlmError> =>
       Either.match(decodeBatch(raw), {

@@ -35,6 +35,7 @@ import * as EntityName from "@kg/core/EntityName"
 import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
+import { redactText } from "@kg/core/Redact"
 import * as EntityResolution from "./EntityResolution.js"
 import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
@@ -388,7 +389,8 @@ const processChunk = (
         claims: [],
         reported: [],
         violations: [],
-        failure: extracted.left.reason,
+        // Stored in failed_chunks and shown by the server: never with a URL's credentials.
+        failure: redactText(extracted.left.reason),
         merges: 0,
         usage: emptyUsage,
         cache,
@@ -587,7 +589,7 @@ export const extractPaper = (
           usage
         })),
         Effect.catchAll((e) =>
-          Effect.logWarning(`no paper record for ${paper.id}: ${e.reason}`).pipe(
+          Effect.logWarning(`no paper record for ${paper.id}: ${redactText(e.reason)}`).pipe(
             Effect.as({ record: null, usage: emptyUsage })
           )
         )

@@ -426,7 +426,7 @@ describe("provider selection and parameters", () => {
       )
       expect(params.provider).toBe("anthropic")
       expect(params.model).toBe(LlmProviders.defaults.anthropicModel)
-      expect(params).toMatchObject({ maxOutputTokens: 4096, temperature: 0, timeout: 120000, maxRetries: 4 })
+      expect(params).toMatchObject({ maxOutputTokens: 4096, temperature: 0, timeout: 60000, maxRetries: 2 })
       expect(params.apiKey && Redacted.value(params.apiKey)).toBe(ANTHROPIC_KEY)
       expect(JSON.stringify(params)).not.toContain(ANTHROPIC_KEY)
       expect(String(params.apiKey)).not.toContain(ANTHROPIC_KEY)

@@ -2,6 +2,9 @@
  * Runs the command tree on the Node platform: the file system, path and
  * terminal services that `@effect/cli` needs (not the whole `NodeContext`),
  * logs on stderr, Ctrl-C as exit 130, and errors as one `kg: ...` line.
+ * Everything written to stderr (logs, progress, errors) and the JSON error on
+ * stdout pass through `Redact.redactText`: a URL's credentials never reach
+ * the terminal.
  */
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -14,6 +17,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import { redactText } from "@kg/core/Redact"
 import * as Sidecar from "@kg/server/Sidecar"
 import { run } from "../Cli.js"
 
@@ -62,6 +66,16 @@ const watchStdout = (): void => {
   }) as typeof process.stdout.write
 }
 
+/** Every write to stderr without URL credentials (logs, progress lines, errors, whoever writes them). */
+const redactStderr = (): void => {
+  const write = process.stderr.write.bind(process.stderr) as (chunk: unknown, ...rest: Array<unknown>) => boolean
+  process.stderr.write = ((chunk: unknown, ...rest: Array<unknown>) => {
+    if (typeof chunk === "string") return write(redactText(chunk), ...rest)
+    if (chunk instanceof Uint8Array) return write(redactText(Buffer.from(chunk).toString("utf8")), ...rest)
+    return write(chunk, ...rest)
+  }) as typeof process.stderr.write
+}
+
 const tagOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string"
     ? error._tag
@@ -69,6 +83,7 @@ const tagOf = (error: unknown): string =>
 
 export const runCli = (argv: ReadonlyArray<string>): void => {
   watchStdout()
+  redactStderr()
   run(argv).pipe(
     Effect.provide(platform),
     Effect.provide(Logger.replace(Logger.defaultLogger, stderrLogger)),
@@ -92,10 +107,10 @@ export const runCli = (argv: ReadonlyArray<string>): void => {
         const message = failure._tag === "Some"
           ? lockMessage(failure.value) ?? describe(failure.value)
           : `unexpected error: ${describe(Cause.squash(cause))}`
-        process.stderr.write(`kg: ${message}\n`)
+        process.stderr.write(redactText(`kg: ${message}\n`))
         if (jsonRequested(argv) && !stdoutWritten) {
           const tag = failure._tag === "Some" ? tagOf(failure.value) : "UnexpectedError"
-          process.stdout.write(JSON.stringify({ error: { tag, message } }) + "\n")
+          process.stdout.write(JSON.stringify({ error: { tag, message: redactText(message) } }) + "\n")
         }
         if (process.env["KG_DEBUG"]) process.stderr.write(Cause.pretty(cause) + "\n")
       })

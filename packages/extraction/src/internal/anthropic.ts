@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { redactUrl } from "@kg/core/Redact"
 import {
   type AttemptFailure,
   type ErrorContext,
@@ -183,7 +184,9 @@ export const responseText = (
  */
 export const lazyClient = (
   params: Pick<LlmParams, "timeout"> & { readonly apiKey: Redacted.Redacted<string> },
-  ctx: ErrorContext
+  ctx: ErrorContext,
+  /** Where requests go, credentials included (`ctx.baseUrl` is the form shown in messages). */
+  baseUrl: string
 ) => {
   type Sdk = typeof import("@anthropic-ai/sdk")
   let sdk: Sdk | undefined
@@ -192,7 +195,7 @@ export const lazyClient = (
     (client ??= import("@anthropic-ai/sdk").then((loaded) =>
       new (sdk = loaded).default({
         apiKey: Redacted.value(params.apiKey),
-        baseURL: ctx.baseUrl,
+        baseURL: baseUrl,
         maxRetries: 0,
         timeout: params.timeout,
         logLevel: "off",
@@ -214,10 +217,10 @@ export const lazyClient = (
   return { load, classify }
 }
 
-/** What the provider's errors say about where requests go. */
+/** What the provider's errors say about where requests go (the URL without its credentials). */
 export const errorContext = (baseUrl: string, apiKey: Redacted.Redacted<string>): ErrorContext => ({
   provider: "anthropic",
-  baseUrl,
+  baseUrl: redactUrl(baseUrl),
   keyEnv: "ANTHROPIC_API_KEY",
   baseUrlEnv: "ANTHROPIC_BASE_URL",
   apiKey
@@ -262,7 +265,7 @@ export const makeAnthropic = (
 ): Context.Tag.Service<LlmProvider> => {
   const baseUrl = params.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL
   const ctx = errorContext(baseUrl, params.apiKey)
-  const { classify, load } = lazyClient(params, ctx)
+  const { classify, load } = lazyClient(params, ctx, baseUrl)
 
   const attempt = (body: MessageCreateParamsNonStreaming) =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>

@@ -14,6 +14,7 @@
 import { backoffDelay, isTransientStatus, parseRetryAfter } from "./retry.js"
 import { EmbeddingError } from "@kg/core/Embeddings"
 import type { Embeddings } from "@kg/core/Embeddings"
+import { redactText, redactUrl } from "@kg/core/Redact"
 import type * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -72,20 +73,11 @@ export class AttemptError extends Data.TaggedError("AttemptError")<{
   readonly retryAfterMs?: number | undefined
 }> {}
 
-/** The URL without user-info, safe to show in messages. */
-const displayUrl = (url: string): string => {
-  try {
-    const u = new URL(url)
-    u.username = ""
-    u.password = ""
-    return u.toString()
-  } catch {
-    return "(invalid URL)"
-  }
-}
+/** The URL without credentials (user-info, key/token parameters), safe to show in messages. */
+const displayUrl = (url: string): string => redactUrl(url)
 
 const snippet = (text: string): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
+  const flat = redactText(text.slice(0, 4000).replace(/\s+/g, " ").trim())
   return flat.length > 300 ? `${flat.slice(0, 300)}...` : flat
 }
 
@@ -110,7 +102,7 @@ export const retryWithBackoff = <A>(
       return Random.next.pipe(
         Effect.flatMap((random) => {
           const wait = backoffDelay(n, { baseDelayMs: baseMs, maxDelayMs: maxMs }, random, e.retryAfterMs)
-          return Effect.logDebug(`embeddings: ${e.detail}; retry ${n + 1}/${options.maxRetries} in ${Math.round(wait)} ms`)
+          return Effect.logDebug(`embeddings: ${redactText(e.detail)}; retry ${n + 1}/${options.maxRetries} in ${Math.round(wait)} ms`)
             .pipe(Effect.zipRight(Effect.sleep(Duration.millis(wait))))
         }),
         Effect.zipRight(Effect.suspend(() => loop(n + 1)))
@@ -167,7 +159,9 @@ export const makeOpenAiEmbeddings = (
         },
         catch: (e) =>
           new AttemptError({
-            detail: `request to ${shownUrl} failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`,
+            detail: redactText(
+              `request to ${shownUrl} failed: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`
+            ),
             retryable: true
           })
       }).pipe(

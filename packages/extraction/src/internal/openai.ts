@@ -15,6 +15,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import { redactUrl } from "@kg/core/Redact"
 import {
   type AttemptFailure,
   type ErrorContext,
@@ -150,7 +151,7 @@ export const makeOpenAi = (
     const url = `${baseUrl}/chat/completions`
     const ctx: ErrorContext = {
       provider: "openai",
-      baseUrl,
+      baseUrl: redactUrl(baseUrl),
       keyEnv: "OPENAI_API_KEY",
       baseUrlEnv: "OPENAI_BASE_URL",
       apiKey: params.apiKey
@@ -210,7 +211,7 @@ export const makeOpenAi = (
             rejectsJsonSchema(raw.status, raw.text))
           {
             yield* Ref.set(modeRef, { ...mode, responseFormat: "json_object" } satisfies WireMode)
-            yield* Effect.logInfo(`${baseUrl} does not support json_schema output; using json_object from now on`)
+            yield* Effect.logInfo(`${ctx.baseUrl} does not support json_schema output; using json_object from now on`)
             continue
           }
           if (adaptation < 2 && mode.tokensField === "max_tokens" && wantsMaxCompletionTokens(raw.status, raw.text)) {
@@ -224,7 +225,7 @@ export const makeOpenAi = (
 
     const generate = (request: LlmRequest): Effect.Effect<LlmResponse, LlmError> =>
       withRetry(withTimeout(once(request), params.timeout, ctx), policy).pipe(
-        Effect.withSpan("LlmProvider.openai.generate", { attributes: { model: params.model, baseUrl } })
+        Effect.withSpan("LlmProvider.openai.generate", { attributes: { model: params.model, baseUrl: ctx.baseUrl } })
       )
 
     return { name: "openai", model: params.model, generate }

@@ -8,6 +8,7 @@
  * @internal
  */
 import { LlmError } from "@kg/core/LlmProvider"
+import { redactText } from "@kg/core/Redact"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -84,7 +85,9 @@ export const backoffDelay = (
 
 /**
  * Removes secrets from text that may end up in an error, a log or a file:
- * the API key itself wherever it appears, bearer tokens and `sk-...` keys.
+ * the API key itself wherever it appears, bearer tokens, `sk-...` keys, and
+ * the credentials of every URL (`Redact.redactText`: user-info, key/token
+ * parameters).
  */
 export const scrub = (text: string, secret: Redacted.Redacted<string> | undefined): string => {
   let out = text
@@ -92,7 +95,7 @@ export const scrub = (text: string, secret: Redacted.Redacted<string> | undefine
     const value = Redacted.value(secret)
     if (value.length >= 4) out = out.split(value).join("[redacted]")
   }
-  return out
+  return redactText(out)
     .replace(/(bearer\s+)[^\s"',;]+/gi, "$1[redacted]")
     .replace(/\b(sk-[A-Za-z0-9_-]{6,})/g, "[redacted]")
     .replace(/("?x-api-key"?\s*[:=]\s*"?)[^\s"',;]+/gi, "$1[redacted]")
@@ -107,7 +110,7 @@ export const truncate = (text: string, max: number): string =>
  */
 export interface ErrorContext {
   readonly provider: string
-  /** Where requests go, for messages about unreachable servers. */
+  /** Where requests go, for messages about unreachable servers: credentials removed (`Redact.redactUrl`). */
   readonly baseUrl: string
   /** The environment variable holding the key (e.g. `ANTHROPIC_API_KEY`). */
   readonly keyEnv: string

@@ -13,6 +13,7 @@ import * as Fiber from "effect/Fiber"
 import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
+import { redactText } from "@kg/core/Redact"
 import type * as Scope from "effect/Scope"
 import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
 import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
@@ -164,9 +165,12 @@ const l4Options = (o: L4Request): Omit<L4Options, "onEvent" | "provider"> => ({
 })
 
 const errorText = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" && cause.message !== ""
-    ? cause.message
-    : String(cause)
+  redactText(
+    typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" &&
+      cause.message !== ""
+      ? cause.message
+      : String(cause)
+  )
 
 export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -184,6 +188,8 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
           seq: state.events.length,
           at: now(),
           ...event,
+          // Error texts (an LLM endpoint that failed) name URLs: without their credentials.
+          message: redactText(event.message),
           ...(terminal.has(event.kind) || event.kind === "started" || event.kind === "queued" ? { job: state.job } : {})
         }
         state.events.push(full)

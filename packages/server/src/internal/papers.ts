@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as Effect from "effect/Effect"
+import { redactText } from "@kg/core/Redact"
 import type { DuckDbService } from "@kg/graph/DuckDb"
 import type * as GraphQueries from "@kg/graph/GraphQueries"
 import type { PagePassage, PaperDetail, PaperSummary } from "../Api.js"
@@ -274,7 +275,8 @@ export const paperDetail = (db: DuckDbService, paperId: string, chunkLimit: numb
       })),
       totalChunks: paper.chunks,
       violations: violations.map((v) => ({ chunkId: v.chunk_id, focusNode: v.focus_node, path: v.path, message: v.message })),
-      failedChunks: failed.map((f) => ({ chunkId: f.chunk_id, reason: f.reason }))
+      // Stores written before reasons were redacted may hold a URL's credentials: never sent to a client.
+      failedChunks: failed.map((f) => ({ chunkId: f.chunk_id, reason: redactText(f.reason) }))
     } satisfies PaperDetail
   })
 
