@@ -32,8 +32,9 @@ import { canonicalName, entityKey } from "./EntityName.js"
 export type NormalizedLabel = string & Brand.Brand<"NormalizedLabel">
 const NormalizedLabel = Brand.nominal<NormalizedLabel>()
 
-const LEADING_ARTICLE = /^(?:the|a|an)\s+/
-const EDGE_PUNCT = /^[\s"'`“”‘’()[\]{}<>.,;:!?*_]+|[\s"'`“”‘’()[\]{}<>.,;:!?*_]+$/g
+/** Characters dropped at either end of a label (besides whitespace). */
+const EDGE_PUNCT = new Set(Array.from("\"'`“”‘’()[]{}<>.,;:!?*_"))
+const LEADING_ARTICLES = ["the ", "a ", "an "] as const
 const DASHES = /[\u2010-\u2015\u2212-]/g
 
 const singular = (word: string): string => {
@@ -74,17 +75,32 @@ export const normalizeLabel = (label: string): NormalizedLabel => {
 const NORMALIZED_MEMO = 100_000
 const normalized = new Map<string, NormalizedLabel>()
 
+const isEdge = (c: string): boolean => c === " " || EDGE_PUNCT.has(c)
+
 const normalizeNow = (label: string): NormalizedLabel => {
   let s = label.normalize("NFKC").normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
   s = s.toLowerCase().replace(DASHES, " ").replace(/\s+/g, " ")
-  // Every step below only shortens the string, so iterating to a fixed point
-  // terminates and makes the function idempotent whatever the input.
+  // Each step below only shortens the string, so iterating to a fixed point terminates and makes the function
+  // idempotent whatever the input. The ends are trimmed on two indices (edge punctuation and every leading article
+  // in one sweep), so a label of any length is normalised in linear time.
   for (;;) {
-    let next = s.replace(EDGE_PUNCT, "").replace(LEADING_ARTICLE, "").trim()
-    const words = next.split(" ")
-    const last = words.length - 1
-    if (words[last] !== "") words[last] = singular(words[last]!)
-    next = words.join(" ")
+    let lo = 0
+    let hi = s.length
+    while (hi > lo && isEdge(s[hi - 1]!)) hi--
+    for (;;) {
+      const start = lo
+      while (lo < hi && isEdge(s[lo]!)) lo++
+      const article = LEADING_ARTICLES.find((a) => s.startsWith(a, lo) && lo + a.length <= hi)
+      if (article !== undefined) {
+        lo += article.length
+        while (lo < hi && s[lo] === " ") lo++
+      }
+      if (lo === start) break
+    }
+    let next = s.slice(lo, hi)
+    const space = next.lastIndexOf(" ")
+    const last = next.slice(space + 1)
+    if (last !== "") next = next.slice(0, space + 1) + singular(last)
     if (next === s) return NormalizedLabel(s)
     s = next
   }

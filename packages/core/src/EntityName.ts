@@ -24,39 +24,68 @@
 // Clean labels
 // ---------------------------------------------------------------------------
 
-const EDGE = /^[\s"'`“”‘’[\]{}<>.,;:!?*_|•·]+|[\s"'`“”‘’[\]{}<>.,;:!?*_|•·]+$/gu
+/** Characters dropped at either end of a label (besides whitespace). */
+const EDGE_CHARS = new Set(Array.from("\"'`“”‘’[]{}<>.,;:!?*_|•·"))
 
-const balanced = (s: string): string => {
-  let out = s
-  for (;;) {
-    const opens = (out.match(/\(/g) ?? []).length
-    const closes = (out.match(/\)/g) ?? []).length
-    if (out.startsWith("(") && out.endsWith(")") && opens === closes && matchingClose(out) === out.length - 1) {
-      out = out.slice(1, -1).trim()
-      continue
-    }
-    if (opens < closes && out.endsWith(")")) {
-      out = out.slice(0, -1).trim()
-      continue
-    }
-    if (opens > closes && out.startsWith("(")) {
-      out = out.slice(1).trim()
-      continue
-    }
-    return out
+const isEdge = (c: string): boolean => c === " " || EDGE_CHARS.has(c)
+
+/** A line-end hyphen and the lower-case letter that continues the word on the next line (`-\n  t`). */
+const LINE_END_HYPHEN = /-[ \t]*\r?\n\s*(\p{Ll})/gu
+const LOWER = /^\p{Ll}$/u
+const WORD_PART = /^[\p{L}-]$/u
+
+/**
+ * Join words hyphenated at a line end: `convolu-\ntional` -> `convolutional`,
+ * `state-of-the-\nart` -> `state-of-the-art` (a left part that is already a
+ * compound keeps its hyphen). The left part is the run of letters and hyphens
+ * before the hyphen (never reaching back into the previous join) and must end
+ * in a lower-case letter. Linear: each hyphen is looked at once and each left
+ * part scanned once.
+ */
+/** The code point ending at `end` (a surrogate pair counts as one), not reaching below `floor`; "" at the floor. */
+const charBefore = (s: string, end: number, floor: number): string => {
+  if (end <= floor) return ""
+  const low = s.charCodeAt(end - 1)
+  if (low >= 0xdc00 && low <= 0xdfff && end - 2 >= floor) {
+    const high = s.charCodeAt(end - 2)
+    if (high >= 0xd800 && high <= 0xdbff) return s.slice(end - 2, end)
   }
+  return s[end - 1]!
 }
 
-const matchingClose = (s: string): number => {
-  let depth = 0
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === "(") depth++
-    else if (s[i] === ")") {
-      depth--
-      if (depth === 0) return i
+const joinLineEndHyphens = (s: string): string => {
+  if (!s.includes("\n")) return s
+  let out = ""
+  let copied = 0
+  let floor = 0
+  LINE_END_HYPHEN.lastIndex = 0
+  for (let m = LINE_END_HYPHEN.exec(s); m !== null; m = LINE_END_HYPHEN.exec(s)) {
+    const hyphen = m.index
+    const last = hyphen > floor ? charBefore(s, hyphen, floor) : ""
+    if (last === "" || !LOWER.test(last)) {
+      // Not a join: look again right after the hyphen (its continuation letter may start the next left part).
+      LINE_END_HYPHEN.lastIndex = hyphen + 1
+      continue
     }
+    let start = hyphen
+    for (let c = last; c !== "" && WORD_PART.test(c); c = charBefore(s, start, floor)) start -= c.length
+    const left = s.slice(start, hyphen)
+    const right = m[1]!
+    out += s.slice(copied, start) + (left.includes("-") ? `${left}-${right}` : `${left}${right}`)
+    copied = floor = hyphen + m[0].length
   }
-  return -1
+  return out + s.slice(copied)
+}
+
+/** Where each `(` closes (the first `)` that brings the depth back to zero), or -1; computed once, linear. */
+const closingParens = (s: string): Int32Array => {
+  const close = new Int32Array(s.length).fill(-1)
+  const open: Array<number> = []
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "(") open.push(i)
+    else if (s[i] === ")" && open.length > 0) close[open.pop()!] = i
+  }
+  return close
 }
 
 /**
@@ -66,18 +95,53 @@ const matchingClose = (s: string): number => {
  * line breaks and runs of whitespace become one space; quotes, brackets and
  * punctuation at either end (and unbalanced parentheses) are dropped.
  *
+ * Runs in time linear in the length of `raw` (labels come from LLM answers:
+ * no regular expression here backtracks over the text, and the trimming works
+ * on two indices instead of rebuilding the string).
+ *
  * @since 0.1.0
  * @category labels
  */
 export const cleanLabel = (raw: string): string => {
   let s = raw.normalize("NFC").replace(/[\u00AD\u200B-\u200D\uFEFF]/g, "")
-  s = s.replace(/([\p{L}-]*\p{Ll})-[ \t]*\r?\n\s*(\p{Ll})/gu, (_m, left: string, right: string) =>
-    left.includes("-") ? `${left}-${right}` : `${left}${right}`)
-  s = s.replace(/\s+/gu, " ").trim()
+  s = joinLineEndHyphens(s)
+  s = s.replace(/\s+/gu, " ")
+  // Trim from both ends on the window [lo, hi): edge punctuation and spaces, a pair of parentheses around the
+  // whole, an unmatched `)` at the end or `(` at the start, until nothing changes.
+  let lo = 0
+  let hi = s.length
+  let opens = 0
+  let closes = 0
+  for (let i = 0; i < hi; i++) {
+    if (s[i] === "(") opens++
+    else if (s[i] === ")") closes++
+  }
+  const close = opens > 0 ? closingParens(s) : null
+  const trimSpaces = () => {
+    while (lo < hi && s[lo] === " ") lo++
+    while (hi > lo && s[hi - 1] === " ") hi--
+  }
+  trimSpaces()
   for (;;) {
-    const next = balanced(s.replace(EDGE, "").trim())
-    if (next === s) return s
-    s = next
+    const before = hi - lo
+    while (lo < hi && isEdge(s[lo]!)) lo++
+    while (hi > lo && isEdge(s[hi - 1]!)) hi--
+    for (;;) {
+      if (hi - lo >= 2 && s[lo] === "(" && s[hi - 1] === ")" && opens === closes && close![lo] === hi - 1) {
+        lo++
+        hi--
+        opens--
+        closes--
+      } else if (opens < closes && hi > lo && s[hi - 1] === ")") {
+        hi--
+        closes--
+      } else if (opens > closes && hi > lo && s[lo] === "(") {
+        lo++
+        opens--
+      } else break
+      trimSpaces()
+    }
+    if (hi - lo === before) return s.slice(lo, hi)
   }
 }
 
@@ -287,12 +351,16 @@ const canonicalOnce = (label: string): string => {
   const inner = definedHead(clean)
   const text = stripAccents(dropParentheticals(inner === null ? clean : inner.long))
   let tokens = tokensOf(text).map(acronymSingular)
+  // Leading articles and pointers: counted, then cut once (cutting one at a time is quadratic on hostile labels).
+  let from = 0
   for (;;) {
-    const first = tokens[0]?.toLowerCase() ?? ""
-    if (tokens.length > 1 && ARTICLES.has(first)) tokens = tokens.slice(1)
-    else if (POINTERS.has(first) && (tokens.length > 2 || looksLikeName(tokens.slice(1)))) tokens = tokens.slice(1)
+    const first = tokens[from]?.toLowerCase() ?? ""
+    const left = tokens.length - from
+    if (left > 1 && ARTICLES.has(first)) from++
+    else if (POINTERS.has(first) && (left > 2 || looksLikeName(tokens.slice(from + 1)))) from++
     else break
   }
+  if (from > 0) tokens = tokens.slice(from)
   const tail = genericTail(tokens)
   if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
   else if (tokens.length >= 2) {
@@ -672,7 +740,9 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
     return [`^${name.toLowerCase()}`]
   }
   let tokens = raw.map((t) => acronymSingular(t).toLowerCase()).filter((t) => !EVALUATIVE_MODIFIERS.has(t))
-  while (tokens.length > 1 && ARTICLES.has(tokens[0]!)) tokens = tokens.slice(1)
+  let from = 0
+  while (tokens.length - from > 1 && ARTICLES.has(tokens[from]!)) from++
+  if (from > 0) tokens = tokens.slice(from)
   if (tokens.length === 0 || tokens.some((t) => PREPOSITIONS.has(t))) return null
   // A verb phrase names an act on a thing (`parsing written language`, `automatically detecting ASR errors`).
   if (tokens.length >= 3 && /(?:ing|ly)$/u.test(tokens[0]!)) return null
