@@ -337,3 +337,52 @@ export const relevantTo = (cache: EntityCache, text: string, limit: number): Rea
   const byLabel = (a: EntityRef, b: EntityRef) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)
   return [...mentioned.sort(byLabel), ...rest.sort(byLabel)].slice(0, Math.max(0, limit))
 }
+
+/**
+ * Limits of what the cache carries into one prompt.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export interface PromptBounds {
+  /** Longest label or alias named (a longer one is no name: its entity, or the alias, is left out). */
+  readonly maxNameChars: number
+  /** Most aliases named per entity. */
+  readonly maxAliases: number
+  /** Most characters of names and types in all. */
+  readonly maxChars: number
+}
+
+/**
+ * The default prompt bounds: names of at most 120 characters, 5 aliases per
+ * entity, 6,000 characters in all (about 1,500 tokens), whatever earlier
+ * answers put in the cache.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const promptBounds: PromptBounds = { maxNameChars: 120, maxAliases: 5, maxChars: 6_000 }
+
+/**
+ * The refs to name in a prompt, in the order given (see {@link relevantTo}),
+ * within `bounds`: an entity whose label is too long is left out, aliases
+ * that are too long or beyond `maxAliases` are left out, and the list stops
+ * before the total size would exceed `maxChars`. So the prompt of chunk n
+ * never grows with what hostile answers taught the cache.
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const forPrompt = (refs: ReadonlyArray<EntityRef>, bounds: PromptBounds = promptBounds): ReadonlyArray<EntityRef> => {
+  const out: Array<EntityRef> = []
+  let total = 0
+  for (const ref of refs) {
+    if (ref.label.length > bounds.maxNameChars || ref.type.length > bounds.maxNameChars) continue
+    const aliases = ref.aliases.filter((a) => a.length <= bounds.maxNameChars).slice(0, bounds.maxAliases)
+    const size = ref.label.length + ref.type.length + aliases.reduce((n, a) => n + a.length + 2, 0) + 8
+    if (total + size > bounds.maxChars) break
+    total += size
+    out.push(aliases.length === ref.aliases.length ? ref : { ...ref, aliases })
+  }
+  return out
+}

@@ -44,6 +44,8 @@ export interface ChunkExtraction {
   readonly result: ExtractionResult
   readonly usage: Usage
   readonly attempts: number
+  /** What the answer bounds cut from the answer (recorded with the chunk); absent or empty when nothing was. */
+  readonly notes?: ReadonlyArray<StructuredOutput.BoundNote> | undefined
 }
 
 /**
@@ -319,7 +321,9 @@ Extract only what the chunk states. If it states nothing of a kind, return an em
  * @category prompts
  */
 export const recordInstructions = `You summarise a research paper as a record of what was studied, how, and what was found.
-Use only the paper's text. Be concrete: name data sets, methods and numbers. Return JSON following the schema.`
+Use only the paper's text. Be concrete: name data sets, methods and numbers. Return JSON following the schema.
+
+${PromptFragment.DOCUMENT_IS_DATA}`
 
 /**
  * The answer of the one-call extraction of a paper that fits in one chunk:
@@ -355,8 +359,49 @@ Use only the paper's text. Be concrete: name data sets, methods and numbers.`
 export const wholePaperPrefix = (ontologyContext: string): PromptFragment.Prompt =>
   PromptFragment.of(
     PromptFragment.Fragment.Instructions({ text: wholePaperInstructions }),
+    PromptFragment.Fragment.Instructions({ text: PromptFragment.DOCUMENT_IS_DATA }),
     PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
   )
+
+/**
+ * The bounds of an extraction answer (one chunk, or a whole short paper with
+ * its record): at most 200,000 characters; 60 entities, 80 relations and 40
+ * claims per chunk; labels, names and types of at most 200 characters (an
+ * entity, alias or claim entity with a longer one is dropped); claim text
+ * 1,000, evidence 2,000, conditions 600, metric and value 200; 10 aliases and
+ * 10 domain tags; record fields 2,000 characters (cut). What is cut is
+ * recorded with the chunk (`shacl_violations`, path `answer...`).
+ *
+ * @since 0.1.0
+ * @category bounds
+ */
+export const extractionBounds: StructuredOutput.AnswerBounds = {
+  maxChars: 200_000,
+  maxItems: 100,
+  maxString: 2_000,
+  maxDepth: 8,
+  fields: {
+    entities: { maxItems: 60, maxString: 200 },
+    relations: { maxItems: 80 },
+    claims: { maxItems: 40 },
+    label: { maxString: 200 },
+    aliases: { maxItems: 10, maxString: 200 },
+    type: { maxString: 200 },
+    subject: { maxString: 200 },
+    predicate: { maxString: 200 },
+    object: { maxString: 200 },
+    text: { maxString: 1_000 },
+    evidence: { maxString: 2_000 },
+    metric: { maxString: 200 },
+    value: { maxString: 200 },
+    conditions: { maxString: 600 },
+    attribution: { maxString: 300 },
+    domainTags: { maxItems: 10, maxString: 100 },
+    studied: { maxString: 2_000 },
+    method: { maxString: 2_000 },
+    findings: { maxString: 2_000 }
+  }
+}
 
 /**
  * Options of the LLM extractor.
@@ -373,6 +418,8 @@ export interface LlmExtractorOptions {
   readonly maxAttempts?: number
   /** Characters of the paper text given to the record prompt. Default 24,000. */
   readonly recordChars?: number
+  /** Limits of each answer (default {@link extractionBounds}). */
+  readonly bounds?: StructuredOutput.AnswerBounds
 }
 
 /**
@@ -385,11 +432,13 @@ export interface LlmExtractorOptions {
 export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
   PromptFragment.of(
     PromptFragment.Fragment.Instructions({ text: extractionInstructions }),
+    PromptFragment.Fragment.Instructions({ text: PromptFragment.DOCUMENT_IS_DATA }),
     PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
   )
 
 /**
- * The full prompt for one chunk: static prefix + entity cache + chunk text.
+ * The full prompt for one chunk: static prefix + entity cache (the relevant
+ * entities within `EntityCache.promptBounds`) + chunk text.
  *
  * @since 0.1.0
  * @category prompts
@@ -400,9 +449,23 @@ export const chunkPrompt = (
   cacheLimit: number
 ): { readonly system: string; readonly user: string } =>
   PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext), [
-    PromptFragment.Fragment.EntityCache({ entities: EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit) }),
+    PromptFragment.Fragment.EntityCache({
+      entities: EntityCache.forPrompt(EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit))
+    }),
     PromptFragment.Fragment.ChunkText({ text: input.chunk.text, label: input.chunk.id })
   ]))
+
+/**
+ * The user turn of the paper-record prompt: the paper's id and title escaped
+ * as attributes, its text (the first `recordChars` characters) with delimiter
+ * look-alikes neutralised (see `PromptFragment.neutralizeDelimiters`).
+ *
+ * @since 0.1.0
+ * @category prompts
+ */
+export const recordPrompt = (paper: Paper, text: string, recordChars: number): string =>
+  `<paper id="${PromptFragment.escapeAttribute(paper.id)}" title="${PromptFragment.escapeAttribute(paper.title)}">\n` +
+  `${PromptFragment.neutralizeDelimiters(text.slice(0, recordChars))}\n</paper>`
 
 const schemaJson = <A, I>(schema: Schema.Schema<A, I>, name: string) => ({
   name,
@@ -423,6 +486,7 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
       const cacheLimit = options.cacheLimit ?? 60
       const maxAttempts = options.maxAttempts ?? 3
       const recordChars = options.recordChars ?? 24_000
+      const bounds = options.bounds ?? extractionBounds
       const extractionSchema = schemaJson(ExtractionResultSchema, "ExtractionResult")
       const recordSchema = schemaJson(RecordFields, "PaperRecord")
       const wholeSchema = schemaJson(WholePaperResult, "WholePaperExtraction")
@@ -441,8 +505,8 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
             system,
             prompt: user,
             jsonSchema: extractionSchema
-          }, { maxAttempts }).pipe(
-            Effect.map(({ attempts, usage, value }) => ({ result: value, usage, attempts })),
+          }, { maxAttempts, bounds }).pipe(
+            Effect.map(({ attempts, notes, usage, value }) => ({ result: value, usage, attempts, notes })),
             Effect.mapError(fail(input.chunk.id)),
             Effect.provideService(LlmProvider, llm),
             Effect.withSpan("Extractor.extractChunk", { attributes: { chunk: input.chunk.id } })
@@ -456,10 +520,10 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
             system,
             prompt: user,
             jsonSchema: wholeSchema
-          }, { maxAttempts }).pipe(
-            Effect.map(({ attempts, usage, value }) => {
+          }, { maxAttempts, bounds }).pipe(
+            Effect.map(({ attempts, notes, usage, value }) => {
               const { record, ...result } = value
-              return { extraction: { result, usage, attempts }, fields: record }
+              return { extraction: { result, usage, attempts, notes }, fields: record }
             }),
             Effect.mapError(fail(input.chunk.id)),
             Effect.provideService(LlmProvider, llm),
@@ -469,9 +533,15 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
         paperRecord: ({ paper, text }) =>
           StructuredOutput.generateObject(RecordFields, {
             system: recordSystem,
-            prompt: `<paper id="${paper.id}" title="${paper.title.replace(/"/g, "'")}">\n${text.slice(0, recordChars)}\n</paper>`,
+            prompt: recordPrompt(paper, text, recordChars),
             jsonSchema: recordSchema
-          }, { maxAttempts }).pipe(
+          }, { maxAttempts, bounds }).pipe(
+            Effect.tap(({ notes }) =>
+              notes.length === 0 ? Effect.void : Effect.logWarning(
+                `the paper record of ${paper.id} was cut by the answer bounds: ` +
+                  notes.map((n) => `${n.path}: ${n.message}`).join("; ")
+              )
+            ),
             Effect.map(({ usage, value }) => ({ fields: value, usage })),
             Effect.mapError(fail(`${paper.id} (paper record)`)),
             Effect.provideService(LlmProvider, llm)

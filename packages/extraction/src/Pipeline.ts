@@ -32,6 +32,7 @@ import {
 } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
+import * as PromptFragment from "@kg/core/PromptFragment"
 import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
@@ -229,10 +230,36 @@ export const chunkDocument = (
 }
 
 /**
- * Make every claim's evidence an exact substring of the chunk: keep exact
- * quotes, repair quotes that differ only in whitespace or quote characters by
- * taking the chunk's own characters, and drop claims whose quote cannot be
- * found (reported as violations).
+ * The shortest quote that grounds a claim: at least this many characters ...
+ *
+ * @since 0.1.0
+ * @category grounding
+ */
+export const MIN_QUOTE_CHARS = 15
+
+/**
+ * ... and at least this many words (runs of letters or digits): `"e"`,
+ * `"the"`, `"."` or `"in Table 2"` state no finding.
+ *
+ * @since 0.1.0
+ * @category grounding
+ */
+export const MIN_QUOTE_WORDS = 3
+
+const wordCount = (text: string): number => {
+  let n = 0
+  for (const _ of text.matchAll(/[\p{L}\p{N}]+/gu)) n++
+  return n
+}
+
+/**
+ * Make every claim's evidence an exact substring of the chunk: a quote must
+ * be a real span (at least {@link MIN_QUOTE_CHARS} characters and
+ * {@link MIN_QUOTE_WORDS} words); exact quotes are kept, quotes that differ
+ * only in whitespace or quote characters are repaired by taking the chunk's
+ * own characters, and claims whose quote is too short or cannot be found are
+ * dropped (reported as violations). Delimiters neutralised in the prompt
+ * (`PromptFragment.neutralizeDelimiters`) are restored before the search.
  *
  * @since 0.1.0
  * @category grounding
@@ -243,8 +270,19 @@ export const groundEvidence = (
 ): { readonly result: ExtractionResult; readonly dropped: ReadonlyArray<Violation> } => {
   const dropped: Array<Violation> = []
   const claims = result.claims.flatMap((claim) => {
-    const quote = claim.evidence.trim()
-    if (quote !== "" && chunk.text.includes(quote)) return [{ ...claim, evidence: quote }]
+    const quote = PromptFragment.restoreDelimiters(claim.evidence.trim())
+    const words = wordCount(quote)
+    if (quote.length < MIN_QUOTE_CHARS || words < MIN_QUOTE_WORDS) {
+      dropped.push({
+        chunkId: chunk.id,
+        focusNode: claim.text.slice(0, 200),
+        path: "evidence",
+        message: `evidence quote ${JSON.stringify(quote.slice(0, 40))} is too short to ground a claim ` +
+          `(${quote.length} characters, ${words} words; at least ${MIN_QUOTE_CHARS} characters and ${MIN_QUOTE_WORDS} words)`
+      })
+      return []
+    }
+    if (chunk.text.includes(quote)) return [{ ...claim, evidence: quote }]
     const found = findLoosely(chunk.text, quote)
     if (found !== undefined) return [{ ...claim, evidence: found }]
     dropped.push({
@@ -398,6 +436,13 @@ const processChunk = (
       } satisfies ChunkOutcome
     }
     const grounded = groundEvidence(chunk, extracted.right.result)
+    // What the answer bounds cut (an over-long label, the 41st claim): recorded with the chunk, never dropped silently.
+    const cut: ReadonlyArray<Violation> = (extracted.right.notes ?? []).map((n) => ({
+      chunkId: chunk.id,
+      focusNode: "LLM answer",
+      path: `answer.${n.path}`,
+      message: `cut by the answer bounds: ${n.message}`
+    }))
     const definitions = EntityName.findDefinitions(chunk.text)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
@@ -413,6 +458,7 @@ const processChunk = (
     }
     const checked = yield* shacl.filterValid(graphInput, Rdf.chunkToQuads(graphInput)).pipe(Effect.orDie)
     const violations: Array<Violation> = [
+      ...cut,
       ...grounded.dropped,
       ...checked.violations.map((v) => ({ chunkId: chunk.id, focusNode: v.focusNode, path: v.path, message: v.message }))
     ]

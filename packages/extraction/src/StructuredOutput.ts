@@ -1,7 +1,16 @@
 /**
  * Schema-checked LLM output: ask the `LlmProvider`, pull the JSON out of the
- * answer (tolerating code fences and prose around it), decode it with the
- * Schema, and re-ask with the decode error a bounded number of times.
+ * answer (tolerating code fences and prose around it), bound it, decode it
+ * with the Schema, and re-ask with the decode error a bounded number of times.
+ *
+ * Bounds ({@link AnswerBounds}) come before decoding and storing: an answer
+ * longer than `maxChars` is rejected (re-asked, then the item fails); in the
+ * parsed JSON, arrays keep at most `maxItems` items, and a string longer than
+ * `maxString` drops the array item that holds it (an entity whose label is 10
+ * KB) or, outside arrays, is cut. Every cut is reported as a
+ * {@link BoundNote}, which the pipeline records with the chunk: nothing is
+ * dropped silently. Nothing here runs in more than linear time on the answer
+ * (no backtracking regular expression, a bounded number of JSON candidates).
  *
  * @since 0.1.0
  */
@@ -46,6 +55,8 @@ export interface GenerateObjectResult<A> {
   readonly usage: Usage
   /** Calls made, 1 when the first answer was valid. */
   readonly attempts: number
+  /** What the bounds cut from the accepted answer (empty when nothing was cut). */
+  readonly notes: ReadonlyArray<BoundNote>
 }
 
 /**
@@ -55,12 +66,129 @@ export interface GenerateObjectResult<A> {
 export interface GenerateObjectOptions {
   /** Calls in total, including the first (default 3). */
   readonly maxAttempts?: number | undefined
+  /** Limits of the answer (default {@link looseBounds}). */
+  readonly bounds?: AnswerBounds | undefined
+}
+
+/**
+ * How much of an answer is decoded and kept. `fields` tightens (or loosens)
+ * the limits by property name, wherever the property occurs (`label`,
+ * `claims`).
+ *
+ * @since 0.1.0
+ * @category bounds
+ */
+export interface AnswerBounds {
+  /** Longest answer text, in characters: a longer answer is rejected (re-asked, then the item fails). */
+  readonly maxChars: number
+  /** Most items kept in an array; the rest are cut (and reported). */
+  readonly maxItems: number
+  /** Longest string: an array item holding a longer one is dropped, any other is cut (and reported). */
+  readonly maxString: number
+  /** Deepest nesting of arrays and objects; anything deeper is dropped (and reported). */
+  readonly maxDepth: number
+  readonly fields?: Readonly<Record<string, { readonly maxItems?: number | undefined; readonly maxString?: number | undefined }>> | undefined
+}
+
+/**
+ * The bounds of any structured answer unless the caller gives tighter ones:
+ * generous enough for long research answers, small enough that no answer
+ * pins the process (2 M characters, 10,000 items, 100,000 characters per
+ * string, 64 levels).
+ *
+ * @since 0.1.0
+ * @category bounds
+ */
+export const looseBounds: AnswerBounds = { maxChars: 2_000_000, maxItems: 10_000, maxString: 100_000, maxDepth: 64 }
+
+/**
+ * One cut made to an answer by its bounds: where (`claims`, `entities[3]`)
+ * and what.
+ *
+ * @since 0.1.0
+ * @category bounds
+ */
+export interface BoundNote {
+  readonly path: string
+  readonly message: string
+}
+
+/** Most notes kept for one answer (the last one says how many more cuts there were). */
+const MAX_NOTES = 20
+
+const DROP: unique symbol = Symbol("drop")
+
+/**
+ * The answer's JSON within `bounds`, and a note for every cut. Arrays keep
+ * their first `maxItems` acceptable items; a string over its limit drops the
+ * nearest enclosing array item, or is cut when no array encloses it; values
+ * nested deeper than `maxDepth` are dropped. Linear in the size of the JSON.
+ *
+ * @since 0.1.0
+ * @category bounds
+ */
+export const boundJson = (
+  json: unknown,
+  bounds: AnswerBounds
+): { readonly value: unknown; readonly notes: ReadonlyArray<BoundNote> } => {
+  const notes: Array<BoundNote> = []
+  let more = 0
+  const note = (path: string, message: string) => {
+    if (notes.length < MAX_NOTES) notes.push({ path: path === "" ? "(answer)" : path, message })
+    else more++
+  }
+  const limitsOf = (key: string | undefined) => (key === undefined ? undefined : bounds.fields?.[key])
+  const walk = (value: unknown, path: string, key: string | undefined, depth: number, inItem: boolean): unknown => {
+    if (typeof value === "string") {
+      const max = limitsOf(key)?.maxString ?? bounds.maxString
+      if (value.length <= max) return value
+      if (inItem) {
+        note(path, `${value.length} characters, over the limit of ${max}: the item holding it is dropped`)
+        return DROP
+      }
+      note(path, `${value.length} characters, cut to ${max}`)
+      const cut = value.slice(0, max)
+      // Never end on half a surrogate pair.
+      return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut
+    }
+    if (value === null || typeof value !== "object") return value
+    if (depth >= bounds.maxDepth) {
+      note(path, `nested deeper than ${bounds.maxDepth} levels: dropped`)
+      return DROP
+    }
+    if (Array.isArray(value)) {
+      const max = limitsOf(key)?.maxItems ?? bounds.maxItems
+      const out: Array<unknown> = []
+      let i = 0
+      for (; i < value.length && out.length < max; i++) {
+        const item = walk(value[i], `${path}[${i}]`, key, depth + 1, true)
+        if (item !== DROP) out.push(item)
+      }
+      if (i < value.length) note(path, `${value.length} items, over the limit of ${max}: kept the first ${max}`)
+      return out
+    }
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const bounded = walk(v, path === "" ? k : `${path}.${k}`, k, depth + 1, inItem)
+      if (bounded === DROP) {
+        if (inItem) return DROP
+        continue
+      }
+      out[k] = bounded
+    }
+    return out
+  }
+  const value = walk(json, "", undefined, 0, false)
+  if (more > 0) notes.push({ path: "(answer)", message: `and ${more} more cuts` })
+  return { value: value === DROP ? null : value, notes }
 }
 
 /** Longest `lastText` kept in a `StructuredOutputError`. */
 const MAX_LAST_TEXT = 2000
 /** Longest decode error quoted back to the model. */
 const MAX_FEEDBACK = 4000
+/** Longest invalid answer sent back to the model with a re-ask. */
+const MAX_ECHO = 20_000
 
 const tryParse = (text: string): Either.Either<unknown, string> => {
   try {
@@ -105,18 +233,38 @@ export const extractJson = (text: string): Either.Either<unknown, string> => {
   if (trimmed.length === 0) return Either.left("the answer is empty")
   const whole = tryParse(trimmed)
   if (Either.isRight(whole)) return whole
-  const fence = /```[ \t]*(?:json|JSON)?[ \t]*\r?\n?([\s\S]*?)```/.exec(trimmed)
-  if (fence !== null) {
-    const inner = tryParse(fence[1].trim())
+  const fenced = fenceContent(trimmed)
+  if (fenced !== null) {
+    const inner = tryParse(fenced.trim())
     if (Either.isRight(inner)) return inner
   }
-  for (let start = trimmed.indexOf("{"); start !== -1; start = trimmed.indexOf("{", start + 1)) {
+  // At most MAX_CANDIDATES objects are tried, each found by one scan: linear in the answer, whatever it holds.
+  let tried = 0
+  for (let start = trimmed.indexOf("{"); start !== -1 && tried < MAX_CANDIDATES; start = trimmed.indexOf("{", start + 1)) {
+    tried++
     const end = balancedEnd(trimmed, start)
     if (end === -1) continue
     const candidate = tryParse(trimmed.slice(start, end))
     if (Either.isRight(candidate)) return candidate
   }
   return Either.left(`the answer is not JSON (${whole.left})`)
+}
+
+/** Objects in prose tried by {@link extractJson}. */
+const MAX_CANDIDATES = 16
+
+/** The content of the first ``` fence (its `json` tag and the line break after it skipped), or null. Linear. */
+const fenceContent = (text: string): string | null => {
+  const open = text.indexOf("```")
+  if (open < 0) return null
+  let i = open + 3
+  while (text[i] === " " || text[i] === "\t") i++
+  if (text.startsWith("json", i) || text.startsWith("JSON", i)) i += 4
+  while (text[i] === " " || text[i] === "\t") i++
+  if (text[i] === "\r") i++
+  if (text[i] === "\n") i++
+  const close = text.indexOf("```", i)
+  return close < 0 ? null : text.slice(i, close)
 }
 
 /**
@@ -140,14 +288,28 @@ export const jsonSchemaFor = <A, I>(schema: Schema.Schema<A, I>): Record<string,
   return root
 }
 
-/** Decodes one answer; the error is what the model is told. */
-export const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>) => {
+/**
+ * Decodes one answer within `bounds`: too long is an error, then the JSON is
+ * bounded ({@link boundJson}) and decoded; the error is what the model is
+ * told.
+ */
+export const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, bounds: AnswerBounds = looseBounds) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
-  return (text: string): Either.Either<A, string> =>
-    Either.flatMap(
-      extractJson(text),
-      (json) => Either.mapLeft(decode(json), (error) => ParseResult.TreeFormatter.formatErrorSync(error))
-    )
+  return (text: string): Either.Either<{ readonly value: A; readonly notes: ReadonlyArray<BoundNote> }, string> => {
+    if (text.length > bounds.maxChars) {
+      return Either.left(
+        `the answer has ${text.length} characters, over the limit of ${bounds.maxChars}: ` +
+          `answer with fewer items and shorter strings`
+      )
+    }
+    return Either.flatMap(extractJson(text), (json) => {
+      const bounded = boundJson(json, bounds)
+      return Either.mapBoth(decode(bounded.value), {
+        onLeft: (error) => ParseResult.TreeFormatter.formatErrorSync(error),
+        onRight: (value) => ({ value, notes: bounded.notes })
+      })
+    })
+  }
 }
 
 const feedback = (error: string): string =>
@@ -172,7 +334,8 @@ export const generateObject = <A, I>(
   Effect.gen(function*() {
     const provider = yield* LlmProvider
     const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 3))
-    const decode = decodeAnswer(schema)
+    const bounds = options.bounds ?? looseBounds
+    const decode = decodeAnswer(schema, bounds)
     let jsonSchema = request.jsonSchema
     if (jsonSchema === undefined) {
       try {
@@ -189,13 +352,15 @@ export const generateObject = <A, I>(
       const response = yield* provider.generate({ ...request, jsonSchema, history })
       usage = addUsage(usage, response.usage)
       const decoded = decode(response.text)
-      if (Either.isRight(decoded)) return { value: decoded.right, usage, attempts: attempt }
+      if (Either.isRight(decoded)) return { value: decoded.right.value, notes: decoded.right.notes, usage, attempts: attempt }
       lastError = decoded.left
       lastText = response.text
       yield* Effect.logDebug(`invalid structured answer (attempt ${attempt} of ${maxAttempts}): ${lastError}`)
+      // An answer over the size bound is not sent back whole: the request would grow with every re-ask.
+      const echoed = response.text.length > MAX_ECHO ? `${response.text.slice(0, MAX_ECHO)}... (cut)` : response.text
       history = [
         ...history,
-        { role: "assistant" as const, content: response.text.length > 0 ? response.text : "(empty answer)" },
+        { role: "assistant" as const, content: echoed.length > 0 ? echoed : "(empty answer)" },
         { role: "user" as const, content: feedback(lastError) }
       ]
     }

@@ -23,12 +23,16 @@ import * as Schema from "effect/Schema"
 import { redactUrl } from "@kg/core/Redact"
 import {
   type AttemptFailure,
+  cappedFetch,
   type ErrorContext,
   httpFailure,
+  MAX_RESPONSE_BYTES,
   invalidResponse,
   networkFailure,
   type RetryPolicy,
   timeoutFailure,
+  tooLargeFailure,
+  tooLargeIn,
   withRetry,
   withTimeout
 } from "./retry.js"
@@ -186,7 +190,9 @@ export const lazyClient = (
   params: Pick<LlmParams, "timeout"> & { readonly apiKey: Redacted.Redacted<string> },
   ctx: ErrorContext,
   /** Where requests go, credentials included (`ctx.baseUrl` is the form shown in messages). */
-  baseUrl: string
+  baseUrl: string,
+  /** Largest response body read (the Messages API); none for Message Batches, whose results stream line by line. */
+  maxResponseBytes?: number | undefined
 ) => {
   type Sdk = typeof import("@anthropic-ai/sdk")
   let sdk: Sdk | undefined
@@ -198,11 +204,15 @@ export const lazyClient = (
         baseURL: baseUrl,
         maxRetries: 0,
         timeout: params.timeout,
+        // Every answer body is capped while it streams in: a hostile endpoint cannot fill memory.
+        ...(maxResponseBytes !== undefined ? { fetch: cappedFetch(globalThis.fetch, maxResponseBytes) } : {}),
         logLevel: "off",
         openTelemetry: false
       })
     ))
   const classify = (error: unknown, nowMs: number): AttemptFailure => {
+    const tooLarge = tooLargeIn(error)
+    if (tooLarge !== undefined) return tooLargeFailure(ctx, tooLarge)
     if (sdk !== undefined && error instanceof sdk.APIConnectionTimeoutError) return timeoutFailure(ctx, params.timeout)
     if (sdk !== undefined && error instanceof sdk.APIError && typeof error.status === "number") {
       const headers = error.headers
@@ -243,7 +253,15 @@ export const decodeMessage = (
     )
   }
   const message = decoded.right
-  const text = responseText(message, tool, wrapped)
+  let text: string | undefined
+  try {
+    text = responseText(message, tool, wrapped)
+  } catch (error) {
+    // A tool input nested too deeply to serialise (JSON.stringify overflows its stack): a hostile answer, not a crash.
+    return Either.left(
+      invalidResponse(ctx, `the tool input cannot be read (${error instanceof Error ? error.message : String(error)})`, "")
+    )
+  }
   if (text === undefined) {
     return Either.left(
       invalidResponse(
@@ -265,7 +283,7 @@ export const makeAnthropic = (
 ): Context.Tag.Service<LlmProvider> => {
   const baseUrl = params.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL
   const ctx = errorContext(baseUrl, params.apiKey)
-  const { classify, load } = lazyClient(params, ctx, baseUrl)
+  const { classify, load } = lazyClient(params, ctx, baseUrl, MAX_RESPONSE_BYTES)
 
   const attempt = (body: MessageCreateParamsNonStreaming) =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
@@ -283,7 +301,9 @@ export const makeAnthropic = (
     const once = attempt(body).pipe(
       Effect.flatMap((raw) => Either.match(decodeMessage(raw, tool, wrapped, ctx), { onLeft: Effect.fail, onRight: Effect.succeed }))
     )
-    return withRetry(withTimeout(once, params.timeout, ctx), policy).pipe(
+    // The SDK is imported before the first timed attempt: its loading time is not the endpoint's.
+    const loaded = Effect.tryPromise({ try: () => load(), catch: (error) => classify(error, 0).error })
+    return Effect.zipRight(loaded, withRetry(withTimeout(once, params.timeout, ctx), policy)).pipe(
       Effect.withSpan("LlmProvider.anthropic.generate", { attributes: { model: params.model } })
     )
   }

@@ -18,8 +18,10 @@ import * as Schema from "effect/Schema"
 import { redactUrl } from "@kg/core/Redact"
 import {
   type AttemptFailure,
+  capBody,
   type ErrorContext,
   httpFailure,
+  MAX_RESPONSE_BYTES,
   invalidResponse,
   networkFailure,
   type RetryPolicy,
@@ -166,7 +168,10 @@ export const makeOpenAi = (
     const post = (body: Record<string, unknown>): Effect.Effect<RawResponse, AttemptFailure> =>
       Effect.tryPromise({
         try: async (signal) => {
-          const response = await fetchImpl(url, { method: "POST", headers, body: JSON.stringify(body), signal })
+          const response = capBody(
+            await fetchImpl(url, { method: "POST", headers, body: JSON.stringify(body), signal }),
+            MAX_RESPONSE_BYTES
+          )
           return { status: response.status, headers: response.headers, text: await response.text() }
         },
         catch: (error) => networkFailure(ctx, error)

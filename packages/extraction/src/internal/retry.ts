@@ -101,6 +101,70 @@ export const scrub = (text: string, secret: Redacted.Redacted<string> | undefine
     .replace(/("?x-api-key"?\s*[:=]\s*"?)[^\s"',;]+/gi, "$1[redacted]")
 }
 
+/** Largest response body read from an LLM endpoint (8 MiB): an answer of 4,096 tokens is some 20 KB. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+
+/** A response body over {@link MAX_RESPONSE_BYTES}: refused while it streams in, never held whole. */
+export class ResponseTooLarge extends Error {
+  override readonly name = "ResponseTooLarge"
+  constructor(readonly limit: number, readonly declared: number | undefined) {
+    super(
+      `the response body is larger than ${limit} bytes${declared !== undefined ? ` (Content-Length ${declared})` : ""}`
+    )
+  }
+}
+
+/** The `ResponseTooLarge` in an error or its causes, if any. */
+export const tooLargeIn = (error: unknown): ResponseTooLarge | undefined => {
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    if (current instanceof ResponseTooLarge) return current
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * A response whose body fails with `ResponseTooLarge` once more than
+ * `maxBytes` have arrived (at once when `Content-Length` says so): what the
+ * providers read, so a hostile endpoint cannot fill memory with one answer.
+ */
+export const capBody = (response: Response, maxBytes: number): Response => {
+  const declared = Number(response.headers.get("content-length") ?? NaN)
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    void response.body?.cancel().catch(() => undefined)
+    throw new ResponseTooLarge(maxBytes, declared)
+  }
+  if (response.body === null) return response
+  let seen = 0
+  const capped = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength
+        if (seen > maxBytes) controller.error(new ResponseTooLarge(maxBytes, undefined))
+        else controller.enqueue(chunk)
+      }
+    })
+  )
+  return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
+/** `fetch` with every response body capped at `maxBytes` ({@link capBody}). */
+export const cappedFetch = (fetchImpl: typeof fetch, maxBytes: number): typeof fetch =>
+  (async (input: string | URL | Request, init?: RequestInit) => capBody(await fetchImpl(input, init), maxBytes)) as typeof fetch
+
+/** An over-large answer: not retried (the same endpoint would send it again). */
+export const tooLargeFailure = (ctx: ErrorContext, error: ResponseTooLarge): AttemptFailure =>
+  new AttemptFailure({
+    error: new LlmError({
+      provider: ctx.provider,
+      reason: "invalid_response",
+      retryable: false,
+      detail: `${error.message}; an LLM answer is never this large: check ${ctx.baseUrlEnv} (requests go to ${ctx.baseUrl})`
+    }),
+    retryAfterMs: undefined
+  })
+
 /** Shortens text for an error detail. */
 export const truncate = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}... (${text.length - max} more characters)`
@@ -194,6 +258,8 @@ const errorCode = (error: unknown): string | undefined => {
 
 /** A failure that never reached an HTTP status: connection refused/reset, DNS, a cut body, an abort. */
 export const networkFailure = (ctx: ErrorContext, error: unknown): AttemptFailure => {
+  const tooLarge = tooLargeIn(error)
+  if (tooLarge !== undefined) return tooLargeFailure(ctx, tooLarge)
   const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined
   if (name === "TimeoutError" || errorCode(error) === "ETIMEDOUT" || errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") {
     return timeoutFailure(ctx, undefined)
