@@ -73,7 +73,8 @@ describe("Redact.redactText", () => {
     for (const text of hostile) {
       const started = performance.now()
       Redact.redactText(text)
-      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(1000)
+      // Linear: some 10 ms per MB; a quadratic scan of these strings would take minutes. Room for a loaded machine.
+      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(3_000)
     }
-  })
+  }, 60_000)
 })

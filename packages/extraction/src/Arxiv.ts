@@ -12,6 +12,14 @@
  * `Retry-After`. An Atom "Error" entry (sent with HTTP 200) is an error, not
  * zero results. A truncated or non-PDF download is retried, then refused.
  *
+ * Hostile feeds and servers (see docs/security.md): a feed is read up to
+ * `maxFeedBytes` (32 MiB) and a PDF up to `maxPdfBytes` (100 MiB), refused
+ * while they stream in and never retried; redirects are followed only within
+ * the host asked (or between arXiv's own hosts); an entry whose id is not an
+ * arXiv id (`2206.10883v3`, `hep-th/9901001v1`) is rejected, never used as a
+ * paper id or a file name; an id the feed repeats is kept once; a PDF link to
+ * another host than the endpoint's or arXiv's is not followed.
+ *
  * The endpoint is `KG_ARXIV_URL` (default the public export endpoint) and the
  * spacing `KG_ARXIV_DELAY_MS` (see `layerConfig`).
  *
@@ -89,9 +97,12 @@ export interface ArxivSearch {
 export interface ArxivResults {
   /** The API's `opensearch:totalResults` (for `ids`, the ids found). */
   readonly totalResults: number
+  /** The entries, each arXiv id once, in the order of the feed. */
   readonly entries: ReadonlyArray<ArxivEntry>
   /** Ids asked for that the API did not return. */
   readonly missing: ReadonlyArray<string>
+  /** Entries of the feed that were not used, with the reason (an id that is not an arXiv id). */
+  readonly rejected: ReadonlyArray<{ readonly id: string; readonly reason: string }>
   /** Requests made (pages and retries). */
   readonly requests: number
 }
@@ -117,13 +128,26 @@ export interface DownloadedPdf {
  * A request to arXiv failed (after its retries), or the API refused it.
  * `reason`: `api` (an Error entry), `http`, `network`, `timeout`,
  * `invalid_feed` (not an Atom feed), `empty_page`, `pdf` (not a complete PDF),
- * `io` (the file could not be written), `request` (bad parameters).
+ * `io` (the file could not be written), `request` (bad parameters),
+ * `too_large` (a feed or PDF over its size limit), `redirect` (a redirect to
+ * another host, or too many).
  *
  * @since 0.1.0
  * @category errors
  */
 export class ArxivError extends Data.TaggedError("ArxivError")<{
-  readonly reason: "api" | "http" | "network" | "timeout" | "invalid_feed" | "empty_page" | "pdf" | "io" | "request"
+  readonly reason:
+    | "api"
+    | "http"
+    | "network"
+    | "timeout"
+    | "invalid_feed"
+    | "empty_page"
+    | "pdf"
+    | "io"
+    | "request"
+    | "too_large"
+    | "redirect"
   readonly url: string
   readonly detail: string
   readonly status?: number | undefined
@@ -188,6 +212,16 @@ const NEW_ID = /^\d{4}\.\d{4,5}(v\d+)?$/
 const OLD_ID = /^[a-z-]+(\.[A-Z]{2})?\/\d{7}(v\d+)?$/
 
 /**
+ * Whether a string is an arXiv id as the API writes it, with or without its
+ * version (`2206.10883v3`, `hep-th/9901001`): what a feed's entry must carry
+ * before its id becomes a paper id and a file name.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const isArxivId = (id: string): boolean => id.length <= 40 && (NEW_ID.test(id) || OLD_ID.test(id))
+
+/**
  * An arXiv id in canonical form (`2206.10883v3`, `hep-th/9901001`), from
  * `arXiv:2206.10883v3`, an abs/pdf URL, or the id itself; undefined when it is
  * not an arXiv id.
@@ -250,6 +284,22 @@ const isArxivHost = (url: string): boolean => {
 /** arXiv's own links are http; fetch them over https. */
 const secure = (url: string): string => (isArxivHost(url) ? url.replace(/^http:\/\//i, "https://") : url)
 
+const hostOf = (url: string): string | null => {
+  try {
+    const u = new URL(url)
+    return u.protocol === "http:" || u.protocol === "https:" ? u.host.toLowerCase() : null
+  } catch {
+    return null
+  }
+}
+
+/** Whether a redirect (or a link) from `from` to `to` stays with the same server, or between arXiv's hosts. */
+const sameSite = (from: string, to: string): boolean => {
+  const a = hostOf(from)
+  const b = hostOf(to)
+  return a !== null && b !== null && (a === b || (isArxivHost(from) && isArxivHost(to)))
+}
+
 /**
  * Whether bytes are a complete PDF: the `%PDF-` header and an `%%EOF` marker
  * in the last kilobyte.
@@ -292,6 +342,10 @@ export interface ArxivOptions {
   readonly timeoutMs?: number | undefined
   /** Per-request timeout of a PDF in ms (default 300000). */
   readonly pdfTimeoutMs?: number | undefined
+  /** Largest feed page read, in bytes (default 32 MiB); a larger one is refused, not retried. */
+  readonly maxFeedBytes?: number | undefined
+  /** Largest PDF downloaded, in bytes (default 100 MiB); a larger one is refused, not retried. */
+  readonly maxPdfBytes?: number | undefined
   readonly fetch?: typeof fetch | undefined
   /** Told about each retry (for progress lines); default: a warning in the log. */
   readonly onRetry?: ((what: string, waitMs: number, retry: number, maxRetries: number) => Effect.Effect<void>) | undefined
@@ -350,27 +404,118 @@ export const make = (options: ArxivOptions = {}): Effect.Effect<ArxivService, Ar
     const onRetry = options.onRetry ??
       ((what: string, waitMs: number, retry: number, max: number) =>
         Effect.logWarning(`arXiv: ${what}; retrying in ${(waitMs / 1000).toFixed(1)} s (retry ${retry} of ${max})`))
-    return Effect.succeed(makeService(endpoint, policy, options.pdfTimeoutMs ?? 300_000, doFetch, onRetry))
+    const limits: Limits = {
+      pdfTimeoutMs: options.pdfTimeoutMs ?? 300_000,
+      maxFeedBytes: options.maxFeedBytes ?? DEFAULT_MAX_FEED_BYTES,
+      maxPdfBytes: options.maxPdfBytes ?? DEFAULT_MAX_PDF_BYTES
+    }
+    return Effect.succeed(makeService(endpoint, policy, limits, doFetch, onRetry))
   })
+
+/**
+ * Largest feed page read by default: 32 MiB (a page of 2,000 entries is some 6 MB).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_MAX_FEED_BYTES = 32 * 1024 * 1024
+
+/**
+ * Largest PDF downloaded by default: 100 MiB.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_MAX_PDF_BYTES = 100 * 1024 * 1024
+
+interface Limits {
+  readonly pdfTimeoutMs: number
+  readonly maxFeedBytes: number
+  readonly maxPdfBytes: number
+}
+
+/** Redirects followed for one request. */
+const MAX_REDIRECTS = 5
 
 type Failure = Attempt<ArxivError>
 
 const fail = (error: ArxivError, retryable: boolean, retryAfterMs?: number): Effect.Effect<never, Failure> =>
   Effect.fail({ error, retryable, retryAfterMs })
 
-/** GET `url` with a timeout; the body as bytes. Network errors and timeouts are retryable failures. */
-const get = (doFetch: typeof fetch, url: string, timeoutMs: number, accept: string) =>
+/** A body over its size limit, raised while it streams in. */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number, readonly declared: number | undefined) {
+    super(`larger than the ${limit}-byte limit${declared !== undefined ? ` (Content-Length ${declared})` : ""}`)
+  }
+}
+
+/** A redirect not followed. */
+class RedirectRefused extends Error {}
+
+/** The body as bytes, read as it streams in and refused past `maxBytes` (at once when Content-Length says so). */
+const readCapped = async (response: Response, maxBytes: number): Promise<Uint8Array> => {
+  const declared = Number(response.headers.get("content-length") ?? NaN)
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined)
+    throw new BodyTooLarge(maxBytes, declared)
+  }
+  if (response.body === null) return new Uint8Array(0)
+  const reader = response.body.getReader()
+  const parts: Array<Uint8Array> = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined)
+      throw new BodyTooLarge(maxBytes, undefined)
+    }
+    parts.push(value)
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.byteLength
+  }
+  return out
+}
+
+/**
+ * GET `url` with a timeout; the body as bytes, at most `maxBytes`. Redirects
+ * are followed by hand, only within the same host (or between arXiv's
+ * hosts), at most {@link MAX_REDIRECTS}. Network errors and timeouts are
+ * retryable failures; an over-large body or a refused redirect is not.
+ */
+const get = (doFetch: typeof fetch, url: string, timeoutMs: number, accept: string, maxBytes: number) =>
   Effect.tryPromise({
     try: async (signal) => {
-      const response = await doFetch(url, {
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        headers: { "user-agent": USER_AGENT, accept },
-        redirect: "follow"
-      })
-      const body = new Uint8Array(await response.arrayBuffer())
-      return { response, body }
+      const abort = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+      let at = url
+      for (let hop = 0;; hop++) {
+        const response = await doFetch(at, { signal: abort, headers: { "user-agent": USER_AGENT, accept }, redirect: "manual" })
+        const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null
+        if (location === null) return { response, body: await readCapped(response, maxBytes) }
+        await response.body?.cancel().catch(() => undefined)
+        const next = new URL(location, at).toString()
+        if (!sameSite(at, next)) {
+          throw new RedirectRefused(`redirected to another host (${hostOf(next) ?? next}); kg follows redirects within ${hostOf(at)} only`)
+        }
+        if (hop >= MAX_REDIRECTS) throw new RedirectRefused(`more than ${MAX_REDIRECTS} redirects`)
+        at = next
+      }
     },
     catch: (e): Failure => {
+      if (e instanceof BodyTooLarge) {
+        return {
+          error: new ArxivError({ reason: "too_large", url, detail: `the response is ${e.message}; not downloaded` }),
+          retryable: false
+        }
+      }
+      if (e instanceof RedirectRefused) {
+        return { error: new ArxivError({ reason: "redirect", url, detail: e.message }), retryable: false }
+      }
       const timeout = typeof e === "object" && e !== null && (e as { name?: unknown }).name === "TimeoutError"
       return {
         error: new ArxivError({
@@ -386,7 +531,7 @@ const get = (doFetch: typeof fetch, url: string, timeoutMs: number, accept: stri
 const makeService = (
   endpoint: string,
   policy: PolitePolicy,
-  pdfTimeoutMs: number,
+  limits: Limits,
   doFetch: typeof fetch,
   onRetry: (what: string, waitMs: number, retry: number, maxRetries: number) => Effect.Effect<void>
 ): ArxivService => {
@@ -408,7 +553,7 @@ const makeService = (
     const attempt = Effect.gen(function*() {
       requests++
       const now = Date.now()
-      const { body, response } = yield* get(doFetch, url, policy.timeoutMs, "application/atom+xml")
+      const { body, response } = yield* get(doFetch, url, policy.timeoutMs, "application/atom+xml", limits.maxFeedBytes)
       const text = Buffer.from(body).toString("utf8")
       if (response.status !== 200) {
         const retryable = retryableStatus(response.status)
@@ -494,7 +639,9 @@ const makeService = (
           const group = ids.slice(i, i + pageSize)
           const params = new URLSearchParams({ id_list: group.join(","), start: "0", max_results: String(group.length) })
           const feed = yield* page(params, () => false)
-          entries.push(...feed.entries)
+          // Only the ids asked for (a feed may add others).
+          const asked = new Set(group)
+          entries.push(...feed.entries.filter((e) => asked.has(e.arxivId) || asked.has(e.baseId)).slice(0, group.length * 2))
         }
         total = entries.length
       } else {
@@ -513,15 +660,45 @@ const makeService = (
           if (feed.totalResults !== null && start >= feed.totalResults) break
         }
       }
-      const found = new Set(entries.flatMap((e) => [e.arxivId, e.baseId]))
+      // A feed is data from the network: only entries with a real arXiv id, each id once.
+      const kept: Array<ArxivEntry> = []
+      const rejected: Array<{ readonly id: string; readonly reason: string }> = []
+      const seen = new Set<string>()
+      for (const entry of entries) {
+        if (!isArxivId(entry.arxivId)) {
+          const reason = `the feed gave ${JSON.stringify(entry.arxivId.slice(0, 80))}, which is not an arXiv id: entry left out`
+          rejected.push({ id: entry.arxivId.slice(0, 80), reason })
+          yield* Effect.logWarning(`arXiv: ${reason}`)
+          continue
+        }
+        if (seen.has(entry.arxivId)) continue
+        seen.add(entry.arxivId)
+        kept.push(entry)
+      }
+      const found = new Set(kept.flatMap((e) => [e.arxivId, e.baseId]))
       const missing = query === "" ? ids.filter((id) => !found.has(id)) : []
-      return { totalResults: total, entries, missing, requests: requests - before }
+      return { totalResults: total, entries: kept, missing, rejected, requests: requests - before }
     })
 
   const downloadPdf = (entry: ArxivEntry, dir: string): Effect.Effect<DownloadedPdf, ArxivError> =>
     Effect.gen(function*() {
+      if (!isArxivId(entry.arxivId)) {
+        return yield* new ArxivError({
+          reason: "request",
+          url: endpoint,
+          detail: `${JSON.stringify(entry.arxivId.slice(0, 80))} is not an arXiv id: no file is named after it`
+        })
+      }
       const file = path.join(dir, pdfFileName(entry))
       const url = secure(entry.pdfUrl ?? `https://arxiv.org/pdf/${entry.arxivId}`)
+      if (!sameSite(endpoint, url) && !isArxivHost(url)) {
+        return yield* new ArxivError({
+          reason: "request",
+          url,
+          detail: `the feed's PDF link points to ${hostOf(url) ?? "something that is not an http(s) URL"}, ` +
+            `neither arXiv nor the endpoint's host: not followed`
+        })
+      }
       const io = (what: string) => (e: unknown) =>
         new ArxivError({ reason: "io", url, detail: `${what} ${file}: ${e instanceof Error ? e.message : String(e)}` })
       const existing = yield* Effect.tryPromise(() => fs.readFile(file)).pipe(Effect.option)
@@ -532,7 +709,7 @@ const makeService = (
       const attempt = Effect.gen(function*() {
         requests++
         const now = Date.now()
-        const { body, response } = yield* get(doFetch, url, pdfTimeoutMs, "application/pdf")
+        const { body, response } = yield* get(doFetch, url, limits.pdfTimeoutMs, "application/pdf", limits.maxPdfBytes)
         if (response.status !== 200) {
           const retryable = retryableStatus(response.status)
           return yield* fail(

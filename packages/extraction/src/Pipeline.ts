@@ -38,6 +38,7 @@ import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import { redactText } from "@kg/core/Redact"
 import * as EntityResolution from "./EntityResolution.js"
+import { chunkInWindows, MAX_RECORD_CHARS as RECORD_CHARS, recordText } from "./internal/chunkWindows.js"
 import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
 import * as Rdf from "./Rdf.js"
@@ -198,7 +199,9 @@ export interface PipelineOptions {
 
 /**
  * Split a document into chunks; chunks never cross a page boundary, so each
- * chunk's page is exact. Offsets are into `doc.text`.
+ * chunk's page is exact. Offsets are into `doc.text`. Texts are split one
+ * window of 64 K characters at a time, so memory stays bounded whatever the
+ * length of the text or of its lines.
  *
  * @since 0.1.0
  * @category chunking
@@ -212,7 +215,7 @@ export const chunkDocument = (
   const out: Array<Chunk> = []
   for (const span of spans) {
     const slice = doc.text.slice(span.start, span.end)
-    for (const piece of nlp.chunkText(slice, config)) {
+    for (const piece of chunkInWindows(nlp.chunkText, slice, config)) {
       const ordinal = out.length
       out.push(Chunk.make({
         id: `${doc.paper.id}#${ordinal}` as ChunkId,
@@ -629,7 +632,7 @@ export const extractPaper = (
         ? ("ok" in prepared.record
           ? Effect.succeed({ fields: prepared.record.ok, usage: emptyUsage })
           : Effect.fail(new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: prepared.record.error })))
-        : extractor.paperRecord({ paper, text: doc.text })).pipe(
+        : extractor.paperRecord({ paper, text: recordText(doc.text) })).pipe(
         Effect.map(({ fields, usage }) => ({
           record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),
           usage
@@ -658,6 +661,16 @@ export const extractPaper = (
     }))
     return Stream.concat(perChunk, finish)
   }))
+
+/**
+ * Most characters of a document a paper record is built from: a paper's text
+ * is far shorter; a huge file's record comes from its beginning instead of a
+ * parse of the whole file.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const MAX_RECORD_CHARS: number = RECORD_CHARS
 
 const uniqueBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<A> => {
   const seen = new Set<string>()

@@ -207,14 +207,14 @@ describe("answer bounds, before decoding and storing", () => {
     expect(bounded.notes[0]!.message).toBe("nested deeper than 64 levels: dropped")
     const started = performance.now()
     StructuredOutput.boundJson({ items: Array.from({ length: 200_000 }, (_, i) => ({ label: `x${i}` })) }, StructuredOutput.looseBounds)
-    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   it("extractJson is linear on hostile text (unbalanced braces, open fences)", () => {
     for (const hostile of ["{".repeat(200_000), "```" + " ".repeat(200_000), "x {\"a\": " + "[".repeat(100_000), "{} ".repeat(70_000) + "{"]) {
       const started = performance.now()
       StructuredOutput.extractJson(hostile)
-      expect(performance.now() - started, hostile.slice(0, 10)).toBeLessThan(1_000)
+      expect(performance.now() - started, hostile.slice(0, 10)).toBeLessThan(3_000)
     }
   })
 

@@ -236,6 +236,11 @@ export const fetchArxiv = <R>(
     const done = new Map<string, { arxivId: string; paperId: string; pdf: string | null }>()
     let downloaded = 0
     let reused = 0
+    // Entries the client refused (an id that is not an arXiv id): reported, never a paper.
+    for (const r of results.rejected) {
+      failed.push({ arxivId: r.id, reason: r.reason })
+      yield* onEvent(FetchEvent.DownloadFailed({ arxivId: r.id, reason: r.reason }))
+    }
 
     const skipped = (path: string, reason: string): Ingest.IngestEvent => ({ _tag: "Skipped", path, kind: "Failed", reason })
 

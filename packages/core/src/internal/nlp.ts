@@ -49,6 +49,40 @@ const isSpaceCode = (c: number): boolean =>
   c <= 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200d) ||
   c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2060 || c === 0x3000 || c === 0xfeff
 
+/** Longest run of non-whitespace characters wink parses as is (see {@link breakLongRuns}). */
+export const MAX_RUN = 100
+
+/**
+ * `text` with a space in place of every `maxRun`-th character of a run
+ * without whitespace, same length (so offsets into it are offsets into
+ * `text`). wink's tokenizer takes time quadratic in a token's length (a
+ * 64 K-character "word" takes 20 s, 1 MB would take hours); prose never has
+ * such runs, a base64 blob or a one-word file does.
+ */
+export const breakLongRuns = (text: string, maxRun: number = MAX_RUN): string => {
+  let run = 0
+  let out: Array<string> | null = null
+  let copied = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (isSpaceCode(c)) {
+      run = 0
+      continue
+    }
+    run++
+    // Never replace half of a surrogate pair: wait for the next code unit.
+    if (run >= maxRun && !(c >= 0xd800 && c <= 0xdfff)) {
+      out ??= []
+      out.push(text.slice(copied, i), " ")
+      copied = i + 1
+      run = 0
+    }
+  }
+  if (out === null) return text
+  out.push(text.slice(copied))
+  return out.join("")
+}
+
 const isBlank = (s: string): boolean => {
   for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) return false
   return true
@@ -365,7 +399,8 @@ interface WinkLexed extends Lexed {
  */
 const lexWink = (w: WinkMethods, text: string, withSentences: boolean): WinkLexed & { readonly tokens: Tokens } => {
   const its = w.its
-  const doc = w.readDoc(text)
+  // Parsed with long runs broken (linear time); offsets are looked up in `text` itself below.
+  const doc = w.readDoc(breakLongRuns(text))
   const tokens = doc.tokens()
   const values = outOf<string>(tokens, its.value)
   const spaces = outOf<string>(tokens, its.precedingSpaces)

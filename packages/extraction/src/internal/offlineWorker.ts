@@ -14,6 +14,7 @@ import type { PaperId } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
 import * as OfflineExtractor from "../OfflineExtractor.js"
 import * as PaperRecordOffline from "../PaperRecordOffline.js"
+import { chunkInWindows, recordText } from "./chunkWindows.js"
 
 /** A request to the worker. */
 export type WorkerRequest =
@@ -75,7 +76,7 @@ if (parentPort !== null) {
         const pieces: Array<Piece> = []
         for (const span of spans) {
           const slice = request.text.slice(span.start, span.end)
-          for (const piece of nlp.chunkText(slice, request.config)) {
+          for (const piece of chunkInWindows(nlp.chunkText, slice, request.config)) {
             pieces.push({
               page: span.page,
               start: span.start + piece.start,
@@ -88,7 +89,7 @@ if (parentPort !== null) {
         return {
           pieces,
           extractions: pieces.map((p) => attempt(() => OfflineExtractor.extract(nlp, p.text))),
-          record: attempt(() => record(request.paperId, request.title, request.text))
+          record: attempt(() => record(request.paperId, request.title, recordText(request.text)))
         }
       })
       response = "ok" in outcome ? { id: request.id, ok: outcome.ok } : { id: request.id, error: outcome.error }
