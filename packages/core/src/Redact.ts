@@ -158,15 +158,54 @@ const trailingEnd = (text: string, start: number, end: number, floor: number): n
   }
 }
 
+const isNameChar = (c: string): boolean => /^[A-Za-z0-9_.%-]$/.test(c)
+
+/** Ends the value of a parameter quoted outside a URL (a request line, `?key=...` in a message). */
+const endsLooseValue = (c: string): boolean => c === "&" || c === ";" || c === "#" || c === ")" || c === "]" || endsUrl(c)
+
 /**
- * Every URL inside a text with its credentials removed ({@link redactUrl}):
- * for error messages, log lines and stored reasons. Linear in the length of
- * the text.
+ * Credential parameters outside a full URL: a path and query a server echoes
+ * (`POST /v1/chat?api-key=...`), `&token=...` in a message. Only after `?`,
+ * `&` or `;`, with a name like a credential. Linear.
+ */
+const redactLooseParams = (text: string): string => {
+  if (!text.includes("=")) return text
+  let out = ""
+  let copied = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c !== "?" && c !== "&" && c !== ";") continue
+    let eq = i + 1
+    while (eq < text.length && isNameChar(text[eq]!)) eq++
+    if (eq === i + 1 || text[eq] !== "=" || !isSensitiveParam(text.slice(i + 1, eq))) {
+      i = eq - 1
+      continue
+    }
+    if (text.startsWith(REDACTED, eq + 1)) {
+      i = eq + REDACTED.length
+      continue
+    }
+    let end = eq + 1
+    while (end < text.length && !endsLooseValue(text[end]!)) end++
+    out += text.slice(copied, eq + 1) + REDACTED
+    copied = end
+    i = end - 1
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/**
+ * Every URL inside a text with its credentials removed ({@link redactUrl}),
+ * and credential parameters outside full URLs (`/v1?api-key=...` echoed by a
+ * server): for error messages, log lines and stored reasons. Linear in the
+ * length of the text.
  *
  * @since 0.1.0
  * @category redaction
  */
-export const redactText = (text: string): string => {
+export const redactText = (text: string): string => redactLooseParams(redactUrls(text))
+
+const redactUrls = (text: string): string => {
   let sep = text.indexOf("://")
   if (sep < 0) return text
   let out = ""

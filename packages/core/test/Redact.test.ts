@@ -41,6 +41,10 @@ describe("Redact.redactText", () => {
         "check OPENAI_BASE_URL (requests go to https://x.test/v1?token=[redacted])."
     )
     expect(Redact.redactText("no URL here: key=value")).toBe("no URL here: key=value")
+    // A path and query echoed by a server, without scheme and host.
+    expect(Redact.redactText(`404 for POST /v1/chat?api-version=2&api-key=${CANARY}&x=1 (/v1?sig=${CANARY})`)).toBe(
+      "404 for POST /v1/chat?api-version=2&api-key=[redacted]&x=1 (/v1?sig=[redacted])"
+    )
     expect(Redact.hasUrlSecret(message)).toBe(true)
     expect(Redact.hasUrlSecret(out)).toBe(false)
   })

@@ -132,6 +132,11 @@ export type IngestEvent =
 export interface IngestOptions {
   /** Files larger than this many bytes are skipped. Default `DEFAULT_MAX_BYTES` (200 MB). */
   readonly maxBytes?: number
+  /**
+   * Documents whose text is longer than this many characters are skipped. Default `DEFAULT_MAX_CHARS` (2 million,
+   * about 1,000 pages): one document is extracted, resolved and written as one paper, in memory.
+   */
+  readonly maxChars?: number
   /** Give up on a PDF that takes longer than this to read. Default 2 minutes. */
   readonly pdfTimeout?: Duration.DurationInput
   /**
@@ -149,6 +154,18 @@ export interface IngestOptions {
  * @category constants
  */
 export const DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+
+/**
+ * Default limit of a document's text: 2 million characters (about 1,000
+ * pages; a long thesis has under a million). Longer texts are skipped: one
+ * document is one paper, extracted and written as a whole, and its memory
+ * grows with its claims (a 5 MB text of result sentences took 1.5 GB). Split
+ * such a file into its papers, or raise the limit (`maxChars`).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_MAX_CHARS = 2_000_000
 
 /**
  * Default time limit for reading one PDF.
@@ -474,10 +491,18 @@ export const readDocument: (
           Effect.annotateLogs({ path })
         )
       }
-      if (isPdf || declared === "pdf") {
-        return yield* readPdfDocument(path, bytes, contentHash, options?.pdfTimeout ?? DEFAULT_PDF_TIMEOUT)
+      const doc = isPdf || declared === "pdf"
+        ? yield* readPdfDocument(path, bytes, contentHash, options?.pdfTimeout ?? DEFAULT_PDF_TIMEOUT)
+        : yield* readMarkdownOrText(path, declared, bytes, contentHash)
+      const maxChars = options?.maxChars ?? DEFAULT_MAX_CHARS
+      if (doc.text.length > maxChars) {
+        return yield* Effect.fail<SkipInfo>({
+          kind: "TooLarge",
+          reason: `has ${doc.text.length.toLocaleString("en-US")} characters of text, more than one paper ` +
+            `(the limit is ${maxChars.toLocaleString("en-US")}); split it into its papers, or raise the limit (maxChars)`
+        })
       }
-      return yield* readMarkdownOrText(path, declared, bytes, contentHash)
+      return doc
     })
     return yield* attempt.pipe(Effect.mapError((info) => new IngestSkip({ path, ...info })))
   }
