@@ -38,11 +38,13 @@ const write = () => {
   while (written < bytes) {
     let piece = ""
     while (piece.length < 1 << 20) {
-      piece += kind === "words"
-        ? `token${i % 1000} `
-        : kind === "blob"
-        ? Buffer.from([i % 251, (i * 7) % 253, (i * 13) % 255]).toString("base64")
-        : `Model${i % 97} improves accuracy on Dataset${i % 13} by ${i % 7}.${i % 10} points over the baseline. `
+      if (kind === "blob") {
+        piece += Buffer.from(Array.from({ length: 3 << 16 }, (_, k) => (k * 7919 + i) % 256)).toString("base64")
+      } else {
+        piece += kind === "words"
+          ? `token${i % 1000} `
+          : `Model${i % 97} improves accuracy on Dataset${i % 13} by ${i % 7}.${i % 10} points over the baseline. `
+      }
       i++
     }
     piece = piece.slice(0, Math.min(piece.length, bytes - written))

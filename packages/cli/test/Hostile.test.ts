@@ -251,7 +251,7 @@ describe("kg against hostile peers", () => {
     const started = Date.now()
     const r = await runKg(["extract", file, "--db", path.join(dir, "one-line.duckdb"), "--json"])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/one-line\.txt: has 2,[0-9,]+ characters of text, more than one paper \(the limit is 2,000,000\); split it/)
+    expect(r.stderr).toMatch(/one-line\.txt: has 2,[0-9,]+ characters of text, more than one paper \(the limit is 2,000,000 characters\); split it/)
     expect(Date.now() - started).toBeLessThan(60_000)
   }, 120_000)
 })

@@ -479,6 +479,19 @@ export const readDocument: (
           reason: `has an unsupported extension; ingest reads ${SUPPORTED_EXTENSIONS} files: convert it or leave it out`
         })
       }
+      const maxChars = options?.maxChars ?? DEFAULT_MAX_CHARS
+      const tooManyChars = (what: string): SkipInfo => ({
+        kind: "TooLarge",
+        reason: `has ${what} of text, more than one paper (the limit is ${maxChars.toLocaleString("en-US")} ` +
+          `characters); split it into its papers, or raise the limit (maxChars)`
+      })
+      if (declared !== "pdf") {
+        // UTF-8 needs at most 3 bytes per UTF-16 unit: a text file of more than 3 x maxChars bytes is refused unread.
+        const size = yield* Effect.tryPromise({ try: () => fs.stat(path), catch: accessProblem }).pipe(
+          Effect.map((stats) => (stats.isFile() ? stats.size : 0))
+        )
+        if (size > maxChars * 3) return yield* Effect.fail(tooManyChars(formatBytes(size)))
+      }
       const bytes = yield* readBytes(path, options?.maxBytes ?? DEFAULT_MAX_BYTES)
       if (bytes.length === 0) return yield* Effect.fail<SkipInfo>({ kind: "Empty", reason: emptyReason("is empty (0 bytes)") })
       const contentHash = sha256Hex(bytes)
@@ -494,14 +507,7 @@ export const readDocument: (
       const doc = isPdf || declared === "pdf"
         ? yield* readPdfDocument(path, bytes, contentHash, options?.pdfTimeout ?? DEFAULT_PDF_TIMEOUT)
         : yield* readMarkdownOrText(path, declared, bytes, contentHash)
-      const maxChars = options?.maxChars ?? DEFAULT_MAX_CHARS
-      if (doc.text.length > maxChars) {
-        return yield* Effect.fail<SkipInfo>({
-          kind: "TooLarge",
-          reason: `has ${doc.text.length.toLocaleString("en-US")} characters of text, more than one paper ` +
-            `(the limit is ${maxChars.toLocaleString("en-US")}); split it into its papers, or raise the limit (maxChars)`
-        })
-      }
+      if (doc.text.length > maxChars) return yield* Effect.fail(tooManyChars(`${doc.text.length.toLocaleString("en-US")} characters`))
       return doc
     })
     return yield* attempt.pipe(Effect.mapError((info) => new IngestSkip({ path, ...info })))

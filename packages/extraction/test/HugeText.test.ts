@@ -6,6 +6,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Ingest from "../src/Ingest.js"
 import { Paper, type PaperId } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
 import type { SourceDocument } from "../src/Ingest.js"
@@ -94,4 +98,24 @@ describe("chunking in windows", () => {
       }
     })
   }
+})
+
+describe("documents longer than one paper", () => {
+  it.effect("are skipped with what to do: unread past 3 bytes per character, else after decoding", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kg-huge-"))
+      const big = path.join(dir, "big.txt")
+      fs.writeFileSync(big, "word ".repeat(1_400_000))
+      const unread = yield* Effect.flip(Ingest.readDocument(big, { maxChars: 2_000_000 }))
+      expect(unread.kind).toBe("TooLarge")
+      expect(unread.reason).toBe(
+        "has 6.7 MB of text, more than one paper (the limit is 2,000,000 characters); split it into its papers, or raise the limit (maxChars)"
+      )
+      const decoded = yield* Effect.flip(Ingest.readDocument(big, { maxChars: 3_000_000 }))
+      expect(decoded.reason).toMatch(/^has 7,000,000 characters of text, more than one paper \(the limit is 3,000,000 characters\)/)
+      const read = yield* Ingest.readDocument(big, { maxChars: 8_000_000 })
+      expect(read.text.length).toBe(7_000_000)
+      expect(Ingest.DEFAULT_MAX_CHARS).toBe(2_000_000)
+      fs.rmSync(dir, { recursive: true, force: true })
+    }), 60_000)
 })
