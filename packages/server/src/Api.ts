@@ -408,6 +408,12 @@ export const GraphNode = Schema.Struct({
   id: Schema.String,
   kind: Schema.Literal("claim", "entity", "paper"),
   label: Schema.String,
+  /** The label drawn on the node: a paper's short title, a claim's first words, an entity's name. */
+  short: Schema.optional(Schema.String),
+  /** Papers: first author and year ("Vaswani et al. 2017"), when known. */
+  detail: Schema.optional(Nullable(Schema.String)),
+  /** Paper similarity: the node's community (0 the largest), by Louvain modularity over the similarity edges. */
+  community: Schema.optional(Nullable(Schema.Number)),
   /** Claims: epistemic status. */
   status: Nullable(Schema.String),
   /** Entities: ontology class; papers: year. */
@@ -773,7 +779,7 @@ export class GraphGroup extends HttpApiGroup.make("graph")
         minSimilarity: opt(UnitParam)
       }))
       .addSuccess(GraphView)
-      .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers by L2 record and claims.")
+      .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers (default 3) by TF-IDF cosine over its text, at minSimilarity (default 0.15) or more; nodes carry their community.")
   )
   .add(HttpApiEndpoint.get("patterns", "/patterns").addSuccess(Schema.Array(Pattern)))
   .annotate(OpenApi.Title, "Graph")

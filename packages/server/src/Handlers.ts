@@ -393,7 +393,7 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
           return yield* GraphViews.paperSimilarity(yield* DuckDb, yield* Embeddings, {
             k: urlParams.k ?? 3,
             limit: urlParams.limit ?? 150,
-            minSimilarity: urlParams.minSimilarity ?? 0.2
+            minSimilarity: urlParams.minSimilarity ?? 0.15
           })
         }))
       })))

@@ -155,17 +155,40 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.waitForSelector("[data-testid=graph-count]")
     expect(await page.locator("[data-testid=graph-count]").textContent()).toMatch(/^Showing 25 of \d+ nodes/)
     const drawn = await page.evaluate(`(() => {
-      const c = document.querySelector(".graph-canvas")
-      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
       let coloured = 0
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[i + 1]) > 40 || Math.abs(d[i + 1] - d[i + 2]) > 40) coloured++
+      for (const c of document.querySelectorAll(".graph-canvas canvas")) {
+        if (c.width === 0 || c.height === 0) continue
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (Math.abs(d[i] - d[i + 1]) > 40 || Math.abs(d[i + 1] - d[i + 2]) > 40)) coloured++
+      }
       return coloured
     })()`)
     expect(drawn as number).toBeGreaterThan(200)
+    // readable: every node drawn with a label, no edge drawn with one (weights are line widths, not numbers)
+    const drawnLabels = await page.evaluate(`(() => {
+      const cy = document.querySelector(".graph-canvas").cy
+      return {
+        nodes: cy.nodes().length,
+        labelled: cy.nodes().filter((n) => String(n.style("label")).trim().length > 0).length,
+        edgeLabels: cy.edges().filter((e) => String(e.style("label")).trim().length > 0).length,
+        widths: Array.from(new Set(cy.edges().map((e) => e.style("width")))).length
+      }
+    })()`) as { nodes: number; labelled: number; edgeLabels: number; widths: number }
+    expect(drawnLabels.nodes).toBe(25)
+    expect(drawnLabels.labelled).toBe(25)
+    expect(drawnLabels.edgeLabels).toBe(0)
     await shot(page, "07-graph-paper")
     await page.goto(`${server.url}#/graph?kind=papers`)
     await page.waitForSelector("[data-testid=graph-count]")
     expect(await page.locator(".node-list li").count()).toBe(3)
+    const papers = await page.evaluate(`(() => {
+      const cy = document.querySelector(".graph-canvas").cy
+      return cy.nodes().map((n) => ({ label: String(n.style("label")), kind: n.data("kind") }))
+    })()`) as ReadonlyArray<{ label: string; kind: string }>
+    expect(papers.every((n) => n.kind === "paper" && n.label.trim().length > 0 && !/^\d(\.\d+)?$/.test(n.label))).toBe(true)
+    // a click shows the node's claims beside the graph
+    await page.locator(".node-link").first().focus()
+    await page.waitForSelector("[data-testid=node-panel] h2")
     await shot(page, "08-graph-similarity")
     await page.locator(".node-link").first().click()
     await page.waitForSelector(".crumbs")

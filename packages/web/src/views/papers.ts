@@ -5,7 +5,7 @@
 import { getJson, type PaperDetail, type PaperSummary } from "../api.js"
 import { clear, h, marked } from "../dom.js"
 import { openEvidence } from "../evidence.js"
-import { typeColour } from "../graphCanvas.js"
+import { typeColour } from "../graphStyle.js"
 import { badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, table } from "../widgets.js"
 
 export const papersView = async (main: HTMLElement): Promise<void> => {
