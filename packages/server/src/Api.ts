@@ -375,6 +375,58 @@ export const PaperDetail = Schema.Struct({
 export type PaperDetail = typeof PaperDetail.Type
 
 /**
+ * A paper's SHACL report in the extraction studio: its triples validated now, and what its run dropped.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const StudioValidation = Schema.Struct({
+  triples: Schema.Number,
+  conforms: Schema.Boolean,
+  violations: Schema.Array(Schema.Struct({
+    focusNode: Schema.String,
+    path: Nullable(Schema.String),
+    value: Nullable(Schema.String),
+    message: Schema.String,
+    severity: Schema.String,
+    constraint: Schema.String
+  })),
+  droppedAtExtraction: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    focusNode: Schema.String,
+    path: Nullable(Schema.String),
+    message: Schema.String
+  }))
+}).annotations({ identifier: "StudioValidation" })
+/** @since 0.1.0 @category models */
+export type StudioValidation = typeof StudioValidation.Type
+
+/**
+ * The EntityCache as each chunk's prompt saw it (replayed from the store).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const StudioCache = Schema.Struct({
+  paperId: Schema.String,
+  limit: Schema.Number,
+  totalChunks: Schema.Number,
+  chunks: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    ordinal: Schema.Number,
+    page: Nullable(Schema.Number),
+    /** Entities in the cache before this chunk. */
+    cacheSize: Schema.Number,
+    /** The entities the chunk's prompt gets from the cache. */
+    prompt: Schema.Array(Schema.Struct({ label: Schema.String, type: Schema.String, aliases: Schema.Array(Schema.String) })),
+    /** Labels the cache learnt from this chunk. */
+    learnt: Schema.Array(Schema.String)
+  }))
+}).annotations({ identifier: "StudioCache" })
+/** @since 0.1.0 @category models */
+export type StudioCache = typeof StudioCache.Type
+
+/**
  * A page of a paper (or, for a source without pages, the chunk that holds the quote): its text and where the
  * quote is in it.
  *
@@ -505,7 +557,7 @@ export type JobStatus = typeof JobStatus.Type
  * @since 0.1.0
  * @category models
  */
-export const JobKind = Schema.Literal("extract", "l4")
+export const JobKind = Schema.Literal("extract", "l4", "arxiv")
 /** @since 0.1.0 @category models */
 export type JobKind = typeof JobKind.Type
 
@@ -595,6 +647,44 @@ export const L4Request = Schema.Struct({
 }).annotations({ identifier: "L4Request" })
 /** @since 0.1.0 @category models */
 export type L4Request = typeof L4Request.Type
+
+/**
+ * Papers to fetch from arXiv and extract (as `kg fetch arxiv`): a search, ids, or both.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ArxivRequest = Schema.Struct({
+  /** An arXiv search (`cat:cs.CL AND ti:verification`; words without a field search all fields). */
+  query: opt(NonEmpty.pipe(Schema.maxLength(500))),
+  /** arXiv ids, with or without version. */
+  ids: opt(Schema.Array(NonEmpty.pipe(Schema.maxLength(40))).pipe(Schema.maxItems(100))),
+  /** Results wanted from the search (default 10). */
+  max: opt(PositiveInt(1, 200)),
+  /** Store titles and abstracts only; no PDF. */
+  metadataOnly: opt(Schema.Boolean)
+}).annotations({ identifier: "ArxivRequest" })
+/** @since 0.1.0 @category models */
+export type ArxivRequest = typeof ArxivRequest.Type
+
+/**
+ * An arXiv search result, to pick papers from before fetching them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ArxivHit = Schema.Struct({
+  arxivId: Schema.String,
+  title: Schema.String,
+  authors: Schema.Array(Schema.String),
+  year: Nullable(Schema.Number),
+  summary: Schema.String,
+  /** The paper id it has (or would have) in the store, and whether it is stored. */
+  paperId: Schema.String,
+  stored: Schema.Boolean
+}).annotations({ identifier: "ArxivHit" })
+/** @since 0.1.0 @category models */
+export type ArxivHit = typeof ArxivHit.Type
 
 // ---------------------------------------------------------------------------------------------------------------
 // Endpoints
@@ -737,6 +827,39 @@ export class PapersGroup extends HttpApiGroup.make("papers")
       )
   )
   .add(
+    HttpApiEndpoint.get("studioJson", "/papers/:paperId/studio/json")
+      .setPath(PaperIdPath)
+      .addSuccess(Schema.Unknown)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Everything stored for the paper as JSON: its record, claims with sources, entities with aliases, relations.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioRdf", "/papers/:paperId/studio/rdf")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ format: opt(Schema.Literal("turtle", "ntriples")) }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/turtle" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "The paper's part of the graph as RDF (Turtle by default, or N-Triples), as the export writes it.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioValidation", "/papers/:paperId/studio/validation")
+      .setPath(PaperIdPath)
+      .addSuccess(StudioValidation)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "The paper's triples validated against the server's SHACL shapes now, with the violations its run dropped.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioCache", "/papers/:paperId/studio/cache")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ limit: opt(IntParam(1, 500)), chunks: opt(IntParam(1, 5000)) }))
+      .addSuccess(StudioCache)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "The EntityCache before each chunk, replayed from the stored mentions, and the entities the chunk's prompt gets from it (EntityCache.relevantTo, limit 60)."
+      )
+  )
+  .add(
     HttpApiEndpoint.get("file", "/papers/:paperId/file")
       .setPath(PaperIdPath)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
@@ -821,6 +944,23 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
         "Run the L4 batch job (as `kg l4`): cluster the stored claims and state the pattern each cluster suggests, " +
           "with the server's LLM provider when it has one, offline composition otherwise."
       )
+  )
+  .add(
+    HttpApiEndpoint.post("arxiv", "/jobs/arxiv")
+      .setPayload(ArxivRequest)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Fetch papers from arXiv (a search, ids or both; PDFs saved beside the store's uploads) and extract them, as `kg fetch arxiv`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("arxivSearch", "/arxiv/search")
+      .setUrlParams(Schema.Struct({ query: NonEmpty.pipe(Schema.maxLength(500)), max: opt(IntParam(1, 50)) }))
+      .addSuccess(Schema.Array(ArxivHit))
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "Search arXiv (nothing is stored): the entries to pick from, and whether each is stored already.")
   )
   .add(HttpApiEndpoint.get("get", "/jobs/:jobId").setPath(JobIdPath).addSuccess(Job).addError(NotFound))
   .add(

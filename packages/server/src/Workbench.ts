@@ -18,8 +18,10 @@ import * as Pool from "effect/Pool"
 import { Embeddings } from "@kg/core/Embeddings"
 import { LlmProvider } from "@kg/core/LlmProvider"
 import type { NlpService } from "@kg/core/NlpService"
+import * as Arxiv from "@kg/extraction/Arxiv"
 import { Extractor } from "@kg/extraction/Extractor"
 import type { ShaclValidator } from "@kg/extraction/Shacl"
+import * as ArxivFetch from "@kg/graph/ArxivFetch"
 import * as DuckDbModule from "@kg/graph/DuckDb"
 import { DuckDb, type DuckDbError } from "@kg/graph/DuckDb"
 import * as Extract from "@kg/graph/Extract"
@@ -83,6 +85,8 @@ export interface WorkbenchService {
   readonly uploadDir: string
   readonly maxUploadBytes: number
   readonly minScore: number
+  /** The arXiv client (`Arxiv.ArxivClient` in the layer's context), when the server fetches from arXiv. */
+  readonly arxiv: Option.Option<Arxiv.ArxivService>
   /**
    * Run `effect` on a reader connection from the pool (its `DuckDb`), with the kg services (and the
    * `LlmProvider`, if any) in context.
@@ -118,6 +122,7 @@ export const make = (options: WorkbenchOptions = {}) =>
   Effect.gen(function*() {
     const base = yield* Effect.context<KgServices>()
     const llm = yield* Effect.serviceOption(LlmProvider)
+    const arxiv = yield* Effect.serviceOption(Arxiv.ArxivClient)
     // The library reads the LlmProvider with Effect.serviceOption (synthesis, re-ranking): without one, the context
     // simply lacks it. Effects that need one unconditionally must not be run here without it.
     const context = (Option.isSome(llm) ? Context.add(base, LlmProvider, llm.value) : base) as Context.Context<
@@ -147,6 +152,7 @@ export const make = (options: WorkbenchOptions = {}) =>
     const write = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
       Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, context)
 
+    const uploadDir = options.uploadDir ?? `${path.resolve(store.path)}.uploads`
     const jobs = yield* Jobs.make((paths, onEvent) =>
       write(Extract.runExtraction(paths, {
         ...options.extract,
@@ -162,7 +168,23 @@ export const make = (options: WorkbenchOptions = {}) =>
         ...l4Options,
         ...(Option.isSome(llm) ? { provider: llm.value } : {}),
         onEvent
-      })))
+      })), (request, onEvent) =>
+      Option.isNone(arxiv)
+        ? Effect.fail(new Error("this server has no arXiv client (kg serve provides one; a library server needs Arxiv.layer)"))
+        : write(ArxivFetch.fetchArxiv(
+          {
+            ...(request.query !== undefined ? { query: request.query } : {}),
+            ...(request.ids !== undefined ? { ids: request.ids } : {}),
+            ...(request.max !== undefined ? { max: request.max } : {})
+          },
+          {
+            ...options.extract,
+            to: path.join(uploadDir, "arxiv"),
+            metadataOnly: request.metadataOnly === true,
+            settings: { provider: extractor.provider, model: extractor.model, via: "kg serve (arXiv)", paths: [] }
+          },
+          onEvent
+        ).pipe(Effect.provideService(Arxiv.ArxivClient, arxiv.value))))
     const dbPath = store.path
     return {
       info: {
@@ -175,9 +197,10 @@ export const make = (options: WorkbenchOptions = {}) =>
         tokenRequired: options.token !== undefined && options.token !== ""
       },
       token: options.token !== undefined && options.token !== "" ? options.token : null,
-      uploadDir: options.uploadDir ?? `${path.resolve(dbPath)}.uploads`,
+      uploadDir,
       maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
       minScore: options.minScore ?? 0.18,
+      arxiv,
       read,
       readAlone,
       write,

@@ -13,6 +13,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import type { LlmProvider } from "@kg/core/LlmProvider"
+import type { ArxivClient } from "@kg/extraction/Arxiv"
 import * as Kg from "@kg/graph/Kg"
 import * as Server from "../src/Server.js"
 
@@ -50,7 +51,7 @@ export interface Running {
 export const startServer = async (
   db: string,
   options: Server.ServeOptions = {},
-  extra: Layer.Layer<never> | Layer.Layer<LlmProvider> = Layer.empty
+  extra: Layer.Layer<never, unknown> | Layer.Layer<LlmProvider, unknown> | Layer.Layer<ArxivClient, unknown> = Layer.empty
 ): Promise<Running> => {
   const scope = Effect.runSync(Scope.make())
   const layer = Server.layer({ host: "127.0.0.1", port: 0, ...options }).pipe(

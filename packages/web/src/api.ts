@@ -20,6 +20,9 @@ export type JobEvent = Api.JobEvent
 export type Pattern = Api.Pattern
 export type ServerInfo = Api.ServerInfo
 export type Stats = Api.Stats
+export type StudioValidation = Api.StudioValidation
+export type StudioCache = Api.StudioCache
+export type ArxivHit = Api.ArxivHit
 export type ClaimSummary = GraphQueries.ClaimSummary
 export type ClaimDetail = GraphQueries.ClaimDetail
 export type Challenges = GraphQueries.Challenges
@@ -54,6 +57,12 @@ export const getJson = async <A>(path: string, params: Record<string, string | n
   const response = await fetch(url(path, params), { headers: { accept: "application/json" }, ...(signal ? { signal } : {}) })
   if (!response.ok) throw await failure(response)
   return (await response.json()) as A
+}
+
+export const getText = async (path: string, params: Record<string, string | number | undefined> = {}): Promise<string> => {
+  const response = await fetch(url(path, params))
+  if (!response.ok) throw await failure(response)
+  return await response.text()
 }
 
 export const postJson = async <A>(path: string, body: unknown): Promise<A> => {

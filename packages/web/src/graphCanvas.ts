@@ -164,6 +164,15 @@ export const graphCanvas = (view: GraphView, options: GraphCanvasOptions): Graph
         numIter: 2500
       } as cytoscape.LayoutOptions
     })
+    // a small graph fitted to the canvas would be drawn huge: cap the fitted zoom
+    const settle = () => {
+      if (cy !== null && cy.zoom() > 1.25) {
+        cy.zoom(1.25)
+        cy.center()
+      }
+    }
+    cy.one("layoutstop", settle)
+    settle()
     // the page's tests read what is drawn through the library's own model (labels, edge styles)
     Object.defineProperty(container, "cy", { value: cy, configurable: true })
     cy.on("tap", "node", (ev) => choose(ev.target.id() as string))
@@ -226,6 +235,10 @@ export const graphCanvas = (view: GraphView, options: GraphCanvasOptions): Graph
       else {
         cy.resize()
         cy.fit(undefined, 30)
+        if (cy.zoom() > 1.25) {
+          cy.zoom(1.25)
+          cy.center()
+        }
       }
     },
     select: (id) => {

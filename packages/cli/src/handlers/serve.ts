@@ -7,6 +7,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Arxiv from "@kg/extraction/Arxiv"
 import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Retrieval from "@kg/graph/Retrieval"
 import * as Server from "@kg/server/Server"
@@ -47,6 +48,8 @@ export const serve = (args: ServeArgs) =>
         Layers.shaclLayer(shapesPath),
         Layers.nliLayer(provider, model),
         GraphRetrieval.layerWarm.pipe(Layer.provideMerge(Retrieval.layer())),
+        // the page's "From arXiv" jobs (KG_ARXIV_URL / KG_ARXIV_DELAY_MS as for kg fetch arxiv)
+        Arxiv.layerConfig(),
         provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
       ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath)))
       const server = Server.layer({

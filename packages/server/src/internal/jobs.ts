@@ -14,9 +14,10 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
+import type { FetchEvent, FetchSummary } from "@kg/graph/ArxivFetch"
 import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
 import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
-import type { Job, JobEvent, L4Request } from "../Api.js"
+import type { ArxivRequest, Job, JobEvent, L4Request } from "../Api.js"
 
 const MAX_JOBS = 200
 const MAX_EVENTS = 50_000
@@ -33,6 +34,7 @@ interface State {
 export type JobSpec =
   | { readonly kind: "extract"; readonly paths: ReadonlyArray<string> }
   | { readonly kind: "l4"; readonly options: L4Request }
+  | { readonly kind: "arxiv"; readonly request: ArxivRequest }
 
 /** A finished job's totals and its last message. */
 interface Done {
@@ -53,11 +55,19 @@ export type L4Runner = (
   onEvent: (event: L4Event) => Effect.Effect<void>
 ) => Effect.Effect<L4Result, unknown>
 
+/** Fetches papers from arXiv and extracts them (`kg fetch arxiv`); fails when the server has no arXiv client. */
+export type ArxivRunner = (
+  request: ArxivRequest,
+  onEvent: (event: FetchEvent) => Effect.Effect<void>
+) => Effect.Effect<FetchSummary, unknown>
+
 export interface Jobs {
   /** Queue an extraction of these paths. */
   readonly create: (paths: ReadonlyArray<string>) => Effect.Effect<Job>
   /** Queue an L4 run. */
   readonly createL4: (options: L4Request) => Effect.Effect<Job>
+  /** Queue an arXiv fetch (search or ids), whose papers are then extracted. */
+  readonly createArxiv: (request: ArxivRequest) => Effect.Effect<Job>
   readonly list: Effect.Effect<ReadonlyArray<Job>>
   readonly get: (jobId: string) => Effect.Effect<Job | undefined>
   /** Past then live events of a job, ending with its last event; undefined when there is no such job. */
@@ -138,6 +148,36 @@ const describeL4 = (e: L4Event): Pick<JobEvent, "kind" | "message" | "done" | "t
   }
 }
 
+const describeFetch = (e: FetchEvent): Pick<JobEvent, "kind" | "message" | "paperId" | "done" | "total"> => {
+  switch (e._tag) {
+    case "Found":
+      return {
+        kind: "arxiv-found",
+        message: `arXiv: ${e.entries} entr${e.entries === 1 ? "y" : "ies"} to fetch (${e.total} results)` +
+          (e.missing.length > 0 ? `; not on arXiv: ${e.missing.join(", ")}` : "")
+      }
+    case "AlreadyStored":
+      return { kind: "arxiv-stored", message: `already stored: ${e.arxivId} as ${e.paperId}`, paperId: e.paperId }
+    case "Downloaded":
+      return {
+        kind: "arxiv-downloaded",
+        message: e.reused ? `${e.arxivId}: PDF already downloaded` : `downloaded ${e.arxivId} (${Math.round(e.bytes / 1024)} KB)`
+      }
+    case "DownloadFailed":
+      return { kind: "arxiv-failed", message: `could not fetch ${e.arxivId}: ${e.reason}` }
+    case "MetadataStored":
+      return { kind: "arxiv-metadata", message: `arXiv metadata stored for ${e.paperId}`, paperId: e.paperId }
+    case "Extraction":
+      return describe(e.event)
+  }
+}
+
+const fetchDone = (s: FetchSummary): Done => ({
+  summary: { ...s } as Record<string, unknown>,
+  message: `done: ${s.stored.length} paper(s) from arXiv stored or confirmed (${s.downloaded} downloaded, ` +
+    `${s.alreadyStored.length} already stored, ${s.failed.length} failed); ${extractDone(s.extraction).message}`
+})
+
 const extractDone = (s: ExtractSummary): Done => ({
   summary: { ...s } as Record<string, unknown>,
   message: `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
@@ -168,7 +208,18 @@ const errorText = (cause: unknown): string =>
     ? cause.message
     : String(cause)
 
-export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
+const started = (spec: JobSpec): string =>
+  spec.kind === "extract"
+    ? `extracting ${spec.paths.join(", ")}`
+    : spec.kind === "arxiv"
+    ? `fetching from arXiv: ${arxivWhat(spec.request)}`
+    : "running the L4 job: clustering the claims"
+
+const arxivWhat = (r: ArxivRequest): string =>
+  [r.query !== undefined ? JSON.stringify(r.query) : null, r.ids !== undefined && r.ids.length > 0 ? r.ids.join(", ") : null]
+    .filter((x) => x !== null).join(" and ")
+
+export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effect.Effect<Jobs, never, Scope.Scope> =>
   Effect.gen(function*() {
     const states = new Map<string, State>()
     const queue = yield* Queue.unbounded<State>()
@@ -228,13 +279,16 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
       if (state.job.status !== "queued") return yield* settle
       yield* update(state, (job) => ({ ...job, status: "running", startedAt: now() }))
       const spec = state.spec
-      yield* emit(state, {
-        kind: "started",
-        message: spec.kind === "extract" ? `extracting ${spec.paths.join(", ")}` : "running the L4 job: clustering the claims"
-      })
+      yield* emit(state, { kind: "started", message: started(spec) })
       const fiber = yield* Effect.fork(
         spec.kind === "extract"
           ? Effect.map(run(spec.paths, (e) => Effect.zipRight(progress(state, e), emit(state, describe(e)))), extractDone)
+          : spec.kind === "arxiv"
+          ? Effect.map(
+            runArxiv(spec.request, (e) =>
+              Effect.zipRight(e._tag === "Extraction" ? progress(state, e.event) : Effect.void, emit(state, describeFetch(e)))),
+            fetchDone
+          )
           : Effect.map(runL4(l4Options(spec.options), (e) => emit(state, describeL4(e))), l4Done)
       )
       state.fiber = fiber
@@ -247,7 +301,7 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
           state,
           "cancelled",
           {},
-          spec.kind === "extract"
+          spec.kind === "extract" || spec.kind === "arxiv"
             ? "cancelled: papers already stored are kept; run the job again to resume"
             : "cancelled: the stored patterns are as they were before the run, or as its last completed step left them"
         )
@@ -289,7 +343,14 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
         states.set(jobId, state)
         prune()
         active++
-        yield* emit(state, { kind: "queued", message: spec.kind === "extract" ? `queued: ${spec.paths.join(", ")}` : "queued: an L4 run" })
+        yield* emit(state, {
+          kind: "queued",
+          message: spec.kind === "extract"
+            ? `queued: ${spec.paths.join(", ")}`
+            : spec.kind === "arxiv"
+            ? `queued: arXiv ${arxivWhat(spec.request)}`
+            : "queued: an L4 run"
+        })
         yield* Queue.offer(queue, state)
         return state.job
       })
@@ -332,6 +393,7 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
     return {
       create: (paths) => enqueue({ kind: "extract", paths }),
       createL4: (options) => enqueue({ kind: "l4", options }),
+      createArxiv: (request) => enqueue({ kind: "arxiv", request }),
       list: Effect.sync(() => Array.from(states.values(), (s) => s.job).reverse()),
       get: (jobId) => Effect.sync(() => states.get(jobId)?.job),
       events,
