@@ -372,6 +372,8 @@ export interface LlmExtractorOptions {
   readonly maxAttempts?: number
   /** Characters of the paper text given to the record prompt. Default 24,000. */
   readonly recordChars?: number
+  /** Instructions replacing {@link extractionInstructions} (a prompt variant, e.g. for `kg eval extraction --compare`). */
+  readonly instructions?: string | undefined
 }
 
 /**
@@ -381,9 +383,9 @@ export interface LlmExtractorOptions {
  * @since 0.1.0
  * @category prompts
  */
-export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
+export const staticPrefix = (ontologyContext: string, instructions: string = extractionInstructions): PromptFragment.Prompt =>
   PromptFragment.of(
-    PromptFragment.Fragment.Instructions({ text: extractionInstructions }),
+    PromptFragment.Fragment.Instructions({ text: instructions }),
     PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
   )
 
@@ -396,9 +398,10 @@ export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
 export const chunkPrompt = (
   ontologyContext: string,
   input: ChunkInput,
-  cacheLimit: number
+  cacheLimit: number,
+  instructions: string = extractionInstructions
 ): { readonly system: string; readonly user: string } =>
-  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext), [
+  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext, instructions), [
     PromptFragment.Fragment.EntityCache({ entities: EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit) }),
     PromptFragment.Fragment.ChunkText({ text: input.chunk.text, label: input.chunk.id })
   ]))
@@ -435,7 +438,7 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
         model: llm.model,
         usesCache: true,
         extractChunk: (input) => {
-          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit)
+          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit, options.instructions)
           return StructuredOutput.generateObject(ExtractionResultSchema, {
             system,
             prompt: user,

@@ -557,7 +557,7 @@ export type JobStatus = typeof JobStatus.Type
  * @since 0.1.0
  * @category models
  */
-export const JobKind = Schema.Literal("extract", "l4", "arxiv")
+export const JobKind = Schema.Literal("extract", "l4", "arxiv", "compare")
 /** @since 0.1.0 @category models */
 export type JobKind = typeof JobKind.Type
 
@@ -685,6 +685,29 @@ export const ArxivHit = Schema.Struct({
 }).annotations({ identifier: "ArxivHit" })
 /** @since 0.1.0 @category models */
 export type ArxivHit = typeof ArxivHit.Type
+
+/**
+ * Extraction variants compared on gold (prompt A/B, as `kg eval extraction --compare`): a SciERC-format gold file
+ * on the server's disk and 2-6 variants (provider, model, instructions text).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const CompareRequest = Schema.Struct({
+  gold: NonEmpty.pipe(Schema.maxLength(4096)),
+  variants: Schema.Array(Schema.Struct({
+    name: NonEmpty.pipe(Schema.maxLength(60)),
+    provider: opt(Schema.Literal("offline", "anthropic", "openai")),
+    model: opt(NonEmpty.pipe(Schema.maxLength(200))),
+    instructions: opt(NonEmpty.pipe(Schema.maxLength(100_000)))
+  })).pipe(Schema.minItems(2), Schema.maxItems(6)),
+  /** Gold documents used (the first n; default 50). */
+  limit: opt(PositiveInt(1, 2000)),
+  /** Gold entity labels left out with their relations (e.g. Generic). */
+  excludeTypes: opt(Schema.Array(NonEmpty.pipe(Schema.maxLength(40))).pipe(Schema.maxItems(10)))
+}).annotations({ identifier: "CompareRequest" })
+/** @since 0.1.0 @category models */
+export type CompareRequest = typeof CompareRequest.Type
 
 // ---------------------------------------------------------------------------------------------------------------
 // Endpoints
@@ -953,6 +976,17 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
       .annotate(
         OpenApi.Description,
         "Fetch papers from arXiv (a search, ids or both; PDFs saved beside the store's uploads) and extract them, as `kg fetch arxiv`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("compare", "/jobs/compare")
+      .setPayload(CompareRequest)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Prompt A/B: extract a SciERC-format gold file (on the server's disk) with each variant and score them side by side " +
+          "(entity and relation F1, tokens, cost, time), as `kg eval extraction --compare`; the job's summary holds the rows."
       )
   )
   .add(

@@ -486,6 +486,20 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
         }
         return yield* wb.jobs.createArxiv(payload)
       }))
+    .handle("compare", ({ payload }) =>
+      Effect.gen(function*() {
+        const wb = yield* Workbench
+        if (!fs.existsSync(payload.gold) || !fs.statSync(payload.gold).isFile()) {
+          return yield* new BadRequest({ message: `no gold file ${payload.gold} on the server; give the path of a SciERC-format JSONL file` })
+        }
+        const names = new Set(payload.variants.map((v) => v.name))
+        if (names.size < payload.variants.length) return yield* new BadRequest({ message: "two variants share a name; name each one differently" })
+        const offlineWithPrompt = payload.variants.find((v) => (v.provider ?? "offline") === "offline" && v.instructions !== undefined)
+        if (offlineWithPrompt !== undefined) {
+          return yield* new BadRequest({ message: `variant ${offlineWithPrompt.name}: the offline extractor has no prompt; give instructions only to an LLM variant` })
+        }
+        return yield* wb.jobs.createCompare(payload)
+      }))
     .handle("arxivSearch", ({ urlParams }) =>
       api(Effect.gen(function*() {
         const wb = yield* Workbench

@@ -17,14 +17,18 @@ import * as Option from "effect/Option"
 import * as Pool from "effect/Pool"
 import { Embeddings } from "@kg/core/Embeddings"
 import { LlmProvider } from "@kg/core/LlmProvider"
-import type { NlpService } from "@kg/core/NlpService"
+import { NlpService } from "@kg/core/NlpService"
 import * as Arxiv from "@kg/extraction/Arxiv"
-import { Extractor } from "@kg/extraction/Extractor"
+import * as ExtractionEval from "@kg/extraction/ExtractionEval"
+import * as Extractor from "@kg/extraction/Extractor"
+import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as Pricing from "@kg/extraction/Pricing"
 import type { ShaclValidator } from "@kg/extraction/Shacl"
 import * as ArxivFetch from "@kg/graph/ArxivFetch"
 import * as DuckDbModule from "@kg/graph/DuckDb"
 import { DuckDb, type DuckDbError } from "@kg/graph/DuckDb"
 import * as Extract from "@kg/graph/Extract"
+import * as Kg from "@kg/graph/Kg"
 import type { GraphRetrieval } from "@kg/graph/GraphRetrieval"
 import * as L4 from "@kg/graph/L4"
 import type { Nli } from "@kg/graph/Nli"
@@ -46,7 +50,7 @@ export type KgServices =
   | Embeddings
   | Retrieval
   | GraphRetrieval
-  | Extractor
+  | Extractor.Extractor
   | ShaclValidator
   | Nli
 
@@ -71,6 +75,8 @@ export interface WorkbenchOptions {
   readonly maxUploadBytes?: number | undefined
   /** Default relevance floor of research and ask. Default 0.18. */
   readonly minScore?: number | undefined
+  /** The ontology of LLM extraction variants compared by a compare job. Default: kg's research ontology. */
+  readonly ontologyPath?: string | undefined
   /** Options of every extraction job (chunking, concurrency, ...). */
   readonly extract?: Omit<Extract.ExtractOptions, "settings"> | undefined
 }
@@ -130,7 +136,7 @@ export const make = (options: WorkbenchOptions = {}) =>
     >
     const main = Context.get(base, DuckDb)
     const store = Context.get(base, Store)
-    const extractor = Context.get(base, Extractor)
+    const extractor = Context.get(base, Extractor.Extractor)
     const embeddings = Context.get(base, Embeddings)
     const readers = yield* Pool.make({ acquire: DuckDbModule.connect(main), size: Math.max(1, options.readers ?? 4) })
 
@@ -184,7 +190,28 @@ export const make = (options: WorkbenchOptions = {}) =>
             settings: { provider: extractor.provider, model: extractor.model, via: "kg serve (arXiv)", paths: [] }
           },
           onEvent
-        ).pipe(Effect.provideService(Arxiv.ArxivClient, arxiv.value))))
+        ).pipe(Effect.provideService(Arxiv.ArxivClient, arxiv.value))), (request, onEvent) =>
+      Effect.gen(function*() {
+        const records = (yield* ExtractionEval.loadGoldJsonl(request.gold)).slice(0, request.limit ?? 50)
+        const nlp = Context.get(base, NlpService)
+        return yield* Effect.forEach(request.variants, (v) => {
+          const provider = v.provider ?? "offline"
+          const layer = provider === "offline"
+            ? Extractor.layerOffline
+            : Kg.llmExtractorLayer(options.ontologyPath ?? Kg.defaultOntologyPath, { instructions: v.instructions }).pipe(
+              Layer.provide(LlmProviders.layerConfig({ provider, ...(v.model !== undefined ? { model: v.model } : {}) }))
+            )
+          return Effect.gen(function*() {
+            const run = yield* ExtractionEval.runExtractor(yield* Extractor.Extractor, records, {
+              source: request.gold,
+              excludeGoldTypes: request.excludeTypes ?? [],
+              onDone: (done) => onEvent({ variant: v.name, done, total: records.length })
+            })
+            const price = Pricing.priceOf(Pricing.defaultPrices, run.model)
+            return { name: v.name, run, costUsd: provider === "offline" ? 0 : price === undefined ? null : Pricing.costOf(run.usage, price) }
+          }).pipe(Effect.provide(layer.pipe(Layer.provide(Layer.succeed(NlpService, nlp)))))
+        })
+      }))
     const dbPath = store.path
     return {
       info: {

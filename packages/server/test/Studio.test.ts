@@ -12,7 +12,7 @@ import * as Scope from "effect/Scope"
 import * as Arxiv from "@kg/extraction/Arxiv"
 import * as Rdf from "@kg/extraction/Rdf"
 import { arxivServer } from "../../extraction/test/utils/arxivServer.js"
-import { extractThrough, makeCorpus, readNdjson, type Running, startServer, tempDir } from "./fixtures.js"
+import { extractThrough, makeCorpus, readNdjson, repoRoot, type Running, startServer, tempDir } from "./fixtures.js"
 
 type Json = any
 
@@ -105,6 +105,31 @@ describe("kg serve: the extraction studio and arXiv jobs", () => {
     }
     expect(c.chunks.some((k: Json) => k.prompt.length > 0)).toBe(true)
   })
+
+  it("compare: extraction variants scored side by side on gold as a job; bad requests refused", async () => {
+    const gold = path.join(repoRoot, "testdata/extraction/scierc_dev_flat.jsonl")
+    const post = (body: unknown) =>
+      fetch(`${api}/jobs/compare`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    expect((await post({ gold: "/no/such/gold.jsonl", variants: [{ name: "a" }, { name: "b" }] })).status).toBe(400)
+    expect((await post({ gold, variants: [{ name: "a" }] })).status).toBe(400)
+    expect((await post({ gold, variants: [{ name: "a" }, { name: "a" }] })).status).toBe(400)
+    expect((await post({ gold, variants: [{ name: "a", instructions: "x" }, { name: "b" }] })).status).toBe(400)
+    const created = await post({ gold, limit: 4, variants: [{ name: "rules", provider: "offline" }, { name: "rules again" }] })
+    expect(created.status).toBe(202)
+    const job = (await created.json()) as Json
+    expect(job.kind).toBe("compare")
+    const events = await readNdjson<Json>(await fetch(`${api}/jobs/${job.jobId}/events`))
+    const last = events.at(-1)!
+    expect(last.kind, last.message).toBe("completed")
+    expect(events.filter((e) => e.kind === "variant")).toHaveLength(8)
+    const rows = last.job.summary.variants as ReadonlyArray<Json>
+    expect(rows.map((r) => r.name)).toEqual(["rules", "rules again"])
+    expect(rows[0].documents).toBe(4)
+    expect(rows[0].entityF1).toBeGreaterThan(0)
+    // the same extractor twice: the same scores, no cost
+    expect(rows[1].entityF1).toBe(rows[0].entityF1)
+    expect(rows[0].costUsd).toBe(0)
+  }, 120_000)
 
   it("arXiv: search lists entries to pick; a job fetches the chosen ones and extracts them", async () => {
     const search = await fetch(`${api}/arxiv/search?query=${encodeURIComponent("au:Partovi_Nia OR au:Alsmadi")}&max=3`)

@@ -32,6 +32,12 @@ const extractionConfig = {
     Options.withDescription("leave gold entities of this type (and their relations) out, e.g. Generic; repeatable"),
     Options.repeated
   ),
+  compare: Options.file("compare", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "compare prompt or model variants side by side: a JSON list of 2-6 {name, provider?, model?, instructions?: file}"
+    ),
+    Options.optional
+  ),
   config: O.config,
   json: O.json
 }
@@ -45,7 +51,8 @@ export const evalExtractionCommand = Command.make(
   lazy(() => import("../handlers/evalExtraction.js"), (m) => m.evalExtraction)
 ).pipe(Command.withDescription(
   "precision, recall and F1 of entity and relation extraction against SciERC-format gold\n\nExamples:\n" +
-    "  kg eval extraction --gold scierc_dev_flat.jsonl\n  kg eval extraction --gold dev.jsonl --exclude-type Generic --json"
+    "  kg eval extraction --gold scierc_dev_flat.jsonl\n  kg eval extraction --gold dev.jsonl --exclude-type Generic --json\n" +
+    "  kg eval extraction --gold dev.jsonl --compare variants.json   # prompt A/B: scores, tokens and cost side by side"
 ))
 
 // --- nli --------------------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import type * as Scope from "effect/Scope"
 import type { FetchEvent, FetchSummary } from "@kg/graph/ArxivFetch"
 import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
 import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
-import type { ArxivRequest, Job, JobEvent, L4Request } from "../Api.js"
+import type { ComparedVariant } from "@kg/extraction/ExtractionEval"
+import type { ArxivRequest, CompareRequest, Job, JobEvent, L4Request } from "../Api.js"
 
 const MAX_JOBS = 200
 const MAX_EVENTS = 50_000
@@ -35,6 +36,7 @@ export type JobSpec =
   | { readonly kind: "extract"; readonly paths: ReadonlyArray<string> }
   | { readonly kind: "l4"; readonly options: L4Request }
   | { readonly kind: "arxiv"; readonly request: ArxivRequest }
+  | { readonly kind: "compare"; readonly request: CompareRequest }
 
 /** A finished job's totals and its last message. */
 interface Done {
@@ -61,6 +63,12 @@ export type ArxivRunner = (
   onEvent: (event: FetchEvent) => Effect.Effect<void>
 ) => Effect.Effect<FetchSummary, unknown>
 
+/** Runs each variant of a comparison over the gold file; `onVariant` reports a variant starting and each document done. */
+export type CompareRunner = (
+  request: CompareRequest,
+  onEvent: (event: { readonly variant: string; readonly done: number; readonly total: number }) => Effect.Effect<void>
+) => Effect.Effect<ReadonlyArray<ComparedVariant>, unknown>
+
 export interface Jobs {
   /** Queue an extraction of these paths. */
   readonly create: (paths: ReadonlyArray<string>) => Effect.Effect<Job>
@@ -68,6 +76,8 @@ export interface Jobs {
   readonly createL4: (options: L4Request) => Effect.Effect<Job>
   /** Queue an arXiv fetch (search or ids), whose papers are then extracted. */
   readonly createArxiv: (request: ArxivRequest) => Effect.Effect<Job>
+  /** Queue a comparison of extraction variants on gold (prompt A/B). */
+  readonly createCompare: (request: CompareRequest) => Effect.Effect<Job>
   readonly list: Effect.Effect<ReadonlyArray<Job>>
   readonly get: (jobId: string) => Effect.Effect<Job | undefined>
   /** Past then live events of a job, ending with its last event; undefined when there is no such job. */
@@ -178,6 +188,29 @@ const fetchDone = (s: FetchSummary): Done => ({
     `${s.alreadyStored.length} already stored, ${s.failed.length} failed); ${extractDone(s.extraction).message}`
 })
 
+const compareDone = (rows: ReadonlyArray<ComparedVariant>): Done => ({
+  summary: {
+    variants: rows.map((r) => ({
+      name: r.name,
+      provider: r.run.provider,
+      model: r.run.model,
+      documents: r.run.report.documents,
+      entityF1: r.run.report.entities.modes.typedExact.f1,
+      entityF1Lenient: r.run.report.entities.modes.untypedLenient.f1,
+      relationF1: r.run.report.relations.modes.typedExact.f1,
+      relationF1Lenient: r.run.report.relations.modes.untypedLenient.f1,
+      predictedEntities: r.run.report.predictedEntities,
+      predictedRelations: r.run.report.predictedRelations,
+      inputTokens: r.run.usage.inputTokens + r.run.usage.cacheReadTokens + r.run.usage.cacheWriteTokens,
+      outputTokens: r.run.usage.outputTokens,
+      costUsd: r.costUsd,
+      seconds: r.run.seconds,
+      failed: r.run.failures.length
+    }))
+  },
+  message: `done: ${rows.map((r) => `${r.name} entity F1 ${r.run.report.entities.modes.typedExact.f1.toFixed(3)}`).join(", ")}`
+})
+
 const extractDone = (s: ExtractSummary): Done => ({
   summary: { ...s } as Record<string, unknown>,
   message: `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
@@ -213,13 +246,20 @@ const started = (spec: JobSpec): string =>
     ? `extracting ${spec.paths.join(", ")}`
     : spec.kind === "arxiv"
     ? `fetching from arXiv: ${arxivWhat(spec.request)}`
+    : spec.kind === "compare"
+    ? `comparing ${spec.request.variants.map((v) => v.name).join(", ")} on ${spec.request.gold}`
     : "running the L4 job: clustering the claims"
 
 const arxivWhat = (r: ArxivRequest): string =>
   [r.query !== undefined ? JSON.stringify(r.query) : null, r.ids !== undefined && r.ids.length > 0 ? r.ids.join(", ") : null]
     .filter((x) => x !== null).join(" and ")
 
-export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effect.Effect<Jobs, never, Scope.Scope> =>
+export const make = (
+  run: Runner,
+  runL4: L4Runner,
+  runArxiv: ArxivRunner,
+  runCompare: CompareRunner
+): Effect.Effect<Jobs, never, Scope.Scope> =>
   Effect.gen(function*() {
     const states = new Map<string, State>()
     const queue = yield* Queue.unbounded<State>()
@@ -289,6 +329,17 @@ export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effec
               Effect.zipRight(e._tag === "Extraction" ? progress(state, e.event) : Effect.void, emit(state, describeFetch(e)))),
             fetchDone
           )
+          : spec.kind === "compare"
+          ? Effect.map(
+            runCompare(spec.request, (e) =>
+              emit(state, {
+                kind: "variant",
+                message: `${e.variant}: ${e.done} of ${e.total} documents`,
+                done: e.done,
+                total: e.total
+              })),
+            compareDone
+          )
           : Effect.map(runL4(l4Options(spec.options), (e) => emit(state, describeL4(e))), l4Done)
       )
       state.fiber = fiber
@@ -303,6 +354,8 @@ export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effec
           {},
           spec.kind === "extract" || spec.kind === "arxiv"
             ? "cancelled: papers already stored are kept; run the job again to resume"
+            : spec.kind === "compare"
+            ? "cancelled: nothing was stored"
             : "cancelled: the stored patterns are as they were before the run, or as its last completed step left them"
         )
       } else {
@@ -349,6 +402,8 @@ export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effec
             ? `queued: ${spec.paths.join(", ")}`
             : spec.kind === "arxiv"
             ? `queued: arXiv ${arxivWhat(spec.request)}`
+            : spec.kind === "compare"
+            ? `queued: comparing ${spec.request.variants.length} variants`
             : "queued: an L4 run"
         })
         yield* Queue.offer(queue, state)
@@ -394,6 +449,7 @@ export const make = (run: Runner, runL4: L4Runner, runArxiv: ArxivRunner): Effec
       create: (paths) => enqueue({ kind: "extract", paths }),
       createL4: (options) => enqueue({ kind: "l4", options }),
       createArxiv: (request) => enqueue({ kind: "arxiv", request }),
+      createCompare: (request) => enqueue({ kind: "compare", request }),
       list: Effect.sync(() => Array.from(states.values(), (s) => s.job).reverse()),
       get: (jobId) => Effect.sync(() => states.get(jobId)?.job),
       events,
