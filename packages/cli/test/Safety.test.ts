@@ -1,0 +1,132 @@
+/**
+ * Ordinary mistakes never destroy the store (issue 21): output files written over the database are refused by
+ * every writer (export in each format, training data, research --save, chat's save), a dash-led word never
+ * becomes an id nor makes `--db` a value, and piped chat never launches a desktop program.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { dumpStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+
+describe.sequential("nothing is written over the database", () => {
+  let dir: string
+  let pristine: string
+  beforeAll(async () => {
+    dir = tempDir("kg-safety-test-")
+    const papers = path.join(dir, "papers")
+    fs.mkdirSync(papers)
+    fs.copyFileSync(path.join(repoRoot, "examples/corpus/2212.11791.md"), path.join(papers, "2212.11791.md"))
+    pristine = path.join(dir, "pristine.duckdb")
+    const extracted = await runKg(["extract", papers, "--db", pristine])
+    if (extracted.code !== 0) throw new Error(extracted.stderr)
+  }, 180_000)
+  afterAll(() => removeDir(dir))
+
+  /** A fresh copy of the store in its own folder: `{ work, db }`. */
+  const fresh = (name: string) => {
+    const work = path.join(dir, name)
+    fs.mkdirSync(work)
+    const db = path.join(work, "kg.duckdb")
+    fs.copyFileSync(pristine, db)
+    return { work, db }
+  }
+
+  it("export (every format), training data, research --save: the store, its WAL, a link to it, `x/../` and any DuckDB file are refused", async () => {
+    const { work, db } = fresh("writers")
+    const before = await dumpStore(db)
+    const bytes = fs.readFileSync(db)
+    fs.mkdirSync(path.join(work, "x"))
+    fs.symlinkSync(db, path.join(work, "link.ttl"))
+    const other = path.join(work, "backup.bin")
+    fs.copyFileSync(pristine, other)
+    // Each writer against another kind of target (the whole matrix of targets is OutputFile.test.ts's).
+    const commands: ReadonlyArray<ReadonlyArray<string>> = [
+      ["export", "--format", "turtle", "--out", "kg.duckdb"],
+      ["export", "--format", "jsonld", "--out", "./x/../kg.duckdb"],
+      ["export", "--format", "ntriples", "--out", "link.ttl"],
+      ["export", "--training-data", "kg.duckdb.wal", "--include-offline"],
+      ["export", "--training-data", "kg.duckdb"],
+      ["research", "what is measured", "--save", "kg.duckdb"],
+      ["research", "what is measured", "--save", "backup.bin"],
+      ["export", "--format", "turtle", "--out", "backup.bin.wal"],
+      ["export", "--format", "csv", "--out", "kg.duckdb"],
+      ["export", "--format", "parquet", "--out", "backup.bin"]
+    ]
+    for (const command of commands) {
+      const result = await runKg([...command, "--db", "kg.duckdb"], { cwd: work })
+      expect(result.code, `${command.join(" ")}\n${result.stderr}`).toBe(1)
+      expect(result.stderr, command.join(" ")).toMatch(/kg: refusing to write .+: it is (the knowledge graph's database|the write-ahead log|a DuckDB database)/)
+    }
+    expect(fs.readFileSync(db).equals(bytes)).toBe(true)
+    expect(fs.readFileSync(other).equals(fs.readFileSync(pristine))).toBe(true)
+    expect(fs.existsSync(path.join(work, "kg.duckdb.wal"))).toBe(false)
+    expect(fs.existsSync(path.join(work, "backup.bin.wal"))).toBe(false)
+    expect(await dumpStore(db)).toEqual(before)
+    // No temporary file is left behind.
+    expect(fs.readdirSync(work).filter((f) => f.includes("partial"))).toEqual([])
+  })
+
+  it("a good export goes through a temporary file and leaves only the output", async () => {
+    const { work } = fresh("good-export")
+    const result = await runKg(["export", "--format", "turtle", "--out", "graph.ttl", "--db", "kg.duckdb"], { cwd: work })
+    expect(result.code, result.stderr).toBe(0)
+    expect(fs.readFileSync(path.join(work, "graph.ttl"), "utf8")).toContain("@prefix")
+    const saved = await runKg(["research", "what is measured", "--save", "answer.md", "--db", "kg.duckdb"], { cwd: work })
+    expect(saved.code, saved.stderr).toBe(0)
+    expect(fs.readFileSync(path.join(work, "answer.md"), "utf8")).toMatch(/^# what is measured\n/)
+    expect(fs.readdirSync(work).filter((f) => f.startsWith(".") || f.includes("partial"))).toEqual([])
+  })
+
+  it("chat's save refuses the store and any DuckDB file; piped chat never launches a desktop program", async () => {
+    const { work, db } = fresh("chat")
+    const bytes = fs.readFileSync(db)
+    // A stand-in desktop opener on PATH: it would leave a mark if chat launched it.
+    const bin = path.join(work, "bin")
+    fs.mkdirSync(bin)
+    const mark = path.join(work, "opened")
+    for (const opener of ["xdg-open", "open"]) {
+      fs.writeFileSync(path.join(bin, opener), `#!/bin/sh\necho "$@" > ${JSON.stringify(mark)}\n`, { mode: 0o755 })
+    }
+    fs.writeFileSync(path.join(work, "paper.md"), "stand-in")
+    const session = ["research what is measured", "save kg.duckdb", "save ./bin/../kg.duckdb", "save kg.duckdb.wal",
+      "save answer", "list", "open 1 view", "quit"].join("\n") + "\n"
+    const result = await runKg(["chat", "--db", db], {
+      cwd: work,
+      stdin: session,
+      env: { PATH: `${bin}${path.delimiter}${process.env["PATH"] ?? ""}` }
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout.match(/refusing to write [^\n]+: it is the (knowledge graph's database|write-ahead log)/g)?.length).toBe(3)
+    // A refused path keeps the answer: the next save writes it.
+    expect(result.stdout).toContain(`to ${path.join(fs.realpathSync(work), "answer.md")}`)
+    expect(result.stdout).toContain("(no system viewer in this session)")
+    expect(fs.readFileSync(db).equals(bytes)).toBe(true)
+    expect(fs.existsSync(mark)).toBe(false)
+  })
+
+  it("`kg remove -evil --db X` is refused and changes neither X nor ./kg.duckdb; `--` passes a dash-led id", async () => {
+    const { work, db } = fresh("dash")
+    const other = path.join(work, "X.duckdb")
+    fs.copyFileSync(pristine, other)
+    const before = await dumpStore(db)
+    const refused = await runKg(["remove", "-evil", "--db", "X.duckdb"], { cwd: work })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("'-evil' is not an option of kg remove")
+    expect(refused.stderr).toContain("kg remove [options] -- -evil")
+    // Options after the values are options: the store named by --db is the one used, ids are never option names.
+    const ids = await runKg(["remove", "no-such-paper", "--db", "X.duckdb"], { cwd: work })
+    expect(ids.code).toBe(1)
+    expect(ids.stderr).toContain("No paper with id no-such-paper in X.duckdb")
+    const dashed = await runKg(["remove", "--db", "X.duckdb", "--", "-evil"], { cwd: work })
+    expect(dashed.code).toBe(1)
+    expect(dashed.stderr).toContain("No paper with id -evil in X.duckdb")
+    for (const command of [["claim", "-x", "--db", "X.duckdb"], ["research", "-x", "--db", "X.duckdb"], ["retract", "-p", "--db", "X.duckdb"],
+      ["papers", "set", "-p", "--year", "2020", "--db", "X.duckdb"]]) {
+      const result = await runKg(command, { cwd: work })
+      expect(result.code, command.join(" ")).toBe(1)
+      expect(result.stderr, command.join(" ")).toMatch(/is not an option of kg /)
+    }
+    expect(await dumpStore(db)).toEqual(before)
+    expect(await dumpStore(other)).toEqual(before)
+  })
+})
