@@ -4,9 +4,12 @@
  * becomes an id nor makes `--db` a value, and piped chat never launches a desktop program.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { dumpStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+import { cachingAnthropic } from "../../extraction/test/utils/cachingLlm.js"
+import { loopback, respond } from "../../extraction/test/utils/loopback.js"
+import { countRows, dumpStore, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
 
 describe.sequential("nothing is written over the database", () => {
   let dir: string
@@ -129,4 +132,51 @@ describe.sequential("nothing is written over the database", () => {
     expect(await dumpStore(db)).toEqual(before)
     expect(await dumpStore(other)).toEqual(before)
   })
+
+  it.scopedLive("a changed file re-extracted while the LLM answers 401 keeps the stored paper: exit 1, the next good run replaces it", () =>
+    Effect.gen(function*() {
+      const work = path.join(dir, "reextract")
+      fs.mkdirSync(work)
+      const paper = path.join(work, "paper.md")
+      fs.copyFileSync(path.join(repoRoot, "examples/corpus/2212.11791.md"), paper)
+      let down = false
+      const llm = cachingAnthropic()
+      const server = yield* loopback((request, index) =>
+        down
+          ? respond(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } })
+          : llm.handler(request, index))
+      const env = { ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: server.url }
+      const extract = () =>
+        Effect.promise(() => runKg(["extract", "paper.md", "--provider", "anthropic", "--db", "kg.duckdb", "--json"], { cwd: work, env }))
+      const claimsOf = () =>
+        Effect.promise(() =>
+          queryStore<{ n: ReadonlyArray<{ n: number }> }>(path.join(work, "kg.duckdb"), {
+            n: "SELECT count(DISTINCT claim_id)::INTEGER AS n FROM claim_sources"
+          })
+        ).pipe(Effect.map((r) => r.n[0]!.n))
+
+      const first = yield* extract()
+      expect(first.code, first.stderr).toBe(0)
+      const before = yield* Effect.promise(() => dumpStore(path.join(work, "kg.duckdb")))
+      const claims = yield* claimsOf()
+      expect(claims).toBeGreaterThan(3)
+
+      fs.appendFileSync(paper, "\n\nA sentence added in a new version of the paper, which changes its content hash.\n")
+      down = true
+      const failed = yield* extract()
+      expect(failed.code, failed.stderr).toBe(1)
+      expect(failed.stderr).toMatch(/kept the stored arXiv:2212\.11791: its new extraction failed \d+ of \d+ chunks/)
+      expect(failed.stderr).toMatch(/kg: 1 paper not replaced: .*HTTP 401.* the stored version was kept unchanged/)
+      const summary = JSON.parse(failed.stdout.trim().split("\n").pop()!) as { papersKept: number; papers: number }
+      expect(summary).toMatchObject({ papersKept: 1, papers: 0 })
+      expect(yield* Effect.promise(() => dumpStore(path.join(work, "kg.duckdb")))).toEqual(before)
+
+      down = false
+      const again = yield* extract()
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toContain("re-extracting (changed) arXiv:2212.11791")
+      expect(yield* claimsOf()).toBeGreaterThanOrEqual(claims)
+      const counts = yield* Effect.promise(() => countRows(path.join(work, "kg.duckdb")))
+      expect(counts["failed_chunks"]).toBe(0)
+    }), 180_000)
 })

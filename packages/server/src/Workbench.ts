@@ -69,6 +69,11 @@ export interface WorkbenchOptions {
   readonly maxUploadBytes?: number | undefined
   /** Default relevance floor of research and ask. Default 0.18. */
   readonly minScore?: number | undefined
+  /**
+   * The store is open read-only: requests that would write (uploads, extraction and L4 jobs) are refused with 403.
+   * Default: whether the store's connection is read-only.
+   */
+  readonly readOnly?: boolean | undefined
   /** Options of every extraction job (chunking, concurrency, ...). */
   readonly extract?: Omit<Extract.ExtractOptions, "settings"> | undefined
 }
@@ -80,6 +85,8 @@ export interface WorkbenchOptions {
 export interface WorkbenchService {
   readonly info: ServerInfo
   readonly token: string | null
+  /** Read-only: uploads and jobs are refused. */
+  readonly readOnly: boolean
   readonly uploadDir: string
   readonly maxUploadBytes: number
   readonly minScore: number
@@ -164,6 +171,7 @@ export const make = (options: WorkbenchOptions = {}) =>
         onEvent
       })))
     const dbPath = store.path
+    const readOnly = options.readOnly === true || main.readOnly
     return {
       info: {
         name: "kg",
@@ -172,9 +180,11 @@ export const make = (options: WorkbenchOptions = {}) =>
         provider: Option.isSome(llm) ? llm.value.name : extractor.provider,
         model: Option.isSome(llm) ? llm.value.model : extractor.model,
         embeddingModel: embeddings.model,
-        tokenRequired: options.token !== undefined && options.token !== ""
+        tokenRequired: options.token !== undefined && options.token !== "",
+        readOnly
       },
       token: options.token !== undefined && options.token !== "" ? options.token : null,
+      readOnly,
       uploadDir: options.uploadDir ?? `${path.resolve(dbPath)}.uploads`,
       maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
       minScore: options.minScore ?? 0.18,
