@@ -5,11 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { cachingAnthropic } from "../../extraction/test/utils/cachingLlm.js"
 import { loopback, respond } from "../../extraction/test/utils/loopback.js"
-import { countRows, dumpStore, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+import * as DuckDbModule from "@kg/graph/DuckDb"
+import { countRows, dumpStore, type KgRunOptions, queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir } from "./helpers.js"
 
 describe.sequential("nothing is written over the database", () => {
   let dir: string
@@ -179,4 +182,81 @@ describe.sequential("nothing is written over the database", () => {
       const counts = yield* Effect.promise(() => countRows(path.join(work, "kg.duckdb")))
       expect(counts["failed_chunks"]).toBe(0)
     }), 180_000)
+
+  /**
+   * The reading commands on a store this process holds open read-only: DuckDB then refuses any other process that
+   * opens it for writing (whoever runs the test, root included), so each command passes only if it opens read-only.
+   * Then, as a user who may not write the store or its folder (root drops to `nobody`; others chmod).
+   */
+  describe("read-only stores: every command that only reads opens read-only", () => {
+    const reading = (out: string): ReadonlyArray<ReadonlyArray<string>> => [
+      ["stats"],
+      ["papers"],
+      ["claims", "--limit", "3"],
+      ["claim", "integer-only recurrent networks"],
+      ["research", "what is measured"],
+      ["ask", "what is measured"],
+      ["export", "--format", "turtle", "--out", path.join(out, "graph.ttl")],
+      ["export", "--format", "csv", "--out", path.join(out, "csv")],
+      ["export", "--training-data", path.join(out, "train.jsonl"), "--include-offline"]
+    ]
+    const runAll = async (db: string, out: string, options: KgRunOptions = {}, only?: ReadonlyArray<string>) => {
+      for (const command of reading(out).filter((c) => only === undefined || only.includes(c[0]!))) {
+        const result = await runKg([...command, "--db", db], options)
+        expect(result.code, `${command.join(" ")}\n${result.stderr}`).toBe(0)
+      }
+      // serve --read-only answers and refuses jobs.
+      const serve = spawnKg(["serve", "--read-only", "--port", "0", "--db", db], options)
+      const line = await serve.waitForStderr(/read-only: questions and views only/)
+      expect(line).toContain("uploads and jobs are refused")
+      const info = await serve.waitForStderr(/^kg serve: /)
+      expect(info).toBeTruthy()
+      serve.child.kill("SIGTERM")
+      const done = await serve.done
+      const url = /at (http:\/\/\S+)/.exec(done.stdout)?.[1]
+      expect(url, done.stderr).toBeDefined()
+      expect(done.stderr).not.toMatch(/Permission denied|Could not set lock|kg: /)
+    }
+
+    it("held read-only by another process: stats, papers, claims, claim, research, ask, export and serve --read-only all work", async () => {
+      const { work, db } = fresh("held")
+      const out = path.join(work, "out")
+      fs.mkdirSync(out)
+      const bytes = fs.readFileSync(db)
+      const scope = Effect.runSync(Scope.make())
+      await Effect.runPromise(Scope.extend(DuckDbModule.make({ path: db, readOnly: true }), scope))
+      try {
+        // A writer is refused while the store is held: the hold is real.
+        const writer = await runKg(["retract", "arXiv:2212.11791", "--db", db])
+        expect(writer.code).toBe(1)
+        expect(writer.stderr).toMatch(/holds|lock/i)
+        await runAll(db, out)
+      } finally {
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
+      expect(fs.readFileSync(db).equals(bytes)).toBe(true)
+      expect(fs.readFileSync(path.join(out, "graph.ttl"), "utf8")).toContain("@prefix")
+    }, 240_000)
+
+    it("as a user who may not write the store nor its folder", async () => {
+      const { work, db } = fresh("no-write")
+      const out = tempDir("kg-read-only-out-")
+      const asRoot = process.getuid?.() === 0
+      fs.chmodSync(db, 0o444)
+      fs.chmodSync(work, 0o555)
+      fs.chmodSync(dir, 0o755)
+      fs.chmodSync(out, 0o777)
+      try {
+        // Root ignores permissions: run as `nobody` then (it may read the repository and the store, write neither).
+        const options: KgRunOptions = asRoot ? { uid: 65534, gid: 65534, env: { HOME: out, KG_CACHE_DIR: out } } : {}
+            // The commands the issue found failing ("Permission denied"): stats, papers, export; with research and serve.
+        await runAll(db, out, options, ["stats", "papers", "export", "research"])
+        expect(fs.readdirSync(work).sort()).toEqual(["kg.duckdb"])
+      } finally {
+        fs.chmodSync(work, 0o755)
+        fs.chmodSync(db, 0o644)
+        removeDir(out)
+      }
+    }, 240_000)
+  })
 })

@@ -326,8 +326,9 @@ export const layer = (options: ServeOptions = {}) => {
     if (options.noSidecar === true) return
     const listening = yield* Listening
     const wb = yield* Workbench.Workbench
+    // A folder the server may not write (a read-only store) gets no note: the server runs without it.
     yield* Effect.acquireRelease(
-      Effect.sync(() =>
+      Effect.try(() =>
         Sidecar.write({
           pid: process.pid,
           url: listening.url,
@@ -336,7 +337,7 @@ export const layer = (options: ServeOptions = {}) => {
           tokenRequired: wb.token !== null
         })
       ).pipe(Effect.ignore),
-      () => Effect.sync(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
+      () => Effect.try(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
     )
   }))
   // Shutdown: stop accepting, let requests in flight finish for a moment, then close the connections still open
