@@ -8,11 +8,22 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import { cachingAnthropic } from "../../extraction/test/utils/cachingLlm.js"
 import { loopback, respond } from "../../extraction/test/utils/loopback.js"
 import * as DuckDbModule from "@kg/graph/DuckDb"
 import { countRows, dumpStore, type KgRunOptions, queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir } from "./helpers.js"
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
 
 describe.sequential("nothing is written over the database", () => {
   let dir: string
@@ -184,79 +195,119 @@ describe.sequential("nothing is written over the database", () => {
     }), 180_000)
 
   /**
-   * The reading commands on a store this process holds open read-only: DuckDB then refuses any other process that
-   * opens it for writing (whoever runs the test, root included), so each command passes only if it opens read-only.
-   * Then, as a user who may not write the store or its folder (root drops to `nobody`; others chmod).
+   * The reading commands on a store this process holds open read-only, so that DuckDB refuses any other process that
+   * opens it for writing (whoever runs the test, root included): each command passes only if it opens read-only.
+   * At the same time the store and its folder may not be written by the user who runs them (as root, the commands
+   * run as `nobody`; otherwise the permissions apply as they are).
    */
-  describe("read-only stores: every command that only reads opens read-only", () => {
-    const reading = (out: string): ReadonlyArray<ReadonlyArray<string>> => [
-      ["stats"],
-      ["papers"],
-      ["claims", "--limit", "3"],
-      ["claim", "integer-only recurrent networks"],
-      ["research", "what is measured"],
-      ["ask", "what is measured"],
-      ["export", "--format", "turtle", "--out", path.join(out, "graph.ttl")],
-      ["export", "--format", "csv", "--out", path.join(out, "csv")],
-      ["export", "--training-data", path.join(out, "train.jsonl"), "--include-offline"]
-    ]
-    const runAll = async (db: string, out: string, options: KgRunOptions = {}, only?: ReadonlyArray<string>) => {
-      for (const command of reading(out).filter((c) => only === undefined || only.includes(c[0]!))) {
+  it("read-only stores: stats, papers, claims, claim, research, ask, export and serve --read-only work", async () => {
+    const { work, db } = fresh("read-only")
+    const out = tempDir("kg-read-only-out-")
+    const bytes = fs.readFileSync(db)
+    const asRoot = process.getuid?.() === 0
+    const scope = Effect.runSync(Scope.make())
+    await Effect.runPromise(Scope.extend(DuckDbModule.make({ path: db, readOnly: true }), scope))
+    fs.chmodSync(db, 0o444)
+    fs.chmodSync(work, 0o555)
+    fs.chmodSync(dir, 0o755)
+    fs.chmodSync(out, 0o777)
+    // Root ignores permissions: run as `nobody` then (it may read the repository and the store, write neither).
+    const options: KgRunOptions = asRoot ? { uid: 65534, gid: 65534, env: { HOME: out, KG_CACHE_DIR: out } } : {}
+    try {
+      // A writer is refused while the store is held: the hold is real.
+      const writer = await runKg(["retract", "arXiv:2212.11791", "--db", db])
+      expect(writer.code).toBe(1)
+      expect(writer.stderr).toMatch(/holds|lock/i)
+      const reading: ReadonlyArray<ReadonlyArray<string>> = [
+        ["stats"],
+        ["papers"],
+        ["claims", "--limit", "3"],
+        ["claim", "integer-only recurrent networks"],
+        ["research", "what is measured"],
+        ["ask", "what is measured"],
+        ["export", "--format", "turtle", "--out", path.join(out, "graph.ttl")],
+        ["export", "--format", "csv", "--out", path.join(out, "csv")],
+        ["export", "--training-data", path.join(out, "train.jsonl"), "--include-offline"]
+      ]
+      for (const command of reading) {
         const result = await runKg([...command, "--db", db], options)
         expect(result.code, `${command.join(" ")}\n${result.stderr}`).toBe(0)
       }
-      // serve --read-only answers and refuses jobs.
-      const serve = spawnKg(["serve", "--read-only", "--port", "0", "--db", db], options)
-      const line = await serve.waitForStderr(/read-only: questions and views only/)
-      expect(line).toContain("uploads and jobs are refused")
-      const info = await serve.waitForStderr(/^kg serve: /)
-      expect(info).toBeTruthy()
+      expect(fs.readFileSync(path.join(out, "graph.ttl"), "utf8")).toContain("@prefix")
+      // serve --read-only answers questions and refuses jobs.
+      const port = await freePort()
+      const serve = spawnKg(["serve", "--read-only", "--port", String(port), "--db", db], options)
+      expect(await serve.waitForStderr(/read-only: questions and views only/)).toContain("uploads and jobs are refused")
+      const api = `http://127.0.0.1:${port}/api`
+      for (let i = 0; i < 100 && !(await fetch(`${api}/info`).then((r) => r.ok, () => false)); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(((await (await fetch(`${api}/stats`)).json()) as { tables: Record<string, number> }).tables["papers"]).toBe(1)
+      const job = await fetch(`${api}/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"paths\":[\"x\"]}" })
+      expect(job.status).toBe(403)
       serve.child.kill("SIGTERM")
       const done = await serve.done
-      const url = /at (http:\/\/\S+)/.exec(done.stdout)?.[1]
-      expect(url, done.stderr).toBeDefined()
       expect(done.stderr).not.toMatch(/Permission denied|Could not set lock|kg: /)
+      expect(fs.readdirSync(work).sort()).toEqual(["kg.duckdb"])
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      fs.chmodSync(work, 0o755)
+      fs.chmodSync(db, 0o644)
+      removeDir(out)
     }
+    expect(fs.readFileSync(db).equals(bytes)).toBe(true)
+  }, 300_000)
 
-    it("held read-only by another process: stats, papers, claims, claim, research, ask, export and serve --read-only all work", async () => {
-      const { work, db } = fresh("held")
-      const out = path.join(work, "out")
-      fs.mkdirSync(out)
-      const bytes = fs.readFileSync(db)
-      const scope = Effect.runSync(Scope.make())
-      await Effect.runPromise(Scope.extend(DuckDbModule.make({ path: db, readOnly: true }), scope))
-      try {
-        // A writer is refused while the store is held: the hold is real.
-        const writer = await runKg(["retract", "arXiv:2212.11791", "--db", db])
-        expect(writer.code).toBe(1)
-        expect(writer.stderr).toMatch(/holds|lock/i)
-        await runAll(db, out)
-      } finally {
-        await Effect.runPromise(Scope.close(scope, Exit.void))
+  describe("limits and exit codes", () => {
+    it("a missing or malformed --ontology or --shapes is an error naming the file, offline too; --limit -1 is refused", async () => {
+      const { work, db } = fresh("limits")
+      fs.writeFileSync(path.join(work, "bad.ttl"), "this is @@ not turtle\n")
+      const paper = path.join(repoRoot, "examples/corpus/2212.11791.md")
+      const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+        [["extract", paper, "--ontology", "/nonexistent.ttl"], /cannot read ontology \/nonexistent\.ttl: no such file/],
+        [["extract", paper, "--ontology", "bad.ttl"], /bad\.ttl:1: not valid Turtle/],
+        [["extract", paper, "--shapes", "bad.ttl"], /bad\.ttl:1: cannot load SHACL shapes/],
+        [["claims", "--limit", "-1"], /--limit must be at least 1 \(got -1\)/],
+        [["claims", "--limit", "0"], /--limit must be at least 1 \(got 0\)/],
+        [["foundations", "dropout", "--depth", "11"], /--depth must be from 1 to 10 \(got 11\)/],
+        [["research", "anything", "--min-score", "-0.5"], /--min-score must be from 0 to 1 \(got -0\.5\)/]
+      ]
+      for (const [command, message] of cases) {
+        const result = await runKg([...command, "--db", db], { cwd: work })
+        expect(result.code, command.join(" ")).toBe(1)
+        expect(result.stderr, command.join(" ")).toMatch(message)
       }
-      expect(fs.readFileSync(db).equals(bytes)).toBe(true)
-      expect(fs.readFileSync(path.join(out, "graph.ttl"), "utf8")).toContain("@prefix")
-    }, 240_000)
+    })
 
-    it("as a user who may not write the store nor its folder", async () => {
-      const { work, db } = fresh("no-write")
-      const out = tempDir("kg-read-only-out-")
-      const asRoot = process.getuid?.() === 0
-      fs.chmodSync(db, 0o444)
-      fs.chmodSync(work, 0o555)
-      fs.chmodSync(dir, 0o755)
-      fs.chmodSync(out, 0o777)
-      try {
-        // Root ignores permissions: run as `nobody` then (it may read the repository and the store, write neither).
-        const options: KgRunOptions = asRoot ? { uid: 65534, gid: 65534, env: { HOME: out, KG_CACHE_DIR: out } } : {}
-            // The commands the issue found failing ("Permission denied"): stats, papers, export; with research and serve.
-        await runAll(db, out, options, ["stats", "papers", "export", "research"])
-        expect(fs.readdirSync(work).sort()).toEqual(["kg.duckdb"])
-      } finally {
-        fs.chmodSync(work, 0o755)
-        fs.chmodSync(db, 0o644)
-        removeDir(out)
-      }
-    }, 240_000)
+    it.scopedLive("a budget stop before any paper is stored, and a run whose new paper failed entirely, exit 1", () =>
+      Effect.gen(function*() {
+        const work = path.join(dir, "exit-codes")
+        const papers = path.join(work, "papers")
+        fs.mkdirSync(papers, { recursive: true })
+        fs.copyFileSync(path.join(repoRoot, "examples/corpus/2212.11791.md"), path.join(papers, "a.md"))
+        let down = false
+        const llm = cachingAnthropic()
+        const server = yield* loopback((request, index) =>
+          down
+            ? respond(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } })
+            : llm.handler(request, index))
+        const env = { ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: server.url }
+        const extract = (...more: ReadonlyArray<string>) =>
+          Effect.promise(() => runKg(["extract", "papers", "--provider", "anthropic", "--db", "kg.duckdb", ...more], { cwd: work, env }))
+
+        const budget = yield* extract("--max-input-tokens", "1")
+        expect(budget.code, budget.stderr).toBe(1)
+        expect(budget.stderr).toMatch(/the budget stopped the run before any paper was stored/)
+
+        const first = yield* extract()
+        expect(first.code, first.stderr).toBe(0)
+        // One paper unchanged, one new paper whose every chunk fails: nothing was extracted, whatever was unchanged.
+        fs.copyFileSync(path.join(repoRoot, "examples/corpus/2212.11808.md"), path.join(papers, "b.md"))
+        down = true
+        const failed = yield* extract()
+        expect(failed.code, failed.stderr).toBe(1)
+        expect(failed.stderr).toMatch(/unchanged arXiv:2212\.11791/)
+        expect(failed.stderr).toMatch(/nothing was extracted: every chunk of 1 paper failed/)
+      }), 180_000)
   })
 })
