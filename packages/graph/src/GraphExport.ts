@@ -9,13 +9,13 @@
  * @since 0.1.0
  */
 import { createWriteStream, type WriteStream } from "node:fs"
-import { rename, rm } from "node:fs/promises"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
 import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
 import * as Rdf from "@kg/extraction/Rdf"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
+import * as OutputFile from "./OutputFile.js"
 
 /**
  * @since 0.1.0
@@ -261,7 +261,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
 
 /**
  * Export the graph to `path` (written to a temporary file and renamed, so a
- * failed export never leaves a truncated file).
+ * failed export never leaves a truncated file). A path that is the store, its
+ * WAL or any DuckDB database is refused before anything is written
+ * (`OutputFile`).
  *
  * @since 0.1.0
  * @category export
@@ -270,23 +272,25 @@ export const exportRdf = (format: RdfFormat, path: string) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const papers = yield* db.query<{ paper_id: string }>("SELECT paper_id FROM papers ORDER BY paper_id")
-    const tmp = `${path}.partial-${process.pid}`
-    const stream = yield* Effect.try({
-      try: () => createWriteStream(tmp, { encoding: "utf8" }),
-      catch: (e) => new GraphExportError({ path, detail: String(e) })
-    })
-    const sink = makeSink(stream, format)
-    const written = yield* Effect.gen(function*() {
-      for (const p of papers) sink.add(yield* paperQuads(p.paper_id))
-      const triples = yield* Effect.tryPromise({
-        try: () => sink.end(),
-        catch: (e) => new GraphExportError({ path, detail: String(e) })
-      })
-      yield* Effect.tryPromise({
-        try: () => rename(tmp, path),
-        catch: (e) => new GraphExportError({ path, detail: String(e) })
-      })
-      return triples
-    }).pipe(Effect.onError(() => Effect.promise(() => rm(tmp, { force: true }))))
+    const written = yield* OutputFile.writeWith(path, { stores: [db.path] }, (tmp) =>
+      Effect.gen(function*() {
+        const stream = yield* Effect.try({
+          try: () => createWriteStream(tmp, { encoding: "utf8", flags: "wx" }),
+          catch: (e) => new GraphExportError({ path, detail: String(e) })
+        })
+        const sink = makeSink(stream, format)
+        return yield* Effect.gen(function*() {
+          for (const p of papers) sink.add(yield* paperQuads(p.paper_id))
+          return yield* Effect.tryPromise({
+            try: () => sink.end(),
+            catch: (e) => new GraphExportError({ path, detail: String(e) })
+          })
+        }).pipe(Effect.onExit(() =>
+          Effect.sync(() => {
+            // A failed export closes its file before the temporary file is removed.
+            if (!stream.writableFinished) stream.destroy()
+          })
+        ))
+      }))
     return { path, format, papers: papers.length, triples: written } satisfies ExportSummary
   })

@@ -1002,10 +1002,13 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
   const pNames = names(options.problem, problems.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(problems)))
   const orOf = (list: ReadonlyArray<string>, offset: number) =>
     list.map((_, i) => `contains(lower(text), $${offset + i + 1})`).join(" OR ")
-  const named = yield* db.query<{ claim_id: string }>(
-    `SELECT claim_id FROM claims WHERE (${orOf(mNames, 0)}) AND (${orOf(pNames, mNames.length)})`,
-    [...mNames, ...pNames]
-  )
+  // A side with no usable name (a one-letter query matching no entity) names no claim.
+  const named = mNames.length === 0 || pNames.length === 0
+    ? []
+    : yield* db.query<{ claim_id: string }>(
+      `SELECT claim_id FROM claims WHERE (${orOf(mNames, 0)}) AND (${orOf(pNames, mNames.length)})`,
+      [...mNames, ...pNames]
+    )
   const claimIds = Array.from(new Set([...linked.map((r) => r.claim_id), ...named.map((r) => r.claim_id)])).sort()
   const sums = yield* summaries(db, claimIds)
   const claims = []

@@ -139,7 +139,9 @@ export const ServerInfo = Schema.Struct({
   provider: Schema.String,
   model: Schema.String,
   embeddingModel: Schema.String,
-  tokenRequired: Schema.Boolean
+  tokenRequired: Schema.Boolean,
+  /** The store is open read-only (`kg serve --read-only`): uploads and jobs are refused. */
+  readOnly: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }).annotations({ identifier: "ServerInfo" })
 /** @since 0.1.0 @category models */
 export type ServerInfo = typeof ServerInfo.Type
@@ -594,7 +596,7 @@ export type Job = typeof Job.Type
 
 /**
  * A progress event of a job: `queued`, `started`, then for an extraction `file-skipped`, `paper-unchanged`,
- * `paper-started`, `chunk`, `paper-written`, `linking`, `linked`, `indexing`, `indexed`, and for an L4 run
+ * `paper-started`, `chunk`, `paper-written`, `paper-kept`, `linking`, `linked`, `indexing`, `indexed`, and for an L4 run
  * `clustered`, `planned`, `stated` (with done / total), then `completed`, `failed` or `cancelled` (the last event).
  *
  * @since 0.1.0

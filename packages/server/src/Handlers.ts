@@ -46,6 +46,7 @@ import {
 import { authenticate, sameToken } from "./internal/auth.js"
 import * as GraphViews from "./internal/graphViews.js"
 import * as Papers from "./internal/papers.js"
+import { isInternal, publicMessage } from "./internal/publicError.js"
 import * as Studio from "./internal/studio.js"
 import { eventsResponse } from "./internal/stream.js"
 import { Workbench } from "./Workbench.js"
@@ -69,16 +70,17 @@ export const toApiError = (e: unknown): ApiError => {
   if (e instanceof BadRequest || e instanceof NotFound || e instanceof Conflict || e instanceof PayloadTooLarge || e instanceof ServerError) {
     return e
   }
+  // Never SQL nor a server path in a response (internal/publicError.ts); the full error is logged.
   switch (tagOf(e)) {
     case "NotFoundError":
     case "PaperNotFoundError":
     case "UnknownPaperError":
-      return new NotFound({ message: messageOf(e) })
+      return new NotFound({ message: publicMessage(e) })
     case "NoIndexedContentError":
     case "NoPapersFoundError":
-      return new NotFound({ message: messageOf(e) })
+      return new NotFound({ message: publicMessage(e) })
     default:
-      return new ServerError({ message: messageOf(e) })
+      return new ServerError({ message: publicMessage(e) })
   }
 }
 
@@ -91,6 +93,7 @@ const api = <A, R>(effect: Effect.Effect<A, unknown, R>): Effect.Effect<A, ApiEr
         Effect.fail(new ServerError({ message: "unexpected error in the server (see its log)" }))
       )
     ),
+    Effect.tapError((e) => isInternal(e) ? Effect.logError("kg serve: request failed", e) : Effect.void),
     Effect.mapError(toApiError)
   )
 
@@ -174,7 +177,12 @@ const answerEvents = (
         return answerView(answer, yield* citedClaims(answer))
       })).pipe(
         Effect.map((view) => ({ ok: true as const, view })),
-        Effect.catchAll((e) => Effect.succeed({ ok: false as const, error: { _tag: tagOf(e), message: messageOf(e) } })),
+        Effect.catchAll((e) =>
+          Effect.as(isInternal(e) ? Effect.logError("kg serve: an answer failed", e) : Effect.void, {
+            ok: false as const,
+            error: { _tag: isInternal(e) ? "ServerError" : tagOf(e), message: publicMessage(e) }
+          })
+        ),
         Effect.catchAllDefect((d) =>
           Effect.as(Effect.logError("kg serve: unexpected error in an answer", d), {
             ok: false as const,

@@ -77,6 +77,11 @@ export interface WorkbenchOptions {
   readonly minScore?: number | undefined
   /** The ontology of LLM extraction variants compared by a compare job. Default: kg's research ontology. */
   readonly ontologyPath?: string | undefined
+  /**
+   * The store is open read-only: requests that would write (uploads, extraction and L4 jobs) are refused with 403.
+   * Default: whether the store's connection is read-only.
+   */
+  readonly readOnly?: boolean | undefined
   /** Options of every extraction job (chunking, concurrency, ...). */
   readonly extract?: Omit<Extract.ExtractOptions, "settings"> | undefined
 }
@@ -88,6 +93,8 @@ export interface WorkbenchOptions {
 export interface WorkbenchService {
   readonly info: ServerInfo
   readonly token: string | null
+  /** Read-only: uploads and jobs are refused. */
+  readonly readOnly: boolean
   readonly uploadDir: string
   readonly maxUploadBytes: number
   readonly minScore: number
@@ -213,6 +220,7 @@ export const make = (options: WorkbenchOptions = {}) =>
         })
       }))
     const dbPath = store.path
+    const readOnly = options.readOnly === true || main.readOnly
     return {
       info: {
         name: "kg",
@@ -221,9 +229,11 @@ export const make = (options: WorkbenchOptions = {}) =>
         provider: Option.isSome(llm) ? llm.value.name : extractor.provider,
         model: Option.isSome(llm) ? llm.value.model : extractor.model,
         embeddingModel: embeddings.model,
-        tokenRequired: options.token !== undefined && options.token !== ""
+        tokenRequired: options.token !== undefined && options.token !== "",
+        readOnly
       },
       token: options.token !== undefined && options.token !== "" ? options.token : null,
+      readOnly,
       uploadDir,
       maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
       minScore: options.minScore ?? 0.18,

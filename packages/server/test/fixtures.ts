@@ -117,3 +117,15 @@ export const extractThrough = async (url: string, paths: ReadonlyArray<string>, 
   )
   return { jobId: job.jobId, events }
 }
+
+/**
+ * The server's CSRF token, as a page gets it: the `kg_csrf` cookie of any GET (uploads send it back in the
+ * `X-Kg-Csrf` header).
+ */
+export const csrfOf = async (url: string, headers: Record<string, string> = {}): Promise<string> => {
+  const response = await fetch(url, { headers })
+  await response.arrayBuffer()
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("kg_csrf="))
+  if (cookie === undefined) throw new Error(`GET ${url} set no kg_csrf cookie`)
+  return decodeURIComponent(cookie.slice("kg_csrf=".length).split(";")[0]!)
+}

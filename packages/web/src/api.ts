@@ -71,8 +71,21 @@ export const postJson = async <A>(path: string, body: unknown): Promise<A> => {
   return (await response.json()) as A
 }
 
+/** The server's CSRF token, from the `kg_csrf` cookie it set on the page (uploads carry it in `X-Kg-Csrf`). */
+export const csrfToken = (): string => {
+  for (const part of document.cookie.split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0 && part.slice(0, at).trim() === "kg_csrf") return decodeURIComponent(part.slice(at + 1).trim())
+  }
+  return ""
+}
+
 export const upload = async (file: File): Promise<Job> => {
-  const response = await fetch(url("/jobs/upload", { filename: file.name }), { method: "POST", body: file })
+  const response = await fetch(url("/jobs/upload", { filename: file.name }), {
+    method: "POST",
+    headers: { "x-kg-csrf": csrfToken() },
+    body: file
+  })
   if (!response.ok) throw await failure(response)
   return (await response.json()) as Job
 }

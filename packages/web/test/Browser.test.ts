@@ -294,7 +294,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const json = JSON.parse(await page.locator(".studio-code").first().textContent() ?? "{}") as { claims?: Array<unknown> }
     expect(json.claims?.length ?? 0).toBeGreaterThan(0)
     await page.click("[data-testid=studio] button[data-tab=turtle]")
-    await page.waitForFunction(`/@prefix/.test(document.querySelector(".studio-code")?.textContent ?? "")`)
+    await expect.poll(() => page.locator(".studio-code").first().textContent(), { timeout: 20_000 }).toMatch(/@prefix/)
     await page.click("[data-testid=studio] button[data-tab=validation]")
     await page.waitForSelector("[data-testid=studio-conforms]")
     expect(await page.locator("[data-testid=studio-conforms]").textContent()).toMatch(/^Conforms: its \d+ triples/)

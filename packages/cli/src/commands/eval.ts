@@ -25,6 +25,7 @@ const extractionConfig = {
     Options.optional
   ),
   concurrency: Options.integer("concurrency").pipe(
+    O.within("concurrency", { min: 1 }),
     Options.withDescription("gold texts extracted at once (useful with an LLM provider)"),
     Options.withDefault(1)
   ),
@@ -64,6 +65,7 @@ const nliConfig = {
   provider: O.provider("offline rules (default when no API key is set), anthropic or openai"),
   model: O.model("model name for the LLM judge"),
   concurrency: Options.integer("concurrency").pipe(
+    O.within("concurrency", { min: 1 }),
     Options.withDescription("pairs judged at once (useful with an LLM judge)"),
     Options.withDefault(1)
   ),
@@ -94,7 +96,11 @@ export const corpusConfig = {
     Options.withDescription("ingest into (and reuse) this store instead of a temporary one"),
     Options.optional
   ),
-  limit: Options.integer("limit").pipe(Options.withDescription("evaluate only the first N questions"), Options.optional),
+  limit: Options.integer("limit").pipe(
+    O.within("limit", { min: 1 }),
+    Options.withDescription("evaluate only the first N questions"),
+    Options.optional
+  ),
   config: O.config,
   json: O.json
 }
@@ -125,7 +131,11 @@ const qaConfig = {
     Options.withDescription("retrieval mode that finds the passages to read"),
     Options.withDefault("ppr" as const)
   ),
-  passages: Options.integer("passages").pipe(Options.withDescription("passages read per question"), Options.withDefault(5)),
+  passages: Options.integer("passages").pipe(
+    O.within("passages", { min: 1 }),
+    Options.withDescription("passages read per question"),
+    Options.withDefault(5)
+  ),
   provider: O.provider("offline (extractive answer; default when no API key is set), anthropic or openai"),
   model: O.model(),
   verbose: Options.boolean("verbose").pipe(Options.withDescription("print each question's prediction on stderr"))
@@ -149,6 +159,7 @@ const entitiesConfig = {
     )
   ),
   examples: Options.integer("examples").pipe(
+    O.within("examples", { min: 0 }),
     Options.withDescription("split and over-merge examples to print"),
     Options.withDefault(5)
   ),

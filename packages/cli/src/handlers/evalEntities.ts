@@ -40,4 +40,4 @@ export const evalEntities = (args: EvalEntitiesArgs) =>
       for (const x of report.splitExamples) lines.push(`  split: ${x.gold.join(" | ")} -> ${x.kg.length} entities`)
       for (const x of report.mergeExamples) lines.push(`  merged: ${x.gold.join(" + ")} -> ${x.kg[0]}`)
       yield* Console.log(lines.join("\n"))
-    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))

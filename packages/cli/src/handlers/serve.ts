@@ -51,16 +51,18 @@ export const serve = (args: ServeArgs) =>
         // the page's "From arXiv" jobs (KG_ARXIV_URL / KG_ARXIV_DELAY_MS as for kg fetch arxiv)
         Arxiv.layerConfig(),
         provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
-      ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath)))
+      ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath, args.readOnly ? { readOnly: true, mustExist: true } : {})))
       const server = Server.layer({
         host,
         port,
         token,
+        readOnly: args.readOnly,
         version,
         webRoot,
         minScore: settings.relevanceFloor.value,
         extract: {
           concurrency: settings.concurrency.value,
+          minChunkSuccess: settings.extract.minChunkSuccess.value,
           chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value }
         }
       }).pipe(Layer.provide(kg))
@@ -80,6 +82,7 @@ export const serve = (args: ServeArgs) =>
         } else {
           yield* Console.error("kg serve: loopback only, no token; stop with Ctrl-C")
         }
+        if (wb.readOnly) yield* Console.error("kg serve: read-only: questions and views only; uploads and jobs are refused")
         yield* Console.log(args.json ? JSON.stringify({ url: listening.url, db: info.db, tokenRequired: wb.token !== null }) : `Serving ${info.db} at ${listening.url}`)
         return yield* Effect.never
       }).pipe(

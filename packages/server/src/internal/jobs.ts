@@ -19,6 +19,7 @@ import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
 import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
 import type { ComparedVariant } from "@kg/extraction/ExtractionEval"
 import type { ArxivRequest, CompareRequest, Job, JobEvent, L4Request } from "../Api.js"
+import { publicMessage } from "./publicError.js"
 
 const MAX_JOBS = 200
 const MAX_EVENTS = 50_000
@@ -38,10 +39,11 @@ export type JobSpec =
   | { readonly kind: "arxiv"; readonly request: ArxivRequest }
   | { readonly kind: "compare"; readonly request: CompareRequest }
 
-/** A finished job's totals and its last message. */
+/** A finished job's totals and its last message; `failure` when the job ran to its end but did not do its work. */
 interface Done {
   readonly summary: Record<string, unknown>
   readonly message: string
+  readonly failure?: string | undefined
 }
 
 const terminal = new Set(["completed", "failed", "cancelled"])
@@ -119,6 +121,13 @@ const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId
           (e.counts.shaclViolations > 0 ? `, ${e.counts.shaclViolations} violations dropped` : ""),
         paperId: e.paperId
       }
+    case "PaperKept":
+      return {
+        kind: "paper-kept",
+        message: `kept the stored ${e.paperId}: ${e.failedChunks} of ${e.chunks} chunks failed in its new extraction ` +
+          `(${e.reason}); the next job tries again`,
+        paperId: e.paperId
+      }
     case "Linking":
       return { kind: "linking", message: `linking ${e.claims} claims to the graph and grading them` }
     case "Linked": {
@@ -184,6 +193,9 @@ const describeFetch = (e: FetchEvent): Pick<JobEvent, "kind" | "message" | "pape
 
 const fetchDone = (s: FetchSummary): Done => ({
   summary: { ...s } as Record<string, unknown>,
+  failure: s.stored.length === 0 && s.failed.length > 0
+    ? `no paper could be fetched from arXiv (${s.failed[0]!.arxivId}: ${s.failed[0]!.reason})`
+    : extractFailure(s.extraction),
   message: `done: ${s.stored.length} paper(s) from arXiv stored or confirmed (${s.downloaded} downloaded, ` +
     `${s.alreadyStored.length} already stored, ${s.failed.length} failed); ${extractDone(s.extraction).message}`
 })
@@ -211,10 +223,35 @@ const compareDone = (rows: ReadonlyArray<ComparedVariant>): Done => ({
   message: `done: ${rows.map((r) => `${r.name} entity F1 ${r.run.report.entities.modes.typedExact.f1.toFixed(3)}`).join(", ")}`
 })
 
+/**
+ * Why an extraction that ran to its end did not do its work, or undefined: every chunk of every paper it wrote
+ * failed, a stored paper was kept because its new extraction failed, nothing was found to extract, or a budget
+ * stopped it before any paper was stored. Such a job ends `failed`, not `completed`.
+ */
+export const extractFailure = (s: ExtractSummary): string | undefined => {
+  if (s.stopped !== undefined && s.papers === 0) return `the budget stopped the job before any paper was stored (${s.stopped.detail})`
+  if (s.kept !== undefined && s.kept.length > 0) {
+    const first = s.kept[0]!
+    return `${s.kept.length} stored paper(s) kept unchanged: the new extraction failed ${first.failedChunks} of ` +
+      `${first.chunks} chunks of ${first.paperId} (${first.reason}); run the job again to retry`
+  }
+  if (s.papers > 0 && s.papersFailed === s.papers) {
+    return `every chunk of the ${s.papers} paper(s) failed: nothing was extracted (the reasons are in each paper's ` +
+      "failed chunks); fix the cause and run the job again: those papers are retried"
+  }
+  if (s.stopped === undefined && s.papers === 0 && s.papersUnchanged === 0) {
+    return s.filesSkipped > 0
+      ? `nothing was extracted: all ${s.filesSkipped} file(s) were skipped (the reasons are in the job's events)`
+      : "nothing was extracted: no paper was found (kg reads .md, .markdown, .txt and .pdf files)"
+  }
+  return undefined
+}
+
 const extractDone = (s: ExtractSummary): Done => ({
   summary: { ...s } as Record<string, unknown>,
   message: `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
-    `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`
+    `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`,
+  failure: extractFailure(s)
 })
 
 const l4Done = (r: L4Result): Done => {
@@ -235,11 +272,6 @@ const l4Options = (o: L4Request): Omit<L4Options, "onEvent" | "provider"> => ({
   ...(o.recluster !== undefined ? { recluster: o.recluster } : {}),
   ...(o.restate !== undefined ? { restate: o.restate } : {})
 })
-
-const errorText = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" && cause.message !== ""
-    ? cause.message
-    : String(cause)
 
 const started = (spec: JobSpec): string =>
   spec.kind === "extract"
@@ -345,7 +377,10 @@ export const make = (
       state.fiber = fiber
       const exit = yield* Fiber.await(fiber)
       state.fiber = null
-      if (Exit.isSuccess(exit)) {
+      if (Exit.isSuccess(exit) && exit.value.failure !== undefined) {
+        const message = exit.value.failure
+        yield* finish(state, "failed", { summary: exit.value.summary, error: message }, `failed: ${message} (${exit.value.message})`)
+      } else if (Exit.isSuccess(exit)) {
         yield* finish(state, "completed", { summary: exit.value.summary }, exit.value.message)
       } else if (Exit.isInterrupted(exit)) {
         yield* finish(
@@ -360,7 +395,8 @@ export const make = (
         )
       } else {
         const failure = Cause.failureOption(exit.cause)
-        const message = errorText(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
+        // Never SQL nor a server path in what a client reads.
+        const message = publicMessage(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
         yield* finish(state, "failed", { error: message }, `failed: ${message}`)
       }
       yield* settle
