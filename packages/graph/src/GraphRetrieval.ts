@@ -58,6 +58,8 @@ export interface GraphSearchOptions {
   readonly mode?: SearchMode | undefined
   /** `alpha` of the base hybrid search. Default `Retrieval.DEFAULT_ALPHA`. */
   readonly alpha?: number | undefined
+  /** `fusion` of the base hybrid search. Default `standardised`. */
+  readonly fusion?: "standardised" | "linear" | undefined
   /** Best base passages used as seeds. Default 5. */
   readonly seedPassages?: number | undefined
   /** Total seed weight of passages relative to that of entities. Default 1. */
@@ -214,7 +216,15 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         const mode = options.mode ?? "hybrid"
         const warnings: Array<string> = []
         const searchChunks = (text: string) =>
-          retrieval.search("chunks", text, { k: pool, pool, mode, alpha: options.alpha, paperIds: options.paperIds, withText: false })
+          retrieval.search("chunks", text, {
+            k: pool,
+            pool,
+            mode,
+            alpha: options.alpha,
+            fusion: options.fusion,
+            paperIds: options.paperIds,
+            withText: false
+          })
         const first = yield* searchChunks(query)
         warnings.push(...first.warnings)
         const g = yield* graphFor(options.paperIds)
@@ -290,6 +300,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
             kinds: ["claim"],
             mode,
             alpha: options.alpha,
+            fusion: options.fusion,
             paperIds: options.paperIds
           })
           : undefined

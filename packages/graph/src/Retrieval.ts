@@ -87,6 +87,12 @@ export interface SearchOptions {
   readonly mode?: SearchMode | undefined
   /** Weight of the dense score in `hybrid`. Default {@link DEFAULT_ALPHA} (0.3). */
   readonly alpha?: number | undefined
+  /**
+   * How `hybrid` fuses the two scores: `standardised` (default), each side in
+   * units of its spread over the rows searched (see {@link standardisedFusion});
+   * or `linear`, `alpha * dense + (1 - alpha) * lexical` of the normalised scores.
+   */
+  readonly fusion?: "standardised" | "linear" | undefined
   /** MMR lambda (1 = relevance only, lower = more diverse); no MMR when absent. */
   readonly mmr?: number | undefined
   /**
@@ -300,6 +306,20 @@ export const reciprocalRankFusion: (
 export const linearFusion: (dense: number, lexical: number, alpha: number) => number = fusion.linearFusion
 
 /**
+ * Standardised fusion (the default `hybrid`): `lexical + alpha / (1 - alpha) *
+ * sd(lexical) * z(cosine)` over the rows searched, clipped to `[0, 1]`.
+ *
+ * @since 0.1.0
+ * @category fusion
+ */
+export const standardisedFusion: (
+  lexical: number,
+  cos: number | undefined,
+  spread: fusion.FusionSpread,
+  alpha: number
+) => number = fusion.standardisedFusion
+
+/**
  * BM25 normalised as query coverage (see the module documentation).
  *
  * @since 0.1.0
@@ -409,6 +429,7 @@ export const make = (
           k,
           mode,
           alpha: opts.alpha ?? DEFAULT_ALPHA,
+          fusion: opts.fusion ?? "standardised",
           mmrLambda: opts.mmr,
           cutoff: Math.min(1, Math.max(0, opts.cutoff ?? 0)),
           minScore: Math.max(0, opts.minScore ?? 0),

@@ -181,6 +181,50 @@ export const recallAt = (ranked: ReadonlyArray<string>, gold: ReadonlyArray<stri
 }
 
 /**
+ * The half of an evaluation set a question belongs to: `dev` (tune on it) or
+ * `heldout` (report only), decided by a hash (FNV-1a) of the question id, so
+ * the split is the same in every run and on every machine.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const splitOf = (questionId: string): "dev" | "heldout" => {
+  let h = 0x811c9dc5
+  const s = `multihop-${questionId}`
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h % 2 === 0 ? "dev" : "heldout"
+}
+
+/** A title as a phrase: lower case, no diacritics, no trailing parenthetical, words joined by one space. */
+const titleKey = (s: string): string =>
+  s.replace(/\s*\([^()]*\)\s*$/, "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+
+/**
+ * The supporting passages of a question that it does not name: those whose
+ * title (without a trailing parenthetical, case and accents ignored) is not a
+ * phrase of the question. These are the bridge passages of a multi-hop
+ * question, reached only through another passage; their recall is the harder
+ * check of `kg eval retrieval` (`bridge@5`).
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const unnamedSupport = (
+  question: EvalQuestion,
+  titleOf: (passageId: string) => string | undefined
+): ReadonlyArray<string> => {
+  const q = ` ${titleKey(question.question)} `
+  return question.supporting_passage_ids.filter((id) => {
+    const key = titleKey(titleOf(id) ?? "")
+    return key === "" || !q.includes(` ${key} `)
+  })
+}
+
+/**
  * The `kg eval retrieval` result (recalls in percent).
  *
  * @since 0.1.0

@@ -117,12 +117,36 @@ describe("Retrieval on a HotpotQA sample", () => {
       Effect.gen(function*() {
         const r = yield* Retrieval.Retrieval
         const q = "Christopher Nolan film director"
+        const linear = yield* r.search("chunks", q, { k: 8, mode: "hybrid", fusion: "linear" })
+        expect(linear.hits.length).toBe(8)
+        for (const h of linear.hits) {
+          expect(h.score).toBeGreaterThan(0)
+          expect(h.score).toBeLessThanOrEqual(1)
+          expect(h.score).toBeCloseTo(Retrieval.DEFAULT_ALPHA * h.dense + (1 - Retrieval.DEFAULT_ALPHA) * h.lexical, 10)
+        }
+        for (let i = 1; i < linear.hits.length; i++) expect(linear.hits[i - 1]!.score).toBeGreaterThanOrEqual(linear.hits[i]!.score)
+        // the default (standardised) fusion, recomputed from the spread of both scores over every chunk
         const res = yield* r.search("chunks", q, { k: 8, mode: "hybrid" })
+        const info = yield* r.refresh
+        const allLexical = yield* r.bm25("chunks", q, { k: info.chunks })
+        const allDense = yield* r.dense("chunks", q, { k: info.chunks })
+        expect(allDense.length).toBe(info.chunks)
+        const sd = (xs: ReadonlyArray<number>) => {
+          const m = xs.reduce((a, b) => a + b, 0) / xs.length
+          return { mean: m, sd: Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length) }
+        }
+        const lexicalValues = [...allLexical.map((h) => h.lexical), ...Array(info.chunks - allLexical.length).fill(0)]
+        const cosines = sd(allDense.map((h) => h.cosine))
+        const spread = { lexical: sd(lexicalValues).sd, cosineMean: cosines.mean, cosine: cosines.sd }
+        expect(spread.lexical).toBeGreaterThan(0)
         expect(res.hits.length).toBe(8)
         for (const h of res.hits) {
           expect(h.score).toBeGreaterThan(0)
           expect(h.score).toBeLessThanOrEqual(1)
-          expect(h.score).toBeCloseTo(Retrieval.DEFAULT_ALPHA * h.dense + (1 - Retrieval.DEFAULT_ALPHA) * h.lexical, 10)
+          const w = Retrieval.DEFAULT_ALPHA / (1 - Retrieval.DEFAULT_ALPHA)
+          const expected = h.lexical + w * spread.lexical * (h.cosine! - spread.cosineMean) / spread.cosine
+          expect(h.score).toBeCloseTo(Math.min(1, Math.max(0, expected)), 8)
+          expect(Retrieval.standardisedFusion(h.lexical, h.cosine!, spread, Retrieval.DEFAULT_ALPHA)).toBeCloseTo(h.score, 8)
         }
         for (let i = 1; i < res.hits.length; i++) expect(res.hits[i - 1]!.score).toBeGreaterThanOrEqual(res.hits[i]!.score)
         const lexical = yield* r.bm25("chunks", q, { k: 3 })
@@ -222,6 +246,30 @@ describe("fusion", () => {
     expect(Retrieval.denseAboveBackground(0.8, 0.6)).toBeCloseTo(0.5, 12)
     expect(Retrieval.denseAboveBackground(0.5, 0.6)).toBe(0)
     expect(Retrieval.linearFusion(1, 0, 0.3)).toBeCloseTo(0.3, 12)
+  })
+
+  it("standardised fusion: the dense side counts in units of its spread, on the lexical scale", () => {
+    const spread = { lexical: 0.05, cosineMean: 0.6, cosine: 0.1 }
+    // a cosine two spreads above the mean adds 2 lexical spreads x alpha / (1 - alpha)
+    expect(Retrieval.standardisedFusion(0.3, 0.8, spread, 0.5)).toBeCloseTo(0.3 + 2 * 0.05, 12)
+    expect(Retrieval.standardisedFusion(0.3, 0.4, spread, 0.5)).toBeCloseTo(0.3 - 2 * 0.05, 12)
+    expect(Retrieval.standardisedFusion(0.3, 0.6, spread, 0.3)).toBeCloseTo(0.3, 12)
+    // alpha 0: lexical only; clipped to [0, 1]
+    expect(Retrieval.standardisedFusion(0.3, 0.9, spread, 0)).toBeCloseTo(0.3, 12)
+    expect(Retrieval.standardisedFusion(0.01, 0.1, spread, 0.5)).toBe(0)
+    expect(Retrieval.standardisedFusion(0.99, 1, { ...spread, lexical: 0.5 }, 0.9)).toBe(1)
+    // a weak, evenly spread dense side moves a strong lexical match less than a linear fusion does
+    const flat = { lexical: 0.08, cosineMean: 0.7, cosine: 0.2 }
+    const strongLexical = Retrieval.standardisedFusion(0.6, 0.7, flat, 0.3)
+    const strongDense = Retrieval.standardisedFusion(0.3, 0.9, flat, 0.3)
+    expect(strongLexical).toBeGreaterThan(strongDense)
+    expect(Retrieval.linearFusion(Retrieval.denseAboveBackground(0.7, 0.7), 0.6, 0.3))
+      .toBeLessThan(Retrieval.linearFusion(Retrieval.denseAboveBackground(0.9, 0.7), 0.3, 0.3) + 0.2)
+    // no lexical spread (no row holds a query term): the dense side alone, weighted by alpha
+    expect(Retrieval.standardisedFusion(0, 0.8, { ...spread, lexical: 0 }, 0.3)).toBeCloseTo(0.3 * 0.5, 12)
+    // no usable cosine: the lexical score
+    expect(Retrieval.standardisedFusion(0.4, undefined, spread, 0.3)).toBeCloseTo(0.4, 12)
+    expect(Retrieval.standardisedFusion(0.4, 0.9, { ...spread, cosine: 0 }, 0.3)).toBeCloseTo(0.4, 12)
   })
 })
 
