@@ -56,7 +56,11 @@ type Config =
     readonly alpha?: number
     readonly fusion?: "standardised" | "linear"
   }
-  | { readonly kind: "ppr"; readonly options: GraphRetrieval.GraphSearchOptions }
+  | {
+    readonly kind: "ppr"
+    readonly options: GraphRetrieval.GraphSearchOptions
+    readonly service?: GraphRetrieval.GraphRetrievalOptions
+  }
 
 /** The configurations; add one per change measured. */
 const CONFIGS: Record<string, Config> = {
@@ -72,6 +76,24 @@ const CONFIGS: Record<string, Config> = {
   "ppr-no-expansion": { kind: "ppr", options: { expansionTerms: 0 } },
   "ppr-no-hop": { kind: "ppr", options: { hopBonus: 0 } },
   "ppr-no-walk": { kind: "ppr", options: { pprWeight: 0 } },
+  "ppr-seed20": { kind: "ppr", options: { seedPassages: 20 } },
+  "ppr-seed-all": { kind: "ppr", options: { seedPassages: 1000 } },
+  "ppr-seed-all-w0.2": { kind: "ppr", options: { seedPassages: 1000, passageWeight: 0.2 } },
+  "ppr-seed-all-w0.05": { kind: "ppr", options: { seedPassages: 1000, passageWeight: 0.05 } },
+  "facts-5": { kind: "ppr", options: { seedTriples: 5 } },
+  "facts-10": { kind: "ppr", options: { seedTriples: 10 } },
+  "facts-5-w0.5": { kind: "ppr", options: { seedTriples: 5, tripleWeight: 0.5 } },
+  "facts-5-w2": { kind: "ppr", options: { seedTriples: 5, tripleWeight: 2 } },
+  "facts-5-min0.2": { kind: "ppr", options: { seedTriples: 5, tripleMinScore: 0.2 } },
+  "facts-5-anchor0": { kind: "ppr", options: { seedTriples: 5, tripleAnchor: 0 } },
+  "syn-0.5": { kind: "ppr", options: {}, service: { synonymThreshold: 0.5 } },
+  "syn-0.7": { kind: "ppr", options: {}, service: { synonymThreshold: 0.7 } },
+  "syn-0.35": { kind: "ppr", options: {}, service: { synonymThreshold: 0.35 } },
+  "notitle": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, hopBonus: 0 } },
+  "notitle-facts-5": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, hopBonus: 0, seedTriples: 5 } },
+  "notitle-facts-5-w2": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, hopBonus: 0, seedTriples: 5, tripleWeight: 2 } },
+  "notitle-syn-0.5": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, hopBonus: 0 }, service: { synonymThreshold: 0.5 } },
+  "notitle-syn-0.35": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, hopBonus: 0 }, service: { synonymThreshold: 0.35 } },
   "ppr-walk-only": { kind: "ppr", options: { titleBonus: 0, titleSeed: 0, expansionTerms: 0, hopBonus: 0 } }
 }
 
@@ -83,11 +105,11 @@ for (const name of wanted) {
   }
 }
 
-const rank = (question: string, config: Config, depth: number) =>
+const rank = (question: string, config: Config, depth: number, graph: GraphRetrieval.GraphRetrievalService) =>
   Effect.gen(function*() {
     const pool = Math.max(100, 10 * depth)
     const hits = config.kind === "ppr"
-      ? (yield* (yield* GraphRetrieval.GraphRetrieval).search(question, { k: pool, pool, ...config.options })).hits
+      ? (yield* graph.search(question, { k: pool, pool, ...config.options })).hits
       : (yield* (yield* Retrieval.Retrieval).search("chunks", question, {
         k: pool,
         pool,
@@ -135,9 +157,11 @@ const program = Effect.gen(function*() {
       dev: { n: 0, r2: 0, r5: 0, b5: 0, bn: 0 },
       heldout: { n: 0, r2: 0, r5: 0, b5: 0, bn: 0 }
     }
+    const graph = yield* GraphRetrieval.makeWith(config.kind === "ppr" ? config.service ?? {} : {})
+    yield* graph.warm
     const t0 = Date.now()
     for (const q of questions) {
-      const ranked = yield* rank(q.question, config, 5)
+      const ranked = yield* rank(q.question, config, 5, graph)
       const a = acc[sideOf(q)]
       a.n++
       a.r2 += RetrievalEval.recallAt(ranked, q.supporting_passage_ids, 2)
