@@ -37,8 +37,17 @@ const arg = (name: string): string | undefined => {
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const QUESTIONS = arg("questions") ?? path.join(repo, "testdata/multihop/hotpotqa_100_questions.jsonl")
 const CORPUS = arg("corpus") ?? path.join(repo, "testdata/multihop/hotpotqa_100_corpus.jsonl")
-const DB = arg("db") ?? path.join(os.tmpdir(), "kg-eval-multihop", `${path.basename(CORPUS, ".jsonl")}.duckdb`)
+const DB = arg("db") ??
+  path.join(
+    os.tmpdir(),
+    "kg-eval-multihop",
+    `${path.basename(CORPUS, ".jsonl")}${arg("chunk-tokens") === undefined ? "" : `-c${arg("chunk-tokens")}`}.duckdb`
+  )
 const JSON_OUT = process.argv.includes("--json")
+/** `--chunk-tokens N`: ingest with chunks of at most N tokens (no overlap), so that passages span several chunks. */
+const CHUNK_TOKENS = arg("chunk-tokens") === undefined ? undefined : Number(arg("chunk-tokens"))
+/** `--context W`: index chunks with context lines, their vectors mixed with the line's with weight W. */
+const CONTEXT = arg("context") === undefined ? undefined : { lines: true, denseWeight: Number(arg("context")) }
 /**
  * `--split scifact`: questions are SciFact claims (ids `scifact-<claim>`, supporting passages `scifact-<doc>`) and
  * fall on the side of the abstract they cite (`scripts/lib/scifact.ts`, the split of the claim-layer scripts).
@@ -147,7 +156,10 @@ const program = Effect.gen(function*() {
   const passages = yield* RetrievalEval.loadCorpus(CORPUS)
   const titles = new Map(passages.map((p) => [p.passage_id, p.title]))
   const started = Date.now()
-  const ingested = yield* RetrievalEval.ingestCorpus(passages, { source: CORPUS })
+  const ingested = yield* RetrievalEval.ingestCorpus(passages, {
+    source: CORPUS,
+    pipeline: CHUNK_TOKENS === undefined ? {} : { chunkConfig: { maxTokens: CHUNK_TOKENS, overlapTokens: 0 } }
+  })
   if (ingested.written > 0) console.error(`ingested ${ingested.written} passages in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   yield* (yield* Retrieval.Retrieval).refresh
   const rows: Array<Row> = []
@@ -209,7 +221,7 @@ const store = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
   Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model })
 ))
 const layer = GraphRetrieval.layer.pipe(
-  Layer.provideMerge(Retrieval.layer({ persist: true })),
+  Layer.provideMerge(Retrieval.layer({ persist: true, ...(CONTEXT === undefined ? {} : { context: CONTEXT }) })),
   Layer.provideMerge(Layer.mergeAll(Extractor.layerOffline, Shacl.layer(Shacl.defaultShapesPath))),
   Layer.provideMerge(store),
   Layer.provideMerge(base)

@@ -254,6 +254,26 @@ export class Retrieval extends Context.Tag("@kg/graph/Retrieval")<Retrieval, Ret
 export interface RetrievalOptions {
   /** Save the index beside the database file (`<db>.retrieval-index`). Default true. */
   readonly persist?: boolean
+  /** The fusion of `hybrid` searches that do not name one. Default `standardised`. */
+  readonly fusion?: "standardised" | "linear"
+  /**
+   * Contextual chunk descriptions: index each chunk with a context line (its
+   * paper's title and section heading), and mix the line's embedding into the
+   * chunk's vector with `denseWeight`. Default {@link DEFAULT_CHUNK_CONTEXT}.
+   */
+  readonly context?: { readonly lines: boolean; readonly denseWeight: number }
+}
+
+/**
+ * Whether chunks are indexed with context lines by default (see
+ * `RetrievalOptions.context` and docs/benchmarks.md).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_CHUNK_CONTEXT: { readonly lines: boolean; readonly denseWeight: number } = {
+  lines: false,
+  denseWeight: 0
 }
 
 /**
@@ -375,7 +395,7 @@ export const make = (
     const index: Effect.Effect<RetrievalIndex, DuckDbError> = lock.withPermits(1)(
       Effect.gen(function*() {
         const previous = yield* Ref.get(state)
-        const next = yield* refreshIndex(db, nlp, embeddings, previous, { persist })
+        const next = yield* refreshIndex(db, nlp, embeddings, previous, { persist, context: options.context ?? DEFAULT_CHUNK_CONTEXT })
         if (next !== previous) yield* Ref.set(state, next)
         return next
       })
@@ -429,7 +449,7 @@ export const make = (
           k,
           mode,
           alpha: opts.alpha ?? DEFAULT_ALPHA,
-          fusion: opts.fusion ?? "standardised",
+          fusion: opts.fusion ?? options.fusion ?? "standardised",
           mmrLambda: opts.mmr,
           cutoff: Math.min(1, Math.max(0, opts.cutoff ?? 0)),
           minScore: Math.max(0, opts.minScore ?? 0),
@@ -528,7 +548,7 @@ export const updateIndex: Effect.Effect<IndexInfo | undefined, DuckDbError, Duck
     if (indexDirectory(db.path) === null) return undefined
     const nlp = yield* NlpService
     const embeddings = yield* Embeddings
-    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true })
+    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true, context: DEFAULT_CHUNK_CONTEXT })
     return infoOf(idx)
   }
 ).pipe(Effect.withSpan("Retrieval.updateIndex"))

@@ -115,7 +115,12 @@ export const passageDocument = data.passageDocument
  */
 export const ingestCorpus = Effect.fn("RetrievalEval.ingestCorpus")(function*(
   passages: ReadonlyArray<EvalPassage>,
-  options: { readonly source: string; readonly onProgress?: (done: number, total: number) => Effect.Effect<void> }
+  options: {
+    readonly source: string
+    readonly onProgress?: (done: number, total: number) => Effect.Effect<void>
+    /** Options of the extraction pipeline (the chunk size, ...). */
+    readonly pipeline?: Pipeline.PipelineOptions
+  }
 ) {
   const store = yield* Store.Store
   const runId = yield* store.startRun({ provider: "offline", model: "eval-corpus", settings: { source: options.source } })
@@ -128,7 +133,7 @@ export const ingestCorpus = Effect.fn("RetrievalEval.ingestCorpus")(function*(
       if (state === "unchanged") {
         skipped++
       } else {
-        const { bundle } = yield* Pipeline.extractPaperBundle(doc)
+        const { bundle } = yield* Pipeline.extractPaperBundle(doc, options.pipeline)
         yield* store.writePaper(runId as RunId, bundle)
         written++
       }

@@ -11,6 +11,7 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import { chunkDocument } from "@kg/extraction/Pipeline"
 import type { SourceDocument } from "@kg/extraction/Ingest"
+import { contextLines, lastHeading } from "../src/internal/retrieval/searchIndex.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
@@ -271,6 +272,51 @@ describe("fusion", () => {
     expect(Retrieval.standardisedFusion(0.4, undefined, spread, 0.3)).toBeCloseTo(0.4, 12)
     expect(Retrieval.standardisedFusion(0.4, 0.9, { ...spread, cosine: 0 }, 0.3)).toBeCloseTo(0.4, 12)
   })
+})
+
+describe("contextual chunk descriptions", () => {
+  it("a chunk's context line: the title and the section heading it lacks", () => {
+    expect(lastHeading("intro\n# One\ntext\n## Two ##\nmore")).toBe("Two")
+    expect(lastHeading("no heading here")).toBeUndefined()
+    const lines = contextLines("Zebra Migration", [
+      "Zebra Migration\n\nZebras cross the plains.\n# Water holes\nThey drink.",
+      "Elephants drink at dusk beside them.",
+      "## Predators\nLions wait at the river.",
+      "Crocodiles too."
+    ])
+    expect(lines).toEqual([
+      "", // opens with the title; its heading comes after the opening
+      "Zebra Migration - Water holes",
+      "Zebra Migration", // its own heading opens it
+      "Zebra Migration - Predators"
+    ])
+    expect(contextLines("", ["a", "b"])).toEqual(["", ""])
+  })
+
+  it.scoped("context lines make a later chunk findable by its paper's title", () =>
+    Effect.gen(function*() {
+      const filler = (word: string, n: number) =>
+        Array.from({ length: n }, (_, i) => `The ${word} herd number ${i} moved slowly across the open grass.`).join(" ")
+      const docs = [
+        { doc: textDoc("serengeti", "Serengeti Zebra Migration", `Serengeti Zebra Migration\n\n${filler("zebra", 60)}\n\n## Water holes\n\nElephants drink at dusk beside the herds. ${filler("wildebeest", 20)}`) },
+        { doc: textDoc("kruger", "Kruger Elephants", `Kruger Elephants\n\n${filler("buffalo", 60)} Elephants drink at dusk in Kruger. ${filler("impala", 20)}`) }
+      ]
+      const question = "Where do the Serengeti elephants drink at dusk?"
+      const run = (context: { lines: boolean; denseWeight: number }) =>
+        Effect.gen(function*() {
+          yield* write(docs)
+          const r = yield* Retrieval.Retrieval
+          return (yield* r.search("chunks", question, { k: 3, mode: "bm25", withText: true })).hits
+        }).pipe(Effect.provide(Retrieval.layer({ persist: false, context }).pipe(Layer.provideMerge(storeAt(":memory:")))))
+      const plain = yield* run({ lines: false, denseWeight: 0 })
+      const contextual = yield* run({ lines: true, denseWeight: 0.2 })
+      const elephants = (h: Retrieval.Hit) => h.paperIds[0] === "serengeti" && h.text.includes("Elephants drink at dusk")
+      expect(contextual.find(elephants)?.text).not.toContain("Serengeti") // a later chunk, without the title
+      expect(elephants(contextual[0]!)).toBe(true)
+      // without the context line the chunk holds no word of the title: its score is lower
+      const before = plain.find(elephants)?.score ?? 0
+      expect(contextual[0]!.score).toBeGreaterThan(before)
+    }))
 })
 
 describe("index caching", () => {
