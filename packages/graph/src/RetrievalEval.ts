@@ -238,6 +238,13 @@ export const unnamedSupport = (
 export interface RetrievalScores {
   readonly "recall@2": number
   readonly "recall@5": number
+  /**
+   * Recall@5 of the supporting passages the questions do not name (see
+   * {@link unnamedSupport}); present when passage titles are given.
+   */
+  readonly "bridge@5"?: number
+  /** The number of those passages. */
+  readonly bridgePassages?: number
   readonly questions: number
   readonly mode: EvalMode
 }
@@ -252,17 +259,33 @@ const pct = (x: number) => Math.round(x * 1000) / 10
  */
 export const evaluateRetrieval = Effect.fn("RetrievalEval.evaluateRetrieval")(function*(
   questions: ReadonlyArray<EvalQuestion>,
-  mode: EvalMode
+  mode: EvalMode,
+  options: { readonly titleOf?: (passageId: string) => string | undefined } = {}
 ) {
   let r2 = 0
   let r5 = 0
+  let bridges = 0
+  let bridgesFound = 0
   for (const q of questions) {
     const ranked = yield* rankPassages(q.question, mode, 5)
     r2 += recallAt(ranked, q.supporting_passage_ids, 2)
     r5 += recallAt(ranked, q.supporting_passage_ids, 5)
+    if (options.titleOf !== undefined) {
+      const top = new Set(ranked.slice(0, 5))
+      for (const id of unnamedSupport(q, options.titleOf)) {
+        bridges++
+        if (top.has(id)) bridgesFound++
+      }
+    }
   }
   const n = Math.max(1, questions.length)
-  return { "recall@2": pct(r2 / n), "recall@5": pct(r5 / n), questions: questions.length, mode } satisfies RetrievalScores
+  return {
+    "recall@2": pct(r2 / n),
+    "recall@5": pct(r5 / n),
+    ...(options.titleOf === undefined ? {} : { "bridge@5": pct(bridgesFound / Math.max(1, bridges)), bridgePassages: bridges }),
+    questions: questions.length,
+    mode
+  } satisfies RetrievalScores
 })
 
 /**
