@@ -192,7 +192,7 @@ describe("GraphRetrieval", () => {
           yield* bundle("b", "Quenton", "Quenton lies beside the Maleth waters, north of the old harbour.", [quenton, maleth, harbour]),
           yield* bundle("c", "Harbour", "The harbour of Pellin ships grain every autumn.", [harbour]),
           yield* bundle("d", "Sculptors", "Many sculptors carved marble statues for river towns.", []),
-          yield* bundle("e", "Rivers", "Which river is the longest is a question for geographers.", [])
+          yield* bundle("e", "Geography", "Which river is the longest is a question for geographers.", [])
         ]
         for (const p of papers) yield* store.writePaper(runId as RunId, p)
         const question = "Which river flows through the birthplace of Zorblax?"
