@@ -110,6 +110,10 @@ const retrievalConfig = {
   mode: Options.choice("mode", [...evalModes, "all"] as const).pipe(
     Options.withDescription("bm25, dense, hybrid, rrf, ppr (graph retrieval), or all of them"),
     Options.withDefault("ppr" as const)
+  ),
+  split: Options.choice("split", ["all", "dev", "heldout"] as const).pipe(
+    Options.withDescription("evaluate all questions, or one half (a hash of the question id): tune on dev, report heldout"),
+    Options.withDefault("all" as const)
   )
 }
 /** @since 0.1.0 */
@@ -122,7 +126,8 @@ export const evalRetrievalCommand = Command.make(
   lazy(() => import("../handlers/evalRetrieval.js"), (m) => m.evalRetrieval)
 ).pipe(Command.withDescription(
   "recall@2 / recall@5 of retrieval on a multi-hop QA set (HotpotQA format)\n\nExamples:\n" +
-    "  kg eval retrieval --questions hotpotqa_100_questions.jsonl --corpus hotpotqa_100_corpus.jsonl --mode all"
+    "  kg eval retrieval --questions hotpotqa_100_questions.jsonl --corpus hotpotqa_100_corpus.jsonl --mode all\n" +
+    "  kg eval retrieval --questions q.jsonl --corpus c.jsonl --split heldout"
 ))
 
 const qaConfig = {
