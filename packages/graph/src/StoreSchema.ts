@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 5
+export const CURRENT_VERSION = 6
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -327,6 +327,14 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlV5) yield* db.run(statement)
       })
+  },
+  {
+    to: 6,
+    description: "structured findings: claims.finding (subject, task, dataset, metric, value, baseline, direction, scope)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV6Findings) yield* db.run(statement)
+      })
   }
 ]
 
@@ -522,6 +530,22 @@ export const ddlV4: ReadonlyArray<string> = [
       ended_at TIMESTAMP,
       request_counts JSON
     )`
+]
+
+/**
+ * The statements of the findings migration (see `docs/schema.md`):
+ * `claims.finding`, the claim's structured finding (`Domain.Finding` as
+ * JSON: subject, task, dataset, metric, value, baseline, delta, outcome,
+ * direction, negation, scope, excludes), NULL until extracted. Claims stored
+ * before it are read from their text when linked; every claim is linked
+ * again (`linked = false`) so that its edges follow the finding rules.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV6Findings: ReadonlyArray<string> = [
+  "ALTER TABLE claims ADD COLUMN finding JSON",
+  "UPDATE claims SET linked = false"
 ]
 
 /**

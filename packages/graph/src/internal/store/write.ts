@@ -288,7 +288,8 @@ export const writeRows = (
         "preliminary",
         c.embedding,
         now,
-        false
+        false,
+        c.finding === null || c.finding === undefined ? null : JSON.stringify(c.finding)
       ])
     )
     const claimEntitiesAdded = yield* appendRows(
