@@ -708,3 +708,4 @@ export const decideFinding = (
  * @category findings
  */
 export const defaultConfidentContradiction = 0.6
+

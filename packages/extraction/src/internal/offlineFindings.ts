@@ -181,7 +181,7 @@ const NULL_WORDS =
 const NEGATION = /\b(?:not|no|never|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|fail(?:s|ed)? to|unable to|neither|nor|without)\b/i
 
 /** A heading glued to the sentence by the conversion ("subsection: Machine Translation On the ..."). */
-const HEADING_GLUE = /^(?:(?:sub)*section\*?|appendix|paragraph)\s*:\s*(?:[A-Z][\w-]*\s+)*?(?=[A-Z][\w-]*\s+[a-z])/i
+const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:\s*(?:[A-Z][\w-]*\s+)*?(?=[A-Z][\w-]*\s+[a-z0-9])/
 
 /** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
 const FRAME_THAT =
@@ -217,7 +217,7 @@ const unframe = (text: string): { body: string; subject: string | null } => {
   const raised = FRAME_RAISING.exec(body)
   if (raised !== null) return { body: `${raised[1]} ${raised[2]}`, subject: raised[1]! }
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
-  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall)\b[^,]{0,140},\s*)+/i
+  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
   body = body.replace(opener, "")
   return { body, subject: null }
 }
@@ -262,7 +262,7 @@ const LANG_PAIR = new RegExp(
 /** Evaluation campaigns and test sets named with a year ("WMT 2014", "WMT'16", "IWSLT14", "newstest2014"). */
 const CAMPAIGN = /\b(?:[A-Z]{2,}[A-Za-z]*\s*['’]?\s*(?:19|20)?\d{2}|newstest\s*(?:19|20)\d{2}|newsdev\s*(?:19|20)\d{2})\b/g
 /** "X dataset", "the X benchmark", "X test set", "X corpus", "X challenge". */
-const DATASET_HEAD = /\b((?:[A-Z][\w.&'’+-]*|\d[\w.-]*)(?:[\s/-]+(?:[A-Z][\w.&'’+-]*|\d[\w.-]*|and|&))*)\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|validation sets?|dev sets?|training sets?|challenge|competition|treebank|leaderboard)\b/g
+const DATASET_HEAD = /\b((?:[A-Z][\w.&'’+-]*|\d[\w.-]*)(?:(?:[\s/-]+|\s*,\s*(?:and\s+|or\s+)?)(?:[A-Z][\w.&'’+-]*|\d[\w.-]*|and|&))*)\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|validation sets?|dev sets?|training sets?|challenge|competition|treebank|leaderboard)\b/g
 /** A name after a preposition of evaluation ("on CIFAR-10", "for WDW and CBT", "across ImageNet and COCO"). */
 const ON_NAME = /\b(?:on|across|over|for)\s+(?:the\s+|both\s+|all\s+(?:of\s+(?:the\s+)?)?)?((?:[A-Z][\w.&'’+/-]*(?:\s*-\s*\d+)?)(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s+|\s*\/\s*)(?:the\s+)?(?:[A-Z][\w.&'’+/-]*|\d[\w.-]*))*)/g
 
@@ -270,7 +270,7 @@ const ON_NAME = /\b(?:on|across|over|for)\s+(?:the\s+|both\s+|all\s+(?:of\s+(?:t
 const NOT_DATASET = /^(?:Table|Tables|Figure|Figures|Fig|Section|Sec|Appendix|Eq|Equation|Algorithm|The|This|These|Our|We|It|In|On|For|All|Both|Each|Moreover|However|Thus|Here|First|Second|Finally|Specifically|Note|And|Or|A|An|Using|With|English|German|French|GPU|GPUs|CPU|CPUs|NVIDIA|Nvidia|Titan|TitanX|Tesla|K40|K80|P100|V100|M40)$/
 
 const TASK = /\b((?:[\w-]+[ -]){0,2}?(?:translation|classification|segmentation|detection|recognition|parsing|language model(?:l)?ing|summari[sz]ation|question answering|reading comprehension|re-?identification|reid|retrieval|captioning|entailment|inference|tagging|generation|labell?ing|prediction|localization|tracking|estimation|clustering|matching|alignment|modell?ing))\b/i
-const TASK_FILLER = /^(?:[\w-]*ly|on|for|in|the|a|an|of|and|to|our|this|its|their|with|by|at|from|that|which|is|are|we|both|all|it|allow|allows|well|successful|experiments?|benefit\w*|state-of-the-art|could|can|make|makes|perform|performs|example|results?|improv\w*|achiev\w*|outperform\w*|show\w*|apply|applied|used?|using|other|various|several|many|new|novel|these|those|such|standard|common|popular|challenging|difficult|hard|tasks?|good|better|best|strong)\s+/i
+const TASK_FILLER = /^(?:[\d'’][\w'’-]*|[\w-]*ly|on|for|in|the|a|an|of|and|to|our|this|its|their|with|by|at|from|that|which|is|are|we|both|all|it|allow|allows|well|successful|experiments?|benefit\w*|state-of-the-art|could|can|make|makes|perform|performs|example|results?|improv\w*|achiev\w*|outperform\w*|show\w*|apply|applied|used?|using|other|various|several|many|new|novel|these|those|such|standard|common|popular|challenging|difficult|hard|tasks?|good|better|best|strong)\s+/i
 
 const SCOPE_LIST_SPLIT = /\s*(?:,\s*(?:and|or)?\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s*\/\s*)\s*/
 
@@ -319,8 +319,26 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
       push(item, at + Math.max(0, m[1]!.indexOf(item)))
     }
   }
-  return out.sort((a, b) => a.index - b.index)
+  out.sort((a, b) => a.index - b.index)
+  // "WMT 2014 English-to-German", "English-German WMT'14": one dataset
+  const joined: Array<{ text: string; index: number }> = []
+  for (const d of out) {
+    const prev = joined[joined.length - 1]
+    if (prev !== undefined) {
+      const gap = s.slice(prev.index + prev.text.length, d.index)
+      const kinds = [prev.text, d.text].map((x) => (LANG_PAIR_ONE.test(x) ? "pair" : CAMPAIGN_ONE.test(x) ? "campaign" : "other"))
+      if (/^\s*(?:the\s+)?$/.test(gap) && kinds[0] !== kinds[1] && !kinds.includes("other")) {
+        joined[joined.length - 1] = { text: s.slice(prev.index, d.index + d.text.length), index: prev.index }
+        continue
+      }
+    }
+    joined.push(d)
+  }
+  return joined
 }
+
+const LANG_PAIR_ONE = new RegExp(`^(?:${LANG_PAIR.source})$`)
+const CAMPAIGN_ONE = new RegExp(`^(?:${CAMPAIGN.source})$`)
 
 const isMetricName = (s: string): boolean => {
   METRIC_RE.lastIndex = 0
@@ -387,6 +405,9 @@ const valuesIn = (s: string): Array<{ text: string; value: number; index: number
 
 /** The subject phrase: the words before the first predicate word, after any report frame. */
 const subjectSpan = (body: string): { subject: string; rest: string } => {
+  // "On WMT'16 English-Romanian translation we achieve ...": the paper's own voice after a prepositional opener
+  const lateWe = /^(?:on|in|for|with|across|using|over|at|by|from|under)\b[^,.;]{0,100}?\bwe\s+((?:\w+ly\s+)?(?:achieve|obtain|attain|reach|set|establish|outperform|surpass|improve|beat|report|get|see|observe|find)\w*\b.*)$/i.exec(body)
+  if (lateWe !== null) return { subject: "we", rest: lateWe[1]! }
   const we = /^(we|our (?:model|method|approach|system|network|architecture|framework|results?))\s+(?:(?:also|further|then|now|finally|first|here|still|only|even|\w+ly)\s+)*(.*)$/i.exec(body)
   if (we !== null && /^we$/i.test(we[1]!)) return { subject: "we", rest: we[2]! }
   const tokens = body.split(/\s+/)
@@ -406,6 +427,7 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
 /** The name inside a subject phrase: without determiners, evaluative words and a trailing "based model". */
 const subjectName = (phrase: string): string => {
   const tidy = phrase
+    .replace(/\((?:[^()]|\([^()]*\))*\)/g, " ")
     // parentheticals: ", introduced in WaveNet," / ", previously thought to be ...,"
     .replace(/,\s*[^,]{0,80},/g, " ")
     .replace(/,.*$/, "")
@@ -484,11 +506,14 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const framed = unframe(text)
   const body = framed.body.length > 0 ? framed.body : text
   const span = subjectSpan(body)
-  const subjectPhrase = framed.subject ?? span.subject
+  let subjectPhrase = framed.subject ?? span.subject
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
 
   let subject: string | null = null
   let selfReference: string | null = null
+  // "CIFAR-100, and ImageNet-1k datasets, our PyramidNets": the paper's own voice inside a longer phrase
+  const ours = /(?:^|[\s,])((?:our|the proposed)\s.*)$/i.exec(subjectPhrase)
+  if (ours !== null && ours.index > 0) subjectPhrase = ours[1]!
   const self = subjectPhrase === "" ? null : selfParts(subjectPhrase)
   if (self !== null) {
     selfReference = self.self

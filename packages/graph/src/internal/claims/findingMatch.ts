@@ -27,6 +27,8 @@ export interface FindingComparison {
   readonly numbers: "close" | "far" | "none"
   /** One finding's datasets or conditions include one the other explicitly excludes ("but not for CNN"). */
   readonly excluded: boolean
+  /** The subjects share words without being the same ("charcoal" / "activated charcoal hemoperfusion"). */
+  readonly subjectOverlaps: boolean
   /** Whether both state a result (a direction or a value): setup and background sentences do not. */
   readonly bothResults: boolean
   /** Readable reasons, in order: subject, outcome, direction, numbers. */
@@ -116,6 +118,12 @@ const names = (subject: string): ReadonlySet<string> =>
     .filter((w) => /^\p{L}/u.test(w) && (/\p{N}/u.test(w) || /\p{Lu}.*\p{Lu}/u.test(w) || /^\p{Ll}+\p{Lu}/u.test(w)))
     .map((w) => normaliseName(w).replace(/-/g, "")))
 
+/** Capitalised words inside a subject (not its first word), and acronyms: the words of a name. */
+const namedWords = (subject: string): ReadonlySet<string> => {
+  const words = subject.normalize("NFKC").replace(/\([^)]*\)/g, " ").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  return new Set(words.filter((w, i) => (i > 0 && /^\p{Lu}/u.test(w)) || /\p{Lu}.*\p{Lu}/u.test(w) || (/^\p{L}/u.test(w) && /\p{N}/u.test(w))))
+}
+
 /** Does a text mention a name (hyphens and case aside)? */
 const mentions = (text: string, name: string): boolean => normaliseName(text).replace(/-/g, "").includes(name)
 
@@ -151,6 +159,13 @@ const compareSubjects = (
   const [shorter, longer] = ba.base.length <= bb.base.length ? [ba.base, bb.base] : [bb.base, ba.base]
   if (isAcronymOf(shorter.trim(), longer)) return { part: "same", variant: false, inverted, reason: `same subject (${shorter} = ${longer}${how})` }
   const extraA = Array.from(ka).filter((x) => !kb.has(x)), extraB = Array.from(kb).filter((x) => !ka.has(x))
+  // one names a model the other does not ("Weighted Transformer" / "Transformer"): different things
+  const extraNames = (base: string, extra: ReadonlyArray<string>, other: string) =>
+    extra.some((x) => Array.from(namedWords(base)).some((w) => subjectKey(w).has(x)) && !contentStems(other).has(x))
+  const compact = (x: string) => x.split(/\s+/).length <= 3 && !/\b(?:and|or|with|of)\b|,/i.test(x)
+  if (shared > 0 && compact(ba.base) && compact(bb.base) && (extraNames(ba.base, extraA, texts.b) || extraNames(bb.base, extraB, texts.a))) {
+    return { part: "different", ...no, reason: `different subjects (${label})` }
+  }
   if (shared > 0 && [...extraA, ...extraB].every((x) => VARIANT.has(x) || VARIANT_STEMS.has(x))) {
     return { part: "same", variant: true, inverted, reason: `same subject, variants (${label}${how})` }
   }
@@ -396,6 +411,7 @@ export const compareFindings = (
     direction,
     numbers,
     excluded: ex !== null,
+    subjectOverlaps: subject.part === "unknown" && subject.reason.startsWith("one subject overlaps"),
     bothResults: result(a) && result(b),
     reasons
   }
