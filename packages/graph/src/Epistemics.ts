@@ -101,14 +101,10 @@ export class UnknownPaperError extends Data.TaggedError("UnknownPaperError")<{
 
 const TEMP = { catalog: "temp", schema: "main" } as const
 
-/** Whether a claim states a result (a direction or a value) about an identified subject, from its finding. */
-const findingFacts = (text: string, json: string | null): { readonly result: boolean; readonly identified: boolean } => {
-  const f = parseFinding(json) ?? findingOf(text)
-  return {
-    result: f.direction !== "none" || f.value !== null,
-    identified: f.subject !== null
-  }
-}
+/** Whether a claim's finding names its subject (a method or intervention, resolved). */
+const findingFacts = (text: string, json: string | null): { readonly identified: boolean } => ({
+  identified: (parseFinding(json) ?? findingOf(text)).subject !== null
+})
 
 const loadIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
   Effect.gen(function*() {

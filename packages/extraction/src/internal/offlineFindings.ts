@@ -290,6 +290,11 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
     const t = text.replace(/\s+/g, " ").replace(/[.,;:]+$/, "").trim()
     if (t.length < 2 || subjectNames.has(t.toLowerCase())) return
     if (out.some((o) => o.text.toLowerCase() === t.toLowerCase() || (o.index <= index && o.index + o.text.length >= index + t.length))) return
+    // a longer name covering shorter ones replaces them ("WMT 2014 English-to-German" over "WMT 2014")
+    for (let i = out.length - 1; i >= 0; i--) {
+      const o = out[i]!
+      if (index <= o.index && index + t.length >= o.index + o.text.length) out.splice(i, 1)
+    }
     out.push({ text: t, index })
   }
   for (const m of s.matchAll(LANG_PAIR)) push(m[0], m.index ?? 0)

@@ -117,11 +117,6 @@ export interface Evidence {
    * contribution, so papers repeating the words do not agree on one finding. Default false.
    */
   readonly selfReferential?: boolean | undefined
-  /**
-   * The claim states a result (a direction or a value, `Domain.Finding`): setup, background and method sentences
-   * do not, and papers repeating one never establish it. Default true (unknown).
-   */
-  readonly result?: boolean | undefined
   /** The claim's finding names its subject (a method or intervention, resolved). Default true (unknown). */
   readonly identified?: boolean | undefined
 }
@@ -194,14 +189,6 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
       status: "preliminary",
       reason: `${head}: ${papers(s)} use these words, but its subject is self-referential (each paper's own contribution): ` +
         "not one finding"
-    }
-  }
-  if (s >= rules.minIndependentPapers && e.result === false) {
-    return {
-      ...base,
-      status: "preliminary",
-      reason: `${head}: ${papers(s)} state it, but it reports no result (no direction or value): a setup or background ` +
-        "statement is never established"
     }
   }
   if (s >= rules.minIndependentPapers && e.identified === false && replicated === 0) {
