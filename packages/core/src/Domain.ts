@@ -272,6 +272,30 @@ export const emptyFinding: Finding = {
 }
 
 /**
+ * A finding as an extractor (an LLM) reports it: every field of {@link
+ * Finding} optional, so that a partial answer decodes; {@link toFinding}
+ * fills the rest with "not stated".
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const ExtractedFinding = Schema.partial(Finding).annotations({ identifier: "ExtractedFinding" })
+/** @since 0.1.0 @category findings */
+export type ExtractedFinding = typeof ExtractedFinding.Type
+
+/**
+ * A complete finding from an extractor's partial one.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const toFinding = (input: ExtractedFinding | Finding): Finding => {
+  const out: Record<string, unknown> = { ...emptyFinding }
+  for (const [k, v] of Object.entries(input)) if (v !== undefined) out[k] = v
+  return out as Finding
+}
+
+/**
  * One place a claim is asserted: paper, chunk, page and the verbatim quote.
  *
  * @since 0.1.0
@@ -394,7 +418,7 @@ export const ExtractedClaim = Schema.Struct({
       "When the sentence reports another work's finding (a citation or 'X et al.' is its source), that work as written; " +
       "omit or null for the paper's own finding"
   }),
-  finding: Schema.optional(Schema.NullOr(Finding)).annotations({
+  finding: Schema.optional(Schema.NullOr(ExtractedFinding)).annotations({
     description:
       "For a result: what was measured (subject method or intervention, task, dataset, metric, value), against what " +
       "baseline and by how much, the direction, and the datasets or conditions it holds for or excludes; omit if not a result"

@@ -29,6 +29,7 @@ import {
   type ExtractionResult,
   type Finding,
   type Paper,
+  toFinding,
   PaperRecord
 } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
@@ -441,7 +442,7 @@ const processChunk = (
       confidence: c.confidence,
       entityIds: c.entityIds,
       sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })],
-      finding: c.finding ?? null
+      finding: c.finding == null ? null : toFinding(c.finding)
     }))
     return {
       chunk,

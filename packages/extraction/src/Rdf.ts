@@ -20,8 +20,10 @@ import {
   type Entity,
   type EntityId,
   ONTOLOGY_NS,
+  type ExtractedFinding,
   type PaperId,
-  type Relation
+  type Relation,
+  toFinding
 } from "@kg/core/Domain"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -161,7 +163,7 @@ export interface ClaimInput {
   /** The other work a reported finding comes from (null or absent: the paper's own). */
   readonly attribution?: string | null | undefined
   /** The structured finding, when extracted. */
-  readonly finding?: import("@kg/core/Domain").Finding | null | undefined
+  readonly finding?: ExtractedFinding | null | undefined
 }
 
 /**
@@ -315,8 +317,9 @@ export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => {
     if (c.status !== undefined) add(claim, kg("status"), literal(c.status))
     for (const g of group) for (const e of g.entityIds) add(claim, kg("about"), namedNode(e))
     add(claim, kg("hasSource"), source)
-    const f = group.find((g) => g.finding != null)?.finding
-    if (f != null) {
+    const given = group.find((g) => g.finding != null)?.finding
+    if (given != null) {
+      const f = toFinding(given)
       const text = (p: string, v: string | null) => {
         if (nonEmpty(v)) add(claim, kg(p), literal(v))
       }

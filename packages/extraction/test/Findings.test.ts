@@ -1,4 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Schema from "effect/Schema"
+import { ExtractedClaim, toFinding } from "@kg/core/Domain"
 import { contributionsOf, findingOf, paperFindings } from "../src/Findings.js"
 
 // Sentences of real papers (SciREX full papers, Apache-2.0; SciFact claims, CC BY 4.0; issue 24's examples).
@@ -83,5 +85,22 @@ describe("Findings", () => {
     expect(claims[0]!.finding.subject).toBe("Transformer")
     expect(claims[1]!.finding.subject).toBe("Transformer")
     expect(claims[1]!.finding.value).toBe(41.8)
+  })
+
+  it("decodes an LLM's partial finding and completes it", () => {
+    const claim = Schema.decodeUnknownSync(ExtractedClaim)({
+      text: "SliceNet achieves 26.1 BLEU on WMT 2014 English-German.",
+      evidence: "SliceNet achieves 26.1 BLEU on WMT 2014 English-German.",
+      metric: "BLEU",
+      value: "26.1",
+      conditions: null,
+      domainTags: [],
+      entities: [],
+      confidence: 0.8,
+      finding: { subject: "SliceNet", metric: "BLEU", value: 26.1, direction: "none" }
+    })
+    const f = toFinding(claim.finding!)
+    expect(f).toMatchObject({ subject: "SliceNet", metric: "BLEU", value: 26.1, dataset: null, scope: [], excludes: [], negated: false })
+    expect(() => Schema.decodeUnknownSync(ExtractedClaim)({ ...claim, finding: { direction: "sideways" } })).toThrow()
   })
 })

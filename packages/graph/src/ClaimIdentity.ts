@@ -159,6 +159,8 @@ export const Thresholds = Schema.Struct({
   oppose: Schema.Number,
   /** A contradiction needs conditions at least this compatible (else different conditions explain it). */
   contradictConditions: Schema.Number,
+  /** The P(contradict) a learned judge must give an opposition of two same findings for a `contradicts` edge. */
+  confidentContradiction: Schema.Number,
   /** The `conditions` signal when one claim substitutes a content word of the other (a different setting or outcome). */
   substitutedConditions: Schema.Number,
   /** Merge needs all four high: */
@@ -193,6 +195,7 @@ export const defaultThresholds: Thresholds = {
   agree: 0.75,
   oppose: 0.25,
   contradictConditions: 0.4,
+  confidentContradiction: 0.6,
   substitutedConditions: 0.3,
   mergeSemantic: 0.9,
   mergeDomain: 0.75,
@@ -672,12 +675,12 @@ export const decideFinding = (
   comparison: FindingComparison,
   signals: IdentitySignals,
   nli: { readonly labels: ReadonlyArray<NliJudgement["label"]>; readonly pContradict: number | null },
-  config: Partial<Thresholds> & { readonly confidentContradiction?: number } = {}
+  config: Partial<Thresholds> = {}
 ): { readonly decision: Decision; readonly candidate: Exclude<Decision, "none" | "weak_link"> | null; readonly reason: string } => {
   const reason = comparison.reasons.join("; ")
   if (comparison.subject === "different" || comparison.outcome === "different") return { decision: "none", candidate: null, reason }
   const contradict = nli.labels.includes("contradict") &&
-    (nli.pContradict === null || nli.pContradict >= (config.confidentContradiction ?? defaultConfidentContradiction))
+    (nli.pContradict === null || nli.pContradict >= thresholds(config).confidentContradiction)
   if (comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults) {
     const opposed = comparison.direction === "oppose" || comparison.excluded
     if (opposed && contradict) return { decision: "contradicts", candidate: null, reason: `${reason}; the judge confirms the contradiction` }
@@ -698,14 +701,4 @@ export const decideFinding = (
   const proposed = d === "weak_link" ? "replicates" : d
   return { decision: "weak_link", candidate: proposed, reason: `${reason} (candidate)` }
 }
-
-/**
- * The P(contradict) a `contradicts` edge needs from a learned judge (a
- * judgement with no probability, an LLM's, needs its label only): further
- * from a coin flip than the judge's own threshold.
- *
- * @since 0.1.0
- * @category findings
- */
-export const defaultConfidentContradiction = 0.6
 
