@@ -629,9 +629,10 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   let finalDirection = direction.direction
   if (outcome !== null) {
     // "causes the downmodulation of Satb1": the direction is in the outcome noun
-    const change = /^(?:(?:a|an|the|significant|marked|strong|further)\s+)*(upregulation|up-regulation|increase|increases|elevation|accumulation|activation|induction|enhancement|overexpression|gain|rise|downregulation|down-regulation|downmodulation|decrease|decreases|reduction|loss|inhibition|suppression|depletion|degradation|attenuation|decline|impairment)\s+(?:in|of)\s+(.+)$/i.exec(outcome)
+    const change = /^(?:(?:a|an|the|significant|marked|strong|further)\s+)*(upregulation|up-regulation|increase|increases|elevation|accumulation|activation|induction|enhancement|overexpression|gain|rise|downregulation|down-regulation|downmodulation|decrease|decreases|reduction|loss|inhibition|suppression|depletion|degradation|attenuation|decline|impairment)\s+(?:in|of)\s+(.+)$/i.exec(outcome) ??
+      /^(?:(?:a|an|the|significant|marked|strong|further)\s+)*(increased|elevated|higher|enhanced|greater|reduced|decreased|lower|diminished|impaired|attenuated|suppressed|depleted)\s+(.+)$/i.exec(outcome)
     if (change !== null) {
-      const down = /^(?:down|decrease|reduction|loss|inhibition|suppression|depletion|degradation|attenuation|decline|impairment)/i.test(change[1]!)
+      const down = /^(?:down|decrease|reduc|loss|inhibition|suppress|depletion|depleted|degradation|attenuat|decline|impair|lower|diminished)/i.test(change[1]!)
       outcome = change[2]!
       if (down && (finalDirection === "up" || finalDirection === "down")) finalDirection = finalDirection === "up" ? "down" : "up"
     }

@@ -305,8 +305,9 @@ const compareOutcomeWords = (a: string | null, b: string | null, texts: { readon
   if (ka.size === 0 || kb.size === 0) return "unknown"
   const shared = intersectionSize(ka, kb)
   if (shared > 0) {
-    const ratio = shared / Math.min(ka.size, kb.size)
-    return ratio >= 0.67 || (shared >= 2 && ratio >= 0.5) ? "same" : "unknown"
+    // most words of each: "TCR diversity" / "high TCR diversity", not "cell death leads to sequestration of
+    // mitochondrial DNA" / "cell death leads to release of nuclear DNA"
+    return shared / Math.min(ka.size, kb.size) >= 0.67 && shared / Math.max(ka.size, kb.size) >= 0.4 ? "same" : "unknown"
   }
   const ta = contentStems(texts.a), tb = contentStems(texts.b)
   const aInB = Array.from(ka).some((x) => tb.has(x)), bInA = Array.from(kb).some((x) => ta.has(x))
@@ -393,7 +394,9 @@ export const compareFindings = (
 
   // a subject acting against the other's ("anti-X" / "X") states the opposite direction about it
   const flip = (f: Finding): Finding => ({ ...f, direction: f.direction === "up" ? "down" : f.direction === "down" ? "up" : f.direction })
-  const direction = compareDirections(subject.inverted ? flip(a) : a, b, texts.a, texts.b)
+  const compared = compareDirections(subject.inverted ? flip(a) : a, b, texts.a, texts.b)
+  // an opposition read through an inverted subject ("knockout of X" against "X") is too indirect to oppose
+  const direction = subject.inverted && compared === "oppose" ? "unknown" : compared
   let numbers: FindingComparison["numbers"] = "none"
   if (a.value !== null && b.value !== null && subject.part === "same" && !subject.variant && metric.exact && dataset.part === "same") {
     numbers = close(a.value, b.value) ? "close" : "far"

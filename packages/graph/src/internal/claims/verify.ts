@@ -334,7 +334,10 @@ export const byFindings = (
   // an effect against none, or opposite changes, about the same subject (a different metric or dataset explains it)
   const outcomeClash = cmp.reasons.some((r) => r.startsWith("different metrics") || r.startsWith("different datasets"))
   const nullAgainstEffect = (evidence.direction === "null") !== (hypothesis.direction === "null")
-  if (cmp.subject === "same" && cmp.direction === "oppose" && !outcomeClash && (nullAgainstEffect || cmp.outcome !== "different")) {
+  // a sentence of several clauses ("decreased the risk of PONV but was associated with an increased risk of bleeding")
+  // states more than one direction: its first one is not the finding about the hypothesis
+  const oneClause = !/[;]|\b(?:but|whereas|while|although|though|however|yet)\b/i.test(evidenceText)
+  if (cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && (nullAgainstEffect || cmp.outcome !== "different")) {
     return contradict(2)
   }
   // support from other datasets only
