@@ -693,8 +693,8 @@ export const decideFinding = (
     return { decision: "weak_link", candidate: "replicates", reason: `${reason}; no agreement established (candidate)` }
   }
   let d = decide(signals, config)
-  // the same named subject with an outcome that is not different: a candidate, even when the sentences share few words
-  if (d === "none" && comparison.subject === "same" && comparison.bothResults) {
+  // the same subject, or the same outcome, the other part not different: a candidate even when the sentences share few words
+  if (d === "none" && (comparison.subject === "same" || comparison.outcome === "same") && comparison.bothResults) {
     d = nli.labels.includes("contradict") ? "contradicts" : "replicates"
   }
   if (d === "none") return { decision: "none", candidate: null, reason }
