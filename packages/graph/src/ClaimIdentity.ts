@@ -694,7 +694,7 @@ export const decideFinding = (
   }
   let d = decide(signals, config)
   // the same subject, or the same outcome, the other part not different: a candidate even when the sentences share few words
-  if (d === "none" && (comparison.subject === "same" || comparison.outcome === "same") && comparison.bothResults) {
+  if (d === "none" && (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults) {
     d = nli.labels.includes("contradict") ? "contradicts" : "replicates"
   }
   if (d === "none") return { decision: "none", candidate: null, reason }

@@ -322,7 +322,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         return null
       }
       const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
-      const sameSubject = (comparison.subject === "same" || comparison.outcome === "same") && comparison.bothResults
+      const sameSubject = (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults
       // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
       const subject = ClaimIdentity.subjectOverlap(fa, fb, { weight, stemsA: sa, stemsB: sb })
       if (!sameSubject && subject < t.sameSubject) return null

@@ -29,6 +29,8 @@ export interface FindingComparison {
   readonly excluded: boolean
   /** The subjects share words without being the same ("charcoal" / "activated charcoal hemoperfusion"). */
   readonly subjectOverlaps: boolean
+  /** Both findings state a specific subject (not null, not generic words only). */
+  readonly subjectsStated: boolean
   /** Whether both state a result (a direction or a value): setup and background sentences do not. */
   readonly bothResults: boolean
   /** Readable reasons, in order: subject, outcome, direction, numbers. */
@@ -160,8 +162,13 @@ const compareSubjects = (
   if (isAcronymOf(shorter.trim(), longer)) return { part: "same", variant: false, inverted, reason: `same subject (${shorter} = ${longer}${how})` }
   const extraA = Array.from(ka).filter((x) => !kb.has(x)), extraB = Array.from(kb).filter((x) => !ka.has(x))
   // one names a model the other does not ("Weighted Transformer" / "Transformer"): different things
+  // a proper name's words all count, its first one too ("Weighted Transformer")
+  const nameWords = (base: string) => {
+    const caps = (base.match(/\b\p{Lu}[\p{L}\p{N}-]*/gu) ?? [])
+    return caps.length >= 2 ? new Set(caps) : namedWords(base)
+  }
   const extraNames = (base: string, extra: ReadonlyArray<string>, other: string) =>
-    extra.some((x) => Array.from(namedWords(base)).some((w) => subjectKey(w).has(x)) && !contentStems(other).has(x))
+    extra.some((x) => Array.from(nameWords(base)).some((w) => subjectKey(w).has(x)) && !contentStems(other).has(x))
   const compact = (x: string) => x.split(/\s+/).length <= 3 && !/\b(?:and|or|with|of)\b|,/i.test(x)
   if (shared > 0 && compact(ba.base) && compact(bb.base) && (extraNames(ba.base, extraA, texts.b) || extraNames(bb.base, extraB, texts.a))) {
     return { part: "different", ...no, reason: `different subjects (${label})` }
@@ -284,15 +291,18 @@ const compareTasks = (a: string | null, b: string | null): Part => {
   const shared = intersectionSize(ka, kb)
   if (shared === 0) return "different"
   // the same head ("machine translation" / "neural machine translation")
-  return shared >= Math.min(ka.size, kb.size) ? "same" : "unknown"
+  // the same task words ("machine translation" / "machine translation"); one inside the other is not enough
+  return shared === ka.size && shared === kb.size ? "same" : "unknown"
 }
 
 /** Outcome words that do not say what was measured ("performance", "results", "effect"). */
-const OUTCOME_GENERIC = new Set([
-  "perform", "result", "effect", "impact", "improv", "gain", "benefit", "qualit", "accuraci", "state", "art",
-  "differ", "chang", "increas", "decreas", "reduct", "signific", "role", "level", "high", "low", "better", "worse",
-  "good", "best", "strong", "larg", "small", "number", "amount", "effectiv", "success", "outcom"
-])
+const OUTCOME_GENERIC = new Set(Array.from(contentStems(
+  "performance performances result results effect effects impact impacts improvement improvements improve gain gains " +
+  "benefit benefits quality accuracy state art difference differences change changes increase increases decrease " +
+  "decreases reduction reductions significant significantly role level levels high higher low lower better worse good " +
+  "best strong large small number amount effective effectiveness success outcome outcomes way ways considerably " +
+  "substantially much more less boost boosts overhead"
+)))
 
 /**
  * The outcome words: `same` when most specific words of the shorter are in the other; `different` only when
@@ -415,6 +425,7 @@ export const compareFindings = (
     numbers,
     excluded: ex !== null,
     subjectOverlaps: subject.part === "unknown" && subject.reason.startsWith("one subject overlaps"),
+    subjectsStated: a.subject !== null && b.subject !== null && subjectKey(a.subject).size > 0 && subjectKey(b.subject).size > 0,
     bothResults: result(a) && result(b),
     reasons
   }
