@@ -266,7 +266,7 @@ const relinkProgram = (from: string) => Effect.gen(function*() {
   copyFileSync(join(from, "all.duckdb"), target)
   yield* Effect.gen(function*() {
     const db = yield* DuckDb
-    yield* db.run("UPDATE claims SET finding = NULL")
+    yield* db.run("DELETE FROM claim_findings")
     yield* db.run("DELETE FROM claim_edges")
     yield* ClaimLinker.linkAll()
   }).pipe(Effect.provide(Kg.layerOffline({ db: target })))

@@ -27,7 +27,7 @@ const asMarkdown = process.argv.includes("--markdown")
 const program = Effect.gen(function*() {
   const db = yield* DuckDb
   const hasFinding = (yield* db.query<{ n: number }>(
-    `SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE table_name = 'claims' AND column_name = 'finding'`
+    `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'claim_findings'`
   ))[0]!.n > 0
   const edges = yield* db.query<{ src: string; dst: string; kind: string; score: number; signals: string | null }>(
     `SELECT src_claim_id AS src, dst_claim_id AS dst, kind, score, signals::VARCHAR AS signals FROM claim_edges
@@ -35,7 +35,9 @@ const program = Effect.gen(function*() {
     [kinds]
   )
   const claims = new Map((yield* db.query<{ claim_id: string; text: string; finding: string | null }>(
-    `SELECT claim_id, text, ${hasFinding ? "finding::VARCHAR" : "NULL"} AS finding FROM claims`
+    hasFinding
+      ? "SELECT c.claim_id, c.text, f.finding::VARCHAR AS finding FROM claims c LEFT JOIN claim_findings f USING (claim_id)"
+      : "SELECT claim_id, text, NULL AS finding FROM claims"
   )).map((c) => [c.claim_id, c] as const))
   const papers = new Map<string, Array<string>>()
   for (const r of yield* db.query<{ claim_id: string; paper_id: string }>("SELECT DISTINCT claim_id, paper_id FROM claim_sources ORDER BY paper_id")) {

@@ -149,9 +149,9 @@ class Groups {
 const loadCorpus = (db: DuckDbService) =>
   Effect.gen(function*() {
     const rows = yield* db.query<ClaimRow>(
-      `SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, embedding, created_at,
-              finding::VARCHAR AS finding
-       FROM claims ORDER BY claim_id`
+      `SELECT c.claim_id, c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.embedding, c.created_at,
+              f.finding::VARCHAR AS finding
+       FROM claims c LEFT JOIN claim_findings f USING (claim_id) ORDER BY c.claim_id`
     )
     const papersOf = new Map<string, Set<string>>()
     for (const r of yield* db.query<{ claim_id: string; paper_id: string }>(

@@ -157,7 +157,9 @@ export const assess = (
     }
     const claims = yield* db.query<
       { claim_id: string; text: string; confidence: number; conditions: string | null; status: string; finding: string | null }
-    >(`SELECT claim_id, text, confidence, conditions, status, finding::VARCHAR AS finding FROM claims ${scopeFilter} ORDER BY claim_id`)
+    >(`SELECT c.claim_id, c.text, c.confidence, c.conditions, c.status, f.finding::VARCHAR AS finding
+        FROM claims c LEFT JOIN claim_findings f USING (claim_id) ${scopeFilter.replace("claim_id IN", "c.claim_id IN")}
+        ORDER BY c.claim_id`)
     const edgeFilter = claimIds === undefined
       ? ""
       : `WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)

@@ -182,8 +182,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
          WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
          GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
-              cl.confidence, cl.status, f.evidence, cl.finding::VARCHAR AS finding
+              cl.confidence, cl.status, f.evidence, cf.finding::VARCHAR AS finding
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
+            LEFT JOIN claim_findings cf USING (claim_id)
        WHERE s.paper_id = $1`,
       [paperId]
     )

@@ -690,7 +690,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     confidence: number
     status: string
     finding: string | null
-  }>("SELECT text, metric, value, conditions, domain_tags, confidence, status, finding::VARCHAR AS finding FROM claims WHERE claim_id = $1", [id])
+  }>(`SELECT c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.status, f.finding::VARCHAR AS finding
+    FROM claims c LEFT JOIN claim_findings f USING (claim_id) WHERE c.claim_id = $1`, [id])
   const sources = yield* sourcesOf(db, id)
   const edges = yield* edgesOf(db, id)
   const others = yield* summaries(db, [id, ...edges.map((e) => e.other)])

@@ -59,7 +59,8 @@ export const TABLES = [
   "paper_overrides",
   "arxiv_papers",
   "run_batches",
-  "reported_claims"
+  "reported_claims",
+  "claim_findings"
 ] as const
 
 /**
@@ -330,7 +331,7 @@ export const migrations: ReadonlyArray<Migration> = [
   },
   {
     to: 6,
-    description: "structured findings: claims.finding (subject, task, dataset, metric, value, baseline, direction, scope)",
+    description: "structured findings: claim_findings (subject, task, dataset, metric, value, baseline, direction, scope)",
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlV6Findings) yield* db.run(statement)
@@ -534,17 +535,24 @@ export const ddlV4: ReadonlyArray<string> = [
 
 /**
  * The statements of the findings migration (see `docs/schema.md`):
- * `claims.finding`, the claim's structured finding (`Domain.Finding` as
+ * `claim_findings`, each claim's structured finding (`Domain.Finding` as
  * JSON: subject, task, dataset, metric, value, baseline, delta, outcome,
- * direction, negation, scope, excludes), NULL until extracted. Claims stored
- * before it are read from their text when linked; every claim is linked
- * again (`linked = false`) so that its edges follow the finding rules.
+ * direction, negation, scope, excludes), one row per claim that has one.
+ * Claims stored before it have none and are read from their text when
+ * linked; every claim is linked again (`linked = false`) so that its edges
+ * follow the finding rules. A table rather than a column of `claims`:
+ * DuckDB refuses to commit a transaction that alters a table it also updated,
+ * and migration 3 updates `claims` in the same transaction when an older
+ * store is brought up to date.
  *
  * @since 0.1.0
  * @category schema
  */
 export const ddlV6Findings: ReadonlyArray<string> = [
-  "ALTER TABLE claims ADD COLUMN finding JSON",
+  `CREATE TABLE IF NOT EXISTS claim_findings (
+      claim_id VARCHAR PRIMARY KEY,
+      finding JSON NOT NULL
+    )`,
   "UPDATE claims SET linked = false"
 ]
 

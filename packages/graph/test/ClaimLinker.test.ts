@@ -160,7 +160,7 @@ describe("ClaimLinker", () => {
       const paperOf = (i: number) => (i === texts.length - 1 ? "planted" : `sf-${Math.floor(i / 5)}`)
       const papers = Array.from(new Set(texts.map((_, i) => paperOf(i))))
       yield* db.append("papers", papers.map((p) => [p, p, [] as Array<string>, 2020, p, p, null, now, false, null, null]))
-      yield* db.append("claims", texts.map((t, i) => [`c${String(i).padStart(4, "0")}`, t, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, new Date(now.getTime() + i), false, null]))
+      yield* db.append("claims", texts.map((t, i) => [`c${String(i).padStart(4, "0")}`, t, null, null, null, [] as Array<string>, 0.8, "preliminary", vectors[i]!, new Date(now.getTime() + i), false]))
       yield* db.append("claim_sources", texts.map((t, i) => [`c${String(i).padStart(4, "0")}`, paperOf(i), `${paperOf(i)}#${i}`, i + 1, t]))
       const report = yield* ClaimLinker.linkClaims()
       expect(report.allPairs).toBe((601 * 600) / 2)
@@ -174,7 +174,7 @@ describe("ClaimLinker", () => {
       const again = original.replace(/\.$/, "") + " indeed."
       const [v] = yield* embeddings.embed([again])
       yield* db.run("INSERT INTO papers VALUES ('late', 'late', [], 2021, 'late', 'late', NULL, now(), false, NULL, NULL)")
-      yield* db.append("claims", [["c9999", again, null, null, null, [] as Array<string>, 0.8, "preliminary", v!, new Date(now.getTime() + 10_000), false, null]])
+      yield* db.append("claims", [["c9999", again, null, null, null, [] as Array<string>, 0.8, "preliminary", v!, new Date(now.getTime() + 10_000), false]])
       yield* db.append("claim_sources", [["c9999", "late", "late#0", 1, again]])
       const inc = yield* ClaimLinker.linkClaims({ onlyClaimIds: ["c9999"] })
       expect(inc.allPairs).toBe(600)

@@ -10,7 +10,10 @@ import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb, type DuckDbService } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
 import { findingOf } from "@kg/extraction/Findings"
-import { idOf, type PaperSpec, testLayer, write } from "./fixtures/claimPapers.js"
+import { PaperId, RunId } from "@kg/core/Domain"
+import * as GraphQueries from "../src/GraphQueries.js"
+import * as Store from "../src/Store.js"
+import { bundleOf, idOf, type PaperSpec, testLayer, write } from "./fixtures/claimPapers.js"
 
 const edgesOf = (db: DuckDbService) =>
   db.query<{ src: string; dst: string; kind: string; signals: string }>(
@@ -156,5 +159,21 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       expect(assessed!.status).toBe("contested")
       expect(assessed!.reason).toMatch(/^1 paper for, 1 against: contradicted on the same finding/)
       expect(assessed!.papersAgainst).toEqual(["pb"])
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("stores a claim's finding, shows it in kg claim's detail, and removes it with its paper", () =>
+    Effect.gen(function*() {
+      const text = "ResNet-110 achieves a test error of 6.43% on CIFAR-10."
+      const store = yield* Store.Store
+      const bundle = yield* bundleOf({ id: "pf", claims: [{ text }] })
+      yield* store.writePaper(RunId.make("run-test"), { ...bundle, claims: bundle.claims.map((c) => ({ ...c, finding: findingOf(c.text) })) })
+      const db = yield* DuckDb
+      const rows = yield* db.query<{ finding: string }>("SELECT finding::VARCHAR AS finding FROM claim_findings WHERE claim_id = $1", [idOf(text)])
+      expect(JSON.parse(rows[0]!.finding)).toMatchObject({ subject: "ResNet-110", dataset: "CIFAR-10", metric: "test error", value: 6.43 })
+      const detail = yield* GraphQueries.getClaim(idOf(text))
+      expect(detail.claim.finding?.subject).toBe("ResNet-110")
+      yield* store.removePaper(PaperId.make("pf"))
+      const left = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_findings")
+      expect(left[0]!.n).toBe(0)
     }).pipe(Effect.provide(testLayer)))
 })

@@ -128,6 +128,14 @@ export const applyLinking = (
         `UPDATE claim_edges SET dst_claim_id = m.new_id FROM temp.main.kg_link_merge m
          WHERE claim_edges.dst_claim_id = m.old_id`
       )
+      // the survivor keeps its finding; one that had none takes a merged claim's
+      yield* db.run(
+        `INSERT INTO claim_findings
+         SELECT new_id, first(f.finding ORDER BY m.old_id) FROM claim_findings f JOIN temp.main.kg_link_merge m ON f.claim_id = m.old_id
+         WHERE NOT EXISTS (SELECT 1 FROM claim_findings t WHERE t.claim_id = m.new_id)
+         GROUP BY new_id`
+      )
+      yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
       yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
     }
 
