@@ -41,6 +41,7 @@ import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as ClaimLinker from "../packages/graph/src/ClaimLinker.js"
 import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
+import * as StoreSchema from "../packages/graph/src/StoreSchema.js"
 import { readClaims, readCorpus, splitOfClaim } from "./lib/scifact.js"
 
 const arg = (name: string): string | undefined => {
@@ -266,6 +267,7 @@ const relinkProgram = (from: string) => Effect.gen(function*() {
   copyFileSync(join(from, "all.duckdb"), target)
   yield* Effect.gen(function*() {
     const db = yield* DuckDb
+    for (const statement of StoreSchema.ddlV6Findings) yield* db.run(statement)
     yield* db.run("DELETE FROM claim_findings")
     yield* db.run("DELETE FROM claim_edges")
     yield* ClaimLinker.linkAll()

@@ -5,7 +5,7 @@
  * `real` when its kind matches the gold label (SUPPORT: replicates or
  * same_as; CONTRADICT: contradicts) and `wrong kind` otherwise; an edge to an
  * abstract the claim cites without evidence, or does not cite, and an edge
- * between two abstracts are listed for reading (`read`). Prints the counts
+ * between two abstracts or two claims are listed for reading (`read`). Prints the counts
  * per kind and verdict, then the edges to read.
  *
  *   npx tsx --conditions=@kg/source scripts/read-scifact-edges.ts --db DIR/all.duckdb [--split dev|heldout|all] [--json]
@@ -51,7 +51,8 @@ const program = Effect.gen(function*() {
   return edges.map((e) => {
     const signals = e.signals === null ? {} : JSON.parse(e.signals) as Record<string, unknown>
     const pa = papersOf.get(e.src) ?? [], pb = papersOf.get(e.dst) ?? []
-    let verdict = "read", why = "two abstracts"
+    const both = (prefix: string) => pa.some((p) => p.startsWith(prefix)) && pb.some((p) => p.startsWith(prefix))
+    let verdict = "read", why = both("scifact-claim-") ? "two claims" : "two abstracts"
     for (const a of pa) {
       for (const b of pb) {
         const [c, d] = a.startsWith("scifact-claim-") ? [a, b] : [b, a]

@@ -81,6 +81,16 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       expect(edge?.kind).not.toBe("same_as")
     }).pipe(Effect.provide(testLayer)))
 
+  it.effect("worsening a pathology is the opposite of preventing it, never a replication", () =>
+    Effect.gen(function*() {
+      const edge = yield* linkPair(
+        "Converting apoE4 to apoE3 by gene editing worsens the pathology associated with apoE4 in human iPSC-derived neurons.",
+        "Converting apoE4 to apoE3 by gene editing prevents the pathology associated with apoE4 in human iPSC-derived neurons."
+      )
+      expect(edge?.kind).not.toBe("replicates")
+      expect(edge?.kind).not.toBe("same_as")
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("boilerplate about unknown mechanisms never replicates", () =>
     expectNoStrongEdge(
       "The mechanisms by which Sir2 increases longevity are unknown.",

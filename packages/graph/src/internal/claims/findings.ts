@@ -1,5 +1,5 @@
 /**
- * The structured finding of stored claims: decoded from `claims.finding`,
+ * The structured finding of stored claims: decoded from `claim_findings`,
  * or read from the claim's text with its paper's context (title, opening
  * text, entities typed Dataset) when the column is empty (claims stored
  * before findings were extracted, or by an extractor that gave none).
