@@ -270,6 +270,10 @@ const datasetsOf = (f: Finding): ReadonlyArray<string> => Array.from(new Set([..
 const compareDatasets = (a: Finding, b: Finding): { part: Part; shared: string | null } => {
   const da = datasetsOf(a), db = datasetsOf(b)
   if (da.length === 0 || db.length === 0) return { part: "unknown", shared: null }
+  // evaluation campaigns of different years anywhere in the two ("WMT 2014 English-German" / "WMT 15 ... English-German")
+  const campaigns = (ds: ReadonlyArray<string>) => new Set(ds.flatMap((d) => datasetParts(d).campaign ?? []))
+  const ca = campaigns(da), cb = campaigns(db)
+  if (ca.size > 0 && cb.size > 0 && !Array.from(ca).some((c) => cb.has(c))) return { part: "different", shared: null }
   let unknown = false
   for (const x of da) {
     for (const y of db) {
