@@ -309,6 +309,12 @@ Return JSON that follows the given schema exactly:
   exact substring, same characters and spacing). Fill metric, value (with unit) and conditions when the text states
   them, otherwise null. "confidence" is lower for hedged claims (may, might, suggest). "entities" lists the labels of
   your entities the claim is about.
+- finding (for a claim that reports a result; omit it otherwise): "subject" is the method or intervention measured, by
+  name (for "our model" / "the proposed method", the paper's own model by its name if the text names it, else null, with
+  the words in "selfReference"); "task", "dataset", "metric", "value" (a number), "baseline" (what it is compared with)
+  and "delta" (by how much) when stated; "direction": up (increases, does better; a lower error is better), down, null
+  (no effect, only little, fails to, no significant difference) or none; "scope": the datasets or conditions it holds
+  for; "excludes": those it explicitly does not hold for ("but not for X").
 Extract only what the chunk states. If it states nothing of a kind, return an empty array for it.`
 
 /**

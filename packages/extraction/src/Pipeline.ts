@@ -27,7 +27,9 @@ import {
   type Entity,
   type EntityId,
   type ExtractionResult,
+  type Finding,
   type Paper,
+  toFinding,
   PaperRecord
 } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
@@ -36,6 +38,7 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as EntityResolution from "./EntityResolution.js"
+import { paperFindings } from "./Findings.js"
 import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
 import * as Rdf from "./Rdf.js"
@@ -102,6 +105,8 @@ export interface BundleClaim {
   readonly entityIds: ReadonlyArray<EntityId>
   readonly embedding: Float32Array | null
   readonly sources: ReadonlyArray<ClaimSource>
+  /** The structured finding (`Domain.Finding`): the extractor's, else read by rules with the paper's context. */
+  readonly finding?: Finding | null | undefined
 }
 
 /**
@@ -436,7 +441,8 @@ const processChunk = (
       domainTags: c.domainTags,
       confidence: c.confidence,
       entityIds: c.entityIds,
-      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })]
+      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })],
+      finding: c.finding == null ? null : toFinding(c.finding)
     }))
     return {
       chunk,
@@ -675,7 +681,12 @@ const assemble = (
         })
       }
     }
-    const claimList = Array.from(claimsById.values())
+    // Structured findings: the extractor's, else read by rules; self-references resolve to the paper's contribution.
+    const claimList = paperFindings(
+      { title: paper.title, text: chunks.slice(0, 3).map((c) => c.text).join(" ") },
+      outcomes.flatMap((o) => o.entities.map((e) => ({ label: e.label, type: e.type, aliases: e.aliases }))),
+      Array.from(claimsById.values())
+    )
     const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
 
     const entityById = new Map<string, Entity>()

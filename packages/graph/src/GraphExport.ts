@@ -13,6 +13,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
 import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
+import { parseFinding } from "./internal/claims/findings.js"
 import * as Rdf from "@kg/extraction/Rdf"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as OutputFile from "./OutputFile.js"
@@ -70,6 +71,7 @@ interface SourceRow {
   confidence: number
   status: string
   evidence: string
+  finding: string | null
 }
 
 const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyMap<string, Array<A>> => {
@@ -180,8 +182,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
          WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
          GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
-              cl.confidence, cl.status, f.evidence
+              cl.confidence, cl.status, f.evidence, cf.finding::VARCHAR AS finding
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
+            LEFT JOIN claim_findings cf USING (claim_id)
        WHERE s.paper_id = $1`,
       [paperId]
     )
@@ -240,7 +243,8 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
           domainTags: s.domain_tags,
           confidence: s.confidence,
           entityIds: aboutByClaim.get(s.claim_id) ?? [],
-          status: s.status
+          status: s.status,
+          finding: parseFinding(s.finding)
         }))
       })
       for (const q of chunkQuads) {

@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 5
+export const CURRENT_VERSION = 6
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -59,7 +59,8 @@ export const TABLES = [
   "paper_overrides",
   "arxiv_papers",
   "run_batches",
-  "reported_claims"
+  "reported_claims",
+  "claim_findings"
 ] as const
 
 /**
@@ -327,6 +328,14 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlV5) yield* db.run(statement)
       })
+  },
+  {
+    to: 6,
+    description: "structured findings: claim_findings (subject, task, dataset, metric, value, baseline, direction, scope)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV6Findings) yield* db.run(statement)
+      })
   }
 ]
 
@@ -522,6 +531,29 @@ export const ddlV4: ReadonlyArray<string> = [
       ended_at TIMESTAMP,
       request_counts JSON
     )`
+]
+
+/**
+ * The statements of the findings migration (see `docs/schema.md`):
+ * `claim_findings`, each claim's structured finding (`Domain.Finding` as
+ * JSON: subject, task, dataset, metric, value, baseline, delta, outcome,
+ * direction, negation, scope, excludes), one row per claim that has one.
+ * Claims stored before it have none and are read from their text when
+ * linked; every claim is linked again (`linked = false`) so that its edges
+ * follow the finding rules. A table rather than a column of `claims`:
+ * DuckDB refuses to commit a transaction that alters a table it also updated,
+ * and migration 3 updates `claims` in the same transaction when an older
+ * store is brought up to date.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV6Findings: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS claim_findings (
+      claim_id VARCHAR PRIMARY KEY,
+      finding JSON NOT NULL
+    )`,
+  "UPDATE claims SET linked = false"
 ]
 
 /**

@@ -112,6 +112,7 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     const claimEntities = yield* db.run(
       "DELETE FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)"
     )
+    yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const claims = yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const mentions = yield* db.run("DELETE FROM entity_mentions WHERE paper_id = $1", p)
     const relations = yield* db.run("DELETE FROM relations WHERE paper_id = $1", p)
@@ -290,6 +291,12 @@ export const writeRows = (
         now,
         false
       ])
+    )
+    // Structured findings of the new claims (a claim another paper stored keeps its own).
+    yield* appendRows(
+      db,
+      "claim_findings",
+      claimRows.filter((c) => isNew("c", c.id) && c.finding != null).map((c) => [c.id, JSON.stringify(c.finding)])
     )
     const claimEntitiesAdded = yield* appendRows(
       db,
