@@ -11,6 +11,10 @@
  *   they are never compared;
  * - coverage: the share of gold forms that resolve at all.
  *
+ * A form listed under two gold entities of one group (SciREX lists "accuracy"
+ * under both top-1 and top-5 accuracy) names neither for sure: it is left out
+ * of every rate and counted as ambiguous.
+ *
  * Gold files: `{ "<canonical>": ["form", ...], ... }` (one group: the whole
  * store) or `{ "<paper id>": { "<canonical>": ["form", ...] }, ... }` (one
  * group per paper). `scierGold` builds the second from SciERC coreference
@@ -104,6 +108,8 @@ export interface EntityEvalReport {
   readonly groups: number
   readonly goldEntities: number
   readonly goldForms: number
+  /** Forms listed under two or more gold entities of one group: left out of the rates. */
+  readonly ambiguousForms: number
   readonly formsResolved: number
   readonly coverage: number
   /** Gold entities with two or more forms resolved (the denominator of the split rate). */
@@ -134,6 +140,7 @@ export const score = (
 ): EntityEvalReport => {
   let goldEntities = 0
   let goldForms = 0
+  let ambiguousForms = 0
   let formsResolved = 0
   let multi = 0
   let split = 0
@@ -143,8 +150,12 @@ export const score = (
   const mergeExamples: Array<EntityEvalExample> = []
   for (const [group, clusters] of gold) {
     const idsOf = new Map<string, ReadonlySet<string>>()
-    for (const [canonical, forms] of clusters) {
+    const listed = new Map<string, number>()
+    for (const forms of clusters.values()) for (const f of new Set(forms)) listed.set(f, (listed.get(f) ?? 0) + 1)
+    for (const n of listed.values()) if (n > 1) ambiguousForms++
+    for (const [canonical, all] of clusters) {
       goldEntities++
+      const forms = all.filter((f) => listed.get(f) === 1)
       goldForms += forms.length
       const resolved = forms.map((f) => resolve(group, f)).filter((id): id is string => id !== undefined)
       formsResolved += resolved.length
@@ -176,6 +187,7 @@ export const score = (
     groups: gold.size,
     goldEntities,
     goldForms,
+    ambiguousForms,
     formsResolved,
     coverage: ratio(formsResolved, goldForms),
     multiFormEntities: multi,

@@ -1,0 +1,327 @@
+/**
+ * Entity identity and types on full papers, against SciREX's gold: each
+ * paper's salient entities with every surface form the paper uses for them
+ * (`shared/data/papers/related_gold.jsonl`), split by paper into a
+ * development half and a held-out half (`scripts/lib/scirex.ts`).
+ *
+ * Three measures, each with `EntityEval.score` (split and over-merge rates):
+ *
+ * - resolver: kg's resolver fed every gold form of a paper as an extracted
+ *   name (one chunk per paper, the paper's abbreviation definitions, the
+ *   papers before it as the store), so extraction recall does not enter;
+ * - end to end: `kg extract` (offline extractor, the real pipeline and store)
+ *   of the split's papers, then each gold form resolved in its paper: among
+ *   the entities the paper mentions by identity key (label, then alias, then
+ *   paper-scoped name), else in the whole store as `kg eval entities --global`
+ *   does (that figure is printed too);
+ * - types: the type of the kg entity that each typed gold entity's forms
+ *   resolve to (end to end, in its paper) against SciREX's type (Method,
+ *   Task, Material -> Dataset or Material, Metric): accuracy by gold entity
+ *   (its most frequent resolved form) and by mention (forms weighted by their
+ *   counts).
+ *
+ * Two views of the gold: `all` (every surface form), and `linked` (the forms
+ * lexically linked to another form of their entity: a shared content word or
+ * an acronym of its initials; SciREX's clusters also hold forms that are no
+ * name of the entity, "Data augmentation" under semantic segmentation, "SGD"
+ * under Smooth Network). A form listed under two gold entities of one paper
+ * ("accuracy" for top-1 and top-5 accuracy) is left out of the scores
+ * (`EntityEval.score` counts these ambiguous forms).
+ *
+ *   npx tsx --conditions=@kg/source scripts/eval-entities-scirex.ts [dev|heldout|all] [--examples N]
+ *     [--papers DIR --gold FILE] [--keep-db PATH] [--resolver-only] [--json]
+ *
+ * `--papers`/`--gold` measure any SciREX-format set (markdown papers whose front matter names the SciREX sha, or
+ * whose file stem is the doc id, and a gold file of the same shape as related_gold.jsonl).
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { Entity, ExtractionResult } from "../packages/core/src/Domain.js"
+import { Embeddings } from "../packages/core/src/Embeddings.js"
+import * as EntityCache from "../packages/core/src/EntityCache.js"
+import * as EntityName from "../packages/core/src/EntityName.js"
+import * as NlpService from "../packages/core/src/NlpService.js"
+import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
+import * as EntityEval from "../packages/extraction/src/EntityEval.js"
+import { resolveChunk } from "../packages/extraction/src/EntityResolution.js"
+import * as Extractor from "../packages/extraction/src/Extractor.js"
+import * as Shacl from "../packages/extraction/src/Shacl.js"
+import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import * as Extract from "../packages/graph/src/Extract.js"
+import * as Store from "../packages/graph/src/Store.js"
+import { loadPapers, papersDir, type ScirexPaper, splitOf } from "./lib/scirex.js"
+
+const argv = process.argv.slice(2)
+const option = (name: string) => {
+  const i = argv.indexOf(name)
+  return i >= 0 ? argv[i + 1] : undefined
+}
+const split = argv.find((a) => a === "dev" || a === "heldout" || a === "all") ?? "dev"
+const examples = Number(option("--examples") ?? "0")
+const keepDb = option("--keep-db")
+const resolverOnly = argv.includes("--resolver-only")
+const asJson = argv.includes("--json")
+const papers = loadPapers(option("--papers") ?? path.join(papersDir, "related"), option("--gold") ?? path.join(papersDir, "related_gold.jsonl"))
+  .filter((p) => split === "all" || splitOf(p.docId) === split)
+
+// ---------------------------------------------------------------------------
+// Gold
+// ---------------------------------------------------------------------------
+
+const STOP = new Set(["the", "a", "an", "of", "for", "in", "on", "and", "or", "to", "with", "by", "from", "based"])
+const contentWords = (s: string): Set<string> =>
+  new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !STOP.has(w)).map((w) => w.replace(/(?:es|s)$/u, "")))
+const initialsOf = (short: string, long: string): boolean => {
+  const letters = short.replace(/[^\p{Lu}]/gu, "").toLowerCase()
+  if (letters.length < 2) return false
+  const initials = long.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0).map((w) => w[0]).join("")
+  let i = 0
+  for (const c of initials) if (c === letters[i]) i++
+  return i === letters.length
+}
+const linked = (a: string, b: string): boolean => {
+  const x = contentWords(a)
+  for (const w of contentWords(b)) if (x.has(w)) return true
+  return initialsOf(a, b) || initialsOf(b, a)
+}
+
+/** A gold form as a name: cleaned like any label (`SMT)` -> `SMT`); empty when nothing is left. */
+const formOf = (f: string): string => EntityName.cleanLabel(f)
+
+type View = "all" | "linked"
+const goldOf = (view: View): EntityEval.GoldClusters =>
+  new Map(papers.map((p) => {
+    const clusters = new Map<string, ReadonlyArray<string>>()
+    for (const e of p.gold.salient_entities) {
+      let forms = Array.from(new Set(Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "")))
+      if (view === "linked") forms = forms.filter((f) => forms.some((o) => o !== f && linked(f, o)))
+      if (forms.length > 0) clusters.set(e.entity, forms)
+    }
+    return [p.paperId, clusters] as const
+  }))
+const gold = { all: goldOf("all"), linked: goldOf("linked") }
+
+const KG_TYPE: Readonly<Record<string, string>> = { Method: "Method", Task: "Task", Material: "Dataset", Metric: "Metric" }
+
+// ---------------------------------------------------------------------------
+// Resolver level
+// ---------------------------------------------------------------------------
+
+const resolverLevel = (): Map<string, Map<string, string>> => {
+  const store = new Map<string, Entity>()
+  const idOf = new Map<string, Map<string, string>>()
+  for (const p of papers) {
+    const entities = p.gold.salient_entities.flatMap((e) =>
+      Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "").map((f) => ({
+        label: f,
+        type: KG_TYPE[e.type ?? ""] ?? "Concept",
+        aliases: []
+      }))
+    )
+    const result = { entities, relations: [], claims: [] } as unknown as ExtractionResult
+    const out = resolveChunk(result, {
+      cache: EntityCache.empty,
+      definitions: EntityName.findDefinitions(p.text),
+      storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
+    })
+    for (const e of out.entities) {
+      for (const n of [e.label, ...e.aliases]) {
+        const k = EntityCache.keyOf(n)
+        const held = store.get(k)
+        if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
+        else if (held !== undefined && held.id === e.id) store.set(k, e)
+      }
+    }
+    const ids = new Map<string, string>()
+    for (const e of entities) {
+      const id = out.labelToId.get(e.label) ?? EntityCache.lookup(out.cache, e.label)?.id
+      if (id !== undefined) ids.set(e.label, id)
+    }
+    idOf.set(p.paperId, ids)
+  }
+  return idOf
+}
+
+// ---------------------------------------------------------------------------
+// End to end
+// ---------------------------------------------------------------------------
+
+interface Stored {
+  readonly label: string
+  readonly type: string
+}
+interface EndToEnd {
+  /** paper -> form -> entity id (resolved in the paper, else globally). */
+  readonly inPaper: Map<string, Map<string, string>>
+  /** form key -> entity id (the whole store, as `kg eval entities --global`). */
+  readonly global: ReadonlyMap<string, string>
+  readonly entities: ReadonlyMap<string, Stored>
+  readonly counts: Readonly<Record<string, number>>
+}
+
+const endToEnd = (db: string) =>
+  Effect.gen(function*() {
+    const summary = yield* Extract.runExtraction(papers.map((p) => p.file), { link: false, index: false }, () => Effect.void)
+    const sql = yield* DuckDb
+    const store = yield* Store.Store
+    const entityRows = yield* sql.query<{ entity_id: string; label: string; type: string }>(
+      "SELECT entity_id, label, type FROM entities"
+    )
+    const entities = new Map(entityRows.map((r) => [r.entity_id, { label: r.label, type: r.type }]))
+    // The names of each paper's entities, by identity key: labels first, then aliases.
+    const names = yield* sql.query<{ paper_id: string; entity_id: string; name: string; rank: number }>(
+      `SELECT DISTINCT m.paper_id, e.entity_id, e.label AS name, 0 AS rank
+         FROM entity_mentions m JOIN entities e USING (entity_id)
+       UNION ALL
+       SELECT DISTINCT m.paper_id, a.entity_id, a.alias AS name, 1 AS rank
+         FROM entity_mentions m JOIN entity_aliases a USING (entity_id)`
+    )
+    const paperIndex = new Map<string, Map<string, { id: string; rank: number }>>()
+    for (const r of names) {
+      const idx = paperIndex.get(r.paper_id) ?? new Map<string, { id: string; rank: number }>()
+      paperIndex.set(r.paper_id, idx)
+      const key = EntityCache.keyOf(r.name)
+      const held = idx.get(key)
+      if (key !== "" && (held === undefined || r.rank < held.rank || (r.rank === held.rank && r.entity_id < held.id))) {
+        idx.set(key, { id: r.entity_id, rank: r.rank })
+      }
+    }
+    const keys = new Set<string>()
+    for (const g of [gold.all, gold.linked]) for (const c of g.values()) for (const fs_ of c.values()) for (const f of fs_) keys.add(EntityCache.keyOf(f))
+    keys.delete("")
+    const found = yield* store.lookupEntities(Array.from(keys))
+    const global = new Map(Array.from(found, ([k, e]) => [k, e.id]))
+    const inPaper = new Map<string, Map<string, string>>()
+    for (const p of papers) {
+      const ids = new Map<string, string>()
+      const idx = paperIndex.get(p.paperId) ?? new Map()
+      for (const clusters of [gold.all.get(p.paperId), gold.linked.get(p.paperId)]) {
+        for (const forms of clusters?.values() ?? []) {
+          for (const f of forms) {
+            const key = EntityCache.keyOf(f)
+            const id = idx.get(key)?.id ?? global.get(key)
+            if (id !== undefined) ids.set(f, id)
+          }
+        }
+      }
+      inPaper.set(p.paperId, ids)
+    }
+    return {
+      inPaper,
+      global,
+      entities,
+      counts: { papers: summary.papers, chunks: summary.chunks, entities: entities.size, claims: summary.claims }
+    } satisfies EndToEnd
+  }).pipe(
+    Effect.provide(
+      Layer.mergeAll(Extractor.layerOffline, Shacl.layer(Shacl.defaultShapesPath)).pipe(
+        Layer.provideMerge(
+          Layer.unwrapEffect(Effect.gen(function*() {
+            const embeddings = yield* Embeddings
+            return Store.layer({ path: db, embeddingDimension: embeddings.dimension, embeddingModel: embeddings.model })
+          })).pipe(Layer.provideMerge(EmbeddingsLive.Test), Layer.provideMerge(NlpService.layer))
+        )
+      )
+    )
+  )
+
+// ---------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------
+
+const typeOk = (goldType: string, kgType: string): boolean =>
+  goldType === "Material" ? kgType === "Dataset" || kgType === "Material" : kgType === goldType
+
+const typeAccuracy = (e2e: EndToEnd, subset: ReadonlyArray<ScirexPaper>) => {
+  let entities = 0
+  let right = 0
+  let mentions = 0
+  let mentionsRight = 0
+  const confusion: Record<string, Record<string, number>> = {}
+  const wrong: Array<string> = []
+  for (const p of subset) {
+    const ids = e2e.inPaper.get(p.paperId)
+    for (const e of p.gold.salient_entities) {
+      if (e.type === null) continue
+      const resolved = Object.entries(e.surface_forms)
+        .map(([f, n]) => ({ f: formOf(f), n }))
+        .map(({ f, n }) => ({ f, n, id: ids?.get(f) }))
+        .filter((x): x is { f: string; n: number; id: string } => x.id !== undefined)
+        .sort((a, b) => b.n - a.n)
+      if (resolved.length === 0) continue
+      const top = e2e.entities.get(resolved[0]!.id)!
+      entities++
+      const ok = typeOk(e.type, top.type)
+      if (ok) right++
+      else if (wrong.length < examples) wrong.push(`${e.type} ${resolved[0]!.f} -> ${top.type} (${top.label})`)
+      const row = confusion[e.type] ?? {}
+      row[top.type] = (row[top.type] ?? 0) + 1
+      confusion[e.type] = row
+      for (const r of resolved) {
+        mentions += r.n
+        if (typeOk(e.type, e2e.entities.get(r.id)!.type)) mentionsRight += r.n
+      }
+    }
+  }
+  return {
+    entities,
+    accuracy: entities === 0 ? 0 : Math.round((right / entities) * 1000) / 1000,
+    mentionAccuracy: mentions === 0 ? 0 : Math.round((mentionsRight / mentions) * 1000) / 1000,
+    confusion,
+    ...(examples > 0 ? { wrong } : {})
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+const label = (e2e: EndToEnd | undefined, id: string) => e2e?.entities.get(id)?.label ?? id.replace(/^.*\/entity\//u, "")
+const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
+  goldEntities: r.goldEntities,
+  coverage: r.coverage,
+  ambiguousForms: r.ambiguousForms,
+  split: `${r.split}/${r.multiFormEntities}`,
+  splitRate: r.splitRate,
+  overMerge: `${r.overMerged}/${r.resolvedEntities}`,
+  overMergeRate: r.overMergeRate,
+  ...(examples > 0
+    ? {
+      splitExamples: r.splitExamples.map((x) => `${x.gold.join(" | ")} -> ${x.kg.map((id) => label(e2e, id)).join(" / ")}`),
+      mergeExamples: r.mergeExamples.map((x) => `${x.gold.join(" + ")} -> ${label(e2e, x.kg[0]!)}`)
+    }
+    : {})
+})
+
+const main = Effect.gen(function*() {
+  const out: Record<string, unknown> = { split, papers: papers.length }
+  const resolver = resolverLevel()
+  out["resolver"] = {
+    all: brief(EntityEval.score(gold.all, (g, f) => resolver.get(g)?.get(f), examples)),
+    linked: brief(EntityEval.score(gold.linked, (g, f) => resolver.get(g)?.get(f), examples))
+  }
+  if (!resolverOnly) {
+    const db = keepDb ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-eval-scirex-")), "store.duckdb")
+    if (keepDb !== undefined) fs.rmSync(keepDb, { force: true })
+    const e2e = yield* endToEnd(db)
+    out["extracted"] = e2e.counts
+    out["endToEnd"] = {
+      all: brief(EntityEval.score(gold.all, (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e),
+      linked: brief(EntityEval.score(gold.linked, (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e)
+    }
+    out["endToEndGlobal"] = {
+      all: brief(EntityEval.score(gold.all, (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0)),
+      linked: brief(EntityEval.score(gold.linked, (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0))
+    }
+    out["types"] = typeAccuracy(e2e, papers)
+    if (keepDb === undefined) fs.rmSync(path.dirname(db), { recursive: true, force: true })
+  }
+  if (asJson) console.log(JSON.stringify(out))
+  else console.log(JSON.stringify(out, null, 2))
+})
+
+Effect.runPromise(main).catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
