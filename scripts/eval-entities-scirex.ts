@@ -11,9 +11,9 @@
  *   papers before it as the store), so extraction recall does not enter;
  * - end to end: `kg extract` (offline extractor, the real pipeline and store)
  *   of the split's papers, then each gold form resolved in its paper: among
- *   the entities the paper mentions by identity key (label, then alias, then
- *   paper-scoped name), else in the whole store as `kg eval entities --global`
- *   does (that figure is printed too);
+ *   the entities the paper mentions by identity key (label, then alias, then a
+ *   name that holds only in the paper: `StoredEntities.paperNames`), else in
+ *   the whole store (the corpus-wide figure is printed too);
  * - types: the type of the kg entity that each typed gold entity's forms
  *   resolve to (end to end, in its paper) against SciREX's type (Method,
  *   Task, Material -> Dataset or Material, Metric): accuracy by gold entity
@@ -39,19 +39,20 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { Entity, ExtractionResult } from "../packages/core/src/Domain.js"
+import type { Entity, EntityId, ExtractionResult } from "../packages/core/src/Domain.js"
 import { Embeddings } from "../packages/core/src/Embeddings.js"
 import * as EntityCache from "../packages/core/src/EntityCache.js"
 import * as EntityName from "../packages/core/src/EntityName.js"
 import * as NlpService from "../packages/core/src/NlpService.js"
 import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import { resolveChunk } from "../packages/extraction/src/EntityResolution.js"
+import { resolveChunk, resolvePaper } from "../packages/extraction/src/EntityResolution.js"
 import * as Extractor from "../packages/extraction/src/Extractor.js"
 import * as Shacl from "../packages/extraction/src/Shacl.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Extract from "../packages/graph/src/Extract.js"
 import * as Store from "../packages/graph/src/Store.js"
+import * as StoredEntities from "../packages/graph/src/StoredEntities.js"
 import { loadPapers, papersDir, type ScirexPaper, splitOf } from "./lib/scirex.js"
 
 const argv = process.argv.slice(2)
@@ -63,6 +64,7 @@ const split = argv.find((a) => a === "dev" || a === "heldout" || a === "all") ??
 const examples = Number(option("--examples") ?? "0")
 const keepDb = option("--keep-db")
 const resolverOnly = argv.includes("--resolver-only")
+const withPaperPass = !argv.includes("--no-paper-pass")
 const asJson = argv.includes("--json")
 const papers = loadPapers(option("--papers") ?? path.join(papersDir, "related"), option("--gold") ?? path.join(papersDir, "related_gold.jsonl"))
   .filter((p) => split === "all" || splitOf(p.docId) === split)
@@ -112,6 +114,7 @@ const KG_TYPE: Readonly<Record<string, string>> = { Method: "Method", Task: "Tas
 
 const resolverLevel = (): Map<string, Map<string, string>> => {
   const store = new Map<string, Entity>()
+  const storedIds = new Set<string>()
   const idOf = new Map<string, Map<string, string>>()
   for (const p of papers) {
     const entities = p.gold.salient_entities.flatMap((e) =>
@@ -135,10 +138,24 @@ const resolverLevel = (): Map<string, Map<string, string>> => {
         else if (held !== undefined && held.id === e.id) store.set(k, e)
       }
     }
+    const votes = new Map(Array.from(out.typeVotes, ([id, v]) => [id, v]))
+    const paper = withPaperPass
+      ? resolvePaper(out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: votes.get(e.id) ?? new Map() })), {
+        text: p.text
+      })
+      : undefined
+    if (process.env["KG_DEBUG_JOINS"] !== undefined && paper !== undefined) {
+      const name = (id: string) => out.entities.find((e) => e.id === id)?.label ?? id
+      for (const j of paper.joins) console.error(`${p.paperId} ${j.rule}: ${name(j.from)} -> ${name(j.to)}`)
+      if (process.env["KG_DEBUG_JOINS"] === p.paperId) {
+        for (const e of out.entities) console.error(`  ${e.id} ${e.label} | ${e.aliases.join(" | ")} ${storedIds.has(e.id) ? "(stored)" : ""}`)
+      }
+    }
+    for (const e of out.entities) storedIds.add(e.id)
     const ids = new Map<string, string>()
     for (const e of entities) {
       const id = out.labelToId.get(e.label) ?? EntityCache.lookup(out.cache, e.label)?.id
-      if (id !== undefined) ids.set(e.label, id)
+      if (id !== undefined) ids.set(e.label, paper?.moved.get(id as EntityId) ?? id)
     }
     idOf.set(p.paperId, ids)
   }
@@ -171,24 +188,8 @@ const endToEnd = (db: string) =>
       "SELECT entity_id, label, type FROM entities"
     )
     const entities = new Map(entityRows.map((r) => [r.entity_id, { label: r.label, type: r.type }]))
-    // The names of each paper's entities, by identity key: labels first, then aliases.
-    const names = yield* sql.query<{ paper_id: string; entity_id: string; name: string; rank: number }>(
-      `SELECT DISTINCT m.paper_id, e.entity_id, e.label AS name, 0 AS rank
-         FROM entity_mentions m JOIN entities e USING (entity_id)
-       UNION ALL
-       SELECT DISTINCT m.paper_id, a.entity_id, a.alias AS name, 1 AS rank
-         FROM entity_mentions m JOIN entity_aliases a USING (entity_id)`
-    )
-    const paperIndex = new Map<string, Map<string, { id: string; rank: number }>>()
-    for (const r of names) {
-      const idx = paperIndex.get(r.paper_id) ?? new Map<string, { id: string; rank: number }>()
-      paperIndex.set(r.paper_id, idx)
-      const key = EntityCache.keyOf(r.name)
-      const held = idx.get(key)
-      if (key !== "" && (held === undefined || r.rank < held.rank || (r.rank === held.rank && r.entity_id < held.id))) {
-        idx.set(key, { id: r.entity_id, rank: r.rank })
-      }
-    }
+    // Each paper's names (labels, aliases, names that hold only in the paper) by identity key.
+    const paperIndex = yield* StoredEntities.paperNames(papers.map((p) => p.paperId))
     const keys = new Set<string>()
     for (const g of [gold.all, gold.linked]) for (const c of g.values()) for (const fs_ of c.values()) for (const f of fs_) keys.add(EntityCache.keyOf(f))
     keys.delete("")
@@ -202,7 +203,7 @@ const endToEnd = (db: string) =>
         for (const forms of clusters?.values() ?? []) {
           for (const f of forms) {
             const key = EntityCache.keyOf(f)
-            const id = idx.get(key)?.id ?? global.get(key)
+            const id = idx.get(key) ?? global.get(key)
             if (id !== undefined) ids.set(f, id)
           }
         }

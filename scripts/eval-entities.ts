@@ -14,11 +14,11 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type { Entity, ExtractionResult } from "../packages/core/src/Domain.js"
+import type { Entity, EntityId, ExtractionResult } from "../packages/core/src/Domain.js"
 import * as EntityCache from "../packages/core/src/EntityCache.js"
 import * as EntityName from "../packages/core/src/EntityName.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import { resolveChunk } from "../packages/extraction/src/EntityResolution.js"
+import { resolveChunk, resolvePaper } from "../packages/extraction/src/EntityResolution.js"
 
 const arg = process.argv[2] ?? "dev"
 const option = (name: string) => {
@@ -45,6 +45,8 @@ const TYPES: Readonly<Record<string, string>> = {
 // kg's resolver, abstract by abstract as the pipeline runs it: every gold mention an extracted entity, a cache per
 // paper, and the entities of the abstracts before it as the store (looked up by identity key and alias key).
 const store = new Map<string, Entity>()
+const storedIds = new Set<string>()
+const noPaperPass = process.argv.includes("--no-paper-pass")
 const idOf = new Map<string, Map<string, string>>()
 for (const r of records) {
   const mentions = r.entities.filter((e) => e.type !== "Generic")
@@ -67,11 +69,17 @@ for (const r of records) {
       else if (held !== undefined && held.id === e.id) store.set(k, e)
     }
   }
+  // The paper pass (EntityResolution.resolvePaper), as the pipeline runs it after the last chunk of a paper.
+  const paper = noPaperPass ? undefined : resolvePaper(
+    out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: out.typeVotes.get(e.id) ?? new Map() })),
+    { text: r.text }
+  )
+  for (const e of out.entities) storedIds.add(e.id)
   const ids = new Map<string, string>()
   for (const forms of [...(gold.get(r.doc_key)?.values() ?? []), ...(aliasGold.get(r.doc_key)?.values() ?? [])]) {
     for (const f of forms) {
       const id = out.labelToId.get(f) ?? EntityCache.lookup(out.cache, f)?.id
-      if (id !== undefined) ids.set(f, id)
+      if (id !== undefined) ids.set(f, paper?.moved.get(id as EntityId) ?? id)
     }
   }
   idOf.set(r.doc_key, ids)

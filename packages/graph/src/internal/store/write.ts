@@ -108,6 +108,7 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     )
     // The paper's type votes go; the entities it touched that stay get the type the remaining votes choose.
     yield* db.run("DELETE FROM entity_type_votes WHERE paper_id = $1", p)
+    yield* db.run("DELETE FROM entity_paper_names WHERE paper_id = $1", p)
     yield* db.run(retypeSql("SELECT entity_id FROM kg_rm_entities"))
     const claimEntities = yield* db.run(
       "DELETE FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)"
@@ -250,6 +251,17 @@ export const writeRows = (
       Object.entries(typeVotes ?? { [e.type]: 1 }).filter(([, n]) => n > 0).map(([type, n]) => [e.id as string, paperId, type, n])
     )
     yield* appendRows(db, "entity_type_votes", votes)
+    // Names that hold only within this paper (never found by other papers' resolution).
+    yield* appendRows(
+      db,
+      "entity_paper_names",
+      uniqueBy(
+        entityRows.flatMap(({ entity: e, paperNames }) =>
+          (paperNames ?? []).map((n) => n.trim()).filter((n) => n.length > 0).map((name) => ({ id: e.id as string, name }))
+        ),
+        (n) => n.id + SEP + n.name
+      ).map((n) => [paperId, n.id, n.name, keyOf(n.name)])
+    )
     if (entityRows.length > 0) {
       yield* db.run(retypeSql("SELECT unnest($1::VARCHAR[])"), [entityRows.map(({ entity }) => entity.id as string)])
     }

@@ -1,0 +1,323 @@
+/**
+ * Entity identity over a whole paper (`EntityResolution.resolvePaper`): the
+ * chunks of a paper are resolved one after another, so a name met before the
+ * text that explains it stays apart ("NMT" in chunk 2, "neural machine
+ * translation (NMT)" in chunk 5), and a name that means one thing only in
+ * this paper ("translation" in a paper on machine translation) must not
+ * become an alias for every paper. This pass sees the paper's entities at
+ * once, with the paper's text, and decides which of them the paper uses as
+ * one:
+ *
+ * - definitions anywhere in the paper: the entity named by a short form and
+ *   the one named by its long form;
+ * - initials: an acronym (`mAP`, `IoU`, `SVHN`) and the one multi-word name
+ *   of the paper whose initials spell it (`mean average precision`,
+ *   `intersection over union`, `Street View House Numbers`);
+ * - compound names: `FractalNet` and `fractal network(s)`, `PyramidNets` and
+ *   `pyramid networks`;
+ * - the paper's task by its head: a bare task word (`translation`,
+ *   `segmentation`, `classification`) is the one task of the paper ending in
+ *   it that the paper names far more often than any other (`machine
+ *   translation`, `semantic segmentation`).
+ *
+ * Joined names become names of the entity within this paper only
+ * (`paperNames`), never aliases for other papers; the entities the paper
+ * named apart keep their ids elsewhere.
+ *
+ * @internal
+ */
+import type { Entity, EntityId } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
+
+/** One entity of the paper, as its chunks resolved it. */
+export interface PaperEntityInput {
+  readonly entity: Entity
+  /** Known before this paper (found in the store): it keeps its id; only this paper's mentions move. */
+  readonly stored: boolean
+  /** This paper's type votes for it. */
+  readonly votes: ReadonlyMap<string, number>
+}
+
+/** Why two entities of a paper are one. */
+export type PaperJoinRule = "definition" | "initials" | "compound" | "task-head"
+
+/** The paper's entities that are one: each moved id goes to its representative. */
+export interface PaperResolution {
+  /** Entity id -> the entity the paper means by it (only ids that move). */
+  readonly moved: ReadonlyMap<EntityId, EntityId>
+  /** Entity id -> the names this paper gives it that hold only in this paper. */
+  readonly paperNames: ReadonlyMap<EntityId, ReadonlyArray<string>>
+  /** Every join, with its rule (for reports and tests). */
+  readonly joins: ReadonlyArray<{ readonly from: EntityId; readonly to: EntityId; readonly rule: PaperJoinRule }>
+}
+
+// ---------------------------------------------------------------------------
+// Counting names in the text
+// ---------------------------------------------------------------------------
+
+const wordsOf = (s: string): Array<string> =>
+  (s.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) =>
+    w.length > 3 && /[^s]s$/u.test(w) && !/(?:us|is)$/u.test(w) ? w.slice(0, -1) : w
+  )
+
+/** How often each name occurs in the text, as a run of words (case, plural and punctuation aside). */
+const countNames = (text: string, names: Iterable<string>): Map<string, number> => {
+  const wanted = new Map<string, Array<string>>()
+  for (const n of names) {
+    const seq = wordsOf(n)
+    if (seq.length > 0 && seq.length <= 8) wanted.set(seq.join(" "), seq)
+  }
+  const lengths = new Set(Array.from(wanted.values(), (s) => s.length))
+  const counts = new Map<string, number>()
+  const words = wordsOf(text)
+  for (const n of lengths) {
+    for (let i = 0; i + n <= words.length; i++) {
+      const gram = words.slice(i, i + n).join(" ")
+      if (wanted.has(gram)) counts.set(gram, (counts.get(gram) ?? 0) + 1)
+    }
+  }
+  return counts
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------
+
+const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from", "over"])
+
+/**
+ * An acronym as written: capitals and digits (`SVHN`, `CNN`), or a capital-led
+ * run with lower-case letters inside (`IoU`), or one lower-case letter before
+ * capitals (`mAP`, `mIoU`); 2-8 characters with at least two capitals.
+ */
+const ACRONYM = /^(?=(?:[^\p{Lu}]*\p{Lu}){2})(?:\p{Lu}[\p{Lu}\p{N}]{1,7}|\p{Ll}?\p{Lu}[\p{Lu}\p{Ll}\p{N}]{1,6})$/u
+
+const isAcronym = (name: string): boolean => ACRONYM.test(name.trim()) && !/\s/u.test(name.trim())
+
+/**
+ * Whether a multi-word name is spelled by an acronym's letters: its capitals
+ * against the initials of the name's significant words (`SVHN`: Street View
+ * House Numbers), or all its letters against the initials of every word
+ * (`IoU`: intersection over union; `mAP`: mean average precision). A
+ * lower-case name needs three letters or more (two-letter initials of common
+ * words fit too much).
+ */
+export const spells = (acronym: string, name: string): boolean => {
+  const parts = name.trim().split(/[\s\-–/]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w))
+  if (parts.length < 2 || parts.some((w) => /\p{N}/u.test(w))) return false
+  const capitalised = parts.filter((w) => !MINOR.has(w.toLowerCase())).every((w) => /^\p{Lu}/u.test(w))
+  const letters = acronym.replace(/s$/u, "")
+  const capitals = letters.replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
+  const all = letters.toLowerCase()
+  if (!capitalised && capitals.length < 3 && all.length < 3) return false
+  const initials = parts.map((w) => w[0]!.toLowerCase()).join("")
+  const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
+  return initials === all || significant === capitals || (capitals.length >= 3 && significant === all)
+}
+
+/** `FractalNet` -> `fractal network`, `PyramidNets` -> `pyramid network`; null for other names. */
+export const compoundWords = (name: string): string | null => {
+  const m = /^(\p{Lu}\p{Ll}{2,})((?:\p{Lu}\p{Ll}+)*?)(Net|Network)s?$/u.exec(name.trim())
+  if (m === null) return null
+  const inner = m[2]!.match(/\p{Lu}\p{Ll}+/gu) ?? []
+  return [m[1]!, ...inner, "network"].join(" ").toLowerCase()
+}
+
+/** A name's words with a light stem, for comparing names within the paper. */
+const stems = (name: string): string => wordsOf(name).map((w) => EntityName.stemWord(w)).join(" ")
+
+const majority = (votes: ReadonlyMap<string, number>, fallback: string): string => {
+  let best = fallback
+  let n = votes.get(fallback) ?? 0
+  for (const [t, k] of votes) {
+    if (k > n) {
+      best = t
+      n = k
+    }
+  }
+  return best
+}
+
+// ---------------------------------------------------------------------------
+
+/** Union-find over the paper's entity ids. */
+class Groups {
+  private readonly parent = new Map<EntityId, EntityId>()
+  find(x: EntityId): EntityId {
+    let root = x
+    while (this.parent.has(root) && this.parent.get(root) !== root) root = this.parent.get(root)!
+    let cur = x
+    while (cur !== root) {
+      const next = this.parent.get(cur) ?? root
+      this.parent.set(cur, root)
+      cur = next
+    }
+    return root
+  }
+  union(a: EntityId, b: EntityId): boolean {
+    const ra = this.find(a)
+    const rb = this.find(b)
+    if (ra === rb) return false
+    this.parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb)
+    return true
+  }
+}
+
+/**
+ * The paper's entities that the paper uses as one (see the module header).
+ * Pure and deterministic.
+ */
+export const resolvePaper = (
+  inputs: ReadonlyArray<PaperEntityInput>,
+  context: { readonly text: string; readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined }
+): PaperResolution => {
+  const byId = new Map(inputs.map((e) => [e.entity.id, e]))
+  const namesOf = (e: PaperEntityInput): ReadonlyArray<string> => [e.entity.label, ...e.entity.aliases]
+  const counts = countNames(context.text, inputs.flatMap(namesOf))
+  const countOf = (e: PaperEntityInput): number => {
+    let n = 0
+    const seen = new Set<string>()
+    for (const name of namesOf(e)) {
+      const k = wordsOf(name).join(" ")
+      if (seen.has(k)) continue
+      seen.add(k)
+      n += counts.get(k) ?? 0
+    }
+    return n
+  }
+  const typeOf = (e: PaperEntityInput): string => majority(e.votes, e.entity.type)
+  // Entities by the identity keys of their names.
+  const byKey = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const k = EntityCache.keyOf(n)
+      if (k === "") continue
+      const set = byKey.get(k) ?? new Set<EntityId>()
+      set.add(e.entity.id)
+      byKey.set(k, set)
+    }
+  }
+  const groups = new Groups()
+  const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
+  const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
+    if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
+  }
+
+  // Definitions anywhere in the paper.
+  const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
+  for (const d of definitions) {
+    const shorts = byKey.get(EntityCache.keyOf(d.short))
+    const longs = byKey.get(EntityCache.keyOf(d.long))
+    if (shorts === undefined || longs === undefined || shorts.size !== 1 || longs.size !== 1) continue
+    const [s] = shorts
+    const [l] = longs
+    if (s === l) continue
+    // A short form the paper also spells out otherwise (two long forms) is not this definition's.
+    const other = namesOf(byId.get(s!)!).some((n) =>
+      /\s/u.test(n.trim()) && EntityCache.keyOf(n) !== EntityCache.keyOf(d.long) && EntityName.abbreviationMatch(d.short, n) !== null
+    )
+    if (!other) join(l!, s!, "definition")
+  }
+
+  // Initials: an acronym and the one multi-word name of the paper it spells.
+  const multiWord = inputs.flatMap((e) => namesOf(e).filter((n) => /\s|-/u.test(n.trim())).map((n) => ({ e, n })))
+  for (const e of inputs) {
+    for (const a of namesOf(e).filter(isAcronym)) {
+      // An acronym whose entity already has a long form it abbreviates means that.
+      if (namesOf(e).some((n) => /\s/u.test(n.trim()) && EntityName.abbreviationMatch(a, n) !== null)) continue
+      const fits = new Set(multiWord.filter((m) => m.e.entity.id !== e.entity.id && spells(a, m.n)).map((m) => m.e.entity.id))
+      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
+    }
+  }
+
+  // Compound names: FractalNet and fractal network(s).
+  const byStems = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const k = stems(n)
+      const set = byStems.get(k) ?? new Set<EntityId>()
+      set.add(e.entity.id)
+      byStems.set(k, set)
+    }
+  }
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const words = compoundWords(n)
+      if (words === null) continue
+      const fits = new Set([...(byStems.get(stems(words)) ?? []), ...(byStems.get(stems(words.replace(/network$/u, "net"))) ?? [])])
+      fits.delete(e.entity.id)
+      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "compound")
+    }
+  }
+
+  // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
+  // name over an acronym, then the most mentioned, then the smallest id.
+  const members = new Map<EntityId, Array<PaperEntityInput>>()
+  for (const e of inputs) {
+    const root = groups.find(e.entity.id)
+    members.set(root, [...(members.get(root) ?? []), e])
+  }
+  const rank = (e: PaperEntityInput): ReadonlyArray<number> => [
+    e.stored ? 0 : 1,
+    isAcronym(e.entity.label) ? 1 : 0,
+    -countOf(e)
+  ]
+  const better = (a: PaperEntityInput, b: PaperEntityInput): boolean => {
+    const ra = rank(a)
+    const rb = rank(b)
+    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!
+    return a.entity.id < b.entity.id
+  }
+  const representative = new Map<EntityId, EntityId>()
+  for (const list of members.values()) {
+    const rep = list.reduce((best, e) => (better(e, best) ? e : best))
+    for (const e of list) representative.set(e.entity.id, rep.entity.id)
+  }
+  const repOf = (id: EntityId): EntityId => representative.get(id) ?? id
+
+  // The paper's task by its head: a bare task word is the dominant task of the paper ending in it.
+  const tasks = inputs.filter((e) => typeOf(e) === "Task")
+  for (const a of tasks) {
+    const bare = namesOf(a).map((n) => wordsOf(n))
+    if (!bare.every((w) => w.length === 1)) continue
+    const head = EntityName.stemWord(bare[0]![0]!)
+    const candidates = new Map<EntityId, number>()
+    for (const b of tasks) {
+      if (repOf(b.entity.id) === repOf(a.entity.id)) continue
+      const ends = namesOf(b).some((n) => {
+        const w = wordsOf(n)
+        return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
+      })
+      if (!ends) continue
+      const root = repOf(b.entity.id)
+      candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
+    }
+    const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    const [first, second] = ranked
+    if (first === undefined || first[1] < 2 || (second !== undefined && first[1] < 2 * second[1])) continue
+    if (members.get(groups.find(a.entity.id))!.length > 1) continue
+    representative.set(a.entity.id, first[0])
+    joins.push({ from: a.entity.id, to: first[0], rule: "task-head" })
+  }
+
+  const moved = new Map<EntityId, EntityId>()
+  const paperNames = new Map<EntityId, Array<string>>()
+  for (const e of inputs) {
+    const rep = representative.get(e.entity.id) ?? e.entity.id
+    if (rep === e.entity.id) continue
+    moved.set(e.entity.id, rep)
+    const target = byId.get(rep)!
+    const list = paperNames.get(rep) ?? []
+    const have = new Set([...namesOf(target), ...list].map(EntityCache.keyOf))
+    for (const n of namesOf(e)) {
+      const k = EntityCache.keyOf(n)
+      if (k === "" || have.has(k)) continue
+      have.add(k)
+      list.push(n)
+    }
+    paperNames.set(rep, list)
+  }
+  for (const [id, list] of paperNames) if (list.length === 0) paperNames.delete(id)
+  return { moved, paperNames, joins }
+}
