@@ -38,6 +38,7 @@ import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpSe
 import * as EntityResolution from "./EntityResolution.js"
 import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
+import { FALLBACK_TYPE } from "./internal/rdfVocabulary.js"
 import * as Rdf from "./Rdf.js"
 import { ShaclValidator } from "./Shacl.js"
 
@@ -734,15 +735,17 @@ const assemble = (
     const claimList = Array.from(claimsById.values(), (c) =>
       paperPass.moved.size === 0 ? c : { ...c, entityIds: Array.from(new Set(c.entityIds.map(to))).sort() })
     const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
+    // The fallback class (`Concept`) is no evidence of a kind: any other type with a vote wins over it.
     const typed = (e: Entity): Entity => {
       const counts = votesById.get(e.id)
       if (counts === undefined || counts.size === 0) return e
+      const weight = (type: string, n: number) => (type === FALLBACK_TYPE ? 0 : n)
       let best = e.type
-      let bestVotes = counts.get(e.type) ?? 0
+      let bestVotes = weight(e.type, counts.get(e.type) ?? 0)
       for (const [type, n] of counts) {
-        if (n > bestVotes) {
+        if (weight(type, n) > bestVotes) {
           best = type
-          bestVotes = n
+          bestVotes = weight(type, n)
         }
       }
       return best === e.type ? e : ({ ...e, type: best } as Entity)

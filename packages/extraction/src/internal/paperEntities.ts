@@ -93,7 +93,12 @@ const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "
  */
 const ACRONYM = /^(?=(?:[^\p{Lu}]*\p{Lu}){2})(?:\p{Lu}[\p{Lu}\p{N}]{1,7}|\p{Ll}?\p{Lu}[\p{Lu}\p{Ll}\p{N}]{1,6})$/u
 
-const isAcronym = (name: string): boolean => ACRONYM.test(name.trim()) && !/\s/u.test(name.trim())
+/** An acronym: no more lower-case letters than capitals (`IoU`, `mIoU`, `BiDAF`; not `ByteNet`, `ResNet`). */
+const isAcronym = (name: string): boolean => {
+  const t = name.trim()
+  if (!ACRONYM.test(t)) return false
+  return (t.match(/\p{Ll}/gu) ?? []).length <= (t.match(/\p{Lu}/gu) ?? []).length
+}
 
 /**
  * Whether a multi-word name is spelled by an acronym's letters: its capitals
@@ -110,10 +115,10 @@ export const spells = (acronym: string, name: string): boolean => {
   const letters = acronym.replace(/s$/u, "")
   const capitals = letters.replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
   const all = letters.toLowerCase()
-  if (!capitalised && capitals.length < 3 && all.length < 3) return false
   const initials = parts.map((w) => w[0]!.toLowerCase()).join("")
   const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
-  return initials === all || significant === capitals || (capitals.length >= 3 && significant === all)
+  if (capitalised) return initials === all || significant === capitals || significant === all
+  return (all.length >= 3 && (initials === all || significant === all)) || (capitals.length >= 3 && significant === capitals)
 }
 
 /** `FractalNet` -> `fractal network`, `PyramidNets` -> `pyramid network`; null for other names. */
@@ -174,11 +179,14 @@ export const resolvePaper = (
 ): PaperResolution => {
   const byId = new Map(inputs.map((e) => [e.entity.id, e]))
   const namesOf = (e: PaperEntityInput): ReadonlyArray<string> => [e.entity.label, ...e.entity.aliases]
-  const counts = countNames(context.text, inputs.flatMap(namesOf))
+  // A name and its identity form (`semantic segmentation task`, `semantic segmentation`).
+  const formsOf = (e: PaperEntityInput): ReadonlyArray<string> =>
+    Array.from(new Set(namesOf(e).flatMap((n) => [n, EntityName.canonicalName(n)])))
+  const counts = countNames(context.text, inputs.flatMap(formsOf))
   const countOf = (e: PaperEntityInput): number => {
     let n = 0
     const seen = new Set<string>()
-    for (const name of namesOf(e)) {
+    for (const name of formsOf(e)) {
       const k = wordsOf(name).join(" ")
       if (seen.has(k)) continue
       seen.add(k)
@@ -224,8 +232,9 @@ export const resolvePaper = (
   const multiWord = inputs.flatMap((e) => namesOf(e).filter((n) => /\s|-/u.test(n.trim())).map((n) => ({ e, n })))
   for (const e of inputs) {
     for (const a of namesOf(e).filter(isAcronym)) {
-      // An acronym whose entity already has a long form it abbreviates means that.
-      if (namesOf(e).some((n) => /\s/u.test(n.trim()) && EntityName.abbreviationMatch(a, n) !== null)) continue
+      // An acronym whose entity already has a long form it abbreviates (a name of several words with no acronym in
+      // it) means that.
+      if (namesOf(e).some((n) => /\s/u.test(n.trim()) && !n.split(/[\s\-–/]+/u).some(isAcronym) && EntityName.abbreviationMatch(a, n) !== null)) continue
       const fits = new Set(multiWord.filter((m) => m.e.entity.id !== e.entity.id && spells(a, m.n)).map((m) => m.e.entity.id))
       if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
     }
@@ -279,13 +288,14 @@ export const resolvePaper = (
   // The paper's task by its head: a bare task word is the dominant task of the paper ending in it.
   const tasks = inputs.filter((e) => typeOf(e) === "Task")
   for (const a of tasks) {
-    const bare = namesOf(a).map((n) => wordsOf(n))
-    if (!bare.every((w) => w.length === 1)) continue
+    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`)
+    const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
+    if (!bare.every((w) => w.length === 1 && /^\p{L}+$/u.test(w[0]!))) continue
     const head = EntityName.stemWord(bare[0]![0]!)
     const candidates = new Map<EntityId, number>()
     for (const b of tasks) {
       if (repOf(b.entity.id) === repOf(a.entity.id)) continue
-      const ends = namesOf(b).some((n) => {
+      const ends = formsOf(b).some((n) => {
         const w = wordsOf(n)
         return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
       })

@@ -56,8 +56,9 @@ const SEP = "\u0000"
 
 /**
  * The statement that gives each entity of `idsQuery` the type with most votes
- * in `entity_type_votes` (ties: the current type, then alphabetical).
- * Entities without votes keep their type.
+ * in `entity_type_votes` (ties: the current type, then alphabetical); the
+ * fallback class `Concept` is no evidence of a kind, so it is chosen only
+ * when no vote names another type. Entities without votes keep their type.
  */
 export const retypeSql = (idsQuery: string): string =>
   `UPDATE entities SET type = b.type FROM (
@@ -65,7 +66,9 @@ export const retypeSql = (idsQuery: string): string =>
        SELECT entity_id, type, sum(votes) AS n FROM entity_type_votes
        WHERE entity_id IN (${idsQuery}) GROUP BY entity_id, type
      ) t JOIN entities e ON e.entity_id = t.entity_id
-     QUALIFY row_number() OVER (PARTITION BY t.entity_id ORDER BY t.n DESC, (t.type = e.type) DESC, t.type) = 1
+     QUALIFY row_number() OVER (
+       PARTITION BY t.entity_id ORDER BY (t.type = 'Concept') ASC, t.n DESC, (t.type = e.type) DESC, t.type
+     ) = 1
    ) b
    WHERE entities.entity_id = b.entity_id AND entities.type <> b.type`
 
