@@ -25,8 +25,7 @@
  * an acronym of its initials; SciREX's clusters also hold forms that are no
  * name of the entity, "Data augmentation" under semantic segmentation, "SGD"
  * under Smooth Network). A form listed under two gold entities of one paper
- * ("accuracy" for top-1 and top-5 accuracy) is left out of the scores
- * (`EntityEval.score` counts these ambiguous forms).
+ * ("accuracy" for top-1 and top-5 accuracy) is left out of every view.
  *
  *   npx tsx --conditions=@kg/source scripts/eval-entities-scirex.ts [dev|heldout|all] [--examples N]
  *     [--papers DIR --gold FILE] [--keep-db PATH] [--resolver-only] [--json]
@@ -46,13 +45,12 @@ import * as EntityName from "../packages/core/src/EntityName.js"
 import * as NlpService from "../packages/core/src/NlpService.js"
 import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import { resolveChunk, resolvePaper } from "../packages/extraction/src/EntityResolution.js"
+import * as EntityResolution from "../packages/extraction/src/EntityResolution.js"
 import * as Extractor from "../packages/extraction/src/Extractor.js"
 import * as Shacl from "../packages/extraction/src/Shacl.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Extract from "../packages/graph/src/Extract.js"
 import * as Store from "../packages/graph/src/Store.js"
-import * as StoredEntities from "../packages/graph/src/StoredEntities.js"
 import { loadPapers, papersDir, type ScirexPaper, splitOf } from "./lib/scirex.js"
 
 const argv = process.argv.slice(2)
@@ -64,7 +62,9 @@ const split = argv.find((a) => a === "dev" || a === "heldout" || a === "all") ??
 const examples = Number(option("--examples") ?? "0")
 const keepDb = option("--keep-db")
 const resolverOnly = argv.includes("--resolver-only")
-const withPaperPass = !argv.includes("--no-paper-pass")
+// The paper pass and its store table, when this build has them (the script also measures older builds).
+const resolvePaper = (EntityResolution as Partial<typeof EntityResolution>).resolvePaper
+const withPaperPass = !argv.includes("--no-paper-pass") && resolvePaper !== undefined
 const asJson = argv.includes("--json")
 const papers = loadPapers(option("--papers") ?? path.join(papersDir, "related"), option("--gold") ?? path.join(papersDir, "related_gold.jsonl"))
   .filter((p) => split === "all" || splitOf(p.docId) === split)
@@ -93,18 +93,57 @@ const linked = (a: string, b: string): boolean => {
 /** A gold form as a name: cleaned like any label (`SMT)` -> `SMT`); empty when nothing is left. */
 const formOf = (f: string): string => EntityName.cleanLabel(f)
 
+/** Forms listed under two or more entities of a paper ("accuracy" for top-1 and top-5 accuracy): left out. */
+const ambiguous = (p: ScirexPaper): ReadonlySet<string> => {
+  const listed = new Map<string, number>()
+  for (const e of p.gold.salient_entities) {
+    for (const f of new Set(Object.keys(e.surface_forms).map(formOf))) listed.set(f, (listed.get(f) ?? 0) + 1)
+  }
+  return new Set([...listed].filter(([, n]) => n > 1).map(([f]) => f))
+}
+const formsOfEntity = (p: ScirexPaper, e: ScirexPaper["gold"]["salient_entities"][number]): Array<string> => {
+  const skip = ambiguous(p)
+  return Array.from(new Set(Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "" && !skip.has(f))))
+}
+const ambiguousForms = papers.reduce((n, p) => n + ambiguous(p).size, 0)
+
 type View = "all" | "linked"
 const goldOf = (view: View): EntityEval.GoldClusters =>
   new Map(papers.map((p) => {
     const clusters = new Map<string, ReadonlyArray<string>>()
     for (const e of p.gold.salient_entities) {
-      let forms = Array.from(new Set(Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "")))
+      let forms = formsOfEntity(p, e)
       if (view === "linked") forms = forms.filter((f) => forms.some((o) => o !== f && linked(f, o)))
       if (forms.length > 0) clusters.set(e.entity, forms)
     }
     return [p.paperId, clusters] as const
   }))
-const gold = { all: goldOf("all"), linked: goldOf("linked") }
+/**
+ * The same gold in SciERC's coreference format, read as `scripts/eval-entities.ts` reads SciERC
+ * (`EntityEval.scierGold`): head-noun anaphora of a longer form of the cluster ("translation" for "machine
+ * translation") are left out, since they corefer without being names of the entity; `scierc-aliases` also keeps only
+ * lexically linked forms.
+ */
+const scierRecords: ReadonlyArray<EntityEval.ScierRecord> = papers.map((p) => {
+  const clusters = p.gold.salient_entities.map((e) => formsOfEntity(p, e)).filter((c) => c.length > 0)
+  const typeOf = new Map<string, string>()
+  for (const e of p.gold.salient_entities) {
+    for (const f of Object.keys(e.surface_forms)) if (!typeOf.has(formOf(f))) typeOf.set(formOf(f), e.type ?? "OtherScientificTerm")
+  }
+  return {
+    doc_key: p.paperId,
+    text: p.text,
+    entities: clusters.flat().map((f) => ({ text: f, type: typeOf.get(f) ?? "OtherScientificTerm" })),
+    coref_clusters: clusters
+  }
+})
+const gold = {
+  all: goldOf("all"),
+  linked: goldOf("linked"),
+  scierc: EntityEval.scierGold(scierRecords),
+  "scierc-aliases": EntityEval.scierGold(scierRecords, { linkedOnly: true })
+}
+const VIEWS = ["all", "linked", "scierc", "scierc-aliases"] as const
 
 const KG_TYPE: Readonly<Record<string, string>> = { Method: "Method", Task: "Task", Material: "Dataset", Metric: "Metric" }
 
@@ -125,22 +164,14 @@ const resolverLevel = (): Map<string, Map<string, string>> => {
       }))
     )
     const result = { entities, relations: [], claims: [] } as unknown as ExtractionResult
-    const out = resolveChunk(result, {
+    const out = EntityResolution.resolveChunk(result, {
       cache: EntityCache.empty,
       definitions: EntityName.findDefinitions(p.text),
       storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
     })
-    for (const e of out.entities) {
-      for (const n of [e.label, ...e.aliases]) {
-        const k = EntityCache.keyOf(n)
-        const held = store.get(k)
-        if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
-        else if (held !== undefined && held.id === e.id) store.set(k, e)
-      }
-    }
     const votes = new Map(Array.from(out.typeVotes, ([id, v]) => [id, v]))
     const paper = withPaperPass
-      ? resolvePaper(out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: votes.get(e.id) ?? new Map() })), {
+      ? resolvePaper!(out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: votes.get(e.id) ?? new Map() })), {
         text: p.text
       })
       : undefined
@@ -151,7 +182,20 @@ const resolverLevel = (): Map<string, Map<string, string>> => {
         for (const e of out.entities) console.error(`  ${e.id} ${e.label} | ${e.aliases.join(" | ")} ${storedIds.has(e.id) ? "(stored)" : ""}`)
       }
     }
-    for (const e of out.entities) storedIds.add(e.id)
+    // The store after this paper, as the pipeline writes it: entities that moved within the paper (and were new)
+    // are not written; the aliases the paper pass gives are.
+    for (const e0 of out.entities) {
+      if (paper?.moved.has(e0.id) === true && !storedIds.has(e0.id)) continue
+      const more = paper?.aliases.get(e0.id) ?? []
+      const e = more.length === 0 ? e0 : ({ ...e0, aliases: [...e0.aliases, ...more] } as Entity)
+      for (const n of [e.label, ...e.aliases]) {
+        const k = EntityCache.keyOf(n)
+        const held = store.get(k)
+        if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
+        else if (held !== undefined && held.id === e.id) store.set(k, e)
+      }
+      storedIds.add(e.id)
+    }
     const ids = new Map<string, string>()
     for (const e of entities) {
       const id = out.labelToId.get(e.label) ?? EntityCache.lookup(out.cache, e.label)?.id
@@ -189,9 +233,33 @@ const endToEnd = (db: string) =>
     )
     const entities = new Map(entityRows.map((r) => [r.entity_id, { label: r.label, type: r.type }]))
     // Each paper's names (labels, aliases, names that hold only in the paper) by identity key.
-    const paperIndex = yield* StoredEntities.paperNames(papers.map((p) => p.paperId))
+    const [hasPaperNames] = yield* sql.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM duckdb_tables()
+       WHERE database_name = current_database() AND table_name = 'entity_paper_names'`
+    )
+    // As StoredEntities.paperNames: among the entities a paper mentions, a label, then an alias, then a name that
+    // holds only in the paper (written here so that the script also measures builds without that table).
+    const names = yield* sql.query<{ paper_id: string; entity_id: string; name: string; rank: number }>(
+      `WITH mentioned AS (SELECT DISTINCT paper_id, entity_id FROM entity_mentions)
+       SELECT m.paper_id, e.entity_id, e.label AS name, 0 AS rank FROM mentioned m JOIN entities e USING (entity_id)
+       UNION ALL
+       SELECT m.paper_id, a.entity_id, a.alias AS name, 1 AS rank FROM mentioned m JOIN entity_aliases a USING (entity_id)` +
+        ((hasPaperNames?.n ?? 0) > 0 ? " UNION ALL SELECT paper_id, entity_id, name, 2 AS rank FROM entity_paper_names" : "")
+    )
+    const best = new Map<string, Map<string, { id: string; rank: number }>>()
+    for (const r of names) {
+      const key = EntityCache.keyOf(r.name)
+      if (key === "") continue
+      const index = best.get(r.paper_id) ?? new Map<string, { id: string; rank: number }>()
+      best.set(r.paper_id, index)
+      const held = index.get(key)
+      if (held === undefined || r.rank < held.rank || (r.rank === held.rank && r.entity_id < held.id)) {
+        index.set(key, { id: r.entity_id, rank: r.rank })
+      }
+    }
+    const paperIndex = new Map(Array.from(best, ([paper, index]) => [paper, new Map(Array.from(index, ([k, v]) => [k, v.id]))]))
     const keys = new Set<string>()
-    for (const g of [gold.all, gold.linked]) for (const c of g.values()) for (const fs_ of c.values()) for (const f of fs_) keys.add(EntityCache.keyOf(f))
+    for (const v of VIEWS) for (const c of gold[v].values()) for (const fs_ of c.values()) for (const f of fs_) keys.add(EntityCache.keyOf(f))
     keys.delete("")
     const found = yield* store.lookupEntities(Array.from(keys))
     const global = new Map(Array.from(found, ([k, e]) => [k, e.id]))
@@ -199,7 +267,7 @@ const endToEnd = (db: string) =>
     for (const p of papers) {
       const ids = new Map<string, string>()
       const idx = paperIndex.get(p.paperId) ?? new Map()
-      for (const clusters of [gold.all.get(p.paperId), gold.linked.get(p.paperId)]) {
+      for (const clusters of VIEWS.map((v) => gold[v].get(p.paperId))) {
         for (const forms of clusters?.values() ?? []) {
           for (const f of forms) {
             const key = EntityCache.keyOf(f)
@@ -277,12 +345,51 @@ const typeAccuracy = (e2e: EndToEnd, subset: ReadonlyArray<ScirexPaper>) => {
 }
 
 // ---------------------------------------------------------------------------
+// Across papers
+// ---------------------------------------------------------------------------
+
+/**
+ * SciREX names an entity the same in every paper (`CIFAR-10`, `WMT2014_English-German`, `BLEU_score`). Each paper's
+ * kg entity for it is the one its forms name most often (by the forms' counts); the entity is consistent when every
+ * paper that names it resolves to the same kg entity. Two SciREX entities that resolve to one kg entity in some
+ * papers are a cross-paper over-merge (CIFAR-10 and CIFAR-100 as one).
+ */
+const crossPaper = (resolveIn: (paper: string, form: string) => string | undefined, subset: ReadonlyArray<ScirexPaper>) => {
+  const idsOf = new Map<string, Map<string, string>>()
+  for (const p of subset) {
+    for (const e of p.gold.salient_entities) {
+      const weights = new Map<string, number>()
+      for (const [f, n] of Object.entries(e.surface_forms)) {
+        const id = resolveIn(p.paperId, formOf(f))
+        if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + n)
+      }
+      const best = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]
+      if (best === undefined) continue
+      const byPaper = idsOf.get(e.entity) ?? new Map<string, string>()
+      byPaper.set(p.paperId, best[0])
+      idsOf.set(e.entity, byPaper)
+    }
+  }
+  const shared = [...idsOf].filter(([, byPaper]) => byPaper.size >= 2)
+  const consistent = shared.filter(([, byPaper]) => new Set(byPaper.values()).size === 1)
+  const owners = new Map<string, Set<string>>()
+  for (const [entity, byPaper] of idsOf) for (const id of byPaper.values()) owners.set(id, new Set([...(owners.get(id) ?? []), entity]))
+  const merged = [...owners].filter(([, es]) => es.size > 1)
+  return {
+    entitiesInTwoOrMorePapers: shared.length,
+    consistent: consistent.length,
+    consistentRate: shared.length === 0 ? 0 : Math.round((consistent.length / shared.length) * 1000) / 1000,
+    inconsistent: shared.filter(([, byPaper]) => new Set(byPaper.values()).size > 1).map(([e, byPaper]) => `${e}: ${new Set(byPaper.values()).size} entities`),
+    overMerged: merged.map(([id, es]) => `${[...es].sort().join(" + ")} -> ${id.replace(/^.*\/entity\//u, "")}`)
+  }
+}
+
+// ---------------------------------------------------------------------------
 
 const label = (e2e: EndToEnd | undefined, id: string) => e2e?.entities.get(id)?.label ?? id.replace(/^.*\/entity\//u, "")
 const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
   goldEntities: r.goldEntities,
   coverage: r.coverage,
-  ambiguousForms: r.ambiguousForms,
   split: `${r.split}/${r.multiFormEntities}`,
   splitRate: r.splitRate,
   overMerge: `${r.overMerged}/${r.resolvedEntities}`,
@@ -296,26 +403,19 @@ const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
 })
 
 const main = Effect.gen(function*() {
-  const out: Record<string, unknown> = { split, papers: papers.length }
+  const out: Record<string, unknown> = { split, papers: papers.length, ambiguousForms }
   const resolver = resolverLevel()
-  out["resolver"] = {
-    all: brief(EntityEval.score(gold.all, (g, f) => resolver.get(g)?.get(f), examples)),
-    linked: brief(EntityEval.score(gold.linked, (g, f) => resolver.get(g)?.get(f), examples))
-  }
+  out["resolverAcrossPapers"] = crossPaper((g, f) => resolver.get(g)?.get(f), papers)
+  out["resolver"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolver.get(g)?.get(f), examples))]))
   if (!resolverOnly) {
     const db = keepDb ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-eval-scirex-")), "store.duckdb")
     if (keepDb !== undefined) fs.rmSync(keepDb, { force: true })
     const e2e = yield* endToEnd(db)
     out["extracted"] = e2e.counts
-    out["endToEnd"] = {
-      all: brief(EntityEval.score(gold.all, (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e),
-      linked: brief(EntityEval.score(gold.linked, (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e)
-    }
-    out["endToEndGlobal"] = {
-      all: brief(EntityEval.score(gold.all, (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0)),
-      linked: brief(EntityEval.score(gold.linked, (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0))
-    }
+    out["endToEnd"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e)]))
+    out["endToEndGlobal"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0))]))
     out["types"] = typeAccuracy(e2e, papers)
+    out["endToEndAcrossPapers"] = crossPaper((g, f) => e2e.inPaper.get(g)?.get(f), papers)
     if (keepDb === undefined) fs.rmSync(path.dirname(db), { recursive: true, force: true })
   }
   if (asJson) console.log(JSON.stringify(out))

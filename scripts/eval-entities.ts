@@ -60,7 +60,17 @@ for (const r of records) {
     definitions: EntityName.findDefinitions(r.text),
     storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
   })
-  for (const e of out.entities) {
+  // The paper pass (EntityResolution.resolvePaper), as the pipeline runs it after the last chunk of a paper.
+  const paper = noPaperPass ? undefined : resolvePaper(
+    out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: out.typeVotes.get(e.id) ?? new Map() })),
+    { text: r.text }
+  )
+  // The store after this abstract, as the pipeline writes it: entities that moved within it (new ones) are not
+  // written; the aliases the paper pass gives are.
+  for (const e0 of out.entities) {
+    if (paper?.moved.has(e0.id) === true && !storedIds.has(e0.id)) continue
+    const more = paper?.aliases.get(e0.id) ?? []
+    const e = more.length === 0 ? e0 : ({ ...e0, aliases: [...e0.aliases, ...more] } as Entity)
     for (const n of [e.label, ...e.aliases]) {
       const k = EntityCache.keyOf(n)
       const held = store.get(k)
@@ -68,13 +78,8 @@ for (const r of records) {
       if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
       else if (held !== undefined && held.id === e.id) store.set(k, e)
     }
+    storedIds.add(e.id)
   }
-  // The paper pass (EntityResolution.resolvePaper), as the pipeline runs it after the last chunk of a paper.
-  const paper = noPaperPass ? undefined : resolvePaper(
-    out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: out.typeVotes.get(e.id) ?? new Map() })),
-    { text: r.text }
-  )
-  for (const e of out.entities) storedIds.add(e.id)
   const ids = new Map<string, string>()
   for (const forms of [...(gold.get(r.doc_key)?.values() ?? []), ...(aliasGold.get(r.doc_key)?.values() ?? [])]) {
     for (const f of forms) {

@@ -722,6 +722,10 @@ const assemble = (
       { text: context.text }
     )
     const to = (id: EntityId): EntityId => paperPass.moved.get(id) ?? id
+    for (const [id, names] of paperPass.aliases) {
+      const e = entityById.get(id)
+      if (e !== undefined) entityById.set(id, { ...e, aliases: Array.from(new Set([...e.aliases, ...names])).sort() } as Entity)
+    }
     for (const [from, rep] of paperPass.moved) {
       entityById.delete(from)
       const moving = votesById.get(from)

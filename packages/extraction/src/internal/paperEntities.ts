@@ -40,7 +40,7 @@ export interface PaperEntityInput {
 }
 
 /** Why two entities of a paper are one. */
-export type PaperJoinRule = "definition" | "initials" | "compound" | "task-head"
+export type PaperJoinRule = "definition" | "initials" | "compound" | "generic-head" | "prefix" | "head-word"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -48,6 +48,8 @@ export interface PaperResolution {
   readonly moved: ReadonlyMap<EntityId, EntityId>
   /** Entity id -> the names this paper gives it that hold only in this paper. */
   readonly paperNames: ReadonlyMap<EntityId, ReadonlyArray<string>>
+  /** Entity id -> names of entities new in this paper that join it anywhere: aliases every paper finds. */
+  readonly aliases: ReadonlyMap<EntityId, ReadonlyArray<string>>
   /** Every join, with its rule (for reports and tests). */
   readonly joins: ReadonlyArray<{ readonly from: EntityId; readonly to: EntityId; readonly rule: PaperJoinRule }>
 }
@@ -113,12 +115,26 @@ export const spells = (acronym: string, name: string): boolean => {
   if (parts.length < 2 || parts.some((w) => /\p{N}/u.test(w))) return false
   const capitalised = parts.filter((w) => !MINOR.has(w.toLowerCase())).every((w) => /^\p{Lu}/u.test(w))
   const letters = acronym.replace(/s$/u, "")
-  const capitals = letters.replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
+  // its capitals and digits, with a lower-case letter leading them (`mAP`: m, a, p; `BiDAF`: b, d, a, f)
+  const capitals = EntityName.shortFormLetters(letters)
   const all = letters.toLowerCase()
   const initials = parts.map((w) => w[0]!.toLowerCase()).join("")
   const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
-  if (capitalised) return initials === all || significant === capitals || significant === all
+  // Every letter, one per word (`IoU`: intersection over union); the capitals alone only when there are three or more
+  // (`BiDAF`: Bi-Directional Attention Flow; `IoU` is not Image Understanding).
+  if (capitalised) {
+    if (initials === all || significant === all || (capitals.length >= 3 && significant === capitals)) return true
+    // `SVHN`: Google Street View House Numbers (a leading proper name the acronym leaves out)
+    return capitals.length >= 3 && capitals === all && parts.length > capitals.length && significant.slice(1) === capitals
+  }
   return (all.length >= 3 && (initials === all || significant === all)) || (capitals.length >= 3 && significant === capitals)
+}
+
+/** Whether `name` is a long form of `acronym`: it spells it whole, or its last words do (Schwartz-Hearst). */
+const settles = (acronym: string, name: string): boolean => {
+  if (!/\s/u.test(name.trim()) || spells(acronym, name)) return /\s/u.test(name.trim())
+  const long = EntityName.abbreviationMatch(acronym, name)
+  return long !== null && spells(acronym, long)
 }
 
 /** `FractalNet` -> `fractal network`, `PyramidNets` -> `pyramid network`; null for other names. */
@@ -128,6 +144,25 @@ export const compoundWords = (name: string): string | null => {
   const inner = m[2]!.match(/\p{Lu}\p{Ll}+/gu) ?? []
   return [m[1]!, ...inner, "network"].join(" ").toLowerCase()
 }
+
+/**
+ * How often the paper must name its task (or metric) before a bare head word is taken for it: a paper that is
+ * about machine translation names it again and again; an abstract that mentions gender classification once and
+ * "classification" once is not about it.
+ */
+const MIN_HEAD_COUNT = 3
+
+/** A translation direction: two languages (`English-French`, `EN→DE`, `English to German`). */
+const isDirection = (name: string): boolean => {
+  const words = EntityName.canonicalName(name).split(" ")
+  return words.length === 2 && words.every((w) => LANGUAGE_WORDS.has(w))
+}
+const LANGUAGE_WORDS = new Set((
+  "english german french spanish italian portuguese russian chinese japanese korean arabic hindi urdu bengali " +
+  "turkish dutch swedish danish norwegian finnish greek hebrew czech polish hungarian romanian vietnamese thai " +
+  "indonesian malay persian swahili estonian latvian lithuanian ukrainian bulgarian croatian serbian slovak slovenian " +
+  "tamil telugu nepali sinhala khmer pashto gujarati kazakh"
+).split(" "))
 
 /** A name's words with a light stem, for comparing names within the paper. */
 const stems = (name: string): string => wordsOf(name).map((w) => EntityName.stemWord(w)).join(" ")
@@ -207,6 +242,8 @@ export const resolvePaper = (
     }
   }
   const groups = new Groups()
+  /** Entities joined by a rule that holds only within this paper. */
+  const paperOnly = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
     if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
@@ -232,10 +269,16 @@ export const resolvePaper = (
   const multiWord = inputs.flatMap((e) => namesOf(e).filter((n) => /\s|-/u.test(n.trim())).map((n) => ({ e, n })))
   for (const e of inputs) {
     for (const a of namesOf(e).filter(isAcronym)) {
-      // An acronym whose entity already has a long form it abbreviates (a name of several words with no acronym in
-      // it) means that.
-      if (namesOf(e).some((n) => /\s/u.test(n.trim()) && !n.split(/[\s\-–/]+/u).some(isAcronym) && EntityName.abbreviationMatch(a, n) !== null)) continue
-      const fits = new Set(multiWord.filter((m) => m.e.entity.id !== e.entity.id && spells(a, m.n)).map((m) => m.e.entity.id))
+      // An acronym whose entity already has a long form it spells (the whole name, or its last words: `SVC` of
+      // statistical singing voice conversion) means that: it joins only a longer spelling of that long form
+      // (`SVHN`, Street View House Numbers: Google Street View House Numbers).
+      const settled = namesOf(e).filter((n) => settles(a, n)).map((n) => EntityName.canonicalName(n))
+      const fits = new Set(
+        multiWord.filter((m) =>
+          m.e.entity.id !== e.entity.id && spells(a, m.n) &&
+          (settled.length === 0 || settled.some((l) => EntityName.canonicalName(m.n).endsWith(` ${l}`)))
+        ).map((m) => m.e.entity.id)
+      )
       if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
     }
   }
@@ -257,6 +300,48 @@ export const resolvePaper = (
       const fits = new Set([...(byStems.get(stems(words)) ?? []), ...(byStems.get(stems(words.replace(/network$/u, "net"))) ?? [])])
       fits.delete(e.entity.id)
       if (fits.size === 1) join(e.entity.id, [...fits][0]!, "compound")
+    }
+  }
+
+  // Generic heads written in capitals (`Pascal Context Dataset`, `Cityscapes Benchmark`): the name before them, when
+  // it is a name (the identity key drops a generic head only in lower case: `Hidden Markov Model` must stay
+  // `hidden Markov model`).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const tokens = n.trim().split(/\s+/u)
+      if (tokens.length < 2 || !EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!.toLowerCase())) continue
+      const rest = tokens.slice(0, -1)
+      if (!EntityName.looksLikeName(rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) continue
+      const fits = byKey.get(EntityCache.keyOf(rest.join(" ")))
+      if (fits === undefined) continue
+      const others = [...fits].filter((id) => id !== e.entity.id)
+      if (others.length === 1) join(e.entity.id, others[0]!, "generic-head")
+    }
+  }
+
+  // A name and the one longer name of the paper that puts an organisation or a collection before it: `VOC 2012` is
+  // `PASCAL VOC 2012`, `English-French` is `WMT 2014 English-French`, when the prefix is in capitals or has a digit
+  // and the shorter name has a digit or is a translation direction (never `Transformer` / `Weighted Transformer`).
+  const shortNames = inputs.flatMap((e) => namesOf(e).map((n) => ({ e, n, key: EntityCache.keyOf(n) })))
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const tokens = n.trim().split(/\s+/u)
+      for (let cut = 1; cut < Math.min(tokens.length, 3); cut++) {
+        const prefix = tokens.slice(0, cut)
+        const rest = tokens.slice(cut).join(" ")
+        const prefixOk = prefix.every((t) => /^\p{Lu}{3,}$/u.test(t) || /\p{N}/u.test(t)) ||
+          (prefix.length === 2 && /^\p{Lu}{2,}$/u.test(prefix[0]!) && /^[’']?\p{N}+$/u.test(prefix[1]!))
+        if (!prefixOk) continue
+        const restKey = EntityCache.keyOf(rest)
+        const restOk = /\p{N}/u.test(rest) || isDirection(rest)
+        if (!restOk || restKey === "") continue
+        const fits = new Set(shortNames.filter((x) => x.key === restKey && x.e.entity.id !== e.entity.id).map((x) => x.e.entity.id))
+        if (fits.size !== 1) continue
+        const shorter = [...fits][0]!
+        // `English-French` is this paper's WMT 2014 English-French only; `VOC 2012` is PASCAL VOC 2012 anywhere
+        if (!/\p{N}/u.test(rest)) paperOnly.add(shorter)
+        join(shorter, e.entity.id, "prefix")
+      }
     }
   }
 
@@ -285,8 +370,10 @@ export const resolvePaper = (
   }
   const repOf = (id: EntityId): EntityId => representative.get(id) ?? id
 
-  // The paper's task by its head: a bare task word is the dominant task of the paper ending in it.
-  const tasks = inputs.filter((e) => typeOf(e) === "Task")
+  // The paper's task (or metric) by its head: a bare task word is the dominant task of the paper ending in it
+  // (`translation`: machine translation), a bare metric word the dominant metric (`accuracy`: top-1 accuracy).
+  for (const kind of ["Task", "Metric"] as const) {
+  const tasks = inputs.filter((e) => typeOf(e) === kind)
   for (const a of tasks) {
     // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`)
     const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
@@ -305,29 +392,36 @@ export const resolvePaper = (
     }
     const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
     const [first, second] = ranked
-    if (first === undefined || first[1] < 2 || (second !== undefined && first[1] < 2 * second[1])) continue
+    if (first === undefined || first[1] < MIN_HEAD_COUNT || (second !== undefined && first[1] < 2 * second[1])) continue
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
-    joins.push({ from: a.entity.id, to: first[0], rule: "task-head" })
+    paperOnly.add(a.entity.id)
+    joins.push({ from: a.entity.id, to: first[0], rule: "head-word" })
+  }
   }
 
+  // A moved entity's names: aliases every paper finds when the join holds anywhere (a definition, initials, a
+  // compound, a generic head, an organisation prefix) and the entity is new (no other paper knows it); else names
+  // that hold only in this paper (a bare head word, a translation direction, an entity other papers know).
   const moved = new Map<EntityId, EntityId>()
   const paperNames = new Map<EntityId, Array<string>>()
+  const aliases = new Map<EntityId, Array<string>>()
+  const given = new Map<EntityId, Set<string>>()
   for (const e of inputs) {
     const rep = representative.get(e.entity.id) ?? e.entity.id
     if (rep === e.entity.id) continue
     moved.set(e.entity.id, rep)
-    const target = byId.get(rep)!
-    const list = paperNames.get(rep) ?? []
-    const have = new Set([...namesOf(target), ...list].map(EntityCache.keyOf))
+    const have = given.get(rep) ?? new Set(namesOf(byId.get(rep)!).map(EntityCache.keyOf))
+    given.set(rep, have)
+    const into = e.stored || paperOnly.has(e.entity.id) ? paperNames : aliases
+    const list = into.get(rep) ?? []
     for (const n of namesOf(e)) {
       const k = EntityCache.keyOf(n)
       if (k === "" || have.has(k)) continue
       have.add(k)
       list.push(n)
     }
-    paperNames.set(rep, list)
+    if (list.length > 0) into.set(rep, list)
   }
-  for (const [id, list] of paperNames) if (list.length === 0) paperNames.delete(id)
-  return { moved, paperNames, joins }
+  return { moved, paperNames, aliases, joins }
 }
