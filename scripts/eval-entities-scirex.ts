@@ -38,14 +38,12 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { Entity, EntityId, ExtractionResult } from "../packages/core/src/Domain.js"
 import { Embeddings } from "../packages/core/src/Embeddings.js"
 import * as EntityCache from "../packages/core/src/EntityCache.js"
 import * as EntityName from "../packages/core/src/EntityName.js"
 import * as NlpService from "../packages/core/src/NlpService.js"
 import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import * as EntityResolution from "../packages/extraction/src/EntityResolution.js"
 import * as Extractor from "../packages/extraction/src/Extractor.js"
 import * as Shacl from "../packages/extraction/src/Shacl.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
@@ -62,148 +60,30 @@ const split = argv.find((a) => a === "dev" || a === "heldout" || a === "all") ??
 const examples = Number(option("--examples") ?? "0")
 const keepDb = option("--keep-db")
 const resolverOnly = argv.includes("--resolver-only")
-// The paper pass and its store table, when this build has them (the script also measures older builds).
-const resolvePaper = (EntityResolution as Partial<typeof EntityResolution>).resolvePaper
-const withPaperPass = !argv.includes("--no-paper-pass") && resolvePaper !== undefined
+const withPaperPass = !argv.includes("--no-paper-pass")
 const asJson = argv.includes("--json")
 const papers = loadPapers(option("--papers") ?? path.join(papersDir, "related"), option("--gold") ?? path.join(papersDir, "related_gold.jsonl"))
   .filter((p) => split === "all" || splitOf(p.docId) === split)
 
 // ---------------------------------------------------------------------------
-// Gold
+// Gold and the resolver level
 // ---------------------------------------------------------------------------
 
-const STOP = new Set(["the", "a", "an", "of", "for", "in", "on", "and", "or", "to", "with", "by", "from", "based"])
-const contentWords = (s: string): Set<string> =>
-  new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !STOP.has(w)).map((w) => w.replace(/(?:es|s)$/u, "")))
-const initialsOf = (short: string, long: string): boolean => {
-  const letters = short.replace(/[^\p{Lu}]/gu, "").toLowerCase()
-  if (letters.length < 2) return false
-  const initials = long.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0).map((w) => w[0]).join("")
-  let i = 0
-  for (const c of initials) if (c === letters[i]) i++
-  return i === letters.length
-}
-const linked = (a: string, b: string): boolean => {
-  const x = contentWords(a)
-  for (const w of contentWords(b)) if (x.has(w)) return true
-  return initialsOf(a, b) || initialsOf(b, a)
-}
-
-/** A gold form as a name: cleaned like any label (`SMT)` -> `SMT`); empty when nothing is left. */
+const asScirex: ReadonlyArray<EntityEval.ScirexPaper> = papers.map((p) => ({ id: p.paperId, text: p.text, entities: p.gold.salient_entities }))
+const VIEWS = ["all", "linked", "scierc", "scierc-aliases"] as const
+const gold = Object.fromEntries(VIEWS.map((v) => [v, EntityEval.scirexGold(asScirex, v)])) as Record<typeof VIEWS[number], EntityEval.GoldClusters>
+/** Forms listed under two or more entities of a paper ("accuracy" for top-1 and top-5 accuracy): left out. */
+const ambiguousForms = asScirex.reduce((n, p) => {
+  const listed = new Map<string, number>()
+  for (const e of p.entities) for (const f of new Set(Object.keys(e.surface_forms).map(EntityName.cleanLabel))) listed.set(f, (listed.get(f) ?? 0) + 1)
+  return n + [...listed.values()].filter((k) => k > 1).length
+}, 0)
 const formOf = (f: string): string => EntityName.cleanLabel(f)
 
-/** Forms listed under two or more entities of a paper ("accuracy" for top-1 and top-5 accuracy): left out. */
-const ambiguous = (p: ScirexPaper): ReadonlySet<string> => {
-  const listed = new Map<string, number>()
-  for (const e of p.gold.salient_entities) {
-    for (const f of new Set(Object.keys(e.surface_forms).map(formOf))) listed.set(f, (listed.get(f) ?? 0) + 1)
-  }
-  return new Set([...listed].filter(([, n]) => n > 1).map(([f]) => f))
-}
-const formsOfEntity = (p: ScirexPaper, e: ScirexPaper["gold"]["salient_entities"][number]): Array<string> => {
-  const skip = ambiguous(p)
-  return Array.from(new Set(Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "" && !skip.has(f))))
-}
-const ambiguousForms = papers.reduce((n, p) => n + ambiguous(p).size, 0)
-
-type View = "all" | "linked"
-const goldOf = (view: View): EntityEval.GoldClusters =>
-  new Map(papers.map((p) => {
-    const clusters = new Map<string, ReadonlyArray<string>>()
-    for (const e of p.gold.salient_entities) {
-      let forms = formsOfEntity(p, e)
-      if (view === "linked") forms = forms.filter((f) => forms.some((o) => o !== f && linked(f, o)))
-      if (forms.length > 0) clusters.set(e.entity, forms)
-    }
-    return [p.paperId, clusters] as const
-  }))
-/**
- * The same gold in SciERC's coreference format, read as `scripts/eval-entities.ts` reads SciERC
- * (`EntityEval.scierGold`): head-noun anaphora of a longer form of the cluster ("translation" for "machine
- * translation") are left out, since they corefer without being names of the entity; `scierc-aliases` also keeps only
- * lexically linked forms.
- */
-const scierRecords: ReadonlyArray<EntityEval.ScierRecord> = papers.map((p) => {
-  const clusters = p.gold.salient_entities.map((e) => formsOfEntity(p, e)).filter((c) => c.length > 0)
-  const typeOf = new Map<string, string>()
-  for (const e of p.gold.salient_entities) {
-    for (const f of Object.keys(e.surface_forms)) if (!typeOf.has(formOf(f))) typeOf.set(formOf(f), e.type ?? "OtherScientificTerm")
-  }
-  return {
-    doc_key: p.paperId,
-    text: p.text,
-    entities: clusters.flat().map((f) => ({ text: f, type: typeOf.get(f) ?? "OtherScientificTerm" })),
-    coref_clusters: clusters
-  }
-})
-const gold = {
-  all: goldOf("all"),
-  linked: goldOf("linked"),
-  scierc: EntityEval.scierGold(scierRecords),
-  "scierc-aliases": EntityEval.scierGold(scierRecords, { linkedOnly: true })
-}
-const VIEWS = ["all", "linked", "scierc", "scierc-aliases"] as const
-
-const KG_TYPE: Readonly<Record<string, string>> = { Method: "Method", Task: "Task", Material: "Dataset", Metric: "Metric" }
-
-// ---------------------------------------------------------------------------
-// Resolver level
-// ---------------------------------------------------------------------------
-
-const resolverLevel = (): Map<string, Map<string, string>> => {
-  const store = new Map<string, Entity>()
-  const storedIds = new Set<string>()
-  const idOf = new Map<string, Map<string, string>>()
-  for (const p of papers) {
-    const entities = p.gold.salient_entities.flatMap((e) =>
-      Object.keys(e.surface_forms).map(formOf).filter((f) => f !== "").map((f) => ({
-        label: f,
-        type: KG_TYPE[e.type ?? ""] ?? "Concept",
-        aliases: []
-      }))
-    )
-    const result = { entities, relations: [], claims: [] } as unknown as ExtractionResult
-    const out = EntityResolution.resolveChunk(result, {
-      cache: EntityCache.empty,
-      definitions: EntityName.findDefinitions(p.text),
-      storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
-    })
-    const votes = new Map(Array.from(out.typeVotes, ([id, v]) => [id, v]))
-    const paper = withPaperPass
-      ? resolvePaper!(out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: votes.get(e.id) ?? new Map() })), {
-        text: p.text
-      })
-      : undefined
-    if (process.env["KG_DEBUG_JOINS"] !== undefined && paper !== undefined) {
-      const name = (id: string) => out.entities.find((e) => e.id === id)?.label ?? id
-      for (const j of paper.joins) console.error(`${p.paperId} ${j.rule}: ${name(j.from)} -> ${name(j.to)}`)
-      if (process.env["KG_DEBUG_JOINS"] === p.paperId) {
-        for (const e of out.entities) console.error(`  ${e.id} ${e.label} | ${e.aliases.join(" | ")} ${storedIds.has(e.id) ? "(stored)" : ""}`)
-      }
-    }
-    // The store after this paper, as the pipeline writes it: entities that moved within the paper (and were new)
-    // are not written; the aliases the paper pass gives are.
-    for (const e0 of out.entities) {
-      if (paper?.moved.has(e0.id) === true && !storedIds.has(e0.id)) continue
-      const more = paper?.aliases.get(e0.id) ?? []
-      const e = more.length === 0 ? e0 : ({ ...e0, aliases: [...e0.aliases, ...more] } as Entity)
-      for (const n of [e.label, ...e.aliases]) {
-        const k = EntityCache.keyOf(n)
-        const held = store.get(k)
-        if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
-        else if (held !== undefined && held.id === e.id) store.set(k, e)
-      }
-      storedIds.add(e.id)
-    }
-    const ids = new Map<string, string>()
-    for (const e of entities) {
-      const id = out.labelToId.get(e.label) ?? EntityCache.lookup(out.cache, e.label)?.id
-      if (id !== undefined) ids.set(e.label, paper?.moved.get(id as EntityId) ?? id)
-    }
-    idOf.set(p.paperId, ids)
-  }
-  return idOf
+const resolverLevel = (): ReadonlyMap<string, ReadonlyMap<string, string>> => {
+  const out = EntityEval.resolveMentions(EntityEval.scirexDocuments(asScirex), { paperPass: withPaperPass })
+  if (process.env["KG_DEBUG_JOINS"] !== undefined) for (const j of out.joins) console.error(`${j.document} ${j.rule}: ${j.from} -> ${j.to}`)
+  return out.ids
 }
 
 // ---------------------------------------------------------------------------

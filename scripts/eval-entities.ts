@@ -14,11 +14,8 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type { Entity, EntityId, ExtractionResult } from "../packages/core/src/Domain.js"
 import * as EntityCache from "../packages/core/src/EntityCache.js"
-import * as EntityName from "../packages/core/src/EntityName.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import { resolveChunk, resolvePaper } from "../packages/extraction/src/EntityResolution.js"
 
 const arg = process.argv[2] ?? "dev"
 const option = (name: string) => {
@@ -42,53 +39,18 @@ const TYPES: Readonly<Record<string, string>> = {
   OtherScientificTerm: "Concept"
 }
 
-// kg's resolver, abstract by abstract as the pipeline runs it: every gold mention an extracted entity, a cache per
-// paper, and the entities of the abstracts before it as the store (looked up by identity key and alias key).
-const store = new Map<string, Entity>()
-const storedIds = new Set<string>()
-const noPaperPass = process.argv.includes("--no-paper-pass")
-const idOf = new Map<string, Map<string, string>>()
-for (const r of records) {
-  const mentions = r.entities.filter((e) => e.type !== "Generic")
-  const result: ExtractionResult = {
-    entities: mentions.map((e) => ({ label: e.text, type: TYPES[e.type] ?? "Concept", aliases: [] })),
-    relations: [],
-    claims: []
-  } as unknown as ExtractionResult
-  const out = resolveChunk(result, {
-    cache: EntityCache.empty,
-    definitions: EntityName.findDefinitions(r.text),
-    storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
-  })
-  // The paper pass (EntityResolution.resolvePaper), as the pipeline runs it after the last chunk of a paper.
-  const paper = noPaperPass ? undefined : resolvePaper(
-    out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: out.typeVotes.get(e.id) ?? new Map() })),
-    { text: r.text }
-  )
-  // The store after this abstract, as the pipeline writes it: entities that moved within it (new ones) are not
-  // written; the aliases the paper pass gives are.
-  for (const e0 of out.entities) {
-    if (paper?.moved.has(e0.id) === true && !storedIds.has(e0.id)) continue
-    const more = paper?.aliases.get(e0.id) ?? []
-    const e = more.length === 0 ? e0 : ({ ...e0, aliases: [...e0.aliases, ...more] } as Entity)
-    for (const n of [e.label, ...e.aliases]) {
-      const k = EntityCache.keyOf(n)
-      const held = store.get(k)
-      // labels win over aliases, as in Store.lookupEntities
-      if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
-      else if (held !== undefined && held.id === e.id) store.set(k, e)
-    }
-    storedIds.add(e.id)
-  }
-  const ids = new Map<string, string>()
-  for (const forms of [...(gold.get(r.doc_key)?.values() ?? []), ...(aliasGold.get(r.doc_key)?.values() ?? [])]) {
-    for (const f of forms) {
-      const id = out.labelToId.get(f) ?? EntityCache.lookup(out.cache, f)?.id
-      if (id !== undefined) ids.set(f, paper?.moved.get(id as EntityId) ?? id)
-    }
-  }
-  idOf.set(r.doc_key, ids)
-}
+// kg's resolver, abstract by abstract as the pipeline runs it (EntityEval.resolveMentions): every gold mention an
+// extracted entity, one chunk per abstract with its definitions, the paper pass, and the abstracts before it as the
+// store.
+const resolved = EntityEval.resolveMentions(
+  records.map((r) => ({
+    id: r.doc_key,
+    text: r.text,
+    mentions: r.entities.filter((e) => e.type !== "Generic").map((e) => ({ label: e.text, type: TYPES[e.type] ?? "Concept" }))
+  })),
+  { paperPass: !process.argv.includes("--no-paper-pass") }
+)
+const idOf = resolved.ids
 const kg = EntityEval.score(gold, (g, f) => idOf.get(g)?.get(f), examples)
 const kgAlias = EntityEval.score(aliasGold, (g, f) => idOf.get(g)?.get(f), examples)
 
