@@ -194,7 +194,13 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "dev sets",
   "development set",
   "development sets",
-  "development data"
+  "development data",
+  "training dataset",
+  "training datasets",
+  "test dataset",
+  "test datasets",
+  "validation dataset",
+  "validation datasets"
 ])
 
 /**

@@ -244,6 +244,8 @@ export const resolvePaper = (
   const groups = new Groups()
   /** Entities joined by a rule that holds only within this paper. */
   const paperOnly = new Set<EntityId>()
+  /** Shorter names of a longer one (a prefix join): never a group's representative while it has another. */
+  const shortened = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
     if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
@@ -340,13 +342,16 @@ export const resolvePaper = (
         const shorter = [...fits][0]!
         // `English-French` is this paper's WMT 2014 English-French only; `VOC 2012` is PASCAL VOC 2012 anywhere
         if (!/\p{N}/u.test(rest)) paperOnly.add(shorter)
+        // the longer name says which collection: it represents the group
+        shortened.add(shorter)
         join(shorter, e.entity.id, "prefix")
       }
     }
   }
 
   // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
-  // name over an acronym, then the most mentioned, then the smallest id.
+  // longer name over the shorter one a prefix join gave, then a name over an acronym, then the most mentioned, then
+  // the smallest id.
   const members = new Map<EntityId, Array<PaperEntityInput>>()
   for (const e of inputs) {
     const root = groups.find(e.entity.id)
@@ -354,6 +359,7 @@ export const resolvePaper = (
   }
   const rank = (e: PaperEntityInput): ReadonlyArray<number> => [
     e.stored ? 0 : 1,
+    shortened.has(e.entity.id) ? 1 : 0,
     isAcronym(e.entity.label) ? 1 : 0,
     -countOf(e)
   ]
