@@ -2,7 +2,7 @@
  * Entity identity over a whole paper (`EntityResolution.resolvePaper`): each
  * rule with a join that must happen and a near miss that must not.
  */
-import { Entity, EntityId } from "@kg/core/Domain"
+import { Entity } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { describe, expect, it } from "@effect/vitest"
 import { type PaperEntity, resolvePaper } from "../src/EntityResolution.js"
