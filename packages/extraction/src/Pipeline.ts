@@ -721,6 +721,13 @@ const assemble = (
       })),
       { text: context.text }
     )
+    if (paperPass.joins.length > 0) {
+      const labelOf = (id: EntityId) => entityById.get(id)?.label ?? id
+      yield* Effect.logDebug(
+        `${paper.id}: entities the paper uses as one: ` +
+          paperPass.joins.map((j) => `${labelOf(j.from)} = ${labelOf(j.to)} (${j.rule})`).join("; ")
+      )
+    }
     const to = (id: EntityId): EntityId => paperPass.moved.get(id) ?? id
     for (const [id, names] of paperPass.aliases) {
       const e = entityById.get(id)

@@ -112,7 +112,10 @@ const isAcronym = (name: string): boolean => {
  */
 export const spells = (acronym: string, name: string): boolean => {
   const parts = name.trim().split(/[\s\-–/]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w))
-  if (parts.length < 2 || parts.some((w) => /\p{N}/u.test(w))) return false
+  // words only: no digits, no acronyms or single letters among them (`RH ⇥ W` is a formula, not `RW`)
+  if (parts.length < 2 || parts.some((w) => !/^\p{L}+$/u.test(w) || (!MINOR.has(w.toLowerCase()) && (w.length < 2 || /^\p{Lu}+$/u.test(w))))) {
+    return false
+  }
   const capitalised = parts.filter((w) => !MINOR.has(w.toLowerCase())).every((w) => /^\p{Lu}/u.test(w))
   const letters = acronym.replace(/s$/u, "")
   // its capitals and digits, with a lower-case letter leading them (`mAP`: m, a, p; `BiDAF`: b, d, a, f)
@@ -122,12 +125,20 @@ export const spells = (acronym: string, name: string): boolean => {
   const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
   // Every letter, one per word (`IoU`: intersection over union); the capitals alone only when there are three or more
   // (`BiDAF`: Bi-Directional Attention Flow; `IoU` is not Image Understanding).
-  if (capitalised) {
-    if (initials === all || significant === all || (capitals.length >= 3 && significant === capitals)) return true
-    // `SVHN`: Google Street View House Numbers (a leading proper name the acronym leaves out)
-    return capitals.length >= 3 && capitals === all && parts.length > capitals.length && significant.slice(1) === capitals
-  }
+  if (capitalised) return initials === all || significant === all || (capitals.length >= 3 && significant === capitals)
   return (all.length >= 3 && (initials === all || significant === all)) || (capitals.length >= 3 && significant === capitals)
+}
+
+/** Whether the text writes `acronym` within 300 characters of `long` somewhere (case aside for the long form). */
+const near = (text: string, acronym: string, long: string): boolean => {
+  const flat = text.replace(/\s+/gu, " ")
+  const lower = flat.toLowerCase()
+  const target = long.replace(/\s+/gu, " ").toLowerCase()
+  for (let at = lower.indexOf(target); at >= 0; at = lower.indexOf(target, at + 1)) {
+    const window = flat.slice(Math.max(0, at - 300), at + target.length + 300)
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${acronym.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(window)) return true
+  }
+  return false
 }
 
 /** Whether `name` is a long form of `acronym`: it spells it whole, or its last words do (Schwartz-Hearst). */
@@ -151,6 +162,17 @@ export const compoundWords = (name: string): string | null => {
  * "classification" once is not about it.
  */
 const MIN_HEAD_COUNT = 3
+
+/** The characters of a paper's opening (title and abstract) where its own task is named. */
+const OPENING = 2500
+
+/** A name written as a name (capitalised words, an acronym, an inner capital) and with no generic head after it. */
+const isBareName = (name: string): boolean => {
+  const tokens = name.trim().split(/[\s\-–/]+/u).filter((t) => /[\p{L}\p{N}]/u.test(t))
+  if (!EntityName.looksLikeName(tokens)) return false
+  const last = tokens[tokens.length - 1]!.toLowerCase()
+  return tokens.length === 1 || !EntityName.GENERIC_HEADS.has(last)
+}
 
 /** A translation direction: two languages (`English-French`, `EN→DE`, `English to German`). */
 const isDirection = (name: string): boolean => {
@@ -278,7 +300,9 @@ export const resolvePaper = (
       const fits = new Set(
         multiWord.filter((m) =>
           m.e.entity.id !== e.entity.id && spells(a, m.n) &&
-          (settled.length === 0 || settled.some((l) => EntityName.canonicalName(m.n).endsWith(` ${l}`)))
+          (settled.length === 0 || settled.some((l) => EntityName.canonicalName(m.n).endsWith(` ${l}`))) &&
+          // a lower-case long form of three words (`scene segmentation datasets` for SSD) only near the acronym
+          (/^\p{Lu}/u.test(m.n.trim()) || a.replace(/s$/u, "").length >= 4 || near(context.text, a, m.n))
         ).map((m) => m.e.entity.id)
       )
       if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
@@ -314,10 +338,16 @@ export const resolvePaper = (
       if (tokens.length < 2 || !EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!.toLowerCase())) continue
       const rest = tokens.slice(0, -1)
       if (!EntityName.looksLikeName(rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) continue
-      const fits = byKey.get(EntityCache.keyOf(rest.join(" ")))
-      if (fits === undefined) continue
-      const others = [...fits].filter((id) => id !== e.entity.id)
-      if (others.length === 1) join(e.entity.id, others[0]!, "generic-head")
+      const restKey = EntityCache.keyOf(rest.join(" "))
+      // the other entity must be named by that name itself, as a name (`PASCAL-Context`), not by a common noun
+      // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
+      const others = new Set(
+        inputs.filter((o) =>
+          o.entity.id !== e.entity.id &&
+          namesOf(o).some((m) => EntityCache.keyOf(m) === restKey && isBareName(m))
+        ).map((o) => o.entity.id)
+      )
+      if (others.size === 1) join(e.entity.id, [...others][0]!, "generic-head")
     }
   }
 
@@ -376,14 +406,22 @@ export const resolvePaper = (
   }
   const repOf = (id: EntityId): EntityId => representative.get(id) ?? id
 
-  // The paper's task (or metric) by its head: a bare task word is the dominant task of the paper ending in it
-  // (`translation`: machine translation), a bare metric word the dominant metric (`accuracy`: top-1 accuracy).
-  for (const kind of ["Task", "Metric"] as const) {
-  const tasks = inputs.filter((e) => typeOf(e) === kind)
+  // The paper's task by its head: a bare task word is the task of the paper ending in it that the paper names in its
+  // opening and far more often than any other (`translation`: machine translation). Not metrics: a bare `BLEU`,
+  // `loss` or `rate` is not the paper's `sentence-level BLEU`, `margin loss` or `learning rate`.
+  const opening = wordsOf(context.text.slice(0, OPENING)).join(" ")
+  const inOpening = (e: PaperEntityInput): boolean =>
+    formsOf(e).some((n) => {
+      const w = wordsOf(n).join(" ")
+      return w.length > 0 && ` ${opening} `.includes(` ${w} `)
+    })
+  {
+  const tasks = inputs.filter((e) => typeOf(e) === "Task")
   for (const a of tasks) {
-    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`)
+    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`), a word naming
+    // an activity (`-tion`, `-ing`, `-ment`, `-sis`, `-val`)
     const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
-    if (!bare.every((w) => w.length === 1 && /^\p{L}+$/u.test(w[0]!))) continue
+    if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!))) continue
     const head = EntityName.stemWord(bare[0]![0]!)
     const candidates = new Map<EntityId, number>()
     for (const b of tasks) {
@@ -392,7 +430,8 @@ export const resolvePaper = (
         const w = wordsOf(n)
         return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
       })
-      if (!ends) continue
+      // the paper's task is named in its title or abstract
+      if (!ends || !inOpening(b)) continue
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
