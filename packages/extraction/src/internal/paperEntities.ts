@@ -163,6 +163,17 @@ export const compoundWords = (name: string): string | null => {
  */
 const MIN_HEAD_COUNT = 3
 
+/**
+ * Words for a process any paper performs rather than a task a paper is about: a bare `optimization` or
+ * `prediction` is not the paper's `Bayesian optimization` or `dense prediction`.
+ */
+const PROCESS_WORDS = new Set([
+  "learning", "training", "optimization", "optimisation", "prediction", "resolution", "computation", "evaluation",
+  "inference", "estimation", "representation", "initialization", "initialisation", "regularization",
+  "regularisation", "normalization", "normalisation", "implementation", "application", "operation", "function",
+  "processing", "testing", "sampling", "encoding", "decoding", "pooling", "fitting", "tuning", "setting"
+])
+
 /** The characters of a paper's opening (title and abstract) where its own task is named. */
 const OPENING = 2500
 
@@ -421,7 +432,7 @@ export const resolvePaper = (
     // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`), a word naming
     // an activity (`-tion`, `-ing`, `-ment`, `-sis`, `-val`)
     const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
-    if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!))) continue
+    if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!) && !PROCESS_WORDS.has(w[0]!))) continue
     const head = EntityName.stemWord(bare[0]![0]!)
     const candidates = new Map<EntityId, number>()
     for (const b of tasks) {
