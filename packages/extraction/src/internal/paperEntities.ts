@@ -63,20 +63,36 @@ const wordsOf = (s: string): Array<string> =>
     w.length > 3 && /[^s]s$/u.test(w) && !/(?:us|is)$/u.test(w) ? w.slice(0, -1) : w
   )
 
+interface Trie {
+  readonly next: Map<string, Trie>
+  key: string | undefined
+}
+
 /** How often each name occurs in the text, as a run of words (case, plural and punctuation aside). */
 const countNames = (text: string, names: Iterable<string>): Map<string, number> => {
-  const wanted = new Map<string, Array<string>>()
+  // The names as a trie of words; one walk from each word of the text.
+  const root: Trie = { next: new Map(), key: undefined }
   for (const n of names) {
     const seq = wordsOf(n)
-    if (seq.length > 0 && seq.length <= 8) wanted.set(seq.join(" "), seq)
+    if (seq.length === 0 || seq.length > 8) continue
+    let node = root
+    for (const w of seq) {
+      let child = node.next.get(w)
+      if (child === undefined) {
+        child = { next: new Map(), key: undefined }
+        node.next.set(w, child)
+      }
+      node = child
+    }
+    node.key = seq.join(" ")
   }
-  const lengths = new Set(Array.from(wanted.values(), (s) => s.length))
   const counts = new Map<string, number>()
   const words = wordsOf(text)
-  for (const n of lengths) {
-    for (let i = 0; i + n <= words.length; i++) {
-      const gram = words.slice(i, i + n).join(" ")
-      if (wanted.has(gram)) counts.set(gram, (counts.get(gram) ?? 0) + 1)
+  for (let i = 0; i < words.length; i++) {
+    let node: Trie | undefined = root
+    for (let j = i; j < words.length && node !== undefined; j++) {
+      node = node.next.get(words[j]!)
+      if (node?.key !== undefined) counts.set(node.key, (counts.get(node.key) ?? 0) + 1)
     }
   }
   return counts
@@ -197,8 +213,16 @@ const LANGUAGE_WORDS = new Set((
   "tamil telugu nepali sinhala khmer pashto gujarati kazakh"
 ).split(" "))
 
-/** A name's words with a light stem, for comparing names within the paper. */
-const stems = (name: string): string => wordsOf(name).map((w) => EntityName.stemWord(w)).join(" ")
+/** A name's words with a light stem, for comparing names within the paper (memoised: names recur paper after paper). */
+const stems = (name: string): string => {
+  const known = stemMemo.get(name)
+  if (known !== undefined) return known
+  const out = wordsOf(name).map((w) => EntityName.stemWord(w)).join(" ")
+  if (stemMemo.size >= 50_000) stemMemo.clear()
+  stemMemo.set(name, out)
+  return out
+}
+const stemMemo = new Map<string, string>()
 
 const majority = (votes: ReadonlyMap<string, number>, fallback: string): string => {
   let best = fallback
@@ -301,9 +325,24 @@ export const resolvePaper = (
   }
 
   // Initials: an acronym and the one multi-word name of the paper it spells.
-  const multiWord = inputs.flatMap((e) => namesOf(e).filter((n) => /\s|-/u.test(n.trim())).map((n) => ({ e, n })))
+  // Multi-word names by the first letters of their words (every word, and the words other than `of`, `and`, ...):
+  // an acronym looks up its letters there instead of trying every name.
+  const byLetters = new Map<string, Array<{ e: PaperEntityInput; n: string }>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      if (!/\s|-/u.test(n.trim())) continue
+      const parts = n.trim().split(/[\s\-–/]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w))
+      const keys = new Set([
+        parts.map((w) => w[0]!.toLowerCase()).join(""),
+        parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
+      ])
+      for (const k of keys) byLetters.set(k, [...(byLetters.get(k) ?? []), { e, n }])
+    }
+  }
   for (const e of inputs) {
     for (const a of namesOf(e).filter(isAcronym)) {
+      const letters = a.replace(/s$/u, "")
+      const multiWord = [...new Set([...(byLetters.get(letters.toLowerCase()) ?? []), ...(byLetters.get(EntityName.shortFormLetters(letters)) ?? [])])]
       // An acronym whose entity already has a long form it spells (the whole name, or its last words: `SVC` of
       // statistical singing voice conversion) means that: it joins only a longer spelling of that long form
       // (`SVHN`, Street View House Numbers: Google Street View House Numbers).
@@ -343,6 +382,14 @@ export const resolvePaper = (
   // Generic heads written in capitals (`Pascal Context Dataset`, `Cityscapes Benchmark`): the name before them, when
   // it is a name (the identity key drops a generic head only in lower case: `Hidden Markov Model` must stay
   // `hidden Markov model`).
+  const bareByKey = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      if (!isBareName(n)) continue
+      const k = EntityCache.keyOf(n)
+      bareByKey.set(k, new Set([...(bareByKey.get(k) ?? []), e.entity.id]))
+    }
+  }
   for (const e of inputs) {
     for (const n of namesOf(e)) {
       const tokens = n.trim().split(/\s+/u)
@@ -352,12 +399,7 @@ export const resolvePaper = (
       const restKey = EntityCache.keyOf(rest.join(" "))
       // the other entity must be named by that name itself, as a name (`PASCAL-Context`), not by a common noun
       // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
-      const others = new Set(
-        inputs.filter((o) =>
-          o.entity.id !== e.entity.id &&
-          namesOf(o).some((m) => EntityCache.keyOf(m) === restKey && isBareName(m))
-        ).map((o) => o.entity.id)
-      )
+      const others = new Set([...(bareByKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
       if (others.size === 1) join(e.entity.id, [...others][0]!, "generic-head")
     }
   }
@@ -365,7 +407,6 @@ export const resolvePaper = (
   // A name and the one longer name of the paper that puts an organisation or a collection before it: `VOC 2012` is
   // `PASCAL VOC 2012`, `English-French` is `WMT 2014 English-French`, when the prefix is in capitals or has a digit
   // and the shorter name has a digit or is a translation direction (never `Transformer` / `Weighted Transformer`).
-  const shortNames = inputs.flatMap((e) => namesOf(e).map((n) => ({ e, n, key: EntityCache.keyOf(n) })))
   for (const e of inputs) {
     for (const n of namesOf(e)) {
       const tokens = n.trim().split(/\s+/u)
@@ -378,7 +419,7 @@ export const resolvePaper = (
         const restKey = EntityCache.keyOf(rest)
         const restOk = /\p{N}/u.test(rest) || isDirection(rest)
         if (!restOk || restKey === "") continue
-        const fits = new Set(shortNames.filter((x) => x.key === restKey && x.e.entity.id !== e.entity.id).map((x) => x.e.entity.id))
+        const fits = new Set([...(byKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
         if (fits.size !== 1) continue
         const shorter = [...fits][0]!
         // `English-French` is this paper's WMT 2014 English-French only; `VOC 2012` is PASCAL VOC 2012 anywhere
