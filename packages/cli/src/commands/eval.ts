@@ -180,7 +180,8 @@ export const evalEntitiesCommand = Command.make(
   lazy(() => import("../handlers/evalEntities.js"), (m) => m.evalEntities)
 ).pipe(Command.withDescription(
   "split and over-merge rates of the store's entities against gold alias clusters (each gold entity should be one kg " +
-    "entity, two gold entities never one)\n\nExamples:\n  kg eval entities --gold clusters.json\n" +
+    "entity, two gold entities never one); clusters grouped by a stored paper's id are resolved as that paper means " +
+    "its names, and the corpus-wide figure is printed beside\n\nExamples:\n  kg eval entities --gold clusters.json\n" +
     "  kg eval entities --gold clusters.json --db papers.duckdb --json"
 ))
 
