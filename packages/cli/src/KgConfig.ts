@@ -135,6 +135,9 @@ export const KgConfigFile = Schema.Struct({
     timeoutMs: opt(Schema.Int.pipe(Schema.between(1, 3_600_000, { message: () => "a whole number of milliseconds from 1 to 3600000" }))),
     maxRetries: opt(Schema.Int.pipe(Schema.between(0, 20, { message: () => "a whole number from 0 to 20" })))
   })),
+  extract: opt(Schema.Struct({
+    minChunkSuccess: opt(Probability)
+  })),
   thresholds: opt(Schema.Struct({
     relevanceFloor: opt(Probability),
     link: opt(LinkThresholds)
@@ -223,6 +226,7 @@ const allowedKeys = (at: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
     embeddings: ["provider", "model", "baseUrl", "dimension", "cacheDir"],
     chunking: ["maxTokens", "overlap"],
     llm: ["timeoutMs", "maxRetries"],
+    extract: ["minChunkSuccess"],
     thresholds: ["relevanceFloor", "link"],
     "thresholds.link": Object.keys(LinkThresholds.fields),
     serve: ["host", "port"]
@@ -466,6 +470,10 @@ export interface Settings {
     readonly timeoutMs: Setting<number | undefined>
     readonly maxRetries: Setting<number | undefined>
   }
+  readonly extract: {
+    /** The share of a paper's chunks that must succeed for a new extraction to replace the stored paper. */
+    readonly minChunkSuccess: Setting<number>
+  }
   readonly relevanceFloor: Setting<number>
   readonly linkThresholds: Setting<typeof LinkThresholds.Type>
   readonly ontology: Setting<string | undefined>
@@ -489,6 +497,7 @@ export const defaults = {
   chunkMaxTokens: 512,
   chunkOverlap: 100,
   concurrency: 1,
+  minChunkSuccess: 1,
   relevanceFloor: 0.18,
   host: "127.0.0.1",
   port: 7410
@@ -589,6 +598,12 @@ export const resolve = (
           env: [yield* envNumber(env, "KG_LLM_MAX_RETRIES", { min: 0, max: 20, integer: true })],
           file: ["llm.maxRetries", f.llm?.maxRetries],
           fallback: ["2 retries of transient failures", undefined]
+        })
+      },
+      extract: {
+        minChunkSuccess: pick({
+          file: ["extract.minChunkSuccess", f.extract?.minChunkSuccess],
+          fallback: ["default (every chunk must succeed to replace a stored paper)", defaults.minChunkSuccess]
         })
       },
       relevanceFloor: pick({
@@ -720,6 +735,7 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     chunking: { maxTokens: s(settings.chunking.maxTokens), overlap: s(settings.chunking.overlap) },
     concurrency: s(settings.concurrency),
     llm: { timeoutMs: s(settings.llm.timeoutMs), maxRetries: s(settings.llm.maxRetries) },
+    extract: { minChunkSuccess: s(settings.extract.minChunkSuccess) },
     thresholds: { relevanceFloor: s(settings.relevanceFloor), link: s(settings.linkThresholds) },
     ontology: s(settings.ontology),
     shapes: s(settings.shapes),

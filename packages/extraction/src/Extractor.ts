@@ -312,6 +312,12 @@ Return JSON that follows the given schema exactly:
   exact substring, same characters and spacing). Fill metric, value (with unit) and conditions when the text states
   them, otherwise null. "confidence" is lower for hedged claims (may, might, suggest). "entities" lists the labels of
   your entities the claim is about.
+- finding (for a claim that reports a result; omit it otherwise): "subject" is the method or intervention measured, by
+  name (for "our model" / "the proposed method", the paper's own model by its name if the text names it, else null, with
+  the words in "selfReference"); "task", "dataset", "metric", "value" (a number), "baseline" (what it is compared with)
+  and "delta" (by how much) when stated; "direction": up (increases, does better; a lower error is better), down, null
+  (no effect, only little, fails to, no significant difference) or none; "scope": the datasets or conditions it holds
+  for; "excludes": those it explicitly does not hold for ("but not for X").
 Extract only what the chunk states. If it states nothing of a kind, return an empty array for it.`
 
 /**
@@ -420,6 +426,12 @@ export interface LlmExtractorOptions {
   readonly recordChars?: number
   /** Limits of each answer (default {@link extractionBounds}). */
   readonly bounds?: StructuredOutput.AnswerBounds
+  /**
+   * Instructions replacing {@link extractionInstructions} (a prompt variant, e.g. for `kg eval extraction --compare`).
+   * The statement that document content is data ({@link PromptFragment.DOCUMENT_IS_DATA}) is its own fragment and is
+   * kept whatever the variant says.
+   */
+  readonly instructions?: string | undefined
 }
 
 /**
@@ -429,9 +441,9 @@ export interface LlmExtractorOptions {
  * @since 0.1.0
  * @category prompts
  */
-export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
+export const staticPrefix = (ontologyContext: string, instructions: string = extractionInstructions): PromptFragment.Prompt =>
   PromptFragment.of(
-    PromptFragment.Fragment.Instructions({ text: extractionInstructions }),
+    PromptFragment.Fragment.Instructions({ text: instructions }),
     PromptFragment.Fragment.Instructions({ text: PromptFragment.DOCUMENT_IS_DATA }),
     PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
   )
@@ -446,9 +458,10 @@ export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
 export const chunkPrompt = (
   ontologyContext: string,
   input: ChunkInput,
-  cacheLimit: number
+  cacheLimit: number,
+  instructions: string = extractionInstructions
 ): { readonly system: string; readonly user: string } =>
-  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext), [
+  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext, instructions), [
     PromptFragment.Fragment.EntityCache({
       entities: EntityCache.forPrompt(EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit))
     }),
@@ -500,7 +513,7 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
         model: llm.model,
         usesCache: true,
         extractChunk: (input) => {
-          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit)
+          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit, options.instructions)
           return StructuredOutput.generateObject(ExtractionResultSchema, {
             system,
             prompt: user,
