@@ -16,7 +16,7 @@
  * URLs are printed without their credentials (`Redact.redactUrl`).
  *
  * `llm.timeoutMs` and `llm.maxRetries` (or `KG_LLM_TIMEOUT_MS`,
- * `KG_LLM_MAX_RETRIES`) bound each LLM call: a per-request timeout and the
+ * `KG_LLM_MAX_RETRIES`, or the flags `--llm-timeout-ms`, `--llm-max-retries`) bound each LLM call: a per-request timeout and the
  * retries of transient failures (defaults 60000 ms and 2, so a hanging
  * endpoint fails a call after 3 x 60 s).
  *
@@ -430,6 +430,8 @@ export interface Flags {
   readonly db?: string | undefined
   readonly provider?: "offline" | "anthropic" | "openai" | undefined
   readonly model?: string | undefined
+  readonly llmTimeoutMs?: number | undefined
+  readonly llmMaxRetries?: number | undefined
   readonly concurrency?: number | undefined
   readonly relevanceFloor?: number | undefined
   readonly ontology?: string | undefined
@@ -590,11 +592,13 @@ export const resolve = (
       }),
       llm: {
         timeoutMs: pick<number | undefined>({
+          flag: ["--llm-timeout-ms", flags.llmTimeoutMs],
           env: [yield* envNumber(env, "KG_LLM_TIMEOUT_MS", { min: 1, max: 3_600_000, integer: true })],
           file: ["llm.timeoutMs", f.llm?.timeoutMs],
           fallback: ["60000 ms per request", undefined]
         }),
         maxRetries: pick<number | undefined>({
+          flag: ["--llm-max-retries", flags.llmMaxRetries],
           env: [yield* envNumber(env, "KG_LLM_MAX_RETRIES", { min: 0, max: 20, integer: true })],
           file: ["llm.maxRetries", f.llm?.maxRetries],
           fallback: ["2 retries of transient failures", undefined]
@@ -661,8 +665,12 @@ export const resolve = (
 export const configProvider = (settings: Settings, env: NodeJS.ProcessEnv = process.env) =>
   Effect.gen(function*() {
     const fromFile = new Map<string, string>()
+    // Flags the library reads as configuration (the LLM request bounds) win over the environment.
+    const fromFlags = new Map<string, string>()
     const put = (name: string, setting: Setting<string | number | undefined>) => {
-      if (setting.source === "file" && setting.value !== undefined) fromFile.set(name, String(setting.value))
+      if (setting.value === undefined) return
+      if (setting.source === "file") fromFile.set(name, String(setting.value))
+      else if (setting.source === "flag") fromFlags.set(name, String(setting.value))
     }
     const provider = settings.provider.value
     if (settings.baseUrl.source === "file" && settings.baseUrl.value !== undefined) {
@@ -694,7 +702,8 @@ export const configProvider = (settings: Settings, env: NodeJS.ProcessEnv = proc
     }
     // On top of the ambient provider (the environment, unless a program or a test set another).
     const ambient = yield* Effect.configProviderWith(Effect.succeed)
-    return ambient.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(fromFile)))
+    const withFile = ambient.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(fromFile)))
+    return fromFlags.size === 0 ? withFile : ConfigProvider.fromMap(fromFlags).pipe(ConfigProvider.orElse(() => withFile))
   })
 
 /**

@@ -5,6 +5,7 @@
  * refused quickly with what to do. Loopback servers stand in for the LLM, the embeddings endpoint and arXiv.
  */
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -45,6 +46,48 @@ const freePort = () =>
     })
     s.on("error", reject)
   })
+
+/**
+ * A slow OpenAI-compatible endpoint: every request is answered after `delayMs` with a valid, empty extraction (and a
+ * paper record). Counts the requests it received.
+ */
+const slowLlm = async (delayMs: number) => {
+  let requests = 0
+  const server = http.createServer((req, res) => {
+    req.resume()
+    req.on("end", () => {
+      requests++
+      const body = JSON.stringify(openaiCompletion({
+        content: JSON.stringify({
+          entities: [],
+          relations: [],
+          claims: [],
+          record: { studied: "s", method: "m", findings: "f", domainTags: [] },
+          studied: "s",
+          method: "m",
+          findings: "f",
+          domainTags: []
+        })
+      }))
+      const timer = setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+        res.end(body)
+      }, delayMs)
+      res.on("close", () => clearTimeout(timer))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
 
 /** Every row of every table of a store, as text. */
 const dumpAll = (db: string) =>
@@ -193,9 +236,34 @@ describe("kg against hostile peers", () => {
         maxRetries: { value: 1, source: "file" }
       })
       const started = Date.now()
-      const r = await runKg(["extract", paper, "--db", path.join(work, "t.duckdb"), "--provider", "openai", "--json"], {
+      // A flag wins over the file (and the environment), as for the other LLM settings.
+      const flagged = await runKg(["config", "--json", "--llm-timeout-ms", "250", "--llm-max-retries", "0"], {
         cwd: work,
-        env: { OPENAI_BASE_URL: `${hanging.server.url}/v1`, OPENAI_API_KEY: "sk-test-0123456789" }
+        env: { KG_LLM_TIMEOUT_MS: "9000" }
+      })
+      expect(JSON.parse(flagged.stdout).llm).toMatchObject({
+        timeoutMs: { value: 250, source: "flag" },
+        maxRetries: { value: 0, source: "flag" }
+      })
+      const fromEnv = await runKg(["config", "--json"], { cwd: work, env: { KG_LLM_TIMEOUT_MS: "9000" } })
+      expect(JSON.parse(fromEnv.stdout).llm).toMatchObject({ timeoutMs: { value: 9000, source: "env" } })
+      const negative = await runKg(["extract", paper, "--llm-max-retries", "-1", "--db", path.join(work, "n.duckdb")], { cwd: work })
+      expect(negative.code).not.toBe(0)
+      expect(negative.stderr).toMatch(/--llm-max-retries must be from 0 to 20 \(got -1\)/)
+      // kg.config.json says 400 ms; the flag says it again over a slower environment value.
+      const r = await runKg([
+        "extract",
+        paper,
+        "--db",
+        path.join(work, "t.duckdb"),
+        "--provider",
+        "openai",
+        "--llm-timeout-ms",
+        "400",
+        "--json"
+      ], {
+        cwd: work,
+        env: { OPENAI_BASE_URL: `${hanging.server.url}/v1`, OPENAI_API_KEY: "sk-test-0123456789", KG_LLM_TIMEOUT_MS: "30000" }
       })
       expect(r.code).toBe(1)
       expect(r.stderr).toMatch(/within 400 ms/)
@@ -244,6 +312,70 @@ describe("kg against hostile peers", () => {
       await hostile.close()
     }
   }, 120_000)
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal} stops a run against a slow LLM promptly; the store is consistent and the next run resumes it`, async () => {
+      const llmServer = await slowLlm(150)
+      try {
+        const work = path.join(dir, `resume-${signal}`)
+        const papers = path.join(work, "papers")
+        fs.mkdirSync(papers, { recursive: true })
+        for (const f of ["2212.11791.md", "2212.11803.md", "2212.11808.md"]) fs.copyFileSync(path.join(examples, f), path.join(papers, f))
+        const db = path.join(work, "kg.duckdb")
+        const env = { OPENAI_BASE_URL: `${llmServer.url}/v1`, OPENAI_API_KEY: "sk-test-0123456789" }
+        const first = spawnKg(["extract", papers, "--db", db, "--provider", "openai"], { env })
+        await first.waitForStderr(/^stored /)
+        const stoppedAt = Date.now()
+        const requestsAtSignal = llmServer.requests()
+        first.child.kill(signal)
+        const stopped = await first.done
+        expect(Date.now() - stoppedAt).toBeLessThan(15_000)
+        expect(stopped.signal === signal || stopped.code === 130 || stopped.code === 143, stopped.stderr).toBe(true)
+        // In-flight requests end with the run: a handful more at most, never the rest of the corpus.
+        expect(llmServer.requests() - requestsAtSignal).toBeLessThanOrEqual(2)
+        const afterStop = await queryStore<{
+          runs: ReadonlyArray<{ status: string }>
+          papers: ReadonlyArray<{ paper_id: string }>
+          orphans: ReadonlyArray<{ n: number }>
+        }>(db, {
+          runs: "SELECT status FROM runs ORDER BY started_at",
+          papers: "SELECT paper_id FROM papers ORDER BY paper_id",
+          orphans: "SELECT count(*)::INTEGER AS n FROM papers p WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.paper_id = p.paper_id)"
+        })
+        expect(afterStop.runs.map((r) => r.status)).toEqual(["interrupted"])
+        expect(afterStop.papers.length).toBeGreaterThanOrEqual(1)
+        expect(afterStop.papers.length).toBeLessThan(3)
+        expect(afterStop.orphans[0]!.n).toBe(0)
+        const kept = await dumpAll(db)
+
+        // The same command again: the stored papers are skipped, the others extracted, nothing twice.
+        const second = await runKg(["extract", papers, "--db", db, "--provider", "openai", "--json"], { env })
+        expect(second.code, second.stderr).toBe(0)
+        const summary = JSON.parse(second.stdout.trim().split("\n").pop()!) as { papersUnchanged?: number; papers?: number }
+        expect(summary.papersUnchanged).toBe(afterStop.papers.length)
+        expect(summary.papers).toBe(3 - afterStop.papers.length)
+        const afterResume = await queryStore<{
+          runs: ReadonlyArray<{ status: string }>
+          papers: ReadonlyArray<{ n: number }>
+          dupChunks: ReadonlyArray<{ n: number }>
+        }>(db, {
+          runs: "SELECT status FROM runs ORDER BY started_at",
+          papers: "SELECT count(*)::INTEGER AS n FROM papers",
+          dupChunks: "SELECT count(*)::INTEGER AS n FROM (SELECT paper_id, ordinal FROM chunks GROUP BY ALL HAVING count(*) > 1)"
+        })
+        expect(afterResume.runs.map((r) => r.status)).toEqual(["interrupted", "completed"])
+        expect(afterResume.papers[0]!.n).toBe(3)
+        expect(afterResume.dupChunks[0]!.n).toBe(0)
+        // What the interrupted run stored is still there, row for row (its chunks among the new ones).
+        const resumed = await dumpAll(db)
+        const chunksOf = (dump: string) => JSON.parse(/^chunks: (.*)$/m.exec(dump)![1]!) as ReadonlyArray<{ chunk_id: string; text: string }>
+        const resumedChunks = new Map(chunksOf(resumed).map((c) => [c.chunk_id, c.text]))
+        for (const c of chunksOf(kept)) expect(resumedChunks.get(c.chunk_id)).toBe(c.text)
+      } finally {
+        await llmServer.close()
+      }
+    }, 180_000)
+  }
 
   it("a 2.5 MB one-line file is refused at once (more than one paper), saying what to do", async () => {
     const file = path.join(dir, "one-line.txt")

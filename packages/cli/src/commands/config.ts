@@ -8,7 +8,7 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const config = { config: O.config, db: O.db, provider: O.provider(), model: O.model(), json: O.json }
+const config = { config: O.config, db: O.db, provider: O.provider(), model: O.model(), ...O.llmLimits, json: O.json }
 /** @since 0.1.0 */
 export type ConfigArgs = Command.Command.ParseConfig<typeof config>
 
@@ -17,7 +17,7 @@ export const configCommand = Command.make("config", config, lazy(() => import(".
   .pipe(Command.withDescription(describe("config", [
     "",
     "Keys of kg.config.json (or .yaml): db, provider, model, baseUrl, apiKeyFile, embeddings{provider, model, baseUrl,",
-    "dimension, cacheDir}, chunking{maxTokens, overlap}, concurrency, thresholds{relevanceFloor, link{...}}, ontology,",
-    "shapes, serve{host, port}. API keys are never read from it: set ANTHROPIC_API_KEY / OPENAI_API_KEY, or point",
+    "dimension, cacheDir}, chunking{maxTokens, overlap}, concurrency, llm{timeoutMs, maxRetries}, extract{minChunkSuccess},",
+    "thresholds{relevanceFloor, link{...}}, ontology, shapes, serve{host, port}. API keys are never read from it: set ANTHROPIC_API_KEY / OPENAI_API_KEY, or point",
     "apiKeyFile at a file that holds the key."
   ])))

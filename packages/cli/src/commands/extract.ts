@@ -39,6 +39,7 @@ const config = {
   shapes,
   provider: O.provider(),
   model: O.model(),
+  ...O.llmLimits,
   concurrency,
   strict,
   batch,

@@ -48,6 +48,7 @@ const arxivConfig = {
   ...O.store,
   provider: O.provider(),
   model: O.model(),
+  ...O.llmLimits,
   ...O.budget
 }
 /** @since 0.1.0 */

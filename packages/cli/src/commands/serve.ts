@@ -49,6 +49,7 @@ const config = {
   token,
   provider: O.provider("offline (default when no API key is set), anthropic or openai: extraction jobs and answers"),
   model: O.model(),
+  ...O.llmLimits,
   ontology,
   shapes,
   concurrency

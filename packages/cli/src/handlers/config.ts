@@ -22,7 +22,13 @@ const flatten = (prefix: string, value: unknown, out: Array<readonly [string, st
 }
 
 export const config = (args: ConfigArgs) =>
-  withSettings(args.config, { db: flag(args.db), provider: flag(args.provider), model: flag(args.model) }, (settings) =>
+  withSettings(args.config, {
+    db: flag(args.db),
+    provider: flag(args.provider),
+    model: flag(args.model),
+    llmTimeoutMs: flag(args.llmTimeoutMs),
+    llmMaxRetries: flag(args.llmMaxRetries)
+  }, (settings) =>
     Effect.gen(function*() {
       const described = KgConfig.describe(settings)
       if (args.json) return yield* Console.log(JSON.stringify(described))

@@ -21,7 +21,9 @@ export const fetchArxiv = (args: FetchArxivArgs) =>
   withSettings(args.config, {
     db: flag(args.db),
     provider: flag(args.provider),
-    model: flag(args.model)
+    model: flag(args.model),
+    llmTimeoutMs: flag(args.llmTimeoutMs),
+    llmMaxRetries: flag(args.llmMaxRetries)
   }, (settings) =>
     Effect.gen(function*() {
       const query = args.query.trim()

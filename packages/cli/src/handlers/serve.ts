@@ -24,6 +24,8 @@ export const serve = (args: ServeArgs) =>
     db: flag(args.db),
     provider: flag(args.provider),
     model: flag(args.model),
+    llmTimeoutMs: flag(args.llmTimeoutMs),
+    llmMaxRetries: flag(args.llmMaxRetries),
     concurrency: flag(args.concurrency),
     ontology: flag(args.ontology),
     shapes: flag(args.shapes),

@@ -52,6 +52,26 @@ export const provider = (what = "offline (default when no API key is set), anthr
 export const model = (what = "model name for the LLM provider") =>
   Options.text("model").pipe(Options.withDescription(what), Options.optional)
 
+/**
+ * Bounds of each LLM request, for the commands that call an LLM for a whole run (extract, fetch, serve) and `kg
+ * config`: over `llm.timeoutMs` / `llm.maxRetries` in kg.config.json and `KG_LLM_TIMEOUT_MS` / `KG_LLM_MAX_RETRIES`.
+ */
+export const llmLimits = {
+  llmTimeoutMs: Options.integer("llm-timeout-ms").pipe(
+    within("llm-timeout-ms", { min: 1, max: 3_600_000 }),
+    Options.withDescription("give up an LLM request after this many milliseconds (default 60000, or llm.timeoutMs)"),
+    Options.optional
+  ),
+  llmMaxRetries: Options.integer("llm-max-retries").pipe(
+    within("llm-max-retries", { min: 0, max: 20 }),
+    Options.withDescription(
+      "retries of an LLM request that timed out or failed transiently (429, 5xx, network), 0-20 (default 2, or " +
+        "llm.maxRetries)"
+    ),
+    Options.optional
+  )
+} as const
+
 /** The options every command that opens a store takes. */
 export const store = { db, config, json } as const
 
