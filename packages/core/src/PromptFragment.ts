@@ -128,6 +128,11 @@ export const RESERVED_TAGS: ReadonlyArray<string> = [
   "invoke",
   "parameter",
   "answer",
+  "evidence",
+  "question",
+  "previous_answer",
+  "feedback",
+  "passage",
   "im_start",
   "im_end"
 ]
