@@ -14,7 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { Paper, type PaperId } from "@kg/core/Domain"
+import { Entity, type EntityId, Paper, type PaperId } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { type LlmError, type LlmParams, LlmProvider, type LlmRequest } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
@@ -155,6 +155,43 @@ describe("answer bounds, before decoding and storing", () => {
       for (const prompt of prompts) expect(prompt).not.toContain("LLLLLLLLLL")
       // Today's prompts grew 11 KB -> 131 KB; bounded, the last is within a few hundred characters of the first.
       expect(prompts[5]!.length - prompts[0]!.length).toBeLessThan(1_000)
+    }).pipe(Effect.provide(stack(layer)))
+  })
+
+  it.effect("entities stored by an older kg with 10 KB labels and aliases do not make later prompts grow", () => {
+    const huge = "S".repeat(10_000)
+    // Every chunk names Model0, so the stored entity is relevant to every later prompt.
+    const body = Array.from({ length: 6 }, (_, i) => `${sentence(0)} ${sentence(i + 1)}`).join("\n\n")
+    const { layer, requests } = scripted((request) => {
+      if (isRecord(request)) return record
+      const chunk = chunkOf(request)
+      return answer({
+        entities: [{ label: "Model0", type: "Method", aliases: [] }, { label: `Long${huge}`, type: "Method", aliases: [] }],
+        relations: [],
+        claims: [claim(chunk.split(". ")[0]!, { entities: ["Model0"] })]
+      })
+    })
+    // The store answers every name with an entity carrying what an unbounded answer once stored: 40 aliases of 10 KB.
+    let asked = 0
+    const storeLookup = (keys: ReadonlyArray<string>) =>
+      Effect.sync(() => {
+        asked += keys.length
+        return new Map(keys.map((key) => [key, Entity.make({
+          id: `stored-${key.slice(0, 20)}` as EntityId,
+          label: key.length > 100 ? key : "Model0",
+          type: "Method",
+          aliases: Array.from({ length: 40 }, (_, j) => `${huge}${j}`)
+        })]))
+      })
+    return Effect.gen(function*() {
+      yield* Pipeline.extractPaper(doc(body), { chunkConfig: { maxTokens: 40, overlapTokens: 0 }, storeLookup }).pipe(Stream.runDrain)
+      expect(asked).toBeGreaterThan(0)
+      const prompts = requests.filter((r) => !isRecord(r)).map((r) => r.prompt)
+      expect(prompts.length).toBeGreaterThanOrEqual(6)
+      // The stored entity is named in later prompts, without its long aliases or any long label.
+      for (const prompt of prompts.slice(1)) expect(prompt).toMatch(/^- Model0 \(Method\)/m)
+      for (const prompt of prompts) expect(prompt).not.toContain("SSSSSSSSSS")
+      expect(Math.max(...prompts.map((p) => p.length)) - prompts[0]!.length).toBeLessThan(1_000)
     }).pipe(Effect.provide(stack(layer)))
   })
 
