@@ -28,7 +28,8 @@ const bin = path.resolve(arg("bin", "packages/cli/bin/kg.mjs"))
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kg-bench-huge-"))
 const file = path.join(dir, `huge-${kind}.txt`)
-const bytes = mb * 1024 * 1024
+// Whole bytes: a fractional size (--mb 1.85) would leave the writer forever short of it.
+const bytes = Math.round(mb * 1024 * 1024)
 
 /** Writes `bytes` of one line in pieces (the generator itself stays small). */
 const write = () => {
