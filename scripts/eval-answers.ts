@@ -2,7 +2,11 @@
  * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
- *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--json out.json] [--verbose] [--src]
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|all] [--json out.json]
+ *                                                 [--verbose] [--src | --bundle dir]
+ *
+ * `--bundle dir` runs another build of the CLI (a copy of packages/cli/bundle made at an earlier commit, kept inside
+ * packages/cli so that its dependencies resolve) for a before/after comparison on the same stores.
  *
  * Stores (built once with `kg extract`, offline, and kept in `scratchpad/eval-answers/`; delete them to rebuild):
  * - `related`: the 43 related full papers of /work/shared/data/papers/related (machine translation, image
@@ -35,12 +39,16 @@ const arg = (name: string): string | undefined => {
 const VERBOSE = process.argv.includes("--verbose")
 const SRC = process.argv.includes("--src")
 const ONLY = arg("only")
+const SET = arg("set") ?? "all"
+const BUNDLE = arg("bundle")
 const OUT = arg("json")
 const DIR = arg("dir") ?? path.join(root, "scratchpad/eval-answers")
 
 type Kind = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
 
 interface Question {
+  /** `dev`: the questions the answer shapes were developed on; `heldout`: written afterwards, before any run on them. */
+  readonly set?: "dev" | "heldout"
   readonly store: "related" | "md" | "examples"
   readonly kind: Kind
   readonly question: string
@@ -102,7 +110,27 @@ export const QUESTIONS: ReadonlyArray<Question> = [
   { store: "examples", kind: "lookup", question: "How many papers does S2ORC contain?", facts: ["81.1M"] },
   { store: "examples", kind: "lookup", question: "How many papers on long-form summarization did the LongEval survey cover?", facts: ["162"] },
   { store: "examples", kind: "lookup", question: "What share of long-form summarization papers do not perform human evaluation?", facts: ["73%"] },
-  { store: "examples", kind: "yesno", question: "Does clause-level judgment reduce inter-annotator variance in faithfulness scores?", verdict: "yes" }
+  { store: "examples", kind: "yesno", question: "Does clause-level judgment reduce inter-annotator variance in faithfulness scores?", verdict: "yes" },
+  // held out: written after the shapes were built, key facts from the papers' text, run only for the report
+  { set: "heldout", store: "related", kind: "lookup", question: "What BLEU does ByteNet achieve on English-to-German character-level translation?", facts: ["22.85"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "What error rate does the fast-learning shallow convolutional network reach on MNIST?", facts: ["0.37"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "How much memory does In-Place Activated BatchNorm save?", facts: ["50%"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "What accuracy does CRF-RNN achieve on Pascal VOC 2012?", facts: ["74.7"] },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do deep LSTMs outperform shallow LSTMs?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do subword units improve the translation of rare words?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do models with a character-level decoder outperform those with a subword-level decoder?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "best", question: "Which method achieves the highest mean IoU on Cityscapes?", facts: ["80.3"] },
+  { set: "heldout", store: "related", kind: "comparison", question: "Compare the BLEU scores reported on WMT'14 English-French.", facts: ["34.81", "36.5", "41.8", "40.46", "41.29", "41.4"], min: 2 },
+  { set: "heldout", store: "related", kind: "list", question: "Which papers evaluate on PASCAL VOC 2012?", papers: { material: "PASCAL_VOC_2012" }, min: 3 },
+  { set: "heldout", store: "related", kind: "list", question: "Which methods were evaluated on CIFAR-100?", papers: { material: "CIFAR-100" }, min: 4 },
+  { set: "heldout", store: "related", kind: "open", question: "What does the JFT-300M study find about the effect of more training data?", facts: ["logarithmic"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "For how many companies were ESG ratings collected?", facts: ["3,000"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "What top-1 accuracy does Chemformer reach?", facts: ["54.7"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "How long was the observation duration for GJ 486b?", facts: ["5.14 hours"] },
+  { set: "heldout", store: "md", kind: "yesno", question: "Does the home network setup give a reliable transmission?", verdict: "no" },
+  { set: "heldout", store: "examples", kind: "lookup", question: "How many open access papers have full text in S2ORC?", facts: ["8.1M"] },
+  { set: "heldout", store: "examples", kind: "lookup", question: "What Kendall's tau do partial annotations reach with full annotations?", facts: ["0.89"] },
+  { set: "heldout", store: "examples", kind: "yesno", question: "Does a partial annotation of fine-grained units correlate highly with a full annotation?", verdict: "yes" }
 ]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
@@ -118,6 +146,8 @@ const kg = (args: ReadonlyArray<string>) => {
   const cmd = SRC ? "npx" : "node"
   const full = SRC
     ? ["tsx", "--conditions=@kg/source", path.join(root, "packages/cli/src/bin.ts"), ...args]
+    : BUNDLE !== undefined
+    ? ["--input-type=module", "-e", `await import(${JSON.stringify(path.resolve(BUNDLE, "bin.js"))})`, "--", ...args]
     : [path.join(root, "packages/cli/bin/kg.mjs"), ...args]
   const started = Date.now()
   const r = spawnSync(cmd, full, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } })
@@ -195,9 +225,21 @@ export const main = async () => {
     process.exit(1)
   }
   const require = createRequire(path.join(root, "packages/graph/package.json"))
-  const { DuckDBInstance } = require("@duckdb/node-api") as typeof import("@duckdb/node-api")
+  /** The part of @duckdb/node-api used here (it resolves from packages/graph, not from scripts/). */
+  interface DuckApi {
+    readonly DuckDBInstance: {
+      create: (path: string, options: Record<string, string>) => Promise<{
+        connect: () => Promise<{
+          runAndReadAll: (sql: string, params: ReadonlyArray<unknown>) => Promise<{ getRowObjectsJson: () => ReadonlyArray<Record<string, unknown>> }>
+          closeSync: () => void
+        }>
+        closeSync: () => void
+      }>
+    }
+  }
+  const { DuckDBInstance } = require("@duckdb/node-api") as DuckApi
   fs.mkdirSync(DIR, { recursive: true })
-  const questions = QUESTIONS.filter((q) => ONLY === undefined || q.store === ONLY)
+  const questions = QUESTIONS.filter((q) => (ONLY === undefined || q.store === ONLY) && (SET === "all" || (q.set ?? "dev") === SET))
   const stores = Array.from(new Set(questions.map((q) => q.store)))
   for (const s of stores) {
     const { db, inputs } = STORES[s]
@@ -230,7 +272,7 @@ export const main = async () => {
       for (const c of a.citations) {
         const rows = await con.runAndReadAll(
           "SELECT text FROM chunks WHERE paper_id = $1 AND page IS NOT DISTINCT FROM $2",
-          [c.paper_id, c.page]
+          [c.paper_id, c.page] as ReadonlyArray<unknown>
         )
         const quote = c.quote.replace(/\s+/g, " ").trim()
         if (rows.getRowObjectsJson().some((row) => String(row["text"]).replace(/\s+/g, " ").includes(quote))) ok++
@@ -277,6 +319,16 @@ export const main = async () => {
     questions: results.length,
     research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
     ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
+    bySet: Object.fromEntries(["dev", "heldout"].map((set) => {
+      const of = results.filter((r) => (r.question.set ?? "dev") === set)
+      return [set, {
+        questions: of.length,
+        researchLead: of.filter((r) => r.research.lead).length,
+        askLead: of.filter((r) => r.ask.lead).length,
+        researchAnywhere: of.filter((r) => r.research.anywhere).length,
+        askAnywhere: of.filter((r) => r.ask.anywhere).length
+      }]
+    })),
     byStore: Object.fromEntries(stores.map((s) => {
       const of = results.filter((r) => r.question.store === s)
       return [s, {

@@ -97,6 +97,37 @@ describe("graph questions and research through the CLI", () => {
     expect(result.stderr).toContain("No papers found relevant to")
   }, 60_000)
 
+  it("answers in their shape (a yes/no verdict with its meter, a lookup's value first), as text and JSON, within --papers / --where", async () => {
+    const q = "Does daily low-dose aspirin reduce the risk of stroke?"
+    const text = await kg("research", q)
+    expect(text.code, text.stderr).toBe(0)
+    const lines = text.stdout.split("\n")
+    expect(lines[0]).toBe("Mixed: 1 finding for, 1 against")
+    expect(lines[1]).toBe("[#####-----] 50% for, 50% against")
+    expect(text.stdout).toMatch(/\nFor: We find that daily low-dose aspirin significantly reduces/)
+    expect(text.stdout).toMatch(/\nAgainst: We find that daily low-dose aspirin does not reduce/)
+    const scoped = JSON.parse((await kg("ask", q, "--papers", "trial-b", "--json")).stdout) as {
+      shape: { verdict: { answer: string; for: number; against: number } }
+      citations: ReadonlyArray<{ paper_id: string }>
+    }
+    expect(scoped.shape.verdict).toMatchObject({ answer: "no", for: 0, against: 1 })
+    expect(new Set(scoped.citations.map((c) => c.paper_id))).toEqual(new Set(["trial-b"]))
+    const byYear = await kg("ask", q, "--where", "year<2020 and title~aspirin", "--json")
+    expect(byYear.code, byYear.stderr).toBe(0)
+    expect((JSON.parse(byYear.stdout) as { shape: { verdict: { answer: string } } }).shape.verdict.answer).toBe("yes")
+    const lookup = JSON.parse((await kg("ask", "How many papers on long-form summarization did the survey cover?", "--json")).stdout) as {
+      shape: { type: string; lead: string }
+    }
+    expect(lookup.shape.type).toBe("lookup")
+    expect(lookup.shape.lead).toMatch(/^162 papers/)
+    const unknown = await kg("research", q, "--papers", "trial-a,nope")
+    expect(unknown.code).not.toBe(0)
+    expect(unknown.stderr).toContain("no paper with id \"nope\" in the store")
+    const syntax = await kg("ask", q, "--where", "year>>2019")
+    expect(syntax.code).not.toBe(0)
+    expect(syntax.stderr).toContain("--where: a value after year> at character 6")
+  }, 120_000)
+
   it("retract re-grades what depended on the paper, and research leaves it out", async () => {
     const retract = await kg("retract", "trial-b", "--json")
     expect(retract.code, retract.stderr).toBe(0)

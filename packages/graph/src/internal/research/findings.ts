@@ -436,8 +436,9 @@ const clausesOf = (sentence: string): ReadonlyArray<string> =>
 
 /**
  * The stance of a finding on a statement, by its clauses. The finding must
- * be about the statement: hold half of its terms (weighted by IDF: the
- * specific words count most) and the things the question names. Then the
+ * be about the statement: give the things the question names (itself, or
+ * its passage: `context`) and hold half of the statement's terms (weighted
+ * by IDF: the specific words count most; the names' terms count as held). Then the
  * clause that names them (else the one sharing most terms) decides: a
  * negation in it ("does not converge", "but not on SQuAD") or a change word
  * of the other direction makes it `against`; else it is `for`. The NLI
@@ -450,21 +451,27 @@ export const stanceOf = (
   statement: string,
   names: ReadonlyArray<Name>,
   finding: string,
-  judged: { readonly label: string; readonly score: number } | null
+  judged: { readonly label: string; readonly score: number } | null,
+  context = ""
 ): { readonly stance: Stance; readonly reason: string } => {
   const sTerms = Array.from(new Set(nlp.terms(statement)))
   const mass = sTerms.reduce((m, t) => m + idf(t), 0)
   if (sTerms.length === 0 || mass === 0) return { stance: "neutral", reason: "the statement has no terms" }
+  // a name the finding's passage (or paper title) gives sets the scene: "improves the F1 from 81.1% to 85.8%"
+  // in a passage on SQuAD is about SQuAD, and the name's terms count as present
+  const findingPieces = pieces(finding)
+  const contextPieces = context === "" ? [] : pieces(context)
+  const missing = names.filter((n) => nameMatch(n, findingPieces) < 0.6 && nameMatch(n, contextPieces) < 0.6)
+  if (missing.length > 0) {
+    return { stance: "neutral", reason: `neither it nor its passage names ${missing.map((n) => n.text).join(", ")}` }
+  }
+  const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
   const share = (text: string) => {
     const terms = new Set(nlp.terms(text))
-    return sTerms.reduce((m, t) => m + (terms.has(t) ? idf(t) : 0), 0) / mass
+    return sTerms.reduce((m, t) => m + (terms.has(t) || nameTerms.has(t) ? idf(t) : 0), 0) / mass
   }
   const whole = share(finding)
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
-  const findingPieces = pieces(finding)
-  if (names.length > 0 && !names.every((n) => nameMatch(n, findingPieces) >= 0.6)) {
-    return { stance: "neutral", reason: "it does not name all that the question names" }
-  }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
   const clauses = clausesOf(finding).map((c) => {
     const p = pieces(c)

@@ -256,7 +256,11 @@ const tableOf = (
     const v = metric === null
       ? f.value
       : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
-    if (v === null || v.headDistance > 6 || isDelta(f.quote, v)) continue
+    if (v === null || isDelta(f.quote, v)) continue
+    // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
+    // further away) is the question's
+    const rowMetric0 = metricOf(f, metric)
+    if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
     if (analysis.names.length > 0 && f.names < 0.5) continue
     if (otherQualifier(metric, f.quote)) continue
     // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
@@ -355,7 +359,8 @@ export const shape = (
         const key = displayText(f.quote).toLowerCase()
         if (seenText.has(key)) continue
         seenText.add(key)
-        const { reason, stance } = stanceOf(nlp, idf, statement, analysis.names, f.quote, judged.get(f) ?? null)
+        const context = `${papers.get(f.paperId)?.title ?? ""}\n${f.chunkText}`
+        const { reason, stance } = stanceOf(nlp, idf, statement, analysis.names, f.quote, judged.get(f) ?? null, context)
         judgedFindings.push({ f, stance, reason })
         if (judgedFindings.length >= 40) break
       }
