@@ -3,10 +3,12 @@
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
  *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|all] [--json out.json]
- *                                                 [--verbose] [--src | --bundle dir]
+ *                                                 [--verbose] [--src | --bin file.mjs]
  *
- * `--bundle dir` runs another build of the CLI (a copy of packages/cli/bundle made at an earlier commit, kept inside
- * packages/cli so that its dependencies resolve) for a before/after comparison on the same stores.
+ * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
+ * packages/cli/bundle made at an earlier commit, kept inside packages/cli so that its dependencies resolve (e.g.
+ * packages/cli/dist/bundle-before/, with packages/cli/dist/kg-before.mjs importing its bin.js and a copy of
+ * packages/cli/package.json in packages/cli/dist/).
  *
  * Stores (built once with `kg extract`, offline, and kept in `scratchpad/eval-answers/`; delete them to rebuild):
  * - `related`: the 43 related full papers of /work/shared/data/papers/related (machine translation, image
@@ -40,7 +42,7 @@ const VERBOSE = process.argv.includes("--verbose")
 const SRC = process.argv.includes("--src")
 const ONLY = arg("only")
 const SET = arg("set") ?? "all"
-const BUNDLE = arg("bundle")
+const BIN = arg("bin")
 const OUT = arg("json")
 const DIR = arg("dir") ?? path.join(root, "scratchpad/eval-answers")
 
@@ -146,8 +148,8 @@ const kg = (args: ReadonlyArray<string>) => {
   const cmd = SRC ? "npx" : "node"
   const full = SRC
     ? ["tsx", "--conditions=@kg/source", path.join(root, "packages/cli/src/bin.ts"), ...args]
-    : BUNDLE !== undefined
-    ? ["--input-type=module", "-e", `await import(${JSON.stringify(path.resolve(BUNDLE, "bin.js"))})`, "--", ...args]
+    : BIN !== undefined
+    ? [path.resolve(BIN), ...args]
     : [path.join(root, "packages/cli/bin/kg.mjs"), ...args]
   const started = Date.now()
   const r = spawnSync(cmd, full, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } })

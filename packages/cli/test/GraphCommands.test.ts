@@ -115,7 +115,7 @@ describe("graph questions and research through the CLI", () => {
     const byYear = await kg("ask", q, "--where", "year<2020 and title~aspirin", "--json")
     expect(byYear.code, byYear.stderr).toBe(0)
     expect((JSON.parse(byYear.stdout) as { shape: { verdict: { answer: string } } }).shape.verdict.answer).toBe("yes")
-    const lookup = JSON.parse((await kg("ask", "How many papers on long-form summarization did the survey cover?", "--json")).stdout) as {
+    const lookup = JSON.parse((await kg("ask", "How many papers on long-form summarization did the LongEval survey cover?", "--json")).stdout) as {
       shape: { type: string; lead: string }
     }
     expect(lookup.shape.type).toBe("lookup")

@@ -51,6 +51,12 @@ describe("question analysis", () => {
     expect(analyse("Does adding ELMo improve question answering on SQuAD?").statement).toBe("adding ELMo improve question answering on SQuAD")
     expect(analyse("How do the AS Reader, GA Reader and Stanford reader compare on CNN/Daily Mail?").names.map((n) => n.text))
       .toEqual(["AS Reader", "GA Reader", "Stanford", "CNN/Daily Mail"])
+    expect(analyse("How does the LSTM compare with SMT on WMT'14 English to French?").names.map((n) => [n.text, n.role]))
+      .toEqual([["LSTM", "item"], ["SMT", "item"], ["WMT'14 English to French", "context"]])
+    const leading = analyse("For how many companies were ESG ratings collected?")
+    expect([leading.type, leading.count, leading.head]).toEqual(["lookup", true, ["companies"]])
+    expect(analyse("What Kendall's tau do partial annotations reach with full annotations?").wantsValue).toBe(true)
+    expect(analyse("What dataset does LongEval use?").wantsValue).toBe(false)
   })
 
   it("matches names by their pieces: years, hyphens, order, and never a different version", () => {
@@ -77,6 +83,12 @@ describe("the value a sentence gives", () => {
       .toBe("9,280 expert-authored summaries")
     expect(value("How many papers does S2ORC contain?", "We introduce S2ORC, a large corpus of 81.1M English-language academic papers."))
       .toBe("81.1M English-language academic papers")
+    expect(value("How many layers deep were the residual nets evaluated on ImageNet?",
+      "We evaluate residual nets with a depth of up to 152 layers-8× deeper than VGG nets."))
+      .toBe("152 layers")
+    expect(value("How many open access papers have full text in S2ORC?",
+      "S2ORC has 81.1M academic papers, with structured full text for 8.1M open access papers."))
+      .toBe("8.1M open access papers")
   })
   it("a count's noun follows its number; numbers inside names, references and years are not values", () => {
     expect(value("How many news articles does the ESG dataset contain?",
@@ -128,6 +140,16 @@ describe("the stance of a finding on a yes/no statement", () => {
         "While knowledge distillation substantially improves non-autoregressive translation, it does not completely solve the problem of nondeterminism."))
         .toBe("for")
       expect(stance(distill, "Knowledge distillation hurts non-autoregressive translation quality.")).toBe("against")
+      // the finding must state the predicate, not only name the subjects
+      expect(stance(elu, "ELUs have negative values, unlike ReLUs, which push mean activations closer to zero.")).toBe("neutral")
+      // "less" negates the quality it precedes
+      const reliable = "Does the home network setup give a reliable transmission?"
+      expect(stance(reliable, "The home network setup had more activity, which resulted in a significantly less reliable transmission.")).toBe("against")
+      expect(stance(reliable, "The home network setup gave a reliable transmission in every test.")).toBe("for")
+      // another setting than the one asked about decides nothing
+      const erasing = "Does random erasing improve accuracy on CIFAR-10?"
+      expect(stance(erasing, "For DukeMTMC-reID, random erasing improves the rank-1 accuracy from 71.99% to 74.24%.")).toBe("neutral")
+      expect(stance(erasing, "For CIFAR-10, random erasing improves the accuracy by 0.49%.")).toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
 })
 

@@ -56,6 +56,8 @@ export interface FoundValue {
   readonly distance: number
   /** Words between the number and the nearest specific quantity word (the metric's head, the counted noun); Infinity when none. */
   readonly headDistance: number
+  /** Share of the specific quantity words within four words of the number (1 when the question has none). */
+  readonly headCoverage: number
 }
 
 export interface Scored extends Candidate {
@@ -238,14 +240,22 @@ export const valueIn = (
     const headDistance = nearest(words, at, (w) => quantityMatch(w, head), forward)
     if (quantity.length > 0 && distance > 8 && headDistance > 8) continue
     const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
+    // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
+    const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
+    const headCoverage = head.length === 0 ? 1 : head.filter((h) => window.some((w) => quantityMatch(w.w, [h]))).length / head.length
     // the specific words count first: a unit alone ("%") is as good as a head word two words away
     const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
     // a difference ("improves by 1.8%") answers a question about a change, a level answers the others
     const delta = isDelta(sentence, { phrase: n.phrase }) !== (analysis.change === true) ? 1.5 : 0
-    const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta
+    const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta + (1 - headCoverage)
     if (best === null || key < best.key) {
-      const phrase = forward && headDistance <= 3 ? throughWord(sentence, n.end, headDistance, n.phrase) : withNextWords(sentence, n.end, quantity, n.phrase)
-      best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, key }
+      // a count's phrase runs through the last of the counted noun's words next to it ("8.1M open access papers")
+      let last = -1
+      for (let k = at + 1; k <= Math.min(words.length - 1, at + 4); k++) if (quantityMatch(words[k]!.w, head)) last = k - at
+      const phrase = forward && headDistance <= 3 && last > 0
+        ? throughWord(sentence, n.end, last, n.phrase)
+        : withNextWords(sentence, n.end, quantity, n.phrase)
+      best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, headCoverage, key }
     }
   }
   if (best === null) return null
@@ -267,7 +277,7 @@ export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean =
 /** The number's phrase through the `words`-th word after it ("9,280 expert-authored summaries"). */
 const throughWord = (sentence: string, end: number, words: number, phrase: string): string => {
   const m = new RegExp(`^(?:\\s+[^\\s]+){${words}}`).exec(sentence.slice(end))
-  return m === null ? phrase : `${phrase}${m[0].replace(/[,.;:)]+$/, "")}`
+  return m === null ? phrase : `${phrase}${m[0].replace(/-\d.*$/, "").replace(/[,.;:)]+$/, "")}`
 }
 
 /** The number's phrase and up to two following words that are the quantity or a unit ("28.4 BLEU", "86.2% mean IOU", "1001-layer"). */
@@ -313,11 +323,19 @@ const namesScore = (names: ReadonlyArray<Name>, sentence: ReadonlyArray<string>,
 /** A quantity score in [0, 1]: the value's distance to the quantity's words. */
 const quantityScore = (v: FoundValue | null, hasNumber: boolean, hasHead: boolean): number => {
   if (v === null) return hasNumber ? 0.15 : 0
-  if (v.headDistance <= 3 || (!hasHead && v.distance <= 3)) return 1
-  if (!hasHead && v.distance <= 8) return 0.7
-  if (v.distance === 0 || v.headDistance <= 8) return 0.8
-  if (v.distance <= 8) return 0.6
-  return 0.3
+  const near = hasHead ? v.headDistance : v.distance
+  const base = near <= 1
+    ? 1
+    : near <= 3
+    ? 0.9
+    : !hasHead && v.distance <= 8
+    ? 0.7
+    : v.distance === 0 || v.headDistance <= 8
+    ? 0.8
+    : v.distance <= 8
+    ? 0.6
+    : 0.3
+  return base * (0.7 + 0.3 * v.headCoverage)
 }
 
 /** The bonus of a sentence the paper's record (L2) states: the paper's own summary of its main facts. */
@@ -390,15 +408,32 @@ export const scoreCandidates = (
   )
 }
 
+/** A setting ("on MNIST", "for CIFAR-100") the finding names that is none of the question's. */
+export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean => {
+  const context = names.filter((n) => n.role === "context")
+  if (context.length === 0) return false
+  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
+    const w = m[1]!
+    const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
+    if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue
+    const p = pieces(w)
+    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => n.pieces.includes(x)))) return true
+  }
+  return false
+}
+
 // ---------------------------------------------------------------------------
 // Stance on a yes/no statement
 // ---------------------------------------------------------------------------
 
 export type Stance = "for" | "against" | "neutral"
 
-/** Negation of a predicate (a bare "no" or "without" is left out: "with no extra parameters" negates nothing). */
+/**
+ * Negation of a predicate (a bare "no" or "without" is left out: "with no extra parameters" negates nothing); "less"
+ * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding.
+ */
 const NEGATION =
-  /\b(not|never|nor|neither|cannot|fails? to|failed to|unable to|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
+  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
 const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|deteriorat\w*|underperform\w*|drops?|dropped|declin\w*|impair\w*)\b/i
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
@@ -465,6 +500,10 @@ export const stanceOf = (
   if (missing.length > 0) {
     return { stance: "neutral", reason: `neither it nor its passage names ${missing.map((n) => n.text).join(", ")}` }
   }
+  // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
+  if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
+    return { stance: "neutral", reason: "it is about another setting" }
+  }
   const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
   const share = (text: string) => {
     const terms = new Set(nlp.terms(text))
@@ -472,6 +511,15 @@ export const stanceOf = (
   }
   const whole = share(finding)
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
+  // and its predicate: the statement's terms besides the names ("lead faster learning" of "ELUs lead to faster
+  // learning than ReLUs"), at least half of them by IDF
+  const predicate = sTerms.filter((t) => !nameTerms.has(t))
+  const predicateMass = predicate.reduce((m, t) => m + idf(t), 0)
+  if (predicateMass > 0) {
+    const terms = new Set(nlp.terms(finding))
+    const held = predicate.reduce((m, t) => m + (terms.has(t) ? idf(t) : 0), 0) / predicateMass
+    if (held < 0.5) return { stance: "neutral", reason: `it states ${Math.round(held * 100)}% of what the question asks about its subject` }
+  }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
   const clauses = clausesOf(finding).map((c) => {
     const p = pieces(c)

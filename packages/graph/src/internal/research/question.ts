@@ -19,7 +19,7 @@ export interface Name {
   readonly text: string
   readonly pieces: ReadonlyArray<string>
   /**
-   * `context` for a name after "on", "in", "for", "over", "across", "from" (the dataset or setting: "on CIFAR-10"),
+   * `context` for a name after "on", "in", "for", "over", "across", "from", "at" (the dataset or setting: "on CIFAR-10"),
    * else `item` (what is asked about: a method, a model, a resource).
    */
   readonly role?: "item" | "context"
@@ -70,7 +70,8 @@ const METRICS: ReadonlyArray<string> = [
   "bleu", "rouge", "meteor", "chrf", "cider", "spice", "ter", "accuracy", "error", "f1", "f-score", "f-measure",
   "precision", "recall", "auc", "map", "miou", "iou", "perplexity", "loss", "latency", "throughput", "speedup",
   "speed-up", "speed", "fps", "flops", "parameters", "memory", "wer", "cer", "uas", "las", "mrr", "ndcg", "kappa",
-  "correlation", "agreement", "variance", "std-dev", "rate", "score", "share", "percentage", "proportion", "fraction"
+  "correlation", "agreement", "variance", "std-dev", "rate", "score", "share", "percentage", "proportion", "fraction",
+  "kendall's tau", "kendall", "tau", "spearman", "pearson"
 ]
 
 /** Words too generic to identify a quantity alone. */
@@ -205,16 +206,21 @@ export const namesOf = (question: string): ReadonlyArray<Name> => {
     while (run.length > 0 && isMetricToken(run[run.length - 1]!)) run.pop()
     if (run.length > 0) {
       const text = run.join(" ")
-      out.push({ text, pieces: pieces(text), role })
+      out.push({ text, pieces: pieces(text).filter((x) => x !== "to"), role })
     }
     run = []
   }
-  const CONTEXT = /^(on|in|for|over|across|from|at|with)$/
+  const CONTEXT = /^(on|in|for|over|across|from|at)$/
   tokens.forEach((t, i) => {
     const lower = t.toLowerCase()
     if (t === "") return flush()
     if (i === 0 && (AUX_WORD.has(lower) || /^(what|which|who|how|when|where|why|compare|list|name)$/.test(lower))) return
     const acronym = /^\p{Lu}{2,}$/u.test(t)
+    // "English to French": a name runs on over "to" between two capitalised words
+    if (lower === "to" && run.length > 0 && /^\p{Lu}/u.test(tokens[i + 1] ?? "") && /^\p{Lu}/u.test(run[run.length - 1]!)) {
+      run.push(t)
+      return
+    }
     if (nameLike(t, i) && (acronym || !STOP.has(lower))) {
       if (run.length === 0) {
         // the role: a preposition of setting within the two words before ("on the WMT14 ...")
@@ -248,7 +254,8 @@ export const metricOf = (question: string): string | null => {
 
 /** Words after "how many" / "how much" / "what" up to the verb: the counted noun or the quantity named. */
 const askedNoun = (lower: string): ReadonlyArray<string> => {
-  const m = /^(?:how (?:many|much)|what(?: (?:is|was|are|were) the)?)\s+(.+)$/.exec(lower)
+  // "how long was the observation duration", "how large is the vocabulary": the attribute asked is the subject
+  const m = /^(?:how (?:many|much)|what(?: (?:is|was|are|were) the)?|how \w+ (?:is|was|are|were)(?: the| a| an)?)\s+(.+)$/.exec(lower)
   if (m === null) return []
   const words: Array<string> = []
   for (const w of m[1]!.replace(/[?,.;:!]/g, " ").split(/\s+/)) {
@@ -292,7 +299,8 @@ const variants = (name: Name): ReadonlyArray<string> => {
  * and (yes/no) statement.
  */
 export const analyse = (question: string): QuestionAnalysis => {
-  const lower = question.trim().toLowerCase().replace(/\s+/g, " ")
+  // "For how many companies ...", "On which dataset ...": the preposition does not change what is asked
+  const lower = question.trim().toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
   const cues: Array<string> = []
   const metric = metricOf(question)
   let type: AnswerType
@@ -334,7 +342,9 @@ export const analyse = (question: string): QuestionAnalysis => {
     for (const u of UNITS[metric.split(/\s+/).pop()!] ?? []) quantity.add(u)
   }
   const wantsValue = type === "best" || type === "comparison" ||
-    (type === "lookup" && (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep)\b/.test(lower) || metric !== null))
+    (type === "lookup" &&
+      (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep)\b/.test(lower) || metric !== null ||
+        (head.size > 0 && /\b(reach|reaches|reached|achieve|achieves|achieved|obtain|obtains|obtained|score|scores|scored|attain|attains|get|gets|got)\b/.test(lower))))
   let direction: "max" | "min" | null = null
   if (type === "best") {
     const lowerBetter = LOWER_IS_BETTER.test(metric ?? "") || LOWER_IS_BETTER.test(lower)

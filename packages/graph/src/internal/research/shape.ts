@@ -19,8 +19,8 @@
 import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { isDelta, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
-import { lowerIsBetter, nameIn, nameMatch, pieces, type QuestionAnalysis } from "./question.js"
+import { isDelta, otherSetting, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { lowerIsBetter, nameIn, pieces, type QuestionAnalysis } from "./question.js"
 import { displayText } from "./synthesis.js"
 
 /** One finding counted in a verdict. */
@@ -118,6 +118,9 @@ export interface Shaped {
   readonly chosen: ReadonlyArray<Scored>
 }
 
+/** Text on one line (a value phrase may span a line break of the PDF's layout). */
+const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
+
 /** A paper's short title: the part before a colon, or the first words. */
 export const shortTitle = (title: string): string => {
   const t = title.trim().replace(/\s+/g, " ")
@@ -144,9 +147,14 @@ const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArra
     const mixed = /\p{L}/u.test(w) && /\d/.test(w) && !/%$/.test(w)
     const inner = /^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1))
     if (!mixed && !inner) return
-    // a word that is (part of) a name the question gives is its dataset, not a method; a plural acronym is generic
+    // a word that is (part of) a name the question gives is its dataset, not a method, and so is a sibling of the
+    // question's setting ("CIFAR-100" for a CIFAR-10 question) or a word after a setting preposition ("on MNIST");
+    // a plural acronym is generic
     const p = pieces(w)
     if (analysis.names.some((n) => nameIn(n, p) || p.every((x) => n.pieces.includes(x)))) return
+    const letters = p.filter((x) => !/\d/.test(x))
+    if (analysis.names.some((n) => n.role === "context" && letters.length > 0 && letters.every((x) => n.pieces.includes(x)))) return
+    if (/\b(on|for|in|of|from|across)\s+(the\s+)?$/i.test(sentence.slice(0, sentence.indexOf(w)))) return
     if (/^\d/.test(w) || /^\p{Lu}{2,}s$/u.test(w) || /^(19|20)\d\d$/.test(w.replace(/\D/g, ""))) return
     out.push(w)
   })
@@ -166,7 +174,9 @@ const methodOf = (f: Scored, analysis: QuestionAnalysis, info: PaperInfo | undef
   if (items.length > 0) return items.join(", ")
   const named = namedThings(f.quote, analysis)
   const short = shortTitle(info?.title ?? f.paperId)
-  if (ownWork.test(f.quote) || named.length === 0) return named.length > 0 ? `${short} (${named[0]})` : short
+  if (ownWork.test(f.quote) || named.length === 0) {
+    return named.length > 0 && !short.toLowerCase().includes(named[0]!.toLowerCase()) ? `${short} (${named[0]})` : short
+  }
   return named[0]!
 }
 
@@ -202,20 +212,6 @@ const otherQualifier = (metric: string | null, quote: string): boolean => {
   const want = metric === null ? null : /\b(top|rank|hits|r|p|recall|precision)[-@ ]?(\d+)\b/i.exec(metric)
   if (want === null) return false
   return !new RegExp(`\\b${want[1]}[-@ ]?${want[2]}\\b`, "i").test(quote)
-}
-
-/** A setting ("on MNIST", "for CIFAR-100") the finding names that is none of the question's. */
-const otherSetting = (analysis: QuestionAnalysis, quote: string): boolean => {
-  const context = analysis.names.filter((n) => n.role === "context")
-  if (context.length === 0) return false
-  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
-    const w = m[1]!
-    const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
-    if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue
-    const p = pieces(w)
-    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => n.pieces.includes(x)))) return true
-  }
-  return false
 }
 
 /** The most frequent metric named in the best findings (for a comparison that names none). */
@@ -264,7 +260,7 @@ const tableOf = (
     if (analysis.names.length > 0 && f.names < 0.5) continue
     if (otherQualifier(metric, f.quote)) continue
     // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
-    if (f.namesInSentence < 1 && otherSetting(analysis, f.quote)) continue
+    if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
     // a comparison's rows are about the items it compares
     const items = analysis.names.filter((n) => n.role !== "context")
     if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
@@ -278,7 +274,7 @@ const tableOf = (
       method: methodOf(f, analysis, info),
       dataset: datasetOf(f, analysis),
       metric: rowMetric ?? metric,
-      value: v.phrase,
+      value: oneLine(v.phrase),
       number: v.number,
       paper_id: f.paperId,
       title: info?.title ?? f.paperId,
@@ -333,7 +329,7 @@ export const shape = (
   const cues = analysis.cues
   switch (analysis.type) {
     case "lookup": {
-      const withValue = analysis.wantsValue ? scored.filter((s) => s.value !== null && s.quantity >= 0.7) : []
+      const withValue = analysis.wantsValue ? scored.filter((s) => s.value !== null && s.quantity >= 0.5) : []
       const top = withValue[0]
       const lead = top === undefined || top.score < 0.6 * (scored[0]?.score ?? 0)
         ? undefined
@@ -345,7 +341,7 @@ export const shape = (
       const rest = pickDiverse(scored.filter((s) => s !== lead), limits.sentences - 1)
       const title = papers.get(lead.paperId)?.title ?? lead.paperId
       return {
-        shape: { type: "lookup", lead: `${lead.value!.phrase} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}`, cues },
+        shape: { type: "lookup", lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}`, cues },
         chosen: [lead, ...rest]
       }
     }
