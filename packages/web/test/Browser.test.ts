@@ -285,12 +285,14 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const cites = await page.locator(".answer [data-testid=citation]").allTextContents()
     expect(cites.length).toBeGreaterThan(0)
     for (const c of cites) expect(c).toContain("trial-a")
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
     await shot(page, "16-ask-within-paper-verdict")
     // all papers again: the two trials disagree
     await page.click("button:has-text('All papers')")
     await ask()
     expect(await page.locator("[data-testid=lead]").textContent()).toBe("Mixed: 1 finding for, 1 against")
     expect(await page.locator(".stance-against").count()).toBe(1)
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
     await shot(page, "17-ask-verdict-mixed")
     // a filter on the papers' fields
     await page.fill("#where", "year>=2021 and title~aspirin")
@@ -327,6 +329,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const values = await page.locator("[data-testid=findings-table] td.value").evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-number"))))
     expect(values).toEqual([3.1, 4.2])
     expect(await page.locator("[data-testid=lead]").textContent()).toMatch(/^Lowest error rate: 3\.1% error rate \(Model B for image classification\) \[bench-b\]$/)
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
     await shot(page, "18-ask-best-of-table")
     await page.close()
   }, 180_000)

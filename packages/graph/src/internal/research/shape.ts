@@ -154,7 +154,10 @@ const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArra
     if (analysis.names.some((n) => nameIn(n, p) || p.every((x) => n.pieces.includes(x)))) return
     const letters = p.filter((x) => !/\d/.test(x))
     if (analysis.names.some((n) => n.role === "context" && letters.length > 0 && letters.every((x) => n.pieces.includes(x)))) return
-    if (/\b(on|for|in|of|from|across)\s+(the\s+)?$/i.test(sentence.slice(0, sentence.indexOf(w)))) return
+    const before = sentence.slice(0, sentence.indexOf(w))
+    if (/\b(on|for|in|of|from|across)\s+(the\s+)?$/i.test(before)) return
+    // nor is a baseline it is compared with ("lower than the ResNet baseline", "outperforms DLA-60")
+    if (/\b(than|over|vs\.?|versus|against|compared (?:to|with)|outperform\w*|beat\w*|surpass\w*)\s+(the\s+)?$/i.test(before)) return
     if (/^\d/.test(w) || /^\p{Lu}{2,}s$/u.test(w) || /^(19|20)\d\d$/.test(w.replace(/\D/g, ""))) return
     out.push(w)
   })
