@@ -2,7 +2,7 @@
  * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
- *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|all] [--json out.json]
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|all] [--json out.json]
  *                                                 [--verbose] [--src | --bin file.mjs]
  *
  * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
@@ -49,8 +49,11 @@ const DIR = arg("dir") ?? path.join(root, "scratchpad/eval-answers")
 type Kind = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
 
 interface Question {
-  /** `dev`: the questions the answer shapes were developed on; `heldout`: written afterwards, before any run on them. */
-  readonly set?: "dev" | "heldout"
+  /**
+   * `dev`: the questions the answer shapes were developed on; `heldout`: written afterwards, before any run on them;
+   * `issue20`: issue 20's evaluation on the related papers (scripts/data/answers-issue20.json, with each fact's source).
+   */
+  readonly set?: "dev" | "heldout" | "issue20"
   readonly store: "related" | "md" | "examples"
   readonly kind: Kind
   readonly question: string
@@ -134,6 +137,13 @@ export const QUESTIONS: ReadonlyArray<Question> = [
   { set: "heldout", store: "examples", kind: "lookup", question: "What Kendall's tau do partial annotations reach with full annotations?", facts: ["0.89"] },
   { set: "heldout", store: "examples", kind: "yesno", question: "Does a partial annotation of fine-grained units correlate highly with a full annotation?", verdict: "yes" }
 ]
+
+/** Issue 20's question set, kept with the source of each key fact in scripts/data/answers-issue20.json. */
+const ISSUE20: ReadonlyArray<Question> = (JSON.parse(fs.readFileSync(path.join(root, "scripts/data/answers-issue20.json"), "utf8")) as {
+  readonly questions: ReadonlyArray<Omit<Question, "set" | "store">>
+}).questions.map((q) => ({ ...q, set: "issue20", store: "related" }))
+
+const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
   related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
@@ -241,7 +251,7 @@ export const main = async () => {
   }
   const { DuckDBInstance } = require("@duckdb/node-api") as DuckApi
   fs.mkdirSync(DIR, { recursive: true })
-  const questions = QUESTIONS.filter((q) => (ONLY === undefined || q.store === ONLY) && (SET === "all" || (q.set ?? "dev") === SET))
+  const questions = ALL.filter((q) => (ONLY === undefined || q.store === ONLY) && (SET === "all" || (q.set ?? "dev") === SET))
   const stores = Array.from(new Set(questions.map((q) => q.store)))
   for (const s of stores) {
     const { db, inputs } = STORES[s]
@@ -321,7 +331,7 @@ export const main = async () => {
     questions: results.length,
     research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
     ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
-    bySet: Object.fromEntries(["dev", "heldout"].map((set) => {
+    bySet: Object.fromEntries(["dev", "heldout", "issue20"].map((set) => {
       const of = results.filter((r) => (r.question.set ?? "dev") === set)
       return [set, {
         questions: of.length,

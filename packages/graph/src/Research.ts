@@ -646,7 +646,8 @@ const synthesise = (
         value: c.value?.phrase ?? null,
         metric: c.fields.metric,
         method: c.fields.method,
-        dataset: c.fields.dataset
+        dataset: c.fields.dataset,
+        task: c.fields.task
       }))
       const drafts = yield* llmSynthesis(question, findingsFirst(evidence, shaped.chosen), idx.titles, {
         type: analysis.type,

@@ -6,8 +6,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
+import type * as Domain from "@kg/core/Domain"
+import { emptyFinding } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
-import { stanceOf, valueIn } from "../src/internal/research/findings.js"
+import { excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
@@ -114,6 +116,43 @@ describe("the value a sentence gives", () => {
     expect(value("How much does actor-critic training improve BLEU with greedy search?",
       "The actor-critic training brings a significant 1.5 BLEU improvement with greedy search and a 0.4 BLEU improvement with beam search."))
       .toBe("1.5 BLEU")
+  })
+})
+
+describe("a stored structured finding (claim_findings)", () => {
+  const sentence = "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."
+  const finding = { ...emptyFinding, subject: "DFN", dataset: "PASCAL VOC 2012", metric: "mean IoU", value: 86.2, valueText: "86.2%", direction: "up" as const }
+  const candidate = (f: Domain.Finding | null) => ({ quote: sentence, fields: fieldsOf({ metric: null, value: null, conditions: null }, f) })
+
+  it("gives its value when its metric and dataset are the question's, and not for another setting or metric", () => {
+    const voc = storedValue(candidate(finding), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))
+    expect(voc).toMatchObject({ number: 86.2, phrase: "86.2% mean IOU", stored: true, headDistance: 0 })
+    // the same sentence's Cityscapes value is not the finding's: read from the text instead
+    expect(storedValue(candidate(finding), analyse("What mean IoU does DFN achieve on Cityscapes?"))).toBeNull()
+    expect(valueIn(sentence, analyse("What mean IoU does DFN achieve on Cityscapes?"))?.number).toBe(80.3)
+    expect(storedValue(candidate(finding), analyse("What accuracy does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+    expect(storedValue(candidate(finding), analyse("How much does DFN improve mean IoU on PASCAL VOC 2012?"))).toBeNull()
+    expect(storedValue(candidate(null), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+    // a value the quote does not hold is not shown
+    expect(storedValue(candidate({ ...finding, value: 91.5 }), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+  })
+
+  it("its subject, dataset and scope are names it states; its excluded settings are not", () => {
+    const fields = fieldsOf({ metric: "accuracy", value: null, conditions: null }, {
+      ...emptyFinding,
+      subject: "Transformer",
+      selfReference: "our model",
+      dataset: "WMT 2014 English-to-German",
+      scope: ["WDW", "CBT"],
+      excludes: ["CNN", "Daily Mail"]
+    })
+    expect([fields.method, fields.dataset, fields.metric]).toEqual(["Transformer", "WMT 2014 English-to-German", "accuracy"])
+    const stated = statedPieces(fields)
+    const names = analyse("What BLEU does the Transformer get on WMT14 English-German?").names
+    expect(names.map((n) => Math.max(...stated.map((p) => nameMatch(n, p))))).toEqual([1, 1])
+    expect(excludesSetting(analyse("Does gating help on CNN?").names, fields)).toBe(true)
+    expect(excludesSetting(analyse("Does gating help on CBT?").names, fields)).toBe(false)
+    expect(statedPieces(fieldsOf({ metric: null, value: null, conditions: null }, null))).toEqual([])
   })
 })
 

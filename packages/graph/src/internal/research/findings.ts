@@ -9,16 +9,22 @@
  *
  * @internal
  */
+import type { Finding } from "@kg/core/Domain"
 import type { NlpService } from "@kg/core/NlpService"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { parseFinding } from "../claims/findings.js"
 import { queryIn } from "../store/sqlList.js"
 import type { Evidence, LayerName } from "./evidence.js"
-import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis } from "./question.js"
+import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
-/** The structured fields of a stored finding (those the store has; the rest null). */
+/**
+ * The structured fields of a finding: a stored claim's metric, value and conditions, and its structured finding
+ * (`Domain.Finding`, from `claim_findings`) where the store has one: method (the finding's subject), task, dataset,
+ * baseline; null for sentences of passages.
+ */
 export interface FindingFields {
   readonly metric: string | null
   readonly value: string | null
@@ -27,9 +33,29 @@ export interface FindingFields {
   readonly dataset: string | null
   readonly task: string | null
   readonly baseline: string | null
+  /** The stored structured finding, when the claim has one. */
+  readonly finding: Finding | null
 }
 
-const NO_FIELDS: FindingFields = { metric: null, value: null, conditions: null, method: null, dataset: null, task: null, baseline: null }
+const NO_FIELDS: FindingFields = { metric: null, value: null, conditions: null, method: null, dataset: null, task: null, baseline: null, finding: null }
+
+/** The fields of a claim from its columns and its stored finding (the finding's metric first, the claim's column else). */
+export const fieldsOf = (
+  claim: { readonly metric: string | null; readonly value: string | null; readonly conditions: string | null },
+  finding: Finding | null
+): FindingFields => {
+  const text = (s: string | null | undefined) => (s === null || s === undefined || s.trim() === "" ? null : s.trim())
+  return {
+    metric: text(finding?.metric) ?? text(claim.metric),
+    value: text(claim.value) ?? text(finding?.valueText),
+    conditions: text(claim.conditions),
+    method: text(finding?.subject),
+    dataset: text(finding?.dataset),
+    task: text(finding?.task),
+    baseline: text(finding?.baseline),
+    finding
+  }
+}
 
 /** A sentence that may answer the question: a claim's quote or a sentence of an evidence chunk. */
 export interface Candidate {
@@ -58,6 +84,8 @@ export interface FoundValue {
   readonly headDistance: number
   /** Share of the specific quantity words within four words of the number (1 when the question has none). */
   readonly headCoverage: number
+  /** The value of the claim's stored finding (its metric the question's), not read from the text. */
+  readonly stored?: boolean
 }
 
 export interface Scored extends Candidate {
@@ -72,19 +100,13 @@ export interface Scored extends Candidate {
   readonly terms: ReadonlySet<string>
 }
 
-/** Structured columns of `claims` used when the store has them (method, dataset, task, baseline). */
-const OPTIONAL_COLUMNS = ["method", "dataset", "task", "baseline"] as const
+/** Whether the store has the structured findings table (`claim_findings`, schema 6). */
+const hasFindingsTable = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
+  db.query<{ n: number | bigint }>(
+    "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'claim_findings' AND table_schema = 'main'"
+  ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0))
 
-/** The optional structured columns the store's `claims` table has. */
-export const claimColumns = (db: DuckDbService): Effect.Effect<ReadonlyArray<string>, DuckDbError> =>
-  db.query<{ column_name: string }>(
-    "SELECT column_name FROM information_schema.columns WHERE table_name = 'claims' AND table_schema = 'main'"
-  ).pipe(Effect.map((rows) => {
-    const have = new Set(rows.map((r) => r.column_name))
-    return OPTIONAL_COLUMNS.filter((c) => have.has(c))
-  }))
-
-/** Candidates of stored claims: one per source, with the claim's fields and its source chunk. */
+/** Candidates of stored claims: one per source, with the claim's fields, its structured finding and its source chunk. */
 export const claimCandidates = (
   db: DuckDbService,
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
@@ -93,16 +115,17 @@ export const claimCandidates = (
 ): Effect.Effect<ReadonlyArray<Candidate>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const extra = yield* claimColumns(db)
+    const structured = yield* hasFindingsTable(db)
     const rows = yield* queryIn<
-      { claim: string; paper: string; chunk: string; page: number | null; quote: string; text: string; metric: string | null; value: string | null; conditions: string | null } & Record<string, string | null>
+      { claim: string; paper: string; chunk: string; page: number | null; quote: string; text: string; metric: string | null; value: string | null; conditions: string | null; finding: string | null }
     >(
       db,
       claims.map((c) => c.claimId),
       (list) =>
         `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, ch.page) AS page, s.quote,
-                ch.text, c.metric, c.value, c.conditions${extra.map((col) => `, c.${col} AS ${col}`).join("")}
+                ch.text, c.metric, c.value, c.conditions, ${structured ? "CAST(f.finding AS VARCHAR)" : "NULL"} AS finding
          FROM claim_sources s JOIN chunks ch ON ch.chunk_id = s.chunk_id JOIN claims c ON c.claim_id = s.claim_id
+         ${structured ? "LEFT JOIN claim_findings f ON f.claim_id = c.claim_id" : ""}
          WHERE s.claim_id IN ${list}
          ORDER BY s.rowid`
     )
@@ -117,15 +140,7 @@ export const claimCandidates = (
         quote: r.quote.trim(),
         chunkText: r.text,
         claimId: r.claim,
-        fields: {
-          metric: r.metric,
-          value: r.value,
-          conditions: r.conditions,
-          method: r["method"] ?? null,
-          dataset: r["dataset"] ?? null,
-          task: r["task"] ?? null,
-          baseline: r["baseline"] ?? null
-        },
+        fields: fieldsOf(r, parseFinding(r.finding)),
         layer,
         retrieval: scoreOf.get(r.claim) ?? 0
       }))
@@ -307,17 +322,69 @@ const findingWeight = (c: Candidate): number => {
   return s >= 2 ? 0.7 : s >= 1 ? 0.5 : 0.2
 }
 
-/** Share of the names found: by their match in the sentence, or half that in its passage or paper title. */
-const namesScore = (names: ReadonlyArray<Name>, sentence: ReadonlyArray<string>, context: ReadonlyArray<string>) => {
+/**
+ * Share of the names found: by their match in the sentence or in the names its stored finding states (`stated`:
+ * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title.
+ */
+const namesScore = (
+  names: ReadonlyArray<Name>,
+  sentence: ReadonlyArray<string>,
+  context: ReadonlyArray<string>,
+  stated: ReadonlyArray<ReadonlyArray<string>> = []
+) => {
   if (names.length === 0) return { all: 1, sentence: 1 }
   let all = 0
   let own = 0
   for (const n of names) {
-    const m = nameMatch(n, sentence)
+    const m = stated.reduce((best, p) => Math.max(best, nameMatch(n, p)), nameMatch(n, sentence))
     own += m
     all += Math.max(m, 0.5 * nameMatch(n, context))
   }
   return { all: all / names.length, sentence: own / names.length }
+}
+
+const nonEmpty = (s: string | null | undefined): s is string => s !== null && s !== undefined && s.trim() !== ""
+
+/** The pieces of the names a stored finding states: its subject, dataset, task and the settings it holds for. */
+export const statedPieces = (fields: FindingFields): ReadonlyArray<ReadonlyArray<string>> => {
+  const f = fields.finding
+  if (f === null) return []
+  return [f.subject, f.dataset, f.task, ...f.scope].filter(nonEmpty).map(pieces)
+}
+
+/** Whether a stored finding says it does not hold for a setting the question names ("but not for CNN"). */
+export const excludesSetting = (names: ReadonlyArray<Name>, fields: FindingFields): boolean => {
+  const f = fields.finding
+  if (f === null || f.excludes.length === 0) return false
+  return names.some((n) => n.role === "context" && f.excludes.some((x) => nameMatch(n, pieces(x)) >= 0.8))
+}
+
+/**
+ * The value a stored finding gives for the question's metric, located in its quote: the finding's metric is of
+ * the question's family, it states a level (not the question's change), and every setting the question names is
+ * its dataset or among the settings it holds for (a finding of "86.2% on PASCAL VOC 2012" does not give the
+ * Cityscapes value of the same sentence). Null otherwise: the value is then read from the text ({@link valueIn}).
+ */
+export const storedValue = (
+  c: Pick<Candidate, "quote" | "fields">,
+  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change">
+): FoundValue | null => {
+  const f = c.fields.finding
+  if (f === null || f.value === null || f.metric === null || analysis.metric === null || analysis.change) return null
+  if (!surelySameMetric(analysis.metric, f.metric)) return null
+  const where = [f.dataset, ...f.scope].filter(nonEmpty).map(pieces)
+  const settings = analysis.names.filter((n) => n.role === "context")
+  if (settings.some((n) => !where.some((w) => nameMatch(n, w) >= 0.8))) return null
+  const at = numbersOf(c.quote, true).find((n) => Math.abs(n.number - f.value!) < 1e-9)
+  if (at === undefined || isDelta(c.quote, { phrase: at.phrase })) return null
+  return {
+    phrase: withNextWords(c.quote, at.end, analysis.quantity, at.phrase),
+    number: at.number,
+    distance: 0,
+    headDistance: 0,
+    headCoverage: 1,
+    stored: true
+  }
 }
 
 /** A quantity score in [0, 1]: the value's distance to the quantity's words. */
@@ -391,8 +458,8 @@ export const scoreCandidates = (
       context = pieces(`${titles.get(c.paperId) ?? ""} ${c.chunkText}`)
       contextPieces.set(ctxKey, context)
     }
-    const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context)
-    const value = analysis.wantsValue || analysis.type === "lookup" ? valueIn(c.quote, analysis) : null
+    const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context, statedPieces(c.fields))
+    const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
     const hasNumber = /\d/.test(c.quote)
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
     const finding = findingWeight(c)

@@ -374,3 +374,30 @@ export const analyse = (question: string): QuestionAnalysis => {
 
 /** Whether smaller values of a metric are better. */
 export const lowerIsBetter = (metric: string): boolean => LOWER_IS_BETTER.test(metric.toLowerCase())
+
+const FAMILIES: ReadonlyArray<RegExp> = [
+  /error|err\b/, /accura|correct/, /bleu/, /rouge/, /iou/, /f1|f-score|f-measure/, /precision/, /recall/, /perplexity/,
+  /fps|speed|faster|time|latency|ms\b/, /map\b|average precision/
+]
+
+/** The family of a metric (an index), or -1 when it is none of the known ones. */
+export const metricFamily = (metric: string): number => FAMILIES.findIndex((r) => r.test(metric.toLowerCase()))
+
+/** Whether two metrics are of one family (error rates are not accuracies); unknown metrics are of any family. */
+export const sameMetricFamily = (a: string, b: string): boolean => {
+  const fa = metricFamily(a)
+  const fb = metricFamily(b)
+  return fa < 0 || fb < 0 || fa === fb
+}
+
+/**
+ * Whether a stored finding's metric is surely the question's: both of one known family, or (a metric of no known
+ * family, "compression rate") every word of the question's in it. Stricter than {@link sameMetricFamily}: a value
+ * is taken from the finding only on this.
+ */
+export const surelySameMetric = (question: string, stored: string): boolean => {
+  const fq = metricFamily(question)
+  if (fq >= 0) return fq === metricFamily(stored)
+  const words = stored.toLowerCase().split(/[\s-]+/)
+  return question.toLowerCase().split(/[\s-]+/).every((w) => words.includes(w))
+}

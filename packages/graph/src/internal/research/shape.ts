@@ -19,8 +19,8 @@
 import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { isDelta, otherSetting, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
-import { lowerIsBetter, nameIn, pieces, type QuestionAnalysis } from "./question.js"
+import { excludesSetting, isDelta, otherSetting, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { lowerIsBetter, metricFamily, nameIn, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
 import { displayText } from "./synthesis.js"
 
 /** One finding counted in a verdict. */
@@ -167,11 +167,29 @@ const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArra
 const ownWork = /\b(our|we|ours)\b/i
 
 /**
+ * The stored finding's subject when it is a name: the paper's own contribution its self-reference resolved to
+ * ("our model": "Transformer"), or words with a digit or a capital that does not merely open the sentence
+ * ("DPN-98", "Dual Path Network"; not "More" or "quality", which the rules sometimes take for a subject).
+ */
+const namedSubject = (f: Scored): string | null => {
+  const subject = f.fields.method?.trim() ?? ""
+  if (subject === "") return null
+  if (f.fields.finding?.selfReference !== null && f.fields.finding?.selfReference !== undefined) return subject
+  const opening = f.quote.trimStart().split(/\s+/)[0] ?? ""
+  const words = subject.split(/\s+/)
+  const nameLike = words.some((w, i) =>
+    /\d/.test(w) || /\p{Lu}/u.test(w.slice(1)) || (/^\p{Lu}/u.test(w) && !(i === 0 && opening.replace(/[^\p{L}\d-]/gu, "") === w))
+  )
+  return nameLike ? subject : null
+}
+
+/**
  * The method a finding reports: its stored field, the question's item names it mentions ("LSTM"), a model named
  * in it, or (for "our model") the paper's short title.
  */
 const methodOf = (f: Scored, analysis: QuestionAnalysis, info: PaperInfo | undefined): string => {
-  if (f.fields.method !== null && f.fields.method.trim() !== "") return f.fields.method.trim()
+  const stored = namedSubject(f)
+  if (stored !== null) return stored
   const p = pieces(f.quote)
   const items = analysis.names.filter((n) => n.role !== "context" && nameIn(n, p)).map((n) => n.text)
   if (items.length > 0) return items.join(", ")
@@ -200,7 +218,9 @@ const METRIC_IN_TEXT =
 
 /** The metric a finding names nearest its value (or the question's metric when the finding names it). */
 const metricOf = (f: Scored, metric: string | null): string | null => {
-  if (f.fields.metric !== null && f.fields.metric.trim() !== "") return f.fields.metric.trim()
+  // a stored metric of a known family ("yield" or "coverage", which the rules sometimes take for one, are not)
+  const stored = f.fields.metric?.trim() ?? ""
+  if (stored !== "" && (metricFamily(stored) >= 0 || (metric !== null && surelySameMetric(metric, stored)))) return stored
   const lower = f.quote.toLowerCase()
   if (metric !== null && metric.split(/\s+/).every((w) => lower.includes(w))) return metric
   const found = Array.from(f.quote.matchAll(METRIC_IN_TEXT))
@@ -252,7 +272,8 @@ const tableOf = (
   for (const f of scored) {
     if (f.score < 0.4 * bestScore) break
     // the value of this metric in the finding (recomputed when the metric was inferred)
-    const v = metric === null
+    // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
+    const v = metric === null || f.value?.stored === true
       ? f.value
       : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
     if (v === null || isDelta(f.quote, v)) continue
@@ -262,6 +283,8 @@ const tableOf = (
     if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
     if (analysis.names.length > 0 && f.names < 0.5) continue
     if (otherQualifier(metric, f.quote)) continue
+    // a stored finding that says it does not hold for the question's setting ("but not for CNN")
+    if (excludesSetting(analysis.names, f.fields)) continue
     // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
     if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
     // a comparison's rows are about the items it compares
@@ -296,17 +319,6 @@ const tableOf = (
     direction,
     rows: kept.map(({ score: _score, ...r }) => r)
   }
-}
-
-const FAMILIES: ReadonlyArray<RegExp> = [
-  /error|err\b/, /accura|correct/, /bleu/, /rouge/, /iou/, /f1|f-score|f-measure/, /precision/, /recall/, /perplexity/,
-  /fps|speed|faster|time|latency|ms\b/, /map\b|average precision/
-]
-
-const sameMetricFamily = (a: string, b: string): boolean => {
-  const fa = FAMILIES.findIndex((r) => r.test(a.toLowerCase()))
-  const fb = FAMILIES.findIndex((r) => r.test(b.toLowerCase()))
-  return fa < 0 || fb < 0 || fa === fb
 }
 
 /** Findings picked by MMR (lambda 0.7, word overlap) among the best, best first. */

@@ -101,6 +101,7 @@ export interface ShapeHint {
     readonly metric: string | null
     readonly method: string | null
     readonly dataset: string | null
+    readonly task?: string | null
   }>
 }
 
@@ -122,6 +123,7 @@ const findingsPrompt = (hint: ShapeHint): string => {
   const lines = hint.findings.slice(0, 20).map((f, i) => {
     const fields = [
       f.method === null ? null : `method: ${f.method}`,
+      f.task === null || f.task === undefined ? null : `task: ${f.task}`,
       f.dataset === null ? null : `dataset: ${f.dataset}`,
       f.metric === null ? null : `metric: ${f.metric}`,
       f.value === null ? null : `value: ${f.value}`
