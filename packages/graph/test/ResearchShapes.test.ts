@@ -116,6 +116,11 @@ describe("the value a sentence gives", () => {
     expect(value("How much does actor-critic training improve BLEU with greedy search?",
       "The actor-critic training brings a significant 1.5 BLEU improvement with greedy search and a 0.4 BLEU improvement with beam search."))
       .toBe("1.5 BLEU")
+    // a metric's one-word abbreviation is the metric ("mIoU" for mean IoU)
+    expect(value("What mean IoU does ICNet achieve on Cityscapes?", "Training with both fine and coarse data boosts mIoU performance to 70.6%."))
+      .toBe("70.6%")
+    expect(valueIn("Training with both fine and coarse data boosts mIoU performance to 70.6%.", analyse("What mean IoU does ICNet achieve on Cityscapes?"))?.headDistance)
+      .toBeLessThanOrEqual(3)
   })
 })
 
@@ -189,6 +194,11 @@ describe("the stance of a finding on a yes/no statement", () => {
       const erasing = "Does random erasing improve accuracy on CIFAR-10?"
       expect(stance(erasing, "For DukeMTMC-reID, random erasing improves the rank-1 accuracy from 71.99% to 74.24%.")).toBe("neutral")
       expect(stance(erasing, "For CIFAR-10, random erasing improves the accuracy by 0.49%.")).toBe("for")
+      // the opposite comparative, or the same one with the items the other way round, is against
+      const deeper = "Does the original ResNet-200 have a lower error rate than ResNet-152?"
+      expect(stance(deeper, "However, the original ResNet-200 has an error rate of 21.8%, higher than the baseline ResNet-152.")).toBe("against")
+      expect(stance(deeper, "The original ResNet-200 has a lower error rate than ResNet-152 on the validation set.")).toBe("for")
+      expect(stance(deeper, "ResNet-152 has a lower error rate than the original ResNet-200 on the validation set.")).toBe("against")
     }).pipe(Effect.provide(NlpService.layer)))
 })
 

@@ -203,9 +203,18 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
 
 const wordsWithOffsets = (s: string) => Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: m[0].toLowerCase(), start: m.index }))
 
+/** Metric abbreviations written as one word, and the words they stand for ("mIoU" is mean IoU). */
+const ABBREVIATIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  miou: ["mean", "iou"],
+  wer: ["word", "error", "rate"]
+}
+
 const quantityMatch = (word: string, quantity: ReadonlyArray<string>): boolean => {
   const w = word.replace(/[.,]+$/, "")
-  return quantity.some((q) => w === q || (q.length > 2 && (w.startsWith(q) || q.startsWith(w) && w.length >= 4)))
+  const short = ABBREVIATIONS[w]
+  return quantity.some((q) =>
+    w === q || (q.length > 2 && (w.startsWith(q) || q.startsWith(w) && w.length >= 4)) || (short !== undefined && short.includes(q))
+  )
 }
 
 /** Distance in words from position `at` to the nearest word matching (only after it with `forward`; Infinity when none). */
@@ -532,6 +541,53 @@ const negatesStatement = (
   return false
 }
 
+/** Comparatives and their opposites ("lower" / "higher"). */
+const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
+  ["lower", "higher"], ["smaller", "larger"], ["smaller", "bigger"], ["slower", "faster"], ["fewer", "more"],
+  ["shorter", "longer"], ["weaker", "stronger"], ["worse", "better"]
+]
+
+const wordsOf = (text: string): ReadonlyArray<string> => text.toLowerCase().match(/[\p{L}]+/gu) ?? []
+
+/** The question's name a text gives first after "than" ("higher than the baseline ResNet-152"), or null. */
+const thanName = (text: string, names: ReadonlyArray<Name>): Name | null => {
+  const at = text.search(/\bthan\b/i)
+  if (at < 0) return null
+  const after = pieces(text.slice(at + 4, at + 80))
+  let best: { name: Name; index: number } | null = null
+  for (const n of names) {
+    const first = n.pieces[0]
+    if (first === undefined || !nameIn(n, after)) continue
+    const index = after.indexOf(first)
+    if (best === null || index < best.index) best = { name: n, index }
+  }
+  return best?.name ?? null
+}
+
+/**
+ * Whether a finding's clause states the opposite comparison of the statement's: the statement compares ("a lower
+ * error rate than ResNet-152"), the clause names one of its items and uses the opposite comparative ("an error rate
+ * of 21.8%, higher than the baseline ResNet-152"), or the same one with the compared items the other way round
+ * ("ResNet-152 has a lower error rate than ResNet-200").
+ */
+const opposesComparison = (statement: string, clause: string, names: ReadonlyArray<Name>): boolean => {
+  const sWords = wordsOf(statement)
+  const cWords = new Set(wordsOf(clause))
+  const pair = ANTONYMS.find(([a, b]) => sWords.includes(a) || sWords.includes(b))
+  if (pair === undefined || !/\bthan\b/i.test(statement) || !/\bthan\b/i.test(clause)) return false
+  const items = names.filter((n) => n.role !== "context")
+  if (!items.some((n) => nameIn(n, pieces(clause)))) return false
+  const said = sWords.includes(pair[0]) ? pair[0] : pair[1]
+  const other = said === pair[0] ? pair[1] : pair[0]
+  const opposite = cWords.has(other) && !cWords.has(said)
+  const same = cWords.has(said) && !cWords.has(other)
+  if (!opposite && !same) return false
+  const sThan = thanName(statement, items)
+  const cThan = thanName(clause, items)
+  const inverted = sThan !== null && cThan !== null && sThan !== cThan
+  return opposite !== inverted
+}
+
 /** Clauses of a sentence, split at contrast markers ("but not for X" is its own clause). */
 const clausesOf = (sentence: string): ReadonlyArray<string> =>
   sentence.replace(/\bnot only\b/gi, "").split(CONTRAST).map((c) => c.trim()).filter((c) => c !== "")
@@ -601,6 +657,9 @@ export const stanceOf = (
   const reversed = statementPositive && NEGATIVE_CHANGE.test(decisive.clause) && !POSITIVE_CHANGE.test(decisive.clause)
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
   if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
+  if (opposesComparison(statement, decisive.clause, names)) {
+    return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
+  }
   if (judged !== null && judged.label === "contradict" && judged.score >= NLI_CONTRADICT) {
     return { stance: "against", reason: `the NLI judge: contradict (${judged.score.toFixed(2)})` }
   }

@@ -19,8 +19,8 @@
 import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { excludesSetting, isDelta, otherSetting, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
-import { lowerIsBetter, metricFamily, nameIn, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
+import { excludesSetting, isDelta, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { lowerIsBetter, metricFamily, nameIn, nameMatch, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
 import { displayText } from "./synthesis.js"
 
 /** One finding counted in a verdict. */
@@ -345,7 +345,16 @@ export const shape = (
   switch (analysis.type) {
     case "lookup": {
       const withValue = analysis.wantsValue ? scored.filter((s) => s.value !== null && s.quantity >= 0.5) : []
-      const top = withValue[0]
+      // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
+      // finding give each item it names ("ICNet"), when there are such findings
+      const items = analysis.names.filter((n) => n.role !== "context")
+      const about = (f: Scored) => {
+        const ctx = pieces(`${papers.get(f.paperId)?.title ?? ""} ${f.chunkText}`)
+        const stated = statedPieces(f.fields)
+        return items.every((n) => nameMatch(n, ctx) >= 0.6 || stated.some((p) => nameMatch(n, p) >= 0.6))
+      }
+      const aboutItems = items.length === 0 ? withValue : withValue.filter(about)
+      const top = (aboutItems.length > 0 ? aboutItems : withValue)[0]
       const lead = top === undefined || top.score < 0.6 * (scored[0]?.score ?? 0)
         ? undefined
         : top
