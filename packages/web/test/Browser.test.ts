@@ -380,14 +380,14 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.goto(`${server.url}#/ask`)
     await page.fill("#question", "Which model achieves the lowest error rate on CIFAR-10?")
     await page.click("button[type=submit]")
-    await page.waitForSelector("[data-testid=findings-table]")
+    await page.waitForSelector("[data-testid=findings-table]", { timeout: 90_000 })
     const values = await page.locator("[data-testid=findings-table] td.value").evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-number"))))
     expect(values).toEqual([3.1, 4.2])
     expect(await page.locator("[data-testid=lead]").textContent()).toMatch(/^Lowest error rate: 3\.1% error rate \(Model B for image classification\) \[bench-b\]$/)
     await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
     await shot(page, "20-ask-best-of-table")
     await page.close()
-  }, 180_000)
+  }, 300_000)
 
   it("nothing failed in the page: no script errors, no failed requests, nothing fetched from another origin", () => {
     expect(errors).toEqual([])
