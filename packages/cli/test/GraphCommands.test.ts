@@ -7,7 +7,16 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { anthropicMessage, anthropicOk, loopback } from "../../extraction/test/utils/loopback.js"
 import { lastJson, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+
+/** The parts of an Anthropic Messages request the loopback server reads. */
+interface AnthropicBody {
+  readonly system?: ReadonlyArray<{ readonly text: string }>
+  readonly tools?: ReadonlyArray<{ readonly name: string }>
+  readonly messages: ReadonlyArray<{ readonly content: string | ReadonlyArray<{ readonly text?: string }> }>
+}
 
 const paper = (id: string, year: number, finding: string) =>
   `---\nid: "${id}"\ntitle: "Low-dose aspirin and stroke (${id})"\nauthors: ["Author of ${id}"]\nyear: ${year}\n---\n\n` +
@@ -97,6 +106,37 @@ describe("graph questions and research through the CLI", () => {
     expect(result.stderr).toContain("No papers found relevant to")
   }, 60_000)
 
+  it("answers in their shape (a yes/no verdict with its meter, a lookup's value first), as text and JSON, within --papers / --where", async () => {
+    const q = "Does daily low-dose aspirin reduce the risk of stroke?"
+    const text = await kg("research", q)
+    expect(text.code, text.stderr).toBe(0)
+    const lines = text.stdout.split("\n")
+    expect(lines[0]).toBe("Mixed: 1 finding for, 1 against")
+    expect(lines[1]).toBe("[#####-----] 50% for, 50% against")
+    expect(text.stdout).toMatch(/\nFor: We find that daily low-dose aspirin significantly reduces/)
+    expect(text.stdout).toMatch(/\nAgainst: We find that daily low-dose aspirin does not reduce/)
+    const scoped = JSON.parse((await kg("ask", q, "--papers", "trial-b", "--json")).stdout) as {
+      shape: { verdict: { answer: string; for: number; against: number } }
+      citations: ReadonlyArray<{ paper_id: string }>
+    }
+    expect(scoped.shape.verdict).toMatchObject({ answer: "no", for: 0, against: 1 })
+    expect(new Set(scoped.citations.map((c) => c.paper_id))).toEqual(new Set(["trial-b"]))
+    const byYear = await kg("ask", q, "--where", "year<2020 and title~aspirin", "--json")
+    expect(byYear.code, byYear.stderr).toBe(0)
+    expect((JSON.parse(byYear.stdout) as { shape: { verdict: { answer: string } } }).shape.verdict.answer).toBe("yes")
+    const lookup = JSON.parse((await kg("ask", "How many papers on long-form summarization did the LongEval survey cover?", "--json")).stdout) as {
+      shape: { type: string; lead: string }
+    }
+    expect(lookup.shape.type).toBe("lookup")
+    expect(lookup.shape.lead).toMatch(/^162 papers/)
+    const unknown = await kg("research", q, "--papers", "trial-a,nope")
+    expect(unknown.code).not.toBe(0)
+    expect(unknown.stderr).toContain("no paper with id \"nope\" in the store")
+    const syntax = await kg("ask", q, "--where", "year>>2019")
+    expect(syntax.code).not.toBe(0)
+    expect(syntax.stderr).toContain("--where: a value after year> at character 6")
+  }, 120_000)
+
   it("retract re-grades what depended on the paper, and research leaves it out", async () => {
     const retract = await kg("retract", "trial-b", "--json")
     expect(retract.code, retract.stderr).toBe(0)
@@ -129,4 +169,81 @@ describe("graph questions and research through the CLI", () => {
     expect(removed.code, removed.stderr).toBe(0)
     expect(await statusOf()).toMatchObject({ status: "preliminary", livePapers: 1 })
   }, 120_000)
+})
+
+describe("research with an LLM over the wire (a loopback Anthropic)", () => {
+  let dir = ""
+  let db = ""
+
+  beforeAll(async () => {
+    dir = tempDir()
+    db = path.join(dir, "kg.duckdb")
+    const corpus = path.join(dir, "corpus")
+    fs.mkdirSync(corpus)
+    fs.writeFileSync(path.join(corpus, "a.md"), paper("trial-a", 2019, "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."))
+    fs.writeFileSync(path.join(corpus, "b.md"), paper("trial-b", 2021, "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults."))
+    const result = await runKg(["extract", corpus, "--db", db, "--json"])
+    expect(result.code, result.stderr).toBe(0)
+  }, 120_000)
+
+  afterAll(() => removeDir(dir))
+
+  it.scopedLive("re-ranks, checks, and writes from the findings in the question's shape", () =>
+    Effect.gen(function*() {
+      const textOf = (body: AnthropicBody) => [
+        ...(body.system ?? []).map((b) => b.text),
+        ...body.messages.map((m) => typeof m.content === "string" ? m.content : m.content.map((b) => b.text ?? "").join(""))
+      ].join("\n")
+      const server = yield* loopback((request) => {
+        const body = request.json as AnthropicBody
+        const tool = body.tools?.[0]?.name ?? "none"
+        const text = textOf(body)
+        if (text.startsWith("You grade")) {
+          // the re-ranker: the trials' passages are relevant, everything else is not
+          const ids = Array.from(text.matchAll(/<evidence id="(E\d+)"[^>]*>([\s\S]*?)<\/evidence>/g), (m) => ({ id: m[1]!, aspirin: /aspirin/i.test(m[2]!) }))
+          return anthropicOk(anthropicMessage({ toolName: tool, toolInput: { scores: ids.map((e) => ({ id: e.id, score: e.aspirin ? 9 : 1 })) } }))
+        }
+        const finding = /^F1 \[([^\],]+)(?:, page (\d+))?\](?: \([^)]*\))?: (.*)$/m.exec(text)
+        return anthropicOk(anthropicMessage({
+          toolName: tool,
+          toolInput: {
+            sentences: [
+              {
+                text: "The trials disagree: one finds a reduced risk of stroke, the other none.",
+                citations: finding === null ? [] : [{ paper_id: finding[1], page: finding[2] === undefined ? null : Number(finding[2]), quote: finding[3] }]
+              },
+              { text: "Aspirin also cures headaches in every patient.", citations: [{ paper_id: "trial-a", page: null, quote: "aspirin cures headaches" }] }
+            ]
+          }
+        }))
+      })
+      const env = { ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: server.url }
+      const r = yield* Effect.promise(() =>
+        runKg(["research", "Does daily low-dose aspirin reduce the risk of stroke?", "--db", db, "--provider", "anthropic", "--json"], { env })
+      )
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stderr).not.toContain("sk-ant-test-key")
+      const texts = server.requests.map((q) => textOf(q.json as AnthropicBody))
+      expect(texts.length).toBe(2)
+      expect(texts[0]).toMatch(/^You grade/)
+      expect(texts[1]).toMatch(/yes\/no question: your first sentence says yes, no, or that the findings are mixed/)
+      expect(texts[1]).toMatch(/<findings>\nF1 \[trial-[ab]\]/)
+      const answer = JSON.parse(r.stdout) as {
+        answer: string
+        shape: { verdict: { answer: string; for: number; against: number } }
+        citations: ReadonlyArray<{ paper_id: string; quote: string }>
+        ungrounded: ReadonlyArray<string>
+        stages: { evidence: { reranked: boolean; corrective: { before: { score: number } } }; synthesis: { mode: string } }
+      }
+      expect(answer.stages.evidence.reranked).toBe(true)
+      expect(typeof answer.stages.evidence.corrective.before.score).toBe("number")
+      expect(answer.stages.synthesis.mode).toBe("llm")
+      // the verdict is counted from the findings, the LLM's text follows it; the invented sentence is flagged
+      expect(answer.shape.verdict).toMatchObject({ answer: "mixed", for: 1, against: 1 })
+      expect(answer.answer.split("\n")[0]).toBe("Mixed: 1 finding for, 1 against")
+      expect(answer.answer).toContain("The trials disagree: one finds a reduced risk of stroke, the other none.")
+      expect(answer.citations.map((c) => c.paper_id)).toEqual(expect.arrayContaining([expect.stringMatching(/^trial-[ab]$/)]))
+      expect(answer.ungrounded).toEqual(["Aspirin also cures headaches in every patient."])
+    }), 120_000)
+
 })

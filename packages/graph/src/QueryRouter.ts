@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import * as Question from "./internal/research/question.js"
 import * as internal from "./internal/research/router.js"
 
 /**
@@ -90,4 +91,30 @@ export const route = (question: string): Route => {
     scores: c.scores,
     cues: c.cues
   }
+}
+
+/**
+ * The shape of answer a question asks for: `lookup` (a value or fact), `yesno` (a verdict), `comparison` or
+ * `best` (findings side by side), `list` (every paper that answers), or `open`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AnswerType = Question.AnswerType
+
+/**
+ * The answer type of a question, by rules (question form and cue words), with the cues that decided it.
+ *
+ * @example
+ * import { answerType } from "@kg/graph/QueryRouter"
+ *
+ * answerType("Which model achieves the best accuracy on SNLI?").type // "best"
+ * answerType("Does adding ELMo improve question answering on SQuAD?").type // "yesno"
+ *
+ * @since 0.1.0
+ * @category routing
+ */
+export const answerType = (question: string): { readonly type: AnswerType; readonly cues: ReadonlyArray<string> } => {
+  const a = Question.analyse(question)
+  return { type: a.type, cues: a.cues }
 }

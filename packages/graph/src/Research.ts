@@ -17,9 +17,24 @@
  *    cited claims carry their epistemic status; references list id, title,
  *    authors and year.
  *
- * `ask` answers directly: the `QueryRouter` picks the layers, an optional LLM
- * re-ranks the evidence (0-10), and a corrective check re-retrieves from the
- * chunks, or warns, when the evidence does not bear on the question.
+ * Claims first: both search the stored findings (L3 claims with their
+ * metric, value and conditions, and the structured fields when the store has
+ * them) and the paper records before passages, and score every candidate
+ * sentence by the question's terms, the things it names, and the asked-for
+ * quantity next to a number. The answer takes the shape of the question
+ * (`QueryRouter.answerType`): a lookup leads with the value and its source, a
+ * yes/no question with a verdict and its counts, a comparison or best-of
+ * with a sorted table of findings, a list question with every paper that
+ * answers; the first sentence answers the question.
+ *
+ * `ask` answers directly and briefly: the `QueryRouter` picks the layers, an
+ * optional LLM re-ranks the evidence (0-10), and a corrective check
+ * re-retrieves from the chunks, or warns, when the evidence does not bear on
+ * the question. `research` gives the full answer; with an LLM it re-ranks
+ * and runs the corrective check too.
+ *
+ * Both take a scope (`{ papers, where }`): the ids of the papers to answer
+ * from and/or a filter over paper fields.
  *
  * Cut-offs are relative to the best candidate (see `Retrieval`); whether
  * anything is relevant at all is decided by `minScore` (default 0.18) on the
@@ -35,7 +50,14 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import { GraphRetrieval } from "./GraphRetrieval.js"
-import { formatCitation } from "./internal/research/citations.js"
+import { checkCitation, formatCitation } from "./internal/research/citations.js"
+import {
+  type Candidate,
+  claimCandidates,
+  type Scored,
+  scoreCandidates,
+  sentenceCandidates
+} from "./internal/research/findings.js"
 import {
   claimEvidence,
   type Evidence,
@@ -53,14 +75,33 @@ import {
   referenceLine,
   renderSentence
 } from "./internal/research/format.js"
+import { analyse, type QuestionAnalysis } from "./internal/research/question.js"
+import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "./internal/research/scope.js"
 import {
+  type AnswerShape,
+  ASK_LIMITS,
+  type FindingsTable,
+  type PaperGroup,
+  type PaperInfo,
+  RESEARCH_LIMITS,
+  shape,
+  type Shaped,
+  type ShapeLimits,
+  type TableRow,
+  type Verdict,
+  type VerdictFinding
+} from "./internal/research/shape.js"
+import {
+  displayText,
   type DraftSentence,
-  extractive,
   llmImprove,
   llmRerank,
   llmSynthesis,
   optionalLlm
 } from "./internal/research/synthesis.js"
+import { judge as offlineJudge } from "./internal/nli/model.js"
+import { queryIn } from "./internal/store/sqlList.js"
+import { Nli } from "./Nli.js"
 import * as QueryRouter from "./QueryRouter.js"
 import { Retrieval } from "./Retrieval.js"
 
@@ -147,7 +188,7 @@ export class ImproveNeedsLlmError extends Data.TaggedError("ImproveNeedsLlmError
  * @since 0.1.0
  * @category errors
  */
-export type ResearchError = NoIndexedContentError | NoPapersFoundError | SynthesisError | DuckDbError
+export type ResearchError = NoIndexedContentError | NoPapersFoundError | SynthesisError | ScopeError | DuckDbError
 
 // ---------------------------------------------------------------------------
 // Models
@@ -169,7 +210,7 @@ export interface Citation {
  * @since 0.1.0
  * @category models
  */
-export type { CitedClaim, Reference }
+export type { AnswerShape, CitedClaim, FindingsTable, PaperGroup, Reference, TableRow, Verdict, VerdictFinding }
 
 /**
  * One sentence of an answer.
@@ -193,8 +234,14 @@ export interface AnswerSentence {
  */
 export interface Answer {
   readonly question: string
-  /** The sentences, each followed by its `[PAPER_ID, page N]` markers and the status of what it cites. */
+  /**
+   * The answer as text: the lead line of its shape (a value and its source, a verdict and its counts, the best
+   * row, the papers), the table of findings, then the sentences, each followed by its `[PAPER_ID, page N]`
+   * markers and the status of what it cites.
+   */
   readonly answer: string
+  /** The answer's shape: its type, lead line, and the verdict, table of findings or papers (see `AnswerShape`). */
+  readonly shape: AnswerShape
   readonly sentences: ReadonlyArray<AnswerSentence>
   readonly citations: ReadonlyArray<Citation>
   readonly references: ReadonlyArray<Reference>
@@ -208,7 +255,7 @@ export interface Answer {
 }
 
 /**
- * The `--json` form: `{ question, answer, citations, references, ungrounded, statuses, stages }`.
+ * The `--json` form: `{ question, answer, shape, citations, references, ungrounded, statuses, stages }`.
  *
  * @since 0.1.0
  * @category rendering
@@ -216,6 +263,7 @@ export interface Answer {
 export const toJson = (a: Answer) => ({
   question: a.question,
   answer: a.answer,
+  shape: a.shape,
   citations: a.citations,
   references: a.references,
   ungrounded: a.ungrounded,
@@ -232,6 +280,10 @@ export const toJson = (a: Answer) => ({
  */
 export const toMarkdown = (a: Answer): string => {
   const lines: Array<string> = [`# ${a.question.trim()}`, ""]
+  if (a.shape.lead !== "") lines.push(`**${a.shape.lead}**`, "")
+  const meter = verdictMeter(a.shape)
+  if (meter !== null) lines.push(meter, "")
+  if (a.shape.table !== undefined && a.shape.table.rows.length > 0) lines.push(...tableLines(a.shape.table), "")
   for (const s of a.sentences) {
     lines.push(
       renderSentence({
@@ -298,8 +350,18 @@ export interface ResearchOptions {
   readonly evidenceCutoff?: number
   /** Relevance floor of stage 1 on the normalised score. Default {@link DEFAULT_MIN_SCORE}. */
   readonly minScore?: number
-  /** Longest extractive answer, in sentences. Default 6 (`ask`: 3). */
+  /** Longest extractive answer, in sentences. Default 6. */
   readonly maxSentences?: number
+  /** Stored findings (L3 claims) searched first. Default 40. */
+  readonly findingsK?: number
+  /** The papers to answer from (ids and/or a filter); all by default. */
+  readonly scope?: Scope | undefined
+  /** With an LLM provider in context: re-rank the evidence (0-10) before synthesis. Default true. */
+  readonly rerank?: boolean
+  /** Evidence scored below this (0-10) by the re-ranker is dropped. Default 3. */
+  readonly rerankThreshold?: number
+  /** Below this relevance the evidence is widened to every passage in scope, then a warning. Default 0.5. */
+  readonly correctiveThreshold?: number
   /** Called with each stage's progress line. */
   readonly onProgress?: (line: string) => Effect.Effect<void>
 }
@@ -321,10 +383,109 @@ export interface AskOptions {
   readonly rerankThreshold?: number
   /** Below this relevance the corrective check re-retrieves from the chunks, then warns. Default 0.5. */
   readonly correctiveThreshold?: number
-  /** Default 3. */
+  /** Sentences of a lookup or open answer. Default 1 (the lead sentence). */
   readonly maxSentences?: number
+  /** The papers to answer from (ids and/or a filter); all by default. */
+  readonly scope?: Scope | undefined
   readonly onProgress?: (line: string) => Effect.Effect<void>
 }
+
+// ---------------------------------------------------------------------------
+// Scope
+// ---------------------------------------------------------------------------
+
+/**
+ * The papers a question may be answered from: ids and/or a filter over paper
+ * fields (`year>=2019 and venue~ACL`; see `docs/research.md`). Both given:
+ * the papers that are in the list and pass the filter.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Scope {
+  readonly papers?: ReadonlyArray<string> | undefined
+  readonly where?: string | undefined
+}
+
+/**
+ * A scope that cannot be used: unknown paper ids, a filter that does not
+ * parse, or no paper left.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ScopeError extends Data.TaggedError("ScopeError")<{
+  readonly reason: "unknown-papers" | "where-syntax" | "empty"
+  readonly detail: string
+}> {
+  override get message(): string {
+    switch (this.reason) {
+      case "unknown-papers":
+        return `no paper with id ${this.detail} in the store; list the ids with \`kg papers\` (--papers takes ids separated by commas)`
+      case "where-syntax":
+        return `--where: ${this.detail}. Write conditions on year, venue, author, title or id, joined by and/or, e.g. "year>=2019 and venue~ACL" or "author~Lo"`
+      case "empty":
+        return `no paper is in scope: ${this.detail}; widen --papers or --where (kg papers lists what is stored)`
+    }
+  }
+}
+
+/**
+ * The problem with a `where` filter (a `ScopeError` naming the position and what was expected), or null when it
+ * parses. Pure: for callers that check a request before any work.
+ *
+ * @since 0.1.0
+ * @category scope
+ */
+export const whereProblem = (where: string): ScopeError | null => {
+  if (where.trim() === "") return null
+  try {
+    parseWhere(where)
+    return null
+  } catch (e) {
+    if (e instanceof WhereSyntax) return new ScopeError({ reason: "where-syntax", detail: e.message })
+    throw e
+  }
+}
+
+/** The paper ids a scope allows (undefined: every paper), and a description of it. */
+const resolveScope = (db: DuckDb["Type"], scope: Scope | undefined) =>
+  Effect.gen(function*() {
+    const ids = (scope?.papers ?? []).map((p) => p.trim()).filter((p) => p !== "")
+    const where = scope?.where?.trim() ?? ""
+    if (ids.length === 0 && where === "") return { paperIds: undefined, description: null as string | null }
+    let filter: Filter | null = null
+    if (where !== "") {
+      try {
+        filter = parseWhere(where)
+      } catch (e) {
+        if (e instanceof WhereSyntax) return yield* new ScopeError({ reason: "where-syntax", detail: e.message })
+        throw e
+      }
+    }
+    const rows = yield* db.query<ScopePaper>(
+      "SELECT paper_id, title, authors, year, venue FROM papers ORDER BY paper_id"
+    )
+    const known = new Set(rows.map((r) => r.paper_id))
+    const unknown = ids.filter((id) => !known.has(id))
+    if (unknown.length > 0) {
+      return yield* new ScopeError({
+        reason: "unknown-papers",
+        detail: unknown.slice(0, 5).map((u) => `"${u}"`).join(", ") + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : "")
+      })
+    }
+    const listed = ids.length > 0 ? new Set(ids) : null
+    const allowed = rows
+      .filter((r) => listed === null || listed.has(r.paper_id))
+      .filter((r) => filter === null || matches(filter, r))
+      .map((r) => r.paper_id)
+    const description = [
+      ids.length > 0 ? `papers ${ids.join(", ")}` : null,
+      filter !== null ? `where ${showFilter(filter)}` : null
+    ].filter((x) => x !== null).join(" and ")
+    if (allowed.length === 0) return yield* new ScopeError({ reason: "empty", detail: `no paper matches ${description}` })
+    return { paperIds: allowed as ReadonlyArray<string>, description: description as string | null }
+  })
 
 // ---------------------------------------------------------------------------
 // Shared steps
@@ -346,22 +507,153 @@ const chunkEvidence = (
     focus: []
   }))
 
-/** Whether a question asks for a value (a number, a score, a count). */
-const asksForValue = (question: string): boolean =>
-  QueryRouter.classify(question).cues.some((c) => c === "factual: how many / how much" || c === "factual: a value")
+/** The question with the search variants of the names it gives ("WMT14" also as "WMT 2014"). */
+const searchText = (question: string, analysis: QuestionAnalysis): string =>
+  analysis.expansions.length === 0 ? question : `${question} ${analysis.expansions.join(" ")}`
 
-const synthesise = (
+/**
+ * Claims first: the stored findings closest to the question (within the
+ * scope), as candidates with their fields, and their source chunks as
+ * evidence (so that quoting them can be checked).
+ */
+const claimsFirst = (
   question: string,
-  evidence: ReadonlyArray<Evidence>,
-  maxSentences: number
+  analysis: QuestionAnalysis,
+  paperIds: ReadonlyArray<string> | undefined,
+  retracted: ReadonlySet<string>,
+  k: number
 ) =>
   Effect.gen(function*() {
+    const db = yield* DuckDb
+    const retrieval = yield* Retrieval
+    const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
+    const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
+    const candidates = (yield* claimCandidates(db, hits, "L3", paperIds)).filter((c) => !retracted.has(c.paperId))
+    const evidence = (yield* claimEvidence(db, hits, "L3", paperIds)).filter((e) => !retracted.has(e.paperId))
+    return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
+  })
+
+/**
+ * A broad search of passages for list, best-of and comparison questions
+ * (the answer may be in any paper that names the dataset or method).
+ */
+const broadPassages = (question: string, analysis: QuestionAnalysis, paperIds: ReadonlyArray<string> | undefined, retracted: ReadonlySet<string>) =>
+  Effect.gen(function*() {
+    if (analysis.type !== "list" && analysis.type !== "best" && analysis.type !== "comparison") return [] as ReadonlyArray<Evidence>
+    const retrieval = yield* Retrieval
+    const r = yield* retrieval.search("chunks", searchText(question, analysis), { k: 60, paperIds, mode: "bm25" })
+    return chunkEvidence(r.hits, "L1").filter((e) => !retracted.has(e.paperId))
+  })
+
+/** Record sentences (L2) of the papers closest to the question, found verbatim in their chunks. */
+const recordPassages = (
+  question: string,
+  analysis: QuestionAnalysis,
+  paperIds: ReadonlyArray<string> | undefined,
+  retracted: ReadonlySet<string>,
+  k: number
+) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
     const nlp = yield* NlpService
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["record"], paperIds, withText: false })
+    const items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
+    return items.filter((e) => !retracted.has(e.paperId))
+  })
+
+/** Titles and years of papers. */
+const paperInfo = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    if (ids.length === 0) return new Map<string, PaperInfo>()
+    const rows = yield* queryIn<{ paper_id: string; title: string; year: number | null }>(
+      db,
+      ids,
+      (list) => `SELECT paper_id, title, year FROM papers WHERE paper_id IN ${list}`
+    )
+    return new Map(rows.map((r) => [r.paper_id, { title: r.title, year: r.year }] as const))
+  })
+
+/** The NLI judgement of each candidate finding against a yes/no statement (the `Nli` in context, else the offline judge). */
+const judgeFindings = (analysis: QuestionAnalysis, scored: ReadonlyArray<Scored>) =>
+  Effect.gen(function*() {
+    const out = new Map<Scored, { readonly label: string; readonly score: number }>()
+    if (analysis.type !== "yesno" || analysis.statement === null) return out
+    const nli = yield* Effect.serviceOption(Nli)
+    const best = scored[0]?.score ?? 0
+    const candidates = scored.filter((s) => s.score >= 0.4 * best && s.finding > 0).slice(0, 40)
+    for (const s of candidates) {
+      const judged = Option.isSome(nli)
+        ? yield* nli.value.judge(s.quote, analysis.statement).pipe(Effect.orElseSucceed(() => null))
+        : offlineJudge(s.quote, analysis.statement)
+      if (judged !== null) out.set(s, { label: judged.label, score: judged.score })
+    }
+    return out
+  })
+
+/** Score the candidates and shape the answer. */
+const shapeAnswer = (
+  question: string,
+  analysis: QuestionAnalysis,
+  candidates: ReadonlyArray<Candidate>,
+  limits: ShapeLimits
+) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const nlp = yield* NlpService
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const idf = (t: string) => idx.chunks.idf(t)
+    const chunkIds = Array.from(new Set(candidates.map((c) => c.chunkId)))
+    const ordinalRows = chunkIds.length === 0
+      ? []
+      : yield* queryIn<{ chunk_id: string; ordinal: number }>(db, chunkIds, (list) => `SELECT chunk_id, ordinal FROM chunks WHERE chunk_id IN ${list}`)
+    const ordinals = new Map(ordinalRows.map((r) => [r.chunk_id, r.ordinal] as const))
+    const scored = scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)
+    const papers = yield* paperInfo(db, Array.from(new Set(scored.slice(0, 300).map((s) => s.paperId))))
+    const judged = yield* judgeFindings(analysis, scored)
+    const shaped = shape(nlp, idf, analysis, scored, papers, limits, judged)
+    return { scored, shaped, papers }
+  })
+
+/** The chosen findings as draft sentences: each is its own quote and cites its own page. */
+const extractiveDrafts = (chosen: ReadonlyArray<Scored>): ReadonlyArray<DraftSentence> =>
+  chosen.map((c) => ({ text: displayText(c.quote), citations: [{ paperId: c.paperId, page: c.page, quote: c.quote }] }))
+
+/** Evidence with the chunks of the chosen findings first (what an LLM reads first). */
+const findingsFirst = (evidence: ReadonlyArray<Evidence>, chosen: ReadonlyArray<Scored>): ReadonlyArray<Evidence> => {
+  const first = new Set(chosen.map((c) => c.chunkId))
+  return [...evidence.filter((e) => first.has(e.chunkId)), ...evidence.filter((e) => !first.has(e.chunkId))]
+}
+
+/** Synthesis: the LLM (from the findings and passages, told the answer's shape) or the extractive sentences. */
+const synthesise = (
+  question: string,
+  analysis: QuestionAnalysis,
+  shaped: Shaped,
+  evidence: ReadonlyArray<Evidence>
+) =>
+  Effect.gen(function*() {
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
     const llm = yield* optionalLlm
     if (Option.isSome(llm)) {
-      const drafts = yield* llmSynthesis(question, evidence, idx.titles).pipe(
+      const findings = shaped.chosen.map((c) => ({
+        paperId: c.paperId,
+        page: c.page,
+        quote: c.quote,
+        value: c.value?.phrase ?? null,
+        metric: c.fields.metric,
+        method: c.fields.method,
+        dataset: c.fields.dataset,
+        task: c.fields.task
+      }))
+      const drafts = yield* llmSynthesis(question, findingsFirst(evidence, shaped.chosen), idx.titles, {
+        type: analysis.type,
+        lead: shaped.shape.lead,
+        findings
+      }).pipe(
         Effect.provideService(LlmProvider, llm.value),
         Effect.mapError((cause) =>
           new SynthesisError({ provider: llm.value.name, model: llm.value.model, cause, evidenceChunks: evidence.length })
@@ -369,21 +661,68 @@ const synthesise = (
       )
       return { drafts, mode: "llm" as const, provider: llm.value.name, model: llm.value.model }
     }
-    const idf = (t: string) => idx.chunks.idf(t)
-    const drafts: ReadonlyArray<DraftSentence> = extractive(nlp, idf, question, evidence, maxSentences, {
-      preferNumbers: asksForValue(question)
-    })
-    return { drafts, mode: "extractive" as const, provider: "offline", model: "extractive" }
+    return { drafts: extractiveDrafts(shaped.chosen), mode: "extractive" as const, provider: "offline", model: "extractive" }
   })
+
+/** The shape with only the parts whose quotes check against the evidence (all of them, for quotes taken verbatim). */
+const checkedShape = (s: AnswerShape, evidence: ReadonlyArray<Evidence>): AnswerShape => {
+  const texts = evidence.map((e) => ({ paperId: e.paperId, chunkId: e.chunkId, page: e.page, text: e.text }))
+  const ok = (paperId: string, page: number | null, quote: string) => checkCitation({ paperId, page, quote }, texts).verified
+  return {
+    ...s,
+    ...(s.verdict === undefined ? {} : { verdict: { ...s.verdict, findings: s.verdict.findings.filter((f) => ok(f.paper_id, f.page, f.quote)) } }),
+    ...(s.table === undefined ? {} : { table: { ...s.table, rows: s.table.rows.filter((r) => ok(r.paper_id, r.page, r.quote)) } }),
+    ...(s.groups === undefined
+      ? {}
+      : { groups: s.groups.map((g) => ({ ...g, items: g.items.filter((i) => ok(g.paper_id, i.page, i.quote)) })).filter((g) => g.items.length > 0) })
+  }
+}
+
+/** A markdown table of findings. */
+const tableLines = (t: FindingsTable): ReadonlyArray<string> => {
+  const cell = (s: string | number | null) => String(s ?? "-").replace(/\|/g, "/").replace(/\s+/g, " ")
+  return [
+    `| # | ${t.columns.join(" | ")} |`,
+    `|---|${t.columns.map(() => "---").join("|")}|`,
+    ...t.rows.map((r, i) =>
+      `| ${i + 1} | ${cell(r.method)} | ${cell(r.dataset)} | ${cell(r.metric)} | ${cell(r.value)} | ${cell(r.paper_id)} | ${cell(r.page)} |`
+    )
+  ]
+}
+
+/** The answer text: the lead, the table, then the sentences (a list answer's under their papers; a verdict's marked for/against). */
+const renderShaped = (s: AnswerShape, formatted: Formatted): string => {
+  const lines: Array<string> = []
+  if (s.lead !== "") lines.push(s.lead)
+  if (s.table !== undefined && s.table.rows.length > 0) lines.push(...tableLines(s.table))
+  const stanceOf = new Map((s.verdict?.findings ?? []).map((f) => [f.quote, f.stance] as const))
+  const groupOf = new Map((s.groups ?? []).flatMap((g) => g.items.map((i) => [i.quote, g] as const)))
+  for (const sentence of formatted.sentences) {
+    const quote = sentence.citations[0]?.quote ?? ""
+    const group = groupOf.get(quote)
+    const stance = stanceOf.get(quote)
+    const prefix = group !== undefined
+      ? `- ${group.method}: `
+      : stance === "for"
+      ? "For: "
+      : stance === "against"
+      ? "Against: "
+      : ""
+    lines.push(`${prefix}${renderSentence(sentence)}`)
+  }
+  return lines.join("\n")
+}
 
 const toAnswer = (
   question: string,
+  shapeOf: AnswerShape,
   formatted: Formatted,
   stages: Record<string, unknown>,
   warnings: ReadonlyArray<string>
 ): Answer => ({
   question,
-  answer: formatted.answer,
+  answer: renderShaped(shapeOf, formatted),
+  shape: shapeOf,
   sentences: formatted.sentences.map((s) => ({
     text: s.text,
     citations: s.citations.filter((c) => c.verified).map((c) => ({ paper_id: c.paperId, page: c.page, quote: c.quote })),
@@ -421,6 +760,62 @@ const termCoverage = (
   return q.reduce((s, t) => s + (present.has(t) ? idf(t) : 0), 0) / mass
 }
 
+/** Relevance of the evidence to the question: term coverage of the five best pieces and their best score. */
+const relevanceOf = (nlp: NlpService["Type"], idf: (t: string) => number, question: string, evidence: ReadonlyArray<Evidence>) => {
+  const top = [...evidence].sort((a, b) => b.score - a.score).slice(0, 5)
+  const coverage = termCoverage(nlp, idf, question, top.map((e) => e.text))
+  const semantic = top.reduce((m, e) => Math.max(m, e.score), 0)
+  return { coverage, semantic, score: 0.5 * coverage + 0.5 * semantic }
+}
+
+/** LLM re-ranking of the evidence (0-10); pieces below `threshold` dropped, unless that drops everything. */
+const rerankEvidence = (question: string, evidence: ReadonlyArray<Evidence>, threshold: number, warnings: Array<string>) =>
+  Effect.gen(function*() {
+    const llm = yield* optionalLlm
+    if (Option.isNone(llm) || evidence.length === 0) return { evidence, reranked: false }
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const scores = yield* llmRerank(question, evidence, idx.titles).pipe(Effect.provideService(LlmProvider, llm.value), Effect.either)
+    if (scores._tag === "Left") {
+      warnings.push(`re-ranking failed (${scores.left.message}); kept the retrieval order`)
+      return { evidence, reranked: false }
+    }
+    const kept = evidence
+      .map((e, i) => ({ ...e, score: scores.right[i]! / 10 }))
+      .filter((e) => e.score * 10 >= threshold)
+      .sort((a, b) => b.score - a.score)
+    if (kept.length === 0) {
+      warnings.push(`the re-ranker scored all evidence below ${threshold}/10; kept the retrieval order`)
+      return { evidence, reranked: false }
+    }
+    return { evidence: kept as ReadonlyArray<Evidence>, reranked: true }
+  })
+
+/** What the question analysis shows in the stages. */
+const questionStage = (a: QuestionAnalysis) => ({
+  type: a.type,
+  cues: a.cues,
+  names: a.names.map((n) => n.text),
+  quantity: a.quantity,
+  metric: a.metric,
+  direction: a.direction,
+  statement: a.statement
+})
+
+const findingsStage = (scored: ReadonlyArray<Scored>, claims: number) => ({
+  claimsSearched: claims,
+  candidates: scored.length,
+  fromClaims: scored.filter((s) => s.claimId !== null).length,
+  top: scored.slice(0, 5).map((s) => ({
+    text: displayText(s.quote).slice(0, 160),
+    paper: s.paperId,
+    page: s.page,
+    claim: s.claimId,
+    score: round(s.score),
+    value: s.value?.phrase ?? null
+  }))
+})
+
 // ---------------------------------------------------------------------------
 // research
 // ---------------------------------------------------------------------------
@@ -432,7 +827,12 @@ const retractedPapers = (db: DuckDb["Type"]) =>
   )
 
 /** Stages 1 and 2 of the funnel: the scoped papers and their evidence. */
-const funnelEvidence = (question: string, options: ResearchOptions, warnings: Array<string>) =>
+const funnelEvidence = (
+  question: string,
+  options: ResearchOptions,
+  warnings: Array<string>,
+  scopeIds: ReadonlyArray<string> | undefined
+) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const retrieval = yield* Retrieval
@@ -444,7 +844,7 @@ const funnelEvidence = (question: string, options: ResearchOptions, warnings: Ar
     if (info.chunks === 0) return yield* new NoIndexedContentError({ path: db.path })
 
     // Stage 1: scoping over L2 records and L3 claims
-    const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore }
+    const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore, paperIds: scopeIds }
     let scope = yield* retrieval.search("summaries", question, scopeParams)
     let scopedBy: "summaries" | "chunks" = "summaries"
     if (info.records + info.claims === 0) {
@@ -452,8 +852,20 @@ const funnelEvidence = (question: string, options: ResearchOptions, warnings: Ar
       scope = yield* retrieval.search("chunks", question, scopeParams)
       scopedBy = "chunks"
     }
+    if (scope.hits.length === 0 && scopedBy === "summaries") {
+      // no record or claim reaches the floor: the passages may (a fact in a paper's body)
+      const byChunks = yield* retrieval.search("chunks", question, scopeParams)
+      if (byChunks.hits.length > 0) {
+        warnings.push(
+          `no paper record or claim scored above the relevance floor (best ${scope.bestScore.toFixed(2)}); papers were scoped by their passages`
+        )
+        scope = byChunks
+        scopedBy = "chunks"
+      }
+    }
     const retracted = yield* retractedPapers(db)
     const scopedPapers = Array.from(new Set(scope.hits.flatMap((h) => h.paperIds)))
+      .filter((p) => scopeIds === undefined || scopeIds.includes(p))
     const papers = scopedPapers.filter((p) => !retracted.has(p))
     if (papers.length < scopedPapers.length) {
       warnings.push(`left out retracted paper(s): ${scopedPapers.filter((p) => retracted.has(p)).join(", ")}`)
@@ -473,8 +885,7 @@ const funnelEvidence = (question: string, options: ResearchOptions, warnings: Ar
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
     const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers)
     const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
-    yield* progress(`Stage 2: gathering evidence from ${papers.length} papers ... retrieved ${evidence.length} chunks`)
-    return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence }
+    return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence, retracted }
   })
 
 /**
@@ -486,27 +897,77 @@ const funnelEvidence = (question: string, options: ResearchOptions, warnings: Ar
 export const research = Effect.fn("Research.research")(function*(question: string, options: ResearchOptions = {}) {
   const db = yield* DuckDb
   const nlp = yield* NlpService
+  const retrieval = yield* Retrieval
+  const graph = yield* GraphRetrieval
   const progress = options.onProgress ?? noProgress
   const warnings: Array<string> = []
-  const { evidence, found, minScore, papers, quoted, scope, scopeParams, scopedBy } = yield* funnelEvidence(
+  const analysis = analyse(question)
+  const scoped = yield* resolveScope(db, options.scope)
+  const scopeIds = scoped.paperIds
+  const { evidence: funnel, found, minScore, papers, quoted, retracted, scope, scopeParams, scopedBy } = yield* funnelEvidence(
     question,
     options,
-    warnings
+    warnings,
+    scopeIds
+  )
+  // claims first: stored findings closest to the question, in the whole scope; the paper records; a broad passage search
+  const first = yield* claimsFirst(question, analysis, scopeIds, retracted, options.findingsK ?? 40)
+  const records = yield* recordPassages(question, analysis, scopeIds, retracted, options.scopeK ?? 8)
+  const broad = yield* broadPassages(question, analysis, scopeIds, retracted)
+  let evidence = mergeEvidence([...funnel, ...first.evidence, ...records, ...broad])
+  const evidencePapers = new Set(evidence.map((e) => e.paperId)).size
+  yield* progress(
+    `Stage 2: gathering evidence from ${evidencePapers} papers ... retrieved ${evidence.length} chunks (${first.candidates.length} stored findings)`
   )
 
-  // Stage 3: synthesis
-  const synthesis = yield* synthesise(question, evidence, options.maxSentences ?? 6)
+  // corrective check: does the evidence bear on the question? if not, search all passages in scope
+  const idx = yield* retrieval.index
+  const idf = (t: string) => idx.chunks.idf(t)
+  const threshold = options.correctiveThreshold ?? 0.5
+  const before = relevanceOf(nlp, idf, question, evidence)
+  let after = before
+  let corrected = false
+  if (before.score < threshold) {
+    const wide = yield* graph.search(question, { k: options.evidenceK ?? 15, minScore: 0, paperIds: scopeIds })
+    evidence = mergeEvidence([...evidence, ...chunkEvidence(wide.hits, "L1").filter((e) => !retracted.has(e.paperId))])
+    corrected = true
+    after = relevanceOf(nlp, idf, question, evidence)
+    if (after.score < threshold) {
+      warnings.push(
+        `the evidence may not bear on the question: it covers ${Math.round(after.coverage * 100)}% of the question's ` +
+          `terms (relevance ${after.score.toFixed(2)} < ${threshold}); treat the answer with care`
+      )
+    }
+  }
+  // with an LLM: re-rank the evidence
+  let reranked = false
+  if (options.rerank !== false) {
+    const r = yield* rerankEvidence(question, evidence, options.rerankThreshold ?? 3, warnings)
+    evidence = r.evidence
+    reranked = r.reranked
+  }
+
+  // Stage 3: findings, shape and synthesis
+  const candidates = [...first.candidates, ...sentenceCandidates(nlp, evidence)]
+  const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
+    ...RESEARCH_LIMITS,
+    sentences: options.maxSentences ?? RESEARCH_LIMITS.sentences
+  })
+  const synthesis = yield* synthesise(question, analysis, shaped, evidence)
   yield* progress(
-    `Stage 3: synthesising ${synthesis.mode === "llm" ? `with ${synthesis.provider} (${synthesis.model})` : "extractively (offline)"} ... ${synthesis.drafts.length} sentences`
+    `Stage 3: synthesising ${synthesis.mode === "llm" ? `with ${synthesis.provider} (${synthesis.model})` : "extractively (offline)"} ` +
+      `a ${analysis.type} answer ... ${synthesis.drafts.length} sentences`
   )
 
   // Stage 4: formatting
   const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
+  const shapeChecked = checkedShape(shaped.shape, evidence)
   yield* progress(
     `Stage 4: checking citations ... ${formatted.citations.length} verified, ${formatted.unverified.length} dropped, ` +
       `${formatted.ungrounded.length} ungrounded`
   )
-  return toAnswer(question, formatted, {
+  return toAnswer(question, shapeChecked, formatted, {
+    question: { ...questionStage(analysis), scope: scoped.description },
     scoping: {
       searched: scopedBy,
       k: scopeParams.k,
@@ -516,26 +977,37 @@ export const research = Effect.fn("Research.research")(function*(question: strin
       candidates: scope.considered,
       bestScore: round(scope.bestScore),
       papers,
+      scope: scoped.description,
       hits: scope.hits.map((h) => ({ id: h.id, kind: h.kind, score: round(h.score) })),
       warnings: scope.warnings
     },
     evidence: {
-      papers: papers.length,
+      papers: evidencePapers,
       chunks: evidence.length,
       k: options.evidenceK ?? 15,
       mmr: options.evidenceMmr ?? 0.6,
       cutoff: options.evidenceCutoff ?? 0.6,
       fromPpr: found.hits.filter((h) => h.base === 0 || h.ppr > h.base).length,
-      fromClaims: quoted.length,
+      fromClaims: quoted.length + first.evidence.length,
+      fromRecords: records.length,
+      broad: broad.length,
       seeds: found.seeds.slice(0, 8).map((s) => ({ kind: s.kind, label: s.label.slice(0, 80), weight: round(s.weight) })),
       pprIterations: found.iterations,
+      corrective: {
+        threshold,
+        before: { coverage: round(before.coverage), semantic: round(before.semantic), score: round(before.score) },
+        after: { coverage: round(after.coverage), semantic: round(after.semantic), score: round(after.score) },
+        reRetrieved: corrected
+      },
+      reranked,
       warnings: found.warnings
     },
     synthesis: {
       mode: synthesis.mode,
       provider: synthesis.provider,
       model: synthesis.model,
-      sentences: synthesis.drafts.length
+      sentences: synthesis.drafts.length,
+      findings: findingsStage(scored, first.claims)
     }
   }, warnings)
 })
@@ -564,8 +1036,9 @@ export const improve = Effect.fn("Research.improve")(function*(
   const retrieval = yield* Retrieval
   const progress = options.onProgress ?? noProgress
   const warnings: Array<string> = []
-  const gathered = yield* funnelEvidence(`${previous.question} ${feedback}`, options, warnings).pipe(
-    Effect.catchTag("NoPapersFoundError", () => funnelEvidence(previous.question, options, warnings))
+  const scoped = yield* resolveScope(db, options.scope)
+  const gathered = yield* funnelEvidence(`${previous.question} ${feedback}`, options, warnings, scoped.paperIds).pipe(
+    Effect.catchTag("NoPapersFoundError", () => funnelEvidence(previous.question, options, warnings, scoped.paperIds))
   )
   const idx = yield* retrieval.index
   const drafts = yield* llmImprove(previous.question, previous.answer, feedback, gathered.evidence, idx.titles).pipe(
@@ -576,7 +1049,8 @@ export const improve = Effect.fn("Research.improve")(function*(
   )
   yield* progress(`Revising with ${llm.value.name} (${llm.value.model}) ... ${drafts.length} sentences`)
   const formatted = yield* formatAnswer(db, nlp, drafts, gathered.evidence)
-  return toAnswer(previous.question, formatted, {
+  const kept = checkedShape({ ...previous.shape, lead: previous.shape.type === "open" ? "" : previous.shape.lead }, gathered.evidence)
+  return toAnswer(previous.question, kept, formatted, {
     improve: { feedback, previous: previous.answer },
     evidence: { papers: gathered.papers.length, chunks: gathered.evidence.length },
     synthesis: { mode: "llm", provider: llm.value.name, model: llm.value.model, sentences: drafts.length }
@@ -588,8 +1062,11 @@ export const improve = Effect.fn("Research.improve")(function*(
 // ---------------------------------------------------------------------------
 
 /**
- * A direct answer: the router's layers in order, optional LLM re-ranking,
- * the corrective check, then synthesis and formatting as in {@link research}.
+ * A direct, short answer: the router's layers in order (L3 claims first for a
+ * factual question), the stored findings closest to the question, optional
+ * LLM re-ranking, the corrective check, then the answer's shape with `ask`'s
+ * limits: one lead sentence and its evidence, a verdict with up to three
+ * findings, a table of up to five rows, or the list of papers.
  *
  * @since 0.1.0
  * @category answering
@@ -603,27 +1080,36 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE
   const k = options.k ?? 8
   const warnings: Array<string> = []
+  const analysis = analyse(question)
+  const scoped = yield* resolveScope(db, options.scope)
+  const scopeIds = scoped.paperIds
   const info = yield* retrieval.refresh
   if (info.chunks === 0) return yield* new NoIndexedContentError({ path: db.path })
   const idx = yield* retrieval.index
   const idf = (t: string) => idx.chunks.idf(t)
+  const query = searchText(question, analysis)
 
   const retracted = yield* retractedPapers(db)
   const leftOut = new Set<string>()
   const route = QueryRouter.route(question)
-  yield* progress(`Routing: ${route.intent} question; consulting ${route.layers.join(" -> ")}`)
+  yield* progress(`Routing: ${route.intent} question (${analysis.type} answer); consulting ${route.layers.join(" -> ")}`)
   const consulted: Array<{ layer: LayerName; found: number }> = []
   let evidence: ReadonlyArray<Evidence> = []
+  let findings: ReadonlyArray<Candidate> = []
+  let claimsSearched = 0
   let best = 0
   const consult = (layer: LayerName) =>
     Effect.gen(function*() {
       let items: ReadonlyArray<Evidence> = []
       if (layer === "L3") {
-        const r = yield* retrieval.search("summaries", question, { k, kinds: ["claim"], mmr: 0.7, minScore })
+        const r = yield* retrieval.search("summaries", query, { k: Math.max(k, 20), kinds: ["claim"], mmr: 0.7, minScore, paperIds: scopeIds })
         best = Math.max(best, r.bestScore)
-        items = yield* claimEvidence(db, r.hits.map((h) => ({ claimId: h.key, score: h.score })), "L3")
+        const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
+        claimsSearched += hits.length
+        items = yield* claimEvidence(db, hits, "L3", scopeIds)
+        findings = [...findings, ...(yield* claimCandidates(db, hits, "L3", scopeIds)).filter((c) => !retracted.has(c.paperId))]
       } else if (layer === "L2") {
-        const r = yield* retrieval.search("summaries", question, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore })
+        const r = yield* retrieval.search("summaries", query, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore, paperIds: scopeIds })
         best = Math.max(best, r.bestScore)
         items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
       } else if (layer === "L4") {
@@ -631,10 +1117,11 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
         items = yield* claimEvidence(
           db,
           patterns.flatMap((p) => p.claims.map((claimId) => ({ claimId, score: p.score }))),
-          "L4"
+          "L4",
+          scopeIds
         )
       } else {
-        const r = yield* graph.search(question, { k, minScore })
+        const r = yield* graph.search(question, { k, minScore, paperIds: scopeIds })
         best = Math.max(best, r.hits[0]?.base ?? 0)
         items = chunkEvidence(r.hits, "L1")
       }
@@ -643,55 +1130,38 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
       consulted.push({ layer, found: live.length })
       evidence = mergeEvidence([...evidence, ...live])
     })
-  for (const layer of route.layers) yield* consult(layer)
-  if (evidence.length === 0 && !route.layers.includes("L1")) {
-    warnings.push(`the ${route.layers.join(", ")} layers had nothing on this question; searched the chunks (L1)`)
+  // claims first, whatever the route: a stored finding that answers the question leads
+  const layers: ReadonlyArray<LayerName> = route.layers.includes("L3") ? route.layers : ["L3", ...route.layers]
+  for (const layer of layers) yield* consult(layer)
+  const broad = yield* broadPassages(question, analysis, scopeIds, retracted)
+  evidence = mergeEvidence([...evidence, ...broad])
+  // a best-of, comparison or list answer needs breadth: the passages too
+  if (broad.length > 0 && !layers.includes("L1")) yield* consult("L1")
+  if (evidence.length === 0 && !layers.includes("L1")) {
+    warnings.push(`the ${layers.join(", ")} layers had nothing on this question; searched the chunks (L1)`)
     yield* consult("L1")
   }
   if (leftOut.size > 0) warnings.push(`left out retracted paper(s): ${Array.from(leftOut).sort().join(", ")}`)
   if (evidence.length === 0) return yield* new NoPapersFoundError({ question, bestScore: best, minScore })
 
   // optional LLM re-ranking
-  const llm = yield* optionalLlm
   let reranked = false
-  if (options.rerank === true && Option.isSome(llm)) {
-    const scores = yield* llmRerank(question, evidence, idx.titles).pipe(
-      Effect.provideService(LlmProvider, llm.value),
-      Effect.either
-    )
-    if (scores._tag === "Right") {
-      const threshold = options.rerankThreshold ?? 3
-      const kept = evidence
-        .map((e, i) => ({ ...e, score: scores.right[i]! / 10 }))
-        .filter((e) => e.score * 10 >= threshold)
-        .sort((a, b) => b.score - a.score)
-      if (kept.length > 0) {
-        evidence = kept
-        reranked = true
-      } else {
-        warnings.push(`the re-ranker scored all evidence below ${threshold}/10; kept the retrieval order`)
-      }
-    } else {
-      warnings.push(`re-ranking failed (${scores.left.message}); kept the retrieval order`)
-    }
+  if (options.rerank === true) {
+    const r = yield* rerankEvidence(question, evidence, options.rerankThreshold ?? 3, warnings)
+    evidence = r.evidence
+    reranked = r.reranked
   }
 
   // corrective check: does the evidence bear on the question?
   const threshold = options.correctiveThreshold ?? 0.5
-  const relevance = () => {
-    const top = evidence.slice(0, 5)
-    const coverage = termCoverage(nlp, idf, question, top.flatMap((e) => [e.text]))
-    const semantic = top.reduce((m, e) => Math.max(m, e.score), 0)
-    return { coverage, semantic, score: 0.5 * coverage + 0.5 * semantic }
-  }
-  let check = relevance()
+  let check = relevanceOf(nlp, idf, question, evidence)
   const before = check
   let corrected = false
   if (check.score < threshold && !consulted.some((c) => c.layer === "L1")) {
     yield* progress(`Corrective check: evidence relevance ${check.score.toFixed(2)} < ${threshold}; searching the chunks (L1)`)
     yield* consult("L1")
     corrected = true
-    check = relevance()
+    check = relevanceOf(nlp, idf, question, evidence)
   }
   if (check.score < threshold) {
     warnings.push(
@@ -700,22 +1170,35 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
     )
   }
 
-  const synthesis = yield* synthesise(question, evidence, options.maxSentences ?? 3)
+  const candidates = [...findings, ...sentenceCandidates(nlp, evidence)]
+  const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
+    ...ASK_LIMITS,
+    sentences: options.maxSentences ?? ASK_LIMITS.sentences
+  })
+  const synthesis = yield* synthesise(question, analysis, shaped, evidence)
   const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
+  const shapeChecked = checkedShape(shaped.shape, evidence)
   yield* progress(
-    `Answer: ${synthesis.drafts.length} sentences, ${formatted.citations.length} verified citations, ` +
+    `Answer: a ${analysis.type} answer, ${synthesis.drafts.length} sentences, ${formatted.citations.length} verified citations, ` +
       `${formatted.ungrounded.length} ungrounded`
   )
-  return toAnswer(question, formatted, {
-    routing: { intent: route.intent, layers: route.layers, cues: route.cues },
-    retrieval: { consulted, chunks: evidence.length, reranked },
+  return toAnswer(question, shapeChecked, formatted, {
+    question: { ...questionStage(analysis), scope: scoped.description },
+    routing: { intent: route.intent, layers, cues: route.cues },
+    retrieval: { consulted, chunks: evidence.length, reranked, broad: broad.length },
     corrective: {
       threshold,
       before: { coverage: round(before.coverage), semantic: round(before.semantic), score: round(before.score) },
       after: { coverage: round(check.coverage), semantic: round(check.semantic), score: round(check.score) },
       reRetrieved: corrected
     },
-    synthesis: { mode: synthesis.mode, provider: synthesis.provider, model: synthesis.model, sentences: synthesis.drafts.length }
+    synthesis: {
+      mode: synthesis.mode,
+      provider: synthesis.provider,
+      model: synthesis.model,
+      sentences: synthesis.drafts.length,
+      findings: findingsStage(scored, claimsSearched)
+    }
   }, warnings)
 })
 
@@ -726,11 +1209,28 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
  * @category rendering
  */
 export const toText = (a: Answer): string => {
-  const lines = [a.answer, ""]
+  const meter = verdictMeter(a.shape)
+  const [first, ...rest] = a.answer.split("\n")
+  const lines = meter === null ? [a.answer, ""] : [first ?? "", meter, ...rest, ""]
   if (a.warnings.length > 0) for (const w of a.warnings) lines.push(`warning: ${w}`)
   if (a.references.length > 0) {
     lines.push("", "References:")
     for (const r of a.references) lines.push(`  [${r.paper_id}] ${authorList(r.authors)} (${r.year ?? "n.d."}). ${r.title}`)
   }
   return lines.join("\n").trimEnd()
+}
+
+/**
+ * A yes/no answer's meter: the share of findings for and against, as a bar
+ * ("[####------] 40% for, 60% against"), or null for other answers.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const verdictMeter = (s: AnswerShape): string | null => {
+  const v = s.verdict
+  if (v === undefined || v.for + v.against === 0) return null
+  const share = v.for / (v.for + v.against)
+  const filled = Math.round(share * 10)
+  return `[${"#".repeat(filled)}${"-".repeat(10 - filled)}] ${Math.round(share * 100)}% for, ${100 - Math.round(share * 100)}% against`
 }

@@ -85,7 +85,7 @@ describe("Research over the example papers", () => {
           const lines: Array<string> = []
           const answer = yield* Research.research(question, { onProgress: (l) => Effect.sync(() => lines.push(l)) })
           expect(lines[0]).toMatch(/^Stage 1: searching summaries \.\.\. found \d+ papers$/)
-          expect(lines[1]).toMatch(/^Stage 2: gathering evidence from \d+ papers \.\.\. retrieved \d+ chunks$/)
+          expect(lines[1]).toMatch(/^Stage 2: gathering evidence from \d+ papers \.\.\. retrieved \d+ chunks \(\d+ stored findings\)$/)
           expect(answer.sentences.length, question).toBeGreaterThan(0)
           expect(answer.citations.length).toBeGreaterThan(0)
           expect(answer.ungrounded).toEqual([]) // extractive sentences are their own quotes
@@ -109,9 +109,9 @@ describe("Research over the example papers", () => {
       Effect.gen(function*() {
         const answer = yield* Research.research(QUESTIONS[1]!)
         const json = Research.toJson(answer)
-        expect(Object.keys(json)).toEqual(["question", "answer", "citations", "references", "ungrounded", "statuses", "stages"])
+        expect(Object.keys(json)).toEqual(["question", "answer", "shape", "citations", "references", "ungrounded", "statuses", "stages"])
         expect(Object.keys(json.citations[0]!)).toEqual(["paper_id", "page", "quote"])
-        expect(Object.keys(json.stages)).toEqual(["scoping", "evidence", "synthesis", "formatting"])
+        expect(Object.keys(json.stages)).toEqual(["question", "scoping", "evidence", "synthesis", "formatting"])
         const md = Research.toMarkdown(answer)
         expect(md.startsWith(`# ${QUESTIONS[1]}`)).toBe(true)
         expect(md).toContain("## References")
@@ -178,7 +178,7 @@ describe("Research over the example papers", () => {
         const grounded = yield* Research.ask("Where does the paper say that hints help annotators? Quote it.", {
           onProgress: (l) => Effect.sync(() => lines.push(l))
         })
-        expect(lines[0]).toBe("Routing: grounding question; consulting L3 -> L1")
+        expect(lines[0]).toBe("Routing: grounding question (open answer); consulting L3 -> L1")
         expect(grounded.citations.length).toBeGreaterThan(0)
         expect(grounded.answer.toLowerCase()).toContain("hint")
         yield* checkCitations(grounded)

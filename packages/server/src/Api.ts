@@ -169,8 +169,15 @@ export const QuestionRequest = Schema.Struct({
   question: NonEmpty.pipe(Schema.maxLength(2000, { message: () => "at most 2000 characters" })),
   /** Relevance floor (0-1); below it nothing counts as found. Default: the server's (0.18). */
   minScore: opt(Schema.Number.pipe(Schema.between(0, 1, { message: () => "a number from 0 to 1" }))),
-  /** `ask` only: re-rank the evidence with the LLM when the server has one. */
-  rerank: opt(Schema.Boolean)
+  /** Re-rank the evidence with the LLM when the server has one (`ask`: default false; `research`: default true). */
+  rerank: opt(Schema.Boolean),
+  /** Answer from these papers only (paper ids). */
+  papers: opt(Schema.Array(NonEmpty.pipe(Schema.maxLength(500))).pipe(Schema.maxItems(1000, { message: () => "at most 1000 paper ids" }))),
+  /**
+   * Answer from the papers that pass this filter on year, venue, author, title or id: `= != < <= > >= ~`
+   * (contains), joined by `and`/`or`/`not`, e.g. `year>=2019 and venue~ACL`. Parsed, never spliced into SQL.
+   */
+  where: opt(Schema.String.pipe(Schema.maxLength(1000, { message: () => "at most 1000 characters" })))
 }).annotations({ identifier: "QuestionRequest" })
 /** @since 0.1.0 @category models */
 export type QuestionRequest = typeof QuestionRequest.Type
@@ -210,6 +217,93 @@ export const CitedClaim = Schema.Struct({
 export type CitedClaim = typeof CitedClaim.Type
 
 /**
+ * A yes/no answer's verdict: the findings for and against the statement the question asks about.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Verdict = Schema.Struct({
+  answer: Schema.Literal("yes", "no", "mixed", "unclear"),
+  for: Schema.Number,
+  against: Schema.Number,
+  /** Related findings that decide neither way. */
+  neutral: Schema.Number,
+  findings: Schema.Array(Schema.Struct({
+    text: Schema.String,
+    paper_id: Schema.String,
+    page: Nullable(Schema.Number),
+    quote: Schema.String,
+    claim_id: Nullable(Schema.String),
+    stance: Schema.Literal("for", "against", "neutral"),
+    reason: Schema.String
+  }))
+}).annotations({ identifier: "Verdict" })
+
+/**
+ * Findings side by side (a comparison or best-of answer), sorted by value.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const FindingsTable = Schema.Struct({
+  columns: Schema.Array(Schema.String),
+  metric: Nullable(Schema.String),
+  direction: Schema.Literal("max", "min"),
+  rows: Schema.Array(Schema.Struct({
+    method: Schema.String,
+    dataset: Nullable(Schema.String),
+    metric: Nullable(Schema.String),
+    /** The value as written in the quote. */
+    value: Schema.String,
+    number: Schema.Number,
+    paper_id: Schema.String,
+    title: Schema.String,
+    page: Nullable(Schema.Number),
+    quote: Schema.String,
+    claim_id: Nullable(Schema.String)
+  }))
+}).annotations({ identifier: "FindingsTable" })
+
+/**
+ * One paper of a list answer, with its best findings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const PaperGroup = Schema.Struct({
+  paper_id: Schema.String,
+  title: Schema.String,
+  year: Nullable(Schema.Number),
+  method: Schema.String,
+  items: Schema.Array(Schema.Struct({
+    text: Schema.String,
+    page: Nullable(Schema.Number),
+    quote: Schema.String,
+    claim_id: Nullable(Schema.String)
+  }))
+}).annotations({ identifier: "PaperGroup" })
+
+/**
+ * The shape of an answer, by the question's type: `lookup` leads with the value and its source, `yesno` with a
+ * verdict and its counts, `comparison` and `best` with a sorted table of findings, `list` with every paper that
+ * answers, `open` with its best finding.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const AnswerShape = Schema.Struct({
+  type: Schema.Literal("lookup", "yesno", "comparison", "best", "list", "open"),
+  /** The answer's first line (empty for an open question). */
+  lead: Schema.String,
+  cues: Schema.Array(Schema.String),
+  verdict: opt(Verdict),
+  table: opt(FindingsTable),
+  groups: opt(Schema.Array(PaperGroup))
+}).annotations({ identifier: "AnswerShape" })
+/** @since 0.1.0 @category models */
+export type AnswerShape = typeof AnswerShape.Type
+
+/**
  * One sentence of an answer.
  *
  * @since 0.1.0
@@ -234,6 +328,7 @@ export type AnswerSentence = typeof AnswerSentence.Type
 export const Answer = Schema.Struct({
   question: Schema.String,
   answer: Schema.String,
+  shape: AnswerShape,
   sentences: Schema.Array(AnswerSentence),
   citations: Schema.Array(Citation),
   references: Schema.Array(Schema.Struct({
@@ -755,16 +850,18 @@ export class AnswersGroup extends HttpApiGroup.make("answers")
     HttpApiEndpoint.post("research", "/research")
       .setPayload(QuestionRequest)
       .addSuccess(ndjson(AnswerEvent))
+      .addError(BadRequest)
       .annotate(
         OpenApi.Description,
-        "The research funnel, streamed: one AnswerEvent per line (NDJSON), or Server-Sent Events with Accept: text/event-stream. Closing the connection cancels the work."
+        "The research funnel, streamed: one AnswerEvent per line (NDJSON), or Server-Sent Events with Accept: text/event-stream. Closing the connection cancels the work. `papers` and `where` limit the papers answered from; a `where` that does not parse is a 400, unknown paper ids an `error` event (ScopeError)."
       )
   )
   .add(
     HttpApiEndpoint.post("ask", "/ask")
       .setPayload(QuestionRequest)
       .addSuccess(ndjson(AnswerEvent))
-      .annotate(OpenApi.Description, "A direct answer through the query router, streamed like research.")
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "A direct, short answer through the query router, streamed like research, with the same scope fields.")
   )
   .annotate(OpenApi.Title, "Answers")
 {}

@@ -142,6 +142,7 @@ const citedClaims = (answer: Research.Answer) =>
 const answerView = (a: Research.Answer, claims: ReadonlyArray<CitedClaim>): Answer => ({
   question: a.question,
   answer: a.answer,
+  shape: a.shape,
   sentences: a.sentences,
   citations: a.citations,
   references: a.references,
@@ -155,7 +156,13 @@ const answerView = (a: Research.Answer, claims: ReadonlyArray<CitedClaim>): Answ
 /** The events of one answer; the work runs in a fiber that ends (is interrupted) with the stream. */
 const answerEvents = (
   mode: "research" | "ask",
-  payload: { readonly question: string; readonly minScore?: number; readonly rerank?: boolean }
+  payload: {
+    readonly question: string
+    readonly minScore?: number
+    readonly rerank?: boolean
+    readonly papers?: ReadonlyArray<string>
+    readonly where?: string
+  }
 ): Stream.Stream<AnswerEvent, never, Workbench> =>
   Stream.unwrapScoped(Effect.gen(function*() {
     const wb = yield* Workbench
@@ -171,9 +178,12 @@ const answerEvents = (
     const safe = Effect.gen(function*() {
       yield* Queue.offer(queue, { type: "started", mode, question: payload.question })
       const result = yield* wb.readAlone(Effect.gen(function*() {
+        const scope = payload.papers === undefined && payload.where === undefined
+          ? undefined
+          : { papers: payload.papers, where: payload.where }
         const answer = mode === "research"
-          ? yield* Research.research(payload.question, { minScore, onProgress })
-          : yield* Research.ask(payload.question, { minScore, onProgress, rerank: payload.rerank === true })
+          ? yield* Research.research(payload.question, { minScore, onProgress, scope, ...(payload.rerank === undefined ? {} : { rerank: payload.rerank }) })
+          : yield* Research.ask(payload.question, { minScore, onProgress, scope, rerank: payload.rerank === true })
         return answerView(answer, yield* citedClaims(answer))
       })).pipe(
         Effect.map((view) => ({ ok: true as const, view })),
@@ -264,16 +274,24 @@ const StoreLive = HttpApiBuilder.group(KgApi, "store", (handlers) =>
       }).pipe(Effect.scoped)))
 )
 
+/** A `where` filter that does not parse is a bad request (before any streaming). */
+const checkWhere = (payload: { readonly where?: string }) => {
+  const problem = payload.where === undefined ? null : Research.whereProblem(payload.where)
+  return problem === null ? Effect.void : Effect.fail(new BadRequest({ message: problem.message }))
+}
+
 const AnswersLive = HttpApiBuilder.group(KgApi, "answers", (handlers) =>
   handlers
     .handle("research", ({ payload }) =>
       Effect.gen(function*() {
+        yield* checkWhere(payload)
         const request = yield* HttpServerRequest.HttpServerRequest
         const wb = yield* Workbench
         return eventsResponse(request, answerEvents("research", payload).pipe(Stream.provideService(Workbench, wb)))
       }))
     .handle("ask", ({ payload }) =>
       Effect.gen(function*() {
+        yield* checkWhere(payload)
         const request = yield* HttpServerRequest.HttpServerRequest
         const wb = yield* Workbench
         return eventsResponse(request, answerEvents("ask", payload).pipe(Stream.provideService(Workbench, wb)))

@@ -199,6 +199,38 @@ describe("kg serve: the API", () => {
     expect(contested[0].opposition).toBeGreaterThan(0)
   })
 
+  it("answers in their shape and within a scope: a yes/no verdict with counts, papers picked by id or filter", async () => {
+    const ask = (body: Json, mode = "ask") =>
+      fetch(`${api}/${mode}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    const q = "Does daily low-dose aspirin reduce the risk of stroke?"
+    const all = (await readNdjson<Json>(await ask({ question: q }, "research"))).at(-1).answer
+    expect(all.shape.type).toBe("yesno")
+    expect(all.shape.verdict).toMatchObject({ answer: "mixed", for: 1, against: 1 })
+    expect(all.shape.lead).toBe("Mixed: 1 finding for, 1 against")
+    expect(all.answer.split("\n")[0]).toBe(all.shape.lead)
+    const a = (await readNdjson<Json>(await ask({ question: q, papers: ["trial-a"] }))).at(-1).answer
+    expect(a.shape.verdict).toMatchObject({ answer: "yes", for: 1, against: 0 })
+    expect(new Set(a.citations.map((c: Json) => c.paper_id))).toEqual(new Set(["trial-a"]))
+    expect(a.stages.question.scope).toBe("papers trial-a")
+    const b = (await readNdjson<Json>(await ask({ question: q, where: "year>=2021" }, "research"))).at(-1).answer
+    expect(b.shape.verdict).toMatchObject({ answer: "no", for: 0, against: 1 })
+    expect(new Set(b.citations.map((c: Json) => c.paper_id))).toEqual(new Set(["trial-b"]))
+    const unknown = await readNdjson<Json>(await ask({ question: q, papers: ["nope"] }))
+    expect(unknown.at(-1)).toMatchObject({ type: "error", error: { _tag: "ScopeError" } })
+    expect(unknown.at(-1).error.message).toMatch(/no paper with id "nope"/)
+    const syntax = await get(`${api}/research`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ question: q, where: "year>>2019" })
+    })
+    expect(syntax.status).toBe(400)
+    expect(syntax.body.message).toMatch(/^--where: a value after year> at character 6/)
+    const doc = (await get(`${api}/openapi.json`)).body
+    const request = doc.components.schemas.QuestionRequest
+    expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(["papers", "where"]))
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["AnswerShape", "Verdict", "FindingsTable", "PaperGroup"]))
+  })
+
   it("answers: nothing relevant is an error event; bad questions are 400 with a message", async () => {
     const events = await readNdjson<Json>(
       await fetch(`${api}/research`, {

@@ -28,6 +28,9 @@ export const badge = (status: string, options: { readonly support?: number; read
 export const claimHref = (id: string) => `#/claim/${encodeURIComponent(id)}`
 export const paperHref = (id: string) => `#/paper/${encodeURIComponent(id)}`
 export const graphHref = (kind: string, id: string) => `#/graph?kind=${kind}&id=${encodeURIComponent(id)}`
+/** The Ask page scoped to these papers. */
+export const askWithinHref = (paperIds: ReadonlyArray<string>): string =>
+  `#/ask?${new URLSearchParams({ papers: Array.from(new Set(paperIds)).join(",") }).toString()}`
 
 export const errorBox = (e: unknown) =>
   h("div", { class: "error", role: "alert" },

@@ -318,6 +318,77 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.close()
   })
 
+  it("ask within chosen papers (the papers list, a claim's sources, a graph view, a filter): a verdict with its meter, a sorted table", async () => {
+    const page = await open(1280, 900)
+    const q = "Does daily low-dose aspirin reduce the risk of stroke?"
+    const ask = async () => {
+      await page.fill("#question", q)
+      await page.click("button[type=submit]")
+      await page.waitForSelector(".stage[data-stage=formatting].done")
+      await page.waitForSelector("[data-testid=lead]")
+    }
+    // from the papers list: tick one paper, ask within it
+    await page.goto(`${server.url}#/papers`)
+    await page.locator("table tr", { hasText: "trial-a" }).locator("[data-testid=pick-paper]").check()
+    expect(await page.locator("[data-testid=ask-within]").textContent()).toBe("Ask within the selected papers (1)")
+    await page.click("[data-testid=ask-within]")
+    await page.waitForSelector("#question")
+    expect(await page.locator("[data-testid=scope] .chip").allTextContents()).toEqual([expect.stringContaining("trial-a")])
+    await ask()
+    expect(await page.locator("[data-testid=lead]").textContent()).toBe("Yes: 1 finding for, 0 against")
+    expect(await page.locator("[data-testid=verdict] .meter-for").getAttribute("style")).toBe("width:100%")
+    const cites = await page.locator(".answer [data-testid=citation]").allTextContents()
+    expect(cites.length).toBeGreaterThan(0)
+    for (const c of cites) expect(c).toContain("trial-a")
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
+    await shot(page, "18-ask-within-paper-verdict")
+    // all papers again: the two trials disagree
+    await page.click("button:has-text('All papers')")
+    await ask()
+    expect(await page.locator("[data-testid=lead]").textContent()).toBe("Mixed: 1 finding for, 1 against")
+    expect(await page.locator(".stance-against").count()).toBe(1)
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
+    await shot(page, "19-ask-verdict-mixed")
+    // a filter on the papers' fields
+    await page.fill("#where", "year>=2021 and title~aspirin")
+    await ask()
+    expect(await page.locator("[data-testid=lead]").textContent()).toBe("No: 0 findings for, 1 against")
+    // a claim's sources (found by its topic: whether it is contested is not this test's concern)
+    await page.goto(`${server.url}#/claims?about=${encodeURIComponent("aspirin does not reduce the risk of stroke")}`)
+    await page.click("text=does not reduce the risk of stroke")
+    await page.click("[data-testid=ask-within]")
+    await page.waitForSelector("[data-testid=scope] .chip")
+    expect(await page.locator("[data-testid=scope] .chip").allTextContents()).toEqual([expect.stringContaining("trial-b")])
+    // a graph view's papers
+    await page.goto(`${server.url}#/graph?kind=papers`)
+    await page.waitForSelector("[data-testid=ask-within]")
+    await page.click("[data-testid=ask-within]")
+    await page.waitForSelector("[data-testid=scope] .chip")
+    expect(await page.locator("[data-testid=scope] .chip").count()).toBeGreaterThanOrEqual(3)
+    // a best-of question over two more papers: the findings side by side, lowest error first
+    for (const [id, model, error] of [["bench-a", "Model A", "4.2"], ["bench-b", "Model B", "3.1"]] as const) {
+      const body = `---\nid: "${id}"\ntitle: "${model} for image classification"\nyear: 2022\n---\n\n# Results\n\n` +
+        `We find that ${model} reaches a ${error}% error rate on CIFAR-10, lower than the ResNet baseline.\n`
+      const job = (await (await fetch(`${server.url}api/jobs/upload?filename=${id}.md`, { method: "POST", body })).json()) as { jobId: string }
+      for (let i = 0; i < 120; i++) {
+        const status = ((await (await fetch(`${server.url}api/jobs/${job.jobId}`)).json()) as { status: string }).status
+        if (status === "completed") break
+        expect(status).not.toBe("failed")
+        await new Promise((r) => setTimeout(r, 500))
+      }
+    }
+    await page.goto(`${server.url}#/ask`)
+    await page.fill("#question", "Which model achieves the lowest error rate on CIFAR-10?")
+    await page.click("button[type=submit]")
+    await page.waitForSelector("[data-testid=findings-table]", { timeout: 90_000 })
+    const values = await page.locator("[data-testid=findings-table] td.value").evaluateAll((cells) => cells.map((c) => Number(c.getAttribute("data-number"))))
+    expect(values).toEqual([3.1, 4.2])
+    expect(await page.locator("[data-testid=lead]").textContent()).toMatch(/^Lowest error rate: 3\.1% error rate \(Model B for image classification\) \[bench-b\]$/)
+    await page.locator("[data-testid=lead]").scrollIntoViewIfNeeded()
+    await shot(page, "20-ask-best-of-table")
+    await page.close()
+  }, 300_000)
+
   it("nothing failed in the page: no script errors, no failed requests, nothing fetched from another origin", () => {
     expect(errors).toEqual([])
   })

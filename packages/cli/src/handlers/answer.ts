@@ -58,9 +58,20 @@ export const emitAnswer = (
     yield* Console.log(Research.toText(answer))
   })
 
+/** The scope of `--papers id,id` and `--where "..."` (the filter is parsed by the library, never spliced into SQL). */
+export const scopeOf = (args: { readonly papers: Option.Option<string>; readonly where: Option.Option<string> }): Research.Scope | undefined => {
+  const papers = Option.map(args.papers, (p) => p.split(",").map((x) => x.trim()).filter((x) => x !== ""))
+  if (Option.isNone(papers) && Option.isNone(args.where)) return undefined
+  return { papers: Option.getOrUndefined(papers), where: Option.getOrUndefined(args.where) }
+}
+
 const answering = (
   args: ResearchArgs,
-  answer: (options: { readonly minScore: number; readonly onProgress: (line: string) => Effect.Effect<void> }) => Effect.Effect<
+  answer: (options: {
+    readonly minScore: number
+    readonly scope: Research.Scope | undefined
+    readonly onProgress: (line: string) => Effect.Effect<void>
+  }) => Effect.Effect<
     Research.Answer,
     unknown,
     Layer.Layer.Success<ReturnType<typeof answeringLayer>>
@@ -79,7 +90,7 @@ const answering = (
       // A --save path over the database is refused before any question is answered (or paid for).
       if (Option.isSome(args.save)) yield* OutputFile.guard(args.save.value, { stores: [settings.db.value] })
       if (before !== undefined) yield* before(provider, progress)
-      const result = yield* answer({ minScore: settings.relevanceFloor.value, onProgress: progress.line }).pipe(
+      const result = yield* answer({ minScore: settings.relevanceFloor.value, scope: scopeOf(args), onProgress: progress.line }).pipe(
         Effect.provide(answeringLayer(settings.db.value, provider, Option.fromNullable(settings.model.value)))
       )
       yield* emitAnswer(result, { json: args.json, save: args.save, progress, store: settings.db.value })

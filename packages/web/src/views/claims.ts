@@ -14,7 +14,7 @@ import {
 } from "../api.js"
 import { clear, h } from "../dom.js"
 import { openEvidence } from "../evidence.js"
-import { badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
+import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
 
 export const claimsView = async (main: HTMLElement, params: URLSearchParams): Promise<void> => {
   const status = h("select", { id: "status", name: "status" },
@@ -102,7 +102,10 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
       c.conditions !== null ? [h("dt", {}, "Conditions"), h("dd", {}, c.conditions)] : null,
       h("dt", {}, "Domains"), h("dd", {}, c.domainTags.join(", ") || "—"),
       h("dt", {}, "Id"), h("dd", { class: "mono" }, c.id)),
-    section(`Sources (${detail.sources.length})`, h("ul", { class: "sources" }, detail.sources.map((s) =>
+    section(`Sources (${detail.sources.length})`,
+      h("p", {}, h("a", { href: askWithinHref(detail.sources.map((s) => s.paperId)), class: "button", "data-testid": "ask-within" },
+        "Ask within these sources")),
+      h("ul", { class: "sources" }, detail.sources.map((s) =>
       h("li", {},
         h("a", { href: paperHref(s.paperId) }, s.title), " ",
         h("span", { class: "muted" }, `${s.year ?? "n.d."} ${pageLabel(s.page)}${s.retracted ? " · retracted" : ""}`),

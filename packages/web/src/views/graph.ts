@@ -5,7 +5,7 @@
 import { getJson, type GraphNode, type GraphView, type PaperDetail } from "../api.js"
 import { clear, h } from "../dom.js"
 import { communityColour, EDGE_COLOURS, nodeColour, STATUS_COLOURS } from "../graphStyle.js"
-import { claimHref, errorBox, loading, paperHref, shorten } from "../widgets.js"
+import { askWithinHref, claimHref, errorBox, loading, paperHref, shorten } from "../widgets.js"
 
 const EDGE_KINDS = ["contradicts", "same_as", "replicates", "weak_link", "candidate"] as const
 const STATUSES = ["established", "preliminary", "contested"] as const
@@ -152,7 +152,12 @@ export const graphView = async (main: HTMLElement, params: URLSearchParams): Pro
     h("li", {}, h("button", { type: "button", class: "node-link", onclick: () => open(n), onfocus: () => canvas.select(n.id) },
       h("span", { class: "swatch round", style: `background:${nodeColour(n)}` }),
       `${n.kind}: ${shorten(n.label, 90)}${n.detail ? ` (${n.detail})` : ""}`)))
+  // the papers of this view: ask within them
+  const paperIds = view.nodes.filter((n) => n.kind === "paper").map((n) => n.id)
   main.append(
+    paperIds.length === 0 ? "" : h("p", { class: "row wrap" },
+      h("a", { href: askWithinHref(paperIds), class: "button", "data-testid": "ask-within" },
+        `Ask within the ${paperIds.length} paper${paperIds.length === 1 ? "" : "s"} of this view`)),
     h("p", { class: "count", "data-testid": "graph-count" },
       `Showing ${view.shown} of ${view.total} nodes`, view.truncated ? " (the strongest first; narrow with the filters or raise the limit)" : "",
       ` · ${view.edges.length} edges`),

@@ -7,7 +7,7 @@ import { clear, h, marked } from "../dom.js"
 import { openEvidence } from "../evidence.js"
 import { typeColour } from "../graphStyle.js"
 import { studioSection } from "./studio.js"
-import { badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, table } from "../widgets.js"
+import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, table } from "../widgets.js"
 
 const EXPORT_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ["turtle", "Turtle (RDF)"],
@@ -55,9 +55,28 @@ export const papersView = async (main: HTMLElement): Promise<void> => {
       main.append(h("p", { class: "card" }, "No papers yet. ", h("a", { href: "#/add" }, "Add papers"), " to build the graph."))
       return
     }
+    // pick papers to ask within
+    const picked = new Set<string>()
+    const askButton = h("a", { class: "button primary", "data-testid": "ask-within", "aria-disabled": "true", href: "#/papers" }, "Ask within the selected papers (0)")
+    const update = () => {
+      askButton.textContent = `Ask within the selected papers (${picked.size})`
+      askButton.setAttribute("href", picked.size === 0 ? "#/papers" : askWithinHref(Array.from(picked)))
+      askButton.setAttribute("aria-disabled", picked.size === 0 ? "true" : "false")
+    }
+    const pick = (id: string, title: string) => {
+      const box = h("input", { type: "checkbox", value: id, "aria-label": `Select ${title}`, "data-testid": "pick-paper" })
+      box.addEventListener("change", () => {
+        if (box.checked) picked.add(id)
+        else picked.delete(id)
+        update()
+      })
+      return box
+    }
+    main.append(h("p", { class: "row wrap" }, askButton))
     main.append(table(
-      ["title", "year", "format", "pages", "chunks", "claims", ""],
+      ["", "title", "year", "format", "pages", "chunks", "claims", ""],
       papers.map((p) => [
+        pick(p.paperId, p.title),
         h("a", { href: paperHref(p.paperId) }, p.title),
         String(p.year ?? "—"),
         p.format,
@@ -94,6 +113,7 @@ export const paperView = async (main: HTMLElement, evidence: HTMLElement, id: st
     h("p", { class: "row wrap" },
       h("a", { href: graphHref("paper", p.paperId), class: "button" }, "Graph around this paper"),
       h("a", { href: `#/claims?paper=${encodeURIComponent(p.paperId)}`, class: "button" }, "Its claims"),
+      h("a", { href: askWithinHref([p.paperId]), class: "button", "data-testid": "ask-within" }, "Ask within this paper"),
       p.fileAvailable ? h("a", { href: `/api/papers/${encodeURIComponent(p.paperId)}/file`, class: "button", target: "_blank", rel: "noopener" }, "Open the file") : null),
     h("dl", { class: "facts card" },
       h("dt", {}, "Id"), h("dd", { class: "mono" }, p.paperId),

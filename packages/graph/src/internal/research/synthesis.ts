@@ -7,14 +7,12 @@
  */
 import { LlmProvider } from "@kg/core/LlmProvider"
 import type { LlmError } from "@kg/core/LlmProvider"
-import type { NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
 import { generateObject, type StructuredOutputError } from "@kg/extraction/StructuredOutput"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type CitationRef, formatCitation } from "./citations.js"
 import type { Evidence } from "./evidence.js"
-import { jaccard, mmr } from "../retrieval/fusion.js"
 
 /** A sentence of a synthesised answer. */
 export interface DraftSentence {
@@ -32,19 +30,10 @@ export const displayText = (quote: string): string =>
     .replace(/\(\s*\)/g, "")
     .trim()
 
-interface Candidate {
-  readonly evidence: Evidence
-  readonly quote: string
-  readonly terms: ReadonlySet<string>
-  readonly coverage: number
-  readonly claim: boolean
-  readonly score: number
-}
-
 const LETTERS = /\p{L}/gu
 
 /** Sentences worth quoting: prose of 5 to 90 words, mostly letters, not a heading, not a reference entry. */
-const quotable = (s: string): boolean => {
+export const quotable = (s: string): boolean => {
   if (/^\s*#/.test(s)) return false // a markdown heading is a title, not a finding
   const words = s.split(/\s+/).filter((w) => w !== "").length
   if (words < 5 || words > 90) return false
@@ -60,75 +49,6 @@ const quotable = (s: string): boolean => {
 
 const FRONT_MATTER = /[\w.+-]+@[\w-]+\.[\w.]+|©|\bProceedings of the\b|\{[a-z,]+\}@/i
 const AFFILIATION_MARKS = /[♠♢♡♣♦♥∗†‡§¶]/gu
-
-/**
- * The text after an "Abstract" marker inside a sentence that PDF layout ran together with the title and author
- * block (a verbatim part of the sentence, so a quote of it is still exact), or undefined.
- */
-const afterAbstractMarker = (s: string): string | undefined => {
-  const m = /\bAbstract\b[\s:.\u2014-]+(?=\p{Lu})/u.exec(s)
-  if (m === null || m.index < 20) return undefined
-  return s.slice(m.index + m[0].length)
-}
-
-/**
- * Extractive synthesis: score every quotable sentence of the evidence by the
- * IDF-weighted share of the question's terms it holds (0.6), the relevance
- * of its chunk (0.3) and whether a claim states it (0.1); pick up to
- * `maxSentences` by MMR (lambda 0.7, word overlap) among sentences whose
- * coverage is at least 0.4 of the best sentence's; each sentence cites its own page and is its own
- * quote, so every citation is exact.
- */
-export const extractive = (
-  nlp: NlpService["Type"],
-  idf: (term: string) => number,
-  question: string,
-  evidence: ReadonlyArray<Evidence>,
-  maxSentences: number,
-  options: { readonly preferNumbers?: boolean } = {}
-): ReadonlyArray<DraftSentence> => {
-  const numbers = options.preferNumbers === true
-  const qTerms = Array.from(new Set(nlp.terms(question)))
-  const mass = qTerms.reduce((s, t) => s + idf(t), 0)
-  const best = evidence.reduce((m, e) => Math.max(m, e.score), 0)
-  const seen = new Set<string>()
-  const candidates: Array<Candidate> = []
-  const consider = (e: Evidence, quote: string, claim: boolean) => {
-    const q = quote.trim()
-    const key = `${e.paperId}\u0000${displayText(q).toLowerCase()}`
-    if (q === "" || seen.has(key) || !quotable(q)) return
-    seen.add(key)
-    const terms = new Set(nlp.terms(q))
-    let covered = 0
-    for (const t of qTerms) if (terms.has(t)) covered += idf(t)
-    const coverage = mass > 0 ? covered / mass : 0
-    const relevance = best > 0 ? e.score / best : 0
-    candidates.push({
-      evidence: e,
-      quote: q,
-      terms,
-      coverage,
-      claim,
-      score: 0.6 * coverage + 0.3 * relevance + (claim ? 0.1 : 0) + (numbers && /\d/.test(q) ? 0.15 : 0)
-    })
-  }
-  for (const e of evidence) {
-    for (const f of e.focus) if (e.text.includes(f.quote.trim())) consider(e, f.quote, f.claimId !== null)
-    for (const s of nlp.sentencize(e.text)) {
-      consider(e, s.text, false)
-      const tail = afterAbstractMarker(s.text)
-      if (tail !== undefined) consider(e, tail, false)
-    }
-  }
-  const bestCoverage = candidates.reduce((m, c) => Math.max(m, c.coverage), 0)
-  const useful = candidates.filter((c) => c.coverage > 0 && c.coverage >= 0.4 * bestCoverage)
-  const pool = (useful.length > 0 ? useful : candidates).sort((a, b) => b.score - a.score).slice(0, 200)
-  const picked = mmr(pool, maxSentences, 0.7, (c) => c.score, (a, b) => jaccard(a.terms, b.terms))
-  return picked.map((c) => ({
-    text: displayText(c.quote),
-    citations: [{ paperId: c.evidence.paperId, page: c.evidence.page, quote: c.quote }]
-  }))
-}
 
 /** What the LLM must return. */
 export const LlmAnswer = Schema.Struct({
@@ -182,16 +102,63 @@ export const evidencePrompt = (
   return `${blocks.join("\n\n")}\n\n<question>${question}</question>\n\nAnswer in at most 8 sentences.`
 }
 
-/** LLM synthesis, decoded against {@link LlmAnswer} with bounded re-asks. */
+/** What the synthesis is told about the answer's shape: the question type, the lead computed from the findings, the findings. */
+export interface ShapeHint {
+  readonly type: "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
+  readonly lead: string
+  readonly findings: ReadonlyArray<{
+    readonly paperId: string
+    readonly page: number | null
+    readonly quote: string
+    readonly value: string | null
+    readonly metric: string | null
+    readonly method: string | null
+    readonly dataset: string | null
+    readonly task?: string | null
+  }>
+}
+
+const SHAPE_INSTRUCTIONS: Readonly<Record<ShapeHint["type"], string>> = {
+  lookup: "The question asks for a value or a fact: your first sentence states it (the value with its unit) and cites its source.",
+  yesno: "The question is a yes/no question: your first sentence says yes, no, or that the findings are mixed, and why; then " +
+    "give the findings for and against, each cited.",
+  comparison: "The question compares: state the values of each compared item side by side (method, dataset, metric, value), " +
+    "each cited; your first sentence gives the comparison's outcome.",
+  best: "The question asks which is best: your first sentence names the best method with its value, dataset and metric, " +
+    "cited; then the runners-up with their values.",
+  list: "The question asks for a list: name every paper or method in the evidence that answers it, one sentence each, cited.",
+  open: "Your first sentence answers the question directly; the following ones add the supporting findings."
+}
+
+/** The findings block of a synthesis prompt (the stored findings the answer should rest on, best first). */
+const findingsPrompt = (hint: ShapeHint): string => {
+  if (hint.findings.length === 0) return ""
+  const lines = hint.findings.slice(0, 20).map((f, i) => {
+    const fields = [
+      f.method === null ? null : `method: ${f.method}`,
+      f.task === null || f.task === undefined ? null : `task: ${f.task}`,
+      f.dataset === null ? null : `dataset: ${f.dataset}`,
+      f.metric === null ? null : `metric: ${f.metric}`,
+      f.value === null ? null : `value: ${f.value}`
+    ].filter((x) => x !== null).join("; ")
+    return `F${i + 1} ${formatCitation(f.paperId, f.page)}${fields === "" ? "" : ` (${fields})`}: ${f.quote.replace(/\s+/g, " ").trim()}`
+  })
+  return `<findings>\n${lines.join("\n")}\n</findings>\n\n`
+}
+
+/** LLM synthesis, decoded against {@link LlmAnswer} with bounded re-asks; told the answer's shape when `hint` is given. */
 export const llmSynthesis = (
   question: string,
   evidence: ReadonlyArray<Evidence>,
-  titles: ReadonlyMap<string, string>
+  titles: ReadonlyMap<string, string>,
+  hint?: ShapeHint
 ): Effect.Effect<ReadonlyArray<DraftSentence>, LlmError | StructuredOutputError, LlmProvider> =>
   Effect.map(
     generateObject(LlmAnswer, {
-      system: SYNTHESIS_INSTRUCTIONS,
-      prompt: evidencePrompt(question, evidence, titles)
+      system: hint === undefined ? SYNTHESIS_INSTRUCTIONS : `${SYNTHESIS_INSTRUCTIONS}\n- ${SHAPE_INSTRUCTIONS[hint.type]}\n` +
+        "- The <findings> are the stored findings that best answer the question, best first; rest the answer on them, " +
+        "and quote them from their evidence blocks.",
+      prompt: hint === undefined ? evidencePrompt(question, evidence, titles) : `${findingsPrompt(hint)}${evidencePrompt(question, evidence, titles)}`
     }),
     ({ value }) =>
       value.sentences.map((s) => ({

@@ -1,0 +1,667 @@
+/**
+ * Findings for answers: the stored claims (with their structured fields) and
+ * the quotable sentences of the evidence, each scored for how well it
+ * answers the question: the question's terms it holds, the things the
+ * question names (in the sentence, or at least its passage or paper title),
+ * the asked-for quantity next to a number, whether it reads as a finding,
+ * and its retrieval score. Also: the value a sentence gives for the asked
+ * quantity, and the stance of a finding on a yes/no question's statement.
+ *
+ * @internal
+ */
+import type { Finding } from "@kg/core/Domain"
+import type { NlpService } from "@kg/core/NlpService"
+import { findingScore } from "@kg/extraction/OfflineExtractor"
+import * as Effect from "effect/Effect"
+import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { parseFinding } from "../claims/findings.js"
+import { queryIn } from "../store/sqlList.js"
+import type { Evidence, LayerName } from "./evidence.js"
+import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
+import { displayText, quotable } from "./synthesis.js"
+
+/**
+ * The structured fields of a finding: a stored claim's metric, value and conditions, and its structured finding
+ * (`Domain.Finding`, from `claim_findings`) where the store has one: method (the finding's subject), task, dataset,
+ * baseline; null for sentences of passages.
+ */
+export interface FindingFields {
+  readonly metric: string | null
+  readonly value: string | null
+  readonly conditions: string | null
+  readonly method: string | null
+  readonly dataset: string | null
+  readonly task: string | null
+  readonly baseline: string | null
+  /** The stored structured finding, when the claim has one. */
+  readonly finding: Finding | null
+}
+
+const NO_FIELDS: FindingFields = { metric: null, value: null, conditions: null, method: null, dataset: null, task: null, baseline: null, finding: null }
+
+/** The fields of a claim from its columns and its stored finding (the finding's metric first, the claim's column else). */
+export const fieldsOf = (
+  claim: { readonly metric: string | null; readonly value: string | null; readonly conditions: string | null },
+  finding: Finding | null
+): FindingFields => {
+  const text = (s: string | null | undefined) => (s === null || s === undefined || s.trim() === "" ? null : s.trim())
+  return {
+    metric: text(finding?.metric) ?? text(claim.metric),
+    value: text(claim.value) ?? text(finding?.valueText),
+    conditions: text(claim.conditions),
+    method: text(finding?.subject),
+    dataset: text(finding?.dataset),
+    task: text(finding?.task),
+    baseline: text(finding?.baseline),
+    finding
+  }
+}
+
+/** A sentence that may answer the question: a claim's quote or a sentence of an evidence chunk. */
+export interface Candidate {
+  readonly paperId: string
+  readonly chunkId: string
+  readonly page: number | null
+  /** Verbatim text of the chunk. */
+  readonly quote: string
+  readonly chunkText: string
+  readonly claimId: string | null
+  readonly fields: FindingFields
+  readonly layer: LayerName
+  /** Retrieval score of its chunk or claim, in [0, 1]. */
+  readonly retrieval: number
+  /** A sentence of the paper's record (L2): the paper's own summary of what it did and found. */
+  readonly record?: boolean
+}
+
+/** A value found in a sentence: the verbatim phrase and its number. */
+export interface FoundValue {
+  readonly phrase: string
+  readonly number: number
+  /** Words between the number and the nearest quantity word (0: its unit is the quantity, "73%" for a share). */
+  readonly distance: number
+  /** Words between the number and the nearest specific quantity word (the metric's head, the counted noun); Infinity when none. */
+  readonly headDistance: number
+  /** Share of the specific quantity words within four words of the number (1 when the question has none). */
+  readonly headCoverage: number
+  /** The value of the claim's stored finding (its metric the question's), not read from the text. */
+  readonly stored?: boolean
+}
+
+export interface Scored extends Candidate {
+  readonly coverage: number
+  readonly names: number
+  /** Share of the names the sentence itself gives (by {@link nameMatch}); 1 when the question names nothing. */
+  readonly namesInSentence: number
+  readonly quantity: number
+  readonly finding: number
+  readonly score: number
+  readonly value: FoundValue | null
+  readonly terms: ReadonlySet<string>
+}
+
+/** Whether the store has the structured findings table (`claim_findings`, schema 6). */
+const hasFindingsTable = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
+  db.query<{ n: number | bigint }>(
+    "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'claim_findings' AND table_schema = 'main'"
+  ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0))
+
+/** Candidates of stored claims: one per source, with the claim's fields, its structured finding and its source chunk. */
+export const claimCandidates = (
+  db: DuckDbService,
+  claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
+  layer: LayerName,
+  paperIds?: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<Candidate>, DuckDbError> =>
+  Effect.gen(function*() {
+    if (claims.length === 0) return []
+    const structured = yield* hasFindingsTable(db)
+    const rows = yield* queryIn<
+      { claim: string; paper: string; chunk: string; page: number | null; quote: string; text: string; metric: string | null; value: string | null; conditions: string | null; finding: string | null }
+    >(
+      db,
+      claims.map((c) => c.claimId),
+      (list) =>
+        `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, ch.page) AS page, s.quote,
+                ch.text, c.metric, c.value, c.conditions, ${structured ? "CAST(f.finding AS VARCHAR)" : "NULL"} AS finding
+         FROM claim_sources s JOIN chunks ch ON ch.chunk_id = s.chunk_id JOIN claims c ON c.claim_id = s.claim_id
+         ${structured ? "LEFT JOIN claim_findings f ON f.claim_id = c.claim_id" : ""}
+         WHERE s.claim_id IN ${list}
+         ORDER BY s.rowid`
+    )
+    const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
+    return rows
+      .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
+      .filter((r) => r.text.includes(r.quote.trim()))
+      .map((r): Candidate => ({
+        paperId: r.paper,
+        chunkId: r.chunk,
+        page: r.page,
+        quote: r.quote.trim(),
+        chunkText: r.text,
+        claimId: r.claim,
+        fields: fieldsOf(r, parseFinding(r.finding)),
+        layer,
+        retrieval: scoreOf.get(r.claim) ?? 0
+      }))
+  })
+
+/** The text after an "Abstract" marker that PDF layout ran into the title block (still a verbatim part). */
+const afterAbstractMarker = (s: string): string | undefined => {
+  const m = /\bAbstract\b[\s:.\u2014-]+(?=\p{Lu})/u.exec(s)
+  if (m === null || m.index < 20) return undefined
+  return s.slice(m.index + m[0].length)
+}
+
+/** Candidates of evidence chunks: their focus quotes (claims, record sentences) and every sentence. */
+export const sentenceCandidates = (
+  nlp: NlpService["Type"],
+  evidence: ReadonlyArray<Evidence>
+): ReadonlyArray<Candidate> => {
+  const best = evidence.reduce((m, e) => Math.max(m, e.score), 0)
+  const out: Array<Candidate> = []
+  for (const e of evidence) {
+    const retrieval = best > 0 ? e.score / best : 0
+    const add = (quote: string, claimId: string | null, record = false) => {
+      const q = quote.trim()
+      if (q === "" || !e.text.includes(q)) return
+      out.push({ paperId: e.paperId, chunkId: e.chunkId, page: e.page, quote: q, chunkText: e.text, claimId, fields: NO_FIELDS, layer: e.layer, retrieval, record })
+    }
+    for (const f of e.focus) add(f.quote, f.claimId, f.claimId === null && e.layer === "L2")
+    for (const s of nlp.sentencize(e.text)) {
+      add(s.text, null)
+      const tail = afterAbstractMarker(s.text)
+      if (tail !== undefined) add(tail, null)
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------
+
+const NUMBER = /(?<![\p{L}\d.,'’-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|x\b|×|M\b|K\b|B\b|k\b))?(?![\d\p{L}])/gu
+const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)\.?\s*$/i
+const UNIT = /\s?(%|x|×|M|K|B|k)$/
+
+/** Numbers of a sentence (identifiers like CIFAR-10 or 224x224, references like Table 3, and years left out). */
+const numbersOf = (sentence: string, allowYears: boolean) => {
+  const out: Array<{ phrase: string; number: number; start: number; end: number }> = []
+  for (const m of sentence.matchAll(NUMBER)) {
+    const start = m.index
+    const before = sentence.slice(Math.max(0, start - 14), start)
+    if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
+    const raw = m[0].trim()
+    const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
+    if (!Number.isFinite(n)) continue
+    if (!allowYears && m[2] === undefined && m[3] === undefined && n >= 1900 && n <= 2099) continue
+    out.push({ phrase: raw, number: n, start, end: start + m[0].length })
+  }
+  return out
+}
+
+const wordsWithOffsets = (s: string) => Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: m[0].toLowerCase(), start: m.index }))
+
+/** Metric abbreviations written as one word, and the words they stand for ("mIoU" is mean IoU). */
+const ABBREVIATIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  miou: ["mean", "iou"],
+  wer: ["word", "error", "rate"]
+}
+
+const quantityMatch = (word: string, quantity: ReadonlyArray<string>): boolean => {
+  const w = word.replace(/[.,]+$/, "")
+  const short = ABBREVIATIONS[w]
+  return quantity.some((q) =>
+    w === q || (q.length > 2 && (w.startsWith(q) || q.startsWith(w) && w.length >= 4)) || (short !== undefined && short.includes(q))
+  )
+}
+
+/** Distance in words from position `at` to the nearest word matching (only after it with `forward`; Infinity when none). */
+const nearest = (words: ReadonlyArray<{ w: string }>, at: number, match: (w: string) => boolean, forward = false): number => {
+  let d = Infinity
+  for (let i = forward ? at : 0; i < words.length; i++) if (match(words[i]!.w)) d = Math.min(d, Math.abs(i - at))
+  return d
+}
+
+/**
+ * The value a sentence gives for the question's quantity: among its numbers
+ * (not those inside the question's names, "VOC 2012"), the one nearest to
+ * the quantity's words, then to the names the question gives ("on the x86
+ * chips ... 5.7x"), with its unit and the quantity words that follow it
+ * ("28.4 BLEU", "9,280 summaries", "86.2% mean IOU"). Without quantity
+ * words: the first number.
+ */
+export const valueIn = (
+  sentence: string,
+  analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
+): FoundValue | null => {
+  const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
+  const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
+  const nums = numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
+  if (nums.length === 0) return null
+  const words = wordsWithOffsets(sentence)
+  const { head, quantity } = analysis
+  const sentencePieces = words.map((w) => pieces(w.w))
+  // word positions where a name of the question starts (its setting, "on Cityscapes", when the sentence has it)
+  const nameAt: Array<number> = []
+  const present = analysis.names.filter((n) => nameIn(n, sentencePieces.flat()))
+  const settings = present.filter((n) => n.role === "context")
+  for (const n of settings.length > 0 ? settings : present) {
+    for (let i = 0; i < words.length; i++) {
+      const window = sentencePieces.slice(i, i + Math.max(1, n.pieces.length + 2)).flat()
+      if (window.length > 0 && nameIn(n, window) && nameIn({ text: "", pieces: [n.pieces[0]!] }, sentencePieces[i]!)) nameAt.push(i)
+    }
+  }
+  let best: (FoundValue & { key: number }) | null = null
+  for (const n of nums) {
+    const unit = n.phrase.replace(/^[\d.,]+\s?/, "").toLowerCase()
+    const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
+    const unitHit = unit !== "" && quantity.includes(unit)
+    // a count's noun follows its number ("9,280 summaries", not "articles from 30,000 domains")
+    const forward = analysis.count === true
+    const distance = unitHit ? 0 : nearest(words, at, (w) => quantityMatch(w, quantity), forward)
+    const headDistance = nearest(words, at, (w) => quantityMatch(w, head), forward)
+    if (quantity.length > 0 && distance > 8 && headDistance > 8) continue
+    const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
+    // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
+    const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
+    const headCoverage = head.length === 0 ? 1 : head.filter((h) => window.some((w) => quantityMatch(w.w, [h]))).length / head.length
+    // the specific words count first: a unit alone ("%") is as good as a head word two words away
+    const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
+    // a difference ("improves by 1.8%") answers a question about a change, a level answers the others
+    const delta = isDelta(sentence, { phrase: n.phrase }) !== (analysis.change === true) ? 1.5 : 0
+    const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta + (1 - headCoverage)
+    if (best === null || key < best.key) {
+      // a count's phrase runs through the last of the counted noun's words next to it ("8.1M open access papers")
+      let last = -1
+      for (let k = at + 1; k <= Math.min(words.length - 1, at + 4); k++) if (quantityMatch(words[k]!.w, head)) last = k - at
+      const phrase = forward && headDistance <= 3 && last > 0
+        ? throughWord(sentence, n.end, last, n.phrase)
+        : withNextWords(sentence, n.end, quantity, n.phrase)
+      best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, headCoverage, key }
+    }
+  }
+  if (best === null) return null
+  const { key: _key, ...value } = best
+  return value
+}
+
+/** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement"), not a level. */
+export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean => {
+  const at = quote.indexOf(v.phrase)
+  if (at < 0) return false
+  const before = quote.slice(Math.max(0, at - 40), at).toLowerCase()
+  const after = quote.slice(at + v.phrase.length, at + v.phrase.length + 40).toLowerCase()
+  return /\b(by|over|than)\s+(about |around |nearly |almost |approximately |up to |over |more than )?$/.test(before) ||
+    /^\s*(\w+\s)?(points?\s)?(absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)\b/.test(after) ||
+    /^\+/.test(v.phrase) || /\+\s*$/.test(before)
+}
+
+/** The number's phrase through the `words`-th word after it ("9,280 expert-authored summaries"). */
+const throughWord = (sentence: string, end: number, words: number, phrase: string): string => {
+  const m = new RegExp(`^(?:\\s+[^\\s]+){${words}}`).exec(sentence.slice(end))
+  return m === null ? phrase : `${phrase}${m[0].replace(/-\d.*$/, "").replace(/[,.;:)]+$/, "")}`
+}
+
+/** The number's phrase and up to two following words that are the quantity or a unit ("28.4 BLEU", "86.2% mean IOU", "1001-layer"). */
+const withNextWords = (sentence: string, end: number, quantity: ReadonlyArray<string>, phrase: string): string => {
+  let out = phrase
+  let rest = sentence.slice(end)
+  for (let i = 0; i < 2; i++) {
+    const m = /^(\s?)(-?[\p{L}][\p{L}\d@]*(?:-(?:[\p{L}]+|\d+(?![\d.×x])))*)/u.exec(rest)
+    if (m === null) break
+    const word = m[2]!
+    if (!(quantityMatch(word.replace(/^-/, "").toLowerCase(), quantity) || /^(fps|ms|BLEU|times|x|points?)$/i.test(word))) break
+    out = `${out}${m[1]}${word}`
+    rest = rest.slice(m[0].length)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// Scoring
+// ---------------------------------------------------------------------------
+
+/** How strongly a candidate reads as a finding, in [0, 1]. */
+const findingWeight = (c: Candidate): number => {
+  if (c.claimId !== null) return c.fields.value !== null || c.fields.metric !== null ? 1 : 0.75
+  const s = findingScore(c.quote)
+  if (s === undefined) return 0
+  return s >= 2 ? 0.7 : s >= 1 ? 0.5 : 0.2
+}
+
+/**
+ * Share of the names found: by their match in the sentence or in the names its stored finding states (`stated`:
+ * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title.
+ */
+const namesScore = (
+  names: ReadonlyArray<Name>,
+  sentence: ReadonlyArray<string>,
+  context: ReadonlyArray<string>,
+  stated: ReadonlyArray<ReadonlyArray<string>> = []
+) => {
+  if (names.length === 0) return { all: 1, sentence: 1 }
+  let all = 0
+  let own = 0
+  for (const n of names) {
+    const m = stated.reduce((best, p) => Math.max(best, nameMatch(n, p)), nameMatch(n, sentence))
+    own += m
+    all += Math.max(m, 0.5 * nameMatch(n, context))
+  }
+  return { all: all / names.length, sentence: own / names.length }
+}
+
+const nonEmpty = (s: string | null | undefined): s is string => s !== null && s !== undefined && s.trim() !== ""
+
+/** The pieces of the names a stored finding states: its subject, dataset, task and the settings it holds for. */
+export const statedPieces = (fields: FindingFields): ReadonlyArray<ReadonlyArray<string>> => {
+  const f = fields.finding
+  if (f === null) return []
+  return [f.subject, f.dataset, f.task, ...f.scope].filter(nonEmpty).map(pieces)
+}
+
+/** Whether a stored finding says it does not hold for a setting the question names ("but not for CNN"). */
+export const excludesSetting = (names: ReadonlyArray<Name>, fields: FindingFields): boolean => {
+  const f = fields.finding
+  if (f === null || f.excludes.length === 0) return false
+  return names.some((n) => n.role === "context" && f.excludes.some((x) => nameMatch(n, pieces(x)) >= 0.8))
+}
+
+/**
+ * The value a stored finding gives for the question's metric, located in its quote: the finding's metric is of
+ * the question's family, it states a level (not the question's change), and every setting the question names is
+ * its dataset or among the settings it holds for (a finding of "86.2% on PASCAL VOC 2012" does not give the
+ * Cityscapes value of the same sentence). Null otherwise: the value is then read from the text ({@link valueIn}).
+ */
+export const storedValue = (
+  c: Pick<Candidate, "quote" | "fields">,
+  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change">
+): FoundValue | null => {
+  const f = c.fields.finding
+  if (f === null || f.value === null || f.metric === null || analysis.metric === null || analysis.change) return null
+  if (!surelySameMetric(analysis.metric, f.metric)) return null
+  const where = [f.dataset, ...f.scope].filter(nonEmpty).map(pieces)
+  const settings = analysis.names.filter((n) => n.role === "context")
+  if (settings.some((n) => !where.some((w) => nameMatch(n, w) >= 0.8))) return null
+  const at = numbersOf(c.quote, true).find((n) => Math.abs(n.number - f.value!) < 1e-9)
+  if (at === undefined || isDelta(c.quote, { phrase: at.phrase })) return null
+  return {
+    phrase: withNextWords(c.quote, at.end, analysis.quantity, at.phrase),
+    number: at.number,
+    distance: 0,
+    headDistance: 0,
+    headCoverage: 1,
+    stored: true
+  }
+}
+
+/** A quantity score in [0, 1]: the value's distance to the quantity's words. */
+const quantityScore = (v: FoundValue | null, hasNumber: boolean, hasHead: boolean): number => {
+  if (v === null) return hasNumber ? 0.15 : 0
+  const near = hasHead ? v.headDistance : v.distance
+  const base = near <= 1
+    ? 1
+    : near <= 3
+    ? 0.9
+    : !hasHead && v.distance <= 8
+    ? 0.7
+    : v.distance === 0 || v.headDistance <= 8
+    ? 0.8
+    : v.distance <= 8
+    ? 0.6
+    : 0.3
+  return base * (0.7 + 0.3 * v.headCoverage)
+}
+
+/** The bonus of a sentence the paper's record (L2) states: the paper's own summary of its main facts. */
+const RECORD_BONUS = 0.05
+
+/** The bonus of a sentence of a paper's first passage (its title and abstract): where a paper states its main facts. */
+const OPENING_BONUS = 0.04
+
+/** A penalty for a sentence that reports another work's result ("they", "et al.", a citation) rather than the paper's own. */
+const attribution = (quote: string): number =>
+  /\b(we|our|ours)\b/i.test(quote) ? 0 : /\b(they|their|et al\.?)|\[(reference|\d+(,\s*\d+)*)\]|\(\p{Lu}[\p{L}-]+(?: et al\.)?,? \d{4}\)/u.test(quote) ? -0.1 : 0
+
+/**
+ * Score candidates for a question (see the module documentation; small
+ * bonuses for a sentence of the paper's record and of its first passage, a
+ * penalty for one that reports another work's result), dropping
+ * unquotable ones and duplicates (the same sentence of the same paper: the
+ * claim's form is kept). Best first.
+ */
+export const scoreCandidates = (
+  nlp: NlpService["Type"],
+  idf: (term: string) => number,
+  question: string,
+  analysis: QuestionAnalysis,
+  candidates: ReadonlyArray<Candidate>,
+  titles: ReadonlyMap<string, string>,
+  ordinals: ReadonlyMap<string, number> = new Map()
+): ReadonlyArray<Scored> => {
+  const qTerms = Array.from(new Set(nlp.terms(question)))
+  const mass = qTerms.reduce((s, t) => s + idf(t), 0)
+  const contextPieces = new Map<string, ReadonlyArray<string>>()
+  const byKey = new Map<string, Scored>()
+  for (const c of candidates) {
+    if (!quotable(c.quote)) continue
+    const key = `${c.paperId}\u0000${displayText(c.quote).toLowerCase()}`
+    const seen = byKey.get(key)
+    if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
+      const record = seen.record === true || c.record === true
+      const bonus = record && seen.record !== true ? RECORD_BONUS : 0
+      if (c.retrieval > seen.retrieval || bonus > 0) {
+        byKey.set(key, { ...seen, record, retrieval: Math.max(c.retrieval, seen.retrieval), score: seen.score + bonus })
+      }
+      continue
+    }
+    const terms = new Set(nlp.terms(c.quote))
+    let covered = 0
+    for (const t of qTerms) if (terms.has(t)) covered += idf(t)
+    const coverage = mass > 0 ? covered / mass : 0
+    const sentencePieces = pieces(c.quote)
+    const ctxKey = `${c.chunkId}`
+    let context = contextPieces.get(ctxKey)
+    if (context === undefined) {
+      context = pieces(`${titles.get(c.paperId) ?? ""} ${c.chunkText}`)
+      contextPieces.set(ctxKey, context)
+    }
+    const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context, statedPieces(c.fields))
+    const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
+    const hasNumber = /\d/.test(c.quote)
+    const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
+    const finding = findingWeight(c)
+    const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
+    const score = (analysis.wantsValue
+      ? 0.25 * coverage + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
+      : 0.45 * coverage + 0.25 * names + 0.15 * finding + 0.15 * retrieval) + attribution(c.quote) +
+      (c.record === true || seen?.record === true ? RECORD_BONUS : 0) + (ordinals.get(c.chunkId) === 0 ? OPENING_BONUS : 0)
+    byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage, names, namesInSentence, quantity, finding, score, value, terms })
+  }
+  return Array.from(byKey.values()).sort((a, b) =>
+    b.score - a.score || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.quote < b.quote ? -1 : 1)
+  )
+}
+
+/** A setting ("on MNIST", "for CIFAR-100") the finding names that is none of the question's. */
+export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean => {
+  const context = names.filter((n) => n.role === "context")
+  if (context.length === 0) return false
+  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
+    const w = m[1]!
+    const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
+    if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue
+    const p = pieces(w)
+    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => n.pieces.includes(x)))) return true
+  }
+  return false
+}
+
+// ---------------------------------------------------------------------------
+// Stance on a yes/no statement
+// ---------------------------------------------------------------------------
+
+export type Stance = "for" | "against" | "neutral"
+
+/**
+ * Negation of a predicate (a bare "no" or "without" is left out: "with no extra parameters" negates nothing); "less"
+ * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding.
+ */
+const NEGATION =
+  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
+const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|deteriorat\w*|underperform\w*|drops?|dropped|declin\w*|impair\w*)\b/i
+const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
+const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
+
+/**
+ * The NLI judgement counts against a finding only at this confidence: the offline judge, trained on pairs of
+ * claims about one subject, calls comparatives such as "lower training loss than ReLUs" contradictions of
+ * "ELUs lead to faster learning than ReLUs" at about 0.7.
+ */
+const NLI_CONTRADICT = 0.8
+
+/**
+ * Whether a clause negates the statement: a negation ("not", "fails to", "no significant improvement") with a
+ * statement term or name within the five words after it ("does not converge", "but not on SQuAD"); a negation of
+ * something else ("it does not completely solve the problem of nondeterminism") does not count.
+ */
+const negatesStatement = (
+  nlp: NlpService["Type"],
+  clause: string,
+  statementTerms: ReadonlySet<string>,
+  names: ReadonlyArray<Name>
+): boolean => {
+  const text = clause.replace(/\bnot only\b/gi, "")
+  for (const m of text.matchAll(new RegExp(NEGATION.source, "gi"))) {
+    const after = text.slice(m.index, m.index + m[0].length + 60).split(/\s+/).slice(0, 7).join(" ")
+    if (nlp.terms(after).some((t) => statementTerms.has(t))) return true
+    if (names.some((n) => nameIn(n, pieces(after)))) return true
+  }
+  return false
+}
+
+/** Comparatives and their opposites ("lower" / "higher"). */
+const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
+  ["lower", "higher"], ["smaller", "larger"], ["smaller", "bigger"], ["slower", "faster"], ["fewer", "more"],
+  ["shorter", "longer"], ["weaker", "stronger"], ["worse", "better"]
+]
+
+const wordsOf = (text: string): ReadonlyArray<string> => text.toLowerCase().match(/[\p{L}]+/gu) ?? []
+
+/** The question's name a text gives first after "than" ("higher than the baseline ResNet-152"), or null. */
+const thanName = (text: string, names: ReadonlyArray<Name>): Name | null => {
+  const at = text.search(/\bthan\b/i)
+  if (at < 0) return null
+  const after = pieces(text.slice(at + 4, at + 80))
+  let best: { name: Name; index: number } | null = null
+  for (const n of names) {
+    const first = n.pieces[0]
+    if (first === undefined || !nameIn(n, after)) continue
+    const index = after.indexOf(first)
+    if (best === null || index < best.index) best = { name: n, index }
+  }
+  return best?.name ?? null
+}
+
+/**
+ * Whether a finding's clause states the opposite comparison of the statement's: the statement compares ("a lower
+ * error rate than ResNet-152"), the clause names one of its items and uses the opposite comparative ("an error rate
+ * of 21.8%, higher than the baseline ResNet-152"), or the same one with the compared items the other way round
+ * ("ResNet-152 has a lower error rate than ResNet-200").
+ */
+const opposesComparison = (statement: string, clause: string, names: ReadonlyArray<Name>): boolean => {
+  const sWords = wordsOf(statement)
+  const cWords = new Set(wordsOf(clause))
+  const pair = ANTONYMS.find(([a, b]) => sWords.includes(a) || sWords.includes(b))
+  if (pair === undefined || !/\bthan\b/i.test(statement) || !/\bthan\b/i.test(clause)) return false
+  const items = names.filter((n) => n.role !== "context")
+  if (!items.some((n) => nameIn(n, pieces(clause)))) return false
+  const said = sWords.includes(pair[0]) ? pair[0] : pair[1]
+  const other = said === pair[0] ? pair[1] : pair[0]
+  const opposite = cWords.has(other) && !cWords.has(said)
+  const same = cWords.has(said) && !cWords.has(other)
+  if (!opposite && !same) return false
+  const sThan = thanName(statement, items)
+  const cThan = thanName(clause, items)
+  const inverted = sThan !== null && cThan !== null && sThan !== cThan
+  return opposite !== inverted
+}
+
+/** Clauses of a sentence, split at contrast markers ("but not for X" is its own clause). */
+const clausesOf = (sentence: string): ReadonlyArray<string> =>
+  sentence.replace(/\bnot only\b/gi, "").split(CONTRAST).map((c) => c.trim()).filter((c) => c !== "")
+
+/**
+ * The stance of a finding on a statement, by its clauses. The finding must
+ * be about the statement: give the things the question names (itself, or
+ * its passage: `context`) and hold half of the statement's terms (weighted
+ * by IDF: the specific words count most; the names' terms count as held). Then the
+ * clause that names them (else the one sharing most terms) decides: a
+ * negation in it ("does not converge", "but not on SQuAD") or a change word
+ * of the other direction makes it `against`; else it is `for`. The NLI
+ * judgement (`judged`) adds `contradict` when no clause rule applied.
+ * Findings not about the statement are `neutral`.
+ */
+export const stanceOf = (
+  nlp: NlpService["Type"],
+  idf: (term: string) => number,
+  statement: string,
+  names: ReadonlyArray<Name>,
+  finding: string,
+  judged: { readonly label: string; readonly score: number } | null,
+  context = ""
+): { readonly stance: Stance; readonly reason: string } => {
+  const sTerms = Array.from(new Set(nlp.terms(statement)))
+  const mass = sTerms.reduce((m, t) => m + idf(t), 0)
+  if (sTerms.length === 0 || mass === 0) return { stance: "neutral", reason: "the statement has no terms" }
+  // a name the finding's passage (or paper title) gives sets the scene: "improves the F1 from 81.1% to 85.8%"
+  // in a passage on SQuAD is about SQuAD, and the name's terms count as present
+  const findingPieces = pieces(finding)
+  const contextPieces = context === "" ? [] : pieces(context)
+  const missing = names.filter((n) => nameMatch(n, findingPieces) < 0.6 && nameMatch(n, contextPieces) < 0.6)
+  if (missing.length > 0) {
+    return { stance: "neutral", reason: `neither it nor its passage names ${missing.map((n) => n.text).join(", ")}` }
+  }
+  // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
+  if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
+    return { stance: "neutral", reason: "it is about another setting" }
+  }
+  const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
+  const share = (text: string) => {
+    const terms = new Set(nlp.terms(text))
+    return sTerms.reduce((m, t) => m + (terms.has(t) || nameTerms.has(t) ? idf(t) : 0), 0) / mass
+  }
+  const whole = share(finding)
+  if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
+  // and its predicate: the statement's terms besides the names ("lead faster learning" of "ELUs lead to faster
+  // learning than ReLUs"), at least half of them by IDF
+  const predicate = sTerms.filter((t) => !nameTerms.has(t))
+  const predicateMass = predicate.reduce((m, t) => m + idf(t), 0)
+  if (predicateMass > 0) {
+    const terms = new Set(nlp.terms(finding))
+    const held = predicate.reduce((m, t) => m + (terms.has(t) ? idf(t) : 0), 0) / predicateMass
+    if (held < 0.5) return { stance: "neutral", reason: `it states ${Math.round(held * 100)}% of what the question asks about its subject` }
+  }
+  // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
+  const clauses = clausesOf(finding).map((c) => {
+    const p = pieces(c)
+    return { clause: c, share: share(c), named: names.reduce((m, n) => m + (nameIn(n, p) ? (n.role === "context" ? 2 : 1) : 0), 0) }
+  })
+  // the deciding clause: the one naming the question's names, else the one sharing most terms
+  const decisive = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)[0]!
+  const statementTerms = new Set(sTerms)
+  const statementNegated = NEGATION.test(statement)
+  const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
+  const statementPositive = POSITIVE_CHANGE.test(statement)
+  const reversed = statementPositive && NEGATIVE_CHANGE.test(decisive.clause) && !POSITIVE_CHANGE.test(decisive.clause)
+  if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
+  if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
+  if (opposesComparison(statement, decisive.clause, names)) {
+    return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
+  }
+  if (judged !== null && judged.label === "contradict" && judged.score >= NLI_CONTRADICT) {
+    return { stance: "against", reason: `the NLI judge: contradict (${judged.score.toFixed(2)})` }
+  }
+  return { stance: "for", reason: `states it: "${decisive.clause}"` }
+}

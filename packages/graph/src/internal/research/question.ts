@@ -1,0 +1,403 @@
+/**
+ * What a question asks for, by rules: its answer shape (lookup, yes/no,
+ * comparison, best-of, list, open), the things it names (datasets, methods,
+ * entities: "WMT14 English-German", "ELMo", "CIFAR-10"), the quantity it
+ * asks for (a metric such as BLEU, or the counted noun of "how many
+ * summaries"), the direction of a best-of question, and for a yes/no
+ * question the statement to judge. Names are matched in text by their
+ * pieces, so "WMT14" finds "WMT 2014" and "WMT'14", "English-German" finds
+ * "English-to-German".
+ *
+ * @internal
+ */
+
+/** The shape an answer takes. */
+export type AnswerType = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
+
+/** A thing the question names, with the pieces it is matched by. */
+export interface Name {
+  readonly text: string
+  readonly pieces: ReadonlyArray<string>
+  /**
+   * `context` for a name after "on", "in", "for", "over", "across", "from", "at" (the dataset or setting: "on CIFAR-10"),
+   * else `item` (what is asked about: a method, a model, a resource).
+   */
+  readonly role?: "item" | "context"
+}
+
+export interface QuestionAnalysis {
+  readonly type: AnswerType
+  /** Why: the rules that decided the type. */
+  readonly cues: ReadonlyArray<string>
+  /** Datasets, methods and other entities the question names. */
+  readonly names: ReadonlyArray<Name>
+  /** Words of the quantity asked for (a metric, the counted noun, unit words), lower case. */
+  readonly quantity: ReadonlyArray<string>
+  /** The specific words of the quantity (the metric's head, the counted noun), without generic words and units. */
+  readonly head: ReadonlyArray<string>
+  /** The metric the question names, lower case ("bleu", "top-1 accuracy", "error rate"), or null. */
+  readonly metric: string | null
+  /** Whether the question counts ("how many X"): the counted noun follows its number ("9,280 summaries"). */
+  readonly count: boolean
+  /** Whether the question asks for a change (how much X improves Y, how much faster): a difference answers it. */
+  readonly change: boolean
+  /** Whether the question asks for a value (a lookup of a number, a best-of, a comparison). */
+  readonly wantsValue: boolean
+  /** best-of: whether the best is the largest or the smallest value. */
+  readonly direction: "max" | "min" | null
+  /** yes/no: the statement whose truth is asked. */
+  readonly statement: string | null
+  /** Variants of the names for lexical search ("WMT 2014 WMT'14" for "WMT14"). */
+  readonly expansions: ReadonlyArray<string>
+}
+
+const AUX = /^(is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|might|must)\b/
+const AUX_WORD = new Set(["is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "had", "will", "would", "should", "may", "might", "must"])
+
+const PLURAL_THINGS =
+  "methods|models|papers|approaches|systems|architectures|techniques|works|studies|datasets|tasks|algorithms|networks|baselines|metrics|benchmarks|variants|tools|corpora|languages|experiments|authors"
+const LIST = new RegExp(`^(which|what)\\s+(?:[\\w-]+\\s+){0,2}?(${PLURAL_THINGS})\\b|\\b(list|enumerate|name all|all (the )?(${PLURAL_THINGS}))\\b`)
+const BEST =
+  /\b(best|highest|lowest|top(?![-\s]?\d)|state[- ]of[- ]the[- ]art|sota|most accurate|least|smallest|largest|strongest|fastest|slowest|maximum|minimum|outperforms? (all|every|the others))\b/
+const COMPARE = /\b(compare|compared|comparing|comparison|versus|vs\.?|difference between|differ|differences)\b|^how does .+ (compare|stack up|fare)\b/
+const LOOKUP =
+  /^(how (many|much|long|large|big|high|low|fast|accurate|often|old|deep|well)|who|whom|whose|when|what year|what (is|was|are|were) the (value|number|size|score|rate|accuracy|result))\b/
+
+/** Evaluation metrics and measured quantities (general vocabulary, not any corpus's). */
+const METRICS: ReadonlyArray<string> = [
+  "top-1 accuracy", "top-5 accuracy", "top-1 error", "top-5 error", "error rate", "mean iou", "mean average precision",
+  "exact match", "word error rate", "compression rate", "inference time", "running time", "training time",
+  "bleu", "rouge", "meteor", "chrf", "cider", "spice", "ter", "accuracy", "error", "f1", "f-score", "f-measure",
+  "precision", "recall", "auc", "map", "miou", "iou", "perplexity", "loss", "latency", "throughput", "speedup",
+  "speed-up", "speed", "fps", "flops", "parameters", "memory", "wer", "cer", "uas", "las", "mrr", "ndcg", "kappa",
+  "correlation", "agreement", "variance", "std-dev", "rate", "score", "share", "percentage", "proportion", "fraction",
+  "kendall's tau", "kendall", "tau", "spearman", "pearson"
+]
+
+/** Words too generic to identify a quantity alone. */
+const GENERIC_QUANTITY = new Set(["rate", "mean", "score", "average", "number", "value", "total", "size", "amount", "level", "result", "results", "performance"])
+
+/** Quantities where smaller is better. */
+const LOWER_IS_BETTER = /\b(error|errors|perplexity|loss|latency|time|ms|seconds|wer|cer|ter|memory|flops|bits|bpc|variance|std|rank)\b/
+
+/** Unit words that come with a quantity. */
+const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  fast: ["fps", "faster", "times", "x", "ms", "speed", "speedup", "seconds"],
+  faster: ["times", "x", "faster", "speedup"],
+  speed: ["fps", "faster", "times", "x", "speedup"],
+  deep: ["layers", "layer", "depth"],
+  share: ["%", "percent"],
+  percentage: ["%", "percent"],
+  proportion: ["%", "percent"],
+  fraction: ["%", "percent"],
+  rate: ["%"],
+  accuracy: ["%", "accuracy", "correct"],
+  error: ["%", "error", "errors"],
+  large: ["size", "parameters"],
+  long: ["hours", "days", "seconds", "minutes", "words", "tokens"],
+  old: ["years"],
+  often: ["times"]
+}
+
+const STOP = new Set([
+  "the", "a", "an", "of", "on", "in", "for", "to", "and", "or", "with", "by", "at", "from", "as", "is", "are", "was",
+  "were", "be", "been", "does", "do", "did", "what", "which", "who", "how", "when", "where", "why", "that", "this",
+  "these", "those", "it", "its", "their", "than", "there", "get", "gets", "got", "report", "reported", "reports"
+])
+
+/** Lower-case alphanumeric pieces of a text, split at punctuation and at letter-digit boundaries. */
+export const pieces = (text: string): ReadonlyArray<string> =>
+  (text.toLowerCase().normalize("NFKC").match(/[\p{L}]+|\d+(?:[.,]\d+)*/gu) ?? [])
+
+const singular = (w: string): string => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)
+
+/** Two pieces match: equal up to a plural s, or a two-digit year against its four-digit form ("14" ~ "2014"). */
+const pieceMatch = (q: string, t: string): boolean => {
+  if (q === t || singular(q) === singular(t)) return true
+  if (/^\d{2}$/.test(q) && /^(19|20)\d{2}$/.test(t)) return t.endsWith(q)
+  if (/^\d{2}$/.test(t) && /^(19|20)\d{2}$/.test(q)) return q.endsWith(t)
+  return false
+}
+
+/** Whether the pieces occur in order, at most two other pieces between consecutive ones. */
+const inOrder = (p: ReadonlyArray<string>, textPieces: ReadonlyArray<string>): boolean => {
+  if (p.length === 0) return false
+  for (let i = 0; i < textPieces.length; i++) {
+    if (!pieceMatch(p[0]!, textPieces[i]!)) continue
+    let at = i
+    let ok = true
+    for (let j = 1; j < p.length && ok; j++) {
+      let found = -1
+      for (let k = at + 1; k <= Math.min(textPieces.length - 1, at + 3); k++) {
+        if (pieceMatch(p[j]!, textPieces[k]!)) {
+          found = k
+          break
+        }
+      }
+      if (found < 0) ok = false
+      else at = found
+    }
+    if (ok) return true
+  }
+  return false
+}
+
+/** Whether the pieces all occur, in any order, within a window of `2n + 4` pieces. */
+const inWindow = (p: ReadonlyArray<string>, textPieces: ReadonlyArray<string>): boolean => {
+  const width = 2 * p.length + 4
+  for (let i = 0; i < textPieces.length; i++) {
+    if (!p.some((x) => pieceMatch(x, textPieces[i]!))) continue
+    const window = textPieces.slice(i, i + width)
+    if (p.every((x) => window.some((t) => pieceMatch(x, t)))) return true
+  }
+  return false
+}
+
+/**
+ * How well a name occurs in a text, in [0, 1]: 1 for its pieces in order
+ * (at most two other pieces between: "English-to-German" for
+ * "English-German"), 0.8 for all its pieces in any order nearby ("the
+ * English-German data comes from WMT 2014"), 0.6 for all but a two-digit
+ * year of a name like "WMT14" ("the WMT English to German task"), else 0.
+ */
+export const nameMatch = (name: Name, textPieces: ReadonlyArray<string>): number => {
+  const p = name.pieces
+  if (p.length === 0) return 0
+  if (inOrder(p, textPieces)) return 1
+  if (p.length > 1 && inWindow(p, textPieces)) return 0.8
+  const year = /^(\p{L}{2,})['’]?(\d{2})(?:\s|$)/u.test(name.text)
+  if (year && p.length > 2) {
+    const rest = p.filter((x) => !/^\d{2}$/.test(x))
+    if (inOrder(rest, textPieces) || inWindow(rest, textPieces)) return 0.6
+  }
+  return 0
+}
+
+/** Whether a name occurs in a text, pieces in order (see {@link nameMatch}). */
+export const nameIn = (name: Name, textPieces: ReadonlyArray<string>): boolean => inOrder(name.pieces, textPieces)
+
+const METRIC_WORDS = new Set(METRICS.flatMap((m) => m.split(/\s+/)))
+
+/** Tokens of the question, punctuation trimmed; `""` where a comma, semicolon or colon separates. */
+const tokensOf = (question: string): ReadonlyArray<string> =>
+  question.replace(/[?!]+\s*$/, "").split(/\s+/).flatMap((t) => {
+    const word = t.replace(/^[("'“‘]+|[)"'”’,.;:]+$/g, "")
+    return /[,;:]["'”’)]*$/.test(t) ? [word, ""] : [word]
+  })
+
+/** A token that reads as part of a name: letters and digits mixed, inner capitals, or capitalised past the first word. */
+const nameLike = (token: string, index: number): boolean => {
+  if (/^\d+$/.test(token)) return false
+  if (/\p{L}/u.test(token) && /\d/.test(token)) return true
+  if (/^\p{Lu}/u.test(token) && /\p{Lu}/u.test(token.slice(1))) return true
+  if (index > 0 && /^\p{Lu}\p{Ll}/u.test(token)) return true
+  return false
+}
+
+/** The names a question mentions: runs of name-like tokens (a following number joins: "VOC 2012"). */
+export const namesOf = (question: string): ReadonlyArray<Name> => {
+  const tokens = tokensOf(question)
+  const out: Array<Name> = []
+  let run: Array<string> = []
+  let role: "item" | "context" = "item"
+  const flush = () => {
+    // metric words at the ends of a run are the quantity, not the name ("BLEU", "Top-1")
+    while (run.length > 0 && isMetricToken(run[0]!)) run.shift()
+    while (run.length > 0 && isMetricToken(run[run.length - 1]!)) run.pop()
+    if (run.length > 0) {
+      const text = run.join(" ")
+      out.push({ text, pieces: pieces(text).filter((x) => x !== "to"), role })
+    }
+    run = []
+  }
+  const CONTEXT = /^(on|in|for|over|across|from|at)$/
+  tokens.forEach((t, i) => {
+    const lower = t.toLowerCase()
+    if (t === "") return flush()
+    if (i === 0 && (AUX_WORD.has(lower) || /^(what|which|who|how|when|where|why|compare|list|name)$/.test(lower))) return
+    const acronym = /^\p{Lu}{2,}$/u.test(t)
+    // "English to French": a name runs on over "to" between two capitalised words
+    if (lower === "to" && run.length > 0 && /^\p{Lu}/u.test(tokens[i + 1] ?? "") && /^\p{Lu}/u.test(run[run.length - 1]!)) {
+      run.push(t)
+      return
+    }
+    if (nameLike(t, i) && (acronym || !STOP.has(lower))) {
+      if (run.length === 0) {
+        // the role: a preposition of setting within the two words before ("on the WMT14 ...")
+        const before = tokens.slice(Math.max(0, i - 2), i).map((x) => x.toLowerCase())
+        role = before.some((b) => CONTEXT.test(b)) ? "context" : "item"
+      }
+      run.push(t)
+    }
+    else if (run.length > 0 && /^\d+(\.\d+)?$/.test(t)) run.push(t)
+    else flush()
+  })
+  flush()
+  // a name that is a piece of another is dropped
+  return out.filter((n, i) => !out.some((o, j) => j !== i && o.pieces.length > n.pieces.length && nameIn(n, o.pieces)))
+}
+
+const isMetricToken = (t: string): boolean => {
+  const l = t.toLowerCase()
+  return METRIC_WORDS.has(l) || /^top-?\d$/.test(l) || METRICS.includes(l)
+}
+
+/** The metric a question names (the longest vocabulary match), or null. */
+export const metricOf = (question: string): string | null => {
+  const q = ` ${question.toLowerCase().replace(/[?,.;:!]/g, " ").replace(/\s+/g, " ")} `
+  let best: string | null = null
+  for (const m of METRICS) {
+    if ((q.includes(` ${m} `) || q.includes(` ${m}s `)) && (best === null || m.length > best.length)) best = m
+  }
+  return best
+}
+
+/** Words after "how many" / "how much" / "what" up to the verb: the counted noun or the quantity named. */
+const askedNoun = (lower: string): ReadonlyArray<string> => {
+  // "how long was the observation duration", "how large is the vocabulary": the attribute asked is the subject
+  const m = /^(?:how (?:many|much)|what(?: (?:is|was|are|were) the)?|how \w+ (?:is|was|are|were)(?: the| a| an)?)\s+(.+)$/.exec(lower)
+  if (m === null) return []
+  const words: Array<string> = []
+  for (const w of m[1]!.replace(/[?,.;:!]/g, " ").split(/\s+/)) {
+    if (w === "" || AUX_WORD.has(w) || w === "of" || w === "in" || w === "on" || w === "for" || w === "per") break
+    if (!STOP.has(w)) words.push(w)
+    if (words.length >= 3) break
+  }
+  return words
+}
+
+/** A yes/no question as a statement: "Does adding ELMo improve QA?" -> "adding ELMo improve QA". */
+export const statementOf = (question: string): string => {
+  const q = question.trim().replace(/[?]+\s*$/, "")
+  const m = /^(\S+)\s+(.*)$/.exec(q)
+  if (m === null) return q
+  const aux = m[1]!.toLowerCase()
+  const rest = m[2]!
+  if (/^(is|are|was|were)$/.test(aux)) {
+    if (/^there\b/i.test(rest)) return `there ${aux} ${rest.replace(/^there\s+/i, "")}`
+    return rest
+  }
+  return rest
+}
+
+/** Search variants of a name: a two-digit year also as four digits and with an apostrophe ("WMT14" -> "WMT 2014", "WMT'14"). */
+const variants = (name: Name): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const m = /^(\p{L}{2,})['’]?(\d{2})$/u.exec(name.text.split(/\s+/)[0] ?? "")
+  if (m !== null) {
+    const year = Number(m[2]) > 50 ? `19${m[2]}` : `20${m[2]}`
+    const tail = name.text.split(/\s+/).slice(1).join(" ")
+    out.push(`${m[1]} ${year} ${tail}`.trim(), `${m[1]}'${m[2]} ${tail}`.trim())
+  }
+  const parts = name.text.split(/-/)
+  if (parts.length === 2 && parts.every((p) => /^\p{Lu}\p{Ll}+$/u.test(p))) out.push(`${parts[0]} to ${parts[1]}`)
+  return out
+}
+
+/**
+ * Analyse a question: its answer type, names, quantity, metric, direction
+ * and (yes/no) statement.
+ */
+export const analyse = (question: string): QuestionAnalysis => {
+  // "For how many companies ...", "On which dataset ...": the preposition does not change what is asked
+  const lower = question.trim().toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
+  const cues: Array<string> = []
+  const metric = metricOf(question)
+  let type: AnswerType
+  const startsAux = AUX.test(lower)
+  const alternatives = /\b(\w+) or (\w+)\b/.test(lower) && /\b(better|worse|faster|slower|more|less|higher|lower)\b/.test(lower)
+  if (startsAux && !alternatives && !/^(can|could) you\b/.test(lower)) {
+    type = "yesno"
+    cues.push("yes/no: starts with an auxiliary verb")
+  } else if (LIST.test(lower) && !BEST.test(lower)) {
+    type = "list"
+    cues.push("list: which/what + plural noun")
+  } else if (BEST.test(lower) && /^(which|what|who|name)\b/.test(lower)) {
+    type = "best"
+    cues.push(`best-of: "${BEST.exec(lower)![0]}"`)
+  } else if (COMPARE.test(lower) || alternatives) {
+    type = "comparison"
+    cues.push("comparison: compare / versus / difference / alternatives")
+  } else if (LOOKUP.test(lower) || (/^(what|which)\b/.test(lower) && metric !== null)) {
+    type = "lookup"
+    cues.push(LOOKUP.test(lower) ? `lookup: "${LOOKUP.exec(lower)![0]}"` : `lookup: asks for ${metric}`)
+  } else {
+    type = "open"
+    cues.push("open: no cue for a value, a verdict, a comparison or a list")
+  }
+  const quantity = new Set<string>()
+  const head = new Set<string>()
+  for (const w of askedNoun(lower)) {
+    quantity.add(w)
+    if (!GENERIC_QUANTITY.has(w) && !METRIC_WORDS.has(w)) head.add(w)
+    for (const u of UNITS[w] ?? []) quantity.add(u)
+  }
+  const how = /^how (\w+)/.exec(lower)
+  if (how !== null) for (const u of UNITS[how[1]!] ?? []) quantity.add(u)
+  if (metric !== null) {
+    for (const w of metric.split(/\s+/)) {
+      quantity.add(w)
+      if (!GENERIC_QUANTITY.has(w)) head.add(w)
+    }
+    for (const u of UNITS[metric.split(/\s+/).pop()!] ?? []) quantity.add(u)
+  }
+  const wantsValue = type === "best" || type === "comparison" ||
+    (type === "lookup" &&
+      (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep)\b/.test(lower) || metric !== null ||
+        (head.size > 0 && /\b(reach|reaches|reached|achieve|achieves|achieved|obtain|obtains|obtained|score|scores|scored|attain|attains|get|gets|got)\b/.test(lower))))
+  let direction: "max" | "min" | null = null
+  if (type === "best") {
+    const lowerBetter = LOWER_IS_BETTER.test(metric ?? "") || LOWER_IS_BETTER.test(lower)
+    if (/\b(lowest|least|smallest|fewest|minimum|slowest)\b/.test(lower)) direction = "min"
+    else if (/\b(highest|largest|most|maximum)\b/.test(lower)) direction = "max"
+    else direction = lowerBetter ? "min" : "max"
+  } else if (type === "comparison") {
+    direction = LOWER_IS_BETTER.test(metric ?? lower) ? "min" : "max"
+  }
+  const names = namesOf(question)
+  return {
+    type,
+    cues,
+    names,
+    quantity: Array.from(quantity),
+    head: Array.from(head),
+    count: /^how many\b/.test(lower),
+    change: /^(how much|by how much)\b/.test(lower) &&
+      /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*)\b/.test(lower),
+    metric,
+    wantsValue,
+    direction,
+    statement: type === "yesno" ? statementOf(question) : null,
+    expansions: names.flatMap(variants)
+  }
+}
+
+/** Whether smaller values of a metric are better. */
+export const lowerIsBetter = (metric: string): boolean => LOWER_IS_BETTER.test(metric.toLowerCase())
+
+const FAMILIES: ReadonlyArray<RegExp> = [
+  /error|err\b/, /accura|correct/, /bleu/, /rouge/, /iou/, /f1|f-score|f-measure/, /precision/, /recall/, /perplexity/,
+  /fps|speed|faster|time|latency|ms\b/, /map\b|average precision/
+]
+
+/** The family of a metric (an index), or -1 when it is none of the known ones. */
+export const metricFamily = (metric: string): number => FAMILIES.findIndex((r) => r.test(metric.toLowerCase()))
+
+/** Whether two metrics are of one family (error rates are not accuracies); unknown metrics are of any family. */
+export const sameMetricFamily = (a: string, b: string): boolean => {
+  const fa = metricFamily(a)
+  const fb = metricFamily(b)
+  return fa < 0 || fb < 0 || fa === fb
+}
+
+/**
+ * Whether a stored finding's metric is surely the question's: both of one known family, or (a metric of no known
+ * family, "compression rate") every word of the question's in it. Stricter than {@link sameMetricFamily}: a value
+ * is taken from the finding only on this.
+ */
+export const surelySameMetric = (question: string, stored: string): boolean => {
+  const fq = metricFamily(question)
+  if (fq >= 0) return fq === metricFamily(stored)
+  const words = stored.toLowerCase().split(/[\s-]+/)
+  return question.toLowerCase().split(/[\s-]+/).every((w) => words.includes(w))
+}

@@ -1,0 +1,470 @@
+/**
+ * Answer shapes: from the scored findings, what an answer shows first, by
+ * the question's type:
+ *
+ * - lookup: the value of the best finding and its source, then the finding;
+ * - yes/no: a verdict with its count ("Yes: 3 findings for, 1 against"),
+ *   then each finding for and against, cited;
+ * - comparison / best-of: a table of findings side by side (method, dataset,
+ *   metric, value, paper, page), sorted by value;
+ * - list: every paper that answers, grouped, with its best finding;
+ * - open: the best findings, best first.
+ *
+ * The shape chooses, orders and frames quoted sentences; the only words it
+ * adds are the framing (the value with its source, the verdict and counts,
+ * the column names, "N papers:").
+ *
+ * @internal
+ */
+import type { NlpService } from "@kg/core/NlpService"
+import { jaccard, mmr } from "../retrieval/fusion.js"
+import { formatCitation } from "./citations.js"
+import { excludesSetting, isDelta, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { lowerIsBetter, metricFamily, nameIn, nameMatch, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
+import { displayText } from "./synthesis.js"
+
+/** One finding counted in a verdict. */
+export interface VerdictFinding {
+  readonly text: string
+  readonly paper_id: string
+  readonly page: number | null
+  readonly quote: string
+  readonly claim_id: string | null
+  readonly stance: Stance
+  readonly reason: string
+}
+
+/** The verdict of a yes/no question: the findings for and against it. */
+export interface Verdict {
+  readonly answer: "yes" | "no" | "mixed" | "unclear"
+  readonly for: number
+  readonly against: number
+  /** Related findings that decide neither way. */
+  readonly neutral: number
+  readonly findings: ReadonlyArray<VerdictFinding>
+}
+
+/** A row of a table of findings. */
+export interface TableRow {
+  readonly method: string
+  readonly dataset: string | null
+  readonly metric: string | null
+  /** The value as written in the quote ("28.4 BLEU", "4.62%"). */
+  readonly value: string
+  readonly number: number
+  readonly paper_id: string
+  readonly title: string
+  readonly page: number | null
+  readonly quote: string
+  readonly claim_id: string | null
+}
+
+/** Findings side by side, sorted by value (`direction` max: largest first). */
+export interface FindingsTable {
+  readonly columns: ReadonlyArray<string>
+  readonly metric: string | null
+  readonly direction: "max" | "min"
+  readonly rows: ReadonlyArray<TableRow>
+}
+
+/** One paper of a list answer, with its best findings. */
+export interface PaperGroup {
+  readonly paper_id: string
+  readonly title: string
+  readonly year: number | null
+  /** The method it reports (a stored field, a name in the finding, or the paper's short title). */
+  readonly method: string
+  readonly items: ReadonlyArray<{ readonly text: string; readonly page: number | null; readonly quote: string; readonly claim_id: string | null }>
+}
+
+/** The shape of an answer: its type, the line it leads with, and the verdict, table or groups. */
+export interface AnswerShape {
+  readonly type: QuestionAnalysis["type"]
+  /** The first line of the answer (empty for an open question, which leads with its best finding). */
+  readonly lead: string
+  readonly cues: ReadonlyArray<string>
+  readonly verdict?: Verdict
+  readonly table?: FindingsTable
+  readonly groups?: ReadonlyArray<PaperGroup>
+}
+
+/** Paper metadata the shape shows. */
+export interface PaperInfo {
+  readonly title: string
+  readonly year: number | null
+}
+
+/** The limits of an answer: `ask` is short, `research` full. */
+export interface ShapeLimits {
+  /** The short form (`ask`): the lead sentence, one finding per paper. */
+  readonly short: boolean
+  readonly sentences: number
+  readonly findings: number
+  readonly rows: number
+  readonly groups: number
+}
+
+export const ASK_LIMITS: ShapeLimits = { short: true, sentences: 1, findings: 3, rows: 5, groups: 10 }
+export const RESEARCH_LIMITS: ShapeLimits = { short: false, sentences: 6, findings: 8, rows: 12, groups: 25 }
+
+/** A sentence chosen for the answer, with the candidate it quotes. */
+export interface Chosen {
+  readonly finding: Scored
+}
+
+/** What `shape` returns: the shape (without its lead's verification) and the findings to quote, in order. */
+export interface Shaped {
+  readonly shape: AnswerShape
+  readonly chosen: ReadonlyArray<Scored>
+}
+
+/** Text on one line (a value phrase may span a line break of the PDF's layout). */
+const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
+
+/** A paper's short title: the part before a colon, or the first words. */
+export const shortTitle = (title: string): string => {
+  const t = title.trim().replace(/\s+/g, " ")
+  const colon = t.indexOf(":")
+  if (colon > 2 && colon <= 40) return t.slice(0, colon)
+  const words = t.split(" ")
+  return words.length <= 8 ? t : `${words.slice(0, 8).join(" ")} ...`
+}
+
+const COMMON_CAPITALISED = new Set([
+  "the", "our", "we", "in", "for", "on", "this", "these", "table", "figure", "fig", "section", "to", "a", "an", "as",
+  "with", "by", "it", "however", "moreover", "furthermore", "finally", "first", "second", "third", "also", "both",
+  "when", "while", "although", "compared", "using", "based", "results", "note", "here", "there", "all", "each",
+  "experiments", "experimental", "overall", "similarly", "specifically", "respectively", "et", "al", "bleu", "top-1",
+  "top-5", "accuracy", "error", "english", "german", "french"
+])
+
+/** Name-like words of a sentence not among the question's names (model names: "ResNet-110", "WRN-28-10", "DPN-131"). */
+const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const words = sentence.split(/\s+/).map((w) => w.replace(/^[("'“‘[]+|[)"'”’,.;:\]]+$/g, ""))
+  words.forEach((w) => {
+    if (w.length < 2 || COMMON_CAPITALISED.has(w.toLowerCase())) return
+    const mixed = /\p{L}/u.test(w) && /\d/.test(w) && !/%$/.test(w)
+    const inner = /^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1))
+    if (!mixed && !inner) return
+    // a word that is (part of) a name the question gives is its dataset, not a method, and so is a sibling of the
+    // question's setting ("CIFAR-100" for a CIFAR-10 question) or a word after a setting preposition ("on MNIST");
+    // a plural acronym is generic
+    const p = pieces(w)
+    if (analysis.names.some((n) => nameIn(n, p) || p.every((x) => n.pieces.includes(x)))) return
+    const letters = p.filter((x) => !/\d/.test(x))
+    if (analysis.names.some((n) => n.role === "context" && letters.length > 0 && letters.every((x) => n.pieces.includes(x)))) return
+    const before = sentence.slice(0, sentence.indexOf(w))
+    if (/\b(on|for|in|of|from|across)\s+(the\s+)?$/i.test(before)) return
+    // nor is a baseline it is compared with ("lower than the ResNet baseline", "outperforms DLA-60")
+    if (/\b(than|over|vs\.?|versus|against|compared (?:to|with)|outperform\w*|beat\w*|surpass\w*)\s+(the\s+)?$/i.test(before)) return
+    if (/^\d/.test(w) || /^\p{Lu}{2,}s$/u.test(w) || /^(19|20)\d\d$/.test(w.replace(/\D/g, ""))) return
+    out.push(w)
+  })
+  return out
+}
+
+const ownWork = /\b(our|we|ours)\b/i
+
+/**
+ * The stored finding's subject when it is a name: the paper's own contribution its self-reference resolved to
+ * ("our model": "Transformer"), or words with a digit or a capital that does not merely open the sentence
+ * ("DPN-98", "Dual Path Network"; not "More" or "quality", which the rules sometimes take for a subject).
+ */
+const namedSubject = (f: Scored): string | null => {
+  const subject = f.fields.method?.trim() ?? ""
+  if (subject === "") return null
+  if (f.fields.finding?.selfReference !== null && f.fields.finding?.selfReference !== undefined) return subject
+  const opening = f.quote.trimStart().split(/\s+/)[0] ?? ""
+  const words = subject.split(/\s+/)
+  const nameLike = words.some((w, i) =>
+    /\d/.test(w) || /\p{Lu}/u.test(w.slice(1)) || (/^\p{Lu}/u.test(w) && !(i === 0 && opening.replace(/[^\p{L}\d-]/gu, "") === w))
+  )
+  return nameLike ? subject : null
+}
+
+/**
+ * The method a finding reports: its stored field, the question's item names it mentions ("LSTM"), a model named
+ * in it, or (for "our model") the paper's short title.
+ */
+const methodOf = (f: Scored, analysis: QuestionAnalysis, info: PaperInfo | undefined): string => {
+  const stored = namedSubject(f)
+  if (stored !== null) return stored
+  const p = pieces(f.quote)
+  const items = analysis.names.filter((n) => n.role !== "context" && nameIn(n, p)).map((n) => n.text)
+  if (items.length > 0) return items.join(", ")
+  const named = namedThings(f.quote, analysis)
+  const short = shortTitle(info?.title ?? f.paperId)
+  if (ownWork.test(f.quote) || named.length === 0) {
+    return named.length > 0 && !short.toLowerCase().includes(named[0]!.toLowerCase()) ? `${short} (${named[0]})` : short
+  }
+  return named[0]!
+}
+
+/** The question's setting names (after "on", "in", ...) a finding mentions, in itself, else in its passage, as its dataset. */
+const datasetOf = (f: Scored, analysis: QuestionAnalysis): string | null => {
+  if (f.fields.dataset !== null && f.fields.dataset.trim() !== "") return f.fields.dataset.trim()
+  const context = analysis.names.filter((n) => n.role === "context")
+  const p = pieces(f.quote)
+  const inSentence = context.filter((n) => nameIn(n, p)).map((n) => n.text)
+  if (inSentence.length > 0) return inSentence.join(" ")
+  const ctx = pieces(f.chunkText)
+  const inPassage = context.filter((n) => nameIn(n, ctx)).map((n) => n.text)
+  return inPassage.length > 0 ? inPassage.join(" ") : null
+}
+
+const METRIC_IN_TEXT =
+  /\b(top-\d+ (?:accuracy|error)|error rate|mean iou|miou|bleu|rouge(?:-[12l])?|accuracy|error|f1|precision|recall|perplexity|map|auc|fps|latency|speed-?up|wer|uas|las)\b/gi
+
+/** The metric a finding names nearest its value (or the question's metric when the finding names it). */
+const metricOf = (f: Scored, metric: string | null): string | null => {
+  // a stored metric of a known family ("yield" or "coverage", which the rules sometimes take for one, are not)
+  const stored = f.fields.metric?.trim() ?? ""
+  if (stored !== "" && (metricFamily(stored) >= 0 || (metric !== null && surelySameMetric(metric, stored)))) return stored
+  const lower = f.quote.toLowerCase()
+  if (metric !== null && metric.split(/\s+/).every((w) => lower.includes(w))) return metric
+  const found = Array.from(f.quote.matchAll(METRIC_IN_TEXT))
+  if (found.length === 0) return null
+  const at = f.value === null ? 0 : f.quote.indexOf(f.value.phrase)
+  found.sort((a, b) => Math.abs(a.index - at) - Math.abs(b.index - at))
+  return found[0]![1]!.toLowerCase()
+}
+
+/** The question's metric has a qualifier ("top-1", "rank-1", "@5") that the finding lacks ("top-50 accuracy", "rank-1 accuracy"). */
+const otherQualifier = (metric: string | null, quote: string): boolean => {
+  const want = metric === null ? null : /\b(top|rank|hits|r|p|recall|precision)[-@ ]?(\d+)\b/i.exec(metric)
+  if (want === null) return false
+  return !new RegExp(`\\b${want[1]}[-@ ]?${want[2]}\\b`, "i").test(quote)
+}
+
+/** The most frequent metric named in the best findings (for a comparison that names none). */
+const inferMetric = (scored: ReadonlyArray<Scored>): string | null => {
+  const counts = new Map<string, number>()
+  for (const f of scored.slice(0, 30)) {
+    if (!/\d/.test(f.quote)) continue
+    for (const m of new Set(Array.from(f.quote.matchAll(METRIC_IN_TEXT), (x) => x[1]!.toLowerCase()))) counts.set(m, (counts.get(m) ?? 0) + 1)
+  }
+  const best = Array.from(counts.entries()).sort((a, b) => b[1] - a[1])[0]
+  return best === undefined || best[1] < 2 ? null : best[0]
+}
+
+/** The head word of a metric: its most specific word ("error" of "error rate", "iou" of "mean iou"). */
+const metricHead = (metric: string): ReadonlyArray<string> => {
+  const words = metric.toLowerCase().split(/\s+/).filter((w) => !/^(rate|mean|score|average|top-\d+)$/.test(w))
+  return words.length === 0 ? metric.toLowerCase().split(/\s+/) : words
+}
+
+/** Table rows of findings with a value of the metric: one per paper and value, the most relevant, sorted by value. */
+const tableOf = (
+  analysis: QuestionAnalysis,
+  scored: ReadonlyArray<Scored>,
+  papers: ReadonlyMap<string, PaperInfo>,
+  limit: number
+): FindingsTable => {
+  const bestScore = scored[0]?.score ?? 0
+  const metric = analysis.metric ?? inferMetric(scored)
+  const direction = analysis.direction !== null && analysis.metric !== null
+    ? analysis.direction
+    : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
+  const head = metric === null ? [] : metricHead(metric)
+  const rows: Array<TableRow & { score: number }> = []
+  const seen = new Set<string>()
+  for (const f of scored) {
+    if (f.score < 0.4 * bestScore) break
+    // the value of this metric in the finding (recomputed when the metric was inferred)
+    // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
+    const v = metric === null || f.value?.stored === true
+      ? f.value
+      : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
+    if (v === null || isDelta(f.quote, v)) continue
+    // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
+    // further away) is the question's
+    const rowMetric0 = metricOf(f, metric)
+    if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
+    if (analysis.names.length > 0 && f.names < 0.5) continue
+    if (otherQualifier(metric, f.quote)) continue
+    // a stored finding that says it does not hold for the question's setting ("but not for CNN")
+    if (excludesSetting(analysis.names, f.fields)) continue
+    // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
+    if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
+    // a comparison's rows are about the items it compares
+    const items = analysis.names.filter((n) => n.role !== "context")
+    if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
+    const rowMetric = metricOf(f, metric)
+    if (metric !== null && rowMetric !== null && !sameMetricFamily(metric, rowMetric)) continue
+    const key = `${f.paperId}\u0000${v.number}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const info = papers.get(f.paperId)
+    rows.push({
+      method: methodOf(f, analysis, info),
+      dataset: datasetOf(f, analysis),
+      metric: rowMetric ?? metric,
+      value: oneLine(v.phrase),
+      number: v.number,
+      paper_id: f.paperId,
+      title: info?.title ?? f.paperId,
+      page: f.page,
+      quote: f.quote,
+      claim_id: f.claimId,
+      score: f.score
+    })
+  }
+  // the most relevant rows, then sorted by value
+  const kept = rows.sort((a, b) => b.score - a.score).slice(0, limit)
+  kept.sort((a, b) => (direction === "max" ? b.number - a.number : a.number - b.number) || b.score - a.score)
+  return {
+    columns: ["method", "dataset", "metric", "value", "paper", "page"],
+    metric,
+    direction,
+    rows: kept.map(({ score: _score, ...r }) => r)
+  }
+}
+
+/** Findings picked by MMR (lambda 0.7, word overlap) among the best, best first. */
+const pickDiverse = (scored: ReadonlyArray<Scored>, k: number): ReadonlyArray<Scored> => {
+  const best = scored[0]?.score ?? 0
+  const pool = scored.filter((s) => s.score >= 0.5 * best).slice(0, 200)
+  return mmr(pool, k, 0.7, (c) => c.score, (a, b) => jaccard(a.terms, b.terms))
+}
+
+/**
+ * Shape an answer from scored findings (best first). `judge` is the NLI
+ * judgement of a finding against the yes/no statement (or null).
+ */
+export const shape = (
+  nlp: NlpService["Type"],
+  idf: (term: string) => number,
+  analysis: QuestionAnalysis,
+  scored: ReadonlyArray<Scored>,
+  papers: ReadonlyMap<string, PaperInfo>,
+  limits: ShapeLimits,
+  judged: ReadonlyMap<Scored, { readonly label: string; readonly score: number }>
+): Shaped => {
+  const cues = analysis.cues
+  switch (analysis.type) {
+    case "lookup": {
+      const withValue = analysis.wantsValue ? scored.filter((s) => s.value !== null && s.quantity >= 0.5) : []
+      // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
+      // finding give each item it names ("ICNet"), when there are such findings
+      const items = analysis.names.filter((n) => n.role !== "context")
+      const about = (f: Scored) => {
+        const ctx = pieces(`${papers.get(f.paperId)?.title ?? ""} ${f.chunkText}`)
+        const stated = statedPieces(f.fields)
+        return items.every((n) => nameMatch(n, ctx) >= 0.6 || stated.some((p) => nameMatch(n, p) >= 0.6))
+      }
+      const aboutItems = items.length === 0 ? withValue : withValue.filter(about)
+      const top = (aboutItems.length > 0 ? aboutItems : withValue)[0]
+      const lead = top === undefined || top.score < 0.6 * (scored[0]?.score ?? 0)
+        ? undefined
+        : top
+      if (lead === undefined) {
+        const chosen = pickDiverse(scored, limits.sentences)
+        return { shape: { type: "lookup", lead: "", cues }, chosen }
+      }
+      const rest = pickDiverse(scored.filter((s) => s !== lead), limits.sentences - 1)
+      const title = papers.get(lead.paperId)?.title ?? lead.paperId
+      return {
+        shape: { type: "lookup", lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}`, cues },
+        chosen: [lead, ...rest]
+      }
+    }
+    case "yesno": {
+      const statement = analysis.statement ?? ""
+      const best = scored[0]?.score ?? 0
+      const judgedFindings: Array<{ f: Scored; stance: Stance; reason: string }> = []
+      const seenText = new Set<string>()
+      for (const f of scored) {
+        if (f.score < 0.4 * best || f.finding < 0.5) continue
+        const key = displayText(f.quote).toLowerCase()
+        if (seenText.has(key)) continue
+        seenText.add(key)
+        const context = `${papers.get(f.paperId)?.title ?? ""}\n${f.chunkText}`
+        const { reason, stance } = stanceOf(nlp, idf, statement, analysis.names, f.quote, judged.get(f) ?? null, context)
+        judgedFindings.push({ f, stance, reason })
+        if (judgedFindings.length >= 40) break
+      }
+      const forN = judgedFindings.filter((j) => j.stance === "for").length
+      const againstN = judgedFindings.filter((j) => j.stance === "against").length
+      const neutralN = judgedFindings.length - forN - againstN
+      const answer = forN === 0 && againstN === 0 ? "unclear" : forN > againstN ? "yes" : againstN > forN ? "no" : "mixed"
+      const plural = (n: number) => `${n} finding${n === 1 ? "" : "s"}`
+      const lead = answer === "unclear"
+        ? `Unclear: no finding states it or its opposite (${plural(neutralN)} on the topic)`
+        : `${answer === "yes" ? "Yes" : answer === "no" ? "No" : "Mixed"}: ${plural(forN)} for, ${againstN} against`
+      // the findings shown: the majority's first, the other side too, then neutral ones when nothing decides
+      const decided = judgedFindings.filter((j) => j.stance !== "neutral")
+        .sort((a, b) => b.f.finding * b.f.score - a.f.finding * a.f.score)
+      const majority = answer === "no" ? "against" : "for"
+      const ordered = [
+        ...decided.filter((j) => j.stance === majority),
+        ...decided.filter((j) => j.stance !== majority),
+        ...(decided.length === 0 ? judgedFindings.filter((j) => j.stance === "neutral") : [])
+      ]
+      const shown = limits.short
+        ? [...ordered.filter((j) => j.stance === majority).slice(0, limits.findings - (decided.some((j) => j.stance !== majority) ? 1 : 0)), ...ordered.filter((j) => j.stance !== majority && j.stance !== "neutral").slice(0, 1), ...(decided.length === 0 ? ordered.slice(0, 1) : [])]
+        : ordered.slice(0, limits.findings)
+      const verdict: Verdict = {
+        answer,
+        for: forN,
+        against: againstN,
+        neutral: neutralN,
+        findings: shown.map((j) => ({
+          text: displayText(j.f.quote),
+          paper_id: j.f.paperId,
+          page: j.f.page,
+          quote: j.f.quote,
+          claim_id: j.f.claimId,
+          stance: j.stance,
+          reason: j.reason
+        }))
+      }
+      return { shape: { type: "yesno", lead, cues, verdict }, chosen: shown.map((j) => j.f) }
+    }
+    case "best":
+    case "comparison": {
+      const table = tableOf(analysis, scored, papers, limits.rows)
+      if (table.rows.length === 0) {
+        return { shape: { type: analysis.type, lead: "", cues, table }, chosen: pickDiverse(scored, limits.sentences) }
+      }
+      const byQuote = new Map(scored.map((s) => [`${s.paperId}\u0000${s.quote}`, s] as const))
+      const rowFindings = table.rows.map((r) => byQuote.get(`${r.paper_id}\u0000${r.quote}`)!).filter((f) => f !== undefined)
+      const unique = Array.from(new Set(rowFindings))
+      const top = table.rows[0]!
+      const label = analysis.type === "best"
+        ? `${table.direction === "min" ? "Lowest" : "Highest"} ${table.metric ?? top.metric ?? "value"}: ${top.value} (${top.method}) ${formatCitation(top.paper_id, top.page)}`
+        : table.rows.slice(0, 4).map((r) => `${r.method}: ${r.value}`).join("; ")
+      const chosen = limits.short ? unique.slice(0, 1) : unique.slice(0, limits.sentences)
+      return { shape: { type: analysis.type, lead: label, cues, table }, chosen }
+    }
+    case "list": {
+      const best = scored[0]?.score ?? 0
+      const byPaper = new Map<string, Array<Scored>>()
+      for (const f of scored) {
+        if (f.score < 0.35 * best) continue
+        if (f.namesInSentence < 0.6) continue // the finding itself names what the question names
+        const list = byPaper.get(f.paperId) ?? []
+        if (list.length < (limits.short ? 1 : 2)) list.push(f)
+        byPaper.set(f.paperId, list)
+      }
+      const groups = Array.from(byPaper.entries())
+        .sort((a, b) => b[1][0]!.score - a[1][0]!.score)
+        .slice(0, limits.groups)
+        .map(([paperId, items]): PaperGroup => {
+          const info = papers.get(paperId)
+          return {
+            paper_id: paperId,
+            title: info?.title ?? paperId,
+            year: info?.year ?? null,
+            method: methodOf(items[0]!, analysis, info),
+            items: items.map((f) => ({ text: displayText(f.quote), page: f.page, quote: f.quote, claim_id: f.claimId }))
+          }
+        })
+      const lead = groups.length === 0 ? "" : `${groups.length} paper${groups.length === 1 ? "" : "s"}: ${groups.map((g) => g.method).join("; ")}`
+      const chosen = groups.flatMap((g) => byPaper.get(g.paper_id)!.slice(0, g.items.length))
+      return { shape: { type: "list", lead, cues, groups }, chosen }
+    }
+    case "open":
+      return { shape: { type: "open", lead: "", cues }, chosen: pickDiverse(scored, limits.sentences) }
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The pieces of claims-first answers that need no store: what a question asks (type, names, quantity, metric),
+ * where a name occurs in text, the value a sentence gives for the asked quantity, the stance of a finding on a
+ * yes/no statement (negation scoped to what it negates), and the scope filter language.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as fc from "fast-check"
+import type * as Domain from "@kg/core/Domain"
+import { emptyFinding } from "@kg/core/Domain"
+import * as NlpService from "@kg/core/NlpService"
+import { excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
+import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
+import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
+import * as QueryRouter from "../src/QueryRouter.js"
+
+describe("question analysis", () => {
+  const types: ReadonlyArray<readonly [string, QueryRouter.AnswerType]> = [
+    ["What BLEU does the Transformer get on WMT14 English-German?", "lookup"],
+    ["How many summaries does Multi-LexSum contain?", "lookup"],
+    ["How much faster is the quad/double code than full quad precision on x86 chips?", "lookup"],
+    ["Does adding ELMo improve question answering on SQuAD?", "yesno"],
+    ["Is there a significant difference between subword and character decoders?", "yesno"],
+    ["Which model achieves the best accuracy on SNLI?", "best"],
+    ["Which method achieves the lowest error rate on CIFAR-10?", "best"],
+    ["How do the AS Reader, GA Reader and Stanford reader compare on CNN/Daily Mail?", "comparison"],
+    ["Compare the error rates reported on CIFAR-100.", "comparison"],
+    ["Which methods were applied to SQuAD?", "list"],
+    ["Which papers report BLEU on WMT14 English-German?", "list"],
+    ["What do the CiteSee studies show?", "open"],
+    ["Why does dropout help?", "open"]
+  ]
+  it("detects the answer type", () => {
+    const wrong = types.map(([q, t]) => ({ q, t, got: QueryRouter.answerType(q).type })).filter((r) => r.got !== r.t)
+    expect(wrong).toEqual([])
+  })
+
+  it("finds names with their role, the metric, the quantity, direction and the yes/no statement", () => {
+    const a = analyse("What BLEU does the Transformer get on WMT14 English-German?")
+    expect(a.names.map((n) => [n.text, n.role])).toEqual([["Transformer", "item"], ["WMT14 English-German", "context"]])
+    expect(a.metric).toBe("bleu")
+    expect(a.head).toEqual(["bleu"])
+    expect(a.wantsValue).toBe(true)
+    expect(a.expansions).toContain("WMT 2014 English-German")
+    const count = analyse("How many summaries does Multi-LexSum contain?")
+    expect(count.count).toBe(true)
+    expect(count.head).toEqual(["summaries"])
+    expect(count.names.map((n) => n.text)).toEqual(["Multi-LexSum"])
+    expect(analyse("Which method achieves the lowest error rate on CIFAR-10?").direction).toBe("min")
+    expect(analyse("Which model has the best top-1 accuracy on ImageNet?").direction).toBe("max")
+    expect(analyse("Which model has the best perplexity on PTB?").direction).toBe("min")
+    expect(analyse("How much does actor-critic training improve BLEU with greedy search?").change).toBe(true)
+    expect(analyse("Does adding ELMo improve question answering on SQuAD?").statement).toBe("adding ELMo improve question answering on SQuAD")
+    expect(analyse("How do the AS Reader, GA Reader and Stanford reader compare on CNN/Daily Mail?").names.map((n) => n.text))
+      .toEqual(["AS Reader", "GA Reader", "Stanford", "CNN/Daily Mail"])
+    expect(analyse("How does the LSTM compare with SMT on WMT'14 English to French?").names.map((n) => [n.text, n.role]))
+      .toEqual([["LSTM", "item"], ["SMT", "item"], ["WMT'14 English to French", "context"]])
+    const leading = analyse("For how many companies were ESG ratings collected?")
+    expect([leading.type, leading.count, leading.head]).toEqual(["lookup", true, ["companies"]])
+    expect(analyse("What Kendall's tau do partial annotations reach with full annotations?").wantsValue).toBe(true)
+    expect(analyse("What dataset does LongEval use?").wantsValue).toBe(false)
+  })
+
+  it("matches names by their pieces: years, hyphens, order, and never a different version", () => {
+    const wmt = analyse("BLEU on WMT14 English-German").names.find((n) => n.text.startsWith("WMT"))!
+    expect(nameMatch(wmt, pieces("On the WMT 2014 English-to-German translation task"))).toBe(1)
+    expect(nameMatch(wmt, pieces("On WMT'14 English-German we outperform"))).toBe(1)
+    expect(nameMatch(wmt, pieces("The English-German data comes from WMT 2014."))).toBe(0.8)
+    expect(nameMatch(wmt, pieces("We evaluate on the WMT English to German translation task"))).toBe(0.6)
+    expect(nameMatch(wmt, pieces("On WMT 2016 English-German"))).toBe(0.6)
+    const cifar = analyse("error on CIFAR-10").names[0]!
+    expect(nameMatch(cifar, pieces("For CIFAR-100, our method obtains 17.73% error rate"))).toBe(0)
+    expect(nameMatch(cifar, pieces("a 1001-layer ResNet on CIFAR-10 (4.62% error)"))).toBe(1)
+  })
+})
+
+describe("the value a sentence gives", () => {
+  const value = (q: string, s: string) => valueIn(s, analyse(q))?.phrase ?? null
+  it("takes the number next to the asked quantity, with its unit", () => {
+    expect(value("What BLEU does the Transformer get on WMT14 English-German?",
+      "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the existing best results by over 2 BLEU."))
+      .toBe("28.4 BLEU")
+    expect(value("How many summaries does Multi-LexSum contain?",
+      "Multi-LexSum is a collection of 9,280 expert-authored summaries of 4,534 civil rights lawsuits."))
+      .toBe("9,280 expert-authored summaries")
+    expect(value("How many papers does S2ORC contain?", "We introduce S2ORC, a large corpus of 81.1M English-language academic papers."))
+      .toBe("81.1M English-language academic papers")
+    expect(value("How many layers deep were the residual nets evaluated on ImageNet?",
+      "We evaluate residual nets with a depth of up to 152 layers-8× deeper than VGG nets."))
+      .toBe("152 layers")
+    expect(value("How many open access papers have full text in S2ORC?",
+      "S2ORC has 81.1M academic papers, with structured full text for 8.1M open access papers."))
+      .toBe("8.1M open access papers")
+  })
+  it("a count's noun follows its number; numbers inside names, references and years are not values", () => {
+    expect(value("How many news articles does the ESG dataset contain?",
+      "Using news articles from over 30,000 different domains and about 200 countries, we show that ratings can be predicted."))
+      .toBeNull()
+    expect(value("What error rate does the model reach on CIFAR-10?", "On CIFAR-10 in 2016 (Table 3) the model reaches 4.62% error."))
+      .toBe("4.62% error")
+    expect(value("What top-1 accuracy does it reach?", "When testing on images with 224x224 resolution, the top-1 accuracy rises.")).toBeNull()
+  })
+  it("prefers the number near the question's names, and a level to a difference unless a change is asked", () => {
+    expect(value("What mean IoU does DFN achieve on PASCAL VOC 2012?",
+      "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."))
+      .toBe("86.2% mean IOU")
+    expect(value("What mean IoU does DFN achieve on Cityscapes?",
+      "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."))
+      .toBe("80.3% mean IOU")
+    expect(value("How much faster is the quad/double code than the full quad precision code on x86 chips?",
+      "On the power9 chip, the quad/double code is 2.5x as fast as the full quad precision code, and on the x86 chips the quad/double code is close to 5.7x as fast."))
+      .toBe("5.7x")
+    expect(value("Which model has the best top-1 accuracy on ImageNet?",
+      "For instance, we obtain 79.4% top-1 accuracy with a ResNet-50 learned on Imagenet, which is a + 1.8% absolute improvement over AutoAugment."))
+      .toBe("79.4% top-1 accuracy")
+    expect(value("How much does actor-critic training improve BLEU with greedy search?",
+      "The actor-critic training brings a significant 1.5 BLEU improvement with greedy search and a 0.4 BLEU improvement with beam search."))
+      .toBe("1.5 BLEU")
+    // a metric's one-word abbreviation is the metric ("mIoU" for mean IoU)
+    expect(value("What mean IoU does ICNet achieve on Cityscapes?", "Training with both fine and coarse data boosts mIoU performance to 70.6%."))
+      .toBe("70.6%")
+    expect(valueIn("Training with both fine and coarse data boosts mIoU performance to 70.6%.", analyse("What mean IoU does ICNet achieve on Cityscapes?"))?.headDistance)
+      .toBeLessThanOrEqual(3)
+  })
+})
+
+describe("a stored structured finding (claim_findings)", () => {
+  const sentence = "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."
+  const finding = { ...emptyFinding, subject: "DFN", dataset: "PASCAL VOC 2012", metric: "mean IoU", value: 86.2, valueText: "86.2%", direction: "up" as const }
+  const candidate = (f: Domain.Finding | null) => ({ quote: sentence, fields: fieldsOf({ metric: null, value: null, conditions: null }, f) })
+
+  it("gives its value when its metric and dataset are the question's, and not for another setting or metric", () => {
+    const voc = storedValue(candidate(finding), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))
+    expect(voc).toMatchObject({ number: 86.2, phrase: "86.2% mean IOU", stored: true, headDistance: 0 })
+    // the same sentence's Cityscapes value is not the finding's: read from the text instead
+    expect(storedValue(candidate(finding), analyse("What mean IoU does DFN achieve on Cityscapes?"))).toBeNull()
+    expect(valueIn(sentence, analyse("What mean IoU does DFN achieve on Cityscapes?"))?.number).toBe(80.3)
+    expect(storedValue(candidate(finding), analyse("What accuracy does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+    expect(storedValue(candidate(finding), analyse("How much does DFN improve mean IoU on PASCAL VOC 2012?"))).toBeNull()
+    expect(storedValue(candidate(null), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+    // a value the quote does not hold is not shown
+    expect(storedValue(candidate({ ...finding, value: 91.5 }), analyse("What mean IoU does DFN achieve on PASCAL VOC 2012?"))).toBeNull()
+  })
+
+  it("its subject, dataset and scope are names it states; its excluded settings are not", () => {
+    const fields = fieldsOf({ metric: "accuracy", value: null, conditions: null }, {
+      ...emptyFinding,
+      subject: "Transformer",
+      selfReference: "our model",
+      dataset: "WMT 2014 English-to-German",
+      scope: ["WDW", "CBT"],
+      excludes: ["CNN", "Daily Mail"]
+    })
+    expect([fields.method, fields.dataset, fields.metric]).toEqual(["Transformer", "WMT 2014 English-to-German", "accuracy"])
+    const stated = statedPieces(fields)
+    const names = analyse("What BLEU does the Transformer get on WMT14 English-German?").names
+    expect(names.map((n) => Math.max(...stated.map((p) => nameMatch(n, p))))).toEqual([1, 1])
+    expect(excludesSetting(analyse("Does gating help on CNN?").names, fields)).toBe(true)
+    expect(excludesSetting(analyse("Does gating help on CBT?").names, fields)).toBe(false)
+    expect(statedPieces(fieldsOf({ metric: null, value: null, conditions: null }, null))).toEqual([])
+  })
+})
+
+describe("the stance of a finding on a yes/no statement", () => {
+  it.effect("negation counts when it negates the statement, not something else; unrelated findings are neutral", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const idf = () => 1
+      const stance = (q: string, finding: string) => {
+        const a = analyse(q)
+        return stanceOf(nlp, idf, a.statement!, a.names, finding, null).stance
+      }
+      const elmo = "Does adding ELMo improve question answering on SQuAD?"
+      expect(stance(elmo, "Adding ELMo to the baseline improves question answering on SQuAD from 81.1% to 85.8% F1.")).toBe("for")
+      expect(stance(elmo, "Adding ELMo improves textual entailment on SNLI but not question answering on SQuAD.")).toBe("against")
+      expect(stance(elmo, "Adding ELMo does not improve question answering on SQuAD.")).toBe("against")
+      expect(stance(elmo, "SQuAD was constructed by crowdworkers from Wikipedia articles.")).toBe("neutral")
+      const rl = "Does fine-tuning with reinforcement learning alone converge for the non-autoregressive model?"
+      expect(stance(rl, "Fine-tuning does not converge with reinforcement learning alone, or with the term alone, but use of all three terms leads to an improvement.")).toBe("against")
+      const elu = "Do ELUs lead to faster learning than ReLUs?"
+      expect(stance(elu, "In experiments, ELUs lead not only to faster learning, but also to significantly better generalization than ReLUs.")).toBe("for")
+      const distill = "Does knowledge distillation improve non-autoregressive translation?"
+      expect(stance(distill,
+        "While knowledge distillation substantially improves non-autoregressive translation, it does not completely solve the problem of nondeterminism."))
+        .toBe("for")
+      expect(stance(distill, "Knowledge distillation hurts non-autoregressive translation quality.")).toBe("against")
+      // the finding must state the predicate, not only name the subjects
+      expect(stance(elu, "ELUs have negative values, unlike ReLUs, which push mean activations closer to zero.")).toBe("neutral")
+      // "less" negates the quality it precedes
+      const reliable = "Does the home network setup give a reliable transmission?"
+      expect(stance(reliable, "The home network setup had more activity, which resulted in a significantly less reliable transmission.")).toBe("against")
+      expect(stance(reliable, "The home network setup gave a reliable transmission in every test.")).toBe("for")
+      // another setting than the one asked about decides nothing
+      const erasing = "Does random erasing improve accuracy on CIFAR-10?"
+      expect(stance(erasing, "For DukeMTMC-reID, random erasing improves the rank-1 accuracy from 71.99% to 74.24%.")).toBe("neutral")
+      expect(stance(erasing, "For CIFAR-10, random erasing improves the accuracy by 0.49%.")).toBe("for")
+      // the opposite comparative, or the same one with the items the other way round, is against
+      const deeper = "Does the original ResNet-200 have a lower error rate than ResNet-152?"
+      expect(stance(deeper, "However, the original ResNet-200 has an error rate of 21.8%, higher than the baseline ResNet-152.")).toBe("against")
+      expect(stance(deeper, "The original ResNet-200 has a lower error rate than ResNet-152 on the validation set.")).toBe("for")
+      expect(stance(deeper, "ResNet-152 has a lower error rate than the original ResNet-200 on the validation set.")).toBe("against")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("the scope filter (--where)", () => {
+  const paper = (over: Partial<ScopePaper>): ScopePaper => ({
+    paper_id: "p1",
+    title: "Attention Is All You Need",
+    authors: ["Ashish Vaswani", "Noam Shazeer"],
+    year: 2017,
+    venue: "NeurIPS",
+    ...over
+  })
+  it("parses comparisons on year, venue, author, title and id, joined by and/or/not", () => {
+    const p = paper({})
+    expect(matches(parseWhere("year>=2017"), p)).toBe(true)
+    expect(matches(parseWhere("year > 2017"), p)).toBe(false)
+    expect(matches(parseWhere("year>=2019 or venue=neurips"), p)).toBe(true)
+    expect(matches(parseWhere("author~shazeer and not title~'recurrent'"), p)).toBe(true)
+    expect(matches(parseWhere("author=\"Noam Shazeer\""), p)).toBe(true)
+    expect(matches(parseWhere("author!=\"Noam Shazeer\""), p)).toBe(false)
+    expect(matches(parseWhere("(year<2010 or year>2016) && id=p1"), p)).toBe(true)
+    expect(matches(parseWhere("year=2017"), paper({ year: null }))).toBe(false)
+    expect(matches(parseWhere("venue~acl"), paper({ venue: null }))).toBe(false)
+  })
+  it("rejects what it cannot read, naming the position and what was expected (no SQL is ever built from it)", () => {
+    const problem = (w: string) => {
+      try {
+        parseWhere(w)
+        return null
+      } catch (e) {
+        return e instanceof WhereSyntax ? e.message : `other: ${String(e)}`
+      }
+    }
+    expect(problem("year>>2019")).toMatch(/a value after year>/)
+    expect(problem("year>=twenty")).toMatch(/a year \(a whole number\) instead of "twenty"/)
+    expect(problem("pages>3")).toMatch(/a field \(year, venue, author, title or id\) instead of "pages"/)
+    expect(problem("title~'unclosed")).toMatch(/an unclosed '/)
+    expect(problem("year>=2019 venue=acl")).toMatch(/"and", "or" or the end instead of "venue"/)
+    expect(problem("title~x; DROP TABLE papers")).not.toBeNull()
+    expect(problem("title<abc")).toMatch(/=, != or ~ for title/)
+  })
+  it("law: every input parses or is a WhereSyntax; a printed filter parses back to the same meaning", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 60 }), (w) => {
+      try {
+        parseWhere(w)
+      } catch (e) {
+        return e instanceof WhereSyntax
+      }
+      return true
+    }))
+    const cmp: fc.Arbitrary<Filter> = fc.oneof(
+      fc.record({
+        _tag: fc.constant("cmp" as const),
+        field: fc.constant("year" as const),
+        op: fc.constantFrom("=" as const, "!=" as const, "<" as const, "<=" as const, ">" as const, ">=" as const),
+        value: fc.integer({ min: 1990, max: 2030 })
+      }),
+      fc.record({
+        _tag: fc.constant("cmp" as const),
+        field: fc.constantFrom("venue" as const, "author" as const, "title" as const, "id" as const),
+        op: fc.constantFrom("=" as const, "!=" as const, "~" as const),
+        value: fc.stringMatching(/^[a-z ]{1,8}$/)
+      })
+    )
+    const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
+      f: fc.oneof(
+        { depthSize: "small" },
+        cmp,
+        fc.record({ _tag: fc.constantFrom("and" as const, "or" as const), left: tie("f"), right: tie("f") }),
+        fc.record({ _tag: fc.constant("not" as const), inner: tie("f") })
+      )
+    })).f
+    const papers = fc.record({
+      paper_id: fc.stringMatching(/^[a-z]{1,4}$/),
+      title: fc.stringMatching(/^[a-z ]{0,12}$/),
+      authors: fc.array(fc.stringMatching(/^[a-z ]{1,8}$/), { maxLength: 3 }),
+      year: fc.option(fc.integer({ min: 1990, max: 2030 }), { nil: null }),
+      venue: fc.option(fc.stringMatching(/^[a-z ]{1,6}$/), { nil: null })
+    })
+    fc.assert(fc.property(filter, papers, (f, p) => matches(parseWhere(showFilter(f)), p) === matches(f, p)))
+  })
+})

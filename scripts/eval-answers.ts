@@ -1,0 +1,364 @@
+/**
+ * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
+ * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
+ *
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|all] [--json out.json]
+ *                                                 [--verbose] [--src | --bin file.mjs]
+ *
+ * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
+ * packages/cli/bundle made at an earlier commit, kept inside packages/cli so that its dependencies resolve (e.g.
+ * packages/cli/dist/bundle-before/, with packages/cli/dist/kg-before.mjs importing its bin.js and a copy of
+ * packages/cli/package.json in packages/cli/dist/).
+ *
+ * Stores (built once with `kg extract`, offline, and kept in `scratchpad/eval-answers/`; delete them to rebuild):
+ * - `related`: the 43 related full papers of /work/shared/data/papers/related (machine translation, image
+ *   classification and segmentation; SciREX, Apache-2.0);
+ * - `md`: the 49 unrelated arXiv papers of /work/shared/data/papers/md;
+ * - `examples`: the example corpus (examples/corpus) and the S2ORC PDF (testdata/papers/pdf).
+ *
+ * For each answer it checks:
+ * - **lead**: the key fact appears in what the answer leads with: its first line (the lead of the answer shape), the
+ *   first sentence, the table of findings and the list of papers (for answers from before the shapes: the first
+ *   sentence); a yes/no question needs the expected verdict; a list question needs `min` of the papers named;
+ * - **anywhere**: the key fact appears anywhere in the answer;
+ * - **quotes**: every cited quote occurs, up to whitespace, in a chunk of the cited paper on the cited page.
+ *
+ * The key facts were read from the papers' text (SciREX's gold results are mostly in tables, which the markdown
+ * lacks; a fact is used only where the text states it), never from kg's output.
+ */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const shared = [path.join(root, "../shared/data"), "/work/shared/data"].find((d) => fs.existsSync(d))
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+const VERBOSE = process.argv.includes("--verbose")
+const SRC = process.argv.includes("--src")
+const ONLY = arg("only")
+const SET = arg("set") ?? "all"
+const BIN = arg("bin")
+const OUT = arg("json")
+const DIR = arg("dir") ?? path.join(root, "scratchpad/eval-answers")
+
+type Kind = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
+
+interface Question {
+  /**
+   * `dev`: the questions the answer shapes were developed on; `heldout`: written afterwards, before any run on them;
+   * `issue20`: issue 20's evaluation on the related papers (scripts/data/answers-issue20.json, with each fact's source).
+   */
+  readonly set?: "dev" | "heldout" | "issue20"
+  readonly store: "related" | "md" | "examples"
+  readonly kind: Kind
+  readonly question: string
+  /** Strings of which `min` (default: all for comparisons, else 1) must appear. */
+  readonly facts?: ReadonlyArray<string>
+  readonly min?: number
+  /** yes/no: the expected verdict. */
+  readonly verdict?: "yes" | "no"
+  /** list: the papers that answer (SciREX gold: the papers with a result on this material), of which `min` must be named. */
+  readonly papers?: { readonly material: string }
+}
+
+/** Paper ids (as kg extract names the related papers) with a gold result on `material`. */
+const goldPapers = (material: string): ReadonlyArray<string> =>
+  fs.readFileSync(path.join(shared!, "papers/related_gold.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as { doc_id: string; results: ReadonlyArray<{ Material: string }> })
+    .filter((d) => d.results.some((r) => r.Material === material))
+    .map((d) => `scirex-${d.doc_id.slice(0, 12)}`)
+
+export const QUESTIONS: ReadonlyArray<Question> = [
+  // related full papers (MT, image classification, segmentation)
+  { store: "related", kind: "lookup", question: "What BLEU does the Transformer get on WMT14 English-German?", facts: ["28.4"] },
+  { store: "related", kind: "lookup", question: "What error rate does the 1001-layer ResNet reach on CIFAR-10?", facts: ["4.62"] },
+  { store: "related", kind: "lookup", question: "What mean IoU does the Discriminative Feature Network achieve on PASCAL VOC 2012?", facts: ["86.2"] },
+  { store: "related", kind: "lookup", question: "How many layers deep were the residual nets evaluated on ImageNet?", facts: ["152"] },
+  { store: "related", kind: "lookup", question: "How fast does ICNet run on CamVid?", facts: ["27.8"] },
+  { store: "related", kind: "lookup", question: "What compression rate does compositional code learning achieve for the embedding layer?", facts: ["98.4"] },
+  { store: "related", kind: "lookup", question: "How much does actor-critic training improve BLEU with greedy search?", facts: ["1.5 BLEU"] },
+  { store: "related", kind: "yesno", question: "Do ELUs lead to faster learning than ReLUs?", verdict: "yes" },
+  { store: "related", kind: "yesno", question: "Does random erasing improve accuracy on CIFAR-10?", verdict: "yes" },
+  { store: "related", kind: "yesno", question: "Does training on the distillation corpus improve non-autoregressive translation?", verdict: "yes" },
+  { store: "related", kind: "yesno", question: "Does fine-tuning with reinforcement learning alone converge for the non-autoregressive model?", verdict: "no" },
+  { store: "related", kind: "best", question: "Which method achieves the lowest error rate on CIFAR-10?", facts: ["3.08"] },
+  { store: "related", kind: "best", question: "Which model has the best top-1 accuracy on ImageNet?", facts: ["79.4"] },
+  { store: "related", kind: "comparison", question: "How does the deep LSTM compare with the phrase-based SMT system on WMT'14 English to French?", facts: ["34.81", "33.3"] },
+  { store: "related", kind: "comparison", question: "Compare the error rates reported on CIFAR-100.", facts: ["17.73", "24.28", "27.22"], min: 2 },
+  {
+    store: "related",
+    kind: "list",
+    question: "Which methods were evaluated on CIFAR-10?",
+    papers: { material: "CIFAR-10" },
+    min: 5
+  },
+  {
+    store: "related",
+    kind: "list",
+    question: "Which papers report BLEU on WMT14 English-German?",
+    papers: { material: "WMT2014_English-German" },
+    min: 3
+  },
+  { store: "related", kind: "open", question: "What do the Quasi-Recurrent Neural Network experiments show about speed?", facts: ["16 times faster", "16x"] },
+  // unrelated arXiv papers
+  { store: "md", kind: "lookup", question: "How many news articles does the ESG dataset contain?", facts: ["3,700,000"] },
+  { store: "md", kind: "best", question: "Which single-step retrosynthesis model has the best top-1 accuracy?", facts: ["Chemformer", "54.7"] },
+  { store: "md", kind: "lookup", question: "How much faster is the quad/double code than the full quad precision code on x86 chips?", facts: ["5.7x"] },
+  { store: "md", kind: "yesno", question: "Does GJ 486b have a clear hydrogen-dominated atmosphere?", verdict: "no" },
+  { store: "md", kind: "lookup", question: "What recall did the original detector have without mutations?", facts: ["97%"] },
+  // example corpus and S2ORC
+  { store: "examples", kind: "lookup", question: "How many papers does S2ORC contain?", facts: ["81.1M"] },
+  { store: "examples", kind: "lookup", question: "How many papers on long-form summarization did the LongEval survey cover?", facts: ["162"] },
+  { store: "examples", kind: "lookup", question: "What share of long-form summarization papers do not perform human evaluation?", facts: ["73%"] },
+  { store: "examples", kind: "yesno", question: "Does clause-level judgment reduce inter-annotator variance in faithfulness scores?", verdict: "yes" },
+  // held out: written after the shapes were built, key facts from the papers' text, run only for the report
+  { set: "heldout", store: "related", kind: "lookup", question: "What BLEU does ByteNet achieve on English-to-German character-level translation?", facts: ["22.85"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "What error rate does the fast-learning shallow convolutional network reach on MNIST?", facts: ["0.37"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "How much memory does In-Place Activated BatchNorm save?", facts: ["50%"] },
+  { set: "heldout", store: "related", kind: "lookup", question: "What accuracy does CRF-RNN achieve on Pascal VOC 2012?", facts: ["74.7"] },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do deep LSTMs outperform shallow LSTMs?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do subword units improve the translation of rare words?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "yesno", question: "Do models with a character-level decoder outperform those with a subword-level decoder?", verdict: "yes" },
+  { set: "heldout", store: "related", kind: "best", question: "Which method achieves the highest mean IoU on Cityscapes?", facts: ["80.3"] },
+  { set: "heldout", store: "related", kind: "comparison", question: "Compare the BLEU scores reported on WMT'14 English-French.", facts: ["34.81", "36.5", "41.8", "40.46", "41.29", "41.4"], min: 2 },
+  { set: "heldout", store: "related", kind: "list", question: "Which papers evaluate on PASCAL VOC 2012?", papers: { material: "PASCAL_VOC_2012" }, min: 3 },
+  { set: "heldout", store: "related", kind: "list", question: "Which methods were evaluated on CIFAR-100?", papers: { material: "CIFAR-100" }, min: 4 },
+  { set: "heldout", store: "related", kind: "open", question: "What does the JFT-300M study find about the effect of more training data?", facts: ["logarithmic"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "For how many companies were ESG ratings collected?", facts: ["3,000"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "What top-1 accuracy does Chemformer reach?", facts: ["54.7"] },
+  { set: "heldout", store: "md", kind: "lookup", question: "How long was the observation duration for GJ 486b?", facts: ["5.14 hours"] },
+  { set: "heldout", store: "md", kind: "yesno", question: "Does the home network setup give a reliable transmission?", verdict: "no" },
+  { set: "heldout", store: "examples", kind: "lookup", question: "How many open access papers have full text in S2ORC?", facts: ["8.1M"] },
+  { set: "heldout", store: "examples", kind: "lookup", question: "What Kendall's tau do partial annotations reach with full annotations?", facts: ["0.89"] },
+  { set: "heldout", store: "examples", kind: "yesno", question: "Does a partial annotation of fine-grained units correlate highly with a full annotation?", verdict: "yes" }
+]
+
+/** Issue 20's question set, kept with the source of each key fact in scripts/data/answers-issue20.json. */
+const ISSUE20: ReadonlyArray<Question> = (JSON.parse(fs.readFileSync(path.join(root, "scripts/data/answers-issue20.json"), "utf8")) as {
+  readonly questions: ReadonlyArray<Omit<Question, "set" | "store">>
+}).questions.map((q) => ({ ...q, set: "issue20", store: "related" }))
+
+const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20]
+
+const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
+  related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
+  md: { db: path.join(DIR, "md.duckdb"), inputs: () => [path.join(shared!, "papers/md")] },
+  examples: {
+    db: path.join(DIR, "examples.duckdb"),
+    inputs: () => [path.join(root, "examples/corpus"), path.join(root, "testdata/papers/pdf/2020.acl-main.447.pdf")]
+  }
+}
+
+const kg = (args: ReadonlyArray<string>) => {
+  const cmd = SRC ? "npx" : "node"
+  const full = SRC
+    ? ["tsx", "--conditions=@kg/source", path.join(root, "packages/cli/src/bin.ts"), ...args]
+    : BIN !== undefined
+    ? [path.resolve(BIN), ...args]
+    : [path.join(root, "packages/cli/bin/kg.mjs"), ...args]
+  const started = Date.now()
+  const r = spawnSync(cmd, full, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, millis: Date.now() - started }
+}
+
+const norm = (s: string) =>
+  s.toLowerCase().replace(/[\u2010-\u2015\u2212]/g, "-").replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ")
+
+interface AnswerJson {
+  readonly answer: string
+  readonly citations: ReadonlyArray<{ readonly paper_id: string; readonly page: number | null; readonly quote: string }>
+  readonly shape?: {
+    readonly type: string
+    readonly lead: string
+    readonly verdict?: { readonly answer: string; readonly for: number; readonly against: number }
+    readonly table?: { readonly rows: ReadonlyArray<Record<string, unknown>> }
+    readonly groups?: ReadonlyArray<{ readonly paper_id: string; readonly title: string; readonly items: ReadonlyArray<{ readonly text: string }> }>
+  }
+  readonly sentences?: ReadonlyArray<{ readonly text: string; readonly citations: ReadonlyArray<{ readonly paper_id: string }> }>
+}
+
+/** The text an answer leads with, and the papers it names there. */
+const leadOf = (a: AnswerJson): { text: string; papers: ReadonlySet<string> } => {
+  const lines = a.answer.split("\n").filter((l) => l.trim() !== "")
+  if (a.shape === undefined) {
+    const first = lines[0] ?? ""
+    return { text: first, papers: new Set(Array.from(first.matchAll(/\[([^,\]]+)(?:, page \d+)?\]/g), (m) => m[1]!)) }
+  }
+  const parts = [a.shape.lead]
+  const papers = new Set<string>()
+  // the first sentence after the lead line
+  const firstSentence = a.shape.type === "list" ? "" : (lines.find((l) => l !== a.shape!.lead && !l.startsWith("|")) ?? "")
+  parts.push(firstSentence)
+  for (const m of firstSentence.matchAll(/\[([^,\]]+)(?:, page \d+)?\]/g)) papers.add(m[1]!)
+  for (const r of a.shape.table?.rows ?? []) {
+    parts.push(Object.values(r).map(String).join(" "))
+    if (typeof r["paper_id"] === "string") papers.add(r["paper_id"])
+  }
+  for (const g of a.shape.groups ?? []) {
+    parts.push(g.title, ...g.items.map((i) => i.text))
+    papers.add(g.paper_id)
+  }
+  return { text: parts.join("\n"), papers }
+}
+
+interface Check {
+  readonly lead: boolean
+  readonly anywhere: boolean
+  readonly quotes: number
+  readonly quotesOk: number
+  readonly verdict: string | null
+  readonly table: number
+  readonly sorted: boolean | null
+  readonly millis: number
+  readonly error: string | null
+  readonly leadText: string
+}
+
+const factsHit = (q: Question, text: string, papers: ReadonlySet<string>): boolean => {
+  if (q.papers !== undefined) return goldPapers(q.papers.material).filter((p) => papers.has(p)).length >= (q.min ?? 1)
+  const facts = q.facts ?? []
+  const need = q.min ?? (q.kind === "comparison" || q.kind === "best" ? facts.length : 1)
+  return facts.filter((f) => norm(text).includes(norm(f))).length >= need
+}
+
+const numberOf = (v: unknown): number | null => {
+  const m = /-?\d+(?:\.\d+)?/.exec(String(v ?? "").replace(/,/g, ""))
+  return m === null ? null : Number(m[0])
+}
+
+export const main = async () => {
+  if (shared === undefined) {
+    console.error("eval-answers: put the shared data at ../shared/data")
+    process.exit(1)
+  }
+  const require = createRequire(path.join(root, "packages/graph/package.json"))
+  /** The part of @duckdb/node-api used here (it resolves from packages/graph, not from scripts/). */
+  interface DuckApi {
+    readonly DuckDBInstance: {
+      create: (path: string, options: Record<string, string>) => Promise<{
+        connect: () => Promise<{
+          runAndReadAll: (sql: string, params: ReadonlyArray<unknown>) => Promise<{ getRowObjectsJson: () => ReadonlyArray<Record<string, unknown>> }>
+          closeSync: () => void
+        }>
+        closeSync: () => void
+      }>
+    }
+  }
+  const { DuckDBInstance } = require("@duckdb/node-api") as DuckApi
+  fs.mkdirSync(DIR, { recursive: true })
+  const questions = ALL.filter((q) => (ONLY === undefined || q.store === ONLY) && (SET === "all" || (q.set ?? "dev") === SET))
+  const stores = Array.from(new Set(questions.map((q) => q.store)))
+  for (const s of stores) {
+    const { db, inputs } = STORES[s]
+    if (fs.existsSync(db)) continue
+    console.error(`building ${s} store (${db}) ...`)
+    const r = kg(["extract", ...inputs(), "--db", db])
+    if (r.status !== 0) throw new Error(`kg extract failed for ${s}: ${r.stderr.slice(-2000)}`)
+    console.error(`  ${Math.round(r.millis / 1000)} s`)
+  }
+  const results: Array<{ question: Question; research: Check; ask: Check }> = []
+  for (const q of questions) {
+    const db = STORES[q.store].db
+    const run = async (mode: "research" | "ask"): Promise<Check> => {
+      const r = kg([mode, q.question, "--db", db, "--json", "--provider", "offline"])
+      if (r.status !== 0) {
+        return { lead: false, anywhere: false, quotes: 0, quotesOk: 0, verdict: null, table: 0, sorted: null, millis: r.millis, error: r.stderr.trim().split("\n").slice(-1)[0] ?? "failed", leadText: "" }
+      }
+      const a = JSON.parse(r.stdout) as AnswerJson
+      const lead = leadOf(a)
+      const allPapers = new Set(a.citations.map((c) => c.paper_id))
+      for (const p of lead.papers) allPapers.add(p)
+      const verdict = a.shape?.verdict?.answer ?? null
+      const leadHit = q.verdict !== undefined ? verdict === q.verdict : factsHit(q, lead.text, lead.papers)
+      const anyText = `${a.answer}\n${lead.text}`
+      const anywhere = q.verdict !== undefined ? leadHit : factsHit(q, anyText, allPapers)
+      // quotes on their pages
+      const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" })
+      const con = await instance.connect()
+      let ok = 0
+      for (const c of a.citations) {
+        const rows = await con.runAndReadAll(
+          "SELECT text FROM chunks WHERE paper_id = $1 AND page IS NOT DISTINCT FROM $2",
+          [c.paper_id, c.page] as ReadonlyArray<unknown>
+        )
+        const quote = c.quote.replace(/\s+/g, " ").trim()
+        if (rows.getRowObjectsJson().some((row) => String(row["text"]).replace(/\s+/g, " ").includes(quote))) ok++
+        else if (VERBOSE) console.error(`  quote not on its page: [${c.paper_id}, ${c.page}] ${quote.slice(0, 120)}`)
+      }
+      con.closeSync()
+      instance.closeSync()
+      const rows = a.shape?.table?.rows ?? []
+      const values = rows.map((row) => numberOf(row["value"]))
+      const sorted = rows.length < 2
+        ? null
+        : values.every((v, i) => i === 0 || v === null || values[i - 1] === null || v <= values[i - 1]!) ||
+          values.every((v, i) => i === 0 || v === null || values[i - 1] === null || v >= values[i - 1]!)
+      return {
+        lead: leadHit,
+        anywhere,
+        quotes: a.citations.length,
+        quotesOk: ok,
+        verdict: a.shape?.verdict === undefined ? null : `${a.shape.verdict.answer} (${a.shape.verdict.for} for, ${a.shape.verdict.against} against)`,
+        table: rows.length,
+        sorted,
+        millis: r.millis,
+        error: null,
+        leadText: lead.text.slice(0, 300)
+      }
+    }
+    const research = await run("research")
+    const ask = await run("ask")
+    results.push({ question: q, research, ask })
+    const mark = (c: Check) => c.error !== null ? "ERR" : `${c.lead ? "L" : "-"}${c.anywhere ? "A" : "-"} ${c.quotesOk}/${c.quotes}`
+    console.log(`${q.store.padEnd(8)} ${q.kind.padEnd(10)} research ${mark(research).padEnd(9)} ask ${mark(ask).padEnd(9)} ${q.question}`)
+    if (VERBOSE) {
+      console.log(`    research lead: ${research.leadText.replace(/\n/g, " | ")}${research.verdict === null ? "" : ` verdict ${research.verdict}`}${research.error ?? ""}`)
+      console.log(`    ask lead:      ${ask.leadText.replace(/\n/g, " | ")}${ask.verdict === null ? "" : ` verdict ${ask.verdict}`}${ask.error ?? ""}`)
+    }
+  }
+  const sum = (f: (r: (typeof results)[number]) => boolean) => results.filter(f).length
+  const quotes = (m: "research" | "ask") => {
+    const total = results.reduce((s, r) => s + r[m].quotes, 0)
+    const ok = results.reduce((s, r) => s + r[m].quotesOk, 0)
+    return { ok, total }
+  }
+  const summary = {
+    questions: results.length,
+    research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
+    ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
+    bySet: Object.fromEntries(["dev", "heldout", "issue20"].map((set) => {
+      const of = results.filter((r) => (r.question.set ?? "dev") === set)
+      return [set, {
+        questions: of.length,
+        researchLead: of.filter((r) => r.research.lead).length,
+        askLead: of.filter((r) => r.ask.lead).length,
+        researchAnywhere: of.filter((r) => r.research.anywhere).length,
+        askAnywhere: of.filter((r) => r.ask.anywhere).length
+      }]
+    })),
+    byStore: Object.fromEntries(stores.map((s) => {
+      const of = results.filter((r) => r.question.store === s)
+      return [s, {
+        questions: of.length,
+        researchLead: of.filter((r) => r.research.lead).length,
+        askLead: of.filter((r) => r.ask.lead).length,
+        researchAnywhere: of.filter((r) => r.research.anywhere).length,
+        askAnywhere: of.filter((r) => r.ask.anywhere).length
+      }]
+    })),
+    yesno: results.filter((r) => r.question.kind === "yesno").map((r) => ({ q: r.question.question, research: r.research.verdict, ask: r.ask.verdict })),
+    best: results.filter((r) => r.question.kind === "best" || r.question.kind === "comparison").map((r) => ({ q: r.question.question, rows: r.research.table, sorted: r.research.sorted }))
+  }
+  console.log(JSON.stringify(summary, null, 2))
+  if (OUT !== undefined) fs.writeFileSync(OUT, JSON.stringify({ summary, results }, null, 2))
+}
+
+if (process.argv[1]?.endsWith("eval-answers.ts")) main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.stack : String(e))
+  process.exit(1)
+})
