@@ -509,8 +509,22 @@ const decide = (
     return { curation: toRecord((yield* rowById(db, id))!), superseded: replaced.map((r) => r.curation_id), grade } satisfies CurationReport
   }))
 
-const requireClaim = (db: DuckDbService, claimId: string) =>
-  Effect.flatMap(anchorOf(db, claimId), (a) => (a === null ? Effect.fail(new UnknownClaimError({ claimId, path: db.path })) : Effect.succeed(a)))
+/** A claim's stored id from its id or the id's last part (`kg claims` prints ids in full; `cd40f769...` is enough). */
+const claimIdOf = (db: DuckDbService, given: string) =>
+  Effect.gen(function*() {
+    const exact = yield* db.query<{ claim_id: string }>("SELECT claim_id FROM claims WHERE claim_id = $1", [given])
+    if (exact.length > 0 || given.includes("/") || given.trim() === "") return exact[0]?.claim_id ?? null
+    const tail = yield* db.query<{ claim_id: string }>("SELECT claim_id FROM claims WHERE suffix(claim_id, $1) LIMIT 2", [`/${given}`])
+    return tail.length === 1 ? tail[0]!.claim_id : null
+  })
+
+const requireClaim = (db: DuckDbService, given: string) =>
+  Effect.gen(function*() {
+    const id = yield* claimIdOf(db, given)
+    const anchor = id === null ? null : yield* anchorOf(db, id)
+    if (id === null || anchor === null) return yield* new UnknownClaimError({ claimId: given, path: db.path })
+    return { id, anchor }
+  })
 
 /**
  * Decide on the edge between two claims (current ids, in either order):
@@ -531,11 +545,13 @@ export const curateEdge = Effect.fn("Curation.curateEdge")(function*(input: {
   if (input.action === "correct" && input.kind === undefined) {
     return yield* new InvalidCurationError({ reason: `Correcting an edge needs the kind it should have: one of ${EDGE_KINDS.join(", ")}.` })
   }
-  const a = yield* requireClaim(db, input.a), b = yield* requireClaim(db, input.b)
+  const ra = yield* requireClaim(db, input.a), rb = yield* requireClaim(db, input.b)
+  const a = ra.anchor, b = rb.anchor
+  if (ra.id === rb.id) return yield* new InvalidCurationError({ reason: `An edge joins two different claims; ${input.a} and ${input.b} are the same claim.` })
   const edge = (yield* db.query<{ kind: EdgeKind; score: number; signals: string | null }>(
     `SELECT kind, score, signals::VARCHAR AS signals FROM claim_edges
      WHERE (src_claim_id = $1 AND dst_claim_id = $2) OR (src_claim_id = $2 AND dst_claim_id = $1) ORDER BY score DESC`,
-    [input.a, input.b]
+    [ra.id, rb.id]
   ))[0]
   if (edge === undefined) return yield* new NoEdgeError({ a: input.a, b: input.b, path: db.path })
   if (input.action === "correct" && input.kind === edge.kind) {
@@ -578,7 +594,7 @@ export const curateClaim = Effect.fn("Curation.curateClaim")(function*(input: {
   readonly curator: string
 }) {
   const db = yield* DuckDb
-  const claim = yield* requireClaim(db, input.claimId)
+  const claim = (yield* requireClaim(db, input.claimId)).anchor
   const payload: ClaimPayload = { claim, ...(input.role === undefined ? {} : { role: input.role }) }
   const key = claimKey(claim)
   return yield* decide(

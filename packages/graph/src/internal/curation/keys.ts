@@ -34,8 +34,8 @@ export interface ClaimAnchor {
   readonly text: string
   /** `normalise(text)`. */
   readonly norm: string
-  /** Its sources: paper id and normalised quote. */
-  readonly sources: ReadonlyArray<{ readonly paperId: string; readonly quote: string }>
+  /** Its sources: paper id, normalised quote, and the quote as stored (the sentence). */
+  readonly sources: ReadonlyArray<{ readonly paperId: string; readonly quote: string; readonly sentence?: string | undefined }>
 }
 
 /** The key of a claim anchor: its first paper and a hash of its text. */
@@ -62,7 +62,7 @@ export const anchorOf = (db: DuckDbService, claimId: string): Effect.Effect<Clai
     if (rows.length === 0) return null
     const text = rows[0]!.text
     const sources = rows.filter((r) => r.paper_id !== null && r.quote !== null)
-      .map((r) => ({ paperId: r.paper_id!, quote: normalise(r.quote!) }))
+      .map((r) => ({ paperId: r.paper_id!, quote: normalise(r.quote!), sentence: r.quote! }))
     return { text, norm: normalise(text), sources }
   })
 
