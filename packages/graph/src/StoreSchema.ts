@@ -61,7 +61,8 @@ export const TABLES = [
   "run_batches",
   "reported_claims",
   "claim_findings",
-  "entity_paper_names"
+  "entity_paper_names",
+  "curations"
 ] as const
 
 /**

@@ -91,7 +91,7 @@ export const curationView = async (main: HTMLElement, params: URLSearchParams): 
       clear(results)
       results.append(list.length === 0
         ? h("p", { class: "muted" }, all ? "No decisions yet." : "No decisions in force. Confirm or reject edges and claims from a claim's page.")
-        : h("ul", { class: "curations card", "data-testid": "curation-list" }, list.map((c) => record(c, out, load))))
+        : h("ul", { class: "curations", "data-testid": "curation-list" }, list.map((c) => record(c, out, load))))
     } catch (e) {
       clear(results)
       results.append(errorBox(e))
