@@ -43,6 +43,7 @@ import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import { type Candidate, candidates, MIN_CONTEXT_RELEVANCE } from "../packages/graph/src/internal/claims/verify.js"
 import { featureNames, features } from "../packages/graph/src/internal/nli/features.js"
 import { judgeWith, type NliModel, probability } from "../packages/graph/src/internal/nli/model.js"
+import * as train from "../packages/graph/src/internal/nli/train.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { readClaims, readCorpus, readPairs, splitOfClaim, splitOfDoc, type SciFactPair } from "./lib/scifact.js"
 
@@ -69,82 +70,12 @@ const rows: Array<Row> = pairs.map((pair) => ({ pair, x: features(pair.premise, 
 const dev = rows.filter((r) => splitOfDoc(r.pair.doc_id) === "dev")
 const heldout = rows.filter((r) => splitOfDoc(r.pair.doc_id) === "heldout")
 
-const standardise = (data: ReadonlyArray<Row>) => {
-  const d = featureNames.length
-  const mean = new Array<number>(d).fill(0), std = new Array<number>(d).fill(0)
-  for (const r of data) for (let i = 0; i < d; i++) mean[i]! += r.x[i]! / data.length
-  for (const r of data) for (let i = 0; i < d; i++) std[i]! += (r.x[i]! - mean[i]!) ** 2 / data.length
-  return { mean, std: std.map((v) => (v > 1e-12 ? Math.sqrt(v) : 1)) }
-}
-
-/** Full-batch gradient descent on the L2-regularised log loss (balanced class weights). */
-const fit = (data: ReadonlyArray<Row>, lambda: number) => {
-  const { mean, std } = standardise(data)
-  const d = featureNames.length
-  const xs = data.map((r) => r.x.map((v, i) => (v - mean[i]!) / std[i]!))
-  const pos = data.filter((r) => r.y === 1).length, neg = data.length - pos
-  const cw = (y: number) => (y === 1 ? data.length / (2 * Math.max(1, pos)) : data.length / (2 * Math.max(1, neg)))
-  const w = new Array<number>(d).fill(0)
-  let b = 0
-  const rate = 0.5
-  for (let it = 0; it < 3000; it++) {
-    const gw = new Array<number>(d).fill(0)
-    let gb = 0
-    for (let n = 0; n < xs.length; n++) {
-      const x = xs[n]!
-      let z = b
-      for (let i = 0; i < d; i++) z += w[i]! * x[i]!
-      const p = 1 / (1 + Math.exp(-z))
-      const g = (p - data[n]!.y) * cw(data[n]!.y)
-      for (let i = 0; i < d; i++) gw[i]! += g * x[i]!
-      gb += g
-    }
-    for (let i = 0; i < d; i++) w[i]! -= rate * (gw[i]! / xs.length + lambda * w[i]!)
-    b -= rate * gb / xs.length
-  }
-  return { mean, std, weights: w, bias: b }
-}
-
-const model = (fitted: ReturnType<typeof fit>, contradictAt: number): NliModel => ({
-  features: featureNames,
-  mean: fitted.mean.map(round),
-  std: fitted.std.map(round),
-  weights: fitted.weights.map(round),
-  bias: round(fitted.bias),
-  contradictAt,
-  supportAt: Math.max(0.05, round(contradictAt - SUPPORT_MARGIN)),
-  minRelatedness: MIN_RELATEDNESS
-})
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6
-}
-
-const scores = (gold: ReadonlyArray<number>, predicted: ReadonlyArray<string>) => {
-  const pred = predicted.map((p) => (p === "contradict" ? 1 : 0))
-  const f = (c: number) => {
-    let tp = 0, fp = 0, fn = 0
-    gold.forEach((g, i) => {
-      if (pred[i] === c && g === c) tp++
-      else if (pred[i] === c) fp++
-      else if (g === c) fn++
-    })
-    const p = tp + fp === 0 ? 0 : tp / (tp + fp), r = tp + fn === 0 ? 0 : tp / (tp + fn)
-    return { precision: p, recall: r, f1: p + r === 0 ? 0 : (2 * p * r) / (p + r) }
-  }
-  const s = f(0), c = f(1)
-  const accuracy = gold.filter((g, i) => g === pred[i]).length / Math.max(1, gold.length)
-  const majority = Math.max(gold.filter((g) => g === 1).length, gold.filter((g) => g === 0).length) / Math.max(1, gold.length)
-  return {
-    pairs: gold.length,
-    accuracy: round(accuracy),
-    macroF1: round((s.f1 + c.f1) / 2),
-    majorityAccuracy: round(majority),
-    support: { precision: round(s.precision), recall: round(s.recall), f1: round(s.f1) },
-    contradict: { precision: round(c.precision), recall: round(c.recall), f1: round(c.f1) },
-    neutral: predicted.filter((p) => p === "neutral").length
-  }
-}
+/** The fitting and scoring code is the library's (`internal/nli/train.ts`), shared with `kg train nli`. */
+const fit = (data: ReadonlyArray<Row>, lambda: number) => train.fit(data, lambda)
+const model = (fitted: train.Fitted, contradictAt: number): NliModel =>
+  train.modelOf(fitted, { contradictAt, supportMargin: SUPPORT_MARGIN, minRelatedness: MIN_RELATEDNESS })
+const round = train.round
+const scores = train.scores
 
 const evaluate = (m: NliModel, data: ReadonlyArray<Row>) =>
   scores(data.map((r) => r.y), data.map((r) => judgeWith(m, r.pair.premise, r.pair.hypothesis).label))

@@ -15,6 +15,7 @@ import { claimCommand } from "./commands/claim.js"
 import { claimsCommand } from "./commands/claims.js"
 import { configCommand } from "./commands/config.js"
 import { counterevidenceCommand } from "./commands/counterevidence.js"
+import { curateCommand } from "./commands/curate.js"
 import { evalCommand } from "./commands/eval.js"
 import { exportCommand } from "./commands/export.js"
 import { extractCommand } from "./commands/extract.js"
@@ -29,6 +30,7 @@ import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
 import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
+import { trainCommand } from "./commands/train.js"
 import { version } from "./Version.js"
 
 export { evalCommand }
@@ -46,6 +48,7 @@ export const commands = [
   configCommand,
   removeCommand,
   retractCommand,
+  curateCommand,
   exportCommand,
   linkCommand,
   claimsCommand,
@@ -60,7 +63,8 @@ export const commands = [
   serveCommand,
   chatCommand,
   l4Command,
-  evalCommand
+  evalCommand,
+  trainCommand
 ] as const
 
 /** @since 0.1.0 */

@@ -27,6 +27,7 @@ import type { ClaimEdgeKind } from "@kg/core/Domain"
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import * as DomainTags from "./DomainTags.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
+import * as Curation from "./Curation.js"
 import * as Epistemics from "./Epistemics.js"
 import { contentStems, round4 } from "./internal/claims/identityText.js"
 import {
@@ -531,7 +532,9 @@ export const linkAndGrade = Effect.fn("ClaimLinker.linkAndGrade")(function*(
   options: Omit<LinkOptions, "onlyClaimIds"> = {}
 ) {
   const link = yield* linkClaims({ ...options, onlyClaimIds: newClaimIds })
-  const grade = yield* Epistemics.regrade({ claimIds: link.touchedClaimIds })
+  // a curator's decisions hold over what linking (and the extraction before it) wrote anew
+  const curated = yield* Curation.reapply()
+  const grade = yield* Epistemics.regrade({ claimIds: [...link.touchedClaimIds, ...curated.touched] })
   return { link, grade }
 })
 
@@ -544,6 +547,7 @@ export const linkAndGrade = Effect.fn("ClaimLinker.linkAndGrade")(function*(
  */
 export const linkAll = Effect.fn("ClaimLinker.linkAll")(function*(options: Omit<LinkOptions, "onlyClaimIds"> = {}) {
   const link = yield* linkClaims(options)
+  yield* Curation.reapply()
   const grade = yield* Epistemics.regrade({})
   return { link, grade }
 })

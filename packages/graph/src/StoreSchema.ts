@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 7
+export const CURRENT_VERSION = 8
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -61,7 +61,8 @@ export const TABLES = [
   "run_batches",
   "reported_claims",
   "claim_findings",
-  "entity_paper_names"
+  "entity_paper_names",
+  "curations"
 ] as const
 
 /**
@@ -344,6 +345,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlEntityPaperNames) yield* db.run(statement)
+      })
+  },
+  {
+    to: 8,
+    description: "curations: a curator's decisions on claims, edges and entities, keyed to survive re-extraction",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlCurations) yield* db.run(statement)
       })
   }
 ]
@@ -817,5 +826,35 @@ export const ddlEntityPaperNames: ReadonlyArray<string> = [
       entity_id VARCHAR NOT NULL,
       name VARCHAR NOT NULL,
       name_key VARCHAR NOT NULL
+    )`
+]
+
+/**
+ * The statements of the migration that adds `curations` (see
+ * `docs/schema.md` and `docs/curation.md`): a curator's decisions on a
+ * claim, an edge or an entity (confirm, reject, correct), with who and when.
+ * A decision names its target by content, never by row id (`target_key` and
+ * the anchors in `payload`: a claim by its normalised text and its papers'
+ * quotes, an edge by its two claims and kind, an entity by its identity
+ * key), so `Curation.reapply` finds it again after the paper is extracted
+ * again. `applied` holds the rows the latest application removed or added,
+ * so an undo puts back exactly what it took. Nothing is deleted: an undone
+ * decision keeps its row with `undone_at`.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlCurations: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS curations (
+      curation_id INTEGER NOT NULL,
+      target_kind VARCHAR NOT NULL CHECK (target_kind IN ('claim', 'edge', 'entity')),
+      target_key VARCHAR NOT NULL,
+      action VARCHAR NOT NULL CHECK (action IN ('confirm', 'reject', 'correct')),
+      payload JSON NOT NULL,
+      curator VARCHAR NOT NULL,
+      created_at TIMESTAMP NOT NULL,
+      undone_at TIMESTAMP,
+      undone_by VARCHAR,
+      applied JSON
     )`
 ]

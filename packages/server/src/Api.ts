@@ -20,6 +20,7 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
+import * as Curation from "@kg/graph/Curation"
 import * as Epistemics from "@kg/graph/Epistemics"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 
@@ -1116,6 +1117,111 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
   .annotate(OpenApi.Title, "Jobs")
 {}
 
+// ---------------------------------------------------------------------------------------------------------------
+// Curation
+// ---------------------------------------------------------------------------------------------------------------
+
+const Curator = NonEmpty.pipe(Schema.maxLength(80))
+const CurationIdPath = Schema.Struct({
+  curationId: HttpApiSchema.param("curationId", Schema.NumberFromString.pipe(Schema.int(), Schema.positive()))
+})
+
+/**
+ * A decision on the edge between two claims (current ids, either order).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EdgeCurationRequest = Schema.Struct({
+  a: NonEmpty.pipe(Schema.maxLength(200)),
+  b: NonEmpty.pipe(Schema.maxLength(200)),
+  action: Schema.Literal("confirm", "reject", "correct"),
+  /** With `correct`: the kind the edge should have. */
+  kind: opt(Curation.EdgeKind),
+  /** Who decides (default: the server's curator: KG_CURATOR, else its operating-system user). */
+  by: opt(Curator)
+}).annotations({ identifier: "EdgeCurationRequest" })
+
+/**
+ * A decision on a claim: `confirm` it as a finding, or `reject` it as not a finding (with the sentence's role).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ClaimCurationRequest = Schema.Struct({
+  claimId: NonEmpty.pipe(Schema.maxLength(200)),
+  action: Schema.Literal("confirm", "reject"),
+  role: opt(NonEmpty.pipe(Schema.maxLength(40))),
+  by: opt(Curator)
+}).annotations({ identifier: "ClaimCurationRequest" })
+
+/**
+ * Merge entity `from` into entity `into`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EntityMergeRequest = Schema.Struct({
+  from: NonEmpty.pipe(Schema.maxLength(500)),
+  into: NonEmpty.pipe(Schema.maxLength(500)),
+  by: opt(Curator)
+}).annotations({ identifier: "EntityMergeRequest" })
+
+/**
+ * Curation: a curator's decisions on claims, edges and entities (as `kg curate`). Writes are refused by a
+ * read-only server and need the CSRF header from a page.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export class CurationGroup extends HttpApiGroup.make("curation")
+  .add(
+    HttpApiEndpoint.get("list", "/curations")
+      .setUrlParams(Schema.Struct({
+        all: opt(Schema.Literal("true", "false")),
+        target: opt(Curation.TargetKind),
+        /** Only the decisions in force on this claim (current id). */
+        claim: opt(NonEmpty.pipe(Schema.maxLength(200)))
+      }))
+      .addSuccess(Schema.Array(Curation.CurationRecord))
+      .annotate(OpenApi.Description, "The decisions, newest first: in force only unless all=true; or those on one claim.")
+  )
+  .add(
+    HttpApiEndpoint.post("edge", "/curations/edges")
+      .setPayload(EdgeCurationRequest)
+      .addSuccess(Curation.CurationReport)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Confirm, reject or correct the kind of the edge between two claims; statuses are re-graded.")
+  )
+  .add(
+    HttpApiEndpoint.post("claim", "/curations/claims")
+      .setPayload(ClaimCurationRequest)
+      .addSuccess(Curation.CurationReport)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Confirm a claim as a finding, or mark it not a finding (hidden from claims and answers).")
+  )
+  .add(
+    HttpApiEndpoint.post("merge", "/curations/entities/merge")
+      .setPayload(EntityMergeRequest)
+      .addSuccess(Curation.CurationReport)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Merge one entity into another (names, mentions, claims, relations).")
+  )
+  .add(
+    HttpApiEndpoint.post("undo", "/curations/:curationId/undo")
+      .setPath(CurationIdPath)
+      .setPayload(Schema.Struct({ by: opt(Curator) }))
+      .addSuccess(Curation.CurationReport)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Description, "Undo a decision: what it removed is put back and statuses are re-graded.")
+  )
+  .annotate(OpenApi.Title, "Curation")
+{}
+
 /**
  * The whole API, under `/api`, with the token security (checked only when the server has a token).
  *
@@ -1129,6 +1235,7 @@ export class KgApi extends HttpApi.make("kg")
   .add(PapersGroup)
   .add(GraphGroup)
   .add(JobsGroup)
+  .add(CurationGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)

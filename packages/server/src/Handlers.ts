@@ -21,6 +21,7 @@ import * as Stream from "effect/Stream"
 import { Embeddings } from "@kg/core/Embeddings"
 import * as Arxiv from "@kg/extraction/Arxiv"
 import type { ShaclValidator } from "@kg/extraction/Shacl"
+import * as Curation from "@kg/graph/Curation"
 import { DuckDb, quoteLiteral } from "@kg/graph/DuckDb"
 import * as Epistemics from "@kg/graph/Epistemics"
 import * as GraphExport from "@kg/graph/GraphExport"
@@ -638,6 +639,57 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
 )
 
 // ---------------------------------------------------------------------------------------------------------------
+// Curation
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Who decides when a request names nobody: KG_CURATOR, else the server's operating-system user. */
+const serverCurator = (): string => {
+  const env = process.env["KG_CURATOR"]?.trim()
+  if (env !== undefined && env !== "") return env
+  try {
+    return os.userInfo().username || "workbench"
+  } catch {
+    return "workbench"
+  }
+}
+
+const CURATION_ERRORS = new Set(["UnknownClaimError", "NoEdgeError", "UnknownEntityError", "UnknownCurationError", "InvalidCurationError"])
+
+/** A curation on the writing connection; unknown ids are 404, impossible decisions 400, a second undo 409. */
+const curate = (effect: Effect.Effect<Curation.CurationReport, unknown, DuckDb>) =>
+  Effect.flatMap(Workbench, (wb) => wb.write(effect)).pipe(
+    Effect.mapError((e): unknown => {
+      const tag = tagOf(e)
+      if (!CURATION_ERRORS.has(tag)) return e
+      const message = publicMessage(e)
+      if (tag === "InvalidCurationError") return new BadRequest({ message })
+      if (tag === "UnknownCurationError" && message.includes("already undone")) return new Conflict({ message })
+      return new NotFound({ message })
+    }),
+    api
+  )
+
+const CurationLive = HttpApiBuilder.group(KgApi, "curation", (handlers) =>
+  handlers
+    .handle("list", ({ urlParams }) =>
+      api(Effect.flatMap(Workbench, (wb) =>
+        wb.read(
+          urlParams.claim !== undefined
+            ? Curation.forClaim(urlParams.claim)
+            : Curation.list({ all: urlParams.all === "true", targetKind: urlParams.target })
+        ))))
+    .handle("edge", ({ payload }) =>
+      payload.action === "correct" && payload.kind === undefined
+        ? Effect.fail(new BadRequest({ message: "correcting an edge needs kind: same_as, contradicts, replicates or weak_link" }))
+        : curate(Curation.curateEdge({ a: payload.a, b: payload.b, action: payload.action, kind: payload.kind, curator: payload.by ?? serverCurator() })))
+    .handle("claim", ({ payload }) =>
+      curate(Curation.curateClaim({ claimId: payload.claimId, action: payload.action, role: payload.role, curator: payload.by ?? serverCurator() })))
+    .handle("merge", ({ payload }) =>
+      curate(Curation.mergeEntities({ from: payload.from, into: payload.into, curator: payload.by ?? serverCurator() })))
+    .handle("undo", ({ path: p, payload }) => curate(Curation.undo(p.curationId, payload.by ?? serverCurator())))
+)
+
+// ---------------------------------------------------------------------------------------------------------------
 // Security and the whole API
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -673,6 +725,6 @@ export const AuthorizationLive = Layer.effect(
  * @category layers
  */
 export const layer = HttpApiBuilder.api(KgApi).pipe(
-  Layer.provide([StoreLive, AnswersLive, ClaimsLive, PapersLive, GraphLive, JobsLive]),
+  Layer.provide([StoreLive, AnswersLive, ClaimsLive, PapersLive, GraphLive, JobsLive, CurationLive]),
   Layer.provide(AuthorizationLive)
 )

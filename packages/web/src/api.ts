@@ -4,6 +4,7 @@
  * NDJSON reader for the streamed answers and job progress.
  */
 import type * as Api from "@kg/server/Api"
+import type * as Curation from "@kg/graph/Curation"
 import type * as GraphQueries from "@kg/graph/GraphQueries"
 
 export type Answer = Api.Answer
@@ -29,6 +30,8 @@ export type Challenges = GraphQueries.Challenges
 export type Counterevidence = GraphQueries.Counterevidence
 export type Lineage = GraphQueries.Lineage
 export type Foundations = GraphQueries.Foundations
+export type CurationRecord = Curation.CurationRecord
+export type CurationReport = Curation.CurationReport
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly tag: string, message: string) {
@@ -88,6 +91,17 @@ export const upload = async (file: File): Promise<Job> => {
   })
   if (!response.ok) throw await failure(response)
   return (await response.json()) as Job
+}
+
+/** A curation (a write): JSON with the CSRF token, as the server's request guard asks of every change but jobs. */
+export const curate = async (path: string, body: unknown): Promise<CurationReport> => {
+  const response = await fetch(url(path), {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-kg-csrf": csrfToken() },
+    body: JSON.stringify(body)
+  })
+  if (!response.ok) throw await failure(response)
+  return (await response.json()) as CurationReport
 }
 
 export const del = async <A>(path: string): Promise<A> => {

@@ -7,6 +7,7 @@ import { clear, h } from "./dom.js"
 import { panel } from "./evidence.js"
 import { askView } from "./views/ask.js"
 import { compareView } from "./views/compare.js"
+import { curationView } from "./views/curation.js"
 import { claimsView, claimView } from "./views/claims.js"
 import { graphView } from "./views/graph.js"
 import { addView, patternsView } from "./views/jobs.js"
@@ -22,7 +23,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["graph", "Graph"],
   ["patterns", "Patterns"],
   ["add", "Add papers"],
-  ["compare", "Compare"]
+  ["compare", "Compare"],
+  ["curation", "Curation"]
 ]
 
 const root = document.getElementById("app")!
@@ -89,6 +91,8 @@ const route = async () => {
       return addView(main)
     case "compare":
       return compareView(main)
+    case "curation":
+      return curationView(main, params)
     default:
       return askView(main, evidence, params)
   }

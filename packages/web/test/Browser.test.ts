@@ -388,6 +388,62 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await shot(page, "20-ask-best-of-table")
     await page.close()
   }, 300_000)
+  it("curation: reject an edge in the page, the claim's status changes, it stays rejected after the paper is extracted again; undo", async () => {
+    // two papers that contradict each other on one identified finding (the linker writes a contradicts edge)
+    const art = path.join(dir, "art")
+    fs.mkdirSync(art, { recursive: true })
+    const artPaper = (id: string, year: number, finding: string) =>
+      `---\nid: "${id}"\ntitle: "Antiretroviral therapy and HIV transmission (${id})"\nauthors: ["${id} Author"]\nyear: ${year}\n---\n\n` +
+      `# Results\n\nWe followed 1,200 couples for three years. ${finding}\n`
+    fs.writeFileSync(path.join(art, "a.md"), artPaper("art-a", 2018, "ART substantially reduces infectiveness of HIV-positive people."))
+    fs.writeFileSync(path.join(art, "b.md"), artPaper("art-b", 2020, "ART has no effect on the infectiveness of HIV-positive people."))
+    expect((await extractThrough(server.url, [art])).events.at(-1)!.kind).toBe("completed")
+    const page = await open(1280, 900)
+    await page.goto(`${server.url}#/claims?status=contested`)
+    await page.waitForSelector(".claim-list a")
+    await page.click("text=ART has no effect")
+    await page.waitForSelector("h1.claim-title")
+    const claimUrl = page.url()
+    const badgeText = () => page.locator(".status-line .badge").textContent()
+    expect(await badgeText()).toBe("contested: 1 paper for, 1 against")
+    const row = page.locator("tr", { has: page.locator(".edge-contradicts") }).first()
+    await row.locator("button[data-action=reject-edge]").click()
+    await page.waitForSelector("[data-testid=curation-outcome]")
+    expect(await page.locator("[data-testid=curation-outcome]").textContent()).toMatch(/reject contradicts edge.*contested → preliminary/)
+    await expect.poll(badgeText).toMatch(/^preliminary/)
+    expect(await page.locator(".edge-contradicts").count()).toBe(0)
+    expect(await page.locator("[data-testid=claim-curations] [data-testid=curation]").count()).toBe(1)
+    await shot(page, "21-curation-edge-rejected")
+
+    // the paper is extracted again (its file changed): the linker proposes the edge again, the decision holds
+    const b = path.join(art, "b.md")
+    fs.writeFileSync(b, fs.readFileSync(b, "utf8").replace("year: 2020", "year: 2020\nvenue: \"Revised\""))
+    const { events } = await extractThrough(server.url, [art])
+    const last = events[events.length - 1]!
+    expect(last.kind).toBe("completed")
+    // b.md is stored again (its claims written anew and linked again); a.md is unchanged
+    expect(last.job?.summary?.["papers"]).toBe(1)
+    expect(last.job?.summary?.["papersUnchanged"]).toBe(1)
+    await page.goto(`${server.url}#/papers`)
+    await page.goto(claimUrl)
+    await page.waitForSelector("h1.claim-title")
+    expect(await badgeText()).toMatch(/^preliminary/)
+    expect(await page.locator(".edge-contradicts").count()).toBe(0)
+
+    // the curation list: who, when, undo; undo re-grades back
+    await page.goto(`${server.url}#/curation`)
+    await page.waitForSelector("[data-testid=curation-list] [data-testid=curation]")
+    expect(await page.locator("[data-testid=curation] .curation-summary").first().textContent()).toContain("reject contradicts edge")
+    await shot(page, "22-curation-list")
+    await page.locator("[data-testid=curation] button[data-action=undo]").first().click()
+    await page.waitForSelector("[data-testid=curation-outcome]")
+    await page.goto(`${server.url}#/papers`)
+    await page.goto(claimUrl)
+    await page.waitForSelector("h1.claim-title")
+    expect(await badgeText()).toBe("contested: 1 paper for, 1 against")
+    expect(await page.locator(".edge-contradicts").count()).toBeGreaterThan(0)
+    await page.close()
+  }, 180_000)
 
   it("nothing failed in the page: no script errors, no failed requests, nothing fetched from another origin", () => {
     expect(errors).toEqual([])

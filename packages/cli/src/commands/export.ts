@@ -15,7 +15,10 @@ const format = Options.choice("format", ["turtle", "ntriples", "jsonld", "csv", 
 )
 const out = Options.text("out").pipe(Options.withDescription("output file (RDF) or directory (csv, parquet)"), Options.optional)
 const trainingData = Options.text("training-data").pipe(
-  Options.withDescription("write one JSONL record per chunk extracted by a teacher model (LLM runs) to this file"),
+  Options.withDescription(
+    "write one JSONL record per chunk extracted by a teacher model (LLM runs) to this file, and beside it the judged " +
+      "claim pairs (<file>.pairs.jsonl: edges and curators' verdicts) and sentences (<file>.sentences.jsonl); see docs/curation.md"
+  ),
   Options.optional
 )
 const includeOffline = Options.boolean("include-offline").pipe(

@@ -5,6 +5,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as GraphExport from "@kg/graph/GraphExport"
+import * as JudgedData from "@kg/graph/JudgedData"
 import { Store } from "@kg/graph/Store"
 import * as TrainingExport from "@kg/graph/TrainingExport"
 import type { ExportArgs } from "../commands/export.js"
@@ -18,7 +19,18 @@ export const export_ = (args: ExportArgs) =>
         const summary = yield* TrainingExport.exportTrainingData(args.trainingData.value, {
           includeOffline: args.includeOffline
         })
-        return yield* Console.log(args.json ? JSON.stringify(summary) : `wrote ${summary.records} training records to ${summary.path}`)
+        // the judged pairs and sentences (linker edges, curators' verdicts) beside it
+        const judged = yield* JudgedData.exportJudged(args.trainingData.value)
+        return yield* Console.log(
+          args.json
+            ? JSON.stringify({ ...summary, judged })
+            : [
+              `wrote ${summary.records} training records to ${summary.path}`,
+              `wrote ${judged.pairs} judged claim pairs (${judged.curatedPairs} by curators; ` +
+              `${Object.entries(judged.byLabel).map(([k, v]) => `${v} ${k}`).join(", ") || "none"}) to ${judged.pairsPath}`,
+              `wrote ${judged.sentences} judged sentences to ${judged.sentencesPath}`
+            ].join("\n")
+        )
       }
       if (Option.isNone(args.format) || Option.isNone(args.out)) {
         return yield* Effect.fail(new Error("kg export needs --format and --out (or --training-data FILE)"))

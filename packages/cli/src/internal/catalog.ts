@@ -148,6 +148,24 @@ export const entries: ReadonlyArray<Entry> = [
     examples: ["kg retract 2212.11791", "kg retract 2212.11791 --undo"]
   },
   {
+    name: "curate",
+    group: "maintain",
+    summary: "confirm, reject or correct claims, edges and entities; kept across re-extraction, listed, undoable",
+    examples: [
+      "kg curate list",
+      "kg curate reject <claim-id> <claim-id>          # a wrong edge",
+      "kg curate reject <claim-id> --role background   # not a finding",
+      "kg curate kind <claim-id> <claim-id> weak_link",
+      "kg curate undo 3"
+    ]
+  },
+  {
+    name: "train",
+    group: "measure",
+    summary: "retrain an offline judge (nli) from the shipped data plus a store's curations; kept only when held-out is not worse",
+    examples: ["kg train nli --db papers.duckdb", "kg train nli --db papers.duckdb --dry-run --json"]
+  },
+  {
     name: "export",
     group: "maintain",
     summary: "export the graph (Turtle, N-Triples, JSON-LD, CSV, Parquet) or training data",

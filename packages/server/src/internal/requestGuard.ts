@@ -67,6 +67,9 @@ const mediaType = (request: HttpServerRequest.HttpServerRequest): string =>
 /** The API's upload route (a raw body; every other POST takes JSON). */
 export const isUpload = (pathname: string): boolean => pathname === "/api/jobs/upload"
 
+/** The curation routes: decisions that change the store's graph. */
+export const isCuration = (pathname: string): boolean => pathname === "/api/curations" || pathname.startsWith("/api/curations/")
+
 /** A POST to a JSON route whose body is not declared JSON. */
 export const notJson = (request: HttpServerRequest.HttpServerRequest, pathname: string): Refusal | null => {
   if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return null
@@ -81,20 +84,20 @@ export const notJson = (request: HttpServerRequest.HttpServerRequest, pathname: 
   }
 }
 
-/** An upload without the CSRF token (and not authenticated by an Authorization header). */
+/** An upload or a curation without the CSRF token (and not authenticated by an Authorization header). */
 export const missingCsrf = (
   request: HttpServerRequest.HttpServerRequest,
   pathname: string,
   csrf: string,
   authenticatedBy: "header" | "cookie" | "query" | null
 ): Refusal | null => {
-  if (!isUpload(pathname) || !isChange(request.method) || authenticatedBy === "header") return null
+  if (!(isUpload(pathname) || isCuration(pathname)) || !isChange(request.method) || authenticatedBy === "header") return null
   const given = request.headers[CSRF_HEADER]
   if (given !== undefined && sameToken(given.trim(), csrf)) return null
   return {
     status: 403,
     tag: "Forbidden",
-    message: "uploads carry the server's CSRF token in the X-Kg-Csrf header (the page sends it from its kg_csrf cookie; " +
+    message: "uploads and curations carry the server's CSRF token in the X-Kg-Csrf header (the page sends it from its kg_csrf cookie; " +
       "a script reads the cookie from any GET of the server, or authenticates with Authorization: Bearer <token>)"
   }
 }
@@ -137,13 +140,13 @@ export const tooDeep = (text: string): Refusal | null =>
     }
     : null
 
-/** A request that would write to a read-only server (uploads, extraction and L4 jobs, cancelling). */
+/** A request that would write to a read-only server (uploads, extraction and L4 jobs, cancelling, curations). */
 export const writesReadOnly = (request: HttpServerRequest.HttpServerRequest, pathname: string): Refusal | null =>
-  isChange(request.method) && (pathname === "/api/jobs" || pathname.startsWith("/api/jobs/"))
+  isChange(request.method) && (pathname === "/api/jobs" || pathname.startsWith("/api/jobs/") || isCuration(pathname))
     ? {
       status: 403,
       tag: "Forbidden",
       message: "this server is read-only (kg serve --read-only): it answers questions and shows the graph, but takes no " +
-        "uploads or jobs; serve the store without --read-only to add papers"
+        "uploads, jobs or curations; serve the store without --read-only to add papers or curate"
     }
     : null

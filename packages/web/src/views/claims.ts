@@ -12,9 +12,11 @@ import {
   type Lineage,
   type PaperSummary
 } from "../api.js"
+import { type CurationRecord } from "../api.js"
 import { clear, h } from "../dom.js"
 import { openEvidence } from "../evidence.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
+import { claimControls, claimCurations, edgeControls } from "./curation.js"
 
 export const claimsView = async (main: HTMLElement, params: URLSearchParams): Promise<void> => {
   const status = h("select", { id: "status", name: "status" },
@@ -76,14 +78,26 @@ const signalText = (signals: Readonly<Record<string, number>>) =>
 export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
   main.append(loading("the claim"))
   let detail: ClaimDetail
+  let curations: ReadonlyArray<CurationRecord> = []
   try {
     detail = await getJson<ClaimDetail>(`/claims/${encodeURIComponent(id)}`)
+    curations = await getJson<ReadonlyArray<CurationRecord>>("/curations", { claim: detail.claim.id }).catch(() => [])
   } catch (e) {
     clear(main)
     main.append(h("h1", {}, "Claim"), errorBox(e))
     return
   }
   clear(main)
+  // A decision re-grades statuses: the page is drawn again from the store (a claim marked not a finding is gone).
+  const curated = h("div", { class: "curation-out", "aria-live": "polite" })
+  const reload = async () => {
+    const keep = Array.from(curated.childNodes)
+    clear(main)
+    await claimView(main, evidence, id)
+    const out = main.querySelector(".curation-out")
+    if (out !== null) out.append(...keep)
+    else main.prepend(...keep)
+  }
   document.title = `${shorten(detail.claim.text, 50)} · kg workbench`
   const a = detail.assessment
   const c = detail.claim
@@ -92,6 +106,9 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
     h("h1", { class: "claim-title" }, c.text),
     h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
       h("span", { class: "reason" }, `Why: ${a.reason}`)),
+    claimControls(c.id, curated, reload),
+    curated,
+    claimCurations(curations, curated, reload) ?? "",
     detail.resolution.by === "text"
       ? h("p", { class: "note" }, `Nearest claim to “${detail.resolution.query}” (similarity ${detail.resolution.similarity}).`)
       : "",
@@ -120,11 +137,12 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
       `Edges (${detail.edges.length})`,
       detail.edges.length === 0
         ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
-        : table(["kind", "other claim", "score", "signals"], detail.edges.map((e) => [
+        : table(["kind", "other claim", "score", "signals", "curate"], detail.edges.map((e) => [
           h("span", { class: `edge edge-${e.kind}` }, e.kind.replace(/_/g, " ")),
           h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
           String(Math.round(e.score * 100) / 100),
-          signalText(e.signals) || "—"
+          signalText(e.signals) || "—",
+          edgeControls(c.id, e.other.id, e.kind, curated, reload)
         ]))
     ),
     section("Entities", detail.entities.length === 0 ? h("p", { class: "muted" }, "none") : h("ul", { class: "chips" }, detail.entities.map((e) =>

@@ -12,6 +12,9 @@
  *
  * @internal
  */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import weights from "./weights.json" with { type: "json" }
 import { featureNames, features, relatedness } from "./features.js"
 import type { NliJudgement } from "./rules.js"
@@ -51,8 +54,11 @@ export const judgeWith = (model: NliModel, premise: string, hypothesis: string):
   if (!matchesFeatures(model)) {
     throw new Error("the NLI weights were trained on other features than nliFeatures.ts computes: run scripts/train-nli.ts")
   }
-  const related = relatedness(premise, hypothesis)
-  const x = features(premise, hypothesis)
+  return decide(model, features(premise, hypothesis), relatedness(premise, hypothesis))
+}
+
+/** The verdict of a model on a pair's features and relatedness (computed once when a pair is judged by several models). */
+export const decide = (model: NliModel, x: ReadonlyArray<number>, related: number): NliJudgement => {
   const p = probability(model, x)
   const signals = { pContradict: Math.round(p * 1000) / 1000, relatedness: Math.round(related * 1000) / 1000 }
   if (related < model.minRelatedness) return { label: "neutral", score: 0.5, signals }
@@ -61,5 +67,61 @@ export const judgeWith = (model: NliModel, premise: string, hypothesis: string):
   return { label: "neutral", score: 0.5, signals }
 }
 
-/** Judge a pair with the shipped model. */
-export const judge = (premise: string, hypothesis: string): NliJudgement => judgeWith(shippedModel, premise, hypothesis)
+/**
+ * Where retrained weights are looked for (`kg train nli` writes them there): `$KG_NLI_WEIGHTS` (a file), else
+ * `<config dir>/kg/nli-weights.json` (`$XDG_CONFIG_HOME`, else `~/.config`). `KG_NLI_WEIGHTS=shipped` uses the
+ * shipped weights only (the tests do).
+ */
+export const userWeightsPath = (): string | null => {
+  const env = process.env["KG_NLI_WEIGHTS"]?.trim()
+  if (env === "shipped") return null
+  if (env !== undefined && env !== "") return env
+  const base = process.env["XDG_CONFIG_HOME"]?.trim() || path.join(os.homedir(), ".config")
+  return path.join(base, "kg", "nli-weights.json")
+}
+
+/** Where the judge's weights came from. */
+export interface ActiveModel {
+  readonly model: NliModel
+  /** `shipped`, or the file of retrained weights. */
+  readonly source: string
+  /** Why a file of retrained weights was not used (unreadable, other features). */
+  readonly ignored?: string | undefined
+}
+
+let active: ActiveModel | undefined
+
+/** Read retrained weights from `file`, or say why they cannot be used. */
+export const readModel = (file: string): NliModel | string => {
+  try {
+    const m = JSON.parse(fs.readFileSync(file, "utf8")) as NliModel
+    if (!Array.isArray(m.weights) || !Array.isArray(m.features) || typeof m.contradictAt !== "number") {
+      return `${file} is not a file of NLI weights (no features, weights or contradictAt)`
+    }
+    if (!matchesFeatures(m)) return `${file} was trained on other features than this kg computes: run kg train nli again`
+    return m
+  } catch (e) {
+    return `${file} cannot be read: ${e instanceof Error ? e.message : String(e)}`
+  }
+}
+
+/** The model the judge uses: retrained weights when present and valid, else the shipped ones (read once). */
+export const activeModel = (): ActiveModel => {
+  if (active !== undefined) return active
+  const file = userWeightsPath()
+  if (file === null || !fs.existsSync(file)) {
+    active = { model: shippedModel, source: "shipped" }
+    return active
+  }
+  const read = readModel(file)
+  active = typeof read === "string" ? { model: shippedModel, source: "shipped", ignored: read } : { model: read, source: file }
+  return active
+}
+
+/** Forget the loaded model (after new weights are written). */
+export const reloadModel = (): void => {
+  active = undefined
+}
+
+/** Judge a pair with the active model (retrained weights when present, else the shipped ones). */
+export const judge = (premise: string, hypothesis: string): NliJudgement => judgeWith(activeModel().model, premise, hypothesis)
