@@ -23,10 +23,12 @@ import * as Stream from "effect/Stream"
 import {
   Chunk,
   type ChunkId,
+  type ClaimRole,
   ClaimSource,
   type Entity,
   type EntityId,
   type ExtractionResult,
+  findingRoles,
   type Paper,
   PaperRecord
 } from "@kg/core/Domain"
@@ -36,8 +38,9 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as EntityResolution from "./EntityResolution.js"
-import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
+import { type ChunkContext, type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
+import * as OfflineSections from "./internal/offlineSections.js"
 import * as Rdf from "./Rdf.js"
 import { ShaclValidator } from "./Shacl.js"
 
@@ -102,6 +105,10 @@ export interface BundleClaim {
   readonly entityIds: ReadonlyArray<EntityId>
   readonly embedding: Float32Array | null
   readonly sources: ReadonlyArray<ClaimSource>
+  /** The rhetorical role under which the sentence is a claim (`result`, `statement`), or null when not given. */
+  readonly role?: ClaimRole | null | undefined
+  /** P(result) of the role classifier, or null when not given. */
+  readonly roleConfidence?: number | null | undefined
 }
 
 /**
@@ -225,6 +232,20 @@ export const chunkDocument = (
     }
   }
   return out
+}
+
+/**
+ * Keeps only the claims that are findings: a claim whose extractor gave it a
+ * role other than `result` or `statement` (background, objective, method,
+ * other) is not a claim. Claims with no role (an extractor that gives none)
+ * are kept.
+ *
+ * @since 0.1.0
+ * @category grounding
+ */
+export const keepFindings = (result: ExtractionResult): ExtractionResult => {
+  const claims = result.claims.filter((c) => c.role == null || findingRoles.has(c.role))
+  return claims.length === result.claims.length ? result : { ...result, claims }
 }
 
 /**
@@ -374,12 +395,14 @@ const processChunk = (
   memo: StoreMemo,
   options: PipelineOptions,
   /** The extractor's answer when it was asked ahead (extractors that do not use the cache). */
-  ahead?: Either.Either<ChunkExtraction, ExtractionFailed>
+  ahead?: Either.Either<ChunkExtraction, ExtractionFailed>,
+  /** Where the chunk sits in its document (the section it starts in). */
+  context?: ChunkContext
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
     const shacl = yield* ShaclValidator
-    const extracted = ahead ?? (yield* extractor.extractChunk({ paper, chunk, cache }).pipe(Effect.either))
+    const extracted = ahead ?? (yield* extractor.extractChunk({ paper, chunk, cache, context }).pipe(Effect.either))
     if (extracted._tag === "Left") {
       return {
         chunk,
@@ -395,7 +418,7 @@ const processChunk = (
         typeVotes: new Map()
       } satisfies ChunkOutcome
     }
-    const grounded = groundEvidence(chunk, extracted.right.result)
+    const grounded = groundEvidence(chunk, keepFindings(extracted.right.result))
     const definitions = EntityName.findDefinitions(chunk.text)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
@@ -436,7 +459,9 @@ const processChunk = (
       domainTags: c.domainTags,
       confidence: c.confidence,
       entityIds: c.entityIds,
-      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })]
+      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })],
+      role: c.role ?? null,
+      roleConfidence: c.roleConfidence ?? null
     }))
     return {
       chunk,
@@ -497,6 +522,12 @@ export const extractPaper = (
       )
     const total = chunks.length
     const memo: StoreMemo = new Map()
+    // the section each chunk starts in, for extractors that read sentences against their section
+    const headings = OfflineSections.headingsOf(doc.text)
+    const contextOf = (chunk: Chunk): ChunkContext => ({
+      heading: OfflineSections.headingBefore(headings, chunk.startChar),
+      atStart: doc.text.slice(0, chunk.startChar).trim() === ""
+    })
     const preparedExtraction = (chunk: Chunk): Either.Either<ChunkExtraction, ExtractionFailed> => {
       const outcome = prepared!.extractions[chunk.ordinal]!
       return "ok" in outcome
@@ -506,7 +537,8 @@ export const extractPaper = (
 
     // A paper that fits in one chunk: its claims and its record from one call, when the extractor has one.
     const whole = total === 1 && extractor.extractWhole !== undefined
-      ? yield* extractor.extractWhole({ paper, chunk: chunks[0]!, cache: EntityCache.empty }).pipe(Effect.either)
+      ? yield* extractor.extractWhole({ paper, chunk: chunks[0]!, cache: EntityCache.empty, context: contextOf(chunks[0]!) })
+        .pipe(Effect.either)
       : undefined
 
     const cacheAfter = (previous: Option.Option<ChunkOutcome>) =>
@@ -522,7 +554,7 @@ export const extractPaper = (
           Stream.mapEffect((chunk) =>
             prepared !== null
               ? Effect.succeed({ chunk, extracted: preparedExtraction(chunk) })
-              : extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
+              : extractor.extractChunk({ paper, chunk, cache: EntityCache.empty, context: contextOf(chunk) }).pipe(
                 Effect.either,
                 Effect.map((extracted) => ({ chunk, extracted }))
               ), { concurrency: Math.max(1, extractor.ahead ?? 1) }),
@@ -557,13 +589,16 @@ export const extractPaper = (
                 cacheAfter(previous),
                 memo,
                 options,
-                prepared !== null ? preparedExtraction(chunk) : undefined
+                prepared !== null ? preparedExtraction(chunk) : undefined,
+                contextOf(chunk)
               ).pipe(Effect.map(Option.some))
           ),
           Stream.filterMap((o) => o)
         )
         : Stream.fromIterable(chunks).pipe(
-          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, memo, options), { concurrency })
+          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, memo, options, undefined, contextOf(chunk)), {
+            concurrency
+          })
         )
 
     const collected: Array<ChunkOutcome> = []

@@ -13,7 +13,7 @@ import { rename, rm } from "node:fs/promises"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
-import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
+import type { Chunk, ChunkId, ClaimId, ClaimRole, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
 import * as Rdf from "@kg/extraction/Rdf"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 
@@ -69,6 +69,8 @@ interface SourceRow {
   domain_tags: ReadonlyArray<string>
   confidence: number
   status: string
+  role: string | null
+  role_confidence: number | null
   evidence: string
 }
 
@@ -180,7 +182,7 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
          WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
          GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
-              cl.confidence, cl.status, f.evidence
+              cl.confidence, cl.status, cl.role, cl.role_confidence, f.evidence
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
        WHERE s.paper_id = $1`,
       [paperId]
@@ -240,7 +242,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
           domainTags: s.domain_tags,
           confidence: s.confidence,
           entityIds: aboutByClaim.get(s.claim_id) ?? [],
-          status: s.status
+          status: s.status,
+          role: s.role as ClaimRole | null,
+          roleConfidence: s.role_confidence
         }))
       })
       for (const q of chunkQuads) {

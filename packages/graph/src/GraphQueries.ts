@@ -21,7 +21,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Claim, ClaimEdgeKind, ClaimId, ClaimSource, ChunkId, EpistemicStatus, PaperId } from "@kg/core/Domain"
+import { ChunkId, Claim, ClaimEdgeKind, ClaimId, type ClaimRole, ClaimSource, EpistemicStatus, PaperId } from "@kg/core/Domain"
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
@@ -667,7 +667,12 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     domain_tags: ReadonlyArray<string>
     confidence: number
     status: string
-  }>("SELECT text, metric, value, conditions, domain_tags, confidence, status FROM claims WHERE claim_id = $1", [id])
+    role: string | null
+    role_confidence: number | null
+  }>(
+    "SELECT text, metric, value, conditions, domain_tags, confidence, status, role, role_confidence FROM claims WHERE claim_id = $1",
+    [id]
+  )
   const sources = yield* sourcesOf(db, id)
   const edges = yield* edgesOf(db, id)
   const others = yield* summaries(db, [id, ...edges.map((e) => e.other)])
@@ -687,6 +692,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     domainTags: row!.domain_tags,
     confidence: Math.min(1, Math.max(0, row!.confidence)),
     status: row!.status as EpistemicStatus,
+    role: row!.role as ClaimRole | null,
+    roleConfidence: row!.role_confidence === null ? null : Math.min(1, Math.max(0, row!.role_confidence)),
     sources: sources.map((s) =>
       ClaimSource.make({ paperId: PaperId.make(s.paperId), chunkId: ChunkId.make(s.chunkId), page: s.page, quote: s.quote })
     )

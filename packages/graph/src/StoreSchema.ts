@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 5
+export const CURRENT_VERSION = 6
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -326,6 +326,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlV5) yield* db.run(statement)
+      })
+  },
+  {
+    to: 6,
+    description: "claim roles: the rhetorical role under which a sentence is a claim, and the classifier's confidence",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlClaimRoles) yield* db.run(statement)
       })
   }
 ]
@@ -735,4 +743,19 @@ export const ddlV5: ReadonlyArray<string> = [
       quote VARCHAR NOT NULL,
       attribution VARCHAR NOT NULL
     )`
+]
+
+/**
+ * The statements of the claim-role migration (see `docs/schema.md`):
+ * `claims.role` (`result`: a finding of the paper; `statement`: a claim given
+ * on its own) and `claims.role_confidence` (the role classifier's P(result)).
+ * Claims stored before are left NULL: not classified (re-extract the paper
+ * to classify them).
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlClaimRoles: ReadonlyArray<string> = [
+  "ALTER TABLE claims ADD COLUMN IF NOT EXISTS role VARCHAR",
+  "ALTER TABLE claims ADD COLUMN IF NOT EXISTS role_confidence DOUBLE"
 ]

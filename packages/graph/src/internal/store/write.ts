@@ -288,7 +288,9 @@ export const writeRows = (
         "preliminary",
         c.embedding,
         now,
-        false
+        false,
+        c.role ?? null,
+        c.roleConfidence ?? null
       ])
     )
     const claimEntitiesAdded = yield* appendRows(
