@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 6
+export const CURRENT_VERSION = 8
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -59,7 +59,10 @@ export const TABLES = [
   "paper_overrides",
   "arxiv_papers",
   "run_batches",
-  "reported_claims"
+  "reported_claims",
+  "claim_findings",
+  "entity_paper_names",
+  "claim_roles"
 ] as const
 
 /**
@@ -330,7 +333,23 @@ export const migrations: ReadonlyArray<Migration> = [
   },
   {
     to: 6,
-    description: "claim roles: the rhetorical role under which a sentence is a claim, and the classifier's confidence",
+    description: "structured findings: claim_findings (subject, task, dataset, metric, value, baseline, direction, scope)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV6Findings) yield* db.run(statement)
+      })
+  },
+  {
+    to: 7,
+    description: "entity names that hold within one paper only (the paper's task by its head word, an acronym it spells)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlEntityPaperNames) yield* db.run(statement)
+      })
+  },
+  {
+    to: 8,
+    description: "claim roles: the rhetorical role under which a sentence is a claim (result, statement) and P(finding)",
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlClaimRoles) yield* db.run(statement)
@@ -435,6 +454,27 @@ export const rekeyEntities = (db: DuckDbService): Effect.Effect<number, DuckDbEr
       )
       yield* db.run("DROP TABLE temp.main.kg_entity_keys")
     }
+    // Names that hold within one paper (a later migration's table: absent while migration 3 runs).
+    const [paperNames] = yield* db.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM duckdb_tables()
+       WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'entity_paper_names'`
+    )
+    if ((paperNames?.n ?? 0) > 0) {
+      const names = yield* db.query<{ name: string; name_key: string }>(
+        "SELECT DISTINCT name, name_key FROM entity_paper_names"
+      )
+      const changed = names.filter((r) => keyOf(r.name) !== r.name_key).map((r) => [r.name, keyOf(r.name)])
+      if (changed.length > 0) {
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_paper_name_keys (name VARCHAR, key VARCHAR)")
+        yield* db.append("kg_paper_name_keys", changed, { catalog: "temp", schema: "main" })
+        yield* db.run(
+          `UPDATE entity_paper_names SET name_key = k.key FROM temp.main.kg_paper_name_keys k
+           WHERE k.name = entity_paper_names.name`
+        )
+        yield* db.run("DROP TABLE temp.main.kg_paper_name_keys")
+      }
+      rows.push(...changed.map(([name, key]) => ["n", "", name!, key!]))
+    }
     yield* db.run("INSERT OR REPLACE INTO meta VALUES ('entity_key_rules', $1)", [KEY_RULES])
     return rows.length
   })
@@ -530,6 +570,29 @@ export const ddlV4: ReadonlyArray<string> = [
       ended_at TIMESTAMP,
       request_counts JSON
     )`
+]
+
+/**
+ * The statements of the findings migration (see `docs/schema.md`):
+ * `claim_findings`, each claim's structured finding (`Domain.Finding` as
+ * JSON: subject, task, dataset, metric, value, baseline, delta, outcome,
+ * direction, negation, scope, excludes), one row per claim that has one.
+ * Claims stored before it have none and are read from their text when
+ * linked; every claim is linked again (`linked = false`) so that its edges
+ * follow the finding rules. A table rather than a column of `claims`:
+ * DuckDB refuses to commit a transaction that alters a table it also updated,
+ * and migration 3 updates `claims` in the same transaction when an older
+ * store is brought up to date.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV6Findings: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS claim_findings (
+      claim_id VARCHAR PRIMARY KEY,
+      finding JSON NOT NULL
+    )`,
+  "UPDATE claims SET linked = false"
 ]
 
 /**
@@ -746,16 +809,45 @@ export const ddlV5: ReadonlyArray<string> = [
 ]
 
 /**
+ * The statements of the migration that adds `entity_paper_names` (see
+ * `docs/schema.md`): names one paper gives an entity that hold only within
+ * that paper (`EntityResolution.resolvePaper`: "translation" for machine
+ * translation in a paper on machine translation). Entity resolution across
+ * papers never reads them (`entity_aliases` are the names every paper
+ * shares); they say which entity the paper meant, for that paper's readers
+ * and for evaluation. Written with the paper, removed with it.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlEntityPaperNames: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS entity_paper_names (
+      paper_id VARCHAR NOT NULL,
+      entity_id VARCHAR NOT NULL,
+      name VARCHAR NOT NULL,
+      name_key VARCHAR NOT NULL
+    )`
+]
+
+/**
  * The statements of the claim-role migration (see `docs/schema.md`):
- * `claims.role` (`result`: a finding of the paper; `statement`: a claim given
- * on its own) and `claims.role_confidence` (the role classifier's P(result)).
- * Claims stored before are left NULL: not classified (re-extract the paper
- * to classify them).
+ * `claim_roles`, one row per claim whose extractor gave a rhetorical role:
+ * `role` (`result`: a finding of the paper; `statement`: a claim given on its
+ * own) and `role_confidence` (the role classifier's P(finding), or the LLM's
+ * own estimate). Claims stored before have no row: not classified
+ * (re-extract the paper to classify them). A table rather than columns of
+ * `claims`: DuckDB refuses to commit a transaction that alters a table it
+ * also updated, and migrations 3 and 6 update `claims` in the same
+ * transaction when an older store is brought up to date. Self-contained: no
+ * other table changes, no data moves.
  *
  * @since 0.1.0
  * @category schema
  */
 export const ddlClaimRoles: ReadonlyArray<string> = [
-  "ALTER TABLE claims ADD COLUMN IF NOT EXISTS role VARCHAR",
-  "ALTER TABLE claims ADD COLUMN IF NOT EXISTS role_confidence DOUBLE"
+  `CREATE TABLE IF NOT EXISTS claim_roles (
+      claim_id VARCHAR PRIMARY KEY,
+      role VARCHAR NOT NULL CHECK (role IN ('result', 'statement')),
+      role_confidence DOUBLE CHECK (role_confidence IS NULL OR (role_confidence >= 0 AND role_confidence <= 1))
+    )`
 ]

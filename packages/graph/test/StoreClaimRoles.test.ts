@@ -1,15 +1,16 @@
 /**
- * Claim roles in the store (schema v6): a store made by the previous version
- * opens with `claims.role` / `claims.role_confidence` NULL for the claims it
- * holds; new claims keep the role and confidence the extractor gave them,
- * which `getClaim` and the RDF export show.
+ * Claim roles in the store (migration 8, `claim_roles`): a v5 store (before
+ * migration 6 updates `claims` in the same transaction) and a v7 store open
+ * and upgrade with no role for the claims they hold; new claims keep the role
+ * and confidence the extractor gave them, which `getClaim` and the RDF export
+ * show; removing the paper removes its roles.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as path from "node:path"
-import { RunId } from "@kg/core/Domain"
+import { PaperId, RunId } from "@kg/core/Domain"
 import { DuckDb } from "../src/DuckDb.js"
 import * as GraphExport from "../src/GraphExport.js"
 import * as GraphQueries from "../src/GraphQueries.js"
@@ -30,15 +31,15 @@ const open = (file: string, migrations?: ReadonlyArray<StoreSchema.Migration>) =
 
 const FINDING = "Our parser reaches 93.1 F1 on the Penn Treebank, 2.0 points above the previous best."
 
-describe("claim roles in the store (v6)", () => {
-  it.scoped("a v5 store gains the role columns, NULL for its claims; new claims keep their role", () =>
+describe("claim roles in the store (v8)", () => {
+  it.scoped.each([5, 7])("a v%i store gains claim_roles, empty for its claims; new claims keep their role", (from) =>
     Effect.gen(function*() {
       const dir = yield* tempDir
-      const file = path.join(dir, "v5.duckdb")
+      const file = path.join(dir, `v${from}.duckdb`)
       yield* Effect.scoped(Effect.gen(function*() {
-        const { db } = yield* open(file, StoreSchema.migrations.slice(0, 5))
+        const { db } = yield* open(file, StoreSchema.migrations.slice(0, from))
         const [meta] = yield* db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
-        expect(meta!.value).toBe("5")
+        expect(meta!.value).toBe(String(from))
         yield* db.run(
           `INSERT INTO claims VALUES ('c-old', 'An old claim.', NULL, NULL, NULL, [], 0.8, 'preliminary', NULL, now(), true)`
         )
@@ -47,11 +48,11 @@ describe("claim roles in the store (v6)", () => {
       const { ctx, db, store } = yield* open(file)
       const [version] = yield* db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
       expect(Number(version!.value)).toBe(StoreSchema.CURRENT_VERSION)
-      expect(StoreSchema.CURRENT_VERSION).toBeGreaterThanOrEqual(6)
-      const [old] = yield* db.query<{ role: string | null; role_confidence: number | null }>(
-        "SELECT role, role_confidence FROM claims WHERE claim_id = 'c-old'"
-      )
-      expect(old).toEqual({ role: null, role_confidence: null })
+      expect(StoreSchema.CURRENT_VERSION).toBeGreaterThanOrEqual(8)
+      const [kept] = yield* db.query<{ text: string }>("SELECT text FROM claims WHERE claim_id = 'c-old'")
+      expect(kept!.text).toBe("An old claim.")
+      const old = yield* db.query("SELECT role FROM claim_roles WHERE claim_id = 'c-old'")
+      expect(old).toEqual([])
 
       const bundle = yield* bundleOf({ id: "parser", claims: [{ text: FINDING, tags: ["parsing"] }] })
       yield* store.writePaper(RunId.make("run-roles"), {
@@ -59,7 +60,7 @@ describe("claim roles in the store (v6)", () => {
         claims: bundle.claims.map((c) => ({ ...c, role: "result" as const, roleConfidence: 0.87 }))
       })
       const [row] = yield* db.query<{ role: string; role_confidence: number }>(
-        "SELECT role, role_confidence FROM claims WHERE claim_id = $1",
+        "SELECT role, role_confidence FROM claim_roles WHERE claim_id = $1",
         [idOf(FINDING)]
       )
       expect(row).toEqual({ role: "result", role_confidence: 0.87 })
@@ -71,5 +72,9 @@ describe("claim roles in the store (v6)", () => {
       const of = (local: string) => quads.filter((q) => q.predicate.value.endsWith(`#${local}`)).map((q) => q.object.value)
       expect(of("role")).toEqual(["result"])
       expect(of("roleConfidence").map(Number)).toEqual([0.87])
+
+      yield* store.removePaper(PaperId.make("parser"))
+      const left = yield* db.query("SELECT claim_id FROM claim_roles")
+      expect(left).toEqual([])
     }))
 })

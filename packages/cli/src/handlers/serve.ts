@@ -7,6 +7,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Arxiv from "@kg/extraction/Arxiv"
 import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Retrieval from "@kg/graph/Retrieval"
 import * as Server from "@kg/server/Server"
@@ -47,17 +48,21 @@ export const serve = (args: ServeArgs) =>
         Layers.shaclLayer(shapesPath),
         Layers.nliLayer(provider, model),
         GraphRetrieval.layerWarm.pipe(Layer.provideMerge(Retrieval.layer())),
+        // the page's "From arXiv" jobs (KG_ARXIV_URL / KG_ARXIV_DELAY_MS as for kg fetch arxiv)
+        Arxiv.layerConfig(),
         provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
-      ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath)))
+      ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath, args.readOnly ? { readOnly: true, mustExist: true } : {})))
       const server = Server.layer({
         host,
         port,
         token,
+        readOnly: args.readOnly,
         version,
         webRoot,
         minScore: settings.relevanceFloor.value,
         extract: {
           concurrency: settings.concurrency.value,
+          minChunkSuccess: settings.extract.minChunkSuccess.value,
           chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value }
         }
       }).pipe(Layer.provide(kg))
@@ -77,6 +82,7 @@ export const serve = (args: ServeArgs) =>
         } else {
           yield* Console.error("kg serve: loopback only, no token; stop with Ctrl-C")
         }
+        if (wb.readOnly) yield* Console.error("kg serve: read-only: questions and views only; uploads and jobs are refused")
         yield* Console.log(args.json ? JSON.stringify({ url: listening.url, db: info.db, tokenRequired: wb.token !== null }) : `Serving ${info.db} at ${listening.url}`)
         return yield* Effect.never
       }).pipe(

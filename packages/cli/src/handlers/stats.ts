@@ -102,4 +102,4 @@ export const stats = (args: StatsArgs) =>
           )
         }
       }
-    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))

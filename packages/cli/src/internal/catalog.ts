@@ -68,7 +68,12 @@ export const entries: ReadonlyArray<Entry> = [
     name: "serve",
     group: "ask",
     summary: "the research workbench: an HTTP API and a web page where answers show their evidence",
-    examples: ["kg serve", "kg serve --db papers.duckdb --port 8080", "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\""]
+    examples: [
+      "kg serve",
+      "kg serve --db papers.duckdb --port 8080",
+      "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\"",
+      "kg serve --read-only --db shared/papers.duckdb"
+    ]
   },
   {
     name: "chat",
@@ -134,7 +139,7 @@ export const entries: ReadonlyArray<Entry> = [
     name: "remove",
     group: "maintain",
     summary: "delete papers and what only they supported (claims with other sources keep them)",
-    examples: ["kg remove 2212.11791", "kg remove paper-a paper-b --json"]
+    examples: ["kg remove 2212.11791", "kg remove paper-a paper-b --json", "kg remove --db old.duckdb -- -draft-1"]
   },
   {
     name: "retract",
@@ -196,6 +201,7 @@ export const topLevelHelp = (version: string): string => {
   }
   lines.push(
     "Every command takes --db FILE (default kg.duckdb) and --json (one JSON document on stdout).",
+    "Options go anywhere; a value that starts with - goes after -- (kg remove -- -draft-1) or as --option=-value.",
     "Settings: flags > environment > kg.config.json (or --config FILE) > defaults; see `kg config`.",
     "Offline by default; ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL select an LLM provider.",
     "",
