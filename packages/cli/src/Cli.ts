@@ -29,6 +29,7 @@ import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
 import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
+import { trainCommand } from "./commands/train.js"
 import { version } from "./Version.js"
 
 export { evalCommand }
@@ -60,7 +61,8 @@ export const commands = [
   serveCommand,
   chatCommand,
   l4Command,
-  evalCommand
+  evalCommand,
+  trainCommand
 ] as const
 
 /** @since 0.1.0 */

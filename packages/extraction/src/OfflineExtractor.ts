@@ -24,6 +24,7 @@ import {
 } from "./internal/roles/decide.js"
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
 import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
+import { activeModel } from "./RoleClassifier.js"
 import type { OfflineEntityType } from "./internal/offlineLexicon.js"
 import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
 import { rarelyMarked } from "./internal/offlineRarelyMarked.js"
@@ -81,7 +82,7 @@ export interface Options {
    * cues (kept to measure against; it stores set-up and background sentences too).
    */
   readonly claimSelection?: "roles" | "cues" | undefined
-  /** The role classifier's weights (default: the shipped ones, `internal/roles/weights.json`). */
+  /** The role classifier's weights (default: `RoleClassifier.activeModel()`: the user's retrained ones when present, else the shipped ones). */
   readonly roleModel?: RoleModel | undefined
   /**
    * Where the text sits in its document, when it is a part of one (a chunk): the heading of the section it starts
@@ -196,7 +197,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const shortText = !standalone && body.length === sentences.length && body.length <= 12 && bodyWords <= 350
   const abstractThreshold = Math.min(threshold, options.abstractClaimThreshold ?? 1)
   const selection = options.claimSelection ?? "roles"
-  const model = options.roleModel ?? shippedModel
+  const model = options.roleModel ?? (selection === "roles" ? activeModel() : shippedModel)
 
   // Sections: the heading in force at the text's start, then each heading met; a structured abstract's inline
   // headings ("RESULTS ...") name the part of the abstract a sentence is in.

@@ -44,8 +44,10 @@ import { paperFindings } from "./Findings.js"
 import { type ChunkContext, type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
 import * as OfflineSections from "./internal/offlineSections.js"
+import { checkLlmClaim } from "./internal/roles/check.js"
 import { FALLBACK_TYPE } from "./internal/rdfVocabulary.js"
 import * as Rdf from "./Rdf.js"
+import { activeModel, type RoleModel } from "./RoleClassifier.js"
 import { ShaclValidator } from "./Shacl.js"
 
 /**
@@ -248,15 +250,23 @@ export const chunkDocument = (
 /**
  * Keeps only the claims that are findings: a claim whose extractor gave it a
  * role other than `result` or `statement` (background, objective, method,
- * other) is not a claim. Claims with no role (an extractor that gives none)
- * are kept.
+ * other) is not a claim. With `model` (the role classifier, for an LLM
+ * extractor's claims), each claim is also read by the classifier
+ * (`internal/roles/check.ts`): dropped when the sentence is clearly set-up,
+ * a pointer, a description or background, kept otherwise with the
+ * classifier's P(result) as its role confidence. Without it, claims with no
+ * role (an extractor that gives none) are kept as they are.
  *
  * @since 0.1.0
  * @category grounding
  */
-export const keepFindings = (result: ExtractionResult): ExtractionResult => {
-  const claims = result.claims.filter((c) => c.role == null || findingRoles.has(c.role))
-  return claims.length === result.claims.length ? result : { ...result, claims }
+export const keepFindings = (result: ExtractionResult, model?: RoleModel): ExtractionResult => {
+  const claims = result.claims.flatMap((c) => {
+    if (model === undefined) return c.role == null || findingRoles.has(c.role) ? [c] : []
+    const verdict = checkLlmClaim(c.evidence, c.role, c.roleConfidence, model)
+    return verdict.keep ? [{ ...c, role: verdict.role, roleConfidence: verdict.roleConfidence }] : []
+  })
+  return model === undefined && claims.length === result.claims.length ? result : { ...result, claims }
 }
 
 /**
@@ -429,7 +439,11 @@ const processChunk = (
         typeVotes: new Map()
       } satisfies ChunkOutcome
     }
-    const grounded = groundEvidence(chunk, keepFindings(extracted.right.result))
+    // an LLM's claims are checked by the role classifier too; the offline extractor's were chosen by it
+    const grounded = groundEvidence(
+      chunk,
+      keepFindings(extracted.right.result, extractor.provider === "offline" ? undefined : activeModel())
+    )
     const definitions = EntityName.findDefinitions(chunk.text)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(

@@ -152,7 +152,9 @@ export const nonFindingReason = (
   if (setupWords.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (weSetupRe.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (limitationRe.test(lower)) return "limitation"
-  if (protocolWords.test(lower) && !outcomeWords.test(lower) && !/%|\bper ?cent/.test(lower) && findMetrics(sentence).length === 0) {
+  // (a metric with a value is a measurement; a metric named as the protocol is set-up)
+  const measured = findMetrics(sentence).length > 0 && /\d/.test(sentence)
+  if (protocolWords.test(lower) && !outcomeWords.test(lower) && !/%|\bper ?cent/.test(lower) && !measured) {
     return "setup"
   }
   if (descriptionRe.test(lower) && !outcomeWords.test(lower) && !/\b(?:no|not|none|neither|nor|never|without)\b/.test(lower)) {

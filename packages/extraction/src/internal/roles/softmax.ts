@@ -1,7 +1,10 @@
 /**
  * Multinomial logistic regression over sparse inputs, fitted by L-BFGS on
  * the L2-regularised, example-weighted log loss. Deterministic: full batch,
- * no random state.
+ * no random state. Used by the role classifier's training
+ * (`roles/train.ts`).
+ *
+ * @internal
  */
 
 export interface Example {
