@@ -136,12 +136,9 @@ const program = Effect.gen(function*() {
   const started = Date.now()
   yield* Kg.extract([paperDir], { link: false, index: false })
   const db = yield* DuckDb
-  const hasRole = (yield* db.query<{ n: number }>(
-    "SELECT count(*)::INTEGER AS n FROM information_schema.columns WHERE table_name = 'claims' AND column_name = 'role'"
-  ))[0]!.n > 0
   const allRows = yield* db.query<{ paper_id: string; quote: string; role: string | null; role_confidence: number | null; text: string }>(
-    `SELECT s.paper_id, s.quote, ${hasRole ? "c.role, c.role_confidence" : "NULL AS role, NULL AS role_confidence"}, c.text
-     FROM claims c JOIN claim_sources s USING (claim_id)`
+    `SELECT s.paper_id, s.quote, r.role, r.role_confidence, c.text
+     FROM claims c JOIN claim_sources s USING (claim_id) LEFT JOIN claim_roles r USING (claim_id)`
   )
   const reported = yield* db.query<{ paper_id: string; quote: string }>("SELECT paper_id, quote FROM reported_claims")
   const seconds = Math.round((Date.now() - started) / 100) / 10

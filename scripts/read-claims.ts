@@ -50,8 +50,8 @@ interface Row {
 const program = Effect.gen(function*() {
   const db = yield* DuckDb.DuckDb
   const rows = yield* db.query<Row>(
-    `SELECT s.claim_id, s.paper_id, c.ordinal, s.quote, cl.role, cl.role_confidence, c.text AS chunk_text
-     FROM claim_sources s JOIN chunks c USING (chunk_id) JOIN claims cl USING (claim_id)
+    `SELECT s.claim_id, s.paper_id, c.ordinal, s.quote, r.role, r.role_confidence, c.text AS chunk_text
+     FROM claim_sources s JOIN chunks c USING (chunk_id) JOIN claims cl USING (claim_id) LEFT JOIN claim_roles r USING (claim_id)
      ORDER BY s.paper_id, c.ordinal, position(s.quote IN c.text)`
   )
   const one = (s: string) => s.replace(/\s+/g, " ").replace(/\|/g, "\\|")
