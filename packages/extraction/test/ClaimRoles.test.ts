@@ -81,6 +81,8 @@ describe("role features and rules", () => {
     expect(nonFindingReason("Cityscapes comprises 5k images, split into 2975 / 500 / 1525 images for training, validation and test.")).toBe("setup")
     expect(nonFindingReason("The F-measure and Mean Absolute Error (MAE) are used for evaluation.")).toBe("setup")
     expect(nonFindingReason("No model averaging is done at test time.")).toBe("setup")
+    expect(nonFindingReason("Hazard ratios were adjusted for age.")).toBe("setup")
+    expect(nonFindingReason("Hazard ratios were adjusted for age; the risk was lower in treated patients.")).toBeUndefined()
     expect(nonFindingReason("There is clearly more that can be investigated to determine whether hand-designed filters match.")).toBe("future")
     expect(nonFindingReason("We tried both FCN-32s and DeepLab-LargeFOV.")).toBe("setup")
     expect(nonFindingReason("For our best models, we also evaluate on the COCO test-dev split.")).toBe("setup")
