@@ -16,22 +16,8 @@ export const csabstructDir: string = [
 ].find((d): d is string => d !== undefined && existsSync(d)) ??
   fileURLToPath(new URL("../../../shared/data/csabstruct/", import.meta.url))
 
-/** FNV-1a 32-bit hash. */
-export const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
-
-/** Folds of the role classifier's cross-validation. */
-export const FOLDS = 5
-
-/** The cross-validation fold of a training abstract (`train-roles.ts`; `eval-claims.ts --fold`). */
-export const foldOf = (b: { readonly source: string; readonly id: string }): number =>
-  fnv1a(`roles-${b.source}-${b.id}`) % FOLDS
+/** The cross-validation folds of the role classifier (`train-roles.ts`; `eval-claims.ts --fold`). */
+export { FOLDS, fnv1a, foldOf } from "../../packages/extraction/src/internal/roles/train.js"
 
 /** An abstract with a label per sentence. */
 export interface LabelledAbstract {
