@@ -288,7 +288,12 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         const limit = here.part !== undefined && here.section !== "related" && here.section !== "back"
           ? inlineThreshold(here.part, model.threshold)
           : model.threshold
-        keep = p !== undefined && p >= limit && nonFindingReason(evidence) === undefined && hasVerb(evidence, words)
+        // A sentence read alone (a one-sentence section) lacks the neighbours the classifier reads best with: where
+        // findings are expected (results, conclusion), strong result cues (the cue score's claim threshold) and an
+        // even chance of a result after the section's prior are enough.
+        const cued = here.part === undefined && (here.section === "results" || here.section === "conclusion") &&
+          p !== undefined && p >= 0.5 && sc.score >= threshold
+        keep = p !== undefined && (p >= limit || cued) && nonFindingReason(evidence) === undefined && hasVerb(evidence, words)
       }
       if (keep) {
         const kept = mentions.filter((m) => !m.dropped)
