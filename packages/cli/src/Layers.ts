@@ -133,14 +133,18 @@ export const extractorLayer = (options: {
       // (`KG_OFFLINE_WORKER=0`: all in this thread). The offline rules do not use the ontology, but a missing or
       // malformed ontology file is the same error as with an LLM: the user asked for it.
       ? ((process.env["KG_OFFLINE_WORKER"] === "0" ? heavy.Extractor.layerOffline : heavy.Extractor.layerOfflineThreaded()).pipe(
-        Layer.provideMerge(Layer.effectDiscard(heavy.Ontology.loadOntology(options.ontologyPath)))
+        Layer.provideMerge(Layer.effectDiscard(heavy.Ontology.loadOntology(options.ontologyPath))),
+        // a user's retrained role classifier (`kg train claims`) that cannot be used stops the run before it starts
+        Layer.provideMerge(Layer.effectDiscard(heavy.RoleClassifier.checkActiveModel.pipe(Effect.orDieWith((e) => new Error(e.message)))))
       ) as Layer.Layer<
         Extractor,
         LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
         NlpService.NlpService
       >)
       : heavy.Kg.llmExtractorLayer(options.ontologyPath).pipe(
-        Layer.provide(options.llm ?? llmLayer(options.provider, options.model))
+        Layer.provide(options.llm ?? llmLayer(options.provider, options.model)),
+        // an LLM's claims are checked by the role classifier too (`Pipeline.keepFindings`)
+        Layer.provideMerge(Layer.effectDiscard(heavy.RoleClassifier.checkActiveModel.pipe(Effect.orDieWith((e) => new Error(e.message)))))
       )
   )))
 

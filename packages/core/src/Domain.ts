@@ -296,6 +296,29 @@ export const toFinding = (input: ExtractedFinding | Finding): Finding => {
 }
 
 /**
+ * The rhetorical role of a sentence in its paper. Only findings are claims:
+ * `result` (a result or conclusion of the paper, as the role classifier or
+ * the LLM reads it) and `statement` (a claim given on its own: a one- or
+ * two-sentence text, a user's hypothesis). The other roles (`background`,
+ * `objective`, `method` including set-up, `other`) are what an extractor
+ * may label a sentence that is then not stored as a claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ClaimRole = Schema.Literal("background", "objective", "method", "result", "other", "statement")
+/** @since 0.1.0 @category models */
+export type ClaimRole = typeof ClaimRole.Type
+
+/**
+ * The roles that make a sentence a finding, i.e. a claim.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const findingRoles: ReadonlySet<ClaimRole> = new Set<ClaimRole>(["result", "statement"])
+
+/**
  * One place a claim is asserted: paper, chunk, page and the verbatim quote.
  *
  * @since 0.1.0
@@ -327,7 +350,11 @@ export class Claim extends Schema.Class<Claim>("Claim")({
   status: EpistemicStatus,
   sources: Schema.Array(ClaimSource),
   /** What the claim reports, structured (null when not extracted; see {@link Finding}). */
-  finding: Schema.optional(Schema.NullOr(Finding))
+  finding: Schema.optional(Schema.NullOr(Finding)),
+  /** The claim's rhetorical role (null for claims stored before roles were recorded). */
+  role: Schema.optionalWith(Schema.NullOr(ClaimRole), { default: () => null }),
+  /** How sure the role classifier is that the sentence is a finding, P(result); null when not classified. */
+  roleConfidence: Schema.optionalWith(Schema.NullOr(Confidence), { default: () => null })
 }) {}
 
 /**
@@ -417,6 +444,15 @@ export const ExtractedClaim = Schema.Struct({
     description:
       "When the sentence reports another work's finding (a citation or 'X et al.' is its source), that work as written; " +
       "omit or null for the paper's own finding"
+  }),
+  role: Schema.optional(Schema.NullOr(ClaimRole)).annotations({
+    description:
+      "The sentence's rhetorical role: 'result' for a finding of the paper (a result, comparison, measured effect or " +
+      "conclusion); 'statement' when the text is a single claim on its own; background, objective, method (including " +
+      "set-up and hyperparameters) or other for anything else, which is not a claim"
+  }),
+  roleConfidence: Schema.optional(Schema.NullOr(Confidence)).annotations({
+    description: "How sure the extractor is that the sentence is a finding, 0..1 (omit if unknown)"
   }),
   finding: Schema.optional(Schema.NullOr(ExtractedFinding)).annotations({
     description:

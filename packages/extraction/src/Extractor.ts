@@ -34,6 +34,23 @@ export interface ChunkInput {
   readonly paper: Paper
   readonly chunk: Chunk
   readonly cache: EntityCache.EntityCache
+  /** Where the chunk sits in its document, when the caller knows (the pipeline does). */
+  readonly context?: ChunkContext | undefined
+}
+
+/**
+ * Where a chunk sits in its document: the heading of the section it starts
+ * in (a markdown heading line or an inline "subsection: ..." heading; null
+ * when none comes before it) and whether it starts the document. The offline
+ * extractor reads a sentence against its section (a finding is expected in
+ * results, rarely in related work).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChunkContext {
+  readonly heading: string | null
+  readonly atStart: boolean
 }
 
 /**
@@ -161,14 +178,24 @@ export const layerOffline: Layer.Layer<Extractor, never, NlpService> = Layer.eff
   Effect.map(NlpService, (nlp) => offlineService(nlp))
 )
 
-const offlineService = (nlp: NlpService["Type"]): Extractor["Type"] =>
+/**
+ * The offline extractor with options (claim selection, the role classifier's weights, thresholds), in the calling
+ * thread: for evaluations and programs that tune it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerOfflineWith = (options: OfflineExtractor.Options): Layer.Layer<Extractor, never, NlpService> =>
+  Layer.effect(Extractor, Effect.map(NlpService, (nlp) => offlineService(nlp, options)))
+
+const offlineService = (nlp: NlpService["Type"], options: OfflineExtractor.Options = {}): Extractor["Type"] =>
   Extractor.of({
     provider: "offline",
     model: PaperRecordOffline.model,
     usesCache: false,
-    extractChunk: ({ chunk }) =>
+    extractChunk: ({ chunk, context }) =>
       Effect.try({
-        try: () => ({ result: OfflineExtractor.extract(nlp, chunk.text), usage: emptyUsage, attempts: 1 }),
+        try: () => ({ result: OfflineExtractor.extract(nlp, chunk.text, { ...options, context }), usage: emptyUsage, attempts: 1 }),
         catch: (e) => new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${String(e)}` })
       }),
     paperRecord: ({ paper, text }) =>
@@ -267,7 +294,7 @@ export const layerOfflineThreaded = (
         prepare,
         prefetch,
         extractChunk: (input) =>
-          worker.call({ kind: "chunk", text: input.chunk.text }).pipe(
+          worker.call({ kind: "chunk", text: input.chunk.text, context: input.context ?? null }).pipe(
             Effect.map((result) => ({ result: result as ExtractionResult, usage: emptyUsage, attempts: 1 })),
             Effect.catchAll((failure) =>
               failure.broken
@@ -307,8 +334,13 @@ Return JSON that follows the given schema exactly:
   Reuse the exact label of a <known_entities> entry when the text refers to the same thing.
 - relations: typed links between two of your entities, named by their labels; "predicate" is the local name of an
   ontology property listed in <ontology> (use relatedTo only when nothing else fits).
-- claims: findings the chunk asserts (results, comparisons, measured effects, conclusions), not background or plans.
-  "text" states the finding as one self-contained sentence. "evidence" MUST be copied verbatim from the chunk (an
+- claims: only the findings the chunk asserts: results, comparisons, measured effects and conclusions. These are not
+  claims: background and motivation, related work described as context, aims and plans, methods and experimental
+  set-up (data, baselines, hyperparameters such as batch size, learning rate or number of epochs, training details),
+  definitions, figure and table captions, axis labels, table cells, headings and examples. "role" is "result" for a
+  finding; "statement" only when the whole chunk is a single claim given on its own. Return no claim you would give
+  another role (background, objective, method, other). "roleConfidence" is how sure you are, 0..1, that the sentence
+  is a finding. "text" states the finding as one self-contained sentence. "evidence" MUST be copied verbatim from the chunk (an
   exact substring, same characters and spacing). Fill metric, value (with unit) and conditions when the text states
   them, otherwise null. "confidence" is lower for hedged claims (may, might, suggest). "entities" lists the labels of
   your entities the claim is about.

@@ -14,6 +14,17 @@ import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import { attributionOf } from "./internal/offlineAttribution.js"
 import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims.js"
+import { claimSectionOfHeading } from "./internal/offlineSections.js"
+import {
+  abstractLike,
+  type ClaimSection,
+  inlineThreshold,
+  nonFindingReason,
+  sectionProbability
+} from "./internal/roles/decide.js"
+import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
+import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
+import { activeModel } from "./RoleClassifier.js"
 import type { OfflineEntityType } from "./internal/offlineLexicon.js"
 import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
 import { rarelyMarked } from "./internal/offlineRarelyMarked.js"
@@ -65,6 +76,33 @@ export interface Options {
   readonly singleWordConcepts?: boolean | undefined
   /** Maximum domain tags per claim (default 3). */
   readonly maxDomainTags?: number | undefined
+  /**
+   * How claims are chosen (default `roles`): `roles` keeps the sentences the rhetorical-role classifier reads as
+   * findings, against the section they sit in (`internal/roles/`); `cues` is the earlier rule, a score of result
+   * cues (kept to measure against; it stores set-up and background sentences too).
+   */
+  readonly claimSelection?: "roles" | "cues" | undefined
+  /** The role classifier's weights (default: `RoleClassifier.activeModel()`: the user's retrained ones when present, else the shipped ones). */
+  readonly roleModel?: RoleModel | undefined
+  /**
+   * Where the text sits in its document, when it is a part of one (a chunk): the heading of the section it starts
+   * in (a markdown heading line, or an inline "subsection: ..." heading; null for none), and whether it starts the
+   * document. Default: a whole document (no heading before it).
+   */
+  readonly context?: TextContext | undefined
+}
+
+/**
+ * Where a text (a chunk) sits in its document.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TextContext {
+  /** The heading of the section the text starts in, or null when no heading comes before it. */
+  readonly heading?: string | null | undefined
+  /** Whether the text starts the document (default true when no heading is given). */
+  readonly atStart?: boolean | undefined
 }
 
 /**
@@ -82,6 +120,12 @@ export interface SentenceAnalysis {
   readonly relations: ReadonlyArray<MentionRelation>
   readonly claim: ExtractedClaim | undefined
   readonly skip: string | undefined
+  /** The section the sentence sits in, as far as claims go. */
+  readonly section: ClaimSection
+  /** The role classifier's P(result) for the sentence, read against its section (undefined when not classified). */
+  readonly pResult: number | undefined
+  /** The classifier's P(result) before the section's prior (undefined when not classified). */
+  readonly pResultRaw: number | undefined
 }
 
 const domainTagPriority: Readonly<Record<EntityType, number>> = {
@@ -114,6 +158,16 @@ const isDeclarative = (sentence: string, words: ReadonlyArray<Word>): boolean =>
 }
 
 /**
+ * A sentence of running text, not a fragment (a caption, an axis label, a
+ * table row): declarative, and with a verb (tagged as one, or a lower-case
+ * "-s / -es / -ed" form right after a noun); a final full stop is not enough.
+ */
+const hasVerb = (sentence: string, words: ReadonlyArray<Word>): boolean =>
+  isDeclarative(sentence, words) &&
+  (words.some((w) => w.pos === "VERB" || w.pos === "AUX") ||
+    words.some((w, i) => i > 0 && /^[a-z]+(?:s|es|ed)$/.test(w.text) && ["NOUN", "PROPN", "NUM"].includes(words[i - 1]!.pos)))
+
+/**
  * Analyses a text sentence by sentence (see {@link extract}).
  *
  * @since 0.1.0
@@ -135,14 +189,69 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   // abstract's single finding) is a claim when it is declarative: it needs no result cue.
   const body = sentences.filter((s) => !s.heading && text.slice(s.start, s.end).trim() !== "")
   const bodyWords = body.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
-  const standalone = body.length > 0 && body.length <= 2 && bodyWords <= 80
+  // (a whole text: a chunk of a longer document is never one)
+  const whole = options.context === undefined || (options.context.atStart !== false && (options.context.heading ?? null) === null)
+  const standalone = whole && body.length > 0 && body.length <= 2 && bodyWords <= 80
   // An abstract states the paper's findings in few words: its sentences need weaker cues. A text under an
   // "Abstract" / "Summary" heading is one, and so is a short text of a few sentences with no heading at all.
   const shortText = !standalone && body.length === sentences.length && body.length <= 12 && bodyWords <= 350
   const abstractThreshold = Math.min(threshold, options.abstractClaimThreshold ?? 1)
+  const selection = options.claimSelection ?? "roles"
+  const model = options.roleModel ?? (selection === "roles" ? activeModel() : shippedModel)
+
+  // Sections: the heading in force at the text's start, then each heading met; a structured abstract's inline
+  // headings ("RESULTS ...") name the part of the abstract a sentence is in.
+  const startHeading = options.context?.heading ?? null
+  const atStart = options.context?.atStart ?? startHeading === null
+  let section: ClaimSection = startHeading === null ? "none" : claimSectionOfHeading(startHeading)
+  let part: InlineHeadingKind | undefined
   let inAbstract = shortText
-  return sentences.map((s): SentenceAnalysis => {
-    if (s.heading) inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(text.slice(s.start, s.end))
+  const placed = sentences.map((s) => {
+    const evidence = text.slice(s.start, s.end)
+    if (s.heading) {
+      inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(evidence)
+      section = claimSectionOfHeading(evidence)
+      part = undefined
+    } else {
+      const h = inlineHeading(evidence)
+      if (h !== undefined) part = h.kind
+    }
+    return { evidence, section, part, inAbstract, skip: s.heading ? "heading" : skipReason(evidence) }
+  })
+
+  // Blocks: runs of prose sentences between headings, read by the role classifier in order. A block is read as an
+  // abstract (its order and length are features) under an "Abstract" heading, or when it opens a document with no
+  // heading before it and is abstract-sized.
+  const pResult = new Array<number | undefined>(sentences.length).fill(undefined)
+  if (selection === "roles") {
+    const notProse = new Set(["heading", "empty", "noise", "reference", "caption", "table", "author-block", "latex-noise"])
+    let i = 0
+    let first = true
+    while (i < sentences.length) {
+      if (sentences[i]!.heading) {
+        i++
+        continue
+      }
+      let j = i
+      while (j < sentences.length && !sentences[j]!.heading) j++
+      const members = Array.from({ length: j - i }, (_, k) => i + k).filter((k) => !notProse.has(placed[k]!.skip ?? ""))
+      if (members.length > 0) {
+        const words = members.reduce((n, k) => n + (placed[k]!.evidence.match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
+        const blockSection = placed[members[0]!]!.section
+        const readAsAbstract = abstractLike(blockSection) ||
+          (blockSection === "none" && atStart && first && members.length <= 25 && words <= 700)
+        const roles = classifyBlock(members.map((k) => placed[k]!.evidence), { positions: readAsAbstract, model })
+        members.forEach((k, m) => {
+          pResult[k] = roles[m]!.probabilities.result
+        })
+      }
+      first = false
+      i = j
+    }
+  }
+
+  return sentences.map((s, index): SentenceAnalysis => {
+    const here = placed[index]!
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({
       ...m,
@@ -161,13 +270,32 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const mentions = candidates.map((m, i) =>
       !m.dropped && !singleWordConcepts && isWeak(m) && !related.has(i) ? { ...m, dropped: true } : m
     )
-    const evidence = text.slice(s.start, s.end)
-    const skip = skipReason(evidence)
+    const evidence = here.evidence
+    const skip = s.heading ? undefined : here.skip
+    const raw = pResult[index]
+    const p = raw === undefined ? undefined : sectionProbability(raw, here.section, model.prior, model.sectionPriors)
     let claim: ExtractedClaim | undefined
     const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
-    if (skip === undefined || statement) {
+    if (!s.heading && (skip === undefined || statement)) {
       const sc = scoreClaim(evidence, findConditions(text, words))
-      if (sc.score >= (inAbstract ? abstractThreshold : threshold) || statement) {
+      const attribution = attributionOf(evidence)
+      let keep: boolean
+      if (statement) keep = true
+      else if (selection === "cues" || attribution !== null) {
+        // the earlier cue score; a finding reported from other work is kept apart (reported claims) by the pipeline
+        keep = sc.score >= (here.inAbstract ? abstractThreshold : threshold)
+      } else {
+        const limit = here.part !== undefined && here.section !== "related" && here.section !== "back"
+          ? inlineThreshold(here.part, model.threshold)
+          : model.threshold
+        // A sentence read alone (a one-sentence section) lacks the neighbours the classifier reads best with: where
+        // findings are expected (results, conclusion), strong result cues (the cue score's claim threshold) and an
+        // even chance of a result after the section's prior are enough.
+        const cued = here.part === undefined && (here.section === "results" || here.section === "conclusion") &&
+          p !== undefined && p >= 0.5 && sc.score >= threshold
+        keep = p !== undefined && (p >= limit || cued) && nonFindingReason(evidence) === undefined && hasVerb(evidence, words)
+      }
+      if (keep) {
         const kept = mentions.filter((m) => !m.dropped)
         const entities = [...new Set(kept.map((m) => m.label))]
         const tags = [...kept]
@@ -178,7 +306,6 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           )
           .map((m) => tagOf(m.label))
         const cleaned = cleanSentence(evidence)
-        const attribution = attributionOf(evidence)
         claim = {
           text: cleaned.length > 0 ? cleaned : evidence,
           evidence,
@@ -188,11 +315,17 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           conditions: sc.conditions,
           domainTags: [...new Set(tags)].filter((t) => t.length > 1).slice(0, maxTags),
           entities,
-          confidence: Math.round(sc.confidence * 100) / 100
+          confidence: Math.round(sc.confidence * 100) / 100,
+          ...(selection === "roles"
+            ? {
+              role: statement ? "statement" as const : "result" as const,
+              roleConfidence: p === undefined ? null : Math.round(p * 100) / 100
+            }
+            : {})
         }
       }
     }
-    return { start: s.start, end: s.end, words, mentions, relations, claim, skip }
+    return { start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw }
   })
 }
 

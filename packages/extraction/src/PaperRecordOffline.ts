@@ -177,11 +177,11 @@ export const paperRecord = (nlp: Nlp, input: PaperInput, options: RecordOptions 
   }
 
   // domain tags: title phrases first, then the phrases most repeated in the opening of the paper
-  const titleMentions = analyze(nlp, input.title).flatMap((s) => s.mentions).filter((m) => !m.dropped)
+  const titleMentions = analyze(nlp, input.title, { claimSelection: "cues" }).flatMap((s) => s.mentions).filter((m) => !m.dropped)
   const opening = cands.filter((c) => c.kind === "abstract" || c.kind === "introduction").map((c) => c.text).join(" ") ||
     cands.slice(0, 20).map((c) => c.text).join(" ")
   const counts = new Map<string, { n: number; words: number }>()
-  for (const s of analyze(nlp, opening)) {
+  for (const s of analyze(nlp, opening, { claimSelection: "cues" })) {
     for (const m of s.mentions) {
       if (m.dropped || m.type === "Metric") continue
       const t = tagOf(m.label)

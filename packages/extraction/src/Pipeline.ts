@@ -23,11 +23,13 @@ import * as Stream from "effect/Stream"
 import {
   Chunk,
   type ChunkId,
+  type ClaimRole,
   ClaimSource,
   type Entity,
   type EntityId,
   type ExtractionResult,
   type Finding,
+  findingRoles,
   type Paper,
   toFinding,
   PaperRecord
@@ -42,10 +44,13 @@ import { redactText } from "@kg/core/Redact"
 import * as EntityResolution from "./EntityResolution.js"
 import { chunkInWindows, MAX_RECORD_CHARS as RECORD_CHARS, recordText } from "./internal/chunkWindows.js"
 import { paperFindings } from "./Findings.js"
-import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
+import { type ChunkContext, type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
+import * as OfflineSections from "./internal/offlineSections.js"
+import { checkLlmClaim } from "./internal/roles/check.js"
 import { FALLBACK_TYPE } from "./internal/rdfVocabulary.js"
 import * as Rdf from "./Rdf.js"
+import { activeModel, type RoleModel } from "./RoleClassifier.js"
 import { ShaclValidator } from "./Shacl.js"
 
 /**
@@ -116,6 +121,10 @@ export interface BundleClaim {
   readonly sources: ReadonlyArray<ClaimSource>
   /** The structured finding (`Domain.Finding`): the extractor's, else read by rules with the paper's context. */
   readonly finding?: Finding | null | undefined
+  /** The rhetorical role under which the sentence is a claim (`result`, `statement`), or null when not given. */
+  readonly role?: ClaimRole | null | undefined
+  /** P(result) of the role classifier, or null when not given. */
+  readonly roleConfidence?: number | null | undefined
 }
 
 /**
@@ -241,6 +250,28 @@ export const chunkDocument = (
     }
   }
   return out
+}
+
+/**
+ * Keeps only the claims that are findings: a claim whose extractor gave it a
+ * role other than `result` or `statement` (background, objective, method,
+ * other) is not a claim. With `model` (the role classifier, for an LLM
+ * extractor's claims), each claim is also read by the classifier
+ * (`internal/roles/check.ts`): dropped when the sentence is clearly set-up,
+ * a pointer, a description or background, kept otherwise with the
+ * classifier's P(result) as its role confidence. Without it, claims with no
+ * role (an extractor that gives none) are kept as they are.
+ *
+ * @since 0.1.0
+ * @category grounding
+ */
+export const keepFindings = (result: ExtractionResult, model?: RoleModel): ExtractionResult => {
+  const claims = result.claims.flatMap((c) => {
+    if (model === undefined) return c.role == null || findingRoles.has(c.role) ? [c] : []
+    const verdict = checkLlmClaim(c.evidence, c.role, c.roleConfidence, model)
+    return verdict.keep ? [{ ...c, role: verdict.role, roleConfidence: verdict.roleConfidence }] : []
+  })
+  return model === undefined && claims.length === result.claims.length ? result : { ...result, claims }
 }
 
 /**
@@ -427,12 +458,14 @@ const processChunk = (
   memo: StoreMemo,
   options: PipelineOptions,
   /** The extractor's answer when it was asked ahead (extractors that do not use the cache). */
-  ahead?: Either.Either<ChunkExtraction, ExtractionFailed>
+  ahead?: Either.Either<ChunkExtraction, ExtractionFailed>,
+  /** Where the chunk sits in its document (the section it starts in). */
+  context?: ChunkContext
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
     const shacl = yield* ShaclValidator
-    const extracted = ahead ?? (yield* extractor.extractChunk({ paper, chunk, cache }).pipe(Effect.either))
+    const extracted = ahead ?? (yield* extractor.extractChunk({ paper, chunk, cache, context }).pipe(Effect.either))
     if (extracted._tag === "Left") {
       return {
         chunk,
@@ -449,7 +482,11 @@ const processChunk = (
         typeVotes: new Map()
       } satisfies ChunkOutcome
     }
-    const grounded = groundEvidence(chunk, extracted.right.result)
+    // an LLM's claims are checked by the role classifier too; the offline extractor's were chosen by it
+    const grounded = groundEvidence(
+      chunk,
+      keepFindings(extracted.right.result, extractor.provider === "offline" ? undefined : activeModel())
+    )
     // What the answer bounds cut (an over-long label, the 41st claim): recorded with the chunk, never dropped silently.
     const cut: ReadonlyArray<Violation> = (extracted.right.notes ?? []).map((n) => ({
       chunkId: chunk.id,
@@ -499,7 +536,9 @@ const processChunk = (
       confidence: c.confidence,
       entityIds: c.entityIds,
       sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })],
-      finding: c.finding == null ? null : toFinding(c.finding)
+      finding: c.finding == null ? null : toFinding(c.finding),
+      role: c.role ?? null,
+      roleConfidence: c.roleConfidence ?? null
     }))
     return {
       chunk,
@@ -560,6 +599,12 @@ export const extractPaper = (
       )
     const total = chunks.length
     const memo: StoreMemo = new Map()
+    // the section each chunk starts in, for extractors that read sentences against their section
+    const headings = OfflineSections.headingsOf(doc.text)
+    const contextOf = (chunk: Chunk): ChunkContext => ({
+      heading: OfflineSections.headingBefore(headings, chunk.startChar),
+      atStart: doc.text.slice(0, chunk.startChar).trim() === ""
+    })
     const preparedExtraction = (chunk: Chunk): Either.Either<ChunkExtraction, ExtractionFailed> => {
       const outcome = prepared!.extractions[chunk.ordinal]!
       return "ok" in outcome
@@ -569,7 +614,8 @@ export const extractPaper = (
 
     // A paper that fits in one chunk: its claims and its record from one call, when the extractor has one.
     const whole = total === 1 && extractor.extractWhole !== undefined
-      ? yield* extractor.extractWhole({ paper, chunk: chunks[0]!, cache: EntityCache.empty }).pipe(Effect.either)
+      ? yield* extractor.extractWhole({ paper, chunk: chunks[0]!, cache: EntityCache.empty, context: contextOf(chunks[0]!) })
+        .pipe(Effect.either)
       : undefined
 
     const cacheAfter = (previous: Option.Option<ChunkOutcome>) =>
@@ -585,7 +631,7 @@ export const extractPaper = (
           Stream.mapEffect((chunk) =>
             prepared !== null
               ? Effect.succeed({ chunk, extracted: preparedExtraction(chunk) })
-              : extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
+              : extractor.extractChunk({ paper, chunk, cache: EntityCache.empty, context: contextOf(chunk) }).pipe(
                 Effect.either,
                 Effect.map((extracted) => ({ chunk, extracted }))
               ), { concurrency: Math.max(1, extractor.ahead ?? 1) }),
@@ -620,13 +666,16 @@ export const extractPaper = (
                 cacheAfter(previous),
                 memo,
                 options,
-                prepared !== null ? preparedExtraction(chunk) : undefined
+                prepared !== null ? preparedExtraction(chunk) : undefined,
+                contextOf(chunk)
               ).pipe(Effect.map(Option.some))
           ),
           Stream.filterMap((o) => o)
         )
         : Stream.fromIterable(chunks).pipe(
-          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, memo, options), { concurrency })
+          Stream.mapEffect((chunk) => processChunk(paper, chunk, EntityCache.empty, memo, options, undefined, contextOf(chunk)), {
+            concurrency
+          })
         )
 
     const collected: Array<ChunkOutcome> = []

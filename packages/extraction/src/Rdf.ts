@@ -16,6 +16,7 @@ import {
   type Chunk,
   type ChunkId,
   type ClaimId,
+  type ClaimRole,
   DATA_NS,
   type Entity,
   type EntityId,
@@ -164,6 +165,10 @@ export interface ClaimInput {
   readonly attribution?: string | null | undefined
   /** The structured finding, when extracted. */
   readonly finding?: ExtractedFinding | null | undefined
+  /** The rhetorical role under which the sentence is a claim (`result`, `statement`), when known. */
+  readonly role?: ClaimRole | null | undefined
+  /** P(result) of the role classifier, when known. */
+  readonly roleConfidence?: number | null | undefined
 }
 
 /**
@@ -314,6 +319,8 @@ export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => {
     if (nonEmpty(c.conditions)) add(claim, kg("conditions"), literal(c.conditions))
     for (const g of group) for (const t of g.domainTags) if (nonEmpty(t)) add(claim, kg("domainTag"), literal(t))
     add(claim, kg("confidence"), decimal(c.confidence))
+    if (nonEmpty(c.role ?? null)) add(claim, kg("role"), literal(c.role!))
+    if (c.roleConfidence != null) add(claim, kg("roleConfidence"), decimal(c.roleConfidence))
     if (c.status !== undefined) add(claim, kg("status"), literal(c.status))
     for (const g of group) for (const e of g.entityIds) add(claim, kg("about"), namedNode(e))
     add(claim, kg("hasSource"), source)

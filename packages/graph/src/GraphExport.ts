@@ -12,7 +12,7 @@ import { createWriteStream, type WriteStream } from "node:fs"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
-import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
+import type { Chunk, ChunkId, ClaimId, ClaimRole, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
 import { parseFinding } from "./internal/claims/findings.js"
 import * as Rdf from "@kg/extraction/Rdf"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
@@ -70,6 +70,8 @@ interface SourceRow {
   domain_tags: ReadonlyArray<string>
   confidence: number
   status: string
+  role: string | null
+  role_confidence: number | null
   evidence: string
   finding: string | null
 }
@@ -182,9 +184,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
          WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
          GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
-              cl.confidence, cl.status, f.evidence, cf.finding::VARCHAR AS finding
+              cl.confidence, cl.status, f.evidence, cf.finding::VARCHAR AS finding, cr.role, cr.role_confidence
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
-            LEFT JOIN claim_findings cf USING (claim_id)
+            LEFT JOIN claim_findings cf USING (claim_id) LEFT JOIN claim_roles cr USING (claim_id)
        WHERE s.paper_id = $1`,
       [paperId]
     )
@@ -244,7 +246,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
           confidence: s.confidence,
           entityIds: aboutByClaim.get(s.claim_id) ?? [],
           status: s.status,
-          finding: parseFinding(s.finding)
+          finding: parseFinding(s.finding),
+          role: s.role as ClaimRole | null,
+          roleConfidence: s.role_confidence
         }))
       })
       for (const q of chunkQuads) {

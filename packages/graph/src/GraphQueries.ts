@@ -21,7 +21,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Claim, ClaimEdgeKind, ClaimId, ClaimSource, ChunkId, EpistemicStatus, PaperId } from "@kg/core/Domain"
+import { ChunkId, Claim, ClaimEdgeKind, ClaimId, type ClaimRole, ClaimSource, EpistemicStatus, PaperId } from "@kg/core/Domain"
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
@@ -53,7 +53,11 @@ export const ClaimSummary = Schema.Struct({
   livePapers: Schema.Number,
   sources: Schema.Number,
   /** Relevance to the `about` text, when ranked. */
-  score: Schema.NullOr(Schema.Number)
+  score: Schema.NullOr(Schema.Number),
+  /** The rhetorical role under which it is a claim (`result`, `statement`); null: stored before roles were recorded. */
+  role: Schema.optional(Schema.NullOr(Schema.String)),
+  /** P(finding) of the role classifier, when recorded. */
+  roleConfidence: Schema.optional(Schema.NullOr(Schema.Number))
 })
 /** @since 0.1.0 @category models */
 export type ClaimSummary = typeof ClaimSummary.Type
@@ -420,14 +424,17 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
       papers: number
       live: number
       sources: number
+      role: string | null
+      role_confidence: number | null
     }>(
-      `SELECT c.claim_id, c.text, c.status, c.confidence, c.domain_tags,
+      `SELECT c.claim_id, c.text, c.status, c.confidence, c.domain_tags, r.role, r.role_confidence,
               count(DISTINCT s.paper_id)::INTEGER AS papers,
               count(DISTINCT s.paper_id) FILTER (WHERE NOT coalesce(p.retracted, false))::INTEGER AS live,
               count(s.paper_id)::INTEGER AS sources
        FROM claims c
        LEFT JOIN claim_sources s ON s.claim_id = c.claim_id
        LEFT JOIN papers p ON p.paper_id = s.paper_id
+       LEFT JOIN claim_roles r ON r.claim_id = c.claim_id
        WHERE c.claim_id IN (SELECT id FROM temp.main.kg_q_ids)
        GROUP BY ALL`
     )
@@ -440,7 +447,9 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
       papers: r.papers,
       livePapers: r.live,
       sources: r.sources,
-      score: null
+      score: null,
+      role: r.role,
+      roleConfidence: r.role_confidence
     } satisfies ClaimSummary] as const))
   })
 
@@ -690,8 +699,15 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     confidence: number
     status: string
     finding: string | null
-  }>(`SELECT c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.status, f.finding::VARCHAR AS finding
-    FROM claims c LEFT JOIN claim_findings f USING (claim_id) WHERE c.claim_id = $1`, [id])
+    role: string | null
+    role_confidence: number | null
+  }>(
+    `SELECT c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.status, f.finding::VARCHAR AS finding,
+            r.role, r.role_confidence
+    FROM claims c LEFT JOIN claim_findings f USING (claim_id) LEFT JOIN claim_roles r USING (claim_id)
+    WHERE c.claim_id = $1`,
+    [id]
+  )
   const sources = yield* sourcesOf(db, id)
   const edges = yield* edgesOf(db, id)
   const others = yield* summaries(db, [id, ...edges.map((e) => e.other)])
@@ -711,6 +727,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     domainTags: row!.domain_tags,
     confidence: Math.min(1, Math.max(0, row!.confidence)),
     status: row!.status as EpistemicStatus,
+    role: row!.role as ClaimRole | null,
+    roleConfidence: row!.role_confidence === null ? null : Math.min(1, Math.max(0, row!.role_confidence)),
     sources: sources.map((s) =>
       ClaimSource.make({ paperId: PaperId.make(s.paperId), chunkId: ChunkId.make(s.chunkId), page: s.page, quote: s.quote })
     ),

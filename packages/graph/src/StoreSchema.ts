@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 8
+export const CURRENT_VERSION = 9
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -62,7 +62,8 @@ export const TABLES = [
   "reported_claims",
   "claim_findings",
   "entity_paper_names",
-  "curations"
+  "curations",
+  "claim_roles"
 ] as const
 
 /**
@@ -353,6 +354,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlCurations) yield* db.run(statement)
+      })
+  },
+  {
+    to: 9,
+    description: "claim roles: the rhetorical role under which a sentence is a claim (result, statement) and P(finding)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlClaimRoles) yield* db.run(statement)
       })
   }
 ]
@@ -856,5 +865,28 @@ export const ddlCurations: ReadonlyArray<string> = [
       undone_at TIMESTAMP,
       undone_by VARCHAR,
       applied JSON
+    )`
+]
+
+/**
+ * The statements of the claim-role migration (see `docs/schema.md`):
+ * `claim_roles`, one row per claim whose extractor gave a rhetorical role:
+ * `role` (`result`: a finding of the paper; `statement`: a claim given on its
+ * own) and `role_confidence` (the role classifier's P(finding), or the LLM's
+ * own estimate). Claims stored before have no row: not classified
+ * (re-extract the paper to classify them). A table rather than columns of
+ * `claims`: DuckDB refuses to commit a transaction that alters a table it
+ * also updated, and migrations 3 and 6 update `claims` in the same
+ * transaction when an older store is brought up to date. Self-contained: no
+ * other table changes, no data moves.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlClaimRoles: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS claim_roles (
+      claim_id VARCHAR PRIMARY KEY,
+      role VARCHAR NOT NULL CHECK (role IN ('result', 'statement')),
+      role_confidence DOUBLE CHECK (role_confidence IS NULL OR (role_confidence >= 0 AND role_confidence <= 1))
     )`
 ]

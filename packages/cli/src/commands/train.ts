@@ -1,6 +1,8 @@
 /**
- * `kg train ...`: retrain the shipped offline judges from the shipped data plus a store's curations, report
- * held-out figures before and after, and keep the new weights only when they are not worse.
+ * `kg train ...`: retrain the shipped offline judges from the shipped data plus the user's own (a store's curations,
+ * extra labelled sentences), report held-out figures before and after, and keep the new weights only when they are
+ * not worse. `kg train nli`: the edge judge; `kg train claims`: the rhetorical-role classifier that decides which
+ * sentences are findings (claims).
  *
  * @since 0.1.0
  */
@@ -44,8 +46,46 @@ export const trainNliCommand = Command.make("nli", nliConfig, lazy(() => import(
   )
 )
 
+const claimsConfig = {
+  extra: Options.file("extra", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "JSONL of extra labelled sentences, one {\"sentence\": \"...\", \"role\": \"background|objective|method|result|other\"} " +
+        "a line (docs/curation-formats.md)"
+    ),
+    Options.optional
+  ),
+  out: Options.file("out").pipe(
+    Options.withDescription(
+      "where to write the new weights (default: claim-roles.json in kg's config folder, $XDG_CONFIG_HOME/kg or ~/.config/kg, " +
+        "or $KG_ROLE_WEIGHTS; the offline extractor uses the weights there when present)"
+    ),
+    Options.optional
+  ),
+  data: Options.directory("data", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "folder of labelled abstracts to train on instead of the shipped ones: csabstruct_train.jsonl and csabstruct_dev.jsonl " +
+        "(held out), optionally scifact_dev_roles.jsonl; {abstract_id, sentences[], labels[]} a line"
+    ),
+    Options.optional
+  ),
+  json: O.json
+}
+/** @since 0.1.0 */
+export type TrainClaimsArgs = Command.Command.ParseConfig<typeof claimsConfig>
+
+/** @since 0.1.0 */
+export const trainClaimsCommand = Command.make(
+  "claims",
+  claimsConfig,
+  lazy(() => import("../handlers/trainClaims.js"), (m) => m.trainClaims)
+).pipe(Command.withDescription(
+  "retrain the rhetorical-role classifier (which sentences are findings) on the shipped CSAbstruct and SciFact data " +
+    "plus --extra sentences; prints held-out accuracy and macro-F1 before and after, and writes the weights only when " +
+    "held-out is not worse\n\nExamples:\n  kg train claims --extra not-findings.jsonl\n  kg train claims --out weights.json --json"
+))
+
 /** @since 0.1.0 */
 export const trainCommand = Command.make("train").pipe(
   Command.withDescription(describe("train")),
-  Command.withSubcommands([trainNliCommand])
+  Command.withSubcommands([trainNliCommand, trainClaimsCommand])
 )

@@ -41,6 +41,8 @@ const renderDetail = (d: GraphQueries.ClaimDetail): string =>
     resolutionLine(d.resolution),
     "",
     `status: ${d.claim.status} (${d.assessment.reason})`,
+    `role: ${d.claim.role ?? "not classified (stored before roles were recorded)"}` +
+    (d.claim.roleConfidence === null ? "" : ` (P(finding) ${d.claim.roleConfidence})`),
     ...(d.claim.finding == null ? [] : [`finding: ${findingLine(d.claim.finding)}`]),
     `confidence ${d.claim.confidence}` +
     (d.claim.metric === null ? "" : `, metric ${d.claim.metric}`) +

@@ -18,7 +18,9 @@ export const resolutionLine = (r: GraphQueries.Resolution): string =>
 export const summaryLine = (c: GraphQueries.ClaimSummary): string =>
   `[${c.status}] (${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}${
     c.papers > c.livePapers ? `, ${c.papers - c.livePapers} retracted` : ""
-  }${c.score === null ? "" : `, score ${c.score}`}) ${c.text}\n    ${c.id}`
+  }${c.score === null ? "" : `, score ${c.score}`}${
+    c.role == null ? "" : `, ${c.role}${c.roleConfidence == null ? "" : ` ${c.roleConfidence}`}`
+  }) ${c.text}\n    ${c.id}`
 
 /** A source in one line: paper, year, page and quote. */
 export const sourceLine = (s: GraphQueries.SourceView): string =>

@@ -178,6 +178,16 @@ export const entries: ReadonlyArray<Entry> = [
     examples: ["kg config", "kg config --config other.config.json --json"]
   },
   {
+    name: "train",
+    group: "measure",
+    summary: "retrain a learned judge from the shipped labelled data plus your own (claims: the rhetorical-role classifier)",
+    examples: [
+      "kg train claims",
+      "kg train claims --extra not-findings.jsonl",
+      "kg train claims --extra more.jsonl --out weights.json --json"
+    ]
+  },
+  {
     name: "eval",
     group: "measure",
     summary: "measure extraction, entity resolution, NLI, retrieval and QA quality on labelled data",

@@ -3,5 +3,6 @@
  * extraction command builds its layers (see `Layers.ts`).
  */
 export * as Extractor from "@kg/extraction/Extractor"
+export * as RoleClassifier from "@kg/extraction/RoleClassifier"
 export * as Kg from "@kg/graph/Kg"
 export * as Ontology from "@kg/core/Ontology"

@@ -5,6 +5,8 @@
  *
  * @internal
  */
+import { inlineSectionHeadings } from "./offlineSentences.js"
+import { claimSection, type ClaimSection } from "./roles/decide.js"
 
 /** What a section of a paper is about, from its heading. */
 export type SectionKind = "title" | "abstract" | "introduction" | "methods" | "results" | "conclusion" | "back" | "other"
@@ -37,6 +39,52 @@ export const sectionKind = (heading: string, level: number): SectionKind => {
 }
 
 const headingRe = /^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$/gm
+
+/**
+ * The claim section of a heading line as the offline extractor meets it: a markdown heading (`## 4 Experiments`)
+ * or an inline one (`subsection: Results on WMT`). A level-1 heading is the paper's title unless it is a short
+ * section name ("# 4 Experiments"): what follows a title (before any other heading) is of no known section.
+ */
+export const claimSectionOfHeading = (line: string): ClaimSection => {
+  const level = /^\s*(#+)/.exec(line)?.[1]?.length ?? 0
+  const kind = claimSection(line)
+  if (level !== 1) return kind
+  // a title names its topic ("Attention Is All You Need"): only a short level-1 heading can name a section
+  const words = line.replace(/^\s*#+\s*/, "").replace(/^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+/, "").trim().split(/\s+/)
+  return kind === "other" || words.length > 3 ? "none" : kind
+}
+
+/** A heading of a document and where it starts. */
+export interface HeadingAt {
+  readonly at: number
+  readonly heading: string
+}
+
+/** Every heading of a text in order: markdown heading lines and inline section headings ("subsection: ..."). */
+export const headingsOf = (text: string): Array<HeadingAt> => {
+  const out: Array<HeadingAt> = []
+  headingRe.lastIndex = 0
+  for (const m of text.matchAll(headingRe)) if (m.index !== undefined) out.push({ at: m.index, heading: m[0].trim() })
+  if (text.includes("section:") || text.includes("paragraph:")) {
+    for (const h of inlineSectionHeadings(text)) out.push({ at: h.start, heading: h.heading })
+  }
+  return out.sort((a, b) => a.at - b.at)
+}
+
+/** The last heading that starts before `offset`, or null. */
+export const headingBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): string | null => {
+  let lo = 0
+  let hi = headings.length - 1
+  let found: string | null = null
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (headings[mid]!.at < offset) {
+      found = headings[mid]!.heading
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  return found
+}
 
 /**
  * Splits a markdown text into sections at its headings. Text before the

@@ -15,10 +15,17 @@ import * as NlpService from "@kg/core/NlpService"
 import * as OfflineExtractor from "../OfflineExtractor.js"
 import * as PaperRecordOffline from "../PaperRecordOffline.js"
 import { chunkInWindows, recordText } from "./chunkWindows.js"
+import { headingBefore, headingsOf } from "./offlineSections.js"
 
 /** A request to the worker. */
 export type WorkerRequest =
-  | { readonly id: number; readonly kind: "chunk"; readonly text: string }
+  | {
+    readonly id: number
+    readonly kind: "chunk"
+    readonly text: string
+    /** The section the chunk starts in. */
+    readonly context: { readonly heading: string | null; readonly atStart: boolean } | null
+  }
   | { readonly id: number; readonly kind: "record"; readonly paperId: string; readonly title: string; readonly text: string }
   | {
     readonly id: number
@@ -86,16 +93,24 @@ if (parentPort !== null) {
             })
           }
         }
+        // the section each chunk starts in, as `Pipeline.extractPaper` gives it
+        const headings = headingsOf(request.text)
+        const contextOf = (p: Piece) => ({
+          heading: headingBefore(headings, p.start),
+          atStart: request.text.slice(0, p.start).trim() === ""
+        })
         return {
           pieces,
-          extractions: pieces.map((p) => attempt(() => OfflineExtractor.extract(nlp, p.text))),
+          extractions: pieces.map((p) => attempt(() => OfflineExtractor.extract(nlp, p.text, { context: contextOf(p) }))),
           record: attempt(() => record(request.paperId, request.title, recordText(request.text)))
         }
       })
       response = "ok" in outcome ? { id: request.id, ok: outcome.ok } : { id: request.id, error: outcome.error }
     } else {
       const outcome = attempt(() =>
-        request.kind === "chunk" ? OfflineExtractor.extract(nlp, request.text) : record(request.paperId, request.title, request.text)
+        request.kind === "chunk"
+          ? OfflineExtractor.extract(nlp, request.text, { context: request.context ?? undefined })
+          : record(request.paperId, request.title, request.text)
       )
       response = "ok" in outcome ? { id: request.id, ok: outcome.ok } : { id: request.id, error: outcome.error }
     }

@@ -136,6 +136,15 @@ export const applyLinking = (
          GROUP BY new_id`
       )
       yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
+      // likewise its role (the most confident of the merged claims' when it had none)
+      yield* db.run(
+        `INSERT INTO claim_roles
+         SELECT new_id, arg_max(r.role, coalesce(r.role_confidence, 0)), max(r.role_confidence)
+         FROM claim_roles r JOIN temp.main.kg_link_merge m ON r.claim_id = m.old_id
+         WHERE NOT EXISTS (SELECT 1 FROM claim_roles t WHERE t.claim_id = m.new_id)
+         GROUP BY new_id`
+      )
+      yield* db.run("DELETE FROM claim_roles WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
       yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
     }
 

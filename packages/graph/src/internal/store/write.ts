@@ -117,6 +117,7 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
       "DELETE FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)"
     )
     yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
+    yield* db.run("DELETE FROM claim_roles WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const claims = yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const mentions = yield* db.run("DELETE FROM entity_mentions WHERE paper_id = $1", p)
     const relations = yield* db.run("DELETE FROM relations WHERE paper_id = $1", p)
@@ -312,6 +313,16 @@ export const writeRows = (
       db,
       "claim_findings",
       claimRows.filter((c) => isNew("c", c.id) && c.finding != null).map((c) => [c.id, JSON.stringify(c.finding)])
+    )
+    // Rhetorical roles of the new claims (migration 9; a claim another paper stored keeps its own).
+    yield* appendRows(
+      db,
+      "claim_roles",
+      claimRows.filter((c) => isNew("c", c.id) && c.role != null).map((c) => [
+        c.id,
+        c.role!,
+        c.roleConfidence == null ? null : Math.min(1, Math.max(0, c.roleConfidence))
+      ])
     )
     const claimEntitiesAdded = yield* appendRows(
       db,

@@ -1,0 +1,167 @@
+/**
+ * Which sentences of a paper are its findings: the role classifier's
+ * P(result), read against the section the sentence sits in.
+ *
+ * The classifier learnt from abstracts. A full paper is mostly not abstract:
+ * an introduction motivates and announces, related work reports others,
+ * a method section sets up, and even an experiments section is half set-up
+ * (data, hyperparameters, baselines). So the probability a sentence must
+ * reach depends on its section: the abstract's threshold (chosen out of fold
+ * on the training abstracts) where findings are expected (abstract, results,
+ * discussion, conclusion), a higher one where they are rare (introduction,
+ * methods, sections of unknown kind), and none at all in related work and back
+ * matter (references, acknowledgements, appendices): a finding of other work
+ * there is reported, not the paper's own.
+ *
+ * @internal
+ */
+import { findMetrics } from "../offlineClaims.js"
+import type { InlineHeadingKind } from "./features.js"
+
+/** What a section of a paper holds, as far as claims go. */
+export type ClaimSection =
+  | "abstract"
+  | "introduction"
+  | "related"
+  | "methods"
+  | "results"
+  | "conclusion"
+  | "back"
+  | "other"
+  /** No heading seen: a text with no structure. */
+  | "none"
+
+/** The section kind of a heading's text (markdown `#` and numbering removed). */
+export const claimSection = (heading: string): ClaimSection => {
+  const h = heading
+    .replace(/^\s*#+\s*/, "")
+    .replace(/^(?:(?:sub)*section|(?:sub)?paragraph)\s*:\s*/i, "")
+    .replace(/^(?:-?\d+(?:\.\d+)*\.?|[A-Z](?:\d+|(?:\.\d+)+)?\.|[IVX]+\.)\s+/, "")
+    .toLowerCase()
+    .trim()
+  if (h.length === 0) return "other"
+  if (/^(?:abstract|summary)\b/.test(h)) return "abstract"
+  if (/\b(?:related work|related works|prior work|previous work|literature review|related literature|related research|state of the art)\b/.test(h)) return "related"
+  if (/acknowledg|^references?\b|^bibliograph|^appendi|^funding|data availability|code availability|author contribution|conflicts? of interest|competing interest|^supplementa|^declaration|^ethics|^reproducibility|^broader impact|^checklist/.test(h)) return "back"
+  if (/conclu|^summary and|^outlook|^closing|^final remarks|^concluding/.test(h)) return "conclusion"
+  if (/^(?:introduction|background|motivation|overview|preliminar)/.test(h)) return "introduction"
+  if (/result|experiment|evaluation|discussion|finding|performance|benchmark|empirical|ablation|comparison|analysis|case stud|observation|effect of|impact of|error analys|qualitative|quantitative|main results/.test(h)) return "results"
+  if (/method|approach|model|materials|setup|set-up|settings?$|data|dataset|corpus|implementation|framework|algorithm|design|procedure|simulation|architecture|protocol|formulation|proposed|technique|training|baseline|hyper-?parameter|notation|problem (?:statement|definition|formulation)|task definition|objective function|loss|network|encoder|decoder|attention|module|layer/.test(h)) return "methods"
+  return "other"
+}
+
+/**
+ * P(result) read against the section a sentence sits in. The classifier's
+ * probabilities are calibrated to the share of findings in its training
+ * abstracts (`prior`); a results section holds far more findings, a method
+ * section far fewer. The probability is re-weighted to the section's share
+ * (Saerens, Latinne and Decaestecker 2002: posterior odds times the ratio of
+ * prior odds), the share estimated without labels over full papers
+ * (`RoleModel.sectionPriors`). Abstracts and texts with no heading keep the
+ * training prior. Related work and back matter hold no finding of the
+ * paper's own: 0.
+ */
+export const sectionProbability = (
+  p: number,
+  section: ClaimSection,
+  prior: number | undefined,
+  sectionPriors: Readonly<Record<string, number>> | undefined
+): number => {
+  if (section === "related" || section === "back") return 0
+  const target = section === "abstract" || section === "none" ? undefined : sectionPriors?.[section]
+  if (prior === undefined || target === undefined) return p
+  const odds = (x: number) => x / (1 - x)
+  const clamp = (x: number) => Math.min(1 - 1e-6, Math.max(1e-6, x))
+  const o = odds(clamp(p)) * odds(clamp(target)) / odds(clamp(prior))
+  return o / (1 + o)
+}
+
+/**
+ * The threshold inside a structured abstract's part ("RESULTS ...",
+ * "METHODS ..."): the heading says what the sentences are, so a part that
+ * is not results needs a very confident classifier to hold a finding.
+ */
+export const inlineThreshold = (kind: InlineHeadingKind, abstractThreshold: number): number =>
+  kind === "result" || kind === "mixed" || kind === "other" ? abstractThreshold : Math.max(abstractThreshold, 0.9)
+
+/** Whether sentences of a section are read as an abstract (their order and count are features). */
+export const abstractLike = (section: ClaimSection): boolean => section === "abstract"
+
+/** Data splits and evaluation protocol: set-up unless the sentence reports a measured value. */
+const protocolWords =
+  /\b(?:split into|(?:consists?|consisting) of (?:a total of |about |around |over )?\d|comprises? (?:a total of |about |around |over )?\d|contains? (?:a total of |about |around |over )?\d|(?:training|validation|test|dev|development) (?:and (?:validation|test) )?(?:sets?|splits?|images|sentences|examples|samples|pairs)|(?:is|are|was|were) (?:used|adopted|employed|chosen|reported) (?:for|as|to) (?:the )?(?:evaluat|measur|metric|test|train|compar)|as (?:the )?(?:evaluation )?metrics?|(?:is|are) replaced (?:with|by)|remains? (?:the same|unchanged)|(?:the )?same (?:settings?|set-?up|protocol|hyper-?parameters?|configuration)|(?:is|are|was|were) (?:done|performed|applied|carried out|conducted|computed|implemented|run|initiali[sz]ed|trained|fine-tuned|pre-?trained|optimi[sz]ed|tuned|sampled|drawn|collected|annotated|preprocessed|tokeni[sz]ed|adjusted|controlled|stratified|matched|randomi[sz]ed|recruited|enrolled|followed up)\b)/
+
+/** Words of training set-up: hyperparameters, optimisers, hardware, schedules. */
+const setupWords =
+  /\b(?:batch size|mini-?batch(?:es)?|learning rates?|dropout|epochs?|momentum|weight decay|warm-?up|beam (?:size|width|search)|label smoothing|gradient clipping|hidden (?:size|units|dimensions?|layers?|states?)|embedding (?:size|dimensions?)|optimi[sz]er|adam|sgd|adagrad|adadelta|rmsprop|iterations|training steps|updates|gpus?|tpus?|hyper-?parameters?|initiali[sz]ed|initiali[sz]ation|vocabulary (?:size|of)|(?:bpe|byte[- ]pair)|merge operations|sub-?word units|resized?|random(?:ly)? crop(?:s|ped|ping)?|horizontal(?:ly)? flip(?:s|ped|ping)?|data augmentation|decay(?:ed|s)? (?:by|the)|checkpoints?|seeds?)\b/
+
+/** What makes a sentence report an outcome, even when it names set-up. */
+const outcomeWords =
+  /\b(?:outperform\w*|improv\w*|won|wins?|(?:1st|first|second|2nd) place|ranked|record|(?:shows?|showed|shown|demonstrat\w*|indicat\w*|reveal\w*|suggest\w*|confirm\w*) that|effective\w*|better|worse|higher|lower|faster|slower|achiev\w*|obtain(?:s|ed)?|reach(?:es|ed)?|gains?|significant(?:ly)?|than|state[- ]of[- ]the[- ]art|leads? to|led to|results? in|hurts?|helps?|degrad\w*|boost\w*|reduc\w*|increas\w*|sensitive|robust|converge[sd]?)\b/
+
+/** A pointer to a table, figure or other work that states nothing itself, anywhere in the sentence. */
+const pointerAnywhereRe =
+  /\b(?:(?:figure|fig\.|figs\.|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?)|(?:is|are) (?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|visuali[sz]ed|provided|plotted) in (?:the )?(?:fig|figure|table|tab|appendix|supplementa|section|sec)|^please (?:refer|see)|\brefer (?:the reader|readers|to (?:the )?(?:appendix|supplementa|section|sec|existing|previous|prior|\[reference\]))|we (?:also )?(?:show|present|provide|give|plot|visuali[sz]e|illustrate|depict|list) (?:the |an? |some |more |several |our )?(?:diagrams?|examples?|architecture|visuali[sz]ations?|illustrations?|samples?|overview|details|statistics|curves?|plots?|qualitative|results? (?:on|for|of|in))\b)/
+
+/** Sub-figure labels: a caption's text ("(a) Inference speed (b) Time in each layer"). */
+const subfigureRe = /\(\s*[a-d]\s*\)\s*\S.*\(\s*[b-e]\s*\)\s*\S/
+
+/** The paper's own set-up in its voice: "We tried both ...", "We also evaluate on the test-dev split." */
+const weSetupRe =
+  /^(?:[a-z]+,? |for (?:our|the|all|each|this) [^,]{0,40}, |in (?:our|all|this|these) [^,]{0,40}, )?we (?:also |further |then |first |next |finally |additionally |instead |only |now )?(?:tried|try|experimented|experiment|adopt(?:ed)?|use[ds]?|follow(?:ed)?|employ(?:ed)?|appl(?:y|ied)|train(?:ed)?|evaluate[ds]?|test(?:ed)?|compare[ds]?|report(?:ed)?|conduct(?:ed)?|perform(?:ed)?|run|ran|implement(?:ed)?|initiali[sz]e[ds]?|set|choose|chose|select(?:ed)?|replace[ds]?|remove[ds]?|add(?:ed)?|fix(?:ed)?|keep|kept|sample[ds]?|resize[ds]?|crop(?:ped)?|pre-?train(?:ed)?|fine-?tune[ds]?|optimi[sz]e[ds]?|tune[ds]?|collect(?:ed)?|construct(?:ed)?|build|built|generate[ds]?|randomly)\b/
+
+/** A caveat of the paper's own ("Our result has one limitation ..."). */
+const limitationRe = /\b(?:(?:one|a|the main|another|an important|a major|the only) limitation|limitations? (?:of (?:our|this|the proposed)|is|are))\b/
+
+/** A pointer to a table or a figure that states nothing itself ("Results are shown in Table 3."). */
+const pointerRe =
+  /^(?:the )?(?:results?|numbers|scores|details|statistics|examples?|comparisons?|hyper-?parameters?|settings?)\b.{0,60}\b(?:are|is) (?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|provided)\b|^(?:see|cf\.)\s|^(?:table|figure|fig\.)\s*\S+\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?)\s+(?:the|an?|some|our|more|all|several)?\s*(?:results?|examples?|statistics|details|numbers|comparisons?|overview|architecture|hyper-?parameters?|settings?|samples?|visuali[sz]ations?|qualitative)\b/i
+
+/**
+ * A sentence that says what the paper contains rather than what it found ("The implications are discussed.",
+ * "This paper describes an implementation of ...", "Test results are presented.").
+ */
+const descriptionRe =
+  /\b(?:(?:is|are|was|were|will be|has been|have been) (?:also |then |further |briefly |first |finally )?(?:described|discussed|presented|reviewed|outlined|introduced|explained|detailed|summari[sz]ed|illustrated|surveyed|reported|given|provided|proposed|sketched|highlighted)(?: in (?:detail|this (?:paper|article|work|chapter)))?\s*(?:[.;]\s*$|,|$)|^(?:here,? |in this (?:paper|work|article|chapter|study),? |finally,? |in addition,? |additionally,? |moreover,? |furthermore,? )?we (?:also |further |then |first |finally |briefly )?(?:discuss|describe|review|outline|survey|summari[sz]e|overview|investigate|explore|examine|study|consider|address|introduce|propose|present|define|formulate|develop|design|implement)\b|^(?:this|the present|the current|our) (?:paper|article|work|chapter|survey|review|report|thesis|study) (?:also |then |further |first |finally )?(?:describes|discusses|presents|reviews|outlines|introduces|explains|details|summari[sz]es|illustrates|surveys|proposes|provides|gives|offers|examines|explores|investigates|addresses|considers|focuses))/
+
+/** What is left to do ("There is clearly more that can be investigated", "remains to be seen"). */
+const futureRe =
+  /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|we (?:plan|intend|hope) to|is left (?:for|as) future|are left (?:for|as) future)\b/
+
+/** Code, data or copyright notices ("Our code is available at ...", "Published by Elsevier"). */
+const availabilityRe =
+  /\b(?:(?:code|data|dataset|software|implementation|models?|tool|source|corpus|resources?|materials?)\b.{0,60}\b(?:is|are|will be|has been|have been|made) (?:publicly |freely |openly )?(?:available|released|accessible)|(?:publicly |freely )?available (?:at|from|on|for download)|supported by|funded by|grant (?:no\.?|number|agreement)|this (?:research|work|project) (?:was|is) (?:performed|conducted|carried out|done|supported|funded)|published in (?:the )?(?:proceedings|journal|workshop|\d)|(?:portions|parts) of this .{0,40}(?:have )?(?:already )?appeared|published by (?:elsevier|springer|ieee|acm|wiley|taylor|sage|oxford|cambridge|mdpi|frontiers|hindawi|ios press|the american|the royal)|all rights reserved|special issue|(?:we )?(?:thank|thanks|are grateful|gratefully acknowledge)\b|©|copyright|peer-review under|licensed under|creative commons)\b/
+
+/**
+ * Why a sentence of the paper's own voice is not a finding whatever the
+ * classifier reads, or `undefined`: a set-up statement (hyperparameters,
+ * optimiser, hardware, schedules, preprocessing: "We use a minibatch size of
+ * 48 and train for 8 epochs") that reports no outcome, a pointer to a
+ * table or figure that states nothing itself, a description of what the
+ * paper contains ("The implications are discussed."), or a notice of code,
+ * data or copyright.
+ */
+export const nonFindingReason = (
+  sentence: string
+): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | undefined => {
+  const lower = sentence.toLowerCase()
+  if (pointerRe.test(sentence.trim()) && !outcomeWords.test(lower) && !/\d/.test(sentence.replace(/(?:table|figure|fig\.)\s*\d+/gi, ""))) return "pointer"
+  if (pointerAnywhereRe.test(lower) && !outcomeWords.test(lower)) return "pointer"
+  if (subfigureRe.test(sentence)) return "fragment"
+  if (/^\s*(?:[\])}>,;:.%]|\d+\s*\])/.test(sentence)) return "fragment"
+  if (setupWords.test(lower) && !outcomeWords.test(lower)) return "setup"
+  if (weSetupRe.test(lower) && !outcomeWords.test(lower)) return "setup"
+  if (limitationRe.test(lower)) return "limitation"
+  // (a metric with a value is a measurement; a metric named as the protocol is set-up)
+  const measured = findMetrics(sentence).length > 0 && /\d/.test(sentence)
+  if (protocolWords.test(lower) && !outcomeWords.test(lower) && !/%|\bper ?cent/.test(lower) && !measured) {
+    return "setup"
+  }
+  if (descriptionRe.test(lower) && !outcomeWords.test(lower) && !/\b(?:no|not|none|neither|nor|never|without)\b/.test(lower)) {
+    return "description"
+  }
+  if (availabilityRe.test(lower)) return "availability"
+  if (futureRe.test(lower)) return "future"
+  if (/[•▪◦●]/.test(sentence)) return "fragment"
+  return undefined
+}

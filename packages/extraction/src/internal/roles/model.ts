@@ -1,0 +1,287 @@
+/**
+ * The rhetorical-role classifier: which role each sentence of a block (an
+ * abstract, a section) plays — background, objective, method, result or
+ * other. Two multinomial logistic regressions, trained by
+ * `scripts/train-roles.ts` on CSAbstruct and SciFact (figures in
+ * docs/benchmarks.md):
+ *
+ * 1. the sentence model reads one sentence: the dense features and n-grams
+ *    of `roles/features.ts`, and its position in the block when known;
+ * 2. the sequence model re-reads it with its neighbours: its own sentence-model
+ *    probabilities, those of the sentences before and after it, and the mean
+ *    of all the sentences before and after (abstracts move from background to
+ *    results; a sentence after two results is likely one too).
+ *
+ * The weights ship as `roles/weights.json`. Pure and deterministic.
+ *
+ * @internal
+ */
+import weights from "./weights.json" with { type: "json" }
+import { dense, denseNames, ngrams, normalise, type Position, type Role, roles, tokens } from "./features.js"
+
+/** One stage's weights: a bias and, for each input feature, one weight per role. */
+export interface StageWeights {
+  readonly bias: ReadonlyArray<number>
+  readonly weights: ReadonlyArray<ReadonlyArray<number>>
+}
+
+/** The trained model as stored. */
+export interface RoleModel {
+  readonly roles: ReadonlyArray<string>
+  readonly dense: ReadonlyArray<string>
+  readonly vocabulary: ReadonlyArray<string>
+  /** Dense features, then the vocabulary. */
+  readonly sentence: StageWeights
+  /** The names of the sequence model's inputs (see {@link contextNames}). */
+  readonly context: ReadonlyArray<string>
+  readonly sequence: StageWeights
+  /**
+   * The order of roles in abstracts, for decoding a whole abstract at once (forward-backward): the sequence model's
+   * probabilities divided by the role priors are the emissions, these the transitions. Absent: no decoding.
+   */
+  readonly transitions?: Transitions | undefined
+  /** P(result) at or above which a sentence of an abstract is a finding (chosen out of fold on the training data). */
+  readonly threshold: number
+  /** The share of findings among the training sentences: the prior the probabilities are calibrated to. */
+  readonly prior?: number | undefined
+  /**
+   * The share of findings among the prose sentences of each kind of section of full papers, estimated without labels
+   * (`scripts/train-roles.ts`, EM over unlabelled papers): a sentence's P(result) is re-weighted from the training
+   * prior to its section's before the threshold applies (see `roles/decide.ts`).
+   */
+  readonly sectionPriors?: Readonly<Record<string, number>> | undefined
+  /** Where the figures and the training set-up are recorded. */
+  readonly trained?: unknown
+}
+
+/** The shipped model. */
+export const shippedModel: RoleModel = weights as RoleModel
+
+/** Role transitions of abstracts: probabilities of the first role, of each next role, of the last role, and priors. */
+export interface Transitions {
+  readonly start: ReadonlyArray<number>
+  /** next[a][b]: P(role b follows role a) */
+  readonly next: ReadonlyArray<ReadonlyArray<number>>
+  readonly end: ReadonlyArray<number>
+  readonly prior: ReadonlyArray<number>
+}
+
+/**
+ * Forward-backward over a block read as an abstract: each sentence's role
+ * probabilities given the whole sequence, from per-sentence probabilities
+ * (divided by the priors: scaled likelihoods) and the transitions.
+ */
+export const decode = (probabilities: ReadonlyArray<ReadonlyArray<number>>, t: Transitions): Array<Array<number>> => {
+  const n = probabilities.length
+  const k = t.prior.length
+  if (n === 0) return []
+  const emission = probabilities.map((p) => p.map((x, r) => x / Math.max(1e-9, t.prior[r]!)))
+  const alpha: Array<Array<number>> = []
+  const beta: Array<Array<number>> = new Array(n)
+  const normalise = (v: Array<number>) => {
+    const s = v.reduce((a, b) => a + b, 0) || 1
+    return v.map((x) => x / s)
+  }
+  alpha.push(normalise(emission[0]!.map((e, r) => e * t.start[r]!)))
+  for (let i = 1; i < n; i++) {
+    alpha.push(normalise(emission[i]!.map((e, b) => {
+      let s = 0
+      for (let a = 0; a < k; a++) s += alpha[i - 1]![a]! * t.next[a]![b]!
+      return e * s
+    })))
+  }
+  beta[n - 1] = normalise([...t.end])
+  for (let i = n - 2; i >= 0; i--) {
+    beta[i] = normalise(Array.from({ length: k }, (_, a) => {
+      let s = 0
+      for (let b = 0; b < k; b++) s += t.next[a]![b]! * emission[i + 1]![b]! * beta[i + 1]![b]!
+      return s
+    }))
+  }
+  return alpha.map((a, i) => normalise(a.map((x, r) => x * beta[i]![r]!)))
+}
+
+/** The inputs of the sequence model, in order. */
+export const contextNames: ReadonlyArray<string> = [
+  ...roles.map((r) => `self:${r}`),
+  ...roles.map((r) => `prev:${r}`),
+  "prev:none",
+  ...roles.map((r) => `next:${r}`),
+  "next:none",
+  ...roles.map((r) => `prev2:${r}`),
+  ...roles.map((r) => `next2:${r}`),
+  ...roles.map((r) => `before:${r}`),
+  ...roles.map((r) => `after:${r}`),
+  "pos:known",
+  "pos:first",
+  "pos:last",
+  "pos:relative",
+  ...roles.map((r) => `self:${r}*pos:relative`)
+]
+
+/** Whether a model was trained on the features this build computes. */
+export const matchesFeatures = (model: RoleModel): boolean =>
+  model.roles.join(",") === roles.join(",") && model.dense.join(",") === denseNames.join(",") &&
+  model.context.join(",") === contextNames.join(",")
+
+/** A sparse input: feature indices and values. */
+export interface SparseInput {
+  readonly index: Array<number>
+  readonly value: Array<number>
+}
+
+/** The sentence model's input for one sentence: dense features, then the n-grams found in `vocabulary`. */
+export const sentenceInput = (
+  vocabulary: ReadonlyMap<string, number>,
+  sentence: string,
+  position: Position | undefined
+): SparseInput => {
+  const d = dense(sentence, position)
+  const index: Array<number> = []
+  const value: Array<number> = []
+  d.forEach((v, i) => {
+    if (v !== 0) {
+      index.push(i)
+      value.push(v)
+    }
+  })
+  for (const g of ngrams(tokens(normalise(sentence)))) {
+    const j = vocabulary.get(g)
+    if (j !== undefined) {
+      index.push(d.length + j)
+      value.push(1)
+    }
+  }
+  return { index, value }
+}
+
+/** The sequence model's input for sentence `i` of a block, from the sentence model's probabilities. */
+export const contextInput = (
+  probabilities: ReadonlyArray<ReadonlyArray<number>>,
+  i: number,
+  positionKnown: boolean
+): Array<number> => {
+  const k = roles.length
+  const zero = new Array<number>(k).fill(0)
+  const mean = (from: number, to: number): Array<number> => {
+    if (to <= from) return zero
+    const m = new Array<number>(k).fill(0)
+    for (let j = from; j < to; j++) for (let r = 0; r < k; r++) m[r]! += probabilities[j]![r]! / (to - from)
+    return m
+  }
+  const n = probabilities.length
+  const rel = n === 1 ? 1 : i / (n - 1)
+  return [
+    ...probabilities[i]!,
+    ...(i > 0 ? probabilities[i - 1]! : zero),
+    i > 0 ? 0 : 1,
+    ...(i + 1 < n ? probabilities[i + 1]! : zero),
+    i + 1 < n ? 0 : 1,
+    ...(i > 1 ? probabilities[i - 2]! : zero),
+    ...(i + 2 < n ? probabilities[i + 2]! : zero),
+    ...mean(0, i),
+    ...mean(i + 1, n),
+    positionKnown ? 1 : 0,
+    positionKnown && i === 0 ? 1 : 0,
+    positionKnown && i === n - 1 ? 1 : 0,
+    positionKnown ? rel : 0,
+    ...probabilities[i]!.map((p) => (positionKnown ? p * rel : 0))
+  ]
+}
+
+/** Softmax of one stage over a sparse input. */
+export const stageProbabilities = (stage: StageWeights, index: ReadonlyArray<number>, value: ReadonlyArray<number>): Array<number> => {
+  const z = [...stage.bias]
+  for (let j = 0; j < index.length; j++) {
+    const w = stage.weights[index[j]!]
+    if (w === undefined) continue
+    const v = value[j]!
+    for (let r = 0; r < z.length; r++) z[r]! += w[r]! * v
+  }
+  const max = Math.max(...z)
+  const e = z.map((x) => Math.exp(x - max))
+  const sum = e.reduce((a, b) => a + b, 0)
+  return e.map((x) => x / sum)
+}
+
+const denseIndex = (values: ReadonlyArray<number>): { index: Array<number>; value: Array<number> } => {
+  const index: Array<number> = []
+  const value: Array<number> = []
+  values.forEach((v, i) => {
+    if (v !== 0) {
+      index.push(i)
+      value.push(v)
+    }
+  })
+  return { index, value }
+}
+
+/** The role of one sentence: the most likely role, its probability and every role's probability. */
+export interface RoleJudgement {
+  readonly role: Role
+  readonly confidence: number
+  readonly probabilities: Readonly<Record<Role, number>>
+}
+
+const judgement = (p: ReadonlyArray<number>): RoleJudgement => {
+  let best = 0
+  for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r
+  const probabilities = Object.fromEntries(roles.map((r, i) => [r, p[i]!])) as Record<Role, number>
+  return { role: roles[best]!, confidence: p[best]!, probabilities }
+}
+
+const vocabularies = new WeakMap<RoleModel, ReadonlyMap<string, number>>()
+const vocabularyOf = (model: RoleModel): ReadonlyMap<string, number> => {
+  let v = vocabularies.get(model)
+  if (v === undefined) {
+    v = new Map(model.vocabulary.map((g, i) => [g, i]))
+    vocabularies.set(model, v)
+  }
+  return v
+}
+
+/**
+ * The sentence model's probabilities for each sentence of a block. With
+ * `positions` false, the sentences' places in the block are not used (a
+ * section of a full paper is not an abstract: its length and order mean
+ * something else).
+ */
+export const sentenceProbabilities = (
+  model: RoleModel,
+  sentences: ReadonlyArray<string>,
+  positions: boolean
+): Array<Array<number>> => {
+  const vocabulary = vocabularyOf(model)
+  return sentences.map((s, i) => {
+    const x = sentenceInput(vocabulary, s, positions ? { index: i, count: sentences.length } : undefined)
+    return stageProbabilities(model.sentence, x.index, x.value)
+  })
+}
+
+/**
+ * The role of each sentence of a block, read in order (both stages).
+ * `positions`: whether the block is an abstract-like unit whose order and
+ * length the model may use (default true).
+ */
+export const classifyBlock = (
+  sentences: ReadonlyArray<string>,
+  options: { readonly positions?: boolean | undefined; readonly model?: RoleModel | undefined } = {}
+): Array<RoleJudgement> => {
+  const model = options.model ?? shippedModel
+  if (!matchesFeatures(model)) {
+    throw new Error("the role classifier's weights were trained on other features than roles/features.ts computes: run scripts/train-roles.ts")
+  }
+  const positions = options.positions ?? true
+  const first = sentenceProbabilities(model, sentences, positions)
+  const second = sentences.map((_, i) => {
+    const x = denseIndex(contextInput(first, i, positions))
+    return stageProbabilities(model.sequence, x.index, x.value)
+  })
+  // an abstract is read whole: its roles come in order (background, objective, method, result)
+  const decoded = positions && model.transitions !== undefined && sentences.length > 1 ? decode(second, model.transitions) : second
+  return decoded.map(judgement)
+}
+
+/** The role of one sentence read on its own (no neighbours, no position). */
+export const classifySentence = (sentence: string, model: RoleModel = shippedModel): RoleJudgement =>
+  classifyBlock([sentence], { positions: false, model })[0]!

@@ -1,0 +1,390 @@
+/**
+ * Training of the rhetorical-role classifier (`roles/model.ts`), shared by
+ * `scripts/train-roles.ts` (which also chooses the L2 strengths and
+ * estimates the section priors) and `kg train claims` (which retrains with
+ * the chosen strengths, adding a user's labelled sentences).
+ *
+ * Procedure (deterministic: folds by a hash of the block id, full-batch
+ * L-BFGS):
+ * 1. vocabulary: unigrams and bigrams in at least 3 training blocks;
+ * 2. the sentence model (dense features + n-grams, each sentence read with
+ *    and without its position): out-of-fold probabilities for every sentence
+ *    (5 folds grouped by block), for each L2 strength; the best by log loss;
+ * 3. the sequence model over those out-of-fold probabilities (blocks read
+ *    with positions, without, and a quarter of them sentence by sentence);
+ *    its L2 strength chosen the same way;
+ * 4. the finding threshold (P(result) at or above it: a finding) with the
+ *    best out-of-fold F0.5 on the CSAbstruct blocks;
+ * 5. both refitted on all the training data.
+ *
+ * @internal
+ */
+import { denseNames, ngrams, normalise, type Role, roles, tokens } from "./features.js"
+import {
+  contextInput,
+  contextNames,
+  decode,
+  type RoleModel,
+  sentenceInput,
+  stageProbabilities,
+  type Transitions
+} from "./model.js"
+import { type Example, fit, type Fitted, predict } from "./softmax.js"
+
+/** A block of sentences (an abstract; a user's single sentence) with a role per sentence (null: unlabelled). */
+export interface Block {
+  readonly id: string
+  /** Where it comes from: `csabstruct`, `scifact`, `extra` (a user's labelled sentences). */
+  readonly source: string
+  readonly sentences: ReadonlyArray<string>
+  readonly labels: ReadonlyArray<Role | null>
+}
+
+/** FNV-1a 32-bit hash. */
+export const fnv1a = (s: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h
+}
+
+/** Folds of the cross-validation. */
+export const FOLDS = 5
+
+/** The cross-validation fold of a training block. */
+export const foldOf = (b: { readonly source: string; readonly id: string }): number =>
+  fnv1a(`roles-${b.source}-${b.id}`) % FOLDS
+
+/** Minimum number of training blocks an n-gram must occur in to be a feature. */
+const MIN_DF = 3
+/** Weight of the copies read without positions and as single sentences. */
+const UNPOSITIONED_WEIGHT = 0.5
+
+const K = roles.length
+const R = roles.indexOf("result")
+const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d
+
+/** Every fourth block (of more than one sentence) is also read sentence by sentence (no neighbours). */
+const alsoSingles = (b: Block) => fnv1a(`single-${b.source}-${b.id}`) % 4 === 0
+
+const sparse = (values: ReadonlyArray<number>) => {
+  const index: Array<number> = []
+  const value: Array<number> = []
+  values.forEach((v, i) => {
+    if (v !== 0) {
+      index.push(i)
+      value.push(v)
+    }
+  })
+  return { index, value }
+}
+
+const logLoss = (pairs: ReadonlyArray<{ p: ReadonlyArray<number>; label: number }>) =>
+  pairs.reduce((s, x) => s - Math.log(Math.max(1e-12, x.p[x.label]!)), 0) / Math.max(1, pairs.length)
+
+const fBeta = (p: number, r: number, beta: number) => (p + r === 0 ? 0 : ((1 + beta * beta) * p * r) / (beta * beta * p + r))
+
+/** Options of {@link train}. */
+export interface TrainOptions {
+  /** L2 strengths to try for the sentence model (one: no choice). */
+  readonly sentenceL2: ReadonlyArray<number>
+  /** L2 strengths to try for the sequence model. */
+  readonly sequenceL2: ReadonlyArray<number>
+  /** Progress lines. */
+  readonly log?: ((line: string) => void) | undefined
+  /** The finding threshold to keep instead of choosing one out of fold. */
+  readonly threshold?: number | undefined
+}
+
+/** What {@link train} returns: the model (no section priors) and its out-of-fold figures. */
+export interface Trained {
+  readonly model: RoleModel
+  readonly sentenceL2: number
+  readonly sequenceL2: number
+  /** The share of results among the labelled training sentences. */
+  readonly prior: number
+  readonly labelledSentences: number
+  readonly outOfFold: {
+    readonly accuracy: number
+    /** Precision and recall of P(result) >= threshold on the CSAbstruct blocks. */
+    readonly findings: { readonly precision: number; readonly recall: number }
+  }
+}
+
+/** Trains the classifier on labelled blocks (see the module's comment). */
+export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trained => {
+  const log = options.log ?? (() => {})
+  const started = Date.now()
+  const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`
+  const labelOf = (b: Block, i: number): number | null => {
+    const l = b.labels[i]
+    return l === null || l === undefined ? null : roles.indexOf(l)
+  }
+  const labelledSentences = blocks.reduce((n, b) => n + b.labels.filter((l) => l !== null).length, 0)
+
+  // vocabulary: n-grams in at least MIN_DF training blocks, sorted for a stable order
+  const df = new Map<string, number>()
+  for (const b of blocks) {
+    const seen = new Set<string>()
+    for (const s of b.sentences) for (const g of ngrams(tokens(normalise(s)))) seen.add(g)
+    for (const g of seen) df.set(g, (df.get(g) ?? 0) + 1)
+  }
+  const vocabulary = [...df].filter(([, n]) => n >= MIN_DF).map(([g]) => g).sort()
+  const vocabIndex = new Map(vocabulary.map((g, i) => [g, i]))
+  const F1 = denseNames.length + vocabulary.length
+  const F2 = contextNames.length
+  log(`vocabulary: ${vocabulary.length} n-grams; ${denseNames.length} dense features; ${F2} sequence inputs`)
+
+  const rows = blocks.map((b) =>
+    b.sentences.map((s, si) => ({
+      positioned: sentenceInput(vocabIndex, s, { index: si, count: b.sentences.length }),
+      unpositioned: sentenceInput(vocabIndex, s, undefined)
+    }))
+  )
+  const sentenceExamples = (which: ReadonlyArray<number>): Array<Example> => {
+    const out: Array<Example> = []
+    for (const bi of which) {
+      rows[bi]!.forEach((r, si) => {
+        const label = labelOf(blocks[bi]!, si)
+        if (label === null) return
+        out.push({ ...r.positioned, label, weight: 1 })
+        out.push({ ...r.unpositioned, label, weight: UNPOSITIONED_WEIGHT })
+      })
+    }
+    return out
+  }
+  const all = blocks.map((_, i) => i)
+  const folds = Array.from({ length: FOLDS }, (_, k) => all.filter((i) => foldOf(blocks[i]!) === k))
+
+  // 1. the sentence model, out of fold
+  interface Probs {
+    positioned: Array<Array<number>>
+    unpositioned: Array<Array<number>>
+  }
+  const oofSentence = (l2: number): Array<Probs> => {
+    const probs: Array<Probs> = blocks.map(() => ({ positioned: [], unpositioned: [] }))
+    for (let k = 0; k < FOLDS; k++) {
+      if (folds[k]!.length === 0) continue
+      const fitted = fit(sentenceExamples(all.filter((i) => foldOf(blocks[i]!) !== k)), F1, K, { l2 })
+      log(`  sentence model, L2 ${l2}, fold ${k}: ${fitted.iterations} iterations [${elapsed()}]`)
+      for (const bi of folds[k]!) {
+        probs[bi] = {
+          positioned: rows[bi]!.map((r) => predict(fitted, r.positioned.index, r.positioned.value)),
+          unpositioned: rows[bi]!.map((r) => predict(fitted, r.unpositioned.index, r.unpositioned.value))
+        }
+      }
+    }
+    return probs
+  }
+  const pairsOf = (probs: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>) =>
+    blocks.flatMap((b, bi) =>
+      b.sentences.flatMap((_, si) => {
+        const label = labelOf(b, si)
+        return label === null ? [] : [{ p: probs[bi]![si]!, label }]
+      })
+    )
+  let bestSentence: { l2: number; loss: number; probs: Array<Probs> } | undefined
+  for (const l2 of options.sentenceL2) {
+    const probs = oofSentence(l2)
+    const loss = logLoss(pairsOf(probs.map((p) => p.positioned)))
+    log(`sentence model, L2 ${l2}: out-of-fold log loss ${loss.toFixed(4)} [${elapsed()}]`)
+    if (bestSentence === undefined || loss < bestSentence.loss) bestSentence = { l2, loss, probs }
+  }
+  const oof1 = bestSentence!.probs
+
+  // 2. the sequence model over the out-of-fold sentence probabilities
+  const seqInputs: Array<{ block: number; sentence: number; positioned: boolean; index: Array<number>; value: Array<number> }> = []
+  all.forEach((bi) => {
+    const p = oof1[bi]!
+    const b = blocks[bi]!
+    for (let si = 0; si < b.sentences.length; si++) {
+      seqInputs.push({ block: bi, sentence: si, positioned: true, ...sparse(contextInput(p.positioned, si, true)) })
+      seqInputs.push({ block: bi, sentence: si, positioned: false, ...sparse(contextInput(p.unpositioned, si, false)) })
+      if (b.sentences.length > 1 && alsoSingles(b)) {
+        seqInputs.push({ block: bi, sentence: si, positioned: false, ...sparse(contextInput([p.unpositioned[si]!], 0, false)) })
+      }
+    }
+  })
+  const seqExamples = (which: (i: number) => boolean): Array<Example> =>
+    seqInputs.flatMap((x, i) => {
+      const label = labelOf(blocks[x.block]!, x.sentence)
+      return label === null || !which(i)
+        ? []
+        : [{ index: x.index, value: x.value, label, weight: x.positioned ? 1 : UNPOSITIONED_WEIGHT }]
+    })
+  const seqFold = seqInputs.map((x) => foldOf(blocks[x.block]!))
+  let bestSequence: { l2: number; loss: number; oof: Array<Array<number>> } | undefined
+  for (const l2 of options.sequenceL2) {
+    const oof: Array<Array<number>> = new Array(seqInputs.length)
+    for (let k = 0; k < FOLDS; k++) {
+      if (folds[k]!.length === 0) continue
+      const fitted = fit(seqExamples((i) => seqFold[i] !== k), F2, K, { l2 })
+      seqInputs.forEach((x, i) => {
+        if (seqFold[i] === k) oof[i] = predict(fitted, x.index, x.value)
+      })
+    }
+    const pairs = seqInputs.flatMap((x, i) => {
+      const label = labelOf(blocks[x.block]!, x.sentence)
+      return x.positioned && label !== null ? [{ p: oof[i]!, label }] : []
+    })
+    const loss = logLoss(pairs)
+    log(`sequence model, L2 ${l2}: out-of-fold log loss ${loss.toFixed(4)} [${elapsed()}]`)
+    if (bestSequence === undefined || loss < bestSequence.loss) bestSequence = { l2, loss, oof }
+  }
+
+  // 3. the finding threshold, out of fold, on the CSAbstruct blocks (read with positions, decoded when better)
+  const transitions: Transitions = (() => {
+    const start = new Array<number>(K).fill(1), end = new Array<number>(K).fill(1), prior = new Array<number>(K).fill(1)
+    const next = roles.map(() => new Array<number>(K).fill(1))
+    for (const b of blocks) {
+      if (b.source !== "csabstruct") continue
+      const l = b.labels.map((x) => roles.indexOf(x!))
+      start[l[0]!]!++
+      end[l[l.length - 1]!]!++
+      l.forEach((x, i) => {
+        prior[x]!++
+        if (i > 0) next[l[i - 1]!]![x]!++
+      })
+    }
+    const norm = (v: Array<number>) => {
+      const t = v.reduce((a, b) => a + b, 0)
+      return v.map((x) => round(x / t, 5))
+    }
+    return { start: norm(start), next: next.map(norm), end: norm(end), prior: norm(prior) }
+  })()
+  const oofBlocks: Array<Array<Array<number>>> = blocks.map((b) => b.sentences.map(() => []))
+  seqInputs.forEach((x, i) => {
+    if (x.positioned) oofBlocks[x.block]![x.sentence] = bestSequence!.oof[i]!
+  })
+  const oofDecoded = oofBlocks.map((p) => (p.length > 1 ? decode(p, transitions) : p))
+  const scored = (probs: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>) =>
+    blocks.flatMap((b, bi) =>
+      b.source !== "csabstruct" ? [] : b.sentences.map((_, si) => ({ p: probs[bi]![si]![R]!, finding: b.labels[si] === "result" }))
+    )
+  const prAt = (s: ReadonlyArray<{ p: number; finding: boolean }>, t: number) => {
+    const kept = s.filter((x) => x.p >= t)
+    const tp = kept.filter((x) => x.finding).length
+    const findings = s.filter((x) => x.finding).length
+    return { precision: kept.length === 0 ? 1 : tp / kept.length, recall: findings === 0 ? 0 : tp / findings }
+  }
+  const bestF05 = (s: ReadonlyArray<{ p: number; finding: boolean }>) => {
+    let best = { t: 0.5, f: -1 }
+    for (let t = 0.2; t <= 0.9001; t += 0.025) {
+      const r = prAt(s, t)
+      const f = fBeta(r.precision, r.recall, 0.5)
+      if (f > best.f) best = { t: Math.round(t * 1000) / 1000, f }
+    }
+    return best
+  }
+  const plain = bestF05(scored(oofBlocks))
+  const decodedBest = bestF05(scored(oofDecoded))
+  const useDecoding = decodedBest.f > plain.f
+  const threshold = options.threshold ?? (useDecoding ? decodedBest.t : plain.t)
+  const chosen = useDecoding ? oofDecoded : oofBlocks
+  const oofPairs = pairsOf(chosen)
+  const accuracy = oofPairs.filter((x) => x.p.indexOf(Math.max(...x.p)) === x.label).length / Math.max(1, oofPairs.length)
+  const findings = prAt(scored(chosen), threshold)
+  log(`finding threshold ${threshold} (decoding ${useDecoding}); out of fold: accuracy ${accuracy.toFixed(4)}, ` +
+    `findings precision ${findings.precision.toFixed(4)} recall ${findings.recall.toFixed(4)} [${elapsed()}]`)
+
+  // 4. refit on everything
+  const sentenceModel = fit(sentenceExamples(all), F1, K, { l2: bestSentence!.l2 })
+  const sequenceModel = fit(seqExamples(() => true), F2, K, { l2: bestSequence!.l2 })
+  log(`refitted [${elapsed()}]`)
+  const rounded = (m: Fitted) => ({ bias: m.bias.map((x) => round(x)), weights: m.weights.map((w) => w.map((x) => round(x))) })
+  const prior = round(
+    blocks.reduce((n, b) => n + b.labels.filter((l) => l === "result").length, 0) / Math.max(1, labelledSentences)
+  )
+  return {
+    model: {
+      roles: [...roles],
+      dense: [...denseNames],
+      vocabulary,
+      sentence: rounded(sentenceModel),
+      context: [...contextNames],
+      sequence: rounded(sequenceModel),
+      ...(useDecoding ? { transitions } : {}),
+      threshold,
+      prior
+    },
+    sentenceL2: bestSentence!.l2,
+    sequenceL2: bestSequence!.l2,
+    prior,
+    labelledSentences,
+    outOfFold: { accuracy: round(accuracy), findings: { precision: round(findings.precision), recall: round(findings.recall) } }
+  }
+}
+
+/** Per-role and overall figures of a model on labelled blocks. */
+export interface Evaluation {
+  readonly sentences: number
+  readonly accuracy: number
+  readonly macroF1: number
+  readonly perRole: Readonly<Record<Role, { readonly precision: number; readonly recall: number; readonly f1: number; readonly n: number }>>
+  /** confusion[gold][predicted] */
+  readonly confusion: ReadonlyArray<ReadonlyArray<number>>
+  /** Precision and recall of P(result) >= the model's threshold. */
+  readonly findings: { readonly precision: number; readonly recall: number; readonly kept: number; readonly total: number }
+}
+
+/** The probabilities of each sentence of a block, as `classifyBlock` reads it (with positions when `positions`). */
+export const blockProbabilities = (model: RoleModel, b: Block, positions: boolean): Array<Array<number>> => {
+  const vocabulary = new Map(model.vocabulary.map((g, i) => [g, i]))
+  const first = b.sentences.map((s, i) => {
+    const x = sentenceInput(vocabulary, s, positions ? { index: i, count: b.sentences.length } : undefined)
+    return stageProbabilities(model.sentence, x.index, x.value)
+  })
+  const second = b.sentences.map((_, i) => {
+    const x = sparse(contextInput(first, i, positions))
+    return stageProbabilities(model.sequence, x.index, x.value)
+  })
+  return positions && model.transitions !== undefined && second.length > 1 ? decode(second, model.transitions) : second
+}
+
+/** Scores a model on labelled blocks (read with positions unless `positions` is false). */
+export const evaluate = (model: RoleModel, blocks: ReadonlyArray<Block>, positions = true): Evaluation => {
+  const confusion = roles.map(() => roles.map(() => 0))
+  let n = 0, correct = 0, kept = 0, keptFinding = 0, total = 0
+  for (const b of blocks) {
+    const p = blockProbabilities(model, b, positions)
+    b.labels.forEach((l, i) => {
+      if (l === null) return
+      const gold = roles.indexOf(l)
+      const pred = p[i]!.indexOf(Math.max(...p[i]!))
+      confusion[gold]![pred]!++
+      n++
+      if (pred === gold) correct++
+      const finding = l === "result"
+      if (finding) total++
+      if (p[i]![R]! >= model.threshold) {
+        kept++
+        if (finding) keptFinding++
+      }
+    })
+  }
+  const perRole = Object.fromEntries(roles.map((r, i) => {
+    const tp = confusion[i]![i]!
+    const gold = confusion[i]!.reduce((a, b) => a + b, 0)
+    const predicted = confusion.reduce((a, row) => a + row[i]!, 0)
+    const p = predicted === 0 ? 0 : tp / predicted
+    const rc = gold === 0 ? 0 : tp / gold
+    return [r, { precision: round(p, 3), recall: round(rc, 3), f1: round(fBeta(p, rc, 1), 3), n: gold }]
+  })) as Record<Role, { precision: number; recall: number; f1: number; n: number }>
+  const present = roles.filter((r) => perRole[r].n > 0)
+  const macroF1 = round(present.reduce((a, r) => a + perRole[r].f1, 0) / Math.max(1, present.length), 4)
+  return {
+    sentences: n,
+    accuracy: round(correct / Math.max(1, n), 4),
+    macroF1,
+    perRole,
+    confusion,
+    findings: {
+      precision: round(kept === 0 ? 1 : keptFinding / kept, 4),
+      recall: round(total === 0 ? 0 : keptFinding / total, 4),
+      kept,
+      total
+    }
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Trains the rhetorical-role classifier (`packages/extraction/src/internal/roles/`):
+ * background, objective, method, result, other. The procedure is
+ * `internal/roles/train.ts` (shared with `kg train claims`); this script also
+ * chooses the L2 strengths and estimates the section priors.
+ *
+ * Training data, all shipped in `packages/extraction/data/roles/` (written by
+ * `scripts/gen-role-data.ts`):
+ * - CSAbstruct train: every sentence of 1,668 CS abstracts labelled;
+ * - SciFact, the development half only (`scripts/lib/scifact.ts`'s split):
+ *   a rationale sentence of some claim's evidence is a `result`; in a
+ *   structured abstract each sentence takes the role its inline heading names
+ *   (the heading itself is never a feature); every other sentence is
+ *   unlabelled (context for its neighbours, never a target).
+ * Held out (never trained or tuned on): CSAbstruct dev (shipped) and the
+ * SciFact held-out half (from `shared/data/claims`, for the record only).
+ *
+ * Steps: `train.ts` with the L2 grids (out-of-fold log loss picks each
+ * strength; out-of-fold F0.5 picks the finding threshold; refit on all);
+ * then the share of findings in each kind of section of full papers
+ * (introduction, methods, results, conclusion, other) is estimated without
+ * labels by EM over the prose sentences of the shared unlabelled papers
+ * (Saerens et al. 2002), so the extractor can read a sentence's P(result)
+ * against its section; then, with `--eval`, the held-out figures.
+ *
+ *   npx tsx --conditions=@kg/source scripts/train-roles.ts [--dry-run] [--eval] [--exclude-fold K --out FILE]
+ *
+ * `ROLES_L2_SENTENCE` / `ROLES_L2_SEQUENCE` (comma-separated) override the grids.
+ * `--exclude-fold K --out FILE` trains without the abstracts of fold K (0-4) and writes the weights to FILE: a
+ * development model whose fold K is unseen, for end-to-end runs (`eval-claims.ts --fold K --weights FILE`).
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as NlpService from "../packages/core/src/NlpService.js"
+import { attributionOf } from "../packages/extraction/src/internal/offlineAttribution.js"
+import { nonFindingReason, sectionProbability } from "../packages/extraction/src/internal/roles/decide.js"
+import { type Role, roles } from "../packages/extraction/src/internal/roles/features.js"
+import type { RoleModel } from "../packages/extraction/src/internal/roles/model.js"
+import { type Block, blockProbabilities, evaluate, foldOf, train } from "../packages/extraction/src/internal/roles/train.js"
+import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
+import * as RoleClassifier from "../packages/extraction/src/RoleClassifier.js"
+import { csabstructDir, scifactAbstracts } from "./lib/roles.js"
+
+const outFile = fileURLToPath(new URL("../packages/extraction/src/internal/roles/weights.json", import.meta.url))
+const dryRun = process.argv.includes("--dry-run")
+const skipEval = !process.argv.includes("--eval")
+const argValue = (name: string): string | undefined =>
+  process.argv.indexOf(name) >= 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined
+const excludeFold = argValue("--exclude-fold") === undefined ? undefined : Number(argValue("--exclude-fold"))
+const outPath = argValue("--out") ?? outFile
+if (excludeFold !== undefined && argValue("--out") === undefined) throw new Error("--exclude-fold needs --out FILE (the shipped weights are trained on every fold)")
+const L2_GRID_SENTENCE = (process.env["ROLES_L2_SENTENCE"] ?? "3e-4,1e-3,3e-3").split(",").map(Number)
+const L2_GRID_SEQUENCE = (process.env["ROLES_L2_SEQUENCE"] ?? "1e-4,1e-3,1e-2").split(",").map(Number)
+const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d
+const started = Date.now()
+
+const dataDir = RoleClassifier.shippedDataDir()
+const data = Effect.runSync(RoleClassifier.readData(dataDir))
+const trainBlocks = data.train.filter((b) => excludeFold === undefined || foldOf(b) !== excludeFold)
+console.log(`training: ${trainBlocks.length} abstracts from ${dataDir} ` +
+  `(${trainBlocks.filter((b) => b.source === "scifact").length} SciFact development abstracts)`)
+const trained = train(trainBlocks, { sentenceL2: L2_GRID_SENTENCE, sequenceL2: L2_GRID_SEQUENCE, log: (l) => console.log(l) })
+const model: RoleModel = trained.model
+const trainingPrior = trained.prior
+const threshold = model.threshold
+
+// ---------------------------------------------------------------------------
+// 5. Section priors: the share of findings in each kind of section of full papers, without labels
+// ---------------------------------------------------------------------------
+
+/**
+ * EM for a new prior (Saerens, Latinne and Decaestecker 2002): re-weight every probability to the current prior,
+ * take their mean as the next prior, until it settles.
+ */
+const emPrior = (ps: ReadonlyArray<number>): number => {
+  let pi = trainingPrior
+  for (let i = 0; i < 500; i++) {
+    const next = ps.reduce((a, p) => a + sectionProbability(p, "results", trainingPrior, { results: pi }), 0) / ps.length
+    if (Math.abs(next - pi) < 1e-6) return next
+    pi = next
+  }
+  return pi
+}
+const papersDir = fileURLToPath(new URL("papers/", new URL("..", `file://${csabstructDir}`)))
+const paperFiles = ["md", "related"].flatMap((d) => {
+  const dir = join(papersDir, d)
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".md")).sort().map((f) => join(dir, f)) : []
+})
+const sectionPriors: Record<string, number> = {}
+const sectionCounts: Record<string, number> = {}
+if (paperFiles.length > 0) {
+  const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
+  const raw = new Map<string, Array<number>>()
+  for (const file of paperFiles) {
+    const text = readFileSync(file, "utf8")
+    for (const s of analyze(nlp, text, { roleModel: { ...model, threshold: 0.5 } })) {
+      const sentence = text.slice(s.start, s.end)
+      if (s.pResultRaw === undefined || s.skip !== undefined) continue
+      if (nonFindingReason(sentence) !== undefined || attributionOf(sentence) !== null) continue
+      const list = raw.get(s.section) ?? []
+      list.push(s.pResultRaw)
+      raw.set(s.section, list)
+    }
+  }
+  for (const [section, ps] of [...raw].sort(([a], [b]) => a.localeCompare(b))) {
+    sectionCounts[section] = ps.length
+    if (["abstract", "none", "related", "back"].includes(section) || ps.length < 50) continue
+    sectionPriors[section] = round(emPrior(ps))
+  }
+  console.log(`section priors (EM over ${paperFiles.length} unlabelled papers; training prior ${trainingPrior}): ` +
+    `${JSON.stringify(sectionPriors)}; prose sentences per section ${JSON.stringify(sectionCounts)}`)
+}
+const shipped: RoleModel = { ...model, prior: trainingPrior, sectionPriors }
+
+// ---------------------------------------------------------------------------
+// 6. Evaluation on unseen data (nothing chosen here)
+// ---------------------------------------------------------------------------
+
+const R = roles.indexOf("result")
+const findingFigures = (blocks: ReadonlyArray<Block>, isFinding: (b: Block, i: number) => boolean) => {
+  const out: Array<{ p: number; finding: boolean }> = []
+  for (const b of blocks) {
+    const p = blockProbabilities(shipped, b, true)
+    b.sentences.forEach((_, i) => out.push({ p: p[i]![R]!, finding: isFinding(b, i) }))
+  }
+  return Object.fromEntries([0.3, 0.4, 0.5, threshold, 0.6, 0.7].map((t) => {
+    const kept = out.filter((x) => x.p >= t)
+    const tp = kept.filter((x) => x.finding).length
+    const all = out.filter((x) => x.finding).length
+    return [String(t), { precision: round(kept.length === 0 ? 1 : tp / kept.length), recall: round(all === 0 ? 0 : tp / all), kept: kept.length, findings: all }]
+  }))
+}
+
+let evaluation: Record<string, unknown> = {}
+if (!skipEval) {
+  const dev = data.heldOut
+  // SciFact held-out half: rationales are findings; structured parts label their sentences as in training
+  const held = scifactAbstracts("heldout").filter((a) => a.labelled).map((a): Block & { rationale: ReadonlyArray<boolean> } => ({
+    id: a.id,
+    source: "scifact",
+    sentences: a.sentences,
+    labels: a.finding.map((f) => (f ? "result" : null) as Role | null),
+    rationale: a.finding
+  }))
+  evaluation = {
+    csabstructDev: {
+      roles: evaluate(shipped, dev, true),
+      rolesWithoutPositions: evaluate(shipped, dev, false),
+      findings: findingFigures(dev, (b, i) => b.labels[i] === "result")
+    },
+    scifactHeldout: {
+      rationales: findingFigures(held, (b, i) => (b as typeof held[number]).rationale[i]!)
+    }
+  }
+  console.log("\nCSAbstruct dev (never trained or tuned on):")
+  console.log(JSON.stringify(evaluation["csabstructDev"], null, 1).replace(/\n\s*/g, " "))
+  console.log("\nSciFact held-out half, abstracts with a rationale (never trained or tuned on):")
+  console.log(JSON.stringify(evaluation["scifactHeldout"], null, 1).replace(/\n\s*/g, " "))
+}
+
+const out = {
+  ...shipped,
+  trained: {
+    script: "scripts/train-roles.ts",
+    data: "packages/extraction/data/roles: CSAbstruct train (Apache-2.0) + SciFact train, development half of scripts/lib/scifact.ts (rationales as results, structured-abstract headings as roles)",
+    abstracts: trainBlocks.length,
+    ...(excludeFold === undefined ? {} : { excludedFold: excludeFold }),
+    labelledSentences: trained.labelledSentences,
+    sentenceL2: trained.sentenceL2,
+    sequenceL2: trained.sequenceL2,
+    decoding: model.transitions !== undefined,
+    thresholdChosenBy: "best out-of-fold F0.5 of P(result) on CSAbstruct train",
+    sectionPriorsFrom: `EM over the prose sentences of ${paperFiles.length} unlabelled full papers (shared/data/papers/md and related)`,
+    sectionSentences: sectionCounts,
+    outOfFold: trained.outOfFold,
+    evaluation
+  }
+}
+if (!dryRun) {
+  // one line per vocabulary entry and weight row keeps the file diffable
+  const json = JSON.stringify(out, null, 0)
+    .replace(/\],\[/g, "],\n[")
+    .replace(/","/g, "\",\n\"")
+  writeFileSync(outPath, json + "\n")
+  console.log(`\nwrote ${outPath}`)
+}
+console.log(`done in ${Math.round((Date.now() - started) / 1000)} s`)
