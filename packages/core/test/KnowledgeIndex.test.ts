@@ -148,8 +148,21 @@ describe("KnowledgeIndex.fromOntology", () => {
       "confidence",
       "domainTag",
       "evidence",
+      "findingBaseline",
+      "findingDataset",
+      "findingDelta",
+      "findingDirection",
+      "findingExcludes",
+      "findingMetric",
+      "findingOutcome",
+      "findingScope",
+      "findingSubject",
+      "findingTask",
+      "findingValue",
       "hasSource",
       "metric",
+      "role",
+      "roleConfidence",
       "status",
       "text",
       "value"
@@ -161,7 +174,7 @@ describe("KnowledgeIndex.fromOntology", () => {
     expect(sorted(inPaper.kinds)).toEqual(["object"])
     expect(sorted(inPaper.domains)).toEqual([kg("Chunk"), kg("ClaimSource")])
     expect(sorted(inPaper.ranges)).toEqual([kg("Paper")])
-    expect(HashMap.size(researchIndex)).toBe(11 + 29)
+    expect(HashMap.size(researchIndex)).toBe(11 + 42)
   })
 
   it.effect("on all five ontologies the fold equals the flat union of singletons", () =>
@@ -210,8 +223,8 @@ describe("KnowledgeIndex.render", () => {
     expect(lines).toContain(
       "- evaluatedOn (Entity -> Dataset): The subject is evaluated on the data set or benchmark."
     )
-    expect(lines.filter((l) => l.startsWith("- ")).length).toBe(40)
-    expect(researchText.length).toBeLessThan(4500)
+    expect(lines.filter((l) => l.startsWith("- ")).length).toBe(53)
+    expect(researchText.length).toBeLessThan(5200)
   })
 
   it("shared local names are disambiguated with namespace prefixes", () => {

@@ -143,7 +143,7 @@ describe("Ontology: research.ttl follows docs/vocabulary.md", () => {
     Effect.gen(function*() {
       const g = yield* Ontology.loadOntology(researchPath)
       const rows = [...vocabulary.matchAll(/^\| `(kg:\w+)` \| ([\w, ]+) \| (xsd:\w+|kg:\w+)/gm)]
-      expect(rows.length).toBe(15)
+      expect(rows.length).toBe(19)
       for (const [, curie, domains, range] of rows) {
         const node = prop(g, kg(curie.slice(3)))
         expect(node, curie).toBeDefined()
@@ -171,7 +171,7 @@ describe("Ontology: research.ttl follows docs/vocabulary.md", () => {
       }
       expect(prop(g, kg("alias"))?.domains).toEqual([kg("Entity")])
       expect(prop(g, "http://www.w3.org/ns/prov#wasDerivedFrom")?.kind).toBe("object")
-      expect(g.properties.size).toBe(29)
+      expect(g.properties.size).toBe(42)
     }))
 })
 
