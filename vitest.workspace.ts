@@ -20,6 +20,7 @@ export default defineWorkspace([
   project("core", 5000),
   project("extraction", 30000),
   project("graph", 60000),
+  project("cluster", 180000),
   project("server", 120000),
   project("web", 180000),
   project("cli", 120000)

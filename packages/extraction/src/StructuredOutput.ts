@@ -192,6 +192,8 @@ export const generateObject = <A, I>(
       if (Either.isRight(decoded)) return { value: decoded.right, usage, attempts: attempt }
       lastError = decoded.left
       lastText = response.text
+      // An answer cache must not replay an answer that did not decode (the next run would fail the same way).
+      if (provider.reject !== undefined) yield* provider.reject({ ...request, jsonSchema, history }, response)
       yield* Effect.logDebug(`invalid structured answer (attempt ${attempt} of ${maxAttempts}): ${lastError}`)
       history = [
         ...history,

@@ -15,6 +15,7 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
+import { AnswerCache, type CacheCounts } from "@kg/extraction/AnswerCache"
 import { Budget, BudgetExhausted, type Spend } from "@kg/extraction/Budget"
 import { Extractor } from "@kg/extraction/Extractor"
 import { totalInput } from "@kg/extraction/Pricing"
@@ -108,6 +109,8 @@ export interface ExtractSummary {
   readonly llmCalls?: number | undefined
   /** Estimated cost in USD of the run's LLM calls, when the model has a price (see `Pricing`). */
   readonly costUsd?: number | null | undefined
+  /** Requests answered from the LLM answer cache, and those that had to ask the model (when a cache was in use). */
+  readonly answerCache?: { readonly hits: number; readonly misses: number } | undefined
   /** Why the run stopped early (a budget limit), and what it did not store. */
   readonly stopped?: { readonly reason: "budget"; readonly detail: string } | undefined
   readonly seconds: number
@@ -372,7 +375,16 @@ export const runExtraction = <E, R>(
     const stopped = yield* Ref.make<ExtractSummary["stopped"]>(undefined)
     // With a budget, its meter is the truth (every call: extraction, linking, papers left incomplete).
     const metered = budget._tag === "Some" ? Effect.map(budget.value.spent, Option.some) : Effect.succeed(Option.none())
-    const summarize = (t: Totals, spend: Option.Option<Spend>, stop: ExtractSummary["stopped"]): ExtractSummary => {
+    const answerCache = yield* Effect.serviceOption(AnswerCache)
+    const cacheCounts = answerCache._tag === "Some"
+      ? Effect.map(answerCache.value.counts, Option.some)
+      : Effect.succeed(Option.none<CacheCounts>())
+    const summarize = (
+      t: Totals,
+      spend: Option.Option<Spend>,
+      stop: ExtractSummary["stopped"],
+      cache: Option.Option<CacheCounts>
+    ): ExtractSummary => {
       const usage = Option.match(spend, { onNone: () => t.usage, onSome: (s) => s.usage })
       return {
         papers: t.papers,
@@ -394,12 +406,13 @@ export const runExtraction = <E, R>(
         cacheReadTokens: usage.cacheReadTokens,
         cacheWriteTokens: usage.cacheWriteTokens,
         ...(Option.isSome(spend) ? { llmCalls: spend.value.calls, costUsd: spend.value.costUsd } : {}),
+        ...(Option.isSome(cache) ? { answerCache: { hits: cache.value.hits, misses: cache.value.misses } } : {}),
         ...(stop !== undefined ? { stopped: stop } : {}),
         seconds: Math.round((Date.now() - started) / 10) / 100
       }
     }
-    const current = Effect.all([Ref.get(totals), metered, Ref.get(stopped)]).pipe(
-      Effect.map(([t, spend, stop]) => summarize(t, spend, stop))
+    const current = Effect.all([Ref.get(totals), metered, Ref.get(stopped), cacheCounts]).pipe(
+      Effect.map(([t, spend, stop, cache]) => summarize(t, spend, stop, cache))
     )
     return yield* Effect.acquireUseRelease(
       store.startRun({ provider: extractor.provider, model: extractor.model, settings: options.settings ?? {} }),

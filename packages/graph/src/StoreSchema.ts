@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 5
+export const CURRENT_VERSION = 6
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -59,7 +59,8 @@ export const TABLES = [
   "paper_overrides",
   "arxiv_papers",
   "run_batches",
-  "reported_claims"
+  "reported_claims",
+  "llm_answers"
 ] as const
 
 /**
@@ -326,6 +327,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlV5) yield* db.run(statement)
+      })
+  },
+  {
+    to: 6,
+    description: "the LLM answer cache: every answer by the hash of its full request, so a re-run never pays twice",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlLlmAnswers) yield* db.run(statement)
       })
   }
 ]
@@ -734,5 +743,31 @@ export const ddlV5: ReadonlyArray<string> = [
       text VARCHAR NOT NULL,
       quote VARCHAR NOT NULL,
       attribution VARCHAR NOT NULL
+    )`
+]
+
+/**
+ * The statements of the LLM answer cache migration (6; see `docs/schema.md`
+ * and `@kg/extraction/AnswerCache`): `llm_answers`, every answer an LLM gave
+ * by the SHA-256 of its canonical request (provider, model, generation
+ * settings, system prompt, prompt, JSON schema, later turns), with the usage
+ * of the call that produced it and how often it was replayed since.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlLlmAnswers: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS llm_answers (
+      request_key VARCHAR PRIMARY KEY,
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL,
+      answer VARCHAR NOT NULL,
+      input_tokens BIGINT NOT NULL,
+      output_tokens BIGINT NOT NULL,
+      cache_read_tokens BIGINT NOT NULL,
+      cache_write_tokens BIGINT NOT NULL,
+      created_at TIMESTAMP NOT NULL,
+      hits BIGINT NOT NULL DEFAULT 0,
+      last_hit_at TIMESTAMP
     )`
 ]
