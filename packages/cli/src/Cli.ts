@@ -29,6 +29,7 @@ import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
 import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
+import { workerCommand } from "./commands/worker.js"
 import { version } from "./Version.js"
 
 export { evalCommand }
@@ -38,6 +39,7 @@ export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
   Command.withSubcommands([
     extractCommand,
+    workerCommand,
     fetchCommand,
     statsCommand,
     papersCommand,

@@ -22,7 +22,7 @@ import { totalInput } from "@kg/extraction/Pricing"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
-import { DuckDb, type DuckDbError } from "./DuckDb.js"
+import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
@@ -221,6 +221,25 @@ const addEvent = (t: Totals, e: ExtractEvent): Totals => {
 }
 
 /**
+ * Whether the store at `db` holds a complete copy of the file with this
+ * content hash (the test a run skips a file by). A stored copy counts as known
+ * only when it is complete: a paper some of whose chunks failed (an LLM that
+ * was down, a budget that ran out) is read and extracted again on the next run.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const storedComplete = (db: DuckDbService) => (contentHash: string): Effect.Effect<boolean> =>
+  db.query<{ n: number }>(
+    `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
+       AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
+    [contentHash]
+  ).pipe(
+    Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+    Effect.orElseSucceed(() => false)
+  )
+
+/**
  * The stream of an extraction into the store (without the run bookkeeping).
  *
  * @since 0.1.0
@@ -239,17 +258,7 @@ export const extractStream = (
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
     }
-    // A stored copy counts as known only when it is complete: a paper some of whose chunks failed (an LLM that
-    // was down, a budget that ran out) is read and extracted again on the next run.
-    const isKnown = (contentHash: string) =>
-      db.query<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
-           AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
-        [contentHash]
-      ).pipe(
-        Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
-        Effect.orElseSucceed(() => false)
-      )
+    const isKnown = storedComplete(db)
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
     // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while

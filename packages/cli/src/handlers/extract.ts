@@ -48,6 +48,21 @@ export const extract = (args: ExtractArgs) =>
         const { extractBatch } = yield* Effect.promise(() => import("./extractBatch.js"))
         return yield* extractBatch(args, settings, { model, ontologyPath, shapesPath, dbPath, progress })
       }
+      if (Option.isSome(args.cluster)) {
+        if (args.batch) return yield* Effect.fail(new Error("--batch and --cluster do not go together: choose one"))
+        const { extractOnCluster } = yield* Effect.promise(() => import("./extractCluster.js"))
+        return yield* extractOnCluster(args, settings, {
+          url: args.cluster.value,
+          provider: providerName,
+          model,
+          ontologyPath,
+          shapesPath,
+          dbPath,
+          concurrency,
+          progress
+        })
+      }
+      if (Option.isSome(args.window)) return yield* Effect.fail(new Error("--window goes with --cluster"))
       // The budget and the store's LLM answer cache: a request asked by an earlier run is not paid again. The same
       // store layer (one reference: built once) serves the cache and the run.
       const store = Layers.storeLayer(dbPath)
@@ -117,7 +132,7 @@ export class NothingExtractedError extends Data.TaggedError("NothingExtractedErr
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** Why nothing was extracted, or null when something was (or everything was already stored). */
-const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray<string>) =>
+export const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     // A run a budget stopped says so itself (and keeps what it stored).
     if (s.stopped !== undefined) return null

@@ -27,7 +27,17 @@ export const entries: ReadonlyArray<Entry> = [
     examples: [
       "kg extract examples/corpus",
       "kg extract papers/ --db papers.duckdb --provider anthropic --concurrency 4",
-      "kg extract paper.pdf --json > summary.json"
+      "kg extract paper.pdf --json > summary.json",
+      "kg extract papers/ --provider anthropic --cluster postgres://kg@db.lab:5432/kg"
+    ]
+  },
+  {
+    name: "worker",
+    group: "build",
+    summary: "a runner of the extraction cluster (PostgreSQL): extracts the papers `kg extract --cluster` submits",
+    examples: [
+      "kg worker --cluster postgres://kg@db.lab:5432/kg --host 10.0.0.7",
+      "kg worker --cluster postgres://kg@localhost/kg --port 0 --concurrency 16"
     ]
   },
   {

@@ -1,0 +1,203 @@
+/**
+ * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 500 ms (the
+ * real Anthropic wire format, deterministic answers from the chunk text), and `kg extract --cluster` as the writer.
+ *
+ * - one runner, then three: the same store as one process, row for row, and three runners finish the LLM-bound
+ *   extraction at least 2.5 times faster than one (wall time from submission to the last paper's answers);
+ * - a runner killed with SIGKILL while it is answering: nothing is lost, the store is the same;
+ * - the same corpus again into a new store: every request comes from the shared answer cache, zero LLM requests.
+ *
+ * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When it cannot be started here the
+ * suite is skipped with the reason, except in CI (`CI=true`), where that is a failure.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { dumpStore, lastJson, type KgProcess, removeDir, runKg, spawnKg, tempDir } from "../../cli/test/helpers.js"
+import { writeAbstracts } from "../../graph/test/fixtures/costRun.js"
+import { startPostgres, type TestPostgres } from "./utils/postgres.js"
+import { maxInFlight, slowAnthropic, type SlowLlm } from "./utils/slowLlm.js"
+
+const started = await startPostgres()
+if (!started.ok && process.env["CI"]) throw new Error(`the cluster tests need PostgreSQL in CI: ${started.reason}`)
+if (!started.ok) console.warn(`skipping the cluster tests: ${started.reason}`)
+
+const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
+const DELAY_MS = 500
+const ABSTRACTS = 30
+const PAPERS = 6
+const CORPUS = ABSTRACTS + PAPERS
+const MODEL = "claude-sonnet-4-6"
+
+/** A paper cut after the first paragraph break past `chars` characters (2 or 3 chunks). */
+const truncated = (file: string, chars: number): string => {
+  const text = fs.readFileSync(file, "utf8")
+  const end = text.indexOf("\n---", 4)
+  const body = text.slice(end + 4)
+  const cut = body.indexOf("\n\n", chars)
+  return text.slice(0, end + 4) + (cut > 0 ? body.slice(0, cut) : body) + "\n"
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Poll `check` every 100 ms until it holds, or fail after `ms` with `what`. */
+const until = async (what: string, check: () => boolean, ms = 60_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on PostgreSQL, one writer", () => {
+  const pg = (started as { readonly pg: TestPostgres }).pg
+  let dir: string
+  let corpus: string
+  let warmup: string
+  let baseline: string
+  const llms: Array<SlowLlm> = []
+  const runners: Array<KgProcess | undefined> = []
+  let oneRunnerSeconds = 0
+
+  const workerEnv = (llm: SlowLlm) => ({
+    ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef",
+    ANTHROPIC_BASE_URL: llm.url,
+    KG_CLUSTER_LOCK_SECONDS: "10",
+    KG_CLUSTER_HEALTH_SECONDS: "1"
+  })
+  const clusterEnv = { KG_CLUSTER_LOCK_SECONDS: "10", KG_CLUSTER_HEALTH_SECONDS: "1" }
+
+  /** Start runner `i` (its own LLM stand-in, 2 calls at once) and wait until the cluster has `expected` runners holding all the shards. */
+  const startRunner = async (i: number, expected: number) => {
+    const llm = llms[i]!
+    runners[i] = spawnKg(["worker", "--cluster", pg.url, "--port", "0", "--concurrency", "2"], { env: workerEnv(llm) })
+    await runners[i]!.waitForStderr(/^kg worker: runner /)
+    await until(`${expected} runners holding the shards`, () => {
+      const [locks, holders] = pg.psql("SELECT count(*), count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory'").split("|")
+      return Number(locks) === 128 && Number(holders) === expected
+    })
+  }
+
+  /** `kg extract --cluster` of `paths` into `db`: its result, and when the run started and its last paper came back. */
+  const extractOnCluster = async (paths: string, db: string) => {
+    const run = spawnKg(
+      ["extract", paths, "--provider", "anthropic", "--model", MODEL, "--db", db, "--cluster", pg.url, "--json"],
+      { env: clusterEnv }
+    )
+    const submittedAt = run.waitForStderr(/^kg extract: run run-/).then(() => Date.now())
+    let lastAt = 0
+    const papers = fs.readdirSync(paths).length
+    const last = run.waitForStderr(new RegExp(`^extracted .* \\(${papers} of ${papers} submitted\\)`)).then(() => (lastAt = Date.now()))
+    const result = await run.done
+    expect(result.code, result.stderr).toBe(0)
+    await last
+    return { result, summary: lastJson(result), seconds: (lastAt - (await submittedAt)) / 1000 }
+  }
+
+  const totalRequests = () => llms.reduce((n, llm) => n + llm.requests(), 0)
+  const spansSince = (at: number) => llms.flatMap((llm) => llm.spans().filter((s) => s.start >= at))
+
+  beforeAll(async () => {
+    dir = tempDir("kg-cluster-test-")
+    corpus = path.join(dir, "corpus")
+    writeAbstracts(corpus, ABSTRACTS)
+    const md = fs.readdirSync(mdPapers).filter((f) => f.endsWith(".md")).sort().slice(0, PAPERS)
+    for (const f of md) fs.writeFileSync(path.join(corpus, f), truncated(path.join(mdPapers, f), 4000))
+    warmup = path.join(dir, "warmup")
+    writeAbstracts(warmup, 6, 200)
+    for (let i = 0; i < 3; i++) llms.push(await slowAnthropic(DELAY_MS))
+    // The single-process baseline: the same answers (the stand-in's are a function of the chunk), no delay.
+    const fast = await slowAnthropic(0)
+    llms.push(fast)
+    baseline = path.join(dir, "single.duckdb")
+    const single = await runKg(["extract", corpus, "--provider", "anthropic", "--model", MODEL, "--db", baseline, "--json"], {
+      env: { ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef", ANTHROPIC_BASE_URL: fast.url }
+    })
+    expect(single.code, single.stderr).toBe(0)
+    expect(lastJson(single)).toMatchObject({ papers: CORPUS })
+  }, 300_000)
+
+  afterAll(async () => {
+    for (const r of runners) r?.child.kill("SIGKILL")
+    await Promise.all(runners.map((r) => r?.done.catch(() => undefined)))
+    for (const llm of llms) await llm.close()
+    pg.stop()
+    removeDir(dir)
+  }, 60_000)
+
+  const sameAsBaseline = async (db: string) => {
+    const [a, b] = await Promise.all([dumpStore(db), dumpStore(baseline)])
+    expect(a.papers).toHaveLength(CORPUS)
+    expect(a.claims.length).toBeGreaterThan(CORPUS)
+    expect(a.relations.length).toBeGreaterThan(0)
+    expect(a.entity_mentions.length).toBeGreaterThan(a.entities.length) // entities resolved across chunks and papers
+    for (const table of Object.keys(b) as Array<keyof typeof b>) expect(a[table], table).toEqual(b[table])
+  }
+
+  it("one runner: every paper extracted on the cluster, the store row for row that of one process", async () => {
+    await startRunner(0, 1)
+    await extractOnCluster(warmup, path.join(dir, "warmup-1.duckdb"))
+    const at = Date.now()
+    const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "one.duckdb"))
+    oneRunnerSeconds = seconds
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    expect(summary.answerCache).toMatchObject({ hits: 0 })
+    // One runner makes at most its 2 calls at once.
+    expect(maxInFlight(spansSince(at))).toBeLessThanOrEqual(2)
+    await sameAsBaseline(path.join(dir, "one.duckdb"))
+  })
+
+  it("three runners: the LLM-bound extraction at least 2.5 times faster, the same store", async () => {
+    pg.psql("DELETE FROM kg_llm_answers")
+    await startRunner(1, 2)
+    await startRunner(2, 3)
+    await extractOnCluster(warmup, path.join(dir, "warmup-3.duckdb"))
+    pg.psql("DELETE FROM kg_llm_answers")
+    const at = Date.now()
+    const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "three.duckdb"))
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    // The calls were spread: the three runners' model slots (2 each) were busy at once.
+    expect(maxInFlight(spansSince(at))).toBeGreaterThan(2)
+    console.log(
+      `cluster extraction of ${CORPUS} papers, ${DELAY_MS} ms per LLM call: one runner ${oneRunnerSeconds.toFixed(1)} s, ` +
+        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)})`
+    )
+    expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
+    await sameAsBaseline(path.join(dir, "three.duckdb"))
+  })
+
+  it("a runner killed (SIGKILL) while it answers loses nothing: its work is done again elsewhere", async () => {
+    pg.psql("DELETE FROM kg_llm_answers")
+    const db = path.join(dir, "killed.duckdb")
+    const victim = 1
+    const victimLlm = llms[victim]!
+    const before = victimLlm.requests()
+    const run = extractOnCluster(corpus, db)
+    // Kill it mid-call: its stand-in has a request in flight and it has answered a few already.
+    await until("the victim answering", () => victimLlm.requests() - before >= 3 && victimLlm.inFlight() > 0)
+    runners[victim]!.child.kill("SIGKILL")
+    const killed = await runners[victim]!.done
+    expect(killed.signal).toBe("SIGKILL")
+    runners[victim] = undefined
+    const { summary } = await run
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    await sameAsBaseline(db)
+  })
+
+  it("the same corpus again, into a new store: every answer from the shared cache, no LLM request", async () => {
+    const before = totalRequests()
+    const db = path.join(dir, "again.duckdb")
+    const { summary } = await extractOnCluster(corpus, db)
+    expect(totalRequests()).toBe(before)
+    expect(summary).toMatchObject({ papers: CORPUS, llmCalls: 0 })
+    expect((summary.answerCache as { hits: number; misses: number }).misses).toBe(0)
+    expect((summary.answerCache as { hits: number; misses: number }).hits).toBeGreaterThan(CORPUS)
+    await sameAsBaseline(db)
+    const stats = await runKg(["stats", "--db", db, "--json"])
+    expect(stats.code, stats.stderr).toBe(0)
+    const runs = lastJson(stats).runs as ReadonlyArray<Record<string, unknown>>
+    expect(runs[0]).toMatchObject({ status: "completed", answerCache: { misses: 0 } })
+    expect(runs[0]!.cluster).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/postgres$/)
+  })
+})
