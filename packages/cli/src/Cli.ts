@@ -24,6 +24,7 @@ import { l4Command } from "./commands/l4.js"
 import { lineageCommand } from "./commands/lineage.js"
 import { linkCommand } from "./commands/link.js"
 import { papersCommand } from "./commands/papers.js"
+import { publishCommand } from "./commands/publish.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
@@ -44,6 +45,7 @@ export const kg = Command.make("kg").pipe(
     statsCommand,
     papersCommand,
     configCommand,
+    publishCommand,
     removeCommand,
     retractCommand,
     exportCommand,

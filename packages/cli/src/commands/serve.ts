@@ -32,8 +32,26 @@ const concurrency = Options.integer("concurrency").pipe(
   Options.optional
 )
 
+const readOnly = Options.boolean("read-only").pipe(
+  Options.withDescription(
+    "serve without writing: the store opened read-only (no extraction jobs); with --db a `kg publish` folder, a read " +
+      "replica that follows its current.json and switches to each newer snapshot without a restart"
+  )
+)
+
+/** As every command's --db, and with --read-only also a `kg publish` folder (or its current.json). */
+const db = Options.text("db").pipe(
+  Options.withDescription(
+    "the DuckDB file of the knowledge graph (default: kg.duckdb, or `db` in kg.config.json); with --read-only also a " +
+      "`kg publish` folder, served as a read replica"
+  ),
+  Options.optional
+)
+
 const config = {
   ...O.store,
+  db,
+  readOnly,
   port,
   host,
   token,

@@ -78,7 +78,12 @@ export const entries: ReadonlyArray<Entry> = [
     name: "serve",
     group: "ask",
     summary: "the research workbench: an HTTP API and a web page where answers show their evidence",
-    examples: ["kg serve", "kg serve --db papers.duckdb --port 8080", "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\""]
+    examples: [
+      "kg serve",
+      "kg serve --db papers.duckdb --port 8080",
+      "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\"",
+      "kg serve --read-only --db /srv/kg/published --port 8080"
+    ]
   },
   {
     name: "chat",
@@ -139,6 +144,12 @@ export const entries: ReadonlyArray<Entry> = [
     group: "maintain",
     summary: "rows per table, claims per epistemic status, and each run's LLM tokens and estimated cost",
     examples: ["kg stats", "kg stats --db papers.duckdb --json"]
+  },
+  {
+    name: "publish",
+    group: "maintain",
+    summary: "a consistent snapshot of the store for read replicas (kg serve --read-only --db <folder> follows it)",
+    examples: ["kg publish --to /srv/kg/published", "kg publish --db papers.duckdb --to published/ --keep 2 --json"]
   },
   {
     name: "remove",
