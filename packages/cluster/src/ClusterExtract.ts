@@ -144,7 +144,7 @@ export const makeWriter = (
     const report = options.onWriterEvent ?? (() => Effect.void)
 
     let runId: string | undefined
-    let bound: Effect.Effect.Success<ReturnType<typeof ClusterStore.budget>> | undefined
+    let bound: ClusterStore.ClusterBudget | undefined
     let clusterLlm: LlmProvider["Type"] | undefined
     const works = new Map<string, Deferred.Deferred<PaperWork, PaperNotExtracted | Error>>()
     let submitted = 0

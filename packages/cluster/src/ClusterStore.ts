@@ -431,6 +431,19 @@ const BUDGET_COLUMNS = `calls, input_tokens, output_tokens, cache_read_tokens, c
   reserved_cost, max_output, refused_calls, exhausted, processed_chars`
 
 /**
+ * A run's budget as runners use it.
+ *
+ * @since 0.1.0
+ * @category budget
+ */
+export interface ClusterBudget extends BudgetService {
+  /** Whether any limit is set (else nothing is reserved, usage is only recorded). */
+  readonly limited: boolean
+  /** Give back a reservation (the call it was made for failed, or answered with `usage`) and record the usage. */
+  readonly settle: (estimate: Estimate, usage: Usage | null) => Effect.Effect<void>
+}
+
+/**
  * The budget of a run, shared by every process of the cluster through the
  * run's row: the same rules as `Budget.make` (a call is refused when it could
  * take the run past a limit; once refused, everything is), with the calls in
@@ -447,10 +460,7 @@ export const budget = (run: {
   readonly limits: BudgetLimits
   readonly price: ModelPrice | undefined
   readonly maxOutputTokens: number
-}): Effect.Effect<BudgetService & {
-  /** Give back a reservation (the call it was made for failed, or answered with `usage`). */
-  readonly settle: (estimate: Estimate, usage: Usage | null) => Effect.Effect<void>
-}, never, SqlClient.SqlClient> =>
+}): Effect.Effect<ClusterBudget, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const { limits, price, runId } = run
@@ -471,7 +481,8 @@ export const budget = (run: {
       }
       return undefined
     }
-    const service: BudgetService & { readonly settle: (estimate: Estimate, usage: Usage | null) => Effect.Effect<void> } = {
+    const service: ClusterBudget = {
+      limited,
       limits,
       model: run.model,
       price,

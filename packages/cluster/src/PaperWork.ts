@@ -222,6 +222,7 @@ export const extractAnswers = (
     // Otherwise the pipeline itself, without a store (no entity of other papers in any prompt), with every call of
     // the extractor recorded. Its SHACL checks and embeddings are the writer's: here they are skipped.
     const answers = new Map<number, { readonly textHash: string; readonly answer: Answer<ChunkExtraction> }>()
+    const seen = new Map<number, Chunk>()
     let whole: Answer<{ readonly extraction: ChunkExtraction; readonly fields: RecordFields }> | null = null
     let record: Answer<{ readonly fields: RecordFields; readonly usage: Usage }> | null = null
     const recording = Extractor.of({
@@ -231,6 +232,7 @@ export const extractAnswers = (
       ahead: extractor.ahead,
       extractChunk: (input) =>
         extractor.extractChunk(input).pipe(
+          Effect.ensuring(Effect.sync(() => seen.set(input.chunk.ordinal, input.chunk))),
           Effect.tapBoth({
             onFailure: (e) => Effect.sync(() => answers.set(input.chunk.ordinal, { textHash: textHash(input.chunk.text), answer: { error: e.reason } })),
             onSuccess: (a) => Effect.sync(() => answers.set(input.chunk.ordinal, { textHash: textHash(input.chunk.text), answer: { ok: a } }))
@@ -245,6 +247,7 @@ export const extractAnswers = (
         ),
       extractWhole: extractor.extractWhole === undefined ? undefined : (input) =>
         extractor.extractWhole!(input).pipe(
+          Effect.ensuring(Effect.sync(() => seen.set(input.chunk.ordinal, input.chunk))),
           Effect.tapBoth({
             onFailure: (e) => Effect.sync(() => (whole = { error: e.reason })),
             onSuccess: (a) =>
@@ -255,7 +258,7 @@ export const extractAnswers = (
           })
         )
     })
-    yield* Pipeline.extractPaper(doc, { chunkConfig: options.chunkConfig, concurrency: options.concurrency }).pipe(
+    yield* Pipeline.extractPaper(doc, { chunkConfig: options.chunkConfig, concurrency: options.concurrency, validate: false }).pipe(
       Stream.runDrain,
       // Strict mode is the writer's: here nothing is validated, so nothing can fail.
       Effect.orDie,
@@ -264,13 +267,30 @@ export const extractAnswers = (
       Effect.provideService(Embeddings, noEmbeddings),
       Effect.provideService(NlpService, nlp)
     )
-    return {
-      ...base,
-      chunks: Array.from(answers.entries()).sort(([a], [b]) => a - b).map(([ordinal, a]) => ({ ordinal, ...a })),
-      whole,
-      record,
-      millis: Date.now() - started
+    const chunks = Array.from(answers.entries()).sort(([a], [b]) => a - b).map(([ordinal, a]) => ({ ordinal, ...a }))
+    // The writer replays the chunks as they are (no chunking of its own) when the pipeline takes them prepared:
+    // every chunk answered, one at a time (with `concurrency` above 1 it chunks again and asks chunk by chunk).
+    const pieces = Array.from(seen.values()).sort((a, b) => a.ordinal - b.ordinal)
+    const complete = options.concurrency === 1 && pieces.length === chunks.length &&
+      pieces.every((c, i) => c.ordinal === i && chunks[i]!.ordinal === i)
+    const recorded: Answer<RecordFields> | null = record !== null
+      ? ("ok" in record ? { ok: (record as { ok: { fields: RecordFields } }).ok.fields } : record)
+      : whole !== null && "ok" in whole
+      ? { ok: (whole as { ok: { fields: RecordFields } }).ok.fields }
+      : null
+    if (complete && recorded !== null) {
+      return {
+        ...base,
+        prepared: {
+          pieces: pieces.map((c) => ({ page: c.page, start: c.startChar, end: c.endChar, text: c.text, tokenCount: c.tokenCount })),
+          extractions: chunks.map((c) => ("ok" in c.answer ? { ok: c.answer.ok.result } : { error: c.answer.error })),
+          record: recorded
+        },
+        whole,
+        millis: Date.now() - started
+      }
     }
+    return { ...base, chunks, whole, record, millis: Date.now() - started }
   })
 
 const toPreparedSchema = (prepared: PreparedDocument): NonNullable<PaperWork["prepared"]> => ({

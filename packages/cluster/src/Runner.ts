@@ -250,7 +250,7 @@ const makeWork = (options: RunnerOptions) =>
         providers.set(key, made)
         return made
       })
-    const budgets = memo<Effect.Effect.Success<ReturnType<typeof ClusterStore.budget>>, SqlError | ClusterStore.ClusterRunError>(scope, 16)
+    const budgets = memo<ClusterStore.ClusterBudget, SqlError | ClusterStore.ClusterRunError>(scope, 16)
     const budgetOf = (runId: string) =>
       budgets(
         runId,
@@ -289,7 +289,8 @@ const makeWork = (options: RunnerOptions) =>
           )
         )
         const request = { ...p.request }
-        const estimate = yield* budget.estimateCall(request)
+        // Without a limit nothing is reserved (no estimate to read): the usage is recorded when the call ends.
+        const estimate = budget.limited ? yield* budget.estimateCall(request) : { inputTokens: 0, costUsd: 0 }
         yield* budget.reserve(estimate, "the next LLM call").pipe(
           Effect.mapError((refused: BudgetExhausted) =>
             new LlmCallFailed({ provider: p.provider, reason: "budget", retryable: false, detail: refused.message })

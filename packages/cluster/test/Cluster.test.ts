@@ -1,7 +1,9 @@
 /**
  * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
- * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 500 ms (the
- * real Anthropic wire format, deterministic answers from the chunk text), and `kg extract --cluster` as the writer.
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after one second
+ * (the real Anthropic wire format, deterministic answers from the chunk text) with two calls at once per runner, and
+ * `kg extract --cluster` as the writer. The delay is what makes the work LLM-bound: the CPU the runners, the writer
+ * and PostgreSQL spend per call (tens of milliseconds) stays well below it on two cores.
  *
  * - one runner, then three: the same store as one process, row for row, and three runners finish the LLM-bound
  *   extraction at least 2.5 times faster than one (wall time from submission to the last paper's answers);
@@ -13,6 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { dumpStore, lastJson, type KgProcess, removeDir, runKg, spawnKg, tempDir } from "../../cli/test/helpers.js"
 import { writeAbstracts } from "../../graph/test/fixtures/costRun.js"
@@ -24,9 +27,9 @@ if (!started.ok && process.env["CI"]) throw new Error(`the cluster tests need Po
 if (!started.ok) console.warn(`skipping the cluster tests: ${started.reason}`)
 
 const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
-const DELAY_MS = 500
-const ABSTRACTS = 30
-const PAPERS = 6
+const DELAY_MS = 1000
+const ABSTRACTS = 24
+const PAPERS = 4
 const CORPUS = ABSTRACTS + PAPERS
 const MODEL = "claude-sonnet-4-6"
 
@@ -59,6 +62,9 @@ describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on 
   const llms: Array<SlowLlm> = []
   const runners: Array<KgProcess | undefined> = []
   let oneRunnerSeconds = 0
+  /** The machine's load per core during the timed runs: other work competing for the CPU makes wall times meaningless. */
+  let busiest = 0
+  const noteLoad = () => (busiest = Math.max(busiest, os.loadavg()[0]! / os.cpus().length))
 
   const workerEnv = (llm: SlowLlm) => ({
     ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef",
@@ -139,7 +145,9 @@ describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on 
     await startRunner(0, 1)
     await extractOnCluster(warmup, path.join(dir, "warmup-1.duckdb"))
     const at = Date.now()
+    noteLoad()
     const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "one.duckdb"))
+    noteLoad()
     oneRunnerSeconds = seconds
     expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
     expect(summary.answerCache).toMatchObject({ hits: 0 })
@@ -155,15 +163,22 @@ describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on 
     await extractOnCluster(warmup, path.join(dir, "warmup-3.duckdb"))
     pg.psql("DELETE FROM kg_llm_answers")
     const at = Date.now()
+    noteLoad()
     const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "three.duckdb"))
+    noteLoad()
     expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
     // The calls were spread: the three runners' model slots (2 each) were busy at once.
     expect(maxInFlight(spansSince(at))).toBeGreaterThan(2)
     console.log(
       `cluster extraction of ${CORPUS} papers, ${DELAY_MS} ms per LLM call: one runner ${oneRunnerSeconds.toFixed(1)} s, ` +
-        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)})`
+        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)}); load ${os.loadavg()[0]!.toFixed(1)} ` +
+        `on ${os.cpus().length} cores`
     )
-    expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
+    // The work is LLM-bound when the CPU is ours (CI runs this file alone on its machine). On a machine where other
+    // work keeps every core busy several times over, the runners wait for the CPU, not for the model, and the ratio
+    // measures the scheduler: it is reported, not asserted.
+    if (busiest < 3) expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
+    else console.warn(`speed-up not asserted: the machine is oversubscribed (load ${busiest.toFixed(1)} per core)`)
     await sameAsBaseline(path.join(dir, "three.duckdb"))
   })
 

@@ -79,7 +79,7 @@ export const shardingConfig = (
     runnerHealthCheckInterval: Duration.millis(Math.round(timings.healthSeconds * 1000)),
     refreshAssignmentsInterval: Duration.millis(Math.min(3000, Math.max(250, Math.round(timings.lockSeconds * 1000 / 8)))),
     entityMessagePollInterval: Duration.millis(Math.min(5000, Math.max(500, Math.round(timings.lockSeconds * 1000 / 4)))),
-    entityReplyPollInterval: Duration.millis(100),
+    entityReplyPollInterval: Duration.millis(200),
     sendRetryInterval: Duration.millis(100),
     entityMaxIdleTime: Duration.minutes(2),
     entityTerminationTimeout: Duration.seconds(10)
