@@ -22,6 +22,8 @@
  *
  * @since 0.1.0
  */
+import { hostname } from "node:os"
+import * as path from "node:path"
 import * as Sharding from "@effect/cluster/Sharding"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -85,7 +87,7 @@ export interface ClusterExtractOptions extends Omit<Extract.ExtractOptions, "doc
   readonly price?: ModelPrice | undefined
   /** Papers submitted ahead of the one being written (default 64). */
   readonly window?: number | undefined
-  /** The store's path, recorded in the run's row. */
+  /** The store's path, recorded in the run's row (with this machine's name). */
   readonly store: string
   readonly onWriterEvent?: ((event: WriterEvent) => Effect.Effect<void>) | undefined
 }
@@ -238,7 +240,7 @@ export const makeWriter = (
         runId = rid
         yield* provide(ClusterStore.createRun({
           runId: rid,
-          store: options.store,
+          store: `${hostname()}:${path.resolve(options.store)}`,
           settings: s,
           limits,
           price: options.price
@@ -366,10 +368,20 @@ export const run = <E, R>(
  * @since 0.1.0
  * @category layers
  */
-export const layerClient = (url: string): Layer.Layer<Sharding.Sharding | SqlClient.SqlClient, SqlError> =>
+export const layerClient = (
+  url: string
+): Layer.Layer<Sharding.Sharding | SqlClient.SqlClient, SqlError | ShardingLayers.ClusterConnectError> =>
   ShardingLayers.clientLayer(ShardingLayers.timingsFromEnv()).pipe(
     Layer.provideMerge(ShardingLayers.pgLayer(url))
-  ) as Layer.Layer<Sharding.Sharding | SqlClient.SqlClient, SqlError>
+  ) as Layer.Layer<Sharding.Sharding | SqlClient.SqlClient, SqlError | ShardingLayers.ClusterConnectError>
+
+/**
+ * The cluster's PostgreSQL cannot be reached, or refuses kg.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export { ClusterConnectError } from "./internal/sharding.js"
 
 /**
  * The address of a cluster URL without its credentials (for messages and the
@@ -378,14 +390,4 @@ export const layerClient = (url: string): Layer.Layer<Sharding.Sharding | SqlCli
  * @since 0.1.0
  * @category utils
  */
-export const redactUrl = (url: string): string => {
-  try {
-    const u = new URL(url)
-    u.username = ""
-    u.password = ""
-    u.search = ""
-    return u.toString()
-  } catch {
-    return "(a PostgreSQL URL)"
-  }
-}
+export const redactUrl = (url: string): string => ShardingLayers.addressOf(url)

@@ -280,13 +280,17 @@ const decodeSettings = Schema.decodeUnknownSync(RunSettings)
 const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v)
 
 /**
- * Record a new run (the writer, before it submits anything).
+ * Record a new run (the writer, before it submits anything). Other runs of the
+ * same store still marked `running` are marked `interrupted`: a store has one
+ * writer, so their writers are gone, and runners drop their queued papers
+ * without waiting for their heartbeats to age.
  *
  * @since 0.1.0
  * @category runs
  */
 export const createRun = (run: {
   readonly runId: string
+  /** The store, as `<host>:<absolute path>` (one writer per store). */
   readonly store: string
   readonly settings: RunSettings
   readonly limits: BudgetLimits
@@ -303,6 +307,11 @@ export const createRun = (run: {
         JSON.stringify(run.limits),
         run.price === undefined ? null : JSON.stringify(run.price)
       ]
+    )
+    yield* sql.unsafe(
+      `UPDATE kg_cluster_runs SET status = 'interrupted', finished_at = now()
+       WHERE store = $1 AND status = 'running' AND run_id <> $2`,
+      [run.store, run.runId]
     )
   })
 

@@ -333,10 +333,10 @@ export const layerEntities = (
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: RunnerOptions): Layer.Layer<never, SqlError | SocketServerError> =>
+export const layer = (options: RunnerOptions): Layer.Layer<never, SqlError | SocketServerError | ShardingLayers.ClusterConnectError> =>
   layerEntities(options).pipe(
     Layer.provide(ShardingLayers.runnerLayer({ host: options.host, port: options.port }, ShardingLayers.timingsFromEnv())),
     Layer.provide(Layer.effectDiscard(ClusterStore.migrate)),
     Layer.provide(NlpService.layer),
     Layer.provide(ShardingLayers.pgLayer(options.url))
-  ) as Layer.Layer<never, SqlError | SocketServerError>
+  ) as Layer.Layer<never, SqlError | SocketServerError | ShardingLayers.ClusterConnectError>

@@ -91,5 +91,12 @@ describe.skipIf(!started.ok)("ClusterStore on PostgreSQL", () => {
       expect(yield* ClusterStore.readRun("run-row")).toMatchObject({ status: "completed", answerHits: 4, answerMisses: 2 })
       const missing = yield* Effect.flip(ClusterStore.readRun("no-such-run"))
       expect(missing.message).toContain("no such run")
+      // A store has one writer: a new run of the same store ends the runs its gone writers left running.
+      yield* ClusterStore.createRun({ runId: "run-gone", store: "host:/data/b.duckdb", settings, limits: {}, price: undefined })
+      yield* ClusterStore.createRun({ runId: "run-other", store: "host:/data/c.duckdb", settings, limits: {}, price: undefined })
+      yield* ClusterStore.createRun({ runId: "run-next", store: "host:/data/b.duckdb", settings, limits: {}, price: undefined })
+      expect((yield* ClusterStore.readRun("run-gone")).status).toBe("interrupted")
+      expect((yield* ClusterStore.readRun("run-other")).status).toBe("running")
+      expect((yield* ClusterStore.readRun("run-next")).status).toBe("running")
     }).pipe(Effect.provide(sql)), 60_000)
 })

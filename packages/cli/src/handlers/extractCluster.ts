@@ -18,6 +18,7 @@ import * as Nli from "@kg/graph/Nli"
 import type { ExtractArgs } from "../commands/extract.js"
 import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
+import { quietPgDeprecations } from "../internal/pgWarnings.js"
 import type * as Progress from "../internal/progress.js"
 import { nothingExtracted, showEvent, summaryLines } from "./extract.js"
 
@@ -37,6 +38,7 @@ export const extractOnCluster = (
 ) =>
   Effect.gen(function*() {
     const { dbPath, progress, provider } = context
+    quietPgDeprecations()
     const window = Option.getOrUndefined(args.window)
     if (window !== undefined && (!Number.isInteger(window) || window < 1)) {
       return yield* Effect.fail(new Error(`--window must be a whole number of at least 1, got ${window}`))

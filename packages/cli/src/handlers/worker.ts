@@ -8,6 +8,7 @@ import * as Option from "effect/Option"
 import { redactUrl } from "@kg/cluster/ClusterExtract"
 import * as Runner from "@kg/cluster/Runner"
 import type { WorkerArgs } from "../commands/worker.js"
+import { quietPgDeprecations } from "../internal/pgWarnings.js"
 import { withSettings } from "../internal/settings.js"
 
 /** A port free on `host` now (the kernel's choice). */
@@ -38,6 +39,7 @@ export const worker = (args: WorkerArgs) =>
       yield* positive("--concurrency", args.concurrency)
       yield* positive("--papers", args.papers)
       const port = requested === 0 ? yield* freePort(host) : requested
+      quietPgDeprecations()
       const address = `${host}:${port}`
       const line = (text: string) => (args.json ? Console.log(JSON.stringify({ event: text })) : Console.error(text))
       const runner = Runner.layer({

@@ -23,6 +23,7 @@ import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -91,13 +92,50 @@ export const shardingConfig = (
  *
  * @internal
  */
-export const pgLayer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
+export const pgLayer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, ClusterConnectError> =>
   PgClient.layer({
     url: Redacted.make(url),
     applicationName: "kg",
     maxConnections: 8,
     connectTimeout: Duration.seconds(10)
-  })
+  }).pipe(Layer.mapError((e) => new ClusterConnectError({ address: addressOf(url), detail: causeText(e) })))
+
+/**
+ * The cluster's PostgreSQL cannot be reached (or refuses kg): the address without credentials, and why.
+ *
+ * @internal
+ */
+export class ClusterConnectError extends Data.TaggedError("ClusterConnectError")<{
+  readonly address: string
+  readonly detail: string
+}> {
+  override get message(): string {
+    return `cannot connect to the cluster's PostgreSQL at ${this.address}: ${this.detail}. Check --cluster (host, port, ` +
+      "database, user), that PostgreSQL accepts connections from this machine, and the password (PGPASSWORD or ~/.pgpass)"
+  }
+}
+
+/** The address of a URL without its credentials. @internal */
+export const addressOf = (url: string): string => {
+  try {
+    const u = new URL(url)
+    u.username = ""
+    u.password = ""
+    u.search = ""
+    return u.toString()
+  } catch {
+    return "(a URL that does not parse: postgres://user@host:5432/db)"
+  }
+}
+
+const causeText = (e: SqlError): string => {
+  const inner = (e as { readonly cause?: unknown }).cause
+  const text = typeof inner === "object" && inner !== null && "message" in inner && typeof inner.message === "string" && inner.message !== ""
+    ? inner.message
+    : e.message
+  // pg's messages name the host and the user, never the password; drop anything that looks like a URL all the same.
+  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, "(url)")
+}
 
 const storage = <A, E, R>(
   layer: Layer.Layer<A, E, R | MessageStorage.MessageStorage | RunnerStorage.RunnerStorage | ShardingConfig.ShardingConfig | RpcSerialization.RpcSerialization>,
