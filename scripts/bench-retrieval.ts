@@ -16,6 +16,7 @@
  * - the serving process's peak RSS next to the size of the index on disk.
  *
  *   npx tsx scripts/bench-retrieval.ts [--chunks 100000] [--per-paper 500] [--queries 40] [--db FILE] [--keep-index]
+ *       [--skip-power] [--fusion standardised|linear]
  *
  * The store is synthetic but made of real text: each chunk is a run of
  * consecutive sentences (about 300 words) of one of the papers in
@@ -61,6 +62,8 @@ const DB = arg("db", path.join(os.tmpdir(), "kg-bench-retrieval", `store-${CHUNK
 const SERVE = process.argv.includes("--serve")
 const KEEP_INDEX = process.argv.includes("--keep-index")
 const SKIP_POWER = process.argv.includes("--skip-power")
+/** The fusion of hybrid searches (`linear`: as before the standardised fusion), for a before/after in the same session. */
+const FUSION = arg("fusion", "standardised") as "standardised" | "linear"
 const SAMPLE = Number(arg("sample", "3000"))
 
 const papersDir = [
@@ -95,7 +98,7 @@ const storeLayer = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
 ))
 /** What `kg research` / `kg ask` (and a server) run on: the store read-only, retrieval, graph retrieval. */
 const answering = GraphRetrieval.layer.pipe(
-  Layer.provideMerge(Retrieval.layer()),
+  Layer.provideMerge(Retrieval.layer({ fusion: FUSION })),
   Layer.provideMerge(Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
     Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model, readOnly: true })
   ))),
@@ -415,7 +418,7 @@ const program = Effect.gen(function*() {
   const child = spawnSync(
     process.execPath,
     ["--import", "tsx", "--conditions=@kg/source", fileURLToPath(import.meta.url), "--serve", "--db", DB, "--chunks", String(CHUNKS),
-      "--queries", String(QUERIES), ...(SKIP_POWER ? ["--skip-power"] : [])],
+      "--queries", String(QUERIES), "--fusion", FUSION, ...(SKIP_POWER ? ["--skip-power"] : [])],
     { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)), maxBuffer: 1 << 26 }
   )
   const childLine = child.stdout.trim().split("\n").pop() ?? ""

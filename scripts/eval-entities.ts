@@ -14,11 +14,8 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type { Entity, ExtractionResult } from "../packages/core/src/Domain.js"
 import * as EntityCache from "../packages/core/src/EntityCache.js"
-import * as EntityName from "../packages/core/src/EntityName.js"
 import * as EntityEval from "../packages/extraction/src/EntityEval.js"
-import { resolveChunk } from "../packages/extraction/src/EntityResolution.js"
 
 const arg = process.argv[2] ?? "dev"
 const option = (name: string) => {
@@ -42,40 +39,18 @@ const TYPES: Readonly<Record<string, string>> = {
   OtherScientificTerm: "Concept"
 }
 
-// kg's resolver, abstract by abstract as the pipeline runs it: every gold mention an extracted entity, a cache per
-// paper, and the entities of the abstracts before it as the store (looked up by identity key and alias key).
-const store = new Map<string, Entity>()
-const idOf = new Map<string, Map<string, string>>()
-for (const r of records) {
-  const mentions = r.entities.filter((e) => e.type !== "Generic")
-  const result: ExtractionResult = {
-    entities: mentions.map((e) => ({ label: e.text, type: TYPES[e.type] ?? "Concept", aliases: [] })),
-    relations: [],
-    claims: []
-  } as unknown as ExtractionResult
-  const out = resolveChunk(result, {
-    cache: EntityCache.empty,
-    definitions: EntityName.findDefinitions(r.text),
-    storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
-  })
-  for (const e of out.entities) {
-    for (const n of [e.label, ...e.aliases]) {
-      const k = EntityCache.keyOf(n)
-      const held = store.get(k)
-      // labels win over aliases, as in Store.lookupEntities
-      if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
-      else if (held !== undefined && held.id === e.id) store.set(k, e)
-    }
-  }
-  const ids = new Map<string, string>()
-  for (const forms of [...(gold.get(r.doc_key)?.values() ?? []), ...(aliasGold.get(r.doc_key)?.values() ?? [])]) {
-    for (const f of forms) {
-      const id = out.labelToId.get(f) ?? EntityCache.lookup(out.cache, f)?.id
-      if (id !== undefined) ids.set(f, id)
-    }
-  }
-  idOf.set(r.doc_key, ids)
-}
+// kg's resolver, abstract by abstract as the pipeline runs it (EntityEval.resolveMentions): every gold mention an
+// extracted entity, one chunk per abstract with its definitions, the paper pass, and the abstracts before it as the
+// store.
+const resolved = EntityEval.resolveMentions(
+  records.map((r) => ({
+    id: r.doc_key,
+    text: r.text,
+    mentions: r.entities.filter((e) => e.type !== "Generic").map((e) => ({ label: e.text, type: TYPES[e.type] ?? "Concept" }))
+  })),
+  { paperPass: !process.argv.includes("--no-paper-pass") }
+)
+const idOf = resolved.ids
 const kg = EntityEval.score(gold, (g, f) => idOf.get(g)?.get(f), examples)
 const kgAlias = EntityEval.score(aliasGold, (g, f) => idOf.get(g)?.get(f), examples)
 

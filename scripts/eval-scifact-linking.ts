@@ -24,6 +24,11 @@
  *    same claim / replicates for SUPPORT).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
+ *     [--relink DIR] [--skip-counterevidence]
+ *
+ * `--relink DIR` re-uses the stores a `--keep DIR` run left: it copies `DIR/all.duckdb`, forgets its stored
+ * findings and edges, links every claim again with the current rules (`ClaimLinker.linkAll`) and measures
+ * the linking only (no extraction, no counterevidence): the quick loop when changing the linker.
  *
  * The split (`scripts/lib/scifact.ts`) is by abstract: develop on `dev`,
  * report `heldout` without tuning on it.
@@ -33,8 +38,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import * as ClaimLinker from "../packages/graph/src/ClaimLinker.js"
 import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
+import * as StoreSchema from "../packages/graph/src/StoreSchema.js"
 import { readClaims, readCorpus, splitOfClaim } from "./lib/scifact.js"
 
 const arg = (name: string): string | undefined => {
@@ -45,6 +52,8 @@ const split = (arg("split") ?? "dev") as "dev" | "heldout" | "all"
 const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
 const asJson = process.argv.includes("--json")
 const keep = arg("keep")
+const relink = arg("relink")
+const skipCounterevidence = process.argv.includes("--skip-counterevidence") || relink !== undefined
 
 const inSplit = (s: "dev" | "heldout") => split === "all" || s === split
 
@@ -252,11 +261,28 @@ const linkingCheck = Effect.gen(function*() {
   }
 })
 
+const relinkProgram = (from: string) => Effect.gen(function*() {
+  const t0 = Date.now()
+  const target = join(mkdtempSync(join(tmpdir(), "kg-eval-relink-")), "all.duckdb")
+  copyFileSync(join(from, "all.duckdb"), target)
+  yield* Effect.gen(function*() {
+    const db = yield* DuckDb
+    for (const statement of StoreSchema.ddlV6Findings) yield* db.run(statement)
+    yield* db.run("DELETE FROM claim_findings")
+    yield* db.run("DELETE FROM claim_edges")
+    yield* ClaimLinker.linkAll()
+  }).pipe(Effect.provide(Kg.layerOffline({ db: target })))
+  const linking = yield* linkingCheck.pipe(Effect.provide(Kg.layerOffline({ db: target, readOnly: true })))
+  return { split, relinked: target, seconds: (Date.now() - t0) / 1000, linking }
+})
+
 const program = Effect.gen(function*() {
   const t0 = Date.now()
   yield* extractInto(absDb, [absDir])
   const t1 = Date.now()
-  const counter = yield* counterevidenceCheck.pipe(Effect.provide(Kg.layerOffline({ db: absDb, readOnly: true })))
+  const counter = skipCounterevidence
+    ? null
+    : yield* counterevidenceCheck.pipe(Effect.provide(Kg.layerOffline({ db: absDb, readOnly: true })))
   const t2 = Date.now()
   copyFileSync(absDb, fullDb)
   yield* extractInto(fullDb, [claimDir])
@@ -272,7 +298,7 @@ const program = Effect.gen(function*() {
   }
 })
 
-const result = await Effect.runPromise(program).catch((e: unknown) => {
+const result = await Effect.runPromise<unknown, unknown>(relink === undefined ? program : relinkProgram(relink)).catch((e: unknown) => {
   console.error(e)
   process.exit(1)
 })

@@ -35,35 +35,42 @@ import { version } from "./Version.js"
 
 export { evalCommand }
 
+/**
+ * The commands under `kg`, in help order.
+ *
+ * @since 0.1.0
+ */
+export const commands = [
+  extractCommand,
+  workerCommand,
+  fetchCommand,
+  statsCommand,
+  papersCommand,
+  configCommand,
+  publishCommand,
+  removeCommand,
+  retractCommand,
+  exportCommand,
+  linkCommand,
+  claimsCommand,
+  claimCommand,
+  challengesCommand,
+  counterevidenceCommand,
+  appliedCommand,
+  lineageCommand,
+  foundationsCommand,
+  researchCommand,
+  askCommand,
+  serveCommand,
+  chatCommand,
+  l4Command,
+  evalCommand
+] as const
+
 /** @since 0.1.0 */
 export const kg = Command.make("kg").pipe(
   Command.withDescription("kg: turn research papers into a claim-level knowledge graph and answer questions from it"),
-  Command.withSubcommands([
-    extractCommand,
-    workerCommand,
-    fetchCommand,
-    statsCommand,
-    papersCommand,
-    configCommand,
-    publishCommand,
-    removeCommand,
-    retractCommand,
-    exportCommand,
-    linkCommand,
-    claimsCommand,
-    claimCommand,
-    challengesCommand,
-    counterevidenceCommand,
-    appliedCommand,
-    lineageCommand,
-    foundationsCommand,
-    researchCommand,
-    askCommand,
-    serveCommand,
-    chatCommand,
-    l4Command,
-    evalCommand
-  ])
+  Command.withSubcommands(commands)
 )
 
 /** @since 0.1.0 */

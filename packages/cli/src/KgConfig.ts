@@ -124,6 +124,9 @@ export const KgConfigFile = Schema.Struct({
     overlap: opt(NonNegativeInt)
   })),
   concurrency: opt(PositiveInt),
+  extract: opt(Schema.Struct({
+    minChunkSuccess: opt(Probability)
+  })),
   thresholds: opt(Schema.Struct({
     relevanceFloor: opt(Probability),
     link: opt(LinkThresholds)
@@ -211,6 +214,7 @@ const allowedKeys = (at: ReadonlyArray<PropertyKey>): ReadonlyArray<string> => {
     "": Object.keys(KgConfigFile.fields),
     embeddings: ["provider", "model", "baseUrl", "dimension", "cacheDir"],
     chunking: ["maxTokens", "overlap"],
+    extract: ["minChunkSuccess"],
     thresholds: ["relevanceFloor", "link"],
     "thresholds.link": Object.keys(LinkThresholds.fields),
     serve: ["host", "port"]
@@ -449,6 +453,10 @@ export interface Settings {
     readonly overlap: Setting<number>
   }
   readonly concurrency: Setting<number>
+  readonly extract: {
+    /** The share of a paper's chunks that must succeed for a new extraction to replace the stored paper. */
+    readonly minChunkSuccess: Setting<number>
+  }
   readonly relevanceFloor: Setting<number>
   readonly linkThresholds: Setting<typeof LinkThresholds.Type>
   readonly ontology: Setting<string | undefined>
@@ -472,6 +480,7 @@ export const defaults = {
   chunkMaxTokens: 512,
   chunkOverlap: 100,
   concurrency: 1,
+  minChunkSuccess: 1,
   relevanceFloor: 0.18,
   host: "127.0.0.1",
   port: 7410
@@ -562,6 +571,12 @@ export const resolve = (
         file: ["concurrency", f.concurrency],
         fallback: ["default", defaults.concurrency]
       }),
+      extract: {
+        minChunkSuccess: pick({
+          file: ["extract.minChunkSuccess", f.extract?.minChunkSuccess],
+          fallback: ["default (every chunk must succeed to replace a stored paper)", defaults.minChunkSuccess]
+        })
+      },
       relevanceFloor: pick({
         flag: ["--min-score", flags.relevanceFloor],
         env: [yield* envNumber(env, "KG_MIN_SCORE", { min: 0, max: 1 })],
@@ -686,6 +701,7 @@ export const describe = (settings: Settings, env: NodeJS.ProcessEnv = process.en
     },
     chunking: { maxTokens: s(settings.chunking.maxTokens), overlap: s(settings.chunking.overlap) },
     concurrency: s(settings.concurrency),
+    extract: { minChunkSuccess: s(settings.extract.minChunkSuccess) },
     thresholds: { relevanceFloor: s(settings.relevanceFloor), link: s(settings.linkThresholds) },
     ontology: s(settings.ontology),
     shapes: s(settings.shapes),

@@ -131,8 +131,11 @@ export const extractorLayer = <E = never>(options: {
   Layer.unwrapEffect(Effect.promise(() => import("./internal/heavyLayers.js")).pipe(Effect.map((heavy) =>
     options.provider === "offline"
       // The wink parse and rules on a worker thread, one paper ahead of resolution and writes
-      // (`KG_OFFLINE_WORKER=0`: all in this thread).
-      ? ((process.env["KG_OFFLINE_WORKER"] === "0" ? heavy.Extractor.layerOffline : heavy.Extractor.layerOfflineThreaded()) as Layer.Layer<
+      // (`KG_OFFLINE_WORKER=0`: all in this thread). The offline rules do not use the ontology, but a missing or
+      // malformed ontology file is the same error as with an LLM: the user asked for it.
+      ? ((process.env["KG_OFFLINE_WORKER"] === "0" ? heavy.Extractor.layerOffline : heavy.Extractor.layerOfflineThreaded()).pipe(
+        Layer.provideMerge(Layer.effectDiscard(heavy.Ontology.loadOntology(options.ontologyPath)))
+      ) as Layer.Layer<
         Extractor,
         LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError | E,
         NlpService.NlpService

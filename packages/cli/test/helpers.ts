@@ -45,15 +45,24 @@ export interface KgProcess {
   readonly done: Promise<KgResult>
 }
 
+/** Options of a `kg` run: its environment additions, working folder, stdin, and the user and group it runs as. */
+export interface KgRunOptions {
+  readonly env?: Readonly<Record<string, string>>
+  readonly cwd?: string
+  readonly stdin?: string
+  /** Run as this user and group (the test process must be root), e.g. to check a store the user may not write. */
+  readonly uid?: number
+  readonly gid?: number
+}
+
 /** Start `kg <args...>`. */
-export const spawnKg = (
-  args: ReadonlyArray<string>,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stdin?: string } = {}
-): KgProcess => {
+export const spawnKg = (args: ReadonlyArray<string>, options: KgRunOptions = {}): KgProcess => {
   const child = spawn(process.execPath, [binPath, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: baseEnv(options.env),
-    stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"]
+    stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"],
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {})
   })
   if (options.stdin !== undefined) child.stdin!.end(options.stdin)
   let stdout = ""
@@ -98,10 +107,7 @@ export const spawnKg = (
 }
 
 /** Run `kg <args...>` to the end. */
-export const runKg = (
-  args: ReadonlyArray<string>,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stdin?: string } = {}
-): Promise<KgResult> => spawnKg(args, options).done
+export const runKg = (args: ReadonlyArray<string>, options: KgRunOptions = {}): Promise<KgResult> => spawnKg(args, options).done
 
 /** Parse the last stdout line of a `--json` run. */
 export const lastJson = (result: KgResult): Record<string, unknown> => {

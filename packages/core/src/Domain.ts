@@ -165,6 +165,136 @@ export const ClaimEdgeKind = Schema.Literal("same_as", "contradicts", "replicate
 /** @since 0.1.0 @category models */
 export type ClaimEdgeKind = typeof ClaimEdgeKind.Type
 
+// ---------------------------------------------------------------------------
+// Structured findings
+// ---------------------------------------------------------------------------
+
+/**
+ * Direction of a finding's effect on what it measures:
+ *
+ * - `up`: the outcome increases, or the subject does better on the metric
+ *   ("outperforms", "improves accuracy", "achieves the state of the art", and
+ *   "reduces the error": for a metric where lower is better, a decrease is
+ *   `up`);
+ * - `down`: the outcome decreases, or the subject does worse;
+ * - `null`: no effect or no difference ("no significant difference", "only
+ *   little impact", "fails to improve", "comparable to");
+ * - `none`: no direction stated (a bare measurement, "X achieves 28.4 BLEU").
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const FindingDirection = Schema.Literal("up", "down", "null", "none")
+/** @since 0.1.0 @category findings */
+export type FindingDirection = typeof FindingDirection.Type
+
+/**
+ * What a finding reports, as structured fields: what was measured (the
+ * subject, on which task and dataset, by which metric, with what value),
+ * against what (the baseline and by how much), in which direction, and the
+ * datasets or conditions it holds for or explicitly excludes. Every field is
+ * optional in the sense of nullable (an empty list for the scopes): a rule
+ * extractor fills what the sentence states and leaves the rest empty.
+ *
+ * Cross-paper claim edges compare findings: `replicates` / `same_as` need the
+ * same subject and the same outcome (task or dataset, and metric) with
+ * compatible directions and values; `contradicts` needs the same subject and
+ * outcome and an explicit opposition (see `docs/epistemics.md`).
+ *
+ * Examples (from real papers):
+ * - "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German
+ *   translation task, improving over the existing best results by over 2
+ *   BLEU" (the paper proposes "the Transformer"): subject `Transformer`,
+ *   selfReference `our model`, task `translation`, dataset
+ *   `WMT 2014 English-to-German`, metric `BLEU`, value 28.4, baseline
+ *   `the existing best results`, delta 2, direction `up`;
+ * - "... significant improvements for WDW and CBT datasets, but not for CNN
+ *   and Daily Mail datasets": direction `up`, scope `[WDW, CBT]`, excludes
+ *   `[CNN, Daily Mail]`;
+ * - "N-cadherin causes metastasis": subject `N-cadherin`, outcome
+ *   `metastasis`, direction `up`.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const Finding = Schema.Struct({
+  subject: Schema.NullOr(Schema.String).annotations({
+    description:
+      "What the finding is about: the method, model or intervention (the paper's own contribution by its name when the " +
+      "sentence says 'our model' / 'the proposed method'), or null when not identifiable"
+  }),
+  selfReference: Schema.NullOr(Schema.String).annotations({
+    description: "The self-referential words as written ('our model', 'we'), when the subject is the paper's own contribution"
+  }),
+  task: Schema.NullOr(Schema.String).annotations({ description: "The task, e.g. 'machine translation'" }),
+  dataset: Schema.NullOr(Schema.String).annotations({ description: "The dataset or benchmark, e.g. 'WMT 2014 English-German'" }),
+  metric: Schema.NullOr(Schema.String).annotations({ description: "The metric, e.g. 'BLEU', 'top-1 error'" }),
+  value: Schema.NullOr(Schema.Number).annotations({ description: "The reported value of the metric, as a number" }),
+  valueText: Schema.NullOr(Schema.String).annotations({ description: "The value as written, with its unit" }),
+  baseline: Schema.NullOr(Schema.String).annotations({ description: "What the subject is compared with, if stated" }),
+  delta: Schema.NullOr(Schema.Number).annotations({ description: "By how much it differs from the baseline, if stated" }),
+  outcome: Schema.NullOr(Schema.String).annotations({
+    description: "What changes or holds, when it is not a metric (e.g. 'metastasis', 'training speed')"
+  }),
+  direction: FindingDirection.annotations({
+    description: "up: increases / does better; down: decreases / does worse; null: no effect or difference; none: not stated"
+  }),
+  negated: Schema.Boolean.annotations({ description: "Whether the finding is stated in the negative ('does not improve')" }),
+  scope: Schema.Array(Schema.String).annotations({ description: "Datasets or conditions the finding holds for" }),
+  excludes: Schema.Array(Schema.String).annotations({
+    description: "Datasets or conditions the finding explicitly does not hold for ('but not for CNN')"
+  })
+}).annotations({ identifier: "Finding" })
+/** @since 0.1.0 @category findings */
+export type Finding = typeof Finding.Type
+
+/**
+ * The finding with nothing stated.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const emptyFinding: Finding = {
+  subject: null,
+  selfReference: null,
+  task: null,
+  dataset: null,
+  metric: null,
+  value: null,
+  valueText: null,
+  baseline: null,
+  delta: null,
+  outcome: null,
+  direction: "none",
+  negated: false,
+  scope: [],
+  excludes: []
+}
+
+/**
+ * A finding as an extractor (an LLM) reports it: every field of {@link
+ * Finding} optional, so that a partial answer decodes; {@link toFinding}
+ * fills the rest with "not stated".
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const ExtractedFinding = Schema.partial(Finding).annotations({ identifier: "ExtractedFinding" })
+/** @since 0.1.0 @category findings */
+export type ExtractedFinding = typeof ExtractedFinding.Type
+
+/**
+ * A complete finding from an extractor's partial one.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const toFinding = (input: ExtractedFinding | Finding): Finding => {
+  const out: Record<string, unknown> = { ...emptyFinding }
+  for (const [k, v] of Object.entries(input)) if (v !== undefined) out[k] = v
+  return out as Finding
+}
+
 /**
  * One place a claim is asserted: paper, chunk, page and the verbatim quote.
  *
@@ -195,7 +325,9 @@ export class Claim extends Schema.Class<Claim>("Claim")({
   domainTags: Schema.Array(Schema.String),
   confidence: Confidence,
   status: EpistemicStatus,
-  sources: Schema.Array(ClaimSource)
+  sources: Schema.Array(ClaimSource),
+  /** What the claim reports, structured (null when not extracted; see {@link Finding}). */
+  finding: Schema.optional(Schema.NullOr(Finding))
 }) {}
 
 /**
@@ -285,6 +417,11 @@ export const ExtractedClaim = Schema.Struct({
     description:
       "When the sentence reports another work's finding (a citation or 'X et al.' is its source), that work as written; " +
       "omit or null for the paper's own finding"
+  }),
+  finding: Schema.optional(Schema.NullOr(ExtractedFinding)).annotations({
+    description:
+      "For a result: what was measured (subject method or intervention, task, dataset, metric, value), against what " +
+      "baseline and by how much, the direction, and the datasets or conditions it holds for or excludes; omit if not a result"
   })
 }).annotations({ identifier: "ExtractedClaim" })
 /** @since 0.1.0 @category extraction */

@@ -93,7 +93,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "2"
+export const KEY_RULES = "3"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
@@ -160,7 +160,47 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "challenge",
   "challenges",
   "shared task",
-  "shared tasks"
+  "shared tasks",
+  "baseline",
+  "baselines",
+  "classifier",
+  "classifiers",
+  "net",
+  "nets",
+  "scheme",
+  "schemes",
+  "point",
+  "points",
+  "data",
+  "set",
+  "sets",
+  "split",
+  "splits",
+  "test set",
+  "test sets",
+  "test data",
+  "test split",
+  "training set",
+  "training sets",
+  "training data",
+  "training split",
+  "train set",
+  "validation set",
+  "validation sets",
+  "validation data",
+  "validation split",
+  "val set",
+  "dev set",
+  "dev sets",
+  "development set",
+  "development sets",
+  "development data",
+  "training dataset",
+  "training datasets",
+  "test dataset",
+  "test datasets",
+  "validation dataset",
+  "validation datasets"
 ])
 
 /**
@@ -225,8 +265,13 @@ const singular = (word: string): string => {
   return word
 }
 
-/** `CNNs` -> `CNN`, `LMs` -> `LM`: the plural of an acronym. */
-const acronymSingular = (t: string): string => (/^\p{Lu}[\p{Lu}\p{N}]*\p{Lu}s$/u.test(t) ? t.slice(0, -1) : t)
+/**
+ * The plural of an acronym or of a name written with an inner capital: `CNNs` -> `CNN`, `LMs` -> `LM`, `mIoUs` ->
+ * `mIoU`, `ResNets` -> `ResNet`, `PyramidNets` -> `PyramidNet`. A capitalised word (`Cityscapes`) and a word whose
+ * `s` is part of it (`-ss`, `-us`, `-is`) keep their form.
+ */
+const acronymSingular = (t: string): string =>
+  t.length >= 3 && /[^s]s$/u.test(t) && !/(?:us|is)$/u.test(t) && /^.[\p{L}\p{N}]*\p{Lu}/u.test(t.slice(0, -1)) ? t.slice(0, -1) : t
 
 const genericTail = (tokens: ReadonlyArray<string>): number => {
   const n = tokens.length
@@ -281,12 +326,75 @@ const dropParentheticals = (s: string): string => {
   return out === "" ? s : out
 }
 
+/** Languages by name and by ISO 639-1 code: a pair of them names a translation direction (`EN-DE`, `English→German`). */
+const LANGUAGES: ReadonlyMap<string, string> = new Map(
+  (
+    "en english de german fr french es spanish it italian pt portuguese ru russian zh chinese ja japanese ko korean " +
+    "ar arabic hi hindi ur urdu bn bengali tr turkish nl dutch sv swedish da danish no norwegian fi finnish el greek " +
+    "he hebrew cs czech pl polish hu hungarian ro romanian vi vietnamese th thai id indonesian ms malay fa persian " +
+    "sw swahili et estonian lv latvian lt lithuanian uk ukrainian bg bulgarian hr croatian sr serbian sk slovak " +
+    "sl slovenian ta tamil te telugu ne nepali si sinhala km khmer ps pashto gu gujarati kk kazakh"
+  ).split(" ").flatMap((w, i, all) => (i % 2 === 0 ? [[w, all[i + 1]!] as const] : []))
+)
+const LANGUAGE_NAMES = new Set(LANGUAGES.values())
+/** A language named by a capitalised name, or by a code in capitals (`EN`, `En`), as a capitalised name. */
+const languageOf = (t: string, codes: boolean): string | undefined => {
+  const lower = t.toLowerCase()
+  const name = LANGUAGE_NAMES.has(lower) && /^\p{Lu}/u.test(t)
+    ? lower
+    : codes && /^\p{Lu}[\p{Lu}\p{Ll}]$/u.test(t)
+    ? LANGUAGES.get(lower)
+    : undefined
+  return name === undefined ? undefined : name[0]!.toUpperCase() + name.slice(1)
+}
+
+/**
+ * Spelling variants of content, token by token: a translation direction is its two languages in order (`EN-DE`,
+ * `En–De`, `English→German`, `English-to-German`: `english german`); a year after a name is its last two digits
+ * (`WMT 2014` = `WMT'14` = `WMT14`, `VOC2007` = `VOC07`); `N-layer Name` is `Name N` (`1001-layer ResNet` =
+ * `ResNet-1001`).
+ */
+const contentVariants = (tokens: ReadonlyArray<string>): Array<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    // a translation direction: two languages, by name or both by code, with `to` between them or nothing
+    const gap = tokens[i + 1]?.toLowerCase() === "to" ? 2 : 1
+    const next = tokens[i + gap]
+    if (next !== undefined) {
+      const names = [languageOf(t, false), languageOf(next, false)]
+      const codes = [languageOf(t, true), languageOf(next, true)]
+      const pair = names[0] !== undefined && names[1] !== undefined
+        ? names
+        : gap === 1 && t.length === 2 && next.length === 2 && codes[0] !== undefined && codes[1] !== undefined
+        ? codes
+        : undefined
+      if (pair !== undefined && pair[0] !== pair[1]) {
+        out.push(pair[0]!, pair[1]!)
+        i += gap
+        continue
+      }
+    }
+    const year = /^(\p{L}[\p{L}\p{N}]*?\p{L})?((?:19[89]|20[0-3])\d)$/u.exec(t)
+    if (year !== null && (year[1] !== undefined || /\p{L}$/u.test(tokens[i - 1] ?? ""))) {
+      out.push(`${year[1] ?? ""}${year[2]!.slice(2)}`)
+      continue
+    }
+    out.push(t)
+  }
+  // `1001-layer ResNet` -> `ResNet 1001`
+  if (out.length >= 3 && /^\p{N}+$/u.test(out[0]!) && /^layers?$/iu.test(out[1]!) && looksLikeName(out.slice(2))) {
+    return [...out.slice(2), out[0]!]
+  }
+  return out
+}
+
 const canonicalOnce = (label: string): string => {
   const def = splitDefinition(label)
   const clean = cleanLabel(def === null ? label : def.long)
   const inner = definedHead(clean)
   const text = stripAccents(dropParentheticals(inner === null ? clean : inner.long))
-  let tokens = tokensOf(text).map(acronymSingular)
+  let tokens = contentVariants(tokensOf(text).map(acronymSingular))
   for (;;) {
     const first = tokens[0]?.toLowerCase() ?? ""
     if (tokens.length > 1 && ARTICLES.has(first)) tokens = tokens.slice(1)
@@ -298,7 +406,8 @@ const canonicalOnce = (label: string): string => {
   else if (tokens.length >= 2) {
     const head = tokens[tokens.length - 1]!
     const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
-    if (cls !== undefined) tokens = [...tokens.slice(0, -1), cls]
+    if (cls === "task") tokens = tokens.slice(0, -1)
+    else if (cls !== undefined) tokens = [...tokens.slice(0, -1), cls]
   }
   const lower = tokens.map((t) => t.toLowerCase())
   if (lower.length > 0) lower[lower.length - 1] = singular(lower[lower.length - 1]!)
@@ -387,9 +496,12 @@ export const abbreviationMatch = (short: string, long: string): string | null =>
 
 const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from"])
 
-/** The letters of a short form that name words: its capitals and digits (`CCRs` -> `ccr`, `BiDAF` -> `bdaf`). */
+/**
+ * The letters of a short form that name words: its capitals and digits (`CCRs` -> `ccr`, `BiDAF` -> `bdaf`), and a
+ * lower-case letter leading capitals (`mAP` -> `map`: mean average precision).
+ */
 export const shortFormLetters = (short: string): string =>
-  short.replace(/s$/u, "").replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
+  short.replace(/s$/u, "").replace(/^(\p{Ll})(?=\p{Lu})/u, (c) => c.toUpperCase()).replace(/[^\p{Lu}\p{N}]/gu, "").toLowerCase()
 
 /**
  * The shortest run of last words of `long` whose initials (hyphenated parts

@@ -80,7 +80,34 @@ describe("EntityName: identity", () => {
     ["Fragment-and-Compose model", "Fragment-and-Compose"],
     // plurals in -ys and -ies of -ie words
     ["trend surveys", "trend survey"],
-    ["movies", "movie"]
+    ["movies", "movie"],
+    // plurals of names with an inner capital (key rules 3)
+    ["ResNets", "ResNet"],
+    ["mIoUs", "mIoU"],
+    ["PyramidNets", "PyramidNet"],
+    // a data set's split, a baseline, a unit of a metric after a name
+    ["CIFAR-10 test set", "CIFAR-10"],
+    ["VOC 2012 validation set", "VOC 2012"],
+    ["ImageNet training data", "ImageNet"],
+    ["TriNet baseline", "TriNet"],
+    ["BLEU points", "BLEU"],
+    ["SVM classifier", "SVM"],
+    // a task is its head's task
+    ["machine translation tasks", "machine translation"],
+    ["the ranking problem", "ranking"],
+    // translation directions, by name or by code
+    ["EN-DE", "English-German"],
+    ["En – De", "English→German"],
+    ["English-to-German", "English German"],
+    ["WMT'14 English-German", "WMT 2014 English-German dataset"],
+    // a year after a name is its last two digits
+    ["WMT 2014", "WMT14"],
+    ["VOC2007", "VOC 07"],
+    ["CoNLL-2003", "CoNLL03"],
+    // `N-layer Name` is `Name-N`
+    ["1001-layer ResNet", "ResNet-1001"],
+    // a capitalised generic head is kept in the key, so case variants of a common noun phrase still meet
+    ["Hidden Markov Model", "hidden Markov model"]
   ]
   const different: ReadonlyArray<readonly [string, string]> = [
     ["ResNet-50", "ResNet-101"],
@@ -102,7 +129,24 @@ describe("EntityName: identity", () => {
     ["fake news", "fake new"],
     ["time series", "time sery"],
     ["case studies", "case studie"],
-    ["new term extraction", "term extraction"]
+    ["new term extraction", "term extraction"],
+    // a capitalised word keeps its `s`; a plural needs an inner capital
+    ["Cityscapes", "Cityscape s"],
+    ["As", "A"],
+    // directions differ; lower-case codes are words (`it is`), not languages
+    ["German-English", "English-German"],
+    ["EN-DE", "DE-EN"],
+    ["it is", "Italian Icelandic"],
+    ["en de", "English German"],
+    // years and versions stay content
+    ["VOC 2007", "VOC 2012"],
+    ["WMT 2014", "WMT 2016"],
+    ["ResNet-1001", "ResNet-101"],
+    // a data set's split is joined only after a name
+    ["training set", "training"],
+    ["error rate", "error"],
+    // a head after a common noun stays (a model is not its task)
+    ["translation model", "translation"]
   ]
   it("joins variants of one name", () => {
     for (const [a, b] of same) expect([a, EntityName.entityKey(a)]).toEqual([a, EntityName.entityKey(b)])
@@ -121,6 +165,17 @@ describe("EntityName: abbreviations (Schwartz & Hearst)", () => {
       { short: "BiDAF", long: "bi-directional attention flow" },
       { short: "CRF", long: "conditional random fields" }
     ])
+  })
+
+  it("a lower-case letter leading capitals is a letter of the short form (mAP: mean average precision)", () => {
+    expect(EntityName.shortFormLetters("mAP")).toBe("map")
+    expect(EntityName.shortFormLetters("BiDAF")).toBe("bdaf")
+    expect(EntityName.findDefinitions("We report the mean average precision (mAP) and the mean intersection over union (mIoU).")).toEqual([
+      { short: "mAP", long: "mean average precision" },
+      { short: "mIoU", long: "mean intersection over union" }
+    ])
+    // near miss: without the leading letter the long form would be cut to "average precision"
+    expect(EntityName.findDefinitions("the average precision (mAP) of")).toEqual([])
   })
 
   it("prefers the words whose initials spell the short form", () => {

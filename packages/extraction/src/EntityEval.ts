@@ -11,15 +11,29 @@
  *   they are never compared;
  * - coverage: the share of gold forms that resolve at all.
  *
+ * A form listed under two gold entities of one group (SciREX lists "accuracy"
+ * under both top-1 and top-5 accuracy) names neither for sure: it is left out
+ * of every rate and counted as ambiguous.
+ *
  * Gold files: `{ "<canonical>": ["form", ...], ... }` (one group: the whole
  * store) or `{ "<paper id>": { "<canonical>": ["form", ...] }, ... }` (one
  * group per paper). `scierGold` builds the second from SciERC coreference
  * clusters (pronouns, generic mentions and head-noun anaphora left out: they
- * corefer but are not names of the entity).
+ * corefer but are not names of the entity); `scirexGold` from SciREX's
+ * salient entities and their surface forms.
+ *
+ * `resolveMentions` is kg's resolver fed the gold mentions of each document,
+ * as the pipeline runs it (one chunk per document with the document's
+ * abbreviation definitions, the paper pass, the documents before it as the
+ * store), so that a gold set measures resolution without extraction recall.
  *
  * @since 0.1.0
  */
+import type { Entity, EntityId, ExtractionResult } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
 import * as Data from "effect/Data"
+import * as EntityResolution from "./EntityResolution.js"
 
 /**
  * Gold entities by group (paper), each a canonical name with its forms.
@@ -104,6 +118,8 @@ export interface EntityEvalReport {
   readonly groups: number
   readonly goldEntities: number
   readonly goldForms: number
+  /** Forms listed under two or more gold entities of one group: left out of the rates. */
+  readonly ambiguousForms: number
   readonly formsResolved: number
   readonly coverage: number
   /** Gold entities with two or more forms resolved (the denominator of the split rate). */
@@ -134,6 +150,7 @@ export const score = (
 ): EntityEvalReport => {
   let goldEntities = 0
   let goldForms = 0
+  let ambiguousForms = 0
   let formsResolved = 0
   let multi = 0
   let split = 0
@@ -143,8 +160,12 @@ export const score = (
   const mergeExamples: Array<EntityEvalExample> = []
   for (const [group, clusters] of gold) {
     const idsOf = new Map<string, ReadonlySet<string>>()
-    for (const [canonical, forms] of clusters) {
+    const listed = new Map<string, number>()
+    for (const forms of clusters.values()) for (const f of new Set(forms)) listed.set(f, (listed.get(f) ?? 0) + 1)
+    for (const n of listed.values()) if (n > 1) ambiguousForms++
+    for (const [canonical, all] of clusters) {
       goldEntities++
+      const forms = all.filter((f) => listed.get(f) === 1)
       goldForms += forms.length
       const resolved = forms.map((f) => resolve(group, f)).filter((id): id is string => id !== undefined)
       formsResolved += resolved.length
@@ -176,6 +197,7 @@ export const score = (
     groups: gold.size,
     goldEntities,
     goldForms,
+    ambiguousForms,
     formsResolved,
     coverage: ratio(formsResolved, goldForms),
     multiFormEntities: multi,
@@ -336,4 +358,207 @@ export const scierGold = (records: ReadonlyArray<ScierRecord>, options: ScierGol
     out.set(r.doc_key, clusters)
   }
   return out
+}
+
+// ---------------------------------------------------------------------------
+// SciREX salient entities as gold alias clusters
+// ---------------------------------------------------------------------------
+
+/**
+ * One salient entity of a SciREX paper (`related_gold.jsonl`): its canonical
+ * name, its type (`Method`, `Task`, `Material`, `Metric`, or null) and every
+ * surface form the paper uses for it, with counts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ScirexEntity {
+  readonly entity: string
+  readonly type: string | null
+  readonly surface_forms: Readonly<Record<string, number>>
+}
+
+/**
+ * A SciREX paper for the gold: kg's paper id, its text, its salient entities.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ScirexPaper {
+  readonly id: string
+  readonly text: string
+  readonly entities: ReadonlyArray<ScirexEntity>
+}
+
+/**
+ * Views of SciREX's clusters: `all` (every surface form), `linked` (forms
+ * lexically linked to another form of their entity: SciREX's clusters also
+ * hold forms that are no name of it, "Data augmentation" under semantic
+ * segmentation), `scierc` and `scierc-aliases` (the clusters read as SciERC
+ * coreference, {@link scierGold}: head-noun anaphora such as "translation"
+ * for "machine translation" left out).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ScirexView = "all" | "linked" | "scierc" | "scierc-aliases"
+
+/** A SciREX form as a name: cleaned like any label (`SMT)` -> `SMT`). */
+const scirexForm = (f: string): string => EntityName.cleanLabel(f)
+
+/**
+ * The forms of each salient entity of a paper, cleaned; a form listed under
+ * two entities of the paper ("accuracy" under top-1 and top-5 accuracy)
+ * names neither for sure and is left out.
+ *
+ * @since 0.1.0
+ * @category gold
+ */
+export const scirexForms = (paper: ScirexPaper): ReadonlyArray<{ readonly entity: ScirexEntity; readonly forms: ReadonlyArray<string> }> => {
+  const listed = new Map<string, number>()
+  for (const e of paper.entities) for (const f of new Set(Object.keys(e.surface_forms).map(scirexForm))) listed.set(f, (listed.get(f) ?? 0) + 1)
+  return paper.entities.map((entity) => ({
+    entity,
+    forms: Array.from(new Set(Object.keys(entity.surface_forms).map(scirexForm))).filter((f) => f !== "" && listed.get(f) === 1)
+  }))
+}
+
+/**
+ * Gold alias clusters from SciREX papers, one group per paper, in one of the
+ * {@link ScirexView}s.
+ *
+ * @since 0.1.0
+ * @category gold
+ */
+export const scirexGold = (papers: ReadonlyArray<ScirexPaper>, view: ScirexView): GoldClusters => {
+  if (view === "scierc" || view === "scierc-aliases") {
+    const records: Array<ScierRecord> = papers.map((p) => {
+      const clusters = scirexForms(p).filter((c) => c.forms.length > 0)
+      return {
+        doc_key: p.id,
+        text: p.text,
+        entities: clusters.flatMap((c) => c.forms.map((f) => ({ text: f, type: c.entity.type ?? "OtherScientificTerm" }))),
+        coref_clusters: clusters.map((c) => c.forms)
+      }
+    })
+    return scierGold(records, { linkedOnly: view === "scierc-aliases" })
+  }
+  return new Map(papers.map((p) => {
+    const clusters = new Map<string, ReadonlyArray<string>>()
+    for (const { entity, forms: all } of scirexForms(p)) {
+      const forms = view === "linked" ? all.filter((f) => all.some((o) => o !== f && linked(f, o))) : all
+      if (forms.length > 0) clusters.set(entity.entity, forms)
+    }
+    return [p.id, clusters] as const
+  }))
+}
+
+/** SciREX's types as kg types (a data set is kg's `Dataset`). */
+const SCIREX_TYPES: Readonly<Record<string, string>> = { Method: "Method", Task: "Task", Material: "Dataset", Metric: "Metric" }
+
+/**
+ * The gold mentions of SciREX papers, for {@link resolveMentions}: every
+ * surface form, typed by its entity.
+ *
+ * @since 0.1.0
+ * @category gold
+ */
+export const scirexDocuments = (papers: ReadonlyArray<ScirexPaper>): ReadonlyArray<GoldDocument> =>
+  papers.map((p) => ({
+    id: p.id,
+    text: p.text,
+    mentions: p.entities.flatMap((e) =>
+      Object.keys(e.surface_forms).map(scirexForm).filter((f) => f !== "").map((label) => ({
+        label,
+        type: SCIREX_TYPES[e.type ?? ""] ?? "Concept"
+      }))
+    )
+  }))
+
+// ---------------------------------------------------------------------------
+// The resolver fed gold mentions
+// ---------------------------------------------------------------------------
+
+/**
+ * A document with its gold mentions (the names an extractor would report).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface GoldDocument {
+  readonly id: string
+  readonly text: string
+  readonly mentions: ReadonlyArray<{ readonly label: string; readonly type: string }>
+}
+
+/**
+ * What {@link resolveMentions} gives: each document's mention label -> kg
+ * entity id (in that document), and the paper pass's joins.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ResolvedMentions {
+  readonly ids: ReadonlyMap<string, ReadonlyMap<string, string>>
+  readonly joins: ReadonlyArray<{ readonly document: string; readonly rule: string; readonly from: string; readonly to: string }>
+}
+
+/**
+ * kg's resolver over gold mentions, document after document as the pipeline
+ * runs it: one chunk per document with the abbreviation definitions of its
+ * text (`EntityResolution.resolveChunk`), then the paper pass
+ * (`EntityResolution.resolvePaper`, unless `paperPass` is false), with the
+ * entities of the documents before it as the store (found by identity key;
+ * labels before aliases). Pure.
+ *
+ * @since 0.1.0
+ * @category scoring
+ */
+export const resolveMentions = (
+  documents: ReadonlyArray<GoldDocument>,
+  options: { readonly paperPass?: boolean } = {}
+): ResolvedMentions => {
+  const store = new Map<string, Entity>()
+  const storedIds = new Set<string>()
+  const ids = new Map<string, Map<string, string>>()
+  const joins: Array<ResolvedMentions["joins"][number]> = []
+  for (const doc of documents) {
+    const result = {
+      entities: doc.mentions.map((m) => ({ label: m.label, type: m.type, aliases: [] })),
+      relations: [],
+      claims: []
+    } as unknown as ExtractionResult
+    const out = EntityResolution.resolveChunk(result, {
+      cache: EntityCache.empty,
+      definitions: EntityName.findDefinitions(doc.text),
+      storeLookup: (keys) => new Map(keys.flatMap((k) => (store.has(k) ? [[k, store.get(k)!] as const] : [])))
+    })
+    const paper = options.paperPass === false ? undefined : EntityResolution.resolvePaper(
+      out.entities.map((e) => ({ entity: e, stored: storedIds.has(e.id), votes: out.typeVotes.get(e.id) ?? new Map() })),
+      { text: doc.text }
+    )
+    const labelOf = (id: string) => out.entities.find((e) => e.id === id)?.label ?? id
+    for (const j of paper?.joins ?? []) joins.push({ document: doc.id, rule: j.rule, from: labelOf(j.from), to: labelOf(j.to) })
+    // The store after this document, as the pipeline writes it: entities that moved within it (new ones) are not
+    // written; the aliases the paper pass gives are; labels win over aliases (as `Store.lookupEntities`).
+    for (const e0 of out.entities) {
+      if (paper?.moved.has(e0.id) === true && !storedIds.has(e0.id)) continue
+      const more = paper?.aliases.get(e0.id) ?? []
+      const e = more.length === 0 ? e0 : ({ ...e0, aliases: [...e0.aliases, ...more] } as Entity)
+      for (const n of [e.label, ...e.aliases]) {
+        const k = EntityCache.keyOf(n)
+        const held = store.get(k)
+        if (k !== "" && (held === undefined || (EntityCache.keyOf(held.label) !== k && n === e.label))) store.set(k, e)
+        else if (held !== undefined && held.id === e.id) store.set(k, e)
+      }
+      storedIds.add(e.id)
+    }
+    const byLabel = new Map<string, string>()
+    for (const m of doc.mentions) {
+      const id = out.labelToId.get(m.label) ?? EntityCache.lookup(out.cache, m.label)?.id
+      if (id !== undefined) byLabel.set(m.label, paper?.moved.get(id as EntityId) ?? id)
+    }
+    ids.set(doc.id, byLabel)
+  }
+  return { ids, joins }
 }

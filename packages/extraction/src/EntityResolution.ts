@@ -33,6 +33,7 @@ import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Rela
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
 import * as HashMap from "effect/HashMap"
+import * as PaperEntities from "./internal/paperEntities.js"
 import {
   canonicalName,
   ENTITY_TYPES,
@@ -542,6 +543,44 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     typeVotes: votes
   }
 }
+
+/**
+ * One entity of a paper for {@link resolvePaper}: as the paper's chunks
+ * resolved it, whether it was known before the paper (stored), and the
+ * paper's type votes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PaperEntity = PaperEntities.PaperEntityInput
+
+/**
+ * The outcome of {@link resolvePaper}: the entities that move within the
+ * paper (id -> representative), the names the paper gives each
+ * representative that hold only in the paper, and every join with its rule.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PaperResolution = PaperEntities.PaperResolution
+
+/**
+ * Entity identity over a whole paper, after its chunks are resolved: which of
+ * the paper's entities the paper uses as one (a definition anywhere in the
+ * paper, an acronym and the one name of the paper it spells, `FractalNet` and
+ * `fractal network`, a bare task word and the paper's dominant task ending in
+ * it). The joined names hold only within the paper: they are the paper's
+ * names of the representative, never aliases found by other papers; a stored
+ * entity keeps its id, only this paper's mentions move. Pure and
+ * deterministic. The rules: `docs/entities.md`, "Identity over a whole paper".
+ *
+ * @since 0.1.0
+ * @category resolution
+ */
+export const resolvePaper: (
+  entities: ReadonlyArray<PaperEntity>,
+  context: { readonly text: string; readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined }
+) => PaperResolution = PaperEntities.resolvePaper
 
 // Paper keys of the names seen lately (`EntityName.paperKeys` is pure; a paper's names recur chunk after chunk).
 const paperKeys = new Map<string, ReadonlyArray<string>>()

@@ -11,13 +11,16 @@
  *
  * @since 0.1.0
  */
-import type { ExtractedRelation, ExtractionResult } from "@kg/core/Domain"
+import { Chunk, type ChunkId, emptyExtractionResult, type ExtractedRelation, type ExtractionResult, Paper, type PaperId } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { readFile } from "node:fs/promises"
+import type { Extractor } from "./Extractor.js"
 import { headWord, normalizeLabel } from "./internal/offlineText.js"
 
 // ---------------------------------------------------------------------------
@@ -513,4 +516,136 @@ export const evaluate = (
     entities: finish(ent, entPer, entPerLen),
     relations: finish(rel, relPer, relPerLen)
   }
+}
+
+// ---------------------------------------------------------------------------
+// Running an extractor over gold, and comparing variants (prompt A/B)
+// ---------------------------------------------------------------------------
+
+/**
+ * One extractor run over gold documents: the report, tokens, failures, time.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExtractorRun {
+  readonly provider: string
+  readonly model: string
+  readonly report: EvalReport
+  readonly usage: Usage
+  readonly failures: ReadonlyArray<{ readonly line: number; readonly reason: string }>
+  readonly seconds: number
+}
+
+/**
+ * Extract each gold text as one chunk (empty cache) with `extractor` and score the results. A document whose
+ * extraction failed is scored as empty and listed in `failures`.
+ *
+ * @since 0.1.0
+ * @category evaluation
+ */
+export const runExtractor = (
+  extractor: Extractor["Type"],
+  records: ReadonlyArray<GoldRecord>,
+  options: EvalOptions & { readonly concurrency?: number; readonly source?: string; readonly onDone?: (done: number) => Effect.Effect<void> } = {}
+): Effect.Effect<ExtractorRun> =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    let done = 0
+    const source = options.source ?? "gold"
+    const outcomes = yield* Effect.forEach(records, (record, i) => {
+      const paperId = `gold:${i + 1}` as PaperId
+      const paper = Paper.make({ id: paperId, title: `${source} line ${i + 1}`, authors: [], year: null, source, contentHash: "", pages: null })
+      const chunk = Chunk.make({
+        id: `${paperId}#0` as ChunkId,
+        paperId,
+        ordinal: 0,
+        page: null,
+        startChar: 0,
+        endChar: record.text.length,
+        text: record.text,
+        tokenCount: 0
+      })
+      return extractor.extractChunk({ paper, chunk, cache: EntityCache.empty }).pipe(
+        Effect.either,
+        Effect.tap(() => {
+          done++
+          return options.onDone === undefined ? Effect.void : options.onDone(done)
+        })
+      )
+    }, { concurrency: options.concurrency ?? 1 })
+    const failures = outcomes.flatMap((o, i) => (o._tag === "Left" ? [{ line: i + 1, reason: o.left.reason }] : []))
+    const results: ReadonlyArray<ExtractionResult> = outcomes.map((o) => o._tag === "Right" ? o.right.result : emptyExtractionResult)
+    const usage = outcomes.reduce((acc, o) => (o._tag === "Right" ? addUsage(acc, o.right.usage) : acc), emptyUsage)
+    let next = 0
+    const report = evaluate(records, () => results[next++] ?? emptyExtractionResult, { excludeGoldTypes: options.excludeGoldTypes })
+    return {
+      provider: extractor.provider,
+      model: extractor.model,
+      report,
+      usage,
+      failures,
+      seconds: Math.round((Date.now() - started) / 10) / 100
+    }
+  })
+
+/**
+ * A variant in a comparison: a name, and how to build it (provider, model, and instructions replacing the
+ * extraction prompt's). Read from a JSON file by `kg eval extraction --compare`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Variant = Schema.Struct({
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60)),
+  provider: Schema.optional(Schema.Literal("offline", "anthropic", "openai")),
+  model: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  /** A file holding the instructions (CLI: a path relative to the variants file), or the text itself (API). */
+  instructions: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100_000)))
+})
+/** @since 0.1.0 @category models */
+export type Variant = typeof Variant.Type
+
+/** @since 0.1.0 @category models */
+export const Variants = Schema.Array(Variant).pipe(Schema.minItems(2), Schema.maxItems(6))
+
+/**
+ * One row of a comparison: the variant, its run and, when its model has a price, its cost in USD.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ComparedVariant {
+  readonly name: string
+  readonly run: ExtractorRun
+  readonly costUsd: number | null
+}
+
+/**
+ * The side-by-side lines of a comparison: entity and relation F1 (typed exact and untyped lenient), predicted
+ * counts, tokens, cost, time and failures per variant.
+ *
+ * @since 0.1.0
+ * @category evaluation
+ */
+export const comparisonTable = (rows: ReadonlyArray<ComparedVariant>): ReadonlyArray<string> => {
+  const f = (x: number) => x.toFixed(3)
+  const cells = (r: ComparedVariant) => [
+    r.name,
+    `${r.run.provider} (${r.run.model})`,
+    f(r.run.report.entities.modes.typedExact.f1),
+    f(r.run.report.entities.modes.untypedLenient.f1),
+    f(r.run.report.relations.modes.typedExact.f1),
+    f(r.run.report.relations.modes.untypedLenient.f1),
+    String(r.run.report.predictedEntities),
+    String(r.run.report.predictedRelations),
+    `${r.run.usage.inputTokens + r.run.usage.cacheReadTokens + r.run.usage.cacheWriteTokens}/${r.run.usage.outputTokens}`,
+    r.costUsd === null ? "—" : `$${r.costUsd.toFixed(4)}`,
+    `${r.run.seconds}s`,
+    String(r.run.failures.length)
+  ]
+  const header = ["variant", "extractor", "ent F1", "ent F1 lenient", "rel F1", "rel F1 lenient", "entities", "relations", "tokens in/out", "cost", "time", "failed"]
+  const all = [header, ...rows.map(cells)]
+  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)))
+  return all.map((row) => row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd())
 }

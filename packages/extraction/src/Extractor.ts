@@ -310,6 +310,12 @@ Return JSON that follows the given schema exactly:
   exact substring, same characters and spacing). Fill metric, value (with unit) and conditions when the text states
   them, otherwise null. "confidence" is lower for hedged claims (may, might, suggest). "entities" lists the labels of
   your entities the claim is about.
+- finding (for a claim that reports a result; omit it otherwise): "subject" is the method or intervention measured, by
+  name (for "our model" / "the proposed method", the paper's own model by its name if the text names it, else null, with
+  the words in "selfReference"); "task", "dataset", "metric", "value" (a number), "baseline" (what it is compared with)
+  and "delta" (by how much) when stated; "direction": up (increases, does better; a lower error is better), down, null
+  (no effect, only little, fails to, no significant difference) or none; "scope": the datasets or conditions it holds
+  for; "excludes": those it explicitly does not hold for ("but not for X").
 Extract only what the chunk states. If it states nothing of a kind, return an empty array for it.`
 
 /**
@@ -373,6 +379,8 @@ export interface LlmExtractorOptions {
   readonly maxAttempts?: number
   /** Characters of the paper text given to the record prompt. Default 24,000. */
   readonly recordChars?: number
+  /** Instructions replacing {@link extractionInstructions} (a prompt variant, e.g. for `kg eval extraction --compare`). */
+  readonly instructions?: string | undefined
 }
 
 /**
@@ -382,9 +390,9 @@ export interface LlmExtractorOptions {
  * @since 0.1.0
  * @category prompts
  */
-export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
+export const staticPrefix = (ontologyContext: string, instructions: string = extractionInstructions): PromptFragment.Prompt =>
   PromptFragment.of(
-    PromptFragment.Fragment.Instructions({ text: extractionInstructions }),
+    PromptFragment.Fragment.Instructions({ text: instructions }),
     PromptFragment.Fragment.OntologyContext({ text: ontologyContext })
   )
 
@@ -397,9 +405,10 @@ export const staticPrefix = (ontologyContext: string): PromptFragment.Prompt =>
 export const chunkPrompt = (
   ontologyContext: string,
   input: ChunkInput,
-  cacheLimit: number
+  cacheLimit: number,
+  instructions: string = extractionInstructions
 ): { readonly system: string; readonly user: string } =>
-  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext), [
+  PromptFragment.split(PromptFragment.combine(staticPrefix(ontologyContext, instructions), [
     PromptFragment.Fragment.EntityCache({ entities: EntityCache.relevantTo(input.cache, input.chunk.text, cacheLimit) }),
     PromptFragment.Fragment.ChunkText({ text: input.chunk.text, label: input.chunk.id })
   ]))
@@ -436,7 +445,7 @@ export const layerLlm = (options: LlmExtractorOptions): Layer.Layer<Extractor, n
         model: llm.model,
         usesCache: true,
         extractChunk: (input) => {
-          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit)
+          const { system, user } = chunkPrompt(options.ontologyContext, input, cacheLimit, options.instructions)
           return StructuredOutput.generateObject(ExtractionResultSchema, {
             system,
             prompt: user,

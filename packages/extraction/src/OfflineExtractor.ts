@@ -88,7 +88,9 @@ const domainTagPriority: Readonly<Record<EntityType, number>> = {
   Task: 0, Method: 1, Dataset: 2, Material: 3, Concept: 4, Metric: 9
 }
 
-const isWeak = (m: Mention): boolean => m.type === "Concept" && m.first === m.last
+/** A one-word phrase of no known type; an acronym or a name with an inner capital is a name, not a weak word. */
+const isWeak = (m: Mention): boolean =>
+  m.type === "Concept" && m.first === m.last && !/^\p{L}[\p{L}\p{N}]*\p{Lu}|^\p{Lu}{2}/u.test(m.label)
 
 const tagOf = (label: string): string =>
   label.replace(/\s*\(\s*[^)]*\)\s*/g, " ").replace(/\s+/g, " ").trim().toLowerCase()
@@ -227,15 +229,17 @@ export const findingScore = (sentence: string): number | undefined => {
  */
 export const extract = (nlp: Nlp, text: string, options: Options = {}): ExtractionResult => {
   const analysis = analyze(nlp, text, options)
-  const entities = new Map<string, { label: string; type: EntityType; aliases: Set<string> }>()
+  const entities = new Map<string, { label: string; type: EntityType; aliases: Set<string>; votes: Map<EntityType, number> }>()
   const relations = new Map<string, ExtractedRelation>()
   const claims: Array<ExtractedClaim> = []
   for (const s of analysis) {
     for (const m of s.mentions) {
       if (m.dropped) continue
-      const e = entities.get(m.norm)
-      if (e === undefined) entities.set(m.norm, { label: m.label, type: m.type, aliases: new Set(m.aliases) })
-      else for (const a of m.aliases) e.aliases.add(a)
+      const e = entities.get(m.norm) ?? { label: m.label, type: m.type, aliases: new Set<string>(), votes: new Map() }
+      entities.set(m.norm, e)
+      for (const a of m.aliases) e.aliases.add(a)
+      // The chunk's type of a name: the one most of its mentions decide (by their words or their context).
+      if (m.strong !== false) e.votes.set(m.type, (e.votes.get(m.type) ?? 0) + 1)
     }
     for (const r of s.relations) {
       const subject = entities.get(s.mentions[r.subject]!.norm)?.label
@@ -249,11 +253,17 @@ export const extract = (nlp: Nlp, text: string, options: Options = {}): Extracti
     }
     if (s.claim !== undefined) claims.push(s.claim)
   }
-  const entityList: Array<ExtractedEntity> = [...entities.values()].map((e) => ({
-    label: e.label,
-    type: e.type,
-    aliases: [...e.aliases]
-  }))
+  const entityList: Array<ExtractedEntity> = [...entities.values()].map((e) => {
+    let type = e.type
+    let most = 0
+    for (const [t, n] of e.votes) {
+      if (n > most) {
+        type = t
+        most = n
+      }
+    }
+    return { label: e.label, type, aliases: [...e.aliases] }
+  })
   return { entities: entityList, relations: [...relations.values()], claims }
 }
 

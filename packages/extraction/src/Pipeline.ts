@@ -27,7 +27,9 @@ import {
   type Entity,
   type EntityId,
   type ExtractionResult,
+  type Finding,
   type Paper,
+  toFinding,
   PaperRecord
 } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
@@ -36,8 +38,10 @@ import { Embeddings } from "@kg/core/Embeddings"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as EntityResolution from "./EntityResolution.js"
+import { paperFindings } from "./Findings.js"
 import { type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
+import { FALLBACK_TYPE } from "./internal/rdfVocabulary.js"
 import * as Rdf from "./Rdf.js"
 import { ShaclValidator } from "./Shacl.js"
 
@@ -79,6 +83,11 @@ export interface BundleEntity {
   readonly normalizedLabel: string
   readonly key?: string | undefined
   readonly typeVotes?: Readonly<Record<string, number>> | undefined
+  /**
+   * Names this paper gives the entity that hold only within the paper (`EntityResolution.resolvePaper`:
+   * "translation" for machine translation in a paper on it); stored per paper, never found by other papers.
+   */
+  readonly paperNames?: ReadonlyArray<string> | undefined
 }
 
 /** @since 0.1.0 @category models */
@@ -102,6 +111,8 @@ export interface BundleClaim {
   readonly entityIds: ReadonlyArray<EntityId>
   readonly embedding: Float32Array | null
   readonly sources: ReadonlyArray<ClaimSource>
+  /** The structured finding (`Domain.Finding`): the extractor's, else read by rules with the paper's context. */
+  readonly finding?: Finding | null | undefined
 }
 
 /**
@@ -443,7 +454,8 @@ const processChunk = (
       domainTags: c.domainTags,
       confidence: c.confidence,
       entityIds: c.entityIds,
-      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })]
+      sources: [ClaimSource.make({ paperId: paper.id, chunkId: chunk.id, page: chunk.page, quote: c.evidence })],
+      finding: c.finding == null ? null : toFinding(c.finding)
     }))
     return {
       chunk,
@@ -599,7 +611,15 @@ export const extractPaper = (
           )
         )
       )
-      const bundle = yield* assemble(paper, collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal), record.record, options)
+      const stored = new Set<string>()
+      for (const e of memo.values()) if (e !== null) stored.add(e.id)
+      const bundle = yield* assemble(
+        paper,
+        collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal),
+        record.record,
+        options,
+        { text: doc.text, stored }
+      )
       const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
       return PipelineEvent.PaperExtracted({
         bundle: bundle.bundle,
@@ -654,7 +674,8 @@ const assemble = (
   paper: Paper,
   outcomes: ReadonlyArray<ChunkOutcome>,
   record: PaperRecord | null,
-  options: PipelineOptions
+  options: PipelineOptions,
+  context: { readonly text: string; readonly stored: ReadonlySet<string> }
 ) =>
   Effect.gen(function*() {
     const batch = options.embedBatch ?? 64
@@ -682,9 +703,6 @@ const assemble = (
         })
       }
     }
-    const claimList = Array.from(claimsById.values())
-    const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
-
     const entityById = new Map<string, Entity>()
     for (const o of outcomes) {
       for (const e of o.entities) {
@@ -705,23 +723,66 @@ const assemble = (
         votesById.set(id, acc)
       }
     }
+    // Identity over the whole paper: the entities the paper uses as one (EntityResolution.resolvePaper). A moved
+    // entity's mentions, links, relations and votes go to its representative; its names become the paper's names of
+    // the representative (never aliases found by other papers).
+    const paperPass = EntityResolution.resolvePaper(
+      Array.from(entityById.values(), (entity) => ({
+        entity,
+        stored: context.stored.has(entity.id),
+        votes: votesById.get(entity.id) ?? new Map<string, number>()
+      })),
+      { text: context.text }
+    )
+    if (paperPass.joins.length > 0) {
+      const labelOf = (id: EntityId) => entityById.get(id)?.label ?? id
+      yield* Effect.logDebug(
+        `${paper.id}: entities the paper uses as one: ` +
+          paperPass.joins.map((j) => `${labelOf(j.from)} = ${labelOf(j.to)} (${j.rule})`).join("; ")
+      )
+    }
+    const to = (id: EntityId): EntityId => paperPass.moved.get(id) ?? id
+    for (const [id, names] of paperPass.aliases) {
+      const e = entityById.get(id)
+      if (e !== undefined) entityById.set(id, { ...e, aliases: Array.from(new Set([...e.aliases, ...names])).sort() } as Entity)
+    }
+    for (const [from, rep] of paperPass.moved) {
+      entityById.delete(from)
+      const moving = votesById.get(from)
+      if (moving === undefined) continue
+      const acc = votesById.get(rep) ?? new Map<string, number>()
+      for (const [type, n] of moving) acc.set(type, (acc.get(type) ?? 0) + n)
+      votesById.set(rep, acc)
+      votesById.delete(from)
+    }
+    merged += paperPass.moved.size
+    // Structured findings: the extractor's, else read by rules; self-references resolve to the paper's contribution.
+    const claimList = paperFindings(
+      { title: paper.title, text: chunks.slice(0, 3).map((c) => c.text).join(" ") },
+      outcomes.flatMap((o) => o.entities.map((e) => ({ label: e.label, type: e.type, aliases: e.aliases }))),
+      Array.from(claimsById.values(), (c) =>
+        paperPass.moved.size === 0 ? c : { ...c, entityIds: Array.from(new Set(c.entityIds.map(to))).sort() })
+    )
+    const claimVectors = yield* embedAll(claimList.map((c) => c.text), batch)
+    // The fallback class (`Concept`) is no evidence of a kind: any other type with a vote wins over it.
     const typed = (e: Entity): Entity => {
       const counts = votesById.get(e.id)
       if (counts === undefined || counts.size === 0) return e
+      const weight = (type: string, n: number) => (type === FALLBACK_TYPE ? 0 : n)
       let best = e.type
-      let bestVotes = counts.get(e.type) ?? 0
+      let bestVotes = weight(e.type, counts.get(e.type) ?? 0)
       for (const [type, n] of counts) {
-        if (n > bestVotes) {
+        if (weight(type, n) > bestVotes) {
           best = type
-          bestVotes = n
+          bestVotes = weight(type, n)
         }
       }
       return best === e.type ? e : ({ ...e, type: best } as Entity)
     }
     const mentions = uniqueBy(
       outcomes.flatMap((o) => [
-        ...o.entities.map((e) => ({ entityId: e.id, chunkId: o.chunk.id })),
-        ...o.claims.flatMap((c) => c.entityIds.map((entityId) => ({ entityId, chunkId: o.chunk.id })))
+        ...o.entities.map((e) => ({ entityId: to(e.id), chunkId: o.chunk.id })),
+        ...o.claims.flatMap((c) => c.entityIds.map((entityId) => ({ entityId: to(entityId), chunkId: o.chunk.id })))
       ]),
       (m) => `${m.entityId}\u0000${m.chunkId}`
     )
@@ -732,16 +793,24 @@ const assemble = (
       entities: Array.from(entityById.values()).map((e): BundleEntity => {
         const entity = typed(e)
         const votes = votesById.get(entity.id)
+        const names = paperPass.paperNames.get(entity.id)
         return {
           entity,
           normalizedLabel: EntityCache.normalizeLabel(entity.label),
           key: EntityCache.keyOf(entity.label),
-          typeVotes: votes === undefined ? { [entity.type]: 1 } : Object.fromEntries(votes)
+          typeVotes: votes === undefined ? { [entity.type]: 1 } : Object.fromEntries(votes),
+          ...(names === undefined ? {} : { paperNames: names })
         }
       }),
       mentions,
       relations: uniqueBy(
-        outcomes.flatMap((o) => o.relations),
+        outcomes.flatMap((o) =>
+          o.relations.flatMap((r) => {
+            const subject = to(r.subject)
+            const object = to(r.object)
+            return subject === object ? [] : [subject === r.subject && object === r.object ? r : { ...r, subject, object }]
+          })
+        ),
         (r) => `${r.subject}\u0000${r.predicate}\u0000${r.object}\u0000${r.chunkId}`
       ),
       claims: claimList.map((c, i) => ({ ...c, embedding: claimVectors[i] ?? null })),

@@ -20,8 +20,10 @@ import {
   type Entity,
   type EntityId,
   ONTOLOGY_NS,
+  type ExtractedFinding,
   type PaperId,
-  type Relation
+  type Relation,
+  toFinding
 } from "@kg/core/Domain"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -160,6 +162,8 @@ export interface ClaimInput {
   readonly status?: string | undefined
   /** The other work a reported finding comes from (null or absent: the paper's own). */
   readonly attribution?: string | null | undefined
+  /** The structured finding, when extracted. */
+  readonly finding?: ExtractedFinding | null | undefined
 }
 
 /**
@@ -313,6 +317,24 @@ export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => {
     if (c.status !== undefined) add(claim, kg("status"), literal(c.status))
     for (const g of group) for (const e of g.entityIds) add(claim, kg("about"), namedNode(e))
     add(claim, kg("hasSource"), source)
+    const given = group.find((g) => g.finding != null)?.finding
+    if (given != null) {
+      const f = toFinding(given)
+      const text = (p: string, v: string | null) => {
+        if (nonEmpty(v)) add(claim, kg(p), literal(v))
+      }
+      text("findingSubject", f.subject)
+      text("findingTask", f.task)
+      text("findingDataset", f.dataset)
+      text("findingMetric", f.metric)
+      if (f.value !== null && Number.isFinite(f.value)) add(claim, kg("findingValue"), decimal(f.value))
+      text("findingBaseline", f.baseline)
+      if (f.delta !== null && Number.isFinite(f.delta)) add(claim, kg("findingDelta"), decimal(f.delta))
+      text("findingOutcome", f.outcome)
+      add(claim, kg("findingDirection"), literal(f.direction))
+      for (const x of f.scope) text("findingScope", x)
+      for (const x of f.excludes) text("findingExcludes", x)
+    }
 
     add(source, RDF_TYPE, kg("ClaimSource"))
     add(source, kg("inPaper"), paper)

@@ -267,3 +267,47 @@ describe("OfflineExtractor laws", () => {
       expect(r).toEqual(OfflineExtractor.extract(nlp, text))
     }).pipe(Effect.provide(NlpService.layer)))
 })
+
+describe("OfflineExtractor entity types from context (names whose words do not type them)", () => {
+  const typeOf = (text: string, label: string) => entity(OfflineExtractor.extract(nlp, text), label)?.type
+
+  it("a data set by where it is used: on X, the test set of X, X and Y datasets, a list after datasets", () => {
+    expect(typeOf("We report the accuracy on TriviaQA and NewsQA.", "TriviaQA")).toBe("Dataset")
+    expect(typeOf("We report the accuracy on TriviaQA and NewsQA.", "NewsQA")).toBe("Dataset")
+    expect(typeOf("Our model is trained on CIFAR-10 for 300 epochs.", "CIFAR-10")).toBe("Dataset")
+    expect(typeOf("We evaluate on the test set of SVHN.", "SVHN")).toBe("Dataset")
+    expect(typeOf("Results improve on both CamVid and Cityscapes datasets.", "CamVid")).toBe("Dataset")
+    expect(typeOf("We use benchmarks such as MNIST in all experiments.", "MNIST")).toBe("Dataset")
+  })
+
+  it("a method by what it does or how it is introduced; a metric by the value before it", () => {
+    expect(typeOf("SliceNet outperforms all previous models.", "SliceNet")).toBe("Method")
+    expect(typeOf("In this work we propose DPN for image classification.", "DPN")).toBe("Method")
+    expect(typeOf("Our system obtains 40.1 TER on the test data.", "TER")).toBe("Metric")
+  })
+
+  it("near misses: a head that names the kind wins; a common noun phrase and a count take no context type", () => {
+    // `on machine translation`: the head says task
+    expect(typeOf("We report results on machine translation.", "machine translation")).toBe("Task")
+    // a common noun phrase is not a data set because something is trained on it
+    expect(typeOf("The classifier is trained on character trigrams.", "character trigrams")).not.toBe("Dataset")
+    // with no context an acronym votes for no kind
+    expect(typeOf("QRNN is described in Section 3.", "QRNN")).toBe("Concept")
+  })
+})
+
+describe("OfflineExtractor spans that are no entity", () => {
+  it("'state of the art' starts no name, and 'X et al.' is a citation", () => {
+    const r = OfflineExtractor.extract(nlp, "As Vaswani et al. show, it is the state of the art model on SQuAD.")
+    const labels = r.entities.map((e) => e.label)
+    expect(labels).not.toContain("art model")
+    expect(labels.some((l) => /\bart\b/.test(l))).toBe(false)
+    expect(labels).not.toContain("Vaswani")
+    expect(labels).toContain("SQuAD")
+  })
+
+  it("near miss: 'art' is kept where it is not the end of 'state of the art'", () => {
+    const r = OfflineExtractor.extract(nlp, "The museum trained a model on modern art collections from Europe.")
+    expect(r.entities.map((e) => e.label).some((l) => /\bart\b/.test(l))).toBe(true)
+  })
+})

@@ -31,6 +31,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { DuckDb } from "./DuckDb.js"
 import { authorList } from "./internal/research/format.js"
+import * as OutputFile from "./OutputFile.js"
 import * as Research from "./Research.js"
 import { Retrieval } from "./Retrieval.js"
 
@@ -451,13 +452,14 @@ export const step = (state: ChatState, line: string, options: ChatOptions = {}) 
           const file = command.file !== null
             ? path.resolve(dir, command.file.endsWith(".md") || path.extname(command.file) !== "" ? command.file : `${command.file}.md`)
             : freeName(dir, `answer-${slug(answer.question)}`)
-          yield* Effect.try({
-            try: () => {
-              fs.mkdirSync(path.dirname(file), { recursive: true })
-              fs.writeFileSync(file, Research.toMarkdown(answer))
-            },
-            catch: (e) => new Error(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}; choose a writable path`)
-          })
+          const store = yield* DuckDb
+          // Never over the database (the open store, any DuckDB file, a WAL): refused with the reason.
+          // A refused path keeps the answer, so that it can be saved elsewhere.
+          const written = yield* Effect.either(
+            OutputFile.write(file, Research.toMarkdown(answer), { stores: [store.path], createFolder: true })
+          )
+          if (written._tag === "Left" && written.left._tag === "OutputFileError") return refused(state, written.left.message)
+          if (written._tag === "Left") return yield* written.left
           return ok(state, `saved the answer to "${answer.question.trim()}" with ${answer.references.length} reference(s) to ${file}`)
         }
       }

@@ -31,10 +31,13 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { ClaimEdgeKind } from "@kg/core/Domain"
+import type { ClaimEdgeKind, Finding } from "@kg/core/Domain"
 import { domainOverlap, emptyClustering, type TagClustering } from "./internal/claims/domainTags.js"
 import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/claims/identityText.js"
+import { compareFindings as compareFindings_, type FindingComparison } from "./internal/claims/findingMatch.js"
 import { effects, isNull, isPolarWord, type NliJudgement } from "./internal/nli/rules.js"
+
+export type { FindingComparison }
 
 // ---------------------------------------------------------------------------
 // Models
@@ -156,6 +159,8 @@ export const Thresholds = Schema.Struct({
   oppose: Schema.Number,
   /** A contradiction needs conditions at least this compatible (else different conditions explain it). */
   contradictConditions: Schema.Number,
+  /** The P(contradict) a learned judge must give an opposition of two same findings for a `contradicts` edge. */
+  confidentContradiction: Schema.Number,
   /** The `conditions` signal when one claim substitutes a content word of the other (a different setting or outcome). */
   substitutedConditions: Schema.Number,
   /** Merge needs all four high: */
@@ -190,6 +195,7 @@ export const defaultThresholds: Thresholds = {
   agree: 0.75,
   oppose: 0.25,
   contradictConditions: 0.4,
+  confidentContradiction: 0.6,
   substitutedConditions: 0.3,
   mergeSemantic: 0.9,
   mergeDomain: 0.75,
@@ -619,3 +625,80 @@ export const edgeScore = (kind: ClaimEdgeKind, s: IdentitySignals): number => {
       return round4(Math.max(s.semantic, s.subject))
   }
 }
+
+// ---------------------------------------------------------------------------
+// Findings: edges only between the same finding
+// ---------------------------------------------------------------------------
+
+/**
+ * Compare two structured findings (`Domain.Finding`): the subject (the same
+ * resolved method or intervention), the outcome (the same task or dataset
+ * and metric, or the same outcome words), the directions, the values on the
+ * same dataset and metric, and the scopes ("but not for X"). Each part is
+ * `same`, `different` or `unknown`, with readable reasons. `samePaper`:
+ * whether both come from one paper (an unnamed "our model" is then the same
+ * contribution).
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const compareFindings: (
+  a: Finding,
+  b: Finding,
+  texts: { readonly a: string; readonly b: string },
+  options?: { readonly samePaper?: boolean }
+) => FindingComparison = compareFindings_
+
+/**
+ * What the linker does with a pair, from its finding comparison and its
+ * signals (the table in `docs/epistemics.md`):
+ *
+ * - `none` when the subjects or the outcomes differ (whatever the words share);
+ * - with the same subject, the same outcome and both stating a result:
+ *   `contradicts` for an explicit opposition (opposite directions, or one
+ *   excluding a dataset the other includes) that the NLI judges a
+ *   contradiction with P(contradict) at least `confidentContradiction`;
+ *   `replicates` (or `merge`) for the same direction or close values the NLI
+ *   does not contradict; a *candidate* otherwise (values far apart on the same
+ *   setting, an opposition the judge does not confirm, an agreement it
+ *   contradicts);
+ * - otherwise a *candidate* of what the signals alone would decide
+ *   ({@link decide}), or `none`.
+ *
+ * A candidate is stored as a `weak_link` edge with the kind it was proposed
+ * for (`proposed`) and its reasons: visible, never counted by the status rules.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const decideFinding = (
+  comparison: FindingComparison,
+  signals: IdentitySignals,
+  nli: { readonly labels: ReadonlyArray<NliJudgement["label"]>; readonly pContradict: number | null },
+  config: Partial<Thresholds> = {}
+): { readonly decision: Decision; readonly candidate: Exclude<Decision, "none" | "weak_link"> | null; readonly reason: string } => {
+  const reason = comparison.reasons.join("; ")
+  if (comparison.subject === "different" || comparison.outcome === "different") return { decision: "none", candidate: null, reason }
+  const contradict = nli.labels.includes("contradict") &&
+    (nli.pContradict === null || nli.pContradict >= thresholds(config).confidentContradiction)
+  if (comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults) {
+    const opposed = comparison.direction === "oppose" || comparison.excluded
+    if (opposed && contradict) return { decision: "contradicts", candidate: null, reason: `${reason}; the judge confirms the contradiction` }
+    if (opposed) return { decision: "weak_link", candidate: "contradicts", reason: `${reason}; the judge does not confirm it (candidate)` }
+    if (comparison.numbers === "far") return { decision: "weak_link", candidate: "contradicts", reason: `${reason} (candidate disagreement)` }
+    if ((comparison.direction === "agree" || comparison.numbers === "close") && !nli.labels.includes("contradict")) {
+      const merge = decide(signals, config) === "merge"
+      return { decision: merge ? "merge" : "replicates", candidate: null, reason }
+    }
+    return { decision: "weak_link", candidate: "replicates", reason: `${reason}; no agreement established (candidate)` }
+  }
+  let d = decide(signals, config)
+  // the same subject, or the same outcome, the other part not different: a candidate even when the sentences share few words
+  if (d === "none" && (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults) {
+    d = nli.labels.includes("contradict") ? "contradicts" : "replicates"
+  }
+  if (d === "none") return { decision: "none", candidate: null, reason }
+  const proposed = d === "weak_link" ? "replicates" : d
+  return { decision: "weak_link", candidate: proposed, reason: `${reason} (candidate)` }
+}
+

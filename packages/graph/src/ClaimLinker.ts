@@ -40,6 +40,7 @@ import {
   shrunkMean,
   splitPair
 } from "./internal/claims/blocking.js"
+import { findingsOf } from "./internal/claims/findings.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
 import { Nli } from "./Nli.js"
 
@@ -122,6 +123,7 @@ interface ClaimRow {
   readonly confidence: number
   readonly embedding: ReadonlyArray<number> | null
   readonly created_at: Date
+  readonly finding: string | null
 }
 
 const older = (a: ClaimRow, b: ClaimRow): boolean => {
@@ -147,8 +149,9 @@ class Groups {
 const loadCorpus = (db: DuckDbService) =>
   Effect.gen(function*() {
     const rows = yield* db.query<ClaimRow>(
-      `SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, embedding, created_at
-       FROM claims ORDER BY claim_id`
+      `SELECT c.claim_id, c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.embedding, c.created_at,
+              f.finding::VARCHAR AS finding
+       FROM claims c LEFT JOIN claim_findings f USING (claim_id) ORDER BY c.claim_id`
     )
     const papersOf = new Map<string, Set<string>>()
     for (const r of yield* db.query<{ claim_id: string; paper_id: string }>(
@@ -305,17 +308,26 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     value: r.value,
     confidence: r.confidence
   })
+  const findings = yield* findingsOf(db, rows, papersOf)
   let nliJudgements = 0
-  const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0 }
+  const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0, findingsDiffer: 0, candidates: 0 }
   const scored = yield* Effect.forEach(pairs, ([a, b]) =>
     Effect.gen(function*() {
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
-      // the same specific subject first (cheap); vector similarity alone never makes a link
+      // the same finding first: a different subject or outcome never links, whatever the words share
+      const comparison = ClaimIdentity.compareFindings(findings.get(a.claim_id)!, findings.get(b.claim_id)!, { a: a.text, b: b.text })
+      if (comparison.subject === "different" || comparison.outcome === "different") {
+        decisions.findingsDiffer!++
+        return null
+      }
+      const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
+      const sameSubject = (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults
+      // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
       const subject = ClaimIdentity.subjectOverlap(fa, fb, { weight, stemsA: sa, stemsB: sb })
-      if (subject < t.sameSubject) return null
+      if (!sameSubject && subject < t.sameSubject) return null
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
-      if (quick.semantic < t.similar) return null
+      if (!sameSubject && quick.semantic < t.similar) return null
       const judgements = yield* judgePair_(a, b)
       nliJudgements += judgements.length
       const m = ClaimIdentity.mergeScore(fa, fb, judgements, {
@@ -325,10 +337,12 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         stemsB: sb,
         weight
       })
-      return { a, b, m, decision: ClaimIdentity.decide(m.signals, t) }
+      const d = ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t)
+      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
   // A claim links to what it is most specifically about: a pair survives when its subject is within
-  // `subjectMargin` of the best subject of one of its two claims (among pairs that would link).
+  // `subjectMargin` of the best subject of one of its two claims (among pairs that would link). The same
+  // structured finding is never outranked.
   const bestSubject = new Map<string, number>()
   for (const x of scored) {
     if (x === null || x.decision === "none") continue
@@ -337,7 +351,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   let outranked = 0
   for (let i = 0; i < scored.length; i++) {
     const x = scored[i]
-    if (x === null || x === undefined || x.decision === "none") continue
+    if (x === null || x === undefined || x.decision === "none" || x.sameFinding) continue
     const near = (id: string) => x.m.signals.subject >= (bestSubject.get(id) ?? 0) - t.subjectMargin
     if (!near(x.a.claim_id) && !near(x.b.claim_id)) {
       scored[i] = null
@@ -349,18 +363,39 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
 
   // --- Plan -----------------------------------------------------------------
   const edges: Array<PlannedEdge> = []
-  const mergeCandidates: Array<{ a: ClaimRow; b: ClaimRow; m: ClaimIdentity.MergeScore }> = []
-  const signalsJson = (m: ClaimIdentity.MergeScore): Record<string, number> => ({
+  const mergeCandidates: Array<{
+    a: ClaimRow
+    b: ClaimRow
+    m: ClaimIdentity.MergeScore
+    comparison: ClaimIdentity.FindingComparison
+    candidate: string | null
+    reason: string
+  }> = []
+  const part = (p: string) => (p === "same" || p === "agree" || p === "close" ? 1 : p === "different" || p === "oppose" || p === "far" ? 0 : 0.5)
+  const signalsJson = (
+    m: ClaimIdentity.MergeScore,
+    f?: { readonly comparison: ClaimIdentity.FindingComparison; readonly candidate: string | null; readonly reason: string }
+  ): Record<string, number | string> => ({
     ...m.signals,
     ...(m.detail.pContradict === null ? {} : { pContradict: m.detail.pContradict }),
     score: m.score,
     jaccard: m.detail.jaccard,
     nliScore: m.detail.nliScore,
-    ...(m.detail.cosine === null ? {} : { cosine: m.detail.cosine })
+    ...(m.detail.cosine === null ? {} : { cosine: m.detail.cosine }),
+    ...(f === undefined ? {} : {
+      findingSubject: part(f.comparison.subject),
+      findingOutcome: part(f.comparison.outcome),
+      findingDirection: part(f.comparison.direction),
+      ...(f.comparison.numbers === "none" ? {} : { findingValues: part(f.comparison.numbers) }),
+      ...(f.comparison.excluded ? { findingExcluded: 1 } : {}),
+      ...(f.candidate === null ? {} : { candidate: 1, proposed: f.candidate }),
+      reason: f.reason
+    })
   })
   for (const s of scored) {
     if (s === null) continue
     decisions[s.decision] = (decisions[s.decision] ?? 0) + 1
+    if (s.candidate !== null) decisions.candidates!++
     if (s.decision === "none") continue
     if (s.decision === "merge") {
       mergeCandidates.push(s)
@@ -371,7 +406,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       dst: s.b.claim_id,
       kind: s.decision,
       score: ClaimIdentity.edgeScore(s.decision, s.m.signals),
-      signals: signalsJson(s.m)
+      signals: signalsJson(s.m, s)
     })
   }
   // Merges, strongest first, as complete linkage: two groups become one claim only when every pair across
@@ -393,7 +428,8 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         stemsB: stems.get(y)!,
         weight
       })
-      const d = ClaimIdentity.decide(m.signals, t)
+      const comparison = ClaimIdentity.compareFindings(findings.get(x)!, findings.get(y)!, { a: a.text, b: b.text })
+      const d = ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t).decision
       decided.set(pairKey(x, y), d)
       return d
     })
@@ -427,7 +463,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
           dst: c.b.claim_id,
           kind: "same_as",
           score: ClaimIdentity.edgeScore("same_as", c.m.signals),
-          signals: signalsJson(c.m)
+          signals: signalsJson(c.m, c)
         })
       }
       continue

@@ -18,6 +18,8 @@ import * as Schema from "effect/Schema"
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as rules from "./internal/claims/epistemicsRules.js"
+import { parseFinding } from "./internal/claims/findings.js"
+import { findingOf } from "@kg/extraction/Findings"
 
 /**
  * Rules and thresholds of grading.
@@ -53,7 +55,12 @@ export const Assessment = Schema.Struct({
   independent: Schema.Number,
   opposition: Schema.Number,
   narrow: Schema.Boolean,
-  reason: Schema.String
+  /** Why this status, starting with the count: "2 papers for, 1 against: ...". */
+  reason: Schema.String,
+  /** The non-retracted papers supporting it (its own and those of claims that replicate it). */
+  papersFor: Schema.optional(Schema.Array(Schema.String)),
+  /** The non-retracted papers of claims that contradict it (papers on both sides left out). */
+  papersAgainst: Schema.optional(Schema.Array(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type Assessment = typeof Assessment.Type
@@ -93,6 +100,11 @@ export class UnknownPaperError extends Data.TaggedError("UnknownPaperError")<{
 }
 
 const TEMP = { catalog: "temp", schema: "main" } as const
+
+/** Whether a claim's finding names its subject (a method or intervention, resolved). */
+const findingFacts = (text: string, json: string | null): { readonly identified: boolean } => ({
+  identified: (parseFinding(json) ?? findingOf(text)).subject !== null
+})
 
 const loadIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
   Effect.gen(function*() {
@@ -144,8 +156,10 @@ export const assess = (
       yield* loadIds(db, "kg_grade_scope", claimIds)
     }
     const claims = yield* db.query<
-      { claim_id: string; text: string; confidence: number; conditions: string | null; status: string }
-    >(`SELECT claim_id, text, confidence, conditions, status FROM claims ${scopeFilter} ORDER BY claim_id`)
+      { claim_id: string; text: string; confidence: number; conditions: string | null; status: string; finding: string | null }
+    >(`SELECT c.claim_id, c.text, c.confidence, c.conditions, c.status, f.finding::VARCHAR AS finding
+        FROM claims c LEFT JOIN claim_findings f USING (claim_id) ${scopeFilter.replace("claim_id IN", "c.claim_id IN")}
+        ORDER BY c.claim_id`)
     const edgeFilter = claimIds === undefined
       ? ""
       : `WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)
@@ -197,7 +211,8 @@ export const assess = (
         contradictingPapers: Array.from(new Set(contradicting.flatMap((n) => live.get(n.other) ?? []))),
         contradictingClaims: contradicting.map((n) => n.other),
         authorsOf: (p) => authors.get(p) ?? [],
-        selfReferential: ClaimIdentity.selfReferential(c.text)
+        selfReferential: ClaimIdentity.selfReferential(c.text),
+        ...findingFacts(c.text, c.finding)
       }, r)
       return { ...a, previous: c.status }
     })

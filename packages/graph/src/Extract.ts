@@ -62,6 +62,18 @@ export type ExtractEvent = Data.TaggedEnum<{
   }
   ChunkDone: { readonly paperId: string; readonly ordinal: number; readonly total: number; readonly failed: boolean }
   PaperWritten: { readonly paperId: string; readonly counts: Pipeline.PaperCounts }
+  /**
+   * A stored paper was extracted again (its file changed, or chunks had failed) but too few chunks succeeded this
+   * time (`minChunkSuccess`): the stored version is kept as it was, and the next run tries again.
+   */
+  PaperKept: {
+    readonly paperId: string
+    readonly path: string
+    readonly chunks: number
+    readonly failedChunks: number
+    /** The first failed chunk's reason. */
+    readonly reason: string
+  }
   Linking: { readonly claims: number }
   Linked: {
     readonly claims: number
@@ -90,6 +102,19 @@ export interface ExtractSummary {
   readonly papersFailed: number
   /** Papers stored again because chunks had failed in an earlier run. */
   readonly papersRetried: number
+  /**
+   * Stored papers whose new extraction failed (too few chunks succeeded, see `minChunkSuccess`): their stored
+   * version was kept, unchanged, and the next run tries again.
+   */
+  readonly papersKept: number
+  /** Those papers, with how many chunks failed and the first reason. */
+  readonly kept?: ReadonlyArray<{
+    readonly paperId: string
+    readonly path: string
+    readonly chunks: number
+    readonly failedChunks: number
+    readonly reason: string
+  }> | undefined
   readonly chunks: number
   readonly claims: number
   readonly entities: number
@@ -147,6 +172,13 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    */
   readonly prepaid?: boolean | undefined
   /**
+   * The share of a paper's chunks (0-1) that must succeed for a new extraction to replace the stored version of the
+   * paper (a changed file, or a retry after failed chunks). Default 1: a re-extraction that loses any chunk (an LLM
+   * that answers 500 or 401) leaves the stored paper as it was. A retry that fails fewer chunks than the stored
+   * version had still replaces it. New papers are always written (their failed chunks recorded and retried).
+   */
+  readonly minChunkSuccess?: number | undefined
+  /**
    * Bring the saved retrieval index up to date at the end of the run, so that
    * the first question does not wait for it (default true; see
    * `Retrieval.updateIndex`).
@@ -160,6 +192,7 @@ interface Totals {
   filesSkipped: number
   papersFailed: number
   papersRetried: number
+  kept: Array<NonNullable<ExtractSummary["kept"]>[number]>
   chunks: number
   claims: number
   entities: number
@@ -178,6 +211,7 @@ const emptyTotals = (): Totals => ({
   filesSkipped: 0,
   papersFailed: 0,
   papersRetried: 0,
+  kept: [],
   chunks: 0,
   claims: 0,
   entities: 0,
@@ -213,6 +247,11 @@ const addEvent = (t: Totals, e: ExtractEvent): Totals => {
         failedChunks: t.failedChunks + e.counts.failedChunks,
         usage: addUsage(t.usage, e.counts.usage)
       }
+    case "PaperKept":
+      return {
+        ...t,
+        kept: [...t.kept, { paperId: e.paperId, path: e.path, chunks: e.chunks, failedChunks: e.failedChunks, reason: e.reason }]
+      }
     case "Linked":
       return { ...t, edges: { ...e.edgesByKind }, claimsMerged: e.merges }
     default:
@@ -240,6 +279,24 @@ export const storedComplete = (db: DuckDbService) => (contentHash: string): Effe
   )
 
 /**
+ * Whether a new extraction of a stored paper must leave the stored version as it is: fewer than `minShare` of its
+ * chunks succeeded, and (for a retry of an unchanged file) it did not fail fewer chunks than the stored version.
+ * A new paper is always written.
+ */
+const keepStored = (
+  counts: Pipeline.PaperCounts,
+  state: "new" | "changed" | "unchanged",
+  failedBefore: number,
+  minShare: number
+): boolean => {
+  if (state === "new") return false
+  const succeeded = counts.chunks === 0 ? 0 : (counts.chunks - counts.failedChunks) / counts.chunks
+  if (counts.failedChunks === 0 || succeeded >= minShare) return false
+  if (state === "unchanged" && counts.failedChunks < failedBefore) return false
+  return true
+}
+
+/**
  * The stream of an extraction into the store (without the run bookkeeping).
  *
  * @since 0.1.0
@@ -254,6 +311,7 @@ export const extractStream = (
     const store = yield* Store
     const db = yield* DuckDb
     const budget = yield* Effect.serviceOption(Budget)
+    const minChunkSuccess = Math.min(1, Math.max(0, options.minChunkSuccess ?? 1))
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
@@ -350,8 +408,19 @@ export const extractStream = (
                       return yield* new BudgetExhausted({ ...spent.exhausted, what: `${doc.paper.id} (${doc.paper.source})` })
                     }
                   }
-                  yield* store.writePaper(runId as RunId, e.bundle)
                   if (budget._tag === "Some") yield* budget.value.processed(doc.text.length)
+                  // Transactional per paper: a new extraction replaces the stored one only when it succeeded.
+                  const kept = keepStored(e.counts, state, failedBefore, minChunkSuccess)
+                  if (kept) {
+                    return ExtractEvent.PaperKept({
+                      paperId: e.bundle.paper.id,
+                      path: doc.paper.source,
+                      chunks: e.counts.chunks,
+                      failedChunks: e.counts.failedChunks,
+                      reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
+                    })
+                  }
+                  yield* store.writePaper(runId as RunId, e.bundle)
                   return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
                 })
             )
@@ -401,6 +470,8 @@ export const runExtraction = <E, R>(
         filesSkipped: t.filesSkipped,
         papersFailed: t.papersFailed,
         papersRetried: t.papersRetried,
+        papersKept: t.kept.length,
+        ...(t.kept.length > 0 ? { kept: t.kept } : {}),
         chunks: t.chunks,
         claims: t.claims,
         entities: t.entities,

@@ -9,13 +9,14 @@
  * @since 0.1.0
  */
 import { createWriteStream, type WriteStream } from "node:fs"
-import { rename, rm } from "node:fs/promises"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
 import type { Chunk, ChunkId, ClaimId, Entity, EntityId, PaperId, Relation } from "@kg/core/Domain"
+import { parseFinding } from "./internal/claims/findings.js"
 import * as Rdf from "@kg/extraction/Rdf"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
+import * as OutputFile from "./OutputFile.js"
 
 /**
  * @since 0.1.0
@@ -70,6 +71,7 @@ interface SourceRow {
   confidence: number
   status: string
   evidence: string
+  finding: string | null
 }
 
 const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyMap<string, Array<A>> => {
@@ -180,8 +182,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
          WHERE s.claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id = $1)
          GROUP BY s.claim_id)
        SELECT s.claim_id, s.chunk_id, s.quote, cl.text, cl.metric, cl.value, cl.conditions, cl.domain_tags,
-              cl.confidence, cl.status, f.evidence
+              cl.confidence, cl.status, f.evidence, cf.finding::VARCHAR AS finding
        FROM claim_sources s JOIN claims cl USING (claim_id) JOIN first_quote f USING (claim_id)
+            LEFT JOIN claim_findings cf USING (claim_id)
        WHERE s.paper_id = $1`,
       [paperId]
     )
@@ -240,7 +243,8 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
           domainTags: s.domain_tags,
           confidence: s.confidence,
           entityIds: aboutByClaim.get(s.claim_id) ?? [],
-          status: s.status
+          status: s.status,
+          finding: parseFinding(s.finding)
         }))
       })
       for (const q of chunkQuads) {
@@ -261,7 +265,9 @@ export const paperQuads = (paperId: string): Effect.Effect<Array<Rdf.Quad>, Duck
 
 /**
  * Export the graph to `path` (written to a temporary file and renamed, so a
- * failed export never leaves a truncated file).
+ * failed export never leaves a truncated file). A path that is the store, its
+ * WAL or any DuckDB database is refused before anything is written
+ * (`OutputFile`).
  *
  * @since 0.1.0
  * @category export
@@ -270,23 +276,25 @@ export const exportRdf = (format: RdfFormat, path: string) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const papers = yield* db.query<{ paper_id: string }>("SELECT paper_id FROM papers ORDER BY paper_id")
-    const tmp = `${path}.partial-${process.pid}`
-    const stream = yield* Effect.try({
-      try: () => createWriteStream(tmp, { encoding: "utf8" }),
-      catch: (e) => new GraphExportError({ path, detail: String(e) })
-    })
-    const sink = makeSink(stream, format)
-    const written = yield* Effect.gen(function*() {
-      for (const p of papers) sink.add(yield* paperQuads(p.paper_id))
-      const triples = yield* Effect.tryPromise({
-        try: () => sink.end(),
-        catch: (e) => new GraphExportError({ path, detail: String(e) })
-      })
-      yield* Effect.tryPromise({
-        try: () => rename(tmp, path),
-        catch: (e) => new GraphExportError({ path, detail: String(e) })
-      })
-      return triples
-    }).pipe(Effect.onError(() => Effect.promise(() => rm(tmp, { force: true }))))
+    const written = yield* OutputFile.writeWith(path, { stores: [db.path] }, (tmp) =>
+      Effect.gen(function*() {
+        const stream = yield* Effect.try({
+          try: () => createWriteStream(tmp, { encoding: "utf8", flags: "wx" }),
+          catch: (e) => new GraphExportError({ path, detail: String(e) })
+        })
+        const sink = makeSink(stream, format)
+        return yield* Effect.gen(function*() {
+          for (const p of papers) sink.add(yield* paperQuads(p.paper_id))
+          return yield* Effect.tryPromise({
+            try: () => sink.end(),
+            catch: (e) => new GraphExportError({ path, detail: String(e) })
+          })
+        }).pipe(Effect.onExit(() =>
+          Effect.sync(() => {
+            // A failed export closes its file before the temporary file is removed.
+            if (!stream.writableFinished) stream.destroy()
+          })
+        ))
+      }))
     return { path, format, papers: papers.length, triples: written } satisfies ExportSummary
   })

@@ -26,6 +26,7 @@ import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
 import { contentStems, words } from "./internal/claims/identityText.js"
+import { findingsOf } from "./internal/claims/findings.js"
 import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
 import { contradictingByPaper, type JudgedEvidence, verify as verifyEvidence } from "./internal/claims/verify.js"
 import { Nli } from "./Nli.js"
@@ -85,7 +86,11 @@ export const EdgeView = Schema.Struct({
   kind: ClaimEdgeKind,
   score: Schema.Number,
   signals: Schema.Record({ key: Schema.String, value: Schema.Number }),
-  other: ClaimSummary
+  other: ClaimSummary,
+  /** For a candidate link (a `weak_link` the finding rules could not confirm): the kind it was proposed for. */
+  proposed: Schema.optional(Schema.NullOr(ClaimEdgeKind)),
+  /** Why the linker decided this edge: subject, outcome, direction, values. */
+  reason: Schema.optional(Schema.NullOr(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type EdgeView = typeof EdgeView.Type
@@ -465,6 +470,23 @@ const sourcesOf = (db: DuckDbService, claimId: string) =>
     }))
   ))
 
+const signalText = (json: string | null, key: string): string | null => {
+  if (json === null) return null
+  try {
+    const v: unknown = JSON.parse(json)
+    if (v === null || typeof v !== "object") return null
+    const x = (v as Record<string, unknown>)[key]
+    return typeof x === "string" ? x : null
+  } catch {
+    return null
+  }
+}
+
+const proposedOf = (json: string | null): ClaimEdgeKind | null => {
+  const p = signalText(json, "proposed")
+  return p === "same_as" || p === "contradicts" || p === "replicates" ? p : p === "merge" ? "same_as" : null
+}
+
 const parseSignals = (json: string | null): Record<string, number> => {
   if (json === null) return {}
   try {
@@ -667,7 +689,9 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     domain_tags: ReadonlyArray<string>
     confidence: number
     status: string
-  }>("SELECT text, metric, value, conditions, domain_tags, confidence, status FROM claims WHERE claim_id = $1", [id])
+    finding: string | null
+  }>(`SELECT c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.status, f.finding::VARCHAR AS finding
+    FROM claims c LEFT JOIN claim_findings f USING (claim_id) WHERE c.claim_id = $1`, [id])
   const sources = yield* sourcesOf(db, id)
   const edges = yield* edgesOf(db, id)
   const others = yield* summaries(db, [id, ...edges.map((e) => e.other)])
@@ -689,7 +713,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     status: row!.status as EpistemicStatus,
     sources: sources.map((s) =>
       ClaimSource.make({ paperId: PaperId.make(s.paperId), chunkId: ChunkId.make(s.chunkId), page: s.page, quote: s.quote })
-    )
+    ),
+    finding: (yield* findingsOf(db, [{ claim_id: id, text: row!.text, finding: row!.finding }], new Map([[id, new Set(sources.map((s) => s.paperId))]]))).get(id) ?? null
   })
   return {
     resolution,
@@ -698,7 +723,14 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
     sources,
     edges: edges.flatMap((e) => {
       const other = others.get(e.other)
-      return other === undefined ? [] : [{ kind: e.kind, score: e.score, signals: parseSignals(e.signals), other }]
+      return other === undefined ? [] : [{
+        kind: e.kind,
+        score: e.score,
+        signals: parseSignals(e.signals),
+        other,
+        proposed: proposedOf(e.signals),
+        reason: signalText(e.signals, "reason")
+      }]
     }),
     entities: entities.map((e) => ({ id: e.entity_id, label: e.label, type: e.type })),
     assessment: {
@@ -708,7 +740,9 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
       opposition: assessment!.opposition,
       independent: assessment!.independent,
       narrow: assessment!.narrow,
-      reason: assessment!.reason
+      reason: assessment!.reason,
+      papersFor: assessment!.papersFor,
+      papersAgainst: assessment!.papersAgainst
     }
   } satisfies ClaimDetail
 })
@@ -1002,10 +1036,13 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
   const pNames = names(options.problem, problems.filter((e) => e.by !== "contains"), yield* aliasesOf(exactIds(problems)))
   const orOf = (list: ReadonlyArray<string>, offset: number) =>
     list.map((_, i) => `contains(lower(text), $${offset + i + 1})`).join(" OR ")
-  const named = yield* db.query<{ claim_id: string }>(
-    `SELECT claim_id FROM claims WHERE (${orOf(mNames, 0)}) AND (${orOf(pNames, mNames.length)})`,
-    [...mNames, ...pNames]
-  )
+  // A side with no usable name (a one-letter query matching no entity) names no claim.
+  const named = mNames.length === 0 || pNames.length === 0
+    ? []
+    : yield* db.query<{ claim_id: string }>(
+      `SELECT claim_id FROM claims WHERE (${orOf(mNames, 0)}) AND (${orOf(pNames, mNames.length)})`,
+      [...mNames, ...pNames]
+    )
   const claimIds = Array.from(new Set([...linked.map((r) => r.claim_id), ...named.map((r) => r.claim_id)])).sort()
   const sums = yield* summaries(db, claimIds)
   const claims = []

@@ -27,6 +27,7 @@ import {
   subgraph,
   titlePhrases
 } from "./internal/retrieval/pprGraph.js"
+import { matchTriples } from "./internal/retrieval/facts.js"
 import { cosine, mmr } from "./internal/retrieval/fusion.js"
 import { sameSignature, type StoreSignature } from "./internal/retrieval/searchIndex.js"
 import { queryIn } from "./internal/store/sqlList.js"
@@ -58,6 +59,8 @@ export interface GraphSearchOptions {
   readonly mode?: SearchMode | undefined
   /** `alpha` of the base hybrid search. Default `Retrieval.DEFAULT_ALPHA`. */
   readonly alpha?: number | undefined
+  /** `fusion` of the base hybrid search. Default `standardised`. */
+  readonly fusion?: "standardised" | "linear" | undefined
   /** Best base passages used as seeds. Default 5. */
   readonly seedPassages?: number | undefined
   /** Total seed weight of passages relative to that of entities. Default 1. */
@@ -66,6 +69,18 @@ export interface GraphSearchOptions {
   readonly seedClaims?: number | undefined
   /** Total seed weight of claims relative to that of entities. Default 0.5. */
   readonly claimWeight?: number | undefined
+  /**
+   * The fact layer: relation triples matched to the query (query-to-triple
+   * linking) and kept by the recognition filter seed the walk from both of
+   * their entities. Triples kept. Default {@link DEFAULT_SEED_TRIPLES}.
+   */
+  readonly seedTriples?: number | undefined
+  /** Seed weight of a kept triple's entities, times its similarity, in units of the mean linked-entity weight. Default 1. */
+  readonly tripleWeight?: number | undefined
+  /** Recognition filter: least similarity of a kept triple to the query. Default 0.3. */
+  readonly tripleMinScore?: number | undefined
+  /** Recognition filter: share of one of its entities' label (IDF mass) the query must hold. Default 0.5. */
+  readonly tripleAnchor?: number | undefined
   /** Added to the first-pass score of the passages of a paper whose title the query names. Default 0.5. */
   readonly titleBonus?: number | undefined
   /** Seed weight of those passages, in units of the mean linked-entity weight. Default 1. */
@@ -104,6 +119,28 @@ export interface GraphHit extends Hit {
 }
 
 /**
+ * Relation triples kept by default to seed the walk (see `seedTriples`).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_SEED_TRIPLES = 0
+
+/**
+ * Options of the service (fixed for its life: they shape the graph it loads).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface GraphRetrievalOptions {
+  /**
+   * Entities whose labels are at least this similar are joined by a synonym
+   * edge (IDF-weighted Jaccard of their label words); 0: none. Default 0.
+   */
+  readonly synonymThreshold?: number | undefined
+}
+
+/**
  * A seed of the walk.
  *
  * @since 0.1.0
@@ -125,6 +162,8 @@ export interface Seed {
 export interface GraphSearchResult {
   readonly hits: ReadonlyArray<GraphHit>
   readonly seeds: ReadonlyArray<Seed>
+  /** The relation triples that seeded the walk (subject, predicate words, object), with their similarity to the query. */
+  readonly facts: ReadonlyArray<{ readonly text: string; readonly score: number }>
   /** The text added to the query for the second pass ("" when none). */
   readonly expansion: string
   /** Pushes of the walk (`walk: "push"`) or power iterations (`walk: "power"`). */
@@ -168,8 +207,10 @@ const GRAPH_CACHE = 4
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpService | Retrieval> = Effect.gen(
-  function*() {
+export const makeWith = (
+  serviceOptions: GraphRetrievalOptions = {}
+): Effect.Effect<GraphRetrievalService, never, DuckDb | NlpService | Retrieval> =>
+  Effect.gen(function*() {
     const db = yield* DuckDb
     const nlp = yield* NlpService
     const retrieval = yield* Retrieval
@@ -192,7 +233,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         const whole = current.find((c) => c.key === "*")
         const graph = paperIds !== undefined && whole !== undefined
           ? subgraph(whole.graph, paperIds)
-          : yield* loadGraph(db, paperIds)
+          : yield* loadGraph(db, paperIds, { synonymThreshold: serviceOptions.synonymThreshold })
         // the whole-store graph (costly to load) is kept beside the most recent paper-set graphs
         yield* Ref.update(cache, (list) => {
           const kept = list.filter((c) => sameSignature(c.signature, signature) && c.key !== key)
@@ -214,7 +255,15 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
         const mode = options.mode ?? "hybrid"
         const warnings: Array<string> = []
         const searchChunks = (text: string) =>
-          retrieval.search("chunks", text, { k: pool, pool, mode, alpha: options.alpha, paperIds: options.paperIds, withText: false })
+          retrieval.search("chunks", text, {
+            k: pool,
+            pool,
+            mode,
+            alpha: options.alpha,
+            fusion: options.fusion,
+            paperIds: options.paperIds,
+            withText: false
+          })
         const first = yield* searchChunks(query)
         warnings.push(...first.warnings)
         const g = yield* graphFor(options.paperIds)
@@ -290,6 +339,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
             kinds: ["claim"],
             mode,
             alpha: options.alpha,
+            fusion: options.fusion,
             paperIds: options.paperIds
           })
           : undefined
@@ -310,6 +360,20 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
           })
         }
         const unit = entityMass > 0 ? entityMass / Math.max(1, linked.length) : 1
+        const facts = matchTriples(g, query, { terms: (t) => nlp.terms(t), idf: (t) => idx.chunks.idf(t) }, {
+          k: Math.max(0, Math.floor(options.seedTriples ?? DEFAULT_SEED_TRIPLES)),
+          minScore: options.tripleMinScore ?? 0.3,
+          anchor: options.tripleAnchor ?? 0.5
+        })
+        for (const f of facts) {
+          for (const node of [f.triple.s, f.triple.o]) {
+            addSeed(node, (options.tripleWeight ?? 1) * f.score * unit, {
+              id: g.ids[node]!.slice("entity:".length),
+              kind: "entity",
+              label: `${g.labels.get(node) ?? ""} (fact: ${f.text})`
+            })
+          }
+        }
         for (const n of titled) {
           addSeed(n, (options.titleSeed ?? 1) * unit, { id: g.ids[n]!, kind: "chunk", label: `title of ${g.chunkPaper.get(n)}` })
         }
@@ -398,6 +462,7 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
           seeds: seedList
             .map((s) => ({ ...s, weight: total > 0 ? s.weight / total : 0 }))
             .sort((a, b) => b.weight - a.weight),
+          facts: facts.map((f) => ({ text: f.text, score: f.score })),
           expansion,
           iterations: ppr.iterations,
           converged: ppr.converged,
@@ -410,8 +475,13 @@ export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpServi
     const warm = Effect.map(graphFor(undefined), (g) => ({ nodes: g.graph.size, edges: g.edgeCount }))
 
     return GraphRetrieval.of({ search, warm })
-  }
-)
+  })
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<GraphRetrievalService, never, DuckDb | NlpService | Retrieval> = makeWith()
 
 const chunkNodes = new WeakMap<EntityGraph, Int32Array>()
 
@@ -463,6 +533,16 @@ export const layer: Layer.Layer<GraphRetrieval, never, DuckDb | NlpService | Ret
   GraphRetrieval,
   make
 )
+
+/**
+ * The service with options (see {@link GraphRetrievalOptions}).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = (
+  options: GraphRetrievalOptions
+): Layer.Layer<GraphRetrieval, never, DuckDb | NlpService | Retrieval> => Layer.effect(GraphRetrieval, makeWith(options))
 
 /**
  * The service, warmed when the layer is built: the retrieval index is opened

@@ -108,10 +108,13 @@ export const layerBase = (options: KgOptions) =>
  * @since 0.1.0
  * @category layers
  */
-export const llmExtractorLayer = (ontologyPath: string = defaultOntologyPath) =>
+export const llmExtractorLayer = (ontologyPath: string = defaultOntologyPath, options: { readonly instructions?: string | undefined } = {}) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const graph = yield* Ontology.loadOntology(ontologyPath)
-    return Extractor.layerLlm({ ontologyContext: KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph)) })
+    return Extractor.layerLlm({
+      ontologyContext: KnowledgeIndex.render(KnowledgeIndex.fromOntology(graph)),
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {})
+    })
   }))
 
 /**

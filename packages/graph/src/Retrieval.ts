@@ -87,6 +87,12 @@ export interface SearchOptions {
   readonly mode?: SearchMode | undefined
   /** Weight of the dense score in `hybrid`. Default {@link DEFAULT_ALPHA} (0.3). */
   readonly alpha?: number | undefined
+  /**
+   * How `hybrid` fuses the two scores: `standardised` (default), each side in
+   * units of its spread over the rows searched (see {@link standardisedFusion});
+   * or `linear`, `alpha * dense + (1 - alpha) * lexical` of the normalised scores.
+   */
+  readonly fusion?: "standardised" | "linear" | undefined
   /** MMR lambda (1 = relevance only, lower = more diverse); no MMR when absent. */
   readonly mmr?: number | undefined
   /**
@@ -248,6 +254,28 @@ export class Retrieval extends Context.Tag("@kg/graph/Retrieval")<Retrieval, Ret
 export interface RetrievalOptions {
   /** Save the index beside the database file (`<db>.retrieval-index`). Default true. */
   readonly persist?: boolean
+  /** The fusion of `hybrid` searches that do not name one. Default `standardised`. */
+  readonly fusion?: "standardised" | "linear"
+  /**
+   * Contextual chunk descriptions: index each chunk with a context line (its
+   * paper's title and section heading), and mix the line's embedding into the
+   * chunk's vector with `denseWeight`. Default {@link DEFAULT_CHUNK_CONTEXT}.
+   */
+  readonly context?: { readonly lines: boolean; readonly denseWeight: number }
+}
+
+/**
+ * Chunks are indexed with context lines by default, terms only (see
+ * `RetrievalOptions.context`): on chunks that lack their paper's title they
+ * raised flat recall on the development and held-out halves; mixing the
+ * line's vector into the chunk's added nothing (docs/benchmarks.md).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_CHUNK_CONTEXT: { readonly lines: boolean; readonly denseWeight: number } = {
+  lines: true,
+  denseWeight: 0
 }
 
 /**
@@ -298,6 +326,20 @@ export const reciprocalRankFusion: (
  * @category fusion
  */
 export const linearFusion: (dense: number, lexical: number, alpha: number) => number = fusion.linearFusion
+
+/**
+ * Standardised fusion (the default `hybrid`): `lexical + alpha / (1 - alpha) *
+ * sd(lexical) * z(cosine)` over the rows searched, clipped to `[0, 1]`.
+ *
+ * @since 0.1.0
+ * @category fusion
+ */
+export const standardisedFusion: (
+  lexical: number,
+  cos: number | undefined,
+  spread: fusion.FusionSpread,
+  alpha: number
+) => number = fusion.standardisedFusion
 
 /**
  * BM25 normalised as query coverage (see the module documentation).
@@ -355,7 +397,7 @@ export const make = (
     const index: Effect.Effect<RetrievalIndex, DuckDbError> = lock.withPermits(1)(
       Effect.gen(function*() {
         const previous = yield* Ref.get(state)
-        const next = yield* refreshIndex(db, nlp, embeddings, previous, { persist })
+        const next = yield* refreshIndex(db, nlp, embeddings, previous, { persist, context: options.context ?? DEFAULT_CHUNK_CONTEXT })
         if (next !== previous) yield* Ref.set(state, next)
         return next
       })
@@ -409,6 +451,7 @@ export const make = (
           k,
           mode,
           alpha: opts.alpha ?? DEFAULT_ALPHA,
+          fusion: opts.fusion ?? options.fusion ?? "standardised",
           mmrLambda: opts.mmr,
           cutoff: Math.min(1, Math.max(0, opts.cutoff ?? 0)),
           minScore: Math.max(0, opts.minScore ?? 0),
@@ -507,7 +550,7 @@ export const updateIndex: Effect.Effect<IndexInfo | undefined, DuckDbError, Duck
     if (indexDirectory(db.path) === null) return undefined
     const nlp = yield* NlpService
     const embeddings = yield* Embeddings
-    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true })
+    const idx = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: true, context: DEFAULT_CHUNK_CONTEXT })
     return infoOf(idx)
   }
 ).pipe(Effect.withSpan("Retrieval.updateIndex"))

@@ -115,7 +115,12 @@ export const passageDocument = data.passageDocument
  */
 export const ingestCorpus = Effect.fn("RetrievalEval.ingestCorpus")(function*(
   passages: ReadonlyArray<EvalPassage>,
-  options: { readonly source: string; readonly onProgress?: (done: number, total: number) => Effect.Effect<void> }
+  options: {
+    readonly source: string
+    readonly onProgress?: (done: number, total: number) => Effect.Effect<void>
+    /** Options of the extraction pipeline (the chunk size, ...). */
+    readonly pipeline?: Pipeline.PipelineOptions
+  }
 ) {
   const store = yield* Store.Store
   const runId = yield* store.startRun({ provider: "offline", model: "eval-corpus", settings: { source: options.source } })
@@ -128,7 +133,7 @@ export const ingestCorpus = Effect.fn("RetrievalEval.ingestCorpus")(function*(
       if (state === "unchanged") {
         skipped++
       } else {
-        const { bundle } = yield* Pipeline.extractPaperBundle(doc)
+        const { bundle } = yield* Pipeline.extractPaperBundle(doc, options.pipeline)
         yield* store.writePaper(runId as RunId, bundle)
         written++
       }
@@ -181,6 +186,50 @@ export const recallAt = (ranked: ReadonlyArray<string>, gold: ReadonlyArray<stri
 }
 
 /**
+ * The half of an evaluation set a question belongs to: `dev` (tune on it) or
+ * `heldout` (report only), decided by a hash (FNV-1a) of the question id, so
+ * the split is the same in every run and on every machine.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const splitOf = (questionId: string): "dev" | "heldout" => {
+  let h = 0x811c9dc5
+  const s = `multihop-${questionId}`
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h % 2 === 0 ? "dev" : "heldout"
+}
+
+/** A title as a phrase: lower case, no diacritics, no trailing parenthetical, words joined by one space. */
+const titleKey = (s: string): string =>
+  s.replace(/\s*\([^()]*\)\s*$/, "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+
+/**
+ * The supporting passages of a question that it does not name: those whose
+ * title (without a trailing parenthetical, case and accents ignored) is not a
+ * phrase of the question. These are the bridge passages of a multi-hop
+ * question, reached only through another passage; their recall is the harder
+ * check of `kg eval retrieval` (`bridge@5`).
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const unnamedSupport = (
+  question: EvalQuestion,
+  titleOf: (passageId: string) => string | undefined
+): ReadonlyArray<string> => {
+  const q = ` ${titleKey(question.question)} `
+  return question.supporting_passage_ids.filter((id) => {
+    const key = titleKey(titleOf(id) ?? "")
+    return key === "" || !q.includes(` ${key} `)
+  })
+}
+
+/**
  * The `kg eval retrieval` result (recalls in percent).
  *
  * @since 0.1.0
@@ -189,6 +238,13 @@ export const recallAt = (ranked: ReadonlyArray<string>, gold: ReadonlyArray<stri
 export interface RetrievalScores {
   readonly "recall@2": number
   readonly "recall@5": number
+  /**
+   * Recall@5 of the supporting passages the questions do not name (see
+   * {@link unnamedSupport}); present when passage titles are given.
+   */
+  readonly "bridge@5"?: number
+  /** The number of those passages. */
+  readonly bridgePassages?: number
   readonly questions: number
   readonly mode: EvalMode
 }
@@ -203,17 +259,33 @@ const pct = (x: number) => Math.round(x * 1000) / 10
  */
 export const evaluateRetrieval = Effect.fn("RetrievalEval.evaluateRetrieval")(function*(
   questions: ReadonlyArray<EvalQuestion>,
-  mode: EvalMode
+  mode: EvalMode,
+  options: { readonly titleOf?: (passageId: string) => string | undefined } = {}
 ) {
   let r2 = 0
   let r5 = 0
+  let bridges = 0
+  let bridgesFound = 0
   for (const q of questions) {
     const ranked = yield* rankPassages(q.question, mode, 5)
     r2 += recallAt(ranked, q.supporting_passage_ids, 2)
     r5 += recallAt(ranked, q.supporting_passage_ids, 5)
+    if (options.titleOf !== undefined) {
+      const top = new Set(ranked.slice(0, 5))
+      for (const id of unnamedSupport(q, options.titleOf)) {
+        bridges++
+        if (top.has(id)) bridgesFound++
+      }
+    }
   }
   const n = Math.max(1, questions.length)
-  return { "recall@2": pct(r2 / n), "recall@5": pct(r5 / n), questions: questions.length, mode } satisfies RetrievalScores
+  return {
+    "recall@2": pct(r2 / n),
+    "recall@5": pct(r5 / n),
+    ...(options.titleOf === undefined ? {} : { "bridge@5": pct(bridgesFound / Math.max(1, bridges)), bridgePassages: bridges }),
+    questions: questions.length,
+    mode
+  } satisfies RetrievalScores
 })
 
 /**

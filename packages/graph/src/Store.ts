@@ -20,6 +20,7 @@ import type { PaperBundle } from "@kg/extraction/Pipeline"
 import type { DuckDb, DuckDbError, StoreLockedError } from "./DuckDb.js"
 import * as DuckDbModule from "./DuckDb.js"
 import * as internal from "./internal/store/store.js"
+import type * as OutputFile from "./OutputFile.js"
 import type { EmbeddingDimensionMismatchError, Migration, SchemaVersionError, TableName } from "./StoreSchema.js"
 
 // ---------------------------------------------------------------------------
@@ -281,11 +282,15 @@ export interface StoreService {
     paperId: PaperId,
     fields: PaperOverride
   ) => Effect.Effect<StoredPaper, DuckDbError | PaperNotFoundError>
-  /** One file per table (`<outDir>/<table>.csv|parquet`), all from one snapshot. */
+  /**
+   * One file per table (`<outDir>/<table>.csv|parquet`), all from one snapshot; each written to a temporary file
+   * and renamed into place once every table is written. A folder or file that is a database is refused
+   * (`OutputFile`).
+   */
   readonly exportTables: (
     format: "csv" | "parquet",
     outDir: string
-  ) => Effect.Effect<ReadonlyArray<ExportedTable>, DuckDbError | ExportError>
+  ) => Effect.Effect<ReadonlyArray<ExportedTable>, DuckDbError | ExportError | OutputFile.OutputFileError>
 }
 
 /**

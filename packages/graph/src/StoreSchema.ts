@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 6
+export const CURRENT_VERSION = 8
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -60,6 +60,8 @@ export const TABLES = [
   "arxiv_papers",
   "run_batches",
   "reported_claims",
+  "claim_findings",
+  "entity_paper_names",
   "llm_answers"
 ] as const
 
@@ -331,6 +333,22 @@ export const migrations: ReadonlyArray<Migration> = [
   },
   {
     to: 6,
+    description: "structured findings: claim_findings (subject, task, dataset, metric, value, baseline, direction, scope)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlV6Findings) yield* db.run(statement)
+      })
+  },
+  {
+    to: 7,
+    description: "entity names that hold within one paper only (the paper's task by its head word, an acronym it spells)",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlEntityPaperNames) yield* db.run(statement)
+      })
+  },
+  {
+    to: 8,
     description: "the LLM answer cache: every answer by the hash of its full request, so a re-run never pays twice",
     up: ({ db }) =>
       Effect.gen(function*() {
@@ -436,6 +454,27 @@ export const rekeyEntities = (db: DuckDbService): Effect.Effect<number, DuckDbEr
       )
       yield* db.run("DROP TABLE temp.main.kg_entity_keys")
     }
+    // Names that hold within one paper (a later migration's table: absent while migration 3 runs).
+    const [paperNames] = yield* db.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM duckdb_tables()
+       WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'entity_paper_names'`
+    )
+    if ((paperNames?.n ?? 0) > 0) {
+      const names = yield* db.query<{ name: string; name_key: string }>(
+        "SELECT DISTINCT name, name_key FROM entity_paper_names"
+      )
+      const changed = names.filter((r) => keyOf(r.name) !== r.name_key).map((r) => [r.name, keyOf(r.name)])
+      if (changed.length > 0) {
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_paper_name_keys (name VARCHAR, key VARCHAR)")
+        yield* db.append("kg_paper_name_keys", changed, { catalog: "temp", schema: "main" })
+        yield* db.run(
+          `UPDATE entity_paper_names SET name_key = k.key FROM temp.main.kg_paper_name_keys k
+           WHERE k.name = entity_paper_names.name`
+        )
+        yield* db.run("DROP TABLE temp.main.kg_paper_name_keys")
+      }
+      rows.push(...changed.map(([name, key]) => ["n", "", name!, key!]))
+    }
     yield* db.run("INSERT OR REPLACE INTO meta VALUES ('entity_key_rules', $1)", [KEY_RULES])
     return rows.length
   })
@@ -531,6 +570,29 @@ export const ddlV4: ReadonlyArray<string> = [
       ended_at TIMESTAMP,
       request_counts JSON
     )`
+]
+
+/**
+ * The statements of the findings migration (see `docs/schema.md`):
+ * `claim_findings`, each claim's structured finding (`Domain.Finding` as
+ * JSON: subject, task, dataset, metric, value, baseline, delta, outcome,
+ * direction, negation, scope, excludes), one row per claim that has one.
+ * Claims stored before it have none and are read from their text when
+ * linked; every claim is linked again (`linked = false`) so that its edges
+ * follow the finding rules. A table rather than a column of `claims`:
+ * DuckDB refuses to commit a transaction that alters a table it also updated,
+ * and migration 3 updates `claims` in the same transaction when an older
+ * store is brought up to date.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlV6Findings: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS claim_findings (
+      claim_id VARCHAR PRIMARY KEY,
+      finding JSON NOT NULL
+    )`,
+  "UPDATE claims SET linked = false"
 ]
 
 /**
@@ -747,7 +809,28 @@ export const ddlV5: ReadonlyArray<string> = [
 ]
 
 /**
- * The statements of the LLM answer cache migration (6; see `docs/schema.md`
+ * The statements of the migration that adds `entity_paper_names` (see
+ * `docs/schema.md`): names one paper gives an entity that hold only within
+ * that paper (`EntityResolution.resolvePaper`: "translation" for machine
+ * translation in a paper on machine translation). Entity resolution across
+ * papers never reads them (`entity_aliases` are the names every paper
+ * shares); they say which entity the paper meant, for that paper's readers
+ * and for evaluation. Written with the paper, removed with it.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlEntityPaperNames: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS entity_paper_names (
+      paper_id VARCHAR NOT NULL,
+      entity_id VARCHAR NOT NULL,
+      name VARCHAR NOT NULL,
+      name_key VARCHAR NOT NULL
+    )`
+]
+
+/**
+ * The statements of the LLM answer cache migration (8; see `docs/schema.md`
  * and `@kg/extraction/AnswerCache`): `llm_answers`, every answer an LLM gave
  * by the SHA-256 of its canonical request (provider, model, generation
  * settings, system prompt, prompt, JSON schema, later turns), with the usage

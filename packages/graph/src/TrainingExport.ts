@@ -22,6 +22,7 @@ import * as Schema from "effect/Schema"
 import { ExtractedClaim, ExtractedEntity, ExtractedRelation } from "@kg/core/Domain"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as internal from "./internal/export/training.js"
+import * as OutputFile from "./OutputFile.js"
 
 /**
  * The L2 record of the chunk's paper, without provenance.
@@ -188,11 +189,11 @@ const toRecords = (page: internal.Page, runs: ReadonlyMap<string, internal.Selec
 
 const encodeRecord = Schema.encodeSync(TrainingRecord)
 
-const openFile = (file: string) =>
+const openFile = (file: string, shownAs: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => fs.promises.open(file, "w"),
-      catch: (e) => new TrainingExportError({ path: file, detail: e instanceof Error ? e.message : String(e) })
+      try: () => fs.promises.open(file, "wx"),
+      catch: (e) => new TrainingExportError({ path: shownAs, detail: e instanceof Error ? e.message : String(e) })
     }),
     (handle) => Effect.promise(() => handle.close().catch(() => undefined))
   )
@@ -208,7 +209,11 @@ const openFile = (file: string) =>
 export const exportTrainingData = (
   outPath: string,
   options: TrainingExportOptions = {}
-): Effect.Effect<TrainingExportSummary, DuckDbError | TrainingExportError, DuckDb> =>
+): Effect.Effect<
+  TrainingExportSummary,
+  DuckDbError | TrainingExportError | OutputFile.OutputFileError | OutputFile.OutputWriteError,
+  DuckDb
+> =>
   Effect.gen(function*() {
     const started = Date.now()
     const db = yield* DuckDb
@@ -219,42 +224,33 @@ export const exportTrainingData = (
       includeOffline: options.includeOffline === true
     })
     const runs = new Map(selectedRuns.map((r) => [r.runId, r]))
-    const partial = `${outPath}.partial-${process.pid}`
     const counts = { records: 0, claims: 0, entities: 0, relations: 0 }
-    const selection = yield* Effect.scoped(Effect.gen(function*() {
-      const handle = yield* openFile(partial)
-      yield* Effect.addFinalizer(() => internal.dropSelection(db).pipe(Effect.ignore))
-      const selection = yield* internal.select(db, selectedRuns.map((r) => r.runId))
-      for (let from = 0; from < selection.selected; from += pageSize) {
-        const page = yield* internal.readPage(db, from, from + pageSize)
-        const records = toRecords(page, runs)
-        const text = records.map((r) => JSON.stringify(encodeRecord(r))).join("\n") + (records.length > 0 ? "\n" : "")
+    const selection = yield* OutputFile.writeWith(outPath, { stores: [db.path] }, (partial) =>
+      Effect.scoped(Effect.gen(function*() {
+        const handle = yield* openFile(partial, outPath)
+        yield* Effect.addFinalizer(() => internal.dropSelection(db).pipe(Effect.ignore))
+        const selection = yield* internal.select(db, selectedRuns.map((r) => r.runId))
+        for (let from = 0; from < selection.selected; from += pageSize) {
+          const page = yield* internal.readPage(db, from, from + pageSize)
+          const records = toRecords(page, runs)
+          const text = records.map((r) => JSON.stringify(encodeRecord(r))).join("\n") + (records.length > 0 ? "\n" : "")
+          yield* Effect.tryPromise({
+            try: () => handle.write(text),
+            catch: (e) => new TrainingExportError({ path: outPath, detail: e instanceof Error ? e.message : String(e) })
+          })
+          counts.records += records.length
+          for (const r of records) {
+            counts.claims += r.claims.length
+            counts.entities += r.entities.length
+            counts.relations += r.relations.length
+          }
+        }
         yield* Effect.tryPromise({
-          try: () => handle.write(text),
+          try: () => handle.sync(),
           catch: (e) => new TrainingExportError({ path: outPath, detail: e instanceof Error ? e.message : String(e) })
         })
-        counts.records += records.length
-        for (const r of records) {
-          counts.claims += r.claims.length
-          counts.entities += r.entities.length
-          counts.relations += r.relations.length
-        }
-      }
-      yield* Effect.tryPromise({
-        try: () => handle.sync(),
-        catch: (e) => new TrainingExportError({ path: outPath, detail: e instanceof Error ? e.message : String(e) })
-      })
-      return selection
-    })).pipe(
-      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : Effect.sync(() => fs.rmSync(partial, { force: true })))
-    )
-    yield* Effect.try({
-      try: () => fs.renameSync(partial, outPath),
-      catch: (e) => {
-        fs.rmSync(partial, { force: true })
-        return new TrainingExportError({ path: outPath, detail: e instanceof Error ? e.message : String(e) })
-      }
-    })
+        return selection
+      })))
     return {
       path: outPath,
       records: counts.records,

@@ -2,7 +2,7 @@
  * `@kg/graph`: the claim graph. The DuckDB store (`DuckDb`, `StoreSchema`,
  * `Store`), extraction runs into it (`Extract`), claim identity and typed
  * edges (`ClaimIdentity`, `ClaimLinker`, `Nli`), epistemic status
- * (`Epistemics`, `DomainTags`), the graph questions (`GraphQueries`),
+ * (`Epistemics`, `DomainTags`), the graph questions (`GraphQueries`), the store's resolved entities (`StoredEntities`),
  * retrieval and research (`Retrieval`, `GraphRetrieval`, `QueryRouter`,
  * `Research`, `RetrievalEval`), L4 patterns (`Clustering`, `L4`), exports
  * (`GraphExport`, `TrainingExport`) and the one-layer entry points (`Kg`).
@@ -34,4 +34,5 @@ export * as Retrieval from "./Retrieval.js"
 export * as RetrievalEval from "./RetrievalEval.js"
 export * as Store from "./Store.js"
 export * as StoreSchema from "./StoreSchema.js"
+export * as StoredEntities from "./StoredEntities.js"
 export * as TrainingExport from "./TrainingExport.js"

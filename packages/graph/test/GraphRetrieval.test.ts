@@ -9,7 +9,16 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import * as GraphRetrieval from "../src/GraphRetrieval.js"
 import { graphBuilder, personalizedPageRank, personalizedPageRankPush } from "../src/internal/retrieval/ppr.js"
-import { type EntityGraph, linkTitles, loadGraph, subgraph, textWords, titlePhrases } from "../src/internal/retrieval/pprGraph.js"
+import { predicateWords } from "../src/internal/retrieval/facts.js"
+import {
+  type EntityGraph,
+  linkTitles,
+  loadGraph,
+  subgraph,
+  synonymPairs,
+  textWords,
+  titlePhrases
+} from "../src/internal/retrieval/pprGraph.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Nli from "../src/Nli.js"
@@ -183,7 +192,7 @@ describe("GraphRetrieval", () => {
           yield* bundle("b", "Quenton", "Quenton lies beside the Maleth waters, north of the old harbour.", [quenton, maleth, harbour]),
           yield* bundle("c", "Harbour", "The harbour of Pellin ships grain every autumn.", [harbour]),
           yield* bundle("d", "Sculptors", "Many sculptors carved marble statues for river towns.", []),
-          yield* bundle("e", "Rivers", "Which river is the longest is a question for geographers.", [])
+          yield* bundle("e", "Geography", "Which river is the longest is a question for geographers.", [])
         ]
         for (const p of papers) yield* store.writePaper(runId as RunId, p)
         const question = "Which river flows through the birthplace of Zorblax?"
@@ -214,6 +223,35 @@ describe("GraphRetrieval", () => {
         for (const h of res.hits) expect(["a", "c", "d"]).toContain(h.paperIds[0])
       }))
 
+    it.effect("the fact layer: a relation triple matched to the query seeds both of its entities", () =>
+      Effect.gen(function*() {
+        const store = yield* Store.Store
+        const runId = yield* store.startRun({ provider: "test", model: "test", settings: {} })
+        const gorvan = entity("Gorvan")
+        const tessaly = entity("Tessaly")
+        const f = yield* bundle("f", "Gorvan", "Gorvan painted frescoes for forty years.", [gorvan, tessaly])
+        yield* store.writePaper(runId as RunId, {
+          ...f,
+          relations: [{ subject: gorvan.id, predicate: "bornIn", object: tessaly.id, chunkId: f.chunks[0]!.chunk.id, confidence: 0.9 }]
+        })
+        yield* store.writePaper(runId as RunId, yield* bundle("g", "Tessaly", "Tessaly is a hill town known for its wool.", [tessaly]))
+        const graph = yield* GraphRetrieval.GraphRetrieval
+        const question = "In which town was Gorvan born, and what is it known for?"
+        const res = yield* graph.search(question, { k: 3, seedTriples: 5 })
+        expect(res.facts.map((x) => x.text)).toContain("Gorvan born in Tessaly")
+        const fact = res.facts.find((x) => x.text === "Gorvan born in Tessaly")!
+        expect(fact.score).toBeGreaterThan(0.3)
+        expect(res.seeds.some((x) => x.kind === "entity" && x.label.startsWith("Tessaly (fact: Gorvan born in Tessaly"))).toBe(true)
+        const off = yield* graph.search(question, { k: 3, seedTriples: 0 })
+        expect(off.facts).toEqual([])
+        // the recognition filter: a triple below the least similarity is not kept
+        const strict = yield* graph.search(question, { k: 3, seedTriples: 5, tripleMinScore: 0.99 })
+        expect(strict.facts).toEqual([])
+        // the seeded entity's passage gains mass from the fact
+        const pprOf = (r: GraphRetrieval.GraphSearchResult) => r.hits.find((h) => h.paperIds[0] === "g")?.ppr ?? 0
+        expect(pprOf(res)).toBeGreaterThan(pprOf(off))
+      }))
+
     it.effect("a passage naming another paper's title pulls that paper up (one hop)", () =>
       Effect.gen(function*() {
         const graph = yield* GraphRetrieval.GraphRetrieval
@@ -223,6 +261,50 @@ describe("GraphRetrieval", () => {
         expect(ranked[0]).toBe("a")
         expect(ranked[1]).toBe("b")
       }))
+  })
+})
+
+describe("synonym edges and the fact layer", () => {
+  it("synonym pairs: IDF-weighted label words, compared through a shared word", () => {
+    const phrases = new Map<string, ReadonlyArray<number>>([
+      ["christopher nolan", [1]],
+      ["nolan", [2]],
+      ["north carolina", [3]],
+      ["south carolina", [4]],
+      ["leland north carolina", [5]],
+      ["leland", [6]],
+      ["the film", [7]],
+      ["film", [8]],
+      ["jonathan nolan", [9]],
+      ["jonah", [10]],
+      ["maximum overdrive", [11]],
+      ["stephen king", [12]]
+    ])
+    const pairs = synonymPairs(phrases, 0.35)
+    const joined = pairs.map(([a, b]) => `${a}-${b}`)
+    expect(joined).toContain("1-2") // "Nolan" - "Christopher Nolan"
+    expect(joined).toContain("5-6") // "Leland" - "Leland North Carolina"
+    expect(joined).toContain("7-8") // "the" is not a word of a label
+    expect(joined).not.toContain("3-4") // North / South Carolina share only the common word
+    expect(joined).not.toContain("1-9") // Christopher / Jonathan Nolan
+    expect(joined.some((p) => p.includes("11") || p.includes("12") || p.includes("10"))).toBe(false)
+    for (const [a, b, sim] of pairs) {
+      expect(a).toBeLessThan(b)
+      expect(sim).toBeGreaterThanOrEqual(0.35)
+      expect(sim).toBeLessThanOrEqual(1)
+    }
+    expect(synonymPairs(phrases, 1).map(([a, b]) => `${a}-${b}`)).toEqual(["7-8"])
+    expect(synonymPairs(phrases, 0)).toEqual([])
+    // a higher threshold keeps a subset
+    const strict = synonymPairs(phrases, 0.6).map(([a, b]) => `${a}-${b}`)
+    expect(strict.length).toBeLessThan(joined.length)
+    for (const pair of strict) expect(joined).toContain(pair)
+  })
+
+  it("predicate words", () => {
+    expect(predicateWords("hyponymOf")).toBe("hyponym of")
+    expect(predicateWords("used_for")).toBe("used for")
+    expect(predicateWords("bornIn")).toBe("born in")
   })
 })
 
@@ -266,6 +348,8 @@ describe("paper-set graphs", () => {
     chunks: Array.from(g.paperChunks, ([p, ns]) => `${p}: ${ns.map((n) => g.ids[n]).sort().join(" ")}`).sort(),
     phrases: Array.from(g.phrases, ([key, ns]) => `${key}: ${ns.map((n) => g.ids[n]).sort().join(" ")}`).sort(),
     mentions: Array.from(g.entityChunks, ([n, c]) => `${g.ids[n]} ${c}`).sort(),
+    triples: g.triples.map((t) => `${g.ids[t.s]} ${t.predicate} ${g.ids[t.o]} ${t.confidence}`).sort(),
+    synonyms: g.synonyms.map(([a, b, w]) => [g.ids[a]!, g.ids[b]!].sort().join(" ~ ") + ` ${w.toFixed(9)}`).sort(),
     edgeCount: g.edgeCount
   })
 
@@ -298,19 +382,32 @@ describe("paper-set graphs", () => {
 
   it.effect("a graph cut in memory from the whole-store graph equals the one read from the store", () =>
     Effect.gen(function*() {
-      yield* writePapers(corpus)
+      // one more paper whose entities share words with others', so that synonym edges are part of the test
+      yield* writePapers([...corpus, {
+        id: "clip-2",
+        claims: [{ text: "The CLIP model aligns images with Contrastive Learning.", entities: ["CLIP model", "Contrastive Learning"] }]
+      }])
       yield* ClaimLinker.linkAll()
       const db = yield* DuckDb
       const edges = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges")
       expect(edges[0]!.n).toBeGreaterThan(0) // the shared claim is linked, so claim edges are part of the test
       const whole = yield* loadGraph(db, undefined)
+      expect(whole.triples.length).toBeGreaterThan(0) // relations are part of the test
       for (const papers of [["clip4clip"], ["ncl", "clip4clip"], ["hiv-1", "hiv-3"], ["hiv-2"], ["ncl", "hiv-3", "absent"], []]) {
         const read = yield* loadGraph(db, papers)
         const cut = subgraph(whole, papers)
         expect(summary(cut)).toEqual(summary(read))
         if (papers.length === 0) expect(read.graph.size).toBe(0)
       }
-      expect(summary(subgraph(whole, ["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3"])).edges).toEqual(edgesOf(whole))
+      // with synonym edges, made over the cut's own entities as over the paper set read from the store
+      const withSynonyms = yield* loadGraph(db, undefined, { synonymThreshold: 0.3 })
+      expect(withSynonyms.synonyms.length).toBeGreaterThan(0)
+      expect(withSynonyms.edgeCount).toBe(whole.edgeCount + withSynonyms.synonyms.length)
+      for (const papers of [["clip4clip", "clip-2"], ["ncl", "clip-2"], ["ncl", "clip4clip"], ["hiv-1", "hiv-2", "hiv-3"]]) {
+        const read = yield* loadGraph(db, papers, { synonymThreshold: 0.3 })
+        expect(summary(subgraph(withSynonyms, papers))).toEqual(summary(read))
+      }
+      expect(summary(subgraph(whole, ["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3", "clip-2"])).edges).toEqual(edgesOf(whole))
     }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, Layer.succeed(Embeddings, claimEmbeddings)))))
 
   it.effect("a warmed service answers paper-restricted searches as one that reads each paper set from the store", () =>

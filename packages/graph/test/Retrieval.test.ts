@@ -11,6 +11,7 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import { chunkDocument } from "@kg/extraction/Pipeline"
 import type { SourceDocument } from "@kg/extraction/Ingest"
+import { contextLines, lastHeading } from "../src/internal/retrieval/searchIndex.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
@@ -117,12 +118,36 @@ describe("Retrieval on a HotpotQA sample", () => {
       Effect.gen(function*() {
         const r = yield* Retrieval.Retrieval
         const q = "Christopher Nolan film director"
+        const linear = yield* r.search("chunks", q, { k: 8, mode: "hybrid", fusion: "linear" })
+        expect(linear.hits.length).toBe(8)
+        for (const h of linear.hits) {
+          expect(h.score).toBeGreaterThan(0)
+          expect(h.score).toBeLessThanOrEqual(1)
+          expect(h.score).toBeCloseTo(Retrieval.DEFAULT_ALPHA * h.dense + (1 - Retrieval.DEFAULT_ALPHA) * h.lexical, 10)
+        }
+        for (let i = 1; i < linear.hits.length; i++) expect(linear.hits[i - 1]!.score).toBeGreaterThanOrEqual(linear.hits[i]!.score)
+        // the default (standardised) fusion, recomputed from the spread of both scores over every chunk
         const res = yield* r.search("chunks", q, { k: 8, mode: "hybrid" })
+        const info = yield* r.refresh
+        const allLexical = yield* r.bm25("chunks", q, { k: info.chunks })
+        const allDense = yield* r.dense("chunks", q, { k: info.chunks })
+        expect(allDense.length).toBe(info.chunks)
+        const sd = (xs: ReadonlyArray<number>) => {
+          const m = xs.reduce((a, b) => a + b, 0) / xs.length
+          return { mean: m, sd: Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length) }
+        }
+        const lexicalValues = [...allLexical.map((h) => h.lexical), ...Array(info.chunks - allLexical.length).fill(0)]
+        const cosines = sd(allDense.map((h) => h.cosine))
+        const spread = { lexical: sd(lexicalValues).sd, cosineMean: cosines.mean, cosine: cosines.sd }
+        expect(spread.lexical).toBeGreaterThan(0)
         expect(res.hits.length).toBe(8)
         for (const h of res.hits) {
           expect(h.score).toBeGreaterThan(0)
           expect(h.score).toBeLessThanOrEqual(1)
-          expect(h.score).toBeCloseTo(Retrieval.DEFAULT_ALPHA * h.dense + (1 - Retrieval.DEFAULT_ALPHA) * h.lexical, 10)
+          const w = Retrieval.DEFAULT_ALPHA / (1 - Retrieval.DEFAULT_ALPHA)
+          const expected = h.lexical + w * spread.lexical * (h.cosine! - spread.cosineMean) / spread.cosine
+          expect(h.score).toBeCloseTo(Math.min(1, Math.max(0, expected)), 8)
+          expect(Retrieval.standardisedFusion(h.lexical, h.cosine!, spread, Retrieval.DEFAULT_ALPHA)).toBeCloseTo(h.score, 8)
         }
         for (let i = 1; i < res.hits.length; i++) expect(res.hits[i - 1]!.score).toBeGreaterThanOrEqual(res.hits[i]!.score)
         const lexical = yield* r.bm25("chunks", q, { k: 3 })
@@ -223,6 +248,75 @@ describe("fusion", () => {
     expect(Retrieval.denseAboveBackground(0.5, 0.6)).toBe(0)
     expect(Retrieval.linearFusion(1, 0, 0.3)).toBeCloseTo(0.3, 12)
   })
+
+  it("standardised fusion: the dense side counts in units of its spread, on the lexical scale", () => {
+    const spread = { lexical: 0.05, cosineMean: 0.6, cosine: 0.1 }
+    // a cosine two spreads above the mean adds 2 lexical spreads x alpha / (1 - alpha)
+    expect(Retrieval.standardisedFusion(0.3, 0.8, spread, 0.5)).toBeCloseTo(0.3 + 2 * 0.05, 12)
+    expect(Retrieval.standardisedFusion(0.3, 0.4, spread, 0.5)).toBeCloseTo(0.3 - 2 * 0.05, 12)
+    expect(Retrieval.standardisedFusion(0.3, 0.6, spread, 0.3)).toBeCloseTo(0.3, 12)
+    // alpha 0: lexical only; clipped to [0, 1]
+    expect(Retrieval.standardisedFusion(0.3, 0.9, spread, 0)).toBeCloseTo(0.3, 12)
+    expect(Retrieval.standardisedFusion(0.01, 0.1, spread, 0.5)).toBe(0)
+    expect(Retrieval.standardisedFusion(0.99, 1, { ...spread, lexical: 0.5 }, 0.9)).toBe(1)
+    // a weak, evenly spread dense side moves a strong lexical match less than a linear fusion does
+    const flat = { lexical: 0.08, cosineMean: 0.7, cosine: 0.2 }
+    const strongLexical = Retrieval.standardisedFusion(0.6, 0.7, flat, 0.3)
+    const strongDense = Retrieval.standardisedFusion(0.3, 0.9, flat, 0.3)
+    expect(strongLexical).toBeGreaterThan(strongDense)
+    expect(Retrieval.linearFusion(Retrieval.denseAboveBackground(0.7, 0.7), 0.6, 0.3))
+      .toBeLessThan(Retrieval.linearFusion(Retrieval.denseAboveBackground(0.9, 0.7), 0.3, 0.3) + 0.2)
+    // no lexical spread (no row holds a query term): the dense side alone, weighted by alpha
+    expect(Retrieval.standardisedFusion(0, 0.8, { ...spread, lexical: 0 }, 0.3)).toBeCloseTo(0.3 * 0.5, 12)
+    // no usable cosine: the lexical score
+    expect(Retrieval.standardisedFusion(0.4, undefined, spread, 0.3)).toBeCloseTo(0.4, 12)
+    expect(Retrieval.standardisedFusion(0.4, 0.9, { ...spread, cosine: 0 }, 0.3)).toBeCloseTo(0.4, 12)
+  })
+})
+
+describe("contextual chunk descriptions", () => {
+  it("a chunk's context line: the title and the section heading it lacks", () => {
+    expect(lastHeading("intro\n# One\ntext\n## Two ##\nmore")).toBe("Two")
+    expect(lastHeading("no heading here")).toBeUndefined()
+    const lines = contextLines("Zebra Migration", [
+      "Zebra Migration\n\nZebras cross the plains.\n# Water holes\nThey drink.",
+      "Elephants drink at dusk beside them.",
+      "## Predators\nLions wait at the river.",
+      "Crocodiles too."
+    ])
+    expect(lines).toEqual([
+      "", // opens with the title; its heading comes after the opening
+      "Zebra Migration - Water holes",
+      "Zebra Migration", // its own heading opens it
+      "Zebra Migration - Predators"
+    ])
+    expect(contextLines("", ["a", "b"])).toEqual(["", ""])
+  })
+
+  it.scoped("context lines make a later chunk findable by its paper's title", () =>
+    Effect.gen(function*() {
+      const filler = (word: string, n: number) =>
+        Array.from({ length: n }, (_, i) => `The ${word} herd number ${i} moved slowly across the open grass.`).join(" ")
+      const docs = [
+        { doc: textDoc("serengeti", "Serengeti Zebra Migration", `Serengeti Zebra Migration\n\n${filler("zebra", 60)}\n\n## Water holes\n\nElephants drink at dusk beside the herds. ${filler("wildebeest", 20)}`) },
+        { doc: textDoc("kruger", "Kruger Elephants", `Kruger Elephants\n\n${filler("buffalo", 60)} Elephants drink at dusk in Kruger. ${filler("impala", 20)}`) }
+      ]
+      const question = "Where do the Serengeti elephants drink at dusk?"
+      const run = (context: { lines: boolean; denseWeight: number }) =>
+        Effect.gen(function*() {
+          yield* write(docs)
+          const r = yield* Retrieval.Retrieval
+          return (yield* r.search("chunks", question, { k: 3, mode: "bm25", withText: true })).hits
+        }).pipe(Effect.provide(Retrieval.layer({ persist: false, context }).pipe(Layer.provideMerge(storeAt(":memory:")))))
+      const plain = yield* run({ lines: false, denseWeight: 0 })
+      const contextual = yield* run({ lines: true, denseWeight: 0.2 })
+      const elephants = (h: Retrieval.Hit) => h.paperIds[0] === "serengeti" && h.text.includes("Elephants drink at dusk")
+      expect(contextual.find(elephants)?.text).not.toContain("Serengeti") // a later chunk, without the title
+      expect(elephants(contextual[0]!)).toBe(true)
+      // without the context line the chunk holds no word of the title: its score is lower
+      const before = plain.find(elephants)?.score ?? 0
+      expect(contextual[0]!.score).toBeGreaterThan(before)
+    }))
 })
 
 describe("index caching", () => {

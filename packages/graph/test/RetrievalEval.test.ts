@@ -105,6 +105,30 @@ const evalLayer = GraphRetrieval.layer.pipe(
   Layer.provideMerge(Layer.merge(NlpService.layer, EmbeddingsLive.Test))
 )
 
+describe("evaluation halves and bridge passages", () => {
+  it("splitOf: a fixed half per question id, about half each", () => {
+    const ids = Array.from({ length: 400 }, (_, i) => `q${i}`)
+    const dev = ids.filter((id) => RetrievalEval.splitOf(id) === "dev").length
+    expect(dev).toBeGreaterThan(160)
+    expect(dev).toBeLessThan(240)
+    for (const id of ids.slice(0, 20)) expect(RetrievalEval.splitOf(id)).toBe(RetrievalEval.splitOf(id))
+    expect(new Set(ids.map((id) => RetrievalEval.splitOf(id)))).toEqual(new Set(["dev", "heldout"]))
+  })
+
+  it("unnamedSupport: the supporting passages whose title the question does not name", () => {
+    const titles = new Map([["p1", "Leland, North Carolina"], ["p2", "Maximum Overdrive"], ["p3", "Lilu (mythology)"], ["p4", "Alû"]])
+    const q = (question: string, ids: ReadonlyArray<string>) =>
+      ({ id: "x", question, answers: [], supporting_passage_ids: ids }) as RetrievalEval.EvalQuestion
+    expect(RetrievalEval.unnamedSupport(q("Who directed the film shot in Leland, North Carolina in 1986?", ["p1", "p2"]), (p) => titles.get(p)))
+      .toEqual(["p2"])
+    // a trailing parenthetical, case and accents are ignored; a title is matched as whole words
+    expect(RetrievalEval.unnamedSupport(q("If Gallu is a demon, what is lilu? And alu?", ["p3", "p4"]), (p) => titles.get(p))).toEqual([])
+    expect(RetrievalEval.unnamedSupport(q("What is Lilupa?", ["p3"]), (p) => titles.get(p))).toEqual(["p3"])
+    // a passage without a known title counts as unnamed
+    expect(RetrievalEval.unnamedSupport(q("Anything?", ["p9"]), (p) => titles.get(p))).toEqual(["p9"])
+  })
+})
+
 describe("retrieval and QA evaluation on a HotpotQA sample", () => {
   it.layer(evalLayer, { timeout: 120_000 })((it) => {
     it.effect("ingests passages as documents (once) and computes recall as defined", () =>
@@ -118,9 +142,23 @@ describe("retrieval and QA evaluation on a HotpotQA sample", () => {
         const store = yield* Store.Store
         const papers = yield* store.listPapers()
         expect(papers.find((p) => p.paper.id === "hotpotqa-5")?.paper.title).toBe("Lilu (mythology)")
+        const titles = new Map(passages.map((p) => [p.passage_id, p.title]))
         for (const mode of ["bm25", "ppr"] as const) {
-          const scores = yield* RetrievalEval.evaluateRetrieval(questions, mode)
+          const scores = yield* RetrievalEval.evaluateRetrieval(questions, mode, { titleOf: (id) => titles.get(id) })
           expect(scores.questions).toBe(3)
+          // bridge@5: the supporting passages the questions do not name, among the 5 best
+          let bridges = 0
+          let found = 0
+          for (const q of questions) {
+            const top = (yield* RetrievalEval.rankPassages(q.question, mode, 5)).slice(0, 5)
+            for (const id of RetrievalEval.unnamedSupport(q, (p) => titles.get(p))) {
+              bridges++
+              if (top.includes(id)) found++
+            }
+          }
+          expect(scores.bridgePassages).toBe(bridges)
+          expect(bridges).toBeGreaterThan(0)
+          expect(scores["bridge@5"]).toBeCloseTo((found / bridges) * 100, 1)
           expect(scores.mode).toBe(mode)
           let r2 = 0
           let r5 = 0

@@ -35,6 +35,7 @@ describe("identity keys of a stored entity", () => {
           [ID]
         )
         yield* db.run(`INSERT INTO entity_aliases VALUES ($1, 'the proposed CSR', 'x', 'old-alias-key')`, [ID])
+        yield* db.run(`INSERT INTO entity_paper_names VALUES ('p1', $1, 'recognition tasks', 'old-name-key')`, [ID])
         yield* db.run("UPDATE meta SET value = '1' WHERE key = 'entity_key_rules'")
       }))
       // Read-only: nothing is written.
@@ -49,6 +50,8 @@ describe("identity keys of a stored entity", () => {
         expect(row!.entity_key).toBe("continuousspeechrecognition")
         const [alias] = yield* db.query<{ alias_key: string }>("SELECT alias_key FROM entity_aliases")
         expect(alias!.alias_key).toBe("csr")
+        const [name] = yield* db.query<{ name_key: string }>("SELECT name_key FROM entity_paper_names")
+        expect(name!.name_key).toBe("recognition")
         const [rules] = yield* db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'entity_key_rules'")
         expect(rules!.value).toBe(KEY_RULES)
         const found = yield* store.lookupEntities(["continuousspeechrecognition"])

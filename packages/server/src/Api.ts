@@ -139,7 +139,9 @@ export const ServerInfo = Schema.Struct({
   provider: Schema.String,
   model: Schema.String,
   embeddingModel: Schema.String,
-  tokenRequired: Schema.Boolean
+  tokenRequired: Schema.Boolean,
+  /** The store is open read-only (`kg serve --read-only`): uploads and jobs are refused. */
+  readOnly: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }).annotations({ identifier: "ServerInfo" })
 /** @since 0.1.0 @category models */
 export type ServerInfo = typeof ServerInfo.Type
@@ -375,6 +377,58 @@ export const PaperDetail = Schema.Struct({
 export type PaperDetail = typeof PaperDetail.Type
 
 /**
+ * A paper's SHACL report in the extraction studio: its triples validated now, and what its run dropped.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const StudioValidation = Schema.Struct({
+  triples: Schema.Number,
+  conforms: Schema.Boolean,
+  violations: Schema.Array(Schema.Struct({
+    focusNode: Schema.String,
+    path: Nullable(Schema.String),
+    value: Nullable(Schema.String),
+    message: Schema.String,
+    severity: Schema.String,
+    constraint: Schema.String
+  })),
+  droppedAtExtraction: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    focusNode: Schema.String,
+    path: Nullable(Schema.String),
+    message: Schema.String
+  }))
+}).annotations({ identifier: "StudioValidation" })
+/** @since 0.1.0 @category models */
+export type StudioValidation = typeof StudioValidation.Type
+
+/**
+ * The EntityCache as each chunk's prompt saw it (replayed from the store).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const StudioCache = Schema.Struct({
+  paperId: Schema.String,
+  limit: Schema.Number,
+  totalChunks: Schema.Number,
+  chunks: Schema.Array(Schema.Struct({
+    chunkId: Schema.String,
+    ordinal: Schema.Number,
+    page: Nullable(Schema.Number),
+    /** Entities in the cache before this chunk. */
+    cacheSize: Schema.Number,
+    /** The entities the chunk's prompt gets from the cache. */
+    prompt: Schema.Array(Schema.Struct({ label: Schema.String, type: Schema.String, aliases: Schema.Array(Schema.String) })),
+    /** Labels the cache learnt from this chunk. */
+    learnt: Schema.Array(Schema.String)
+  }))
+}).annotations({ identifier: "StudioCache" })
+/** @since 0.1.0 @category models */
+export type StudioCache = typeof StudioCache.Type
+
+/**
  * A page of a paper (or, for a source without pages, the chunk that holds the quote): its text and where the
  * quote is in it.
  *
@@ -408,6 +462,12 @@ export const GraphNode = Schema.Struct({
   id: Schema.String,
   kind: Schema.Literal("claim", "entity", "paper"),
   label: Schema.String,
+  /** The label drawn on the node: a paper's short title, a claim's first words, an entity's name. */
+  short: Schema.optional(Schema.String),
+  /** Papers: first author and year ("Vaswani et al. 2017"), when known. */
+  detail: Schema.optional(Nullable(Schema.String)),
+  /** Paper similarity: the node's community (0 the largest), by Louvain modularity over the similarity edges. */
+  community: Schema.optional(Nullable(Schema.Number)),
   /** Claims: epistemic status. */
   status: Nullable(Schema.String),
   /** Entities: ontology class; papers: year. */
@@ -499,7 +559,7 @@ export type JobStatus = typeof JobStatus.Type
  * @since 0.1.0
  * @category models
  */
-export const JobKind = Schema.Literal("extract", "l4")
+export const JobKind = Schema.Literal("extract", "l4", "arxiv", "compare")
 /** @since 0.1.0 @category models */
 export type JobKind = typeof JobKind.Type
 
@@ -536,7 +596,7 @@ export type Job = typeof Job.Type
 
 /**
  * A progress event of a job: `queued`, `started`, then for an extraction `file-skipped`, `paper-unchanged`,
- * `paper-started`, `chunk`, `paper-written`, `linking`, `linked`, `indexing`, `indexed`, and for an L4 run
+ * `paper-started`, `chunk`, `paper-written`, `paper-kept`, `linking`, `linked`, `indexing`, `indexed`, and for an L4 run
  * `clustered`, `planned`, `stated` (with done / total), then `completed`, `failed` or `cancelled` (the last event).
  *
  * @since 0.1.0
@@ -589,6 +649,67 @@ export const L4Request = Schema.Struct({
 }).annotations({ identifier: "L4Request" })
 /** @since 0.1.0 @category models */
 export type L4Request = typeof L4Request.Type
+
+/**
+ * Papers to fetch from arXiv and extract (as `kg fetch arxiv`): a search, ids, or both.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ArxivRequest = Schema.Struct({
+  /** An arXiv search (`cat:cs.CL AND ti:verification`; words without a field search all fields). */
+  query: opt(NonEmpty.pipe(Schema.maxLength(500))),
+  /** arXiv ids, with or without version. */
+  ids: opt(Schema.Array(NonEmpty.pipe(Schema.maxLength(40))).pipe(Schema.maxItems(100))),
+  /** Results wanted from the search (default 10). */
+  max: opt(PositiveInt(1, 200)),
+  /** Store titles and abstracts only; no PDF. */
+  metadataOnly: opt(Schema.Boolean)
+}).annotations({ identifier: "ArxivRequest" })
+/** @since 0.1.0 @category models */
+export type ArxivRequest = typeof ArxivRequest.Type
+
+/**
+ * An arXiv search result, to pick papers from before fetching them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ArxivHit = Schema.Struct({
+  arxivId: Schema.String,
+  title: Schema.String,
+  authors: Schema.Array(Schema.String),
+  year: Nullable(Schema.Number),
+  summary: Schema.String,
+  /** The paper id it has (or would have) in the store, and whether it is stored. */
+  paperId: Schema.String,
+  stored: Schema.Boolean
+}).annotations({ identifier: "ArxivHit" })
+/** @since 0.1.0 @category models */
+export type ArxivHit = typeof ArxivHit.Type
+
+/**
+ * Extraction variants compared on gold (prompt A/B, as `kg eval extraction --compare`): a SciERC-format gold file
+ * on the server's disk and 2-6 variants (provider, model, instructions text).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const CompareRequest = Schema.Struct({
+  gold: NonEmpty.pipe(Schema.maxLength(4096)),
+  variants: Schema.Array(Schema.Struct({
+    name: NonEmpty.pipe(Schema.maxLength(60)),
+    provider: opt(Schema.Literal("offline", "anthropic", "openai")),
+    model: opt(NonEmpty.pipe(Schema.maxLength(200))),
+    instructions: opt(NonEmpty.pipe(Schema.maxLength(100_000)))
+  })).pipe(Schema.minItems(2), Schema.maxItems(6)),
+  /** Gold documents used (the first n; default 50). */
+  limit: opt(PositiveInt(1, 2000)),
+  /** Gold entity labels left out with their relations (e.g. Generic). */
+  excludeTypes: opt(Schema.Array(NonEmpty.pipe(Schema.maxLength(40))).pipe(Schema.maxItems(10)))
+}).annotations({ identifier: "CompareRequest" })
+/** @since 0.1.0 @category models */
+export type CompareRequest = typeof CompareRequest.Type
 
 // ---------------------------------------------------------------------------------------------------------------
 // Endpoints
@@ -731,6 +852,39 @@ export class PapersGroup extends HttpApiGroup.make("papers")
       )
   )
   .add(
+    HttpApiEndpoint.get("studioJson", "/papers/:paperId/studio/json")
+      .setPath(PaperIdPath)
+      .addSuccess(Schema.Unknown)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "Everything stored for the paper as JSON: its record, claims with sources, entities with aliases, relations.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioRdf", "/papers/:paperId/studio/rdf")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ format: opt(Schema.Literal("turtle", "ntriples")) }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/turtle" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "The paper's part of the graph as RDF (Turtle by default, or N-Triples), as the export writes it.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioValidation", "/papers/:paperId/studio/validation")
+      .setPath(PaperIdPath)
+      .addSuccess(StudioValidation)
+      .addError(NotFound)
+      .annotate(OpenApi.Description, "The paper's triples validated against the server's SHACL shapes now, with the violations its run dropped.")
+  )
+  .add(
+    HttpApiEndpoint.get("studioCache", "/papers/:paperId/studio/cache")
+      .setPath(PaperIdPath)
+      .setUrlParams(Schema.Struct({ limit: opt(IntParam(1, 500)), chunks: opt(IntParam(1, 5000)) }))
+      .addSuccess(StudioCache)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "The EntityCache before each chunk, replayed from the stored mentions, and the entities the chunk's prompt gets from it (EntityCache.relevantTo, limit 60)."
+      )
+  )
+  .add(
     HttpApiEndpoint.get("file", "/papers/:paperId/file")
       .setPath(PaperIdPath)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
@@ -773,7 +927,7 @@ export class GraphGroup extends HttpApiGroup.make("graph")
         minSimilarity: opt(UnitParam)
       }))
       .addSuccess(GraphView)
-      .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers by L2 record and claims.")
+      .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers (default 3) by TF-IDF cosine over its text, at minSimilarity (default 0.15) or more; nodes carry their community.")
   )
   .add(HttpApiEndpoint.get("patterns", "/patterns").addSuccess(Schema.Array(Pattern)))
   .annotate(OpenApi.Title, "Graph")
@@ -815,6 +969,34 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
         "Run the L4 batch job (as `kg l4`): cluster the stored claims and state the pattern each cluster suggests, " +
           "with the server's LLM provider when it has one, offline composition otherwise."
       )
+  )
+  .add(
+    HttpApiEndpoint.post("arxiv", "/jobs/arxiv")
+      .setPayload(ArxivRequest)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Fetch papers from arXiv (a search, ids or both; PDFs saved beside the store's uploads) and extract them, as `kg fetch arxiv`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("compare", "/jobs/compare")
+      .setPayload(CompareRequest)
+      .addSuccess(Job, { status: 202 })
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Prompt A/B: extract a SciERC-format gold file (on the server's disk) with each variant and score them side by side " +
+          "(entity and relation F1, tokens, cost, time), as `kg eval extraction --compare`; the job's summary holds the rows."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("arxivSearch", "/arxiv/search")
+      .setUrlParams(Schema.Struct({ query: NonEmpty.pipe(Schema.maxLength(500)), max: opt(IntParam(1, 50)) }))
+      .addSuccess(Schema.Array(ArxivHit))
+      .addError(BadRequest)
+      .annotate(OpenApi.Description, "Search arXiv (nothing is stored): the entries to pick from, and whether each is stored already.")
   )
   .add(HttpApiEndpoint.get("get", "/jobs/:jobId").setPath(JobIdPath).addSuccess(Job).addError(NotFound))
   .add(

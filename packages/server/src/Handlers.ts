@@ -14,10 +14,13 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { Embeddings } from "@kg/core/Embeddings"
+import * as Arxiv from "@kg/extraction/Arxiv"
+import type { ShaclValidator } from "@kg/extraction/Shacl"
 import { DuckDb, quoteLiteral } from "@kg/graph/DuckDb"
 import * as Epistemics from "@kg/graph/Epistemics"
 import * as GraphExport from "@kg/graph/GraphExport"
@@ -43,6 +46,8 @@ import {
 import { authenticate, sameToken } from "./internal/auth.js"
 import * as GraphViews from "./internal/graphViews.js"
 import * as Papers from "./internal/papers.js"
+import { isInternal, publicMessage } from "./internal/publicError.js"
+import * as Studio from "./internal/studio.js"
 import { eventsResponse } from "./internal/stream.js"
 import { Workbench } from "./Workbench.js"
 
@@ -65,16 +70,17 @@ export const toApiError = (e: unknown): ApiError => {
   if (e instanceof BadRequest || e instanceof NotFound || e instanceof Conflict || e instanceof PayloadTooLarge || e instanceof ServerError) {
     return e
   }
+  // Never SQL nor a server path in a response (internal/publicError.ts); the full error is logged.
   switch (tagOf(e)) {
     case "NotFoundError":
     case "PaperNotFoundError":
     case "UnknownPaperError":
-      return new NotFound({ message: messageOf(e) })
+      return new NotFound({ message: publicMessage(e) })
     case "NoIndexedContentError":
     case "NoPapersFoundError":
-      return new NotFound({ message: messageOf(e) })
+      return new NotFound({ message: publicMessage(e) })
     default:
-      return new ServerError({ message: messageOf(e) })
+      return new ServerError({ message: publicMessage(e) })
   }
 }
 
@@ -87,6 +93,7 @@ const api = <A, R>(effect: Effect.Effect<A, unknown, R>): Effect.Effect<A, ApiEr
         Effect.fail(new ServerError({ message: "unexpected error in the server (see its log)" }))
       )
     ),
+    Effect.tapError((e) => isInternal(e) ? Effect.logError("kg serve: request failed", e) : Effect.void),
     Effect.mapError(toApiError)
   )
 
@@ -170,7 +177,12 @@ const answerEvents = (
         return answerView(answer, yield* citedClaims(answer))
       })).pipe(
         Effect.map((view) => ({ ok: true as const, view })),
-        Effect.catchAll((e) => Effect.succeed({ ok: false as const, error: { _tag: tagOf(e), message: messageOf(e) } })),
+        Effect.catchAll((e) =>
+          Effect.as(isInternal(e) ? Effect.logError("kg serve: an answer failed", e) : Effect.void, {
+            ok: false as const,
+            error: { _tag: isInternal(e) ? "ServerError" : tagOf(e), message: publicMessage(e) }
+          })
+        ),
         Effect.catchAllDefect((d) =>
           Effect.as(Effect.logError("kg serve: unexpected error in an answer", d), {
             ok: false as const,
@@ -312,6 +324,18 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
         })))))
 )
 
+/** A studio view of a stored paper, read on a reader connection; 404 for a paper that is not stored. */
+const studio = <A, E>(paperId: string, effect: Effect.Effect<A, E, DuckDb | ShaclValidator>) =>
+  Effect.gen(function*() {
+    const wb = yield* Workbench
+    return yield* wb.read(Effect.gen(function*() {
+      if (!(yield* Studio.paperExists(paperId))) {
+        return yield* new NotFound({ message: `no paper with id ${paperId}; list them with GET /api/papers` })
+      }
+      return yield* effect
+    }))
+  })
+
 const PapersLive = HttpApiBuilder.group(KgApi, "papers", (handlers) =>
   handlers
     .handle("list", () => api(Effect.flatMap(Workbench, (wb) => wb.read(Effect.flatMap(DuckDb, Papers.listPapers)))))
@@ -322,6 +346,14 @@ const PapersLive = HttpApiBuilder.group(KgApi, "papers", (handlers) =>
         if (detail === null) return yield* new NotFound({ message: `no paper with id ${p.paperId}; list them with GET /api/papers` })
         return detail
       })))
+    .handle("studioJson", ({ path: p }) => api(studio(p.paperId, Studio.paperJson(p.paperId))))
+    .handle("studioRdf", ({ path: p, urlParams }) => api(studio(p.paperId, Studio.paperRdf(p.paperId, urlParams.format ?? "turtle"))))
+    .handle("studioValidation", ({ path: p }) => api(studio(p.paperId, Studio.paperValidation(p.paperId))))
+    .handle("studioCache", ({ path: p, urlParams }) =>
+      api(studio(p.paperId, Studio.paperCache(p.paperId, {
+        ...(urlParams.limit !== undefined ? { limit: urlParams.limit } : {}),
+        ...(urlParams.chunks !== undefined ? { chunks: urlParams.chunks } : {})
+      }))))
     .handle("page", ({ path: p, urlParams }) =>
       api(Effect.gen(function*() {
         const wb = yield* Workbench
@@ -393,7 +425,7 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
           return yield* GraphViews.paperSimilarity(yield* DuckDb, yield* Embeddings, {
             k: urlParams.k ?? 3,
             limit: urlParams.limit ?? 150,
-            minSimilarity: urlParams.minSimilarity ?? 0.2
+            minSimilarity: urlParams.minSimilarity ?? 0.15
           })
         }))
       })))
@@ -448,6 +480,53 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
         }
         return yield* wb.jobs.create(paths)
       }))
+    .handle("arxiv", ({ payload }) =>
+      Effect.gen(function*() {
+        const wb = yield* Workbench
+        if (Option.isNone(wb.arxiv)) return yield* new BadRequest({ message: "this server does not fetch from arXiv" })
+        if (payload.query === undefined && (payload.ids === undefined || payload.ids.length === 0)) {
+          return yield* new BadRequest({ message: "give a search query, arXiv ids, or both" })
+        }
+        for (const id of payload.ids ?? []) {
+          if (Arxiv.normalizeId(id) === undefined) {
+            return yield* new BadRequest({ message: `${JSON.stringify(id)} is not an arXiv id (e.g. 2206.10883, 2206.10883v3 or hep-th/9901001)` })
+          }
+        }
+        return yield* wb.jobs.createArxiv(payload)
+      }))
+    .handle("compare", ({ payload }) =>
+      Effect.gen(function*() {
+        const wb = yield* Workbench
+        if (!fs.existsSync(payload.gold) || !fs.statSync(payload.gold).isFile()) {
+          return yield* new BadRequest({ message: `no gold file ${payload.gold} on the server; give the path of a SciERC-format JSONL file` })
+        }
+        const names = new Set(payload.variants.map((v) => v.name))
+        if (names.size < payload.variants.length) return yield* new BadRequest({ message: "two variants share a name; name each one differently" })
+        const offlineWithPrompt = payload.variants.find((v) => (v.provider ?? "offline") === "offline" && v.instructions !== undefined)
+        if (offlineWithPrompt !== undefined) {
+          return yield* new BadRequest({ message: `variant ${offlineWithPrompt.name}: the offline extractor has no prompt; give instructions only to an LLM variant` })
+        }
+        return yield* wb.jobs.createCompare(payload)
+      }))
+    .handle("arxivSearch", ({ urlParams }) =>
+      api(Effect.gen(function*() {
+        const wb = yield* Workbench
+        if (Option.isNone(wb.arxiv)) return yield* new BadRequest({ message: "this server does not fetch from arXiv" })
+        const results = yield* wb.arxiv.value.search({ query: urlParams.query, max: urlParams.max ?? 10 })
+        const ids = results.entries.map((e) => e.arxivId)
+        const stored = ids.length === 0 ? [] : yield* wb.read(Effect.flatMap(DuckDb, (db) =>
+          db.query<{ arxiv_id: string }>("SELECT arxiv_id FROM arxiv_papers WHERE list_contains($1::VARCHAR[], arxiv_id)", [ids])))
+        const have = new Set(stored.map((r) => r.arxiv_id))
+        return results.entries.map((e) => ({
+          arxivId: e.arxivId,
+          title: e.title,
+          authors: [...e.authors],
+          year: Arxiv.yearOf(e),
+          summary: e.abstract,
+          paperId: Arxiv.paperIdOf(e),
+          stored: have.has(e.arxivId)
+        }))
+      })))
     .handle("l4", ({ payload }) =>
       Effect.gen(function*() {
         if (

@@ -94,7 +94,7 @@ export const layer = (options: ReplicaOptions): Layer.Layer<Workbench, unknown> 
               `with kg extract on the process that writes ${writer}${options.source._tag === "Published" ? ", then kg publish" : ""}`
           )
         )
-      const jobs = yield* Jobs.make(refusal, refusal)
+      const jobs = yield* Jobs.make(refusal, refusal, refusal, refusal)
 
       const open = (snapshot: string, db: string) =>
         Effect.gen(function*() {
@@ -160,6 +160,8 @@ export const layer = (options: ReplicaOptions): Layer.Layer<Workbench, unknown> 
           return current.wb.info
         },
         token: first.wb.token,
+        readOnly: true,
+        arxiv: first.wb.arxiv,
         uploadDir: first.wb.uploadDir,
         maxUploadBytes: first.wb.maxUploadBytes,
         minScore: first.wb.minScore,

@@ -39,6 +39,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Handlers from "./Handlers.js"
 import { authenticate, COOKIE } from "./internal/auth.js"
+import * as Guard from "./internal/requestGuard.js"
 import * as Static from "./internal/static.js"
 import * as Sidecar from "./Sidecar.js"
 import * as Workbench from "./Workbench.js"
@@ -156,41 +157,70 @@ const hostName = (host: string): string => host.replace(/:\d+$/, "").replace(/^\
  * Requests from other sites: without a token the server trusts anything that reaches loopback, so it also checks
  * that the request was addressed to a loopback name (a page of another site whose name resolves to 127.0.0.1, DNS
  * rebinding, would send its own name) and that a request that changes something (POST, DELETE) does not come from
- * a page of another origin (a browser sends `Origin` then).
+ * a page of another origin (a browser sends `Origin` then; `Origin: null` counts as another origin).
  */
 const crossSite = (request: HttpServerRequest.HttpServerRequest, token: string | null): string | null => {
   const host = request.headers["host"] ?? ""
   if (token === null && host !== "" && !isLoopback(hostName(host))) {
     return `this server answers requests addressed to a loopback name (localhost, 127.0.0.1), not to ${hostName(host)}`
   }
-  const origin = request.headers["origin"]
-  if (request.method !== "GET" && request.method !== "HEAD" && origin !== undefined && origin !== "null") {
-    let originHost = ""
-    try {
-      originHost = new URL(origin).host
-    } catch {
-      originHost = ""
-    }
-    if (originHost.toLowerCase() !== host.toLowerCase()) return `requests from pages of another origin (${origin}) are refused`
-  }
-  return null
+  return Guard.foreignOrigin(request)
 }
 
-/** Token check for every request, then the API under /api and the page elsewhere. */
-const gate = (site: Static.StaticSite | null, token: string | null) => <R>(app: HttpApp.Default<never, R>) =>
+const refuse = (refusal: Guard.Refusal) =>
+  HttpServerResponse.unsafeJson({ _tag: refusal.tag, message: refusal.message }, { status: refusal.status })
+
+/** What the gate checks requests against. */
+interface GateOptions {
+  readonly token: string | null
+  /** The CSRF token uploads must carry (given to the page in the `kg_csrf` cookie). */
+  readonly csrf: string
+  readonly readOnly: boolean
+}
+
+/** The checks of a request to the API before it is decoded (see `internal/requestGuard.ts`). */
+const checkApiRequest = (
+  request: HttpServerRequest.HttpServerRequest,
+  pathname: string,
+  options: GateOptions,
+  authenticatedBy: "header" | "cookie" | "query" | null
+) =>
   Effect.gen(function*() {
+    const refusal = (options.readOnly ? Guard.writesReadOnly(request, pathname) : null) ??
+      Guard.notJson(request, pathname) ??
+      Guard.missingCsrf(request, pathname, options.csrf, authenticatedBy)
+    if (refusal !== null) return refusal
+    if ((request.method === "POST" || request.method === "PUT" || request.method === "PATCH") && !Guard.isUpload(pathname)) {
+      // The body is read once here (the request caches it for the decoder) and checked before any decoding.
+      const text = yield* Effect.either(request.text)
+      if (text._tag === "Left") {
+        return { status: 400, tag: "BadRequest", message: "the request body could not be read" } satisfies Guard.Refusal
+      }
+      return Guard.tooDeep(text.right)
+    }
+    return null
+  })
+
+/** Token check for every request, then the API under /api and the page elsewhere. */
+const gate = (site: Static.StaticSite | null, options: GateOptions) => <R>(app: HttpApp.Default<never, R>) =>
+  Effect.gen(function*() {
+    const { token } = options
     const request = yield* HttpServerRequest.HttpServerRequest
     const refused = crossSite(request, token)
     if (refused !== null) return forbidden(refused)
-    let viaQuery = false
+    let authenticatedBy: "header" | "cookie" | "query" | null = null
     if (token !== null) {
-      const how = authenticate(request, token)
-      if (how === null) return unauthorized(request)
-      viaQuery = how === "query"
+      authenticatedBy = authenticate(request, token)
+      if (authenticatedBy === null) return unauthorized(request)
     }
+    const viaQuery = authenticatedBy === "query"
     const url = new URL(request.url, "http://kg.invalid")
     let response: HttpServerResponse.HttpServerResponse
-    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+    const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/")
+    const refusal = isApi ? yield* checkApiRequest(request, url.pathname, options, authenticatedBy) : null
+    if (refusal !== null) {
+      response = refuse(refusal)
+    } else if (isApi) {
       response = withMessage(
         request,
         yield* app.pipe(
@@ -226,9 +256,14 @@ const gate = (site: Static.StaticSite | null, token: string | null) => <R>(app: 
         { status: 404 }
       )
     }
-    return viaQuery && token !== null
-      ? HttpServerResponse.unsafeSetCookie(response, COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" })
-      : response
+    if (viaQuery && token !== null) {
+      response = HttpServerResponse.unsafeSetCookie(response, COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" })
+    }
+    // The page reads the CSRF token from its cookie (SameSite=Strict: never sent by, nor readable from, other sites).
+    if ((request.method === "GET" || request.method === "HEAD") && request.cookies[Guard.CSRF_COOKIE] !== options.csrf) {
+      response = HttpServerResponse.unsafeSetCookie(response, Guard.CSRF_COOKIE, options.csrf, { sameSite: "strict", path: "/" })
+    }
+    return response
   })
 
 /**
@@ -244,10 +279,14 @@ export const layerApp = (options: { readonly webRoot?: string | null | undefined
     const loaded = root === null ? "no page (API only)" : Static.load(root)
     const site = typeof loaded === "string" ? null : loaded
     const problem = typeof loaded === "string" ? loaded : null
+    const csrf = Guard.makeCsrfToken()
     // As HttpApiBuilder.serve, with the gate wrapped around the API app itself (a middleware given to serve runs
     // after the response is written, too late to change it).
     const served = Layer.unwrapEffect(
-      Effect.map(HttpApiBuilder.httpApp, (app) => HttpServer.serve(gate(site, wb.token)(app)))
+      Effect.map(
+        HttpApiBuilder.httpApp,
+        (app) => HttpServer.serve(gate(site, { token: wb.token, csrf, readOnly: wb.readOnly })(app))
+      )
     ).pipe(
       Layer.provide([
         HttpApiBuilder.middlewareOpenApi({ path: "/api/openapi.json" }).pipe(Layer.provide(HttpApiBuilder.Router.Live)),
@@ -300,8 +339,9 @@ export const layerWith = <E, R>(options: ServeOptions, workbench: Layer.Layer<Wo
     if (options.noSidecar === true) return
     const listening = yield* Listening
     const wb = yield* Workbench.Workbench
+    // A folder the server may not write (a read-only store) gets no note: the server runs without it.
     yield* Effect.acquireRelease(
-      Effect.sync(() =>
+      Effect.try(() =>
         Sidecar.write({
           pid: process.pid,
           url: listening.url,
@@ -310,7 +350,7 @@ export const layerWith = <E, R>(options: ServeOptions, workbench: Layer.Layer<Wo
           tokenRequired: wb.token !== null
         })
       ).pipe(Effect.ignore),
-      () => Effect.sync(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
+      () => Effect.try(() => Sidecar.remove(wb.info.db)).pipe(Effect.ignore)
     )
   }))
   // Shutdown: stop accepting, let requests in flight finish for a moment, then close the connections still open

@@ -17,12 +17,18 @@ import * as Option from "effect/Option"
 import * as Pool from "effect/Pool"
 import { Embeddings } from "@kg/core/Embeddings"
 import { LlmProvider } from "@kg/core/LlmProvider"
-import type { NlpService } from "@kg/core/NlpService"
-import { Extractor } from "@kg/extraction/Extractor"
+import { NlpService } from "@kg/core/NlpService"
+import * as Arxiv from "@kg/extraction/Arxiv"
+import * as ExtractionEval from "@kg/extraction/ExtractionEval"
+import * as Extractor from "@kg/extraction/Extractor"
+import * as LlmProviders from "@kg/extraction/LlmProviders"
+import * as Pricing from "@kg/extraction/Pricing"
 import type { ShaclValidator } from "@kg/extraction/Shacl"
+import * as ArxivFetch from "@kg/graph/ArxivFetch"
 import * as DuckDbModule from "@kg/graph/DuckDb"
 import { DuckDb, type DuckDbError } from "@kg/graph/DuckDb"
 import * as Extract from "@kg/graph/Extract"
+import * as Kg from "@kg/graph/Kg"
 import type { GraphRetrieval } from "@kg/graph/GraphRetrieval"
 import * as L4 from "@kg/graph/L4"
 import type { Nli } from "@kg/graph/Nli"
@@ -44,7 +50,7 @@ export type KgServices =
   | Embeddings
   | Retrieval
   | GraphRetrieval
-  | Extractor
+  | Extractor.Extractor
   | ShaclValidator
   | Nli
 
@@ -69,6 +75,13 @@ export interface WorkbenchOptions {
   readonly maxUploadBytes?: number | undefined
   /** Default relevance floor of research and ask. Default 0.18. */
   readonly minScore?: number | undefined
+  /** The ontology of LLM extraction variants compared by a compare job. Default: kg's research ontology. */
+  readonly ontologyPath?: string | undefined
+  /**
+   * The store is open read-only: requests that would write (uploads, extraction and L4 jobs) are refused with 403.
+   * Default: whether the store's connection is read-only.
+   */
+  readonly readOnly?: boolean | undefined
   /** Options of every extraction job (chunking, concurrency, ...). */
   readonly extract?: Omit<Extract.ExtractOptions, "settings"> | undefined
 }
@@ -80,9 +93,13 @@ export interface WorkbenchOptions {
 export interface WorkbenchService {
   readonly info: ServerInfo
   readonly token: string | null
+  /** Read-only: uploads and jobs are refused. */
+  readonly readOnly: boolean
   readonly uploadDir: string
   readonly maxUploadBytes: number
   readonly minScore: number
+  /** The arXiv client (`Arxiv.ArxivClient` in the layer's context), when the server fetches from arXiv. */
+  readonly arxiv: Option.Option<Arxiv.ArxivService>
   /**
    * Run `effect` on a reader connection from the pool (its `DuckDb`), with the kg services (and the
    * `LlmProvider`, if any) in context.
@@ -118,6 +135,7 @@ export const make = (options: WorkbenchOptions = {}) =>
   Effect.gen(function*() {
     const base = yield* Effect.context<KgServices>()
     const llm = yield* Effect.serviceOption(LlmProvider)
+    const arxiv = yield* Effect.serviceOption(Arxiv.ArxivClient)
     // The library reads the LlmProvider with Effect.serviceOption (synthesis, re-ranking): without one, the context
     // simply lacks it. Effects that need one unconditionally must not be run here without it.
     const context = (Option.isSome(llm) ? Context.add(base, LlmProvider, llm.value) : base) as Context.Context<
@@ -125,7 +143,7 @@ export const make = (options: WorkbenchOptions = {}) =>
     >
     const main = Context.get(base, DuckDb)
     const store = Context.get(base, Store)
-    const extractor = Context.get(base, Extractor)
+    const extractor = Context.get(base, Extractor.Extractor)
     const embeddings = Context.get(base, Embeddings)
     const readers = yield* Pool.make({ acquire: DuckDbModule.connect(main), size: Math.max(1, options.readers ?? 4) })
 
@@ -147,6 +165,7 @@ export const make = (options: WorkbenchOptions = {}) =>
     const write = <A, E, R extends KgServices | LlmProvider>(effect: Effect.Effect<A, E, R>) =>
       Effect.provide(effect as Effect.Effect<A, E, KgServices | LlmProvider>, context)
 
+    const uploadDir = options.uploadDir ?? `${path.resolve(store.path)}.uploads`
     const jobs = yield* Jobs.make((paths, onEvent) =>
       write(Extract.runExtraction(paths, {
         ...options.extract,
@@ -162,8 +181,46 @@ export const make = (options: WorkbenchOptions = {}) =>
         ...l4Options,
         ...(Option.isSome(llm) ? { provider: llm.value } : {}),
         onEvent
-      })))
+      })), (request, onEvent) =>
+      Option.isNone(arxiv)
+        ? Effect.fail(new Error("this server has no arXiv client (kg serve provides one; a library server needs Arxiv.layer)"))
+        : write(ArxivFetch.fetchArxiv(
+          {
+            ...(request.query !== undefined ? { query: request.query } : {}),
+            ...(request.ids !== undefined ? { ids: request.ids } : {}),
+            ...(request.max !== undefined ? { max: request.max } : {})
+          },
+          {
+            ...options.extract,
+            to: path.join(uploadDir, "arxiv"),
+            metadataOnly: request.metadataOnly === true,
+            settings: { provider: extractor.provider, model: extractor.model, via: "kg serve (arXiv)", paths: [] }
+          },
+          onEvent
+        ).pipe(Effect.provideService(Arxiv.ArxivClient, arxiv.value))), (request, onEvent) =>
+      Effect.gen(function*() {
+        const records = (yield* ExtractionEval.loadGoldJsonl(request.gold)).slice(0, request.limit ?? 50)
+        const nlp = Context.get(base, NlpService)
+        return yield* Effect.forEach(request.variants, (v) => {
+          const provider = v.provider ?? "offline"
+          const layer = provider === "offline"
+            ? Extractor.layerOffline
+            : Kg.llmExtractorLayer(options.ontologyPath ?? Kg.defaultOntologyPath, { instructions: v.instructions }).pipe(
+              Layer.provide(LlmProviders.layerConfig({ provider, ...(v.model !== undefined ? { model: v.model } : {}) }))
+            )
+          return Effect.gen(function*() {
+            const run = yield* ExtractionEval.runExtractor(yield* Extractor.Extractor, records, {
+              source: request.gold,
+              excludeGoldTypes: request.excludeTypes ?? [],
+              onDone: (done) => onEvent({ variant: v.name, done, total: records.length })
+            })
+            const price = Pricing.priceOf(Pricing.defaultPrices, run.model)
+            return { name: v.name, run, costUsd: provider === "offline" ? 0 : price === undefined ? null : Pricing.costOf(run.usage, price) }
+          }).pipe(Effect.provide(layer.pipe(Layer.provide(Layer.succeed(NlpService, nlp)))))
+        })
+      }))
     const dbPath = store.path
+    const readOnly = options.readOnly === true || main.readOnly
     return {
       info: {
         name: "kg",
@@ -172,12 +229,15 @@ export const make = (options: WorkbenchOptions = {}) =>
         provider: Option.isSome(llm) ? llm.value.name : extractor.provider,
         model: Option.isSome(llm) ? llm.value.model : extractor.model,
         embeddingModel: embeddings.model,
-        tokenRequired: options.token !== undefined && options.token !== ""
+        tokenRequired: options.token !== undefined && options.token !== "",
+        readOnly
       },
       token: options.token !== undefined && options.token !== "" ? options.token : null,
-      uploadDir: options.uploadDir ?? `${path.resolve(dbPath)}.uploads`,
+      readOnly,
+      uploadDir,
       maxUploadBytes: options.maxUploadBytes ?? 200 * 1024 * 1024,
       minScore: options.minScore ?? 0.18,
+      arxiv,
       read,
       readAlone,
       write,

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { LlmProvider } from "@kg/core/LlmProvider"
 import * as Sidecar from "../src/Sidecar.js"
-import { extractThrough, makeCorpus, readNdjson, repoRoot, type Running, startServer, tempDir } from "./fixtures.js"
+import { csrfOf, extractThrough, makeCorpus, readNdjson, repoRoot, type Running, startServer, tempDir } from "./fixtures.js"
 
 type Json = any
 
@@ -134,7 +134,8 @@ describe("kg serve: the API", () => {
   it("uploads: a paper is stored and extracted; wrong type, empty and too large uploads are refused", async () => {
     const text = "---\nid: \"upload-1\"\ntitle: \"Uploaded note\"\nyear: 2024\n---\n\n# Results\n\n" +
       "We find that sparse retrieval with BM25 outperforms dense retrieval on long technical queries.\n"
-    const created = await get(`${api}/jobs/upload?filename=${encodeURIComponent("my note.md")}`, { method: "POST", body: text })
+    const csrf = { "x-kg-csrf": await csrfOf(`${api}/info`) }
+    const created = await get(`${api}/jobs/upload?filename=${encodeURIComponent("my note.md")}`, { method: "POST", body: text, headers: csrf })
     expect(created.status).toBe(202)
     const events = await readNdjson<{ kind: string }>(await fetch(`${api}/jobs/${created.body.jobId}/events`))
     expect(events.map((e) => e.kind)).toContain("paper-written")
@@ -143,15 +144,15 @@ describe("kg serve: the API", () => {
     const uploaded = papers.find((p) => p.paperId === "upload-1")!
     expect(uploaded.source).toContain(".uploads")
     expect(fs.readFileSync(uploaded.source, "utf8")).toBe(text)
-    const exe = await get(`${api}/jobs/upload?filename=tool.exe`, { method: "POST", body: "MZ" })
+    const exe = await get(`${api}/jobs/upload?filename=tool.exe`, { method: "POST", body: "MZ", headers: csrf })
     expect(exe.status).toBe(400)
     expect(exe.body.message).toContain(".pdf, .md or .txt")
-    const empty = await get(`${api}/jobs/upload?filename=empty.md`, { method: "POST", body: "" })
+    const empty = await get(`${api}/jobs/upload?filename=empty.md`, { method: "POST", body: "", headers: csrf })
     expect(empty.status).toBe(400)
-    const big = await get(`${api}/jobs/upload?filename=big.txt`, { method: "POST", body: "x".repeat(3 * 1024 * 1024 + 10) })
+    const big = await get(`${api}/jobs/upload?filename=big.txt`, { method: "POST", body: "x".repeat(3 * 1024 * 1024 + 10), headers: csrf })
     expect(big.status).toBe(413)
     expect(big.body._tag).toBe("PayloadTooLarge")
-    const noName = await get(`${api}/jobs/upload`, { method: "POST", body: "x" })
+    const noName = await get(`${api}/jobs/upload`, { method: "POST", body: "x", headers: csrf })
     expect(noName.status).toBe(400)
   })
 

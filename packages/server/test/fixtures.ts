@@ -13,6 +13,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import type { LlmProvider } from "@kg/core/LlmProvider"
+import type { ArxivClient } from "@kg/extraction/Arxiv"
 import * as Kg from "@kg/graph/Kg"
 import * as Server from "../src/Server.js"
 
@@ -50,7 +51,7 @@ export interface Running {
 export const startServer = async (
   db: string,
   options: Server.ServeOptions = {},
-  extra: Layer.Layer<never> | Layer.Layer<LlmProvider> = Layer.empty
+  extra: Layer.Layer<never, unknown> | Layer.Layer<LlmProvider, unknown> | Layer.Layer<ArxivClient, unknown> = Layer.empty
 ): Promise<Running> => {
   const scope = Effect.runSync(Scope.make())
   const layer = Server.layer({ host: "127.0.0.1", port: 0, ...options }).pipe(
@@ -115,4 +116,16 @@ export const extractThrough = async (url: string, paths: ReadonlyArray<string>, 
     await fetch(`${url}api/jobs/${job.jobId}/events`, { headers })
   )
   return { jobId: job.jobId, events }
+}
+
+/**
+ * The server's CSRF token, as a page gets it: the `kg_csrf` cookie of any GET (uploads send it back in the
+ * `X-Kg-Csrf` header).
+ */
+export const csrfOf = async (url: string, headers: Record<string, string> = {}): Promise<string> => {
+  const response = await fetch(url, { headers })
+  await response.arrayBuffer()
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("kg_csrf="))
+  if (cookie === undefined) throw new Error(`GET ${url} set no kg_csrf cookie`)
+  return decodeURIComponent(cookie.slice("kg_csrf=".length).split(";")[0]!)
 }

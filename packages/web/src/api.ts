@@ -20,6 +20,9 @@ export type JobEvent = Api.JobEvent
 export type Pattern = Api.Pattern
 export type ServerInfo = Api.ServerInfo
 export type Stats = Api.Stats
+export type StudioValidation = Api.StudioValidation
+export type StudioCache = Api.StudioCache
+export type ArxivHit = Api.ArxivHit
 export type ClaimSummary = GraphQueries.ClaimSummary
 export type ClaimDetail = GraphQueries.ClaimDetail
 export type Challenges = GraphQueries.Challenges
@@ -56,14 +59,33 @@ export const getJson = async <A>(path: string, params: Record<string, string | n
   return (await response.json()) as A
 }
 
+export const getText = async (path: string, params: Record<string, string | number | undefined> = {}): Promise<string> => {
+  const response = await fetch(url(path, params))
+  if (!response.ok) throw await failure(response)
+  return await response.text()
+}
+
 export const postJson = async <A>(path: string, body: unknown): Promise<A> => {
   const response = await fetch(url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
   if (!response.ok) throw await failure(response)
   return (await response.json()) as A
 }
 
+/** The server's CSRF token, from the `kg_csrf` cookie it set on the page (uploads carry it in `X-Kg-Csrf`). */
+export const csrfToken = (): string => {
+  for (const part of document.cookie.split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0 && part.slice(0, at).trim() === "kg_csrf") return decodeURIComponent(part.slice(at + 1).trim())
+  }
+  return ""
+}
+
 export const upload = async (file: File): Promise<Job> => {
-  const response = await fetch(url("/jobs/upload", { filename: file.name }), { method: "POST", body: file })
+  const response = await fetch(url("/jobs/upload", { filename: file.name }), {
+    method: "POST",
+    headers: { "x-kg-csrf": csrfToken() },
+    body: file
+  })
   if (!response.ok) throw await failure(response)
   return (await response.json()) as Job
 }

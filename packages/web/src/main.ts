@@ -6,6 +6,7 @@ import { getJson, type ServerInfo, type Stats } from "./api.js"
 import { clear, h } from "./dom.js"
 import { panel } from "./evidence.js"
 import { askView } from "./views/ask.js"
+import { compareView } from "./views/compare.js"
 import { claimsView, claimView } from "./views/claims.js"
 import { graphView } from "./views/graph.js"
 import { addView, patternsView } from "./views/jobs.js"
@@ -20,7 +21,8 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["papers", "Papers"],
   ["graph", "Graph"],
   ["patterns", "Patterns"],
-  ["add", "Add papers"]
+  ["add", "Add papers"],
+  ["compare", "Compare"]
 ]
 
 const root = document.getElementById("app")!
@@ -85,6 +87,8 @@ const route = async () => {
       return patternsView(main)
     case "add":
       return addView(main)
+    case "compare":
+      return compareView(main)
     default:
       return askView(main, evidence, params)
   }

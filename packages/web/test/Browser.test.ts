@@ -155,17 +155,40 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.waitForSelector("[data-testid=graph-count]")
     expect(await page.locator("[data-testid=graph-count]").textContent()).toMatch(/^Showing 25 of \d+ nodes/)
     const drawn = await page.evaluate(`(() => {
-      const c = document.querySelector(".graph-canvas")
-      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
       let coloured = 0
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[i + 1]) > 40 || Math.abs(d[i + 1] - d[i + 2]) > 40) coloured++
+      for (const c of document.querySelectorAll(".graph-canvas canvas")) {
+        if (c.width === 0 || c.height === 0) continue
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
+        for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (Math.abs(d[i] - d[i + 1]) > 40 || Math.abs(d[i + 1] - d[i + 2]) > 40)) coloured++
+      }
       return coloured
     })()`)
     expect(drawn as number).toBeGreaterThan(200)
+    // readable: every node drawn with a label, no edge drawn with one (weights are line widths, not numbers)
+    const drawnLabels = await page.evaluate(`(() => {
+      const cy = document.querySelector(".graph-canvas").cy
+      return {
+        nodes: cy.nodes().length,
+        labelled: cy.nodes().filter((n) => String(n.style("label")).trim().length > 0).length,
+        edgeLabels: cy.edges().filter((e) => String(e.style("label")).trim().length > 0).length,
+        widths: Array.from(new Set(cy.edges().map((e) => e.style("width")))).length
+      }
+    })()`) as { nodes: number; labelled: number; edgeLabels: number; widths: number }
+    expect(drawnLabels.nodes).toBe(25)
+    expect(drawnLabels.labelled).toBe(25)
+    expect(drawnLabels.edgeLabels).toBe(0)
     await shot(page, "07-graph-paper")
     await page.goto(`${server.url}#/graph?kind=papers`)
     await page.waitForSelector("[data-testid=graph-count]")
     expect(await page.locator(".node-list li").count()).toBe(3)
+    const papers = await page.evaluate(`(() => {
+      const cy = document.querySelector(".graph-canvas").cy
+      return cy.nodes().map((n) => ({ label: String(n.style("label")), kind: n.data("kind") }))
+    })()`) as ReadonlyArray<{ label: string; kind: string }>
+    expect(papers.every((n) => n.kind === "paper" && n.label.trim().length > 0 && !/^\d(\.\d+)?$/.test(n.label))).toBe(true)
+    // a click shows the node's claims beside the graph
+    await page.locator(".node-link").first().focus()
+    await page.waitForSelector("[data-testid=node-panel] h2")
     await shot(page, "08-graph-similarity")
     await page.locator(".node-link").first().click()
     await page.waitForSelector(".crumbs")
@@ -260,6 +283,38 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.waitForSelector(".crumbs")
     expect(await page.evaluate(overflowing)).toEqual([])
     await shot(page, "15-phone-paper")
+    await page.close()
+  })
+
+  it("the extraction studio: JSON, Turtle, validation and entity-cache tabs; an export downloads from the papers list", async () => {
+    const page = await open(1280, 900)
+    await page.goto(`${server.url}#/paper/${encodeURIComponent(pdfId)}`)
+    await page.waitForSelector("[data-testid=studio]")
+    await page.click("[data-testid=studio] button[data-tab=json]")
+    const json = JSON.parse(await page.locator(".studio-code").first().textContent() ?? "{}") as { claims?: Array<unknown> }
+    expect(json.claims?.length ?? 0).toBeGreaterThan(0)
+    await page.click("[data-testid=studio] button[data-tab=turtle]")
+    await expect.poll(() => page.locator(".studio-code").first().textContent(), { timeout: 20_000 }).toMatch(/@prefix/)
+    await page.click("[data-testid=studio] button[data-tab=validation]")
+    await page.waitForSelector("[data-testid=studio-conforms]")
+    expect(await page.locator("[data-testid=studio-conforms]").textContent()).toMatch(/^Conforms: its \d+ triples/)
+    await page.click("[data-testid=studio] button[data-tab=cache]")
+    await page.waitForSelector("[data-testid=studio-cache] li")
+    expect(await page.locator("[data-testid=studio-cache] li").count()).toBeGreaterThan(1)
+    await page.locator("[data-testid=studio]").scrollIntoViewIfNeeded()
+    await shot(page, "16-studio-cache")
+    await page.goto(`${server.url}#/papers`)
+    await page.waitForSelector("[data-testid=export-download]")
+    await page.selectOption("#x-format", "turtle")
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-download]")])
+    const saved = path.join(dir, "export.ttl")
+    await download.saveAs(saved)
+    expect(download.suggestedFilename()).toMatch(/\.ttl$/)
+    expect(fs.readFileSync(saved, "utf8")).toMatch(/@prefix/)
+    await page.selectOption("#x-format", "csv")
+    expect(await page.locator("#x-table").isVisible()).toBe(true)
+    expect(await page.getAttribute("[data-testid=export-download]", "href")).toMatch(/format=csv&table=/)
+    await shot(page, "17-papers-export")
     await page.close()
   })
 

@@ -14,7 +14,11 @@ const status = Options.choice("status", ["established", "preliminary", "conteste
   Options.optional
 )
 const about = Options.text("about").pipe(Options.withDescription("rank claims by relevance to this text"), Options.optional)
-const limit = Options.integer("limit").pipe(Options.withDescription("at most this many claims"), Options.withDefault(50))
+const limit = Options.integer("limit").pipe(
+  O.within("limit", { min: 1 }),
+  Options.withDescription("at most this many claims"),
+  Options.withDefault(50)
+)
 const config = { status, about, limit, ...O.store }
 /** @since 0.1.0 */
 export type ClaimsArgs = Command.Command.ParseConfig<typeof config>

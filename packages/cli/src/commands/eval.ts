@@ -25,12 +25,19 @@ const extractionConfig = {
     Options.optional
   ),
   concurrency: Options.integer("concurrency").pipe(
+    O.within("concurrency", { min: 1 }),
     Options.withDescription("gold texts extracted at once (useful with an LLM provider)"),
     Options.withDefault(1)
   ),
   excludeType: Options.text("exclude-type").pipe(
     Options.withDescription("leave gold entities of this type (and their relations) out, e.g. Generic; repeatable"),
     Options.repeated
+  ),
+  compare: Options.file("compare", { exists: "yes" }).pipe(
+    Options.withDescription(
+      "compare prompt or model variants side by side: a JSON list of 2-6 {name, provider?, model?, instructions?: file}"
+    ),
+    Options.optional
   ),
   config: O.config,
   json: O.json
@@ -45,7 +52,8 @@ export const evalExtractionCommand = Command.make(
   lazy(() => import("../handlers/evalExtraction.js"), (m) => m.evalExtraction)
 ).pipe(Command.withDescription(
   "precision, recall and F1 of entity and relation extraction against SciERC-format gold\n\nExamples:\n" +
-    "  kg eval extraction --gold scierc_dev_flat.jsonl\n  kg eval extraction --gold dev.jsonl --exclude-type Generic --json"
+    "  kg eval extraction --gold scierc_dev_flat.jsonl\n  kg eval extraction --gold dev.jsonl --exclude-type Generic --json\n" +
+    "  kg eval extraction --gold dev.jsonl --compare variants.json   # prompt A/B: scores, tokens and cost side by side"
 ))
 
 // --- nli --------------------------------------------------------------------------------------------------------
@@ -57,6 +65,7 @@ const nliConfig = {
   provider: O.provider("offline rules (default when no API key is set), anthropic or openai"),
   model: O.model("model name for the LLM judge"),
   concurrency: Options.integer("concurrency").pipe(
+    O.within("concurrency", { min: 1 }),
     Options.withDescription("pairs judged at once (useful with an LLM judge)"),
     Options.withDefault(1)
   ),
@@ -87,7 +96,11 @@ export const corpusConfig = {
     Options.withDescription("ingest into (and reuse) this store instead of a temporary one"),
     Options.optional
   ),
-  limit: Options.integer("limit").pipe(Options.withDescription("evaluate only the first N questions"), Options.optional),
+  limit: Options.integer("limit").pipe(
+    O.within("limit", { min: 1 }),
+    Options.withDescription("evaluate only the first N questions"),
+    Options.optional
+  ),
   config: O.config,
   json: O.json
 }
@@ -97,6 +110,10 @@ const retrievalConfig = {
   mode: Options.choice("mode", [...evalModes, "all"] as const).pipe(
     Options.withDescription("bm25, dense, hybrid, rrf, ppr (graph retrieval), or all of them"),
     Options.withDefault("ppr" as const)
+  ),
+  split: Options.choice("split", ["all", "dev", "heldout"] as const).pipe(
+    Options.withDescription("evaluate all questions, or one half (a hash of the question id): tune on dev, report heldout"),
+    Options.withDefault("all" as const)
   )
 }
 /** @since 0.1.0 */
@@ -109,7 +126,8 @@ export const evalRetrievalCommand = Command.make(
   lazy(() => import("../handlers/evalRetrieval.js"), (m) => m.evalRetrieval)
 ).pipe(Command.withDescription(
   "recall@2 / recall@5 of retrieval on a multi-hop QA set (HotpotQA format)\n\nExamples:\n" +
-    "  kg eval retrieval --questions hotpotqa_100_questions.jsonl --corpus hotpotqa_100_corpus.jsonl --mode all"
+    "  kg eval retrieval --questions hotpotqa_100_questions.jsonl --corpus hotpotqa_100_corpus.jsonl --mode all\n" +
+    "  kg eval retrieval --questions q.jsonl --corpus c.jsonl --split heldout"
 ))
 
 const qaConfig = {
@@ -118,7 +136,11 @@ const qaConfig = {
     Options.withDescription("retrieval mode that finds the passages to read"),
     Options.withDefault("ppr" as const)
   ),
-  passages: Options.integer("passages").pipe(Options.withDescription("passages read per question"), Options.withDefault(5)),
+  passages: Options.integer("passages").pipe(
+    O.within("passages", { min: 1 }),
+    Options.withDescription("passages read per question"),
+    Options.withDefault(5)
+  ),
   provider: O.provider("offline (extractive answer; default when no API key is set), anthropic or openai"),
   model: O.model(),
   verbose: Options.boolean("verbose").pipe(Options.withDescription("print each question's prediction on stderr"))
@@ -142,6 +164,7 @@ const entitiesConfig = {
     )
   ),
   examples: Options.integer("examples").pipe(
+    O.within("examples", { min: 0 }),
     Options.withDescription("split and over-merge examples to print"),
     Options.withDefault(5)
   ),
@@ -157,7 +180,8 @@ export const evalEntitiesCommand = Command.make(
   lazy(() => import("../handlers/evalEntities.js"), (m) => m.evalEntities)
 ).pipe(Command.withDescription(
   "split and over-merge rates of the store's entities against gold alias clusters (each gold entity should be one kg " +
-    "entity, two gold entities never one)\n\nExamples:\n  kg eval entities --gold clusters.json\n" +
+    "entity, two gold entities never one); clusters grouped by a stored paper's id are resolved as that paper means " +
+    "its names, and the corpus-wide figure is printed beside\n\nExamples:\n  kg eval entities --gold clusters.json\n" +
     "  kg eval entities --gold clusters.json --db papers.duckdb --json"
 ))
 

@@ -20,6 +20,7 @@ const shapes = Options.file("shapes").pipe(
   Options.optional
 )
 const concurrency = Options.integer("concurrency").pipe(
+  O.within("concurrency", { min: 1 }),
   Options.withDescription("chunks extracted at once (default 1: threads the entity cache through chunks in order)"),
   Options.optional
 )

@@ -9,7 +9,11 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const depth = Options.integer("depth").pipe(Options.withDescription("hops to follow (1-10)"), Options.withDefault(3))
+const depth = Options.integer("depth").pipe(
+  O.within("depth", { min: 1, max: 10 }),
+  Options.withDescription("hops to follow (1-10)"),
+  Options.withDefault(3)
+)
 const config = { subject: O.subjectArg, depth, ...O.store }
 /** @since 0.1.0 */
 export type FoundationsArgs = Command.Command.ParseConfig<typeof config>

@@ -29,6 +29,7 @@ const recluster = Options.boolean("recluster").pipe(
 )
 const restate = Options.boolean("restate").pipe(Options.withDescription("restate every pattern, changed or not"))
 const show = Options.integer("show").pipe(
+  O.within("show", { min: 0 }),
   Options.withDescription("patterns printed (most supported first)"),
   Options.withDefault(10)
 )

@@ -13,6 +13,7 @@ const noMerge = Options.boolean("no-merge").pipe(
   Options.withDescription("record same_as edges instead of merging claims the identity says are one")
 )
 const concurrency = Options.integer("concurrency").pipe(
+  O.within("concurrency", { min: 1 }),
   Options.withDescription("NLI judgements at once (useful with an LLM judge)"),
   Options.withDefault(1)
 )

@@ -11,6 +11,7 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 const port = Options.integer("port").pipe(
+  O.within("port", { min: 0, max: 65535 }),
   Options.withDescription("the port (default 7410, or serve.port in kg.config.json; 0 picks a free one)"),
   Options.optional
 )
@@ -28,14 +29,16 @@ const ontology = Options.file("ontology").pipe(
 )
 const shapes = Options.file("shapes").pipe(Options.withDescription("SHACL shapes for extraction jobs"), Options.optional)
 const concurrency = Options.integer("concurrency").pipe(
+  O.within("concurrency", { min: 1 }),
   Options.withDescription("chunks extracted at once by extraction jobs (default 1)"),
   Options.optional
 )
 
 const readOnly = Options.boolean("read-only").pipe(
   Options.withDescription(
-    "serve without writing: the store opened read-only (no extraction jobs); with --db a `kg publish` folder, a read " +
-      "replica that follows its current.json and switches to each newer snapshot without a restart"
+    "open the store read-only (a store the user may not write, or one another process writes): questions and views " +
+      "work, uploads and jobs are refused; with --db a `kg publish` folder, a read replica that follows its " +
+      "current.json and switches to each newer snapshot without a restart"
   )
 )
 

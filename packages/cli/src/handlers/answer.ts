@@ -2,13 +2,13 @@
  * `kg research` and `kg ask`: answers with citations, printed as text or
  * JSON and optionally saved as Markdown.
  */
-import * as fs from "node:fs"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ProviderName } from "@kg/core/LlmProvider"
 import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
+import * as OutputFile from "@kg/graph/OutputFile"
 import * as Research from "@kg/graph/Research"
 import * as Retrieval from "@kg/graph/Retrieval"
 import type { AskArgs } from "../commands/ask.js"
@@ -40,15 +40,18 @@ export const answeringLayer = (
 /** Print an answer (JSON or text) and save its Markdown form if asked. */
 export const emitAnswer = (
   answer: Research.Answer,
-  options: { readonly json: boolean; readonly save: Option.Option<string>; readonly progress: Progress.Progress }
+  options: {
+    readonly json: boolean
+    readonly save: Option.Option<string>
+    readonly progress: Progress.Progress
+    /** The store the answer came from: `save` never writes over it (nor over any DuckDB file). */
+    readonly store: string
+  }
 ) =>
   Effect.gen(function*() {
     if (Option.isSome(options.save)) {
       const file = options.save.value
-      yield* Effect.try({
-        try: () => fs.writeFileSync(file, Research.toMarkdown(answer)),
-        catch: (e) => new Error(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}; choose a writable path`)
-      })
+      yield* OutputFile.write(file, Research.toMarkdown(answer), { stores: [options.store] })
       yield* options.progress.line(`saved ${file}`)
     }
     if (options.json) return yield* Console.log(JSON.stringify(Research.toJson(answer), null, 2))
@@ -73,11 +76,13 @@ const answering = (
     Effect.gen(function*() {
       const provider = yield* Layers.providerName(Option.fromNullable(settings.provider.value))
       const progress = Progress.make({ quiet: false })
+      // A --save path over the database is refused before any question is answered (or paid for).
+      if (Option.isSome(args.save)) yield* OutputFile.guard(args.save.value, { stores: [settings.db.value] })
       if (before !== undefined) yield* before(provider, progress)
       const result = yield* answer({ minScore: settings.relevanceFloor.value, onProgress: progress.line }).pipe(
         Effect.provide(answeringLayer(settings.db.value, provider, Option.fromNullable(settings.model.value)))
       )
-      yield* emitAnswer(result, { json: args.json, save: args.save, progress })
+      yield* emitAnswer(result, { json: args.json, save: args.save, progress, store: settings.db.value })
     }))
 
 export const research = (args: ResearchArgs) =>

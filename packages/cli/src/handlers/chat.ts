@@ -79,7 +79,8 @@ export const chat = (args: ChatArgs) =>
         const options: Chat.ChatOptions = {
           minScore: settings.relevanceFloor.value,
           onProgress: (line) => Effect.sync(() => process.stderr.write(`  ${line}\n`)),
-          view
+          // A desktop program is launched only for a person at a terminal, never for piped input or output.
+          ...(tty ? { view } : {})
         }
         yield* Effect.promise(async () => {
           const file = historyFile()

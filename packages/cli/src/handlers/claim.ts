@@ -12,11 +12,36 @@ import { looksLikeClaimIds } from "../internal/options.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
 
+/** The structured finding in one line: "subject Transformer (our model); dataset ...; metric BLEU = 28.4; ...". */
+export const findingLine = (f: NonNullable<GraphQueries.ClaimDetail["claim"]["finding"]>): string => {
+  const parts: Array<string> = []
+  if (f.subject !== null) parts.push(`subject ${f.subject}${f.selfReference === null ? "" : ` ("${f.selfReference}")`}`)
+  else if (f.selfReference !== null) parts.push(`subject: the paper's own contribution, unnamed ("${f.selfReference}")`)
+  if (f.task !== null) parts.push(`task ${f.task}`)
+  if (f.dataset !== null) parts.push(`dataset ${f.dataset}`)
+  if (f.metric !== null) parts.push(`metric ${f.metric}${f.value === null ? "" : ` = ${f.valueText ?? f.value}`}`)
+  if (f.outcome !== null) parts.push(`outcome ${f.outcome}`)
+  if (f.baseline !== null) parts.push(`vs ${f.baseline}${f.delta === null ? "" : ` (by ${f.delta})`}`)
+  parts.push(`direction ${f.direction}${f.negated ? " (negated)" : ""}`)
+  if (f.scope.length > 1) parts.push(`holds for ${f.scope.join(", ")}`)
+  if (f.excludes.length > 0) parts.push(`not for ${f.excludes.join(", ")}`)
+  return parts.join("; ")
+}
+
+const edgeLine = (e: GraphQueries.ClaimDetail["edges"][number]): string => {
+  const kind = e.kind === "weak_link" && e.proposed != null ? `candidate ${e.proposed} (weak link)` : e.kind
+  return `  ${kind} (score ${e.score}; subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"]}, ` +
+    `domain ${e.signals["domain"]}, conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})` +
+    (e.reason == null ? "" : `\n    why: ${e.reason}`) +
+    `\n    ${summaryLine(e.other).replace(/\n/g, "\n    ")}`
+}
+
 const renderDetail = (d: GraphQueries.ClaimDetail): string =>
   [
     resolutionLine(d.resolution),
     "",
     `status: ${d.claim.status} (${d.assessment.reason})`,
+    ...(d.claim.finding == null ? [] : [`finding: ${findingLine(d.claim.finding)}`]),
     `confidence ${d.claim.confidence}` +
     (d.claim.metric === null ? "" : `, metric ${d.claim.metric}`) +
     (d.claim.value === null ? "" : `, value ${d.claim.value}`) +
@@ -28,11 +53,7 @@ const renderDetail = (d: GraphQueries.ClaimDetail): string =>
     ...d.sources.map((s) => `  ${sourceLine(s)}`),
     "",
     `edges (${d.edges.length}):`,
-    ...d.edges.map((e) =>
-      `  ${e.kind} (score ${e.score}; subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"]}, ` +
-      `domain ${e.signals["domain"]}, conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})\n    ` +
-      summaryLine(e.other).replace(/\n/g, "\n    ")
-    )
+    ...d.edges.map(edgeLine)
   ].join("\n")
 
 const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>

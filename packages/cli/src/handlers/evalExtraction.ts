@@ -4,10 +4,15 @@
  * gold text is one chunk through the `Extractor` service; scoring is
  * `ExtractionEval.evaluate` (docs/offline-extractor.md).
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Pricing from "@kg/extraction/Pricing"
 import { Chunk, type ChunkId, emptyExtractionResult, type ExtractionResult, Paper, type PaperId } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { addUsage, emptyUsage } from "@kg/core/LlmProvider"
@@ -31,10 +36,88 @@ const table = (title: string, kind: ExtractionEval.KindScores): ReadonlyArray<st
   }`
 ]
 
+/** The variants of a `--compare` file, their instructions read from files beside it. */
+const readVariants = (file: string) =>
+  Effect.gen(function*() {
+    const text = yield* Effect.try({
+      try: () => fs.readFileSync(file, "utf8"),
+      catch: (e) => new Error(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`)
+    })
+    const json = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => new Error(`${file} is not JSON (${e instanceof Error ? e.message : String(e)}); give a list of {name, provider?, model?, instructions?}`)
+    })
+    const variants = yield* Schema.decodeUnknown(ExtractionEval.Variants)(json).pipe(
+      Effect.mapError((e) => new Error(`${file}: ${ParseResult.TreeFormatter.formatErrorSync(e)}`))
+    )
+    for (const v of variants) {
+      if ((v.provider ?? "offline") === "offline" && v.instructions !== undefined) {
+        return yield* Effect.fail(new Error(`${file}: variant ${v.name}: the offline extractor has no prompt; give instructions only to an LLM variant`))
+      }
+    }
+    const names = new Set(variants.map((v) => v.name))
+    if (names.size < variants.length) return yield* Effect.fail(new Error(`${file}: two variants share a name; name each one differently`))
+    return yield* Effect.forEach(variants, (v) =>
+      v.instructions === undefined ? Effect.succeed(v) : Effect.try({
+        try: () => ({ ...v, instructions: fs.readFileSync(path.resolve(path.dirname(file), v.instructions!), "utf8") }),
+        catch: (e) => new Error(`${file}: variant ${v.name}: cannot read its instructions ${v.instructions}: ${e instanceof Error ? e.message : String(e)}`)
+      }))
+  })
+
 export const evalExtraction = (args: EvalExtractionArgs) =>
   withSettings(args.config, { provider: flag(args.provider), model: flag(args.model), ontology: flag(args.ontology) }, (settings) =>
     Effect.gen(function*() {
       if (args.concurrency < 1) return yield* Effect.fail(new Error("--concurrency must be at least 1"))
+      if (Option.isSome(args.compare)) {
+        const variants = yield* readVariants(args.compare.value)
+        const records = yield* ExtractionEval.loadGoldJsonl(args.gold)
+        const prices = Pricing.withOverrides(settings.prices.value)
+        const ontologyPath = settings.ontology.value ?? Layers.defaultOntologyPath
+        const rows: ReadonlyArray<ExtractionEval.ComparedVariant> = yield* Effect.forEach(variants, (v) => {
+          const provider = v.provider ?? "offline"
+          const layer = provider === "offline"
+            ? Layer.unwrapEffect(Effect.promise(() => import("../internal/heavyLayers.js")).pipe(Effect.map((h) => h.Extractor.layerOffline)))
+            : Layer.unwrapEffect(Effect.promise(() => import("../internal/heavyLayers.js")).pipe(Effect.map((h) =>
+              h.Kg.llmExtractorLayer(ontologyPath, { instructions: v.instructions }).pipe(
+                Layer.provide(Layers.llmLayer(provider, Option.fromNullable(v.model)))
+              )
+            )))
+          return Effect.gen(function*() {
+            yield* Console.error(`kg eval extraction: variant ${v.name} (${provider}${v.model !== undefined ? ` ${v.model}` : ""})...`)
+            const run = yield* ExtractionEval.runExtractor(yield* Extractor, records, {
+              concurrency: args.concurrency,
+              source: args.gold,
+              excludeGoldTypes: args.excludeType
+            })
+            const price = Pricing.priceOf(prices, run.model)
+            return { name: v.name, run, costUsd: provider === "offline" ? 0 : price === undefined ? null : Pricing.costOf(run.usage, price) }
+          }).pipe(Effect.provide(layer.pipe(Layer.provide(NlpService.layer))))
+        })
+        if (args.json) {
+          return yield* Console.log(JSON.stringify({
+            gold: args.gold,
+            excludedGoldTypes: args.excludeType,
+            variants: rows.map((r) => ({
+              name: r.name,
+              provider: r.run.provider,
+              model: r.run.model,
+              costUsd: r.costUsd,
+              seconds: r.run.seconds,
+              failedDocuments: r.run.failures.length,
+              inputTokens: r.run.usage.inputTokens,
+              outputTokens: r.run.usage.outputTokens,
+              cacheReadTokens: r.run.usage.cacheReadTokens,
+              ...r.run.report
+            }))
+          }))
+        }
+        return yield* Console.log([
+          `kg eval extraction: ${variants.length} variants on ${args.gold} (${records.length} documents` +
+          (args.excludeType.length > 0 ? `, gold without ${args.excludeType.join(", ")}` : "") + ")",
+          ...ExtractionEval.comparisonTable(rows),
+          "F1: typed exact and untyped lenient (docs/offline-extractor.md); cost from the price table (kg config), — when the model has no price."
+        ].join("\n"))
+      }
       const providerName = yield* Layers.providerName(Option.fromNullable(settings.provider.value))
       const records = yield* ExtractionEval.loadGoldJsonl(args.gold)
       const run = Effect.gen(function*() {

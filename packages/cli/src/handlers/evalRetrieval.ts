@@ -63,7 +63,9 @@ export const evalRetrieval = (args: EvalRetrievalArgs) =>
     Effect.gen(function*() {
       const progress = Progress.make({ quiet: false })
       const all = yield* RetrievalEval.loadQuestions(args.questions)
-      const questions = Option.isSome(args.limit) ? all.slice(0, Math.max(0, args.limit.value)) : all
+      const half = args.split === "all" ? all : all.filter((q) => RetrievalEval.splitOf(q.id) === args.split)
+      const questions = Option.isSome(args.limit) ? half.slice(0, Math.max(0, args.limit.value)) : half
+      const titles = new Map((yield* RetrievalEval.loadCorpus(args.corpus)).map((p) => [p.passage_id, p.title]))
       const modes = args.mode === "all" ? RetrievalEval.EVAL_MODES : [args.mode]
       const results = yield* withCorpus(
         args.corpus,
@@ -72,7 +74,7 @@ export const evalRetrieval = (args: EvalRetrievalArgs) =>
         Effect.forEach(modes, (m) =>
           Effect.gen(function*() {
             const started = Date.now()
-            const scores = yield* RetrievalEval.evaluateRetrieval(questions, m)
+            const scores = yield* RetrievalEval.evaluateRetrieval(questions, m, { titleOf: (id) => titles.get(id) })
             yield* progress.line(`${m}: ${((Date.now() - started) / Math.max(1, questions.length)).toFixed(0)} ms per question`)
             return scores
           }))
@@ -83,7 +85,8 @@ export const evalRetrieval = (args: EvalRetrievalArgs) =>
       for (const r of results) {
         yield* Console.log(
           `${r.mode.padEnd(7)} recall@2 ${r["recall@2"].toFixed(1).padStart(5)}%  recall@5 ${r["recall@5"].toFixed(1).padStart(5)}%  ` +
-            `(${r.questions} questions)`
+            `bridge@5 ${(r["bridge@5"] ?? 0).toFixed(1).padStart(5)}%  (${r.questions} questions` +
+            `${args.split === "all" ? "" : `, ${args.split} half`}, ${r.bridgePassages ?? 0} bridge passages)`
         )
       }
     }))

@@ -33,4 +33,4 @@ export const export_ = (args: ExportArgs) =>
       yield* Console.log(
         args.json ? JSON.stringify(summary) : `wrote ${summary.triples} triples from ${summary.papers} papers to ${summary.path}`
       )
-    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))

@@ -79,6 +79,7 @@ export const extract = (args: ExtractArgs) =>
         let stored = 0
         const summary = yield* Extract.runExtraction(args.paths, {
           concurrency,
+          minChunkSuccess: settings.extract.minChunkSuccess.value,
           strict: args.strict,
           chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value },
           settings: {
@@ -131,10 +132,40 @@ export class NothingExtractedError extends Data.TaggedError("NothingExtractedErr
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** Why nothing was extracted, or null when something was (or everything was already stored). */
+/**
+ * A stored paper whose new extraction failed was kept as it was: the run did not do what it was asked, so the exit
+ * code is non-zero (the next run tries again).
+ */
+export class ExtractionKeptError extends Data.TaggedError("ExtractionKeptError")<{
+  readonly kept: NonNullable<Extract.ExtractSummary["kept"]>
+}> {
+  override get message(): string {
+    const first = this.kept[0]
+    return `${plural(this.kept.length, "paper")} not replaced: the new extraction of ` +
+      `${this.kept.map((k) => k.paperId).join(", ")} lost chunks` +
+      (first === undefined ? "" : ` (${first.failedChunks} of ${first.chunks} for ${first.paperId}: ${first.reason})`) +
+      ", so the stored version was kept unchanged; fix the cause and run the same command again to retry"
+  }
+}
+
+/**
+ * Why a run that had papers to extract failed at it, whatever its source (files, a batch, arXiv): a budget that
+ * stopped it before any paper was stored, or stored papers kept because their new extraction failed.
+ */
+export const runFailure = (s: Extract.ExtractSummary): NothingExtractedError | ExtractionKeptError | null => {
+  // A run a budget stopped keeps what it stored; with nothing stored, it did nothing.
+  if (s.stopped !== undefined && s.papers === 0) {
+    return new NothingExtractedError({ reason: `the budget stopped the run before any paper was stored (${s.stopped.detail})` })
+  }
+  if (s.kept !== undefined && s.kept.length > 0) return new ExtractionKeptError({ kept: s.kept })
+  return null
+}
+
+/** Why the run failed to do its work (nothing extracted, a paper kept), or null when it did (or had nothing to do). */
 export const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    // A run a budget stopped says so itself (and keeps what it stored).
+    const failure = runFailure(s)
+    if (failure !== null) return failure
     if (s.stopped !== undefined) return null
     if (s.papers === 0 && s.papersUnchanged === 0) {
       return new NothingExtractedError({
@@ -145,7 +176,7 @@ export const nothingExtracted = (s: Extract.ExtractSummary, paths: ReadonlyArray
           : `all ${s.filesSkipped} files found were skipped (the reasons are listed above)`
       })
     }
-    if (s.papers > 0 && s.papersFailed === s.papers && s.papersUnchanged === 0) {
+    if (s.papers > 0 && s.papersFailed === s.papers) {
       const db = yield* DuckDb
       const rows = yield* db.query<{ reason: string }>(
         "SELECT reason FROM failed_chunks ORDER BY run_id DESC NULLS LAST LIMIT 1"
@@ -183,6 +214,11 @@ export const showEvent = (progress: Progress.Progress, event: Extract.ExtractEve
           `${event.counts.entities} entities, ${event.counts.relations} relations` +
           (event.counts.failedChunks > 0 ? `, ${event.counts.failedChunks} failed chunks` : "") +
           (event.counts.shaclViolations > 0 ? `, ${event.counts.shaclViolations} violations dropped` : "")
+      )
+    case "PaperKept":
+      return progress.line(
+        `kept the stored ${event.paperId}: its new extraction failed ${event.failedChunks} of ${event.chunks} chunks ` +
+          `(${event.reason}); the stored version is unchanged and the next run tries again`
       )
     case "Linking":
       return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
@@ -242,7 +278,8 @@ export const summaryLines = (summary: Extract.ExtractSummary): ReadonlyArray<str
   const lines = [
     `Done in ${s.seconds}s: ${plural(s.papers, "paper")} stored` +
     (s.papersRetried > 0 ? ` (${s.papersRetried} retried after failed chunks)` : "") +
-    `, ${s.papersUnchanged} unchanged, ${plural(s.filesSkipped, "file")} skipped.`,
+    `, ${s.papersUnchanged} unchanged, ${plural(s.filesSkipped, "file")} skipped` +
+    (s.papersKept > 0 ? `, ${plural(s.papersKept, "paper")} kept as stored (the new extraction failed)` : "") + ".",
     ...(s.papers === 0 ? [] : [
       `  ${plural(s.chunks, "chunk")}, ${plural(s.claims, "claim")}, ${plural(s.entities, "entity", "entities")}, ` +
       `${plural(s.relations, "relation")} (${s.duplicatesMerged} duplicate entity mentions resolved)`,

@@ -12,7 +12,7 @@ import type { ExtractArgs } from "../commands/extract.js"
 import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
 import type * as Progress from "../internal/progress.js"
-import { runBudget, showEvent, summaryLines } from "./extract.js"
+import { runBudget, runFailure, showEvent, summaryLines } from "./extract.js"
 
 const seconds = (ms: number) => (ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`)
 
@@ -72,6 +72,8 @@ export const extractBatch = (
       )
       yield* progress.clear
       yield* Console.log(args.json ? JSON.stringify(summary) : summaryLines(summary).join("\n"))
+      const failure = runFailure(summary)
+      if (failure !== null) return yield* Effect.fail(failure)
     })
     return yield* run.pipe(
       Effect.provide(Layer.mergeAll(

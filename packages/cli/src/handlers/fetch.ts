@@ -13,7 +13,7 @@ import type { FetchArxivArgs } from "../commands/fetch.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
-import { runBudget, summaryLines } from "./extract.js"
+import { runBudget, runFailure, summaryLines } from "./extract.js"
 
 const sortBy = { relevance: "relevance", submitted: "submittedDate", updated: "lastUpdatedDate" } as const
 
@@ -92,6 +92,10 @@ export const fetchArxiv = (args: FetchArxivArgs) =>
                   return progress.bar(e.paperId, e.ordinal + 1, e.total)
                 case "PaperWritten":
                   return progress.line(`stored ${e.paperId}: ${e.counts.chunks} chunks, ${e.counts.claims} claims`)
+                case "PaperKept":
+                  return progress.line(
+                    `kept the stored ${e.paperId}: ${e.failedChunks} of ${e.chunks} chunks failed (${e.reason}); tried again next run`
+                  )
                 case "Linking":
                   return progress.line(`linking ${e.claims} claims to the graph and grading them ...`)
                 case "FileSkipped":
@@ -103,7 +107,12 @@ export const fetchArxiv = (args: FetchArxivArgs) =>
           }
         })
         yield* progress.clear
-        if (args.json) return yield* Console.log(JSON.stringify(summary))
+        const failure = runFailure(summary.extraction)
+        if (args.json) {
+          yield* Console.log(JSON.stringify(summary))
+          if (failure !== null) return yield* Effect.fail(failure)
+          return
+        }
         const lines = [
           `arXiv: ${summary.entries} paper(s): ${summary.stored.length} stored or up to date, ` +
           `${summary.alreadyStored.length} already stored, ${summary.downloaded} downloaded` +
@@ -114,6 +123,7 @@ export const fetchArxiv = (args: FetchArxivArgs) =>
           ...summaryLines(summary.extraction)
         ]
         yield* Console.log(lines.join("\n"))
+        if (failure !== null) return yield* Effect.fail(failure)
         if (summary.failed.length > 0) process.exitCode = 1
       })
       return yield* run.pipe(

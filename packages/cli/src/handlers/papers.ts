@@ -51,7 +51,7 @@ export const papers = (args: PapersArgs) =>
       if (list.length === 0) return yield* Console.log(`No papers in ${settings.db.value}. Add some with: kg extract <folder>`)
       for (const line of table(list)) yield* Console.log(line)
       yield* Console.log(`${list.length} paper${list.length === 1 ? "" : "s"} in ${settings.db.value}`)
-    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))
 
 const splitAuthors = (s: string): ReadonlyArray<string> =>
   s.split(";").map((a) => a.replace(/\s+/g, " ").trim()).filter((a) => a.length > 0)

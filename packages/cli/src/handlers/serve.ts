@@ -8,6 +8,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Arxiv from "@kg/extraction/Arxiv"
 import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Publish from "@kg/graph/Publish"
 import * as Retrieval from "@kg/graph/Retrieval"
@@ -51,17 +52,21 @@ export const serve = (args: ServeArgs) =>
           Layers.shaclLayer(shapesPath),
           Layers.nliLayer(provider, model),
           GraphRetrieval.layerWarm.pipe(Layer.provideMerge(Retrieval.layer())),
+          // the page's "From arXiv" jobs (KG_ARXIV_URL / KG_ARXIV_DELAY_MS as for kg fetch arxiv)
+          Arxiv.layerConfig(),
           provider === "offline" ? Layer.empty : Layers.llmLayer(provider, model)
         ).pipe(Layer.provideMerge(Layers.storeLayer(db, readOnly ? { readOnly: true, mustExist: true } : {})))
       const serveOptions = {
         host,
         port,
         token,
+        readOnly: args.readOnly,
         version,
         webRoot,
         minScore: settings.relevanceFloor.value,
         extract: {
           concurrency: settings.concurrency.value,
+          minChunkSuccess: settings.extract.minChunkSuccess.value,
           chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value }
         }
       }
@@ -104,12 +109,13 @@ export const serve = (args: ServeArgs) =>
         } else {
           yield* Console.error("kg serve: loopback only, no token; stop with Ctrl-C")
         }
-        if (args.readOnly) {
+        if (published !== null) {
           yield* Console.error(
-            published !== null
-              ? `kg serve: read replica of ${published}: follows its current.json (now ${info.db})`
-              : "kg serve: read-only: the store is not written (extraction jobs are refused)"
+            `kg serve: read replica of ${published}: follows its current.json (now ${info.db}); questions and views ` +
+              "only, uploads and jobs are refused"
           )
+        } else if (wb.readOnly) {
+          yield* Console.error("kg serve: read-only: questions and views only; uploads and jobs are refused")
         }
         yield* Console.log(args.json ? JSON.stringify({ url: listening.url, db: info.db, tokenRequired: wb.token !== null }) : `Serving ${info.db} at ${listening.url}`)
         return yield* Effect.never

@@ -119,4 +119,4 @@ export const stats = (args: StatsArgs) =>
             `(saved ${fmt(answers.savedInputTokens)} input and ${fmt(answers.savedOutputTokens)} output tokens)`
         )
       }
-    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))
+    }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))

@@ -155,7 +155,7 @@ export const entries: ReadonlyArray<Entry> = [
     name: "remove",
     group: "maintain",
     summary: "delete papers and what only they supported (claims with other sources keep them)",
-    examples: ["kg remove 2212.11791", "kg remove paper-a paper-b --json"]
+    examples: ["kg remove 2212.11791", "kg remove paper-a paper-b --json", "kg remove --db old.duckdb -- -draft-1"]
   },
   {
     name: "retract",
@@ -217,6 +217,7 @@ export const topLevelHelp = (version: string): string => {
   }
   lines.push(
     "Every command takes --db FILE (default kg.duckdb) and --json (one JSON document on stdout).",
+    "Options go anywhere; a value that starts with - goes after -- (kg remove -- -draft-1) or as --option=-value.",
     "Settings: flags > environment > kg.config.json (or --config FILE) > defaults; see `kg config`.",
     "Offline by default; ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL select an LLM provider.",
     "",

@@ -4,3 +4,4 @@
  */
 export * as Extractor from "@kg/extraction/Extractor"
 export * as Kg from "@kg/graph/Kg"
+export * as Ontology from "@kg/core/Ontology"

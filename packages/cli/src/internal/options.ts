@@ -5,7 +5,29 @@
  * by `internal/settings.ts` in the command's handler.
  */
 import * as Args from "@effect/cli/Args"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
+
+/**
+ * A number option that must lie in `[min, max]` (either end optional; `exclusiveMin` for "more than"): a value
+ * outside is a usage error naming the option and the range (`kg claims --limit -1` is refused, not taken).
+ */
+export const within = (name: string, range: { readonly min?: number; readonly max?: number; readonly exclusiveMin?: number }) =>
+<A extends number>(self: Options.Options<A>): Options.Options<A> =>
+  Options.mapTryCatch(self, (n) => {
+    const low = range.min !== undefined && n < range.min
+    const high = range.max !== undefined && n > range.max
+    const notAbove = range.exclusiveMin !== undefined && n <= range.exclusiveMin
+    if (!low && !high && !notAbove) return n
+    const what = range.exclusiveMin !== undefined
+      ? `more than ${range.exclusiveMin}`
+      : range.min !== undefined && range.max !== undefined
+      ? `from ${range.min} to ${range.max}`
+      : range.min !== undefined
+      ? `at least ${range.min}`
+      : `at most ${range.max}`
+    throw new Error(`--${name} must be ${what} (got ${n})`)
+  }, (e) => HelpDoc.p(e instanceof Error ? e.message : String(e)))
 
 /** The providers (`@kg/core/LlmProvider`'s `ProviderName`), listed here so that parsing loads no Schema module. */
 export const providerNames = ["offline", "anthropic", "openai"] as const
@@ -74,6 +96,7 @@ export const questionArg = Args.text({ name: "question" }).pipe(
 )
 
 export const minScore = Options.float("min-score").pipe(
+  within("min-score", { min: 0, max: 1 }),
   Options.withDescription(
     "relevance floor on the normalised search score (0-1); below it nothing counts as found (default 0.18, or " +
       "thresholds.relevanceFloor in the config)"
@@ -89,12 +112,14 @@ export const save = Options.file("save").pipe(
 /** Budget flags of the commands that call an LLM for a whole run (extract, fetch). */
 export const budget = {
   maxInputTokens: Options.integer("max-input-tokens").pipe(
+    within("max-input-tokens", { min: 1 }),
     Options.withDescription(
       "stop the run before its LLM input tokens (uncached + cache writes + cache reads) exceed N; what is stored is kept"
     ),
     Options.optional
   ),
   maxCost: Options.float("max-cost").pipe(
+    within("max-cost", { exclusiveMin: 0 }),
     Options.withDescription(
       "stop the run before its estimated LLM cost exceeds this many USD (prices per model: `prices` in kg.config.json, " +
         "with built-in defaults)"

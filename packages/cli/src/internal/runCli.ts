@@ -15,7 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Sidecar from "@kg/server/Sidecar"
-import { run } from "../Cli.js"
+import { commands, run } from "../Cli.js"
+import * as Argv from "./argv.js"
 
 const describe = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" &&
@@ -67,9 +68,25 @@ const tagOf = (error: unknown): string =>
     ? error._tag
     : "Error"
 
+/**
+ * The command line refused before parsing (an unknown dash-led word, an option
+ * without its value): one `kg: ...` line, exit 1, and with `--json` the error
+ * document.
+ */
+const refuse = (argv: ReadonlyArray<string>, message: string): void => {
+  process.exitCode = 1
+  process.stderr.write(`kg: ${message}\n`)
+  if (jsonRequested(argv)) {
+    process.stdout.write(JSON.stringify({ error: { tag: "InvalidCommandLine", message } }) + "\n")
+  }
+}
+
 export const runCli = (argv: ReadonlyArray<string>): void => {
   watchStdout()
-  run(argv).pipe(
+  // `argv` is `node <script> <args...>`: the words after the script are put in canonical order.
+  const normalized = Argv.normalize(Argv.shapeOf("kg", commands), argv.slice(2))
+  if (normalized._tag === "Refused") return refuse(argv, normalized.message)
+  run([...argv.slice(0, 2), ...normalized.args]).pipe(
     Effect.provide(platform),
     Effect.provide(Logger.replace(Logger.defaultLogger, stderrLogger)),
     process.env["KG_DEBUG"] ? Logger.withMinimumLogLevel(LogLevel.Debug) : (self) => self,

@@ -25,6 +25,9 @@ export const methodHeads = words(`
   clustering decomposition factorization factorisation estimation-method operator functional theory
   principle measure-theory metaheuristic paradigm platform device prototype instrument
   equation equations scheme-based learning engine checker stemmer propagation process
+  convolution convolutions pooling dropout attention initialization augmentation regularization distillation
+  interpolation encoding fine-tuning finetuning pre-training pretraining training ensemble ensembling
+  quantization pruning
 `)
 
 /** Head nouns that make a noun phrase a task or problem. */
@@ -65,14 +68,17 @@ export const metricHeads = words(`
   roc wer cer ter error-rate rate metric metrics measure score scores mae mse rmse correlation
   p-value significance sensitivity specificity latency throughput speed runtime efficiency
   likelihood log-likelihood loss map mrr ndcg hit hits success-rate coverage agreement kappa quality
-  robustness complexity performance criterion criteria
+  robustness complexity performance criterion criteria iou miou fps flops
 `)
 
 /** Lower-case full phrases that are metrics whatever their head. */
 export const metricPhrases: ReadonlySet<string> = new Set([
   "error rate", "word error rate", "character error rate", "f measure", "f score", "f1 score", "p value",
   "mean average precision", "mean reciprocal rank", "area under the curve", "success rate",
-  "equal error rate", "top-1 accuracy", "top-5 accuracy", "exact match", "bleu score", "rouge score"
+  "equal error rate", "top-1 accuracy", "top-5 accuracy", "exact match", "bleu score", "rouge score",
+  "top-1 error", "top-5 error", "top-1 error rate", "top-5 error rate", "test error", "validation error",
+  "intersection over union", "intersection-over-union", "mean intersection over union", "mean iou",
+  "inference time", "training time", "running time", "run time", "decoding time", "computation time"
 ])
 
 /** Proper names of languages: SciERC and the ontology treat them as material. */
@@ -198,7 +204,8 @@ export const metricNames: ReadonlyArray<string> = [
   "cross section", "cross-section", "branching ratio", "mass", "energy", "luminosity", "temperature",
   "efficiency", "yield", "conductivity", "resistance", "band gap", "bandgap", "lifetime", "half-life",
   "mortality", "survival", "incidence", "prevalence", "risk", "recovery rate", "response rate",
-  "Kappa", "kappa", "agreement", "purity", "fidelity", "resolution", "sample size", "effect size"
+  "Kappa", "kappa", "agreement", "purity", "fidelity", "resolution", "sample size", "effect size",
+  "IoU", "mIoU", "mIOU", "FLOPs", "fps", "FPS"
 ]
 
 /** Units that may follow a number (case-sensitive). */

@@ -28,6 +28,7 @@ import {
   verbLikeNouns
 } from "./offlineLexicon.js"
 import { normalizeLabel, overlapsAny, singular, type Span } from "./offlineText.js"
+import { contextType } from "./offlineTypes.js"
 
 /** A word: one token, or several tokens joined by `-` or `/` without spaces. */
 export interface Word {
@@ -54,6 +55,10 @@ export interface Mention {
   readonly aliases: ReadonlyArray<string>
   /** Single generic head ("method", "it"): kept for relation context, never emitted. */
   readonly generic: boolean
+  /** Whether the type is decided, by the phrase's words or by its context (else it is a guess). */
+  readonly strong?: boolean
+  /** Whether the context decided the type. */
+  readonly byContext?: boolean
 }
 
 const joiners = new Set(["-", "/", "–"])
@@ -214,33 +219,50 @@ const metricNameSet = new Set(metricNames.filter((m) => m !== m.toLowerCase()))
 export const phraseType = (
   words: ReadonlyArray<Word>,
   cues: ReadonlyMap<string, OfflineEntityType>
-): OfflineEntityType => {
+): OfflineEntityType => phraseTyping(words, cues).type
+
+/**
+ * The ontology type of a phrase and whether its words decide it (`strong`: a
+ * cue, a metric name, a head that names the kind), or only guess it (an
+ * acronym or a capitalised name of no known head, `CIFAR-10`, `SliceNet`:
+ * then the mention's context decides, `offlineTypes.contextType`).
+ */
+export const phraseTyping = (
+  words: ReadonlyArray<Word>,
+  cues: ReadonlyMap<string, OfflineEntityType>
+): { readonly type: OfflineEntityType; readonly strong: boolean } => {
+  const strong = (type: OfflineEntityType) => ({ type, strong: true })
   const phrase = normalizeLabel(words.map((w) => w.text).join(" "))
   const byPhrase = cues.get(phrase)
-  if (byPhrase !== undefined) return byPhrase
+  if (byPhrase !== undefined) return strong(byPhrase)
   const head = words[words.length - 1]!
-  const headKeys = [head.lower, head.lemma, singular(head.lower)]
-  for (const k of headKeys) {
+  // a hyphenated head is also its last part (`re-identification`, `sequence-to-sequence`)
+  const part = /-(\p{L}{4,})$/u.exec(head.lower)?.[1]
+  const headKeys = [head.lower, head.lemma, singular(head.lower), ...(part === undefined ? [] : [part, singular(part)])]
+  for (const k of headKeys.slice(0, 3)) {
     const c = cues.get(k)
-    if (c !== undefined) return c
+    if (c !== undefined) return strong(c)
   }
-  if (metricPhrases.has(phrase)) return "Metric"
-  if (metricNameSet.has(head.text)) return "Metric"
+  if (metricPhrases.has(phrase)) return strong("Metric")
+  if (metricNameSet.has(head.text)) return strong("Metric")
   const has = (set: ReadonlySet<string>) => headKeys.some((k) => set.has(k))
-  if (has(metricHeads)) return "Metric"
-  if (has(datasetHeads)) return "Dataset"
-  if (has(taskHeads)) return "Task"
-  if (has(methodHeads)) return "Method"
-  if (has(materialHeads) || has(languageNames)) return "Material"
-  if (words.length === 1 && isAcronym(head.text)) return "Method"
+  if (has(metricHeads)) return strong("Metric")
+  if (has(datasetHeads)) return strong("Dataset")
+  if (has(taskHeads)) return strong("Task")
+  if (has(methodHeads)) return strong("Method")
+  if (has(materialHeads) || has(languageNames)) return strong("Material")
+  if (words.length === 1 && isAcronym(head.text)) return { type: ACRONYM_DEFAULT, strong: false }
   // derivational suffixes of unknown heads: agents are methods ("tagger",
   // "estimator"), "-ing" compounds are tasks ("word sense tagging")
   const h = head.lower
-  if (agentNoun.test(h)) return "Method"
-  if (/(ism|isms)$/.test(h)) return "Method"
-  if (h.endsWith("ing") && words.length > 1) return "Task"
-  return "Concept"
+  if (agentNoun.test(h)) return strong("Method")
+  if (/(ism|isms)$/.test(h)) return strong("Method")
+  if (h.endsWith("ing") && words.length > 1) return { type: "Task", strong: false }
+  return { type: "Concept", strong: false }
 }
+
+/** The type of an acronym whose context says nothing (`Concept`: no evidence, so no vote for a kind). */
+const ACRONYM_DEFAULT: OfflineEntityType = "Concept"
 
 /**
  * The noun phrase mentions of one sentence's words, left to right.
@@ -270,6 +292,12 @@ export const chunkMentions = (
         (words[first]!.lower.endsWith("ing") && !nominalGerunds.has(words[first]!.lower)))
     ) first++
     if (last >= first && evaluativeModifiers.has(words[first]!.lower) && first === last) first = last + 1
+    // "the state of the art model": `art` ends the evaluative phrase "state of the art", it starts no name
+    for (;;) {
+      if (first < last && words[first]!.lower === "state-of-the" && words[first + 1]!.lower === "art") first += 2
+      else if (first <= last && isStateOfTheArt(words, first)) first++
+      else break
+    }
     // "95 GeV Higgs data": a unit after a number is not part of the phrase
     while (first <= last && first > 0 && words[first - 1]!.pos === "NUM" && unitWord.test(words[first]!.text)) first++
     if (last >= first && !(first === last && words[first]!.pos === "NUM")) {
@@ -301,6 +329,7 @@ export const chunkMentions = (
       const head = words[last]!
       const generic = first === last && (genericHeads.has(head.lower) || genericHeads.has(head.lemma))
       if (norm.length > 1 || isAcronym(label)) {
+        const typing = phraseTyping(core, cues)
         out.push({
           first,
           last: end,
@@ -308,7 +337,8 @@ export const chunkMentions = (
           end: endChar,
           label,
           norm,
-          type: phraseType(core, cues),
+          type: typing.type,
+          strong: typing.strong,
           aliases,
           generic
         })
@@ -318,7 +348,46 @@ export const chunkMentions = (
       i = j + 1
     }
   }
-  return mergeTaskOf(source, words, mergeCoordinatedModifiers(source, words, out))
+  return typedByContext(words, mergeTaskOf(source, words, mergeCoordinatedModifiers(source, words, out)))
+}
+
+/** Whether `words[i]` is the `art` of "state of the art" (or "state-of-the art"). */
+const isStateOfTheArt = (words: ReadonlyArray<Word>, i: number): boolean =>
+  words[i]!.lower === "art" &&
+  ((words[i - 1]?.lower === "the" && words[i - 2]?.lower === "of" && words[i - 3]?.lower === "state") ||
+    words[i - 1]?.lower === "state-of-the")
+
+/** Words that name something: an acronym or a word with an inner capital or a digit, or only capitalised words. */
+const isName = (words: ReadonlyArray<Word>): boolean => {
+  const parts = words.filter((w) => /[\p{L}\p{N}]/u.test(w.text))
+  return parts.length > 0 && (
+    parts.some((w) => /^[\p{L}\p{N}]+\p{Lu}|^\p{Lu}{2}|\p{L}.*\p{N}|\p{N}.*\p{L}/u.test(w.text)) ||
+    parts.every((w) => /^\p{Lu}/u.test(w.text))
+  )
+}
+
+/** A weakly typed mention takes the type its context in the sentence gives (`offlineTypes.contextType`). */
+const typedByContext = (words: ReadonlyArray<Word>, mentions: ReadonlyArray<Mention>): Array<Mention> => {
+  const heads = new Map<number, Word>()
+  for (const m of mentions) heads.set(m.first, words[m.last]!)
+  const out: Array<Mention> = []
+  for (const m of mentions) {
+    // Only a name: the context of a common noun phrase says too little (`trained on features`, `8 categories`).
+    if (m.strong !== false || !isName(words.slice(m.first, m.last + 1))) {
+      out.push(m)
+      continue
+    }
+    let byContext = contextType(words, m.first, m.last, heads)
+    // `on SQuAD and TriviaQA`: a name coordinated after a name typed by its context is of that type
+    const before = out[out.length - 1]
+    const link = words[m.first - 1]
+    if (
+      byContext === undefined && before !== undefined && before.last === m.first - 2 && before.byContext === true &&
+      link !== undefined && (link.lower === "and" || link.lower === "or" || link.text === ",")
+    ) byContext = before.type
+    out.push(byContext === undefined ? m : { ...m, type: byContext, strong: true, byContext: true })
+  }
+  return out
 }
 
 /**

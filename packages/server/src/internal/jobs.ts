@@ -14,9 +14,12 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
+import type { FetchEvent, FetchSummary } from "@kg/graph/ArxivFetch"
 import type { ExtractEvent, ExtractSummary } from "@kg/graph/Extract"
 import type { L4Event, L4Options, L4Result } from "@kg/graph/L4"
-import type { Job, JobEvent, L4Request } from "../Api.js"
+import type { ComparedVariant } from "@kg/extraction/ExtractionEval"
+import type { ArxivRequest, CompareRequest, Job, JobEvent, L4Request } from "../Api.js"
+import { publicMessage } from "./publicError.js"
 
 const MAX_JOBS = 200
 const MAX_EVENTS = 50_000
@@ -33,11 +36,14 @@ interface State {
 export type JobSpec =
   | { readonly kind: "extract"; readonly paths: ReadonlyArray<string> }
   | { readonly kind: "l4"; readonly options: L4Request }
+  | { readonly kind: "arxiv"; readonly request: ArxivRequest }
+  | { readonly kind: "compare"; readonly request: CompareRequest }
 
-/** A finished job's totals and its last message. */
+/** A finished job's totals and its last message; `failure` when the job ran to its end but did not do its work. */
 interface Done {
   readonly summary: Record<string, unknown>
   readonly message: string
+  readonly failure?: string | undefined
 }
 
 const terminal = new Set(["completed", "failed", "cancelled"])
@@ -53,11 +59,27 @@ export type L4Runner = (
   onEvent: (event: L4Event) => Effect.Effect<void>
 ) => Effect.Effect<L4Result, unknown>
 
+/** Fetches papers from arXiv and extracts them (`kg fetch arxiv`); fails when the server has no arXiv client. */
+export type ArxivRunner = (
+  request: ArxivRequest,
+  onEvent: (event: FetchEvent) => Effect.Effect<void>
+) => Effect.Effect<FetchSummary, unknown>
+
+/** Runs each variant of a comparison over the gold file; `onVariant` reports a variant starting and each document done. */
+export type CompareRunner = (
+  request: CompareRequest,
+  onEvent: (event: { readonly variant: string; readonly done: number; readonly total: number }) => Effect.Effect<void>
+) => Effect.Effect<ReadonlyArray<ComparedVariant>, unknown>
+
 export interface Jobs {
   /** Queue an extraction of these paths. */
   readonly create: (paths: ReadonlyArray<string>) => Effect.Effect<Job>
   /** Queue an L4 run. */
   readonly createL4: (options: L4Request) => Effect.Effect<Job>
+  /** Queue an arXiv fetch (search or ids), whose papers are then extracted. */
+  readonly createArxiv: (request: ArxivRequest) => Effect.Effect<Job>
+  /** Queue a comparison of extraction variants on gold (prompt A/B). */
+  readonly createCompare: (request: CompareRequest) => Effect.Effect<Job>
   readonly list: Effect.Effect<ReadonlyArray<Job>>
   readonly get: (jobId: string) => Effect.Effect<Job | undefined>
   /** Past then live events of a job, ending with its last event; undefined when there is no such job. */
@@ -99,6 +121,13 @@ const describe = (e: ExtractEvent): Pick<JobEvent, "kind" | "message" | "paperId
           (e.counts.shaclViolations > 0 ? `, ${e.counts.shaclViolations} violations dropped` : ""),
         paperId: e.paperId
       }
+    case "PaperKept":
+      return {
+        kind: "paper-kept",
+        message: `kept the stored ${e.paperId}: ${e.failedChunks} of ${e.chunks} chunks failed in its new extraction ` +
+          `(${e.reason}); the next job tries again`,
+        paperId: e.paperId
+      }
     case "Linking":
       return { kind: "linking", message: `linking ${e.claims} claims to the graph and grading them` }
     case "Linked": {
@@ -138,10 +167,91 @@ const describeL4 = (e: L4Event): Pick<JobEvent, "kind" | "message" | "done" | "t
   }
 }
 
+const describeFetch = (e: FetchEvent): Pick<JobEvent, "kind" | "message" | "paperId" | "done" | "total"> => {
+  switch (e._tag) {
+    case "Found":
+      return {
+        kind: "arxiv-found",
+        message: `arXiv: ${e.entries} entr${e.entries === 1 ? "y" : "ies"} to fetch (${e.total} results)` +
+          (e.missing.length > 0 ? `; not on arXiv: ${e.missing.join(", ")}` : "")
+      }
+    case "AlreadyStored":
+      return { kind: "arxiv-stored", message: `already stored: ${e.arxivId} as ${e.paperId}`, paperId: e.paperId }
+    case "Downloaded":
+      return {
+        kind: "arxiv-downloaded",
+        message: e.reused ? `${e.arxivId}: PDF already downloaded` : `downloaded ${e.arxivId} (${Math.round(e.bytes / 1024)} KB)`
+      }
+    case "DownloadFailed":
+      return { kind: "arxiv-failed", message: `could not fetch ${e.arxivId}: ${e.reason}` }
+    case "MetadataStored":
+      return { kind: "arxiv-metadata", message: `arXiv metadata stored for ${e.paperId}`, paperId: e.paperId }
+    case "Extraction":
+      return describe(e.event)
+  }
+}
+
+const fetchDone = (s: FetchSummary): Done => ({
+  summary: { ...s } as Record<string, unknown>,
+  failure: s.stored.length === 0 && s.failed.length > 0
+    ? `no paper could be fetched from arXiv (${s.failed[0]!.arxivId}: ${s.failed[0]!.reason})`
+    : extractFailure(s.extraction),
+  message: `done: ${s.stored.length} paper(s) from arXiv stored or confirmed (${s.downloaded} downloaded, ` +
+    `${s.alreadyStored.length} already stored, ${s.failed.length} failed); ${extractDone(s.extraction).message}`
+})
+
+const compareDone = (rows: ReadonlyArray<ComparedVariant>): Done => ({
+  summary: {
+    variants: rows.map((r) => ({
+      name: r.name,
+      provider: r.run.provider,
+      model: r.run.model,
+      documents: r.run.report.documents,
+      entityF1: r.run.report.entities.modes.typedExact.f1,
+      entityF1Lenient: r.run.report.entities.modes.untypedLenient.f1,
+      relationF1: r.run.report.relations.modes.typedExact.f1,
+      relationF1Lenient: r.run.report.relations.modes.untypedLenient.f1,
+      predictedEntities: r.run.report.predictedEntities,
+      predictedRelations: r.run.report.predictedRelations,
+      inputTokens: r.run.usage.inputTokens + r.run.usage.cacheReadTokens + r.run.usage.cacheWriteTokens,
+      outputTokens: r.run.usage.outputTokens,
+      costUsd: r.costUsd,
+      seconds: r.run.seconds,
+      failed: r.run.failures.length
+    }))
+  },
+  message: `done: ${rows.map((r) => `${r.name} entity F1 ${r.run.report.entities.modes.typedExact.f1.toFixed(3)}`).join(", ")}`
+})
+
+/**
+ * Why an extraction that ran to its end did not do its work, or undefined: every chunk of every paper it wrote
+ * failed, a stored paper was kept because its new extraction failed, nothing was found to extract, or a budget
+ * stopped it before any paper was stored. Such a job ends `failed`, not `completed`.
+ */
+export const extractFailure = (s: ExtractSummary): string | undefined => {
+  if (s.stopped !== undefined && s.papers === 0) return `the budget stopped the job before any paper was stored (${s.stopped.detail})`
+  if (s.kept !== undefined && s.kept.length > 0) {
+    const first = s.kept[0]!
+    return `${s.kept.length} stored paper(s) kept unchanged: the new extraction failed ${first.failedChunks} of ` +
+      `${first.chunks} chunks of ${first.paperId} (${first.reason}); run the job again to retry`
+  }
+  if (s.papers > 0 && s.papersFailed === s.papers) {
+    return `every chunk of the ${s.papers} paper(s) failed: nothing was extracted (the reasons are in each paper's ` +
+      "failed chunks); fix the cause and run the job again: those papers are retried"
+  }
+  if (s.stopped === undefined && s.papers === 0 && s.papersUnchanged === 0) {
+    return s.filesSkipped > 0
+      ? `nothing was extracted: all ${s.filesSkipped} file(s) were skipped (the reasons are in the job's events)`
+      : "nothing was extracted: no paper was found (kg reads .md, .markdown, .txt and .pdf files)"
+  }
+  return undefined
+}
+
 const extractDone = (s: ExtractSummary): Done => ({
   summary: { ...s } as Record<string, unknown>,
   message: `done in ${s.seconds}s: ${s.papers} paper(s) stored, ${s.papersUnchanged} unchanged, ${s.filesSkipped} file(s) skipped; ` +
-    `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`
+    `${s.chunks} chunks, ${s.claims} claims, ${s.failedChunks} failed chunks, ${s.shaclViolations} SHACL violations`,
+  failure: extractFailure(s)
 })
 
 const l4Done = (r: L4Result): Done => {
@@ -163,12 +273,25 @@ const l4Options = (o: L4Request): Omit<L4Options, "onEvent" | "provider"> => ({
   ...(o.restate !== undefined ? { restate: o.restate } : {})
 })
 
-const errorText = (cause: unknown): string =>
-  typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" && cause.message !== ""
-    ? cause.message
-    : String(cause)
+const started = (spec: JobSpec): string =>
+  spec.kind === "extract"
+    ? `extracting ${spec.paths.join(", ")}`
+    : spec.kind === "arxiv"
+    ? `fetching from arXiv: ${arxivWhat(spec.request)}`
+    : spec.kind === "compare"
+    ? `comparing ${spec.request.variants.map((v) => v.name).join(", ")} on ${spec.request.gold}`
+    : "running the L4 job: clustering the claims"
 
-export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, Scope.Scope> =>
+const arxivWhat = (r: ArxivRequest): string =>
+  [r.query !== undefined ? JSON.stringify(r.query) : null, r.ids !== undefined && r.ids.length > 0 ? r.ids.join(", ") : null]
+    .filter((x) => x !== null).join(" and ")
+
+export const make = (
+  run: Runner,
+  runL4: L4Runner,
+  runArxiv: ArxivRunner,
+  runCompare: CompareRunner
+): Effect.Effect<Jobs, never, Scope.Scope> =>
   Effect.gen(function*() {
     const states = new Map<string, State>()
     const queue = yield* Queue.unbounded<State>()
@@ -228,32 +351,52 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
       if (state.job.status !== "queued") return yield* settle
       yield* update(state, (job) => ({ ...job, status: "running", startedAt: now() }))
       const spec = state.spec
-      yield* emit(state, {
-        kind: "started",
-        message: spec.kind === "extract" ? `extracting ${spec.paths.join(", ")}` : "running the L4 job: clustering the claims"
-      })
+      yield* emit(state, { kind: "started", message: started(spec) })
       const fiber = yield* Effect.fork(
         spec.kind === "extract"
           ? Effect.map(run(spec.paths, (e) => Effect.zipRight(progress(state, e), emit(state, describe(e)))), extractDone)
+          : spec.kind === "arxiv"
+          ? Effect.map(
+            runArxiv(spec.request, (e) =>
+              Effect.zipRight(e._tag === "Extraction" ? progress(state, e.event) : Effect.void, emit(state, describeFetch(e)))),
+            fetchDone
+          )
+          : spec.kind === "compare"
+          ? Effect.map(
+            runCompare(spec.request, (e) =>
+              emit(state, {
+                kind: "variant",
+                message: `${e.variant}: ${e.done} of ${e.total} documents`,
+                done: e.done,
+                total: e.total
+              })),
+            compareDone
+          )
           : Effect.map(runL4(l4Options(spec.options), (e) => emit(state, describeL4(e))), l4Done)
       )
       state.fiber = fiber
       const exit = yield* Fiber.await(fiber)
       state.fiber = null
-      if (Exit.isSuccess(exit)) {
+      if (Exit.isSuccess(exit) && exit.value.failure !== undefined) {
+        const message = exit.value.failure
+        yield* finish(state, "failed", { summary: exit.value.summary, error: message }, `failed: ${message} (${exit.value.message})`)
+      } else if (Exit.isSuccess(exit)) {
         yield* finish(state, "completed", { summary: exit.value.summary }, exit.value.message)
       } else if (Exit.isInterrupted(exit)) {
         yield* finish(
           state,
           "cancelled",
           {},
-          spec.kind === "extract"
+          spec.kind === "extract" || spec.kind === "arxiv"
             ? "cancelled: papers already stored are kept; run the job again to resume"
+            : spec.kind === "compare"
+            ? "cancelled: nothing was stored"
             : "cancelled: the stored patterns are as they were before the run, or as its last completed step left them"
         )
       } else {
         const failure = Cause.failureOption(exit.cause)
-        const message = errorText(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
+        // Never SQL nor a server path in what a client reads.
+        const message = publicMessage(failure._tag === "Some" ? failure.value : Cause.squash(exit.cause))
         yield* finish(state, "failed", { error: message }, `failed: ${message}`)
       }
       yield* settle
@@ -289,7 +432,16 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
         states.set(jobId, state)
         prune()
         active++
-        yield* emit(state, { kind: "queued", message: spec.kind === "extract" ? `queued: ${spec.paths.join(", ")}` : "queued: an L4 run" })
+        yield* emit(state, {
+          kind: "queued",
+          message: spec.kind === "extract"
+            ? `queued: ${spec.paths.join(", ")}`
+            : spec.kind === "arxiv"
+            ? `queued: arXiv ${arxivWhat(spec.request)}`
+            : spec.kind === "compare"
+            ? `queued: comparing ${spec.request.variants.length} variants`
+            : "queued: an L4 run"
+        })
         yield* Queue.offer(queue, state)
         return state.job
       })
@@ -332,6 +484,8 @@ export const make = (run: Runner, runL4: L4Runner): Effect.Effect<Jobs, never, S
     return {
       create: (paths) => enqueue({ kind: "extract", paths }),
       createL4: (options) => enqueue({ kind: "l4", options }),
+      createArxiv: (request) => enqueue({ kind: "arxiv", request }),
+      createCompare: (request) => enqueue({ kind: "compare", request }),
       list: Effect.sync(() => Array.from(states.values(), (s) => s.job).reverse()),
       get: (jobId) => Effect.sync(() => states.get(jobId)?.job),
       events,

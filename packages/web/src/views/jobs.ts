@@ -2,7 +2,7 @@
  * Adding papers (uploads, or files and folders on the server's disk) with each job's live progress, and the L4
  * patterns.
  */
-import { del, getJson, type Job, type JobEvent, type Pattern, postJson, stream, upload } from "../api.js"
+import { type ArxivHit, del, getJson, type Job, type JobEvent, type Pattern, postJson, stream, upload } from "../api.js"
 import { clear, h } from "../dom.js"
 import { claimHref, errorBox, loading, section } from "../widgets.js"
 
@@ -22,7 +22,7 @@ const jobCard = (job: Job): HTMLElement => {
   } }, "Cancel")
   const card = h("li", { class: "card job", id: `job-${job.jobId}` },
     h("div", { class: "row wrap" },
-      h("strong", {}, job.kind === "l4" ? "L4 run (patterns)" : job.paths.map((p) => p.split("/").pop()).join(", ")),
+      h("strong", {}, job.kind === "l4" ? "L4 run (patterns)" : job.kind === "arxiv" ? "arXiv fetch" : job.paths.map((p) => p.split("/").pop()).join(", ")),
       state, current, cancel),
     bar, log)
   const apply = (j: Job) => {
@@ -67,8 +67,9 @@ export const addView = async (main: HTMLElement): Promise<void> => {
     h("button", { type: "submit", class: "primary" }, "Extract"))
   const jobs = h("ol", { class: "jobs", "aria-label": "Extraction jobs" })
   const problems = h("div", {})
-  main.append(h("h1", {}, "Add papers"), h("div", { class: "two" }, uploadForm, pathForm), problems, h("h2", {}, "Jobs"), jobs)
   const show = (job: Job) => jobs.prepend(jobCard(job))
+  main.append(h("h1", {}, "Add papers"), h("div", { class: "two" }, uploadForm, pathForm), arxivForm(show, problems), problems,
+    h("h2", {}, "Jobs"), jobs)
   uploadForm.addEventListener("submit", async (ev) => {
     ev.preventDefault()
     clear(problems)
@@ -99,6 +100,71 @@ export const addView = async (main: HTMLElement): Promise<void> => {
   } catch (e) {
     problems.append(errorBox(e))
   }
+}
+
+/** Search arXiv, pick papers, and fetch and extract them as a job (as `kg fetch arxiv`). */
+const arxivForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElement => {
+  const query = h("input", { id: "arxiv-query", type: "search", placeholder: "cat:cs.CL AND ti:verification, or words", maxlength: 500 })
+  const max = h("input", { id: "arxiv-max", type: "number", min: 1, max: 50, value: 10, class: "narrow" })
+  const metadataOnly = h("input", { id: "arxiv-metadata", type: "checkbox" })
+  const hits = h("ol", { class: "arxiv-hits", "data-testid": "arxiv-hits" })
+  const fetchButton = h("button", { type: "button", class: "primary", disabled: true }, "Fetch and extract the chosen papers")
+  const chosen = new Set<string>()
+  const refresh = () => {
+    fetchButton.disabled = chosen.size === 0
+    fetchButton.textContent = chosen.size === 0 ? "Fetch and extract the chosen papers" : `Fetch and extract ${chosen.size} paper${chosen.size === 1 ? "" : "s"}`
+  }
+  const form = h("form", { class: "card add-form", "aria-label": "From arXiv" },
+    h("h2", {}, "From arXiv"),
+    h("label", { for: "arxiv-query" }, "Search arXiv (fields like ti:, au:, abs:, cat:, or plain words)"), query,
+    h("div", { class: "row wrap" },
+      h("label", { for: "arxiv-max" }, "at most "), max,
+      h("label", { for: "arxiv-metadata" }, metadataOnly, " titles and abstracts only (no PDF)"),
+      h("button", { type: "submit" }, "Search")),
+    hits, fetchButton)
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault()
+    clear(problems)
+    clear(hits)
+    chosen.clear()
+    refresh()
+    const q = query.value.trim()
+    if (q === "") return
+    const status = loading("arXiv results")
+    hits.append(status)
+    try {
+      const found = await getJson<ReadonlyArray<ArxivHit>>("/arxiv/search", { query: q, max: Number(max.value) || 10 })
+      status.remove()
+      if (found.length === 0) hits.append(h("li", { class: "muted" }, "arXiv found nothing for this search."))
+      for (const hit of found) {
+        const box = h("input", { type: "checkbox", id: `arxiv-${hit.arxivId}`, value: hit.arxivId, disabled: hit.stored })
+        box.addEventListener("change", () => {
+          if (box.checked) chosen.add(hit.arxivId)
+          else chosen.delete(hit.arxivId)
+          refresh()
+        })
+        hits.append(h("li", {},
+          h("label", { for: `arxiv-${hit.arxivId}`, class: "check" }, box,
+            h("strong", {}, hit.title), " ",
+            h("span", { class: "muted" }, `${hit.authors.slice(0, 3).join(", ")}${hit.authors.length > 3 ? " et al." : ""} · ${hit.year ?? "n.d."} · ${hit.arxivId}`),
+            hit.stored ? h("span", { class: "badge badge-established" }, "stored") : "")))
+      }
+    } catch (e) {
+      status.replaceWith(errorBox(e))
+    }
+  })
+  fetchButton.addEventListener("click", async () => {
+    clear(problems)
+    try {
+      onJob(await postJson<Job>("/jobs/arxiv", { ids: [...chosen], ...(metadataOnly.checked ? { metadataOnly: true } : {}) }))
+      chosen.clear()
+      for (const box of Array.from(hits.querySelectorAll("input"))) box.checked = false
+      refresh()
+    } catch (e) {
+      problems.append(errorBox(e))
+    }
+  })
+  return form
 }
 
 const runForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElement => {

@@ -2,19 +2,55 @@
  * Papers: the list, and one paper with its metadata, L2 record, claims, chunks with entity mentions marked, and
  * what its run could not store (SHACL violations, failed chunks).
  */
-import { getJson, type PaperDetail, type PaperSummary } from "../api.js"
+import { getJson, type PaperDetail, type PaperSummary, type Stats, url } from "../api.js"
 import { clear, h, marked } from "../dom.js"
 import { openEvidence } from "../evidence.js"
-import { typeColour } from "../graphCanvas.js"
+import { typeColour } from "../graphStyle.js"
+import { studioSection } from "./studio.js"
 import { badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, table } from "../widgets.js"
+
+const EXPORT_FORMATS: ReadonlyArray<readonly [string, string]> = [
+  ["turtle", "Turtle (RDF)"],
+  ["jsonld", "JSON-LD (RDF)"],
+  ["ntriples", "N-Triples (RDF)"],
+  ["csv", "CSV (one table)"],
+  ["parquet", "Parquet (one table)"],
+  ["training", "training data (JSONL)"]
+]
+
+/** Download the whole graph: RDF, one table as CSV or Parquet, or the training data (the API's /export). */
+export const exportForm = (tables: ReadonlyArray<string>): HTMLElement => {
+  const format = h("select", { id: "x-format", name: "format" }, EXPORT_FORMATS.map(([v, l]) => h("option", { value: v }, l)))
+  const table = h("select", { id: "x-table", name: "table" }, tables.map((t) => h("option", { value: t }, t)))
+  const offline = h("input", { type: "checkbox", id: "x-offline", name: "includeOffline" })
+  const tableLabel = h("label", { for: "x-table" }, "Table")
+  const offlineLabel = h("label", { for: "x-offline", class: "check" }, offline, "include offline runs")
+  const link = h("a", { class: "button primary", "data-testid": "export-download" }, "Download")
+  const update = () => {
+    const f = format.value
+    const perTable = f === "csv" || f === "parquet"
+    tableLabel.hidden = table.hidden = !perTable
+    offlineLabel.hidden = f !== "training"
+    link.setAttribute("href", url("/export", {
+      format: f,
+      table: perTable ? table.value : undefined,
+      includeOffline: f === "training" && offline.checked ? "true" : undefined
+    }))
+  }
+  for (const el of [format, table, offline]) el.addEventListener("change", update)
+  update()
+  return h("form", { class: "card export-form", "aria-label": "Export the graph", onsubmit: (ev: Event) => ev.preventDefault() },
+    h("strong", {}, "Export the graph"), h("label", { for: "x-format" }, "Format"), format, tableLabel, table, offlineLabel, link)
+}
 
 export const papersView = async (main: HTMLElement): Promise<void> => {
   main.append(h("h1", {}, "Papers"))
   const status = loading("papers")
   main.append(status)
   try {
-    const papers = await getJson<ReadonlyArray<PaperSummary>>("/papers")
+    const [papers, stats] = await Promise.all([getJson<ReadonlyArray<PaperSummary>>("/papers"), getJson<Stats>("/stats")])
     status.remove()
+    if (papers.length > 0) main.append(exportForm(Object.keys(stats.tables).sort()))
     if (papers.length === 0) {
       main.append(h("p", { class: "card" }, "No papers yet. ", h("a", { href: "#/add" }, "Add papers"), " to build the graph."))
       return
@@ -116,4 +152,5 @@ export const paperView = async (main: HTMLElement, evidence: HTMLElement, id: st
     : null
   main.append(section(`Chunks (${d.totalChunks}) with entity mentions`, legend, list, more,
     d.totalChunks > d.chunks.length ? h("p", { class: "muted" }, `Showing ${d.chunks.length} of ${d.totalChunks}.`) : null))
+  main.append(studioSection(p.paperId))
 }

@@ -117,6 +117,8 @@ export interface Evidence {
    * contribution, so papers repeating the words do not agree on one finding. Default false.
    */
   readonly selfReferential?: boolean | undefined
+  /** The claim's finding names its subject (a method or intervention, resolved). Default true (unknown). */
+  readonly identified?: boolean | undefined
 }
 
 /** A grade with its reasons. */
@@ -130,8 +132,18 @@ export interface Assessment {
   /** Independent contradicting papers (non-retracted, not also supporting). */
   readonly opposition: number
   readonly narrow: boolean
+  /** Why, starting with the count: "2 papers for, 1 against: ...". */
   readonly reason: string
+  /** The supporting papers (own and replicating, non-retracted, not on both sides). */
+  readonly papersFor: ReadonlyArray<string>
+  /** The contradicting papers (non-retracted, not also supporting). */
+  readonly papersAgainst: ReadonlyArray<string>
 }
+
+const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
+
+/** "2 papers for, 1 against" */
+const tally = (s: number, k: number) => `${papers(s)} for, ${k} against`
 
 /** Grade one claim. */
 export const grade = (e: Evidence, rules: GradingRules): Assessment => {
@@ -141,53 +153,74 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
   const s = supporting.size, k = opposing.size
   const independent = independentGroups(Array.from(supporting), e.authorsOf ?? (() => []))
   const narrow = isNarrow(e, rules)
-  const base = { claimId: e.claimId, support: s, independent, opposition: k, narrow: narrow.narrow }
+  const base = {
+    claimId: e.claimId,
+    support: s,
+    independent,
+    opposition: k,
+    narrow: narrow.narrow,
+    papersFor: Array.from(supporting).sort(),
+    papersAgainst: Array.from(opposing).sort()
+  }
+  const head = tally(s, k)
   if (e.ownPapers.length === 0) {
     return {
       ...base,
       status: "preliminary",
-      reason: e.retractedPapers.length > 0
+      reason: `${head}: ` + (e.retractedPapers.length > 0
         ? `every source is retracted (${e.retractedPapers.join(", ")})`
-        : "no source paper"
+        : "no source paper")
     }
   }
   if (k >= 1 && k >= rules.contestRatio * s) {
     return {
       ...base,
       status: "contested",
-      reason: `${s} supporting paper(s) against ${k} contradicting paper(s)`
+      reason: `${head}: contradicted on the same finding by ${papers(k)} (${Array.from(opposing).sort().join(", ")})`
     }
   }
+  const replicated = e.replicatingPapers.filter((p) => !e.ownPapers.includes(p)).length
+  const why = replicated > 0
+    ? `replicated by ${papers(replicated)} on the same finding`
+    : `${papers(e.ownPapers.length)} state${e.ownPapers.length === 1 ? "s" : ""} it`
   if (s >= rules.minIndependentPapers && e.selfReferential === true) {
     return {
       ...base,
       status: "preliminary",
-      reason: `${s} papers use these words, but its subject is self-referential (each paper's own contribution): ` +
+      reason: `${head}: ${papers(s)} use these words, but its subject is self-referential (each paper's own contribution): ` +
         "not one finding"
+    }
+  }
+  if (s >= rules.minIndependentPapers && e.identified === false && replicated === 0) {
+    return {
+      ...base,
+      status: "preliminary",
+      reason: `${head}: ${papers(s)} use these words, but its subject is not identified: not one finding`
     }
   }
   if (s >= rules.minIndependentPapers && independent < rules.minIndependentPapers) {
     return {
       ...base,
       status: "preliminary",
-      reason: `${s} supporting papers, but only ${independent} independent author group(s)`
+      reason: `${head}: ${why}, but only ${independent} independent author group(s)`
     }
   }
   if (s >= rules.minIndependentPapers) {
     if (narrow.narrow) {
-      return { ...base, status: "preliminary", reason: `${s} supporting papers, but ${narrow.reason}` }
+      return { ...base, status: "preliminary", reason: `${head}: ${why}, but ${narrow.reason}` }
     }
     return {
       ...base,
       status: "established",
-      reason: `${s} independent supporting papers (${independent} author group(s))` +
-        (k > 0 ? `; ${k} contradicting paper(s) below the contest ratio` : "; no contradiction")
+      reason: `${head}: ${why}; ${independent} independent author group(s)` +
+        (k > 0 ? `; ${papers(k)} against, below the contest ratio` : "; no contradiction")
     }
   }
   return {
     ...base,
     status: "preliminary",
-    reason: `${s} supporting paper(s)${k > 0 ? `, ${k} weak contradiction(s)` : ""}` +
+    reason: `${head}: ${s <= 1 ? "one paper states it, no other paper replicates it" : why}` +
+      (k > 0 ? `; ${k} contradiction(s) below the contest ratio` : "") +
       (narrow.narrow ? `; ${narrow.reason}` : "")
   }
 }

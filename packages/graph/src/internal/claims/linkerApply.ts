@@ -19,7 +19,8 @@ export interface PlannedEdge {
   readonly dst: string
   readonly kind: ClaimEdgeKind
   readonly score: number
-  readonly signals: Readonly<Record<string, number>>
+  /** Numeric signals, and the strings `proposed` (a candidate's kind) and `reason`. */
+  readonly signals: Readonly<Record<string, number | string>>
 }
 
 /** A merge: `from` disappears into `into`, whose row gets `fields`. */
@@ -51,13 +52,13 @@ const better = (a: PlannedEdge, b: PlannedEdge): PlannedEdge =>
     ? (KIND_PRIORITY[a.kind] > KIND_PRIORITY[b.kind] ? a : b)
     : (a.score >= b.score ? a : b)
 
-const parseSignals = (json: string | null): Record<string, number> => {
+const parseSignals = (json: string | null): Record<string, number | string> => {
   if (json === null) return {}
   try {
     const v: unknown = JSON.parse(json)
     if (v === null || typeof v !== "object") return {}
-    const out: Record<string, number> = {}
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === "number") out[k] = x
+    const out: Record<string, number | string> = {}
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === "number" || typeof x === "string") out[k] = x
     return out
   } catch {
     return {}
@@ -127,6 +128,14 @@ export const applyLinking = (
         `UPDATE claim_edges SET dst_claim_id = m.new_id FROM temp.main.kg_link_merge m
          WHERE claim_edges.dst_claim_id = m.old_id`
       )
+      // the survivor keeps its finding; one that had none takes a merged claim's
+      yield* db.run(
+        `INSERT INTO claim_findings
+         SELECT new_id, first(f.finding ORDER BY m.old_id) FROM claim_findings f JOIN temp.main.kg_link_merge m ON f.claim_id = m.old_id
+         WHERE NOT EXISTS (SELECT 1 FROM claim_findings t WHERE t.claim_id = m.new_id)
+         GROUP BY new_id`
+      )
+      yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
       yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT old_id FROM temp.main.kg_link_merge)")
     }
 

@@ -10,7 +10,10 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
+import type { Finding } from "@kg/core/Domain"
+import { findingOf } from "@kg/extraction/Findings"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
+import { compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
@@ -268,9 +271,10 @@ export const verify = (
 ): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
   Effect.gen(function*() {
     const found = yield* candidates(db, statement, options)
+    const hypothesis = findingOf(statement)
     const judged = yield* Effect.forEach(found, ({ finding, ...c }) =>
       (finding
-        ? judge(c.text, statement)
+        ? judge(c.text, statement).pipe(Effect.map((j) => byFindings(j, findingOf(c.text), hypothesis, c.text, statement)))
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
           Effect.map((j): JudgedEvidence => ({
             ...c,
@@ -283,6 +287,74 @@ export const verify = (
         ))
     return judged.sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
   })
+
+/** The confidence (and P(contradict)) of a contradiction read from the findings' scope or negation. */
+export const FINDING_CONTRADICTION = 0.9
+
+/**
+ * The judge's verdict on one piece of evidence, corrected by the structured
+ * findings (negation and scope, which a bag-of-features judge misses):
+ *
+ * - the evidence excludes a dataset or condition the hypothesis names ("...
+ *   improvements for WDW and CBT, but not for CNN and Daily Mail" against
+ *   "... improves accuracy on CNN and Daily Mail"): `contradict`;
+ * - the same subject with a null finding against an effect ("only little
+ *   impact", "no significant difference", "fails to improve" against "has a
+ *   large impact", "improves"), or opposite changes, on an outcome that is
+ *   not a different metric or dataset: `contradict`;
+ * - a `support` from evidence about other datasets only (the hypothesis names
+ *   its datasets, the evidence names others): `neutral`, it cannot support.
+ *
+ * A corrected verdict carries `findingRule` in its signals (1 scope, 2
+ * negation or direction, 3 other datasets), and a contradiction the learned
+ * paper rule reads as P(contradict) = {@link FINDING_CONTRADICTION}.
+ */
+export const byFindings = (
+  judgement: NliJudgement,
+  evidence: Finding,
+  hypothesis: Finding,
+  evidenceText: string,
+  hypothesisText: string
+): NliJudgement => {
+  const cmp = compareFindings(evidence, hypothesis, { a: evidenceText, b: hypothesisText })
+  if (cmp.subject === "different") return judgement
+  const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
+  const contradict = (rule: number): NliJudgement => ({
+    label: "contradict",
+    score: Math.max(judgement.label === "contradict" ? judgement.score : 0, FINDING_CONTRADICTION),
+    signals: {
+      ...judgement.signals,
+      pContradict: Math.max(typeof judgement.signals["pContradict"] === "number" ? judgement.signals["pContradict"] : 0, FINDING_CONTRADICTION),
+      findingRule: rule
+    }
+  })
+  // the evidence excludes what the hypothesis is about
+  const excluded = evidence.excludes.some((x) => hypothesisDatasets.some((h) => sameName(h, x)))
+  if (excluded && hypothesis.direction !== "null" && evidence.direction !== "null") return contradict(1)
+  // an effect against none, or opposite changes, about the same subject (a different metric or dataset explains it)
+  const outcomeClash = cmp.reasons.some((r) => r.startsWith("different metrics") || r.startsWith("different datasets"))
+  const nullAgainstEffect = (evidence.direction === "null") !== (hypothesis.direction === "null")
+  // a sentence of several clauses ("decreased the risk of PONV but was associated with an increased risk of bleeding")
+  // states more than one direction: its first one is not the finding about the hypothesis
+  const oneClause = !/[;]|\b(?:but|whereas|while|although|though|however|yet)\b/i.test(evidenceText)
+  if (cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && (nullAgainstEffect || cmp.outcome !== "different")) {
+    return contradict(2)
+  }
+  // support from other datasets only
+  const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
+  if (
+    judgement.label === "support" && hypothesisDatasets.length > 0 && evidenceDatasets.length > 0 &&
+    !evidenceDatasets.some((e) => hypothesisDatasets.some((h) => sameName(h, e)))
+  ) {
+    return { label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: 3 } }
+  }
+  return judgement
+}
+
+const sameName = (a: string, b: string): boolean => {
+  const n = (x: string) => x.toLowerCase().replace(/\b(?:the|dataset|datasets|data|set|benchmark|corpus)\b/g, "").replace(/[^a-z0-9]+/g, "")
+  return n(a) !== "" && n(a) === n(b)
+}
 
 /**
  * A contradiction judged at query time counts as counterevidence only at this

@@ -48,6 +48,40 @@ export const denseAboveBackground = (cos: number, mean: number): number => {
 export const linearFusion = (dense: number, lexical: number, alpha: number): number =>
   alpha * dense + (1 - alpha) * lexical
 
+/**
+ * The spread of the two scores over the rows searched (one query): the
+ * standard deviation of the normalised lexical score (rows without a query
+ * term count as 0) and the mean and standard deviation of the cosine.
+ */
+export interface FusionSpread {
+  readonly lexical: number
+  readonly cosineMean: number
+  readonly cosine: number
+}
+
+/**
+ * Standardised (z-score) fusion, on the lexical score's scale:
+ * `lexical + w * sd(lexical) * z(cosine)` with `w = alpha / (1 - alpha)` and
+ * `z(cosine) = (cos - mean) / sd(cosine)` over the rows searched, clipped to
+ * `[0, 1]`. It ranks as `(1 - alpha) * z(lexical) + alpha * z(cosine)` does:
+ * each side counts by how far a row stands out from the rest of the rows
+ * searched in units of that side's own spread, so a weak side whose scores
+ * are spread evenly over many rows (averaged word vectors give every text of
+ * a topic a similar cosine) cannot outweigh the few rows that hold the
+ * query's rare terms, while it still separates rows of similar lexical score.
+ * The score stays on the scale of the lexical coverage (what the relevance
+ * floor is calibrated on), moved up or down by the dense evidence. When no
+ * row holds a query term (no lexical spread) the dense side decides alone:
+ * `alpha * denseAboveBackground`. `alpha` is capped at 0.95.
+ */
+export const standardisedFusion = (lexical: number, cos: number | undefined, spread: FusionSpread, alpha: number): number => {
+  const a = Math.min(0.95, Math.max(0, alpha))
+  if (cos === undefined || !Number.isFinite(cos) || !(spread.cosine > 0)) return Math.min(1, Math.max(0, lexical))
+  if (!(spread.lexical > 0)) return a * denseAboveBackground(cos, spread.cosineMean)
+  const z = (cos - spread.cosineMean) / spread.cosine
+  return Math.min(1, Math.max(0, lexical + (a / (1 - a)) * spread.lexical * z))
+}
+
 /** The constant of reciprocal-rank fusion (Cormack et al. 2009). */
 export const RRF_K = 60
 

@@ -47,10 +47,12 @@ export interface Scored {
   readonly score: number
 }
 
-/** The result of a dense search: the best documents by cosine and the mean cosine of each kind searched. */
+/** The result of a dense search: the best documents by cosine, and the mean and spread of the cosines of each kind searched. */
 export interface DenseResult {
   readonly hits: ReadonlyArray<Scored>
   readonly means: ReadonlyMap<DocKind, number>
+  /** Standard deviation of the cosines of each kind searched. */
+  readonly spreads: ReadonlyMap<DocKind, number>
 }
 
 const KINDS: ReadonlyArray<DocKind> = ["chunk", "record", "claim"]
@@ -370,11 +372,13 @@ export class Collection {
     kinds?: ReadonlyArray<DocKind>
   ): DenseResult {
     const means = new Map<DocKind, number>()
+    const spreads = new Map<DocKind, number>()
     const qn = normOf(vector)
-    if (this.dimension !== vector.length || qn === 0) return { hits: [], means }
+    if (this.dimension !== vector.length || qn === 0) return { hits: [], means, spreads }
     const dim = vector.length
     const wanted = kinds === undefined ? null : Uint8Array.from(KINDS, (kind) => (kinds.includes(kind) ? 1 : 0))
     const sums = new Float64Array(KINDS.length)
+    const squares = new Float64Array(KINDS.length)
     const counts = new Float64Array(KINDS.length)
     const limit = Math.max(0, Math.floor(k))
     // a bounded min-heap of the best cosines (ties resolved by key afterwards)
@@ -439,6 +443,7 @@ export class Collection {
       const cos = dotAt(vector, data, d * dim) / (qn * norm)
       if (Number.isNaN(cos)) return
       sums[kind] = sums[kind]! + cos
+      squares[kind] = squares[kind]! + cos * cos
       counts[kind] = counts[kind]! + 1
       consider(ref, cos)
     }
@@ -464,14 +469,17 @@ export class Collection {
       }
     }
     KINDS.forEach((kind, i) => {
-      if (counts[i]! > 0) means.set(kind, sums[i]! / counts[i]!)
+      if (counts[i]! === 0) return
+      const mean = sums[i]! / counts[i]!
+      means.set(kind, mean)
+      spreads.set(kind, Math.sqrt(Math.max(0, squares[i]! / counts[i]! - mean * mean)))
     })
     const candidates: Array<Scored> = []
     for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapCos[i]! })
     for (const t of ties) if (t.score === floor) candidates.push(t)
     const cos = new Map(candidates.map((c) => [c.ref, c.score]))
     const hits = this.best(candidates.map((c) => c.ref), (ref) => cos.get(ref)!, limit)
-    return { hits, means }
+    return { hits, means, spreads }
   }
 }
 

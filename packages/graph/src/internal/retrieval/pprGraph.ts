@@ -42,17 +42,52 @@ export interface EntityGraph {
    * the subject, node of the object, best confidence in that paper): what a
    * paper-set graph is cut from (see {@link subgraph}).
    */
-  readonly relationsByPaper: ReadonlyMap<string, ReadonlyArray<readonly [number, number, number]>>
+  readonly relationsByPaper: ReadonlyMap<string, ReadonlyArray<RelationRow>>
+  /**
+   * The relation triples of the graph (the fact layer): one per (subject,
+   * object) pair, with the predicate of its most confident row.
+   */
+  readonly triples: ReadonlyArray<Triple>
+  /** Synonym edges between entities (node, node, similarity): see {@link synonymPairs}. */
+  readonly synonyms: ReadonlyArray<readonly [number, number, number]>
+  /** The threshold the synonym edges were made with (a cut recomputes them over its own entities). */
+  readonly synonymThreshold: number
 }
 
-/** Weights of the edge kinds. */
+/** A relation row of a paper: subject node, object node, best confidence in that paper, predicate. */
+export type RelationRow = readonly [number, number, number, string]
+
+/** A relation triple between two entity nodes. */
+export interface Triple {
+  readonly s: number
+  readonly o: number
+  readonly predicate: string
+  /** The best confidence of the relation. */
+  readonly confidence: number
+}
+
+/** Options of {@link loadGraph}. */
+export interface GraphOptions {
+  /**
+   * Entities whose labels are this similar (IDF-weighted Jaccard of their
+   * label words, see {@link synonymPairs}) are joined by a synonym edge; 0
+   * or more than 1: none. Default {@link DEFAULT_SYNONYM_THRESHOLD}.
+   */
+  readonly synonymThreshold?: number | undefined
+}
+
+/** Weights of the edge kinds (a synonym edge: this times the similarity). */
 export const EDGE_WEIGHTS = {
   mention: 1,
   claimSource: 1,
   claimEntity: 1,
   relation: 0.5,
-  claimEdge: 1
+  claimEdge: 1,
+  synonym: 0.5
 } as const
+
+/** The default similarity of entity labels above which a synonym edge joins them (none by default; see docs/benchmarks.md). */
+export const DEFAULT_SYNONYM_THRESHOLD = 0
 
 /**
  * Load the graph. With `paperIds`, only the chunks of those papers and the
@@ -66,7 +101,8 @@ export const EDGE_WEIGHTS = {
  */
 export const loadGraph = (
   db: DuckDbService,
-  paperIds: ReadonlyArray<string> | undefined
+  paperIds: ReadonlyArray<string> | undefined,
+  options: GraphOptions = {}
 ): Effect.Effect<EntityGraph, DuckDbError> =>
   Effect.gen(function*() {
     const filtered = paperIds !== undefined
@@ -93,7 +129,7 @@ export const loadGraph = (
          FROM (SELECT entity_id FROM men UNION SELECT entity_id FROM cen)
        ),
        rel AS MATERIALIZED (
-         SELECT s.n AS s, o.n AS o, r.paper_id AS p, max(r.confidence) AS w
+         SELECT s.n AS s, o.n AS o, r.paper_id AS p, max(r.confidence) AS w, arg_max(r.predicate, r.confidence) AS pr
          FROM relations r JOIN en s ON s.entity_id = r.subject_id JOIN en o ON o.entity_id = r.object_id
          WHERE TRUE ${and("r.paper_id")} GROUP BY 1, 2, 3
        ),
@@ -120,6 +156,7 @@ export const loadGraph = (
          (SELECT list(o ORDER BY s, o, p) FROM rel) AS "relationObjects",
          (SELECT list(p ORDER BY s, o, p) FROM rel) AS "relationPapers",
          (SELECT list(w ORDER BY s, o, p) FROM rel) AS "relationWeights",
+         (SELECT list(pr ORDER BY s, o, p) FROM rel) AS "relationPredicates",
          (SELECT list(s ORDER BY s, d) FROM ced) AS "edgeSources",
          (SELECT list(d ORDER BY s, d) FROM ced) AS "edgeTargets",
          (SELECT list(w ORDER BY s, d) FROM ced) AS "edgeWeights",
@@ -182,29 +219,36 @@ export const loadGraph = (
       edges++
     }
     // relations: the best confidence of each (subject, object) over the papers, and the rows per paper
-    const best = new Map<number, { s: number; o: number; w: number }>()
-    const relationsByPaper = new Map<string, Array<readonly [number, number, number]>>()
+    const best = new Map<number, { s: number; o: number; w: number; p: string }>()
+    const relationsByPaper = new Map<string, Array<RelationRow>>()
     const subjects = r.relationSubjects ?? []
     const objects = r.relationObjects ?? []
     const relationPapers = r.relationPapers ?? []
     const relationWeights = r.relationWeights ?? []
+    const relationPredicates = r.relationPredicates ?? []
     for (let i = 0; i < subjects.length; i++) {
       const s = entityBase + subjects[i]!
       const o = entityBase + objects[i]!
       const w = relationWeights[i]!
+      const predicate = relationPredicates[i] ?? ""
       const key = s * size + o
       const seen = best.get(key)
-      if (seen === undefined) best.set(key, { s, o, w })
-      else if (w > seen.w) seen.w = w
+      if (seen === undefined) best.set(key, { s, o, w, p: predicate })
+      else if (w > seen.w) {
+        seen.w = w
+        seen.p = predicate
+      }
       if (!filtered) {
         const p = relationPapers[i]!
         const list = relationsByPaper.get(p)
-        if (list === undefined) relationsByPaper.set(p, [[s, o, w]])
-        else list.push([s, o, w])
+        if (list === undefined) relationsByPaper.set(p, [[s, o, w, predicate]])
+        else list.push([s, o, w, predicate])
       }
     }
-    for (const { o, s, w } of best.values()) {
+    const triples: Array<Triple> = []
+    for (const { o, p, s, w } of best.values()) {
       builder.addEdge(s, o, relationWeight(w))
+      triples.push({ s, o, predicate: p, confidence: w })
       edges++
     }
     const edgeSources = r.edgeSources ?? []
@@ -231,6 +275,12 @@ export const loadGraph = (
       else if (!list.includes(n)) list.push(n)
       longestPhrase = Math.max(longestPhrase, key.split(" ").length)
     }
+    const synonymThreshold = options.synonymThreshold ?? DEFAULT_SYNONYM_THRESHOLD
+    const synonyms = synonymPairs(phrases, synonymThreshold)
+    for (const [a, b, sim] of synonyms) {
+      builder.addEdge(a, b, EDGE_WEIGHTS.synonym * sim)
+      edges++
+    }
     return {
       graph: builder.build(size),
       ids,
@@ -244,9 +294,86 @@ export const loadGraph = (
       paperChunks,
       chunkCount: chunkIds.length,
       edgeCount: edges,
-      relationsByPaper
+      relationsByPaper,
+      triples,
+      synonyms,
+      synonymThreshold
     }
   })
+
+/** Words that never make two labels synonyms. */
+const LABEL_STOP = new Set(["the", "a", "an", "of", "and", "in", "on", "for", "to", "by", "with", "at", "from", "or"])
+
+/** Entities sharing a word held by more than this many entities are not compared through that word. */
+const SYNONYM_BLOCK = 50
+
+/**
+ * Synonym edges between entities (HippoRAG's synonymy edges, offline): two
+ * entities are joined when the IDF-weighted Jaccard similarity of the words
+ * of their labels or aliases (normalised; IDF over the entities' labels, so
+ * a word many labels share counts little) is at least `threshold`, compared
+ * only through a word at most {@link SYNONYM_BLOCK} entities share ("Nolan" -
+ * "Christopher Nolan", "Leland" - "Leland, North Carolina"; not "North
+ * Carolina" - "South Carolina"). Pairs as (node, node, similarity), node
+ * ascending; none when `threshold` is not in `(0, 1]`.
+ */
+export const synonymPairs = (
+  phrases: ReadonlyMap<string, ReadonlyArray<number>>,
+  threshold: number
+): ReadonlyArray<readonly [number, number, number]> => {
+  if (!(threshold > 0 && threshold <= 1)) return []
+  // the words of each entity, over its label and aliases
+  const words = new Map<number, Set<string>>()
+  for (const [key, nodes] of phrases) {
+    const ws = key.split(" ").filter((w) => w.length > 1 && !LABEL_STOP.has(w))
+    for (const n of nodes) {
+      let set = words.get(n)
+      if (set === undefined) words.set(n, set = new Set())
+      for (const w of ws) set.add(w)
+    }
+  }
+  const holders = new Map<string, Array<number>>()
+  for (const [n, ws] of words) {
+    for (const w of ws) {
+      const list = holders.get(w)
+      if (list === undefined) holders.set(w, [n])
+      else list.push(n)
+    }
+  }
+  const total = Math.max(1, words.size)
+  const idf = (w: string) => Math.log(1 + total / (holders.get(w)?.length ?? 1))
+  const mass = new Map<number, number>()
+  for (const [n, ws] of words) {
+    let m = 0
+    for (const w of ws) m += idf(w)
+    mass.set(n, m)
+  }
+  const out: Array<readonly [number, number, number]> = []
+  const seen = new Set<number>()
+  const nodes = Array.from(words.keys()).sort((a, b) => a - b)
+  const stride = (nodes[nodes.length - 1] ?? 0) + 1
+  for (const [w, list] of holders) {
+    if (list.length < 2 || list.length > SYNONYM_BLOCK) continue
+    void w
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const a = Math.min(list[i]!, list[j]!)
+        const b = Math.max(list[i]!, list[j]!)
+        const pair = a * stride + b
+        if (seen.has(pair)) continue
+        seen.add(pair)
+        const wa = words.get(a)!
+        const wb = words.get(b)!
+        let shared = 0
+        for (const x of wa) if (wb.has(x)) shared += idf(x)
+        const union = mass.get(a)! + mass.get(b)! - shared
+        const sim = union > 0 ? shared / union : 0
+        if (sim >= threshold) out.push([a, b, sim])
+      }
+    }
+  }
+  return out.sort((x, y) => x[0] - y[0] || x[1] - y[1])
+}
 
 /** Pairs of node numbers travel as one number, `first * PAIR + second` (exact: both are below 2^26). */
 const PAIR = 2 ** 26
@@ -264,6 +391,7 @@ interface GraphRows {
   readonly relationObjects: ReadonlyArray<number> | null
   readonly relationPapers: ReadonlyArray<string> | null
   readonly relationWeights: ReadonlyArray<number> | null
+  readonly relationPredicates: ReadonlyArray<string> | null
   readonly edgeSources: ReadonlyArray<number> | null
   readonly edgeTargets: ReadonlyArray<number> | null
   readonly edgeWeights: ReadonlyArray<number> | null
@@ -288,7 +416,10 @@ const emptyGraph = (): EntityGraph => ({
   paperChunks: new Map(),
   chunkCount: 0,
   edgeCount: 0,
-  relationsByPaper: new Map()
+  relationsByPaper: new Map(),
+  triples: [],
+  synonyms: [],
+  synonymThreshold: DEFAULT_SYNONYM_THRESHOLD
 })
 
 const phraseKeysCache = new WeakMap<EntityGraph, ReadonlyMap<number, ReadonlyArray<string>>>()
@@ -393,20 +524,25 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
     }
   }
   // relations stated in these papers, between entities of the graph
-  const best = new Map<string, { s: number; o: number; w: number }>()
+  const best = new Map<string, { s: number; o: number; w: number; p: string }>()
   for (const p of papers) {
-    for (const [s, o, w] of whole.relationsByPaper.get(p) ?? []) {
+    for (const [s, o, w, predicate] of whole.relationsByPaper.get(p) ?? []) {
       const ls = local[s]!
       const lo = local[o]!
       if (ls < 0 || lo < 0 || whole.kinds[s] !== "entity" || whole.kinds[o] !== "entity") continue
       const key = `${ls} ${lo}`
       const seen = best.get(key)
-      if (seen === undefined) best.set(key, { s: ls, o: lo, w })
-      else if (w > seen.w) seen.w = w
+      if (seen === undefined) best.set(key, { s: ls, o: lo, w, p: predicate })
+      else if (w > seen.w) {
+        seen.w = w
+        seen.p = predicate
+      }
     }
   }
-  for (const { o, s, w } of best.values()) {
+  const triples: Array<Triple> = []
+  for (const { o, p, s, w } of best.values()) {
     builder.addEdge(s, o, relationWeight(w))
+    triples.push({ s, o, predicate: p, confidence: w })
     edges++
   }
   const labels = new Map<number, string>()
@@ -425,6 +561,12 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
       longestPhrase = Math.max(longestPhrase, key.split(" ").length)
     }
   }
+  // synonym edges between the entities of the cut, over their own labels (as `loadGraph` of these papers makes them)
+  const synonyms = synonymPairs(phrases, whole.synonymThreshold)
+  for (const [a, b, sim] of synonyms) {
+    builder.addEdge(a, b, EDGE_WEIGHTS.synonym * sim)
+    edges++
+  }
   return {
     graph: builder.build(ids.length),
     ids,
@@ -438,7 +580,10 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
     paperChunks,
     chunkCount,
     edgeCount: edges,
-    relationsByPaper: new Map()
+    relationsByPaper: new Map(),
+    triples,
+    synonyms,
+    synonymThreshold: whole.synonymThreshold
   }
 }
 

@@ -14,7 +14,8 @@ import {
   jaccard,
   linearFusion,
   mmr,
-  reciprocalRankFusion
+  reciprocalRankFusion,
+  standardisedFusion
 } from "./fusion.js"
 import type { DocKind, RetrievalIndex } from "./searchIndex.js"
 
@@ -25,6 +26,8 @@ export interface SearchParams {
   readonly k: number
   readonly mode: Mode
   readonly alpha: number
+  /** How `hybrid` fuses: `standardised` (z-scores, the default) or `linear` (normalised scores). */
+  readonly fusion: "standardised" | "linear"
   readonly mmrLambda: number | undefined
   readonly cutoff: number
   readonly minScore: number
@@ -101,22 +104,38 @@ export const allowedRefs = (
   return { mask, refs }
 }
 
-/** BM25 scores of the best documents for the query: all matching ones when filtered, else the `pool` best. */
+/**
+ * BM25 scores of the best documents for the query (all matching ones when
+ * filtered, else the `pool` best), and the standard deviation of the
+ * normalised score (`bm25Coverage`) over all the documents searched, those
+ * without a query term counting as 0.
+ */
 export const lexicalScores = (
   collection: Collection,
   terms: ReadonlyArray<string>,
-  allowed: { readonly mask: Uint8Array } | undefined,
+  allowed: { readonly mask: Uint8Array; readonly refs: ReadonlyArray<number> } | undefined,
   pool: number = Number.POSITIVE_INFINITY
-): { readonly scores: Map<number, number>; readonly mass: number; readonly query: PreparedQuery } => {
+): { readonly scores: Map<number, number>; readonly mass: number; readonly query: PreparedQuery; readonly spread: number } => {
   const query = collection.prepare(terms)
   const scores = new Map<number, number>()
+  const all = query.terms.length === 0 ? { scores: new Float64Array(0), touched: [] } : collection.scoreAll(query, allowed?.mask)
+  let sum = 0
+  let squares = 0
+  for (const ref of all.touched) {
+    const x = bm25Coverage(all.scores[ref]!, query.mass, collection.params.k1)
+    sum += x
+    squares += x * x
+  }
+  const n = allowed !== undefined ? allowed.refs.length : collection.size
+  const mean = n > 0 ? sum / n : 0
+  const spread = n > 0 ? Math.sqrt(Math.max(0, squares / n - mean * mean)) : 0
   if (allowed !== undefined) {
-    const all = collection.scoreAll(query, allowed.mask)
     for (const ref of all.touched) scores.set(ref, all.scores[ref]!)
   } else {
-    for (const h of collection.search(query, Math.min(collection.size, pool))) scores.set(h.ref, h.score)
+    const best = collection.best(all.touched, (ref) => all.scores[ref]!, Math.min(collection.size, pool))
+    for (const h of best) scores.set(h.ref, h.score)
   }
-  return { scores, mass: query.mass, query }
+  return { scores, mass: query.mass, query, spread }
 }
 
 const isUsable = (v: Float32Array | null | undefined): v is Float32Array => {
@@ -133,7 +152,11 @@ export const denseScores = (
   kinds: ReadonlyArray<DocKind> | undefined,
   pool: number,
   extra: ReadonlyArray<number> = []
-): { readonly cosines: Map<number, number>; readonly means: ReadonlyMap<DocKind, number> } => {
+): {
+  readonly cosines: Map<number, number>
+  readonly means: ReadonlyMap<DocKind, number>
+  readonly spreads: ReadonlyMap<DocKind, number>
+} => {
   const result = collection.dense(vector, Math.max(1, pool), allowed?.refs, kinds)
   const cosines = new Map<number, number>()
   for (const h of result.hits) cosines.set(h.ref, h.score)
@@ -142,7 +165,7 @@ export const denseScores = (
     const c = collection.cosine(vector, ref)
     if (c !== null && Number.isFinite(c)) cosines.set(ref, c)
   }
-  return { cosines, means: result.means }
+  return { cosines, means: result.means, spreads: result.spreads }
 }
 
 /** Rank references by a score map (descending, ties by key ascending). */
@@ -180,7 +203,7 @@ export const search = (
     const lexicalTop = lexicalRanking.slice(0, params.pool)
     const dense = useDense && vector !== null
       ? denseScores(collection, vector, allowed, params.kinds, params.pool, lexicalTop)
-      : { cosines: new Map<number, number>(), means: new Map<DocKind, number>() }
+      : { cosines: new Map<number, number>(), means: new Map<DocKind, number>(), spreads: new Map<DocKind, number>() }
     const denseRanking = rankRefs(collection, dense.cosines)
     const candidateRefs = new Set<number>()
     if (params.mode !== "dense") for (const ref of lexicalTop) candidateRefs.add(ref)
@@ -206,8 +229,14 @@ export const search = (
         ? denseScore
         : params.mode === "rrf"
         ? rrf!.get(String(ref)) ?? 0
-        : useDense
+        : useDense && params.fusion === "linear"
         ? linearFusion(denseScore, lexicalScore, params.alpha)
+        : useDense
+        ? standardisedFusion(lexicalScore, cos, {
+          lexical: lexical.spread,
+          cosineMean: dense.means.get(kind) ?? 0,
+          cosine: dense.spreads.get(kind) ?? 0
+        }, params.alpha)
         : lexicalScore
       candidates.push({
         ref,

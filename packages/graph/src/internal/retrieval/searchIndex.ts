@@ -113,8 +113,60 @@ export const textHash = (text: string): string => {
  * Identifies the tokeniser, the embedding model and the index format. The tokeniser by its `termsId` when it has
  * one (no model is loaded to open an index), else by the terms of a probe sentence.
  */
-export const fingerprintOf = (nlp: NlpService["Type"], embeddings: Embeddings["Type"]): string =>
-  `${nlp.termsId ?? nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}|${FORMAT}`
+export const fingerprintOf = (
+  nlp: NlpService["Type"],
+  embeddings: Embeddings["Type"],
+  context: ChunkContextOptions = NO_CONTEXT
+): string =>
+  `${nlp.termsId ?? nlp.terms("Transformers were running quickly over 3 graphs of claims.").join(" ")}|${embeddings.model}|${embeddings.dimension}|${FORMAT}` +
+  (context.lines ? `|context:${context.denseWeight}` : "")
+
+/**
+ * Contextual chunk descriptions (contextual retrieval): each chunk is indexed
+ * with a short context line, its paper's title and the heading of its
+ * section (the last Markdown heading at or before it), unless the chunk's
+ * text already opens with them. The line's terms are indexed with the
+ * chunk's; its embedding (one per distinct line) is mixed into the chunk's
+ * vector with `denseWeight`: `normalise((1 - w) * chunk + w * line)`.
+ */
+export interface ChunkContextOptions {
+  readonly lines: boolean
+  readonly denseWeight: number
+}
+
+export const NO_CONTEXT: ChunkContextOptions = { lines: false, denseWeight: 0 }
+
+const HEADING = /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm
+
+/** The last Markdown heading of a text, or undefined. */
+export const lastHeading = (text: string): string | undefined => {
+  let last: string | undefined
+  for (const m of text.matchAll(HEADING)) last = m[1]!.trim()
+  return last
+}
+
+/**
+ * The context line of each chunk of one paper, chunks in reading order: the
+ * title (unless the chunk opens with it) and the section heading (the last
+ * heading before the chunk, or the first one in its opening 200 characters;
+ * unless the chunk opens with it).
+ */
+export const contextLines = (title: string, texts: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let section: string | undefined
+  const squash = (x: string) => x.replace(/\s+/g, " ").trim().toLowerCase()
+  return texts.map((text) => {
+    const opening = squash(text.slice(0, 200))
+    const early = lastHeading(text.slice(0, 200))
+    const heading = early ?? section
+    const parts: Array<string> = []
+    if (title.trim() !== "" && !opening.includes(squash(title))) parts.push(title.trim())
+    if (heading !== undefined && heading !== "" && !opening.includes(squash(heading)) && squash(heading) !== squash(title)) {
+      parts.push(heading)
+    }
+    section = lastHeading(text) ?? section
+    return parts.join(" - ")
+  })
+}
 
 /** Read the store signature (a few aggregates; cheap even on large stores). */
 export const storeSignature = (db: DuckDbService): Effect.Effect<StoreSignature, DuckDbError> =>
@@ -416,10 +468,12 @@ const readTitles = (db: DuckDbService) =>
 const updateChunks = (
   db: DuckDbService,
   nlp: NlpService["Type"],
+  embeddings: Embeddings["Type"],
   store: SegmentStore,
   dimension: number,
   base: Collection | undefined,
-  indexed: ReadonlyMap<string, number>
+  indexed: ReadonlyMap<string, number>,
+  context: ChunkContextOptions
 ) =>
   Effect.gen(function*() {
     const rows = yield* db.query<{ id: string; h: number }>(
@@ -462,26 +516,62 @@ const updateChunks = (
       )
     // the next batch is read by DuckDB (on its own thread) while this one is tokenised
     let next = batches.length === 0 ? undefined : yield* Effect.fork(readBatch(batches[0]!))
+    const titles = context.lines ? yield* readTitles(db) : new Map<string, string>()
+    const lineVectors = new Map<string, Float32Array | null>()
     for (let i = 0; i < batches.length; i++) {
       const chunks = yield* Fiber.join(next!)
       next = i + 1 < batches.length ? yield* Effect.fork(readBatch(batches[i + 1]!)) : undefined
-      for (const c of chunks) {
+      const lines = context.lines ? contextLinesOf(chunks, titles) : undefined
+      if (lines !== undefined && context.denseWeight > 0 && dimension > 0) {
+        const missing = Array.from(new Set(lines.filter((l) => l !== "" && !lineVectors.has(l))))
+        const vectors = yield* embeddings.embed(missing).pipe(Effect.orElseSucceed(() => missing.map(() => null)))
+        missing.forEach((l, k) => lineVectors.set(l, vectors[k] ?? null))
+      }
+      chunks.forEach((c, k) => {
+        const line = lines?.[k] ?? ""
+        const vector = toVector(c.v, dimension)
         writer.add({
           key: c.id,
           kind: "chunk",
           papers: [c.paper],
           page: c.page,
           hash: 0,
-          terms: nlp.terms(c.text),
-          vector: toVector(c.v, dimension),
+          terms: line === "" ? nlp.terms(c.text) : [...nlp.terms(line), ...nlp.terms(c.text)],
+          vector: line === "" || vector === null ? vector : mixVector(vector, lineVectors.get(line) ?? null, context.denseWeight),
           flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
         })
-      }
+      })
       tokenised += chunks.length
     }
     parts = compact(parts, writer.finish(), store)
     return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
   })
+
+/** The context lines of a batch of chunks (ordered by paper and ordinal). */
+const contextLinesOf = (chunks: ReadonlyArray<ChunkRow>, titles: ReadonlyMap<string, string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < chunks.length;) {
+    let j = i
+    while (j < chunks.length && chunks[j]!.paper === chunks[i]!.paper) j++
+    out.push(...contextLines(titles.get(chunks[i]!.paper) ?? "", chunks.slice(i, j).map((c) => c.text)))
+    i = j
+  }
+  return out
+}
+
+/** `(1 - w) * unit(v) + w * unit(line)`, as a unit vector (v itself when the line has no vector). */
+const mixVector = (v: Float32Array, line: Float32Array | null, w: number): Float32Array => {
+  if (line === null || !(w > 0) || line.length !== v.length) return v
+  const norm = (x: Float32Array) => Math.sqrt(x.reduce((s, y) => s + y * y, 0))
+  const nv = norm(v)
+  const nl = norm(line)
+  if (nv === 0 || nl === 0) return v
+  const out = new Float32Array(v.length)
+  for (let i = 0; i < v.length; i++) out[i] = (1 - w) * v[i]! / nv + w * line[i]! / nl
+  const n = norm(out)
+  if (n > 0) for (let i = 0; i < out.length; i++) out[i] = out[i]! / n
+  return out
+}
 
 /** Bring the records and claims up to date with their content hashes. */
 const updateSummaries = (
@@ -595,11 +685,12 @@ export const refreshIndex = (
   nlp: NlpService["Type"],
   embeddings: Embeddings["Type"],
   previous: RetrievalIndex | undefined,
-  options: { readonly persist: boolean }
+  options: { readonly persist: boolean; readonly context?: ChunkContextOptions | undefined }
 ): Effect.Effect<RetrievalIndex, DuckDbError> =>
   Effect.gen(function*() {
     const started = Date.now()
-    const fingerprint = fingerprintOf(nlp, embeddings)
+    const context = options.context ?? NO_CONTEXT
+    const fingerprint = fingerprintOf(nlp, embeddings, context)
     const reusable = previous !== undefined && previous.fingerprint === fingerprint ? previous : undefined
     if (reusable !== undefined && db.readOnly) return reusable
     const signature = yield* storeSignature(db)
@@ -634,7 +725,7 @@ export const refreshIndex = (
     const writable = dir !== null && (yield* Effect.sync(() => prepareDirectory(dir)))
     const store = segmentStore(writable ? dir : null)
     const dimension = yield* storeDimension(db, embeddings)
-    const chunks = yield* updateChunks(db, nlp, store, dimension, base?.chunks, base?.papers ?? new Map())
+    const chunks = yield* updateChunks(db, nlp, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context)
     const summaries = yield* updateSummaries(db, nlp, embeddings, store, dimension, base?.summaries)
     const index: RetrievalIndex = {
       signature,

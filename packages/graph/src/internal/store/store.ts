@@ -22,6 +22,7 @@ import type {
   StoreStats,
   WriteResult
 } from "../../Store.js"
+import * as OutputFile from "../../OutputFile.js"
 import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../../Store.js"
 import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../../StoreSchema.js"
 import { removeRows, stagingDdl, writeRows } from "./write.js"
@@ -251,20 +252,37 @@ export const make = (options: Omit<StoreOptions, "path">) =>
     })
 
     const exportTables = Effect.fn("Store.exportTables")(function*(format: "csv" | "parquet", outDir: string) {
+      yield* OutputFile.guard(outDir, { stores: [db.path] })
+      const files = TABLES.map((table) => ({ table, file: nodePath.join(outDir, `${table}.${format}`) }))
+      for (const { file } of files) yield* OutputFile.guard(file, { stores: [db.path] })
       yield* Effect.try({
         try: () => fs.mkdirSync(outDir, { recursive: true }),
         catch: (cause) => new ExportError({ outDir, detail: cause instanceof Error ? cause.message : String(cause) })
       })
       const formatOptions = format === "csv" ? "FORMAT csv, HEADER true" : "FORMAT parquet"
-      // One transaction: every file is from the same snapshot.
-      return yield* db.transaction(Effect.forEach(TABLES, (table) =>
+      const staged = files.map((f) => ({ ...f, tmp: OutputFile.temporaryPathFor(OutputFile.realPath(f.file)) }))
+      // One transaction: every file is from the same snapshot. Each table goes to a temporary file beside its
+      // destination; all are renamed into place only when every table is written.
+      return yield* db.transaction(Effect.forEach(staged, ({ table, file, tmp }) =>
         Effect.gen(function*() {
-          const file = nodePath.join(outDir, `${table}.${format}`)
-          yield* db.run(`COPY (SELECT * FROM ${table} ORDER BY ALL) TO ${quoteLiteral(file)} (${formatOptions})`)
+          yield* db.run(`COPY (SELECT * FROM ${table} ORDER BY ALL) TO ${quoteLiteral(tmp)} (${formatOptions})`)
           const [row] = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`)
           const exported: ExportedTable = { table, path: file, rows: row?.n ?? 0 }
           return exported
-        })))
+        }))).pipe(
+          Effect.tap(() =>
+            Effect.forEach(staged, ({ file, tmp }) =>
+              Effect.try({
+                try: () => fs.renameSync(tmp, OutputFile.realPath(file)),
+                catch: (cause) => new ExportError({ outDir, detail: cause instanceof Error ? cause.message : String(cause) })
+              }))
+          ),
+          Effect.onExit((exit) =>
+            exit._tag === "Success"
+              ? Effect.void
+              : Effect.sync(() => staged.forEach(({ tmp }) => fs.rmSync(tmp, { force: true })))
+          )
+        )
     })
 
     const overridePaper = Effect.fn("Store.overridePaper")(function*(paperId: PaperId, fields: PaperOverride) {

@@ -56,8 +56,9 @@ const SEP = "\u0000"
 
 /**
  * The statement that gives each entity of `idsQuery` the type with most votes
- * in `entity_type_votes` (ties: the current type, then alphabetical).
- * Entities without votes keep their type.
+ * in `entity_type_votes` (ties: the current type, then alphabetical); the
+ * fallback class `Concept` is no evidence of a kind, so it is chosen only
+ * when no vote names another type. Entities without votes keep their type.
  */
 export const retypeSql = (idsQuery: string): string =>
   `UPDATE entities SET type = b.type FROM (
@@ -65,7 +66,9 @@ export const retypeSql = (idsQuery: string): string =>
        SELECT entity_id, type, sum(votes) AS n FROM entity_type_votes
        WHERE entity_id IN (${idsQuery}) GROUP BY entity_id, type
      ) t JOIN entities e ON e.entity_id = t.entity_id
-     QUALIFY row_number() OVER (PARTITION BY t.entity_id ORDER BY t.n DESC, (t.type = e.type) DESC, t.type) = 1
+     QUALIFY row_number() OVER (
+       PARTITION BY t.entity_id ORDER BY (t.type = 'Concept') ASC, t.n DESC, (t.type = e.type) DESC, t.type
+     ) = 1
    ) b
    WHERE entities.entity_id = b.entity_id AND entities.type <> b.type`
 
@@ -108,10 +111,12 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
     )
     // The paper's type votes go; the entities it touched that stay get the type the remaining votes choose.
     yield* db.run("DELETE FROM entity_type_votes WHERE paper_id = $1", p)
+    yield* db.run("DELETE FROM entity_paper_names WHERE paper_id = $1", p)
     yield* db.run(retypeSql("SELECT entity_id FROM kg_rm_entities"))
     const claimEntities = yield* db.run(
       "DELETE FROM claim_entities WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)"
     )
+    yield* db.run("DELETE FROM claim_findings WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const claims = yield* db.run("DELETE FROM claims WHERE claim_id IN (SELECT claim_id FROM kg_rm_claims)")
     const mentions = yield* db.run("DELETE FROM entity_mentions WHERE paper_id = $1", p)
     const relations = yield* db.run("DELETE FROM relations WHERE paper_id = $1", p)
@@ -250,6 +255,17 @@ export const writeRows = (
       Object.entries(typeVotes ?? { [e.type]: 1 }).filter(([, n]) => n > 0).map(([type, n]) => [e.id as string, paperId, type, n])
     )
     yield* appendRows(db, "entity_type_votes", votes)
+    // Names that hold only within this paper (never found by other papers' resolution).
+    yield* appendRows(
+      db,
+      "entity_paper_names",
+      uniqueBy(
+        entityRows.flatMap(({ entity: e, paperNames }) =>
+          (paperNames ?? []).map((n) => n.trim()).filter((n) => n.length > 0).map((name) => ({ id: e.id as string, name }))
+        ),
+        (n) => n.id + SEP + n.name
+      ).map((n) => [paperId, n.id, n.name, keyOf(n.name)])
+    )
     if (entityRows.length > 0) {
       yield* db.run(retypeSql("SELECT unnest($1::VARCHAR[])"), [entityRows.map(({ entity }) => entity.id as string)])
     }
@@ -290,6 +306,12 @@ export const writeRows = (
         now,
         false
       ])
+    )
+    // Structured findings of the new claims (a claim another paper stored keeps its own).
+    yield* appendRows(
+      db,
+      "claim_findings",
+      claimRows.filter((c) => isNew("c", c.id) && c.finding != null).map((c) => [c.id, JSON.stringify(c.finding)])
     )
     const claimEntitiesAdded = yield* appendRows(
       db,

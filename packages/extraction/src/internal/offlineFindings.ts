@@ -1,0 +1,689 @@
+/**
+ * Structured findings by rules: what a claim sentence reports (subject method
+ * or intervention, task, dataset, metric, value, baseline, delta, direction,
+ * negation, and the datasets or conditions it holds for or excludes), and
+ * the paper's own contribution, to which self-references ("our model", "the
+ * proposed method") resolve.
+ *
+ * Pure and deterministic; no model. The rules are general across fields: a
+ * dataset is named by its form (a capitalised name with digits, a language
+ * pair, "X dataset / benchmark / corpus / test set", a name after "on" /
+ * "for" / "across", or an entity the paper typed Dataset), never from a list
+ * of known benchmarks.
+ *
+ * @internal
+ */
+import type { Finding, FindingDirection } from "@kg/core/Domain"
+import { metricNames } from "./offlineLexicon.js"
+import { cleanSentence } from "./offlineText.js"
+
+// ---------------------------------------------------------------------------
+// Paper context
+// ---------------------------------------------------------------------------
+
+/** A contribution of the paper: its name and other names for it (an acronym). */
+export interface Contribution {
+  readonly name: string
+  readonly aliases: ReadonlyArray<string>
+}
+
+/** What resolving a finding may use of its paper. */
+export interface FindingContext {
+  /** The paper's own contributions, best first ({@link contributionsOf}). */
+  readonly contributions?: ReadonlyArray<Contribution> | undefined
+  /** Entities of the paper with their types (Dataset, Metric, Task, Method, ...). */
+  readonly entities?: ReadonlyArray<{ readonly label: string; readonly type: string; readonly aliases?: ReadonlyArray<string> | undefined }> | undefined
+}
+
+/** Words that are not a name on their own. */
+const GENERIC_NAME = /^(?:a|an|the|our|this|these|new|novel|simple|proposed|deep|neural|network|networks|model|models|method|methods|approach|approaches|framework|system|systems|architecture|architectures|algorithm|learning|training|analysis|study|towards?|via|using|with|for|and|of|on|in|to|by|from|is|are|all|you|need|what|how|why|when|beyond|improving|improved|efficient|fast|accurate|better|revisiting|unreasonable|effectiveness|data|era)$/i
+
+/** A name-like token: capitals or digits inside a word ("ResNet", "DPN", "Res2Net", "ELUs", "SliceNet"). */
+const NAME_TOKEN = /^(?=.*[A-Za-z])(?:[A-Z][a-z]*[A-Z][A-Za-z0-9-]*|[A-Z]{2,}[A-Za-z0-9-]*s?|[A-Za-z]+[0-9][A-Za-z0-9-]*|[A-Z][a-z]+-[A-Z][A-Za-z0-9-]*)$/
+
+const cleanName = (s: string): string =>
+  s.replace(/^[\s"'“‘(]+|[\s"'”’),.;:]+$/g, "").replace(/^(?:the|a|an|our)\s+/i, "").replace(/\s+/g, " ").trim()
+
+/** "Dual Path Network (DPN)": the long form and its acronym. */
+const withAcronym = (phrase: string): Contribution | null => {
+  const m = /^(.*?)\s*\(\s*([A-Za-z][A-Za-z0-9-]{1,15}s?)\s*\)\s*$/.exec(phrase)
+  if (m !== null) {
+    const name = cleanName(m[1]!)
+    return name.length === 0 ? { name: m[2]!, aliases: [] } : { name, aliases: [m[2]!] }
+  }
+  const name = cleanName(phrase)
+  return name.length === 0 ? null : { name, aliases: [] }
+}
+
+/** Is a phrase a plausible name for a contribution: a name token, or 1-5 capitalised words not all generic. */
+const nameLike = (phrase: string, strong = false): boolean => {
+  const words = phrase.split(/\s+/).filter((w) => w.length > 0)
+  if (words.length === 0 || words.length > 6) return false
+  if (isMetricName(phrase) || /^(?:RNNs?|CNNs?|LSTMs?|GRUs?|DNNs?|MLPs?|GPUs?|CPUs?|SGD|CRFs?|HMMs?|SVMs?|NMT|SMT|MT)$/.test(phrase)) return false
+  if (/\d/.test(phrase) && /^[A-Z]+-?\d+$/.test(phrase) && !strong) return false
+  if (words.some((w) => NAME_TOKEN.test(w.replace(/[(),]/g, "")))) return true
+  const caps = words.filter((w) => /^[A-Z]/.test(w))
+  if (strong && words.length === 1) return caps.length === 1 && !GENERIC_NAME.test(words[0]!)
+  return caps.length >= 2 && caps.length === words.length && words.some((w) => !GENERIC_NAME.test(w))
+}
+
+const PROPOSE =
+  /\b(?:we|this paper|this work|here we|in this (?:paper|work),? we)\s+(?:first\s+|also\s+|further\s+)?(?:propose|present|introduce|develop|describe|design|build)s?\s+(?:a|an|the)?\s*((?:[\w-]+,?\s+){0,8}?[\w-]+(?:\s*\([A-Za-z][A-Za-z0-9-]{1,15}s?\))?)(?=\s*(?:,|\.|;|:|\bfor\b|\bthat\b|\bwhich\b|\bbased\b|\bto\b|\bwith\b|\bin\b|\bon\b|\bof\b|\busing\b|\bwhere\b|\bcalled\b|\bnamed\b|\bdubbed\b|$))/gi
+const CALLED = /\b(?:called|named|dubbed|termed|coined|we call|we name|we refer to (?:it|this|them) as)\s+(?:the\s+)?["“]?([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}(?:\s*\([A-Za-z][A-Za-z0-9-]{1,15}\))?)/g
+const APPOSITIVE = /\b(?:architecture|model|network|method|approach|framework|algorithm|system|module|unit|operation|layer|technique),\s+(?:the\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3}(?:\s*\([A-Za-z][A-Za-z0-9-]{1,15}\))?)\s*,/g
+const OURS = /\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3})\s*\(ours\)/gi
+/** A title (or title part) that is itself a name: "Dual Path Networks", "The All Convolutional Net". */
+const TITLE_NAME = /^(?:The\s+)?((?:[A-Z][\w-]*\s+){0,4}(?:Networks?|Nets?|Units?|Machines?|Transformers?|Encoders?|Decoders?|Blocks?|Modules?))(?:\s*\(([A-Za-z][A-Za-z0-9-]{1,15})\))?(?=\s*$|\s*[:(]|\s+(?:for|with|in|on|of|by|via|and|without)\b)/
+
+/**
+ * The paper's own contributions from its title and its opening text
+ * (abstract and introduction): "X: ..." titles, a title that is a name,
+ * "X (ACRONYM)" in the title, "we propose / present / introduce X", "...
+ * called / named / dubbed X", "a new architecture, the X,", "X (ours)", and
+ * an acronym defined with it ("Dual Path Network (DPN)"). Best first; empty
+ * when the paper names nothing.
+ */
+export const contributionsOf = (title: string, text: string): ReadonlyArray<Contribution> => {
+  const found: Array<{ c: Contribution; score: number; at: number }> = []
+  const add = (c: Contribution | null, score: number, at: number, strong = false) => {
+    if (c === null) return
+    const name = c.name.replace(/^(?:A|An|The)\s+/, "")
+    if (!nameLike(name, strong)) return
+    const all = (x: Contribution) => [x.name, ...x.aliases].map((n) => n.toLowerCase().replace(/s$/, ""))
+    const mine = [name, ...c.aliases].map((n) => n.toLowerCase().replace(/s$/, ""))
+    const seen = found.find((f) => all(f.c).some((n) => mine.includes(n)))
+    if (seen !== undefined) {
+      seen.score += score
+      seen.c = { name: seen.c.name, aliases: [...new Set([...seen.c.aliases, ...[name, ...c.aliases].filter((n) => n.toLowerCase() !== seen.c.name.toLowerCase())])] }
+      return
+    }
+    found.push({ c: { name, aliases: c.aliases }, score, at })
+  }
+  const t = title.replace(/^\s*(?:document:\s*)?/i, "").trim()
+  // "FractalNet: ...", "ParseNet: Looking Wider ...", "Res2Net: A New ..."
+  const head = /^([^:]{2,60}?)\s*:\s*(.*)$/.exec(t)
+  if (head !== null) {
+    add(withAcronym(head[1]!), 3, 0, true)
+    const after = TITLE_NAME.exec(head[2]!)
+    if (after !== null) add({ name: after[1]!.replace(/s$/, ""), aliases: after[2] === undefined ? [] : [after[2]] }, 2, 0)
+  }
+  // "ICNet for Real-Time ..."
+  const lead = /^([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|with|in|on)\b/.exec(t)
+  if (lead !== null) add({ name: lead[1]!, aliases: [] }, 3, 0, true)
+  const whole = TITLE_NAME.exec(t)
+  if (whole !== null) add({ name: whole[1]!.replace(/s$/, ""), aliases: whole[2] === undefined ? [] : [whole[2]] }, 2, 0)
+  // "... by Exponential Linear Units (ELUs)"
+  for (const m of t.matchAll(/((?:[A-Z][\w-]*\s+){1,4})\(([A-Za-z][A-Za-z0-9-]{1,15})\)/g)) add({ name: m[1]!.trim(), aliases: [m[2]!] }, 3, 0)
+  const body = text.slice(0, 6000)
+  for (const m of body.matchAll(CALLED)) add(withAcronym(m[1]!), 3, m.index ?? 0, true)
+  for (const m of body.matchAll(APPOSITIVE)) add(withAcronym(m[1]!), 2, m.index ?? 0, true)
+  for (const m of body.matchAll(OURS)) add(withAcronym(m[1]!), 3, m.index ?? 0, true)
+  for (const m of body.matchAll(PROPOSE)) {
+    const phrase = m[1]!
+    // the name is the capitalised tail of the phrase ("a simple, highly efficient and modularized Dual Path Network (DPN)")
+    const tail = /((?:[A-Z][\w-]*\s+){0,4}[A-Z][\w-]*(?:\s*\([A-Za-z][A-Za-z0-9-]{1,15}s?\))?)\s*$/.exec(phrase)
+    if (tail !== null) add(withAcronym(tail[1]!), 2, m.index ?? 0)
+    const acr = /\(([A-Za-z][A-Za-z0-9-]{1,15}s?)\)\s*$/.exec(phrase)
+    if (tail === null && acr !== null) add({ name: acr[1]!, aliases: [] }, 2, m.index ?? 0)
+  }
+  // Acronyms defined in the opening text for a contribution already found ("Dual Path Network (DPN)")
+  for (const f of found) {
+    const re = new RegExp(`${escapeRe(f.c.name)}s?\\s*\\(([A-Za-z][A-Za-z0-9-]{1,15})\\)`, "i")
+    const m = re.exec(body)
+    if (m !== null && !f.c.aliases.includes(m[1]!)) f.c = { name: f.c.name, aliases: [...f.c.aliases, m[1]!] }
+  }
+  // merge contributions that name each other
+  const merged: Array<{ c: Contribution; score: number; at: number }> = []
+  for (const f of found.sort((a, b) => b.score - a.score || a.at - b.at)) {
+    const names = [f.c.name, ...f.c.aliases].map((n) => n.toLowerCase().replace(/s$/, ""))
+    const into = merged.find((g) => [g.c.name, ...g.c.aliases].some((n) => names.includes(n.toLowerCase().replace(/s$/, ""))))
+    if (into === undefined) merged.push(f)
+    else into.c = { name: into.c.name, aliases: [...new Set([...into.c.aliases, ...[f.c.name, ...f.c.aliases].filter((n) => n !== into.c.name)])] }
+  }
+  return merged.map((f) => f.c).slice(0, 3)
+}
+
+// ---------------------------------------------------------------------------
+// Lexicon
+// ---------------------------------------------------------------------------
+
+/** Metrics where lower is better: a decrease is an improvement. */
+const LOWER_BETTER = /\b(?:error|errors|err|perplexity|ppl|loss|wer|cer|ter|latency|runtime|running time|time|memory|parameters|params|flops|complexity|cost|mae|rmse|mse|fid|miss rate|false positive|eer)\b/i
+
+/** Extra metric forms beyond the claim lexicon (performance words of ML papers). */
+const EXTRA_METRICS = [
+  "top-1 error rate", "top-5 error rate", "top-1 error", "top-5 error", "top-1 validation error", "top-1 test error",
+  "mean IoU", "mIoU", "IoU", "AP", "AP50", "AP75", "rank-1 accuracy", "rank-1", "rank-5", "mINP", "fps", "FLOPs",
+  "BLEU score", "BLEU points", "test error", "validation error", "test accuracy", "classification accuracy",
+  "classification error", "training error", "memory consumption", "inference time", "training time", "speed",
+  "F1 score", "EM", "pixel accuracy", "mean accuracy"
+]
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const METRIC_RE = new RegExp(
+  "(?<![\\p{L}\\p{N}-])(" +
+    [...new Set([...EXTRA_METRICS, ...metricNames])].sort((a, b) => b.length - a.length).map((m) =>
+      m === m.toLowerCase() ? [...m].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : escapeRe(c))).join("") : escapeRe(m)
+    ).join("|") + ")(?![\\p{L}\\p{N}])",
+  "gu"
+)
+
+/** Metric words that are also ordinary words: a metric only next to a number or a performance word. */
+const WEAK_METRIC = /^(?:precision|recall|coverage|agreement|significance|resolution|efficiency|yield|mass|energy|temperature|loss|likelihood|risk|correlation|speed|time|training time|inference time|AP|EM|mortality|survival|incidence|prevalence|lifetime|purity|fidelity|sensitivity|specificity|latency|throughput|runtime|running time|memory consumption|accuracy|error|errors)$/i
+
+const UP_WORDS =
+  /\b(?:(?:large|significant|strong|substantial|major|important|great|considerable|key|crucial|critical|positive|marked|dramatic|profound|notable|clear)\s+(?:impact|effect|influence|role|contribution|improvement|gain|increase|benefit)s?|accurate|efficient|safe|useful|regulat(?:e|es|ed|ing)|mediat(?:e|es|ed|ing)|modulat(?:e|es|ed|ing)|control(?:s|led|ling)?|affect(?:s|ed|ing)?|influenc(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|necessary|important|critical|crucial|linked to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|improv(?:e|es|ed|ing|ement|ements)|increas(?:e|es|ed|ing)|boost(?:s|ed|ing)?|enhanc(?:e|es|ed|ing)|gain(?:s|ed)?|higher|better|superior|best|state[- ]of[- ]the[- ]art|sota|new record|record|advantage|benefit(?:s|ed)?|beneficial|faster|speed(?:s|ed)? up|promot(?:e|es|ed|ing)|caus(?:e|es|ed|ing)|induc(?:e|es|ed|ing)|activat(?:e|es|ed|ing)|stimulat(?:e|es|ed|ing)|elevat(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|requir(?:e|es|ed)|essential|effective|leads? to|led to|contribut(?:e|es|ed)|associated with|correlat(?:e|es|ed) with|predicts?|up-?regulat\w*|accelerat\w*)\b/i
+const DOWN_WORDS =
+  /\b(?:exacerbat\w*|aggravat\w*|inaccurate|inefficient|unsafe|harmful|detrimental|worse|inferior|degrad(?:e|es|ed|ing|ation)|drop(?:s|ped)?|decreas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing|tion)|lower(?:s|ed)?|hurt(?:s)?|harm(?:s|ed|ful)?|inhibit(?:s|ed|ing)?|suppress(?:es|ed|ing)?|prevent(?:s|ed|ing)?|impair(?:s|ed|ing)?|slower|declin(?:e|es|ed)|diminish(?:es|ed)?|attenuat\w*|block(?:s|ed)?|down-?regulat\w*|los(?:e|es|s)|fall(?:s)?|fell|worsen\w*|underperform\w*)\b/i
+const NULL_WORDS =
+  /\b(?:ineffective|not effective|(?:has|had|have|with|shows?|showed|of)\s+(?:only\s+)?(?:little|no|minimal|limited)\s+(?:or no\s+)?(?:effect|impact|influence|role|benefit|improvement|gain)|no (?:significant |statistically significant |clear |major |measurable |noticeable |real |further |additional |consistent )?(?:difference|differences|effect|effects|improvement|improvements|gain|gains|impact|change|changes|benefit|advantage|association|correlation|increase|decrease|reduction|influence|role|help)|not (?:significantly |statistically |substantially )?(?:different|associated|correlated|affect(?:ed)?|improv(?:e|ed)|help(?:ed)?|change[ds]?|alter(?:ed)?)|only (?:a )?(?:little|slight|small|marginal|minor|negligible)|little (?:or no )?(?:effect|impact|improvement|gain|benefit|difference|influence)|negligible|marginal(?:ly)?|insignificant|non-?significant|comparable|similar(?:ly)?|on par|unchanged|unaffected|indistinguishable|equivalent|the same (?:performance|accuracy|results?)|roughly (?:the same|equal)|match(?:es|ed)?)\b/i
+const NEGATION = /\b(?:not|no|never|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|fail(?:s|ed)? to|unable to|neither|nor|without)\b/i
+
+/** A heading glued to the sentence by the conversion ("subsection: Machine Translation On the ..."). */
+const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:\s*(?:[A-Z][\w-]*\s+)*?(?=[A-Z][\w-]*\s+[a-z0-9])/
+
+/** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
+const FRAME_THAT =
+  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims)\s+(?:that|:)\s+/i
+
+/** "X demonstrate(s) the effectiveness / superiority of Y": Y is what the finding is about. */
+const FRAME_OF =
+  /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|confirm|confirms|confirmed|verify|verifies|verified|validate|validates|validated|prove|proves|proved|illustrate|illustrates)\s+(?:the\s+)?(?:effectiveness|superiority|efficacy|benefits?|advantages?|usefulness|value|strength|power|importance|robustness|generality)\s+of\s+(.+?)(?=\s*(?:[,;.]|\bon\b|\bfor\b|\bin\b|\bover\b|\bagainst\b|$))/i
+
+/** "Experiments demonstrate its consistently better performance": the possessive names the paper's own contribution. */
+const FRAME_POSSESSIVE =
+  /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|confirm|confirms|confirmed|verify|verifies|verified|validate|validates|validated|prove|proves|proved|illustrate|illustrates)\s+(its|their|our)\s+(.*)$/i
+
+/** "Experiments show these models to be superior": the raised subject. */
+const FRAME_RAISING =
+  /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|find|finds|found|prove|proves|proved)\s+((?:[\w-]+\s+){0,5}?[\w-]+)\s+to\s+(be\s+.*|(?:outperform|improve|achieve|surpass|yield|perform|work|generali[sz]e)\w*\s+.*)$/i
+
+/** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
+const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
+
+const unframe = (text: string): { body: string; subject: string | null } => {
+  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
+  // report frames may nest ("Experiments show that we find that ...")
+  for (let i = 0; i < 3; i++) {
+    const m = FRAME_THAT.exec(body)
+    if (m === null) break
+    body = body.slice(m[0].length)
+  }
+  const of = FRAME_OF.exec(body)
+  if (of !== null) return { body: `${of[1]} improves`, subject: of[1]! }
+  const possessive = FRAME_POSSESSIVE.exec(body)
+  if (possessive !== null) return { body: `${possessive[1]} model has ${possessive[2]}`, subject: `${possessive[1] === "their" ? "their" : "our"} model` }
+  const raised = FRAME_RAISING.exec(body)
+  if (raised !== null) return { body: `${raised[1]} ${raised[2]}`, subject: raised[1]! }
+  // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
+  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
+  body = body.replace(opener, "")
+  return { body, subject: null }
+}
+
+/** Predicate words: auxiliaries and the verbs findings are stated with (ends the subject). */
+const PREDICATE = new RegExp(
+  "^(?:is|are|was|were|be|been|being|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall|" +
+    "not|never|fails?|failed|lacks?|lacked|remains?|remained|becomes?|became|appears?|seems?|exhibits?|exhibited|shows?|showed|" +
+    "(?:increas|decreas|reduc|induc|inhibit|promot|caus|lead|led|regulat|improv|impair|prevent|enhanc|suppress|activat|affect|" +
+    "protect|correlat|associat|predict|contribut|requir|mediat|bind|bound|interact|encourag|restor|produc|play|outperform|achiev|" +
+    "yield|rais|lower|elevat|attenuat|block|driv|trigger|facilitat|accelerat|delay|alter|modulat|control|determin|limit|" +
+    "stimulat|depend|influenc|impact|worsen|exacerbat|ameliorat|mitigat|abolish|abrogat|disrupt|confer|correspond|" +
+    "help|allow|enabl|permit|result|lose|gain|acquir|maintain|sustain|support|rescu|revers|repress|" +
+    "upregulat|downregulat|secret|recruit|accumulat|occur|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|" +
+    "grow|drop|fall|rise|rose|boost|benefit|hurt|degrad|converg|generaliz|generalis|scor|sets?|establish|bring|brings|brought|" +
+    "giv|gave|underperform|compar|report)\\w*)$",
+  "i"
+)
+const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
+const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+
+/** A self-referential subject: the paper's own contribution. */
+const SELF = /^(?:we|us|ours|our\b.*|(?:all|each|both|most|some|many|several|two|three|none) of (?:our|the proposed)\b.*|the proposed\b.*|the present (?:model|method|approach|system|work)\b.*|this (?:model|method|approach|architecture|network|framework|system|work|paper|technique|scheme|module)\b.*|(?:the|our) (?:new|novel|resulting|improved|presented|introduced) \w+.*|the (?:model|method|approach|architecture|network|framework|system)s?)$/i
+
+/** Words of a subject that are not part of its name. */
+const SUBJECT_FILLER = new Set([
+  "the", "a", "an", "our", "this", "these", "those", "its", "their", "proposed", "new", "novel", "simple", "resulting",
+  "presented", "introduced", "improved", "present", "final", "overall", "entire", "full", "whole", "same", "above",
+  "also", "both", "all", "further", "even", "only", "still", "so", "very"
+])
+
+// ---------------------------------------------------------------------------
+// Pieces
+// ---------------------------------------------------------------------------
+
+const LANGS = "English|German|French|Romanian|Czech|Russian|Chinese|Japanese|Thai|Spanish|Finnish|Turkish|Vietnamese|Arabic|Italian|Portuguese|Dutch|Korean|Hindi|Latvian|Estonian|Lithuanian|Kazakh|Gujarati|Polish|Hungarian|Swedish|Danish|Greek|Hebrew|Persian|Urdu|Bulgarian|Ukrainian"
+const LANG_CODES = "En|De|Fr|Ro|Cs|Ru|Zh|Ja|Th|Es|Fi|Tr|Vi|Ar|It|Pt|Nl|Ko|Hi|Lv|Et|Lt|Kk|Gu|Pl|Hu|Sv|Da|El|He|Fa|Ur|Bg|Uk|EN|DE|FR|RO|CS|RU|ZH|JA|TH|ES|FI|TR|VI|AR|IT|PT|NL|KO|HI|LV|ET|LT|KK|GU|PL|HU|SV|DA|EL|HE|FA|UR|BG|UK"
+const LANG_PAIR = new RegExp(
+  `\\b(?:(?:${LANGS})\\s*(?:-to-|–|—|-|→|->|⇒|to|into|/)\\s*(?:${LANGS})|(?:${LANG_CODES})\\s*(?:-|–|→|->|/|⇒)\\s*(?:${LANG_CODES}))\\b`,
+  "g"
+)
+/** Evaluation campaigns and test sets named with a year ("WMT 2014", "WMT'16", "IWSLT14", "newstest2014"). */
+const CAMPAIGN = /\b(?:[A-Z]{2,}[A-Za-z]*\s*['’]?\s*(?:19|20)?\d{2}|newstest\s*(?:19|20)\d{2}|newsdev\s*(?:19|20)\d{2})\b/g
+/** "X dataset", "the X benchmark", "X test set", "X corpus", "X challenge". */
+const DATASET_HEAD = /\b((?:[A-Z][\w.&'’+-]*|\d[\w.-]*)(?:(?:[\s/-]+|\s*,\s*(?:and\s+|or\s+)?)(?:[A-Z][\w.&'’+-]*|\d[\w.-]*|and|&))*)\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|validation sets?|dev sets?|training sets?|challenge|competition|treebank|leaderboard)\b/g
+/** A name after a preposition of evaluation ("on CIFAR-10", "for WDW and CBT", "across ImageNet and COCO"). */
+const ON_NAME = /\b(?:on|across|over|for)\s+(?:the\s+|both\s+|all\s+(?:of\s+(?:the\s+)?)?)?((?:[A-Z][\w.&'’+/-]*(?:\s*-\s*\d+)?)(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s+|\s*\/\s*)(?:the\s+)?(?:[A-Z][\w.&'’+/-]*|\d[\w.-]*))*)/g
+
+/** Capitalised words that are not dataset names after "on / for / in". */
+const NOT_DATASET = /^(?:Table|Tables|Figure|Figures|Fig|Section|Sec|Appendix|Eq|Equation|Algorithm|The|This|These|Our|We|It|In|On|For|All|Both|Each|Moreover|However|Thus|Here|First|Second|Finally|Specifically|Note|And|Or|A|An|Using|With|English|German|French|GPU|GPUs|CPU|CPUs|NVIDIA|Nvidia|Titan|TitanX|Tesla|K40|K80|P100|V100|M40)$/
+
+const TASK = /\b((?:[\w-]+[ -]){0,2}?(?:translation|classification|segmentation|detection|recognition|parsing|language model(?:l)?ing|summari[sz]ation|question answering|reading comprehension|re-?identification|reid|retrieval|captioning|entailment|inference|tagging|generation|labell?ing|prediction|localization|tracking|estimation|clustering|matching|alignment|modell?ing))\b/i
+const TASK_FILLER = /^(?:[\d'’][\w'’-]*|[\w-]*ly|on|for|in|the|a|an|of|and|to|our|this|its|their|with|by|at|from|that|which|is|are|we|both|all|it|allow|allows|well|successful|experiments?|benefit\w*|state-of-the-art|could|can|make|makes|perform|performs|example|results?|improv\w*|achiev\w*|outperform\w*|show\w*|apply|applied|used?|using|other|various|several|many|new|novel|these|those|such|standard|common|popular|challenging|difficult|hard|tasks?|good|better|best|strong)\s+/i
+
+const SCOPE_LIST_SPLIT = /\s*(?:,\s*(?:and|or)?\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s*\/\s*)\s*/
+
+const stripListItem = (s: string): string =>
+  s.replace(/^(?:the|both|all|our)\s+/i, "")
+    .replace(/\s+(?:datasets?|data sets?|benchmarks?|corpora|corpus|test sets?|tasks?|sets?|splits?|subsets?|domains?|languages?|language pairs?|settings?)$/i, "")
+    .replace(/[.,;:)]+$/, "").trim()
+
+/** Split "WDW and CBT datasets" / "CNN and Daily Mail" into items. */
+const listItems = (phrase: string): ReadonlyArray<string> =>
+  stripListItem(phrase).split(SCOPE_LIST_SPLIT).map(stripListItem).filter((x) => x.length > 0 && x.length <= 60 && !/^(?:the|a|an|both|all)$/i.test(x))
+
+/** Datasets named in a span, in order of appearance. */
+const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySet<string>): Array<{ text: string; index: number }> => {
+  const out: Array<{ text: string; index: number }> = []
+  const push = (text: string, index: number) => {
+    const t = text.replace(/\s+/g, " ").replace(/[.,;:]+$/, "").trim()
+    if (t.length < 2 || subjectNames.has(t.toLowerCase())) return
+    if (out.some((o) => o.text.toLowerCase() === t.toLowerCase() || (o.index <= index && o.index + o.text.length >= index + t.length))) return
+    // a longer name covering shorter ones replaces them ("WMT 2014 English-to-German" over "WMT 2014")
+    for (let i = out.length - 1; i >= 0; i--) {
+      const o = out[i]!
+      if (index <= o.index && index + t.length >= o.index + o.text.length) out.splice(i, 1)
+    }
+    out.push({ text: t, index })
+  }
+  for (const m of s.matchAll(LANG_PAIR)) push(m[0], m.index ?? 0)
+  for (const m of s.matchAll(CAMPAIGN)) {
+    if (/^(?:19|20)\d\d$/.test(m[0])) continue
+    push(m[0], m.index ?? 0)
+  }
+  for (const m of s.matchAll(DATASET_HEAD)) {
+    for (const item of listItems(m[1]!)) if (!NOT_DATASET.test(item) && !isMetricName(item)) push(item, (m.index ?? 0) + m[0].indexOf(item))
+  }
+  for (const e of context.entities ?? []) {
+    if (e.type !== "Dataset") continue
+    for (const name of [e.label, ...(e.aliases ?? [])]) {
+      if (name.length < 2) continue
+      const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "u")
+      const m = re.exec(s)
+      if (m !== null) push(name, m.index)
+    }
+  }
+  for (const m of s.matchAll(ON_NAME)) {
+    const at = (m.index ?? 0) + m[0].length - m[1]!.length
+    for (const item of listItems(m[1]!)) {
+      const first = item.split(/\s+/)[0]!
+      if (NOT_DATASET.test(first) || isMetricName(item) || subjectNames.has(item.toLowerCase())) continue
+      // a name: capitals, digits or a hyphenated capitalised word ("CIFAR-10", "ImageNet", "Cityscapes", "Daily Mail")
+      if (!/[A-Z]/.test(item)) continue
+      push(item, at + Math.max(0, m[1]!.indexOf(item)))
+    }
+  }
+  out.sort((a, b) => a.index - b.index)
+  // "WMT 2014 English-to-German", "English-German WMT'14": one dataset
+  const joined: Array<{ text: string; index: number }> = []
+  for (const d of out) {
+    const prev = joined[joined.length - 1]
+    if (prev !== undefined) {
+      const gap = s.slice(prev.index + prev.text.length, d.index)
+      const kinds = [prev.text, d.text].map((x) => (LANG_PAIR_ONE.test(x) ? "pair" : CAMPAIGN_ONE.test(x) ? "campaign" : "other"))
+      if (/^\s*(?:the\s+)?$/.test(gap) && kinds[0] !== kinds[1] && !kinds.includes("other")) {
+        joined[joined.length - 1] = { text: s.slice(prev.index, d.index + d.text.length), index: prev.index }
+        continue
+      }
+    }
+    joined.push(d)
+  }
+  return joined
+}
+
+const LANG_PAIR_ONE = new RegExp(`^(?:${LANG_PAIR.source})$`)
+const CAMPAIGN_ONE = new RegExp(`^(?:${CAMPAIGN.source})$`)
+
+const isMetricName = (s: string): boolean => {
+  METRIC_RE.lastIndex = 0
+  const m = METRIC_RE.exec(s)
+  return m !== null && m[0].length === s.trim().length
+}
+
+const metricsIn = (s: string): Array<{ text: string; index: number }> => {
+  const out: Array<{ text: string; index: number }> = []
+  METRIC_RE.lastIndex = 0
+  for (const m of s.matchAll(METRIC_RE)) {
+    const text = m[1] ?? m[0]
+    const index = m.index ?? 0
+    if (WEAK_METRIC.test(text)) {
+      const near = s.slice(Math.max(0, index - 30), index + text.length + 30)
+      if (!/\d/.test(near) && !/\b(?:higher|lower|better|worse|best|improv\w*|gains?|drops?|increase\w*|decrease\w*|reduc\w*|faster|slower|less|more|state[- ]of[- ]the[- ]art)\b/i.test(near)) continue
+      if (/^(?:yield|time|training time|inference time)$/i.test(text) && /\b(?:at|during)\s+(?:\w+\s+)?$/i.test(s.slice(Math.max(0, index - 20), index))) continue
+    }
+    out.push({ text, index })
+  }
+  return out
+}
+
+const NUMBER = /[-+−]?\d+(?:,\d{3})*(?:\.\d+)?/
+
+/** A value: a number with a unit or percentage, a decimal, or an integer right next to the metric ("28 BLEU"). */
+const VALUE_RE = /(?<![\p{L}\p{N}.])([-+−]?\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|percent|percentage points?|points?|pp|BLEU|ms|fps|x|×|M|K|G|MB|GB|hours?|days?)?(?![\p{L}\p{N}])/gu
+
+/** A unit that can measure the metric: sizes and times only for memory, time and speed metrics. */
+const unitFits = (unit: string | null, metric: string): boolean => {
+  if (unit === null || /^(?:%|percent|percentage points?|points?|pp|BLEU)$/i.test(unit)) return !/^(?:memory|time|speed|latency|fps|runtime|running time|training time|inference time|parameters|params|flops)/i.test(metric) || unit === "%" || unit === null
+  if (/^(?:ms|hours?|days?)$/i.test(unit)) return /time|latency|runtime|speed/i.test(metric)
+  if (/^(?:MB|GB|M|K|G)$/.test(unit)) return /memory|parameters|params|flops|size/i.test(metric)
+  if (unit === "fps") return /fps|speed|frame/i.test(metric)
+  return /speed|faster|time/i.test(metric)
+}
+
+const parseNumber = (s: string): number | null => {
+  const m = NUMBER.exec(s.replace(/−/g, "-"))
+  if (m === null) return null
+  const n = Number(m[0].replace(/,/g, ""))
+  return Number.isFinite(n) ? n : null
+}
+
+const valuesIn = (s: string): Array<{ text: string; value: number; index: number; unit: string | null }> => {
+  const out: Array<{ text: string; value: number; index: number; unit: string | null }> = []
+  for (const m of s.matchAll(VALUE_RE)) {
+    const index = m.index ?? 0
+    const raw = m[1]!
+    const before = s.slice(Math.max(0, index - 14), index)
+    if (/(?:table|figure|fig\.|section|sec\.|eq\.|equation|chapter|appendix|step|line|layer|ResNet|-|\[)\s*$/i.test(before)) continue
+    if (/^(?:19|20)\d\d$/.test(raw) && m[2] === undefined) continue
+    const v = parseNumber(raw)
+    if (v === null) continue
+    const unit = m[2] ?? null
+    if (unit === null && !/\./.test(raw)) {
+      // a bare integer counts only right before a metric word ("28 BLEU") — handled by the unit group — or as a percentage
+      continue
+    }
+    out.push({ text: m[0].trim(), value: v, index, unit })
+  }
+  return out
+}
+
+/** The subject phrase: the words before the first predicate word, after any report frame. */
+const subjectSpan = (body: string): { subject: string; rest: string } => {
+  // "On WMT'16 English-Romanian translation we achieve ...": the paper's own voice after a prepositional opener
+  const lateWe = /^(?:on|in|for|with|across|using|over|at|by|from|under)\b[^,.;]{0,100}?\bwe\s+((?:\w+ly\s+)?(?:achieve|obtain|attain|reach|set|establish|outperform|surpass|improve|beat|report|get|see|observe|find)\w*\b.*)$/i.exec(body)
+  if (lateWe !== null) return { subject: "we", rest: lateWe[1]! }
+  const we = /^(we|our (?:model|method|approach|system|network|architecture|framework|results?))\s+(?:(?:also|further|then|now|finally|first|here|still|only|even|\w+ly)\s+)*(.*)$/i.exec(body)
+  if (we !== null && /^we$/i.test(we[1]!)) return { subject: "we", rest: we[2]! }
+  const tokens = body.split(/\s+/)
+  for (let i = 1; i < tokens.length && i <= 25; i++) {
+    const w = tokens[i]!.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
+    if (PREDICATE.test(w) && (AUXILIARY.test(w) || !DETERMINER.test(tokens[i - 1]!))) {
+      // "X, which ..., improves": a relative clause before the verb belongs to the subject's words, keep the head
+      const subject = tokens.slice(0, i).join(" ").replace(/,\s*(?:which|that|who)\b.*$/i, "").replace(/[,;:]+$/, "")
+        // a subject with "we" inside is a clause, not a noun phrase ("... and we found that we")
+      if (/\b(?:we|i)\b/i.test(subject) && !/^(?:we|our\b)/i.test(subject)) return { subject: "", rest: tokens.slice(i).join(" ") }
+      return { subject, rest: tokens.slice(i).join(" ") }
+    }
+  }
+  return { subject: "", rest: body }
+}
+
+/** The name inside a subject phrase: without determiners, evaluative words and a trailing "based model". */
+const subjectName = (phrase: string): string => {
+  const tidy = phrase
+    .replace(/\((?:[^()]|\([^()]*\))*\)/g, " ")
+    // parentheticals: ", introduced in WaveNet," / ", previously thought to be ...,"
+    .replace(/,\s*[^,]{0,80},/g, " ")
+    .replace(/,.*$/, "")
+    .replace(/(?:\s+(?:\w+ly|or|and|to|also|further|still|even|both|all|which|that|as well as))+\s*$/i, "")
+  const words = tidy.replace(/\([^)]*\bin Table\b[^)]*\)/gi, "").replace(/\[[^\]]*\]/g, "").split(/\s+/).filter((w) => w.length > 0)
+  const kept = words.filter((w, i) => !(SUBJECT_FILLER.has(w.toLowerCase()) && (i === 0 || SUBJECT_FILLER.has(words[i - 1]!.toLowerCase()) || /^(?:the|a|an|our|this|these|those)$/i.test(words[i - 1]!))))
+  let name = kept.join(" ").replace(/^[,;:\s]+|[,;:\s]+$/g, "")
+  name = name.replace(/\s+based\s+(?:model|method|approach|network|system)s?$/i, "").replace(/-based\s+(?:model|method|approach|network|system)s?$/i, "")
+  return name.trim()
+}
+
+/** The self-reference and a name inside it ("our PyramidNets" names PyramidNets). */
+const selfParts = (subject: string): { self: string; named: string | null } | null => {
+  const s = subject.trim().replace(/^[("'“]+/, "")
+  if (!SELF.test(s)) return null
+  const words = s.split(/\s+/)
+  const names = words.filter((w, i) => i > 0 && NAME_TOKEN.test(w.replace(/[(),]/g, "")))
+  return { self: s, named: names.length > 0 ? names.join(" ") : null }
+}
+
+/** Resolve a name to a contribution of the paper (by name or alias), for a canonical spelling. */
+const contributionNamed = (name: string, contributions: ReadonlyArray<Contribution>): Contribution | undefined => {
+  const n = name.toLowerCase().replace(/s$/, "")
+  return contributions.find((c) =>
+    [c.name, ...c.aliases].some((x) => {
+      const y = x.toLowerCase().replace(/s$/, "")
+      return y === n || n.startsWith(`${y} `) || n.endsWith(` ${y}`)
+    })
+  )
+}
+
+/** The NP right after the predicate (the outcome of a non-metric finding): up to a preposition or a clause boundary. */
+const objectOf = (rest: string): string | null => {
+  const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
+  if (effectOn !== null && effectOn[1]!.split(/\s+/).length <= 8) return effectOn[1]!.trim()
+  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|significantly|strongly|markedly|consistently|substantially|greatly|directly|only|still|both)\s+)*([a-z-]+)\s+(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
+  if (m === null) return null
+  const tail = m[2]!
+  const cut = tail.split(/\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|over|across|on|in|at|for|with|without|during|after|before|under|but|and thus|thereby|as)\b)\s*/i)[0]!
+  const words = cut.split(/\s+/).filter((w) => w.length > 0).slice(0, 8)
+  const out = words.join(" ").replace(/^(?:the|a|an|its|their|our)\s+/i, "").trim()
+  return out.length < 2 ? null : out
+}
+
+const BASELINE_RE = [
+  /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|underperform(?:s|ed|ing)?)\s+(?:all\s+|both\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i,
+  /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|against|over)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i
+]
+
+const DELTA_RE = [
+  /\bby\s+(?:over\s+|more than\s+|about\s+|around\s+|nearly\s+|almost\s+|up to\s+|roughly\s+|approximately\s+|a margin of\s+|an absolute\s+|a relative\s+)?([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU|absolute)?/i,
+  /\b(?:improvement|gain|reduction|increase|decrease|boost|drop)\s+of\s+(?:over\s+|more than\s+|about\s+|around\s+|nearly\s+|up to\s+)?([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU)?/i,
+  /\b([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU(?: points?)?)\s+(?:higher|lower|better|worse|improvement|gain|reduction|increase|decrease|absolute)/i
+]
+
+/** "but not for X", "except for X", "with the exception of X", "does not hold for X": the excluded datasets or conditions. */
+const EXCLUDE_RE = [
+  /\bbut not\s+(?:for|on|in|with|across|when|under|at)?\s*(.+?)(?=\s*(?:[;.()]|,\s*(?:which|where|while|whereas|although|though|as|since|because)\b|\bwhere\b|\bwhile\b|\bwhereas\b|\balthough\b|$))/i,
+  /\bexcept\s+(?:for\s+|on\s+|in\s+|with\s+)?(.+?)(?=\s*(?:[;.()]|,\s*(?:which|where|while|whereas|although|though|as)\b|\bwhere\b|\bwhile\b|$))/i,
+  /\bwith the exception of\s+(.+?)(?=\s*(?:[;.()]|,|$))/i,
+  /\b(?:does|do|did) not (?:hold|apply|generali[sz]e|transfer|help|improve\w*|work)\s+(?:to|for|on|in|with)\s+(.+?)(?=\s*(?:[;.(),]|$))/i,
+  /\bnot (?:for|on|in)\s+(.+?)(?=\s*(?:[;.()]|,|$))/i
+]
+
+// ---------------------------------------------------------------------------
+// The finding of a sentence
+// ---------------------------------------------------------------------------
+
+/**
+ * The finding a claim sentence states, with self-references resolved to the
+ * paper's contribution (`context.contributions`) where it names one.
+ */
+export const findingOf = (sentence: string, context: FindingContext = {}): Finding => {
+  const text = cleanSentence(sentence).replace(/\[reference\]/gi, "").replace(/\s+/g, " ").trim()
+  const contributions = context.contributions ?? []
+  const framed = unframe(text)
+  const body = framed.body.length > 0 ? framed.body : text
+  const span = subjectSpan(body)
+  let subjectPhrase = framed.subject ?? span.subject
+  const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
+
+  let subject: string | null = null
+  let selfReference: string | null = null
+  // "CIFAR-100, and ImageNet-1k datasets, our PyramidNets": the paper's own voice inside a longer phrase
+  const ours = /(?:^|[\s,])((?:our|the proposed)\s.*)$/i.exec(subjectPhrase)
+  if (ours !== null && ours.index > 0) subjectPhrase = ours[1]!
+  const self = subjectPhrase === "" ? null : selfParts(subjectPhrase)
+  if (self !== null) {
+    selfReference = self.self
+    if (self.named !== null) {
+      const c = contributionNamed(self.named, contributions)
+      subject = c?.name ?? subjectName(self.named)
+    } else subject = contributions[0]?.name ?? null
+  } else if (subjectPhrase !== "") {
+    const name = subjectName(subjectPhrase)
+    // a pronoun or an empty name: not identifiable from the sentence
+    if (name.length > 0 && !/^(?:it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name)) {
+      const c = contributionNamed(name, contributions)
+      subject = c?.name ?? name
+    }
+  }
+
+  const subjectNames = new Set<string>()
+  if (subject !== null) subjectNames.add(subject.toLowerCase())
+  for (const c of contributions) for (const n of [c.name, ...c.aliases]) subjectNames.add(n.toLowerCase())
+
+  // Datasets, excluded ones first.
+  const excludes: Array<string> = []
+  let positive = text
+  for (const re of EXCLUDE_RE) {
+    const m = re.exec(text)
+    if (m === null) continue
+    for (const item of listItems(m[1]!)) if (!excludes.some((e) => e.toLowerCase() === item.toLowerCase())) excludes.push(item)
+    positive = positive.replace(m[0], " ")
+  }
+  const notDatasets = new Set(subjectNames)
+  for (const e of context.entities ?? []) if (e.type === "Method") for (const n of [e.label, ...(e.aliases ?? [])]) notDatasets.add(n.toLowerCase())
+  const datasets = datasetsIn(positive, context, notDatasets).map((d) => d.text)
+  const scope = datasets.filter((d) => !excludes.some((e) => e.toLowerCase() === d.toLowerCase()))
+
+  // Metric and value: the metric nearest to a value; else the first metric.
+  const metrics = metricsIn(text)
+  const values = valuesIn(text)
+  let metric: string | null = null
+  let value: { text: string; value: number } | null = null
+  let bestDistance = Infinity
+  for (const v of values) {
+    for (const m of metrics) {
+      const d = v.index < m.index ? m.index - (v.index + v.text.length) : v.index - (m.index + m.text.length)
+      if (d > 40 || d >= bestDistance || !unitFits(v.unit, m.text)) continue
+      bestDistance = d
+      metric = m.text
+      value = { text: v.text, value: v.value }
+    }
+  }
+  if (metric === null && metrics.length > 0) metric = metrics[0]!.text
+  // integers right before a metric ("28 BLEU") when no decimal value was found
+  if (value === null && metric !== null) {
+    const m = new RegExp(`(?<![\\p{L}\\p{N}.])(\\d+(?:\\.\\d+)?)\\s*(?:%\\s*)?${escapeRe(metric)}`, "u").exec(text)
+    if (m !== null) value = { text: m[0].replace(metric, "").trim(), value: Number(m[1]) }
+  }
+  // a delta is not the value
+  let delta: number | null = null
+  for (const re of DELTA_RE) {
+    const m = re.exec(text)
+    if (m !== null) {
+      delta = parseNumber(m[1]!)
+      if (value !== null && delta !== null && m[0].includes(value.text)) value = null
+      break
+    }
+  }
+  if (value === null) {
+    const withUnit = values.find((v) => v.unit !== null && metric !== null && unitFits(v.unit, metric) && (delta === null || v.value !== delta))
+    if (withUnit !== undefined && metric !== null) value = { text: withUnit.text, value: withUnit.value }
+  }
+
+  let baseline: string | null = null
+  for (const re of BASELINE_RE) {
+    const m = re.exec(predicateRest.length > 0 ? predicateRest : text)
+    if (m !== null) {
+      const b = m[1]!.replace(/^(?:the|a|an)\s+/i, "").trim()
+      if (b.length >= 2 && b.split(/\s+/).length <= 12 && !/^\d/.test(b)) {
+        baseline = b
+        break
+      }
+    }
+  }
+
+  // Task
+  let task: string | null = null
+  const tm = TASK.exec(text)
+  if (tm !== null) {
+    let t = tm[1]!.trim()
+    while (TASK_FILLER.test(t)) t = t.replace(TASK_FILLER, "")
+    task = t.length > 2 ? t : null
+  }
+  if (task === null) {
+    for (const e of context.entities ?? []) {
+      if (e.type === "Task" && new RegExp(`(?<![\\p{L}])${escapeRe(e.label)}(?![\\p{L}])`, "iu").test(text)) {
+        task = e.label
+        break
+      }
+    }
+  }
+
+  // Direction, from the predicate part (the whole body when the predicate is not found).
+  const scopeText = (predicateRest.length > 0 ? predicateRest : body).replace(/\bbut not\b.*$/i, "")
+  const unknown = /\b(?:(?:is|are|was|were|remains?|remained)\s+(?:still\s+|largely\s+|currently\s+|poorly\s+)?(?:unknown|unclear|not (?:well )?(?:known|understood|established|clear)|poorly understood|elusive|controversial|debated|obscure)|little is known|remains? to be (?:determined|elucidated|established|seen)|(?:is|are) not (?:yet )?(?:known|understood))\b/i.test(text)
+  const direction = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
+  const negated = direction.negated
+
+  const comparative = /^(?:(?:also|further|still|significantly|consistently|clearly|substantially|greatly|even|often|only|slightly|all|both)\s+)*(?:outperform|surpass|beat|exceed|underperform|rival|match|achiev|obtain|attain|reach|set|establish)\w*\b/i.test(predicateRest)
+  let outcome = metric !== null || comparative ? null : objectOf(predicateRest)
+  let finalDirection = direction.direction
+  if (outcome !== null) {
+    // "causes the downmodulation of Satb1": the direction is in the outcome noun
+    const change = /^(?:(?:a|an|the|significant|marked|strong|further)\s+)*(upregulation|up-regulation|increase|increases|elevation|accumulation|activation|induction|enhancement|overexpression|gain|rise|downregulation|down-regulation|downmodulation|decrease|decreases|reduction|loss|inhibition|suppression|depletion|degradation|attenuation|decline|impairment)\s+(?:in|of)\s+(.+)$/i.exec(outcome) ??
+      /^(?:(?:a|an|the|significant|marked|strong|further)\s+)*(increased|elevated|higher|enhanced|greater|reduced|decreased|lower|diminished|impaired|attenuated|suppressed|depleted)\s+(.+)$/i.exec(outcome)
+    if (change !== null) {
+      const down = /^(?:down|decrease|reduc|loss|inhibition|suppress|depletion|depleted|degradation|attenuat|decline|impair|lower|diminished)/i.test(change[1]!)
+      outcome = change[2]!
+      if (down && (finalDirection === "up" || finalDirection === "down")) finalDirection = finalDirection === "up" ? "down" : "up"
+    }
+    // a clause fragment is not an outcome ("and amplified", "unknown")
+    if (/^(?:and|or|but|to|that|which|whether|if|unknown|unclear|shown|seen|used|found|observed)\b/i.test(outcome)) outcome = null
+  }
+
+  return {
+    subject,
+    selfReference,
+    task,
+    dataset: scope[0] ?? null,
+    metric,
+    value: value?.value ?? null,
+    valueText: value?.text ?? null,
+    baseline,
+    delta,
+    outcome,
+    direction: finalDirection,
+    negated,
+    scope,
+    excludes
+  }
+}
+
+/** The direction a predicate states, with metric valence ("reduces the error" is up) and negation. */
+export const directionOf = (predicate: string, metric: string | null): { readonly direction: FindingDirection; readonly negated: boolean } => {
+  const p = predicate.toLowerCase()
+  const nullMatch = NULL_WORDS.exec(p)
+  const up = UP_WORDS.exec(p)
+  const down = DOWN_WORDS.exec(p)
+  const neg = NEGATION.exec(p)
+  // which comes first decides the main predicate
+  const first = [up, down, nullMatch].filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0]
+  if (first === undefined) return { direction: "none", negated: neg !== null }
+  // a negation within the four words before the predicate ("does not improve", "fails to outperform")
+  const before = p.slice(Math.max(0, first.index - 30), first.index)
+  const negatedHere = /\b(?:not|no|never|cannot|can't|n't|fail(?:s|ed)? to|unable to|neither|nor)\b[\w\s-]{0,20}$/.test(before)
+  if (first === nullMatch) return { direction: "null", negated: /^(?:no|not)\b/.test(first[0]) || negatedHere }
+  let dir: FindingDirection = first === up ? "up" : "down"
+  // "worsens / exacerbates the pathology" is more of it; "worsens the accuracy" is doing worse
+  if (/^(?:worsen|exacerbat|aggravat)/.test(first[0]) && !/\b(?:performance|accuracy|results?|quality|bleu|scores?|precision|recall|f1)\b/.test(p.slice(first.index, first.index + 60))) {
+    dir = "up"
+  }
+  // a change word acting on a lower-is-better metric: "reduces the error", "higher perplexity"
+  const after = p.slice(first.index, first.index + first[0].length + 40)
+  const actsOnMetric = metric !== null && LOWER_BETTER.test(metric) && LOWER_BETTER.test(after) &&
+    /^(?:increas|decreas|reduc|lower|higher|rais|drop|los|fall|fell|elevat|declin|diminish)/.test(first[0])
+  const relativeAfter = /\b(?:error|perplexity|loss|latency|runtime|time|memory|parameters|flops|complexity|cost)\b/.test(after) &&
+    /^(?:increas|decreas|reduc|lower|higher|rais|drop|los|fall|fell|elevat|declin|diminish)/.test(first[0])
+  if (actsOnMetric || relativeAfter) dir = dir === "up" ? "down" : "up"
+  if (negatedHere) return { direction: "null", negated: true }
+  return { direction: dir, negated: false }
+}

@@ -1,0 +1,524 @@
+/**
+ * Entity identity over a whole paper (`EntityResolution.resolvePaper`): the
+ * chunks of a paper are resolved one after another, so a name met before the
+ * text that explains it stays apart ("NMT" in chunk 2, "neural machine
+ * translation (NMT)" in chunk 5), and a name that means one thing only in
+ * this paper ("translation" in a paper on machine translation) must not
+ * become an alias for every paper. This pass sees the paper's entities at
+ * once, with the paper's text, and decides which of them the paper uses as
+ * one:
+ *
+ * - definitions anywhere in the paper: the entity named by a short form and
+ *   the one named by its long form;
+ * - initials: an acronym (`mAP`, `IoU`, `SVHN`) and the one multi-word name
+ *   of the paper whose initials spell it (`mean average precision`,
+ *   `intersection over union`, `Street View House Numbers`);
+ * - compound names: `FractalNet` and `fractal network(s)`, `PyramidNets` and
+ *   `pyramid networks`;
+ * - the paper's task by its head: a bare task word (`translation`,
+ *   `segmentation`, `classification`) is the one task of the paper ending in
+ *   it that the paper names far more often than any other (`machine
+ *   translation`, `semantic segmentation`).
+ *
+ * Joined names become names of the entity within this paper only
+ * (`paperNames`), never aliases for other papers; the entities the paper
+ * named apart keep their ids elsewhere.
+ *
+ * @internal
+ */
+import type { Entity, EntityId } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityName from "@kg/core/EntityName"
+
+/** One entity of the paper, as its chunks resolved it. */
+export interface PaperEntityInput {
+  readonly entity: Entity
+  /** Known before this paper (found in the store): it keeps its id; only this paper's mentions move. */
+  readonly stored: boolean
+  /** This paper's type votes for it. */
+  readonly votes: ReadonlyMap<string, number>
+}
+
+/** Why two entities of a paper are one. */
+export type PaperJoinRule = "definition" | "initials" | "compound" | "generic-head" | "prefix" | "head-word"
+
+/** The paper's entities that are one: each moved id goes to its representative. */
+export interface PaperResolution {
+  /** Entity id -> the entity the paper means by it (only ids that move). */
+  readonly moved: ReadonlyMap<EntityId, EntityId>
+  /** Entity id -> the names this paper gives it that hold only in this paper. */
+  readonly paperNames: ReadonlyMap<EntityId, ReadonlyArray<string>>
+  /** Entity id -> names of entities new in this paper that join it anywhere: aliases every paper finds. */
+  readonly aliases: ReadonlyMap<EntityId, ReadonlyArray<string>>
+  /** Every join, with its rule (for reports and tests). */
+  readonly joins: ReadonlyArray<{ readonly from: EntityId; readonly to: EntityId; readonly rule: PaperJoinRule }>
+}
+
+// ---------------------------------------------------------------------------
+// Counting names in the text
+// ---------------------------------------------------------------------------
+
+const wordsOf = (s: string): Array<string> =>
+  (s.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) =>
+    w.length > 3 && /[^s]s$/u.test(w) && !/(?:us|is)$/u.test(w) ? w.slice(0, -1) : w
+  )
+
+interface Trie {
+  readonly next: Map<string, Trie>
+  key: string | undefined
+}
+
+/** How often each name occurs in the text, as a run of words (case, plural and punctuation aside). */
+const countNames = (text: string, names: Iterable<string>): Map<string, number> => {
+  // The names as a trie of words; one walk from each word of the text.
+  const root: Trie = { next: new Map(), key: undefined }
+  for (const n of names) {
+    const seq = wordsOf(n)
+    if (seq.length === 0 || seq.length > 8) continue
+    let node = root
+    for (const w of seq) {
+      let child = node.next.get(w)
+      if (child === undefined) {
+        child = { next: new Map(), key: undefined }
+        node.next.set(w, child)
+      }
+      node = child
+    }
+    node.key = seq.join(" ")
+  }
+  const counts = new Map<string, number>()
+  const words = wordsOf(text)
+  for (let i = 0; i < words.length; i++) {
+    let node: Trie | undefined = root
+    for (let j = i; j < words.length && node !== undefined; j++) {
+      node = node.next.get(words[j]!)
+      if (node?.key !== undefined) counts.set(node.key, (counts.get(node.key) ?? 0) + 1)
+    }
+  }
+  return counts
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------
+
+const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from", "over"])
+
+/**
+ * An acronym as written: capitals and digits (`SVHN`, `CNN`), or a capital-led
+ * run with lower-case letters inside (`IoU`), or one lower-case letter before
+ * capitals (`mAP`, `mIoU`); 2-8 characters with at least two capitals.
+ */
+const ACRONYM = /^(?=(?:[^\p{Lu}]*\p{Lu}){2})(?:\p{Lu}[\p{Lu}\p{N}]{1,7}|\p{Ll}?\p{Lu}[\p{Lu}\p{Ll}\p{N}]{1,6})$/u
+
+/** An acronym: no more lower-case letters than capitals (`IoU`, `mIoU`, `BiDAF`; not `ByteNet`, `ResNet`). */
+const isAcronym = (name: string): boolean => {
+  const t = name.trim()
+  if (!ACRONYM.test(t)) return false
+  return (t.match(/\p{Ll}/gu) ?? []).length <= (t.match(/\p{Lu}/gu) ?? []).length
+}
+
+/**
+ * Whether a multi-word name is spelled by an acronym's letters: its capitals
+ * against the initials of the name's significant words (`SVHN`: Street View
+ * House Numbers), or all its letters against the initials of every word
+ * (`IoU`: intersection over union; `mAP`: mean average precision). A
+ * lower-case name needs three letters or more (two-letter initials of common
+ * words fit too much).
+ */
+export const spells = (acronym: string, name: string): boolean => {
+  const parts = name.trim().split(/[\s\-–/]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w))
+  // words only: no digits, no acronyms or single letters among them (`RH ⇥ W` is a formula, not `RW`)
+  if (parts.length < 2 || parts.some((w) => !/^\p{L}+$/u.test(w) || (!MINOR.has(w.toLowerCase()) && (w.length < 2 || /^\p{Lu}+$/u.test(w))))) {
+    return false
+  }
+  const capitalised = parts.filter((w) => !MINOR.has(w.toLowerCase())).every((w) => /^\p{Lu}/u.test(w))
+  const letters = acronym.replace(/s$/u, "")
+  // its capitals and digits, with a lower-case letter leading them (`mAP`: m, a, p; `BiDAF`: b, d, a, f)
+  const capitals = EntityName.shortFormLetters(letters)
+  const all = letters.toLowerCase()
+  const initials = parts.map((w) => w[0]!.toLowerCase()).join("")
+  const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
+  // Every letter, one per word (`IoU`: intersection over union); the capitals alone only when there are three or more
+  // (`BiDAF`: Bi-Directional Attention Flow; `IoU` is not Image Understanding).
+  if (capitalised) return initials === all || significant === all || (capitals.length >= 3 && significant === capitals)
+  return (all.length >= 3 && (initials === all || significant === all)) || (capitals.length >= 3 && significant === capitals)
+}
+
+/** Whether the text writes `acronym` within 300 characters of `long` somewhere (case aside for the long form). */
+const near = (text: string, acronym: string, long: string): boolean => {
+  const flat = text.replace(/\s+/gu, " ")
+  const lower = flat.toLowerCase()
+  const target = long.replace(/\s+/gu, " ").toLowerCase()
+  for (let at = lower.indexOf(target); at >= 0; at = lower.indexOf(target, at + 1)) {
+    const window = flat.slice(Math.max(0, at - 300), at + target.length + 300)
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${acronym.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(window)) return true
+  }
+  return false
+}
+
+/** Whether `name` is a long form of `acronym`: it spells it whole, or its last words do (Schwartz-Hearst). */
+const settles = (acronym: string, name: string): boolean => {
+  if (!/\s/u.test(name.trim()) || spells(acronym, name)) return /\s/u.test(name.trim())
+  const long = EntityName.abbreviationMatch(acronym, name)
+  return long !== null && spells(acronym, long)
+}
+
+/** `FractalNet` -> `fractal network`, `PyramidNets` -> `pyramid network`; null for other names. */
+export const compoundWords = (name: string): string | null => {
+  const m = /^(\p{Lu}\p{Ll}{2,})((?:\p{Lu}\p{Ll}+)*?)(Net|Network)s?$/u.exec(name.trim())
+  if (m === null) return null
+  const inner = m[2]!.match(/\p{Lu}\p{Ll}+/gu) ?? []
+  return [m[1]!, ...inner, "network"].join(" ").toLowerCase()
+}
+
+/**
+ * How often the paper must name its task (or metric) before a bare head word is taken for it: a paper that is
+ * about machine translation names it again and again; an abstract that mentions gender classification once and
+ * "classification" once is not about it.
+ */
+const MIN_HEAD_COUNT = 3
+
+/**
+ * Words for a process any paper performs rather than a task a paper is about: a bare `optimization` or
+ * `prediction` is not the paper's `Bayesian optimization` or `dense prediction`.
+ */
+const PROCESS_WORDS = new Set([
+  "learning", "training", "optimization", "optimisation", "prediction", "resolution", "computation", "evaluation",
+  "inference", "estimation", "representation", "initialization", "initialisation", "regularization",
+  "regularisation", "normalization", "normalisation", "implementation", "application", "operation", "function",
+  "processing", "testing", "sampling", "encoding", "decoding", "pooling", "fitting", "tuning", "setting"
+])
+
+/** The characters of a paper's opening (title and abstract) where its own task is named. */
+const OPENING = 2500
+
+/** A name written as a name (capitalised words, an acronym, an inner capital) and with no generic head after it. */
+const isBareName = (name: string): boolean => {
+  const tokens = name.trim().split(/[\s\-–/]+/u).filter((t) => /[\p{L}\p{N}]/u.test(t))
+  if (!EntityName.looksLikeName(tokens)) return false
+  const last = tokens[tokens.length - 1]!.toLowerCase()
+  return tokens.length === 1 || !EntityName.GENERIC_HEADS.has(last)
+}
+
+/** A translation direction: two languages (`English-French`, `EN→DE`, `English to German`). */
+const isDirection = (name: string): boolean => {
+  const words = EntityName.canonicalName(name).split(" ")
+  return words.length === 2 && words.every((w) => LANGUAGE_WORDS.has(w))
+}
+const LANGUAGE_WORDS = new Set((
+  "english german french spanish italian portuguese russian chinese japanese korean arabic hindi urdu bengali " +
+  "turkish dutch swedish danish norwegian finnish greek hebrew czech polish hungarian romanian vietnamese thai " +
+  "indonesian malay persian swahili estonian latvian lithuanian ukrainian bulgarian croatian serbian slovak slovenian " +
+  "tamil telugu nepali sinhala khmer pashto gujarati kazakh"
+).split(" "))
+
+/** A name's words with a light stem, for comparing names within the paper (memoised: names recur paper after paper). */
+const stems = (name: string): string => {
+  const known = stemMemo.get(name)
+  if (known !== undefined) return known
+  const out = wordsOf(name).map((w) => EntityName.stemWord(w)).join(" ")
+  if (stemMemo.size >= 50_000) stemMemo.clear()
+  stemMemo.set(name, out)
+  return out
+}
+const stemMemo = new Map<string, string>()
+
+const majority = (votes: ReadonlyMap<string, number>, fallback: string): string => {
+  let best = fallback
+  let n = votes.get(fallback) ?? 0
+  for (const [t, k] of votes) {
+    if (k > n) {
+      best = t
+      n = k
+    }
+  }
+  return best
+}
+
+// ---------------------------------------------------------------------------
+
+/** Union-find over the paper's entity ids. */
+class Groups {
+  private readonly parent = new Map<EntityId, EntityId>()
+  find(x: EntityId): EntityId {
+    let root = x
+    while (this.parent.has(root) && this.parent.get(root) !== root) root = this.parent.get(root)!
+    let cur = x
+    while (cur !== root) {
+      const next = this.parent.get(cur) ?? root
+      this.parent.set(cur, root)
+      cur = next
+    }
+    return root
+  }
+  union(a: EntityId, b: EntityId): boolean {
+    const ra = this.find(a)
+    const rb = this.find(b)
+    if (ra === rb) return false
+    this.parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb)
+    return true
+  }
+}
+
+/**
+ * The paper's entities that the paper uses as one (see the module header).
+ * Pure and deterministic.
+ */
+export const resolvePaper = (
+  inputs: ReadonlyArray<PaperEntityInput>,
+  context: { readonly text: string; readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined }
+): PaperResolution => {
+  const byId = new Map(inputs.map((e) => [e.entity.id, e]))
+  const namesOf = (e: PaperEntityInput): ReadonlyArray<string> => [e.entity.label, ...e.entity.aliases]
+  // A name and its identity form (`semantic segmentation task`, `semantic segmentation`).
+  const formsOf = (e: PaperEntityInput): ReadonlyArray<string> =>
+    Array.from(new Set(namesOf(e).flatMap((n) => [n, EntityName.canonicalName(n)])))
+  const counts = countNames(context.text, inputs.flatMap(formsOf))
+  const countOf = (e: PaperEntityInput): number => {
+    let n = 0
+    const seen = new Set<string>()
+    for (const name of formsOf(e)) {
+      const k = wordsOf(name).join(" ")
+      if (seen.has(k)) continue
+      seen.add(k)
+      n += counts.get(k) ?? 0
+    }
+    return n
+  }
+  const typeOf = (e: PaperEntityInput): string => majority(e.votes, e.entity.type)
+  // Entities by the identity keys of their names.
+  const byKey = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const k = EntityCache.keyOf(n)
+      if (k === "") continue
+      const set = byKey.get(k) ?? new Set<EntityId>()
+      set.add(e.entity.id)
+      byKey.set(k, set)
+    }
+  }
+  const groups = new Groups()
+  /** Entities joined by a rule that holds only within this paper. */
+  const paperOnly = new Set<EntityId>()
+  /** Shorter names of a longer one (a prefix join): never a group's representative while it has another. */
+  const shortened = new Set<EntityId>()
+  const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
+  const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
+    if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
+  }
+
+  // Definitions anywhere in the paper.
+  const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
+  for (const d of definitions) {
+    const shorts = byKey.get(EntityCache.keyOf(d.short))
+    const longs = byKey.get(EntityCache.keyOf(d.long))
+    if (shorts === undefined || longs === undefined || shorts.size !== 1 || longs.size !== 1) continue
+    const [s] = shorts
+    const [l] = longs
+    if (s === l) continue
+    // A short form the paper also spells out otherwise (two long forms) is not this definition's.
+    const other = namesOf(byId.get(s!)!).some((n) =>
+      /\s/u.test(n.trim()) && EntityCache.keyOf(n) !== EntityCache.keyOf(d.long) && EntityName.abbreviationMatch(d.short, n) !== null
+    )
+    if (!other) join(l!, s!, "definition")
+  }
+
+  // Initials: an acronym and the one multi-word name of the paper it spells.
+  // Multi-word names by the first letters of their words (every word, and the words other than `of`, `and`, ...):
+  // an acronym looks up its letters there instead of trying every name.
+  const byLetters = new Map<string, Array<{ e: PaperEntityInput; n: string }>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      if (!/\s|-/u.test(n.trim())) continue
+      const parts = n.trim().split(/[\s\-–/]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w))
+      const keys = new Set([
+        parts.map((w) => w[0]!.toLowerCase()).join(""),
+        parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
+      ])
+      for (const k of keys) byLetters.set(k, [...(byLetters.get(k) ?? []), { e, n }])
+    }
+  }
+  for (const e of inputs) {
+    for (const a of namesOf(e).filter(isAcronym)) {
+      const letters = a.replace(/s$/u, "")
+      const multiWord = [...new Set([...(byLetters.get(letters.toLowerCase()) ?? []), ...(byLetters.get(EntityName.shortFormLetters(letters)) ?? [])])]
+      // An acronym whose entity already has a long form it spells (the whole name, or its last words: `SVC` of
+      // statistical singing voice conversion) means that: it joins only a longer spelling of that long form
+      // (`SVHN`, Street View House Numbers: Google Street View House Numbers).
+      const settled = namesOf(e).filter((n) => settles(a, n)).map((n) => EntityName.canonicalName(n))
+      const fits = new Set(
+        multiWord.filter((m) =>
+          m.e.entity.id !== e.entity.id && spells(a, m.n) &&
+          (settled.length === 0 || settled.some((l) => EntityName.canonicalName(m.n).endsWith(` ${l}`))) &&
+          // a lower-case long form of three words (`scene segmentation datasets` for SSD) only near the acronym
+          (/^\p{Lu}/u.test(m.n.trim()) || a.replace(/s$/u, "").length >= 4 || near(context.text, a, m.n))
+        ).map((m) => m.e.entity.id)
+      )
+      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
+    }
+  }
+
+  // Compound names: FractalNet and fractal network(s).
+  const byStems = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const k = stems(n)
+      const set = byStems.get(k) ?? new Set<EntityId>()
+      set.add(e.entity.id)
+      byStems.set(k, set)
+    }
+  }
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const words = compoundWords(n)
+      if (words === null) continue
+      const fits = new Set([...(byStems.get(stems(words)) ?? []), ...(byStems.get(stems(words.replace(/network$/u, "net"))) ?? [])])
+      fits.delete(e.entity.id)
+      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "compound")
+    }
+  }
+
+  // Generic heads written in capitals (`Pascal Context Dataset`, `Cityscapes Benchmark`): the name before them, when
+  // it is a name (the identity key drops a generic head only in lower case: `Hidden Markov Model` must stay
+  // `hidden Markov model`).
+  const bareByKey = new Map<string, Set<EntityId>>()
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      if (!isBareName(n)) continue
+      const k = EntityCache.keyOf(n)
+      bareByKey.set(k, new Set([...(bareByKey.get(k) ?? []), e.entity.id]))
+    }
+  }
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const tokens = n.trim().split(/\s+/u)
+      if (tokens.length < 2 || !EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!.toLowerCase())) continue
+      const rest = tokens.slice(0, -1)
+      if (!EntityName.looksLikeName(rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) continue
+      const restKey = EntityCache.keyOf(rest.join(" "))
+      // the other entity must be named by that name itself, as a name (`PASCAL-Context`), not by a common noun
+      // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
+      const others = new Set([...(bareByKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
+      if (others.size === 1) join(e.entity.id, [...others][0]!, "generic-head")
+    }
+  }
+
+  // A name and the one longer name of the paper that puts an organisation or a collection before it: `VOC 2012` is
+  // `PASCAL VOC 2012`, `English-French` is `WMT 2014 English-French`, when the prefix is in capitals or has a digit
+  // and the shorter name has a digit or is a translation direction (never `Transformer` / `Weighted Transformer`).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const tokens = n.trim().split(/\s+/u)
+      for (let cut = 1; cut < Math.min(tokens.length, 3); cut++) {
+        const prefix = tokens.slice(0, cut)
+        const rest = tokens.slice(cut).join(" ")
+        const prefixOk = prefix.every((t) => /^\p{Lu}{3,}$/u.test(t) || /\p{N}/u.test(t)) ||
+          (prefix.length === 2 && /^\p{Lu}{2,}$/u.test(prefix[0]!) && /^[’']?\p{N}+$/u.test(prefix[1]!))
+        if (!prefixOk) continue
+        const restKey = EntityCache.keyOf(rest)
+        const restOk = /\p{N}/u.test(rest) || isDirection(rest)
+        if (!restOk || restKey === "") continue
+        const fits = new Set([...(byKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
+        if (fits.size !== 1) continue
+        const shorter = [...fits][0]!
+        // `English-French` is this paper's WMT 2014 English-French only; `VOC 2012` is PASCAL VOC 2012 anywhere
+        if (!/\p{N}/u.test(rest)) paperOnly.add(shorter)
+        // the longer name says which collection: it represents the group
+        shortened.add(shorter)
+        join(shorter, e.entity.id, "prefix")
+      }
+    }
+  }
+
+  // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
+  // longer name over the shorter one a prefix join gave, then a name over an acronym, then the most mentioned, then
+  // the smallest id.
+  const members = new Map<EntityId, Array<PaperEntityInput>>()
+  for (const e of inputs) {
+    const root = groups.find(e.entity.id)
+    members.set(root, [...(members.get(root) ?? []), e])
+  }
+  const rank = (e: PaperEntityInput): ReadonlyArray<number> => [
+    e.stored ? 0 : 1,
+    shortened.has(e.entity.id) ? 1 : 0,
+    isAcronym(e.entity.label) ? 1 : 0,
+    -countOf(e)
+  ]
+  const better = (a: PaperEntityInput, b: PaperEntityInput): boolean => {
+    const ra = rank(a)
+    const rb = rank(b)
+    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!
+    return a.entity.id < b.entity.id
+  }
+  const representative = new Map<EntityId, EntityId>()
+  for (const list of members.values()) {
+    const rep = list.reduce((best, e) => (better(e, best) ? e : best))
+    for (const e of list) representative.set(e.entity.id, rep.entity.id)
+  }
+  const repOf = (id: EntityId): EntityId => representative.get(id) ?? id
+
+  // The paper's task by its head: a bare task word is the task of the paper ending in it that the paper names in its
+  // opening and far more often than any other (`translation`: machine translation). Not metrics: a bare `BLEU`,
+  // `loss` or `rate` is not the paper's `sentence-level BLEU`, `margin loss` or `learning rate`.
+  const opening = wordsOf(context.text.slice(0, OPENING)).join(" ")
+  const inOpening = (e: PaperEntityInput): boolean =>
+    formsOf(e).some((n) => {
+      const w = wordsOf(n).join(" ")
+      return w.length > 0 && ` ${opening} `.includes(` ${w} `)
+    })
+  {
+  const tasks = inputs.filter((e) => typeOf(e) === "Task")
+  for (const a of tasks) {
+    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`), a word naming
+    // an activity (`-tion`, `-ing`, `-ment`, `-sis`, `-val`)
+    const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
+    if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!) && !PROCESS_WORDS.has(w[0]!))) continue
+    const head = EntityName.stemWord(bare[0]![0]!)
+    const candidates = new Map<EntityId, number>()
+    for (const b of tasks) {
+      if (repOf(b.entity.id) === repOf(a.entity.id)) continue
+      const ends = formsOf(b).some((n) => {
+        const w = wordsOf(n)
+        return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
+      })
+      // the paper's task is named in its title or abstract
+      if (!ends || !inOpening(b)) continue
+      const root = repOf(b.entity.id)
+      candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
+    }
+    const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    const [first, second] = ranked
+    if (first === undefined || first[1] < MIN_HEAD_COUNT || (second !== undefined && first[1] < 2 * second[1])) continue
+    if (members.get(groups.find(a.entity.id))!.length > 1) continue
+    representative.set(a.entity.id, first[0])
+    paperOnly.add(a.entity.id)
+    joins.push({ from: a.entity.id, to: first[0], rule: "head-word" })
+  }
+  }
+
+  // A moved entity's names: aliases every paper finds when the join holds anywhere (a definition, initials, a
+  // compound, a generic head, an organisation prefix) and the entity is new (no other paper knows it); else names
+  // that hold only in this paper (a bare head word, a translation direction, an entity other papers know).
+  const moved = new Map<EntityId, EntityId>()
+  const paperNames = new Map<EntityId, Array<string>>()
+  const aliases = new Map<EntityId, Array<string>>()
+  const given = new Map<EntityId, Set<string>>()
+  for (const e of inputs) {
+    const rep = representative.get(e.entity.id) ?? e.entity.id
+    if (rep === e.entity.id) continue
+    moved.set(e.entity.id, rep)
+    const have = given.get(rep) ?? new Set(namesOf(byId.get(rep)!).map(EntityCache.keyOf))
+    given.set(rep, have)
+    const into = e.stored || paperOnly.has(e.entity.id) ? paperNames : aliases
+    const list = into.get(rep) ?? []
+    for (const n of namesOf(e)) {
+      const k = EntityCache.keyOf(n)
+      if (k === "" || have.has(k)) continue
+      have.add(k)
+      list.push(n)
+    }
+    if (list.length > 0) into.set(rep, list)
+  }
+  return { moved, paperNames, aliases, joins }
+}

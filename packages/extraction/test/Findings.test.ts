@@ -1,0 +1,106 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Schema from "effect/Schema"
+import { ExtractedClaim, toFinding } from "@kg/core/Domain"
+import { contributionsOf, findingOf, paperFindings } from "../src/Findings.js"
+
+// Sentences of real papers (SciREX full papers, Apache-2.0; SciFact claims, CC BY 4.0; issue 24's examples).
+describe("Findings", () => {
+  it("names the paper's own contribution from its title and opening text", () => {
+    expect(contributionsOf("Attention Is All You Need", "We propose a new simple network architecture, the Transformer, based solely on attention mechanisms.")[0]!.name)
+      .toBe("Transformer")
+    const dpn = contributionsOf(
+      "Dual Path Networks",
+      "In this work, we present a simple, highly efficient and modularized Dual Path Network (DPN) for image classification."
+    )[0]!
+    expect(dpn.name).toBe("Dual Path Network")
+    expect(dpn.aliases).toContain("DPN")
+    expect(contributionsOf("ParseNet: Looking Wider to See Better", "")[0]!.name).toBe("ParseNet")
+    expect(contributionsOf("Fast and Accurate Deep Network Learning by Exponential Linear Units (ELUs)", "")[0]).toEqual({
+      name: "Exponential Linear Units",
+      aliases: ["ELUs"]
+    })
+    // a paper that names nothing, and a metric is never a contribution
+    expect(contributionsOf("Neural Machine Translation of Rare Words with Subword Units", "We compute BLEU on all tasks.")).toEqual([])
+  })
+
+  it("reads what a result measured: subject, dataset, metric, value, baseline, delta, direction", () => {
+    const f = findingOf(
+      "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the existing best results by over 2 BLEU.",
+      { contributions: [{ name: "Transformer", aliases: [] }] }
+    )
+    expect(f.subject).toBe("Transformer")
+    expect(f.selfReference).toBe("Our model")
+    expect(f.dataset).toBe("WMT 2014 English-to-German")
+    expect(f.metric).toBe("BLEU")
+    expect(f.value).toBe(28.4)
+    expect(f.delta).toBe(2)
+    expect(f.direction).toBe("up")
+    expect(f.task).toContain("translation")
+  })
+
+  it("keeps an unnamed self-reference unresolved", () => {
+    const f = findingOf("Our model achieves the state-of-the-art result on TriviaQA.")
+    expect(f.subject).toBeNull()
+    expect(f.selfReference).toBe("Our model")
+    expect(f.dataset).toBe("TriviaQA")
+  })
+
+  it("reads a lower-is-better metric's decrease as doing better", () => {
+    const f = findingOf("A shallow DPN with only the depth of 92 reduces the top-1 error rate by an absolute value of 0.5 compared with the ResNeXt-101.")
+    expect(f.subject).toBe("shallow DPN with only depth of 92")
+    expect(f.metric).toBe("top-1 error rate")
+    expect(f.direction).toBe("up")
+    expect(f.baseline).toBe("ResNeXt-101")
+  })
+
+  it("reads negation, null findings and the scope a finding holds for", () => {
+    const scoped = findingOf("Feature engineering gives significant improvements for WDW and CBT datasets, but not for CNN and Daily Mail datasets.")
+    expect(scoped.subject).toBe("Feature engineering")
+    expect(scoped.direction).toBe("up")
+    expect(scoped.scope).toEqual(["WDW", "CBT"])
+    expect(scoped.excludes).toEqual(["CNN", "Daily Mail"])
+    expect(findingOf("External knowledge has only little impact on the performance of ESIM.").direction).toBe("null")
+    expect(findingOf("Dropout fails to improve accuracy on CIFAR-10.").direction).toBe("null")
+    expect(findingOf("There was no significant difference in mortality between the groups.").direction).toBe("null")
+    expect(findingOf("ALDH1 expression is not associated with poor prognosis in breast cancer.").negated).toBe(true)
+    // not a result: no direction
+    expect(findingOf("The mechanisms by which Sir2 increases longevity are unknown.").direction).toBe("none")
+    expect(findingOf("All of our models are run on a single GPU.").direction).toBe("none")
+  })
+
+  it("reads the subject and outcome of a biomedical finding, and a direction inside the outcome", () => {
+    const f = findingOf("N-cadherin causes metastasis.")
+    expect([f.subject, f.outcome, f.direction]).toEqual(["N-cadherin", "metastasis", "up"])
+    const g = findingOf("Upregulation of PD1 causes the downmodulation of Satb1.")
+    expect([g.outcome, g.direction]).toEqual(["Satb1", "down"])
+  })
+
+  it("fills a paper's claims, keeping an extractor's own finding and resolving its self-reference", () => {
+    const own = { ...findingOf("Our model achieves 41.8 BLEU."), subject: null, selfReference: "our model" }
+    const claims = paperFindings(
+      { title: "Attention Is All You Need", text: "We propose a new simple network architecture, the Transformer, based solely on attention." },
+      [],
+      [{ text: "Our model outperforms the previous state of the art on WMT 2014 English-French." }, { text: "x", finding: own }]
+    )
+    expect(claims[0]!.finding.subject).toBe("Transformer")
+    expect(claims[1]!.finding.subject).toBe("Transformer")
+    expect(claims[1]!.finding.value).toBe(41.8)
+  })
+
+  it("decodes an LLM's partial finding and completes it", () => {
+    const claim = Schema.decodeUnknownSync(ExtractedClaim)({
+      text: "SliceNet achieves 26.1 BLEU on WMT 2014 English-German.",
+      evidence: "SliceNet achieves 26.1 BLEU on WMT 2014 English-German.",
+      metric: "BLEU",
+      value: "26.1",
+      conditions: null,
+      domainTags: [],
+      entities: [],
+      confidence: 0.8,
+      finding: { subject: "SliceNet", metric: "BLEU", value: 26.1, direction: "none" }
+    })
+    const f = toFinding(claim.finding!)
+    expect(f).toMatchObject({ subject: "SliceNet", metric: "BLEU", value: 26.1, dataset: null, scope: [], excludes: [], negated: false })
+    expect(() => Schema.decodeUnknownSync(ExtractedClaim)({ ...claim, finding: { direction: "sideways" } })).toThrow()
+  })
+})

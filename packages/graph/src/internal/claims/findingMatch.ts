@@ -1,0 +1,436 @@
+/**
+ * Are two findings the same finding? Compares their structured fields
+ * (`Domain.Finding`): the subject (the same resolved method or
+ * intervention), the outcome (the same task or dataset, and the same metric;
+ * or the same outcome words when no metric is stated), the directions, the
+ * values on the same dataset and metric, and the scopes (a dataset one
+ * includes and the other excludes). Each part is `same`, `different` or
+ * `unknown`, with a readable reason; the linker links only what is the same
+ * on both parts (`docs/epistemics.md`).
+ *
+ * @internal
+ */
+import type { Finding } from "@kg/core/Domain"
+import { stem } from "../nli/rules.js"
+import { contentStems, intersectionSize } from "./identityText.js"
+
+/** One comparison part. */
+export type Part = "same" | "different" | "unknown"
+
+/** What two findings share. */
+export interface FindingComparison {
+  readonly subject: Part
+  readonly outcome: Part
+  /** Their directions: the same, opposite (up vs down on change words, or null vs an effect), or not comparable. */
+  readonly direction: "agree" | "oppose" | "unknown"
+  /** Their values on the same subject, dataset and metric: within tolerance, apart, or not comparable. */
+  readonly numbers: "close" | "far" | "none"
+  /** One finding's datasets or conditions include one the other explicitly excludes ("but not for CNN"). */
+  readonly excluded: boolean
+  /** The subjects share words without being the same ("charcoal" / "activated charcoal hemoperfusion"). */
+  readonly subjectOverlaps: boolean
+  /** Both findings state a specific subject (not null, not generic words only). */
+  readonly subjectsStated: boolean
+  /** Whether both state a result (a direction or a value): setup and background sentences do not. */
+  readonly bothResults: boolean
+  /** Readable reasons, in order: subject, outcome, direction, numbers. */
+  readonly reasons: ReadonlyArray<string>
+}
+
+// ---------------------------------------------------------------------------
+// Subjects
+// ---------------------------------------------------------------------------
+
+/** Words that do not identify a subject on their own. */
+const GENERIC = new Set([
+  "the", "a", "an", "our", "this", "these", "those", "its", "their", "proposed", "new", "novel", "simple", "model",
+  "models", "method", "methods", "approach", "approaches", "network", "networks", "net", "nets", "architecture",
+  "architectures", "system", "systems", "framework", "frameworks", "algorithm", "algorithms", "technique",
+  "techniques", "module", "modules", "scheme", "strategy", "version", "variant", "variants", "based", "results",
+  "result", "performance", "baseline", "baselines", "state", "art", "state-of-the-art", "sota", "work", "approach",
+  "use", "using", "of", "with", "for", "in", "on", "and", "or", "to", "by", "we", "it", "they", "them", "all", "both",
+  "each", "other", "others", "which", "that", "what", "here", "there", "one", "ones", "same", "different", "several",
+  "many", "most", "some", "such", "first", "second", "final", "overall", "best", "better", "deep", "neural",
+  "experiments", "experiment", "analysis", "data", "evaluation", "table", "figure", "finding", "findings", "effect",
+  "effects", "level", "levels", "number", "amount", "type", "types", "way", "ways", "case", "cases", "thing", "things",
+  "part", "parts", "process", "study", "studies", "paper", "addition", "use", "also", "note", "notes", "observation",
+  "observations", "comparison", "contrast", "example", "instance", "fact", "general", "practice", "terms", "respect"
+])
+
+/** Words that make a variant of the same subject ("big Transformer", "single DPN"): the same subject, not for numbers. */
+const VARIANT = new Set(["big", "base", "large", "small", "deep", "deeper", "shallow", "shallower", "single", "full", "standard", "original", "vanilla", "plain", "basic", "tiny", "huge", "wide", "ensemble", "ensembles"])
+
+const normaliseName = (s: string): string =>
+  s.toLowerCase()
+    .normalize("NFKC")
+    .replace(/\([^)]*\)/g, " ")
+    .replace(/(\p{L})-(?=\p{N})/gu, "$1")
+    .replace(/(\p{N})-(?=\p{L})/gu, "$1")
+    .replace(/[’']s\b/g, "")
+
+/** The identifying words of a subject, stemmed (hyphens inside a name dropped: "GATA-3" = "GATA3"). */
+export const subjectKey = (subject: string): ReadonlySet<string> => {
+  const out = new Set<string>()
+  // a capitalised generic word inside a name is part of it ("All Convolutional Net", "Dual Path Network")
+  const original = subject.normalize("NFKC").replace(/\([^)]*\)/g, " ").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  const named = new Set(original.filter((w, i) => (i > 0 && /^\p{Lu}/u.test(w)) || /\p{Lu}.*\p{Lu}/u.test(w) || (/\p{Lu}/u.test(w) && /\p{N}/u.test(w))).map((w) => w.toLowerCase()))
+  for (const w of normaliseName(subject).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []) {
+    if ((GENERIC.has(w) && !named.has(w)) || w.length < 2 && !/\d/.test(w)) continue
+    out.add(/\d/.test(w) ? w.replace(/-/g, "") : stem(w))
+  }
+  // variant words alone ("a deeper architecture") name nothing specific
+  if (Array.from(out).every((x) => VARIANT.has(x) || VARIANT_STEMS.has(x))) return new Set()
+  return out
+}
+
+const VARIANT_STEMS = new Set(["deep", "deeper", "shallow", "larg", "small", "big", "singl", "wid"])
+
+/** "ELUs" is the acronym of "Exponential Linear Units". */
+const isAcronymOf = (short: string, long: string): boolean => {
+  const s = short.replace(/s$/, "").toLowerCase()
+  const initials = (long.match(/[\p{L}][\p{L}\p{N}]*/gu) ?? []).filter((w) => !/^(?:of|the|and|for|a|an|with|in|on|to)$/i.test(w))
+    .map((w) => w[0]!.toLowerCase()).join("")
+  return s.length >= 2 && /^[a-z0-9]+$/i.test(s) && initials === s
+}
+
+/**
+ * A subject that acts against another ("anti-N-cadherin antibody", "BCL-2 inhibitor", "loss of GATA3", "eliminating
+ * BCL-2"): its base subject, and whether it inverts it. A finding about the inverted subject states the opposite
+ * direction about the base one ("an anti-N-cadherin antibody inhibits metastasis" agrees with "N-cadherin causes
+ * metastasis").
+ */
+export const baseSubject = (subject: string): { readonly base: string; readonly inverted: boolean } => {
+  const s = subject.trim()
+  const patterns: ReadonlyArray<RegExp> = [
+    /^anti-?\s*(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
+    /^(?:loss|lack|absence|deficiency|depletion|deletion|inhibition|blockade|blocking|knockdown|knockout|silencing|ablation|suppression|inactivation|elimination|eliminating|inhibiting|blocking|removal|removing|disruption|downregulation|down-regulation|reduced|low|lower|decreased)\s+(?:levels?\s+)?(?:of\s+)?(.+)$/i,
+    /^(.+?)\s+(?:inhibitors?|inhibition|antagonists?|blockade|blockers?|knockdown|knockout|deficiency|deletion|depletion|silencing|ablation|loss|null|-\/-|deficient)$/i,
+    /^(.+?)-(?:deficient|null|knockout|negative)\b.*$/i
+  ]
+  for (const re of patterns) {
+    const m = re.exec(s)
+    if (m !== null && m[1] !== undefined && m[1].trim().length > 0) return { base: m[1].trim(), inverted: true }
+  }
+  return { base: s, inverted: false }
+}
+
+/** Name tokens of a subject: acronyms, words with digits or inner capitals ("Th1", "CD28", "GATA3", "ResNet-50", "ART"). */
+const names = (subject: string): ReadonlySet<string> =>
+  new Set((subject.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])
+    .filter((w) => /^\p{L}/u.test(w) && (/\p{N}/u.test(w) || /\p{Lu}.*\p{Lu}/u.test(w) || /^\p{Ll}+\p{Lu}/u.test(w)))
+    .map((w) => normaliseName(w).replace(/-/g, "")))
+
+/** Capitalised words inside a subject (not its first word), and acronyms: the words of a name. */
+const namedWords = (subject: string): ReadonlySet<string> => {
+  const words = subject.normalize("NFKC").replace(/\([^)]*\)/g, " ").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  return new Set(words.filter((w, i) => (i > 0 && /^\p{Lu}/u.test(w)) || /\p{Lu}.*\p{Lu}/u.test(w) || (/^\p{L}/u.test(w) && /\p{N}/u.test(w))))
+}
+
+/** Does a text mention a name (hyphens and case aside)? */
+const mentions = (text: string, name: string): boolean => normaliseName(text).replace(/-/g, "").includes(name)
+
+const compareSubjects = (
+  a: Finding,
+  b: Finding,
+  texts: { readonly a: string; readonly b: string },
+  samePaper: boolean
+): { part: Part; variant: boolean; inverted: boolean; reason: string } => {
+  const no = { variant: false, inverted: false }
+  // a self-reference no paper named is that paper's own, unnamed contribution: a different thing in every paper
+  if ((a.subject === null && a.selfReference !== null) || (b.subject === null && b.selfReference !== null)) {
+    return samePaper
+      ? { part: "unknown", ...no, reason: "the paper's own contribution, unnamed" }
+      : { part: "different", ...no, reason: `each paper's own unnamed contribution ("${a.selfReference ?? a.subject}" / "${b.selfReference ?? b.subject}")` }
+  }
+  if (a.subject === null || b.subject === null) return { part: "unknown", ...no, reason: "a subject is not stated" }
+  const label = `"${a.subject}" / "${b.subject}"`
+  const ba = baseSubject(a.subject), bb = baseSubject(b.subject)
+  const inverted = ba.inverted !== bb.inverted
+  const ka = subjectKey(ba.base), kb = subjectKey(bb.base)
+  // named things: two subjects whose names neither sentence shares ("Th1" / "Th2", "AdderNet" / "AZF") are different
+  const na = names(ba.base), nb = names(bb.base)
+  const short = (x: string) => x.split(/\s+/).length <= 5
+  if (na.size > 0 && nb.size > 0 && short(ba.base) && short(bb.base)) {
+    const aInB = Array.from(na).some((n) => mentions(texts.b, n)), bInA = Array.from(nb).some((n) => mentions(texts.a, n))
+    if (!aInB && !bInA) return { part: "different", ...no, reason: `different subjects (${label})` }
+  }
+  if (ka.size === 0 || kb.size === 0) return { part: "unknown", ...no, reason: `a generic subject (${label})` }
+  const shared = intersectionSize(ka, kb)
+  const how = inverted ? ", one acting against the other" : ""
+  if (shared === ka.size && shared === kb.size) return { part: "same", variant: false, inverted, reason: `same subject (${a.subject}${inverted ? ` / ${b.subject}` : ""}${how})` }
+  const [shorter, longer] = ba.base.length <= bb.base.length ? [ba.base, bb.base] : [bb.base, ba.base]
+  if (isAcronymOf(shorter.trim(), longer)) return { part: "same", variant: false, inverted, reason: `same subject (${shorter} = ${longer}${how})` }
+  const extraA = Array.from(ka).filter((x) => !kb.has(x)), extraB = Array.from(kb).filter((x) => !ka.has(x))
+  // one names a model the other does not ("Weighted Transformer" / "Transformer"): different things
+  // a proper name's words all count, its first one too ("Weighted Transformer")
+  const nameWords = (base: string) => {
+    const caps = (base.match(/\b\p{Lu}[\p{L}\p{N}-]*/gu) ?? [])
+    return caps.length >= 2 ? new Set(caps) : namedWords(base)
+  }
+  const extraNames = (base: string, extra: ReadonlyArray<string>, other: string) =>
+    extra.some((x) => Array.from(nameWords(base)).some((w) => subjectKey(w).has(x)) && !contentStems(other).has(x))
+  const compact = (x: string) => x.split(/\s+/).length <= 3 && !/\b(?:and|or|with|of)\b|,/i.test(x)
+  if (shared > 0 && compact(ba.base) && compact(bb.base) && (extraNames(ba.base, extraA, texts.b) || extraNames(bb.base, extraB, texts.a))) {
+    return { part: "different", ...no, reason: `different subjects (${label})` }
+  }
+  if (shared > 0 && [...extraA, ...extraB].every((x) => VARIANT.has(x) || VARIANT_STEMS.has(x))) {
+    return { part: "same", variant: true, inverted, reason: `same subject, variants (${label}${how})` }
+  }
+  // otherwise the words may name one thing differently ("amitriptyline" / "tricyclic antidepressant medication")
+  return { part: "unknown", variant: true, inverted, reason: shared > 0 ? `one subject overlaps the other (${label})` : `subjects worded differently (${label})` }
+}
+
+// ---------------------------------------------------------------------------
+// Outcomes: metrics, datasets, tasks
+// ---------------------------------------------------------------------------
+
+/** A canonical metric key and its family (top-1 error is an error; accuracy and error measure one thing, opposite ways). */
+export const metricKey = (metric: string): { readonly key: string; readonly family: string } => {
+  const m = metric.toLowerCase().replace(/[-_\s]+/g, " ").replace(/\b(?:score|scores|points?|rate|rates|value|values|metric)\b/g, "").replace(/\s+/g, " ").trim()
+  const top = /\btop ?(\d)\b/.exec(m)
+  const rank = /\brank ?(\d+)\b/.exec(m)
+  if (/\b(?:bleu)\b/.test(m)) return { key: "bleu", family: "bleu" }
+  if (/\bmiou\b|\bmean iou\b|\bmean intersection/.test(m)) return { key: "miou", family: "iou" }
+  if (/\biou\b/.test(m)) return { key: "iou", family: "iou" }
+  if (/\bmap\b|mean average precision/.test(m)) return { key: "map", family: "ap" }
+  if (/^ap\d*$|\baverage precision\b/.test(m)) return { key: m.replace(/\s/g, ""), family: "ap" }
+  if (/\bf ?1\b|f measure|f score/.test(m)) return { key: "f1", family: "f1" }
+  if (/perplexity|\bppl\b/.test(m)) return { key: "perplexity", family: "perplexity" }
+  if (rank !== null) return { key: `rank${rank[1]}`, family: `rank${rank[1]}` }
+  if (/error|\berr\b/.test(m)) return { key: top !== null ? `top${top[1]} error` : "error", family: top !== null ? `top${top[1]}` : "accuracy" }
+  if (/accuracy|\bacc\b|correct/.test(m)) return { key: top !== null ? `top${top[1]} accuracy` : "accuracy", family: top !== null ? `top${top[1]}` : "accuracy" }
+  return { key: Array.from(contentStems(m)).sort().join(" "), family: Array.from(contentStems(m)).sort().join(" ") }
+}
+
+/** Statistics that qualify a result, not what it measures. */
+const STATISTIC = /^(?:confidence intervals?|ci|p[- ]?values?|significance|odds ratios?|hazard ratios?|risk ratios?|relative risks?|correlation|r2|r\^2|effect size|sample size|kappa|agreement)$/i
+
+const compareMetrics = (a: string | null, b: string | null): { part: Part; exact: boolean } => {
+  if (a === null || b === null || STATISTIC.test(a.trim()) || STATISTIC.test(b.trim())) return { part: "unknown", exact: false }
+  const ka = metricKey(a), kb = metricKey(b)
+  if (ka.key === kb.key) return { part: "same", exact: true }
+  // "error" and "top-1 error", or "error" and "accuracy": one quantity, but not one number
+  if (ka.family === kb.family || (ka.family === "accuracy" && /^top\d/.test(kb.family)) || (kb.family === "accuracy" && /^top\d/.test(ka.family))) {
+    return { part: "same", exact: false }
+  }
+  return { part: "different", exact: false }
+}
+
+const LANGUAGES: Readonly<Record<string, string>> = {
+  english: "en", german: "de", french: "fr", romanian: "ro", czech: "cs", russian: "ru", chinese: "zh", japanese: "ja",
+  thai: "th", spanish: "es", finnish: "fi", turkish: "tr", vietnamese: "vi", arabic: "ar", italian: "it",
+  portuguese: "pt", dutch: "nl", korean: "ko", hindi: "hi", latvian: "lv", estonian: "et", lithuanian: "lt",
+  kazakh: "kk", gujarati: "gu", polish: "pl", hungarian: "hu", swedish: "sv", danish: "da", greek: "el",
+  hebrew: "he", persian: "fa", urdu: "ur", bulgarian: "bg", ukrainian: "uk"
+}
+const CODES = new Set(Object.values(LANGUAGES))
+
+/** A dataset's parts: an evaluation campaign with its year ("wmt14"), a language pair ("en-de"), or a name ("cifar10"). */
+export const datasetParts = (dataset: string): { readonly campaign: string | null; readonly pair: string | null; readonly name: string | null } => {
+  let s = normaliseName(dataset).replace(/[–—→⇒]|->/g, "-").replace(/-to-|\bto\b|\binto\b/g, "-")
+  let pair: string | null = null
+  const langs = Object.keys(LANGUAGES).join("|")
+  const full = new RegExp(`\\b(${langs})\\s*[-/ ]\\s*(${langs})\\b`).exec(s)
+  if (full !== null) {
+    pair = `${LANGUAGES[full[1]!]}-${LANGUAGES[full[2]!]}`
+    s = s.replace(full[0], " ")
+  } else {
+    const short = /\b([a-z]{2})\s*[-/]\s*([a-z]{2})\b/.exec(s)
+    if (short !== null && CODES.has(short[1]!) && CODES.has(short[2]!)) {
+      pair = `${short[1]}-${short[2]}`
+      s = s.replace(short[0], " ")
+    }
+  }
+  let campaign: string | null = null
+  const c = /\b([a-z]{2,})\s*['’]?\s*(?:19|20)?(\d{2})\b/.exec(s)
+  if (c !== null && /^(?:wmt|iwslt|newstest|newsdev|semeval|conll|trec|clef|ilsvrc|voc|coco|kitti|mot|ade)/.test(c[1]!) && !/\d/.test(c[1]!)) {
+    campaign = `${c[1]}${c[2]}`
+    s = s.replace(c[0], " ")
+  }
+  const rest = s.replace(/\b(?:the|dataset|datasets|data|set|sets|benchmark|benchmarks|corpus|test|validation|dev|development|translation|task|tasks|challenge|news|track|shared)\b/g, " ")
+    .replace(/[^a-z0-9]+/g, "").trim()
+  return { campaign, pair, name: rest.length > 0 ? rest : null }
+}
+
+const sameDataset = (a: string, b: string): Part => {
+  const pa = datasetParts(a), pb = datasetParts(b)
+  let shared = 0
+  for (const k of ["campaign", "pair", "name"] as const) {
+    const x = pa[k], y = pb[k]
+    if (x === null || y === null) continue
+    if (x !== y) return "different"
+    shared++
+  }
+  return shared > 0 ? "same" : "unknown"
+}
+
+/** The datasets of a finding: its dataset and its scope. */
+const datasetsOf = (f: Finding): ReadonlyArray<string> => Array.from(new Set([...(f.dataset === null ? [] : [f.dataset]), ...f.scope]))
+
+const compareDatasets = (a: Finding, b: Finding): { part: Part; shared: string | null } => {
+  const da = datasetsOf(a), db = datasetsOf(b)
+  if (da.length === 0 || db.length === 0) return { part: "unknown", shared: null }
+  // evaluation campaigns of different years anywhere in the two ("WMT 2014 English-German" / "WMT 15 ... English-German")
+  const campaigns = (ds: ReadonlyArray<string>) => new Set(ds.flatMap((d) => datasetParts(d).campaign ?? []))
+  const ca = campaigns(da), cb = campaigns(db)
+  if (ca.size > 0 && cb.size > 0 && !Array.from(ca).some((c) => cb.has(c))) return { part: "different", shared: null }
+  let unknown = false
+  for (const x of da) {
+    for (const y of db) {
+      const p = sameDataset(x, y)
+      if (p === "same") return { part: "same", shared: x }
+      if (p === "unknown") unknown = true
+    }
+  }
+  return { part: unknown ? "unknown" : "different", shared: null }
+}
+
+const TASK_GENERIC = new Set(["task", "tasks", "problem", "large", "scale", "larg", "state", "art"])
+
+const compareTasks = (a: string | null, b: string | null): Part => {
+  if (a === null || b === null) return "unknown"
+  const ka = new Set(Array.from(contentStems(a)).filter((x) => !TASK_GENERIC.has(x)))
+  const kb = new Set(Array.from(contentStems(b)).filter((x) => !TASK_GENERIC.has(x)))
+  if (ka.size === 0 || kb.size === 0) return "unknown"
+  const shared = intersectionSize(ka, kb)
+  if (shared === 0) return "different"
+  // the same head ("machine translation" / "neural machine translation")
+  // the same task words ("machine translation" / "machine translation"); one inside the other is not enough
+  return shared === ka.size && shared === kb.size ? "same" : "unknown"
+}
+
+/** Outcome words that do not say what was measured ("performance", "results", "effect"). */
+const OUTCOME_GENERIC = new Set(Array.from(contentStems(
+  "performance performances result results effect effects impact impacts improvement improvements improve gain gains " +
+  "benefit benefits quality accuracy state art difference differences change changes increase increases decrease " +
+  "decreases reduction reductions significant significantly role level levels high higher low lower better worse good " +
+  "best strong large small number amount effective effectiveness success outcome outcomes way ways considerably " +
+  "substantially much more less boost boosts overhead"
+)))
+
+/**
+ * The outcome words: `same` when most specific words of the shorter are in the other; `different` only when
+ * neither sentence mentions any specific word of the other's outcome ("rejection" / "infection").
+ */
+const compareOutcomeWords = (a: string | null, b: string | null, texts: { readonly a: string; readonly b: string }): Part => {
+  if (a === null || b === null) return "unknown"
+  const ka = new Set(Array.from(contentStems(a)).filter((x) => !OUTCOME_GENERIC.has(x)))
+  const kb = new Set(Array.from(contentStems(b)).filter((x) => !OUTCOME_GENERIC.has(x)))
+  if (ka.size === 0 || kb.size === 0) return "unknown"
+  const shared = intersectionSize(ka, kb)
+  if (shared > 0) {
+    // most words of each: "TCR diversity" / "high TCR diversity", not "cell death leads to sequestration of
+    // mitochondrial DNA" / "cell death leads to release of nuclear DNA"
+    return shared / Math.min(ka.size, kb.size) >= 0.67 && shared / Math.max(ka.size, kb.size) >= 0.4 ? "same" : "unknown"
+  }
+  const ta = contentStems(texts.a), tb = contentStems(texts.b)
+  const aInB = Array.from(ka).some((x) => tb.has(x)), bInA = Array.from(kb).some((x) => ta.has(x))
+  return aInB || bInA ? "unknown" : "different"
+}
+
+// ---------------------------------------------------------------------------
+// Directions and numbers
+// ---------------------------------------------------------------------------
+
+/** A change word (more or less of something), as opposed to a presence word ("regulates", "is associated with"). */
+const CHANGE = /\b(?:increas\w*|decreas\w*|reduc\w*|rais\w*|lower\w*|higher|greater|less|fewer|more|improv\w*|impair\w*|worse\w*|better|outperform\w*|underperform\w*|surpass\w*|beat\w*|exceed\w*|degrad\w*|drop\w*|boost\w*|enhanc\w*|inhibit\w*|suppress\w*|prevent\w*|promot\w*|induc\w*|block\w*|attenuat\w*|diminish\w*|hurt\w*|gains?|loss|faster|slower|superior|inferior|state[- ]of[- ]the[- ]art|up-?regulat\w*|down-?regulat\w*|elevat\w*|accelerat\w*|delay\w*|shorten\w*|prolong\w*)\b/i
+
+/** Words that state that an effect or a relation exists, without a direction ("regulates", "is associated with"). */
+const PRESENCE = /\b(?:regulat\w*|mediat\w*|modulat\w*|control\w*|affect\w*|influenc\w*|determin\w*|associat\w*|correlat\w*|linked|link|requir\w*|necessary|important|critical|crucial|essential|predict\w*|role|involved|interact\w*|bind\w*|target\w*)\b/i
+
+/** Whether the first word stating the finding's direction is a change word (not a presence word). */
+const statesChange = (text: string): boolean => {
+  const c = CHANGE.exec(text), p = PRESENCE.exec(text)
+  return c !== null && (p === null || c.index < p.index)
+}
+
+const compareDirections = (a: Finding, b: Finding, textA: string, textB: string): "agree" | "oppose" | "unknown" => {
+  const x = a.direction, y = b.direction
+  if (x === "none" || y === "none") return "unknown"
+  if (x === y) return "agree"
+  if (x === "null" || y === "null") return "oppose"
+  // up against down: opposite only when both state a change (not "regulates" against "reduces")
+  return statesChange(textA) && statesChange(textB) ? "oppose" : "unknown"
+}
+
+/** Values on the same setting are close when within 1 % of the larger, or 0.3 absolute. */
+const close = (a: number, b: number): boolean => Math.abs(a - b) <= Math.max(0.3, 0.01 * Math.max(Math.abs(a), Math.abs(b)))
+
+const excludedBy = (includes: Finding, excludes: Finding): string | null => {
+  for (const x of datasetsOf(includes)) for (const y of excludes.excludes) if (sameDataset(x, y) === "same" || x.toLowerCase() === y.toLowerCase()) return y
+  return null
+}
+
+/**
+ * Compare two findings. `samePaper` tells whether they come from one paper
+ * (an unnamed self-reference is then the same contribution, not a different
+ * one); `texts` are the claims' sentences (for change words).
+ */
+export const compareFindings = (
+  a: Finding,
+  b: Finding,
+  texts: { readonly a: string; readonly b: string },
+  options: { readonly samePaper?: boolean } = {}
+): FindingComparison => {
+  const reasons: Array<string> = []
+  const subject = compareSubjects(a, b, texts, options.samePaper === true)
+  reasons.push(subject.reason)
+
+  const metric = compareMetrics(a.metric, b.metric)
+  const dataset = compareDatasets(a, b)
+  const task = compareTasks(a.task, b.task)
+  const words = compareOutcomeWords(a.outcome, b.outcome, texts)
+  let outcome: Part
+  if (metric.part === "different") {
+    outcome = "different"
+    reasons.push(`different metrics (${a.metric} / ${b.metric})`)
+  } else if (dataset.part === "different") {
+    outcome = "different"
+    reasons.push(`different datasets (${datasetsOf(a).join(", ")} / ${datasetsOf(b).join(", ")})`)
+  } else if (task === "different" && dataset.part !== "same") {
+    outcome = "different"
+    reasons.push(`different tasks (${a.task} / ${b.task})`)
+  } else if (metric.part === "same" && (dataset.part === "same" || task === "same")) {
+    outcome = "same"
+    reasons.push(`same outcome (${a.metric}${dataset.shared === null ? ` on ${a.task ?? b.task}` : ` on ${dataset.shared}`})`)
+  } else if (a.metric === null && b.metric === null && dataset.part === "same" && task !== "different" &&
+    a.outcome === null && b.outcome === null && a.direction !== "none" && b.direction !== "none") {
+    // two comparisons of performance on the same dataset ("X outperforms ... on WMT 2014 English-German")
+    outcome = "same"
+    reasons.push(`same outcome (performance on ${dataset.shared})`)
+  } else if (metric.part === "unknown" && a.metric === null && b.metric === null && words !== "unknown") {
+    outcome = words
+    reasons.push(words === "same" ? `same outcome (${a.outcome} / ${b.outcome})` : `different outcomes (${a.outcome} / ${b.outcome})`)
+  } else {
+    outcome = "unknown"
+    reasons.push("the outcome is not identified on both sides (a metric with a dataset or task, or the same outcome words)")
+  }
+
+  // a subject acting against the other's ("anti-X" / "X") states the opposite direction about it
+  const flip = (f: Finding): Finding => ({ ...f, direction: f.direction === "up" ? "down" : f.direction === "down" ? "up" : f.direction })
+  const compared = compareDirections(subject.inverted ? flip(a) : a, b, texts.a, texts.b)
+  // an opposition read through an inverted subject ("knockout of X" against "X") is too indirect to oppose
+  const direction = subject.inverted && compared === "oppose" ? "unknown" : compared
+  let numbers: FindingComparison["numbers"] = "none"
+  if (a.value !== null && b.value !== null && subject.part === "same" && !subject.variant && metric.exact && dataset.part === "same") {
+    numbers = close(a.value, b.value) ? "close" : "far"
+    reasons.push(numbers === "close"
+      ? `close values (${a.valueText ?? a.value} / ${b.valueText ?? b.value})`
+      : `values differ (${a.valueText ?? a.value} / ${b.valueText ?? b.value})`)
+  }
+  const ex = excludedBy(a, b) ?? excludedBy(b, a)
+  if (ex !== null) reasons.push(`one excludes what the other includes (${ex})`)
+  if (direction !== "unknown") reasons.push(direction === "agree" ? `same direction (${a.direction})` : `opposite directions (${a.direction} / ${b.direction})`)
+  const result = (f: Finding) => f.direction !== "none" || f.value !== null
+  return {
+    subject: subject.part,
+    outcome,
+    direction,
+    numbers,
+    excluded: ex !== null,
+    subjectOverlaps: subject.part === "unknown" && subject.reason.startsWith("one subject overlaps"),
+    subjectsStated: a.subject !== null && b.subject !== null && subjectKey(a.subject).size > 0 && subjectKey(b.subject).size > 0,
+    bothResults: result(a) && result(b),
+    reasons
+  }
+}
