@@ -120,8 +120,13 @@ const measure = async (label: string, db: string) => {
   const r = await extract(corpus, path.join(dir, db))
   const runnerCpu = runners.reduce((s, x, i) => s + (x === undefined ? 0 : cpuOf(x.child.pid!) - before[i]!), 0)
   const spans = llms.flatMap((l) => l.spans().filter((s) => s.start >= at))
+  // Calls each runner's stand-in answered, and how busy the model slots of the runners in use were during the
+  // extraction (answering time over slots x extraction time): 100 % is every slot busy from start to end.
+  const perRunner = llms.map((l) => l.spans().filter((s) => s.start >= at).length).filter((_, i) => runners[i] !== undefined)
+  const busy = spans.reduce((t, s) => t + s.end - s.start, 0) / (2 * perRunner.length * r.extraction * 1000)
   console.log(
-    `| ${label} | ${r.extraction.toFixed(1)} s | ${r.seconds.toFixed(1)} s | ${spans.length} | ${maxInFlight(spans)} | ` +
+    `| ${label} | ${r.extraction.toFixed(1)} s | ${r.seconds.toFixed(1)} s | ${spans.length} (${perRunner.join("/")}) | ` +
+      `${maxInFlight(spans)} | ${(busy * 100).toFixed(0)} % | ` +
       `${runnerCpu.toFixed(1)} s | ${r.cpu.toFixed(1)} s | ${((runnerCpu * 1000) / Math.max(1, spans.length)).toFixed(0)} ms | ${os.loadavg()[0]!.toFixed(1)} |`
   )
   return r
@@ -129,8 +134,8 @@ const measure = async (label: string, db: string) => {
 
 console.log(`${total} papers (${abstracts} abstracts, ${papers} papers of 2-3 chunks), LLM stand-ins answering after ${delay} ms, 2 calls at once per runner`)
 console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), load before: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`)
-console.log("| runners | extraction | whole run | LLM calls | most in flight | runners' CPU | writer's CPU | runners' CPU per call | load |")
-console.log("|---|---|---|---|---|---|---|---|---|")
+console.log("| runners | extraction | whole run | LLM calls (per runner) | most in flight | model slots busy | runners' CPU | writer's CPU | runners' CPU per call | load |")
+console.log("|---|---|---|---|---|---|---|---|---|---|")
 await startRunner(0, 1)
 await extract(warmup, path.join(dir, "w1.duckdb"))
 const one = await measure("1", "one.duckdb")

@@ -7,9 +7,11 @@
  *   with the run's settings (read from `kg_cluster_runs`) and reply with its
  *   `PaperWork`. Offline (CPU-bound) extraction takes one of the runner's
  *   `papers` slots; LLM extraction only waits on its calls.
- * - `KgLlm` entities (one per answer-cache key) ask the model: the shared
- *   answer cache first, then the run's cluster-wide budget (a reservation),
- *   then one of the runner's `concurrency` model slots, and keep the answer.
+ * - `KgLlm` entities (named by answer-cache keys) ask the model: the shared
+ *   answer cache first, then one of the runner's `concurrency` model slots,
+ *   the run's cluster-wide budget (a reservation), and keep the answer. Their
+ *   `Probe` tells a caller this runner's load, so calls go to the least loaded
+ *   of the runners a call's names reach.
  *
  * API keys and endpoints come from the runner's own environment
  * (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...): they never
@@ -117,6 +119,7 @@ class Work extends Context.Tag("@kg/cluster/Runner/Work")<Work, {
     { readonly text: string; readonly usage: typeof PaperWork.UsageSchema.Type; readonly cached: boolean },
     LlmCallFailed
   >
+  readonly probe: Effect.Effect<{ readonly runner: string; readonly load: number; readonly slots: number }>
 }>() {}
 
 const makeWork = (options: RunnerOptions) =>
@@ -126,7 +129,8 @@ const makeWork = (options: RunnerOptions) =>
     const sharding = yield* Sharding.Sharding
     const nlp = yield* NlpService.NlpService
     const address = `${options.host}:${options.port}`
-    const llmSlots = yield* Effect.makeSemaphore(Math.max(1, options.concurrency ?? 8))
+    const slots = Math.max(1, options.concurrency ?? 8)
+    const llmSlots = yield* Effect.makeSemaphore(slots)
     const paperSlots = yield* Effect.makeSemaphore(Math.max(1, options.papers ?? availableParallelism()))
     const silence = options.writerSilenceSeconds ?? 60
     // What every paper needs is loaded now rather than on the first paper: the wink model (chunking) and the
@@ -268,11 +272,8 @@ const makeWork = (options: RunnerOptions) =>
     const failed = (e: LlmError) =>
       new LlmCallFailed({ provider: e.provider, reason: e.reason, status: e.status, retryable: e.retryable, detail: e.detail })
 
-    const generate = (p: Parameters<Work["Type"]["generate"]>[0]) =>
+    const call = (p: Parameters<Work["Type"]["generate"]>[0]) =>
       Effect.gen(function*() {
-        // Another runner (or a duplicated message) may have asked meanwhile.
-        const hit = yield* ClusterStore.peekAnswer(p.key)
-        if (hit !== undefined) return { text: hit.text, usage: emptyUsage, cached: true }
         const llm = yield* providerOf(p).pipe(
           Effect.mapError((e) =>
             new LlmCallFailed({
@@ -296,16 +297,31 @@ const makeWork = (options: RunnerOptions) =>
             new LlmCallFailed({ provider: p.provider, reason: "budget", retryable: false, detail: refused.message })
           )
         )
-        const response = yield* llmSlots.withPermits(1)(llm.generate(request)).pipe(
+        const response = yield* llm.generate(request).pipe(
           Effect.onExit((exit) => budget.settle(estimate, exit._tag === "Success" ? exit.value.usage : null)),
           Effect.mapError(failed)
         )
         const cache = yield* ClusterStore.answerCache
         yield* cache.save(p.key, { provider: p.provider, model: p.model, answer: response })
         return { text: response.text, usage: response.usage, cached: false }
-      }).pipe(Effect.provide(context))
+      })
 
-    return { address, paper, generate }
+    // Calls answering or waiting for a model slot here (the load a probe reports).
+    let load = 0
+    const generate = (p: Parameters<Work["Type"]["generate"]>[0]) =>
+      Effect.gen(function*() {
+        // Another runner (or a duplicated message) may have asked meanwhile.
+        const hit = yield* ClusterStore.peekAnswer(p.key)
+        if (hit !== undefined) return { text: hit.text, usage: emptyUsage, cached: true }
+        return yield* Effect.acquireUseRelease(
+          Effect.sync(() => load++),
+          () => llmSlots.withPermits(1)(call(p)),
+          () => Effect.sync(() => load--)
+        )
+      }).pipe(Effect.provide(context))
+    const probe = Effect.sync(() => ({ runner: address, load, slots }))
+
+    return { address, paper, generate, probe }
   })
 
 /**
@@ -321,7 +337,9 @@ export const layerEntities = (
   const papers = PaperEntity.toLayer(
     Effect.map(Work, (w) => PaperEntity.of({ Extract: (request) => w.paper(request.payload.runId, request.payload.document) }))
   )
-  const calls = LlmEntity.toLayer(Effect.map(Work, (w) => LlmEntity.of({ Generate: (request) => w.generate(request.payload) })))
+  const calls = LlmEntity.toLayer(
+    Effect.map(Work, (w) => LlmEntity.of({ Generate: (request) => w.generate(request.payload), Probe: () => w.probe }))
+  )
   return Layer.mergeAll(papers, calls).pipe(Layer.provide(work))
 }
 

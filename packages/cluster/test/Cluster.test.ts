@@ -1,17 +1,24 @@
 /**
  * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
- * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after one second
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 1.5 seconds
  * (the real Anthropic wire format, deterministic answers from the chunk text) with two calls at once per runner, and
  * `kg extract --cluster` as the writer. The delay is what makes the work LLM-bound: the CPU the runners, the writer
- * and PostgreSQL spend per call (tens of milliseconds) stays well below it on two cores.
+ * and PostgreSQL spend per call (tens of milliseconds; ~0.1 s of the writer's per paper) stays well below it on two
+ * cores. A real model takes 5-30 s a call.
  *
  * - one runner, then three: the same store as one process, row for row, and three runners finish the LLM-bound
  *   extraction at least 2.5 times faster than one (wall time from submission to the last paper's answers);
  * - a runner killed with SIGKILL while it is answering: nothing is lost, the store is the same;
  * - the same corpus again into a new store: every request comes from the shared answer cache, zero LLM requests.
  *
- * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When it cannot be started here the
- * suite is skipped with the reason, except in CI (`CI=true`), where that is a failure.
+ * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When none can be started the file fails
+ * with the reason and the fix (`utils/postgres.ts`: `KG_SKIP_CLUSTER=1` skips it on purpose).
+ *
+ * The speed-up is a wall-time ratio, so it needs CPU to spare: the cluster project runs after every other project
+ * (`sequence.groupOrder` in vitest.workspace.ts), alone on the machine, and in CI (`CI` set; `.ci/run` sets it) the
+ * ratio is always asserted. On a developer machine that other work oversubscribes (load per core 3 or more during the
+ * timed runs) the runners wait for the CPU, not for the model, and the ratio measures the scheduler: there it is
+ * printed with the load and not asserted. Everything else is asserted everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -19,17 +26,15 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { dumpStore, lastJson, type KgProcess, removeDir, runKg, spawnKg, tempDir } from "../../cli/test/helpers.js"
 import { writeAbstracts } from "../../graph/test/fixtures/costRun.js"
-import { startPostgres, type TestPostgres } from "./utils/postgres.js"
+import { requirePostgres, type TestPostgres } from "./utils/postgres.js"
 import { maxInFlight, slowAnthropic, type SlowLlm } from "./utils/slowLlm.js"
 
-const started = await startPostgres()
-if (!started.ok && process.env["CI"]) throw new Error(`the cluster tests need PostgreSQL in CI: ${started.reason}`)
-if (!started.ok) console.warn(`skipping the cluster tests: ${started.reason}`)
+const started = await requirePostgres("the cluster extraction tests")
 
 const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
-const DELAY_MS = 1000
+const DELAY_MS = 1500
 const ABSTRACTS = 24
-const PAPERS = 4
+const PAPERS = 2
 const CORPUS = ABSTRACTS + PAPERS
 const MODEL = "claude-sonnet-4-6"
 
@@ -53,8 +58,8 @@ const until = async (what: string, check: () => boolean, ms = 60_000): Promise<v
   }
 }
 
-describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on PostgreSQL, one writer", () => {
-  const pg = (started as { readonly pg: TestPostgres }).pg
+describe.skipIf(started === null).sequential("kg extract --cluster: three runners on PostgreSQL, one writer", () => {
+  const pg = started as TestPostgres
   let dir: string
   let corpus: string
   let warmup: string
@@ -167,18 +172,21 @@ describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on 
     const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "three.duckdb"))
     noteLoad()
     expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
-    // The calls were spread: the three runners' model slots (2 each) were busy at once.
+    // The calls were spread: the three runners' model slots (2 each) were busy at once, and each runner answered a
+    // fair share (placement by probing the runners' load; by key alone the split is random).
     expect(maxInFlight(spansSince(at))).toBeGreaterThan(2)
+    const split = llms.slice(0, 3).map((llm) => llm.spans().filter((x) => x.start >= at).length)
+    expect(Math.min(...split), `calls per runner ${split.join("/")}`).toBeGreaterThanOrEqual(Math.floor(spansSince(at).length / 5))
     console.log(
       `cluster extraction of ${CORPUS} papers, ${DELAY_MS} ms per LLM call: one runner ${oneRunnerSeconds.toFixed(1)} s, ` +
-        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)}); load ${os.loadavg()[0]!.toFixed(1)} ` +
+        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)}; calls per runner ` +
+        `${split.join("/")}); load ${os.loadavg()[0]!.toFixed(1)} ` +
         `on ${os.cpus().length} cores`
     )
-    // The work is LLM-bound when the CPU is ours (CI runs this file alone on its machine). On a machine where other
-    // work keeps every core busy several times over, the runners wait for the CPU, not for the model, and the ratio
-    // measures the scheduler: it is reported, not asserted.
-    if (busiest < 3) expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
-    else console.warn(`speed-up not asserted: the machine is oversubscribed (load ${busiest.toFixed(1)} per core)`)
+    // The work is LLM-bound when the CPU is ours: always in CI (this project runs last, alone on its machine). On a
+    // developer machine that other work keeps busy several times over, the ratio measures the scheduler: reported only.
+    if (process.env["CI"] !== undefined || busiest < 3) expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
+    else console.warn(`speed-up not asserted outside CI: the machine is oversubscribed (load ${busiest.toFixed(1)} per core)`)
     await sameAsBaseline(path.join(dir, "three.duckdb"))
   })
 
@@ -213,6 +221,7 @@ describe.skipIf(!started.ok).sequential("kg extract --cluster: three runners on 
     expect(stats.code, stats.stderr).toBe(0)
     const runs = lastJson(stats).runs as ReadonlyArray<Record<string, unknown>>
     expect(runs[0]).toMatchObject({ status: "completed", answerCache: { misses: 0 } })
+    expect((runs[0]!.answerCache as { hits: number }).hits).toBe((summary.answerCache as { hits: number }).hits)
     expect(runs[0]!.cluster).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/postgres$/)
   })
 })

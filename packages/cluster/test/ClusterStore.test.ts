@@ -9,11 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as ClusterStore from "@kg/cluster/ClusterStore"
 import type { BudgetExhausted } from "@kg/extraction/Budget"
-import { startPostgres, type TestPostgres } from "./utils/postgres.js"
+import { requirePostgres, type TestPostgres } from "./utils/postgres.js"
 
-const started = await startPostgres()
-if (!started.ok && process.env["CI"]) throw new Error(`the cluster tests need PostgreSQL in CI: ${started.reason}`)
-if (!started.ok) console.warn(`skipping the cluster store tests: ${started.reason}`)
+const started = await requirePostgres("the cluster store tests")
 
 const settings: ClusterStore.RunSettings = {
   provider: "anthropic",
@@ -25,8 +23,8 @@ const settings: ClusterStore.RunSettings = {
   concurrency: 1
 }
 
-describe.skipIf(!started.ok)("ClusterStore on PostgreSQL", () => {
-  const pg = (started as { readonly pg: TestPostgres }).pg
+describe.skipIf(started === null)("ClusterStore on PostgreSQL", () => {
+  const pg = started as TestPostgres
   const sql = PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 12 })
   afterAll(() => pg.stop())
 

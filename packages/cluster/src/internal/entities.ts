@@ -8,11 +8,13 @@
  *   unanswered, so the runner that takes over its shards delivers it again. Its
  *   primary key is the run and the paper id: a duplicated send within a run
  *   gets the first reply, never a second extraction.
- * - `KgLlm`, one entity per answer-cache key: `Generate` asks the model one
- *   request (after checking the shared cache). Not persisted: the caller (a
- *   paper being extracted, or the writer's linking) retries on another runner
- *   when the one it asked goes away. Requests are spread over every runner by
- *   their key, so all runners' model slots serve every paper.
+ * - `KgLlm`, entities named by answer-cache keys: `Generate` asks the model
+ *   one request (after checking the shared cache). Not persisted: the caller
+ *   (a paper being extracted, or the writer's linking) retries on another
+ *   runner when the one it asked goes away. `Probe` answers at once with the
+ *   runner's address and load (calls answering or waiting for a model slot):
+ *   a caller probes several names of its key (other shards, so other runners)
+ *   and sends the call to the least loaded (`clusterLlm.ts`).
  *
  * @internal
  */
@@ -80,5 +82,16 @@ export const GenerateRpc = Rpc.make("Generate", {
   error: LlmCallFailed
 })
 
+/** The load of the runner that holds this name's shard, at once. @internal */
+export const ProbeRpc = Rpc.make("Probe", {
+  success: Schema.Struct({
+    runner: Schema.String,
+    /** Calls answering or waiting for one of its model slots. */
+    load: Schema.Number,
+    /** Its model slots (`kg worker --concurrency`). */
+    slots: Schema.Number
+  })
+})
+
 /** @internal */
-export const LlmEntity = Entity.make("KgLlm", [GenerateRpc])
+export const LlmEntity = Entity.make("KgLlm", [GenerateRpc, ProbeRpc])

@@ -5,7 +5,11 @@
  * initdb and the server run as the `postgres` user the package creates (PostgreSQL refuses to run as root).
  *
  * `.ci/run` installs the package with apt-get when it is missing. {@link startPostgres} gives the reason when it
- * truly cannot start one (no binaries and no way to install them), and the tests that need it say so.
+ * truly cannot start one (no binaries and no way to install them).
+ *
+ * The policy ({@link requirePostgres}): the cluster tests never skip silently. Without a PostgreSQL they fail, with
+ * the reason and the fix, on every machine (CI included); a developer without the package may skip them on purpose
+ * with `KG_SKIP_CLUSTER=1`, and the summary then counts them as skipped.
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -113,4 +117,21 @@ export const startPostgres = async (): Promise<Started> => {
     }
   }
   return { ok: true, pg }
+}
+
+/**
+ * A PostgreSQL for a cluster test file, or `null` when the developer skips the cluster tests on purpose
+ * (`KG_SKIP_CLUSTER=1`). When none can be started, the file fails at once with the reason and what to do.
+ */
+export const requirePostgres = async (what: string): Promise<TestPostgres | null> => {
+  if (process.env["KG_SKIP_CLUSTER"] === "1") {
+    console.warn(`KG_SKIP_CLUSTER=1: ${what} skipped`)
+    return null
+  }
+  const started = await startPostgres()
+  if (started.ok) return started.pg
+  throw new Error(
+    `${what} need a PostgreSQL and none could be started: ${started.reason}. Install Debian's postgresql package ` +
+      "(apt-get install postgresql; .ci/run does it), or skip these tests on purpose with KG_SKIP_CLUSTER=1"
+  )
 }
