@@ -128,6 +128,22 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       expect(String(signals["reason"])).toContain("same subject (ART)")
     }).pipe(Effect.provide(testLayer)))
 
+  it.effect("a rate metric's complement is the outcome: 'reduces the risk of stroke' against 'does not reduce' it", () =>
+    Effect.gen(function*() {
+      const edge = yield* linkPair(
+        "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults.",
+        "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults."
+      )
+      expect(edge?.kind).toBe("contradicts")
+      expect(String((JSON.parse(edge!.signals) as Record<string, unknown>)["reason"])).toContain("same outcome (risk of stroke / risk of stroke)")
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("the risk of different outcomes is no link", () =>
+    expectNoStrongEdge(
+      "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults.",
+      "We find that daily low-dose aspirin does not reduce the risk of bleeding in older adults."
+    ))
+
   it.effect("the same method, dataset and metric with close values replicates; far values are a candidate", () =>
     Effect.gen(function*() {
       const a = "ResNet-110 achieves a test error of 6.43% on CIFAR-10."

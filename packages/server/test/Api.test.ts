@@ -195,7 +195,7 @@ describe("kg serve: the API", () => {
     const answer = events[events.length - 1].answer
     const contested = answer.claims.filter((c: Json) => c.status === "contested")
     expect(contested.length).toBeGreaterThan(0)
-    expect(contested[0].reason).toMatch(/against \d+ contradicting paper/)
+    expect(contested[0].reason).toMatch(/^\d+ papers? for, \d+ against: contradicted on the same finding by /)
     expect(contested[0].opposition).toBeGreaterThan(0)
   })
 

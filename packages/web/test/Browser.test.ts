@@ -137,7 +137,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.click("text=does not reduce the risk of stroke")
     await page.waitForSelector("h1.claim-title")
     expect(await page.locator(".status-line .badge").textContent()).toBe("contested: 1 paper for, 1 against")
-    expect(await page.locator(".status-line .reason").textContent()).toContain("contradicting paper")
+    expect(await page.locator(".status-line .reason").textContent()).toContain("contradicted on the same finding by")
     expect(await page.locator(".edge-contradicts").count()).toBeGreaterThan(0)
     await page.click("button:has-text('Challenges')")
     await page.waitForSelector(".question-result h3")

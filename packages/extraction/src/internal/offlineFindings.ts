@@ -172,6 +172,9 @@ const METRIC_RE = new RegExp(
 /** Metric words that are also ordinary words: a metric only next to a number or a performance word. */
 const WEAK_METRIC = /^(?:precision|recall|coverage|agreement|significance|resolution|efficiency|yield|mass|energy|temperature|loss|likelihood|risk|correlation|speed|time|training time|inference time|AP|EM|mortality|survival|incidence|prevalence|lifetime|purity|fidelity|sensitivity|specificity|latency|throughput|runtime|running time|memory consumption|accuracy|error|errors)$/i
 
+/** Rate metrics whose complement names what is measured ("the risk of stroke", "mortality from sepsis"). */
+const RATE_METRIC = /^(?:risk|incidence|prevalence|mortality|survival|likelihood)$/i
+
 const UP_WORDS =
   /\b(?:(?:large|significant|strong|substantial|major|important|great|considerable|key|crucial|critical|positive|marked|dramatic|profound|notable|clear)\s+(?:impact|effect|influence|role|contribution|improvement|gain|increase|benefit)s?|accurate|efficient|safe|useful|regulat(?:e|es|ed|ing)|mediat(?:e|es|ed|ing)|modulat(?:e|es|ed|ing)|control(?:s|led|ling)?|affect(?:s|ed|ing)?|influenc(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|necessary|important|critical|crucial|linked to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|improv(?:e|es|ed|ing|ement|ements)|increas(?:e|es|ed|ing)|boost(?:s|ed|ing)?|enhanc(?:e|es|ed|ing)|gain(?:s|ed)?|higher|better|superior|best|state[- ]of[- ]the[- ]art|sota|new record|record|advantage|benefit(?:s|ed)?|beneficial|faster|speed(?:s|ed)? up|promot(?:e|es|ed|ing)|caus(?:e|es|ed|ing)|induc(?:e|es|ed|ing)|activat(?:e|es|ed|ing)|stimulat(?:e|es|ed|ing)|elevat(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|requir(?:e|es|ed)|essential|effective|leads? to|led to|contribut(?:e|es|ed)|associated with|correlat(?:e|es|ed) with|predicts?|up-?regulat\w*|accelerat\w*)\b/i
 const DOWN_WORDS =
@@ -638,6 +641,15 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
     }
     // a clause fragment is not an outcome ("and amplified", "unknown")
     if (/^(?:and|or|but|to|that|which|whether|if|unknown|unclear|shown|seen|used|found|observed)\b/i.test(outcome)) outcome = null
+  }
+  // "reduces the risk of stroke": a rate metric names its outcome by its complement ("risk of stroke")
+  if (outcome === null && metric !== null && RATE_METRIC.test(metric)) {
+    const m = new RegExp(`\\b${escapeRe(metric)}\\s+(?:of|for)\\s+(?:the\\s+|a\\s+|an\\s+)?([^,;:.()]+)`, "i").exec(text)
+    if (m !== null) {
+      const np = m[1]!.split(/\s+(?:in|on|at|among|than|when|while|with|without|by|compared|relative|across|during|after|before|under|but|and|or|which|that|is|are|was|were)\b/i)[0]!.trim()
+      const n = np.split(/\s+/).length
+      if (n <= 6 && np.length >= 2 && !/^\d/.test(np) && !/^(?:our|this|these|the proposed)\b/i.test(np)) outcome = `${metric} of ${np}`
+    }
   }
 
   return {

@@ -398,6 +398,10 @@ export const compareFindings = (
     // two comparisons of performance on the same dataset ("X outperforms ... on WMT 2014 English-German")
     outcome = "same"
     reasons.push(`same outcome (performance on ${dataset.shared})`)
+  } else if (metric.part === "same" && a.outcome !== null && b.outcome !== null && words !== "unknown") {
+    // a rate metric with its complement on both sides ("risk of stroke" / "risk of stroke")
+    outcome = words
+    reasons.push(words === "same" ? `same outcome (${a.outcome} / ${b.outcome})` : `different outcomes (${a.outcome} / ${b.outcome})`)
   } else if (metric.part === "unknown" && a.metric === null && b.metric === null && words !== "unknown") {
     outcome = words
     reasons.push(words === "same" ? `same outcome (${a.outcome} / ${b.outcome})` : `different outcomes (${a.outcome} / ${b.outcome})`)
