@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packages work from a fresh project outside the workspace: pack the six packages (pnpm turns `workspace:*`
+# The packages work from a fresh project outside the workspace: pack the seven packages (pnpm turns `workspace:*`
 # into real versions and @kg/extraction's prepack ships the ontologies), install the tarballs into a new project in a
 # temporary folder, type-check and run the library examples (examples/library/*.ts, copied unchanged) against the
 # example corpus, then the example of each package's README (its first ts block under "## Example"), then the
@@ -42,7 +42,7 @@ step() { printf '\n-- %s (%ss)\n' "$*" "$((SECONDS - started))"; }
 # ---------------------------------------------------------------------------------------------------------------
 step "pack"
 mkdir -p "$work/tarballs" "$app"
-packages=(core extraction graph server web cli)
+packages=(core extraction graph cluster server web cli)
 for p in "${packages[@]}"; do
   (cd "$repo/packages/$p" && pnpm pack --pack-destination "$work/tarballs" >/dev/null) || abort "pnpm pack @kg/$p"
 done
@@ -66,7 +66,7 @@ REPO="$repo" WORK="$work" node -e '
   const root = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"))
   const cli = JSON.parse(fs.readFileSync(path.join(repo, "packages/cli/package.json"), "utf8"))
   const tgz = (p) => "file:" + path.join(work, "tarballs", fs.readdirSync(path.join(work, "tarballs")).find((f) => f.startsWith(`kg-${p}-`)))
-  const kg = Object.fromEntries(["core", "extraction", "graph", "server", "web", "cli"].map((p) => [`@kg/${p}`, tgz(p)]))
+  const kg = Object.fromEntries(["core", "extraction", "graph", "cluster", "server", "web", "cli"].map((p) => [`@kg/${p}`, tgz(p)]))
   const pkg = {
     name: "kg-consumer-check",
     private: true,
@@ -211,10 +211,11 @@ import * as Core from "@kg/core"
 import * as Extraction from "@kg/extraction"
 import * as Graph from "@kg/graph"
 import * as CliPkg from "@kg/cli"
+import * as ClusterPkg from "@kg/cluster"
 import * as Kg from "@kg/graph/Kg"
 import * as Extract from "@kg/graph/Extract"
 
-const modules = [Core, Extraction, Graph, CliPkg].map((m) => Object.keys(m).length)
+const modules = [Core, Extraction, Graph, ClusterPkg, CliPkg].map((m) => Object.keys(m).length)
 const summary = await Effect.runPromise(
   Extract.runExtraction(["examples/corpus/2212.11791.md"], {}, () => Effect.void).pipe(
     Effect.provide(Kg.layerOffline({ db: ":memory:", embeddings: "hash" }))
@@ -260,6 +261,8 @@ try readme-extraction npx tsx readme-extraction.ts examples/corpus/2212.11791.md
 expect readme-extraction 'rc === 0' '/: \d+ chunks, [1-9]\d* claims/.test(out)'
 try readme-graph npx tsx readme-graph.ts examples/corpus "$work/readme-graph.duckdb"
 expect readme-graph 'rc === 0' '/[1-9]\d* papers, [1-9]\d* claims/.test(out)' 'out.includes("References:")'
+try readme-cluster npx tsx readme-cluster.ts examples/corpus/2212.11791.md
+expect readme-cluster 'rc === 0' '/^runner: .*, [1-9]\d* chunks answered/m.test(out)' '/^writer: 1 paper stored, [1-9]\d* claims$/m.test(out)'
 try readme-cli npx tsx readme-cli.ts stats --db "$work/readme-graph.duckdb" --json
 expect readme-cli 'rc === 0' 'lastJson() !== undefined'
 try readme-server npx tsx readme-server.ts "$work/readme-graph.duckdb"

@@ -25,12 +25,14 @@ import { l4Command } from "./commands/l4.js"
 import { lineageCommand } from "./commands/lineage.js"
 import { linkCommand } from "./commands/link.js"
 import { papersCommand } from "./commands/papers.js"
+import { publishCommand } from "./commands/publish.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
 import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
 import { trainCommand } from "./commands/train.js"
+import { workerCommand } from "./commands/worker.js"
 import { version } from "./Version.js"
 
 export { evalCommand }
@@ -42,10 +44,12 @@ export { evalCommand }
  */
 export const commands = [
   extractCommand,
+  workerCommand,
   fetchCommand,
   statsCommand,
   papersCommand,
   configCommand,
+  publishCommand,
   removeCommand,
   retractCommand,
   curateCommand,

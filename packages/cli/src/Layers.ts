@@ -25,6 +25,7 @@ import type { LlmConfigError } from "@kg/extraction/LlmProviders"
 import type { ShaclValidator, ShapesError } from "@kg/extraction/Shacl"
 import type { Nli } from "@kg/graph/Nli"
 import type * as Budget from "@kg/extraction/Budget"
+import type { DuckDb, DuckDbError } from "@kg/graph/DuckDb"
 import type * as Pricing from "@kg/extraction/Pricing"
 import * as Context from "effect/Context"
 import type * as ConfigError from "effect/ConfigError"
@@ -116,15 +117,15 @@ export const llmLayer = (
  *
  * @since 0.1.0
  */
-export const extractorLayer = (options: {
+export const extractorLayer = <E = never>(options: {
   readonly provider: ProviderName
   readonly model: Option.Option<string>
   readonly ontologyPath: string
   /** The provider to extract with (default: `llmLayer(provider, model)`), e.g. one guarded by a budget. */
-  readonly llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError> | undefined
+  readonly llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError | E> | undefined
 }): Layer.Layer<
   Extractor,
-  LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
+  LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError | E,
   NlpService.NlpService
 > =>
   Layer.unwrapEffect(Effect.promise(() => import("./internal/heavyLayers.js")).pipe(Effect.map((heavy) =>
@@ -138,7 +139,7 @@ export const extractorLayer = (options: {
         Layer.provideMerge(Layer.effectDiscard(heavy.RoleClassifier.checkActiveModel.pipe(Effect.orDieWith((e) => new Error(e.message)))))
       ) as Layer.Layer<
         Extractor,
-        LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError,
+        LlmConfigError | ConfigError.ConfigError | Ontology.OntologyParseError | Ontology.OntologyReadError | Budget.BudgetConfigError | E,
         NlpService.NlpService
       >)
       : heavy.Kg.llmExtractorLayer(options.ontologyPath).pipe(
@@ -163,16 +164,29 @@ export const shaclLayer = (shapesPath: string | undefined): Layer.Layer<ShaclVal
  *
  * @since 0.1.0
  */
-export const nliLayer = (
+export const nliLayer = <E = never>(
   provider: ProviderName,
   model: Option.Option<string>,
-  llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError>
-): Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError> =>
+  llm?: Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError | E>
+): Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError | E> =>
   Layer.unwrapEffect(Effect.promise(() => import("@kg/graph/Nli")).pipe(Effect.map((Nli) =>
     provider === "offline"
-      ? (Nli.layerOffline as Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError>)
+      ? (Nli.layerOffline as Layer.Layer<Nli, LlmConfigError | ConfigError.ConfigError | Budget.BudgetConfigError | E>)
       : Nli.layerLlm.pipe(Layer.provide(llm ?? llmLayer(provider, model)))
   )))
+
+/**
+ * Options of {@link budgetLayer}.
+ *
+ * @since 0.1.0
+ */
+export interface BudgetLayerOptions {
+  readonly provider: ProviderName
+  readonly model: Option.Option<string>
+  readonly limits: Budget.BudgetLimits
+  readonly prices: Pricing.PriceTable
+  readonly batch?: boolean
+}
 
 /**
  * The budget of a run and the provider it guards, as one layer: every call of
@@ -183,13 +197,10 @@ export const nliLayer = (
  *
  * @since 0.1.0
  */
-export const budgetLayer = (options: {
-  readonly provider: ProviderName
-  readonly model: Option.Option<string>
-  readonly limits: Budget.BudgetLimits
-  readonly prices: Pricing.PriceTable
-  readonly batch?: boolean
-}): Layer.Layer<Budget.Budget | LlmProvider, Budget.BudgetConfigError | LlmConfigError | ConfigError.ConfigError> =>
+export const budgetLayer = (options: BudgetLayerOptions): Layer.Layer<
+  Budget.Budget | LlmProvider,
+  Budget.BudgetConfigError | LlmConfigError | ConfigError.ConfigError
+> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const [B, P, LP] = yield* Effect.promise(() =>
       Promise.all([import("@kg/extraction/Budget"), import("@kg/extraction/Pricing"), import("@kg/core/LlmProvider")])
@@ -212,3 +223,37 @@ export const budgetLayer = (options: {
       return Context.make(B.Budget, budget).pipe(Context.add(LP.LlmProvider, B.guard(llm, budget)))
     })).pipe(Layer.provide(llmLayer(options.provider, options.model)))
   }))
+
+/**
+ * {@link budgetLayer} with the store's LLM answer cache (`@kg/graph/LlmAnswers`) in front of the guarded provider:
+ * a request asked before (by any earlier run on this store) is answered from the cache, spends nothing from the
+ * budget and makes no call; the layer also provides the `AnswerCache` (found with `Effect.serviceOption`), which counts
+ * hits and misses for the run's summary. Offline, there is no provider and no cache.
+ *
+ * @since 0.1.0
+ */
+export const cachedBudgetLayer = (options: BudgetLayerOptions): Layer.Layer<
+  Budget.Budget | LlmProvider,
+  Budget.BudgetConfigError | LlmConfigError | ConfigError.ConfigError | DuckDbError,
+  DuckDb
+> => {
+  const metered = budgetLayer(options)
+  if (options.provider === "offline") return metered
+  return Layer.unwrapEffect(Effect.gen(function*() {
+    const [AC, LA, LP] = yield* Effect.promise(() =>
+      Promise.all([import("@kg/extraction/AnswerCache"), import("@kg/graph/LlmAnswers"), import("@kg/core/LlmProvider")])
+    )
+    const params = yield* LlmProvidersChoice.paramsFromEnv({
+      provider: options.provider,
+      ...(Option.isSome(options.model) ? { model: options.model.value } : {})
+    })
+    return Layer.effectContext(Effect.gen(function*() {
+      const llm = yield* LP.LlmProvider
+      const cache = yield* AC.AnswerCache
+      return Context.make(
+        LP.LlmProvider,
+        AC.cached(llm, cache, { maxOutputTokens: params.maxOutputTokens, temperature: params.temperature })
+      ).pipe(Context.add(AC.AnswerCache, cache))
+    })).pipe(Layer.provideMerge(metered), Layer.provideMerge(LA.layer))
+  }))
+}

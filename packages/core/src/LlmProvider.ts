@@ -127,4 +127,11 @@ export class LlmProvider extends Context.Tag("@kg/core/LlmProvider")<LlmProvider
   readonly name: ProviderName
   readonly model: string
   readonly generate: (request: LlmRequest) => Effect.Effect<LlmResponse, LlmError>
+  /**
+   * The caller could not use `response`, the answer to `request` (it did not decode against the expected
+   * Schema and the request is asked again with the error). A provider that keeps answers (an answer cache)
+   * forgets this one, so that a later run asks the model again instead of replaying an answer known to be
+   * unusable. Absent: nothing to forget.
+   */
+  readonly reject?: ((request: LlmRequest, response: LlmResponse) => Effect.Effect<void>) | undefined
 }>() {}

@@ -110,8 +110,8 @@ export interface PrepareInput {
 }
 
 /**
- * A prepared document: its chunks (offsets into the text), each chunk's extraction or the reason it failed, and
- * the paper record or the reason it failed.
+ * A prepared document: its chunks (offsets into the text), each chunk's extraction or the reason it failed (the
+ * text a failed chunk records), and the paper record or the reason it failed.
  *
  * @since 0.1.0
  * @category models
@@ -259,7 +259,8 @@ export const layerOfflineThreaded = (
           const record = prepared.record
           return {
             pieces: prepared.pieces,
-            extractions: prepared.extractions,
+            // The reason a chunk failed, as a failed chunk records it.
+            extractions: prepared.extractions.map((e) => ("ok" in e ? e : { error: `offline extractor crashed: ${e.error}` })),
             record: "ok" in record
               ? {
                 ok: {

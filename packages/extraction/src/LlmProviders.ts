@@ -282,3 +282,15 @@ export const layerConfig = (
   options: ProviderOptions = {}
 ): Layer.Layer<LlmProvider, LlmConfigError | ConfigError.ConfigError> =>
   Layer.effect(LlmProvider, Effect.flatMap(paramsFromEnv(overrides), (params) => make(params, options)))
+
+/**
+ * Load what a provider needs ahead of its first request (the Anthropic SDK is
+ * over a thousand modules, imported on the first request otherwise): a
+ * long-running process that will make calls (a cluster runner) pays that cost
+ * when it starts, not on its first paper.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const preload = (provider: ProviderName): Effect.Effect<void> =>
+  provider === "anthropic" ? Effect.promise(() => import("@anthropic-ai/sdk")).pipe(Effect.asVoid) : Effect.void

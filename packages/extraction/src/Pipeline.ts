@@ -215,6 +215,11 @@ export interface PipelineOptions {
     | undefined
   /** Texts embedded per call. Default 64. */
   readonly embedBatch?: number | undefined
+  /**
+   * Build each chunk's RDF and check it against the SHACL shapes (default true). False keeps everything unchecked:
+   * for a caller that only needs the extractor's answers (a cluster runner; the writer validates them).
+   */
+  readonly validate?: boolean | undefined
 }
 
 /**
@@ -507,7 +512,9 @@ const processChunk = (
       relations: resolved.relations,
       claims: resolved.claims
     }
-    const checked = yield* shacl.filterValid(graphInput, Rdf.chunkToQuads(graphInput)).pipe(Effect.orDie)
+    const checked = options.validate === false
+      ? { kept: graphInput, violations: [] }
+      : yield* shacl.filterValid(graphInput, Rdf.chunkToQuads(graphInput)).pipe(Effect.orDie)
     const violations: Array<Violation> = [
       ...cut,
       ...grounded.dropped,
@@ -609,7 +616,7 @@ export const extractPaper = (
       const outcome = prepared!.extractions[chunk.ordinal]!
       return "ok" in outcome
         ? Either.right({ result: outcome.ok, usage: emptyUsage, attempts: 1 })
-        : Either.left(new ExtractionFailed({ target: chunk.id, reason: `offline extractor crashed: ${outcome.error}` }))
+        : Either.left(new ExtractionFailed({ target: chunk.id, reason: outcome.error }))
     }
 
     // A paper that fits in one chunk: its claims and its record from one call, when the extractor has one.

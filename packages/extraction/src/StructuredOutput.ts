@@ -355,6 +355,8 @@ export const generateObject = <A, I>(
       if (Either.isRight(decoded)) return { value: decoded.right.value, notes: decoded.right.notes, usage, attempts: attempt }
       lastError = decoded.left
       lastText = response.text
+      // An answer cache must not replay an answer that did not decode (the next run would fail the same way).
+      if (provider.reject !== undefined) yield* provider.reject({ ...request, jsonSchema, history }, response)
       yield* Effect.logDebug(`invalid structured answer (attempt ${attempt} of ${maxAttempts}): ${lastError}`)
       // An answer over the size bound is not sent back whole: the request would grow with every re-ask.
       const echoed = response.text.length > MAX_ECHO ? `${response.text.slice(0, MAX_ECHO)}... (cut)` : response.text

@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+export * as AnswerCache from "./AnswerCache.js"
 export * as Arxiv from "./Arxiv.js"
 export * as Budget from "./Budget.js"
 export * as EmbeddingsLive from "./EmbeddingsLive.js"

@@ -15,13 +15,14 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
+import { AnswerCache, type CacheCounts } from "@kg/extraction/AnswerCache"
 import { Budget, BudgetExhausted, type Spend } from "@kg/extraction/Budget"
 import { Extractor } from "@kg/extraction/Extractor"
 import { totalInput } from "@kg/extraction/Pricing"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
-import { DuckDb, type DuckDbError } from "./DuckDb.js"
+import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
@@ -133,6 +134,8 @@ export interface ExtractSummary {
   readonly llmCalls?: number | undefined
   /** Estimated cost in USD of the run's LLM calls, when the model has a price (see `Pricing`). */
   readonly costUsd?: number | null | undefined
+  /** Requests answered from the LLM answer cache, and those that had to ask the model (when a cache was in use). */
+  readonly answerCache?: { readonly hits: number; readonly misses: number } | undefined
   /** Why the run stopped early (a budget limit), and what it did not store. */
   readonly stopped?: { readonly reason: "budget"; readonly detail: string } | undefined
   readonly seconds: number
@@ -257,6 +260,25 @@ const addEvent = (t: Totals, e: ExtractEvent): Totals => {
 }
 
 /**
+ * Whether the store at `db` holds a complete copy of the file with this
+ * content hash (the test a run skips a file by). A stored copy counts as known
+ * only when it is complete: a paper some of whose chunks failed (an LLM that
+ * was down, a budget that ran out) is read and extracted again on the next run.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const storedComplete = (db: DuckDbService) => (contentHash: string): Effect.Effect<boolean> =>
+  db.query<{ n: number }>(
+    `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
+       AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
+    [contentHash]
+  ).pipe(
+    Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+    Effect.orElseSucceed(() => false)
+  )
+
+/**
  * Whether a new extraction of a stored paper must leave the stored version as it is: fewer than `minShare` of its
  * chunks succeeded, and (for a retry of an unchanged file) it did not fail fewer chunks than the stored version.
  * A new paper is always written.
@@ -294,17 +316,7 @@ export const extractStream = (
       ...options,
       storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
     }
-    // A stored copy counts as known only when it is complete: a paper some of whose chunks failed (an LLM that
-    // was down, a budget that ran out) is read and extracted again on the next run.
-    const isKnown = (contentHash: string) =>
-      db.query<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
-           AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
-        [contentHash]
-      ).pipe(
-        Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
-        Effect.orElseSucceed(() => false)
-      )
+    const isKnown = storedComplete(db)
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
     // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while
@@ -441,7 +453,16 @@ export const runExtraction = <E, R>(
     const stopped = yield* Ref.make<ExtractSummary["stopped"]>(undefined)
     // With a budget, its meter is the truth (every call: extraction, linking, papers left incomplete).
     const metered = budget._tag === "Some" ? Effect.map(budget.value.spent, Option.some) : Effect.succeed(Option.none())
-    const summarize = (t: Totals, spend: Option.Option<Spend>, stop: ExtractSummary["stopped"]): ExtractSummary => {
+    const answerCache = yield* Effect.serviceOption(AnswerCache)
+    const cacheCounts = answerCache._tag === "Some"
+      ? Effect.map(answerCache.value.counts, Option.some)
+      : Effect.succeed(Option.none<CacheCounts>())
+    const summarize = (
+      t: Totals,
+      spend: Option.Option<Spend>,
+      stop: ExtractSummary["stopped"],
+      cache: Option.Option<CacheCounts>
+    ): ExtractSummary => {
       const usage = Option.match(spend, { onNone: () => t.usage, onSome: (s) => s.usage })
       return {
         papers: t.papers,
@@ -465,12 +486,13 @@ export const runExtraction = <E, R>(
         cacheReadTokens: usage.cacheReadTokens,
         cacheWriteTokens: usage.cacheWriteTokens,
         ...(Option.isSome(spend) ? { llmCalls: spend.value.calls, costUsd: spend.value.costUsd } : {}),
+        ...(Option.isSome(cache) ? { answerCache: { hits: cache.value.hits, misses: cache.value.misses } } : {}),
         ...(stop !== undefined ? { stopped: stop } : {}),
         seconds: Math.round((Date.now() - started) / 10) / 100
       }
     }
-    const current = Effect.all([Ref.get(totals), metered, Ref.get(stopped)]).pipe(
-      Effect.map(([t, spend, stop]) => summarize(t, spend, stop))
+    const current = Effect.all([Ref.get(totals), metered, Ref.get(stopped), cacheCounts]).pipe(
+      Effect.map(([t, spend, stop, cache]) => summarize(t, spend, stop, cache))
     )
     return yield* Effect.acquireUseRelease(
       store.startRun({ provider: extractor.provider, model: extractor.model, settings: options.settings ?? {} }),

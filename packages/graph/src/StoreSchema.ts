@@ -25,7 +25,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 9
+export const CURRENT_VERSION = 10
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -63,7 +63,8 @@ export const TABLES = [
   "claim_findings",
   "entity_paper_names",
   "curations",
-  "claim_roles"
+  "claim_roles",
+  "llm_answers"
 ] as const
 
 /**
@@ -362,6 +363,14 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlClaimRoles) yield* db.run(statement)
+      })
+  },
+  {
+    to: 10,
+    description: "the LLM answer cache: every answer by the hash of its full request, so a re-run never pays twice",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlLlmAnswers) yield* db.run(statement)
       })
   }
 ]
@@ -888,5 +897,31 @@ export const ddlClaimRoles: ReadonlyArray<string> = [
       claim_id VARCHAR PRIMARY KEY,
       role VARCHAR NOT NULL CHECK (role IN ('result', 'statement')),
       role_confidence DOUBLE CHECK (role_confidence IS NULL OR (role_confidence >= 0 AND role_confidence <= 1))
+    )`
+]
+
+/**
+ * The statements of the LLM answer cache migration (10; see `docs/schema.md`
+ * and `@kg/extraction/AnswerCache`): `llm_answers`, every answer an LLM gave
+ * by the SHA-256 of its canonical request (provider, model, generation
+ * settings, system prompt, prompt, JSON schema, later turns), with the usage
+ * of the call that produced it and how often it was replayed since.
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlLlmAnswers: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS llm_answers (
+      request_key VARCHAR PRIMARY KEY,
+      provider VARCHAR NOT NULL,
+      model VARCHAR NOT NULL,
+      answer VARCHAR NOT NULL,
+      input_tokens BIGINT NOT NULL,
+      output_tokens BIGINT NOT NULL,
+      cache_read_tokens BIGINT NOT NULL,
+      cache_write_tokens BIGINT NOT NULL,
+      created_at TIMESTAMP NOT NULL,
+      hits BIGINT NOT NULL DEFAULT 0,
+      last_hit_at TIMESTAMP
     )`
 ]

@@ -31,7 +31,7 @@ const open = (file: string, migrations?: ReadonlyArray<StoreSchema.Migration>) =
 
 const FINDING = "Our parser reaches 93.1 F1 on the Penn Treebank, 2.0 points above the previous best."
 
-describe("claim roles in the store (v8)", () => {
+describe("claim roles in the store (v9)", () => {
   it.scoped.each([5, 7])("a v%i store gains claim_roles, empty for its claims; new claims keep their role", (from) =>
     Effect.gen(function*() {
       const dir = yield* tempDir

@@ -315,10 +315,23 @@ export const layerApp = (options: { readonly webRoot?: string | null | undefined
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: ServeOptions = {}) => {
+export const layer = (options: ServeOptions = {}) =>
+  layerWith(options, Workbench.layer({ ...options, token: tokenOf(options) }))
+
+const tokenOf = (options: ServeOptions): string | undefined =>
+  options.token !== undefined && options.token !== "" ? options.token : undefined
+
+/**
+ * {@link layer} on a workbench of your own: e.g. a read-only one (`Replica.layer`, `kg serve --read-only`). The
+ * workbench layer must use the same token as `options`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWith = <E, R>(options: ServeOptions, workbench: Layer.Layer<Workbench.Workbench, E, R>) => {
   const host = options.host ?? "127.0.0.1"
   const port = options.port ?? 7410
-  const token = options.token !== undefined && options.token !== "" ? options.token : undefined
+  const token = tokenOf(options)
   const check = isLoopback(host) || token !== undefined
     ? Layer.empty
     : Layer.effectDiscard(Effect.fail(new InsecureBindError({ host })))
@@ -359,7 +372,7 @@ export const layer = (options: ServeOptions = {}) => {
   const node = NodeHttpServer.layer(() => (server = createServer()), { host, port })
   const app = Layer.merge(layerApp({ webRoot: options.webRoot }), drain).pipe(Layer.provideMerge(node))
   return Layer.provideMerge(note, app).pipe(
-    Layer.provideMerge(Workbench.layer({ ...options, token })),
+    Layer.provideMerge(workbench),
     Layer.provide(check)
   )
 }

@@ -8,6 +8,7 @@
  */
 export * as Api from "./Api.js"
 export * as Handlers from "./Handlers.js"
+export * as Replica from "./Replica.js"
 export * as Server from "./Server.js"
 export * as Sidecar from "./Sidecar.js"
 export * as Workbench from "./Workbench.js"

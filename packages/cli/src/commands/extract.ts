@@ -31,6 +31,17 @@ const batch = Options.boolean("batch").pipe(
       "and an interrupted run's batches are polled again by the next run, not resubmitted (--provider anthropic)"
   )
 )
+const cluster = Options.text("cluster").pipe(
+  Options.withDescription(
+    "extract on a cluster: the PostgreSQL URL of `kg worker` runners (postgres://user@host:5432/db; a password is " +
+      "better in PGPASSWORD or ~/.pgpass). This process stays the store's one writer"
+  ),
+  Options.optional
+)
+const window = Options.integer("window").pipe(
+  Options.withDescription("with --cluster: papers submitted ahead of the one being written (default 64)"),
+  Options.optional
+)
 
 const config = {
   paths,
@@ -43,6 +54,8 @@ const config = {
   concurrency,
   strict,
   batch,
+  cluster,
+  window,
   ...O.budget
 }
 /** @since 0.1.0 */

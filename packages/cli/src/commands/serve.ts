@@ -37,12 +37,23 @@ const concurrency = Options.integer("concurrency").pipe(
 const readOnly = Options.boolean("read-only").pipe(
   Options.withDescription(
     "open the store read-only (a store the user may not write, or one another process writes): questions and views " +
-      "work, uploads and jobs are refused"
+      "work, uploads and jobs are refused; with --db a `kg publish` folder, a read replica that follows its " +
+      "current.json and switches to each newer snapshot without a restart"
   )
+)
+
+/** As every command's --db, and with --read-only also a `kg publish` folder (or its current.json). */
+const db = Options.text("db").pipe(
+  Options.withDescription(
+    "the DuckDB file of the knowledge graph (default: kg.duckdb, or `db` in kg.config.json); with --read-only also a " +
+      "`kg publish` folder, served as a read replica"
+  ),
+  Options.optional
 )
 
 const config = {
   ...O.store,
+  db,
   readOnly,
   port,
   host,

@@ -50,7 +50,28 @@ export const extract = (args: ExtractArgs) =>
         const { extractBatch } = yield* Effect.promise(() => import("./extractBatch.js"))
         return yield* extractBatch(args, settings, { model, ontologyPath, shapesPath, dbPath, progress })
       }
-      const metered = runBudget(args, settings, providerName, model)
+      if (Option.isSome(args.cluster)) {
+        if (args.batch) return yield* Effect.fail(new Error("--batch and --cluster do not go together: choose one"))
+        const { extractOnCluster } = yield* Effect.promise(() => import("./extractCluster.js"))
+        return yield* extractOnCluster(args, settings, {
+          url: args.cluster.value,
+          provider: providerName,
+          model,
+          ontologyPath,
+          shapesPath,
+          dbPath,
+          concurrency,
+          progress
+        })
+      }
+      if (Option.isSome(args.window)) return yield* Effect.fail(new Error("--window goes with --cluster"))
+      // The budget and the store's LLM answer cache: a request asked by an earlier run is not paid again. The same
+      // store layer (one reference: built once) serves the cache and the run.
+      const store = Layers.storeLayer(dbPath)
+      const metered = {
+        limited: Option.isSome(args.maxInputTokens) || Option.isSome(args.maxCost),
+        layer: Layers.cachedBudgetLayer(budgetOptions(args, settings, providerName, model)).pipe(Layer.provide(store))
+      }
       if (providerName === "offline" && metered.limited) {
         yield* progress.line("budget flags have no effect offline: the rule-based extractor makes no LLM calls")
       }
@@ -97,7 +118,7 @@ export const extract = (args: ExtractArgs) =>
           Layers.shaclLayer(shapesPath),
           Layers.nliLayer(providerName, model, metered.layer),
           metered.layer
-        ).pipe(Layer.provideMerge(Layers.storeLayer(dbPath))))
+        ).pipe(Layer.provideMerge(store)))
       )
     }))
 
@@ -226,15 +247,30 @@ export const runBudget = (
   model: Option.Option<string>,
   batch = false
 ) => {
-  const limits = {
-    ...(Option.isSome(args.maxInputTokens) ? { maxInputTokens: args.maxInputTokens.value } : {}),
-    ...(Option.isSome(args.maxCost) ? { maxCostUsd: args.maxCost.value } : {})
-  }
+  const options = budgetOptions(args, settings, provider, model, batch)
   return {
     limited: Option.isSome(args.maxInputTokens) || Option.isSome(args.maxCost),
-    layer: Layers.budgetLayer({ provider, model, limits, prices: Pricing.withOverrides(settings.prices.value), batch })
+    layer: Layers.budgetLayer(options)
   }
 }
+
+/** The budget layer's options from a run's flags and the configured prices. */
+export const budgetOptions = (
+  args: { readonly maxInputTokens: Option.Option<number>; readonly maxCost: Option.Option<number> },
+  settings: KgConfig.Settings,
+  provider: ProviderName,
+  model: Option.Option<string>,
+  batch = false
+): Layers.BudgetLayerOptions => ({
+  provider,
+  model,
+  limits: {
+    ...(Option.isSome(args.maxInputTokens) ? { maxInputTokens: args.maxInputTokens.value } : {}),
+    ...(Option.isSome(args.maxCost) ? { maxCostUsd: args.maxCost.value } : {})
+  },
+  prices: Pricing.withOverrides(settings.prices.value),
+  batch
+})
 
 const tokens = (n: number) => n.toLocaleString("en-US")
 
@@ -270,6 +306,12 @@ export const summaryLines = (summary: Extract.ExtractSummary): ReadonlyArray<str
           "or the provider does not cache"
       )
     }
+  }
+  if (summary.answerCache !== undefined && summary.answerCache.hits + summary.answerCache.misses > 0) {
+    lines.push(
+      `  LLM answer cache: ${plural(summary.answerCache.hits, "request")} answered from the cache, ` +
+        `${summary.answerCache.misses} asked the model`
+    )
   }
   if (summary.stopped !== undefined) {
     lines.push(

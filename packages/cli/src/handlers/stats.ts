@@ -6,6 +6,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Pricing from "@kg/extraction/Pricing"
 import { DuckDb } from "@kg/graph/DuckDb"
+import * as LlmAnswers from "@kg/graph/LlmAnswers"
 import { Store } from "@kg/graph/Store"
 import type { StatsArgs } from "../commands/stats.js"
 import * as Layers from "../Layers.js"
@@ -26,6 +27,10 @@ export interface RunReport {
   /** Estimated USD: what the run recorded, else priced now from the table; null for a model without a price. */
   readonly costUsd: number | null
   readonly stopped: string | null
+  /** Requests answered from the LLM answer cache and those that asked the model, when the run used the cache. */
+  readonly answerCache: { readonly hits: number; readonly misses: number } | null
+  /** The PostgreSQL cluster the run's papers were extracted on (its address without credentials), if any. */
+  readonly cluster: string | null
 }
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0)
@@ -62,6 +67,7 @@ export const runReports = (table: Pricing.PriceTable) =>
         ? Pricing.costOf(usage, price, { batch: settings["batch"] === true })
         : null
       const stopped = counts["stopped"] as { detail?: unknown } | undefined
+      const cache = counts["answerCache"] as { hits?: unknown; misses?: unknown } | undefined
       return {
         runId: r.run_id,
         status: r.status,
@@ -71,7 +77,9 @@ export const runReports = (table: Pricing.PriceTable) =>
         papers: typeof counts["papers"] === "number" ? counts["papers"] : null,
         ...usage,
         costUsd,
-        stopped: stopped !== undefined && typeof stopped.detail === "string" ? stopped.detail : null
+        stopped: stopped !== undefined && typeof stopped.detail === "string" ? stopped.detail : null,
+        answerCache: cache !== undefined && cache !== null ? { hits: num(cache.hits), misses: num(cache.misses) } : null,
+        cluster: typeof settings["cluster"] === "string" ? settings["cluster"] : null
       }
     })
   })
@@ -84,7 +92,8 @@ export const stats = (args: StatsArgs) =>
       const store = yield* Store
       const stats = yield* store.stats()
       const runs = yield* runReports(Pricing.withOverrides(settings.prices.value))
-      if (args.json) return yield* Console.log(JSON.stringify({ ...stats, runs }))
+      const answers = yield* LlmAnswers.totals
+      if (args.json) return yield* Console.log(JSON.stringify({ ...stats, runs, answerCache: answers }))
       const width = Math.max(...Object.keys(stats.tables).map((t) => t.length))
       yield* Console.log(`Store ${settings.db.value} (embeddings: ${store.embeddingModel}, ${store.embeddingDimension} dimensions)`)
       for (const [table, count] of Object.entries(stats.tables)) yield* Console.log(`  ${table.padEnd(width)}  ${count}`)
@@ -98,8 +107,16 @@ export const stats = (args: StatsArgs) =>
               (r.papers !== null ? `, ${r.papers} papers` : "") +
               `: ${fmt(r.inputTokens)} / ${fmt(r.cacheReadTokens)} / ${fmt(r.cacheWriteTokens)} / ${fmt(r.outputTokens)}; ` +
               (r.costUsd === null ? "cost unknown (no price for the model)" : `$${r.costUsd.toFixed(4)}`) +
+              (r.answerCache !== null ? `; answer cache: ${fmt(r.answerCache.hits)} hits, ${fmt(r.answerCache.misses)} misses` : "") +
+              (r.cluster !== null ? `; on cluster ${r.cluster}` : "") +
               (r.stopped !== null ? `; stopped: ${r.stopped}` : "")
           )
         }
+      }
+      if (answers.answers > 0) {
+        yield* Console.log(
+          `LLM answer cache: ${fmt(answers.answers)} answers kept, replayed ${fmt(answers.hits)} times ` +
+            `(saved ${fmt(answers.savedInputTokens)} input and ${fmt(answers.savedOutputTokens)} output tokens)`
+        )
       }
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))

@@ -27,7 +27,17 @@ export const entries: ReadonlyArray<Entry> = [
     examples: [
       "kg extract examples/corpus",
       "kg extract papers/ --db papers.duckdb --provider anthropic --concurrency 4",
-      "kg extract paper.pdf --json > summary.json"
+      "kg extract paper.pdf --json > summary.json",
+      "kg extract papers/ --provider anthropic --cluster postgres://kg@db.lab:5432/kg"
+    ]
+  },
+  {
+    name: "worker",
+    group: "build",
+    summary: "a runner of the extraction cluster (PostgreSQL): extracts the papers `kg extract --cluster` submits",
+    examples: [
+      "kg worker --cluster postgres://kg@db.lab:5432/kg --host 10.0.0.7",
+      "kg worker --cluster postgres://kg@localhost/kg --port 0 --concurrency 16"
     ]
   },
   {
@@ -72,7 +82,7 @@ export const entries: ReadonlyArray<Entry> = [
       "kg serve",
       "kg serve --db papers.duckdb --port 8080",
       "kg serve --host 0.0.0.0 --token \"$KG_TOKEN\"",
-      "kg serve --read-only --db shared/papers.duckdb"
+      "kg serve --read-only --db /srv/kg/published --port 8080"
     ]
   },
   {
@@ -134,6 +144,12 @@ export const entries: ReadonlyArray<Entry> = [
     group: "maintain",
     summary: "rows per table, claims per epistemic status, and each run's LLM tokens and estimated cost",
     examples: ["kg stats", "kg stats --db papers.duckdb --json"]
+  },
+  {
+    name: "publish",
+    group: "maintain",
+    summary: "a consistent snapshot of the store for read replicas (kg serve --read-only --db <folder> follows it)",
+    examples: ["kg publish --to /srv/kg/published", "kg publish --db papers.duckdb --to published/ --keep 2 --json"]
   },
   {
     name: "remove",

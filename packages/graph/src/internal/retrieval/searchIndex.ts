@@ -678,7 +678,7 @@ const storeDimension = (db: DuckDbService, embeddings: Embeddings["Type"]) =>
  * Bring the index up to date with the store: reuse `previous` when the store
  * is unchanged (a store opened read-only cannot change while it is open),
  * else start from `previous` or the saved index and update it (see the module
- * documentation); save it when `persist` is on.
+ * documentation); save it when `persist` is on and the store is writable.
  */
 export const refreshIndex = (
   db: DuckDbService,
@@ -722,7 +722,9 @@ export const refreshIndex = (
         origin: { source: "sidecar", tokenised: 0, millis: Date.now() - started }
       } satisfies RetrievalIndex
     }
-    const writable = dir !== null && (yield* Effect.sync(() => prepareDirectory(dir)))
+    // A store opened read-only is read, never written, and nor is anything beside it: a saved index is loaded above,
+    // a new one stays in memory (kg serve --read-only, replicas, read-only commands of any user, root included).
+    const writable = dir !== null && !db.readOnly && (yield* Effect.sync(() => prepareDirectory(dir)))
     const store = segmentStore(writable ? dir : null)
     const dimension = yield* storeDimension(db, embeddings)
     const chunks = yield* updateChunks(db, nlp, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context)

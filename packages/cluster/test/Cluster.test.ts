@@ -1,0 +1,227 @@
+/**
+ * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 1.5 seconds
+ * (the real Anthropic wire format, deterministic answers from the chunk text) with two calls at once per runner, and
+ * `kg extract --cluster` as the writer. The delay is what makes the work LLM-bound: the CPU the runners, the writer
+ * and PostgreSQL spend per call (tens of milliseconds; ~0.1 s of the writer's per paper) stays well below it on two
+ * cores. A real model takes 5-30 s a call.
+ *
+ * - one runner, then three: the same store as one process, row for row, and three runners finish the LLM-bound
+ *   extraction at least 2.5 times faster than one (wall time from submission to the last paper's answers);
+ * - a runner killed with SIGKILL while it is answering: nothing is lost, the store is the same;
+ * - the same corpus again into a new store: every request comes from the shared answer cache, zero LLM requests.
+ *
+ * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When none can be started the file fails
+ * with the reason and the fix (`utils/postgres.ts`: `KG_SKIP_CLUSTER=1` skips it on purpose).
+ *
+ * The speed-up is a wall-time ratio, so it needs CPU to spare: the cluster project runs after every other project
+ * (`sequence.groupOrder` in vitest.workspace.ts), alone on the machine, and in CI (`CI` set; `.ci/run` sets it) the
+ * ratio is always asserted. On a developer machine that other work oversubscribes (load per core 3 or more during the
+ * timed runs) the runners wait for the CPU, not for the model, and the ratio measures the scheduler: there it is
+ * printed with the load and not asserted. Everything else is asserted everywhere.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { dumpStore, lastJson, type KgProcess, removeDir, runKg, spawnKg, tempDir } from "../../cli/test/helpers.js"
+import { writeAbstracts } from "../../graph/test/fixtures/costRun.js"
+import { requirePostgres, type TestPostgres } from "./utils/postgres.js"
+import { maxInFlight, slowAnthropic, type SlowLlm } from "./utils/slowLlm.js"
+
+const started = await requirePostgres("the cluster extraction tests")
+
+const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
+const DELAY_MS = 1500
+const ABSTRACTS = 24
+const PAPERS = 2
+const CORPUS = ABSTRACTS + PAPERS
+const MODEL = "claude-sonnet-4-6"
+
+/** A paper cut after the first paragraph break past `chars` characters (2 or 3 chunks). */
+const truncated = (file: string, chars: number): string => {
+  const text = fs.readFileSync(file, "utf8")
+  const end = text.indexOf("\n---", 4)
+  const body = text.slice(end + 4)
+  const cut = body.indexOf("\n\n", chars)
+  return text.slice(0, end + 4) + (cut > 0 ? body.slice(0, cut) : body) + "\n"
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Poll `check` every 100 ms until it holds, or fail after `ms` with `what`. */
+const until = async (what: string, check: () => boolean, ms = 60_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+describe.skipIf(started === null).sequential("kg extract --cluster: three runners on PostgreSQL, one writer", () => {
+  const pg = started as TestPostgres
+  let dir: string
+  let corpus: string
+  let warmup: string
+  let baseline: string
+  const llms: Array<SlowLlm> = []
+  const runners: Array<KgProcess | undefined> = []
+  let oneRunnerSeconds = 0
+  /** The machine's load per core during the timed runs: other work competing for the CPU makes wall times meaningless. */
+  let busiest = 0
+  const noteLoad = () => (busiest = Math.max(busiest, os.loadavg()[0]! / os.cpus().length))
+
+  const workerEnv = (llm: SlowLlm) => ({
+    ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef",
+    ANTHROPIC_BASE_URL: llm.url,
+    KG_CLUSTER_LOCK_SECONDS: "10",
+    KG_CLUSTER_HEALTH_SECONDS: "1"
+  })
+  const clusterEnv = { KG_CLUSTER_LOCK_SECONDS: "10", KG_CLUSTER_HEALTH_SECONDS: "1" }
+
+  /** Start runner `i` (its own LLM stand-in, 2 calls at once) and wait until the cluster has `expected` runners holding all the shards. */
+  const startRunner = async (i: number, expected: number) => {
+    const llm = llms[i]!
+    runners[i] = spawnKg(["worker", "--cluster", pg.url, "--port", "0", "--concurrency", "2"], { env: workerEnv(llm) })
+    await runners[i]!.waitForStderr(/^kg worker: runner /)
+    await until(`${expected} runners holding the shards`, () => {
+      const [locks, holders] = pg.psql("SELECT count(*), count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory'").split("|")
+      return Number(locks) === 128 && Number(holders) === expected
+    })
+  }
+
+  /** `kg extract --cluster` of `paths` into `db`: its result, and when the run started and its last paper came back. */
+  const extractOnCluster = async (paths: string, db: string) => {
+    const run = spawnKg(
+      ["extract", paths, "--provider", "anthropic", "--model", MODEL, "--db", db, "--cluster", pg.url, "--json"],
+      { env: clusterEnv }
+    )
+    const submittedAt = run.waitForStderr(/^kg extract: run run-/).then(() => Date.now())
+    let lastAt = 0
+    const papers = fs.readdirSync(paths).length
+    const last = run.waitForStderr(new RegExp(`^extracted .* \\(${papers} of ${papers} submitted\\)`)).then(() => (lastAt = Date.now()))
+    const result = await run.done
+    expect(result.code, result.stderr).toBe(0)
+    await last
+    return { result, summary: lastJson(result), seconds: (lastAt - (await submittedAt)) / 1000 }
+  }
+
+  const totalRequests = () => llms.reduce((n, llm) => n + llm.requests(), 0)
+  const spansSince = (at: number) => llms.flatMap((llm) => llm.spans().filter((s) => s.start >= at))
+
+  beforeAll(async () => {
+    dir = tempDir("kg-cluster-test-")
+    corpus = path.join(dir, "corpus")
+    writeAbstracts(corpus, ABSTRACTS)
+    const md = fs.readdirSync(mdPapers).filter((f) => f.endsWith(".md")).sort().slice(0, PAPERS)
+    for (const f of md) fs.writeFileSync(path.join(corpus, f), truncated(path.join(mdPapers, f), 4000))
+    warmup = path.join(dir, "warmup")
+    writeAbstracts(warmup, 6, 200)
+    for (let i = 0; i < 3; i++) llms.push(await slowAnthropic(DELAY_MS))
+    // The single-process baseline: the same answers (the stand-in's are a function of the chunk), no delay.
+    const fast = await slowAnthropic(0)
+    llms.push(fast)
+    baseline = path.join(dir, "single.duckdb")
+    const single = await runKg(["extract", corpus, "--provider", "anthropic", "--model", MODEL, "--db", baseline, "--json"], {
+      env: { ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef", ANTHROPIC_BASE_URL: fast.url }
+    })
+    expect(single.code, single.stderr).toBe(0)
+    expect(lastJson(single)).toMatchObject({ papers: CORPUS })
+  }, 300_000)
+
+  afterAll(async () => {
+    for (const r of runners) r?.child.kill("SIGKILL")
+    await Promise.all(runners.map((r) => r?.done.catch(() => undefined)))
+    for (const llm of llms) await llm.close()
+    pg.stop()
+    removeDir(dir)
+  }, 60_000)
+
+  const sameAsBaseline = async (db: string) => {
+    const [a, b] = await Promise.all([dumpStore(db), dumpStore(baseline)])
+    expect(a.papers).toHaveLength(CORPUS)
+    expect(a.claims.length).toBeGreaterThan(CORPUS)
+    expect(a.relations.length).toBeGreaterThan(0)
+    expect(a.entity_mentions.length).toBeGreaterThan(a.entities.length) // entities resolved across chunks and papers
+    for (const table of Object.keys(b) as Array<keyof typeof b>) expect(a[table], table).toEqual(b[table])
+  }
+
+  it("one runner: every paper extracted on the cluster, the store row for row that of one process", async () => {
+    await startRunner(0, 1)
+    await extractOnCluster(warmup, path.join(dir, "warmup-1.duckdb"))
+    const at = Date.now()
+    noteLoad()
+    const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "one.duckdb"))
+    noteLoad()
+    oneRunnerSeconds = seconds
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    expect(summary.answerCache).toMatchObject({ hits: 0 })
+    // One runner makes at most its 2 calls at once.
+    expect(maxInFlight(spansSince(at))).toBeLessThanOrEqual(2)
+    await sameAsBaseline(path.join(dir, "one.duckdb"))
+  })
+
+  it("three runners: the LLM-bound extraction at least 2.5 times faster, the same store", async () => {
+    pg.psql("DELETE FROM kg_llm_answers")
+    await startRunner(1, 2)
+    await startRunner(2, 3)
+    await extractOnCluster(warmup, path.join(dir, "warmup-3.duckdb"))
+    pg.psql("DELETE FROM kg_llm_answers")
+    const at = Date.now()
+    noteLoad()
+    const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "three.duckdb"))
+    noteLoad()
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    // The calls were spread: the three runners' model slots (2 each) were busy at once, and each runner answered a
+    // fair share (placement by probing the runners' load; by key alone the split is random).
+    expect(maxInFlight(spansSince(at))).toBeGreaterThan(2)
+    const split = llms.slice(0, 3).map((llm) => llm.spans().filter((x) => x.start >= at).length)
+    expect(Math.min(...split), `calls per runner ${split.join("/")}`).toBeGreaterThanOrEqual(Math.floor(spansSince(at).length / 5))
+    console.log(
+      `cluster extraction of ${CORPUS} papers, ${DELAY_MS} ms per LLM call: one runner ${oneRunnerSeconds.toFixed(1)} s, ` +
+        `three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)}; calls per runner ` +
+        `${split.join("/")}); load ${os.loadavg()[0]!.toFixed(1)} ` +
+        `on ${os.cpus().length} cores`
+    )
+    // The work is LLM-bound when the CPU is ours: always in CI (this project runs last, alone on its machine). On a
+    // developer machine that other work keeps busy several times over, the ratio measures the scheduler: reported only.
+    if (process.env["CI"] !== undefined || busiest < 3) expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
+    else console.warn(`speed-up not asserted outside CI: the machine is oversubscribed (load ${busiest.toFixed(1)} per core)`)
+    await sameAsBaseline(path.join(dir, "three.duckdb"))
+  })
+
+  it("a runner killed (SIGKILL) while it answers loses nothing: its work is done again elsewhere", async () => {
+    pg.psql("DELETE FROM kg_llm_answers")
+    const db = path.join(dir, "killed.duckdb")
+    const victim = 1
+    const victimLlm = llms[victim]!
+    const before = victimLlm.requests()
+    const run = extractOnCluster(corpus, db)
+    // Kill it mid-call: its stand-in has a request in flight and it has answered a few already.
+    await until("the victim answering", () => victimLlm.requests() - before >= 3 && victimLlm.inFlight() > 0)
+    runners[victim]!.child.kill("SIGKILL")
+    const killed = await runners[victim]!.done
+    expect(killed.signal).toBe("SIGKILL")
+    runners[victim] = undefined
+    const { summary } = await run
+    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
+    await sameAsBaseline(db)
+  })
+
+  it("the same corpus again, into a new store: every answer from the shared cache, no LLM request", async () => {
+    const before = totalRequests()
+    const db = path.join(dir, "again.duckdb")
+    const { summary } = await extractOnCluster(corpus, db)
+    expect(totalRequests()).toBe(before)
+    expect(summary).toMatchObject({ papers: CORPUS, llmCalls: 0 })
+    expect((summary.answerCache as { hits: number; misses: number }).misses).toBe(0)
+    expect((summary.answerCache as { hits: number; misses: number }).hits).toBeGreaterThan(CORPUS)
+    await sameAsBaseline(db)
+    const stats = await runKg(["stats", "--db", db, "--json"])
+    expect(stats.code, stats.stderr).toBe(0)
+    const runs = lastJson(stats).runs as ReadonlyArray<Record<string, unknown>>
+    expect(runs[0]).toMatchObject({ status: "completed", answerCache: { misses: 0 } })
+    expect((runs[0]!.answerCache as { hits: number }).hits).toBe((summary.answerCache as { hits: number }).hits)
+    expect(runs[0]!.cluster).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/postgres$/)
+  })
+})
