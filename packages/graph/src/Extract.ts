@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -25,6 +26,8 @@ import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
+import { validate as validateBundle } from "./internal/store/store.js"
+import * as WriteBatch from "./internal/store/writeBatch.js"
 import { indexDirectory } from "./internal/retrieval/searchIndex.js"
 import * as Retrieval from "./Retrieval.js"
 import { type InvalidBundleError, Store } from "./Store.js"
@@ -181,6 +184,13 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    * `Retrieval.updateIndex`).
    */
   readonly index?: boolean | undefined
+  /**
+   * Write new papers in groups, one transaction and one appender per table for a group (see
+   * `docs/architecture.md`, "Writing papers in groups"): at most `maxPapers` papers (default 64), `maxChunks`
+   * chunks (512), or a paper waiting `maxMillis` (2,000 ms). The store is the same, row for row, as writing each
+   * paper alone (`false`); a replaced paper (changed file, retry) is always written alone.
+   */
+  readonly writeBatch?: Partial<WriteBatch.WriteBatchLimits> | false | undefined
 }
 
 interface Totals {
@@ -290,13 +300,21 @@ export const extractStream = (
     const db = yield* DuckDb
     const budget = yield* Effect.serviceOption(Budget)
     const minChunkSuccess = Math.min(1, Math.max(0, options.minChunkSuccess ?? 1))
+    // New papers wait in a group and are written together; entity resolution sees the waiting ones.
+    const batch = options.writeBatch === false ? null : WriteBatch.make(db, runId, {
+      limits: options.writeBatch,
+      validate: (bundle) => validateBundle(bundle, store.embeddingDimension),
+      writeOne: (bundle) => store.writePaper(runId as RunId, bundle)
+    })
+    const flush = batch === null ? Effect.void : batch.flush
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
-      storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
+      storeLookup: options.storeLookup ??
+        ((labels) => (batch === null ? store.lookupEntities(labels) : batch.lookupEntities(labels)).pipe(Effect.orDie))
     }
     // A stored copy counts as known only when it is complete: a paper some of whose chunks failed (an LLM that
     // was down, a budget that ran out) is read and extracted again on the next run.
-    const isKnown = (contentHash: string) =>
+    const isStoredComplete = (contentHash: string) =>
       db.query<{ n: number }>(
         `SELECT count(*)::INTEGER AS n FROM papers p WHERE content_hash = $1
            AND NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id)`,
@@ -305,6 +323,8 @@ export const extractStream = (
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
+    const isKnown = (contentHash: string) =>
+      batch !== null && batch.holdsComplete(contentHash) ? Effect.succeed(true) : isStoredComplete(contentHash)
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
     // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while
@@ -334,10 +354,14 @@ export const extractStream = (
     return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
+          // A copy waiting in the write group is written first, so that its id can be read.
+          const waiting = batch !== null && batch.holds(event.contentHash) ? flush : Effect.void
           return Stream.fromEffect(
-            db.query<{ paper_id: string }>("SELECT paper_id FROM papers WHERE content_hash = $1 ORDER BY paper_id LIMIT 1", [
-              event.contentHash
-            ]).pipe(
+            waiting.pipe(
+              Effect.zipRight(db.query<{ paper_id: string }>(
+                "SELECT paper_id FROM papers WHERE content_hash = $1 ORDER BY paper_id LIMIT 1",
+                [event.contentHash]
+              )),
               Effect.map((rows) => ExtractEvent.PaperUnchanged({ paperId: rows[0]?.paper_id ?? "?", path: event.path }))
             )
           )
@@ -351,6 +375,7 @@ export const extractStream = (
           const doc = options.documents !== undefined
             ? event.doc
             : { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
+          if (batch !== null && batch.holdsPaper(doc.paper.id)) yield* flush
           const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
           const failedBefore = state === "unchanged"
             ? (yield* db.query<{ n: number }>(
@@ -408,14 +433,26 @@ export const extractStream = (
                       reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
                     })
                   }
-                  yield* store.writePaper(runId as RunId, e.bundle)
+                  if (batch !== null && state === "new") {
+                    yield* batch.add(e.bundle, new Date(yield* Clock.currentTimeMillis))
+                  } else {
+                    // A replacement is written alone, after the papers waiting before it.
+                    yield* flush
+                    yield* store.writePaper(runId as RunId, e.bundle)
+                  }
                   return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
                 })
             )
           )
           return Stream.concat(Stream.succeed(started), body)
         }))
-      }, { concurrency: 1 })
+      }, { concurrency: 1 }),
+      // The last group is written when the source ends; on failure or interruption, the papers that wait (each
+      // complete) are written on the way out.
+      Stream.concat(Stream.drain(Stream.fromEffect(flush))),
+      Stream.ensuring(
+        flush.pipe(Effect.catchAllCause((cause) => Effect.logWarning("papers waiting to be written were not stored", cause)))
+      )
     )
   }))
 
