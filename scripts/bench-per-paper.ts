@@ -6,11 +6,15 @@
  * size. The load average is printed beside every batch.
  *
  *   node --import tsx scripts/bench-per-paper.ts [--papers N] [--batch N] [--dir DIR] [--keep] [--cli path/to/kg.mjs]
- *     [--only-write]   (write the corpus files to DIR and stop)
+ *     [--pair] [--env K=V,K=V] [--only-write]
+ *
+ * `--pair` extracts each batch twice, into two stores: one paper per transaction (`KG_WRITE_BATCH=0`) and grouped
+ * writes (the default), one right after the other; `--env` adds environment variables to every run; `--only-write`
+ * writes the corpus files to DIR and stops. Each line gives wall and CPU time (user + system, `/usr/bin/time`).
  *
  * `--cli` runs another build of the CLI (e.g. a checkout of main) on the same corpus, for a before/after pair.
  */
-import { execFileSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -75,35 +79,58 @@ for (let b = 0; b * batch < corpus.length; b++) {
 console.log(`${corpus.length} papers (of ${docs.length}) in ${batches.length} batches under ${dir}`)
 if (argv.includes("--only-write")) process.exit(0)
 
-const db = join(dir, "store.duckdb")
-rmSync(db, { force: true })
-let stored = 0
-const rows: Array<Record<string, unknown>> = []
+// `--pair`: every batch also goes, just before, into a second store written one paper per transaction
+// (`KG_WRITE_BATCH=0`), so that each size has a before/after pair measured under the same load.
+const modes: ReadonlyArray<{ readonly name: string; readonly env: Record<string, string> }> = argv.includes("--pair")
+  ? [{ name: "alone", env: { KG_WRITE_BATCH: "0" } }, { name: "grouped", env: {} }]
+  : [{ name: "run", env: {} }]
+const extraEnv = Object.fromEntries((arg("env") ?? "").split(",").filter((kv) => kv.includes("=")).map((kv) => kv.split("=", 2) as [string, string]))
+const stored = new Map<string, number>(modes.map((m) => [m.name, 0]))
+const totals = new Map<string, { seconds: number; cpu: number; papers: number }>(modes.map((m) => [m.name, { seconds: 0, cpu: 0, papers: 0 }]))
+for (const m of modes) rmSync(join(dir, `${m.name}.duckdb`), { force: true })
 for (const bdir of batches) {
-  const load = loadavg()[0]!.toFixed(1)
-  const t0 = performance.now()
-  const out = execFileSync("node", [cli, "extract", bdir, "--db", db, "--json"], {
-    encoding: "utf8",
-    env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" },
-    maxBuffer: 1 << 28
-  })
-  const ms = performance.now() - t0
-  const summary = JSON.parse(out.slice(out.indexOf("{")))
-  const n = summary.papers as number
-  const row = {
-    storeBefore: stored,
-    papers: n,
-    seconds: +(ms / 1000).toFixed(1),
-    msPerPaper: +(ms / Math.max(1, n)).toFixed(1),
-    claims: summary.claims,
-    edges: summary.edges,
-    load,
-    loadAfter: loadavg()[0]!.toFixed(1)
+  for (const m of modes) {
+    const db = join(dir, `${m.name}.duckdb`)
+    const load = loadavg()[0]!.toFixed(1)
+    const t0 = performance.now()
+    // /usr/bin/time gives the child's CPU time (user + system), steadier than wall time on a shared machine
+    const res = spawnSync("/usr/bin/time", ["-f", "CPU %U %S", "node", cli, "extract", bdir, "--db", db, "--json"], {
+      encoding: "utf8",
+      env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", ...extraEnv, ...m.env },
+      maxBuffer: 1 << 28
+    })
+    const ms = performance.now() - t0
+    if (res.status !== 0) throw new Error(`kg extract failed (${res.status}): ${res.stderr.slice(-2000)}`)
+    const cpuLine = /CPU ([\d.]+) ([\d.]+)/.exec(res.stderr)
+    const cpu = cpuLine === null ? NaN : Number(cpuLine[1]) + Number(cpuLine[2])
+    const phase = (re: RegExp) => res.stderr.split("\n").find((l) => re.test(l))
+    const summary = JSON.parse(res.stdout.slice(res.stdout.indexOf("{")))
+    const n = summary.papers as number
+    const before = stored.get(m.name)!
+    const row = {
+      mode: m.name,
+      storeBefore: before,
+      papers: n,
+      seconds: +(ms / 1000).toFixed(1),
+      msPerPaper: +(ms / Math.max(1, n)).toFixed(1),
+      cpuSeconds: +cpu.toFixed(1),
+      cpuMsPerPaper: +((1000 * cpu) / Math.max(1, n)).toFixed(1),
+      claims: summary.claims,
+      edges: summary.edges,
+      indexed: phase(/^indexed:/)?.replace(/^indexed: /, ""),
+      load,
+      loadAfter: loadavg()[0]!.toFixed(1)
+    }
+    stored.set(m.name, before + n)
+    const t = totals.get(m.name)!
+    totals.set(m.name, { seconds: t.seconds + ms / 1000, cpu: t.cpu + cpu, papers: t.papers + n })
+    console.log(JSON.stringify(row))
   }
-  stored += n
-  rows.push(row)
-  console.log(JSON.stringify(row))
 }
-const total = rows.reduce((s, r) => s + (r["seconds"] as number), 0)
-console.log(`total ${total.toFixed(1)} s for ${stored} papers: ${(1000 * total / stored).toFixed(1)} ms a paper`)
+for (const [name, t] of totals) {
+  console.log(
+    `${name}: ${t.seconds.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU for ${t.papers} papers: ` +
+      `${(1000 * t.seconds / t.papers).toFixed(1)} ms wall, ${(1000 * t.cpu / t.papers).toFixed(1)} ms CPU a paper`
+  )
+}
 if (!argv.includes("--keep") && arg("dir") === undefined) rmSync(dir, { recursive: true, force: true })

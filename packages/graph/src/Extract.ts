@@ -439,6 +439,7 @@ export const extractStream = (
                     // A replacement is written alone, after the papers waiting before it.
                     yield* flush
                     yield* store.writePaper(runId as RunId, e.bundle)
+                    batch?.invalidate()
                   }
                   return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
                 })

@@ -74,6 +74,9 @@ describe("writing papers in groups", () => {
 
       const alone = yield* extract("alone.duckdb", false)
       const grouped = yield* extract("grouped.duckdb", { maxPapers: 7, maxChunks: 40, maxMillis: 60_000 })
+      // the store's keys not read into memory: every paper asks the store
+      const asking = yield* extract("asking.duckdb", { maxPapers: 5, maxChunks: 40, maxMillis: 60_000, maxMemoRows: 0 })
+      expect(asking.edges).toEqual(alone.edges)
       expect(grouped.papers).toBe(alone.papers)
       expect(alone.papers).toBe(62)
       expect(grouped.papersUnchanged).toBe(1)
@@ -83,8 +86,10 @@ describe("writing papers in groups", () => {
 
       const a = yield* dumpOf("alone.duckdb")
       const b = yield* dumpOf("grouped.duckdb")
+      const c = yield* dumpOf("asking.duckdb")
       for (const table of Object.keys(a)) {
         expect({ table, rows: b[table] }).toEqual({ table, rows: a[table] })
+        expect({ table, rows: c[table] }).toEqual({ table, rows: a[table] })
       }
       // the comparison covers the rows that entity resolution across papers decides
       expect(a["entities"]!.length).toBeGreaterThan(300)
@@ -157,20 +162,26 @@ describe("writing papers in groups", () => {
       expect(expected[keyOf("Alpha Net")]!.type).toBe("Dataset")
       expect(expected[keyOf("AN")]!.id).toBe("e-aa")
 
-      // grouped: the first paper stored, the next two waiting
-      const grouped = yield* open("grouped.duckdb")
-      yield* grouped.store.writePaper(runId, papers[0]!)
-      const batch = WriteBatch.make(grouped.db, runId, {
-        limits: { maxPapers: 100, maxChunks: 100, maxMillis: 600_000 },
-        validate: () => Effect.void,
-        writeOne: (b) => grouped.store.writePaper(runId, b)
-      })
-      for (const b of papers.slice(1)) yield* batch.add(b, new Date())
-      expect(batch.size()).toBe(2)
-      expect(plain(yield* batch.lookupEntities(keys))).toEqual(expected)
-      yield* batch.flush
-      expect(batch.size()).toBe(0)
-      expect(plain(yield* grouped.store.lookupEntities(keys))).toEqual(expected)
+      // grouped: the first paper stored, the next two waiting (the store's keys in memory, or asked each time)
+      for (const maxMemoRows of [1000, 0]) {
+        const grouped = yield* open(`grouped-${maxMemoRows}.duckdb`)
+        yield* grouped.store.writePaper(runId, papers[0]!)
+        const batch = WriteBatch.make(grouped.db, runId, {
+          limits: { maxPapers: 100, maxChunks: 100, maxMillis: 600_000, maxMemoRows },
+          validate: () => Effect.void,
+          writeOne: (b) => grouped.store.writePaper(runId, b)
+        })
+        yield* batch.add(papers[1]!, new Date())
+        expect(plain(yield* batch.lookupEntities(keys))).not.toEqual(expected)
+        yield* batch.add(papers[2]!, new Date())
+        expect(batch.size()).toBe(2)
+        expect(plain(yield* batch.lookupEntities(keys))).toEqual(expected)
+        yield* batch.flush
+        expect(batch.size()).toBe(0)
+        expect(plain(yield* grouped.store.lookupEntities(keys))).toEqual(expected)
+        // what the run remembers after the write still answers as the store does
+        expect(plain(yield* batch.lookupEntities(keys))).toEqual(expected)
+      }
     }))
 })
 

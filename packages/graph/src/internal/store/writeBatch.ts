@@ -35,10 +35,21 @@ export interface WriteBatchLimits {
   readonly maxPapers: number
   readonly maxChunks: number
   readonly maxMillis: number
+  /**
+   * The store's entity keys, alias keys and claim ids are read into memory once per run when there are at most
+   * this many rows (then resolving a name the store does not hold asks nothing); above it, every paper asks the
+   * store. What the run itself wrote is remembered either way, up to this many entities.
+   */
+  readonly maxMemoRows: number
 }
 
 /** @internal */
-export const defaultWriteBatchLimits: WriteBatchLimits = { maxPapers: 64, maxChunks: 512, maxMillis: 2000 }
+export const defaultWriteBatchLimits: WriteBatchLimits = {
+  maxPapers: 64,
+  maxChunks: 512,
+  maxMillis: 2000,
+  maxMemoRows: 2_000_000
+}
 
 /** @internal */
 export interface WriteBatch {
@@ -56,14 +67,18 @@ export interface WriteBatch {
   readonly add: (bundle: PaperBundle, now: Date) => Effect.Effect<void, DuckDbError | InvalidBundleError>
   /** Write the waiting papers (nothing when none wait). */
   readonly flush: Effect.Effect<void, DuckDbError | InvalidBundleError>
+  /** Forget what the batch remembers of the store (after a write that did not go through it). */
+  readonly invalidate: () => void
+  /** Store queries made so far (for benchmarks). */
+  readonly queries: () => number
 }
 
 /** What the batch knows of an entity it touched. */
 interface EntityState {
   /** The row exists (stored before the batch, or added by a waiting paper). */
   exists: boolean
-  /** The row was stored before the batch (its type there, for the final update). */
-  readonly storedType: string | null
+  /** The row is stored (its type there, for the update at the next write). */
+  storedType: string | null
   label: string
   type: string
   /** Vote sums by type over every paper (stored and waiting). */
@@ -131,15 +146,24 @@ export const make = (
 ): WriteBatch => {
   const limits: WriteBatchLimits = { ...defaultWriteBatchLimits, ...options.limits }
 
-  // --- state of the waiting papers (reset by every write) ---
-  let bundles: Array<{ readonly bundle: PaperBundle; readonly now: Date }> = []
-  let chunkCount = 0
-  let firstAt = 0
+  let queries = 0
+  // --- what the run knows of the store and of what it wrote (kept across writes, see `invalidate`) ---
   let entities = new Map<string, EntityState>()
   let claimKnown = new Map<string, boolean>()
   let claimEntityKnown = new Set<string>()
-  /** Keys of waiting new entities (rank 0) and new aliases (rank 1), with their entity ids. */
+  /** Keys of the run's new entities (rank 0) and new aliases (rank 1), with their entity ids. */
   let keyHits = new Map<string, Array<{ readonly rank: 0 | 1; readonly id: string }>>()
+  /** The store's keys, entity ids and claim ids as they were when read (null: not read, or too many). */
+  let memo: {
+    readonly best: Map<string, { readonly rank: 0 | 1; readonly id: string }>
+    readonly entityIds: Set<string>
+    readonly claimIds: Set<string>
+  } | null = null
+  let memoTried = false
+  // --- the waiting papers (reset by every write) ---
+  let bundles: Array<{ readonly bundle: PaperBundle; readonly now: Date }> = []
+  let chunkCount = 0
+  let firstAt = 0
   let hashes = new Map<string, boolean>()
   let paperIds = new Set<string>()
   const rows = () => ({
@@ -162,19 +186,60 @@ export const make = (
   })
   let pending = rows()
   let relink = new Set<string>()
-  const reset = () => {
-    bundles = []
-    chunkCount = 0
-    firstAt = 0
+  /** Entities the waiting papers touched (their type may change). */
+  let touched = new Set<string>()
+  const invalidate = () => {
     entities = new Map()
     claimKnown = new Map()
     claimEntityKnown = new Set()
     keyHits = new Map()
+    memo = null
+    memoTried = false
+  }
+  /** After a write: the waiting papers are stored; what the run remembers stays true (unless it grew too big). */
+  const written = () => {
+    bundles = []
+    chunkCount = 0
+    firstAt = 0
     hashes = new Map()
     paperIds = new Set()
     pending = rows()
     relink = new Set()
+    for (const id of touched) {
+      const s = entities.get(id)
+      if (s !== undefined && s.exists) s.storedType = s.type
+    }
+    touched = new Set()
+    if (entities.size > limits.maxMemoRows) invalidate()
   }
+  const query = <A>(sql: string, params?: ReadonlyArray<DuckDbParam>) => {
+    queries++
+    return db.query<A>(sql, params)
+  }
+
+  /** Read the store's keys and ids once, when there are not too many. */
+  const readMemo = Effect.gen(function*() {
+    if (memoTried) return
+    memoTried = true
+    const [n] = yield* query<{ n: number }>(
+      "SELECT ((SELECT count(*) FROM entities) + (SELECT count(*) FROM entity_aliases) + (SELECT count(*) FROM claims))::BIGINT AS n"
+    )
+    if (Number(n?.n ?? 0) > limits.maxMemoRows) return
+    const keys = yield* query<{ key: string | null; id: string; rank: number }>(
+      "SELECT entity_key AS key, entity_id AS id, 0 AS rank FROM entities UNION ALL SELECT alias_key, entity_id, 1 FROM entity_aliases"
+    )
+    const best = new Map<string, { readonly rank: 0 | 1; readonly id: string }>()
+    const entityIds = new Set<string>()
+    for (const r of keys) {
+      if (r.rank === 0) entityIds.add(r.id)
+      if (r.key === null) continue
+      const rank: 0 | 1 = r.rank === 0 ? 0 : 1
+      const b = best.get(r.key)
+      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(r.id, b.id) < 0)) best.set(r.key, { rank, id: r.id })
+    }
+    const claimIds = new Set((yield* query<{ id: string }>("SELECT claim_id AS id FROM claims")).map((r) => r.id))
+    memo = { best, entityIds, claimIds }
+  })
 
   const hit = (key: string, rank: 0 | 1, id: string) => {
     const list = keyHits.get(key)
@@ -187,19 +252,34 @@ export const make = (
 
   const lookupEntities = (keys: ReadonlyArray<string>) =>
     Effect.gen(function*() {
-      const stored = yield* lookupStored(db, keys)
-      const found = new Map<string, Entity>()
-      for (const key of new Set(keys)) {
-        if (key.length === 0) continue
-        const s = stored.get(key)
-        let best: { rank: 0 | 1; id: string } | undefined = s === undefined ? undefined : { rank: s.rank, id: s.entity.id }
+      yield* readMemo
+      const wanted = Array.from(new Set(keys)).filter((k) => k.length > 0)
+      const m = memo
+      // Without the memo, the store's best hit for each key (one query); with it, from memory.
+      const stored = m === null ? yield* Effect.tap(lookupStored(db, wanted), () => Effect.sync(() => queries++)) : null
+      const chosen = new Map<string, string>()
+      for (const key of wanted) {
+        const s = m === null ? stored!.get(key) : undefined
+        let best: { rank: 0 | 1; id: string } | undefined = m !== null
+          ? m.best.get(key)
+          : s === undefined
+          ? undefined
+          : { rank: s.rank, id: s.entity.id }
         for (const h of keyHits.get(key) ?? []) {
           if (best === undefined || h.rank < best.rank || (h.rank === best.rank && compareText(h.id, best.id) < 0)) best = h
         }
-        if (best === undefined) continue
-        const state = entities.get(best.id)
-        if (state !== undefined && state.exists) found.set(key, entityOf(best.id, state))
-        else if (s !== undefined) found.set(key, s.entity)
+        if (best !== undefined) chosen.set(key, best.id)
+      }
+      // Stored entities the run has not met yet: their rows, aliases and votes (one query for all).
+      if (m !== null) yield* learn(Array.from(new Set(chosen.values())), [])
+      const found = new Map<string, Entity>()
+      for (const [key, id] of chosen) {
+        const state = entities.get(id)
+        if (state !== undefined && state.exists) found.set(key, entityOf(id, state))
+        else if (stored !== null) {
+          const s = stored.get(key)
+          if (s !== undefined) found.set(key, s.entity)
+        }
       }
       return found as ReadonlyMap<string, Entity>
     })
@@ -207,10 +287,28 @@ export const make = (
   /** Load what the store holds of the entities and claims this batch has not met yet. */
   const learn = (entityIds: ReadonlyArray<string>, claimIds: ReadonlyArray<string>) =>
     Effect.gen(function*() {
-      const eIds = entityIds.filter((id) => !entities.has(id))
-      const cIds = claimIds.filter((id) => !claimKnown.has(id))
+      yield* readMemo
+      const m = memo
+      const fresh = new Map<string, EntityState>()
+      const absent = (): EntityState => ({
+        exists: false,
+        storedType: null,
+        label: "",
+        type: "",
+        votes: new Map(),
+        aliases: new Set()
+      })
+      let eIds = Array.from(new Set(entityIds.filter((id) => !entities.has(id))))
+      let cIds = Array.from(new Set(claimIds.filter((id) => !claimKnown.has(id))))
+      if (m !== null) {
+        // The memo says which ids the store holds: only those are read.
+        for (const id of eIds) if (!m.entityIds.has(id)) entities.set(id, absent())
+        for (const id of cIds) if (!m.claimIds.has(id)) claimKnown.set(id, false)
+        eIds = eIds.filter((id) => m.entityIds.has(id))
+        cIds = cIds.filter((id) => m.claimIds.has(id))
+      }
       if (eIds.length === 0 && cIds.length === 0) return
-      const found = yield* db.query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
+      const found = yield* query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
         `SELECT 'e' AS k, entity_id AS a, label AS b, type AS c, NULL::INTEGER AS n FROM entities
            WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))
          UNION ALL SELECT 'a', entity_id, alias, NULL, NULL FROM entity_aliases WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))
@@ -220,10 +318,7 @@ export const make = (
          UNION ALL SELECT 'l', claim_id, entity_id, NULL, NULL FROM claim_entities WHERE claim_id IN (SELECT unnest($2::VARCHAR[]))`,
         [eIds, cIds]
       )
-      const fresh = new Map<string, EntityState>()
-      for (const id of eIds) {
-        fresh.set(id, { exists: false, storedType: null, label: "", type: "", votes: new Map(), aliases: new Set() })
-      }
+      for (const id of eIds) fresh.set(id, absent())
       for (const id of cIds) claimKnown.set(id, false)
       for (const r of found) {
         if (r.k === "e") {
@@ -317,6 +412,7 @@ export const make = (
     // The type every entity this paper touched has after it (see `retypeSql`).
     for (const { entity: e } of entityRows) {
       const s = entities.get(e.id)!
+      touched.add(e.id)
       const chosen = chooseType(s.votes, s.type)
       if (chosen !== null) s.type = chosen
     }
@@ -402,7 +498,9 @@ export const make = (
     yield* append("entity_aliases", p.entity_aliases)
     yield* append("entity_type_votes", p.entity_type_votes)
     yield* append("entity_paper_names", p.entity_paper_names)
-    const retyped = Array.from(entities).filter(([, s]) => s.storedType !== null && s.type !== s.storedType)
+    const retyped = Array.from(touched, (id) => [id, entities.get(id)!] as const).filter(([, s]) =>
+      s.storedType !== null && s.type !== s.storedType
+    )
     if (retyped.length > 0) {
       yield* db.run(
         `UPDATE entities SET type = t.type
@@ -432,10 +530,15 @@ export const make = (
     if (bundles.length === 0) return Effect.void
     const waiting = bundles
     return db.transaction(writeAll).pipe(
-      Effect.ensuring(Effect.sync(reset)),
+      Effect.tap(() => Effect.sync(written)),
       // A batch that cannot be written: each paper alone, so the others are stored and the failing one reports
       // its own error (as a run writing one paper at a time would).
-      Effect.catchAll(() => Effect.forEach(waiting, ({ bundle }) => options.writeOne(bundle), { discard: true })),
+      Effect.catchAll(() =>
+        Effect.sync(() => {
+          written()
+          invalidate()
+        }).pipe(Effect.zipRight(Effect.forEach(waiting, ({ bundle }) => options.writeOne(bundle), { discard: true })))
+      ),
       Effect.withSpan("Store.writeBatch", { attributes: { papers: waiting.length } })
     )
   })
@@ -463,6 +566,8 @@ export const make = (
     holdsPaper: (id) => paperIds.has(id),
     lookupEntities,
     add,
-    flush
+    flush,
+    invalidate,
+    queries: () => queries
   }
 }
