@@ -323,8 +323,37 @@ export const extractStream = (
         Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
         Effect.orElseSucceed(() => false)
       )
+    // With grouped writes, the papers table is read once per run (when it is not too big) and kept up to date with
+    // the run's own writes: which files are stored, under which ids, complete or not; no query per file. A paper
+    // written alone (a replacement) ends the memo for the run.
+    interface StoredRow {
+      readonly source: string
+      readonly hash: string
+    }
+    let papers: { readonly byId: Map<string, StoredRow>; readonly complete: Set<string> } | null | undefined =
+      batch === null ? null : undefined
+    const readPapers = Effect.gen(function*() {
+      if (papers !== undefined) return papers
+      const cap = Math.min(500_000, { ...WriteBatch.defaultWriteBatchLimits, ...options.writeBatch }.maxMemoRows)
+      const [n] = yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM papers")
+      if (Number(n?.n ?? 0) > cap) return (papers = null)
+      const rows = yield* db.query<{ paper_id: string; source_path: string; content_hash: string; complete: boolean }>(
+        `SELECT paper_id, source_path, content_hash,
+                NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id) AS complete
+         FROM papers p`
+      )
+      const byId = new Map<string, StoredRow>()
+      const complete = new Set<string>()
+      for (const r of rows) {
+        byId.set(r.paper_id, { source: r.source_path, hash: r.content_hash })
+        if (r.complete) complete.add(r.content_hash)
+      }
+      return (papers = { byId, complete })
+    }).pipe(Effect.orElseSucceed(() => (papers = null)))
     const isKnown = (contentHash: string) =>
-      batch !== null && batch.holdsComplete(contentHash) ? Effect.succeed(true) : isStoredComplete(contentHash)
+      batch !== null && batch.holdsComplete(contentHash)
+        ? Effect.succeed(true)
+        : Effect.flatMap(readPapers, (memo) => memo === null ? isStoredComplete(contentHash) : Effect.succeed(memo.complete.has(contentHash)))
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
     // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while
@@ -374,9 +403,25 @@ export const extractStream = (
           // program hands over (`documents`, e.g. arXiv fetches) carry an identity it decided: kept as given.
           const doc = options.documents !== undefined
             ? event.doc
-            : { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
+            : {
+              ...event.doc,
+              paper: yield* assignPaperId(
+                db,
+                event.doc.paper,
+                claimed,
+                papers == null ? undefined : (id) => papers?.byId.get(id)?.source
+              )
+            }
           if (batch !== null && batch.holdsPaper(doc.paper.id)) yield* flush
-          const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
+          const memo = papers
+          const row = memo == null ? undefined : memo.byId.get(doc.paper.id)
+          const state = memo == null
+            ? yield* store.paperState(doc.paper.id, doc.paper.contentHash)
+            : row === undefined
+            ? "new" as const
+            : row.hash === doc.paper.contentHash
+            ? "unchanged" as const
+            : "changed" as const
           const failedBefore = state === "unchanged"
             ? (yield* db.query<{ n: number }>(
               "SELECT count(*)::INTEGER AS n FROM failed_chunks WHERE paper_id = $1",
@@ -435,11 +480,15 @@ export const extractStream = (
                   }
                   if (batch !== null && state === "new") {
                     yield* batch.add(e.bundle, new Date(yield* Clock.currentTimeMillis))
+                    const p = e.bundle.paper
+                    papers?.byId.set(p.id, { source: p.source, hash: p.contentHash })
+                    if (e.bundle.failedChunks.length === 0) papers?.complete.add(p.contentHash)
                   } else {
                     // A replacement is written alone, after the papers waiting before it.
                     yield* flush
                     yield* store.writePaper(runId as RunId, e.bundle)
                     batch?.invalidate()
+                    papers = null
                   }
                   return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
                 })
