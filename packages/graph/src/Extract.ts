@@ -301,12 +301,22 @@ export const extractStream = (
     const budget = yield* Effect.serviceOption(Budget)
     const minChunkSuccess = Math.min(1, Math.max(0, options.minChunkSuccess ?? 1))
     // New papers wait in a group and are written together; entity resolution sees the waiting ones.
-    const batch = options.writeBatch === false ? null : WriteBatch.make(db, runId, {
+    const batch = options.writeBatch === false || process.env["KG_WRITE_BATCH"] === "0" ? null : WriteBatch.make(db, runId, {
       limits: options.writeBatch,
       validate: (bundle) => validateBundle(bundle, store.embeddingDimension),
       writeOne: (bundle) => store.writePaper(runId as RunId, bundle)
     })
-    const flush = batch === null ? Effect.void : batch.flush
+    // Papers are reported written (`PaperWritten`) when their group is stored, not when they join it.
+    const counts = new Map<string, Pipeline.PaperCounts>()
+    const ready: Array<ExtractEvent> = []
+    const report = (bundles: ReadonlyArray<Pipeline.PaperBundle>) => {
+      for (const b of bundles) {
+        ready.push(ExtractEvent.PaperWritten({ paperId: b.paper.id, counts: counts.get(b.paper.id)! }))
+        counts.delete(b.paper.id)
+      }
+    }
+    const drain = (): Array<ExtractEvent> => ready.splice(0, ready.length)
+    const flush = batch === null ? Effect.void : Effect.map(batch.flush, report)
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
       storeLookup: options.storeLookup ??
@@ -455,9 +465,12 @@ export const extractStream = (
             retrying: failedBefore > 0
           })
           const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
-            Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError | BudgetExhausted> =>
+            Stream.mapEffect((e): Effect.Effect<
+              ReadonlyArray<ExtractEvent>,
+              DuckDbError | InvalidBundleError | BudgetExhausted
+            > =>
               e._tag === "ChunkDone"
-                ? Effect.succeed(ExtractEvent.ChunkDone(e))
+                ? Effect.succeed([ExtractEvent.ChunkDone(e)])
                 : Effect.gen(function*() {
                   // A call the budget refused left this paper incomplete: keep the store as it was and stop.
                   if (budget._tag === "Some") {
@@ -470,16 +483,20 @@ export const extractStream = (
                   // Transactional per paper: a new extraction replaces the stored one only when it succeeded.
                   const kept = keepStored(e.counts, state, failedBefore, minChunkSuccess)
                   if (kept) {
-                    return ExtractEvent.PaperKept({
-                      paperId: e.bundle.paper.id,
-                      path: doc.paper.source,
-                      chunks: e.counts.chunks,
-                      failedChunks: e.counts.failedChunks,
-                      reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
-                    })
+                    return [
+                      ExtractEvent.PaperKept({
+                        paperId: e.bundle.paper.id,
+                        path: doc.paper.source,
+                        chunks: e.counts.chunks,
+                        failedChunks: e.counts.failedChunks,
+                        reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
+                      }),
+                      ...drain()
+                    ]
                   }
                   if (batch !== null && state === "new") {
-                    yield* batch.add(e.bundle, new Date(yield* Clock.currentTimeMillis))
+                    counts.set(e.bundle.paper.id, e.counts)
+                    report(yield* batch.add(e.bundle, new Date(yield* Clock.currentTimeMillis)))
                     const p = e.bundle.paper
                     papers?.byId.set(p.id, { source: p.source, hash: p.contentHash })
                     if (e.bundle.failedChunks.length === 0) papers?.complete.add(p.contentHash)
@@ -489,17 +506,19 @@ export const extractStream = (
                     yield* store.writePaper(runId as RunId, e.bundle)
                     batch?.invalidate()
                     papers = null
+                    ready.push(ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts }))
                   }
-                  return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
+                  return drain()
                 })
-            )
+            ),
+            Stream.flattenIterables
           )
           return Stream.concat(Stream.succeed(started), body)
         }))
       }, { concurrency: 1 }),
       // The last group is written when the source ends; on failure or interruption, the papers that wait (each
       // complete) are written on the way out.
-      Stream.concat(Stream.drain(Stream.fromEffect(flush))),
+      Stream.concat(Stream.flattenIterables(Stream.fromEffect(Effect.map(flush, drain)))),
       Stream.ensuring(
         flush.pipe(Effect.catchAllCause((cause) => Effect.logWarning("papers waiting to be written were not stored", cause)))
       )

@@ -19,7 +19,10 @@
  *
  * Durability: papers in a batch not yet written are lost if the process is killed (not if it is interrupted: the
  * run writes them on the way out); the next run extracts them again, since they are not in the store. A batch is
- * written when it reaches `maxPapers` papers, `maxChunks` chunks, or holds a paper older than `maxMillis`.
+ * written when it reaches `maxPapers` papers, `maxChunks` chunks, or holds a paper older than `maxMillis`, and at
+ * once when a paper took `maxMillis` or more to come (an LLM-bound run writes each paper as before; the run's first
+ * paper is written at once). `add` and `flush`
+ * return the papers they wrote (stored now: the run reports them then).
  *
  * @internal
  */
@@ -64,9 +67,12 @@ export interface WriteBatch {
   /** Stored and waiting entities by identity key (the store's rule, as if the waiting papers were written). */
   readonly lookupEntities: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Entity>, DuckDbError>
   /** Add a new paper (not stored yet); writes the batch when it is full. */
-  readonly add: (bundle: PaperBundle, now: Date) => Effect.Effect<void, DuckDbError | InvalidBundleError>
-  /** Write the waiting papers (nothing when none wait). */
-  readonly flush: Effect.Effect<void, DuckDbError | InvalidBundleError>
+  readonly add: (
+    bundle: PaperBundle,
+    now: Date
+  ) => Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError>
+  /** Write the waiting papers (nothing when none wait); the papers written. */
+  readonly flush: Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError>
   /** Forget what the batch remembers of the store (after a write that did not go through it). */
   readonly invalidate: () => void
   /** Store queries made so far (for benchmarks). */
@@ -164,6 +170,7 @@ export const make = (
   let bundles: Array<{ readonly bundle: PaperBundle; readonly now: Date }> = []
   let chunkCount = 0
   let firstAt = 0
+  let lastAddAt = 0
   let hashes = new Map<string, boolean>()
   let paperIds = new Set<string>()
   const rows = () => ({
@@ -526,8 +533,8 @@ export const make = (
     yield* append("shacl_violations", p.shacl_violations)
   })
 
-  const flush: Effect.Effect<void, DuckDbError | InvalidBundleError> = Effect.suspend(() => {
-    if (bundles.length === 0) return Effect.void
+  const flush: Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError> = Effect.suspend(() => {
+    if (bundles.length === 0) return Effect.succeed([])
     const waiting = bundles
     return db.transaction(writeAll).pipe(
       Effect.tap(() => Effect.sync(written)),
@@ -539,6 +546,7 @@ export const make = (
           invalidate()
         }).pipe(Effect.zipRight(Effect.forEach(waiting, ({ bundle }) => options.writeOne(bundle), { discard: true })))
       ),
+      Effect.as(waiting.map(({ bundle }) => bundle)),
       Effect.withSpan("Store.writeBatch", { attributes: { papers: waiting.length } })
     )
   })
@@ -548,15 +556,21 @@ export const make = (
       yield* options.validate(bundle)
       yield* learn(bundle.entities.map(({ entity }) => entity.id as string), bundle.claims.map((c) => c.id as ClaimId as string))
       stage(bundle, now)
-      if (bundles.length === 0) firstAt = Date.now()
+      const at = Date.now()
+      const slow = at - lastAddAt >= limits.maxMillis
+      lastAddAt = at
+      if (bundles.length === 0) firstAt = at
       bundles.push({ bundle, now })
       chunkCount += bundle.chunks.length
       const hash = bundle.paper.contentHash
       hashes.set(hash, (hashes.get(hash) ?? false) || bundle.failedChunks.length === 0)
       paperIds.add(bundle.paper.id)
-      if (bundles.length >= limits.maxPapers || chunkCount >= limits.maxChunks || Date.now() - firstAt >= limits.maxMillis) {
-        yield* flush
+      if (
+        slow || bundles.length >= limits.maxPapers || chunkCount >= limits.maxChunks || at - firstAt >= limits.maxMillis
+      ) {
+        return yield* flush
       }
+      return []
     })
 
   return {
