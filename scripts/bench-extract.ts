@@ -106,7 +106,9 @@ const paths = (docs: ReadonlyArray<Ingest.SourceDocument>) => docs.map((d) => d.
 const runInto = (db: string, docs: ReadonlyArray<Ingest.SourceDocument>, extractor: Layer.Layer<Extractor.Extractor, unknown, NlpService.NlpService>, concurrency: number) =>
   Effect.gen(function*() {
     const t = performance.now()
-    const summary = yield* Extract.runExtraction(paths(docs), { concurrency }, () => Effect.void)
+    // `KG_WRITE_BATCH=0`: each paper in its own transaction (as `kg extract` does with it)
+    const writeBatch = process.env["KG_WRITE_BATCH"] === "0" ? { writeBatch: false as const } : {}
+    const summary = yield* Extract.runExtraction(paths(docs), { concurrency, ...writeBatch }, () => Effect.void)
     return { summary, seconds: (performance.now() - t) / 1000 }
   }).pipe(
     Effect.provide(Layer.mergeAll(extractor, Shacl.layer(Shacl.defaultShapesPath)).pipe(Layer.provideMerge(storeLayer(db))))

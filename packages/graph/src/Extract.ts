@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -26,6 +27,8 @@ import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
+import { validate as validateBundle } from "./internal/store/store.js"
+import * as WriteBatch from "./internal/store/writeBatch.js"
 import { indexDirectory } from "./internal/retrieval/searchIndex.js"
 import * as Retrieval from "./Retrieval.js"
 import { type InvalidBundleError, Store } from "./Store.js"
@@ -184,6 +187,13 @@ export interface ExtractOptions extends Pipeline.PipelineOptions {
    * `Retrieval.updateIndex`).
    */
   readonly index?: boolean | undefined
+  /**
+   * Write new papers in groups, one transaction and one appender per table for a group (see
+   * `docs/architecture.md`, "Writing papers in groups"): at most `maxPapers` papers (default 64), `maxChunks`
+   * chunks (512), or a paper waiting `maxMillis` (2,000 ms). The store is the same, row for row, as writing each
+   * paper alone (`false`); a replaced paper (changed file, retry) is always written alone.
+   */
+  readonly writeBatch?: Partial<WriteBatch.WriteBatchLimits> | false | undefined
 }
 
 interface Totals {
@@ -312,11 +322,60 @@ export const extractStream = (
     const db = yield* DuckDb
     const budget = yield* Effect.serviceOption(Budget)
     const minChunkSuccess = Math.min(1, Math.max(0, options.minChunkSuccess ?? 1))
+    // New papers wait in a group and are written together; entity resolution sees the waiting ones.
+    const batch = options.writeBatch === false || process.env["KG_WRITE_BATCH"] === "0" ? null : WriteBatch.make(db, runId, {
+      limits: options.writeBatch,
+      validate: (bundle) => validateBundle(bundle, store.embeddingDimension),
+      writeOne: (bundle) => store.writePaper(runId as RunId, bundle)
+    })
+    // Papers are reported written (`PaperWritten`) when their group is stored, not when they join it.
+    const counts = new Map<string, Pipeline.PaperCounts>()
+    const ready: Array<ExtractEvent> = []
+    const report = (bundles: ReadonlyArray<Pipeline.PaperBundle>) => {
+      for (const b of bundles) {
+        ready.push(ExtractEvent.PaperWritten({ paperId: b.paper.id, counts: counts.get(b.paper.id)! }))
+        counts.delete(b.paper.id)
+      }
+    }
+    const drain = (): Array<ExtractEvent> => ready.splice(0, ready.length)
+    const flush = batch === null ? Effect.void : Effect.map(batch.flush, report)
     const pipelineOptions: Pipeline.PipelineOptions = {
       ...options,
-      storeLookup: options.storeLookup ?? ((labels) => store.lookupEntities(labels).pipe(Effect.orDie))
+      storeLookup: options.storeLookup ??
+        ((labels) => (batch === null ? store.lookupEntities(labels) : batch.lookupEntities(labels)).pipe(Effect.orDie))
     }
-    const isKnown = storedComplete(db)
+    const isStoredComplete = storedComplete(db)
+    // With grouped writes, the papers table is read once per run (when it is not too big) and kept up to date with
+    // the run's own writes: which files are stored, under which ids, complete or not; no query per file. A paper
+    // written alone (a replacement) ends the memo for the run.
+    interface StoredRow {
+      readonly source: string
+      readonly hash: string
+    }
+    let papers: { readonly byId: Map<string, StoredRow>; readonly complete: Set<string> } | null | undefined =
+      batch === null ? null : undefined
+    const readPapers = Effect.gen(function*() {
+      if (papers !== undefined) return papers
+      const cap = Math.min(500_000, { ...WriteBatch.defaultWriteBatchLimits, ...options.writeBatch }.maxMemoRows)
+      const [n] = yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM papers")
+      if (Number(n?.n ?? 0) > cap) return (papers = null)
+      const rows = yield* db.query<{ paper_id: string; source_path: string; content_hash: string; complete: boolean }>(
+        `SELECT paper_id, source_path, content_hash,
+                NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id) AS complete
+         FROM papers p`
+      )
+      const byId = new Map<string, StoredRow>()
+      const complete = new Set<string>()
+      for (const r of rows) {
+        byId.set(r.paper_id, { source: r.source_path, hash: r.content_hash })
+        if (r.complete) complete.add(r.content_hash)
+      }
+      return (papers = { byId, complete })
+    }).pipe(Effect.orElseSucceed(() => (papers = null)))
+    const isKnown = (contentHash: string) =>
+      batch !== null && batch.holdsComplete(contentHash)
+        ? Effect.succeed(true)
+        : Effect.flatMap(readPapers, (memo) => memo === null ? isStoredComplete(contentHash) : Effect.succeed(memo.complete.has(contentHash)))
     // Ids given to files in this run (a paper is written only when its extraction ends).
     const claimed = new Map<string, string>()
     // An extractor that prepares documents elsewhere (the threaded offline one) starts on the next paper while
@@ -346,10 +405,14 @@ export const extractStream = (
     return source.pipe(
       Stream.flatMap((event) => {
         if (event._tag === "Known") {
+          // A copy waiting in the write group is written first, so that its id can be read.
+          const waiting = batch !== null && batch.holds(event.contentHash) ? flush : Effect.void
           return Stream.fromEffect(
-            db.query<{ paper_id: string }>("SELECT paper_id FROM papers WHERE content_hash = $1 ORDER BY paper_id LIMIT 1", [
-              event.contentHash
-            ]).pipe(
+            waiting.pipe(
+              Effect.zipRight(db.query<{ paper_id: string }>(
+                "SELECT paper_id FROM papers WHERE content_hash = $1 ORDER BY paper_id LIMIT 1",
+                [event.contentHash]
+              )),
               Effect.map((rows) => ExtractEvent.PaperUnchanged({ paperId: rows[0]?.paper_id ?? "?", path: event.path }))
             )
           )
@@ -362,8 +425,25 @@ export const extractStream = (
           // program hands over (`documents`, e.g. arXiv fetches) carry an identity it decided: kept as given.
           const doc = options.documents !== undefined
             ? event.doc
-            : { ...event.doc, paper: yield* assignPaperId(db, event.doc.paper, claimed) }
-          const state = yield* store.paperState(doc.paper.id, doc.paper.contentHash)
+            : {
+              ...event.doc,
+              paper: yield* assignPaperId(
+                db,
+                event.doc.paper,
+                claimed,
+                papers == null ? undefined : (id) => papers?.byId.get(id)?.source
+              )
+            }
+          if (batch !== null && batch.holdsPaper(doc.paper.id)) yield* flush
+          const memo = papers
+          const row = memo == null ? undefined : memo.byId.get(doc.paper.id)
+          const state = memo == null
+            ? yield* store.paperState(doc.paper.id, doc.paper.contentHash)
+            : row === undefined
+            ? "new" as const
+            : row.hash === doc.paper.contentHash
+            ? "unchanged" as const
+            : "changed" as const
           const failedBefore = state === "unchanged"
             ? (yield* db.query<{ n: number }>(
               "SELECT count(*)::INTEGER AS n FROM failed_chunks WHERE paper_id = $1",
@@ -397,9 +477,12 @@ export const extractStream = (
             retrying: failedBefore > 0
           })
           const body = Pipeline.extractPaper(doc, pipelineOptions).pipe(
-            Stream.mapEffect((e): Effect.Effect<ExtractEvent, DuckDbError | InvalidBundleError | BudgetExhausted> =>
+            Stream.mapEffect((e): Effect.Effect<
+              ReadonlyArray<ExtractEvent>,
+              DuckDbError | InvalidBundleError | BudgetExhausted
+            > =>
               e._tag === "ChunkDone"
-                ? Effect.succeed(ExtractEvent.ChunkDone(e))
+                ? Effect.succeed([ExtractEvent.ChunkDone(e)])
                 : Effect.gen(function*() {
                   // A call the budget refused left this paper incomplete: keep the store as it was and stop.
                   if (budget._tag === "Some") {
@@ -412,22 +495,45 @@ export const extractStream = (
                   // Transactional per paper: a new extraction replaces the stored one only when it succeeded.
                   const kept = keepStored(e.counts, state, failedBefore, minChunkSuccess)
                   if (kept) {
-                    return ExtractEvent.PaperKept({
-                      paperId: e.bundle.paper.id,
-                      path: doc.paper.source,
-                      chunks: e.counts.chunks,
-                      failedChunks: e.counts.failedChunks,
-                      reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
-                    })
+                    return [
+                      ExtractEvent.PaperKept({
+                        paperId: e.bundle.paper.id,
+                        path: doc.paper.source,
+                        chunks: e.counts.chunks,
+                        failedChunks: e.counts.failedChunks,
+                        reason: e.bundle.failedChunks[0]?.reason ?? "no chunk was extracted"
+                      }),
+                      ...drain()
+                    ]
                   }
-                  yield* store.writePaper(runId as RunId, e.bundle)
-                  return ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts })
+                  if (batch !== null && state === "new") {
+                    counts.set(e.bundle.paper.id, e.counts)
+                    report(yield* batch.add(e.bundle, new Date(yield* Clock.currentTimeMillis)))
+                    const p = e.bundle.paper
+                    papers?.byId.set(p.id, { source: p.source, hash: p.contentHash })
+                    if (e.bundle.failedChunks.length === 0) papers?.complete.add(p.contentHash)
+                  } else {
+                    // A replacement is written alone, after the papers waiting before it.
+                    yield* flush
+                    yield* store.writePaper(runId as RunId, e.bundle)
+                    batch?.invalidate()
+                    papers = null
+                    ready.push(ExtractEvent.PaperWritten({ paperId: e.bundle.paper.id, counts: e.counts }))
+                  }
+                  return drain()
                 })
-            )
+            ),
+            Stream.flattenIterables
           )
           return Stream.concat(Stream.succeed(started), body)
         }))
-      }, { concurrency: 1 })
+      }, { concurrency: 1 }),
+      // The last group is written when the source ends; on failure or interruption, the papers that wait (each
+      // complete) are written on the way out.
+      Stream.concat(Stream.flattenIterables(Stream.fromEffect(Effect.map(flush, drain)))),
+      Stream.ensuring(
+        flush.pipe(Effect.catchAllCause((cause) => Effect.logWarning("papers waiting to be written were not stored", cause)))
+      )
     )
   }))
 

@@ -83,6 +83,8 @@ export const extract = (args: ExtractArgs) =>
           concurrency,
           minChunkSuccess: settings.extract.minChunkSuccess.value,
           strict: args.strict,
+          // New papers are written in groups (`KG_WRITE_BATCH=0`: each paper in its own transaction, as before).
+          ...(process.env["KG_WRITE_BATCH"] === "0" ? { writeBatch: false } : {}),
           chunkConfig: { maxTokens: settings.chunking.maxTokens.value, overlapTokens: settings.chunking.overlap.value },
           settings: {
             provider: extractor.provider,

@@ -23,14 +23,16 @@ export const suffixedId = (candidate: string, source: string): string =>
  * The id `paper` is stored under: its own when free or held by the same file
  * (same resolved source path), else {@link suffixedId}. `claimed` holds the
  * ids given to other files earlier in this run (id -> resolved source), for
- * papers not written yet.
+ * papers not written yet. `storedSource`, when given, answers for the store instead of a query (a run's memo of
+ * the papers table).
  *
  * @internal
  */
 export const assignPaperId = (
   db: DuckDbService,
   paper: Paper,
-  claimed: Map<string, string>
+  claimed: Map<string, string>,
+  storedSource?: (id: string) => string | undefined
 ): Effect.Effect<Paper, DuckDbError> =>
   Effect.gen(function*() {
     const source = resolved(paper.source)
@@ -38,6 +40,10 @@ export const assignPaperId = (
       Effect.gen(function*() {
         const inRun = claimed.get(id)
         if (inRun !== undefined) return inRun
+        if (storedSource !== undefined) {
+          const stored = storedSource(id)
+          return stored === undefined ? undefined : resolved(stored)
+        }
         const rows = yield* db.query<{ source_path: string }>("SELECT source_path FROM papers WHERE paper_id = $1", [id])
         return rows[0] === undefined ? undefined : resolved(rows[0].source_path)
       })

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { Entity, type EntityId, Paper, type PaperId, type RunId } from "@kg/core/Domain"
+import { type Entity, Paper, type PaperId, type RunId } from "@kg/core/Domain"
 import { DuckDb, quoteLiteral } from "../../DuckDb.js"
 import type {
   ExportedTable,
@@ -25,6 +25,7 @@ import type {
 import * as OutputFile from "../../OutputFile.js"
 import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../../Store.js"
 import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../../StoreSchema.js"
+import { lookupStored } from "./lookup.js"
 import { removeRows, stagingDdl, writeRows } from "./write.js"
 
 const SECRET_KEY = /(api[-_]?key|secret|token|password|passwd|authori[sz]ation|credential|cookie|private[-_]?key)/i
@@ -48,7 +49,7 @@ export const redact = (value: unknown): unknown => {
 const toJson = (value: unknown): string =>
   JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? "null"
 
-const validate = (bundle: PaperBundle, dimension: number): Effect.Effect<void, InvalidBundleError> => {
+export const validate = (bundle: PaperBundle, dimension: number): Effect.Effect<void, InvalidBundleError> => {
   const paperId: string = bundle.paper.id
   const fail = (detail: string) => Effect.fail(new InvalidBundleError({ paperId, detail }))
   if (bundle.record !== null && bundle.record.paperId !== paperId) {
@@ -128,40 +129,9 @@ export const make = (options: Omit<StoreOptions, "path">) =>
     })
 
     const lookupEntities = Effect.fn("Store.lookupEntities")(function*(normalizedLabels: ReadonlyArray<string>) {
-      const keys = Array.from(new Set(normalizedLabels.filter((l) => l.length > 0)))
+      const hits = yield* lookupStored(db, normalizedLabels)
       const found = new Map<string, Entity>()
-      if (keys.length === 0) return found as ReadonlyMap<string, Entity>
-      const rows = yield* db.query<{
-        key: string
-        entity_id: string
-        label: string
-        type: string
-        aliases: Array<string> | null
-      }>(
-        `WITH wanted AS (SELECT DISTINCT unnest($1) AS key),
-         hits AS (
-           SELECT w.key, e.entity_id, 0 AS rank FROM wanted w JOIN entities e ON e.entity_key = w.key
-           UNION ALL
-           SELECT w.key, a.entity_id, 1 AS rank FROM wanted w JOIN entity_aliases a ON a.alias_key = w.key
-         ),
-         best AS (
-           SELECT key, entity_id FROM hits
-           QUALIFY row_number() OVER (PARTITION BY key ORDER BY rank, entity_id) = 1
-         ),
-         al AS (
-           SELECT entity_id, list(DISTINCT alias ORDER BY alias) AS aliases FROM entity_aliases
-           WHERE entity_id IN (SELECT entity_id FROM best) GROUP BY entity_id
-         )
-         SELECT b.key, e.entity_id, e.label, e.type, al.aliases
-         FROM best b JOIN entities e USING (entity_id) LEFT JOIN al USING (entity_id)`,
-        [keys]
-      )
-      for (const r of rows) {
-        found.set(
-          r.key,
-          new Entity({ id: r.entity_id as EntityId, label: r.label, type: r.type, aliases: r.aliases ?? [] })
-        )
-      }
+      for (const [key, hit] of hits) found.set(key, hit.entity)
       return found as ReadonlyMap<string, Entity>
     })
 

@@ -1,0 +1,592 @@
+/**
+ * Group commit of new papers: a run hands each paper's bundle to the batch, which holds it in memory and writes a
+ * group of papers in ONE transaction with ONE appender per table (and one statement per upsert), instead of a
+ * transaction of ~25 statements per paper. On short papers DuckDB's fixed cost per statement and per appender was
+ * most of a paper's cost (issue 23: 109 ms a SciFact abstract).
+ *
+ * The store a batched run leaves is the one writing each paper alone (`Store.writePaper`) leaves, row for row:
+ *
+ * - while papers wait, entity resolution of the next papers must see them: {@link WriteBatch.lookupEntities}
+ *   answers from the store merged with the waiting papers' entities and aliases, with the same rule as the store's
+ *   query (an entity key beats an alias, then the smallest id; the entity's type as the votes so far choose it, its
+ *   aliases sorted);
+ * - which entities, aliases, claims and claim-entity links are new is decided per paper, in order, against the store
+ *   as it was before the batch (one query per paper, for ids the batch has not met yet) plus the papers before it;
+ * - each paper's type votes re-type the entities it touched as `retypeSql` would after that paper (the tie-break
+ *   keeps the current type, so the order matters): simulated here from the stored vote sums, and the final types
+ *   written once;
+ * - a paper already stored (a replacement) is never batched: the batch is written first, then that paper alone.
+ *
+ * Durability: papers in a batch not yet written are lost if the process is killed (not if it is interrupted: the
+ * run writes them on the way out); the next run extracts them again, since they are not in the store. A batch is
+ * written when it reaches `maxPapers` papers, `maxChunks` chunks, or holds a paper older than `maxMillis`, and at
+ * once when a paper took `maxMillis` or more to come (an LLM-bound run writes each paper as before; the run's first
+ * paper is written at once). `add` and `flush`
+ * return the papers they wrote (stored now: the run reports them then).
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import { type ClaimId, Entity, type EntityId, type RunId } from "@kg/core/Domain"
+import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
+import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
+import type { InvalidBundleError, PaperBundle } from "../../Store.js"
+import { lookupStored } from "./lookup.js"
+
+/** When a batch is written. @internal */
+export interface WriteBatchLimits {
+  readonly maxPapers: number
+  readonly maxChunks: number
+  readonly maxMillis: number
+  /**
+   * The store's entity keys, alias keys and claim ids are read into memory once per run when there are at most
+   * this many rows (then resolving a name the store does not hold asks nothing); above it, every paper asks the
+   * store. What the run itself wrote is remembered either way, up to this many entities.
+   */
+  readonly maxMemoRows: number
+}
+
+/** @internal */
+export const defaultWriteBatchLimits: WriteBatchLimits = {
+  maxPapers: 64,
+  maxChunks: 512,
+  maxMillis: 2000,
+  maxMemoRows: 2_000_000
+}
+
+/** @internal */
+export interface WriteBatch {
+  /** Papers waiting to be written. */
+  readonly size: () => number
+  /** Whether a waiting paper has this content hash and no failed chunk (a complete copy, as `isKnown` asks). */
+  readonly holdsComplete: (contentHash: string) => boolean
+  /** Whether a waiting paper has this content hash (complete or not). */
+  readonly holds: (contentHash: string) => boolean
+  /** Whether a waiting paper has this id. */
+  readonly holdsPaper: (paperId: string) => boolean
+  /** Stored and waiting entities by identity key (the store's rule, as if the waiting papers were written). */
+  readonly lookupEntities: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Entity>, DuckDbError>
+  /** Add a new paper (not stored yet); writes the batch when it is full. */
+  readonly add: (
+    bundle: PaperBundle,
+    now: Date
+  ) => Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError>
+  /** Write the waiting papers (nothing when none wait); the papers written. */
+  readonly flush: Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError>
+  /** Forget what the batch remembers of the store (after a write that did not go through it). */
+  readonly invalidate: () => void
+  /** Store queries made so far (for benchmarks). */
+  readonly queries: () => number
+}
+
+/** What the batch knows of an entity it touched. */
+interface EntityState {
+  /** The row exists (stored before the batch, or added by a waiting paper). */
+  exists: boolean
+  /** The row is stored (its type there, for the update at the next write). */
+  storedType: string | null
+  label: string
+  type: string
+  /** Vote sums by type over every paper (stored and waiting). */
+  readonly votes: Map<string, number>
+  /** Every alias (stored and waiting). */
+  readonly aliases: Set<string>
+}
+
+const SEP = "\u0000"
+
+/** DuckDB's VARCHAR order (binary UTF-8, i.e. code point order), not UTF-16 code unit order. */
+const compareText = (a: string, b: string): number => {
+  if (a === b) return 0
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!, y = b.codePointAt(i)!
+    if (x !== y) return x < y ? -1 : 1
+    if (x > 0xffff) i++
+  }
+  return a.length < b.length ? -1 : 1
+}
+
+const uniqueBy = <A>(items: Iterable<A>, key: (a: A) => string): Array<A> => {
+  const seen = new Map<string, A>()
+  for (const item of items) {
+    const k = key(item)
+    if (!seen.has(k)) seen.set(k, item)
+  }
+  return Array.from(seen.values())
+}
+
+/** The type `retypeSql` gives an entity with these vote sums and this current type (null: keep it). */
+const chooseType = (votes: ReadonlyMap<string, number>, current: string): string | null => {
+  let best: string | null = null
+  let bestN = 0
+  for (const [type, n] of votes) {
+    if (best === null) {
+      best = type
+      bestN = n
+      continue
+    }
+    // ORDER BY (type = 'Concept') ASC, n DESC, (type = current) DESC, type
+    const c = (type === "Concept" ? 1 : 0) - (best === "Concept" ? 1 : 0) ||
+      bestN - n ||
+      (best === current ? 1 : 0) - (type === current ? 1 : 0) ||
+      compareText(type, best)
+    if (c < 0) {
+      best = type
+      bestN = n
+    }
+  }
+  return best
+}
+
+/** @internal */
+export const make = (
+  db: DuckDbService,
+  runId: RunId | string,
+  options: {
+    readonly limits?: Partial<WriteBatchLimits> | undefined
+    readonly validate: (bundle: PaperBundle) => Effect.Effect<void, InvalidBundleError>
+    /** Write one paper alone (the fallback when a batch's transaction fails). */
+    readonly writeOne: (bundle: PaperBundle) => Effect.Effect<unknown, DuckDbError | InvalidBundleError>
+  }
+): WriteBatch => {
+  const limits: WriteBatchLimits = { ...defaultWriteBatchLimits, ...options.limits }
+
+  let queries = 0
+  // --- what the run knows of the store and of what it wrote (kept across writes, see `invalidate`) ---
+  let entities = new Map<string, EntityState>()
+  let claimKnown = new Map<string, boolean>()
+  let claimEntityKnown = new Set<string>()
+  /** Keys of the run's new entities (rank 0) and new aliases (rank 1), with their entity ids. */
+  let keyHits = new Map<string, Array<{ readonly rank: 0 | 1; readonly id: string }>>()
+  /** The store's keys, entity ids and claim ids as they were when read (null: not read, or too many). */
+  let memo: {
+    readonly best: Map<string, { readonly rank: 0 | 1; readonly id: string }>
+    readonly entityIds: Set<string>
+    readonly claimIds: Set<string>
+  } | null = null
+  let memoTried = false
+  // --- the waiting papers (reset by every write) ---
+  let bundles: Array<{ readonly bundle: PaperBundle; readonly now: Date }> = []
+  let chunkCount = 0
+  let firstAt = 0
+  let lastAddAt = 0
+  let hashes = new Map<string, boolean>()
+  let paperIds = new Set<string>()
+  const rows = () => ({
+    papers: [] as Array<Array<DuckDbParam>>,
+    paper_records: [] as Array<Array<DuckDbParam>>,
+    chunks: [] as Array<Array<DuckDbParam>>,
+    entities: [] as Array<{ readonly id: string; readonly row: Array<DuckDbParam> }>,
+    entity_aliases: [] as Array<Array<DuckDbParam>>,
+    entity_type_votes: [] as Array<Array<DuckDbParam>>,
+    entity_paper_names: [] as Array<Array<DuckDbParam>>,
+    entity_mentions: [] as Array<Array<DuckDbParam>>,
+    relations: [] as Array<Array<DuckDbParam>>,
+    claims: [] as Array<Array<DuckDbParam>>,
+    claim_findings: [] as Array<Array<DuckDbParam>>,
+    claim_roles: [] as Array<Array<DuckDbParam>>,
+    claim_entities: [] as Array<Array<DuckDbParam>>,
+    claim_sources: [] as Array<Array<DuckDbParam>>,
+    reported_claims: [] as Array<Array<DuckDbParam>>,
+    failed_chunks: [] as Array<Array<DuckDbParam>>,
+    shacl_violations: [] as Array<Array<DuckDbParam>>
+  })
+  let pending = rows()
+  let relink = new Set<string>()
+  /** Entities the waiting papers touched (their type may change). */
+  let touched = new Set<string>()
+  const invalidate = () => {
+    entities = new Map()
+    claimKnown = new Map()
+    claimEntityKnown = new Set()
+    keyHits = new Map()
+    memo = null
+    memoTried = false
+  }
+  /** After a write: the waiting papers are stored; what the run remembers stays true (unless it grew too big). */
+  const written = () => {
+    bundles = []
+    chunkCount = 0
+    firstAt = 0
+    hashes = new Map()
+    paperIds = new Set()
+    pending = rows()
+    relink = new Set()
+    for (const id of touched) {
+      const s = entities.get(id)
+      if (s !== undefined && s.exists) s.storedType = s.type
+    }
+    touched = new Set()
+    if (entities.size > limits.maxMemoRows) invalidate()
+  }
+  const query = <A>(sql: string, params?: ReadonlyArray<DuckDbParam>) => {
+    queries++
+    return db.query<A>(sql, params)
+  }
+
+  /** Read the store's keys and ids once, when there are not too many. */
+  const readMemo = Effect.gen(function*() {
+    if (memoTried) return
+    memoTried = true
+    const [n] = yield* query<{ n: number }>(
+      "SELECT ((SELECT count(*) FROM entities) + (SELECT count(*) FROM entity_aliases) + (SELECT count(*) FROM claims))::BIGINT AS n"
+    )
+    if (Number(n?.n ?? 0) > limits.maxMemoRows) return
+    const keys = yield* query<{ key: string | null; id: string; rank: number }>(
+      "SELECT entity_key AS key, entity_id AS id, 0 AS rank FROM entities UNION ALL SELECT alias_key, entity_id, 1 FROM entity_aliases"
+    )
+    const best = new Map<string, { readonly rank: 0 | 1; readonly id: string }>()
+    const entityIds = new Set<string>()
+    for (const r of keys) {
+      if (r.rank === 0) entityIds.add(r.id)
+      if (r.key === null) continue
+      const rank: 0 | 1 = r.rank === 0 ? 0 : 1
+      const b = best.get(r.key)
+      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(r.id, b.id) < 0)) best.set(r.key, { rank, id: r.id })
+    }
+    const claimIds = new Set((yield* query<{ id: string }>("SELECT claim_id AS id FROM claims")).map((r) => r.id))
+    memo = { best, entityIds, claimIds }
+  })
+
+  const hit = (key: string, rank: 0 | 1, id: string) => {
+    const list = keyHits.get(key)
+    if (list === undefined) keyHits.set(key, [{ rank, id }])
+    else list.push({ rank, id })
+  }
+
+  const entityOf = (id: string, s: EntityState): Entity =>
+    new Entity({ id: id as EntityId, label: s.label, type: s.type, aliases: Array.from(s.aliases).sort(compareText) })
+
+  const lookupEntities = (keys: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      yield* readMemo
+      const wanted = Array.from(new Set(keys)).filter((k) => k.length > 0)
+      const m = memo
+      // Without the memo, the store's best hit for each key (one query); with it, from memory.
+      const stored = m === null ? yield* Effect.tap(lookupStored(db, wanted), () => Effect.sync(() => queries++)) : null
+      const chosen = new Map<string, string>()
+      for (const key of wanted) {
+        const s = m === null ? stored!.get(key) : undefined
+        let best: { rank: 0 | 1; id: string } | undefined = m !== null
+          ? m.best.get(key)
+          : s === undefined
+          ? undefined
+          : { rank: s.rank, id: s.entity.id }
+        for (const h of keyHits.get(key) ?? []) {
+          if (best === undefined || h.rank < best.rank || (h.rank === best.rank && compareText(h.id, best.id) < 0)) best = h
+        }
+        if (best !== undefined) chosen.set(key, best.id)
+      }
+      // Stored entities the run has not met yet: their rows, aliases and votes (one query for all).
+      if (m !== null) yield* learn(Array.from(new Set(chosen.values())), [])
+      const found = new Map<string, Entity>()
+      for (const [key, id] of chosen) {
+        const state = entities.get(id)
+        if (state !== undefined && state.exists) found.set(key, entityOf(id, state))
+        else if (stored !== null) {
+          const s = stored.get(key)
+          if (s !== undefined) found.set(key, s.entity)
+        }
+      }
+      return found as ReadonlyMap<string, Entity>
+    })
+
+  /** Load what the store holds of the entities and claims this batch has not met yet. */
+  const learn = (entityIds: ReadonlyArray<string>, claimIds: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      yield* readMemo
+      const m = memo
+      const fresh = new Map<string, EntityState>()
+      const absent = (): EntityState => ({
+        exists: false,
+        storedType: null,
+        label: "",
+        type: "",
+        votes: new Map(),
+        aliases: new Set()
+      })
+      let eIds = Array.from(new Set(entityIds.filter((id) => !entities.has(id))))
+      let cIds = Array.from(new Set(claimIds.filter((id) => !claimKnown.has(id))))
+      if (m !== null) {
+        // The memo says which ids the store holds: only those are read.
+        for (const id of eIds) if (!m.entityIds.has(id)) entities.set(id, absent())
+        for (const id of cIds) if (!m.claimIds.has(id)) claimKnown.set(id, false)
+        eIds = eIds.filter((id) => m.entityIds.has(id))
+        cIds = cIds.filter((id) => m.claimIds.has(id))
+      }
+      if (eIds.length === 0 && cIds.length === 0) return
+      const found = yield* query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
+        `SELECT 'e' AS k, entity_id AS a, label AS b, type AS c, NULL::INTEGER AS n FROM entities
+           WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))
+         UNION ALL SELECT 'a', entity_id, alias, NULL, NULL FROM entity_aliases WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))
+         UNION ALL SELECT 'v', entity_id, type, NULL, sum(votes)::INTEGER FROM entity_type_votes
+           WHERE entity_id IN (SELECT unnest($1::VARCHAR[])) GROUP BY entity_id, type
+         UNION ALL SELECT 'c', claim_id, NULL, NULL, NULL FROM claims WHERE claim_id IN (SELECT unnest($2::VARCHAR[]))
+         UNION ALL SELECT 'l', claim_id, entity_id, NULL, NULL FROM claim_entities WHERE claim_id IN (SELECT unnest($2::VARCHAR[]))`,
+        [eIds, cIds]
+      )
+      for (const id of eIds) fresh.set(id, absent())
+      for (const id of cIds) claimKnown.set(id, false)
+      for (const r of found) {
+        if (r.k === "e") {
+          fresh.set(r.a, {
+            ...fresh.get(r.a)!,
+            exists: true,
+            storedType: r.c!,
+            label: r.b!,
+            type: r.c!
+          })
+        }
+      }
+      for (const r of found) {
+        if (r.k === "a") fresh.get(r.a)!.aliases.add(r.b!)
+        else if (r.k === "v") fresh.get(r.a)!.votes.set(r.b!, Number(r.n))
+        else if (r.k === "c") claimKnown.set(r.a, true)
+        else if (r.k === "l") claimEntityKnown.add(r.a + SEP + r.b!)
+      }
+      for (const [id, s] of fresh) entities.set(id, s)
+    })
+
+  /** The rows of one paper, decided against the store and the papers before it (as `writeRows` decides them). */
+  const stage = (bundle: PaperBundle, now: Date) => {
+    const paper = bundle.paper
+    const paperId: string = paper.id
+    pending.papers.push([
+      paperId,
+      paper.title,
+      paper.authors,
+      paper.year,
+      paper.source,
+      paper.contentHash,
+      paper.pages,
+      now,
+      false,
+      runId,
+      paper.venue ?? null
+    ])
+    if (bundle.record !== null) {
+      const r = bundle.record
+      pending.paper_records.push([paperId, r.studied, r.method, r.findings, r.domainTags, r.provider, r.model])
+    }
+    for (const { chunk: c, embedding } of bundle.chunks) {
+      pending.chunks.push([c.id, paperId, c.ordinal, c.page, c.startChar, c.endChar, c.text, c.tokenCount, embedding])
+    }
+
+    const entityRows = uniqueBy(bundle.entities, ({ entity }) => entity.id)
+    const claimRows = uniqueBy(bundle.claims, (c) => c.id)
+    // Entities: a stored entity keeps its label and type; the first occurrence wins.
+    for (const { entity: e, normalizedLabel, key } of entityRows) {
+      const s = entities.get(e.id)!
+      if (s.exists) continue
+      s.exists = true
+      s.label = e.label
+      s.type = e.type
+      const k = key ?? keyOf(e.label)
+      pending.entities.push({ id: e.id, row: [e.id, e.label, e.type, normalizedLabel, k] })
+      hit(k, 0, e.id)
+    }
+    for (
+      const a of uniqueBy(
+        bundle.entities.flatMap(({ entity: e }) =>
+          e.aliases.map((a) => a.trim()).filter((a) => a.length > 0).map((alias) => ({ id: e.id as string, alias }))
+        ),
+        (a) => a.id + SEP + a.alias
+      )
+    ) {
+      const s = entities.get(a.id)!
+      if (s.aliases.has(a.alias)) continue
+      s.aliases.add(a.alias)
+      const k = keyOf(a.alias)
+      pending.entity_aliases.push([a.id, a.alias, normalizeLabel(a.alias), k])
+      hit(k, 1, a.id)
+    }
+    for (const { entity: e, typeVotes } of entityRows) {
+      const s = entities.get(e.id)!
+      for (const [type, n] of Object.entries(typeVotes ?? { [e.type]: 1 })) {
+        if (!(n > 0)) continue
+        pending.entity_type_votes.push([e.id, paperId, type, n])
+        s.votes.set(type, (s.votes.get(type) ?? 0) + n)
+      }
+    }
+    for (
+      const n of uniqueBy(
+        entityRows.flatMap(({ entity: e, paperNames }) =>
+          (paperNames ?? []).map((n) => n.trim()).filter((n) => n.length > 0).map((name) => ({ id: e.id as string, name }))
+        ),
+        (n) => n.id + SEP + n.name
+      )
+    ) pending.entity_paper_names.push([paperId, n.id, n.name, keyOf(n.name)])
+    // The type every entity this paper touched has after it (see `retypeSql`).
+    for (const { entity: e } of entityRows) {
+      const s = entities.get(e.id)!
+      touched.add(e.id)
+      const chosen = chooseType(s.votes, s.type)
+      if (chosen !== null) s.type = chosen
+    }
+
+    for (const m of uniqueBy(bundle.mentions, (m) => m.entityId + SEP + m.chunkId)) {
+      pending.entity_mentions.push([m.entityId, m.chunkId, paperId])
+    }
+    const relationByKey = new Map<string, PaperBundle["relations"][number]>()
+    for (const r of bundle.relations) {
+      const key = r.subject + SEP + r.predicate + SEP + r.object + SEP + r.chunkId
+      const seen = relationByKey.get(key)
+      if (seen === undefined || r.confidence > seen.confidence) relationByKey.set(key, r)
+    }
+    for (const r of relationByKey.values()) {
+      pending.relations.push([r.subject, r.predicate, r.object, r.chunkId, paperId, r.confidence])
+    }
+
+    // Claims: a claim stored before keeps its row (and status); this paper adds sources and links.
+    for (const c of claimRows) {
+      if (claimKnown.get(c.id) === true) {
+        relink.add(c.id)
+        continue
+      }
+      claimKnown.set(c.id, true)
+      pending.claims.push([
+        c.id,
+        c.text,
+        c.metric,
+        c.value,
+        c.conditions,
+        c.domainTags,
+        c.confidence,
+        "preliminary",
+        c.embedding,
+        now,
+        false
+      ])
+      if (c.finding != null) pending.claim_findings.push([c.id, JSON.stringify(c.finding)])
+      if (c.role != null) {
+        pending.claim_roles.push([c.id, c.role, c.roleConfidence == null ? null : Math.min(1, Math.max(0, c.roleConfidence))])
+      }
+    }
+    for (
+      const [c, e] of uniqueBy(
+        bundle.claims.flatMap((c) => c.entityIds.map((entityId) => [c.id as string, entityId as string] as const)),
+        ([c, e]) => c + SEP + e
+      )
+    ) {
+      if (claimEntityKnown.has(c + SEP + e)) continue
+      claimEntityKnown.add(c + SEP + e)
+      pending.claim_entities.push([c, e])
+    }
+    for (
+      const { claimId, source } of uniqueBy(
+        bundle.claims.flatMap((c) => c.sources.map((s) => ({ claimId: c.id as string, source: s }))),
+        (s) => s.claimId + SEP + s.source.quote
+      )
+    ) pending.claim_sources.push([claimId, paperId, source.chunkId, source.page, source.quote])
+    for (const r of uniqueBy(bundle.reported ?? [], (r) => r.chunkId + SEP + r.quote)) {
+      pending.reported_claims.push([paperId, r.chunkId, r.page, r.text, r.quote, r.attribution])
+    }
+    for (const f of bundle.failedChunks) pending.failed_chunks.push([runId, paperId, f.chunkId, f.reason])
+    for (const v of bundle.violations) {
+      pending.shacl_violations.push([runId, paperId, v.chunkId, v.focusNode, v.path, v.message])
+    }
+  }
+
+  const append = (table: string, rows: ReadonlyArray<ReadonlyArray<DuckDbParam>>) =>
+    rows.length === 0 ? Effect.void : Effect.asVoid(db.append(table, rows))
+
+  const writeAll = Effect.gen(function*() {
+    const p = pending
+    const paperIdList = bundles.map(({ bundle }) => bundle.paper.id as string)
+    yield* append("papers", p.papers)
+    // Fields the user corrected (`kg papers set`) survive re-extraction.
+    yield* db.run(
+      `UPDATE papers SET title = coalesce(o.title, papers.title), authors = coalesce(o.authors, papers.authors),
+         year = coalesce(o.year, papers.year), venue = coalesce(o.venue, papers.venue)
+       FROM paper_overrides o WHERE o.paper_id = papers.paper_id AND papers.paper_id IN (SELECT unnest($1::VARCHAR[]))`,
+      [paperIdList]
+    )
+    yield* append("paper_records", p.paper_records)
+    yield* append("chunks", p.chunks)
+    // New entities with the type the votes gave them by the end of the batch.
+    yield* append("entities", p.entities.map(({ id, row }) => [row[0]!, row[1]!, entities.get(id)!.type, row[3]!, row[4]!]))
+    yield* append("entity_aliases", p.entity_aliases)
+    yield* append("entity_type_votes", p.entity_type_votes)
+    yield* append("entity_paper_names", p.entity_paper_names)
+    const retyped = Array.from(touched, (id) => [id, entities.get(id)!] as const).filter(([, s]) =>
+      s.storedType !== null && s.type !== s.storedType
+    )
+    if (retyped.length > 0) {
+      yield* db.run(
+        `UPDATE entities SET type = t.type
+         FROM (SELECT unnest($1::VARCHAR[]) AS entity_id, unnest($2::VARCHAR[]) AS type) t
+         WHERE entities.entity_id = t.entity_id`,
+        [retyped.map(([id]) => id), retyped.map(([, s]) => s.type)]
+      )
+    }
+    yield* append("entity_mentions", p.entity_mentions)
+    yield* append("relations", p.relations)
+    yield* append("claims", p.claims)
+    yield* append("claim_findings", p.claim_findings)
+    yield* append("claim_roles", p.claim_roles)
+    yield* append("claim_entities", p.claim_entities)
+    yield* append("claim_sources", p.claim_sources)
+    // Claims stored before that gained a source are linked and graded again.
+    if (relink.size > 0) {
+      yield* db.run("UPDATE claims SET linked = false WHERE linked AND claim_id IN (SELECT unnest($1::VARCHAR[]))", [
+        Array.from(relink)
+      ])
+    }
+    yield* append("reported_claims", p.reported_claims)
+    yield* append("failed_chunks", p.failed_chunks)
+    yield* append("shacl_violations", p.shacl_violations)
+  })
+
+  const flush: Effect.Effect<ReadonlyArray<PaperBundle>, DuckDbError | InvalidBundleError> = Effect.suspend(() => {
+    if (bundles.length === 0) return Effect.succeed([])
+    const waiting = bundles
+    return db.transaction(writeAll).pipe(
+      Effect.tap(() => Effect.sync(written)),
+      // A batch that cannot be written: each paper alone, so the others are stored and the failing one reports
+      // its own error (as a run writing one paper at a time would).
+      Effect.catchAll(() =>
+        Effect.sync(() => {
+          written()
+          invalidate()
+        }).pipe(Effect.zipRight(Effect.forEach(waiting, ({ bundle }) => options.writeOne(bundle), { discard: true })))
+      ),
+      Effect.as(waiting.map(({ bundle }) => bundle)),
+      Effect.withSpan("Store.writeBatch", { attributes: { papers: waiting.length } })
+    )
+  })
+
+  const add = (bundle: PaperBundle, now: Date) =>
+    Effect.gen(function*() {
+      yield* options.validate(bundle)
+      yield* learn(bundle.entities.map(({ entity }) => entity.id as string), bundle.claims.map((c) => c.id as ClaimId as string))
+      stage(bundle, now)
+      const at = Date.now()
+      const slow = at - lastAddAt >= limits.maxMillis
+      lastAddAt = at
+      if (bundles.length === 0) firstAt = at
+      bundles.push({ bundle, now })
+      chunkCount += bundle.chunks.length
+      const hash = bundle.paper.contentHash
+      hashes.set(hash, (hashes.get(hash) ?? false) || bundle.failedChunks.length === 0)
+      paperIds.add(bundle.paper.id)
+      if (
+        slow || bundles.length >= limits.maxPapers || chunkCount >= limits.maxChunks || at - firstAt >= limits.maxMillis
+      ) {
+        return yield* flush
+      }
+      return []
+    })
+
+  return {
+    size: () => bundles.length,
+    holdsComplete: (hash) => hashes.get(hash) === true,
+    holds: (hash) => hashes.has(hash),
+    holdsPaper: (id) => paperIds.has(id),
+    lookupEntities,
+    add,
+    flush,
+    invalidate,
+    queries: () => queries
+  }
+}
