@@ -351,6 +351,9 @@ const phraseOf = (predicate: string): string | null => {
 
 const UP = /\b(?:improv\w*|increas\w*|outperform\w*|boost\w*|enhanc\w*|higher|better|gain\w*|faster|speed-?up\w*|savings?)\b/i
 const DOWN = /\b(?:reduc\w*|decreas\w*|lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|degrad\w*|worse|hurts?|declin\w*|slower|loss(?:es)?)\b/i
+/** A change word under a negation ("does not reduce", "fails to improve"): the claim reports no such change. */
+const NEGATED_CHANGE =
+  /\b(?:not|no|never|cannot|fail(?:s|ed)? to|did not|does not|do not)\s+(?:\w+\s+){0,2}?(?:improv|increas|outperform|boost|enhanc|gain|reduc|decreas|lower|drop|degrad|hurt|declin)\w*/i
 
 const joinList = (items: ReadonlyArray<string>): string =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
@@ -450,8 +453,8 @@ export const composeStatement = (input: StatementInput, representativeCount = 3)
   const relation = Array.from(relationPapers.values())
     .filter((r) => r.papers.size >= 2)
     .sort((a, b) => b.papers.size - a.papers.size || (a.text < b.text ? -1 : 1))[0]
-  const up = members.filter((m) => UP.test(m.text)).length
-  const down = members.filter((m) => DOWN.test(m.text)).length
+  const up = members.filter((m) => UP.test(m.text) && !NEGATED_CHANGE.test(m.text)).length
+  const down = members.filter((m) => DOWN.test(m.text) && !NEGATED_CHANGE.test(m.text)).length
   const direction = up >= Math.max(2, members.length / 2) && up > 2 * down
     ? "; most of them report an improvement or increase"
     : down >= Math.max(2, members.length / 2) && down > 2 * up
