@@ -128,6 +128,20 @@ export interface SentenceAnalysis {
   readonly pResultRaw: number | undefined
 }
 
+
+/**
+ * A sentence that states the paper's own result outright: a finding frame ("we conclude that", "our results
+ * show") or a change with its margin ("improves accuracy by 4%", "outperforms the baseline by 4.1 BLEU").
+ */
+const OWN_FINDING = new RegExp(
+  [
+    String.raw`\b(?:we|this (?:paper|work|study))\s+(?:\w+ly\s+|also\s+|further\s+)?(?:conclude|concluded|find|found|show|showed|demonstrate|demonstrated|observe|observed)\s+that\b`,
+    String.raw`\b(?:our|these|the)\s+(?:results|findings|experiments|data|analyses)\s+(?:clearly\s+)?(?:show|shows|showed|indicate|indicated|suggest|suggested|demonstrate|demonstrated|confirm|confirmed|reveal|revealed)\b`,
+    String.raw`\b(?:improv\w*|outperform\w*|reduc\w*|increas\w*|surpass\w*|beat\w*)\b[^.;]{0,80}?\bby\s+(?:about\s+|over\s+|nearly\s+|up to\s+)?\d+(?:\.\d+)?\s*(?:%|percent|points?|pp|BLEU|absolute)`
+  ].join("|"),
+  "i"
+)
+
 const domainTagPriority: Readonly<Record<EntityType, number>> = {
   Task: 0, Method: 1, Dataset: 2, Material: 3, Concept: 4, Metric: 9
 }
@@ -293,7 +307,12 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         // even chance of a result after the section's prior are enough.
         const cued = here.part === undefined && (here.section === "results" || here.section === "conclusion") &&
           p !== undefined && p >= 0.5 && sc.score >= threshold
-        keep = p !== undefined && (p >= limit || cued) && nonFindingReason(evidence) === undefined && hasVerb(evidence, words)
+        // The paper's own result stated outright ("we conclude that", "our results show", "improves accuracy by 4%"):
+        // enough when the classifier reads it as more likely a result than not.
+        const stated = p !== undefined && p >= 0.5 && attribution === null && here.section !== "related" &&
+          here.section !== "back" && OWN_FINDING.test(evidence)
+        keep = p !== undefined && (p >= limit || cued || stated) && nonFindingReason(evidence) === undefined &&
+          hasVerb(evidence, words)
       }
       if (keep) {
         const kept = mentions.filter((m) => !m.dropped)

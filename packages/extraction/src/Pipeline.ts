@@ -488,10 +488,21 @@ const processChunk = (
       } satisfies ChunkOutcome
     }
     // an LLM's claims are checked by the role classifier too; the offline extractor's were chosen by it
-    const grounded = groundEvidence(
-      chunk,
-      keepFindings(extracted.right.result, extractor.provider === "offline" ? undefined : activeModel())
-    )
+    // Quotes first (a claim whose quote grounds nothing is reported as such), then the findings: an LLM's claims are
+    // read by the role classifier too (the offline extractor's were chosen by it); one left out is recorded.
+    const groundedAll = groundEvidence(chunk, extracted.right.result)
+    const findings = keepFindings(groundedAll.result, extractor.provider === "offline" ? undefined : activeModel())
+    const keptKeys = new Set(findings.claims.map((c) => `${c.text}\u0000${c.evidence}`))
+    const notFindings: ReadonlyArray<Violation> = groundedAll.result.claims
+      .filter((c) => !keptKeys.has(`${c.text}\u0000${c.evidence}`))
+      .map((c) => ({
+        chunkId: chunk.id,
+        focusNode: c.text.slice(0, 200),
+        path: "role",
+        message: `not a finding (the extractor's role: ${c.role ?? "none"}; the role classifier reads set-up, background ` +
+          `or a description): left out of the claims`
+      }))
+    const grounded = { result: findings, dropped: [...groundedAll.dropped, ...notFindings] }
     // What the answer bounds cut (an over-long label, the 41st claim): recorded with the chunk, never dropped silently.
     const cut: ReadonlyArray<Violation> = (extracted.right.notes ?? []).map((n) => ({
       chunkId: chunk.id,

@@ -531,6 +531,10 @@ export const extractStream = (
       // The last group is written when the source ends; on failure or interruption, the papers that wait (each
       // complete) are written on the way out.
       Stream.concat(Stream.flattenIterables(Stream.fromEffect(Effect.map(flush, drain)))),
+      // A run that stops on an error (a budget limit) writes the waiting papers first and reports them written.
+      Stream.catchAll((error) =>
+        Stream.concat(Stream.flattenIterables(Stream.fromEffect(Effect.map(flush, drain))), Stream.fail(error))
+      ),
       Stream.ensuring(
         flush.pipe(Effect.catchAllCause((cause) => Effect.logWarning("papers waiting to be written were not stored", cause)))
       )
