@@ -428,15 +428,20 @@ describe("kg serve: the API", () => {
   })
 
   it("cancelling jobs: a queued job is dropped, a running one is interrupted; cancelling twice is a conflict", async () => {
-    const big = path.join(dir, "long-report.txt")
-    fs.writeFileSync(
-      big,
-      Array.from({ length: 6000 }, (_, i) =>
-        `Experiment ${i} shows that model variant ${i % 97} improves accuracy by ${(i % 13) + 1} points on benchmark ${i % 31}.`).join(" ")
-    )
+    // Three long reports: the offline extractor reads a whole paper before its chunks are reported, so the job is
+    // cancelled while it is still on the first or second of them.
+    const bigs = [1, 2, 3].map((n) => {
+      const file = path.join(dir, `long-report-${n}.txt`)
+      fs.writeFileSync(
+        file,
+        Array.from({ length: 6000 }, (_, i) =>
+          `Report ${n}, experiment ${i} shows that model variant ${i % 97} improves accuracy by ${(i % 13) + 1} points on benchmark ${i % 31}.`).join(" ")
+      )
+      return file
+    })
     const post = async (paths: ReadonlyArray<string>) =>
       (await get(`${api}/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ paths }) })).body
-    const running = await post([big])
+    const running = await post(bigs)
     const queued = await post([path.join(corpus, "a.md")])
     expect(queued.status).toBe("queued")
     const dropped = await get(`${api}/jobs/${queued.jobId}`, { method: "DELETE" })
@@ -450,9 +455,9 @@ describe("kg serve: the API", () => {
     expect(stopped.body.status).toBe("cancelled")
     const events = await readNdjson<Json>(await fetch(`${api}/jobs/${running.jobId}/events`))
     expect(events[events.length - 1].kind).toBe("cancelled")
-    expect(events.some((e) => e.kind === "paper-written")).toBe(false)
+    expect(events.filter((e) => e.kind === "paper-written").length).toBeLessThan(3)
     expect((await get(`${api}/jobs/${running.jobId}`, { method: "DELETE" })).status).toBe(409)
-    expect(((await get(`${api}/papers`)).body as Array<Json>).some((p) => p.paperId === "long-report")).toBe(false)
+    expect(((await get(`${api}/papers`)).body as Array<Json>).some((p) => p.paperId === "long-report-3")).toBe(false)
     // The server goes on: a new job runs.
     const again = await extractThrough(server.url, [path.join(corpus, "a.md")])
     expect(again.events[again.events.length - 1]!.kind).toBe("completed")
