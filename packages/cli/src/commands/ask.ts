@@ -16,9 +16,8 @@ import { answeringConfig } from "./research.js"
 const rerank = Options.boolean("rerank").pipe(
   Options.withDescription("let the LLM provider score each piece of evidence 0-10 and drop the weak ones")
 )
-const config = { ...answeringConfig, rerank }
-/** @since 0.1.0 */
-export type AskArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { ...answeringConfig, rerank }
 
 /** @since 0.1.0 */
 export const askCommand = Command.make("ask", config, lazy(() => import("../handlers/answer.js"), (m) => m.ask)).pipe(

@@ -9,15 +9,14 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   db: O.db,
   config: O.config,
   provider: O.provider("offline (extractive answers; default when no API key is set), anthropic or openai (needed by improve)"),
   model: O.model(),
   minScore: O.minScore
 }
-/** @since 0.1.0 */
-export type ChatArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const chatCommand = Command.make("chat", config, lazy(() => import("../handlers/chat.js"), (m) => m.chat)).pipe(

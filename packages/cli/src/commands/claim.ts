@@ -10,14 +10,13 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   claim: O.claimWords,
   provider: O.provider("NLI judge of evidence judged at query time: offline (default) or an LLM on anthropic / openai"),
   model: O.model("model name for the LLM judge"),
   ...O.store
 }
-/** @since 0.1.0 */
-export type ClaimArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const claimCommand = Command.make("claim", config, lazy(() => import("../handlers/claim.js"), (m) => m.claim)).pipe(

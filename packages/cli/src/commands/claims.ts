@@ -19,9 +19,8 @@ const limit = Options.integer("limit").pipe(
   Options.withDescription("at most this many claims"),
   Options.withDefault(50)
 )
-const config = { status, about, limit, ...O.store }
-/** @since 0.1.0 */
-export type ClaimsArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { status, about, limit, ...O.store }
 
 /** @since 0.1.0 */
 export const claimsCommand = Command.make("claims", config, lazy(() => import("../handlers/claims.js"), (m) => m.claims)).pipe(

@@ -8,9 +8,8 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const config = { config: O.config, db: O.db, provider: O.provider(), model: O.model(), ...O.llmLimits, json: O.json }
-/** @since 0.1.0 */
-export type ConfigArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { config: O.config, db: O.db, provider: O.provider(), model: O.model(), ...O.llmLimits, json: O.json }
 
 /** @since 0.1.0 */
 export const configCommand = Command.make("config", config, lazy(() => import("../handlers/config.js"), (m) => m.config))

@@ -10,14 +10,13 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   claim: O.claimArg(),
   provider: O.provider("NLI judge of evidence judged at query time: offline (default) or an LLM on anthropic / openai"),
   model: O.model("model name for the LLM judge"),
   ...O.store
 }
-/** @since 0.1.0 */
-export type CounterevidenceArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const counterevidenceCommand = Command.make("counterevidence", config, lazy(() => import("../handlers/counterevidence.js"), (m) => m.counterevidence)).pipe(

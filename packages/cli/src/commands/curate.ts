@@ -22,7 +22,8 @@ const claimIds = Args.text({ name: "claim-id" }).pipe(
 )
 const edgeKinds = ["same_as", "contradicts", "replicates", "weak_link"] as const
 
-const listConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const listConfig = {
   all: Options.boolean("all").pipe(Options.withDescription("also list undone decisions")),
   target: Options.choice("target", ["claim", "edge", "entity"] as const).pipe(
     Options.withDescription("only decisions about claims, edges or entities"),
@@ -30,14 +31,12 @@ const listConfig = {
   ),
   ...O.store
 }
-/** @since 0.1.0 */
-export type CurateListArgs = Command.Command.ParseConfig<typeof listConfig>
 
-const confirmConfig = { claimIds, by, ...O.store }
-/** @since 0.1.0 */
-export type CurateConfirmArgs = Command.Command.ParseConfig<typeof confirmConfig>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const confirmConfig = { claimIds, by, ...O.store }
 
-const rejectConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const rejectConfig = {
   claimIds,
   role: Options.text("role").pipe(
     Options.withDescription("with one claim id: what the sentence is instead of a finding (background, method, objective...)"),
@@ -46,10 +45,9 @@ const rejectConfig = {
   by,
   ...O.store
 }
-/** @since 0.1.0 */
-export type CurateRejectArgs = Command.Command.ParseConfig<typeof rejectConfig>
 
-const kindConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const kindConfig = {
   a: Args.text({ name: "claim-a" }).pipe(Args.withDescription("one end of the edge")),
   b: Args.text({ name: "claim-b" }).pipe(Args.withDescription("the other end")),
   kind: Args.choice(edgeKinds.map((k): [string, typeof k] => [k, k]), { name: "kind" }).pipe(
@@ -58,25 +56,21 @@ const kindConfig = {
   by,
   ...O.store
 }
-/** @since 0.1.0 */
-export type CurateKindArgs = Command.Command.ParseConfig<typeof kindConfig>
 
-const mergeConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const mergeConfig = {
   from: Args.text({ name: "entity-id" }).pipe(Args.withDescription("the entity merged away")),
   into: Args.text({ name: "into-entity-id" }).pipe(Args.withDescription("the entity it joins")),
   by,
   ...O.store
 }
-/** @since 0.1.0 */
-export type CurateMergeArgs = Command.Command.ParseConfig<typeof mergeConfig>
 
-const undoConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const undoConfig = {
   id: Args.integer({ name: "curation-id" }).pipe(Args.withDescription("the decision to undo (ids: kg curate list)")),
   by,
   ...O.store
 }
-/** @since 0.1.0 */
-export type CurateUndoArgs = Command.Command.ParseConfig<typeof undoConfig>
 
 const handlers = () => import("../handlers/curate.js")
 

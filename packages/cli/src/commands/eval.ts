@@ -14,7 +14,8 @@ const evalModes = ["bm25", "dense", "hybrid", "rrf", "ppr"] as const
 
 // --- extraction -------------------------------------------------------------------------------------------------
 
-const extractionConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const extractionConfig = {
   gold: Options.file("gold", { exists: "yes" }).pipe(
     Options.withDescription("gold file in the SciERC flat format: one {text, entities[{text,type}], relations[{head,relation,tail}]} per line")
   ),
@@ -42,8 +43,6 @@ const extractionConfig = {
   config: O.config,
   json: O.json
 }
-/** @since 0.1.0 */
-export type EvalExtractionArgs = Command.Command.ParseConfig<typeof extractionConfig>
 
 /** @since 0.1.0 */
 export const evalExtractionCommand = Command.make(
@@ -58,7 +57,8 @@ export const evalExtractionCommand = Command.make(
 
 // --- nli --------------------------------------------------------------------------------------------------------
 
-const nliConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const nliConfig = {
   pairs: Options.file("pairs", { exists: "yes" }).pipe(
     Options.withDescription("JSONL of {id, premise, hypothesis, label: support|contradict}")
   ),
@@ -72,8 +72,6 @@ const nliConfig = {
   config: O.config,
   json: O.json
 }
-/** @since 0.1.0 */
-export type EvalNliArgs = Command.Command.ParseConfig<typeof nliConfig>
 
 /** @since 0.1.0 */
 export const evalNliCommand = Command.make("nli", nliConfig, lazy(() => import("../handlers/evalNli.js"), (m) => m.evalNli))
@@ -105,7 +103,8 @@ export const corpusConfig = {
   json: O.json
 }
 
-const retrievalConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const retrievalConfig = {
   ...corpusConfig,
   mode: Options.choice("mode", [...evalModes, "all"] as const).pipe(
     Options.withDescription("bm25, dense, hybrid, rrf, ppr (graph retrieval), or all of them"),
@@ -116,8 +115,6 @@ const retrievalConfig = {
     Options.withDefault("all" as const)
   )
 }
-/** @since 0.1.0 */
-export type EvalRetrievalArgs = Command.Command.ParseConfig<typeof retrievalConfig>
 
 /** @since 0.1.0 */
 export const evalRetrievalCommand = Command.make(
@@ -130,7 +127,8 @@ export const evalRetrievalCommand = Command.make(
     "  kg eval retrieval --questions q.jsonl --corpus c.jsonl --split heldout"
 ))
 
-const qaConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const qaConfig = {
   ...corpusConfig,
   mode: Options.choice("mode", evalModes).pipe(
     Options.withDescription("retrieval mode that finds the passages to read"),
@@ -145,8 +143,6 @@ const qaConfig = {
   model: O.model(),
   verbose: Options.boolean("verbose").pipe(Options.withDescription("print each question's prediction on stderr"))
 }
-/** @since 0.1.0 */
-export type EvalQaArgs = Command.Command.ParseConfig<typeof qaConfig>
 
 /** @since 0.1.0 */
 export const evalQaCommand = Command.make("qa", qaConfig, lazy(() => import("../handlers/evalQa.js"), (m) => m.evalQa))
@@ -157,7 +153,8 @@ export const evalQaCommand = Command.make("qa", qaConfig, lazy(() => import("../
 
 // --- entities ---------------------------------------------------------------------------------------------------
 
-const entitiesConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const entitiesConfig = {
   gold: Options.file("gold", { exists: "yes" }).pipe(
     Options.withDescription(
       "gold alias clusters: {\"<canonical>\": [\"form\", ...]}, or per paper {\"<paper id>\": {\"<canonical>\": [...]}}"
@@ -170,8 +167,6 @@ const entitiesConfig = {
   ),
   ...O.store
 }
-/** @since 0.1.0 */
-export type EvalEntitiesArgs = Command.Command.ParseConfig<typeof entitiesConfig>
 
 /** @since 0.1.0 */
 export const evalEntitiesCommand = Command.make(

@@ -24,9 +24,8 @@ const trainingData = Options.text("training-data").pipe(
 const includeOffline = Options.boolean("include-offline").pipe(
   Options.withDescription("with --training-data: also export chunks of offline runs")
 )
-const config = { format, out, trainingData, includeOffline, ...O.store }
-/** @since 0.1.0 */
-export type ExportArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { format, out, trainingData, includeOffline, ...O.store }
 
 /** @since 0.1.0 */
 export const exportCommand = Command.make("export", config, lazy(() => import("../handlers/export.js"), (m) => m.export_)).pipe(

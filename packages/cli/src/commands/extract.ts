@@ -43,7 +43,8 @@ const window = Options.integer("window").pipe(
   Options.optional
 )
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   paths,
   ...O.store,
   ontology,
@@ -58,8 +59,6 @@ const config = {
   window,
   ...O.budget
 }
-/** @since 0.1.0 */
-export type ExtractArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const extractCommand = Command.make("extract", config, lazy(() => import("../handlers/extract.js"), (m) => m.extract))

@@ -21,7 +21,8 @@ const query = Args.text({ name: "query" }).pipe(
   )
 )
 
-const arxivConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const arxivConfig = {
   query,
   ids: Options.text("id").pipe(
     Options.withDescription("an arXiv id, with or without version (2206.10883v3, arXiv:2206.10883); repeatable"),
@@ -51,8 +52,6 @@ const arxivConfig = {
   ...O.llmLimits,
   ...O.budget
 }
-/** @since 0.1.0 */
-export type FetchArxivArgs = Command.Command.ParseConfig<typeof arxivConfig>
 
 /** @since 0.1.0 */
 export const fetchArxivCommand = Command.make(

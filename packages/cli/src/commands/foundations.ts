@@ -14,9 +14,8 @@ const depth = Options.integer("depth").pipe(
   Options.withDescription("hops to follow (1-10)"),
   Options.withDefault(3)
 )
-const config = { subject: O.subjectArg, depth, ...O.store }
-/** @since 0.1.0 */
-export type FoundationsArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { subject: O.subjectArg, depth, ...O.store }
 
 /** @since 0.1.0 */
 export const foundationsCommand = Command.make("foundations", config, lazy(() => import("../handlers/foundations.js"), (m) => m.foundations)).pipe(

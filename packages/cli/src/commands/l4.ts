@@ -34,7 +34,8 @@ const show = Options.integer("show").pipe(
   Options.withDefault(10)
 )
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   ...O.store,
   minClusterSize,
   maxClusterSize,
@@ -45,8 +46,6 @@ const config = {
   restate,
   show
 }
-/** @since 0.1.0 */
-export type L4Args = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const l4Command = Command.make("l4", config, lazy(() => import("../handlers/l4.js"), (m) => m.l4)).pipe(

@@ -10,9 +10,8 @@ import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
 
-const config = { subject: O.subjectArg, ...O.store }
-/** @since 0.1.0 */
-export type LineageArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { subject: O.subjectArg, ...O.store }
 
 /** @since 0.1.0 */
 export const lineageCommand = Command.make("lineage", config, lazy(() => import("../handlers/lineage.js"), (m) => m.lineage)).pipe(

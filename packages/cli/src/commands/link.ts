@@ -17,9 +17,8 @@ const concurrency = Options.integer("concurrency").pipe(
   Options.withDescription("NLI judgements at once (useful with an LLM judge)"),
   Options.withDefault(1)
 )
-const config = { noMerge, provider: O.provider("NLI judge: offline rules (default) or an LLM on anthropic / openai"), model: O.model("model name for the LLM judge"), concurrency, ...O.store }
-/** @since 0.1.0 */
-export type LinkArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { noMerge, provider: O.provider("NLI judge: offline rules (default) or an LLM on anthropic / openai"), model: O.model("model name for the LLM judge"), concurrency, ...O.store }
 
 /** @since 0.1.0 */
 export const linkCommand = Command.make("link", config, lazy(() => import("../handlers/link.js"), (m) => m.link)).pipe(

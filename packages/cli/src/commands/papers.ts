@@ -12,11 +12,11 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const listConfig = { ...O.store }
-/** @since 0.1.0 */
-export type PapersArgs = Command.Command.ParseConfig<typeof listConfig>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const listConfig = { ...O.store }
 
-const setConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const setConfig = {
   paperId: Args.text({ name: "paper-id" }).pipe(Args.withDescription("the paper to correct (ids: kg papers)")),
   title: Options.text("title").pipe(Options.withDescription("the paper's title"), Options.optional),
   authors: Options.text("authors").pipe(
@@ -27,8 +27,6 @@ const setConfig = {
   venue: Options.text("venue").pipe(Options.withDescription("where it was published"), Options.optional),
   ...O.store
 }
-/** @since 0.1.0 */
-export type PapersSetArgs = Command.Command.ParseConfig<typeof setConfig>
 
 const papersSetCommand = Command.make(
   "set",

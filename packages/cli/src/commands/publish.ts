@@ -17,9 +17,8 @@ const keep = Options.integer("keep").pipe(
   Options.optional
 )
 
-const config = { ...O.store, to, keep }
-/** @since 0.1.0 */
-export type PublishArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { ...O.store, to, keep }
 
 /** @since 0.1.0 */
 export const publishCommand = Command.make("publish", config, lazy(() => import("../handlers/publish.js"), (m) => m.publish))

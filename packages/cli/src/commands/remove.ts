@@ -13,9 +13,8 @@ const paperIds = Args.text({ name: "paper-id" }).pipe(
   Args.atLeast(1),
   Args.withDescription("ids of the papers to remove (listed by kg papers)")
 )
-const config = { paperIds, ...O.store }
-/** @since 0.1.0 */
-export type RemoveArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { paperIds, ...O.store }
 
 /** @since 0.1.0 */
 export const removeCommand = Command.make("remove", config, lazy(() => import("../handlers/remove.js"), (m) => m.remove)).pipe(

@@ -38,8 +38,6 @@ export const answeringConfig = {
   papers: papersOption,
   where: whereOption
 }
-/** @since 0.1.0 */
-export type ResearchArgs = Command.Command.ParseConfig<typeof answeringConfig>
 
 /** @since 0.1.0 */
 export const researchCommand = Command.make(

@@ -12,9 +12,8 @@ import * as O from "../internal/options.js"
 
 const paperId = Args.text({ name: "paper-id" }).pipe(Args.withDescription("id of the paper"))
 const undo = Options.boolean("undo").pipe(Options.withDescription("mark the paper as not retracted again"))
-const config = { paperId, undo, ...O.store }
-/** @since 0.1.0 */
-export type RetractArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { paperId, undo, ...O.store }
 
 /** @since 0.1.0 */
 export const retractCommand = Command.make("retract", config, lazy(() => import("../handlers/retract.js"), (m) => m.retract)).pipe(

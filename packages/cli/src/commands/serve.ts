@@ -51,7 +51,8 @@ const db = Options.text("db").pipe(
   Options.optional
 )
 
-const config = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = {
   ...O.store,
   db,
   readOnly,
@@ -65,8 +66,6 @@ const config = {
   shapes,
   concurrency
 }
-/** @since 0.1.0 */
-export type ServeArgs = Command.Command.ParseConfig<typeof config>
 
 /** @since 0.1.0 */
 export const serveCommand = Command.make("serve", config, lazy(() => import("../handlers/serve.js"), (m) => m.serve)).pipe(

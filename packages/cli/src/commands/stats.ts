@@ -8,9 +8,8 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const config = { ...O.store }
-/** @since 0.1.0 */
-export type StatsArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { ...O.store }
 
 /** @since 0.1.0 */
 export const statsCommand = Command.make("stats", config, lazy(() => import("../handlers/stats.js"), (m) => m.stats)).pipe(

@@ -12,7 +12,8 @@ import { describe } from "../internal/catalog.js"
 import { lazy } from "../internal/lazy.js"
 import * as O from "../internal/options.js"
 
-const nliConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const nliConfig = {
   out: Options.text("out").pipe(
     Options.withDescription("where to write the new weights (default: $KG_NLI_WEIGHTS, else <config dir>/kg/nli-weights.json, which the judge reads)"),
     Options.optional
@@ -34,8 +35,6 @@ const nliConfig = {
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("report the figures, write nothing")),
   ...O.store
 }
-/** @since 0.1.0 */
-export type TrainNliArgs = Command.Command.ParseConfig<typeof nliConfig>
 
 /** @since 0.1.0 */
 export const trainNliCommand = Command.make("nli", nliConfig, lazy(() => import("../handlers/trainNli.js"), (m) => m.trainNli)).pipe(
@@ -46,7 +45,8 @@ export const trainNliCommand = Command.make("nli", nliConfig, lazy(() => import(
   )
 )
 
-const claimsConfig = {
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const claimsConfig = {
   extra: Options.file("extra", { exists: "yes" }).pipe(
     Options.withDescription(
       "JSONL of extra labelled sentences, one {\"sentence\": \"...\", \"role\": \"background|objective|method|result|other\"} " +
@@ -70,8 +70,6 @@ const claimsConfig = {
   ),
   json: O.json
 }
-/** @since 0.1.0 */
-export type TrainClaimsArgs = Command.Command.ParseConfig<typeof claimsConfig>
 
 /** @since 0.1.0 */
 export const trainClaimsCommand = Command.make(

@@ -32,9 +32,8 @@ const papers = Options.integer("papers").pipe(
   Options.optional
 )
 
-const config = { cluster, host, port, concurrency, papers, config: O.config, json: O.json }
-/** @since 0.1.0 */
-export type WorkerArgs = Command.Command.ParseConfig<typeof config>
+/** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
+export const config = { cluster, host, port, concurrency, papers, config: O.config, json: O.json }
 
 /** @since 0.1.0 */
 export const workerCommand = Command.make("worker", config, lazy(() => import("../handlers/worker.js"), (m) => m.worker))

@@ -2,6 +2,7 @@
  * `kg research` and `kg ask`: answers with citations, printed as text or
  * JSON and optionally saved as Markdown.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -11,11 +12,16 @@ import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as OutputFile from "@kg/graph/OutputFile"
 import * as Research from "@kg/graph/Research"
 import * as Retrieval from "@kg/graph/Retrieval"
-import type { AskArgs } from "../commands/ask.js"
-import type { ResearchArgs } from "../commands/research.js"
+import type { config as askConfig } from "../commands/ask.js"
+import type { answeringConfig as researchConfig } from "../commands/research.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg ask`. @since 0.1.0 */
+export type AskArgs = Command.Command.ParseConfig<typeof askConfig>
+/** The parsed options and arguments of `kg research`. @since 0.1.0 */
+export type ResearchArgs = Command.Command.ParseConfig<typeof researchConfig>
 
 /**
  * The layers an answering command runs on: the store (read-only), retrieval,

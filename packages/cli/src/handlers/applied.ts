@@ -1,10 +1,14 @@
 /**
  * `kg applied --method X --problem Y`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { AppliedArgs } from "../commands/applied.js"
+import type { config as appliedConfig } from "../commands/applied.js"
 import { sourceLine, summaryLine } from "./format.js"
 import { readQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg applied`. @since 0.1.0 */
+export type AppliedArgs = Command.Command.ParseConfig<typeof appliedConfig>
 
 const relationLine = (r: GraphQueries.RelationEvidence): string =>
   `${r.subject.label} ${r.predicate} ${r.object.label} — ${r.paperId}${r.year === null ? "" : ` (${r.year})`}` +

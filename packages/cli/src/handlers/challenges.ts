@@ -2,10 +2,14 @@
  * `kg challenges <claim or hypothesis>`: the papers whose claims (stored
  * edges) or sentences (judged now) contradict it.
  */
+import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { ChallengesArgs } from "../commands/challenges.js"
+import type { config as challengesConfig } from "../commands/challenges.js"
 import { resolutionLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg challenges`. @since 0.1.0 */
+export type ChallengesArgs = Command.Command.ParseConfig<typeof challengesConfig>
 
 const render = (c: GraphQueries.Challenges): string =>
   [

@@ -4,6 +4,7 @@
  * input, plain lines: each line is a command, and stdout gets the transcript
  * (`kg> <line>` then the reply). Stage lines and the banner go to stderr.
  */
+import type * as Command from "@effect/cli/Command"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -14,10 +15,13 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Chat from "@kg/graph/Chat"
 import { DuckDb } from "@kg/graph/DuckDb"
-import type { ChatArgs } from "../commands/chat.js"
+import type { config as chatConfig } from "../commands/chat.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
 import { answeringLayer } from "./answer.js"
+
+/** The parsed options and arguments of `kg chat`. @since 0.1.0 */
+export type ChatArgs = Command.Command.ParseConfig<typeof chatConfig>
 
 const historyFile = (): string => {
   const base = process.env["KG_CACHE_DIR"] ?? path.join(process.env["XDG_CACHE_HOME"] ?? path.join(os.homedir(), ".cache"), "kg")

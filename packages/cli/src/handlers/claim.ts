@@ -5,12 +5,16 @@
  * `--json` prints a `ClaimDetail`, or a `Verification` (resolution.by =
  * "hypothesis").
  */
+import type * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { ClaimArgs } from "../commands/claim.js"
+import type { config as claimConfig } from "../commands/claim.js"
 import { looksLikeClaimIds } from "../internal/options.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg claim`. @since 0.1.0 */
+export type ClaimArgs = Command.Command.ParseConfig<typeof claimConfig>
 
 /** The structured finding in one line: "subject Transformer (our model); dataset ...; metric BLEU = 28.4; ...". */
 export const findingLine = (f: NonNullable<GraphQueries.ClaimDetail["claim"]["finding"]>): string => {

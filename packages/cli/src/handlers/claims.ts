@@ -1,11 +1,15 @@
 /**
  * `kg claims [--status s] [--about text]`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Option from "effect/Option"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { ClaimsArgs } from "../commands/claims.js"
+import type { config as claimsConfig } from "../commands/claims.js"
 import { summaryLine } from "./format.js"
 import { readQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg claims`. @since 0.1.0 */
+export type ClaimsArgs = Command.Command.ParseConfig<typeof claimsConfig>
 
 export const claims = (args: ClaimsArgs) =>
   readQuery(

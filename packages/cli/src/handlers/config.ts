@@ -1,11 +1,15 @@
 /**
  * `kg config`: print the effective settings (secrets masked).
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import type { ConfigArgs } from "../commands/config.js"
+import type { config as configConfig } from "../commands/config.js"
 import * as KgConfig from "../KgConfig.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg config`. @since 0.1.0 */
+export type ConfigArgs = Command.Command.ParseConfig<typeof configConfig>
 
 const flatten = (prefix: string, value: unknown, out: Array<readonly [string, string]>) => {
   if (value !== null && typeof value === "object" && "source" in value && "value" in value) {

@@ -2,10 +2,14 @@
  * `kg counterevidence <claim or hypothesis>`: the strongest evidence against
  * it, from stored edges and judged now.
  */
+import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { CounterevidenceArgs } from "../commands/counterevidence.js"
+import type { config as counterevidenceConfig } from "../commands/counterevidence.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg counterevidence`. @since 0.1.0 */
+export type CounterevidenceArgs = Command.Command.ParseConfig<typeof counterevidenceConfig>
 
 const render = (c: GraphQueries.Counterevidence): string =>
   [

@@ -1,21 +1,33 @@
 /**
  * `kg curate list | confirm | reject | kind | merge | undo`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as os from "node:os"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Curation from "@kg/graph/Curation"
-import type {
-  CurateConfirmArgs,
-  CurateKindArgs,
-  CurateListArgs,
-  CurateMergeArgs,
-  CurateRejectArgs,
-  CurateUndoArgs
-} from "../commands/curate.js"
+import type { confirmConfig as curateConfirmConfig } from "../commands/curate.js"
+import type { kindConfig as curateKindConfig } from "../commands/curate.js"
+import type { listConfig as curateListConfig } from "../commands/curate.js"
+import type { mergeConfig as curateMergeConfig } from "../commands/curate.js"
+import type { rejectConfig as curateRejectConfig } from "../commands/curate.js"
+import type { undoConfig as curateUndoConfig } from "../commands/curate.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateConfirmArgs = Command.Command.ParseConfig<typeof curateConfirmConfig>
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateKindArgs = Command.Command.ParseConfig<typeof curateKindConfig>
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateListArgs = Command.Command.ParseConfig<typeof curateListConfig>
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateMergeArgs = Command.Command.ParseConfig<typeof curateMergeConfig>
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateRejectArgs = Command.Command.ParseConfig<typeof curateRejectConfig>
+/** The parsed options and arguments of `kg curate`. @since 0.1.0 */
+export type CurateUndoArgs = Command.Command.ParseConfig<typeof curateUndoConfig>
 
 /** Who decides: `--by`, else `$KG_CURATOR`, else the operating-system user. */
 export const curatorOf = (by: Option.Option<string>): string => {

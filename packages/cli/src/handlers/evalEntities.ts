@@ -2,6 +2,7 @@
  * `kg eval entities --gold clusters.json`: split and over-merge rates of the
  * store's entities against gold alias clusters.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -9,9 +10,12 @@ import { keyOf } from "@kg/core/EntityCache"
 import * as EntityEval from "@kg/extraction/EntityEval"
 import { Store } from "@kg/graph/Store"
 import * as StoredEntities from "@kg/graph/StoredEntities"
-import type { EvalEntitiesArgs } from "../commands/eval.js"
+import type { entitiesConfig as evalEntitiesConfig } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg eval`. @since 0.1.0 */
+export type EvalEntitiesArgs = Command.Command.ParseConfig<typeof evalEntitiesConfig>
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 

@@ -4,6 +4,7 @@
  * gold text is one chunk through the `Extractor` service; scoring is
  * `ExtractionEval.evaluate` (docs/offline-extractor.md).
  */
+import type * as Command from "@effect/cli/Command"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Console from "effect/Console"
@@ -19,9 +20,12 @@ import { addUsage, emptyUsage } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
 import * as ExtractionEval from "@kg/extraction/ExtractionEval"
 import { Extractor } from "@kg/extraction/Extractor"
-import type { EvalExtractionArgs } from "../commands/eval.js"
+import type { extractionConfig as evalExtractionConfig } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg eval`. @since 0.1.0 */
+export type EvalExtractionArgs = Command.Command.ParseConfig<typeof evalExtractionConfig>
 
 const pct = (x: number) => x.toFixed(3)
 

@@ -2,13 +2,17 @@
  * `kg eval nli --pairs file.jsonl`: accuracy, macro-F1 and per-class scores of
  * the NLI judge, with the majority-class baseline.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Nli from "@kg/graph/Nli"
-import type { EvalNliArgs } from "../commands/eval.js"
+import type { nliConfig as evalNliConfig } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg eval`. @since 0.1.0 */
+export type EvalNliArgs = Command.Command.ParseConfig<typeof evalNliConfig>
 
 const f = (x: number) => x.toFixed(4)
 

@@ -2,15 +2,19 @@
  * `kg eval qa`: exact match and token F1 (percent) of answers read from the
  * best passages of a retrieval mode (`RetrievalEval.evaluateQa`).
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as RetrievalEval from "@kg/graph/RetrievalEval"
-import type { EvalQaArgs } from "../commands/eval.js"
+import type { qaConfig as evalQaConfig } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
 import { withCorpus } from "./evalRetrieval.js"
+
+/** The parsed options and arguments of `kg eval`. @since 0.1.0 */
+export type EvalQaArgs = Command.Command.ParseConfig<typeof evalQaConfig>
 
 export const evalQa = (args: EvalQaArgs) =>
   withSettings(args.config, { provider: flag(args.provider), model: flag(args.model) }, (settings) =>

@@ -4,6 +4,7 @@
  * keep it, and prints recall@2 and recall@5 in percent
  * (`RetrievalEval.evaluateRetrieval`; definitions in docs/research.md).
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -15,10 +16,13 @@ import * as GraphRetrieval from "@kg/graph/GraphRetrieval"
 import * as Retrieval from "@kg/graph/Retrieval"
 import * as RetrievalEval from "@kg/graph/RetrievalEval"
 import * as Store from "@kg/graph/Store"
-import type { EvalRetrievalArgs } from "../commands/eval.js"
+import type { retrievalConfig as evalRetrievalConfig } from "../commands/eval.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg eval`. @since 0.1.0 */
+export type EvalRetrievalArgs = Command.Command.ParseConfig<typeof evalRetrievalConfig>
 
 /**
  * Ingest the corpus into the evaluation store (temporary unless `--db`), with

@@ -1,6 +1,7 @@
 /**
  * `kg export`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -8,9 +9,12 @@ import * as GraphExport from "@kg/graph/GraphExport"
 import * as JudgedData from "@kg/graph/JudgedData"
 import { Store } from "@kg/graph/Store"
 import * as TrainingExport from "@kg/graph/TrainingExport"
-import type { ExportArgs } from "../commands/export.js"
+import type { config as exportConfig } from "../commands/export.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg export`. @since 0.1.0 */
+export type ExportArgs = Command.Command.ParseConfig<typeof exportConfig>
 
 export const export_ = (args: ExportArgs) =>
   withSettings(args.config, { db: flag(args.db) }, (settings) =>

@@ -1,6 +1,7 @@
 /**
  * `kg extract <paths...>`.
  */
+import type * as Command from "@effect/cli/Command"
 import { existsSync } from "node:fs"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -13,11 +14,14 @@ import * as Ingest from "@kg/extraction/Ingest"
 import type { ProviderName } from "@kg/core/LlmProvider"
 import * as Pricing from "@kg/extraction/Pricing"
 import * as Extract from "@kg/graph/Extract"
-import type { ExtractArgs } from "../commands/extract.js"
+import type { config as extractConfig } from "../commands/extract.js"
 import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg extract`. @since 0.1.0 */
+export type ExtractArgs = Command.Command.ParseConfig<typeof extractConfig>
 
 export const extract = (args: ExtractArgs) =>
   withSettings(args.config, {

@@ -1,6 +1,7 @@
 /**
  * `kg fetch arxiv`.
  */
+import type * as Command from "@effect/cli/Command"
 import { existsSync } from "node:fs"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -9,11 +10,14 @@ import * as Option from "effect/Option"
 import * as Arxiv from "@kg/extraction/Arxiv"
 import { Extractor } from "@kg/extraction/Extractor"
 import * as ArxivFetch from "@kg/graph/ArxivFetch"
-import type { FetchArxivArgs } from "../commands/fetch.js"
+import type { arxivConfig as fetchArxivConfig } from "../commands/fetch.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
 import { runBudget, runFailure, summaryLines } from "./extract.js"
+
+/** The parsed options and arguments of `kg fetch`. @since 0.1.0 */
+export type FetchArxivArgs = Command.Command.ParseConfig<typeof fetchArxivConfig>
 
 const sortBy = { relevance: "relevance", submitted: "submittedDate", updated: "lastUpdatedDate" } as const
 

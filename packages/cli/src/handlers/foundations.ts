@@ -1,10 +1,14 @@
 /**
  * `kg foundations <claim or entity>`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { FoundationsArgs } from "../commands/foundations.js"
+import type { config as foundationsConfig } from "../commands/foundations.js"
 import { resolutionLine } from "./format.js"
 import { readQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg foundations`. @since 0.1.0 */
+export type FoundationsArgs = Command.Command.ParseConfig<typeof foundationsConfig>
 
 const render = (f: GraphQueries.Foundations): string =>
   [

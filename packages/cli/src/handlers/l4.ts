@@ -1,15 +1,19 @@
 /**
  * `kg l4`: the L4 batch job.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { LlmProvider } from "@kg/core/LlmProvider"
 import * as L4 from "@kg/graph/L4"
-import type { L4Args } from "../commands/l4.js"
+import type { config as l4Config } from "../commands/l4.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg l4`. @since 0.1.0 */
+export type L4Args = Command.Command.ParseConfig<typeof l4Config>
 
 export const l4 = (args: L4Args) =>
   withSettings(args.config, { db: flag(args.db), provider: flag(args.provider), model: flag(args.model) }, (settings) =>

@@ -1,10 +1,14 @@
 /**
  * `kg lineage <entity or claim>`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
-import type { LineageArgs } from "../commands/lineage.js"
+import type { config as lineageConfig } from "../commands/lineage.js"
 import { resolutionLine } from "./format.js"
 import { readQuery } from "./readStore.js"
+
+/** The parsed options and arguments of `kg lineage`. @since 0.1.0 */
+export type LineageArgs = Command.Command.ParseConfig<typeof lineageConfig>
 
 const render = (l: GraphQueries.Lineage): string =>
   [

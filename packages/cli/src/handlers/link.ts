@@ -1,14 +1,18 @@
 /**
  * `kg link`: link every stored claim and re-grade every claim's status.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ClaimLinker from "@kg/graph/ClaimLinker"
-import type { LinkArgs } from "../commands/link.js"
+import type { config as linkConfig } from "../commands/link.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg link`. @since 0.1.0 */
+export type LinkArgs = Command.Command.ParseConfig<typeof linkConfig>
 
 export const link = (args: LinkArgs) =>
   withSettings(args.config, { db: flag(args.db), provider: flag(args.provider), model: flag(args.model) }, (settings) =>

@@ -1,14 +1,21 @@
 /**
  * `kg papers` and `kg papers set`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { PaperId } from "@kg/core/Domain"
 import { type PaperOverride, Store, type StoredPaper } from "@kg/graph/Store"
-import type { PapersArgs, PapersSetArgs } from "../commands/papers.js"
+import type { listConfig as papersConfig } from "../commands/papers.js"
+import type { setConfig as papersSetConfig } from "../commands/papers.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg papers`. @since 0.1.0 */
+export type PapersArgs = Command.Command.ParseConfig<typeof papersConfig>
+/** The parsed options and arguments of `kg papers`. @since 0.1.0 */
+export type PapersSetArgs = Command.Command.ParseConfig<typeof papersSetConfig>
 
 const asJson = (p: StoredPaper) => ({
   paperId: p.paper.id,

@@ -2,13 +2,17 @@
  * `kg publish --to <dir>`: checkpoint the store, copy it with its retrieval index into a new snapshot folder, check
  * the copy, and switch `current.json` to it (see `@kg/graph/Publish`).
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Publish from "@kg/graph/Publish"
-import type { PublishArgs } from "../commands/publish.js"
+import type { config as publishConfig } from "../commands/publish.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg publish`. @since 0.1.0 */
+export type PublishArgs = Command.Command.ParseConfig<typeof publishConfig>
 
 export const publish = (args: PublishArgs) =>
   withSettings(args.config, { db: flag(args.db) }, (settings) =>

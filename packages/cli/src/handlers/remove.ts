@@ -1,6 +1,7 @@
 /**
  * `kg remove <paper-id...>`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -8,9 +9,12 @@ import * as Option from "effect/Option"
 import type { PaperId } from "@kg/core/Domain"
 import * as Extract from "@kg/graph/Extract"
 import { Store } from "@kg/graph/Store"
-import type { RemoveArgs } from "../commands/remove.js"
+import type { config as removeConfig } from "../commands/remove.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg remove`. @since 0.1.0 */
+export type RemoveArgs = Command.Command.ParseConfig<typeof removeConfig>
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 

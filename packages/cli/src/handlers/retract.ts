@@ -1,12 +1,16 @@
 /**
  * `kg retract <paper-id> [--undo]`.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Epistemics from "@kg/graph/Epistemics"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import type { RetractArgs } from "../commands/retract.js"
+import type { config as retractConfig } from "../commands/retract.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg retract`. @since 0.1.0 */
+export type RetractArgs = Command.Command.ParseConfig<typeof retractConfig>
 
 const render = (r: Epistemics.RetractReport): string =>
   [

@@ -3,6 +3,7 @@
  * and `kg research` do, and serve the workbench until SIGINT/SIGTERM, then close the server, the jobs and the
  * store in order.
  */
+import type * as Command from "@effect/cli/Command"
 import { existsSync, statSync } from "node:fs"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -16,11 +17,14 @@ import * as Replica from "@kg/server/Replica"
 import * as Server from "@kg/server/Server"
 import { Workbench } from "@kg/server/Workbench"
 import { webRoot } from "@kg/web"
-import type { ServeArgs } from "../commands/serve.js"
+import type { config as serveConfig } from "../commands/serve.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
 import { version } from "../Version.js"
 import { siblingShapes } from "./extract.js"
+
+/** The parsed options and arguments of `kg serve`. @since 0.1.0 */
+export type ServeArgs = Command.Command.ParseConfig<typeof serveConfig>
 
 export const serve = (args: ServeArgs) =>
   withSettings(args.config, {

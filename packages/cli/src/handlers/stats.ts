@@ -2,15 +2,19 @@
  * `kg stats`: row counts, claims per status, and the runs with their LLM
  * tokens and estimated cost.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Pricing from "@kg/extraction/Pricing"
 import { DuckDb } from "@kg/graph/DuckDb"
 import * as LlmAnswers from "@kg/graph/LlmAnswers"
 import { Store } from "@kg/graph/Store"
-import type { StatsArgs } from "../commands/stats.js"
+import type { config as statsConfig } from "../commands/stats.js"
 import * as Layers from "../Layers.js"
 import { withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg stats`. @since 0.1.0 */
+export type StatsArgs = Command.Command.ParseConfig<typeof statsConfig>
 
 /** One run as `kg stats` reports it. */
 export interface RunReport {

@@ -4,11 +4,15 @@
  * labelled sentences, prints held-out accuracy and macro-F1 before and after,
  * and writes the new weights only when held-out is not worse.
  */
+import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as RoleClassifier from "@kg/extraction/RoleClassifier"
-import type { TrainClaimsArgs } from "../commands/train.js"
+import type { claimsConfig as trainClaimsConfig } from "../commands/train.js"
+
+/** The parsed options and arguments of `kg train`. @since 0.1.0 */
+export type TrainClaimsArgs = Command.Command.ParseConfig<typeof trainClaimsConfig>
 
 const f = (x: number) => x.toFixed(4)
 

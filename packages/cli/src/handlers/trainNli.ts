@@ -1,6 +1,7 @@
 /**
  * `kg train nli`.
  */
+import type * as Command from "@effect/cli/Command"
 import { existsSync } from "node:fs"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -8,9 +9,12 @@ import * as Option from "effect/Option"
 import { DuckDb } from "@kg/graph/DuckDb"
 import * as JudgedData from "@kg/graph/JudgedData"
 import * as NliTraining from "@kg/graph/NliTraining"
-import type { TrainNliArgs } from "../commands/train.js"
+import type { nliConfig as trainNliConfig } from "../commands/train.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg train`. @since 0.1.0 */
+export type TrainNliArgs = Command.Command.ParseConfig<typeof trainNliConfig>
 
 const fmt = (s: { readonly macroF1: number; readonly accuracy: number; readonly contradict: { readonly precision: number; readonly recall: number }; readonly pairs: number } | null) =>
   s === null

@@ -1,15 +1,19 @@
 /**
  * `kg worker --cluster <url>`: run one runner of the extraction cluster until interrupted.
  */
+import type * as Command from "@effect/cli/Command"
 import { createServer } from "node:net"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { redactUrl } from "@kg/cluster/ClusterExtract"
 import * as Runner from "@kg/cluster/Runner"
-import type { WorkerArgs } from "../commands/worker.js"
+import type { config as workerConfig } from "../commands/worker.js"
 import { quietPgDeprecations } from "../internal/pgWarnings.js"
 import { withSettings } from "../internal/settings.js"
+
+/** The parsed options and arguments of `kg worker`. @since 0.1.0 */
+export type WorkerArgs = Command.Command.ParseConfig<typeof workerConfig>
 
 /** A port free on `host` now (the kernel's choice). */
 const freePort = (host: string) =>
