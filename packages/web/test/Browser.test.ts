@@ -229,7 +229,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.close()
   })
 
-  it("patterns: the L4 job runs from the page, its progress streams in, and the page says why no pattern was stated", async () => {
+  it("patterns: the L4 job runs from the page, its progress streams in, and the pattern it states claims no direction the trials dispute", async () => {
     const page = await open(1280, 900)
     await page.goto(`${server.url}#/patterns`)
     await page.waitForSelector("button:has-text('Run the L4 job')")
