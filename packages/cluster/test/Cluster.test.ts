@@ -1,6 +1,6 @@
 /**
  * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
- * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 5 seconds
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 3 seconds
  * (the real Anthropic wire format, deterministic answers from the chunk text) with two calls at once per runner, and
  * `kg extract --cluster` as the writer. The delay is what makes the work LLM-bound: the CPU the runners, the writer
  * and PostgreSQL spend per call (tens of milliseconds; ~0.1 s of the writer's per paper) stays well below it on two
@@ -32,8 +32,8 @@ import { maxInFlight, slowAnthropic, type SlowLlm } from "./utils/slowLlm.js"
 const started = await requirePostgres("the cluster extraction tests")
 
 const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
-const DELAY_MS = 5000
-const ABSTRACTS = 24
+const DELAY_MS = 3000
+const ABSTRACTS = 48
 const PAPERS = 2
 const CORPUS = ABSTRACTS + PAPERS
 const MODEL = "claude-sonnet-4-6"
