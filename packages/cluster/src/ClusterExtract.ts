@@ -381,7 +381,7 @@ export const layerClient = (
  * @since 0.1.0
  * @category errors
  */
-export { ClusterConnectError } from "./internal/sharding.js"
+export { ClusterConnectError } from "./ClusterError.js"
 
 /**
  * The address of a cluster URL without its credentials (for messages and the

@@ -129,6 +129,17 @@ export const PaperWork = Schema.Struct({
 export type PaperWork = typeof PaperWork.Type
 
 /**
+ * How many chunks of the paper the runner answered (successfully or not): the
+ * prepared pieces of the offline extractor, or the chunks asked one by one,
+ * or 1 for a paper answered in one call.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const chunksAnswered = (work: PaperWork): number =>
+  work.prepared !== null ? work.prepared.extractions.length : work.whole !== null ? 1 : work.chunks.length
+
+/**
  * The source document of an encoded document.
  *
  * @since 0.1.0

@@ -214,7 +214,7 @@ const makeWork = (options: RunnerOptions) =>
           runId,
           paperId,
           millis: work.millis,
-          chunks: work.prepared !== null ? work.prepared.pieces.length : work.chunks.length
+          chunks: PaperWork.chunksAnswered(work)
         })
         return work
       }).pipe(

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+export * as ClusterError from "./ClusterError.js"
 export * as ClusterExtract from "./ClusterExtract.js"
 export * as ClusterStore from "./ClusterStore.js"
 export * as PaperWork from "./PaperWork.js"

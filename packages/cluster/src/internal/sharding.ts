@@ -23,12 +23,14 @@ import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import * as Data from "effect/Data"
+import { ClusterConnectError } from "../ClusterError.js"
 import * as Duration from "effect/Duration"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { SocketServerError } from "@effect/platform/SocketServer"
+
+export { ClusterConnectError }
 
 /**
  * Timings of the cluster. They must be the same on every process of a cluster.
@@ -99,21 +101,6 @@ export const pgLayer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.
     maxConnections: 8,
     connectTimeout: Duration.seconds(10)
   }).pipe(Layer.mapError((e) => new ClusterConnectError({ address: addressOf(url), detail: causeText(e) })))
-
-/**
- * The cluster's PostgreSQL cannot be reached (or refuses kg): the address without credentials, and why.
- *
- * @internal
- */
-export class ClusterConnectError extends Data.TaggedError("ClusterConnectError")<{
-  readonly address: string
-  readonly detail: string
-}> {
-  override get message(): string {
-    return `cannot connect to the cluster's PostgreSQL at ${this.address}: ${this.detail}. Check --cluster (host, port, ` +
-      "database, user), that PostgreSQL accepts connections from this machine, and the password (PGPASSWORD or ~/.pgpass)"
-  }
-}
 
 /** The address of a URL without its credentials. @internal */
 export const addressOf = (url: string): string => {
