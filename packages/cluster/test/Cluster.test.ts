@@ -8,7 +8,8 @@
  *
  * - one runner, then three: the same store as one process, row for row, and three runners finish the LLM-bound
  *   extraction at least 2.5 times faster than one (wall time from submission to the last paper's answers);
- * - a runner killed with SIGKILL while it is answering: nothing is lost, the store is the same;
+ * - a runner killed with SIGKILL while it is answering (a smaller corpus of 20 abstracts): nothing is lost, the store
+ *   is the same as one process's;
  * - the same corpus again into a new store: every request comes from the shared answer cache, zero LLM requests.
  *
  * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When none can be started the file fails
@@ -36,6 +37,8 @@ const DELAY_MS = 3000
 const ABSTRACTS = 48
 const PAPERS = 2
 const CORPUS = ABSTRACTS + PAPERS
+/** The corpus of the kill test: enough calls that the victim is killed mid-call with work left for the others. */
+const SMALL = 20
 const MODEL = "claude-sonnet-4-6"
 
 /** A paper cut after the first paragraph break past `chars` characters (2 or 3 chunks). */
@@ -64,6 +67,8 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
   let corpus: string
   let warmup: string
   let baseline: string
+  let small: string
+  let smallBaseline: string
   const llms: Array<SlowLlm> = []
   const runners: Array<KgProcess | undefined> = []
   let oneRunnerSeconds = 0
@@ -117,6 +122,8 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     for (const f of md) fs.writeFileSync(path.join(corpus, f), truncated(path.join(mdPapers, f), 4000))
     warmup = path.join(dir, "warmup")
     writeAbstracts(warmup, 6, 200)
+    small = path.join(dir, "small")
+    writeAbstracts(small, SMALL, 100)
     for (let i = 0; i < 3; i++) llms.push(await slowAnthropic(DELAY_MS))
     // The single-process baseline: the same answers (the stand-in's are a function of the chunk), no delay.
     const fast = await slowAnthropic(0)
@@ -127,6 +134,12 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     })
     expect(single.code, single.stderr).toBe(0)
     expect(lastJson(single)).toMatchObject({ papers: CORPUS })
+    smallBaseline = path.join(dir, "single-small.duckdb")
+    const singleSmall = await runKg(["extract", small, "--provider", "anthropic", "--model", MODEL, "--db", smallBaseline, "--json"], {
+      env: { ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef", ANTHROPIC_BASE_URL: fast.url }
+    })
+    expect(singleSmall.code, singleSmall.stderr).toBe(0)
+    expect(lastJson(singleSmall)).toMatchObject({ papers: SMALL })
   }, 300_000)
 
   afterAll(async () => {
@@ -137,10 +150,10 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     removeDir(dir)
   }, 60_000)
 
-  const sameAsBaseline = async (db: string) => {
-    const [a, b] = await Promise.all([dumpStore(db), dumpStore(baseline)])
-    expect(a.papers).toHaveLength(CORPUS)
-    expect(a.claims.length).toBeGreaterThan(CORPUS)
+  const sameAsBaseline = async (db: string, single = baseline, papers = CORPUS) => {
+    const [a, b] = await Promise.all([dumpStore(db), dumpStore(single)])
+    expect(a.papers).toHaveLength(papers)
+    expect(a.claims.length).toBeGreaterThan(papers)
     expect(a.relations.length).toBeGreaterThan(0)
     expect(a.entity_mentions.length).toBeGreaterThan(a.entities.length) // entities resolved across chunks and papers
     for (const table of Object.keys(b) as Array<keyof typeof b>) expect(a[table], table).toEqual(b[table])
@@ -191,12 +204,14 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
   })
 
   it("a runner killed (SIGKILL) while it answers loses nothing: its work is done again elsewhere", async () => {
-    pg.psql("DELETE FROM kg_llm_answers")
+    // The cache keeps the corpus's answers (the next test reads them); the small corpus was never extracted on the
+    // cluster, so each of its requests is a call to the model.
+    const requestsBefore = totalRequests()
     const db = path.join(dir, "killed.duckdb")
     const victim = 1
     const victimLlm = llms[victim]!
     const before = victimLlm.requests()
-    const run = extractOnCluster(corpus, db)
+    const run = extractOnCluster(small, db)
     // Kill it mid-call: its stand-in has a request in flight and it has answered a few already.
     await until("the victim answering", () => victimLlm.requests() - before >= 3 && victimLlm.inFlight() > 0)
     runners[victim]!.child.kill("SIGKILL")
@@ -204,8 +219,9 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     expect(killed.signal).toBe("SIGKILL")
     runners[victim] = undefined
     const { summary } = await run
-    expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
-    await sameAsBaseline(db)
+    expect(summary).toMatchObject({ papers: SMALL, failedChunks: 0 })
+    expect(totalRequests() - requestsBefore).toBeGreaterThanOrEqual(SMALL)
+    await sameAsBaseline(db, smallBaseline, SMALL)
   })
 
   it("the same corpus again, into a new store: every answer from the shared cache, no LLM request", async () => {
