@@ -21,6 +21,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { AnswerCacheService, CachedAnswer } from "@kg/extraction/AnswerCache"
+import * as AnswerCacheModule from "@kg/extraction/AnswerCache"
 import {
   BudgetExhausted,
   type BudgetLimits,
@@ -164,7 +165,7 @@ export const answerCache: Effect.Effect<AnswerCacheService, never, SqlClient.Sql
       Effect.gen(function*() {
         const rows = yield* sql.unsafe<Record<string, unknown>>(
           `UPDATE kg_llm_answers SET hits = hits + 1, last_hit_at = now() WHERE request_key = $1
-           RETURNING answer, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens`,
+           RETURNING ${AnswerCacheModule.answerColumns}`,
           [key]
         )
         const row = rows[0]
@@ -173,31 +174,13 @@ export const answerCache: Effect.Effect<AnswerCacheService, never, SqlClient.Sql
           return undefined
         }
         hits++
-        return {
-          text: String(row["answer"]),
-          usage: {
-            inputTokens: n(row["input_tokens"]),
-            outputTokens: n(row["output_tokens"]),
-            cacheReadTokens: n(row["cache_read_tokens"]),
-            cacheWriteTokens: n(row["cache_write_tokens"])
-          }
-        } satisfies CachedAnswer
+        return AnswerCacheModule.fromRow(row)
       }).pipe(Effect.catchAll((e) => Effect.zipRight(warn("a lookup")(e), Effect.sync(() => void misses++)))),
-    save: (key, { answer, model, provider }) =>
+    save: (key, entry) =>
       sql.unsafe(
-        `INSERT INTO kg_llm_answers (request_key, provider, model, answer, input_tokens, output_tokens,
-                                     cache_read_tokens, cache_write_tokens)
+        `INSERT INTO kg_llm_answers (${AnswerCacheModule.rowColumns.join(", ")})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (request_key) DO NOTHING`,
-        [
-          key,
-          provider,
-          model,
-          answer.text,
-          answer.usage.inputTokens,
-          answer.usage.outputTokens,
-          answer.usage.cacheReadTokens,
-          answer.usage.cacheWriteTokens
-        ]
+        AnswerCacheModule.rowValues(key, entry)
       ).pipe(Effect.asVoid, Effect.catchAll(warn("saving an answer"))),
     forget: (key) =>
       sql.unsafe("DELETE FROM kg_llm_answers WHERE request_key = $1", [key]).pipe(
@@ -219,20 +202,11 @@ export const peekAnswer = (key: string): Effect.Effect<CachedAnswer | undefined,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql.unsafe<Record<string, unknown>>(
-      `SELECT answer, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens
-       FROM kg_llm_answers WHERE request_key = $1`,
+      `SELECT ${AnswerCacheModule.answerColumns} FROM kg_llm_answers WHERE request_key = $1`,
       [key]
     )
     const row = rows[0]
-    return row === undefined ? undefined : {
-      text: String(row["answer"]),
-      usage: {
-        inputTokens: n(row["input_tokens"]),
-        outputTokens: n(row["output_tokens"]),
-        cacheReadTokens: n(row["cache_read_tokens"]),
-        cacheWriteTokens: n(row["cache_write_tokens"])
-      }
-    }
+    return row === undefined ? undefined : AnswerCacheModule.fromRow(row)
   }).pipe(Effect.orElseSucceed(() => undefined))
 
 /**

@@ -39,6 +39,68 @@ export interface CachedAnswer {
 }
 
 /**
+ * The columns of a stored answer, in the order {@link rowValues} gives them:
+ * the same in a store's `llm_answers` (DuckDB) and the cluster's
+ * `kg_llm_answers` (PostgreSQL).
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const rowColumns = [
+  "request_key",
+  "provider",
+  "model",
+  "answer",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens"
+] as const
+
+/**
+ * The values of a stored answer's row, in {@link rowColumns}' order.
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const rowValues = (
+  key: string,
+  entry: { readonly provider: string; readonly model: string; readonly answer: CachedAnswer }
+): ReadonlyArray<string | number> => [
+  key,
+  entry.provider,
+  entry.model,
+  entry.answer.text,
+  entry.answer.usage.inputTokens,
+  entry.answer.usage.outputTokens,
+  entry.answer.usage.cacheReadTokens,
+  entry.answer.usage.cacheWriteTokens
+]
+
+/** The columns a lookup reads back (see {@link fromRow}). @since 0.1.0 @category rows */
+export const answerColumns = "answer, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens"
+
+/**
+ * The answer of a row read with {@link answerColumns} (numbers may come back
+ * as bigints or strings, depending on the driver).
+ *
+ * @since 0.1.0
+ * @category rows
+ */
+export const fromRow = (row: Readonly<Record<string, unknown>>): CachedAnswer => {
+  const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v))
+  return {
+    text: String(row["answer"]),
+    usage: {
+      inputTokens: n(row["input_tokens"]),
+      outputTokens: n(row["output_tokens"]),
+      cacheReadTokens: n(row["cache_read_tokens"]),
+      cacheWriteTokens: n(row["cache_write_tokens"])
+    }
+  }
+}
+
+/**
  * Hits and misses counted by one cache view (for a run: since it started).
  *
  * @since 0.1.0

@@ -15,7 +15,8 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import { AnswerCache, type AnswerCacheService, type CachedAnswer } from "@kg/extraction/AnswerCache"
+import { AnswerCache, type AnswerCacheService } from "@kg/extraction/AnswerCache"
+import * as AnswerCacheModule from "@kg/extraction/AnswerCache"
 import { DuckDb, type DuckDbError } from "./DuckDb.js"
 import * as DuckDbModule from "./DuckDb.js"
 
@@ -56,16 +57,8 @@ export const make: Effect.Effect<AnswerCacheService, DuckDbError, DuckDb | Scope
     backend: "duckdb",
     lookup: (key) =>
       Effect.gen(function*() {
-        const rows = yield* db.query<{
-          answer: string
-          input_tokens: number
-          output_tokens: number
-          cache_read_tokens: number
-          cache_write_tokens: number
-        }>(
-          `SELECT answer, input_tokens::INTEGER AS input_tokens, output_tokens::INTEGER AS output_tokens,
-                  cache_read_tokens::INTEGER AS cache_read_tokens, cache_write_tokens::INTEGER AS cache_write_tokens
-           FROM llm_answers WHERE request_key = $1`,
+        const rows = yield* db.query<Record<string, unknown>>(
+          `SELECT ${AnswerCacheModule.answerColumns} FROM llm_answers WHERE request_key = $1`,
           [key]
         )
         const row = rows[0]
@@ -77,33 +70,15 @@ export const make: Effect.Effect<AnswerCacheService, DuckDbError, DuckDb | Scope
         if (!db.readOnly) {
           yield* db.run("UPDATE llm_answers SET hits = hits + 1, last_hit_at = now()::TIMESTAMP WHERE request_key = $1", [key])
         }
-        return {
-          text: row.answer,
-          usage: {
-            inputTokens: row.input_tokens,
-            outputTokens: row.output_tokens,
-            cacheReadTokens: row.cache_read_tokens,
-            cacheWriteTokens: row.cache_write_tokens
-          }
-        } satisfies CachedAnswer
+        return AnswerCacheModule.fromRow(row)
       }).pipe(
         Effect.catchAll((e) => Effect.zipRight(warn("a lookup")(e), Effect.sync(() => void misses++)))
       ),
-    save: (key, { answer, model, provider }) =>
+    save: (key, entry) =>
       db.readOnly ? Effect.void : db.run(
-        `INSERT INTO llm_answers (request_key, provider, model, answer, input_tokens, output_tokens, cache_read_tokens,
-                                  cache_write_tokens, created_at, hits)
+        `INSERT INTO llm_answers (${AnswerCacheModule.rowColumns.join(", ")}, created_at, hits)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now()::TIMESTAMP, 0) ON CONFLICT DO NOTHING`,
-        [
-          key,
-          provider,
-          model,
-          answer.text,
-          answer.usage.inputTokens,
-          answer.usage.outputTokens,
-          answer.usage.cacheReadTokens,
-          answer.usage.cacheWriteTokens
-        ]
+        AnswerCacheModule.rowValues(key, entry)
       ).pipe(Effect.asVoid, Effect.catchAll(warn("saving an answer"))),
     forget: (key) =>
       db.readOnly
