@@ -5,39 +5,20 @@
  * `--max-cost` (needs a price: the built-in table or `prices` in
  * kg.config.json); `kg stats` reports each run's tokens and estimated cost.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Scope from "effect/Scope"
+import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { cachingAnthropic } from "../../extraction/test/utils/cachingLlm.js"
-import { loopback, type LoopbackServer } from "../../extraction/test/utils/loopback.js"
-import { writeAbstracts } from "../../graph/test/fixtures/costRun.js"
-import { lastJson, removeDir, runKg, tempDir } from "./helpers.js"
+import { lastJson, runKg } from "./helpers.js"
+import { anthropicCorpus } from "./utils/anthropicCorpus.js"
 
 describe.sequential("kg extract with an LLM budget, and kg stats", () => {
-  let dir: string
-  let scope: Scope.CloseableScope
-  let server: LoopbackServer
-  let abstracts: string
-  beforeAll(async () => {
-    dir = tempDir("kg-cost-test-")
-    abstracts = path.join(dir, "abstracts")
-    writeAbstracts(abstracts, 8)
-    scope = await Effect.runPromise(Scope.make())
-    server = await Effect.runPromise(Scope.extend(loopback(cachingAnthropic().handler), scope))
-  })
-  afterAll(async () => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    removeDir(dir)
-  })
-  const env = () => ({ ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef", ANTHROPIC_BASE_URL: server.url })
+  const setup = anthropicCorpus("kg-cost-test-", 8)
+  const env = setup.env
 
   it("--max-input-tokens stops the run at the limit and says how far it got; kg stats reports tokens and cost per run", async () => {
-    const db = path.join(dir, "kg.duckdb")
+    const db = path.join(setup.dir, "kg.duckdb")
     const stopped = await runKg(
-      ["extract", abstracts, "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--max-input-tokens", "12000", "--db", db],
+      ["extract", setup.abstracts, "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--max-input-tokens", "12000", "--db", db],
       { env: env() }
     )
     expect(stopped.code, stopped.stderr).toBe(0)
@@ -46,7 +27,7 @@ describe.sequential("kg extract with an LLM budget, and kg stats", () => {
     expect(stopped.stdout).toMatch(/LLM tokens: [\d,]+ input, [\d,]+ cache reads, [\d,]+ cache writes, [\d,]+ output in \d+ calls; estimated cost \$\d+\.\d{4}/)
 
     const rest = await runKg(
-      ["extract", abstracts, "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--db", db, "--json"],
+      ["extract", setup.abstracts, "--provider", "anthropic", "--model", "claude-sonnet-4-6", "--db", db, "--json"],
       { env: env() }
     )
     expect(rest.code, rest.stderr).toBe(0)
@@ -78,17 +59,17 @@ describe.sequential("kg extract with an LLM budget, and kg stats", () => {
   })
 
   it("--max-cost needs a price: unknown models are refused until kg.config.json gives one", async () => {
-    const db = path.join(dir, "priced.duckdb")
+    const db = path.join(setup.dir, "priced.duckdb")
     const unknown = await runKg(
-      ["extract", abstracts, "--provider", "anthropic", "--model", "claude-custom-1", "--max-cost", "0.05", "--db", db],
+      ["extract", setup.abstracts, "--provider", "anthropic", "--model", "claude-custom-1", "--max-cost", "0.05", "--db", db],
       { env: env() }
     )
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain("--max-cost needs the price of model claude-custom-1")
-    const config = path.join(dir, "kg.config.json")
+    const config = path.join(setup.dir, "kg.config.json")
     fs.writeFileSync(config, JSON.stringify({ prices: { "claude-custom-1": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } } }))
     const priced = await runKg(
-      ["extract", abstracts, "--provider", "anthropic", "--model", "claude-custom-1", "--max-cost", "0.05", "--db", db, "--config", config, "--json"],
+      ["extract", setup.abstracts, "--provider", "anthropic", "--model", "claude-custom-1", "--max-cost", "0.05", "--db", db, "--config", config, "--json"],
       { env: env() }
     )
     expect(priced.code, priced.stderr).toBe(0)
