@@ -1,35 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { fileURLToPath } from "node:url"
 import { emptyUsage, LlmProvider, type LlmRequest } from "@kg/core/LlmProvider"
-import * as NlpService from "@kg/core/NlpService"
-import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Extractor from "@kg/extraction/Extractor"
-import { ShaclValidator } from "@kg/extraction/Shacl"
 import * as Chat from "../src/Chat.js"
 import * as Extract from "../src/Extract.js"
-import * as GraphRetrieval from "../src/GraphRetrieval.js"
-import * as Retrieval from "../src/Retrieval.js"
 import * as Store from "../src/Store.js"
+import { answeringLayer } from "./fixtures/answering.js"
 
 const examples = fileURLToPath(new URL("../../../examples/corpus", import.meta.url))
 
-const keepAll = Layer.succeed(ShaclValidator, {
-  shapesFile: "keep-all",
-  shapeCount: 0,
-  validate: () => Effect.succeed({ conforms: true, violations: [] }),
-  filterValid: (input) =>
-    Effect.succeed({ kept: input, keptConforms: true, violations: [], dropped: { claims: 0, entities: 0, relations: 0 } }),
-  requireValid: (input) => Effect.succeed(input)
-})
 
-const answering = GraphRetrieval.layer.pipe(
-  Layer.provideMerge(Retrieval.layer({ persist: false })),
-  Layer.provideMerge(Layer.merge(Extractor.layerOffline, keepAll)),
-  Layer.provideMerge(Store.layer({ path: ":memory:", embeddingDimension: 100, embeddingModel: "hash" })),
-  Layer.provideMerge(Layer.merge(NlpService.layer, EmbeddingsLive.Test))
-)
+const answering = answeringLayer(Store.layer({ path: ":memory:", embeddingDimension: 100, embeddingModel: "hash" }))
 
 /** An LLM that answers with the first sentence of the first evidence block, quoted; it records what it was asked. */
 const seen: Array<LlmRequest> = []

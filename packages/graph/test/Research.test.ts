@@ -1,42 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { fileURLToPath } from "node:url"
 import { emptyUsage, LlmError, LlmProvider, type LlmRequest } from "@kg/core/LlmProvider"
-import * as NlpService from "@kg/core/NlpService"
-import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Extractor from "@kg/extraction/Extractor"
-import { ShaclValidator } from "@kg/extraction/Shacl"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Extract from "../src/Extract.js"
-import * as GraphRetrieval from "../src/GraphRetrieval.js"
 import * as Research from "../src/Research.js"
-import * as Retrieval from "../src/Retrieval.js"
 import * as Store from "../src/Store.js"
 import { CLAIM_STATUSES } from "../src/StoreSchema.js"
+import { answeringLayer } from "./fixtures/answering.js"
 
 const examples = fileURLToPath(new URL("../../../examples/corpus", import.meta.url))
 
-/**
- * SHACL validation is tested in the extraction package; here it would only
- * triple the set-up time, so every item is kept.
- */
-const keepAll = Layer.succeed(ShaclValidator, {
-  shapesFile: "keep-all",
-  shapeCount: 0,
-  validate: () => Effect.succeed({ conforms: true, violations: [] }),
-  filterValid: (input) =>
-    Effect.succeed({ kept: input, keptConforms: true, violations: [], dropped: { claims: 0, entities: 0, relations: 0 } }),
-  requireValid: (input) => Effect.succeed(input)
-})
 
 const storeLayer = Store.layer({ path: ":memory:", embeddingDimension: 100, embeddingModel: "hash" })
-const answering = GraphRetrieval.layer.pipe(
-  Layer.provideMerge(Retrieval.layer({ persist: false })),
-  Layer.provideMerge(Layer.merge(Extractor.layerOffline, keepAll)),
-  Layer.provideMerge(storeLayer),
-  Layer.provideMerge(Layer.merge(NlpService.layer, EmbeddingsLive.Test))
-)
+const answering = answeringLayer(storeLayer)
 
 /** Every citation points at a stored chunk of that paper and page whose text contains the quote. */
 const checkCitations = (answer: Research.Answer) =>

@@ -1,18 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { emptyUsage, LlmProvider } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
-import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
-import * as Extractor from "@kg/extraction/Extractor"
-import { ShaclValidator } from "@kg/extraction/Shacl"
-import * as GraphRetrieval from "../src/GraphRetrieval.js"
-import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
+import { answeringLayer } from "./fixtures/answering.js"
 
 const corpusPath = new URL("../../../testdata/multihop/hotpotqa_100_corpus.jsonl", import.meta.url).pathname
 const questionsPath = new URL("../../../testdata/multihop/hotpotqa_100_questions.jsonl", import.meta.url).pathname
@@ -88,22 +83,8 @@ describe("evaluation data", () => {
     }))
 })
 
-/** SHACL is tested in the extraction package; keep every item here to save set-up time. */
-const keepAll = Layer.succeed(ShaclValidator, {
-  shapesFile: "keep-all",
-  shapeCount: 0,
-  validate: () => Effect.succeed({ conforms: true, violations: [] }),
-  filterValid: (input) =>
-    Effect.succeed({ kept: input, keptConforms: true, violations: [], dropped: { claims: 0, entities: 0, relations: 0 } }),
-  requireValid: (input) => Effect.succeed(input)
-})
 
-const evalLayer = GraphRetrieval.layer.pipe(
-  Layer.provideMerge(Retrieval.layer({ persist: false })),
-  Layer.provideMerge(Layer.merge(Extractor.layerOffline, keepAll)),
-  Layer.provideMerge(RetrievalEval.temporaryStore({ embeddingDimension: 100, embeddingModel: "hash" })),
-  Layer.provideMerge(Layer.merge(NlpService.layer, EmbeddingsLive.Test))
-)
+const evalLayer = answeringLayer(RetrievalEval.temporaryStore({ embeddingDimension: 100, embeddingModel: "hash" }))
 
 describe("evaluation halves and bridge passages", () => {
   it("splitOf: a fixed half per question id, about half each", () => {
