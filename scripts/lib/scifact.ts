@@ -5,30 +5,16 @@
  * shares no abstract with the development half. The held-out half is never
  * used to choose features, weights or thresholds.
  */
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { readFileSync } from "node:fs"
+import { halfOf, sharedDataDir, type Split } from "./shared.js"
 
 /** `shared/data/claims/` beside the repository (a worktree may sit one level deeper), or `$KG_SHARED_DATA/claims/`. */
-export const dataDir: string = [
-  process.env["KG_SHARED_DATA"] === undefined ? undefined : `${process.env["KG_SHARED_DATA"]}/claims/`,
-  fileURLToPath(new URL("../../../shared/data/claims/", import.meta.url)),
-  fileURLToPath(new URL("../../../../shared/data/claims/", import.meta.url))
-].find((d): d is string => d !== undefined && existsSync(d)) ?? fileURLToPath(new URL("../../../shared/data/claims/", import.meta.url))
+export const dataDir: string = sharedDataDir("claims")
 
-/** FNV-1a 32-bit hash. */
-const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
-
-export type Split = "dev" | "heldout"
+export type { Split }
 
 /** The side of a document. */
-export const splitOfDoc = (docId: string | number): Split => (fnv1a(`scifact-doc-${docId}`) % 2 === 0 ? "dev" : "heldout")
+export const splitOfDoc = (docId: string | number): Split => halfOf(`scifact-doc-${docId}`)
 
 /** The side of a claim: the side of the smallest document it cites. */
 export const splitOfClaim = (citedDocIds: ReadonlyArray<string | number>): Split =>

@@ -6,31 +6,17 @@
  * held-out half by a hash of its SciREX document id. Rules are chosen on the
  * development half only.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { halfOf, sharedDataDir, type Split } from "./shared.js"
 
 /** `shared/data/papers/` beside the repository (a worktree may sit one level deeper), or `$KG_SHARED_DATA/papers/`. */
-export const papersDir: string = [
-  process.env["KG_SHARED_DATA"] === undefined ? undefined : `${process.env["KG_SHARED_DATA"]}/papers/`,
-  fileURLToPath(new URL("../../../shared/data/papers/", import.meta.url)),
-  fileURLToPath(new URL("../../../../shared/data/papers/", import.meta.url))
-].find((d): d is string => d !== undefined && existsSync(d)) ?? fileURLToPath(new URL("../../../shared/data/papers/", import.meta.url))
+export const papersDir: string = sharedDataDir("papers")
 
-/** FNV-1a 32-bit hash. */
-const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
-
-export type Split = "dev" | "heldout"
+export type { Split }
 
 /** The side of a SciREX document. */
-export const splitOf = (docId: string): Split => (fnv1a(`scirex-doc-${docId}`) % 2 === 0 ? "dev" : "heldout")
+export const splitOf = (docId: string): Split => halfOf(`scirex-doc-${docId}`)
 
 /** One salient entity of a paper: SciREX's canonical name, its type (null: not typed), its surface forms with counts. */
 export interface SalientEntity {
