@@ -6,6 +6,7 @@ import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
 import * as OfflineExtractor from "../src/OfflineExtractor.js"
+import * as OfflineText from "../src/internal/offlineText.js"
 
 const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
 
@@ -89,6 +90,23 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     for (const f of ["2212.11885.md", "2212.11829.md", "2212.11863.md"]) {
       for (const e of OfflineExtractor.extract(nlp, paper(f)).entities) expect(e.label, f).not.toMatch(/\bREF\b/)
     }
+  })
+
+  it("reads SciREX's [reference] placeholder as markup noise, alone or after the word naming the target", () => {
+    const text = "ByteNet [reference] propose a decoder. Table [reference] compares the methods. [ references ] x"
+    const spans = OfflineText.noiseSpans(text).map((sp) => text.slice(sp.start, sp.end))
+    expect(spans).toEqual(["[reference]", "Table [reference]", "[ references ]"])
+  })
+
+  it("reads SciREX's bibliography and appendix markers as headings, not as relations (\"References is a kind of bibliography\")", () => {
+    const text = "Experiments on the object detection task show that the proposed DPN can also benefit other tasks.\n\n" +
+      "bibliography: References\n\nappendix: Testing with Mean-Max Pooling Here, we introduce a new testing technique " +
+      "by using Mean-Max Pooling which can further improve the performance of a well trained CNN."
+    const r = OfflineExtractor.extract(nlp, text)
+    const labels = r.entities.map((e) => e.label.toLowerCase())
+    expect(labels).toEqual(expect.arrayContaining(["dpn", "mean-max pooling"]))
+    expect(labels).not.toEqual(expect.arrayContaining(["references"]))
+    for (const rel of r.relations) expect(`${rel.subject} ${rel.object}`).not.toMatch(/bibliography|appendix|References/)
   })
 
   it("returns the empty result for blank text", () => {

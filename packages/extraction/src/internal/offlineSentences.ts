@@ -9,12 +9,13 @@ import type { Sentence, Token } from "@kg/core/NlpService"
 import { headingLine } from "./offlineText.js"
 
 /**
- * An inline section marker left by some conversions (SciREX: section, subsection, subsubsection, paragraph):
+ * An inline section marker left by some conversions (SciREX: section, subsection, subsubsection, paragraph,
+ * appendix, bibliography):
  * "subsection: Positional Encoding Since our model
  * ...": the marker and the heading's words run into the section's first sentence. Only after a sentence end (or at
  * the start) and before a capital or a digit, so prose ("in the next section: our paper ...") is not one.
  */
-const inlineMarkerRe = /(?:^|(?<=[.!?:)\]"'”]\s+)|(?<=\n))((?:sub){0,2}section|(?:sub)?paragraph):\s+(?=[\p{Lu}\d])/gu
+const inlineMarkerRe = /(?:^|(?<=[.!?:)\]"'”]\s+)|(?<=\n))((?:sub){0,2}section|(?:sub)?paragraph|appendix|bibliography):\s+(?=[\p{Lu}\d])/gu
 
 /** Words that open a sentence, so a heading run into a sentence ends before them. */
 const sentenceStarters = new Set([
@@ -61,7 +62,7 @@ export const inlineSectionHeadings = (
 
 /** Whether a piece of text is an inline section heading ("subsection: Positional Encoding"). */
 export const isInlineHeading = (piece: string): boolean =>
-  /^\s*(?:(?:sub){0,2}section|(?:sub)?paragraph):\s+\S/.test(piece) && piece.length <= 200
+  /^\s*(?:(?:sub){0,2}section|(?:sub)?paragraph|appendix|bibliography):\s+\S/.test(piece) && piece.length <= 200
 
 /** A sentence with its tokens; `source.slice(start, end) === text`. */
 export interface SentenceTokens {

@@ -22,6 +22,9 @@ const noisePatterns: ReadonlyArray<RegExp> = [
   /\b[a-z][a-z-]*\d{4}[a-z][a-z0-9-]*\b/g, // BibTeX keys left in text: jacobs1993comprehension
   /\[\s*\d+(\s*[,–-]\s*\d+)*\s*\]/g, // numeric citations [3], [1, 4-6]
   /\b(fig|figs|sec|secs|tab|table|tbl|eq|eqs|eqn|app|appx|alg|algo|thm|lem|lemma|def|prop|cor|chap|lst|ssec|subsec):[\w.:-]+/gi, // LaTeX labels
+  // SciREX's placeholder for a citation or a pointer ("ByteNet [reference]", "Table [reference] compares ..."), with
+  // the word naming what it points to
+  /(?:\b(?:[Ff]ig(?:ure)?s?|[Tt]ables?|[Ss]ec(?:tion)?s?|[Ee]qs?|[Ee]quations?|[Aa]ppendi(?:x|ces)|[Aa]lgorithms?)\.?\s*)?\[\s*(?:references?|refs?|citations?|cite)\s*\]/gi,
   // unarXive's reference placeholder, with the word naming what it refers to: "Figure REF", "Eq. (REF)", "Section REF"
   /\b(?:(?:[Ff]ig(?:ure)?s?|[Tt]ables?|[Ss]ec(?:tion)?s?|[Ee]qs?|[Ee]quations?|[Ll]emmas?|[Tt]heorems?|[Pp]ropositions?|[Cc]orollar(?:y|ies)|[Dd]efinitions?|[Aa]ppendi(?:x|ces)|[Aa]lgorithms?|[Cc]hapters?|[Rr]emarks?|[Ss]teps?|[Cc]onditions?|[Aa]ssumptions?)\.?\s*)?\(?\bREF\b\)?/g
 ]

@@ -318,7 +318,7 @@ const NOISE = /\b(?:ref|formula|fig(?:ure)?|table|section|sec|eq(?:uation)?|lemm
 const GENERIC = new Set([
   "result", "results", "method", "methods", "approach", "model", "models", "paper", "work", "case", "cases", "value",
   "values", "number", "way", "use", "set", "order", "term", "terms", "example", "fact", "part", "leads", "rise", "gives rise",
-  "show", "find", "observe", "prove", "conclude", "find that", "show that"
+  "show", "find", "observe", "prove", "conclude", "find that", "show that", "reference", "references", "bibliography"
 ])
 
 /** A label that can name what a pattern is about: not a placeholder, a bare number or a generic word. */
