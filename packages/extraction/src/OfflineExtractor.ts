@@ -269,7 +269,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const words = toWords(s.tokens, noise)
     const candidates = chunkMentions(text, words, cues).map((m) => ({
       ...m,
-      dropped: m.generic || (filter && rarelyMarked.has(m.norm))
+      dropped: m.generic || (filter && rarelyMarked.has(m.norm)) || (s.heading && isSectionName(m.norm))
     }))
     const usable = (i: number) => !candidates[i]!.dropped
     const relations = s.heading
@@ -347,6 +347,17 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     return { start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw }
   })
 }
+
+/**
+ * The name of a standard part of a paper ("Abstract", "Related Work", "Experimental Setup"): in a heading it names
+ * the part, not a thing the paper is about, so it is no entity (every paper has an "Abstract" heading: as an entity it
+ * joined every paper of a corpus).
+ */
+const SECTION_NAME =
+  /^(?:(?:\d+(?:\.\d+)*\.?\s+)?(?:abstract|introduction|background|motivation|preliminar(?:y|ies)|related works?|prior work|previous work|overview|method(?:s|ology)?|approach|models?|experiments?|experimental (?:setup|set-up|settings?|results|evaluation|details)|(?:experimental )?setup|settings?|implementation(?: details)?|training(?: details)?|evaluation|results?|(?:results and )?discussion|analysis|ablation(?: stud(?:y|ies))?|conclusions?|(?:conclusions? and )?future works?|summary|limitations?|acknowledge?ments?|references|bibliography|appendix|appendices|supplementary(?: material)?))$/i
+
+/** Whether a normalised mention is the name of a standard part of a paper. */
+const isSectionName = (norm: string): boolean => SECTION_NAME.test(norm.trim())
 
 /**
  * How strongly one sentence reads as a finding, by the extractor's claim cues

@@ -109,6 +109,15 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     for (const rel of r.relations) expect(`${rel.subject} ${rel.object}`).not.toMatch(/bibliography|appendix|References/)
   })
 
+  it("makes no entity of a standard section heading (Abstract, Related Work), and keeps a heading that names a thing", () => {
+    const text = "# Depthwise Separable Convolutions for Neural Machine Translation\n\n## Abstract\n\n" +
+      "Depthwise separable convolutions reduce the number of parameters.\n\n## 2 Related Work\n\nWe compare with ByteNet.\n\n" +
+      "## Dual Path Networks\n\nThe DPN improves accuracy on ImageNet.\n\n## Conclusions and Future Work\n\nIt works."
+    const labels = OfflineExtractor.extract(nlp, text).entities.map((e) => e.label)
+    expect(labels).toEqual(expect.arrayContaining(["Depthwise Separable Convolutions", "ByteNet", "Dual Path Networks"]))
+    for (const label of labels) expect(label).not.toMatch(/^(?:Abstract|Related Work|Conclusions|Future Work)$/i)
+  })
+
   it("returns the empty result for blank text", () => {
     expect(OfflineExtractor.extract(nlp, "")).toEqual({ entities: [], relations: [], claims: [] })
     expect(OfflineExtractor.extract(nlp, "  \n\n ")).toEqual({ entities: [], relations: [], claims: [] })
