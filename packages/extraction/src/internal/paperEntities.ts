@@ -317,7 +317,10 @@ export const resolvePaper = (
   const groups = new Groups()
   /** Entities joined by a rule that holds only within this paper. */
   const paperOnly = new Set<EntityId>()
-  /** Shorter names of a longer one (a prefix join): never a group's representative while it has another. */
+  /**
+   * Shorter names of a longer one (a prefix join), a bare number for a version, a depth for a model: never a group's
+   * representative while it has another.
+   */
   const shortened = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
@@ -514,6 +517,7 @@ export const resolvePaper = (
     }
     if (fits.size === 1) {
       paperOnly.add(e.entity.id)
+      shortened.add(e.entity.id)
       join(e.entity.id, [...fits][0]!, "ellipsis")
     }
   }
@@ -533,7 +537,10 @@ export const resolvePaper = (
           return words.length >= 2 && words[words.length - 1] === depth && /^\p{L}/u.test(words[0]!) && words[0] !== "layer"
         })) fits.add(o.entity.id)
       }
-      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "depth")
+      if (fits.size === 1) {
+        shortened.add(e.entity.id)
+        join(e.entity.id, [...fits][0]!, "depth")
+      }
     }
   }
 
