@@ -74,6 +74,17 @@ describe("resolvePaper: a name written before its short form", () => {
     expect(run(entities, text).joins.map((j) => j.rule)).toEqual(["definition"])
   })
 
+  it("near miss: a modifier before the long form is a variant (deep CNNs, mini-batch SGD)", () => {
+    const text = "We train deep convolutional neural networks (CNNs) with mini-batch stochastic gradient descent (SGD)."
+    const entities = [
+      e("CNNs", "Method", ["convolutional neural networks"]),
+      e("deep convolutional neural networks", "Method"),
+      e("SGD", "Method", ["stochastic gradient descent"]),
+      e("mini-batch stochastic gradient descent", "Method")
+    ]
+    expect(run(entities, text).moved.size).toBe(0)
+  })
+
   it("near miss: a longer name the text never writes before the short form stays apart", () => {
     const text = "on the Street View House Number (SVHN) database. The Google Street View House Number data is large."
     expect(run([e("SVHN", "Dataset"), e("Google Street View House Number", "Dataset")], text).moved.size).toBe(0)
@@ -119,6 +130,10 @@ describe("resolvePaper: a depth for a name", () => {
   it("near misses: two models of that depth; a depth before another word", () => {
     expect(run([e("110-layer network", "Method"), e("ResNet-110", "Method"), e("FractalNet-110", "Method")], "").moved.size).toBe(0)
     expect(run([e("110-layer LSTM", "Method"), e("ResNet-110", "Method")], "").moved.size).toBe(0)
+    // a bare depth; a data set or a metric with the number; a one-letter name
+    expect(run([e("100-layer", "Method"), e("ResNet-100", "Method")], "").moved.size).toBe(0)
+    expect(run([e("100-layer network", "Method"), e("CIFAR-100", "Dataset"), e("mAP@100", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("2-layer network", "Method"), e("W 2", "Concept")], "").moved.size).toBe(0)
   })
 })
 
@@ -142,6 +157,8 @@ describe("resolvePaper: measure heads", () => {
     expect(run([e("top-1", "Metric"), e("top-1 accuracy", "Metric"), e("top-1 error", "Metric")], "").moved.size).toBe(0)
     expect(run([e("BLEU", "Metric"), e("BLEU performance", "Metric")], "").moved.size).toBe(0)
     expect(run([e("error rate", "Metric"), e("error", "Metric")], "").moved.size).toBe(0)
+    // a data set (its test split) and the accuracy measured on it
+    expect(run([e("CIFAR10 test", "Dataset"), e("CIFAR10 test accuracy", "Metric")], "").moved.size).toBe(0)
   })
 })
 

@@ -167,6 +167,14 @@ const near = (text: string, acronym: string, long: string): boolean => {
   return false
 }
 
+/** Heads after `N-layer` that name a model of that depth (`1001-layer net`), not a part of one or a baseline. */
+const DEPTH_HEADS = new Set(["net", "nets", "network", "networks", "model", "models", "architecture", "architectures"])
+/** Types of entities that are no model (a depth never names them). */
+const NOT_MODELS = new Set(["Dataset", "Material", "Metric", "Task"])
+
+/** Types a bare measure name may have (`rank-1`): a metric, or nothing more specific. */
+const MEASURE_TYPES = new Set(["Metric", "Concept"])
+
 /** Heads that name a metric's value as an accuracy: `rank-1 accuracy`, `rank-1 performance`. */
 const ACCURACY_HEADS = new Set(["accuracy", "accuracies", "performance", "performances"])
 
@@ -341,6 +349,13 @@ export const resolvePaper = (
     for (const e of inputs) {
       for (const n of namesOf(e)) {
         if (!EntityName.canonicalName(n).endsWith(tail)) continue
+        // a proper name before a proper name (`Google Street View House Number`), not a modifier before a name
+        // (`deep convolutional neural networks (CNNs)`, `mini-batch stochastic gradient descent (SGD)` name variants)
+        // (or the short form starts with the name's first word: `mean pixel intersection-over-union (mean IOU)`)
+        const words = n.trim().split(/\s+/u)
+        const shortWords = d.short.trim().split(/\s+/u)
+        const sameStart = shortWords.length > 1 && shortWords[0]!.toLowerCase() === words[0]!.toLowerCase()
+        if (!sameStart && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
         const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
         if (flatText.includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
       }
@@ -454,16 +469,16 @@ export const resolvePaper = (
   // The chunks' in-paper rule (`EntityName.corefersInPaper`: `new Cityscapes dataset` and `Cityscapes`, `parsing
   // algorithm` and `parser`) between entities the chunks could not compare: one found in the store by its key, the
   // other named before or after it. Only names the paper writes count, and a key must fit exactly two entities.
+  // (`paperKeys` gives a name's own words first, then its process-and-agent key.)
   {
     const byPaperKey = new Map<string, Set<EntityId>>()
     for (const e of inputs) {
       for (const n of namesOf(e)) {
         if ((counts.get(wordsOf(n).join(" ")) ?? 0) === 0) continue
-        for (const k of EntityName.paperKeys(n)) {
-          for (const m of EntityName.meetingKeys(k)) {
-            byPaperKey.set(m, new Set([...(byPaperKey.get(m) ?? []), e.entity.id]))
-          }
-        }
+        // its words only: a process and its agent (`user modeling system`, `user modeling component`) meet in a
+        // chunk, where one of them is new, but two entities of the paper with different heads stay apart
+        const [own] = EntityName.paperKeys(n)
+        if (own !== undefined) byPaperKey.set(own, new Set([...(byPaperKey.get(own) ?? []), e.entity.id]))
       }
     }
     for (const ids of byPaperKey.values()) {
@@ -526,15 +541,17 @@ export const resolvePaper = (
   // `ResNet-1001` or `1001-layer ResNet` (whose identity form is `resnet 1001`).
   for (const e of inputs) {
     for (const n of namesOf(e)) {
-      const m = /^(\p{N}+)[-‐ ]layers?(?:\s+(\p{L}+))?$/u.exec(n.trim())
-      if (m === null || (m[2] !== undefined && !EntityName.GENERIC_HEADS.has(m[2].toLowerCase()))) continue
+      const m = /^(\p{N}+)[-‐ ]layers?\s+(\p{L}+)$/u.exec(n.trim())
+      if (m === null || !DEPTH_HEADS.has(m[2]!.toLowerCase())) continue
       const depth = m[1]!
       const fits = new Set<EntityId>()
       for (const o of inputs) {
-        if (o.entity.id === e.entity.id) continue
+        if (o.entity.id === e.entity.id || NOT_MODELS.has(typeOf(o))) continue
+        // a model named with that depth: `ResNet-1001`, `1001-layer ResNet` (identity form `resnet 1001`)
         if (namesOf(o).some((x) => {
           const words = EntityName.canonicalName(x).split(" ")
-          return words.length >= 2 && words[words.length - 1] === depth && /^\p{L}/u.test(words[0]!) && words[0] !== "layer"
+          const name = x.trim().split(/[\s\-‐]+/u).filter((t) => t !== "" && t !== depth && !/^layers?$/iu.test(t))
+          return words.length === 2 && words[1] === depth && words[0]!.length >= 3 && EntityName.looksLikeName(name)
         })) fits.add(o.entity.id)
       }
       if (fits.size === 1) {
@@ -571,7 +588,9 @@ export const resolvePaper = (
     for (const [stem, list] of byStem) {
       const heads = new Set(list.map((x) => x.head))
       // `rank-1` and its accuracy heads, when nothing else is measured after it and the name has a digit
-      if (heads.has("accuracy") && [...heads].every((h) => h === "accuracy" || h === "bare") && /\p{N}/u.test(stem)) {
+      // (the bare name must be a metric, not a data set: `CIFAR10 test accuracy` is not the `CIFAR10 test` split)
+      const bareOk = list.every((x) => x.head !== "bare" || MEASURE_TYPES.has(typeOf(byId.get(x.id)!)))
+      if (heads.has("accuracy") && [...heads].every((h) => h === "accuracy" || h === "bare") && /\p{N}/u.test(stem) && bareOk) {
         const ids = [...new Set(list.map((x) => x.id))].sort()
         for (const x of ids.slice(1)) {
           paperOnly.add(x)
