@@ -159,6 +159,8 @@ describe("resolvePaper: measure heads", () => {
     expect(run([e("error rate", "Metric"), e("error", "Metric")], "").moved.size).toBe(0)
     // a data set (its test split) and the accuracy measured on it
     expect(run([e("CIFAR10 test", "Dataset"), e("CIFAR10 test accuracy", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("CIFAR10 test", "Concept"), e("CIFAR10 test accuracy", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("CIFAR10", "Concept"), e("CIFAR10 accuracy", "Metric")], "").moved.size).toBe(0)
   })
 })
 

@@ -172,6 +172,9 @@ const DEPTH_HEADS = new Set(["net", "nets", "network", "networks", "model", "mod
 /** Types of entities that are no model (a depth never names them). */
 const NOT_MODELS = new Set(["Dataset", "Material", "Metric", "Task"])
 
+/** A metric written as one lower-case word with a number: `rank-1`, `top-5`, `hits@10`. */
+const MEASURE_NAME = /^\p{Ll}+[-@‐]?\p{N}+$/u
+
 /** Types a bare measure name may have (`rank-1`): a metric, or nothing more specific. */
 const MEASURE_TYPES = new Set(["Metric", "Concept"])
 
@@ -588,9 +591,11 @@ export const resolvePaper = (
     for (const [stem, list] of byStem) {
       const heads = new Set(list.map((x) => x.head))
       // `rank-1` and its accuracy heads, when nothing else is measured after it and the name has a digit
-      // (the bare name must be a metric, not a data set: `CIFAR10 test accuracy` is not the `CIFAR10 test` split)
+      // (the name is written as a metric's, one lower-case word with a number: `rank-1`, `top-5`, `hits@10`; not a
+      // data set, `CIFAR10` or `CIFAR10 test`, whose accuracy is measured on it; and a bare one is typed a metric)
       const bareOk = list.every((x) => x.head !== "bare" || MEASURE_TYPES.has(typeOf(byId.get(x.id)!)))
-      if (heads.has("accuracy") && [...heads].every((h) => h === "accuracy" || h === "bare") && /\p{N}/u.test(stem) && bareOk) {
+      const metricName = list.some((x) => namesOf(byId.get(x.id)!).some((n) => MEASURE_NAME.test(n.trim().split(/\s+/u)[0]!) && EntityCache.keyOf(n.trim().split(/\s+/u)[0]!) === stem))
+      if (heads.has("accuracy") && [...heads].every((h) => h === "accuracy" || h === "bare") && metricName && bareOk) {
         const ids = [...new Set(list.map((x) => x.id))].sort()
         for (const x of ids.slice(1)) {
           paperOnly.add(x)
