@@ -771,6 +771,9 @@ export const ARTEFACT_HEAD_KINDS: ReadonlyArray<ReadonlyArray<string>> = [
 ]
 const ARTEFACT_KIND = new Map(ARTEFACT_HEAD_KINDS.flatMap((list) => list.map((w) => [w, list[0]!] as const)))
 
+/** Lower-case words that point at a thing or rate it, dropped before a capitalised name in {@link mentionWords}. */
+const LEADING_POINTERS: ReadonlySet<string> = new Set(["new", "the", "a", "an", ...EVALUATIVE_MODIFIERS])
+
 /** Prepositions other than `of` make a phrase of several things (`temporal expressions in newswire texts`). */
 const PREPOSITIONS = new Set([
   "for",
@@ -843,8 +846,13 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
   const def = splitDefinition(label)
   const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
   if (/[,;]|\s(?:and|or|&)\s/iu.test(text)) return null
-  const raw = tokensOf(text)
+  let raw = tokensOf(text)
   if (raw.length === 0 || raw.some((t) => /\p{N}/u.test(t))) return null
+  // Pointers and evaluative words written in lower case before a name (`new Cityscapes dataset`, `our Transformer
+  // model`) are no part of it.
+  let lead = 0
+  while (lead < raw.length - 1 && LEADING_POINTERS.has(raw[lead]!) && /^\p{Lu}/u.test(raw[lead + 1]!)) lead++
+  if (lead > 0) raw = raw.slice(lead)
   // A capitalised word alone or before a generic head is one name in a paper that writes both (`Dau measure`, `Dau`;
   // `Transformer model`, `Transformer`), kept apart from the same word in lower case (`language model`).
   const name = raw[0]!

@@ -115,6 +115,9 @@ describe("EntityName: identity", () => {
     ["GPT-2", "GPT-3"],
     ["language model", "language"],
     ["Transformer model", "Transformer"],
+    // a pointer or rating word written in lower case before a capitalised name
+    ["new Cityscapes dataset", "Cityscapes"],
+    ["our Transformer model", "Transformer"],
     ["translation model", "translation"],
     ["word embedding", "word"],
     ["language model", "language system"],
@@ -130,6 +133,7 @@ describe("EntityName: identity", () => {
     ["time series", "time sery"],
     ["case studies", "case studie"],
     ["new term extraction", "term extraction"],
+    ["New York", "York"],
     // a capitalised word keeps its `s`; a plural needs an inner capital
     ["Cityscapes", "Cityscape s"],
     ["As", "A"],

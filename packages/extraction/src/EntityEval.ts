@@ -130,6 +130,15 @@ export interface EntityEvalReport {
   readonly resolvedEntities: number
   readonly overMerged: number
   readonly overMergeRate: number
+  /**
+   * B-cubed over the resolved forms (each distinct form of a gold entity counts once): recall is, averaged over
+   * forms, the share of its gold entity's resolved forms that resolve to the same kg entity (1 - a graded split);
+   * precision the share of the group's resolved gold forms on its kg entity that belong to its gold entity (1 - a
+   * graded over-merge). Reported beside the split and over-merge rates, which count a gold entity as split when any
+   * one form goes elsewhere.
+   */
+  readonly bcubedRecall: number
+  readonly bcubedPrecision: number
   readonly splitExamples: ReadonlyArray<EntityEvalExample>
   readonly mergeExamples: ReadonlyArray<EntityEvalExample>
 }
@@ -158,6 +167,9 @@ export const score = (
   let overMerged = 0
   const splitExamples: Array<EntityEvalExample> = []
   const mergeExamples: Array<EntityEvalExample> = []
+  let bForms = 0
+  let bRecall = 0
+  let bPrecision = 0
   for (const [group, clusters] of gold) {
     const idsOf = new Map<string, ReadonlySet<string>>()
     const listed = new Map<string, number>()
@@ -177,6 +189,25 @@ export const score = (
           split++
           if (splitExamples.length < examples) splitExamples.push({ group, gold: forms, kg: Array.from(ids).sort() })
         }
+      }
+    }
+    // B-cubed: each resolved form against its gold entity's forms and its kg entity's gold forms
+    const onKg = new Map<string, number>()
+    const perEntity: Array<ReadonlyArray<string>> = []
+    for (const [, all] of clusters) {
+      const ids = Array.from(new Set(all.filter((f) => listed.get(f) === 1)))
+        .map((f) => resolve(group, f))
+        .filter((id): id is string => id !== undefined)
+      perEntity.push(ids)
+      for (const id of ids) onKg.set(id, (onKg.get(id) ?? 0) + 1)
+    }
+    for (const ids of perEntity) {
+      const same = new Map<string, number>()
+      for (const id of ids) same.set(id, (same.get(id) ?? 0) + 1)
+      for (const id of ids) {
+        bForms++
+        bRecall += same.get(id)! / ids.length
+        bPrecision += same.get(id)! / onKg.get(id)!
       }
     }
     const owners = new Map<string, Array<string>>()
@@ -206,6 +237,8 @@ export const score = (
     resolvedEntities,
     overMerged,
     overMergeRate: ratio(overMerged, resolvedEntities),
+    bcubedRecall: ratio(bRecall, bForms),
+    bcubedPrecision: ratio(bPrecision, bForms),
     splitExamples,
     mergeExamples
   }

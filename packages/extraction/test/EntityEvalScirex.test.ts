@@ -33,6 +33,31 @@ const same = (paper: string, a: string, b: string) => {
   return ids.get(a) === ids.get(b)
 }
 
+describe("EntityEval.score", () => {
+  const gold: EntityEval.GoldClusters = new Map([
+    ["p", new Map([["CIFAR-100", ["CIFAR-100", "CIFAR100", "100", "CIFAR-100 datasets"]], ["CIFAR-10", ["CIFAR-10"]]])]
+  ])
+  it("counts a gold entity split when any one form goes elsewhere; B-cubed grades it", () => {
+    const ids: Record<string, string> = { "CIFAR-100": "a", CIFAR100: "a", "100": "n", "CIFAR-100 datasets": "a", "CIFAR-10": "b" }
+    const r = EntityEval.score(gold, (_g, f) => ids[f])
+    expect(r.split).toBe(1)
+    expect(r.splitRate).toBe(1)
+    expect(r.overMerged).toBe(0)
+    // recall: three forms with 3/4 of their entity's forms, one with 1/4, one entity of one form: (3 * 0.75 + 0.25 + 1) / 5
+    expect(r.bcubedRecall).toBe(0.7)
+    expect(r.bcubedPrecision).toBe(1)
+  })
+
+  it("over-merge: two gold entities on one kg entity lower both the rate and B-cubed precision", () => {
+    const r = EntityEval.score(gold, (_g, f) => (f === "100" ? undefined : "a"))
+    expect(r.split).toBe(0)
+    expect(r.overMerged).toBe(2)
+    expect(r.bcubedRecall).toBe(1)
+    // four forms on "a": three of CIFAR-100 (3/4 each), one of CIFAR-10 (1/4)
+    expect(r.bcubedPrecision).toBe(0.625)
+  })
+})
+
 describe("entity identity on six SciREX papers (gold forms, resolver level)", () => {
   it("reads the subset: 6 papers, each with its gold", () => {
     expect(papers).toHaveLength(6)
@@ -42,10 +67,10 @@ describe("entity identity on six SciREX papers (gold forms, resolver level)", ()
   it("splits at most the figures of this build, and fewer than without the paper pass", () => {
     const linked = scoreOf(withPass, "linked")
     expect(linked.multiFormEntities).toBe(32)
-    expect(linked.split).toBeLessThanOrEqual(21)
+    expect(linked.split).toBeLessThanOrEqual(19)
     expect(linked.split).toBeLessThan(scoreOf(withoutPass, "linked").split)
     const aliases = scoreOf(withPass, "scierc-aliases")
-    expect(aliases.split).toBeLessThanOrEqual(18)
+    expect(aliases.split).toBeLessThanOrEqual(16)
   })
 
   it("over-merges no gold entity lexically linked to its forms (and only SciREX's own mixed clusters otherwise)", () => {
@@ -62,6 +87,9 @@ describe("entity identity on six SciREX papers (gold forms, resolver level)", ()
     expect(same("scirex-1e7678467b18", "retrieval tasks", "image retrieval")).toBe(true)
     expect(same("scirex-0b0cf7e00e75", "English-French", "WMT 2014 English-French dataset")).toBe(true)
     expect(same("scirex-39978ba7c833", "Pascal Context dataset", "Pascal Context Dataset")).toBe(true)
+    // a lower-case acronym and the long form the paper writes far from it; a pointer before a stored name
+    expect(same("scirex-1e7678467b18", "mAP", "mean average precision")).toBe(true)
+    expect(same("scirex-420c46d7cafc", "new Cityscapes dataset", "Cityscapes dataset")).toBe(true)
   })
 
   it("keeps apart what differs: versions, directions, a modified name", () => {

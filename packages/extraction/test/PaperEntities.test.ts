@@ -66,6 +66,118 @@ describe("resolvePaper: initials", () => {
   })
 })
 
+describe("resolvePaper: a name written before its short form", () => {
+  it("joins the short form and the longer name the text writes before it (the definition's long form is shorter)", () => {
+    const text = "competitive on the Google Street View House Number (SVHN) database"
+    const entities = [e("SVHN", "Dataset", ["Street View House Number"]), e("Google Street View House Number", "Dataset")]
+    expect(meant(entities, text)("SVHN")).toBe(meant(entities, text)("Google Street View House Number"))
+    expect(run(entities, text).joins.map((j) => j.rule)).toEqual(["definition"])
+  })
+
+  it("near miss: a modifier before the long form is a variant (deep CNNs, mini-batch SGD)", () => {
+    const text = "We train deep convolutional neural networks (CNNs) with mini-batch stochastic gradient descent (SGD)."
+    const entities = [
+      e("CNNs", "Method", ["convolutional neural networks"]),
+      e("deep convolutional neural networks", "Method"),
+      e("SGD", "Method", ["stochastic gradient descent"]),
+      e("mini-batch stochastic gradient descent", "Method")
+    ]
+    expect(run(entities, text).moved.size).toBe(0)
+  })
+
+  it("near miss: a longer name the text never writes before the short form stays apart", () => {
+    const text = "on the Street View House Number (SVHN) database. The Google Street View House Number data is large."
+    expect(run([e("SVHN", "Dataset"), e("Google Street View House Number", "Dataset")], text).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: a lower-case acronym spelling a long form the paper writes", () => {
+  it("joins mAP and mean average precision far apart", () => {
+    const text = `We report the mean average precision on Holidays. ${"x ".repeat(400)} They reach 90 mAP.`
+    expect(run([e("mAP", "Metric"), e("mean average precision", "Metric")], text).moved.size).toBe(1)
+  })
+
+  it("near misses: the long form is only another paper's alias; an all-capital acronym far from its long form", () => {
+    const far = `We report IoU. ${"x ".repeat(400)}`
+    expect(run([e("IoU", "Metric"), e("mean IoU", "Metric", ["intersection over union"], true)], far).moved.size).toBe(0)
+    const ssd = `SSD detects objects. ${"x ".repeat(400)} We use scene segmentation datasets.`
+    expect(run([e("SSD", "Method"), e("scene segmentation datasets", "Dataset")], ssd).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: elliptical versions", () => {
+  it("a bare number after a coordinated version is that version (CIFAR-10 / 100)", () => {
+    const entities = [e("100", "Dataset"), e("CIFAR-100", "Dataset"), e("CIFAR-10", "Dataset")]
+    const r = run(entities, "Test errors on CIFAR-10 / 100 without data augmentation, and on CIFAR-10 and 100.")
+    expect(r.moved.get(id("100"))).toBe(id("CIFAR-100"))
+    // a name of this paper only: elsewhere 100 is a number
+    expect(r.paperNames.get(id("CIFAR-100"))).toEqual(["100"])
+  })
+
+  it("near misses: a number not coordinated with a version; no entity of that version", () => {
+    expect(run([e("100", "Dataset"), e("CIFAR-100", "Dataset")], "We train for 100 epochs on CIFAR-10.").moved.size).toBe(0)
+    expect(run([e("100", "Dataset"), e("CIFAR-10", "Dataset")], "on CIFAR-10 / 100").moved.size).toBe(0)
+    expect(run([e("100", "Dataset"), e("CIFAR-100", "Dataset")], "on CIFAR-10 / 100.5 of them").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: a depth for a name", () => {
+  it("joins 1001-layer net and the paper's one model of that depth", () => {
+    const of = meant([e("1001-layer net", "Method"), e("ResNet-1001", "Method"), e("ResNet-164", "Method")], "")
+    expect(of("1001-layer net")).toBe(id("ResNet-1001"))
+  })
+
+  it("near misses: two models of that depth; a depth before another word", () => {
+    expect(run([e("110-layer network", "Method"), e("ResNet-110", "Method"), e("FractalNet-110", "Method")], "").moved.size).toBe(0)
+    expect(run([e("110-layer LSTM", "Method"), e("ResNet-110", "Method")], "").moved.size).toBe(0)
+    // a bare depth; a data set or a metric with the number; a one-letter name
+    expect(run([e("100-layer", "Method"), e("ResNet-100", "Method")], "").moved.size).toBe(0)
+    expect(run([e("100-layer network", "Method"), e("CIFAR-100", "Dataset"), e("mAP@100", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("2-layer network", "Method"), e("W 2", "Concept")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: measure heads", () => {
+  it("joins rank-1, rank-1 accuracy and rank-1 performance; top-1 error rate and top-1 error", () => {
+    const entities = [
+      e("rank-1", "Metric"),
+      e("rank-1 accuracy", "Metric"),
+      e("rank-1 performance", "Metric"),
+      e("top-1 error rates", "Metric"),
+      e("top-1 error", "Metric")
+    ]
+    const of = meant(entities, "")
+    expect(of("rank-1 accuracy")).toBe(of("rank-1"))
+    expect(of("rank-1 performance")).toBe(of("rank-1"))
+    expect(of("top-1 error rates")).toBe(of("top-1 error"))
+    expect(of("top-1 error")).not.toBe(of("rank-1"))
+  })
+
+  it("near misses: another measure after the same name; a name without a digit; a bare error rate", () => {
+    expect(run([e("top-1", "Metric"), e("top-1 accuracy", "Metric"), e("top-1 error", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("BLEU", "Metric"), e("BLEU performance", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("error rate", "Metric"), e("error", "Metric")], "").moved.size).toBe(0)
+    // a data set (its test split) and the accuracy measured on it
+    expect(run([e("CIFAR10 test", "Dataset"), e("CIFAR10 test accuracy", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("CIFAR10 test", "Concept"), e("CIFAR10 test accuracy", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("CIFAR10", "Concept"), e("CIFAR10 accuracy", "Metric")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: in-paper keys across the store", () => {
+  it("joins a stored name and this paper's pointer-led variant of it", () => {
+    const text = "the CamVid dataset and the new Cityscapes dataset. On the Cityscapes dataset ..."
+    const of = meant([e("Cityscapes dataset", "Dataset", [], true), e("new Cityscapes dataset", "Dataset")], text)
+    expect(of("new Cityscapes dataset")).toBe(id("Cityscapes dataset"))
+  })
+
+  it("near misses: a name the paper does not write; three entities on one key", () => {
+    const text = "the new Cityscapes dataset"
+    expect(run([e("Cityscapes dataset", "Dataset", [], true), e("new Cityscapes dataset", "Dataset")], "").moved.size).toBe(0)
+    expect(run([e("Cityscapes", "Dataset", [], true), e("Cityscapes dataset", "Dataset"), e("new Cityscapes dataset", "Dataset")], `${text} Cityscapes dataset Cityscapes`).moved.size).toBe(0)
+  })
+})
+
 describe("resolvePaper: compound names", () => {
   it("joins FractalNet and fractal networks", () => {
     expect(compoundWords("FractalNet")).toBe("fractal network")
@@ -130,6 +242,12 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(run([e("BLEU", "Metric"), e("sentence-level BLEU", "Metric")], repeat("sentence-level BLEU", 5)).moved.size).toBe(0)
     const late = `${"x ".repeat(1500)} ${repeat("machine translation", 6)} translation`
     expect(run([e("translation", "Task"), e("machine translation", "Task")], late).moved.size).toBe(0)
+  })
+
+  it("a translation direction does not compete with the task for its bare head word", () => {
+    const directions = `${repeat("We study machine translation.", 4)} ${repeat("English-to-German translation", 3)} translation`
+    const entities = [e("translation tasks", "Task"), e("machine translation", "Task"), e("English-to-German translation", "Task")]
+    expect(meant(entities, directions)("translation tasks")).toBe(id("machine translation"))
   })
 
   it("near misses: two tasks named about as often; a task named too rarely; a bare word of another kind", () => {

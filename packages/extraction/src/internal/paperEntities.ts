@@ -40,7 +40,17 @@ export interface PaperEntityInput {
 }
 
 /** Why two entities of a paper are one. */
-export type PaperJoinRule = "definition" | "initials" | "compound" | "generic-head" | "prefix" | "head-word"
+export type PaperJoinRule =
+  | "definition"
+  | "initials"
+  | "compound"
+  | "generic-head"
+  | "prefix"
+  | "head-word"
+  | "ellipsis"
+  | "depth"
+  | "measure-head"
+  | "paper-key"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -156,6 +166,23 @@ const near = (text: string, acronym: string, long: string): boolean => {
   }
   return false
 }
+
+/** Heads after `N-layer` that name a model of that depth (`1001-layer net`), not a part of one or a baseline. */
+const DEPTH_HEADS = new Set(["net", "nets", "network", "networks", "model", "models", "architecture", "architectures"])
+/** Types of entities that are no model (a depth never names them). */
+const NOT_MODELS = new Set(["Dataset", "Material", "Metric", "Task"])
+
+/** A metric written as one lower-case word with a number: `rank-1`, `top-5`, `hits@10`. */
+const MEASURE_NAME = /^\p{Ll}+[-@‐]?\p{N}+$/u
+
+/** Types a bare measure name may have (`rank-1`): a metric, or nothing more specific. */
+const MEASURE_TYPES = new Set(["Metric", "Concept"])
+
+/** Heads that name a metric's value as an accuracy: `rank-1 accuracy`, `rank-1 performance`. */
+const ACCURACY_HEADS = new Set(["accuracy", "accuracies", "performance", "performances"])
+
+/** An acronym written with a lower-case letter among its capitals (`mAP`, `IoU`), not a plural `s`. */
+const mixedCase = (acronym: string): boolean => /\p{Ll}/u.test(acronym.replace(/s$/u, ""))
 
 /** Whether `name` is a long form of `acronym`: it spells it whole, or its last words do (Schwartz-Hearst). */
 const settles = (acronym: string, name: string): boolean => {
@@ -301,7 +328,10 @@ export const resolvePaper = (
   const groups = new Groups()
   /** Entities joined by a rule that holds only within this paper. */
   const paperOnly = new Set<EntityId>()
-  /** Shorter names of a longer one (a prefix join): never a group's representative while it has another. */
+  /**
+   * Shorter names of a longer one (a prefix join), a bare number for a version, a depth for a model: never a group's
+   * representative while it has another.
+   */
   const shortened = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
@@ -310,11 +340,43 @@ export const resolvePaper = (
 
   // Definitions anywhere in the paper.
   const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
+  const flatText = definitions.length === 0 ? "" : context.text.replace(/\s+/gu, " ").toLowerCase()
+  /**
+   * The entities named by a longer name that ends in a definition's long form and that the text writes right before
+   * the short form: "Google Street View House Number (SVHN)" defines SVHN as "Street View House Number" (the shortest
+   * long form), and the paper's entity is "Google Street View House Number".
+   */
+  const writtenBefore = (d: EntityName.Definition): Set<EntityId> | undefined => {
+    const tail = ` ${EntityName.canonicalName(d.long)}`
+    const found = new Set<EntityId>()
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        if (!EntityName.canonicalName(n).endsWith(tail)) continue
+        // a proper name before a proper name (`Google Street View House Number`), not a modifier before a name
+        // (`deep convolutional neural networks (CNNs)`, `mini-batch stochastic gradient descent (SGD)` name variants)
+        // (or the short form starts with the name's first word: `mean pixel intersection-over-union (mean IOU)`)
+        const words = n.trim().split(/\s+/u)
+        const shortWords = d.short.trim().split(/\s+/u)
+        const sameStart = shortWords.length > 1 && shortWords[0]!.toLowerCase() === words[0]!.toLowerCase()
+        if (!sameStart && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
+        const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
+        if (flatText.includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
+      }
+    }
+    return found.size === 0 ? undefined : found
+  }
   for (const d of definitions) {
     const shorts = byKey.get(EntityCache.keyOf(d.short))
-    const longs = byKey.get(EntityCache.keyOf(d.long))
-    if (shorts === undefined || longs === undefined || shorts.size !== 1 || longs.size !== 1) continue
+    if (shorts === undefined || shorts.size !== 1) continue
     const [s] = shorts
+    let longs = byKey.get(EntityCache.keyOf(d.long))
+    // the chunk may have given the short form's entity the shortest long form as an alias
+    if (longs === undefined || (longs.size === 1 && longs.has(s!))) {
+      const before = writtenBefore(d)
+      before?.delete(s!)
+      if (before !== undefined && before.size > 0) longs = before
+    }
+    if (longs === undefined || longs.size !== 1) continue
     const [l] = longs
     if (s === l) continue
     // A short form the paper also spells out otherwise (two long forms) is not this definition's.
@@ -351,8 +413,11 @@ export const resolvePaper = (
         multiWord.filter((m) =>
           m.e.entity.id !== e.entity.id && spells(a, m.n) &&
           (settled.length === 0 || settled.some((l) => EntityName.canonicalName(m.n).endsWith(` ${l}`))) &&
-          // a lower-case long form of three words (`scene segmentation datasets` for SSD) only near the acronym
-          (/^\p{Lu}/u.test(m.n.trim()) || a.replace(/s$/u, "").length >= 4 || near(context.text, a, m.n))
+          // a lower-case long form of three words (`scene segmentation datasets` for SSD) only near the acronym,
+          // unless the acronym writes a word's initial in lower case (`mAP`, `IoU`: every letter is a word's) and
+          // the paper writes that long form itself (not only another paper's alias of the entity)
+          (/^\p{Lu}/u.test(m.n.trim()) || a.replace(/s$/u, "").length >= 4 ||
+            (mixedCase(a) && (counts.get(wordsOf(m.n).join(" ")) ?? 0) > 0) || near(context.text, a, m.n))
         ).map((m) => m.e.entity.id)
       )
       if (fits.size === 1) join(e.entity.id, [...fits][0]!, "initials")
@@ -404,6 +469,28 @@ export const resolvePaper = (
     }
   }
 
+  // The chunks' in-paper rule (`EntityName.corefersInPaper`: `new Cityscapes dataset` and `Cityscapes`, `parsing
+  // algorithm` and `parser`) between entities the chunks could not compare: one found in the store by its key, the
+  // other named before or after it. Only names the paper writes count, and a key must fit exactly two entities.
+  // (`paperKeys` gives a name's own words first, then its process-and-agent key.)
+  {
+    const byPaperKey = new Map<string, Set<EntityId>>()
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        if ((counts.get(wordsOf(n).join(" ")) ?? 0) === 0) continue
+        // its words only: a process and its agent (`user modeling system`, `user modeling component`) meet in a
+        // chunk, where one of them is new, but two entities of the paper with different heads stay apart
+        const [own] = EntityName.paperKeys(n)
+        if (own !== undefined) byPaperKey.set(own, new Set([...(byPaperKey.get(own) ?? []), e.entity.id]))
+      }
+    }
+    for (const ids of byPaperKey.values()) {
+      if (ids.size !== 2) continue
+      const [a, b] = [...ids].sort()
+      join(a!, b!, "paper-key")
+    }
+  }
+
   // A name and the one longer name of the paper that puts an organisation or a collection before it: `VOC 2012` is
   // `PASCAL VOC 2012`, `English-French` is `WMT 2014 English-French`, when the prefix is in capitals or has a digit
   // and the shorter name has a digit or is a translation direction (never `Transformer` / `Weighted Transformer`).
@@ -428,6 +515,96 @@ export const resolvePaper = (
         shortened.add(shorter)
         join(shorter, e.entity.id, "prefix")
       }
+    }
+  }
+
+  // Elliptical versions: "CIFAR-10 / 100", "CIFAR-10 and 100": a bare number the paper names is the version of the
+  // name written before it (`100` is CIFAR-100), when the paper names exactly one entity so.
+  for (const e of inputs) {
+    const numbers = new Set(namesOf(e).map((n) => n.trim()))
+    if (![...numbers].every((n) => /^\p{N}+$/u.test(n))) continue
+    const fits = new Set<EntityId>()
+    for (const n of numbers) {
+      const coordinated = new RegExp(
+        `(?<![\\p{L}\\p{N}])(\\p{Lu}[\\p{L}\\p{N}]*?)[-‐ ]?\\p{N}+\\s*(?:/|,|and|or|&)\\s*${n}(?![\\p{L}\\p{N}%]|\\.\\p{N})`,
+        "gu"
+      )
+      for (const m of context.text.matchAll(coordinated)) {
+        for (const id of byKey.get(EntityCache.keyOf(`${m[1]!}-${n}`)) ?? []) if (id !== e.entity.id) fits.add(id)
+      }
+    }
+    if (fits.size === 1) {
+      paperOnly.add(e.entity.id)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...fits][0]!, "ellipsis")
+    }
+  }
+
+  // Depth for a name: `1001-layer net` (or `1001-layer network`) is the one model of the paper named with that depth,
+  // `ResNet-1001` or `1001-layer ResNet` (whose identity form is `resnet 1001`).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const m = /^(\p{N}+)[-‐ ]layers?\s+(\p{L}+)$/u.exec(n.trim())
+      if (m === null || !DEPTH_HEADS.has(m[2]!.toLowerCase())) continue
+      const depth = m[1]!
+      const fits = new Set<EntityId>()
+      for (const o of inputs) {
+        if (o.entity.id === e.entity.id || NOT_MODELS.has(typeOf(o))) continue
+        // a model named with that depth: `ResNet-1001`, `1001-layer ResNet` (identity form `resnet 1001`)
+        if (namesOf(o).some((x) => {
+          const words = EntityName.canonicalName(x).split(" ")
+          const name = x.trim().split(/[\s\-‐]+/u).filter((t) => t !== "" && t !== depth && !/^layers?$/iu.test(t))
+          return words.length === 2 && words[1] === depth && words[0]!.length >= 3 && EntityName.looksLikeName(name)
+        })) fits.add(o.entity.id)
+      }
+      if (fits.size === 1) {
+        shortened.add(e.entity.id)
+        join(e.entity.id, [...fits][0]!, "depth")
+      }
+    }
+  }
+
+  // Measure heads: `rank-1`, `rank-1 accuracy` and `rank-1 performance` are one metric of the paper when the name
+  // before the head is written as a name (a digit, an acronym) and the paper names no other measure after it (`top-1
+  // error` beside `top-1 accuracy` leaves a bare `top-1` alone); `top-1 error rate` is `top-1 error`.
+  {
+    // the paper's names by the name before their last word (`rank-1 accuracy`: `rank1`, accuracy), and bare
+    const byStem = new Map<string, Array<{ readonly id: EntityId; readonly head: string }>>()
+    const add = (stem: string, id: EntityId, head: string): void => {
+      if (stem === "") return
+      byStem.set(stem, [...(byStem.get(stem) ?? []), { id, head }])
+    }
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const tokens = n.trim().split(/\s+/u)
+        add(EntityCache.keyOf(n), e.entity.id, "bare")
+        if (tokens.length < 2) continue
+        const last = tokens[tokens.length - 1]!
+        const rest = tokens.slice(0, -1)
+        if (ACCURACY_HEADS.has(last.toLowerCase())) add(EntityCache.keyOf(rest.join(" ")), e.entity.id, "accuracy")
+        else if (/^rates?$/u.test(last) && rest.length >= 2 && /^errors?$/u.test(rest[rest.length - 1]!)) {
+          add(EntityCache.keyOf(rest.slice(0, -1).join(" ")), e.entity.id, "error")
+        } else if (/^errors?$/u.test(last)) add(EntityCache.keyOf(rest.join(" ")), e.entity.id, "error")
+        else add(EntityCache.keyOf(rest.join(" ")), e.entity.id, `other ${last.toLowerCase()}`)
+      }
+    }
+    for (const [stem, list] of byStem) {
+      const heads = new Set(list.map((x) => x.head))
+      // `rank-1` and its accuracy heads, when nothing else is measured after it and the name has a digit
+      // (the name is written as a metric's, one lower-case word with a number: `rank-1`, `top-5`, `hits@10`; not a
+      // data set, `CIFAR10` or `CIFAR10 test`, whose accuracy is measured on it; and a bare one is typed a metric)
+      const bareOk = list.every((x) => x.head !== "bare" || MEASURE_TYPES.has(typeOf(byId.get(x.id)!)))
+      const metricName = list.some((x) => namesOf(byId.get(x.id)!).some((n) => MEASURE_NAME.test(n.trim().split(/\s+/u)[0]!) && EntityCache.keyOf(n.trim().split(/\s+/u)[0]!) === stem))
+      if (heads.has("accuracy") && [...heads].every((h) => h === "accuracy" || h === "bare") && metricName && bareOk) {
+        const ids = [...new Set(list.map((x) => x.id))].sort()
+        for (const x of ids.slice(1)) {
+          paperOnly.add(x)
+          join(x, ids[0]!, "measure-head")
+        }
+      }
+      // `top-1 error rate` and `top-1 error`, `classification error rates` and `classification error`
+      const errors = [...new Set(list.filter((x) => x.head === "error").map((x) => x.id))].sort()
+      for (const x of errors.slice(1)) join(x, errors[0]!, "measure-head")
     }
   }
 
@@ -482,8 +659,9 @@ export const resolvePaper = (
         const w = wordsOf(n)
         return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
       })
-      // the paper's task is named in its title or abstract
-      if (!ends || !inOpening(b)) continue
+      // the paper's task is named in its title or abstract; a translation direction (`English-to-German
+      // translation`) is one direction of the task, not the task a bare `translation` names
+      if (!ends || !inOpening(b) || namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
