@@ -101,6 +101,9 @@ interface EntityState {
 
 const SEP = "\u0000"
 
+/** Stores with more entities are never read whole (`learnAllEntities`): the rows of one read stay a few hundred MB. */
+const BULK_MAX_ENTITIES = 500_000
+
 /** DuckDB's VARCHAR order (binary UTF-8, i.e. code point order), not UTF-16 code unit order. */
 const compareText = (a: string, b: string): number => {
   if (a === b) return 0
@@ -306,7 +309,7 @@ export const make = (
    * paper would read later, since the run changes only entities it met. A query for a few entities costs DuckDB a
    * scan of `entity_type_votes` (no index on entity_id), so past `bulkAfterLookups` such queries in a run, one scan
    * of the three tables is cheaper than one per paper (issue 23: ~10 ms CPU a paper at 2,400 papers, growing with the
-   * store). Only with the memo (a store of at most `maxMemoRows` keys), so memory stays bounded.
+   * store). Only with the memo, and for at most `BULK_MAX_ENTITIES` stored entities, so memory stays bounded.
    */
   const learnAllEntities = Effect.gen(function*() {
     const found = yield* query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
@@ -344,7 +347,10 @@ export const make = (
       })
       let eIds = Array.from(new Set(entityIds.filter((id) => !entities.has(id))))
       let cIds = Array.from(new Set(claimIds.filter((id) => !claimKnown.has(id))))
-      if (m !== null && eIds.some((id) => m.entityIds.has(id)) && ++entityLookups > limits.bulkAfterLookups) {
+      if (
+        m !== null && m.entityIds.size <= BULK_MAX_ENTITIES && eIds.some((id) => m.entityIds.has(id)) &&
+        ++entityLookups > limits.bulkAfterLookups
+      ) {
         yield* learnAllEntities
         eIds = eIds.filter((id) => !entities.has(id))
       }
