@@ -309,7 +309,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     value: r.value,
     confidence: r.confidence
   })
-  const findings = yield* findingsOf(db, rows, papersOf)
+  // only the claims of candidate pairs are compared (merges join claims of those pairs)
+  const compared = new Set(pairs.flatMap(([a, b]) => [a.claim_id, b.claim_id]))
+  const findings = yield* findingsOf(db, rows.filter((r) => compared.has(r.claim_id)), papersOf)
   let nliJudgements = 0
   const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0, findingsDiffer: 0, candidates: 0 }
   const scored = yield* Effect.forEach(pairs, ([a, b]) =>
@@ -493,8 +495,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   }
 
   // --- Write ----------------------------------------------------------------
-  const compared = pairs.map(([a, b]) => [a.claim_id, b.claim_id] as const)
-  const edgesByKind = yield* db.transaction(applyLinking(db, { merges, survivors, compared, edges }))
+  const edgesByKind = yield* db.transaction(
+    applyLinking(db, { merges, survivors, compared: pairs.map(([a, b]) => [a.claim_id, b.claim_id] as const), edges })
+  )
   const touched = new Set<string>([...survivors.map((s) => s.id), ...(focus ?? [])])
   const resolve = new Map(merges.map((m) => [m.from, m.into] as const))
   for (const e of edges) {

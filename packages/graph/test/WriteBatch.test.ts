@@ -72,6 +72,26 @@ describe("writing papers in groups", () => {
         )
       const dumpOf = (db: string) => dump.pipe(Effect.provide(Kg.layerOffline({ db: path.join(dir, db), embeddings: "hash" })))
 
+      // Half the corpus stored first, so that the second run meets stored entities: read per paper, or all at once.
+      const half = path.join(dir, "half")
+      fs.mkdirSync(half)
+      for (const name of fs.readdirSync(corpus).sort().filter((_, i) => i % 2 === 0)) {
+        fs.copyFileSync(path.join(corpus, name), path.join(half, name))
+      }
+      const extractHalf = (db: string) =>
+        Extract.runExtraction([half], { writeBatch: false, index: false }, () => Effect.void).pipe(
+          Effect.provide(Kg.layerOffline({ db: path.join(dir, db), embeddings: "hash" }))
+        )
+      yield* extractHalf("bulk.duckdb")
+      const bulk = yield* extract("bulk.duckdb", { maxPapers: 5, maxChunks: 40, maxMillis: 60_000, bulkAfterLookups: 0 })
+      yield* extractHalf("perPaper.duckdb")
+      const perPaper = yield* extract("perPaper.duckdb", { maxPapers: 5, maxChunks: 40, maxMillis: 60_000, bulkAfterLookups: 1e9 })
+      expect(bulk.papers).toBe(perPaper.papers)
+      expect(bulk.papers).toBeGreaterThan(5)
+      const d1 = yield* dumpOf("bulk.duckdb")
+      const d2 = yield* dumpOf("perPaper.duckdb")
+      for (const table of Object.keys(d1)) expect({ table, rows: d1[table] }).toEqual({ table, rows: d2[table] })
+
       const alone = yield* extract("alone.duckdb", false)
       const grouped = yield* extract("grouped.duckdb", { maxPapers: 7, maxChunks: 40, maxMillis: 60_000 })
       // the store's keys not read into memory: every paper asks the store
@@ -163,11 +183,12 @@ describe("writing papers in groups", () => {
       expect(expected[keyOf("AN")]!.id).toBe("e-aa")
 
       // grouped: the first paper stored, the next two waiting (the store's keys in memory, or asked each time)
-      for (const maxMemoRows of [1000, 0]) {
-        const grouped = yield* open(`grouped-${maxMemoRows}.duckdb`)
+      // (bulkAfterLookups 0: the first stored entity met reads every stored entity at once)
+      for (const [maxMemoRows, bulkAfterLookups] of [[1000, 8], [0, 8], [1000, 0]] as const) {
+        const grouped = yield* open(`grouped-${maxMemoRows}-${bulkAfterLookups}.duckdb`)
         yield* grouped.store.writePaper(runId, papers[0]!)
         const batch = WriteBatch.make(grouped.db, runId, {
-          limits: { maxPapers: 100, maxChunks: 100, maxMillis: 600_000, maxMemoRows },
+          limits: { maxPapers: 100, maxChunks: 100, maxMillis: 600_000, maxMemoRows, bulkAfterLookups },
           validate: () => Effect.void,
           writeOne: (b) => grouped.store.writePaper(runId, b)
         })

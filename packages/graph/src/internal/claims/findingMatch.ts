@@ -70,6 +70,17 @@ const normaliseName = (s: string): string =>
 
 /** The identifying words of a subject, stemmed (hyphens inside a name dropped: "GATA-3" = "GATA3"). */
 export const subjectKey = (subject: string): ReadonlySet<string> => {
+  // memo by text (linking compares each finding with many others; issue 23); the sets are shared, never changed
+  const known = subjectKeys.get(subject)
+  if (known !== undefined) return known
+  const key = subjectKeyOf(subject)
+  if (subjectKeys.size >= 100_000) subjectKeys.clear()
+  subjectKeys.set(subject, key)
+  return key
+}
+const subjectKeys = new Map<string, ReadonlySet<string>>()
+
+const subjectKeyOf = (subject: string): ReadonlySet<string> => {
   const out = new Set<string>()
   // a capitalised generic word inside a name is part of it ("All Convolutional Net", "Dual Path Network")
   const original = subject.normalize("NFKC").replace(/\([^)]*\)/g, " ").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []

@@ -32,8 +32,25 @@ const STOP = new Set([
 export const words = (text: string): ReadonlyArray<string> =>
   text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu) ?? []
 
+/**
+ * Memo of {@link contentStems} by text: linking compares each claim (and its finding's parts) with many others,
+ * and a run stems the same texts again and again (issue 23). Bounded: cleared past `STEMS_MEMO` entries. The sets
+ * handed out are shared: callers never change them (they are typed `ReadonlySet`).
+ */
+const stemsMemo = new Map<string, ReadonlySet<string>>()
+const STEMS_MEMO = 100_000
+
 /** The distinct content-word stems of a text. */
 export const contentStems = (text: string): ReadonlySet<string> => {
+  const known = stemsMemo.get(text)
+  if (known !== undefined) return known
+  const out = computeStems(text)
+  if (stemsMemo.size >= STEMS_MEMO) stemsMemo.clear()
+  stemsMemo.set(text, out)
+  return out
+}
+
+const computeStems = (text: string): ReadonlySet<string> => {
   const out = new Set<string>()
   for (const w of words(text)) {
     if (STOP.has(w) || w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue

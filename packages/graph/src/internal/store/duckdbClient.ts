@@ -34,6 +34,21 @@ import * as path from "node:path"
 import type { AppendOptions, DuckDbOptions, DuckDbParam, DuckDbService } from "../../DuckDb.js"
 import { DuckDbError, StoreLockedError } from "../../DuckDb.js"
 
+/**
+ * `KG_SQL_STATS=1`: count the statements run, by their first 90 characters, and print the counts to stderr at exit
+ * (a benchmark diagnostic, `docs/benchmarks.md` issue 23).
+ */
+const sqlStats: Map<string, number> | undefined = process.env["KG_SQL_STATS"] === "1" ? new Map() : undefined
+if (sqlStats !== undefined) {
+  process.on("exit", () => {
+    for (const [k, v] of Array.from(sqlStats).sort((a, b) => b[1] - a[1])) process.stderr.write(`SQL ${v} ${k}\n`)
+  })
+}
+const countStatement = (sql: string) => {
+  if (sqlStats === undefined) return
+  const key = sql.slice(0, 90).replace(/\s+/g, " ")
+  sqlStats.set(key, (sqlStats.get(key) ?? 0) + 1)
+}
 const SQL_PREVIEW = 160
 const PREPARED_CACHE = 64
 
@@ -282,6 +297,7 @@ const onConnection = (
     )
 
     const execute = async (sql: string, params: ReadonlyArray<DuckDbParam> | undefined) => {
+      countStatement(sql)
       const { types, values } = bind(params)
       if (values === undefined) return connection.run(sql)
       let statement: DuckDBPreparedStatement
