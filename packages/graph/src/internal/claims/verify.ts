@@ -17,6 +17,7 @@ import { compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
+import { type Abbreviations, definitions, expansions } from "./abbreviations.js"
 import { contentStems } from "./identityText.js"
 import { relatedness } from "../nli/features.js"
 import { shippedModel } from "../nli/model.js"
@@ -135,6 +136,19 @@ export const candidates = (
        LIMIT ${Math.max(1, options.maxChunks ?? 400)}`,
       [rare.map((s) => `\\b${escapeRe(s)}`).join("|")]
     )
+    // Abbreviations each paper defines (in its title or the chunks read): a sentence that writes only "CDCA" is
+    // matched as if it also wrote "chenodeoxycholic acid", and the other way round.
+    const defsOf = new Map<string, Abbreviations>()
+    {
+      const texts = new Map<string, Array<string>>()
+      for (const ch of chunks) texts.set(ch.paper_id, [...(texts.get(ch.paper_id) ?? [ch.title ?? ""]), ch.text])
+      for (const [paperId, list] of texts) defsOf.set(paperId, definitions(list.join("\n")))
+    }
+    /** The sentence with the other forms of the abbreviations it uses (for matching words only). */
+    const matchText = (paperId: string, sentence: string): string => {
+      const more = expansions(sentence, defsOf.get(paperId) ?? new Map())
+      return more.length === 0 ? sentence : `${sentence} (${more.join("; ")})`
+    }
     const found: Array<Candidate> = []
     // every stored quote of a candidate claim: a sentence that is one is that claim, not new evidence
     const quoted = new Set<string>()
@@ -184,7 +198,8 @@ export const candidates = (
         // headings, captions, tables, references: not statements at all
         const score = findingScore(sentence)
         if (score === undefined) continue
-        const stems = contentStems(sentence)
+        const matched = matchText(ch.paper_id, sentence)
+        const stems = contentStems(matched)
         if (!sharesEnough(stems)) continue
         const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
           weight,
@@ -205,7 +220,7 @@ export const candidates = (
           page: ch.page,
           quote: sentence,
           relevance,
-          coverage: relatedness(sentence, statement),
+          coverage: relatedness(matched, statement),
           context: false,
           // only a sentence that reads as a finding is judged (an aim or a method states nothing to judge)
           finding: score >= MIN_FINDING_SCORE
@@ -233,7 +248,8 @@ export const candidates = (
         if (Array.from(quoted).some((k) => k.startsWith(`${ch.chunk_id}\u0000`) && (k.includes(sentence) || sentence.includes(k.slice(k.indexOf("\u0000") + 1))))) continue
         const score = findingScore(sentence)
         if (score === undefined || score < MIN_FINDING_SCORE) continue
-        const coverage = relatedness(sentence, statement)
+        const matched = matchText(ch.paper_id, sentence)
+        const coverage = relatedness(matched, statement)
         if (coverage === 0) continue
         seen.add(`${ch.chunk_id}\u0000${sentence}`)
         perPaper.set(ch.paper_id, (perPaper.get(ch.paper_id) ?? 0) + 1)
@@ -248,7 +264,12 @@ export const candidates = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems, subjectClash: false }),
+          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
+            weight,
+            stemsA: qStems,
+            stemsB: contentStems(matched),
+            subjectClash: false
+          }),
           coverage,
           context: true,
           finding: true
