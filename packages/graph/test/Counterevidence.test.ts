@@ -19,9 +19,17 @@ const HYPOTHESIS = "Chenodeoxycholic acid treatment decreases brown adipose tiss
 
 const setup = write([
   { id: "cdca", title: "Bile acids and brown fat", claims: [{ text: DEFINES_BAT }, { text: DEFINES_CDCA }, { text: FINDING }] },
-  // other papers, so that the words' specificity is not uniform
-  { id: "other1", claims: [{ text: "Whole-body energy expenditure was increased upon cold exposure in healthy subjects." }] },
-  { id: "other2", claims: [{ text: "Treatment with metformin for 12 weeks resulted in decreased hepatic glucose production." }] }
+  // other papers, so that "treatment" and "activity" are common words here, as in a real store
+  ...[
+    "Treatment with metformin for 12 weeks resulted in decreased hepatic glucose production.",
+    "Treatment with aspirin reduced platelet activity in healthy subjects.",
+    "Kinase activity increased after treatment with insulin.",
+    "Physical activity was associated with lower mortality after treatment.",
+    "Treatment of mice with rapamycin decreased mTOR activity in the liver.",
+    "Neuronal activity increased upon treatment with the agonist.",
+    "Enzyme activity was restored by treatment with the cofactor.",
+    "Treatment with statins lowered inflammatory activity in plaques."
+  ].map((text, i) => ({ id: `other${i}`, claims: [{ text }] }))
 ])
 
 describe("abbreviations", () => {
