@@ -71,6 +71,9 @@ export interface VerifyOptions {
 /** A chunk sentence is evidence only when it reads as a finding at least this strongly (the extractor's abstract threshold). */
 const MIN_FINDING_SCORE = 1
 
+/** Papers whose chunks that write only a short form (of a long form about the statement) are read too, at most. */
+const MAX_ABBREVIATION_PAPERS = 40
+
 /** Sentences of a chunk: split after . ! ? before an upper-case letter, a digit or a bracket. */
 const sentencesOf = (text: string): ReadonlyArray<string> =>
   text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
@@ -121,7 +124,7 @@ export const candidates = (
       .slice(0, options.maxCandidates ?? 40)
     // Sentences of the chunks that contain the statement's most specific words.
     const rare = Array.from(qStems).sort((a, b) => weight(b) - weight(a)).slice(0, 4).filter((s) => s.length >= 3)
-    const chunks = rare.length === 0 ? [] : yield* db.query<{
+    type ChunkRow = {
       chunk_id: string
       paper_id: string
       page: number | null
@@ -129,13 +132,14 @@ export const candidates = (
       title: string | null
       year: number | null
       retracted: boolean | null
-    }>(
+    }
+    const chunks: Array<ChunkRow> = rare.length === 0 ? [] : [...yield* db.query<ChunkRow>(
       `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted
        FROM chunks c LEFT JOIN papers p USING (paper_id)
        WHERE regexp_matches(lower(c.text), $1)
        LIMIT ${Math.max(1, options.maxChunks ?? 400)}`,
       [rare.map((s) => `\\b${escapeRe(s)}`).join("|")]
-    )
+    )]
     // Abbreviations each paper defines (in its title or the chunks read): a sentence that writes only "CDCA" is
     // matched as if it also wrote "chenodeoxycholic acid", and the other way round.
     const defsOf = new Map<string, Abbreviations>()
@@ -143,6 +147,33 @@ export const candidates = (
       const texts = new Map<string, Array<string>>()
       for (const ch of chunks) texts.set(ch.paper_id, [...(texts.get(ch.paper_id) ?? [ch.title ?? ""]), ch.text])
       for (const [paperId, list] of texts) defsOf.set(paperId, definitions(list.join("\n")))
+      // the chunks of those papers that write only the short form of a long form about the statement ("CDCA" in a
+      // later chunk of a paper that defined "chenodeoxycholic acid (CDCA)" in its first)
+      const shortForms = new Map<string, Set<string>>()
+      for (const [paperId, defs] of defsOf) {
+        for (const [sf, lfs] of defs) {
+          if (lfs.some((lf) => Array.from(contentStems(lf)).some((x) => qStems.has(x))) && !qStems.has(sf)) {
+            shortForms.set(paperId, (shortForms.get(paperId) ?? new Set()).add(sf))
+          }
+        }
+      }
+      const read = new Set(chunks.map((c) => c.chunk_id))
+      const room = Math.max(0, (options.maxChunks ?? 400) - chunks.length)
+      const papers = Array.from(shortForms).slice(0, MAX_ABBREVIATION_PAPERS)
+      if (room > 0 && papers.length > 0) {
+        const more = yield* db.query<ChunkRow>(
+          `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted
+           FROM chunks c LEFT JOIN papers p USING (paper_id)
+           WHERE ${papers.map((_, i) => `(c.paper_id = $${2 * i + 1} AND regexp_matches(lower(c.text), $${2 * i + 2}))`).join(" OR ")}
+           LIMIT ${room + read.size}`,
+          papers.flatMap(([paperId, sfs]) => [paperId, Array.from(sfs).map((sf) => `\\b${escapeRe(sf)}\\b`).join("|")])
+        )
+        for (const ch of more) {
+          if (read.has(ch.chunk_id) || chunks.length >= (options.maxChunks ?? 400)) continue
+          read.add(ch.chunk_id)
+          chunks.push(ch)
+        }
+      }
     }
     /** The sentence with the other forms of the abbreviations it uses (for matching words only). */
     const matchText = (paperId: string, sentence: string): string => {
