@@ -54,7 +54,7 @@ const foldModels: Array<NliModel> = [0, 1, 2, 3, 4].map((k) =>
 
 const claims = readClaims().filter((c) => splitOfClaim(c.cited_doc_ids) === "dev" && Object.keys(c.evidence).length > 0)
 
-export interface Judged extends Candidate {
+interface Judged extends Candidate {
   readonly p: number
   readonly verdict: string
   readonly findingRule: number | undefined
@@ -120,7 +120,7 @@ const whyRejected = (list: ReadonlyArray<Judged>): string => {
 }
 
 const labelsOf = (c: (typeof claims)[number]) => {
-  const labels = Object.entries(c.evidence).map(([d, sets]) => [`scifact-doc-${d}`, new Set(sets.map((x) => x.label))] as const)
+  const labels = Object.entries(c.evidence).map(([d, sets]): readonly [string, ReadonlySet<string>] => [`scifact-doc-${d}`, new Set(sets.map((x) => x.label))])
   return {
     contra: labels.filter(([, l]) => l.has("CONTRADICT")).map(([d]) => d),
     support: labels.filter(([, l]) => l.has("SUPPORT") && !l.has("CONTRADICT")).map(([d]) => d)
