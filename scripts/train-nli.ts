@@ -156,8 +156,7 @@ const paperOutcome = (coverageRatio: number, contradictAt: number) => {
       if (bestCoverage === 0) continue
       const read = items.filter((j) => j.coverage >= bestCoverage * coverageRatio)
       const top = [...read].sort((a, b) => b.p - a.p || b.relevance - a.relevance)[0]!
-      // as queriesVerify.byLearnedRule: only a sentence at least as much about the hypothesis can veto by support
-      const maxSupport = Math.max(0, ...read.filter((j) => j.coverage >= top.coverage).map((j) => 1 - j.p))
+      const maxSupport = Math.max(...read.map((j) => 1 - j.p))
       // ranked as counterevidence ranks it: relevance x confidence
       if (top.p >= contradictAt && top.p > maxSupport && top.relevance >= MIN_CONTEXT_RELEVANCE) returned.push({ paperId, strength: top.relevance * top.p })
     }

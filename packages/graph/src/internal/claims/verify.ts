@@ -456,8 +456,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000
  * relevant finding sentences (coverage of the statement's words within
  * `coverageRatio` of the paper's best), and contradicts the statement when
  * the most contradiction-like of them reaches `contradictAt` and is further
- * from 0.5 than the most support-like one among those that cover at least
- * as many of the statement's words. Its evidence is that sentence
+ * from 0.5 than the most support-like one. Its evidence is that sentence
  * (verdict `contradict`, confidence its P(contradict)) and any other of them
  * the judge labelled `contradict`.
  */
@@ -470,9 +469,7 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule)
     const read = judged.filter((e) => e.coverage >= best * rule.coverageRatio)
     const top = [...read].sort((a, b) => pOf(b)! - pOf(a)! || b.relevance - a.relevance)[0]!
     const maxP = pOf(top)!
-    // a support-like sentence outweighs the contradiction only when it is at least as much about the statement
-    // (covers as many of its words): a sentence on the side of the topic does not veto the one that answers it
-    const maxSupport = Math.max(0, ...read.filter((e) => e.coverage >= top.coverage).map((e) => 1 - pOf(e)!))
+    const maxSupport = Math.max(...read.map((e) => 1 - pOf(e)!))
     // the sentence that contradicts must itself be about the statement (at the relevance floor): on long papers
     // the best-covered sentences of a loosely related paper share only a common word or two
     if (maxP < rule.contradictAt || maxP <= maxSupport || top.relevance < MIN_CONTEXT_RELEVANCE) continue
