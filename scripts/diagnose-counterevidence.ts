@@ -16,7 +16,9 @@
  * - `rankedBelow3`: returned, but below the first 3 papers;
  * - `found`.
  *
- * and the figures of the paper rules compared here are printed (found: a
+ * and, with `--grid`, the figures of variants of the paper rule (coverage ratio, threshold, and which read
+ * sentences may veto by support: a relevance floor, a coverage at least the contradicting sentence's) are printed
+ * (found: a
  * contradicting abstract among the first 3 papers; false: a supporting
  * abstract returned at all). Development half only: the held-out half is
  * never read.
@@ -91,16 +93,18 @@ const byPaper = (items: ReadonlyArray<Judged>) => {
 
 /**
  * The shipped rule (queriesVerify.byLearnedRule), ranked by relevance x P as counterevidence ranks it; `vetoFloor`:
- * only read sentences at this relevance or above can veto by support (0: every read sentence, as shipped).
+ * only read sentences at this relevance or above can veto by support (0: every read sentence, as shipped);
+ * `vetoCoverage`: ... and covering at least this share of the contradicting sentence's coverage (0 as shipped; 1 was
+ * measured and rejected, docs/benchmarks.md).
  */
-const shippedRule = (coverageRatio: number, contradictAt: number, vetoFloor = 0): Rule => (items) => {
+const shippedRule = (coverageRatio: number, contradictAt: number, vetoFloor = 0, vetoCoverage = 0): Rule => (items) => {
   const out: Array<{ paperId: string; strength: number; top: Judged }> = []
   for (const [paperId, list] of byPaper(items)) {
     const best = Math.max(0, ...list.map((e) => e.coverage))
     if (best === 0) continue
     const read = list.filter((e) => e.coverage >= best * coverageRatio)
     const top = [...read].sort((a, b) => b.p - a.p || b.relevance - a.relevance)[0]!
-    const maxSupport = Math.max(0, ...read.filter((e) => e.relevance >= vetoFloor).map((e) => 1 - e.p))
+    const maxSupport = Math.max(0, ...read.filter((e) => e.relevance >= vetoFloor && e.coverage >= vetoCoverage * top.coverage).map((e) => 1 - e.p))
     if (top.p < contradictAt || top.p <= maxSupport || top.relevance < MIN_CONTEXT_RELEVANCE) continue
     out.push({ paperId, strength: top.relevance * Math.max(top.p, top.verdict === "contradict" ? top.p : 0), top })
   }
@@ -175,8 +179,10 @@ const grid: Array<Record<string, unknown>> = []
 for (const coverageRatio of [0.5, 0.6, 0.75, 0.9]) {
   for (const contradictAt of [0.5, 0.525, 0.55, 0.575, 0.6, 0.65]) {
     for (const vetoFloor of [0, 0.1, 0.2, 0.3]) {
-      const { misses: _m, kinds: _k, ...o } = outcome(shippedRule(coverageRatio, contradictAt, vetoFloor))
-      grid.push({ coverageRatio, contradictAt, vetoFloor, ...o })
+      for (const vetoCoverage of [0, 1]) {
+        const { misses: _m, kinds: _k, ...o } = outcome(shippedRule(coverageRatio, contradictAt, vetoFloor, vetoCoverage))
+        grid.push({ coverageRatio, contradictAt, vetoFloor, vetoCoverage, ...o })
+      }
     }
   }
 }

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { DuckDb } from "../src/DuckDb.js"
 import * as GraphQueries from "../src/GraphQueries.js"
 import { definitions, expansions } from "../src/internal/claims/abbreviations.js"
-import { candidates } from "../src/internal/claims/verify.js"
+import { candidates, contradictingByPaper, type JudgedEvidence } from "../src/internal/claims/verify.js"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
 const DEFINES_BAT = "The interest in brown adipose tissue (BAT) as a target to combat metabolic disease has recently been renewed with the discovery of functional BAT in humans."
@@ -75,4 +75,43 @@ describe("counterevidence with abbreviations", () => {
       expect(result.against.map((a) => a.sources[0]?.paperId)).toContain("cdca")
       expect(result.against.find((a) => a.sources[0]?.paperId === "cdca")?.text).toBe(FINDING)
     }).pipe(Effect.provide(testLayer)))
+})
+
+describe("the paper rule", () => {
+  const sentence = (text: string, p: number, coverage: number): JudgedEvidence => ({
+    kind: "sentence",
+    claimId: null,
+    text,
+    paperId: "ly49q",
+    title: "Ly49Q",
+    year: 2010,
+    retracted: false,
+    chunkId: "ly49q#0",
+    page: 1,
+    quote: text,
+    relevance: 0.45,
+    coverage,
+    context: false,
+    verdict: p >= 0.55 ? "contradict" : p <= 0.425 ? "support" : "neutral",
+    confidence: p >= 0.5 ? p : 1 - p,
+    signals: { pContradict: p }
+  })
+  // SciFact doc 5531479 against "Active Ly49Q prevents neutrophil polarization" (a gold contradiction)
+  const contradicting = sentence(
+    "However, in the presence of inflammatory stimuli, Ly49Q mediated rapid neutrophil polarization and tissue infiltration.",
+    0.6,
+    0.6
+  )
+  const rule = { coverageRatio: 0.6, contradictAt: 0.55 }
+
+  it("returns a paper whose best-covered sentence contradicts", () => {
+    const papers = contradictingByPaper([contradicting], { rule })
+    expect(papers.map((p) => p.paperId)).toEqual(["ly49q"])
+    expect(papers[0]!.against[0]!.text).toBe(contradicting.text)
+  })
+
+  it("a support-like sentence among the paper's most relevant vetoes it: a paper on both sides counts for neither", () => {
+    const support = sentence("Ly49Q prevented neutrophil polarization in the steady state.", 0.3, 0.6)
+    expect(contradictingByPaper([contradicting, support], { rule })).toEqual([])
+  })
 })
