@@ -419,8 +419,18 @@ const PRONOUN_SUBJECT = /(?:^|\s)(?:it|they|this|these|those|he|she|we|them|one|
  * @since 0.1.0
  * @category identity
  */
-export const unresolvedSubject = (text: string): boolean =>
-  selfReferential(text) || PRONOUN_SUBJECT.test(subjectPhrase(text).replace(/[,;:.]+$/, "").trim())
+export const unresolvedSubject = (text: string): boolean => {
+  if (selfReferential(text)) return true
+  const phrase = subjectPhrase(text).replace(/[,;:.]+$/, "").trim()
+  // "IgA plasma cells that are specific for TG2 are scarce": a relative pronoun after a noun phrase opens a
+  // relative clause; the subject is the noun phrase, stated
+  if (RELATIVE_CLAUSE.test(phrase)) return false
+  return PRONOUN_SUBJECT.test(phrase)
+}
+
+/** A noun phrase of two words or more, then a relative pronoun (not after a preposition or a determiner). */
+const RELATIVE_CLAUSE =
+  /^(?:\S+\s+)+(?!(?:of|for|in|on|to|with|by|at|from|as|than|and|or|the|a|an|this|these|those|such)\s)\S+\s+(?:that|which|who)$/i
 
 /** Conversion placeholders: the claim's subject or object was a formula or a reference that is gone. */
 const PLACEHOLDER = /\[formula\]|\bREF\b|\[ref\]|\{\{(?:formula|cite):/

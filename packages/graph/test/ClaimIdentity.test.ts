@@ -75,6 +75,11 @@ describe("ClaimIdentity.subjectOverlap: the same specific thing", () => {
     expect(ClaimIdentity.unresolvedSubject("In the regions in between they show the same behaviour.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("A cause for this could be its single-step accuracy profile.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("ALDH1 expression is associated with poorer prognosis.")).toBe(false)
+    // a relative clause after a stated noun phrase (SciFact): the subject is stated, not a pronoun
+    expect(ClaimIdentity.unresolvedSubject(
+      "IgA plasma cells that are specific for transglutaminase 2 are scarce in the duodenal mucosa of celiac disease patients."
+    )).toBe(false)
+    expect(ClaimIdentity.unresolvedSubject("It is clear that this works.")).toBe(true)
     // two stated subjects, neither mentioned by the other: different things, whatever else they share
     const a = "AdderNet performs slightly worse in terms of accuracy and also is much slower to train."
     const b = "LocalRetro and MHNreact follow this with 52.5% accuracy, and AZF performs notably worse with an accuracy of 43.3%."

@@ -115,6 +115,30 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       expect(edge?.kind).not.toBe("contradicts")
     }).pipe(Effect.provide(testLayer)))
 
+  // a real replication on the 43 related papers (SciREX, allenai/SciREX, Apache-2.0): the All Convolutional Net
+  // and the Generalizing Pooling paper, which re-tests it on its own baseline. Its outcome is in neither sentence
+  // (no dataset; "performance" against an error rate), so it stays a visible candidate, never a status-changing edge.
+  it("a replication whose outcome neither sentence states stays a candidate replicates", () => {
+    const a = "Third, surprisingly, when pooling is replaced by an additional convolution layer with stride performance stabilizes and even improves on the base model."
+    const b = "From the baseline error rate of 9.10%, replacing each of the 2 max pooling layers with stacked stride 2 conv: ReLU (as in) lowers the error to 8.77%, but adds 0.5 M extra parameters."
+    const comparison = ClaimIdentity.compareFindings(findingOf(a), findingOf(b), { a, b })
+    expect(comparison.outcome).toBe("unknown")
+    expect(comparison.subject).not.toBe("different")
+    // the signals the linker computed for this pair on the 43 related papers: a candidate replication
+    const real = ClaimIdentity.decideFinding(comparison, { semantic: 0.295, domain: 0.3542, conditions: 1, outcome: 1, subject: 0.2603 }, {
+      labels: ["support", "support"],
+      pContradict: 0.39
+    })
+    expect(real.decision).toBe("weak_link")
+    expect(real.candidate).toBe("replicates")
+    // however close the words, an outcome neither sentence states never makes a status-changing edge
+    const close = ClaimIdentity.decideFinding(comparison, { semantic: 0.95, domain: 1, conditions: 1, outcome: 1, subject: 0.95 }, {
+      labels: ["support", "support"],
+      pContradict: 0.1
+    })
+    expect(close.decision).toBe("weak_link")
+  })
+
   // real edges
   it.effect("an effect against no effect on the same outcome is a contradiction", () =>
     Effect.gen(function*() {

@@ -17,6 +17,7 @@ import { compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
+import { type Abbreviations, definitions, expansions } from "./abbreviations.js"
 import { contentStems } from "./identityText.js"
 import { relatedness } from "../nli/features.js"
 import { shippedModel } from "../nli/model.js"
@@ -70,6 +71,9 @@ export interface VerifyOptions {
 /** A chunk sentence is evidence only when it reads as a finding at least this strongly (the extractor's abstract threshold). */
 const MIN_FINDING_SCORE = 1
 
+/** Papers whose chunks that write only a short form (of a long form about the statement) are read too, at most. */
+const MAX_ABBREVIATION_PAPERS = 40
+
 /** Sentences of a chunk: split after . ! ? before an upper-case letter, a digit or a bracket. */
 const sentencesOf = (text: string): ReadonlyArray<string> =>
   text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
@@ -120,7 +124,7 @@ export const candidates = (
       .slice(0, options.maxCandidates ?? 40)
     // Sentences of the chunks that contain the statement's most specific words.
     const rare = Array.from(qStems).sort((a, b) => weight(b) - weight(a)).slice(0, 4).filter((s) => s.length >= 3)
-    const chunks = rare.length === 0 ? [] : yield* db.query<{
+    type ChunkRow = {
       chunk_id: string
       paper_id: string
       page: number | null
@@ -128,13 +132,54 @@ export const candidates = (
       title: string | null
       year: number | null
       retracted: boolean | null
-    }>(
+    }
+    const chunks: Array<ChunkRow> = rare.length === 0 ? [] : [...yield* db.query<ChunkRow>(
       `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted
        FROM chunks c LEFT JOIN papers p USING (paper_id)
        WHERE regexp_matches(lower(c.text), $1)
        LIMIT ${Math.max(1, options.maxChunks ?? 400)}`,
       [rare.map((s) => `\\b${escapeRe(s)}`).join("|")]
-    )
+    )]
+    // Abbreviations each paper defines (in its title or the chunks read): a sentence that writes only "CDCA" is
+    // matched as if it also wrote "chenodeoxycholic acid", and the other way round.
+    const defsOf = new Map<string, Abbreviations>()
+    {
+      const texts = new Map<string, Array<string>>()
+      for (const ch of chunks) texts.set(ch.paper_id, [...(texts.get(ch.paper_id) ?? [ch.title ?? ""]), ch.text])
+      for (const [paperId, list] of texts) defsOf.set(paperId, definitions(list.join("\n")))
+      // the chunks of those papers that write only the short form of a long form about the statement ("CDCA" in a
+      // later chunk of a paper that defined "chenodeoxycholic acid (CDCA)" in its first)
+      const shortForms = new Map<string, Set<string>>()
+      for (const [paperId, defs] of defsOf) {
+        for (const [sf, lfs] of defs) {
+          if (lfs.some((lf) => Array.from(contentStems(lf)).some((x) => qStems.has(x))) && !qStems.has(sf)) {
+            shortForms.set(paperId, (shortForms.get(paperId) ?? new Set()).add(sf))
+          }
+        }
+      }
+      const read = new Set(chunks.map((c) => c.chunk_id))
+      const room = Math.max(0, (options.maxChunks ?? 400) - chunks.length)
+      const papers = Array.from(shortForms).slice(0, MAX_ABBREVIATION_PAPERS)
+      if (room > 0 && papers.length > 0) {
+        const more = yield* db.query<ChunkRow>(
+          `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted
+           FROM chunks c LEFT JOIN papers p USING (paper_id)
+           WHERE ${papers.map((_, i) => `(c.paper_id = $${2 * i + 1} AND regexp_matches(lower(c.text), $${2 * i + 2}))`).join(" OR ")}
+           LIMIT ${room + read.size}`,
+          papers.flatMap(([paperId, sfs]) => [paperId, Array.from(sfs).map((sf) => `\\b${escapeRe(sf)}\\b`).join("|")])
+        )
+        for (const ch of more) {
+          if (read.has(ch.chunk_id) || chunks.length >= (options.maxChunks ?? 400)) continue
+          read.add(ch.chunk_id)
+          chunks.push(ch)
+        }
+      }
+    }
+    /** The sentence with the other forms of the abbreviations it uses (for matching words only). */
+    const matchText = (paperId: string, sentence: string): string => {
+      const more = expansions(sentence, defsOf.get(paperId) ?? new Map())
+      return more.length === 0 ? sentence : `${sentence} (${more.join("; ")})`
+    }
     const found: Array<Candidate> = []
     // every stored quote of a candidate claim: a sentence that is one is that claim, not new evidence
     const quoted = new Set<string>()
@@ -184,7 +229,8 @@ export const candidates = (
         // headings, captions, tables, references: not statements at all
         const score = findingScore(sentence)
         if (score === undefined) continue
-        const stems = contentStems(sentence)
+        const matched = matchText(ch.paper_id, sentence)
+        const stems = contentStems(matched)
         if (!sharesEnough(stems)) continue
         const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
           weight,
@@ -205,7 +251,7 @@ export const candidates = (
           page: ch.page,
           quote: sentence,
           relevance,
-          coverage: relatedness(sentence, statement),
+          coverage: relatedness(matched, statement),
           context: false,
           // only a sentence that reads as a finding is judged (an aim or a method states nothing to judge)
           finding: score >= MIN_FINDING_SCORE
@@ -233,7 +279,8 @@ export const candidates = (
         if (Array.from(quoted).some((k) => k.startsWith(`${ch.chunk_id}\u0000`) && (k.includes(sentence) || sentence.includes(k.slice(k.indexOf("\u0000") + 1))))) continue
         const score = findingScore(sentence)
         if (score === undefined || score < MIN_FINDING_SCORE) continue
-        const coverage = relatedness(sentence, statement)
+        const matched = matchText(ch.paper_id, sentence)
+        const coverage = relatedness(matched, statement)
         if (coverage === 0) continue
         seen.add(`${ch.chunk_id}\u0000${sentence}`)
         perPaper.set(ch.paper_id, (perPaper.get(ch.paper_id) ?? 0) + 1)
@@ -248,7 +295,12 @@ export const candidates = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, { weight, stemsA: qStems, subjectClash: false }),
+          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
+            weight,
+            stemsA: qStems,
+            stemsB: contentStems(matched),
+            subjectClash: false
+          }),
           coverage,
           context: true,
           finding: true
