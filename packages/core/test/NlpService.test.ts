@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import type { ChunkConfig, Sentence, TextChunk, Token } from "../src/NlpService.js"
 import { WINK_TERMS_ID, winkTermPaths } from "../src/internal/nlp.js"
 import * as Nlp from "../src/NlpService.js"
@@ -436,4 +436,30 @@ describe("NlpService (Test)", () => {
   it.prop("chunks respect the budget, the overlap and the source", [textArb, configArb], ([text, config]) => {
     checkChunks(test, text, config)
   }, { fastCheck: { numRuns: 60 } })
+})
+
+describe("wink: one sentence parse for chunking and sentencize", () => {
+  it("a text chunked first splits into the sentences a fresh instance gives it, and tokenises the same", () => {
+    const fresh = (): Service => Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
+    const texts = [
+      paper(readdirSync(new URL("../../../testdata/papers/md/", import.meta.url)).filter((f) => f.endsWith(".md")).sort()[0]!),
+      "We present a method. It improves accuracy by 3.5 points (p < 0.01) over Smith et al. The code is public.",
+      "Short text without a final stop"
+    ]
+    for (const text of texts) {
+      const reference = fresh()
+      const expected = { sentences: reference.sentencize(text), tokens: reference.tokenize(text) }
+      const chunkedFirst = fresh()
+      chunkedFirst.chunkText(text, { maxTokens: 64, overlapTokens: 8 })
+      expect(chunkedFirst.sentencize(text)).toEqual(expected.sentences)
+      expect(chunkedFirst.tokenize(text)).toEqual(expected.tokens)
+      // and the other order: tokens first, then chunks, then sentences
+      const tokensFirst = fresh()
+      expect(tokensFirst.tokenize(text)).toEqual(expected.tokens)
+      expect(tokensFirst.chunkText(text, { maxTokens: 64, overlapTokens: 8 })).toEqual(
+        reference.chunkText(text, { maxTokens: 64, overlapTokens: 8 })
+      )
+      expect(tokensFirst.sentencize(text)).toEqual(expected.sentences)
+    }
+  })
 })

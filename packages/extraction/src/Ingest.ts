@@ -31,6 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
+import type { Stats } from "node:fs"
 import { basename, extname } from "node:path"
 import { firstHeading, splitFrontMatter } from "./internal/ingestMarkdown.js"
 import { joinPages, readPdf } from "./internal/ingestPdf.js"
@@ -341,9 +342,9 @@ const describeText = (text: string): { readonly id: string | null; readonly year
 
 const emptyReason = (what: string): string => `${what}; there is nothing to ingest: add text or leave the file out`
 
-const readBytes = (path: string, maxBytes: number): Effect.Effect<Uint8Array, SkipInfo> =>
+const readBytes = (path: string, maxBytes: number, statted?: Stats): Effect.Effect<Uint8Array, SkipInfo> =>
   Effect.gen(function*() {
-    const stats = yield* Effect.tryPromise({ try: () => fs.stat(path), catch: accessProblem })
+    const stats = statted ?? (yield* Effect.tryPromise({ try: () => fs.stat(path), catch: accessProblem }))
     if (stats.isDirectory()) {
       return yield* Effect.fail<SkipInfo>({ kind: "Unreadable", reason: "is a folder, not a file; give the folder to discover or ingest instead" })
     }
@@ -485,14 +486,14 @@ export const readDocument: (
         reason: `has ${what} of text, more than one paper (the limit is ${maxChars.toLocaleString("en-US")} ` +
           `characters); split it into its papers, or raise the limit (maxChars)`
       })
+      // One `stat` for both size checks (the character limit here, the byte limit in `readBytes`).
+      const stats = yield* Effect.tryPromise({ try: () => fs.stat(path), catch: accessProblem })
       if (declared !== "pdf") {
         // UTF-8 needs at most 3 bytes per UTF-16 unit: a text file of more than 3 x maxChars bytes is refused unread.
-        const size = yield* Effect.tryPromise({ try: () => fs.stat(path), catch: accessProblem }).pipe(
-          Effect.map((stats) => (stats.isFile() ? stats.size : 0))
-        )
+        const size = stats.isFile() ? stats.size : 0
         if (size > maxChars * 3) return yield* Effect.fail(tooManyChars(formatBytes(size)))
       }
-      const bytes = yield* readBytes(path, options?.maxBytes ?? DEFAULT_MAX_BYTES)
+      const bytes = yield* readBytes(path, options?.maxBytes ?? DEFAULT_MAX_BYTES, stats)
       if (bytes.length === 0) return yield* Effect.fail<SkipInfo>({ kind: "Empty", reason: emptyReason("is empty (0 bytes)") })
       const contentHash = sha256Hex(bytes)
       if (options?.isKnown !== undefined && (yield* options.isKnown(contentHash))) {

@@ -525,7 +525,7 @@ const processChunk = (
     }
     const checked = options.validate === false
       ? { kept: graphInput, violations: [] }
-      : yield* shacl.filterValid(graphInput, Rdf.chunkToQuads(graphInput)).pipe(Effect.orDie)
+      : yield* shacl.filterValid(graphInput, Rdf.chunkQuadsUnordered(graphInput)).pipe(Effect.orDie)
     const violations: Array<Violation> = [
       ...cut,
       ...grounded.dropped,

@@ -254,7 +254,18 @@ const claimOrder = (a: ClaimInput, b: ClaimInput): number =>
  * @since 0.1.0
  * @category constructors
  */
-export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => {
+export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => sortQuads(chunkQuadsUnordered(input))
+
+/**
+ * The quads of {@link chunkToQuads} as built: neither sorted nor
+ * de-duplicated. For SHACL validation, whose outcome neither order nor
+ * duplicates change (both engines read the quads as a set and sort what they
+ * report), so a chunk's graph is not serialised to N-Triples to be sorted.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const chunkQuadsUnordered = (input: ChunkGraphInput): Array<Quad> => {
   const out: Array<Quad> = []
   const add = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object) => out.push(quad(s, p, o))
 
@@ -350,7 +361,7 @@ export const chunkToQuads = (input: ChunkGraphInput): Array<Quad> => {
     add(source, kg("quote"), literal(c.evidence))
   }
 
-  return sortQuads(out)
+  return out
 }
 
 // ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import { makeEngine, type ShaclEngine } from "./internal/shacl.js"
 import { dropViolating } from "./internal/shaclFilter.js"
 import { researchShapesPath } from "./Ontologies.js"
-import { type ChunkGraphInput, chunkToQuads, parseTurtle, type Quad } from "./Rdf.js"
+import { type ChunkGraphInput, chunkQuadsUnordered, parseTurtle, type Quad } from "./Rdf.js"
 
 // ---------------------------------------------------------------------------
 // Models
@@ -194,7 +194,7 @@ const serviceFromEngine = (engine: ShaclEngine, shapesFile: string): ShaclValida
   ) {
     const all = new Map<string, Violation>()
     let current = input
-    let data = quads ?? chunkToQuads(input)
+    let data = quads ?? chunkQuadsUnordered(input)
     let keptConforms = false
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const outcome = yield* validate(data)
@@ -206,7 +206,7 @@ const serviceFromEngine = (engine: ShaclEngine, shapesFile: string): ShaclValida
       const { changed, kept } = dropViolating(current, outcome.violations)
       current = kept
       if (!changed) break
-      data = chunkToQuads(current)
+      data = chunkQuadsUnordered(current)
     }
     const violations = Array.from(all.keys())
       .sort()
@@ -227,7 +227,7 @@ const serviceFromEngine = (engine: ShaclEngine, shapesFile: string): ShaclValida
     input: ChunkGraphInput,
     quads?: ReadonlyArray<Quad>
   ) {
-    const outcome = yield* validate(quads ?? chunkToQuads(input))
+    const outcome = yield* validate(quads ?? chunkQuadsUnordered(input))
     if (!outcome.conforms) {
       return yield* new ShaclViolationsError({ chunkId: input.chunk.id, violations: outcome.violations })
     }
@@ -323,7 +323,7 @@ export const validate = (
 /**
  * Lenient mode with the validator in context: drop the claims (a claim whose
  * ClaimSource violates included), entities (with their relations) and
- * relations whose nodes violate; keep the rest. `quads` defaults to `chunkToQuads(input)`.
+ * relations whose nodes violate; keep the rest. `quads` defaults to `chunkQuadsUnordered(input)`.
  *
  * @since 0.1.0
  * @category accessors

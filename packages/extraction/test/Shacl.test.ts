@@ -255,6 +255,28 @@ describe("ShaclValidator", () => {
         expect(filtered.kept.claims[0]!.entityIds).not.toContain(ghost)
         expect(filtered.keptConforms).toBe(true)
       }))
+
+    it.effect("the unordered quads (what the pipeline validates) give the outcome of the sorted ones, shuffled or doubled", () =>
+      Effect.gen(function*() {
+        const ghost = "https://w3id.org/kg/id/entity/method/ghost" as EntityId
+        const bad = {
+          ...input,
+          claims: input.claims.map((c, i) =>
+            i === 0 ? { ...c, status: "ungrounded" } : i === 1 ? { ...c, entityIds: [...c.entityIds, ghost] } : c
+          ),
+          relations: [...input.relations, { ...input.relations[0]!, confidence: 1.7 }]
+        }
+        const unordered = Rdf.chunkQuadsUnordered(bad)
+        // the same set of quads as chunkToQuads
+        expect(Rdf.canonicalQuads(unordered)).toEqual(Rdf.chunkToQuads(bad))
+        const reference = yield* Shacl.filterValid(bad, Rdf.chunkToQuads(bad))
+        expect(reference.violations.length).toBeGreaterThan(1)
+        for (const quads of [unordered, [...unordered].reverse(), [...unordered, ...unordered.slice(0, 7)]]) {
+          const outcome = yield* Shacl.filterValid(bad, quads)
+          expect(outcome).toEqual(reference)
+        }
+        expect(yield* Shacl.filterValid(bad)).toEqual(reference)
+      }))
   })
 
   describe("broken shapes", () => {

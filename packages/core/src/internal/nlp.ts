@@ -946,7 +946,16 @@ const makeWinkNlpNow = (): Service => {
     tokenize,
     terms: fast.terms,
     countTokens: (text) => lexWink(w.sbd, text, false).size,
-    chunkText: (text, config = defaultConfig) => chunkLexed(lexWink(w.sbd, text, true), config),
+    chunkText: (text, config = defaultConfig) => {
+      const lexed = lexWink(w.sbd, text, true)
+      // The same parse `sentencize` makes: its sentences are kept, so a text chunked and then split into sentences
+      // (the offline worker chunks a document, then its paper record splits the same text) is parsed once.
+      if (text.length <= PARSE_MEMO_CHARS) {
+        const entry = parsedOf(text)
+        entry.sentences ??= sentencesOf(lexed)
+      }
+      return chunkLexed(lexed, config)
+    },
     keywords: (text, limit) => keywordsOf(text, tokenize(text), limit)
   }
 }
