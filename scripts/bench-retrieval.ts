@@ -74,6 +74,15 @@ if (papersDir === undefined) {
   console.error("bench-retrieval: put the papers at ../shared/data/papers/md")
   process.exit(1)
 }
+/**
+ * `--mix runs`: each chunk is 3 runs of about 100 words from random places (the papers in md/ and the 43 in related/),
+ * so that (almost) every chunk is distinct; the default (`--mix none`, as in the earlier figures) is one run of about
+ * 300 words, which repeats whole chunks (only 6,685 of 100,000 chunk vectors distinct), unlike a real corpus.
+ */
+const MIX = arg("mix", "none") as "none" | "runs"
+/** `--only store|index`: build the store (if missing) and stop, or build the index from scratch and stop. */
+const ONLY = arg("only", "")
+const sourceDirs = MIX === "runs" ? [papersDir, path.join(papersDir, "..", "related")].filter((d) => fs.existsSync(d)) : [papersDir]
 
 /** mulberry32 */
 const prng = (seed: number) => {
@@ -112,9 +121,9 @@ interface Source {
 
 const readSources = Effect.gen(function*() {
   const nlp = yield* NlpService.NlpService
-  const files = fs.readdirSync(papersDir).filter((f) => f.endsWith(".md")).sort()
+  const files = sourceDirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith(".md")).sort().map((f) => path.join(d, f)))
   return files.map((f): Source => {
-    const text = body(path.join(papersDir, f))
+    const text = body(f)
     const sentences = nlp.sentencize(text).map((s) => s.text.replace(/\s+/g, " ").trim())
       .filter((s) => s.split(" ").length >= 6 && s.split(" ").length <= 60 && !s.includes("{{"))
     const phrases = nlp.keywords(text, 150).map((k) => k.term).filter((t) => t.length >= 4)
@@ -139,15 +148,19 @@ const build = Effect.gen(function*() {
     let offset = 0
     for (let i = 0; i < n; i++) {
       // a run of consecutive sentences from a random paper (mostly this paper's source, sometimes another)
-      const from = random() < 0.7 ? src : sources[Math.floor(random() * sources.length)]!
-      let cursor = Math.floor(random() * from.sentences.length)
       const parts: Array<string> = []
       let words = 0
-      while (words < 300) {
-        const s = from.sentences[cursor % from.sentences.length]!
-        cursor++
-        parts.push(s)
-        words += s.split(" ").length
+      const runs = MIX === "runs" ? 3 : 1
+      for (let r = 0; r < runs; r++) {
+        const from = random() < 0.7 ? src : sources[Math.floor(random() * sources.length)]!
+        let cursor = Math.floor(random() * from.sentences.length)
+        const target = Math.round((300 * (r + 1)) / runs)
+        while (words < target) {
+          const s = from.sentences[cursor % from.sentences.length]!
+          cursor++
+          parts.push(s)
+          words += s.split(" ").length
+        }
       }
       const text = parts.join(" ")
       chunks.push(new Chunk({
@@ -414,7 +427,21 @@ const program = Effect.gen(function*() {
     const built = yield* build.pipe(Effect.provide(storeLayer), Effect.provide(layer))
     console.error(`built ${built.papers} papers in ${built.seconds.toFixed(0)}s`)
   }
+  if (ONLY === "store") return
   const { again, built, diskMb, stats, tokeniser } = yield* buildIndex.pipe(Effect.provide(storeLayer), Effect.provide(layer))
+  if (ONLY === "index") {
+    console.log(JSON.stringify({
+      chunks: stats.tables.chunks,
+      buildSeconds: Math.round(built.ms / 100) / 10,
+      rowsTokenised: built.value!.tokenised,
+      segments: built.value!.segments,
+      noOpUpdateMs: Math.round(again.ms),
+      diskMb,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      load: os.loadavg().map((x) => Math.round(x * 10) / 10)
+    }))
+    return
+  }
   const child = spawnSync(
     process.execPath,
     ["--import", "tsx", "--conditions=@kg/source", fileURLToPath(import.meta.url), "--serve", "--db", DB, "--chunks", String(CHUNKS),

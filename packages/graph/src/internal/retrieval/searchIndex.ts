@@ -86,7 +86,7 @@ export interface RetrievalIndex {
 }
 
 /** Version of the on-disk form; part of the fingerprint. */
-const FORMAT = 2
+const FORMAT = 3
 
 /** Documents per segment written by an update. */
 export const SEGMENT_DOCS = 50_000
