@@ -50,6 +50,7 @@ import * as GraphRetrieval from "../packages/graph/src/GraphRetrieval.js"
 import * as Research from "../packages/graph/src/Research.js"
 import * as Retrieval from "../packages/graph/src/Retrieval.js"
 import * as Store from "../packages/graph/src/Store.js"
+import { nativeExactSearch, setNativeDense } from "../packages/graph/src/internal/retrieval/nativeScan.js"
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -62,6 +63,8 @@ const DB = arg("db", path.join(os.tmpdir(), "kg-bench-retrieval", `store-${CHUNK
 const SERVE = process.argv.includes("--serve")
 const KEEP_INDEX = process.argv.includes("--keep-index")
 const SKIP_POWER = process.argv.includes("--skip-power")
+/** Skip the DuckDB dense scan (a baseline of the first round: 0.3-1 s a query at 1M). */
+const SKIP_DUCKDB = process.argv.includes("--skip-duckdb")
 /** The fusion of hybrid searches (`linear`: as before the standardised fusion), for a before/after in the same session. */
 const FUSION = arg("fusion", "standardised") as "standardised" | "linear"
 const SAMPLE = Number(arg("sample", "3000"))
@@ -341,8 +344,13 @@ const serve = Effect.gen(function*() {
   const questions = yield* questionsFrom
   for (const q of questions.slice(0, 3)) yield* Effect.either(Research.research(q))
   const runs: Record<string, Array<number>> = {
-    search: [], graph: [], research: [], ask: [], denseMemory: [], denseDuckDb: [], graphPower: []
+    search: [], graph: [], research: [], ask: [], denseMemory: [], denseJs: [], denseClaims: [], denseClaimsJs: [], denseDuckDb: [],
+    graphPower: []
   }
+  // the native scan against the JavaScript scan (the code before): the same ten best, chunks and claims
+  let sameDenseTen = 0
+  let sameClaimTen = 0
+  let denseCompared = 0
   let researchFailures = 0
   let sameDenseTop = 0
   // Where research's time goes: the time between its progress lines (stage 1 scoping, 2 evidence, 3 synthesis,
@@ -369,8 +377,20 @@ const serve = Effect.gen(function*() {
     }
     const memory = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
     runs.denseMemory!.push(memory.ms)
+    const claims = yield* timed(retrieval.dense("summaries", q, { k: 10, kinds: ["claim"] }))
+    runs.denseClaims!.push(claims.ms)
+    setNativeDense(false)
+    const js = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
+    const claimsJs = yield* timed(retrieval.dense("summaries", q, { k: 10, kinds: ["claim"] }))
+    setNativeDense(true)
+    runs.denseJs!.push(js.ms)
+    runs.denseClaimsJs!.push(claimsJs.ms)
+    denseCompared++
+    const ten = (hits: ReadonlyArray<{ readonly id: string }>) => hits.slice(0, 10).map((h) => h.id).join(" ")
+    if (ten(memory.value) === ten(js.value)) sameDenseTen++
+    if (ten(claims.value) === ten(claimsJs.value)) sameClaimTen++
     const vector = yield* retrieval.embedQuery(q)
-    if (vector !== null && retrieval.dimension !== null) {
+    if (!SKIP_DUCKDB && vector !== null && retrieval.dimension !== null) {
       const sql = yield* timed(duckDense(db, vector, retrieval.dimension))
       runs.denseDuckDb!.push(sql.ms)
       if (sql.value[0]?.id === memory.value[0]?.id) sameDenseTop++
@@ -387,6 +407,9 @@ const serve = Effect.gen(function*() {
     queries: questions.length,
     researchNoPapers: researchFailures,
     denseSameTop: `${sameDenseTop}/${runs.denseDuckDb!.length}`,
+    nativeScan: nativeExactSearch() !== null,
+    nativeSameTenAsJs: { chunks: `${sameDenseTen}/${denseCompared}`, claims: `${sameClaimTen}/${denseCompared}` },
+    cpuSeconds: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1e5) / 10,
     latencyMs: Object.fromEntries(
       Object.entries(runs).filter(([, v]) => v.length > 0).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
     ),
@@ -445,7 +468,7 @@ const program = Effect.gen(function*() {
   const child = spawnSync(
     process.execPath,
     ["--import", "tsx", "--conditions=@kg/source", fileURLToPath(import.meta.url), "--serve", "--db", DB, "--chunks", String(CHUNKS),
-      "--queries", String(QUERIES), "--fusion", FUSION, ...(SKIP_POWER ? ["--skip-power"] : [])],
+      "--queries", String(QUERIES), "--fusion", FUSION, ...(SKIP_POWER ? ["--skip-power"] : []), ...(SKIP_DUCKDB ? ["--skip-duckdb"] : [])],
     { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)), maxBuffer: 1 << 26 }
   )
   const childLine = child.stdout.trim().split("\n").pop() ?? ""
