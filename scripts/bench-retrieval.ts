@@ -50,6 +50,7 @@ import * as GraphRetrieval from "../packages/graph/src/GraphRetrieval.js"
 import * as Research from "../packages/graph/src/Research.js"
 import * as Retrieval from "../packages/graph/src/Retrieval.js"
 import * as Store from "../packages/graph/src/Store.js"
+import { nativeExactSearch, setNativeDense } from "../packages/graph/src/internal/retrieval/nativeScan.js"
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -62,6 +63,8 @@ const DB = arg("db", path.join(os.tmpdir(), "kg-bench-retrieval", `store-${CHUNK
 const SERVE = process.argv.includes("--serve")
 const KEEP_INDEX = process.argv.includes("--keep-index")
 const SKIP_POWER = process.argv.includes("--skip-power")
+/** Skip the DuckDB dense scan (a baseline of the first round: 0.3-1 s a query at 1M). */
+const SKIP_DUCKDB = process.argv.includes("--skip-duckdb")
 /** The fusion of hybrid searches (`linear`: as before the standardised fusion), for a before/after in the same session. */
 const FUSION = arg("fusion", "standardised") as "standardised" | "linear"
 const SAMPLE = Number(arg("sample", "3000"))
@@ -74,6 +77,15 @@ if (papersDir === undefined) {
   console.error("bench-retrieval: put the papers at ../shared/data/papers/md")
   process.exit(1)
 }
+/**
+ * `--mix runs`: each chunk is 3 runs of about 100 words from random places (the papers in md/ and the 43 in related/),
+ * so that (almost) every chunk is distinct; the default (`--mix none`, as in the earlier figures) is one run of about
+ * 300 words, which repeats whole chunks (only 6,685 of 100,000 chunk vectors distinct), unlike a real corpus.
+ */
+const MIX = arg("mix", "none") as "none" | "runs"
+/** `--only store|index`: build the store (if missing) and stop, or build the index from scratch and stop. */
+const ONLY = arg("only", "")
+const sourceDirs = MIX === "runs" ? [papersDir, path.join(papersDir, "..", "related")].filter((d) => fs.existsSync(d)) : [papersDir]
 
 /** mulberry32 */
 const prng = (seed: number) => {
@@ -112,9 +124,9 @@ interface Source {
 
 const readSources = Effect.gen(function*() {
   const nlp = yield* NlpService.NlpService
-  const files = fs.readdirSync(papersDir).filter((f) => f.endsWith(".md")).sort()
+  const files = sourceDirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith(".md")).sort().map((f) => path.join(d, f)))
   return files.map((f): Source => {
-    const text = body(path.join(papersDir, f))
+    const text = body(f)
     const sentences = nlp.sentencize(text).map((s) => s.text.replace(/\s+/g, " ").trim())
       .filter((s) => s.split(" ").length >= 6 && s.split(" ").length <= 60 && !s.includes("{{"))
     const phrases = nlp.keywords(text, 150).map((k) => k.term).filter((t) => t.length >= 4)
@@ -139,15 +151,19 @@ const build = Effect.gen(function*() {
     let offset = 0
     for (let i = 0; i < n; i++) {
       // a run of consecutive sentences from a random paper (mostly this paper's source, sometimes another)
-      const from = random() < 0.7 ? src : sources[Math.floor(random() * sources.length)]!
-      let cursor = Math.floor(random() * from.sentences.length)
       const parts: Array<string> = []
       let words = 0
-      while (words < 300) {
-        const s = from.sentences[cursor % from.sentences.length]!
-        cursor++
-        parts.push(s)
-        words += s.split(" ").length
+      const runs = MIX === "runs" ? 3 : 1
+      for (let r = 0; r < runs; r++) {
+        const from = random() < 0.7 ? src : sources[Math.floor(random() * sources.length)]!
+        let cursor = Math.floor(random() * from.sentences.length)
+        const target = Math.round((300 * (r + 1)) / runs)
+        while (words < target) {
+          const s = from.sentences[cursor % from.sentences.length]!
+          cursor++
+          parts.push(s)
+          words += s.split(" ").length
+        }
       }
       const text = parts.join(" ")
       chunks.push(new Chunk({
@@ -328,8 +344,13 @@ const serve = Effect.gen(function*() {
   const questions = yield* questionsFrom
   for (const q of questions.slice(0, 3)) yield* Effect.either(Research.research(q))
   const runs: Record<string, Array<number>> = {
-    search: [], graph: [], research: [], ask: [], denseMemory: [], denseDuckDb: [], graphPower: []
+    search: [], graph: [], research: [], ask: [], denseMemory: [], denseJs: [], denseClaims: [], denseClaimsJs: [], denseDuckDb: [],
+    graphPower: []
   }
+  // the native scan against the JavaScript scan (the code before): the same ten best, chunks and claims
+  let sameDenseTen = 0
+  let sameClaimTen = 0
+  let denseCompared = 0
   let researchFailures = 0
   let sameDenseTop = 0
   // Where research's time goes: the time between its progress lines (stage 1 scoping, 2 evidence, 3 synthesis,
@@ -356,8 +377,20 @@ const serve = Effect.gen(function*() {
     }
     const memory = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
     runs.denseMemory!.push(memory.ms)
+    const claims = yield* timed(retrieval.dense("summaries", q, { k: 10, kinds: ["claim"] }))
+    runs.denseClaims!.push(claims.ms)
+    setNativeDense(false)
+    const js = yield* timed(retrieval.dense("chunks", q, { k: 50 }))
+    const claimsJs = yield* timed(retrieval.dense("summaries", q, { k: 10, kinds: ["claim"] }))
+    setNativeDense(true)
+    runs.denseJs!.push(js.ms)
+    runs.denseClaimsJs!.push(claimsJs.ms)
+    denseCompared++
+    const ten = (hits: ReadonlyArray<{ readonly id: string }>) => hits.slice(0, 10).map((h) => h.id).join(" ")
+    if (ten(memory.value) === ten(js.value)) sameDenseTen++
+    if (ten(claims.value) === ten(claimsJs.value)) sameClaimTen++
     const vector = yield* retrieval.embedQuery(q)
-    if (vector !== null && retrieval.dimension !== null) {
+    if (!SKIP_DUCKDB && vector !== null && retrieval.dimension !== null) {
       const sql = yield* timed(duckDense(db, vector, retrieval.dimension))
       runs.denseDuckDb!.push(sql.ms)
       if (sql.value[0]?.id === memory.value[0]?.id) sameDenseTop++
@@ -374,6 +407,9 @@ const serve = Effect.gen(function*() {
     queries: questions.length,
     researchNoPapers: researchFailures,
     denseSameTop: `${sameDenseTop}/${runs.denseDuckDb!.length}`,
+    nativeScan: nativeExactSearch() !== null,
+    nativeSameTenAsJs: { chunks: `${sameDenseTen}/${denseCompared}`, claims: `${sameClaimTen}/${denseCompared}` },
+    cpuSeconds: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1e5) / 10,
     latencyMs: Object.fromEntries(
       Object.entries(runs).filter(([, v]) => v.length > 0).map(([k, v]) => [k, { p50: Math.round(percentile(v, 0.5)), p95: Math.round(percentile(v, 0.95)) }])
     ),
@@ -414,11 +450,25 @@ const program = Effect.gen(function*() {
     const built = yield* build.pipe(Effect.provide(storeLayer), Effect.provide(layer))
     console.error(`built ${built.papers} papers in ${built.seconds.toFixed(0)}s`)
   }
+  if (ONLY === "store") return
   const { again, built, diskMb, stats, tokeniser } = yield* buildIndex.pipe(Effect.provide(storeLayer), Effect.provide(layer))
+  if (ONLY === "index") {
+    console.log(JSON.stringify({
+      chunks: stats.tables.chunks,
+      buildSeconds: Math.round(built.ms / 100) / 10,
+      rowsTokenised: built.value!.tokenised,
+      segments: built.value!.segments,
+      noOpUpdateMs: Math.round(again.ms),
+      diskMb,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      load: os.loadavg().map((x) => Math.round(x * 10) / 10)
+    }))
+    return
+  }
   const child = spawnSync(
     process.execPath,
     ["--import", "tsx", "--conditions=@kg/source", fileURLToPath(import.meta.url), "--serve", "--db", DB, "--chunks", String(CHUNKS),
-      "--queries", String(QUERIES), "--fusion", FUSION, ...(SKIP_POWER ? ["--skip-power"] : [])],
+      "--queries", String(QUERIES), "--fusion", FUSION, ...(SKIP_POWER ? ["--skip-power"] : []), ...(SKIP_DUCKDB ? ["--skip-duckdb"] : [])],
     { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)), maxBuffer: 1 << 26 }
   )
   const childLine = child.stdout.trim().split("\n").pop() ?? ""

@@ -504,7 +504,7 @@ export const make = (
         if (vector === null || dimension === null) return []
         const collection = collectionOf(idx, target)
         const k = Math.max(0, Math.floor(opts.k ?? 10))
-        const allowed = internal.allowedRefs(collection, opts.paperIds, opts.kinds)
+        const allowed = opts.paperIds === undefined ? undefined : internal.allowedRefs(collection, opts.paperIds, opts.kinds)
         const scores = internal.denseScores(collection, vector, allowed, opts.kinds, Math.max(1, k))
         return internal.rankRefs(collection, scores.cosines)
           .slice(0, k)

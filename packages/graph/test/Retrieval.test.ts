@@ -293,6 +293,17 @@ describe("contextual chunk descriptions", () => {
     expect(contextLines("", ["a", "b"])).toEqual(["", ""])
   })
 
+  it.prop(
+    "lastHeading finds what a multiline regular expression over the whole text finds",
+    [fc.array(fc.constantFrom("#", "##", "####### ", " ", "\t", "\n", "\r", "\r\n", "\u2028", "x", "Title", "#x", " # "), { maxLength: 30 })],
+    ([parts]) => {
+      const text = parts.join("")
+      let expected: string | undefined
+      for (const m of text.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) expected = m[1]!.trim()
+      expect(lastHeading(text)).toBe(expected)
+    }
+  )
+
   it.scoped("context lines make a later chunk findable by its paper's title", () =>
     Effect.gen(function*() {
       const filler = (word: string, n: number) =>

@@ -20,10 +20,12 @@ import {
   memorySource,
   mergeSegments,
   openSegment,
+  momentsStride,
   type Segment,
   SegmentBuilder,
   type SegmentDoc
 } from "../src/internal/retrieval/indexSegment.js"
+import { nativeExactSearch, nativeScans, setNativeDense } from "../src/internal/retrieval/nativeScan.js"
 
 const DIM = 4
 const VOCAB = ["graph", "claim", "evid", "paper", "zebra", "ünïcode", "日本", "a", "b", "c"]
@@ -137,11 +139,15 @@ describe("retrieval index segments", () => {
   )
 
   it.prop(
-    "dense search is exact: the best cosines (ties by key) and the mean cosine of each kind",
-    [fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 3 }), fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }), fc.integer({ min: 1, max: 12 })],
-    ([specs, cuts, q, k]) => {
-      const docs = specs.map(toDoc)
-      const collection = new Collection(segmentsOf(docs, cuts))
+    "dense search is exact: the best cosines (ties by key), the mean and spread of the cosines of each kind (from the moments)",
+    [fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(), { maxLength: 3 }), fc.array(fc.integer({ min: -3, max: 3 }), { minLength: DIM, maxLength: DIM }), fc.integer({ min: 1, max: 12 }), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean()],
+    ([specs, cuts, q, k, deletions, merge]) => {
+      const all = specs.map(toDoc)
+      const deleted = new Set(deletions.map((d) => all[d % all.length]!.key))
+      const docs = all.filter((d) => !deleted.has(d.key))
+      const parts = withDeleted(segmentsOf(all, cuts), deleted)
+      // merged segments carry the moments of their live documents
+      const collection = new Collection(merge ? [{ segment: openSegment(memorySource(mergeSegments(parts, memorySink())!)), deleted: null, name: "m" }] : parts)
       const query = Float32Array.from(q)
       const qn = Math.hypot(...q)
       const result = collection.dense(query, k)
@@ -169,10 +175,67 @@ describe("retrieval index segments", () => {
       for (const kind of ["chunk", "record", "claim"] as const) {
         const of = scored.filter((s) => s.kind === kind)
         if (of.length === 0) expect(result.means.has(kind)).toBe(false)
-        else expect(result.means.get(kind)).toBeCloseTo(of.reduce((s, x) => s + x.cos, 0) / of.length, 5)
+        else {
+          const mean = of.reduce((s, x) => s + x.cos, 0) / of.length
+          expect(result.means.get(kind)).toBeCloseTo(mean, 9)
+          const sd = Math.sqrt(Math.max(0, of.reduce((s, x) => s + x.cos * x.cos, 0) / of.length - mean * mean))
+          expect(result.spreads.get(kind)).toBeCloseTo(sd, 6)
+        }
       }
+      // a kind filter: the best of that kind alone, its own mean
+      const claims = scored.filter((x) => x.kind === "claim").sort((a, b) => b.cos - a.cos || (a.id < b.id ? -1 : 1))
+      const onlyClaims = collection.dense(query, k, undefined, ["claim"])
+      expect(onlyClaims.hits.map((h) => collection.kind(h.ref)).every((x) => x === "claim")).toBe(true)
+      onlyClaims.hits.forEach((h, i) => expect(h.score).toBeCloseTo(claims[i]!.cos, 5))
+      expect(onlyClaims.means.has("chunk")).toBe(false)
     }
   )
+
+  it("the native scan (usearch) is loaded here and gives the JavaScript scan's results exactly", () => {
+    // 2 x 3,000 documents (the native scan starts at 2,048 per segment), 16-d, with duplicates, documents without
+    // an embedding, three kinds and deleted documents
+    const dim = 16
+    let seed = 7
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    }
+    const make = (offset: number) => {
+      const b = new SegmentBuilder(dim)
+      for (let i = 0; i < 3000; i++) {
+        const v = i % 97 === 0 ? null : Float32Array.from({ length: dim }, () => Math.round((random() - 0.5) * 8) / 4)
+        const kind: DocKind = i % 10 === 0 ? "record" : i % 3 === 0 ? "claim" : "chunk"
+        b.add({ key: `d${String(offset + i).padStart(5, "0")}`, kind, papers: ["p"], page: null, hash: 0, terms: ["x"], vector: v, flags: 0 })
+        if (i % 211 === 5 && v !== null) {
+          i++
+          b.add({ key: `d${String(offset + i).padStart(5, "0")}`, kind, papers: ["p"], page: null, hash: 0, terms: ["x"], vector: v, flags: 0 })
+        }
+      }
+      return openSegment(memorySource(b.write(memorySink())!))
+    }
+    const a = make(0)
+    const b = make(5000)
+    const mask = new Uint8Array(a.docs)
+    for (let d = 0; d < a.docs; d += 13) mask[d] = 1
+    const collection = new Collection([{ segment: a, deleted: mask, name: "a" }, { segment: b, deleted: null, name: "b" }])
+    expect(nativeExactSearch()).not.toBeNull()
+    const scansBefore = nativeScans()
+    expect(a.moments.length).toBe(3 * momentsStride(dim))
+    for (let t = 0; t < 20; t++) {
+      const query = Float32Array.from({ length: dim }, () => random() - 0.5)
+      for (const [k, kinds] of [[10, undefined], [50, undefined], [10, ["claim"]], [5, ["record"]]] as const) {
+        setNativeDense(false)
+        const js = collection.dense(query, k, undefined, kinds)
+        setNativeDense(true)
+        const native = collection.dense(query, k, undefined, kinds)
+        expect(native.hits).toEqual(js.hits)
+        expect(native.means).toEqual(js.means)
+        expect(native.spreads).toEqual(js.spreads)
+      }
+    }
+    // both segments were scanned natively for the unfiltered searches (20 queries x 2 k x 2 segments)
+    expect(nativeScans() - scansBefore).toBeGreaterThanOrEqual(80)
+  })
 
   it("a segment written to a file reads back as the one kept in memory; damaged files are refused", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kg-segment-"))

@@ -12,7 +12,11 @@
  *
  * @internal
  */
-import type { DocKind, Segment } from "./indexSegment.js"
+import { addMoment, type DocKind, momentsStride, type Segment } from "./indexSegment.js"
+import { nativeExactSearch } from "./nativeScan.js"
+
+/** Segments smaller than this are scanned in JavaScript (a native call costs more than it saves). */
+const NATIVE_MIN_DOCS = 2048
 
 /** A segment of a collection with its deleted documents (1 = deleted), or null when none is. */
 export interface Part {
@@ -71,6 +75,10 @@ export class Collection {
   readonly dimension: number
   private refsByKey: Map<string, number> | undefined
   private readonly dfCache = new Map<string, number>()
+  /** The moments of the live embeddings of the whole collection (see `indexSegment.ts`), on first use. */
+  private momentData: Float64Array | undefined
+  /** Deleted documents of each segment. */
+  private readonly deletedCounts: Int32Array
 
   constructor(parts: ReadonlyArray<Part>, params: Bm25Params = DEFAULT_BM25) {
     this.parts = parts
@@ -95,6 +103,36 @@ export class Collection {
     this.averageLength = size === 0 ? 0 : totalLength / size
     this.kindCounts = kinds
     this.dimension = parts.find((p) => p.segment.dimension > 0)?.segment.dimension ?? 0
+    this.deletedCounts = Int32Array.from(parts, ({ deleted }) => {
+      let n = 0
+      if (deleted !== null) for (let d = 0; d < deleted.length; d++) n += deleted[d] === 1 ? 1 : 0
+      return n
+    })
+  }
+
+  /** The moments of the live documents' embeddings, per kind (the segments' less their deleted documents). */
+  moments(): Float64Array {
+    if (this.momentData !== undefined) return this.momentData
+    const dim = this.dimension
+    const out = new Float64Array(dim === 0 ? 0 : KINDS.length * momentsStride(dim))
+    this.parts.forEach(({ deleted, segment }, s) => {
+      if (dim === 0 || segment.dimension !== dim) return
+      const deletedCount = this.deletedCounts[s]!
+      if (deletedCount * 2 <= segment.docs) {
+        for (let i = 0; i < out.length; i++) out[i] = out[i]! + segment.moments[i]!
+        if (deletedCount > 0) {
+          const data = segment.vectors()
+          for (let d = 0; d < segment.docs; d++) if (deleted![d] === 1) addMoment(out, dim, segment.kinds[d]!, data, d * dim, -1)
+        }
+      } else {
+        const data = segment.vectors()
+        for (let d = 0; d < segment.docs; d++) {
+          if (deleted === null || deleted[d] !== 1) addMoment(out, dim, segment.kinds[d]!, data, d * dim, 1)
+        }
+      }
+    })
+    this.momentData = out
+    return out
   }
 
   /** The segment index of a reference. */
@@ -448,14 +486,50 @@ export class Collection {
       consider(ref, cos)
     }
     if (refs === undefined) {
+      // Every live document: the mean and spread of each kind from the moments (no document scored for them), the
+      // best ones from a scan of each segment, native where it can be (exact: see `nativeCandidates`).
+      const moments = this.moments()
+      const stride = momentsStride(dim)
+      const unit = new Float64Array(dim)
+      for (let i = 0; i < dim; i++) unit[i] = vector[i]! / qn
+      KINDS.forEach((_, kind) => {
+        if (wanted !== null && wanted[kind] !== 1) return
+        const at = kind * stride
+        const n = moments[at]!
+        if (!(n > 0)) return
+        let first = 0
+        for (let i = 0; i < dim; i++) first += unit[i]! * moments[at + 1 + i]!
+        let second = 0
+        const matrix = at + 1 + dim
+        for (let i = 0; i < dim; i++) {
+          const row = matrix + i * dim
+          let r = moments[row + i]! * unit[i]!
+          for (let j = i + 1; j < dim; j++) r += 2 * moments[row + j]! * unit[j]!
+          second += unit[i]! * r
+        }
+        counts[kind] = n
+        sums[kind] = first
+        squares[kind] = second
+      })
+      const native = limit > 0 ? nativeExactSearch() : null
       this.parts.forEach(({ deleted, segment }, s) => {
         if (segment.dimension !== dim) return
         const data = segment.vectors()
         const norms = segment.norms()
         const base = this.bases[s]!
+        const found = native === null ? null : this.nativeCandidates(native, s, vector, qn, limit, wanted)
+        if (found !== null) {
+          for (let i = 0; i < found.docs.length; i++) consider(base + found.docs[i]!, found.cosines[i]!)
+          return
+        }
         for (let d = 0; d < segment.docs; d++) {
           if (deleted !== null && deleted[d] === 1) continue
-          scoreDoc(segment, data, norms, d, base + d)
+          const kind = segment.kinds[d]!
+          if (wanted !== null && wanted[kind] !== 1) continue
+          const norm = norms[d]!
+          if (norm === 0) continue
+          const cos = dotAt(vector, data, d * dim) / (qn * norm)
+          if (!Number.isNaN(cos)) consider(base + d, cos)
         }
       })
     } else {
@@ -476,10 +550,65 @@ export class Collection {
     })
     const candidates: Array<Scored> = []
     for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapCos[i]! })
+    // (ties at the floor were kept aside by `consider`)
     for (const t of ties) if (t.score === floor) candidates.push(t)
     const cos = new Map(candidates.map((c) => [c.ref, c.score]))
     const hits = this.best(candidates.map((c) => c.ref), (ref) => cos.get(ref)!, limit)
     return { hits, means, spreads }
+  }
+
+  /**
+   * The candidates of one segment from the native scan: every live document of a wanted kind with an embedding
+   * whose cosine can reach the segment's `limit` best, with the cosine computed as the JavaScript scan does. The
+   * scan is asked for `limit` best plus every document it may return that does not count (deleted, of another kind,
+   * without an embedding) plus a margin; the answer is used only when the `limit`-th best cosine found is above
+   * what any document not returned can have (the last returned cosine, plus a margin for single-precision rounding),
+   * so it holds the segment's `limit` best and all their ties. Null when the segment is better scanned in
+   * JavaScript (small, or most of it does not count) or the check fails.
+   */
+  private nativeCandidates(
+    native: NonNullable<ReturnType<typeof nativeExactSearch>>,
+    s: number,
+    vector: Float32Array,
+    qn: number,
+    limit: number,
+    wanted: Uint8Array | null
+  ): { readonly docs: Array<number>; readonly cosines: Array<number> } | null {
+    const { deleted, segment } = this.parts[s]!
+    if (segment.docs < NATIVE_MIN_DOCS) return null
+    const dim = segment.dimension
+    const stride = momentsStride(dim)
+    let withVectors = 0
+    let unwanted = 0
+    KINDS.forEach((_, kind) => {
+      const n = segment.moments[kind * stride]!
+      withVectors += n
+      if (wanted !== null && wanted[kind] !== 1) unwanted += n
+    })
+    const skipped = this.deletedCounts[s]! + (segment.docs - withVectors) + unwanted
+    const count = 2 * limit + 16 + skipped
+    if (count * 2 > segment.docs) return null
+    const data = segment.vectors()
+    const norms = segment.norms()
+    const { distances, offsets } = native(data, vector, dim, count)
+    const docs: Array<number> = []
+    const cosines: Array<number> = []
+    for (let i = 0; i < offsets.length; i++) {
+      const d = Number(offsets[i]!)
+      if (d >= segment.docs || (deleted !== null && deleted[d] === 1)) continue
+      if (wanted !== null && wanted[segment.kinds[d]!] !== 1) continue
+      const norm = norms[d]!
+      if (norm === 0) continue
+      const cos = dotAt(vector, data, d * dim) / (qn * norm)
+      if (Number.isNaN(cos)) continue
+      docs.push(d)
+      cosines.push(cos)
+    }
+    if (docs.length < limit || offsets.length === 0) return null
+    const bound = 1 - distances[distances.length - 1]! + 1e-4
+    const sorted = cosines.slice().sort((a, b) => b - a)
+    if (!(sorted[limit - 1]! > bound)) return null
+    return { docs, cosines }
   }
 }
 

@@ -12,7 +12,7 @@
  * - the metadata sections (see {@link SECTIONS}): document keys, kinds,
  *   flags, pages, lengths, content hashes, papers, the paper table, the vocabulary
  *   (UTF-8, sorted by bytes) with each term's block offset and document
- *   frequency;
+ *   frequency, and the moments of the embeddings (see {@link Moments});
  * - the section table as JSON, then a 24-byte footer: its offset (f64), its
  *   length (u32), 4 bytes of padding and `KGSEGEND`.
  *
@@ -61,10 +61,50 @@ export const isIrregularText = (text: string): boolean =>
   /-\s*\n/.test(text) || /[^\S \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f\n\r\t]/.test(text) ||
   /\{\{[a-z]+:[^{}\n]*\s[^{}\n]*\}\}/.test(text)
 
-const MAGIC = "KGSEG002"
+const MAGIC = "KGSEG003"
 const FOOTER_MAGIC = "KGSEGEND"
 const FOOTER = 24
 const NO_PAGE = -2147483648
+
+/**
+ * The first and second moments of a segment's embeddings, per kind of
+ * document, so that the mean and the spread of the cosines of a query with
+ * every document of a kind are known without scoring them: with `u` each
+ * embedding scaled to unit length and `q` the query's, `mean cos = q . sum(u) / n`
+ * and `mean cos^2 = q' (sum u u') q / n`. Layout (f64): for each kind (chunk,
+ * record, claim) the count of documents with a non-zero embedding, then
+ * `sum(u)` (dimension), then `sum(u u')` as a dimension x dimension matrix of
+ * which only the upper triangle (column >= row) is filled.
+ */
+export const momentsStride = (dimension: number): number => 1 + dimension + dimension * dimension
+
+/** Add (`sign` 1) or remove (`sign` -1) the embedding at `data[at..]` of a document of kind code `kind`. */
+export const addMoment = (moments: Float64Array, dimension: number, kind: number, data: Float32Array, at: number, sign: number): void => {
+  let n = 0
+  for (let i = 0; i < dimension; i++) n += data[at + i]! * data[at + i]!
+  if (!(n > 0)) return
+  const scale = 1 / Math.sqrt(n)
+  const base = kind * momentsStride(dimension)
+  moments[base] = moments[base]! + sign
+  const sum = base + 1
+  const matrix = base + 1 + dimension
+  for (let i = 0; i < dimension; i++) {
+    const ui = data[at + i]! * scale
+    if (ui === 0) continue
+    moments[sum + i] = moments[sum + i]! + sign * ui
+    const row = matrix + i * dimension
+    const f = sign * ui * scale
+    for (let j = i; j < dimension; j++) moments[row + j] = moments[row + j]! + f * data[at + j]!
+  }
+}
+
+/** The moments of documents `0..docs-1` (embeddings `data`, kind codes `kinds`). */
+const momentsOf = (dimension: number, docs: number, kinds: ArrayLike<number>, data: Float32Array): Float64Array => {
+  const moments = new Float64Array(dimension === 0 ? 0 : KIND_CODES.length * momentsStride(dimension))
+  if (dimension === 0) return moments
+  for (let d = 0; d < docs; d++) addMoment(moments, dimension, kinds[d]!, data, d * dimension, 1)
+  return moments
+}
 
 /** The metadata sections, in file order. */
 const SECTIONS = [
@@ -82,7 +122,8 @@ const SECTIONS = [
   "termOffsets",
   "termBlob",
   "blockOffsets",
-  "dfs"
+  "dfs",
+  "moments"
 ] as const
 type SectionName = typeof SECTIONS[number]
 
@@ -283,7 +324,8 @@ const writeTail = (
   sink: ByteSink,
   columns: DocColumns,
   postings: PostingsWriter,
-  vectors: { readonly write: (sink: ByteSink) => void; readonly dimension: number }
+  vectors: { readonly write: (sink: ByteSink) => void; readonly dimension: number },
+  moments: Float64Array
 ): Uint8Array | null => {
   padTo(sink, 8)
   const vectorsAt = sink.position
@@ -314,7 +356,8 @@ const writeTail = (
     termOffsets,
     termBlob,
     blockOffsets: Float64Array.from(postings.blockOffsets),
-    dfs: Uint32Array.from(postings.dfs)
+    dfs: Uint32Array.from(postings.dfs),
+    moments
   }
   const sections = {} as Record<SectionName, readonly [number, number]>
   for (const name of SECTIONS) {
@@ -476,6 +519,7 @@ export class SegmentBuilder {
     const n = this.keys.length
     const dimension = this.dimension
     const vectorData = this.vectorData
+    const moments = momentsOf(dimension, n, this.kinds, vectorData)
     return writeTail(sink, {
       keys: this.keys,
       kinds: Uint8Array.from(this.kinds),
@@ -491,7 +535,7 @@ export class SegmentBuilder {
       write: (s) => {
         if (dimension > 0) s.write(bytesOf(vectorData.subarray(0, n * dimension)))
       }
-    })
+    }, moments)
   }
 }
 
@@ -531,6 +575,8 @@ export class Segment {
   private readonly termBlobAt: number
   private readonly blockOffsets: Float64Array
   private readonly dfs: Uint32Array
+  /** The moments of the embeddings per kind ({@link momentsStride}); empty without embeddings. */
+  readonly moments: Float64Array
   private readonly vectorsAt: readonly [number, number]
   private vectorData: Float32Array | undefined
   private normData: Float64Array | undefined
@@ -574,10 +620,14 @@ export class Segment {
     this.termOffsets = view("termOffsets", (b, o, n) => new Uint32Array(b, o, n), 4)
     this.blockOffsets = view("blockOffsets", (b, o, n) => new Float64Array(b, o, n), 8)
     this.dfs = view("dfs", (b, o, n) => new Uint32Array(b, o, n), 4)
+    this.moments = view("moments", (b, o, n) => new Float64Array(b, o, n), 8)
     this.keysAt = table.sections.keys[0] - first
     this.paperKeysAt = table.sections.paperKeys[0] - first
     this.termBlobAt = table.sections.termBlob[0] - first
-    if (this.keyOffsets.length !== this.docs + 1 || this.termOffsets.length !== this.terms + 1) {
+    if (
+      this.keyOffsets.length !== this.docs + 1 || this.termOffsets.length !== this.terms + 1 ||
+      this.moments.length !== (this.dimension === 0 ? 0 : KIND_CODES.length * momentsStride(this.dimension))
+    ) {
       throw new Error("segment tables disagree")
     }
   }
@@ -701,7 +751,9 @@ export class Segment {
     if (this.vectorData === undefined) {
       const [at, length] = this.vectorsAt
       const bytes = length === 0 ? new Uint8Array(0) : this.source.read(at, length)
-      this.vectorData = new Float32Array(bytes.buffer, bytes.byteOffset, length / 4)
+      // at the start of its own buffer (the native scan reads buffers from their start)
+      const own = bytes.byteOffset === 0 && bytes.buffer.byteLength === length ? bytes : bytes.slice()
+      this.vectorData = new Float32Array(own.buffer, 0, length / 4)
     }
     return this.vectorData
   }
@@ -850,6 +902,32 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
     postings.add(term, docsOut.subarray(0, n), tfsOut.subarray(0, n))
   }
   const liveDocs = keys.length
+  // moments: the inputs' sums less their deleted documents (or the live ones summed, when fewer)
+  const moments = new Float64Array(dimension === 0 ? 0 : KIND_CODES.length * momentsStride(dimension))
+  for (const { deleted, segment } of inputs) {
+    if (dimension === 0 || segment.dimension !== dimension) continue
+    let deletedCount = 0
+    if (deleted !== null) for (let d = 0; d < segment.docs; d++) deletedCount += deleted[d] === 1 ? 1 : 0
+    if (deletedCount * 2 <= segment.docs) {
+      for (let i = 0; i < moments.length; i++) moments[i] = moments[i]! + segment.moments[i]!
+      for (let from = 0; deletedCount > 0 && from < segment.docs; from += 4096) {
+        const to = Math.min(segment.docs, from + 4096)
+        if (deleted!.subarray(from, to).indexOf(1) < 0) continue
+        const block = segment.vectorBlock(from, to)
+        for (let d = from; d < to; d++) {
+          if (deleted![d] === 1) addMoment(moments, dimension, segment.kinds[d]!, block, (d - from) * dimension, -1)
+        }
+      }
+    } else {
+      for (let from = 0; from < segment.docs; from += 4096) {
+        const to = Math.min(segment.docs, from + 4096)
+        const block = segment.vectorBlock(from, to)
+        for (let d = from; d < to; d++) {
+          if (deleted === null || deleted[d] !== 1) addMoment(moments, dimension, segment.kinds[d]!, block, (d - from) * dimension, 1)
+        }
+      }
+    }
+  }
   return writeTail(sink, {
     keys,
     kinds: Uint8Array.from(kinds),
@@ -886,5 +964,5 @@ export const mergeSegments = (inputs: ReadonlyArray<MergeInput>, sink: ByteSink)
       })
       if (filled > 0) s.write(bytesOf(block.subarray(0, filled * dimension)))
     }
-  })
+  }, moments)
 }

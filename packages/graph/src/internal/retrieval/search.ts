@@ -144,7 +144,10 @@ const isUsable = (v: Float32Array | null | undefined): v is Float32Array => {
   return false
 }
 
-/** Dense search of one collection: the `pool` best rows by cosine, the background means, and cosines of `extra` rows. */
+/**
+ * Dense search of one collection: the `pool` best rows by cosine, the background means, and cosines of `extra` rows.
+ * `allowed` only for a paper filter (a kind filter alone goes in `kinds`, so the whole collection is scanned fast).
+ */
 export const denseScores = (
   collection: Collection,
   vector: Float32Array,
@@ -202,7 +205,7 @@ export const search = (
     const lexicalRanking = rankRefs(collection, lexical.scores)
     const lexicalTop = lexicalRanking.slice(0, params.pool)
     const dense = useDense && vector !== null
-      ? denseScores(collection, vector, allowed, params.kinds, params.pool, lexicalTop)
+      ? denseScores(collection, vector, params.paperIds === undefined ? undefined : allowed, params.kinds, params.pool, lexicalTop)
       : { cosines: new Map<number, number>(), means: new Map<DocKind, number>(), spreads: new Map<DocKind, number>() }
     const denseRanking = rankRefs(collection, dense.cosines)
     const candidateRefs = new Set<number>()

@@ -86,7 +86,7 @@ export interface RetrievalIndex {
 }
 
 /** Version of the on-disk form; part of the fingerprint. */
-const FORMAT = 2
+const FORMAT = 3
 
 /** Documents per segment written by an update. */
 export const SEGMENT_DOCS = 50_000
@@ -136,12 +136,30 @@ export interface ChunkContextOptions {
 
 export const NO_CONTEXT: ChunkContextOptions = { lines: false, denseWeight: 0 }
 
-const HEADING = /^#{1,6}[ \t]+(.+?)[ \t#]*$/gm
+/** A Markdown heading line (a line without its terminator). */
+const HEADING_LINE = /^#{1,6}[ \t]+(.+?)[ \t#]*$/
 
-/** The last Markdown heading of a text, or undefined. */
+const isLineEnd = (code: number): boolean => code === 10 || code === 13 || code === 0x2028 || code === 0x2029
+
+/**
+ * The last Markdown heading of a text, or undefined: the last line (lines end at `\n`, `\r`, U+2028 or U+2029, as
+ * a multiline `^` and `$` see them) that {@link HEADING_LINE} matches. Only lines that start with `#` are tested,
+ * found with `indexOf` (cheaper than a multiline regular expression over the whole text, which tries every line).
+ */
 export const lastHeading = (text: string): string | undefined => {
   let last: string | undefined
-  for (const m of text.matchAll(HEADING)) last = m[1]!.trim()
+  let i = text.indexOf("#")
+  while (i >= 0) {
+    if (i > 0 && !isLineEnd(text.charCodeAt(i - 1))) {
+      i = text.indexOf("#", i + 1)
+      continue
+    }
+    let end = i
+    while (end < text.length && !isLineEnd(text.charCodeAt(end))) end++
+    const m = HEADING_LINE.exec(text.slice(i, end))
+    if (m !== null) last = m[1]!.trim()
+    i = text.indexOf("#", end)
+  }
   return last
 }
 
@@ -154,14 +172,22 @@ export const lastHeading = (text: string): string | undefined => {
 export const contextLines = (title: string, texts: ReadonlyArray<string>): ReadonlyArray<string> => {
   let section: string | undefined
   const squash = (x: string) => x.replace(/\s+/g, " ").trim().toLowerCase()
+  const trimmedTitle = title.trim()
+  const squashedTitle = squash(title)
+  let lastSquashed: readonly [string, string] | undefined
+  const squashHeading = (heading: string): string => {
+    if (lastSquashed === undefined || lastSquashed[0] !== heading) lastSquashed = [heading, squash(heading)]
+    return lastSquashed[1]
+  }
   return texts.map((text) => {
     const opening = squash(text.slice(0, 200))
     const early = lastHeading(text.slice(0, 200))
     const heading = early ?? section
     const parts: Array<string> = []
-    if (title.trim() !== "" && !opening.includes(squash(title))) parts.push(title.trim())
-    if (heading !== undefined && heading !== "" && !opening.includes(squash(heading)) && squash(heading) !== squash(title)) {
-      parts.push(heading)
+    if (trimmedTitle !== "" && !opening.includes(squashedTitle)) parts.push(trimmedTitle)
+    if (heading !== undefined && heading !== "") {
+      const squashed = squashHeading(heading)
+      if (!opening.includes(squashed) && squashed !== squashedTitle) parts.push(heading)
     }
     section = lastHeading(text) ?? section
     return parts.join(" - ")
