@@ -161,7 +161,7 @@ const count = (xs: ReadonlyArray<Row>, key: (r: Row) => string) => {
   return Object.fromEntries([...m].sort((a, b) => b[1] - a[1]))
 }
 const missed = rows.filter((r) => r.finding && !keptAt(r, threshold))
-console.log(`findings missed by reason: ${JSON.stringify(count(missed, (r) => r.reason ?? "?"))}`)
+console.log(`findings missed by reason: ${JSON.stringify(count(missed, (r) => r.reason ?? "below"))}`)
 const rejectedAbove = rows.filter((r) => r.reason?.startsWith("rule:") === true)
 console.log(`rejected at P >= threshold by reason (finding / all): ${
   JSON.stringify(Object.fromEntries(Object.entries(count(rejectedAbove, (r) => r.reason!)).map(([k, n]) => [k, `${rejectedAbove.filter((r) => r.reason === k && r.finding).length}/${n}`])))

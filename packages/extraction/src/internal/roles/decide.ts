@@ -89,7 +89,7 @@ export const abstractLike = (section: ClaimSection): boolean => section === "abs
 
 /** Data splits and evaluation protocol: set-up unless the sentence reports a measured value. */
 const protocolWords =
-  /\b(?:split into|(?:consists?|consisting) of (?:a total of |about |around |over )?\d|comprises? (?:a total of |about |around |over )?\d|contains? (?:a total of |about |around |over )?\d|(?:training|validation|test|dev|development) (?:and (?:validation|test) )?(?:sets?|splits?|images|sentences|examples|samples|pairs)|(?:is|are|was|were) (?:used|adopted|employed|chosen|reported) (?:for|as|to) (?:the )?(?:evaluat|measur|metric|test|train|compar)|as (?:the )?(?:evaluation )?metrics?|(?:is|are) replaced (?:with|by)|remains? (?:the same|unchanged)|(?:the )?same (?:settings?|set-?up|protocol|hyper-?parameters?|configuration)|(?:data ?set|datasets?|corpus|corpora|(?:training|test|validation|development|dev) (?:data|set)|benchmark|database)\b[^.]{0,40}\b(?:contains?|consists? of|comprises?|includes?)\b|\b(?:data|dataset|data set|corpus|corpora|images|sentences|examples|samples) (?:\w+ )?(?:comes?|came|(?:is|are|was|were) (?:taken|drawn|obtained|collected|downloaded)) from|(?:is|are|was|were) (?:\w+ly )?(?:done|chosen|selected|fixed|performed|applied|carried out|conducted|computed|implemented|run|initiali[sz]ed|trained|fine-tuned|pre-?trained|optimi[sz]ed|tuned|sampled|drawn|collected|annotated|preprocessed|tokeni[sz]ed|adjusted|controlled|stratified|matched|randomi[sz]ed|recruited|enrolled|followed up)\b)/
+  /\b(?:split into|(?:consists?|consisting) of (?:a total of |about |around |over )?\d|comprises? (?:a total of |about |around |over )?\d|contains? (?:a total of |about |around |over )?\d|(?:training|validation|test|dev|development) (?:and (?:validation|test) )?(?:sets?|splits?|images|sentences|examples|samples|pairs)|(?:is|are|was|were) (?:used|adopted|employed|chosen|reported) (?:for|as|to) (?:the )?(?:evaluat|measur|metric|test|train|compar)|as (?:the )?(?:evaluation )?metrics?|(?:is|are) replaced (?:with|by)|remains? (?:the same|unchanged)|(?:the )?same (?:settings?|set-?up|protocol|hyper-?parameters?|configuration)|(?:data ?set|datasets?|corpus|corpora|(?:training|test|validation|development|dev) (?:data|set)|benchmark|database)\b[^.]{0,40}\b(?:contains?|consists? of|comprises?|includes?)\b|\b(?:data|dataset|data set|corpus|corpora|images|sentences|examples|samples) (?:\w+ )?(?:comes?|came|(?:is|are|was|were) (?:taken|drawn|obtained|collected|downloaded)) from|(?:serves?|served) as (?:an? |the )?(?:test-?beds?|benchmarks?|baselines?)|(?:results?|scores?|numbers|bleu|accuracy|performance) (?:are|is) (?:reported|computed|measured|evaluated|given|averaged) (?:on|for|over|with|using|across)|(?:is|are|was|were) (?:\w+ly )?(?:done|chosen|selected|fixed|extracted|mapped|averaged|concatenated|performed|applied|carried out|conducted|computed|implemented|run|initiali[sz]ed|trained|fine-tuned|pre-?trained|optimi[sz]ed|tuned|sampled|drawn|collected|annotated|preprocessed|tokeni[sz]ed|adjusted|controlled|stratified|matched|randomi[sz]ed|recruited|enrolled|followed up)\b)/
 
 /** Words of training set-up: hyperparameters, optimisers, hardware, schedules. */
 const setupWords =
@@ -97,18 +97,23 @@ const setupWords =
 
 /** What makes a sentence report an outcome, even when it names set-up. */
 const outcomeWords =
-  /\b(?:outperform\w*|improv\w*|won|wins?|(?:1st|first|second|2nd) place|ranked|record|(?:shows?|showed|shown|demonstrat\w*|indicat\w*|reveal\w*|suggest\w*|confirm\w*) that|(?:observ\w*|f(?:i|ou)nds?|conclud\w*) that|lessen\w*|encouraging|surprisingly|demonstrat\w* (?:the |their |its |our )?(?:\w+ )?(?:performance|effectiveness|efficiency|superiority|advantages?|benefits?|usefulness|feasibility|robustness|accuracy|validity)|outstanding|superior|excellent|promising|competitive|effective\w*|better|worse|higher|lower|faster|slower|achiev\w*|obtain(?:s|ed)?|reach(?:es|ed)?|gains?|significant(?:ly)?|than|state[- ]of[- ]the[- ]art|leads? to|led to|results? in|hurts?|helps?|degrad\w*|boost\w*|reduc\w*|increas\w*|sensitive|robust|converge[sd]?)\b/
+  /\b(?:outperform\w*|improv\w*|won|wins?|(?:1st|first|second|2nd) place|ranked|record|(?:shows?|showed|shown|demonstrat\w*|indicat\w*|reveal\w*|suggest\w*|confirm\w*) that|(?:observ\w*|f(?:i|ou)nds?|conclud\w*) that|(?:we|and) (?:also )?observe[sd]?|(?:nearly |almost )?identical|(?:similar|comparable) (?:results|performance|accuracy)|lessen\w*|encouraging|surprisingly|demonstrat\w* (?:the |their |its |our )?(?:\w+ )?(?:performance|effectiveness|efficiency|superiority|advantages?|benefits?|usefulness|feasibility|robustness|accuracy|validity)|outstanding|superior|excellent|promising|competitive|effective\w*|better|worse|higher|lower|faster|slower|achiev\w*|obtain(?:s|ed)?|reach(?:es|ed)?|gains?|significant(?:ly)?|than|state[- ]of[- ]the[- ]art|leads? to|led to|results? in|hurts?|helps?|degrad\w*|boost\w*|reduc\w*|increas\w*|sensitive|robust|converge[sd]?)\b/
 
 /** A pointer to a table, figure or other work that states nothing itself, anywhere in the sentence. */
 const pointerAnywhereRe =
-  /\b(?:(?:figure|fig\.|figs\.|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?)|(?:is|are) (?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|visuali[sz]ed|provided|plotted) in (?:the )?(?:fig|figure|table|tab|appendix|supplementa|section|sec)|^(?:the )?results? (?:are )?as shown in|^please (?:refer|see)|\brefer (?:the reader|readers|to (?:the )?(?:appendix|supplementa|section|sec|existing|previous|prior|\[reference\]))|we (?:also )?(?:show|present|provide|give|plot|visuali[sz]e|illustrate|depict|list|report|summari[sz]e) (?:the |an? |some |more |several |our |these |those |all |all the |the main |our main )?(?:diagrams?|examples?|architecture|visuali[sz]ations?|illustrations?|samples?|overview|details|statistics|curves?|plots?|qualitative|results? (?:on|for|of|in))\b)/
+  /\b(?:(?:figure|fig\.|figs\.|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?)|(?:is|are) (?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|visuali[sz]ed|provided|plotted) in (?:the )?(?:fig|figure|table|tab|appendix|supplementa|section|sec)|^(?:the )?results? (?:are )?as shown in|^please (?:refer|see)|\brefer (?:the reader|readers|to (?:the )?(?:appendix|supplementa|section|sec|existing|previous|prior|\[reference\]))|we (?:also )?(?:show|present|provide|give|plot|visuali[sz]e|illustrate|depict|list|report|summari[sz]e) (?:the |an? |some |more |several |our |these |those |all |all the |the main |our main )?(?:diagrams?|examples?|architecture|visuali[sz]ations?|illustrations?|samples?|overview|details|statistics|curves?|plots?|qualitative|results? (?:on|for|of|in|when|with|using|after|obtained))\b)/
+
+/** A finding's frame: "results show", "this study suggests", "we found". A clause about future work or an enumeration
+ * "(a) ... (b) ..." after it does not make the sentence a plan or a caption. */
+const findingFrameRe =
+  /\b(?:results?|findings?|study|studies|analys[ie]s|experiments?|data|evaluations?)\s+(?:\w+\s+)?(?:shows?|suggests?|reveals?|indicates?|demonstrates?|confirms?)\b|\bwe (?:\w+ly )?(?:find|found|show|showed|observe[ds]?|obtain(?:ed)?)\b|\b(?:come|came) to the conclusion\b/
 
 /** Sub-figure labels: a caption's text ("(a) Inference speed (b) Time in each layer"). */
 const subfigureRe = /\(\s*[a-d]\s*\)\s*\S.*\(\s*[b-e]\s*\)\s*\S/
 
 /** The paper's own set-up in its voice: "We tried both ...", "We also evaluate on the test-dev split." */
 const weSetupRe =
-  /(?:^(?:[a-z]+,? |[^,]{0,60}, )?|[,;] (?:and |then )?|\band )we (?:also |further |then |first |next |finally |additionally |instead |only |now |always |simply |randomly |manually )?(?:tried|try|experimented|experiment|adopt(?:ed)?|use[ds]?|follow(?:ed)?|employ(?:ed)?|appl(?:y|ied)|train(?:ed)?|evaluate[ds]?|test(?:ed)?|compare[ds]?|report(?:ed)?|conduct(?:ed)?|perform(?:ed)?|run|ran|implement(?:ed)?|initiali[sz]e[ds]?|set|choose|chose|select(?:ed)?|replace[ds]?|remove[ds]?|add(?:ed)?|fix(?:ed)?|keep|kept|sample[ds]?|resize[ds]?|crop(?:ped)?|pre-?train(?:ed)?|fine-?tune[ds]?|optimi[sz]e[ds]?|tune[ds]?|collect(?:ed)?|construct(?:ed)?|build|built|generate[ds]?|randomly|extract(?:ed)?|tokeni[sz]e[ds]?|truecase[ds]?|lower-?case[ds]?|preprocess(?:ed)?|filter(?:ed)?|shuffle[ds]?|average[ds]?|normali[sz]e[ds]?|split|discard(?:ed)?|augment(?:ed)?)\b/
+  /(?:^(?:[a-z]+,? |[^,]{0,60}, |(?:in|for|on|at|during|with|after|before|when|to) [^,]{0,60}? )?|[,;] (?:and |then )?|\band )we (?:also |further |then |first |next |finally |additionally |instead |only |now |always |simply |randomly |manually )?(?:tried|try|experimented|experiment|adopt(?:ed)?|use[ds]?|follow(?:ed)?|employ(?:ed)?|appl(?:y|ied)|train(?:ed)?|evaluate[ds]?|test(?:ed)?|compare[ds]?|report(?:ed)?|conduct(?:ed)?|perform(?:ed)?|run|ran|implement(?:ed)?|initiali[sz]e[ds]?|set|choose|chose|select(?:ed)?|replace[ds]?|remove[ds]?|add(?:ed)?|fix(?:ed)?|keep|kept|sample[ds]?|resize[ds]?|crop(?:ped)?|pre-?train(?:ed)?|fine-?tune[ds]?|optimi[sz]e[ds]?|tune[ds]?|collect(?:ed)?|construct(?:ed)?|build|built|generate[ds]?|randomly|extract(?:ed)?|compute[ds]?|tokeni[sz]e[ds]?|truecase[ds]?|lower-?case[ds]?|preprocess(?:ed)?|filter(?:ed)?|shuffle[ds]?|average[ds]?|normali[sz]e[ds]?|split|discard(?:ed)?|augment(?:ed)?)\b/
 
 /** A caveat of the paper's own ("Our result has one limitation ..."). */
 const limitationRe = /\b(?:(?:one|a|the main|another|an important|a major|the only) limitation|limitations? (?:of (?:our|this|the proposed)|is|are))\b/
@@ -126,7 +131,7 @@ const descriptionRe =
 
 /** What is left to do ("There is clearly more that can be investigated", "remains to be seen"). */
 const futureRe =
-  /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|(?:we|and|also) (?:plan|intend|hope|are planning) to|is left (?:for|as) future|are left (?:for|as) future)\b/
+  /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|(?:we|and|also) (?:plan|intend|hope|are planning) to|we (?:expect|anticipate)\b|(?:could|might) (?:also )?be (?:employed|applied|adopted|combined)|is left (?:for|as) future|are left (?:for|as) future)\b/
 
 /** Code, data or copyright notices ("Our code is available at ...", "Published by Elsevier"). */
 const availabilityRe =
@@ -143,13 +148,13 @@ const availabilityRe =
  */
 export const nonFindingReason = (
   sentence: string
-): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | undefined => {
+): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | "related" | undefined => {
   const lower = sentence.toLowerCase()
   // "results in Table 3" points to a table; it is not "results in" (leads to)
   const pointing = lower.replace(/\bresults? (?:in|on) (?:the )?(?:table|tab\.|fig|figure|section|sec\.|appendix)/g, "results")
   if (pointerRe.test(sentence.trim()) && !outcomeWords.test(pointing) && !/\d/.test(sentence.replace(/(?:table|figure|fig\.)\s*\d+/gi, ""))) return "pointer"
   if (pointerAnywhereRe.test(lower) && !outcomeWords.test(pointing)) return "pointer"
-  if (subfigureRe.test(sentence)) return "fragment"
+  if (subfigureRe.test(sentence) && !findingFrameRe.test(lower)) return "fragment"
   if (/^\s*(?:[\])}>,;:.%]|\d+\s*\])/.test(sentence)) return "fragment"
   if (setupWords.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (weSetupRe.test(lower) && !outcomeWords.test(lower)) return "setup"
@@ -163,7 +168,11 @@ export const nonFindingReason = (
     return "description"
   }
   if (availabilityRe.test(lower)) return "availability"
-  if (futureRe.test(lower)) return "future"
+  if (futureRe.test(lower) && !findingFrameRe.test(lower)) return "future"
   if (/[•▪◦●]/.test(sentence)) return "fragment"
+  // formula text the conversion ran into a sentence ("... are: V ar [∆y V ar [∆y We observe ...")
+  if ((sentence.match(/[∆∇∑∏∂∈∀∃√∫]/g) ?? []).length >= 2) return "fragment"
+  // work done elsewhere at the same time ("Note that, concurrent with our work, refinements ... improve ...")
+  if (/\bconcurrent(?:ly)? (?:with|to) (?:our|this) (?:work|paper|study)\b|\bin (?:a )?concurrent work\b/.test(lower)) return "related"
   return undefined
 }
