@@ -14,6 +14,7 @@ import { LlmProvider } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "../src/EmbeddingsLive.js"
 import * as Extractor from "../src/Extractor.js"
+import { attributionOf } from "../src/internal/offlineAttribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offlineSections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offlineSentences.js"
 import { claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
@@ -43,6 +44,17 @@ describe("role features and rules", () => {
     expect(inlineHeading("CNN models outperform the baselines.")).toBeUndefined()
     expect(inlineHeading("We show that results improve.")).toBeUndefined()
     expect(inlineHeading("Results show that X improves Y.")).toBeUndefined()
+  })
+
+  it("a converter's [reference] placeholder and a BibTeX key cite other work; cross-references do not", () => {
+    expect(attributionOf("[reference] shows that context sizes of 20 words are often sufficient.")).toBe("[reference]")
+    expect(attributionOf("ResNet demonstrates this, achieving 27.22% error on CIFAR-100 without huang2016stochasticdepth.")).toBe("huang2016stochasticdepth")
+    expect(attributionOf("Batch normalization [reference] speeds up training.")).toBe("[reference]")
+    expect(attributionOf("Table [reference] shows that FractalNet scales to ImageNet.")).toBeNull()
+    expect(attributionOf("Eqn. ([reference]) also suggests that the gradient is unlikely to be canceled out.")).toBeNull()
+    expect(attributionOf("These experiments suggest that a clean path (arrows in Fig. [reference], [reference], and [reference]) eases optimization.")).toBeNull()
+    expect(attributionOf("We outperform the LSTM setup of [reference] by 0.5 BLEU.")).toBeNull()
+    expect(attributionOf("The model is trained on COCO2017 and evaluated on VOC2007.")).toBeNull()
   })
 
   it("maps headings to claim sections", () => {
@@ -105,7 +117,7 @@ describe("role features and rules", () => {
     expect(nonFindingReason("In testing, we extract the output of Pool5 as feature for Market-1501.")).toBe("setup")
     expect(nonFindingReason("The teacher model is a LSTM (as in Luong2015) and we train two student models: and.")).toBe("setup")
     expect(nonFindingReason("We tokenize and truecase the data with the scripts provided in Moses.")).toBe("setup")
-    expect(nonFindingReason("In Table [reference], we report sensitivity results for the baseline.")).toBe("setup")
+    expect(nonFindingReason("In Table [reference], we report sensitivity results for the baseline.")).toBe("pointer")
     expect(nonFindingReason("Other training details mirror Luong2015.")).toBe("setup")
     expect(nonFindingReason("The aspect ratio of the region is randomly chosen from the range of [0.3, 3.33].")).toBe("setup")
     // data statements, their numbers dropped by the conversion or not
@@ -129,6 +141,18 @@ describe("role features and rules", () => {
     expect(nonFindingReason("Each source word is mapped to the target word it is most frequently aligned to.")).toBe("setup")
     expect(nonFindingReason("For the former, we also show the result when ensembling 10 models.")).toBe("pointer")
     expect(nonFindingReason("We expect our model to benefit from these improvements as well.")).toBe("future")
+    expect(nonFindingReason("We measure these through unigram F 1, which we calculate as the harmonic mean of precision and recall.")).toBe("setup")
+    expect(nonFindingReason("The English-to-French contains M sentence pairs.")).toBe("setup")
+    expect(nonFindingReason("Further, we do not use any averaging strategies and simply return the final model.")).toBe("setup")
+    expect(nonFindingReason("In Figure [reference], we present the behavior of the weights for the second encoder layer.")).toBe("pointer")
+    expect(nonFindingReason("A comparison of the parameter count for different convolution operations is found in Table [reference].")).toBe("pointer")
+    expect(nonFindingReason("Finally, we comment on the regularizing effect of the Weighted Transformer.")).toBe("description")
+    expect(nonFindingReason("Note that, concurrent with our work, refinements to the residual network paradigm further improve the state-of-the-art.")).toBe("related")
+    expect(nonFindingReason("The gradients are: The approximation can be used for V ar [∆y V ar [∆y We observe small gradients.")).toBe("fragment")
+    // a finding with a future-work clause or an enumeration stays a finding
+    expect(nonFindingReason("The study suggests that certain traits may be important, although further research is needed to replicate the findings.")).toBeUndefined()
+    expect(nonFindingReason("Results show that (a) employees with higher self-efficacy have lower stress, (b) dependent employees have higher stress.")).toBeUndefined()
+    expect(nonFindingReason("Table [reference] shows that FractalNet scales to ImageNet, matching ResNet at equal depth.")).toBeUndefined()
     expect(nonFindingReason("We further observe that the studied hyperparameters are virtually independent.")).toBeUndefined()
     expect(nonFindingReason("We evaluate our methods on taxi GPS logs and demonstrate their outstanding performance.")).toBeUndefined()
     expect(nonFindingReason("Our results show that the dataset contains many more errors than previously reported.")).toBeUndefined()
