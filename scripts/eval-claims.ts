@@ -286,7 +286,7 @@ const program = Effect.gen(function*() {
 const baseModel: RoleModel = weights === undefined ? shippedModel : JSON.parse(readFileSync(weights, "utf8")) as RoleModel
 const extractor = Extractor.layerOfflineWith({
   claimSelection: selection,
-  roleModel: thresholdOverride === undefined ? baseModel : { ...baseModel, threshold: thresholdOverride }
+  roleModel: thresholdOverride === undefined ? baseModel : { ...baseModel, threshold: thresholdOverride, abstractThreshold: thresholdOverride }
 })
 await Effect.runPromise(program.pipe(Effect.provide(extractor), Effect.provide(Kg.layerOffline({ db: dbFile }))))
 if (keep === undefined) rmSync(dir, { recursive: true, force: true })

@@ -126,6 +126,15 @@ export interface SentenceAnalysis {
   readonly pResult: number | undefined
   /** The classifier's P(result) before the section's prior (undefined when not classified). */
   readonly pResultRaw: number | undefined
+  /**
+   * Which rules would keep the sentence as a claim, whatever the threshold (empty when none): `threshold` (P(result) at
+   * or above the section's threshold), `stated` (the paper's own result stated outright, P(result) >= 0.5), `cued`
+   * (strong result cues in a one-sentence results section). A sentence is kept when one holds and no non-finding
+   * rule rejects it (`rejected`).
+   */
+  readonly keptBy: ReadonlyArray<"threshold" | "stated" | "cued">
+  /** Why a sentence some rule of `keptBy` would keep is not a finding after all (a non-finding rule, no verb), or undefined. */
+  readonly rejected: string | undefined
 }
 
 
@@ -173,13 +182,26 @@ const isDeclarative = (sentence: string, words: ReadonlyArray<Word>): boolean =>
 
 /**
  * A sentence of running text, not a fragment (a caption, an axis label, a
- * table row): declarative, and with a verb (tagged as one, or a lower-case
- * "-s / -es / -ed" form right after a noun); a final full stop is not enough.
+ * table row, a run-in heading): declarative, and with a verb (tagged as one,
+ * or a lower-case "-s / -es / -ed" form right after a noun, not the last
+ * word); a final full stop is not enough.
  */
-const hasVerb = (sentence: string, words: ReadonlyArray<Word>): boolean =>
-  isDeclarative(sentence, words) &&
-  (words.some((w) => w.pos === "VERB" || w.pos === "AUX") ||
-    words.some((w, i) => i > 0 && /^[a-z]+(?:s|es|ed)$/.test(w.text) && ["NOUN", "PROPN", "NUM"].includes(words[i - 1]!.pos)))
+const hasVerb = (sentence: string, words: ReadonlyArray<Word>): boolean => {
+  if (!isDeclarative(sentence, words)) return false
+  // a verb, not only a gerund after a preposition ("Four types of random values for erasing.")
+  if (
+    words.some((w, i) =>
+      (w.pos === "VERB" || w.pos === "AUX") &&
+      !(/ing$/.test(w.lower) && i > 0 && ["ADP", "SCONJ"].includes(words[i - 1]!.pos))
+    )
+  ) return true
+  // a lower-case "-s / -es / -ed" word after a noun, with words after it: "Insulin decreases mortality"; not "Four
+  // types of values" (after a number) nor "Comparison with the state-of-the-art methods." (the last word: a plural)
+  const letters = words.filter((w) => /\p{L}/u.test(w.text))
+  return letters.some((w, i) =>
+    i > 0 && i < letters.length - 1 && /^[a-z]+(?:s|es|ed)$/.test(w.text) && ["NOUN", "PROPN"].includes(letters[i - 1]!.pos)
+  )
+}
 
 /**
  * Analyses a text sentence by sentence (see {@link extract}).
@@ -237,6 +259,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   // abstract (its order and length are features) under an "Abstract" heading, or when it opens a document with no
   // heading before it and is abstract-sized.
   const pResult = new Array<number | undefined>(sentences.length).fill(undefined)
+  // whether each sentence was read as an abstract (its block's order and length were features)
+  const asAbstract = new Array<boolean>(sentences.length).fill(false)
   if (selection === "roles") {
     const notProse = new Set(["heading", "empty", "noise", "reference", "caption", "table", "author-block", "latex-noise"])
     let i = 0
@@ -256,6 +280,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           (blockSection === "none" && atStart && first && members.length <= 25 && words <= 700)
         const roles = classifyBlock(members.map((k) => placed[k]!.evidence), { positions: readAsAbstract, model })
         members.forEach((k, m) => {
+          asAbstract[k] = readAsAbstract
           pResult[k] = roles[m]!.probabilities.result
         })
       }
@@ -289,6 +314,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const raw = pResult[index]
     const p = raw === undefined ? undefined : sectionProbability(raw, here.section, model.prior, model.sectionPriors)
     let claim: ExtractedClaim | undefined
+    const keptBy: Array<"threshold" | "stated" | "cued"> = []
+    let rejected: string | undefined
     const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
     if (!s.heading && (skip === undefined || statement)) {
       const sc = scoreClaim(evidence, findConditions(text, words))
@@ -299,8 +326,12 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         // the earlier cue score; a finding reported from other work is kept apart (reported claims) by the pipeline
         keep = sc.score >= (here.inAbstract ? abstractThreshold : threshold)
       } else {
+        // an abstract (or a structured abstract's part) has its own threshold, chosen end to end on abstracts
+        const abstractLimit = model.abstractThreshold ?? model.threshold
         const limit = here.part !== undefined && here.section !== "related" && here.section !== "back"
-          ? inlineThreshold(here.part, model.threshold)
+          ? inlineThreshold(here.part, abstractLimit)
+          : asAbstract[index] === true
+          ? abstractLimit
           : model.threshold
         // A sentence read alone (a one-sentence section) lacks the neighbours the classifier reads best with: where
         // findings are expected (results, conclusion), strong result cues (the cue score's claim threshold) and an
@@ -311,8 +342,11 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         // enough when the classifier reads it as more likely a result than not.
         const stated = p !== undefined && p >= 0.5 && attribution === null && here.section !== "related" &&
           here.section !== "back" && OWN_FINDING.test(evidence)
-        keep = p !== undefined && (p >= limit || cued || stated) && nonFindingReason(evidence) === undefined &&
-          hasVerb(evidence, words)
+        if (p !== undefined && p >= limit) keptBy.push("threshold")
+        if (stated) keptBy.push("stated")
+        if (cued) keptBy.push("cued")
+        if (keptBy.length > 0) rejected = nonFindingReason(evidence) ?? (hasVerb(evidence, words) ? undefined : "no-verb")
+        keep = p !== undefined && keptBy.length > 0 && rejected === undefined
       }
       if (keep) {
         const kept = mentions.filter((m) => !m.dropped)
@@ -344,7 +378,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         }
       }
     }
-    return { start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw }
+    return { start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw, keptBy, rejected }
   })
 }
 

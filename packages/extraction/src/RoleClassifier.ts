@@ -98,7 +98,8 @@ export const decodeModel = (json: unknown, file: string): RoleModel => {
     Array.isArray((s as { weights?: unknown }).weights)
   if (
     !Array.isArray(m.roles) || !Array.isArray(m.dense) || !Array.isArray(m.vocabulary) || !Array.isArray(m.context) ||
-    !stage(m.sentence) || !stage(m.sequence) || typeof m.threshold !== "number" || !(m.threshold >= 0 && m.threshold <= 1)
+    !stage(m.sentence) || !stage(m.sequence) || typeof m.threshold !== "number" || !(m.threshold >= 0 && m.threshold <= 1) ||
+    (m.abstractThreshold !== undefined && (typeof m.abstractThreshold !== "number" || !(m.abstractThreshold >= 0 && m.abstractThreshold <= 1)))
   ) {
     return fail("not a role classifier's weights (roles, dense, vocabulary, sentence, context, sequence, threshold)")
   }
@@ -363,6 +364,8 @@ export const retrain = Effect.fn("RoleClassifier.retrain")(function*(options: Re
   const model: RoleModel = {
     ...trained.model,
     ...(baseline.sectionPriors === undefined ? {} : { sectionPriors: baseline.sectionPriors }),
+    // the abstracts' threshold was chosen end to end on training folds (scripts/why-claims.ts --choose): kept
+    ...(baseline.abstractThreshold === undefined ? {} : { abstractThreshold: baseline.abstractThreshold }),
     trained: {
       script: "kg train claims",
       data: `${dataDir} (CSAbstruct train, SciFact development half)`,

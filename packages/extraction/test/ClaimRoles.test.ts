@@ -14,6 +14,7 @@ import { LlmProvider } from "@kg/core/LlmProvider"
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "../src/EmbeddingsLive.js"
 import * as Extractor from "../src/Extractor.js"
+import { attributionOf } from "../src/internal/offlineAttribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offlineSections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offlineSentences.js"
 import { claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
@@ -43,6 +44,17 @@ describe("role features and rules", () => {
     expect(inlineHeading("CNN models outperform the baselines.")).toBeUndefined()
     expect(inlineHeading("We show that results improve.")).toBeUndefined()
     expect(inlineHeading("Results show that X improves Y.")).toBeUndefined()
+  })
+
+  it("a converter's [reference] placeholder and a BibTeX key cite other work; cross-references do not", () => {
+    expect(attributionOf("[reference] shows that context sizes of 20 words are often sufficient.")).toBe("[reference]")
+    expect(attributionOf("ResNet demonstrates this, achieving 27.22% error on CIFAR-100 without huang2016stochasticdepth.")).toBe("huang2016stochasticdepth")
+    expect(attributionOf("Batch normalization [reference] speeds up training.")).toBe("[reference]")
+    expect(attributionOf("Table [reference] shows that FractalNet scales to ImageNet.")).toBeNull()
+    expect(attributionOf("Eqn. ([reference]) also suggests that the gradient is unlikely to be canceled out.")).toBeNull()
+    expect(attributionOf("These experiments suggest that a clean path (arrows in Fig. [reference], [reference], and [reference]) eases optimization.")).toBeNull()
+    expect(attributionOf("We outperform the LSTM setup of [reference] by 0.5 BLEU.")).toBeNull()
+    expect(attributionOf("The model is trained on COCO2017 and evaluated on VOC2007.")).toBeNull()
   })
 
   it("maps headings to claim sections", () => {
@@ -96,6 +108,56 @@ describe("role features and rules", () => {
     expect(nonFindingReason("A larger batch size improves BLEU by 0.4 points.")).toBeUndefined()
     expect(nonFindingReason("Our model outperforms the Transformer by 2.1 BLEU on WMT14.")).toBeUndefined()
     expect(nonFindingReason("Table 2 shows that our model is 3 times faster than the baseline.")).toBeUndefined()
+  })
+
+  it("set-up after a leading phrase, data statements, pointers and plans are not findings; findings with those words are", () => {
+    // set-up in the paper's voice after any short leading phrase, or in a second clause
+    expect(nonFindingReason("For Random Erasing, we set,,, and.")).toBe("setup")
+    expect(nonFindingReason("When evaluating one of the parameters, we fixed the other two parameters.")).toBe("setup")
+    expect(nonFindingReason("In testing, we extract the output of Pool5 as feature for Market-1501.")).toBe("setup")
+    expect(nonFindingReason("The teacher model is a LSTM (as in Luong2015) and we train two student models: and.")).toBe("setup")
+    expect(nonFindingReason("We tokenize and truecase the data with the scripts provided in Moses.")).toBe("setup")
+    expect(nonFindingReason("In Table [reference], we report sensitivity results for the baseline.")).toBe("pointer")
+    expect(nonFindingReason("Other training details mirror Luong2015.")).toBe("setup")
+    expect(nonFindingReason("The aspect ratio of the region is randomly chosen from the range of [0.3, 3.33].")).toBe("setup")
+    // data statements, their numbers dropped by the conversion or not
+    expect(nonFindingReason("The Thai-English data comes from IWSLT 2015.")).toBe("setup")
+    expect(nonFindingReason("The WMT 2014 English-to-German data set contains M sentence pairs.")).toBe("setup")
+    // pointers and plans
+    expect(nonFindingReason("We present these results in Table [reference].")).toBe("pointer")
+    expect(nonFindingReason("Results as shown in Fig. [reference].")).toBe("pointer")
+    expect(nonFindingReason("We are excited about the future of attention-based models and plan to apply them to other tasks.")).toBe("future")
+    // acknowledgements, not "thanks to" (because of)
+    expect(nonFindingReason("Last but not least, thanks also go to my family.")).toBe("availability")
+    expect(nonFindingReason("The authors gratefully acknowledge the support of the lab.")).toBe("availability")
+    expect(nonFindingReason("Our experiments show that, thanks to the humans' speed, adversaries must solve Captchas in under 2 seconds.")).toBeUndefined()
+    // findings that open with a phrase, name set-up or data, or point to a table while stating the outcome
+    expect(nonFindingReason("In contrast, we observe that reducing the attention key size hurts model quality.")).toBeUndefined()
+    expect(nonFindingReason("On both WMT 2014 tasks, we achieve a new state of the art.")).toBeUndefined()
+    expect(nonFindingReason("In row (E) we replace our sinusoidal positional encoding with learned embeddings, and observe nearly identical results.")).toBeUndefined()
+    expect(nonFindingReason("In row (E) we replace our positional encoding with learned positional embeddings JonasFaceNet2017, and observe nearly identical results to the base model.")).toBeUndefined()
+    expect(nonFindingReason("In our multi-step attention (§ 3.3) we simply average the attention scores over all layers.")).toBe("setup")
+    expect(nonFindingReason("Results are reported on newstest2014.")).toBe("setup")
+    expect(nonFindingReason("Each source word is mapped to the target word it is most frequently aligned to.")).toBe("setup")
+    expect(nonFindingReason("For the former, we also show the result when ensembling 10 models.")).toBe("pointer")
+    expect(nonFindingReason("We expect our model to benefit from these improvements as well.")).toBe("future")
+    expect(nonFindingReason("We measure these through unigram F 1, which we calculate as the harmonic mean of precision and recall.")).toBe("setup")
+    expect(nonFindingReason("The English-to-French contains M sentence pairs.")).toBe("setup")
+    expect(nonFindingReason("Further, we do not use any averaging strategies and simply return the final model.")).toBe("setup")
+    expect(nonFindingReason("In Figure [reference], we present the behavior of the weights for the second encoder layer.")).toBe("pointer")
+    expect(nonFindingReason("A comparison of the parameter count for different convolution operations is found in Table [reference].")).toBe("pointer")
+    expect(nonFindingReason("Finally, we comment on the regularizing effect of the Weighted Transformer.")).toBe("description")
+    expect(nonFindingReason("Note that, concurrent with our work, refinements to the residual network paradigm further improve the state-of-the-art.")).toBe("related")
+    expect(nonFindingReason("The gradients are: The approximation can be used for V ar [∆y V ar [∆y We observe small gradients.")).toBe("fragment")
+    // a finding with a future-work clause or an enumeration stays a finding
+    expect(nonFindingReason("The study suggests that certain traits may be important, although further research is needed to replicate the findings.")).toBeUndefined()
+    expect(nonFindingReason("Results show that (a) employees with higher self-efficacy have lower stress, (b) dependent employees have higher stress.")).toBeUndefined()
+    expect(nonFindingReason("Table [reference] shows that FractalNet scales to ImageNet, matching ResNet at equal depth.")).toBeUndefined()
+    expect(nonFindingReason("We further observe that the studied hyperparameters are virtually independent.")).toBeUndefined()
+    expect(nonFindingReason("We evaluate our methods on taxi GPS logs and demonstrate their outstanding performance.")).toBeUndefined()
+    expect(nonFindingReason("Our results show that the dataset contains many more errors than previously reported.")).toBeUndefined()
+    expect(nonFindingReason("We present tempo estimation results which are accurate to within 1% for a variety of genres.")).toBeUndefined()
+    expect(nonFindingReason("Our approach (I + ORE) outperforms A-Fast-RCNN by 0.5% in mAP.")).toBeUndefined()
   })
 
   it("splits an inline section heading off the sentence it runs into", () => {
@@ -255,6 +317,33 @@ describe("the offline extractor keeps findings only", () => {
     expect(inRelated.claims.filter((c) => c.attribution == null)).toEqual([])
   })
 
+  it("a run-in heading or a caption with no finite verb is not a claim", () => {
+    const text = "## 4 Experiments\n\nFour types of random values for erasing. Comparison with the state-of-the-art methods. " +
+      "Random Erasing consistently outperforms the ResNet18 baseline under all parameter settings.\n"
+    const analysis = OfflineExtractor.analyze(nlp, text)
+    const of = (prefix: string) => analysis.find((s) => text.slice(s.start, s.end).startsWith(prefix))!
+    expect(of("Four types").claim).toBeUndefined()
+    expect(of("Comparison with").claim).toBeUndefined()
+    expect(of("Random Erasing consistently").claim).toBeDefined()
+    expect(of("Random Erasing consistently").keptBy).toContain("threshold")
+  })
+
+  it("an abstract is read against its own threshold, a section of a paper against the model's", () => {
+    const abstract = "Neural machine translation is a key problem. We propose a gated attention layer for the Transformer. " +
+      "We train it on WMT14 English-German. The gated layer improves BLEU by 1.5 points over the baseline. " +
+      "It also halves the training time."
+    const kept = (text: string, model: typeof shippedModel) =>
+      OfflineExtractor.analyze(nlp, text, { roleModel: model }).filter((s) => s.claim !== undefined).length
+    // all but the sentences stated outright need P(result) >= 1 (none) or >= 0 (every candidate)
+    const none = { ...shippedModel, abstractThreshold: 1 }
+    const every = { ...shippedModel, abstractThreshold: 0 }
+    expect(kept(abstract, every)).toBeGreaterThan(kept(abstract, none))
+    // the same sentences in a results section of a paper: the abstracts' threshold does not apply
+    const section = `## 4 Results\n\n${abstract}\n`
+    expect(kept(section, every)).toBe(kept(section, none))
+    expect(kept(section, every)).toBe(kept(section, shippedModel))
+  })
+
   it("keeps a statement given on its own, as a statement", () => {
     const [c] = OfflineExtractor.extract(nlp, "Macrophages facilitate electrical conduction in the heart.").claims
     expect(c?.role).toBe("statement")
@@ -392,6 +481,8 @@ describe("RoleClassifier: weights and labelled data", () => {
     expect(RoleClassifier.decodeModel(JSON.parse(JSON.stringify(shippedModel)), "w.json").threshold).toBe(shippedModel.threshold)
     expect(() => RoleClassifier.decodeModel({ roles: [] }, "w.json")).toThrow(/w\.json: not a role classifier's weights/)
     expect(() => RoleClassifier.decodeModel({ ...shippedModel, dense: ["x"] }, "w.json")).toThrow(/trained on other features/)
+    expect(() => RoleClassifier.decodeModel({ ...shippedModel, abstractThreshold: 1.5 }, "w.json")).toThrow(/not a role classifier's weights/)
+    expect(RoleClassifier.decodeModel({ ...shippedModel, abstractThreshold: 0.55 }, "w.json").abstractThreshold).toBe(0.55)
     const short = { ...shippedModel, sequence: { ...shippedModel.sequence, weights: shippedModel.sequence.weights.slice(1) } }
     expect(() => RoleClassifier.decodeModel(short, "w.json")).toThrow(/sequence model has 45 weight rows for 46 inputs/)
   })

@@ -8,8 +8,13 @@
  * @internal
  */
 
-/** Citation markers: `{{cite:key}}`, `[12]`, `[3, 5-7]`, `(Smith et al., 2019)`, `(Smith and Lee 2020; ...)`. */
-const CITE = /\{\{cite:([^}]*)\}\}|\[\s*\d+(?:\s*[,–-]\s*\d+)*\s*\]|\((?:see\s+)?[A-Z][A-Za-z'-]+(?:\s+et al\.?|\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+\d{4}[a-z]?(?:\s*;\s*[A-Z][A-Za-z'-]+(?:\s+et al\.?|\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+\d{4}[a-z]?)*\)/g
+/**
+ * Citation markers: `{{cite:key}}`, `[12]`, `[3, 5-7]`, `(Smith et al., 2019)`, `(Smith and Lee 2020; ...)`, a
+ * converter's `[reference]` placeholder (not after "Table", "Fig.", "Section", ...: a cross-reference) and a BibTeX key
+ * left in the text (`huang2016stochasticdepth`). A list of cross-references ("Fig. [reference], [reference] and [reference]",
+ * "Eqn. ([reference])") is not a citation.
+ */
+const CITE = /\{\{cite:([^}]*)\}\}|(?<!(?:[Tt]ables?|[Ff]ig(?:ure)?s?\.?|[Ss]ec(?:tion)?s?\.?|[Ee]q(?:uation)?n?s?\.?|[Aa]ppendi(?:x|ces)|[Aa]lgorithms?|[Ll]ines?|§)\s*\(?(?:\[reference\][\s,;&–-]*(?:and|to)?\s*)*)\[reference\]|\b[a-z]{2,}(?:19|20)\d{2}[a-z]{2,}\b|\[\s*\d+(?:\s*[,–-]\s*\d+)*\s*\]|\((?:see\s+)?[A-Z][A-Za-z'-]+(?:\s+et al\.?|\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+\d{4}[a-z]?(?:\s*;\s*[A-Z][A-Za-z'-]+(?:\s+et al\.?|\s+(?:and|&)\s+[A-Z][A-Za-z'-]+)?,?\s+\d{4}[a-z]?)*\)/g
 
 /** "X et al." or "X and Y" used as a name of a work, optionally with a year. */
 const ET_AL = /\b((?:[A-Z][A-Za-z'-]+\s+){0,1}[A-Z][A-Za-z'-]+\s+et\s+al\.?(?:\s*\(?\d{4}[a-z]?\)?)?)/

@@ -40,8 +40,17 @@ export interface RoleModel {
    * probabilities divided by the role priors are the emissions, these the transitions. Absent: no decoding.
    */
   readonly transitions?: Transitions | undefined
-  /** P(result) at or above which a sentence of an abstract is a finding (chosen out of fold on the training data). */
+  /**
+   * P(result) at or above which a sentence is a finding (chosen out of fold on the training data by F0.5 of the
+   * classifier alone); it applies in the sections of full papers (after the section's prior, `roles/decide.ts`).
+   */
   readonly threshold: number
+  /**
+   * The threshold for sentences read as an abstract (an abstract, a structured abstract's parts, a short text with no
+   * heading), when it differs: chosen on what the extractor keeps end to end (the classifier and the non-finding
+   * rules), out of fold on the training abstracts (`scripts/why-claims.ts --choose`). Absent: `threshold`.
+   */
+  readonly abstractThreshold?: number | undefined
   /** The share of findings among the training sentences: the prior the probabilities are calibrated to. */
   readonly prior?: number | undefined
   /**
