@@ -135,6 +135,8 @@ describe("kg against hostile peers", () => {
     KG_EMBEDDINGS_MODEL: "text-embedding-3-small",
     KG_EMBEDDINGS_DIMENSION: "8",
     KG_EMBEDDINGS_BASE_URL: `http://user:${CANARY}@127.0.0.1:9/v1?token=${CANARY}`,
+    // the unreachable endpoint fails at once instead of after 5 retries with backoff (~12 s)
+    KG_EMBEDDINGS_MAX_RETRIES: "0",
     KG_LLM_MAX_RETRIES: "0"
   })
 
@@ -170,10 +172,11 @@ describe("kg against hostile peers", () => {
 
     // arXiv: a token in KG_ARXIV_URL stays out of the error.
     const arxiv = await runKg(["fetch", "arxiv", "--id", "2212.11791", "--metadata-only", "--db", path.join(dir, "arxiv.duckdb")], {
-      env: { KG_ARXIV_URL: `${llm.server.url}/api/query?token=${CANARY}`, KG_ARXIV_DELAY_MS: "0" }
+      env: { KG_ARXIV_URL: `${llm.server.url}/api/query?token=${CANARY}`, KG_ARXIV_DELAY_MS: "0", KG_ARXIV_MAX_RETRIES: "1" }
     })
     expect(arxiv.code).not.toBe(0)
     expect(arxiv.stderr).toMatch(/arXiv http \(HTTP 500\)/)
+    expect(arxiv.stderr).toMatch(/gave up after 2 attempts/)
     expect(arxiv.stdout + arxiv.stderr).not.toContain(CANARY)
   }, 180_000)
 

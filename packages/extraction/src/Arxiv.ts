@@ -764,8 +764,9 @@ export const layer = (options: ArxivOptions = {}): Layer.Layer<ArxivClient, Arxi
   Layer.effect(ArxivClient, make(options))
 
 /**
- * The client from the environment: `KG_ARXIV_URL` (the endpoint) and
- * `KG_ARXIV_DELAY_MS` (the spacing), over `options`.
+ * The client from the environment: `KG_ARXIV_URL` (the endpoint),
+ * `KG_ARXIV_DELAY_MS` (the spacing) and `KG_ARXIV_MAX_RETRIES` (retries of a
+ * failed request, 0 to 20, default 4), over `options`.
  *
  * @since 0.1.0
  * @category layers
@@ -778,10 +779,16 @@ export const layerConfig = (
     Effect.gen(function*() {
       const endpoint = yield* Config.option(Config.nonEmptyString("KG_ARXIV_URL"))
       const spacing = yield* Config.option(Config.integer("KG_ARXIV_DELAY_MS"))
+      const retries = yield* Config.option(
+        Config.integer("KG_ARXIV_MAX_RETRIES").pipe(
+          Config.validate({ message: "must be a whole number from 0 to 20", validation: (n) => n >= 0 && n <= 20 })
+        )
+      )
       return yield* make({
         ...options,
         ...(Option.isSome(endpoint) ? { endpoint: endpoint.value.trim() } : {}),
-        ...(Option.isSome(spacing) ? { spacingMs: spacing.value } : {})
+        ...(Option.isSome(spacing) ? { spacingMs: spacing.value } : {}),
+        ...(Option.isSome(retries) ? { maxRetries: retries.value } : {})
       })
     })
   )

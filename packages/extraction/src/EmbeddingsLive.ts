@@ -211,7 +211,8 @@ const optionalSecret = (name: string): Config.Config<Option.Option<Redacted.Reda
  * - else offline, cache in `KG_CACHE_DIR` / `XDG_CACHE_HOME/kg` / `~/.cache/kg`.
  *
  * The key is `KG_EMBEDDINGS_API_KEY`, else `OPENAI_API_KEY`; the width
- * `KG_EMBEDDINGS_DIMENSION` (else discovered).
+ * `KG_EMBEDDINGS_DIMENSION` (else discovered); the retries of a failed
+ * request `KG_EMBEDDINGS_MAX_RETRIES` (0 to 20, default 5).
  *
  * @since 0.1.0
  * @category layers
@@ -226,13 +227,19 @@ export const layerConfig: Layer.Layer<Embeddings, EmbeddingError | ConfigError.C
     const ownKey = yield* optionalSecret("KG_EMBEDDINGS_API_KEY")
     const apiKey = Option.isSome(ownKey) ? ownKey : yield* optionalSecret("OPENAI_API_KEY")
     const dimension = yield* Config.option(Config.integer("KG_EMBEDDINGS_DIMENSION"))
+    const maxRetries = yield* Config.option(
+      Config.integer("KG_EMBEDDINGS_MAX_RETRIES").pipe(
+        Config.validate({ message: "must be a whole number from 0 to 20", validation: (n) => n >= 0 && n <= 20 })
+      )
+    )
     const endpoint = Option.isSome(baseUrl) ? baseUrl : Option.isSome(model) ? openAiBase : Option.none()
     if (Option.isSome(endpoint)) {
       return layerOpenAi({
         baseUrl: endpoint.value,
         model: Option.getOrElse(model, () => "text-embedding-3-small"),
         apiKey: Option.getOrUndefined(apiKey),
-        dimension: Option.getOrUndefined(dimension)
+        dimension: Option.getOrUndefined(dimension),
+        maxRetries: Option.getOrUndefined(maxRetries)
       })
     }
     const cacheDir = defaultCacheDir({

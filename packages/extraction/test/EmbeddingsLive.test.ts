@@ -507,6 +507,21 @@ describe("layerConfig", () => {
       expect(s.seen[0].auth).toBe("Bearer k")
     }))
 
+  it.scopedLive("KG_EMBEDDINGS_MAX_RETRIES bounds the retries of a failing endpoint; out of range is refused", () =>
+    Effect.gen(function*() {
+      const s = yield* server(() => ({ status: 500, body: JSON.stringify({ error: { message: "down" } }) }))
+      const config = (retries: string) =>
+        ConfigProvider.fromMap(
+          new Map([["KG_EMBEDDINGS_BASE_URL", s.url], ["KG_EMBEDDINGS_DIMENSION", "3"], ["KG_EMBEDDINGS_MAX_RETRIES", retries]])
+        )
+      const svc = yield* Effect.provide(Embeddings, layerConfig).pipe(Effect.withConfigProvider(config("1")))
+      const failed = yield* Effect.flip(svc.embed(["a text"]))
+      expect(failed.message).toMatch(/500|down/)
+      expect(s.seen.length).toBe(2)
+      const refused = yield* Effect.flip(Effect.provide(Embeddings, layerConfig).pipe(Effect.withConfigProvider(config("21"))))
+      expect(String(refused)).toMatch(/KG_EMBEDDINGS_MAX_RETRIES/)
+    }))
+
   it.scopedLive("uses OPENAI_BASE_URL only together with KG_EMBEDDINGS_MODEL, else offline", () =>
     Effect.gen(function*() {
       const s = yield* server((_, body) => ok(body.input))
