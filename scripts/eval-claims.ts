@@ -43,7 +43,7 @@ import * as Extractor from "../packages/extraction/src/Extractor.js"
 import { type RoleModel, shippedModel } from "../packages/extraction/src/internal/roles/model.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Kg from "../packages/graph/src/Kg.js"
-import { csabstructDir, foldOf, type LabelledAbstract, readCsabstruct, scifactAbstracts } from "./lib/roles.js"
+import { foldOf, type LabelledAbstract, readLabelledSet } from "./lib/roles.js"
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -64,20 +64,7 @@ const thresholdOverride = arg("threshold") === undefined ? undefined : Number(ar
 const sweep = arg("sweep")?.split(",").map(Number) ?? []
 if (fold !== undefined && weights === undefined) throw new Error("--fold K needs --weights FILE from train-roles.ts --exclude-fold K")
 
-const abstracts: ReadonlyArray<LabelledAbstract> = (() => {
-  switch (set) {
-    case "csabstruct-dev":
-      return readCsabstruct(`${csabstructDir}dev.jsonl`)
-    case "csabstruct-train":
-      return readCsabstruct(`${csabstructDir}train.jsonl`)
-    case "scifact-heldout":
-      return scifactAbstracts("heldout")
-    case "scifact-dev":
-      return scifactAbstracts("dev")
-    default:
-      throw new Error(`unknown --set ${set}: use csabstruct-dev, csabstruct-train, scifact-heldout or scifact-dev`)
-  }
-})().filter((a) => fold === undefined || foldOf(a) === fold).slice(0, limit)
+const abstracts: ReadonlyArray<LabelledAbstract> = readLabelledSet(set).filter((a) => fold === undefined || foldOf(a) === fold).slice(0, limit)
 
 const dir = keep ?? mkdtempSync(join(tmpdir(), "kg-eval-claims-"))
 const paperDir = join(dir, "papers")

@@ -23,7 +23,7 @@ import * as Effect from "effect/Effect"
 import * as NlpService from "../packages/core/src/NlpService.js"
 import { type RoleModel, shippedModel } from "../packages/extraction/src/internal/roles/model.js"
 import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
-import { csabstructDir, foldOf, type LabelledAbstract, readCsabstruct, scifactAbstracts } from "./lib/roles.js"
+import { foldOf, type LabelledAbstract, readLabelledSet } from "./lib/roles.js"
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -53,20 +53,7 @@ const grid = choose === undefined ? [] : Array.from({ length: 41 }, (_, i) => Ma
 const threshold = arg("threshold") === undefined ? Math.min(...folds.map((f) => f.model.abstractThreshold ?? f.model.threshold)) : Number(arg("threshold"))
 const lowest = Math.min(threshold, ...sweep, ...grid)
 
-const all: ReadonlyArray<LabelledAbstract> = (() => {
-  switch (set) {
-    case "csabstruct-dev":
-      return readCsabstruct(`${csabstructDir}dev.jsonl`)
-    case "csabstruct-train":
-      return readCsabstruct(`${csabstructDir}train.jsonl`)
-    case "scifact-heldout":
-      return scifactAbstracts("heldout")
-    case "scifact-dev":
-      return scifactAbstracts("dev")
-    default:
-      throw new Error(`unknown --set ${set}`)
-  }
-})().filter((a) => a.labelled)
+const all: ReadonlyArray<LabelledAbstract> = readLabelledSet(set).filter((a) => a.labelled)
 
 const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
 

@@ -92,3 +92,19 @@ export const scifactAbstracts = (split: Split | "all"): Array<LabelledAbstract> 
       }
     })
 }
+
+/** The labelled abstracts of an evaluation set by name (`--set` of the claim scripts). */
+export const readLabelledSet = (set: string): Array<LabelledAbstract> => {
+  switch (set) {
+    case "csabstruct-dev":
+      return readCsabstruct(`${csabstructDir}dev.jsonl`)
+    case "csabstruct-train":
+      return readCsabstruct(`${csabstructDir}train.jsonl`)
+    case "scifact-heldout":
+      return scifactAbstracts("heldout")
+    case "scifact-dev":
+      return scifactAbstracts("dev")
+    default:
+      throw new Error(`unknown --set ${set}: use csabstruct-dev, csabstruct-train, scifact-heldout or scifact-dev`)
+  }
+}
