@@ -213,7 +213,8 @@ export const stageProbabilities = (stage: StageWeights, index: ReadonlyArray<num
   return e.map((x) => x / sum)
 }
 
-const denseIndex = (values: ReadonlyArray<number>): { index: Array<number>; value: Array<number> } => {
+/** The non-zero entries of a dense vector, as the sparse input of the models. */
+export const denseIndex = (values: ReadonlyArray<number>): { index: Array<number>; value: Array<number> } => {
   const index: Array<number> = []
   const value: Array<number> = []
   values.forEach((v, i) => {

@@ -23,6 +23,7 @@ import { denseNames, ngrams, normalise, type Role, roles, tokens } from "./featu
 import {
   contextInput,
   contextNames,
+  denseIndex,
   decode,
   type RoleModel,
   sentenceInput,
@@ -69,17 +70,6 @@ const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d
 /** Every fourth block (of more than one sentence) is also read sentence by sentence (no neighbours). */
 const alsoSingles = (b: Block) => fnv1a(`single-${b.source}-${b.id}`) % 4 === 0
 
-const sparse = (values: ReadonlyArray<number>) => {
-  const index: Array<number> = []
-  const value: Array<number> = []
-  values.forEach((v, i) => {
-    if (v !== 0) {
-      index.push(i)
-      value.push(v)
-    }
-  })
-  return { index, value }
-}
 
 const logLoss = (pairs: ReadonlyArray<{ p: ReadonlyArray<number>; label: number }>) =>
   pairs.reduce((s, x) => s - Math.log(Math.max(1e-12, x.p[x.label]!)), 0) / Math.max(1, pairs.length)
@@ -200,10 +190,10 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     const p = oof1[bi]!
     const b = blocks[bi]!
     for (let si = 0; si < b.sentences.length; si++) {
-      seqInputs.push({ block: bi, sentence: si, positioned: true, ...sparse(contextInput(p.positioned, si, true)) })
-      seqInputs.push({ block: bi, sentence: si, positioned: false, ...sparse(contextInput(p.unpositioned, si, false)) })
+      seqInputs.push({ block: bi, sentence: si, positioned: true, ...denseIndex(contextInput(p.positioned, si, true)) })
+      seqInputs.push({ block: bi, sentence: si, positioned: false, ...denseIndex(contextInput(p.unpositioned, si, false)) })
       if (b.sentences.length > 1 && alsoSingles(b)) {
-        seqInputs.push({ block: bi, sentence: si, positioned: false, ...sparse(contextInput([p.unpositioned[si]!], 0, false)) })
+        seqInputs.push({ block: bi, sentence: si, positioned: false, ...denseIndex(contextInput([p.unpositioned[si]!], 0, false)) })
       }
     }
   })
@@ -337,7 +327,7 @@ export const blockProbabilities = (model: RoleModel, b: Block, positions: boolea
     return stageProbabilities(model.sentence, x.index, x.value)
   })
   const second = b.sentences.map((_, i) => {
-    const x = sparse(contextInput(first, i, positions))
+    const x = denseIndex(contextInput(first, i, positions))
     return stageProbabilities(model.sequence, x.index, x.value)
   })
   return positions && model.transitions !== undefined && second.length > 1 ? decode(second, model.transitions) : second
