@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as DuckDbModule from "@kg/graph/DuckDb"
 import { DuckDb } from "@kg/graph/DuckDb"
 import { loopback, type LoopbackServer, openaiCompletion, type Reply, respond } from "../../extraction/test/utils/loopback.js"
-import { queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir } from "./helpers.js"
+import { freePort, queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir } from "./helpers.js"
 
 const CANARY = "CANARYp9Kd"
 const examples = path.join(repoRoot, "examples/corpus")
@@ -36,16 +36,6 @@ const startServer = async (handler: (path: string, index: number) => Reply) => {
   })
   return { server, close: () => close?.() ?? Promise.resolve() }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-    s.on("error", reject)
-  })
 
 /**
  * A slow OpenAI-compatible endpoint: every request is answered after `delayMs` with a valid, empty extraction (and a

@@ -4,22 +4,11 @@
  * moves to a newer one without a restart, while requests keep being answered; it writes nothing (jobs refused).
  */
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { dumpStore, lastJson, removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
+import { dumpStore, freePort, lastJson, removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
 
 const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-    s.on("error", reject)
-  })
 
 describe("kg publish and read replicas", () => {
   let dir = ""

@@ -9,22 +9,11 @@ import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { cachingAnthropic } from "../../extraction/test/utils/cachingLlm.js"
 import { loopback, respond } from "../../extraction/test/utils/loopback.js"
 import * as DuckDbModule from "@kg/graph/DuckDb"
-import { countRows, dumpStore, type KgRunOptions, queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir } from "./helpers.js"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
+import { countRows, dumpStore, freePort, queryStore, removeDir, repoRoot, runKg, spawnKg, tempDir, type KgRunOptions } from "./helpers.js"
 
 describe.sequential("nothing is written over the database", () => {
   let dir: string

@@ -4,20 +4,9 @@
  * SIGINT (the note beside the database removed, the store closed so another command can open it).
  */
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { queryStore, removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-    s.on("error", reject)
-  })
+import { freePort, queryStore, removeDir, runKg, spawnKg, tempDir } from "./helpers.js"
 
 describe("kg serve", () => {
   let dir = ""

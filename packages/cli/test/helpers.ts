@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -183,3 +184,14 @@ export const countRows = async (dbPath: string): Promise<Record<string, number>>
   const dump = await dumpStore(dbPath)
   return Object.fromEntries(Object.entries(dump).map(([table, rows]) => [table, rows.length]))
 }
+
+/** A port free on 127.0.0.1 now (the kernel's choice). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer()
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port
+      s.close(() => resolve(port))
+    })
+    s.on("error", reject)
+  })
