@@ -6,7 +6,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type { config as configConfig } from "../commands/config.js"
 import * as KgConfig from "../KgConfig.js"
-import { flag, withSettings } from "../internal/settings.js"
+import { llmFlags, withSettings } from "../internal/settings.js"
 
 /** The parsed options and arguments of `kg config`. @since 0.1.0 */
 export type ConfigArgs = Command.Command.ParseConfig<typeof configConfig>
@@ -27,11 +27,7 @@ const flatten = (prefix: string, value: unknown, out: Array<readonly [string, st
 
 export const config = (args: ConfigArgs) =>
   withSettings(args.config, {
-    db: flag(args.db),
-    provider: flag(args.provider),
-    model: flag(args.model),
-    llmTimeoutMs: flag(args.llmTimeoutMs),
-    llmMaxRetries: flag(args.llmMaxRetries)
+    ...llmFlags(args)
   }, (settings) =>
     Effect.gen(function*() {
       const described = KgConfig.describe(settings)

@@ -18,18 +18,14 @@ import type { config as extractConfig } from "../commands/extract.js"
 import type * as KgConfig from "../KgConfig.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
-import { flag, withSettings } from "../internal/settings.js"
+import { flag, llmFlags, withSettings } from "../internal/settings.js"
 
 /** The parsed options and arguments of `kg extract`. @since 0.1.0 */
 export type ExtractArgs = Command.Command.ParseConfig<typeof extractConfig>
 
 export const extract = (args: ExtractArgs) =>
   withSettings(args.config, {
-    db: flag(args.db),
-    provider: flag(args.provider),
-    model: flag(args.model),
-    llmTimeoutMs: flag(args.llmTimeoutMs),
-    llmMaxRetries: flag(args.llmMaxRetries),
+    ...llmFlags(args),
     concurrency: flag(args.concurrency),
     ontology: flag(args.ontology),
     shapes: flag(args.shapes)

@@ -13,7 +13,7 @@ import * as ArxivFetch from "@kg/graph/ArxivFetch"
 import type { arxivConfig as fetchArxivConfig } from "../commands/fetch.js"
 import * as Layers from "../Layers.js"
 import * as Progress from "../internal/progress.js"
-import { flag, withSettings } from "../internal/settings.js"
+import { llmFlags, withSettings } from "../internal/settings.js"
 import { runBudget, runFailure, summaryLines } from "./extract.js"
 
 /** The parsed options and arguments of `kg fetch`. @since 0.1.0 */
@@ -23,11 +23,7 @@ const sortBy = { relevance: "relevance", submitted: "submittedDate", updated: "l
 
 export const fetchArxiv = (args: FetchArxivArgs) =>
   withSettings(args.config, {
-    db: flag(args.db),
-    provider: flag(args.provider),
-    model: flag(args.model),
-    llmTimeoutMs: flag(args.llmTimeoutMs),
-    llmMaxRetries: flag(args.llmMaxRetries)
+    ...llmFlags(args)
   }, (settings) =>
     Effect.gen(function*() {
       const query = args.query.trim()

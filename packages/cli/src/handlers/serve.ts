@@ -19,7 +19,7 @@ import { Workbench } from "@kg/server/Workbench"
 import { webRoot } from "@kg/web"
 import type { config as serveConfig } from "../commands/serve.js"
 import * as Layers from "../Layers.js"
-import { flag, withSettings } from "../internal/settings.js"
+import { flag, llmFlags, withSettings } from "../internal/settings.js"
 import { version } from "../Version.js"
 import { siblingShapes } from "./extract.js"
 
@@ -28,11 +28,7 @@ export type ServeArgs = Command.Command.ParseConfig<typeof serveConfig>
 
 export const serve = (args: ServeArgs) =>
   withSettings(args.config, {
-    db: flag(args.db),
-    provider: flag(args.provider),
-    model: flag(args.model),
-    llmTimeoutMs: flag(args.llmTimeoutMs),
-    llmMaxRetries: flag(args.llmMaxRetries),
+    ...llmFlags(args),
     concurrency: flag(args.concurrency),
     ontology: flag(args.ontology),
     shapes: flag(args.shapes),

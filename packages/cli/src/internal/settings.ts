@@ -24,3 +24,18 @@ export const withSettings = <A, E, R>(
 
 /** `Option` to `undefined`, for flags. */
 export const flag = <A>(o: Option.Option<A>): A | undefined => Option.getOrUndefined(o)
+
+/** The flags of the store and the LLM that several commands share (`--db`, `--provider`, `--model`, `--llm-*`). */
+export const llmFlags = (args: {
+  readonly db: Option.Option<string>
+  readonly provider: Option.Option<KgConfig.Flags["provider"] & string>
+  readonly model: Option.Option<string>
+  readonly llmTimeoutMs: Option.Option<number>
+  readonly llmMaxRetries: Option.Option<number>
+}): Pick<KgConfig.Flags, "db" | "provider" | "model" | "llmTimeoutMs" | "llmMaxRetries"> => ({
+  db: flag(args.db),
+  provider: flag(args.provider),
+  model: flag(args.model),
+  llmTimeoutMs: flag(args.llmTimeoutMs),
+  llmMaxRetries: flag(args.llmMaxRetries)
+})
