@@ -465,7 +465,9 @@ const processChunk = (
   /** The extractor's answer when it was asked ahead (extractors that do not use the cache). */
   ahead?: Either.Either<ChunkExtraction, ExtractionFailed>,
   /** Where the chunk sits in its document (the section it starts in). */
-  context?: ChunkContext
+  context?: ChunkContext,
+  /** The abbreviation definitions in the chunk text, when the caller has found them already. */
+  chunkDefinitions?: ReadonlyArray<EntityName.Definition>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
@@ -510,7 +512,7 @@ const processChunk = (
       path: `answer.${n.path}`,
       message: `cut by the answer bounds: ${n.message}`
     }))
-    const definitions = EntityName.findDefinitions(chunk.text)
+    const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
@@ -691,18 +693,22 @@ export const extractPaper = (
     if (prepared !== null && whole === undefined) {
       let cache = EntityCache.empty
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
-        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({ chunk, extracted: preparedExtraction(chunk) }))
+        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({
+          chunk,
+          extracted: preparedExtraction(chunk),
+          definitions: EntityName.findDefinitions(chunk.text)
+        }))
         if (options.storeLookup !== undefined) {
           const names: Array<string> = []
-          for (const { chunk, extracted } of group) {
+          for (const { definitions, extracted } of group) {
             if (extracted._tag === "Right") {
-              for (const key of namesOf(extracted.right.result, EntityName.findDefinitions(chunk.text))) names.push(key)
+              for (const key of namesOf(extracted.right.result, definitions)) names.push(key)
             }
           }
           yield* askStore(names, memo, options)
         }
-        for (const { chunk, extracted } of group) {
-          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted)
+        for (const { chunk, definitions, extracted } of group) {
+          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
           cache = outcome.cache
           collected.push(outcome)
         }
