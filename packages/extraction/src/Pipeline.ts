@@ -465,7 +465,9 @@ const processChunk = (
   /** The extractor's answer when it was asked ahead (extractors that do not use the cache). */
   ahead?: Either.Either<ChunkExtraction, ExtractionFailed>,
   /** Where the chunk sits in its document (the section it starts in). */
-  context?: ChunkContext
+  context?: ChunkContext,
+  /** The abbreviation definitions in the chunk text, when the caller has found them already. */
+  chunkDefinitions?: ReadonlyArray<EntityName.Definition>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
@@ -510,7 +512,7 @@ const processChunk = (
       path: `answer.${n.path}`,
       message: `cut by the answer bounds: ${n.message}`
     }))
-    const definitions = EntityName.findDefinitions(chunk.text)
+    const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
@@ -636,6 +638,86 @@ export const extractPaper = (
         .pipe(Effect.either)
       : undefined
 
+    const collected: Array<ChunkOutcome> = []
+    const chunkDone = (o: ChunkOutcome) =>
+      PipelineEvent.ChunkDone({ paperId: paper.id, ordinal: o.chunk.ordinal, total, failed: o.failure !== null })
+    // The paper's last event: its record and its bundle, from the outcomes of all its chunks (in `collected`).
+    const finish = Effect.gen(function*() {
+      const fromWhole = whole !== undefined && whole._tag === "Right" ? whole.right.fields : undefined
+      const record = yield* (fromWhole !== undefined
+        ? Effect.succeed({ fields: fromWhole, usage: emptyUsage })
+        : prepared !== null
+        ? ("ok" in prepared.record
+          ? Effect.succeed({ fields: prepared.record.ok, usage: emptyUsage })
+          : Effect.fail(new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: prepared.record.error })))
+        : extractor.paperRecord({ paper, text: recordText(doc.text) })).pipe(
+        Effect.map(({ fields, usage }) => ({
+          record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),
+          usage
+        })),
+        Effect.catchAll((e) =>
+          Effect.logWarning(`no paper record for ${paper.id}: ${redactText(e.reason)}`).pipe(
+            Effect.as({ record: null, usage: emptyUsage })
+          )
+        )
+      )
+      const stored = new Set<string>()
+      for (const e of memo.values()) if (e !== null) stored.add(e.id)
+      const bundle = yield* assemble(
+        paper,
+        collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal),
+        record.record,
+        options,
+        { text: doc.text, stored }
+      )
+      const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
+      return PipelineEvent.PaperExtracted({
+        bundle: bundle.bundle,
+        counts: {
+          chunks: bundle.bundle.chunks.length,
+          claims: bundle.bundle.claims.length,
+          entities: bundle.bundle.entities.length,
+          relations: bundle.bundle.relations.length,
+          duplicatesMerged: bundle.merged,
+          shaclViolations: bundle.bundle.violations.length,
+          failedChunks: bundle.bundle.failedChunks.length,
+          usage
+        }
+      })
+    })
+
+    // A paper prepared elsewhere (the worker thread gave every chunk's answer at once): its whole path is one
+    // Effect, a plain loop over its chunks, instead of a stream stage per chunk. The same steps in the same order
+    // as the stream below (the store asked once per group of chunks, the EntityCache threaded from chunk to chunk);
+    // the `ChunkDone` events come when the paper's last chunk is done, before `PaperExtracted`.
+    if (prepared !== null && whole === undefined) {
+      let cache = EntityCache.empty
+      for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
+        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({
+          chunk,
+          extracted: preparedExtraction(chunk),
+          definitions: EntityName.findDefinitions(chunk.text)
+        }))
+        if (options.storeLookup !== undefined) {
+          const names: Array<string> = []
+          for (const { definitions, extracted } of group) {
+            if (extracted._tag === "Right") {
+              for (const key of namesOf(extracted.right.result, definitions)) names.push(key)
+            }
+          }
+          yield* askStore(names, memo, options)
+        }
+        for (const { chunk, definitions, extracted } of group) {
+          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
+          cache = outcome.cache
+          collected.push(outcome)
+        }
+      }
+      const events: Array<PipelineEvent> = collected.map(chunkDone)
+      events.push(yield* finish)
+      return Stream.fromIterable(events)
+    }
+
     const cacheAfter = (previous: Option.Option<ChunkOutcome>) =>
       Option.match(previous, { onNone: () => EntityCache.empty, onSome: (o) => o.cache })
     const outcomes: Stream.Stream<ChunkOutcome, StrictModeViolation, Extractor | ShaclValidator> = whole !== undefined
@@ -696,57 +778,13 @@ export const extractPaper = (
           })
         )
 
-    const collected: Array<ChunkOutcome> = []
     const perChunk = outcomes.pipe(
       Stream.map((o) => {
         collected.push(o)
-        return PipelineEvent.ChunkDone({ paperId: paper.id, ordinal: o.chunk.ordinal, total, failed: o.failure !== null })
+        return chunkDone(o)
       })
     )
-    const finish = Stream.fromEffect(Effect.gen(function*() {
-      const fromWhole = whole !== undefined && whole._tag === "Right" ? whole.right.fields : undefined
-      const record = yield* (fromWhole !== undefined
-        ? Effect.succeed({ fields: fromWhole, usage: emptyUsage })
-        : prepared !== null
-        ? ("ok" in prepared.record
-          ? Effect.succeed({ fields: prepared.record.ok, usage: emptyUsage })
-          : Effect.fail(new ExtractionFailed({ target: `${paper.id} (paper record)`, reason: prepared.record.error })))
-        : extractor.paperRecord({ paper, text: recordText(doc.text) })).pipe(
-        Effect.map(({ fields, usage }) => ({
-          record: PaperRecord.make({ paperId: paper.id, ...fields, provider: extractor.provider, model: extractor.model }),
-          usage
-        })),
-        Effect.catchAll((e) =>
-          Effect.logWarning(`no paper record for ${paper.id}: ${redactText(e.reason)}`).pipe(
-            Effect.as({ record: null, usage: emptyUsage })
-          )
-        )
-      )
-      const stored = new Set<string>()
-      for (const e of memo.values()) if (e !== null) stored.add(e.id)
-      const bundle = yield* assemble(
-        paper,
-        collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal),
-        record.record,
-        options,
-        { text: doc.text, stored }
-      )
-      const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
-      return PipelineEvent.PaperExtracted({
-        bundle: bundle.bundle,
-        counts: {
-          chunks: bundle.bundle.chunks.length,
-          claims: bundle.bundle.claims.length,
-          entities: bundle.bundle.entities.length,
-          relations: bundle.bundle.relations.length,
-          duplicatesMerged: bundle.merged,
-          shaclViolations: bundle.bundle.violations.length,
-          failedChunks: bundle.bundle.failedChunks.length,
-          usage
-        }
-      })
-    }))
-    return Stream.concat(perChunk, finish)
+    return Stream.concat(perChunk, Stream.fromEffect(finish))
   }))
 
 /**

@@ -14,7 +14,7 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { makeEngine, type ShaclEngine } from "./internal/shacl.js"
+import { makeEngine, type RawViolation, type ShaclEngine } from "./internal/shacl.js"
 import { dropViolating } from "./internal/shaclFilter.js"
 import { researchShapesPath } from "./Ontologies.js"
 import { type ChunkGraphInput, chunkQuadsUnordered, parseTurtle, type Quad } from "./Rdf.js"
@@ -176,14 +176,21 @@ const MAX_ROUNDS = 4
 const serviceFromEngine = (engine: ShaclEngine, shapesFile: string): ShaclValidatorService => {
   const semaphore = Effect.unsafeMakeSemaphore(1)
 
+  const engineError = (error: unknown) =>
+    new ShaclEngineError({ shapesFile, reason: error instanceof Error ? error.message : String(error) })
+  // The compiled shapes answer in the calling thread (no promise, no lock); rdf-validate-shacl runs one graph at a time.
   const validate = (quads: ReadonlyArray<Quad>): Effect.Effect<ValidationOutcome, ShaclEngineError> =>
-    semaphore.withPermits(1)(
-      Effect.tryPromise({
-        try: () => engine.validate(quads),
-        catch: (error) =>
-          new ShaclEngineError({ shapesFile, reason: error instanceof Error ? error.message : String(error) })
-      })
-    ).pipe(
+    Effect.suspend(() => {
+      let now: ReadonlyArray<RawViolation> | undefined
+      try {
+        now = engine.validateNow(quads)
+      } catch (error) {
+        return Effect.fail(engineError(error))
+      }
+      return now !== undefined
+        ? Effect.succeed(now)
+        : semaphore.withPermits(1)(Effect.tryPromise({ try: () => engine.validate(quads), catch: engineError }))
+    }).pipe(
       Effect.map((violations) => ({ conforms: violations.length === 0, violations })),
       Effect.withSpan("ShaclValidator.validate", { attributes: { quads: quads.length } })
     )

@@ -378,7 +378,23 @@ const loadWink = (): Wink => {
     if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
     // the pipeline of `tokenize`: what its tokens carry (sentences, negation, POS, lemmas); named entities, sentiment
     // and custom entities change none of them (checked on the 49 papers of shared/data/papers/md)
-    wink = { full: winkNLP(model, ["sbd", "negation", "pos"]), sbd: winkNLP(model, ["sbd"]), bare: winkNLP(model, []), stem }
+    // Each pipeline reads the model when first used (~0.1 s of CPU each): a thread that only chunks and tokenises
+    // (the offline worker) never builds `bare`, one that only makes index terms never builds `full`.
+    let full: WinkMethods | undefined
+    let sbd: WinkMethods | undefined
+    let bare: WinkMethods | undefined
+    wink = {
+      get full() {
+        return (full ??= winkNLP(model, ["sbd", "negation", "pos"]))
+      },
+      get sbd() {
+        return (sbd ??= winkNLP(model, ["sbd"]))
+      },
+      get bare() {
+        return (bare ??= winkNLP(model, []))
+      },
+      stem
+    }
   }
   return wink
 }
@@ -638,7 +654,6 @@ const makeTermMemo = (w: Wink) => {
   const joinsAcrossLine = joinRule(w)
   let memo = new Map<string, PieceTokens>()
   let stems = new Map<string, string>()
-  const its = w.bare.its
   const stem = (word: string): string => {
     let s = stems.get(word)
     if (s === undefined) {
@@ -654,8 +669,8 @@ const makeTermMemo = (w: Wink) => {
     if (memo.size + pieces.length > MEMO_LIMIT) memo = new Map()
     const joined = pieces.join(" ")
     const lexed = lexWink(w.bare, joined, false)
-    const types = outOf<string>(lexed.tokens, its.type)
-    const stops = outOf<boolean>(lexed.tokens, its.stopWordFlag)
+    const types = outOf<string>(lexed.tokens, w.bare.its.type)
+    const stops = outOf<boolean>(lexed.tokens, w.bare.its.stopWordFlag)
     let k = 0
     let pieceStart = 0
     for (const piece of pieces) {
@@ -810,8 +825,8 @@ const makeTermMemo = (w: Wink) => {
  * made the rule depend on what was parsed earlier).
  */
 const joinRule = (w: Wink) => {
-  const lexicon = w.bare.readDoc("")
-  const isLexeme = (word: string): boolean => !lexicon.isOOV(word)
+  let lexicon: ReturnType<WinkMethods["readDoc"]> | undefined
+  const isLexeme = (word: string): boolean => !(lexicon ??= w.bare.readDoc("")).isOOV(word)
   return (left: string, right: string): boolean => {
     const joined = left + right
     if (isLexeme(joined) || isLexeme(w.stem(joined))) return true

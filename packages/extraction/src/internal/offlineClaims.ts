@@ -15,10 +15,12 @@ import {
   roadmapCue,
   unitPattern
 } from "./offlineLexicon.js"
-import { cleanSentence, headingLine } from "./offlineText.js"
+import { cleanSentence, headingLine, memoByText } from "./offlineText.js"
 
 /** Why a sentence is not a claim, or `undefined` when it may be one. */
-export const skipReason = (sentence: string): string | undefined => {
+export const skipReason = (sentence: string): string | undefined => skipMemo(sentence)
+
+const skipReasonNow = (sentence: string): string | undefined => {
   const s = sentence.trim()
   if (s.length === 0) return "empty"
   if (headingLine.test(s)) return "heading"
@@ -67,6 +69,8 @@ export const skipReason = (sentence: string): string | undefined => {
   if (/^(?:objectives?|aims?|purpose|methods?|design|setting|participants)\b/.test(lower)) return "aim"
   return undefined
 }
+
+const skipMemo = memoByText(skipReasonNow)
 
 // ---------------------------------------------------------------------------
 // Numbers, metrics, conditions
@@ -230,7 +234,12 @@ export interface ClaimScore {
  * default) makes it a claim. Confidence starts at 0.75 for a claim, rises
  * with boosters and numbers, and drops by 0.2 per hedge.
  */
-export const scoreClaim = (sentence: string, conditions: string | null = null): ClaimScore => {
+export const scoreClaim = (sentence: string, conditions: string | null = null): ClaimScore =>
+  conditions === null ? scoreMemo(sentence) : { ...scoreMemo(sentence), conditions }
+
+// the score of a sentence without conditions (the conditions are only carried along)
+const scoreMemo = memoByText((sentence: string): ClaimScore => {
+  const conditions = null
   const cleaned = cleanSentence(sentence)
   const lower = cleaned.toLowerCase()
   let score = 0
@@ -271,4 +280,4 @@ export const scoreClaim = (sentence: string, conditions: string | null = null): 
     value = (vals.find((v) => v.hasUnit) ?? vals[0]!).text
   }
   return { score, confidence, hedges, metric, value, conditions }
-}
+})

@@ -78,7 +78,26 @@ const latexSymbols: Readonly<Record<string, string>> = {
  * figure markers replaced by a placeholder, simple LaTeX turned into text,
  * whitespace collapsed.
  */
-export const cleanSentence = (sentence: string): string => {
+export const cleanSentence = (sentence: string): string => cleanMemo(sentence)
+
+/**
+ * A pure function of a sentence, remembered for the sentences met lately: a paper's sentences are read again by the
+ * overlapping chunks, the role classifier and the paper record. Bounded: cleared when it holds `limit` sentences.
+ *
+ * @internal
+ */
+export const memoByText = <A>(f: (text: string) => A, limit = 20_000): (text: string) => A => {
+  let memo = new Map<string, A>()
+  return (text) => {
+    if (memo.has(text)) return memo.get(text) as A
+    const out = f(text)
+    if (memo.size >= limit) memo = new Map()
+    memo.set(text, out)
+    return out
+  }
+}
+
+const cleanMemo = memoByText((sentence: string): string => {
   const out = sentence
     .replace(/ ?\{\{cite:[^}]*\}\}/g, "")
     .replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
@@ -96,7 +115,7 @@ export const cleanSentence = (sentence: string): string => {
     .replace(/\(\s+/g, "(")
     .trim()
   return out
-}
+})
 
 /**
  * Normalised form of a label for comparison: lower-case alphanumeric words

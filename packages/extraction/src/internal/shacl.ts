@@ -29,6 +29,11 @@ export interface ShaclEngine {
   readonly compiled: true | string
   /** Validate a data graph. Throws what rdf-validate-shacl throws (broken shapes). */
   readonly validate: (quads: ReadonlyArray<RDF.Quad>) => Promise<ReadonlyArray<RawViolation>>
+  /**
+   * `validate`'s answer computed in the calling thread when the compiled shapes apply (what the promise of `validate`
+   * would resolve to), else undefined (then call `validate`).
+   */
+  readonly validateNow: (quads: ReadonlyArray<RDF.Quad>) => ReadonlyArray<RawViolation> | undefined
   /** Validate with rdf-validate-shacl, compiled or not (what `validate` must equal). */
   readonly reference: (quads: ReadonlyArray<RDF.Quad>) => Promise<ReadonlyArray<RawViolation>>
 }
@@ -99,10 +104,14 @@ export const makeEngine = (shapes: ReadonlyArray<RDF.Quad>): ShaclEngine => {
       .map((k) => unique.get(k)!)
   }
 
-  const validate = (quads: ReadonlyArray<RDF.Quad>): Promise<ReadonlyArray<RawViolation>> =>
+  const validateNow = (quads: ReadonlyArray<RDF.Quad>): ReadonlyArray<RawViolation> | undefined =>
     "compiled" in compiled && quads.every((q) => q.graph.termType === "DefaultGraph")
-      ? Promise.resolve(compiled.compiled.validate([...quads, ...hierarchy]))
-      : reference(quads)
+      ? compiled.compiled.validate([...quads, ...hierarchy])
+      : undefined
+  const validate = (quads: ReadonlyArray<RDF.Quad>): Promise<ReadonlyArray<RawViolation>> => {
+    const now = validateNow(quads)
+    return now !== undefined ? Promise.resolve(now) : reference(quads)
+  }
 
-  return { shapeCount, compiled: "compiled" in compiled ? true : compiled.unsupported, validate, reference }
+  return { shapeCount, compiled: "compiled" in compiled ? true : compiled.unsupported, validate, validateNow, reference }
 }
