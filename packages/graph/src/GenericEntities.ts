@@ -37,7 +37,8 @@ const GENERIC_HEAD_WORDS: ReadonlySet<string> = new Set([
   "computation", "test", "testing", "validation", "accuracy", "error", "loss", "score", "rate", "time", "speed", "cost",
   "complexity", "quality", "performance", "number", "size", "width", "depth", "length", "scale", "dimension", "margin",
   "value", "gpu", "cpu", "memory", "work", "contribution", "paper", "approximation", "operation", "structure",
-  "variant", "version", "decay", "gradient", "path", "connection", "level", "degree", "amount", "part", "type", "way"
+  "variant", "version", "decay", "gradient", "path", "connection", "level", "degree", "amount", "part", "type", "way",
+  "point", "percentage", "margin", "improvement", "gain", "difference", "increase", "reduction"
 ])
 
 /** Heads that name a process: generic bare ("learning", "optimization"), a technique with a modifier ("batch
@@ -57,7 +58,7 @@ const GENERIC_MODIFIERS: ReadonlySet<string> = new Set([
   "basic", "general", "overall", "higher", "lower", "high", "low", "early", "late", "current", "existing", "proposed",
   "original", "additional", "weight", "parameter", "data", "activation",
   "filter", "kernel", "loss", "objective", "optimization", "inference", "run", "time", "step", "state", "architecture",
-  "gradient",
+  "gradient", "percentage", "relative", "absolute", "significant", "substantial", "small", "slight",
   "a", "an", "the", "our", "their", "its", "this", "these", "those", "of", "each", "every", "all", "some", "any"
 ])
 

@@ -7,7 +7,7 @@ describe("generic entities", () => {
       "layer", "layers", "networks", "architectures", "Convolutions", "convolutional layer", "neural network",
       "deep neural networks", "network architecture", "training data", "input image", "feature maps", "learning rate",
       "batch size", "accuracy", "error rate", "total number", "future works", "filters", "features", "samples", "GPU",
-      "stochastic gradient descent", "weight decay", "gradient problem"
+      "stochastic gradient descent", "weight decay", "gradient problem", "percentage points", "relative improvement"
     ]) expect(GenericEntities.genericLabel(label), label).toBe(true)
     for (const label of [
       "BLEU", "ImageNet", "CIFAR-10", "WMT 2014", "ResNet", "ResNet-50", "Transformer", "LSTM", "mAP", "PASCAL VOC 2012",

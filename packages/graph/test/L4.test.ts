@@ -482,10 +482,21 @@ describe("L4 matching and statements", () => {
     expect(run(["a1", "a2", "c1"])).toBeNull()
     // a generic entity is no subject: with dropout unknown to the claims, "layer" alone states nothing
     const onlyLayer = (id: string) => entities[id]!.filter((e) => e.entity_id === "layer")
-    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => text[id]!, 2, generic)).toBeNull()
+    const layerText: Record<string, string> = {
+      a1: "Adding a layer lowers the error rate on CIFAR-10.",
+      b1: "A deeper layer leads to lower error rates."
+    }
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => layerText[id]!, 2, generic)).toBeNull()
     // near miss: the same layer entity, not generic, would make one
-    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => text[id]!, 2, () => false))
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => layerText[id]!, 2, () => false))
       .toEqual({ members: ["a1", "b1"], shared: ["layer"], direction: "down" })
+    // the entity must come before the change word: a baseline named after it is not the subject
+    const after: Record<string, string> = {
+      a1: "Our model lowers the error rate of dropout networks on CIFAR-10.",
+      b1: "The new unit leads to lower error rates than dropout."
+    }
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, (id) => entities[id]!, (id) => after[id]!, 2, generic))
+      .toBeNull()
     // a metric is what claims measure, never the subject
     const metric = (id: string) => entities[id]!.map((e) => ({ ...e, type: "Metric" }))
     expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, metric, (id) => text[id]!, 2, () => false)).toBeNull()

@@ -221,7 +221,10 @@ export const bodyNonFindingReason = (
   if ((comparedInRe.test(lower) || /\b(?:is|are) (?:\w+ )?provided in (?:the )?(?:table|tab\.|fig\.?|figure)\b/.test(lower)) && !outcomeWords.test(named)) {
     return "pointer"
   }
-  if (droppedCitationRe.test(sentence)) return "related"
+  // (the authors' own measurement of other work is theirs: "if we evaluate the best WMT'14 system ..., we get 37.0")
+  if (droppedCitationRe.test(sentence) && !(/\bwe (?:\w+ )?(?:get|got|obtain(?:ed)?|find|found|observe[d]?|measure[d]?|achieve[d]?)\b/.test(lower) && /\d/.test(lower))) {
+    return "related"
+  }
   if (announcesRe.test(lower) && !findingFrameRe.test(lower)) return "description"
   if (weAnalyzeRe.test(lower) && !outcomeWords.test(lower) && !findingFrameRe.test(lower)) return "description"
   if (weChangeSettingRe.test(lower) && !strictOutcomeRe.test(lower) && !outcomeTargetRe.test(lower.match(weChangeSettingRe)![0]) && !/\bfrom [\d.]+\s*%?\s*to [\d.]+/.test(lower)) {
@@ -231,7 +234,9 @@ export const bodyNonFindingReason = (
   if (setupNounsRe.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (
     (usedRe.test(lower) || evaluatedWithRe.test(lower) || builtOnRe.test(lower) || dataSizeRe.test(lower)) &&
-    !outcomeWords.test(named) && !/%|\bper ?cent/.test(lower)
+    !outcomeWords.test(named) && !/%|\bper ?cent/.test(lower) &&
+    // a metric with a value is a measurement ("within 0.5 BLEU points of the best result if it is used to rescore")
+    !(findMetrics(sentence).length > 0 && /\d/.test(sentence.replace(/\b(?:table|figure|fig\.)\s*\d+/gi, "")))
   ) return "setup"
   if (mightDifferRe.test(lower) && !findingFrameRe.test(lower)) return "limitation"
   if (couldBeUsedRe.test(lower) && !findingFrameRe.test(lower) && !/\d/.test(lower)) return "future"

@@ -154,8 +154,9 @@ export const topicalMembers = (
 
 /**
  * The members of a cluster that state a cross-paper principle, not a topic: members that mention a **specific**
- * shared entity (informative, not a metric, not generic: `GenericEntities`) and report the **same direction** about
- * it (an improvement or increase, or a reduction or loss; a negated change counts as neither), from at least
+ * shared entity (informative, not a metric, not generic: `GenericEntities`) named **before** the change word (its
+ * subject or cause, not a baseline named after it) and report the **same direction** about it (an improvement or
+ * increase, or a reduction or loss; a negated change counts as neither), from at least
  * `minPapers` different papers. "Across 10 papers, 21 claims concern layer, convolutions and networks" shares only
  * generic words; "claims concern data augmentation, dropout and CIFAR-10" shares specific entities but no direction:
  * both are topics, and null is returned. The members kept are those that mention such an entity and report that
@@ -174,19 +175,31 @@ export const principleMembers = (
   | { readonly members: ReadonlyArray<string>; readonly shared: ReadonlyArray<string>; readonly direction: "up" | "down" }
   | null =>
 {
-  const directionOf = (id: string): "up" | "down" | null => {
+  const directionOf = (id: string): { readonly direction: "up" | "down"; readonly at: number } | null => {
     const text = textOf(id)
     if (NEGATED_CHANGE.test(text)) return null
-    const up = UP.test(text)
-    const down = DOWN.test(text)
-    return up && !down ? "up" : down && !up ? "down" : null
+    const up = UP.exec(text)
+    const down = DOWN.exec(text)
+    return up !== null && down === null
+      ? { direction: "up", at: up.index }
+      : down !== null && up === null
+      ? { direction: "down", at: down.index }
+      : null
+  }
+  // the entity is what changes or causes the change: named before the change word ("dropout lowers the error"),
+  // not after it ("improving over the best results, including ensembles")
+  const before = (text: string, label: string, at: number): boolean => {
+    const i = text.toLowerCase().indexOf(label.toLowerCase())
+    return i >= 0 && i < at
   }
   const byKey = new Map<string, { entity: string; direction: "up" | "down"; papers: Set<string>; claims: Set<string> }>()
   for (const id of members) {
-    const direction = directionOf(id)
-    if (direction === null) continue
+    const change = directionOf(id)
+    if (change === null) continue
+    const direction = change.direction
     for (const e of entitiesOf(id)) {
       if (!informative(e.label) || e.type === "Metric" || isGeneric(e.entity_id, e.label)) continue
+      if (!before(textOf(id), e.label, change.at)) continue
       const key = `${e.entity_id}\u0000${direction}`
       const slot = byKey.get(key) ?? { entity: e.entity_id, direction, papers: new Set<string>(), claims: new Set<string>() }
       for (const p of papersOf(id)) slot.papers.add(p)
