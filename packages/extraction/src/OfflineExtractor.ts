@@ -17,6 +17,7 @@ import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims
 import { claimSectionOfHeading } from "./internal/offlineSections.js"
 import {
   abstractLike,
+  bodyNonFindingReason,
   type ClaimSection,
   inlineThreshold,
   nonFindingReason,
@@ -345,7 +346,13 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         if (p !== undefined && p >= limit) keptBy.push("threshold")
         if (stated) keptBy.push("stated")
         if (cued) keptBy.push("cued")
-        if (keptBy.length > 0) rejected = nonFindingReason(evidence) ?? (hasVerb(evidence, words) ? undefined : "no-verb")
+        // the body of a full paper (a section that is not the abstract) also has the body rules: set-up, data and
+        // protocol stated at length, pointers in the authors' voice, other work whose citation was dropped
+        const body = here.part === undefined && asAbstract[index] !== true && here.section !== "abstract" && here.section !== "none"
+        if (keptBy.length > 0) {
+          rejected = nonFindingReason(evidence) ?? (body ? bodyNonFindingReason(evidence) : undefined) ??
+            (hasVerb(evidence, words) ? undefined : "no-verb")
+        }
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined
       }
       if (keep) {

@@ -17,7 +17,7 @@ import * as Extractor from "../src/Extractor.js"
 import { attributionOf } from "../src/internal/offlineAttribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offlineSections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offlineSentences.js"
-import { claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
+import { bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
 import { inlineHeading, roles } from "../src/internal/roles/features.js"
 import { classifyBlock, classifySentence, matchesFeatures, shippedModel } from "../src/internal/roles/model.js"
 import * as LlmProviders from "../src/LlmProviders.js"
@@ -158,6 +158,58 @@ describe("role features and rules", () => {
     expect(nonFindingReason("Our results show that the dataset contains many more errors than previously reported.")).toBeUndefined()
     expect(nonFindingReason("We present tempo estimation results which are accurate to within 1% for a variety of genres.")).toBeUndefined()
     expect(nonFindingReason("Our approach (I + ORE) outperforms A-Fast-RCNN by 0.5% in mAP.")).toBeUndefined()
+  })
+
+  it("the body of a full paper: set-up, data, protocol, pointers and other work stated at length are not findings", () => {
+    const body = (s: string) => nonFindingReason(s) ?? bodyNonFindingReason(s)
+    // protocol and set-up in the passive, data sizes, tools
+    expect(body("The translations are evaluated using BLEU.")).toBe("setup")
+    expect(body("The following benchmark datasets are used: (i) MNIST (gray images in 10 classes, 60k train and 10k test).")).toBe("setup")
+    expect(body("Additive PyramidNets with both basic and pyramidal bottleneck residual units are used.")).toBe("setup")
+    expect(body("ELU networks are compared to following recent successful CNN architectures: AlexNet, DSN, NiN and Maxout.")).toBe("setup")
+    expect(body("But in case of CIFAR-10, it includes 10 classes, and CIFAR-100 includes 100 classes.")).toBe("setup")
+    expect(body("Our code is built on Torch open source deep learning framework.")).toBe("setup")
+    expect(body("Across networks with different activation functions the same run number had the same initial weights.")).toBe("setup")
+    // the authors changing a setting, even with a change verb
+    expect(body("We increase the size of the n-best-list to 50 for the reranking experiments.")).toBe("setup")
+    expect(body("For the final 50k iterations fine-tuning we increased the drop-out rate for all layers in a stack to 0.5.")).toBe("setup")
+    expect(body("Although stochastic depth could further improve the performance of our model, we did not involve it to ensure a fair comparison with other models.")).toBe("setup")
+    // pointers in the authors' voice, in the passive, and an announcement
+    expect(body("We show this as ensemble8 in Table [reference], and the + synthetic results are on the last synthetic data run.")).toBe("pointer")
+    expect(body("We also show in Table [reference] how increasing the amount of back-translated data affects the results.")).toBe("pointer")
+    expect(body("Mean test error results of networks with different activation functions are compared in Fig. [reference].")).toBe("pointer")
+    expect(body("The error rates are provided in Table [reference] for ours and the state-of-the-art models.")).toBe("pointer")
+    expect(body("We further analyze the effect of our PyramidNet by comparing it against the pre-activation ResNet, with the following experimental results.")).toBe("description")
+    expect(body("We analyze these results in the following.")).toBe("description")
+    // other work whose citation marker the conversion dropped
+    expect(body("As already noted by, higher learning rates seem to perform better.")).toBe("related")
+    expect(body("However experiments in show that a l-r / r-l reranking systems is stronger than an ensemble of two l-r runs.")).toBe("related")
+    expect(body("This could be discussed with original ResNets, for which it was shown that the performance increases as the network becomes deeper.")).toBe("related")
+    // hedges and possible uses, not results
+    expect(body("Translating in a batch setting could differ from these results.")).toBe("limitation")
+    expect(body("Furthermore, the insights in this paper could be utilized by any network architecture, to improve their capacity.")).toBe("future")
+    // near misses: findings with the same words stay findings
+    expect(body("Pervasive dropout on all layers was used for English Romanian, and gave substantial improvements.")).toBeUndefined()
+    expect(body("We show in Table 3 that our model outperforms the baseline by 2 BLEU.")).toBeUndefined()
+    expect(body("We can see in Table [reference] that back-translation improves performance by 2.2–2.8 Bleu.")).toBeUndefined()
+    expect(body("We increased the batch size and the accuracy improved by 2%.")).toBeUndefined()
+    expect(body("We reduce the error rate from 7.517% to 2.103% compared with conventional machine learning method.")).toBeUndefined()
+    expect(body("Our road recognition system estimates the road center on a standard dataset with 25,076 images to within 11.42 cm.")).toBeUndefined()
+    expect(body("The model trained with 10k images achieves 93% accuracy.")).toBeUndefined()
+    expect(body("ELU networks significantly outperform ReLU networks with batch normalization.")).toBeUndefined()
+    expect(body("With dl4mt, we observed a translation speed of about 200000 sentences per day (on a single Titan X GPU).")).toBeUndefined()
+    expect(body("Our models are also used in QT21-HimL-SysComb, ranked 1–2 for EN RO.")).toBeUndefined()
+    expect(body("We further analyze the attention weights and find that the heads learn different tasks.")).toBeUndefined()
+    expect(body("Results differ significantly between the two decoders.")).toBeUndefined()
+    // read on the other related papers after the rules: a measurement with a metric, and the authors' own
+    // measurement of another system, are findings
+    expect(body("The LSTM is within 0.5 BLEU points of the best WMT’14 result if it is used to rescore the 1000-best list of the baseline system.")).toBeUndefined()
+    expect(body("However, if we evaluate the best WMT’14 system in this manner, we get 37.0, which is greater than the 35.8 reported by.")).toBeUndefined()
+    expect(body("VOC2012 has 20 object classes and one background class.")).toBe("setup")
+    expect(body("The segmentation performance is measured by the intersection-over-union (IoU) score, the pixel accuracy and the mean accuracy.")).toBe("setup")
+    // in an abstract these read as the summary of a finding: the body rules are not applied there
+    expect(nonFindingReason("EMG data collected from nine amputees is used to validate the proposed features.")).toBeUndefined()
+    expect(nonFindingReason("We also analyze the trajectories predicted by our model.")).toBeUndefined()
   })
 
   it("splits an inline section heading off the sentence it runs into", () => {

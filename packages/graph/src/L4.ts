@@ -113,6 +113,13 @@ export interface L4Options {
    * cluster of averaged word vectors can group claims by wording alone. Turn off for claims without entities.
    */
   readonly requireSharedEntity?: boolean | undefined
+  /**
+   * With `requireSharedEntity`: a pattern states a principle, not a topic. The shared entity must be specific (not a
+   * generic word such as `layer` or `networks`: `GenericEntities`), and members from at least `minPapers` papers that
+   * mention it must report the same direction (an improvement or increase, or a reduction or loss); the pattern keeps
+   * those members. A cluster that only shares a topic is not stored. Default true.
+   */
+  readonly requirePrinciple?: boolean | undefined
   /** Smallest mean silhouette of a pattern's members. Default 0. */
   readonly minSilhouette?: number | undefined
   /** Jaccard overlap from which a new cluster takes over a stored pattern's id. Default 0.5. */
@@ -155,6 +162,8 @@ export interface L4Result {
   readonly removed: number
   /** Clusters with enough members from enough papers (before the silhouette gate). */
   readonly clustersConsidered: number
+  /** Clusters that share a specific entity but state no principle (no direction agreed across papers): not stored. */
+  readonly topicClusters: number
   /** Number of clusters. */
   readonly k: number
   /** Claims with an embedding that were clustered. */

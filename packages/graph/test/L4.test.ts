@@ -199,11 +199,11 @@ describe("L4 on a store built from real papers", () => {
           })
         // a metric shared by them is not a topic
         yield* link("https://w3id.org/kg/id/entity/top-1-accuracy-test", "top-1 accuracy", "Metric")
-        const gatedMetric = yield* L4.run({ minClusterSize: 3 })
+        const gatedMetric = yield* L4.run({ minClusterSize: 3, requirePrinciple: false })
         expect(gatedMetric.patterns.some((p) => p.patternId === target.patternId)).toBe(false)
         // a specific entity shared across the two papers makes the pattern, of the members that mention it
         yield* link("https://w3id.org/kg/id/entity/zeolite-catalyst-test", "zeolite catalyst", "Material")
-        const gated = yield* L4.run({ minClusterSize: 3 })
+        const gated = yield* L4.run({ minClusterSize: 3, requirePrinciple: false })
         const pattern = gated.patterns.find((p) => p.patternId === target.patternId)
         expect(pattern).toBeDefined()
         expect([...pattern!.memberClaimIds].sort()).toEqual(chosen)
@@ -455,5 +455,50 @@ describe("L4 matching and statements", () => {
     expect(out.representativeClaimIds).toEqual(["c1", "c2", "c3"])
     expect(out.keywords).not.toContain("figure ref")
     expect(out.domainTags).toEqual(["vision"])
+  })
+  it("a principle needs a specific entity and the same direction from two papers; a topic or a generic word is not one", () => {
+    const papers: Record<string, ReadonlyArray<string>> = { a1: ["A"], a2: ["A"], b1: ["B"], b2: ["B"], c1: ["C"] }
+    const text: Record<string, string> = {
+      a1: "Dropout lowers the error rate on CIFAR-10 by 2 points.",
+      a2: "We train dropout networks with SGD.",
+      b1: "Using dropout consistently leads to lower error rates.",
+      b2: "Dropout does not reduce the error of small networks.",
+      c1: "Dropout increases accuracy on MNIST."
+    }
+    const entities: Record<string, ReadonlyArray<{ entity_id: string; label: string; type: string }>> = {
+      a1: [{ entity_id: "dropout", label: "dropout", type: "Method" }, { entity_id: "layer", label: "layer", type: "Method" }],
+      a2: [{ entity_id: "dropout", label: "dropout", type: "Method" }],
+      b1: [{ entity_id: "dropout", label: "dropout", type: "Method" }, { entity_id: "layer", label: "layer", type: "Method" }],
+      b2: [{ entity_id: "dropout", label: "dropout", type: "Method" }],
+      c1: [{ entity_id: "dropout", label: "dropout", type: "Method" }]
+    }
+    const generic = (_id: string, label: string) => label === "layer"
+    const run = (ids: ReadonlyArray<string>, isGeneric = generic) =>
+      l4.principleMembers(ids, (id) => papers[id]!, (id) => entities[id]!, (id) => text[id]!, 2, isGeneric)
+    // two papers report a reduction about dropout: a principle of those members (not the set-up, not the negated one,
+    // not the increase of a third paper)
+    expect(run(["a1", "a2", "b1", "b2", "c1"])).toEqual({ members: ["a1", "b1"], shared: ["dropout"], direction: "down" })
+    // one paper's reduction and another's increase share a topic, not a direction
+    expect(run(["a1", "a2", "c1"])).toBeNull()
+    // a generic entity is no subject: with dropout unknown to the claims, "layer" alone states nothing
+    const onlyLayer = (id: string) => entities[id]!.filter((e) => e.entity_id === "layer")
+    const layerText: Record<string, string> = {
+      a1: "Adding a layer lowers the error rate on CIFAR-10.",
+      b1: "A deeper layer leads to lower error rates."
+    }
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => layerText[id]!, 2, generic)).toBeNull()
+    // near miss: the same layer entity, not generic, would make one
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, onlyLayer, (id) => layerText[id]!, 2, () => false))
+      .toEqual({ members: ["a1", "b1"], shared: ["layer"], direction: "down" })
+    // the entity must come before the change word: a baseline named after it is not the subject
+    const after: Record<string, string> = {
+      a1: "Our model lowers the error rate of dropout networks on CIFAR-10.",
+      b1: "The new unit leads to lower error rates than dropout."
+    }
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, (id) => entities[id]!, (id) => after[id]!, 2, generic))
+      .toBeNull()
+    // a metric is what claims measure, never the subject
+    const metric = (id: string) => entities[id]!.map((e) => ({ ...e, type: "Metric" }))
+    expect(l4.principleMembers(["a1", "b1"], (id) => papers[id]!, metric, (id) => text[id]!, 2, () => false)).toBeNull()
   })
 })

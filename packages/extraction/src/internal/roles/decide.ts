@@ -138,6 +138,112 @@ const availabilityRe =
   /\b(?:(?:code|data|dataset|software|implementation|models?|tool|source|corpus|resources?|materials?)\b.{0,60}\b(?:is|are|will be|has been|have been|made) (?:publicly |freely |openly )?(?:available|released|accessible)|(?:publicly |freely )?available (?:at|from|on|for download)|supported by|funded by|grant (?:no\.?|number|agreement)|this (?:research|work|project) (?:was|is) (?:performed|conducted|carried out|done|supported|funded)|published in (?:the )?(?:proceedings|journal|workshop|\d)|(?:portions|parts) of this .{0,40}(?:have )?(?:already )?appeared|published by (?:elsevier|springer|ieee|acm|wiley|taylor|sage|oxford|cambridge|mdpi|frontiers|hindawi|ios press|the american|the royal)|all rights reserved|special issue|(?:(?:we|the authors?|i) (?:would like to |wish to |also |sincerely |gratefully )?(?:thank|acknowledge)|thanks (?:also )?(?:go|goes|are due)|(?:are|am|is) (?:very |deeply )?grateful|gratefully acknowledge)\b|©|copyright|peer-review under|licensed under|creative commons)\b/
 
 /**
+ * A strict outcome: a comparison, an achievement or a reported observation. Unlike `outcomeWords` it leaves out
+ * change verbs ("increase", "reduce") that also name what the authors did to a setting ("we increased the dropout
+ * rate to 0.5"), and an improvement only hoped for ("could further improve").
+ */
+const strictOutcomeRe =
+  /\b(?:outperform\w*|than|better|worse|superior|achiev\w*|obtain(?:s|ed)?|yield(?:s|ed)?|(?:shows?|showed|shown|demonstrat\w*|indicat\w*|reveal\w*|suggest\w*|confirm\w*) that|(?:observ\w*|f(?:i|ou)nds?|conclud\w*) that|gains?|significant(?:ly)?|leads? to|led to|results? in|hurts?|helps?|degrad\w*|state[- ]of[- ]the[- ]art (?:results?|performance|accuracy)|(?<!(?:could|may|might|would|to|can) (?:\w+ )?)improv\w*)\b/
+
+/** The authors changing a setting: "we increased the drop-out rate to 0.5", "we increase the size of the n-best list to 50". */
+const weChangeSettingRe =
+  /\bwe (?:\w+ly )?(?:increas|decreas|reduc|rais|lower|doubl|halv|chang|adjust|scal|extend|shorten|enlarg)\w* (?:the |our |its |their )?(?:[\w-]+ ){0,4}?(?:size|number|rate|amount|length|width|depth|dimensions?|ratio|factor|weights?|schedule|temperature|threshold|list|vocabulary|beam)\b/
+
+/** "X are used", "The following datasets are used:": what the paper used, stated with no outcome. */
+const usedRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:also )?(?:used|adopted|employed|utili[sz]ed|considered|compared (?:to|with|against)(?: the)?)\s*(?:[.:;]|(?:the )?following\b|$|\((?:see|cf)|\b(?:for|in|as|to|throughout|with|on)\b(?! (?:a|an|the) (?:\w+ )?(?:improvement|gain|increase|reduction)))/
+
+/** An evaluation protocol: "The translations are evaluated using BLEU", "accuracy is measured with ...". */
+const evaluatedWithRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:evaluated|measured|scored|assessed|computed|calculated) (?:using|with|by|in terms of|according to)\b/
+
+/** Where the code or system stands: "Our code is built on Torch", "The system is implemented in TensorFlow". */
+const builtOnRe =
+  /\b(?:code|implementation|system|software|experiments?|models?|networks?) (?:is|are|was|were) (?:\w+ly )?(?:built|implemented|written|developed|run) (?:on|in|with|using|upon)\b/
+
+/** A data set's size: "CIFAR-100 includes 100 classes", "it has 50k training images". */
+const dataSizeRe =
+  /\b(?:includes?|contains?|consists? of|comprises?|has|have) (?:about |around |over |roughly |approximately |only )?[\d.,]+\s?[kKmM]? (?:\w+ )?(?:classes|categories|labels|images|training images|test images|sentences|sentence pairs|examples|samples|tokens|words|documents|videos|utterances|speakers)\b/
+
+/** A pointer in the authors' voice: "We show this as ensemble8 in Table 2", "We also show in Table 3 how ...". */
+const wePointerRe =
+  /\bwe (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,50}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
+
+/** What a comparison was for, never an outcome: "to ensure a fair comparison", "to be comparable with". */
+const fairComparisonRe = /\b(?:to (?:ensure|guarantee|allow|enable|make|keep) (?:a |the )?(?:fair|direct|meaningful) comparisons?|for (?:a |the )?fair comparisons?|to be (?:directly )?comparable (?:with|to))\b/
+
+/** Work of others whose citation the conversion dropped: "As already noted by, ...", "experiments in show that". */
+const droppedCitationRe =
+  /\b(?:(?:noted|shown|reported|proposed|observed|suggested|demonstrated|found|introduced|described|argued|pointed out) by\s*[,.;:]|(?:experiments?|work|results?|studies|findings?) (?:in|of|by) (?:show|shows|showed|report|reports|reported|found|find|demonstrate[ds]?|suggest(?:s|ed)?)\b|according to (?:the )?(?:experiments?|results?|work|stud(?:y|ies)|findings?|analysis) (?:of|by|in) [A-Z][\w-]+(?: and [A-Z][\w-]+)? et al|\bfor which it (?:was|has been) (?:shown|reported|observed|found|demonstrated) that)/
+
+/** A hedged difference that states no result: "Translating in a batch setting could differ from these results." */
+const mightDifferRe = /\b(?:could|may|might) (?:well )?(?:differ|vary|change|not hold|not generali[sz]e)\b/
+
+/** A setting the paper reports analysing, not what the analysis found ("We analyze these results in the following."). */
+const weAnalyzeRe = /^(?:[^,]{0,40},\s*)?we (?:also |further |then |now |first |next |finally |briefly )?analy[sz]e\b/
+
+/** A possible use named, not a result: "the insights could be utilized by any network architecture". */
+const couldBeUsedRe = /\b(?:could|might|may) (?:also |further |easily |readily )?be (?:utili[sz]ed|used|exploited|leveraged|extended|applied|transferred|adapted)\b/
+
+/** A pointer in the passive: "Mean test error results ... are compared in Fig. 3". */
+const comparedInRe = /\b(?:is|are|was|were) (?:\w+ )?compared in (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\b/
+
+/** Set-up nouns the general list lacks: "the same run number had the same initial weights", "drop-out rate". */
+const setupNounsRe = /\b(?:initial weights|run numbers?|drop-out|random seeds?)\b/
+
+/** A measured outcome named as what changed: "we reduce the error rate from 7.5 % to 2.1 %" is a result, not set-up. */
+const outcomeTargetRe = /\b(?:error|errors|accuracy|loss|perplexity|bleu|f1|time|cost|memory|latency|runtime|gap|speed|performance|overfitting)\b|\bfrom [\d.]+\s*%?\s*to [\d.]+/
+
+/** A sentence that announces what follows: "..., with the following experimental results.", "as follows:". */
+const announcesRe = /(?:\b(?:with|in|by|from) the following(?: (?:\w+ ){0,2}(?:results?|experiments?|sections?|analys[ie]s|observations?|settings?))?|\bas follows)\s*[.:]?\s*$/
+
+/**
+ * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
+ * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
+ * results (they sit in results sections and name metrics): "The translations are evaluated using BLEU.", "Our code is
+ * built on Torch ...", "CIFAR-100 includes 100 classes.", "We increase the size of the n-best-list to 50 ...",
+ * "We also show in Table 3 how ...", and other work whose citation the conversion dropped ("As already noted by,
+ * higher learning rates seem to perform better."). Abstracts summarise: there a sentence such as "X is used to
+ * validate the features" or "We analyze the dataset ..." often is the finding's summary (CSAbstruct labels many of
+ * them results), so these rules are not applied to text read as an abstract.
+ */
+export const bodyNonFindingReason = (
+  sentence: string
+): "setup" | "pointer" | "description" | "future" | "limitation" | "related" | undefined => {
+  const lower = sentence.toLowerCase()
+  // "the state-of-the-art models" names what is compared, not an outcome
+  const named = lower.replace(/\bstate[- ]of[- ]the[- ]art (?=models?|methods?|approaches|systems?|networks?|architectures?)/g, "")
+  if (
+    wePointerRe.test(lower) &&
+    (!strictOutcomeRe.test(named) ||
+      /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
+  ) return "pointer"
+  if ((comparedInRe.test(lower) || /\b(?:is|are) (?:\w+ )?provided in (?:the )?(?:table|tab\.|fig\.?|figure)\b/.test(lower)) && !outcomeWords.test(named)) {
+    return "pointer"
+  }
+  // (the authors' own measurement of other work is theirs: "if we evaluate the best WMT'14 system ..., we get 37.0")
+  if (droppedCitationRe.test(sentence) && !(/\bwe (?:\w+ )?(?:get|got|obtain(?:ed)?|find|found|observe[d]?|measure[d]?|achieve[d]?)\b/.test(lower) && /\d/.test(lower))) {
+    return "related"
+  }
+  if (announcesRe.test(lower) && !findingFrameRe.test(lower)) return "description"
+  if (weAnalyzeRe.test(lower) && !outcomeWords.test(lower) && !findingFrameRe.test(lower)) return "description"
+  if (weChangeSettingRe.test(lower) && !strictOutcomeRe.test(lower) && !outcomeTargetRe.test(lower.match(weChangeSettingRe)![0]) && !/\bfrom [\d.]+\s*%?\s*to [\d.]+/.test(lower)) {
+    return "setup"
+  }
+  if (fairComparisonRe.test(lower) && !strictOutcomeRe.test(lower)) return "setup"
+  if (setupNounsRe.test(lower) && !outcomeWords.test(lower)) return "setup"
+  if (
+    (usedRe.test(lower) || evaluatedWithRe.test(lower) || builtOnRe.test(lower) || dataSizeRe.test(lower)) &&
+    !outcomeWords.test(named) && !/%|\bper ?cent/.test(lower) &&
+    // a metric with a value is a measurement ("within 0.5 BLEU points of the best result if it is used to rescore")
+    !(findMetrics(sentence).length > 0 && /\d/.test(sentence.replace(/\b(?:table|figure|fig\.)\s*\d+/gi, "")))
+  ) return "setup"
+  if (mightDifferRe.test(lower) && !findingFrameRe.test(lower)) return "limitation"
+  if (couldBeUsedRe.test(lower) && !findingFrameRe.test(lower) && !/\d/.test(lower)) return "future"
+  return undefined
+}
+
+/**
  * Why a sentence of the paper's own voice is not a finding whatever the
  * classifier reads, or `undefined`: a set-up statement (hyperparameters,
  * optimiser, hardware, schedules, preprocessing: "We use a minibatch size of

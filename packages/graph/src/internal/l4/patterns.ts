@@ -152,6 +152,76 @@ export const topicalMembers = (
   }
 }
 
+/**
+ * The members of a cluster that state a cross-paper principle, not a topic: members that mention a **specific**
+ * shared entity (informative, not a metric, not generic: `GenericEntities`) named **before** the change word (its
+ * subject or cause, not a baseline named after it) and report the **same direction** about it (an improvement or
+ * increase, or a reduction or loss; a negated change counts as neither), from at least
+ * `minPapers` different papers. "Across 10 papers, 21 claims concern layer, convolutions and networks" shares only
+ * generic words; "claims concern data augmentation, dropout and CIFAR-10" shares specific entities but no direction:
+ * both are topics, and null is returned. The members kept are those that mention such an entity and report that
+ * direction; `shared` are the entities that qualify, `direction` the direction they agree on.
+ */
+export const principleMembers = (
+  members: ReadonlyArray<string>,
+  papersOf: (claimId: string) => ReadonlyArray<string>,
+  entitiesOf: (
+    claimId: string
+  ) => ReadonlyArray<{ readonly entity_id: string; readonly label: string; readonly type: string }>,
+  textOf: (claimId: string) => string,
+  minPapers: number,
+  isGeneric: (entityId: string, label: string) => boolean
+):
+  | { readonly members: ReadonlyArray<string>; readonly shared: ReadonlyArray<string>; readonly direction: "up" | "down" }
+  | null =>
+{
+  const directionOf = (id: string): { readonly direction: "up" | "down"; readonly at: number } | null => {
+    const text = textOf(id)
+    if (NEGATED_CHANGE.test(text)) return null
+    const up = UP.exec(text)
+    const down = DOWN.exec(text)
+    return up !== null && down === null
+      ? { direction: "up", at: up.index }
+      : down !== null && up === null
+      ? { direction: "down", at: down.index }
+      : null
+  }
+  // the entity is what changes or causes the change: named before the change word ("dropout lowers the error"),
+  // not after it ("improving over the best results, including ensembles")
+  const before = (text: string, label: string, at: number): boolean => {
+    const i = text.toLowerCase().indexOf(label.toLowerCase())
+    return i >= 0 && i < at
+  }
+  const byKey = new Map<string, { entity: string; direction: "up" | "down"; papers: Set<string>; claims: Set<string> }>()
+  for (const id of members) {
+    const change = directionOf(id)
+    if (change === null) continue
+    const direction = change.direction
+    for (const e of entitiesOf(id)) {
+      if (!informative(e.label) || e.type === "Metric" || isGeneric(e.entity_id, e.label)) continue
+      if (!before(textOf(id), e.label, change.at)) continue
+      const key = `${e.entity_id}\u0000${direction}`
+      const slot = byKey.get(key) ?? { entity: e.entity_id, direction, papers: new Set<string>(), claims: new Set<string>() }
+      for (const p of papersOf(id)) slot.papers.add(p)
+      slot.claims.add(id)
+      byKey.set(key, slot)
+    }
+  }
+  const qualifying = Array.from(byKey.values()).filter((s) => s.papers.size >= minPapers)
+  if (qualifying.length === 0) return null
+  // one direction per pattern: the one backed by the most papers
+  const score = (d: "up" | "down") =>
+    qualifying.filter((s) => s.direction === d).reduce((n, s) => Math.max(n, s.papers.size), 0)
+  const direction = score("up") >= score("down") ? "up" : "down"
+  const chosen = qualifying.filter((s) => s.direction === direction)
+  const kept = new Set(chosen.flatMap((s) => Array.from(s.claims)))
+  return {
+    members: members.filter((id) => kept.has(id)),
+    shared: Array.from(new Set(chosen.map((s) => s.entity))).sort(),
+    direction
+  }
+}
+
 /** A relation stated in a chunk where a claim is asserted. */
 export interface RelationRow {
   readonly claim_id: string

@@ -16,6 +16,7 @@ import { NlpService } from "@kg/core/NlpService"
 import { generateObject } from "@kg/extraction/StructuredOutput"
 import * as Clustering from "../../Clustering.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "../../DuckDb.js"
+import * as GenericEntities from "../../GenericEntities.js"
 import type { L4Event, L4Options, L4Result, Pattern } from "../../L4.js"
 import { Store } from "../../Store.js"
 import * as l4 from "./patterns.js"
@@ -525,9 +526,15 @@ export const run = (options: L4Options = {}) =>
     // turned off) a specific entity shared across papers; the pattern keeps the members that mention one.
     const claimById = new Map(claims.map((c) => [c.claim_id, c]))
     const requireShared = options.requireSharedEntity ?? true
+    const requirePrinciple = requireShared && (options.requirePrinciple ?? true)
     const entitiesOf = requireShared
       ? groupBy(yield* l4.loadAllClaimEntities(db), (e) => e.claim_id)
       : new Map<string, ReadonlyArray<{ entity_id: string; label: string; type: string }>>()
+    // generic entities ("layer", "networks") are kept as mentions but never make or name a pattern
+    const generic = requireShared ? yield* GenericEntities.load(db) : null
+    const isGeneric = (entityId: string, label: string) =>
+      generic === null ? GenericEntities.genericLabel(label) : generic.isGeneric(entityId)
+    let topics = 0
     const papersOfMembers = (members: ReadonlyArray<string>) =>
       Array.from(new Set(members.flatMap((id) => claimById.get(id)!.papers))).sort()
     let considered = 0
@@ -539,14 +546,25 @@ export const run = (options: L4Options = {}) =>
       if (c.silhouette !== null && c.silhouette < minSilhouette) continue
       let members = c.members
       if (requireShared) {
-        const topical = l4.topicalMembers(
-          c.members,
-          (id) => claimById.get(id)!.papers,
-          (id) => entitiesOf.get(id) ?? [],
-          minPapers
-        )
+        const specificOf = (id: string) => (entitiesOf.get(id) ?? []).filter((e) => !isGeneric(e.entity_id, e.label))
+        const topical = l4.topicalMembers(c.members, (id) => claimById.get(id)!.papers, specificOf, minPapers)
         if (topical === null || topical.members.length < minClusterSize) continue
         members = topical.members
+        if (requirePrinciple) {
+          const principle = l4.principleMembers(
+            members,
+            (id) => claimById.get(id)!.papers,
+            specificOf,
+            (id) => claimById.get(id)!.text,
+            minPapers,
+            isGeneric
+          )
+          if (principle === null || principle.members.length < Math.min(minClusterSize, 2 * minPapers)) {
+            topics++
+            continue
+          }
+          members = principle.members
+        }
       }
       const papers = papersOfMembers(members)
       if (papers.length < minPapers) continue
@@ -597,6 +615,7 @@ export const run = (options: L4Options = {}) =>
       kept,
       removed: removed.length,
       clustersConsidered: considered,
+      topicClusters: topics,
       k: step.clusters.length,
       claims: claims.length,
       silhouette: round(step.silhouette),
@@ -648,7 +667,8 @@ export const run = (options: L4Options = {}) =>
             const composed = l4.composeStatement({
               members,
               entities: w.candidate.members.flatMap((id) =>
-                (entitiesOf.get(id) ?? []).map((e) => ({ claimId: id, entityId: e.entity_id, label: e.label }))
+                (entitiesOf.get(id) ?? []).filter((e) => !isGeneric(e.entity_id, e.label))
+                  .map((e) => ({ claimId: id, entityId: e.entity_id, label: e.label }))
               ),
               relations: uniqueRelations(w.candidate.members.flatMap((id) => relationsOf.get(id) ?? [])),
               keywords: nlp.keywords(members.map((m) => m.text).join("\n"), 12).map((k) => k.term),
@@ -709,6 +729,7 @@ export const run = (options: L4Options = {}) =>
       maxClusterSize,
       minSilhouette,
       requireSharedEntity: requireShared,
+      requirePrinciple,
       matchThreshold: threshold,
       reclusterFraction,
       restate: options.restate === true,
