@@ -83,7 +83,10 @@ if (papersDir === undefined) {
  * 300 words, which repeats whole chunks (only 6,685 of 100,000 chunk vectors distinct), unlike a real corpus.
  */
 const MIX = arg("mix", "none") as "none" | "runs"
-/** `--only store|index`: build the store (if missing) and stop, or build the index from scratch and stop. */
+/**
+ * `--only store|index|questions`: build the store (if missing) and stop, build the index from scratch and stop, or
+ * print the serving run's questions (one a line) and stop.
+ */
 const ONLY = arg("only", "")
 const sourceDirs = MIX === "runs" ? [papersDir, path.join(papersDir, "..", "related")].filter((d) => fs.existsSync(d)) : [papersDir]
 
@@ -444,6 +447,10 @@ const buildIndex = Effect.gen(function*() {
 
 const program = Effect.gen(function*() {
   if (SERVE) return yield* serve.pipe(Effect.provide(answering))
+  if (ONLY === "questions") {
+    for (const q of yield* questionsFrom.pipe(Effect.provide(layer))) console.log(q)
+    return
+  }
   fs.mkdirSync(path.dirname(DB), { recursive: true })
   if (!fs.existsSync(DB)) {
     console.error(`building a store of ${CHUNKS} chunks at ${DB} ...`)

@@ -53,7 +53,7 @@ import { GraphRetrieval } from "./GraphRetrieval.js"
 import { checkCitation, formatCitation } from "./internal/research/citations.js"
 import {
   type Candidate,
-  claimCandidates,
+  claimFindings,
   type Scored,
   scoreCandidates,
   sentenceCandidates
@@ -528,8 +528,9 @@ const claimsFirst = (
     const retrieval = yield* Retrieval
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
     const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
-    const candidates = (yield* claimCandidates(db, hits, "L3", paperIds)).filter((c) => !retracted.has(c.paperId))
-    const evidence = (yield* claimEvidence(db, hits, "L3", paperIds)).filter((e) => !retracted.has(e.paperId))
+    const read = yield* claimFindings(db, hits, "L3", paperIds)
+    const candidates = read.candidates.filter((c) => !retracted.has(c.paperId))
+    const evidence = read.evidence.filter((e) => !retracted.has(e.paperId))
     return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
   })
 
@@ -1106,8 +1107,9 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
         best = Math.max(best, r.bestScore)
         const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
         claimsSearched += hits.length
-        items = yield* claimEvidence(db, hits, "L3", scopeIds)
-        findings = [...findings, ...(yield* claimCandidates(db, hits, "L3", scopeIds)).filter((c) => !retracted.has(c.paperId))]
+        const read = yield* claimFindings(db, hits, "L3", scopeIds)
+        items = read.evidence
+        findings = [...findings, ...read.candidates.filter((c) => !retracted.has(c.paperId))]
       } else if (layer === "L2") {
         const r = yield* retrieval.search("summaries", query, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore, paperIds: scopeIds })
         best = Math.max(best, r.bestScore)

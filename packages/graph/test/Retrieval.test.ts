@@ -11,7 +11,8 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "@kg/extraction/EmbeddingsLive"
 import { chunkDocument } from "@kg/extraction/Pipeline"
 import type { SourceDocument } from "@kg/extraction/Ingest"
-import { contextLines, lastHeading } from "../src/internal/retrieval/searchIndex.js"
+import { contextLines, lastHeading, refreshIndex } from "../src/internal/retrieval/searchIndex.js"
+import { DuckDb } from "../src/DuckDb.js"
 import * as Retrieval from "../src/Retrieval.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
@@ -328,6 +329,42 @@ describe("contextual chunk descriptions", () => {
       const before = plain.find(elephants)?.score ?? 0
       expect(contextual[0]!.score).toBeGreaterThan(before)
     }))
+})
+
+describe("segment merge policy", () => {
+  it.layer(storeAt(":memory:"), { timeout: 60_000 })((it) => {
+    it.effect("a build from scratch keeps its full segments; searches equal those of one merged segment", () =>
+      Effect.gen(function*() {
+        const { passages, questions } = yield* hotpot
+        yield* write(passages.map((p) => ({ doc: RetrievalEval.passageDocument(p, "test") })))
+        const db = yield* DuckDb
+        const nlp = yield* NlpService.NlpService
+        const embeddings = yield* Embeddings
+        const split = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: false, segmentDocs: 8 })
+        const whole = yield* refreshIndex(db, nlp, embeddings, undefined, { persist: false, segmentDocs: 100_000 })
+        // 60 passages in segments of 8: 8 segments, none merged; one segment otherwise
+        expect(split.chunks.parts.length).toBe(Math.ceil(whole.chunks.size / 8))
+        expect(whole.chunks.parts.length).toBe(1)
+        expect(split.chunks.size).toBe(whole.chunks.size)
+        const ranked = (c: typeof split.chunks, hits: ReadonlyArray<{ readonly ref: number; readonly score: number }>) =>
+          hits.map((h) => `${c.key(h.ref)} ${h.score.toFixed(12)}`)
+        for (const q of questions) {
+          const query = (c: typeof split.chunks) => c.prepare(nlp.terms(q.question))
+          expect(ranked(split.chunks, split.chunks.search(query(split.chunks), 10))).toEqual(
+            ranked(whole.chunks, whole.chunks.search(query(whole.chunks), 10))
+          )
+          const [vector] = yield* embeddings.embed([q.question])
+          const dense = (c: typeof split.chunks) => ranked(c, c.dense(vector!, 10).hits)
+          expect(dense(split.chunks)).toEqual(dense(whole.chunks))
+          expect(dense(split.chunks).length).toBe(10)
+        }
+        // an incremental update merges its new segments (one paper more: one new segment), full ones stay
+        yield* write([{ doc: textDoc("extra", "Zebras", "Zebras graze on the savanna in large herds.") }])
+        const next = yield* refreshIndex(db, nlp, embeddings, split, { persist: false, segmentDocs: 8 })
+        expect(next.chunks.parts.length).toBeLessThanOrEqual(split.chunks.parts.length + 1)
+        expect(next.chunks.size).toBe(split.chunks.size + 1)
+      }))
+  })
 })
 
 describe("index caching", () => {

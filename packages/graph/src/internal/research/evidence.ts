@@ -98,8 +98,8 @@ export const claimEvidence = (
  * ordinal) whose canonical text contains it.
  *
  * With the chunk collection of the retrieval index, only the chunks that can
- * contain a sentence are read: those whose index terms include the term of
- * one of the sentence's inner words (see {@link keyTerm}), and those marked
+ * contain a sentence are read: those whose index terms include the terms of
+ * the sentence's longest inner words (see {@link keyTerms}), and those marked
  * `IRREGULAR_TEXT`, where a written word need not be an index term. Any chunk that contains the
  * sentence is among them, so the result is the same as reading every chunk
  * of the paper, which is what happens without the index.
@@ -122,46 +122,26 @@ export const recordEvidence = (
       quotes: [r.findings, r.studied, r.method].flatMap((field) =>
         nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => {
           const canon = canonical(quote)
-          return { quote, canon, term: chunks === undefined ? undefined : keyTerm(nlp, canon) }
+          return { quote, canon, terms: chunks === undefined ? [] : keyTerms(nlp, canon, (t) => chunks.df(t)) }
         })
       )
     })).filter((s) => s.quotes.length > 0)
-    // the chunks to read: all of the papers', or the candidates the index names
-    let chunkRows: ReadonlyArray<{ paper: string; chunk: string; page: number | null; text: string }>
-    if (chunks === undefined) {
-      chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
-        db,
-        sentences.map((s) => s.paper),
-        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE paper_id IN ${list} ORDER BY ordinal`
-      )
-    } else {
-      const wanted = new Set<string>()
-      for (const s of sentences) {
-        const refs = chunks.refsOfPapers([s.paper])
-        for (const ref of refs) {
-          if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 ||
-            s.quotes.some((q) => q.term === undefined || chunks.hasTerm(ref, q.term))) {
-            wanted.add(chunks.key(ref))
-          }
-        }
-      }
-      chunkRows = yield* queryIn<{ paper: string; chunk: string; page: number | null; text: string }>(
-        db,
-        Array.from(wanted),
-        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE chunk_id IN ${list} ORDER BY ordinal`
-      )
-    }
+    type ChunkRow = { paper: string; chunk: string; page: number | null; text: string }
     const scoreOf = new Map(records.map((r) => [r.paperId, r.score]))
     const out: Array<Evidence> = []
-    for (const r of sentences) {
-      const ofPaper = chunkRows.filter((c) => c.paper === r.paper)
+    // the first chunk (by ordinal) of the paper's chunks read so far whose canonical text holds each quote
+    const locate = (quotes: ReadonlyArray<{ readonly canon: string }>, ofPaper: ReadonlyArray<ChunkRow>) => {
       const canonChunks: Array<string | undefined> = []
       const canonOf = (i: number) => (canonChunks[i] ??= canonical(ofPaper[i]!.text))
-      for (const { canon, quote } of r.quotes) {
-        let at = -1
-        for (let i = 0; i < ofPaper.length && at < 0; i++) if (canonOf(i).includes(canon)) at = i
-        if (at < 0) continue
-        const c = ofPaper[at]!
+      return quotes.map(({ canon }) => {
+        for (let i = 0; i < ofPaper.length; i++) if (canonOf(i).includes(canon)) return ofPaper[i]!
+        return undefined
+      })
+    }
+    const emit = (r: (typeof sentences)[number], found: ReadonlyArray<ChunkRow | undefined>) =>
+      r.quotes.forEach(({ quote }, k) => {
+        const c = found[k]
+        if (c === undefined) return
         out.push({
           paperId: r.paper,
           chunkId: c.chunk,
@@ -171,36 +151,112 @@ export const recordEvidence = (
           layer: "L2",
           focus: [{ quote, claimId: null }]
         })
-      }
+      })
+    if (chunks === undefined) {
+      // without the index: all of the papers' chunks
+      const chunkRows = yield* queryIn<ChunkRow>(
+        db,
+        sentences.map((s) => s.paper),
+        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text FROM chunks WHERE paper_id IN ${list} ORDER BY ordinal`
+      )
+      for (const r of sentences) emit(r, locate(r.quotes, chunkRows.filter((c) => c.paper === r.paper)))
+      return out
     }
+    // with the index: the candidates it names, in ordinal order, read in growing rounds until every quote of a paper
+    // is found (a quote's first chunk has no candidate before it left unread, so the result is the same as reading all
+    // candidates; the texts are what costs: a paper's record sentences are mostly in its first chunks)
+    const candidates = new Map<string, Array<string>>()
+    for (const s of sentences) {
+      const wanted: Array<string> = []
+      const tests = s.quotes.map((q) => chunks.hasAllTerms(q.terms))
+      for (const ref of chunks.refsOfPapers([s.paper])) {
+        if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 || tests.some((holds) => holds(ref))) wanted.push(chunks.key(ref))
+      }
+      candidates.set(s.paper, wanted)
+    }
+    // a paper's chunks are indexed in ordinal order (read by paper and ordinal; merges keep the order), so the
+    // candidates are read in index order; the ordinals read with the texts check it, and a paper whose chunks are
+    // not in that order has all its candidates read and sorted
+    type Read = ChunkRow & { ordinal: number }
+    const read = new Map<string, Array<Read>>(sentences.map((s) => [s.paper, []]))
+    const unordered = new Set<string>()
+    const found = new Map<string, ReadonlyArray<ChunkRow | undefined>>()
+    let open = sentences.filter((s) => (candidates.get(s.paper) ?? []).length > 0)
+    let round = RECORD_ROUND
+    while (open.length > 0) {
+      const size = (paper: string) => (unordered.has(paper) ? Infinity : round)
+      const next = open.flatMap((s) => {
+        const done = read.get(s.paper)!.length
+        return candidates.get(s.paper)!.slice(done, done + size(s.paper))
+      })
+      const rows = yield* queryIn<Read>(
+        db,
+        next,
+        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text, ordinal FROM chunks WHERE chunk_id IN ${list}`
+      )
+      const byId = new Map(rows.map((r) => [r.chunk, r]))
+      const still: typeof open = []
+      for (const s of open) {
+        const list = candidates.get(s.paper)!
+        const ofPaper = read.get(s.paper)!
+        for (const id of list.slice(ofPaper.length, ofPaper.length + size(s.paper))) {
+          const row = byId.get(id)
+          // a candidate gone since the index was read is skipped, as the query of all candidates would
+          if (row !== undefined) ofPaper.push(row)
+          else list.splice(ofPaper.length, 1)
+        }
+        const complete = ofPaper.length >= list.length
+        if (!complete && ofPaper.some((r, i) => i > 0 && Number(r.ordinal) < Number(ofPaper[i - 1]!.ordinal))) {
+          unordered.add(s.paper)
+          still.push(s)
+          continue
+        }
+        const located = locate(s.quotes, complete ? [...ofPaper].sort((x, y) => Number(x.ordinal) - Number(y.ordinal)) : ofPaper)
+        found.set(s.paper, located)
+        if (located.some((c) => c === undefined) && !complete) still.push(s)
+      }
+      open = still
+      round *= 4
+    }
+    for (const r of sentences) emit(r, found.get(r.paper) ?? r.quotes.map(() => undefined))
     return out
   })
+
+/** Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). */
+const RECORD_ROUND = 8
 
 /** Letters wink tokenises as one word whatever it has parsed before (its first token-category pattern). */
 const PLAIN_WORD = /^[a-zA-Z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]+$/
 
+/** How many inner words of a sentence a chunk must hold (by their index terms) to be read for it. */
+const KEY_TERMS = 3
+
 /**
- * The index term of the longest inner word of a canonical sentence: a piece
- * between two others, of plain letters only, not "et" (dropped before "al")
- * or "REF" (a placeholder), with exactly one index term; undefined when no
- * piece qualifies. In a chunk without `IRREGULAR_TEXT` whose canonical text
- * contains the sentence, that word is a whitespace-separated piece of its
- * own, outside any placeholder and not joined to a hyphen, so the chunk's
- * index terms include its term.
+ * The index terms of up to {@link KEY_TERMS} inner words of a canonical
+ * sentence (distinct): pieces between two others, of plain letters only, not
+ * "et" (dropped before "al") or "REF" (a placeholder), with exactly one index
+ * term; empty when no piece qualifies. The rarest are taken (by `df`, the
+ * number of chunks holding a term; without it the longest words): their
+ * postings are short, and a chunk that shares them all by chance is rare. In
+ * a chunk without `IRREGULAR_TEXT` whose canonical text contains the
+ * sentence, each such word is a whitespace-separated piece of its own,
+ * outside any placeholder and not joined to a hyphen, so the chunk's index
+ * terms include its term: a chunk lacking one of them cannot contain the
+ * sentence.
  */
-export const keyTerm = (nlp: NlpService["Type"], canon: string): string | undefined => {
+export const keyTerms = (nlp: NlpService["Type"], canon: string, df?: (term: string) => number): ReadonlyArray<string> => {
   const pieces = canon.split(" ")
-  let best: string | undefined
-  let bestLength = 0
+  const found: Array<{ term: string; length: number; df: number }> = []
   for (let i = 1; i < pieces.length - 1; i++) {
     const piece = pieces[i]!
-    if (piece.length <= bestLength || !PLAIN_WORD.test(piece) || piece.toLowerCase() === "et" || piece === "REF") continue
+    if (!PLAIN_WORD.test(piece) || piece.toLowerCase() === "et" || piece === "REF") continue
     const terms = nlp.terms(piece)
-    if (terms.length !== 1) continue
-    best = terms[0]
-    bestLength = piece.length
+    if (terms.length !== 1 || found.some((f) => f.term === terms[0])) continue
+    found.push({ term: terms[0]!, length: piece.length, df: df === undefined ? 0 : df(terms[0]!) })
   }
-  return best
+  // rarest first, then longest; among equals the first in the sentence (a stable sort)
+  found.sort((a, b) => a.df - b.df || b.length - a.length)
+  return found.slice(0, KEY_TERMS).map((f) => f.term)
 }
 
 /** L4 patterns matching a query lexically, with their member claims. */

@@ -106,15 +106,19 @@ const hasFindingsTable = (db: DuckDbService): Effect.Effect<boolean, DuckDbError
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'claim_findings' AND table_schema = 'main'"
   ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0))
 
-/** Candidates of stored claims: one per source, with the claim's fields, its structured finding and its source chunk. */
-export const claimCandidates = (
+/**
+ * Candidates of stored claims (one per source whose chunk holds its quote, with the claim's fields, its structured
+ * finding and its source chunk) and the evidence of the same claims (each source chunk, the claim's quote as its
+ * focus: what `claimEvidence` gives), from one read of the sources.
+ */
+export const claimFindings = (
   db: DuckDbService,
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
   paperIds?: ReadonlyArray<string>
-): Effect.Effect<ReadonlyArray<Candidate>, DuckDbError> =>
+): Effect.Effect<{ readonly candidates: ReadonlyArray<Candidate>; readonly evidence: ReadonlyArray<Evidence> }, DuckDbError> =>
   Effect.gen(function*() {
-    if (claims.length === 0) return []
+    if (claims.length === 0) return { candidates: [], evidence: [] }
     const structured = yield* hasFindingsTable(db)
     const rows = yield* queryIn<
       { claim: string; paper: string; chunk: string; page: number | null; quote: string; text: string; metric: string | null; value: string | null; conditions: string | null; finding: string | null }
@@ -130,8 +134,8 @@ export const claimCandidates = (
          ORDER BY s.rowid`
     )
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
-    return rows
-      .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
+    const inScope = rows.filter((r) => paperIds === undefined || paperIds.includes(r.paper))
+    const candidates = inScope
       .filter((r) => r.text.includes(r.quote.trim()))
       .map((r): Candidate => ({
         paperId: r.paper,
@@ -144,7 +148,105 @@ export const claimCandidates = (
         layer,
         retrieval: scoreOf.get(r.claim) ?? 0
       }))
+    const evidence = inScope.map((r): Evidence => ({
+      paperId: r.paper,
+      chunkId: r.chunk,
+      page: r.page,
+      text: r.text,
+      score: scoreOf.get(r.claim) ?? 0,
+      layer,
+      focus: [{ quote: r.quote, claimId: r.claim }]
+    }))
+    return { candidates, evidence }
   })
+
+// ---------------------------------------------------------------------------
+// What a question does not change: memoised per sentence and per chunk text
+// ---------------------------------------------------------------------------
+
+/** A bounded least-recently-used memo. */
+class Lru<K, V> {
+  private readonly entries = new Map<K, V>()
+  constructor(private readonly capacity: number) {}
+  get(key: K, make: () => V): V {
+    const hit = this.entries.get(key)
+    if (hit !== undefined || this.entries.has(key)) {
+      this.entries.delete(key)
+      this.entries.set(key, hit as V)
+      return hit as V
+    }
+    const value = make()
+    this.entries.set(key, value)
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K)
+    return value
+  }
+}
+
+/** What scoring reads of a sentence whatever the question: computed once per sentence text and kept. */
+interface SentenceFacts {
+  readonly quotable: boolean
+  /** `displayText(quote).toLowerCase()`: the sentence's identity within a paper. */
+  readonly display: string
+  readonly terms: ReadonlySet<string>
+  readonly pieces: ReadonlyArray<string>
+  /** The extractor's finding cues ({@link findingScore}, computed when first asked); undefined for a heading, caption, question or reference. */
+  readonly findingScore: () => number | undefined
+}
+
+/**
+ * Sentences of evidence chunks kept per process (a few thousand chunks' worth: about 25 MB at the cap): the
+ * chunks a serving process reads recur across questions (a paper's abstract, its results), and what a question
+ * reads of them (sentences, terms, name pieces, finding cues) does not depend on the question. Keyed by the
+ * `NlpService` (terms are its terms) and the text.
+ */
+const SENTENCE_MEMO = 20_000
+const CHUNK_MEMO = 4_000
+
+interface Memo {
+  readonly sentences: Lru<string, SentenceFacts>
+  readonly chunks: Lru<string, ReadonlyArray<string>>
+  readonly chunkPieces: Lru<string, ReadonlyArray<string>>
+}
+
+const memos = new WeakMap<NlpService["Type"], Memo>()
+
+const memoOf = (nlp: NlpService["Type"]): Memo => {
+  let memo = memos.get(nlp)
+  if (memo === undefined) {
+    memo = { sentences: new Lru(SENTENCE_MEMO), chunks: new Lru(CHUNK_MEMO), chunkPieces: new Lru(CHUNK_MEMO) }
+    memos.set(nlp, memo)
+  }
+  return memo
+}
+
+const sentenceFacts = (nlp: NlpService["Type"], quote: string): SentenceFacts =>
+  memoOf(nlp).sentences.get(quote, () => {
+    const ok = quotable(quote)
+    let cues: { readonly score: number | undefined } | undefined
+    return {
+      quotable: ok,
+      display: displayText(quote).toLowerCase(),
+      terms: ok ? new Set(nlp.terms(quote)) : new Set(),
+      pieces: ok ? pieces(quote) : [],
+      findingScore: () => (cues ??= { score: ok ? findingScore(quote) : undefined }).score
+    }
+  })
+
+/** The sentences of a chunk's text as candidates take them: each sentence, and its part after an "Abstract" marker. */
+const chunkSentences = (nlp: NlpService["Type"], text: string): ReadonlyArray<string> =>
+  memoOf(nlp).chunks.get(text, () => {
+    const out: Array<string> = []
+    for (const s of nlp.sentencize(text)) {
+      out.push(s.text)
+      const tail = afterAbstractMarker(s.text)
+      if (tail !== undefined) out.push(tail)
+    }
+    return out
+  })
+
+/** The name pieces of a chunk's text (a candidate's context: with its paper's title, `pieces(title + " " + text)`). */
+const chunkPieces = (nlp: NlpService["Type"], text: string): ReadonlyArray<string> =>
+  memoOf(nlp).chunkPieces.get(text, () => pieces(text))
 
 /** The text after an "Abstract" marker that PDF layout ran into the title block (still a verbatim part). */
 const afterAbstractMarker = (s: string): string | undefined => {
@@ -168,11 +270,7 @@ export const sentenceCandidates = (
       out.push({ paperId: e.paperId, chunkId: e.chunkId, page: e.page, quote: q, chunkText: e.text, claimId, fields: NO_FIELDS, layer: e.layer, retrieval, record })
     }
     for (const f of e.focus) add(f.quote, f.claimId, f.claimId === null && e.layer === "L2")
-    for (const s of nlp.sentencize(e.text)) {
-      add(s.text, null)
-      const tail = afterAbstractMarker(s.text)
-      if (tail !== undefined) add(tail, null)
-    }
+    for (const sentence of chunkSentences(nlp, e.text)) add(sentence, null)
   }
   return out
 }
@@ -324,9 +422,9 @@ const withNextWords = (sentence: string, end: number, quantity: ReadonlyArray<st
 // ---------------------------------------------------------------------------
 
 /** How strongly a candidate reads as a finding, in [0, 1]. */
-const findingWeight = (c: Candidate): number => {
+const findingWeight = (c: Candidate, facts: SentenceFacts): number => {
   if (c.claimId !== null) return c.fields.value !== null || c.fields.metric !== null ? 1 : 0.75
-  const s = findingScore(c.quote)
+  const s = facts.findingScore()
   if (s === undefined) return 0
   return s >= 2 ? 0.7 : s >= 1 ? 0.5 : 0.2
 }
@@ -445,8 +543,9 @@ export const scoreCandidates = (
   const contextPieces = new Map<string, ReadonlyArray<string>>()
   const byKey = new Map<string, Scored>()
   for (const c of candidates) {
-    if (!quotable(c.quote)) continue
-    const key = `${c.paperId}\u0000${displayText(c.quote).toLowerCase()}`
+    const facts = sentenceFacts(nlp, c.quote)
+    if (!facts.quotable) continue
+    const key = `${c.paperId}\u0000${facts.display}`
     const seen = byKey.get(key)
     if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
       const record = seen.record === true || c.record === true
@@ -456,22 +555,22 @@ export const scoreCandidates = (
       }
       continue
     }
-    const terms = new Set(nlp.terms(c.quote))
+    const terms = facts.terms
     let covered = 0
     for (const t of qTerms) if (terms.has(t)) covered += idf(t)
     const coverage = mass > 0 ? covered / mass : 0
-    const sentencePieces = pieces(c.quote)
+    const sentencePieces = facts.pieces
     const ctxKey = `${c.chunkId}`
     let context = contextPieces.get(ctxKey)
     if (context === undefined) {
-      context = pieces(`${titles.get(c.paperId) ?? ""} ${c.chunkText}`)
+      context = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
       contextPieces.set(ctxKey, context)
     }
     const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context, statedPieces(c.fields))
     const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
     const hasNumber = /\d/.test(c.quote)
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
-    const finding = findingWeight(c)
+    const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
     const score = (analysis.wantsValue
       ? 0.25 * coverage + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval

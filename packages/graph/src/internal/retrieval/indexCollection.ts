@@ -174,24 +174,42 @@ export class Collection {
     return this.parts[s]!.segment.flags[ref - this.bases[s]!]!
   }
 
+  /**
+   * A test of whether a document's terms include every one of `terms` (what {@link hasTerm} says term by term), with
+   * each segment's postings of the terms looked up once, for testing many documents.
+   */
+  hasAllTerms(terms: ReadonlyArray<string>): (ref: number) => boolean {
+    const bySegment = new Map<number, ReadonlyArray<Uint32Array> | null>()
+    const postingsIn = (s: number): ReadonlyArray<Uint32Array> | null => {
+      let lists = bySegment.get(s)
+      if (lists === undefined) {
+        const segment = this.parts[s]!.segment
+        const out: Array<Uint32Array> = []
+        for (const term of terms) {
+          const id = segment.termId(term)
+          if (id < 0) break
+          out.push(segment.postings(id).docs)
+        }
+        lists = out.length === terms.length ? out : null
+        bySegment.set(s, lists)
+      }
+      return lists
+    }
+    return (ref) => {
+      const s = this.segmentOf(ref)
+      const lists = postingsIn(s)
+      if (lists === null) return false
+      const d = ref - this.bases[s]!
+      return lists.every((docs) => sortedHas(docs, d))
+    }
+  }
+
   /** Whether the document's terms include `term`. */
   hasTerm(ref: number, term: string): boolean {
     const s = this.segmentOf(ref)
     const segment = this.parts[s]!.segment
     const id = segment.termId(term)
-    if (id < 0) return false
-    const d = ref - this.bases[s]!
-    const { docs } = segment.postings(id)
-    let lo = 0
-    let hi = docs.length - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1
-      const x = docs[mid]!
-      if (x === d) return true
-      if (x < d) lo = mid + 1
-      else hi = mid - 1
-    }
-    return false
+    return id >= 0 && sortedHas(segment.postings(id).docs, ref - this.bases[s]!)
   }
 
   paperIds(ref: number): ReadonlyArray<string> {
@@ -610,6 +628,20 @@ export class Collection {
     if (!(sorted[limit - 1]! > bound)) return null
     return { docs, cosines }
   }
+}
+
+/** Whether a sorted list holds `d` (binary search). */
+const sortedHas = (docs: Uint32Array, d: number): boolean => {
+  let lo = 0
+  let hi = docs.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const x = docs[mid]!
+    if (x === d) return true
+    if (x < d) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
 }
 
 const normOf = (v: Float32Array): number => {

@@ -11,9 +11,13 @@
  *   written as new segments;
  * - records and claims follow a content hash computed in SQL (text, sources,
  *   embedding), and only rows whose hash changed are read and tokenised;
- * - small segments are merged into larger ones (the last two while the newer
- *   holds at least half as many live documents as the older, and any segment
- *   with a third of its documents deleted), so a store has a few segments.
+ * - small segments are merged into larger ones (the segments one update
+ *   wrote into one; then the last two while the newer holds at least half as
+ *   many live documents as the older and they are not both full; and any
+ *   segment with a third of its documents deleted), so a store has a few
+ *   segments. A build from scratch keeps its full segments as written
+ *   ({@link SEGMENT_DOCS} rows each): a merge would rewrite every row once
+ *   more, and searches are the same over any split.
  *
  * The index of a database file lives beside it, in the directory
  * `<db>.retrieval-index/`: the segment files and a `manifest.json` (format,
@@ -383,10 +387,21 @@ const liveCount = (p: Part): number => {
  * of at most {@link MAX_MERGED_DOCS}); then the newest segments are merged
  * while the newer holds at least half as much as the older.
  */
-const compact = (parts: ReadonlyArray<Part>, fresh: ReadonlyArray<Part>, store: SegmentStore): Array<Part> => {
+const compact = (
+  parts: ReadonlyArray<Part>,
+  fresh: ReadonlyArray<Part>,
+  store: SegmentStore,
+  segmentDocs: number = SEGMENT_DOCS
+): Array<Part> => {
   let out = parts.filter((p) => liveCount(p) > 0)
   const merge = (inputs: ReadonlyArray<Part>) => store.write((sink) => mergeSegments(inputs, sink))
   out = out.map((p) => (p.deleted !== null && liveCount(p) * 3 <= p.segment.docs * 2 ? merge([p]) : p))
+  // a build from scratch keeps its full segments as written: merging them would rewrite every row once more for
+  // nothing (searches are the same over any split, property-tested), and no later merge touches a full segment
+  if (out.length === 0 && fresh.length > 0) {
+    const full = fresh.slice(0, -1).every((p) => p.segment.docs >= segmentDocs)
+    if (full) return [...fresh]
+  }
   let run: Array<Part> = []
   let runDocs = 0
   const flush = () => {
@@ -403,7 +418,9 @@ const compact = (parts: ReadonlyArray<Part>, fresh: ReadonlyArray<Part>, store: 
   while (out.length >= 2) {
     const a = liveCount(out[out.length - 2]!)
     const b = liveCount(out[out.length - 1]!)
-    if (b * 2 < a || a + b > MAX_MERGED_DOCS) break
+    // the newest segments merge while the newer holds half as many as the older, below a full segment's size
+    // (full segments of a build from scratch stay as they are: merging them in turn would cascade)
+    if (b * 2 < a || a + b > MAX_MERGED_DOCS || (a >= segmentDocs && b >= segmentDocs)) break
     out = [...out.slice(0, -2), merge(out.slice(-2))]
   }
   return out
@@ -463,7 +480,7 @@ const deleteRefs = (collection: Collection, refs: ReadonlyArray<number>): Array<
 }
 
 /** Tokenise documents into segments of at most {@link SEGMENT_DOCS}. */
-const segmentWriter = (store: SegmentStore, dimension: number) => {
+const segmentWriter = (store: SegmentStore, dimension: number, segmentDocs: number) => {
   const parts: Array<Part> = []
   let builder = new SegmentBuilder(dimension)
   const flush = () => {
@@ -475,7 +492,7 @@ const segmentWriter = (store: SegmentStore, dimension: number) => {
   return {
     add: (doc: SegmentDoc) => {
       builder.add(doc)
-      if (builder.size >= SEGMENT_DOCS) flush()
+      if (builder.size >= segmentDocs) flush()
     },
     finish: (): Array<Part> => {
       flush()
@@ -499,7 +516,8 @@ const updateChunks = (
   dimension: number,
   base: Collection | undefined,
   indexed: ReadonlyMap<string, number>,
-  context: ChunkContextOptions
+  context: ChunkContextOptions,
+  segmentDocs: number
 ) =>
   Effect.gen(function*() {
     const rows = yield* db.query<{ id: string; h: number }>(
@@ -519,7 +537,7 @@ const updateChunks = (
       "SELECT paper_id AS id, count(*)::INTEGER AS n FROM chunks WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) GROUP BY 1 ORDER BY 1",
       [fresh]
     )
-    const writer = segmentWriter(store, dimension)
+    const writer = segmentWriter(store, dimension, segmentDocs)
     let tokenised = 0
     const batches: Array<Array<string>> = []
     let batch: Array<string> = []
@@ -569,7 +587,7 @@ const updateChunks = (
       })
       tokenised += chunks.length
     }
-    parts = compact(parts, writer.finish(), store)
+    parts = compact(parts, writer.finish(), store, segmentDocs)
     return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
   })
 
@@ -606,7 +624,8 @@ const updateSummaries = (
   embeddings: Embeddings["Type"],
   store: SegmentStore,
   dimension: number,
-  base: Collection | undefined
+  base: Collection | undefined,
+  segmentDocs: number
 ) =>
   Effect.gen(function*() {
     const embeddingColumn = dimension > 0 ? "c.embedding" : "NULL"
@@ -634,7 +653,7 @@ const updateSummaries = (
       return { collection: base, tokenised: 0, changed: false }
     }
     let parts: Array<Part> = base === undefined ? [] : deleteRefs(base, stale)
-    const writer = segmentWriter(store, dimension)
+    const writer = segmentWriter(store, dimension, segmentDocs)
     const recordPapers = fresh.filter((r) => r.key.startsWith("record:")).map((r) => r.key.slice("record:".length))
     const claimIds = fresh.filter((r) => r.key.startsWith("claim:")).map((r) => r.key.slice("claim:".length))
     const rows: Array<SummaryRow> = []
@@ -687,7 +706,7 @@ const updateSummaries = (
     for (const r of rows) {
       writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector, flags: 0 })
     }
-    parts = compact(parts, writer.finish(), store)
+    parts = compact(parts, writer.finish(), store, segmentDocs)
     return { collection: new Collection(parts), tokenised: rows.length, changed: true }
   })
 
@@ -711,7 +730,12 @@ export const refreshIndex = (
   nlp: NlpService["Type"],
   embeddings: Embeddings["Type"],
   previous: RetrievalIndex | undefined,
-  options: { readonly persist: boolean; readonly context?: ChunkContextOptions | undefined }
+  options: {
+    readonly persist: boolean
+    readonly context?: ChunkContextOptions | undefined
+    /** Documents per segment written ({@link SEGMENT_DOCS}; smaller in tests of the merge policy). */
+    readonly segmentDocs?: number | undefined
+  }
 ): Effect.Effect<RetrievalIndex, DuckDbError> =>
   Effect.gen(function*() {
     const started = Date.now()
@@ -753,8 +777,9 @@ export const refreshIndex = (
     const writable = dir !== null && !db.readOnly && (yield* Effect.sync(() => prepareDirectory(dir)))
     const store = segmentStore(writable ? dir : null)
     const dimension = yield* storeDimension(db, embeddings)
-    const chunks = yield* updateChunks(db, nlp, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context)
-    const summaries = yield* updateSummaries(db, nlp, embeddings, store, dimension, base?.summaries)
+    const segmentDocs = options.segmentDocs ?? SEGMENT_DOCS
+    const chunks = yield* updateChunks(db, nlp, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context, segmentDocs)
+    const summaries = yield* updateSummaries(db, nlp, embeddings, store, dimension, base?.summaries, segmentDocs)
     const index: RetrievalIndex = {
       signature,
       fingerprint,
