@@ -5,7 +5,7 @@
  * next run, paths resolved from where the user ran `pnpm kg`, and the
  * configuration file with its precedence.
  */
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -23,6 +23,21 @@ const onlyJson = (stdout: string): unknown => {
   expect(text.length, "stdout is empty").toBeGreaterThan(0)
   return JSON.parse(text)
 }
+
+/**
+ * `pnpm <args>` in `cwd` to the end, without blocking this worker's event loop (a synchronous spawn would stall the
+ * concurrent tests beside it and Vitest's RPC for as long as it runs); killed after `timeout` ms.
+ */
+const runPnpm = (args: ReadonlyArray<string>, cwd: string, timeout: number) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("pnpm", args, { cwd, env: baseEnv(), stdio: ["ignore", "pipe", "pipe"], timeout })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+  })
 
 describe.concurrent("kg for scripts", () => {
   let dir: string
@@ -124,24 +139,14 @@ describe.concurrent("kg for scripts", () => {
       expect(onlyJson(again.stdout)).toMatchObject({ papers: 0, papersUnchanged: 1 })
     }), 120_000)
 
-  it("pnpm kg resolves paths from the folder the user ran it in (INIT_CWD)", () => {
+  it("pnpm kg resolves paths from the folder the user ran it in (INIT_CWD)", async () => {
     const sub = path.join(repoRoot, "examples")
     const db = path.join(dir, "init-cwd.duckdb")
-    const r = spawnSync("pnpm", ["--silent", "kg", "extract", "corpus/2212.11791.md", "--db", db, "--json"], {
-      cwd: sub,
-      env: baseEnv(),
-      encoding: "utf8",
-      timeout: 120_000
-    })
+    const r = await runPnpm(["--silent", "kg", "extract", "corpus/2212.11791.md", "--db", db, "--json"], sub, 120_000)
     expect(r.status, r.stderr).toBe(0)
     expect(onlyJson(r.stdout)).toMatchObject({ papers: 1 })
     // A relative --db lands in the user's folder too, not the repository root.
-    const rel = spawnSync("pnpm", ["--silent", "kg", "stats", "--db", "no-such.duckdb", "--json"], {
-      cwd: sub,
-      env: baseEnv(),
-      encoding: "utf8",
-      timeout: 60_000
-    })
+    const rel = await runPnpm(["--silent", "kg", "stats", "--db", "no-such.duckdb", "--json"], sub, 60_000)
     expect(rel.status).toBe(1)
     expect(rel.stderr).toContain(`no knowledge graph at ${path.join(sub, "no-such.duckdb")}`)
   }, 150_000)

@@ -3,43 +3,53 @@
  * not rot: each one runs here, as a user would run it, and its output is
  * checked.
  */
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { baseEnv, repoRoot } from "./helpers.js"
 
-const runExample = (name: string, args: ReadonlyArray<string> = []) => {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(repoRoot, "examples/library", name), ...args], {
-    cwd: repoRoot,
-    env: baseEnv(),
-    encoding: "utf8",
-    timeout: 120_000
+/**
+ * Run an example as a child process, without blocking this worker's event loop (a synchronous spawn stalls Vitest's
+ * RPC with its worker for as long as the example runs), killed after 120 s.
+ */
+const runExample = (name: string, args: ReadonlyArray<string> = []) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "examples/library", name), ...args], {
+      cwd: repoRoot,
+      env: baseEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
 
 describe("library examples", () => {
-  it("extract-folder: extracts the example corpus through the extraction Stream", () => {
+  it("extract-folder: extracts the example corpus through the extraction Stream", async () => {
     const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-ex-")), "kg.duckdb")
-    const { code, stderr, stdout } = runExample("extract-folder.ts", ["examples/corpus", db])
+    const { code, stderr, stdout } = await runExample("extract-folder.ts", ["examples/corpus", db])
     expect(code, stderr).toBe(0)
     const summary = JSON.parse(stdout.trim().split("\n").pop()!) as { papersWritten: number; claims: number }
     expect(summary.papersWritten).toBe(4)
     expect(summary.claims).toBeGreaterThan(20)
   }, 150_000)
 
-  it("walk-contradictions: two disagreeing papers give contested claims with counter-evidence", () => {
-    const { code, stderr, stdout } = runExample("walk-contradictions.ts")
+  it("walk-contradictions: two disagreeing papers give contested claims with counter-evidence", async () => {
+    const { code, stderr, stdout } = await runExample("walk-contradictions.ts")
     expect(code, stderr).toBe(0)
     expect(stdout).toContain("[contested]")
     expect(stdout).toContain("contradicted by")
     expect(stdout).toMatch(/"contradicts":[1-9]/)
   }, 150_000)
 
-  it("run-l4: the example corpus's four unrelated papers share no topic, so no pattern; a second run is a no-op", () => {
-    const { code, stderr, stdout } = runExample("run-l4.ts")
+  it("run-l4: the example corpus's four unrelated papers share no topic, so no pattern; a second run is a no-op", async () => {
+    const { code, stderr, stdout } = await runExample("run-l4.ts")
     expect(code, stderr).toBe(0)
     // LongEval (summarisation evaluation), integer-only RNNs, adder networks, adversarial text generation: clusters group
     // their claims by wording, but no cluster has a specific entity that claims of two papers share
@@ -48,9 +58,9 @@ describe("library examples", () => {
     expect(stdout).toContain("second run: 0 created, 0 updated")
   }, 150_000)
 
-  it("ask-question: a research answer with citations and references", () => {
+  it("ask-question: a research answer with citations and references", async () => {
     const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-ex-")), "kg.duckdb")
-    const { code, stderr, stdout } = runExample("ask-question.ts", [
+    const { code, stderr, stdout } = await runExample("ask-question.ts", [
       "How reliable is human evaluation of faithfulness in long-form summarization?",
       db
     ])
