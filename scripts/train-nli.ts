@@ -5,7 +5,7 @@
  * by abstract, so the halves share no abstract and no claim about it).
  *
  * 1. 5-fold cross-validation on the development half, folds grouped by
- *    abstract, chooses the L2 strength and the contradiction threshold (the
+ *    abstract, chooses for each L2 strength the contradiction threshold (the
  *    one with the best macro-F1 among thresholds whose contradiction
  *    precision is at least 0.55: a false `contradict` costs more than a
  *    missed one).
@@ -17,8 +17,9 @@
  *    abstract. The coverage ratio and the paper threshold are the pair with
  *    the most hypotheses whose contradicting abstract is among the first 3
  *    papers, among those that return a supporting abstract as counterevidence
- *    for at most 12 % of the supported hypotheses (the target is 15 %:
- *    3 points are left for unseen data).
+ *    for at most 10 % of the supported hypotheses (the target is 15 %:
+ *    5 points are left for unseen data). The L2 strength is chosen with it
+ *    (the one whose out-of-fold probabilities give the best such rule).
  * 3. The model is refitted on the whole development half and written, with
  *    its cross-validated figures, to `packages/graph/src/internal/nli/weights.json`.
  * 4. Only then is the held-out half scored, once, and the figures printed
@@ -56,8 +57,13 @@ const storeArg = process.argv.indexOf("--store") >= 0 ? process.argv[process.arg
 const MIN_RELATEDNESS = 0
 const SUPPORT_MARGIN = 0.05
 const MIN_CONTRADICT_PRECISION = 0.55
-/** The paper rule may return a supporting abstract as counterevidence for at most this share of supported hypotheses. */
-const MAX_FALSE_COUNTEREVIDENCE = 0.12
+/**
+ * The paper rule may return a supporting abstract as counterevidence for at most this share of supported hypotheses
+ * (out of fold on the development half). The target is 15 % on unseen data; the development-to-held-out gap recorded
+ * so far is about 3 points of false (11.3 % -> 14.0 %, and 11.3 % -> 15.9 % for a rejected variant,
+ * docs/benchmarks.md), so 5 points are left for it (was 0.12 before issue 24's judge features).
+ */
+const MAX_FALSE_COUNTEREVIDENCE = 0.10
 
 interface Row {
   readonly pair: SciFactPair
@@ -85,27 +91,24 @@ const docs = Array.from(new Set(dev.map((r) => r.pair.doc_id))).sort()
 const foldOf = new Map(docs.map((d, i) => [d, i % 5] as const))
 const thresholds = Array.from({ length: 15 }, (_, i) => round(0.4 + i * 0.025))
 const lambdas = [0.1, 0.2, 0.5, 1, 2]
-let best: { lambda: number; threshold: number; cv: ReturnType<typeof scores> } | undefined
+/** Per L2 strength: its fold models and the pair threshold with the best cross-validated macro-F1 (at the precision floor). */
+const perLambda: Array<{ lambda: number; threshold: number; cv: ReturnType<typeof scores>; foldModels: ReadonlyArray<train.Fitted> }> = []
 for (const lambda of lambdas) {
-  const probs: Array<{ row: Row; fitted: ReturnType<typeof fit> }> = []
-  for (let k = 0; k < 5; k++) {
-    const train = dev.filter((r) => foldOf.get(r.pair.doc_id) !== k)
-    const fitted = fit(train, lambda)
-    for (const row of dev.filter((r) => foldOf.get(r.pair.doc_id) === k)) probs.push({ row, fitted })
-  }
+  const foldModels = [0, 1, 2, 3, 4].map((k) => fit(dev.filter((r) => foldOf.get(r.pair.doc_id) !== k), lambda))
+  const probs = dev.map((row) => ({ row, fitted: foldModels[foldOf.get(row.pair.doc_id)!]! }))
+  let best: { threshold: number; cv: ReturnType<typeof scores> } | undefined
   for (const threshold of thresholds) {
     const predicted = probs.map(({ row, fitted }) => judgeWith(model(fitted, threshold), row.pair.premise, row.pair.hypothesis).label)
     const cv = scores(probs.map((p) => p.row.y), predicted)
     console.log(`lambda ${lambda} threshold ${threshold}: CV macro-F1 ${cv.macroF1}, accuracy ${cv.accuracy}, contradict P ${cv.contradict.precision} R ${cv.contradict.recall}`)
     if (cv.contradict.precision < MIN_CONTRADICT_PRECISION) continue
-    if (best === undefined || cv.macroF1 > best.cv.macroF1) best = { lambda, threshold, cv }
+    if (best === undefined || cv.macroF1 > best.cv.macroF1) best = { threshold, cv }
   }
+  if (best !== undefined) perLambda.push({ lambda, ...best, foldModels })
 }
-if (best === undefined) throw new Error("no threshold reached the contradiction precision floor")
+if (perLambda.length === 0) throw new Error("no threshold reached the contradiction precision floor")
 
 // --- 2. The paper rule, on the development abstracts, with out-of-fold probabilities ---
-const chosen = best
-const foldModels = [0, 1, 2, 3, 4].map((k) => fit(dev.filter((r) => foldOf.get(r.pair.doc_id) !== k), chosen.lambda))
 const devClaims = readClaims().filter((c) => splitOfClaim(c.cited_doc_ids) === "dev" && Object.keys(c.evidence).length > 0)
 
 /** The candidates of every development hypothesis, from a store of the development abstracts. */
@@ -138,14 +141,11 @@ interface Judged {
   readonly p: number
 }
 const asked = await devCandidates()
-const judgedDev: Array<ReadonlyArray<Judged>> = asked.map((cands, i) =>
-  cands.filter((c) => c.finding).map((c) => {
-    const fold = foldOf.get(c.paperId.replace(/^scifact-doc-/, "")) ?? 0
-    const fitted = foldModels[fold]!
-    return { paperId: c.paperId, coverage: c.coverage, relevance: c.relevance, p: probability(model(fitted, 0.5), features(c.text, devClaims[i]!.claim)) }
-  })
+/** Every judged sentence's features, computed once (each L2 strength's fold models score them). */
+const askedFeatures = asked.map((cands, i) =>
+  cands.filter((c) => c.finding).map((c) => ({ c, x: features(c.text, devClaims[i]!.claim) }))
 )
-const paperOutcome = (coverageRatio: number, contradictAt: number) => {
+const paperOutcome = (judgedDev: ReadonlyArray<ReadonlyArray<Judged>>, coverageRatio: number, contradictAt: number) => {
   let contradicted = 0, found = 0, supported = 0, falseReturns = 0
   devClaims.forEach((c, i) => {
     const papers = new Map<string, Array<Judged>>()
@@ -174,16 +174,36 @@ const paperOutcome = (coverageRatio: number, contradictAt: number) => {
   })
   return { coverageRatio, contradictAt, contradicted, found, foundPct: round(found / contradicted), supported, falseReturns, falsePct: round(falseReturns / supported) }
 }
-let paperRule: ReturnType<typeof paperOutcome> | undefined
-for (const coverageRatio of [0.5, 0.6, 0.75, 0.9, 1]) {
-  for (const contradictAt of thresholds) {
-    const o = paperOutcome(coverageRatio, contradictAt)
-    console.log(`paper rule: coverage ratio ${coverageRatio}, threshold ${contradictAt}: found ${o.foundPct}, false ${o.falsePct}`)
-    if (o.falsePct > MAX_FALSE_COUNTEREVIDENCE) continue
-    if (paperRule === undefined || o.found > paperRule.found || (o.found === paperRule.found && o.falseReturns < paperRule.falseReturns)) paperRule = o
+/**
+ * The L2 strength and the paper rule are chosen together: the pair with the most hypotheses whose contradicting
+ * abstract is among the first 3 papers, within the false-counterevidence cap (ties: fewer false returns, then the
+ * better pair-level macro-F1). The pair-level macro-F1 of the L2 strengths differs by less than 0.01 (noise on 454
+ * pairs); the paper-level outcome is what counterevidence is judged by.
+ */
+let chosen: { readonly lambda: (typeof perLambda)[number]; readonly rule: ReturnType<typeof paperOutcome> } | undefined
+for (const l of perLambda) {
+  const judgedDev: Array<ReadonlyArray<Judged>> = askedFeatures.map((list) =>
+    list.map(({ c, x }) => {
+      const fold = foldOf.get(c.paperId.replace(/^scifact-doc-/, "")) ?? 0
+      return { paperId: c.paperId, coverage: c.coverage, relevance: c.relevance, p: probability(model(l.foldModels[fold]!, 0.5), x) }
+    })
+  )
+  for (const coverageRatio of [0.5, 0.6, 0.75, 0.9, 1]) {
+    // below 0.5 the paper rule's own guard (above the paper's most support-like 1 - P) decides alone
+    for (const contradictAt of thresholds.filter((t) => t >= 0.5)) {
+      const o = paperOutcome(judgedDev, coverageRatio, contradictAt)
+      console.log(`lambda ${l.lambda}, paper rule: coverage ratio ${coverageRatio}, threshold ${contradictAt}: found ${o.foundPct}, false ${o.falsePct}`)
+      if (o.falsePct > MAX_FALSE_COUNTEREVIDENCE) continue
+      const better = chosen === undefined || o.found > chosen.rule.found ||
+        (o.found === chosen.rule.found && (o.falseReturns < chosen.rule.falseReturns ||
+          (o.falseReturns === chosen.rule.falseReturns && l.cv.macroF1 > chosen.lambda.cv.macroF1)))
+      if (better) chosen = { lambda: l, rule: o }
+    }
   }
 }
-if (paperRule === undefined) throw new Error("no paper rule kept false counterevidence within the cap")
+if (chosen === undefined) throw new Error("no paper rule kept false counterevidence within the cap")
+const best = chosen.lambda
+const paperRule = chosen.rule
 
 // --- 3. Refit on the whole development half ---
 const final: NliModel = {

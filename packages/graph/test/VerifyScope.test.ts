@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, restrictedElsewhere } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -16,6 +16,13 @@ import { testLayer, write } from "./fixtures/claimPapers.js"
 const NOT_FOR_CNN = "Feature engineering gives significant improvements for WDW and CBT datasets, but not for CNN and Daily Mail datasets."
 const LITTLE_IMPACT = "External knowledge has only little impact on the performance of ESIM on RTE."
 const OTHER = "The GA Reader leads to an improvement of 3.2% on the CBT dataset."
+// More of the same kinds (written for these tests): a contrasting clause about another dataset, a finding restricted
+// to one condition, and a finding about another subject that shares the hypothesis' words.
+const BUT_NOT_CTB = "The RNNG parser improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese Treebank."
+const UNDERPERFORMS = "R-Net outperforms the BiDAF baseline on SQuAD but underperforms it on TriviaQA."
+const ONLY_LONG = "The attention mechanism improves accuracy only for long sentences."
+const DISTILLATION = "Knowledge distillation improves the accuracy of small students on CIFAR-100 by 2.1 points."
+const DROPOUT_FAILS = "Dropout fails to improve accuracy on CIFAR-10."
 
 const setup = Effect.gen(function*() {
   yield* write([
@@ -24,6 +31,19 @@ const setup = Effect.gen(function*() {
   ])
   yield* ClaimLinker.linkAll()
 })
+
+const setupMore = Effect.gen(function*() {
+  yield* write([
+    { id: "parser", claims: [{ text: BUT_NOT_CTB }] },
+    { id: "reader", claims: [{ text: UNDERPERFORMS }] },
+    { id: "attention", claims: [{ text: ONLY_LONG }] },
+    { id: "distill", claims: [{ text: DISTILLATION }] },
+    { id: "dropout", claims: [{ text: DROPOUT_FAILS }] }
+  ])
+  yield* ClaimLinker.linkAll()
+})
+
+const quotes = (list: ReadonlyArray<{ readonly quote: string }>) => list.map((e) => e.quote)
 
 describe("hypothesis judging with negation and scope", () => {
   it.effect("a finding that excludes the hypothesis' datasets contradicts it, with that quote", () =>
@@ -70,5 +90,51 @@ describe("hypothesis judging with negation and scope", () => {
     // the same finding: unchanged
     const same = "Feature engineering improves accuracy on CNN."
     expect(byFindings(support, findingOf(same), findingOf(h), same, h).label).toBe("support")
+  })
+
+  it.effect("the clause about the hypothesis' dataset decides: 'but it does not improve F1 on the Chinese Treebank'", () =>
+    Effect.gen(function*() {
+      yield* setupMore
+      const against = yield* GraphQueries.verifyStatement("The RNNG parser improves F1 on the Chinese Treebank")
+      expect(against.verdict).toBe("contradicted")
+      expect(quotes(against.contradicting)).toContain(BUT_NOT_CTB)
+      const other = yield* GraphQueries.verifyStatement("The RNNG parser improves F1 on the Penn Treebank")
+      expect(other.verdict).toBe("supported")
+      expect(quotes(other.supporting)).toContain(BUT_NOT_CTB)
+      const under = yield* GraphQueries.verifyStatement("R-Net outperforms the BiDAF baseline on TriviaQA")
+      expect(under.verdict).toBe("contradicted")
+      expect(quotes(under.contradicting)).toContain(UNDERPERFORMS)
+      expect(quotes(under.supporting)).not.toContain(UNDERPERFORMS)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("a finding restricted to one condition does not support another ('only for long sentences')", () =>
+    Effect.gen(function*() {
+      yield* setupMore
+      const v = yield* GraphQueries.verifyStatement("The attention mechanism improves accuracy on short sentences")
+      expect(v.verdict).not.toBe("supported")
+      expect(quotes(v.supporting)).not.toContain(ONLY_LONG)
+      const same = yield* GraphQueries.verifyStatement("The attention mechanism improves accuracy for long sentences")
+      expect(quotes(same.supporting)).toContain(ONLY_LONG)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("a finding about another subject neither supports nor contradicts, however many words it shares", () =>
+    Effect.gen(function*() {
+      yield* setupMore
+      const v = yield* GraphQueries.verifyStatement("Dropout improves accuracy on CIFAR-10")
+      expect(v.verdict).toBe("contradicted")
+      expect(quotes(v.contradicting)).toEqual([DROPOUT_FAILS])
+      expect(quotes(v.supporting)).not.toContain(DISTILLATION)
+    }).pipe(Effect.provide(testLayer)))
+
+  it("reads clauses and restrictions", () => {
+    expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["Chinese Treebank"])).toBe("RNNG parser does not improve F1 on the Chinese Treebank.")
+    expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["Penn Treebank"])).toBe("The RNNG parser improves F1 on the Penn Treebank")
+    // one clause, or a dataset in none of them: no clause
+    expect(clauseAbout(DROPOUT_FAILS, findingOf(DROPOUT_FAILS), ["CIFAR-10"])).toBeUndefined()
+    expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["WMT"])).toBeUndefined()
+    expect(restrictedElsewhere(ONLY_LONG, "The attention mechanism improves accuracy on short sentences")).toBe(true)
+    expect(restrictedElsewhere(ONLY_LONG, "The attention mechanism improves accuracy on long sentences")).toBe(false)
+    expect(restrictedElsewhere(ONLY_LONG, "The attention mechanism improves accuracy")).toBe(false)
+    expect(restrictedElsewhere("The attention mechanism improves accuracy on long sentences.", "It improves accuracy on short sentences")).toBe(false)
   })
 })

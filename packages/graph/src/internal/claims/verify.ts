@@ -19,6 +19,7 @@ import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
 import { type Abbreviations, definitions, expansions } from "./abbreviations.js"
 import { contentStems } from "./identityText.js"
+import { compareEffectSize, sharedOutcome } from "../nli/direction.js"
 import { relatedness } from "../nli/features.js"
 import { shippedModel } from "../nli/model.js"
 
@@ -357,9 +358,31 @@ export const FINDING_CONTRADICTION = 0.9
  * - a `support` from evidence about other datasets only (the hypothesis names
  *   its datasets, the evidence names others): `neutral`, it cannot support.
  *
+ * - evidence about another subject (both sentences state their subject and
+ *   neither mentions the other's: "Knowledge distillation improves accuracy
+ *   ..." against "Dropout improves accuracy ..."): `neutral`, it can neither
+ *   support nor contradict;
+ * - evidence restricted to a condition ("improves accuracy only for long
+ *   sentences") against a hypothesis about another condition ("... on short
+ *   sentences"): `neutral`, it cannot support (it says nothing the
+ *   hypothesis' condition can rest on).
+ *
+ * - an effect size (a ratio whose 95 % interval lies above or below 1)
+ *   opposite to the hypothesis' direction on the same outcome ("odds ratio
+ *   for the risk of gastric cancer ... 2.77 (95 % CI 1.04 to 7.97)" against
+ *   "H. pylori decreases the risk of gastric cancer"): `contradict`;
+ * - a sentence of contrasting clauses ("R-Net outperforms BiDAF on SQuAD but
+ *   underperforms it on TriviaQA"): the clause that names the hypothesis'
+ *   dataset is read as the finding about it ("R-Net underperforms it on
+ *   TriviaQA" against "R-Net outperforms BiDAF on TriviaQA": `contradict`).
+ *
  * A corrected verdict carries `findingRule` in its signals (1 scope, 2
- * negation or direction, 3 other datasets), and a contradiction the learned
- * paper rule reads as P(contradict) = {@link FINDING_CONTRADICTION}.
+ * negation or direction, 3 other datasets, 4 another subject, 5 another
+ * condition than the one the evidence is restricted to, 6 the clause about
+ * the hypothesis' dataset states the opposite, 7 an effect size opposite to
+ * the hypothesis' direction on the same outcome), and a
+ * contradiction the learned paper rule reads as P(contradict) =
+ * {@link FINDING_CONTRADICTION}.
  */
 export const byFindings = (
   judgement: NliJudgement,
@@ -369,7 +392,8 @@ export const byFindings = (
   hypothesisText: string
 ): NliJudgement => {
   const cmp = compareFindings(evidence, hypothesis, { a: evidenceText, b: hypothesisText })
-  if (cmp.subject === "different") return judgement
+  const neutral = (rule: number): NliJudgement => ({ label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: rule } })
+  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText)) return neutral(4)
   const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
   const contradict = (rule: number): NliJudgement => ({
     label: "contradict",
@@ -392,15 +416,75 @@ export const byFindings = (
   if (cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && (nullAgainstEffect || cmp.outcome !== "different")) {
     return contradict(2)
   }
+  // a sentence of contrasting clauses ("improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese
+  // Treebank"): the clause about the hypothesis' dataset is the finding about it
+  const clause = clauseAbout(evidenceText, evidence, hypothesisDatasets)
+  if (clause !== undefined) {
+    const cf = findingOf(clause)
+    const h = hypothesis.direction, e = cf.direction
+    if (h !== null && e !== null && h !== e && (h === "null" || e === "null" || (h === "up") === (e === "down"))) return contradict(6)
+  }
+  // an effect size against the hypothesis' direction on the same outcome: "odds ratio for the risk of gastric cancer
+  // ... 2.77 (95% confidence interval 1.04 to 7.97)" against "... decreases risk of gastric cancer"
+  if (compareEffectSize(evidenceText, hypothesisText) === 1 && sharedOutcome(evidenceText, hypothesisText)) return contradict(7)
+  // restricted to another condition: "only for long sentences" cannot support "on short sentences"
+  if (judgement.label === "support" && restrictedElsewhere(evidenceText, hypothesisText)) return neutral(5)
   // support from other datasets only
   const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
   if (
     judgement.label === "support" && hypothesisDatasets.length > 0 && evidenceDatasets.length > 0 &&
     !evidenceDatasets.some((e) => hypothesisDatasets.some((h) => sameName(h, e)))
   ) {
-    return { label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: 3 } }
+    return neutral(3)
   }
   return judgement
+}
+
+/** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
+const CONTRAST = /\s*;\s*|,?\s+\b(?:but|whereas|while|although|though|yet)\b\s+/i
+
+/**
+ * The clause of a sentence of contrasting clauses that names one of the hypothesis' datasets (and no other clause
+ * does), with the sentence's subject where the clause has none of its own ("but it does not improve F1 on X" ->
+ * "<subject> does not improve F1 on X"); undefined when the sentence has one clause, or the datasets are in none or
+ * in several.
+ */
+export const clauseAbout = (evidenceText: string, evidence: Finding, datasets: ReadonlyArray<string>): string | undefined => {
+  if (datasets.length === 0 || evidence.subject === null) return undefined
+  const clauses = evidenceText.split(CONTRAST).map((c) => c.trim()).filter((c) => c !== "")
+  if (clauses.length < 2) return undefined
+  const key = (x: string) => x.toLowerCase().replace(/\b(?:the|dataset|datasets|data|set|benchmark|corpus)\b/g, "").replace(/[^a-z0-9]+/g, "")
+  const names = datasets.map(key).filter((n) => n.length >= 2)
+  const about = clauses.filter((c) => names.some((n) => key(c).includes(n)))
+  if (about.length !== 1) return undefined
+  const clause = about[0]!
+  if (clause === clauses[0]) return clause
+  const body = clause.replace(/^(?:it|they|this|these|he|she)\s+/i, "")
+  // a clause without its own subject starts with its verb (or the pronoun dropped above)
+  const ownSubject = body === clause && !/^(?:does|do|did|is|are|was|were|has|have|had|fails?|failed|not|only|\p{Ll}+s|\p{Ll}+ed)\b/u.test(body)
+  return ownSubject ? clause : `${evidence.subject} ${body}`
+}
+
+/** "only for long sentences", "only in mice", "only when the data are small": the condition a finding is restricted to. */
+const ONLY = /\bonly (?:for|in|on|with|when|at|under|among|if|after|before) ([^,.;:()]+)/gi
+/** The conditions a hypothesis names: "on short sentences", "in humans", "with the full training set". */
+const CONDITION = /\b(?:for|in|on|with|when|at|under|among|if|after|before) ([^,.;:()]+)/gi
+
+/**
+ * Whether the evidence restricts its finding to conditions ("only for X") and the hypothesis names a condition none of
+ * them covers (its words are not all among the restriction's, nor the other way round).
+ */
+export const restrictedElsewhere = (evidenceText: string, hypothesisText: string): boolean => {
+  const restrictions = Array.from(evidenceText.matchAll(ONLY)).map((m) => contentStems(m[1]!)).filter((x) => x.size > 0)
+  if (restrictions.length === 0) return false
+  const conditions = Array.from(hypothesisText.matchAll(CONDITION)).map((m) => contentStems(m[1]!)).filter((x) => x.size > 0)
+  if (conditions.length === 0) return false
+  const within = (a: ReadonlySet<string>, b: ReadonlySet<string>) => Array.from(a).every((x) => b.has(x))
+  // some condition of the hypothesis shares words with a restriction (it is about the same kind of condition) but is not it
+  return conditions.some((c) =>
+    restrictions.some((r) => Array.from(c).some((x) => r.has(x))) &&
+    !restrictions.some((r) => within(c, r) || within(r, c))
+  )
 }
 
 const sameName = (a: string, b: string): boolean => {

@@ -9,6 +9,7 @@
  * @internal
  */
 import { align } from "./align.js"
+import { compareEffectSize, compareGoverned, compareRiskWords } from "./direction.js"
 import { effects, isNull, judge as ruleJudge, stem } from "./rules.js"
 
 const tokenize = (text: string): ReadonlyArray<string> =>
@@ -135,7 +136,18 @@ export const featureNames: ReadonlyArray<string> = [
   "clauseAgree",
   "rawClauseOpposed",
   "rawClauseNullClash",
-  "rawClauseAgree"
+  "rawClauseAgree",
+  "governedOpposed",
+  "governedNullClash",
+  "governedAgree",
+  "governedOpposedSameSubject",
+  "governedAgreeSameSubject",
+  "effectSizeOpposed",
+  "effectSizeNullClash",
+  "effectSizeAgree",
+  "riskWordsOpposed",
+  "riskWordsNullClash",
+  "riskWordsAgree"
 ]
 
 /** The cues of a named group. */
@@ -201,6 +213,9 @@ export const features = (premise: string, hypothesis: string): ReadonlyArray<num
   const raw = align(premise, hypothesis, false)
   const rh = raw.hypClause, rp = raw.premClause
   const hp = al.hypPredicate, po = al.premOnObject, hc = al.hypClause, pc = al.premClause
+  const gov = compareGoverned(premise, hypothesis)
+  const es = compareEffectSize(premise, hypothesis)
+  const rw = compareRiskWords(premise, hypothesis)
   const premStrong = inGroup(pt, ["signific", "marked", "substantial", "strong", "robust", "dramatic", "clear", "consistent"])
   return [
     ...groups,
@@ -233,7 +248,18 @@ export const features = (premise: string, hypothesis: string): ReadonlyArray<num
     hc !== undefined && pc !== undefined && hc === pc ? 1 : 0,
     rh !== undefined && rp !== undefined && rh * rp === -1 ? 1 : 0,
     rh !== undefined && rp !== undefined && rh !== rp && (rh === 0 || rp === 0) ? 1 : 0,
-    rh !== undefined && rp !== undefined && rh === rp ? 1 : 0
+    rh !== undefined && rp !== undefined && rh === rp ? 1 : 0,
+    Math.min(2, gov.opposed),
+    Math.min(2, gov.nullClash),
+    Math.min(2, gov.agree),
+    gov.subjectShared && gov.opposed + gov.nullClash > 0 && gov.agree === 0 ? 1 : 0,
+    gov.subjectShared && gov.agree > 0 && gov.opposed + gov.nullClash === 0 ? 1 : 0,
+    es === 1 ? 1 : 0,
+    es === 2 ? 1 : 0,
+    es === 3 ? 1 : 0,
+    rw === 1 ? 1 : 0,
+    rw === 2 ? 1 : 0,
+    rw === 3 ? 1 : 0
   ]
 }
 
