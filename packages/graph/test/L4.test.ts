@@ -478,8 +478,14 @@ describe("L4 matching and statements", () => {
     // two papers report a reduction about dropout: a principle of those members (not the set-up, not the negated one,
     // not the increase of a third paper)
     expect(run(["a1", "a2", "b1", "b2", "c1"])).toEqual({ members: ["a1", "b1"], shared: ["dropout"], direction: "down" })
-    // one paper's reduction and another's increase share a topic, not a direction
+    // one paper's reduction and another's increase share a topic, not a direction (nor a dispute: "lowers the error"
+    // and "increases accuracy" agree)
     expect(run(["a1", "a2", "c1"])).toBeNull()
+    // one paper's reduction and another paper's "does not reduce" about the same entity: a dispute, no direction
+    expect(run(["a1", "a2", "b2"])).toEqual({ members: ["a1", "b2"], shared: ["dropout"], direction: "disputed" })
+    // near miss: the negation within one paper is no dispute between papers
+    expect(l4.principleMembers(["a1", "a2"], (id) => papers[id]!, (id) => entities[id]!,
+      (id) => ({ a1: text.a1!, a2: "Dropout does not reduce the error of small networks." })[id]!, 2, generic)).toBeNull()
     // a generic entity is no subject: with dropout unknown to the claims, "layer" alone states nothing
     const onlyLayer = (id: string) => entities[id]!.filter((e) => e.entity_id === "layer")
     const layerText: Record<string, string> = {

@@ -160,7 +160,11 @@ export const topicalMembers = (
  * `minPapers` different papers. "Across 10 papers, 21 claims concern layer, convolutions and networks" shares only
  * generic words; "claims concern data augmentation, dropout and CIFAR-10" shares specific entities but no direction:
  * both are topics, and null is returned. The members kept are those that mention such an entity and report that
- * direction; `shared` are the entities that qualify, `direction` the direction they agree on.
+ * direction; `shared` are the entities that qualify, `direction` the direction they agree on. When no direction is
+ * agreed by enough papers but papers **dispute** one about the same specific entity (one reports a change, another
+ * the opposite change or none: "low-dose aspirin reduces ..." / "low-dose aspirin did not reduce ..."), that is a
+ * cross-paper finding too: `direction` is `disputed`, the members are the disputing claims, and the statement
+ * claims no direction.
  */
 export const principleMembers = (
   members: ReadonlyArray<string>,
@@ -172,12 +176,28 @@ export const principleMembers = (
   minPapers: number,
   isGeneric: (entityId: string, label: string) => boolean
 ):
-  | { readonly members: ReadonlyArray<string>; readonly shared: ReadonlyArray<string>; readonly direction: "up" | "down" }
+  | {
+    readonly members: ReadonlyArray<string>
+    readonly shared: ReadonlyArray<string>
+    readonly direction: "up" | "down" | "disputed"
+  }
   | null =>
 {
-  const directionOf = (id: string): { readonly direction: "up" | "down"; readonly at: number } | null => {
+  // "not-up" / "not-down": a negated change ("does not reduce"), which agrees with no direction and disputes the
+  // change it negates ("reduces"); raw up and down are not opposites ("lowers the error" / "increases accuracy")
+  const directionOf = (
+    id: string
+  ): { readonly direction: "up" | "down" | "not-up" | "not-down"; readonly at: number } | null => {
     const text = textOf(id)
-    if (NEGATED_CHANGE.test(text)) return null
+    const negated = NEGATED_CHANGE.exec(text)
+    if (negated !== null) {
+      const verb = negated[0].split(/\s+/).pop() ?? ""
+      return UP.test(verb)
+        ? { direction: "not-up", at: negated.index }
+        : DOWN.test(verb)
+        ? { direction: "not-down", at: negated.index }
+        : null
+    }
     const up = UP.exec(text)
     const down = DOWN.exec(text)
     return up !== null && down === null
@@ -192,7 +212,10 @@ export const principleMembers = (
     const i = text.toLowerCase().indexOf(label.toLowerCase())
     return i >= 0 && i < at
   }
-  const byKey = new Map<string, { entity: string; direction: "up" | "down"; papers: Set<string>; claims: Set<string> }>()
+  const byKey = new Map<
+    string,
+    { entity: string; direction: "up" | "down" | "not-up" | "not-down"; papers: Set<string>; claims: Set<string> }
+  >()
   for (const id of members) {
     const change = directionOf(id)
     if (change === null) continue
@@ -207,8 +230,28 @@ export const principleMembers = (
       byKey.set(key, slot)
     }
   }
-  const qualifying = Array.from(byKey.values()).filter((s) => s.papers.size >= minPapers)
-  if (qualifying.length === 0) return null
+  const qualifying = Array.from(byKey.values()).filter((s) => (s.direction === "up" || s.direction === "down") && s.papers.size >= minPapers)
+  if (qualifying.length === 0) {
+    // a dispute: about one specific entity, one paper reports a change and another paper that change negated
+    const byEntity = new Map<string, Array<{ direction: string; papers: Set<string>; claims: Set<string> }>>()
+    for (const slot of byKey.values()) byEntity.set(slot.entity, [...(byEntity.get(slot.entity) ?? []), slot])
+    const disputes = Array.from(byEntity.entries()).flatMap(([entity, slots]) =>
+      slots.flatMap((a) => {
+        const b = slots.find((x) => x.direction === `not-${a.direction}`)
+        if (b === undefined) return []
+        const papers = new Set([...a.papers, ...b.papers])
+        const differ = Array.from(a.papers).some((p) => Array.from(b.papers).some((q) => q !== p))
+        return papers.size >= minPapers && differ ? [{ entity, claims: [...a.claims, ...b.claims] }] : []
+      })
+    )
+    if (disputes.length === 0) return null
+    const kept = new Set(disputes.flatMap((d) => d.claims))
+    return {
+      members: members.filter((id) => kept.has(id)),
+      shared: Array.from(new Set(disputes.map((d) => d.entity))).sort(),
+      direction: "disputed"
+    }
+  }
   // one direction per pattern: the one backed by the most papers
   const score = (d: "up" | "down") =>
     qualifying.filter((s) => s.direction === d).reduce((n, s) => Math.max(n, s.papers.size), 0)
