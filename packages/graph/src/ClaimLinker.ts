@@ -9,7 +9,9 @@
  *
  * Candidates come ONLY from blocking (see `internal/claims/blocking.ts`):
  * random-hyperplane LSH buckets on claim embeddings, claims sharing a
- * (non-hub) entity, and claims sharing rare content words. Never all pairs:
+ * (non-hub) entity, and claims sharing rare content words (read with the
+ * abbreviations the claim's paper defines: "FGF21" is "fibroblast growth
+ * factor 21" where its paper says so). Never all pairs:
  * each blocker's work is linear in the corpus for bounded block sizes. Each
  * candidate pair is scored by `ClaimIdentity.mergeScore` (the outcome signal
  * from the `Nli` service, both directions) and turned into an action by
