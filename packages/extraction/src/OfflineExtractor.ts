@@ -130,10 +130,11 @@ export interface SentenceAnalysis {
   /**
    * Which rules would keep the sentence as a claim, whatever the threshold (empty when none): `threshold` (P(result) at
    * or above the section's threshold), `stated` (the paper's own result stated outright, P(result) >= 0.5), `cued`
-   * (strong result cues in a one-sentence results section). A sentence is kept when one holds and no non-finding
-   * rule rejects it (`rejected`).
+   * (strong result cues in a one-sentence results section), `framed` (in an abstract, the paper reports what it found:
+   * "Here we show that ...", "we found that ...", P(result) at least the classifier's prior). A sentence is kept when
+   * one holds and no non-finding rule rejects it (`rejected`).
    */
-  readonly keptBy: ReadonlyArray<"threshold" | "stated" | "cued">
+  readonly keptBy: ReadonlyArray<"threshold" | "stated" | "cued" | "framed">
   /** Why a sentence some rule of `keptBy` would keep is not a finding after all (a non-finding rule, no verb), or undefined. */
   readonly rejected: string | undefined
 }
@@ -148,6 +149,22 @@ const OWN_FINDING = new RegExp(
     String.raw`\b(?:we|this (?:paper|work|study))\s+(?:\w+ly\s+|also\s+|further\s+)?(?:conclude|concluded|find|found|show|showed|demonstrate|demonstrated|observe|observed)\s+that\b`,
     String.raw`\b(?:our|these|the)\s+(?:results|findings|experiments|data|analyses)\s+(?:clearly\s+)?(?:show|shows|showed|indicate|indicated|suggest|suggested|demonstrate|demonstrated|confirm|confirmed|reveal|revealed)\b`,
     String.raw`\b(?:improv\w*|outperform\w*|reduc\w*|increas\w*|surpass\w*|beat\w*)\b[^.;]{0,80}?\bby\s+(?:about\s+|over\s+|nearly\s+|up to\s+)?\d+(?:\.\d+)?\s*(?:%|percent|points?|pp|BLEU|absolute)`
+  ].join("|"),
+  "i"
+)
+
+/**
+ * An abstract's report of what the paper found, in the paper's own voice: "Here, we show that X ...", "In this study
+ * we demonstrate that ...", "We report that ...", or a finding verb in the past or perfect tense ("we found that",
+ * "we have shown that"). Biomedical abstracts state their main finding this way right after the background, where the
+ * classifier (which learnt mostly from CS abstracts, where such a sentence often announces a contribution) reads it
+ * as background or objective. The present "we show that" alone is not enough: it also announces what a paper will do.
+ */
+const FINDING_FRAME = new RegExp(
+  [
+    String.raw`^(?:here|in this (?:study|report|work|paper)),?\s+we\s+(?:\w+ly\s+|also\s+|further\s+|now\s+)?(?:show|report|demonstrate|find|establish|reveal|identify)\s+that\b`,
+    String.raw`^we\s+(?:\w+ly\s+|also\s+|further\s+)?report\s+that\b`,
+    String.raw`\bwe\s+(?:\w+ly\s+|also\s+|further\s+)?(?:found|showed|observed|demonstrated|revealed|identified|established|have\s+(?:also\s+|further\s+)?(?:shown|demonstrated|found|observed|identified|established))\s+that\b`
   ].join("|"),
   "i"
 )
@@ -315,7 +332,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const raw = pResult[index]
     const p = raw === undefined ? undefined : sectionProbability(raw, here.section, model.prior, model.sectionPriors)
     let claim: ExtractedClaim | undefined
-    const keptBy: Array<"threshold" | "stated" | "cued"> = []
+    const keptBy: Array<"threshold" | "stated" | "cued" | "framed"> = []
     let rejected: string | undefined
     const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
     if (!s.heading && (skip === undefined || statement)) {
@@ -343,9 +360,16 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         // enough when the classifier reads it as more likely a result than not.
         const stated = p !== undefined && p >= 0.5 && attribution === null && here.section !== "related" &&
           here.section !== "back" && OWN_FINDING.test(evidence)
+        // An abstract's own report of a finding ("Here we show that ...", "we found that ..."): kept unless the
+        // classifier reads it as less likely a result than an average sentence of its training abstracts (its prior).
+        const framed = asAbstract[index] === true && attribution === null && model.prior !== undefined &&
+          p !== undefined && p >= model.prior &&
+          (here.part === undefined || here.part === "result" || here.part === "mixed" || here.part === "other") &&
+          FINDING_FRAME.test(evidence.trim())
         if (p !== undefined && p >= limit) keptBy.push("threshold")
         if (stated) keptBy.push("stated")
         if (cued) keptBy.push("cued")
+        if (framed) keptBy.push("framed")
         // the body of a full paper (a section that is not the abstract) also has the body rules: set-up, data and
         // protocol stated at length, pointers in the authors' voice, other work whose citation was dropped
         const body = here.part === undefined && asAbstract[index] !== true && here.section !== "abstract" && here.section !== "none"

@@ -396,6 +396,64 @@ describe("the offline extractor keeps findings only", () => {
     expect(kept(section, every)).toBe(kept(section, shippedModel))
   })
 
+  it("an abstract's own report of a finding ('Here we show that', 'we found that') needs only the classifier's prior", () => {
+    const background = "Neutrophils migrate rapidly to sites of inflammation, but how they polarize is poorly understood. " +
+      "Several receptors have been implicated in their migration."
+    const closing = "Mice lacking the receptor had fewer neutrophils in inflamed joints."
+    const framed = [
+      "Here, we show that the inhibitory receptor Ly49Q is required for the rapid polarization of neutrophils.",
+      "In this study we demonstrate that Ly49Q controls the polarization of neutrophils.",
+      "We report that Ly49Q is required for the rapid polarization of neutrophils.",
+      "Using knockout mice, we found that Ly49Q is required for the rapid polarization of neutrophils.",
+      "We have shown that Ly49Q is required for the rapid polarization of neutrophils."
+    ]
+    const nearMisses = [
+      // the present "we show that" alone also announces what a paper will do
+      "We show that the inhibitory receptor Ly49Q may be required for the rapid polarization of neutrophils.",
+      // an aim, not a finding
+      "Here, we propose that the inhibitory receptor Ly49Q is required for the rapid polarization of neutrophils.",
+      // other work's finding
+      "Previous studies found that the inhibitory receptor Ly49Q is required for the rapid polarization of neutrophils."
+    ]
+    // the classifier's prior decides, not its threshold: no sentence reaches an abstract threshold of 1
+    const atPrior = (prior: number) => ({ ...shippedModel, abstractThreshold: 1, prior })
+    const read = (sentence: string, model: typeof shippedModel, prefix = "") => {
+      const text = `${prefix}${background} ${sentence} ${closing}`
+      return OfflineExtractor.analyze(nlp, text, { roleModel: model }).find((s) => text.slice(s.start, s.end) === sentence)!
+    }
+    for (const s of framed) {
+      const kept = read(s, atPrior(0))
+      expect(kept.keptBy, s).toContain("framed")
+      expect(kept.claim?.role, s).toBe("result")
+      // less likely a result than an average sentence of the training abstracts: not kept by the frame
+      expect(read(s, atPrior(1)).keptBy, s).not.toContain("framed")
+      // in a section of a full paper the frame does not apply (the section's threshold does)
+      const inPaper = read(s, atPrior(0), "## 4 Results\n\n")
+      expect(inPaper.keptBy, s).not.toContain("framed")
+    }
+    for (const s of nearMisses) expect(read(s, atPrior(0)).keptBy, s).not.toContain("framed")
+    // a non-finding rule still rejects a framed sentence
+    const notice = read("Here we show that the code for the analysis is publicly available at our website.", atPrior(0))
+    expect(notice.keptBy).toContain("framed")
+    expect(notice.rejected).toBe("availability")
+    expect(notice.claim).toBeUndefined()
+    // "we report that <clause>" reports a finding; "we report results / accuracy" is set-up
+    expect(nonFindingReason("We report that Ly49Q is required for the rapid polarization of neutrophils.")).toBeUndefined()
+    expect(nonFindingReason("Here, we reported that Ly49Q is required for the rapid polarization of neutrophils.")).toBeUndefined()
+    expect(nonFindingReason("We report the BLEU of both systems.")).toBe("setup")
+    expect(nonFindingReason("We also reported the accuracy on the test split.")).toBe("setup")
+    // with the shipped weights: a finding reported this way in a biomedical abstract, below the abstract threshold
+    const abstract = "Neutrophils migrate rapidly to sites of inflammation. " +
+      "Here, we show that the inhibitory receptor Ly49Q was crucial for the swift polarization of neutrophils and their infiltration into tissue. " +
+      "During the steady state, Ly49Q inhibited neutrophil adhesion. " +
+      "We propose that Ly49Q is pivotal in switching neutrophils to their polarized morphology."
+    const here = OfflineExtractor.analyze(nlp, abstract).find((s) => abstract.slice(s.start, s.end).startsWith("Here, we show"))!
+    expect(here.pResult!).toBeLessThan(shippedModel.abstractThreshold!)
+    expect(here.pResult!).toBeGreaterThanOrEqual(shippedModel.prior!)
+    expect(here.keptBy).toEqual(["framed"])
+    expect(here.claim).toBeDefined()
+  })
+
   it("keeps a statement given on its own, as a statement", () => {
     const [c] = OfflineExtractor.extract(nlp, "Macrophages facilitate electrical conduction in the heart.").claims
     expect(c?.role).toBe("statement")

@@ -9,7 +9,9 @@
  *
  * Candidates come ONLY from blocking (see `internal/claims/blocking.ts`):
  * random-hyperplane LSH buckets on claim embeddings, claims sharing a
- * (non-hub) entity, and claims sharing rare content words. Never all pairs:
+ * (non-hub) entity, and claims sharing rare content words (read with the
+ * abbreviations the claim's paper defines: "FGF21" is "fibroblast growth
+ * factor 21" where its paper says so). Never all pairs:
  * each blocker's work is linear in the corpus for bounded block sizes. Each
  * candidate pair is scored by `ClaimIdentity.mergeScore` (the outcome signal
  * from the `Nli` service, both directions) and turned into an action by
@@ -29,6 +31,7 @@ import * as DomainTags from "./DomainTags.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Curation from "./Curation.js"
 import * as Epistemics from "./Epistemics.js"
+import { definitions, expansions } from "./internal/claims/abbreviations.js"
 import { contentStems, round4 } from "./internal/claims/identityText.js"
 import {
   type BlockingOptions,
@@ -165,11 +168,55 @@ const loadCorpus = (db: DuckDbService) =>
     const claimEntities = yield* db.query<{ claim_id: string; entity_id: string }>(
       "SELECT DISTINCT claim_id, entity_id FROM claim_entities"
     )
-    return { rows, papersOf, claimEntities }
+    const matchText = yield* abbreviationText(db, rows, papersOf)
+    return { rows, papersOf, claimEntities, matchText }
+  })
+
+/** A token written like a short form: two capitals, or a capital and a digit ("AMPK", "T2D", "FGF21", "IL-6"). */
+const SHORT_FORM = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}-]*\p{Lu})(?=[\p{L}\p{N}-]*(?:\p{N}|\p{Lu}[\p{L}\p{N}-]*\p{Lu}))[\p{L}\p{N}][\p{L}\p{N}-]{1,11}(?![\p{L}\p{N}])/u
+
+/**
+ * The text each claim's words are matched by: the claim, plus the long forms of the short forms it uses as its own
+ * paper defines them in its opening (title and first chunks, where an abstract defines them: "AMP-activated protein
+ * kinase (AMPK)"), and the short forms of the defined long forms it uses. A claim "activation of AMPK reduces
+ * fibrosis" then shares its subject's words with "AMP-activated protein kinase activation ..." in another paper, and
+ * "ADEs decreased" with "adverse events". Never shown or judged: blocking and the word signals only. Only the papers
+ * of claims that use a short form are read.
+ */
+const abbreviationText = (
+  db: DuckDbService,
+  rows: ReadonlyArray<ClaimRow>,
+  papersOf: ReadonlyMap<string, ReadonlySet<string>>
+) =>
+  Effect.gen(function*() {
+    const out = new Map<string, string>()
+    const using = rows.filter((r) => SHORT_FORM.test(r.text))
+    const paperIds = Array.from(new Set(using.flatMap((r) => Array.from(papersOf.get(r.claim_id) ?? []))))
+    if (paperIds.length === 0) return out
+    const openings = yield* db.query<{ paper_id: string; title: string; opening: string | null }>(
+      `SELECT p.paper_id, p.title,
+              (SELECT string_agg(c.text, ' ' ORDER BY c.ordinal) FROM chunks c WHERE c.paper_id = p.paper_id AND c.ordinal < 3) AS opening
+       FROM papers p WHERE list_contains($1, p.paper_id)`,
+      [paperIds]
+    )
+    const defsOf = new Map(openings.map((p) => [p.paper_id, definitions(`${p.title}. ${p.opening ?? ""}`)] as const))
+    for (const r of using) {
+      const extra = new Set<string>()
+      for (const p of papersOf.get(r.claim_id) ?? []) {
+        const defs = defsOf.get(p)
+        if (defs !== undefined && defs.size > 0) for (const x of expansions(r.text, defs)) extra.add(x)
+      }
+      if (extra.size > 0) out.set(r.claim_id, `${r.text} ${Array.from(extra).join(" ")}`)
+    }
+    return out
   })
 
 const block = (
-  corpus: { readonly rows: ReadonlyArray<ClaimRow>; readonly claimEntities: ReadonlyArray<{ claim_id: string; entity_id: string }> },
+  corpus: {
+    readonly rows: ReadonlyArray<ClaimRow>
+    readonly claimEntities: ReadonlyArray<{ claim_id: string; entity_id: string }>
+    readonly matchText: ReadonlyMap<string, string>
+  },
   focus: ReadonlySet<string> | null,
   blocking: BlockingOptions
 ) => {
@@ -190,7 +237,7 @@ const block = (
   }
   const entities = pairsFromBlocks(entityBlocks, focus, blocking.maxEntityClaims)
 
-  const stems = new Map(rows.map((r) => [r.claim_id, contentStems(r.text)] as const))
+  const stems = new Map(rows.map((r) => [r.claim_id, contentStems(corpus.matchText.get(r.claim_id) ?? r.text)] as const))
   const termPairs = new Map<string, number>()
   if (blocking.minSharedTerms > 0) {
     const termBlocks = invert(stems)

@@ -181,4 +181,34 @@ describe("ClaimLinker", () => {
       expect(inc.comparisons).toBeLessThan(60)
       expect(inc.mergedInto).toEqual([{ from: "c9999", into: "c0124" }])
     }).pipe(Effect.provide(testLayer)))
+
+  // SciFact claim 420 and a sentence of its gold abstract (doc 9315213), which writes only the short form its first
+  // sentence defines: "Fibroblast growth factor 21 (FGF21) is a metabolic hormone ...".
+  const FGF21_CLAIM = "Fibroblast growth factor 21 protects against atherosclerosis by modulating adiponectin and SREBP2 levels."
+  const FGF21_FINDING = "Replenishment of FGF21 protects against atherosclerosis in apolipoprotein E(-/-)mice via 2 independent " +
+    "mechanisms, inducing the adipocyte production of adiponectin, which in turn acts on the blood vessels to inhibit " +
+    "neointima formation and macrophage inflammation, and suppressing the hepatic expression of the transcription factor " +
+    "sterol regulatory element-binding protein-2, thereby leading to reduced cholesterol synthesis and attenuation of hypercholesterolemia."
+  const fgf21Papers = (abstractTitle: string): ReadonlyArray<PaperSpec> => [
+    { id: "claim-420", claims: [{ text: FGF21_CLAIM, tags: ["atherosclerosis"] }] },
+    { id: "doc-9315213", title: abstractTitle, claims: [{ text: FGF21_FINDING, tags: ["atherosclerosis"] }] }
+  ]
+  const fgf21Linked = (abstractTitle: string) =>
+    Effect.gen(function*() {
+      yield* write(fgf21Papers(abstractTitle))
+      const db = yield* DuckDb
+      yield* ClaimLinker.linkClaims()
+      const edges = yield* edgesOf(db)
+      return edges.some((e) => new Set([e.src, e.dst]).size === 2 && [e.src, e.dst].sort().join() === [idOf(FGF21_CLAIM), idOf(FGF21_FINDING)].sort().join())
+    })
+
+  it.effect("reads a short form by its paper's definition: FGF21 is fibroblast growth factor 21 there", () =>
+    Effect.gen(function*() {
+      expect(yield* fgf21Linked("Fibroblast growth factor 21 (FGF21) in mice")).toBe(true)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("near miss: the same two sentences when the abstract defines no FGF21 are not linked", () =>
+    Effect.gen(function*() {
+      expect(yield* fgf21Linked("A metabolic hormone in mice")).toBe(false)
+    }).pipe(Effect.provide(testLayer)))
 })
