@@ -55,14 +55,16 @@ describe("kg publish and read replicas", () => {
 
     // Readers keep asking while the writer adds a paper and publishes again: every answer is whole (2 or 3 papers).
     let reading = true
-    const seen: Array<number> = []
+    // each answer with the time its request started: a request started before the switch may answer after it
+    const seen: Array<{ readonly startedAt: number; readonly n: number }> = []
     const errors: Array<string> = []
     const readers = (async () => {
       while (reading) {
         try {
+          const startedAt = Date.now()
           const res = await fetch(`${url}api/papers`)
           if (res.status !== 200) errors.push(`HTTP ${res.status}: ${await res.text()}`)
-          else seen.push(((await res.json()) as ReadonlyArray<unknown>).length)
+          else seen.push({ startedAt, n: ((await res.json()) as ReadonlyArray<unknown>).length })
         } catch (e) {
           errors.push(String(e))
         }
@@ -75,12 +77,21 @@ describe("kg publish and read replicas", () => {
     expect(again.stdout).toMatch(/removed 1 older snapshot/)
     await replica.waitForStderr(/now serving snapshot .* \(3 papers/)
     expect(await stats()).toBe(3)
+    const switchedAt = Date.now()
+    // keep reading until a request started after the switch has answered
+    const deadline = Date.now() + 30_000
+    while (!seen.some((r) => r.startedAt >= switchedAt) && errors.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
     reading = false
     await readers
     expect(errors).toEqual([])
     expect(seen.length).toBeGreaterThan(0)
-    expect(seen.every((n) => n === 2 || n === 3)).toBe(true)
-    expect(seen[seen.length - 1]).toBe(3)
+    expect(seen.every((r) => r.n === 2 || r.n === 3)).toBe(true)
+    // every request started once the new snapshot was being served answers from it
+    const afterSwitch = seen.filter((r) => r.startedAt >= switchedAt)
+    expect(afterSwitch.length).toBeGreaterThan(0)
+    expect(afterSwitch.every((r) => r.n === 3)).toBe(true)
     const after = ((await (await fetch(`${url}api/info`)).json()) as { db: string }).db
     expect(after).not.toBe(before)
     // The old snapshot was removed (--keep 1) and the replica answers from the new one.
