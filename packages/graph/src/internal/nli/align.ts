@@ -193,11 +193,19 @@ const OBJECT_SKIP = new Set(["the", "a", "an", "of", "in", "to", "its", "their",
 
 const CLAUSE_BREAK = /^(whereas|but|while|although|though|however)$/
 
-/** Clause index of each token: a new clause after , ; : or a contrast word. */
-const clauses = (text: string, tokens: ReadonlyArray<string>): ReadonlyArray<number> => {
-  // token positions of punctuation breaks: count tokens before each , ; :
+/**
+ * Clause index of each token: a new clause after each punctuation mark of `marks` or a token matching `words`
+ * (by default , ; : and a contrast word).
+ */
+export const clauseIndexOf = (
+  text: string,
+  tokens: ReadonlyArray<string>,
+  marks: RegExp = /[,;:]/g,
+  words: RegExp = CLAUSE_BREAK
+): ReadonlyArray<number> => {
+  // token positions of punctuation breaks: count tokens before each mark
   const breaks: Array<number> = []
-  for (const m of text.matchAll(/[,;:]/g)) breaks.push(tokenize(text.slice(0, m.index ?? 0)).length)
+  for (const m of text.matchAll(marks)) breaks.push(tokenize(text.slice(0, m.index ?? 0)).length)
   const out: Array<number> = []
   let c = 0, b = 0
   for (let i = 0; i < tokens.length; i++) {
@@ -205,11 +213,13 @@ const clauses = (text: string, tokens: ReadonlyArray<string>): ReadonlyArray<num
       if (breaks[b]! === i) c++
       b++
     }
-    if (CLAUSE_BREAK.test(tokens[i]!)) c++
+    if (words.test(tokens[i]!)) c++
     out.push(c)
   }
   return out
 }
+
+const clauses = (text: string, tokens: ReadonlyArray<string>): ReadonlyArray<number> => clauseIndexOf(text, tokens)
 
 /** The product of the polar values of a set of positions (0 when any is null), or undefined when there is none. */
 const product = (values: ReadonlyArray<number>): number | undefined =>

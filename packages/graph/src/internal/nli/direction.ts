@@ -29,7 +29,7 @@
  *
  * @internal
  */
-import { isBad, tokenize } from "./align.js"
+import { clauseIndexOf, isBad, tokenize } from "./align.js"
 import { stem } from "./rules.js"
 
 /** Raw direction prefixes of change words: what the word does to its object, without valence. */
@@ -87,22 +87,9 @@ interface Governed {
 
 const contentStem = (t: string): string => (STOP.has(t) || t.length < 3 || /^\d/.test(t) || changeOf(t) !== undefined ? "" : stem(t))
 
-/** Clause index of each token: a new clause after , ; : ( or a contrast word or a relative pronoun. */
-const clauseIndex = (text: string, tokens: ReadonlyArray<string>): ReadonlyArray<number> => {
-  const breaks: Array<number> = []
-  for (const m of text.matchAll(/[,;:()]/g)) breaks.push(tokenize(text.slice(0, m.index ?? 0)).length)
-  const out: Array<number> = []
-  let c = 0, b = 0
-  for (let i = 0; i < tokens.length; i++) {
-    while (b < breaks.length && breaks[b]! <= i) {
-      if (breaks[b]! === i) c++
-      b++
-    }
-    if (BREAK.test(tokens[i]!)) c++
-    out.push(c)
-  }
-  return out
-}
+/** Clause index of each token: a new clause after , ; : ( ) or a contrast word or a relative pronoun. */
+const clauseIndex = (text: string, tokens: ReadonlyArray<string>): ReadonlyArray<number> =>
+  clauseIndexOf(text, tokens, /[,;:()]/g, BREAK)
 
 /** Read what each change word of a sentence governs. */
 export const governed = (text: string): Governed => {
