@@ -58,6 +58,17 @@ interface SourceRow {
   readonly text: string
 }
 
+/** A claim's source as evidence: its chunk, focused on the claim's quote. */
+export const sourceEvidence = (r: SourceRow, score: number, layer: LayerName): Evidence => ({
+  paperId: r.paper,
+  chunkId: r.chunk,
+  page: r.page,
+  text: r.text,
+  score,
+  layer,
+  focus: [{ quote: r.quote, claimId: r.claim }]
+})
+
 /** Evidence of claims: each source chunk, with the claim's quote as focus. */
 export const claimEvidence = (
   db: DuckDbService,
@@ -80,15 +91,7 @@ export const claimEvidence = (
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
       .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
-      .map((r): Evidence => ({
-        paperId: r.paper,
-        chunkId: r.chunk,
-        page: r.page,
-        text: r.text,
-        score: scoreOf.get(r.claim) ?? 0,
-        layer,
-        focus: [{ quote: r.quote, claimId: r.claim }]
-      }))
+      .map((r) => sourceEvidence(r, scoreOf.get(r.claim) ?? 0, layer))
   })
 
 /**

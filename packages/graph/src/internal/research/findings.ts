@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { parseFinding } from "../claims/findings.js"
 import { queryIn } from "../store/sqlList.js"
-import type { Evidence, LayerName } from "./evidence.js"
+import { type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
 import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
@@ -148,15 +148,7 @@ export const claimFindings = (
         layer,
         retrieval: scoreOf.get(r.claim) ?? 0
       }))
-    const evidence = inScope.map((r): Evidence => ({
-      paperId: r.paper,
-      chunkId: r.chunk,
-      page: r.page,
-      text: r.text,
-      score: scoreOf.get(r.claim) ?? 0,
-      layer,
-      focus: [{ quote: r.quote, claimId: r.claim }]
-    }))
+    const evidence = inScope.map((r) => sourceEvidence(r, scoreOf.get(r.claim) ?? 0, layer))
     return { candidates, evidence }
   })
 
