@@ -5,14 +5,13 @@
  * next run, paths resolved from where the user ran `pnpm kg`, and the
  * configuration file with its precedence.
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { anthropicMessage, anthropicOk, loopback } from "../../extraction/test/utils/loopback.js"
 import { entries } from "../src/internal/catalog.js"
-import { baseEnv, queryStore, removeDir, repoRoot, runKg, tempDir } from "./helpers.js"
+import { queryStore, removeDir, repoRoot, runCommand, runKg, tempDir } from "./helpers.js"
 
 const examples = path.join(repoRoot, "examples/corpus")
 const ansi = /\x1b\[[0-9;]*m/
@@ -28,16 +27,7 @@ const onlyJson = (stdout: string): unknown => {
  * `pnpm <args>` in `cwd` to the end, without blocking this worker's event loop (a synchronous spawn would stall the
  * concurrent tests beside it and Vitest's RPC for as long as it runs); killed after `timeout` ms.
  */
-const runPnpm = (args: ReadonlyArray<string>, cwd: string, timeout: number) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("pnpm", args, { cwd, env: baseEnv(), stdio: ["ignore", "pipe", "pipe"], timeout })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
-    child.on("error", reject)
-    child.on("close", (status) => resolve({ status, stdout, stderr }))
-  })
+const runPnpm = (args: ReadonlyArray<string>, cwd: string, timeout: number) => runCommand("pnpm", args, { cwd, timeout })
 
 describe.concurrent("kg for scripts", () => {
   let dir: string
@@ -143,11 +133,11 @@ describe.concurrent("kg for scripts", () => {
     const sub = path.join(repoRoot, "examples")
     const db = path.join(dir, "init-cwd.duckdb")
     const r = await runPnpm(["--silent", "kg", "extract", "corpus/2212.11791.md", "--db", db, "--json"], sub, 120_000)
-    expect(r.status, r.stderr).toBe(0)
+    expect(r.code, r.stderr).toBe(0)
     expect(onlyJson(r.stdout)).toMatchObject({ papers: 1 })
     // A relative --db lands in the user's folder too, not the repository root.
     const rel = await runPnpm(["--silent", "kg", "stats", "--db", "no-such.duckdb", "--json"], sub, 60_000)
-    expect(rel.status).toBe(1)
+    expect(rel.code).toBe(1)
     expect(rel.stderr).toContain(`no knowledge graph at ${path.join(sub, "no-such.duckdb")}`)
   }, 150_000)
 

@@ -3,31 +3,17 @@
  * not rot: each one runs here, as a user would run it, and its output is
  * checked.
  */
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { baseEnv, repoRoot } from "./helpers.js"
+import { repoRoot, runCommand } from "./helpers.js"
 
-/**
- * Run an example as a child process, without blocking this worker's event loop (a synchronous spawn stalls Vitest's
- * RPC with its worker for as long as the example runs), killed after 120 s.
- */
+/** Run an example as a user would (`node --import tsx`), killed after 120 s. */
 const runExample = (name: string, args: ReadonlyArray<string> = []) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "examples/library", name), ...args], {
-      cwd: repoRoot,
-      env: baseEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 120_000
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
+  runCommand(process.execPath, ["--import", "tsx", path.join(repoRoot, "examples/library", name), ...args], {
+    cwd: repoRoot,
+    timeout: 120_000
   })
 
 describe("library examples", () => {

@@ -195,3 +195,27 @@ export const freePort = () =>
     })
     s.on("error", reject)
   })
+
+/**
+ * Run a command as a child process and collect its output, without blocking this worker's event loop (a synchronous
+ * spawn stalls Vitest's RPC with its worker for as long as the command runs); killed after `timeout` ms.
+ */
+export const runCommand = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly timeout: number }
+): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: baseEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: options.timeout
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+  })
