@@ -538,6 +538,20 @@ export const isShortForm = (s: string): boolean => {
  * @category abbreviations
  */
 export const abbreviationMatch = (short: string, long: string): string | null => {
+  const direct = abbreviationMatchLetters(short, long)
+  if (direct !== null) return direct
+  // A digit read as a word between letters: `ConvS2S` is convolutional sequence to sequence, `Seq2Seq` sequence to
+  // sequence, `B4C` ... for ...: `2` stands for `to` (or `two`), `4` for `for`; the long form must write that word.
+  const read = short.replace(/(?<=\p{L})([24])(?=\p{L})/gu, (d) => (d === "2" ? "t" : "f"))
+  if (read === short) return null
+  const found = abbreviationMatchLetters(read, long)
+  if (found === null) return null
+  const words = new Set(found.toLowerCase().split(/[^\p{L}\p{N}]+/u))
+  const needs = [...short.matchAll(/(?<=\p{L})([24])(?=\p{L})/gu)].map((m) => m[1]!)
+  return needs.every((d) => (d === "2" ? words.has("to") || words.has("two") : words.has("for"))) ? found : null
+}
+
+const abbreviationMatchLetters = (short: string, long: string): string | null => {
   const byInitials = initialsMatch(short, long)
   if (byInitials !== null) return byInitials
   let s = short.length - 1

@@ -901,6 +901,12 @@ const assemble = (
       )
     }
     const to = (id: EntityId): EntityId => paperPass.moved.get(id) ?? id
+    // the kind the paper's whole text names a bare name with (`the SQuAD dataset`): votes beside the chunks'
+    for (const [id, extra] of paperPass.votes) {
+      const acc = votesById.get(id) ?? new Map<string, number>()
+      for (const [type, n] of extra) acc.set(type, (acc.get(type) ?? 0) + n)
+      votesById.set(id, acc)
+    }
     for (const [id, names] of paperPass.aliases) {
       const e = entityById.get(id)
       if (e !== undefined) entityById.set(id, { ...e, aliases: Array.from(new Set([...e.aliases, ...names])).sort() } as Entity)

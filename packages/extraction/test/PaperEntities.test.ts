@@ -6,7 +6,7 @@ import { Entity } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { describe, expect, it } from "@effect/vitest"
 import { type PaperEntity, resolvePaper } from "../src/EntityResolution.js"
-import { compoundWords, spells } from "../src/internal/paperEntities.js"
+import { compoundWords, descriptorBase, metricHeadBase, organisationBase, roleBase, spells } from "../src/internal/paperEntities.js"
 
 const e = (label: string, type: string, aliases: ReadonlyArray<string> = [], stored = false): PaperEntity => ({
   entity: new Entity({ id: EntityCache.entityIri(label), label, type, aliases }),
@@ -224,6 +224,129 @@ describe("resolvePaper: organisation and collection prefixes", () => {
     expect(run([e("Transformer", "Method"), e("Weighted Transformer", "Method")], "").moved.size).toBe(0)
     expect(run([e("R-CNN", "Method"), e("Faster R-CNN", "Method")], "").moved.size).toBe(0)
     expect(run([e("ResNet-50", "Method"), e("Wide ResNet-50", "Method")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: descriptive words before a data set's head", () => {
+  it("joins COCO object detection dataset and COCO, ImageNet-1k object classification dataset and ImageNet-1k", () => {
+    const entities = [
+      e("COCO", "Dataset"),
+      e("COCO object detection dataset", "Dataset"),
+      e("ImageNet-1k", "Method"),
+      e("ImageNet-1k object classification dataset", "Dataset"),
+      e("SQuAD", "Dataset"),
+      e("the SQuAD reading comprehension data set", "Dataset")
+    ]
+    const r = run(entities, "")
+    expect(r.moved.get(id("COCO object detection dataset"))).toBe(id("COCO"))
+    // a lone acronym typed Method by its context is still the data set the head names
+    expect(meant(entities, "")("ImageNet-1k object classification dataset")).toBe(meant(entities, "")("ImageNet-1k"))
+    expect(meant(entities, "")("the SQuAD reading comprehension data set")).toBe(id("SQuAD"))
+    expect(r.joins.every((j) => j.rule === "descriptor")).toBe(true)
+    // the join holds anywhere: an alias every paper finds
+    expect(r.aliases.get(id("COCO"))).toEqual(["COCO object detection dataset"])
+  })
+
+  it("near misses: a common noun before the head; a variant word; a task or metric of that name; two entities", () => {
+    expect(descriptorBase("object detection dataset")).toBeNull()
+    expect(descriptorBase("MNIST rotated dataset")).toBeNull()
+    expect(descriptorBase("Penn Treebank WSJ corpus")).toBeNull()
+    expect(descriptorBase("COCO dataset")).toBeNull()
+    expect(descriptorBase("COCO detection results")).toBeNull()
+    expect(descriptorBase("Pascal VOC 2012 segmentation benchmark")).toBe("Pascal VOC 2012")
+    expect(run([e("object detection", "Task"), e("object detection dataset", "Dataset")], "").moved.size).toBe(0)
+    expect(run([e("NER", "Task"), e("NER entity recognition corpus", "Dataset")], "").moved.size).toBe(0)
+    // two entities of the paper named by the base: which one is meant is unknown
+    expect(run([e("COCO", "Dataset"), e("COCO 2014", "Dataset", ["COCO"]), e("COCO object detection dataset", "Dataset")], "").joins
+      .filter((j) => j.rule === "descriptor")).toEqual([])
+  })
+})
+
+describe("resolvePaper: an organisation before a name", () => {
+  it("joins MS COCO, Microsoft COCO and COCO; Stanford CoreNLP and CoreNLP", () => {
+    const entities = [
+      e("COCO", "Dataset", ["Common Objects in Context"]),
+      e("MS COCO", "Dataset"),
+      e("Microsoft COCO", "Dataset"),
+      e("CoreNLP", "Method"),
+      e("Stanford CoreNLP", "Method")
+    ]
+    const of = meant(entities, "")
+    expect(of("MS COCO")).toBe(of("COCO"))
+    expect(of("Microsoft COCO")).toBe(of("COCO"))
+    expect(of("Stanford CoreNLP")).toBe(of("CoreNLP"))
+  })
+
+  it("near misses: a prefix that is no organisation; an acronym of a common noun phrase; a common word; a task", () => {
+    expect(organisationBase("Fashion MNIST")).toBeNull()
+    expect(organisationBase("Tiny ImageNet")).toBeNull()
+    expect(organisationBase("Google News")).toBeNull()
+    expect(organisationBase("Stanford Parser")).toBeNull()
+    expect(organisationBase("Google's BERT")).toBe("BERT")
+    // Google's NMT system is not neural machine translation
+    expect(run([e("NMT", "Method", ["neural machine translation"]), e("Google NMT", "Method")], "").moved.size).toBe(0)
+    expect(run([e("QA", "Task"), e("Google QA", "Method")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: a metric with a value head", () => {
+  it("joins intersection-over-union score and the paper's metric intersection over union", () => {
+    const entities = [e("intersection over union", "Metric"), e("intersection-over-union score", "Metric"), e("IoU", "Metric")]
+    const of = meant(entities, "The IoU. We report the intersection over union.")
+    expect(of("intersection-over-union score")).toBe(of("intersection over union"))
+    expect(of("IoU")).toBe(of("intersection over union"))
+  })
+
+  it("near misses: the phrase is no metric of the paper (language model score); a name before the head", () => {
+    expect(run([e("language model", "Method"), e("language model score", "Metric")], "").moved.size).toBe(0)
+    expect(run([e("alignment", "Concept"), e("alignment scores", "Metric")], "").moved.size).toBe(0)
+    expect(metricHeadBase("BLEU score")).toBeNull()
+    expect(metricHeadBase("mean average precision scores")).toBe("mean average precision")
+  })
+})
+
+describe("resolvePaper: a role before a name", () => {
+  it("joins baseline Faster R-CNN and Faster R-CNN, the original Transformer and Transformer, as names of this paper", () => {
+    const entities = [
+      e("Faster R-CNN", "Method"),
+      e("baseline Faster R-CNN", "Method"),
+      e("Transformer", "Method"),
+      e("the original Transformer", "Method")
+    ]
+    const r = run(entities, "")
+    expect(r.moved.get(id("baseline Faster R-CNN"))).toBe(id("Faster R-CNN"))
+    expect(r.moved.get(id("the original Transformer"))).toBe(id("Transformer"))
+    expect(r.paperNames.get(id("Faster R-CNN"))).toEqual(["baseline Faster R-CNN"])
+    expect(r.aliases.size).toBe(0)
+  })
+
+  it("near misses: a role word before a common noun or a language; another model's modifier", () => {
+    expect(roleBase("standard deviation")).toBeNull()
+    expect(roleBase("baseline model")).toBeNull()
+    expect(roleBase("original images")).toBeNull()
+    expect(roleBase("standard English")).toBeNull()
+    expect(roleBase("vanilla ResNet-50")).toBe("ResNet-50")
+    // a capitalised modifier is another model (Faster R-CNN is not R-CNN), and a role joins only the exact name
+    expect(run([e("R-CNN", "Method"), e("baseline Faster R-CNN", "Method")], "").moved.size).toBe(0)
+    expect(run([e("ResNet-50", "Method"), e("baseline ResNet-101", "Method")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: types by the document's context", () => {
+  it("a bare name the paper writes with a data head votes a data set, however its other mentions were typed", () => {
+    const entities = [e("SQuAD", "Method"), e("CNN", "Method"), e("TriviaQA", "Method")]
+    const text = "We evaluate on the SQuAD dataset. On CNN, our model improves. The CNN corpus and the SQuAD data set. " +
+      "TriviaQA benchmarks are hard."
+    const votes = run(entities, text).votes
+    expect(votes.get(id("SQuAD"))).toEqual(new Map([["Dataset", 2]]))
+    expect(votes.get(id("CNN"))).toEqual(new Map([["Dataset", 1]]))
+    expect(votes.get(id("TriviaQA"))).toEqual(new Map([["Dataset", 1]]))
+  })
+
+  it("near misses: a method head after a data set's name; a common noun; a name never written with a data head", () => {
+    const entities = [e("ImageNet", "Dataset"), e("object detection", "Task"), e("BiDAF", "Method")]
+    const text = "An ImageNet model, an ImageNet pre-trained network. The object detection dataset. BiDAF on SQuAD."
+    expect(run(entities, text).votes.size).toBe(0)
   })
 })
 

@@ -51,6 +51,10 @@ export type PaperJoinRule =
   | "depth"
   | "measure-head"
   | "paper-key"
+  | "descriptor"
+  | "organisation"
+  | "metric-head"
+  | "role"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -60,6 +64,11 @@ export interface PaperResolution {
   readonly paperNames: ReadonlyMap<EntityId, ReadonlyArray<string>>
   /** Entity id -> names of entities new in this paper that join it anywhere: aliases every paper finds. */
   readonly aliases: ReadonlyMap<EntityId, ReadonlyArray<string>>
+  /**
+   * Entity id -> type votes the paper's whole text adds (`documentTypeVotes`): a bare name the paper writes with a
+   * head that names its kind (`SQuAD dataset`, `the CNN corpus`) is that kind wherever else the paper writes it bare.
+   */
+  readonly votes: ReadonlyMap<EntityId, ReadonlyMap<string, number>>
   /** Every join, with its rule (for reports and tests). */
   readonly joins: ReadonlyArray<{ readonly from: EntityId; readonly to: EntityId; readonly rule: PaperJoinRule }>
 }
@@ -261,6 +270,111 @@ const majority = (votes: ReadonlyMap<string, number>, fallback: string): string 
     }
   }
   return best
+}
+
+// ---------------------------------------------------------------------------
+// Names with a word before or after them that the paper adds to its own name
+// ---------------------------------------------------------------------------
+
+/** Heads that name a collection of data. */
+const DATA_HEADS = new Set(["dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"])
+/** Types a data set's entity may not have (a method's may be a lone acronym's wrong guess: the head corrects it). */
+const NOT_DATA_TYPES = new Set(["Task", "Metric"])
+
+/** A word naming an activity or a field (`detection`, `classification`, `answering`, `analysis`). */
+const ACTIVITY = /^\p{Ll}{3,}(?:tion|sion|ing|ment|sis)$/u
+
+/** The tokens of a name split at spaces (hyphenated and versioned words stay whole: `ImageNet-1k`). */
+const spaced = (name: string): Array<string> => name.trim().split(/\s+/u).filter((t) => t !== "")
+
+/**
+ * `COCO object detection dataset` -> `COCO`, `ImageNet-1k object classification dataset` -> `ImageNet-1k`, `the SQuAD
+ * reading comprehension corpus` -> `SQuAD`: a name (an acronym, an inner capital, a digit, several capitalised
+ * words), then one to three lower-case words naming what the data is for (the last an activity: `detection`,
+ * `classification`, `answering`), then a data head (`dataset`, `data set`, `corpus`, `benchmark`). Null otherwise:
+ * a common noun phrase before the head (`object detection dataset`), other words between (`MNIST rotated dataset`,
+ * `Penn Treebank WSJ corpus`: another part or variant), no head.
+ */
+export const descriptorBase = (name: string): string | null => {
+  let tokens = spaced(name)
+  if (tokens.length > 0 && /^(?:the|a|an)$/iu.test(tokens[0]!)) tokens = tokens.slice(1)
+  if (tokens.length >= 2 && /^data$/iu.test(tokens[tokens.length - 2]!) && /^sets?$/u.test(tokens[tokens.length - 1]!)) {
+    tokens = [...tokens.slice(0, -2), "dataset"]
+  }
+  if (tokens.length < 3 || !DATA_HEADS.has(tokens[tokens.length - 1]!)) return null
+  const body = tokens.slice(0, -1)
+  // the descriptive words: lower-case words at the end of the body, the last an activity
+  let cut = body.length
+  while (cut > 0 && /^\p{Ll}[\p{Ll}-]*$/u.test(body[cut - 1]!)) cut--
+  const words = body.slice(cut)
+  if (cut === 0 || words.length === 0 || words.length > 3 || !ACTIVITY.test(words[words.length - 1]!.split("-").pop()!)) return null
+  const base = body.slice(0, cut)
+  if (!EntityName.looksLikeName(base.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) return null
+  return base.join(" ")
+}
+
+/**
+ * Organisations that publish data sets and tools and are written before their names (`MS COCO`, `Microsoft COCO`,
+ * `Stanford CoreNLP`, `Google's BERT`). World knowledge of publishers, never names of data sets.
+ */
+const ORGANISATIONS = new Set([
+  "ms", "microsoft", "google", "stanford", "facebook", "meta", "berkeley", "oxford", "cambridge", "caltech",
+  "princeton", "yahoo", "amazon", "ibm", "baidu", "alibaba", "tencent", "deepmind", "openai", "nvidia", "mit", "cmu",
+  "nyu", "uci", "berkeley's", "allenai"
+])
+
+/**
+ * `MS COCO` -> `COCO`, `Microsoft COCO` -> `COCO`, `Stanford CoreNLP` -> `CoreNLP`, `Google's BERT` -> `BERT`: an
+ * organisation ({@link ORGANISATIONS}) before a name written as one (an acronym, an inner capital, a digit: never a
+ * common word, `Google News`, nor a capitalised word, `Stanford Parser`). Null otherwise.
+ */
+export const organisationBase = (name: string): string | null => {
+  const tokens = spaced(name)
+  if (tokens.length < 2) return null
+  const org = tokens[0]!.replace(/[’']s$/u, "")
+  if (!/^\p{Lu}/u.test(org) || !ORGANISATIONS.has(org.toLowerCase())) return null
+  const rest = tokens.slice(1)
+  const parts = rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== "")
+  // the rest is a name by its own form: an acronym, an inner capital or a digit in a capitalised word
+  if (!/^\p{Lu}/u.test(rest[0]!) || !parts.some((t) => /^\p{Lu}{2,}/u.test(t) || /^.+\p{Lu}/u.test(t) || /\p{N}/u.test(t))) return null
+  return rest.join(" ")
+}
+
+/** Heads that name a metric's value: `intersection-over-union score`. */
+const VALUE_HEADS = new Set(["score", "scores", "value", "values", "metric", "metrics", "measure", "measures"])
+
+/**
+ * `intersection-over-union score` -> `intersection-over-union`, `mean average precision scores` -> `mean average
+ * precision`: a lower-case phrase before a value head (a name before it is dropped by the identity key already:
+ * `BLEU score`). Whether the phrase names a metric is the paper's to say (its entity's type). Null otherwise.
+ */
+export const metricHeadBase = (name: string): string | null => {
+  const tokens = spaced(name)
+  if (tokens.length < 2 || !VALUE_HEADS.has(tokens[tokens.length - 1]!)) return null
+  const rest = tokens.slice(0, -1)
+  if (!rest.every((t) => /^\p{Ll}[\p{Ll}-]*$/u.test(t))) return null
+  return rest.join(" ")
+}
+
+/** Words that give a named thing its role in the paper's experiments without changing what it is. */
+const ROLES = new Set(["baseline", "original", "standard", "vanilla", "plain", "default"])
+
+/**
+ * `baseline Faster R-CNN` -> `Faster R-CNN`, `the original Transformer` -> `Transformer`, `vanilla ResNet-50` ->
+ * `ResNet-50`: a lower-case role word ({@link ROLES}) before a name (an acronym, an inner capital, a digit, several
+ * capitalised words, or one capitalised word of three letters or more). Null before a common noun (`standard
+ * deviation`, `baseline model`, `original images`).
+ */
+export const roleBase = (name: string): string | null => {
+  let tokens = spaced(name)
+  if (tokens.length > 0 && /^(?:the|a|an)$/u.test(tokens[0]!)) tokens = tokens.slice(1)
+  if (tokens.length < 2 || !ROLES.has(tokens[0]!)) return null
+  const rest = tokens.slice(1)
+  const parts = rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== "")
+  // one capitalised word: a model's name (`Transformer`), not a language (`standard English` is a variety of it)
+  const name1 = EntityName.looksLikeName(parts) ||
+    (rest.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(rest[0]!) && !LANGUAGE_WORDS.has(rest[0]!.toLowerCase()))
+  return name1 ? rest.join(" ") : null
 }
 
 // ---------------------------------------------------------------------------
@@ -608,6 +722,73 @@ export const resolvePaper = (
     }
   }
 
+  // Descriptive words before a data set's head: `COCO object detection dataset` and `ImageNet-1k object
+  // classification dataset` are the paper's `COCO` and `ImageNet-1k` (`descriptorBase`), when exactly one entity of
+  // the paper is named so and it is no method, task or metric.
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const base = descriptorBase(n)
+      if (base === null) continue
+      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id && !NOT_DATA_TYPES.has(typeOf(byId.get(id)!))))
+      if (fits.size !== 1) continue
+      // the shorter name represents the group (it is the name other papers write)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...fits][0]!, "descriptor")
+    }
+  }
+
+  // An organisation before a data set's or a tool's name: `MS COCO`, `Microsoft COCO` and `COCO`, `Stanford CoreNLP`
+  // and `CoreNLP` (`organisationBase`), when exactly one entity of the paper is named by the rest, it is no task, and
+  // it abbreviates no common noun phrase of the paper (`Google NMT` is Google's system, not neural machine translation).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const base = organisationBase(n)
+      if (base === null) continue
+      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => {
+        if (id === e.entity.id) return false
+        const o = byId.get(id)!
+        return typeOf(o) !== "Task" && !namesOf(o).some((x) => /\s/u.test(x.trim()) && !/\p{Lu}/u.test(x))
+      }))
+      if (fits.size !== 1) continue
+      // the shorter name represents the group (it is the name other papers write)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...fits][0]!, "organisation")
+    }
+  }
+
+  // A metric written with a value head: `intersection-over-union score` is the paper's metric `intersection over
+  // union` (`metricHeadBase`), when exactly one entity of the paper is named so and typed a metric (`language model
+  // score` is no name of a language model).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const base = metricHeadBase(n)
+      if (base === null) continue
+      // typed a metric by its own votes or by an entity already joined to it (`IoU`, the initials of the phrase)
+      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) =>
+        id !== e.entity.id && inputs.some((o) => groups.find(o.entity.id) === groups.find(id) && typeOf(o) === "Metric")
+      ))
+      if (fits.size !== 1) continue
+      // the shorter name represents the group (it is the name other papers write)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...fits][0]!, "metric-head")
+    }
+  }
+
+  // A role before a name: `baseline Faster R-CNN`, `the original Transformer`, `vanilla ResNet` are the paper's
+  // `Faster R-CNN`, `Transformer`, `ResNet` (`roleBase`), when exactly one other entity of the paper is named so. A
+  // role is a name of this paper only: another paper's baseline is another thing.
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const base = roleBase(n)
+      if (base === null) continue
+      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id))
+      if (fits.size !== 1) continue
+      paperOnly.add(e.entity.id)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...fits][0]!, "role")
+    }
+  }
+
   // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
   // longer name over the shorter one a prefix join gave, then a name over an acronym, then the most mentioned, then
   // the smallest id.
@@ -698,5 +879,52 @@ export const resolvePaper = (
     }
     if (list.length > 0) into.set(rep, list)
   }
-  return { moved, paperNames, aliases, joins }
+  return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text) }
+}
+
+/**
+ * Heads after a bare name that say its kind, as `wordsOf` writes them (singular, lower case). Data heads only: a
+ * method's head after a data set's name names a model trained on it (`an ImageNet model`, `our SQuAD model`).
+ */
+const KIND_HEADS: ReadonlyMap<string, string> = new Map([
+  ["dataset", "Dataset"], ["corpus", "Dataset"], ["corpora", "Dataset"], ["benchmark", "Dataset"], ["treebank", "Dataset"],
+  ["data set", "Dataset"]
+])
+
+/**
+ * Types by the document's context: a bare name (an acronym, an inner capital, capitalised words: `SQuAD`, `CNN`,
+ * `TriviaQA`) takes the kind its paper names it with, counted over the whole text: `the SQuAD dataset`, `CNN
+ * corpus`, `TriviaQA benchmark` (a data set). Each such occurrence is one vote. The
+ * sentence contexts (`on SQuAD`, `using SQuAD`) vote per chunk as before; these votes outweigh a context read wrong
+ * in a chunk or two (`On CNN, our model improves` typed CNN a method).
+ */
+export const documentTypeVotes = (
+  inputs: ReadonlyArray<PaperEntityInput>,
+  text: string
+): ReadonlyMap<EntityId, ReadonlyMap<string, number>> => {
+  const out = new Map<EntityId, Map<string, number>>()
+  if (text === "") return out
+  // the words before each head (one to three), with the head's kind
+  const words = wordsOf(text)
+  const before = new Map<string, Map<string, number>>()
+  for (let i = 1; i < words.length; i++) {
+    const two = i + 1 < words.length ? KIND_HEADS.get(`${words[i]!} ${words[i + 1]!}`) : undefined
+    const kind = two ?? KIND_HEADS.get(words[i]!)
+    if (kind === undefined) continue
+    for (let k = 1; k <= 3 && i - k >= 0; k++) {
+      const key = words.slice(i - k, i).join(" ")
+      const counts = before.get(key) ?? new Map<string, number>()
+      counts.set(kind, (counts.get(kind) ?? 0) + 1)
+      before.set(key, counts)
+    }
+  }
+  for (const e of inputs) {
+    if (!isBareName(e.entity.label)) continue
+    const counts = new Map<string, number>()
+    for (const n of new Set([e.entity.label, ...e.entity.aliases].filter(isBareName).map((n) => wordsOf(n).join(" ")))) {
+      for (const [kind, k] of before.get(n) ?? []) counts.set(kind, (counts.get(kind) ?? 0) + k)
+    }
+    if (counts.size > 0) out.set(e.entity.id, counts)
+  }
+  return out
 }
