@@ -182,6 +182,18 @@ describe("EntityName: abbreviations (Schwartz & Hearst)", () => {
     expect(EntityName.findDefinitions("the average precision (mAP) of")).toEqual([])
   })
 
+  it("reads a digit between letters as a word (ConvS2S: convolutional sequence to sequence)", () => {
+    expect(EntityName.findDefinitions("our fully convolutional sequence to sequence model (ConvS2S) outperforms")).toEqual([
+      { short: "ConvS2S", long: "convolutional sequence to sequence model" }
+    ])
+    expect(EntityName.abbreviationMatch("Seq2Seq", "a sequence to sequence")).toBe("sequence to sequence")
+    expect(EntityName.abbreviationMatch("W2V", "word to vector")).toBe("word to vector")
+    // near misses: the long form does not write the word the digit stands for; a digit at the end is a version
+    expect(EntityName.abbreviationMatch("S2S", "sparse trees and sets")).toBeNull()
+    expect(EntityName.abbreviationMatch("B4C", "binary cross classifier")).toBeNull()
+    expect(EntityName.findDefinitions("a residual network to net (ResNet2) is")).toEqual([])
+  })
+
   it("prefers the words whose initials spell the short form", () => {
     expect(EntityName.abbreviationMatch("CCRs", "formalism of Category Cooccurrence Restrictions")).toBe(
       "Category Cooccurrence Restrictions"

@@ -6,7 +6,15 @@ import { Entity } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import { describe, expect, it } from "@effect/vitest"
 import { type PaperEntity, resolvePaper } from "../src/EntityResolution.js"
-import { compoundWords, descriptorBase, metricHeadBase, organisationBase, roleBase, spells } from "../src/internal/paperEntities.js"
+import {
+  compoundWords,
+  descriptorBase,
+  metricHeadBase,
+  organisationBase,
+  roleBase,
+  spells,
+  trainingLearningKey
+} from "../src/internal/paperEntities.js"
 
 const e = (label: string, type: string, aliases: ReadonlyArray<string> = [], stored = false): PaperEntity => ({
   entity: new Entity({ id: EntityCache.entityIri(label), label, type, aliases }),
@@ -329,6 +337,27 @@ describe("resolvePaper: a role before a name", () => {
     // a capitalised modifier is another model (Faster R-CNN is not R-CNN), and a role joins only the exact name
     expect(run([e("R-CNN", "Method"), e("baseline Faster R-CNN", "Method")], "").moved.size).toBe(0)
     expect(run([e("ResNet-50", "Method"), e("baseline ResNet-101", "Method")], "").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: training and learning", () => {
+  it("joins piecewise training and piecewise learning when the paper writes both, as a name of this paper", () => {
+    const entities = [e("piecewise training", "Method"), e("Piecewise Learning", "Method")]
+    const r = run(entities, "We use piecewise training. Piecewise learning is fast.")
+    expect(r.moved.size).toBe(1)
+    expect(r.joins.map((j) => j.rule)).toEqual(["training-learning"])
+    expect(r.aliases.size).toBe(0)
+  })
+
+  it("near misses: other words before the head; what is trained; a name; one of them not written; a third name", () => {
+    expect(run([e("supervised learning", "Method"), e("unsupervised training", "Method")], "supervised learning, unsupervised training")
+      .moved.size).toBe(0)
+    expect(trainingLearningKey("model training")).toBeNull()
+    expect(trainingLearningKey("detector training")).toBeNull()
+    expect(trainingLearningKey("ELU training")).toBeNull()
+    expect(trainingLearningKey("Romanian training")).toBeNull()
+    expect(trainingLearningKey("training")).toBeNull()
+    expect(run([e("joint training", "Method"), e("joint learning", "Method")], "joint training only").moved.size).toBe(0)
   })
 })
 

@@ -293,11 +293,16 @@ export const chunkMentions = (
     ) first++
     if (last >= first && evaluativeModifiers.has(words[first]!.lower) && first === last) first = last + 1
     // "the state of the art model": `art` ends the evaluative phrase "state of the art", it starts no name
+    let stateOfTheArt = false
     for (;;) {
       if (first < last && words[first]!.lower === "state-of-the" && words[first + 1]!.lower === "art") first += 2
       else if (first <= last && isStateOfTheArt(words, first)) first++
       else break
+      stateOfTheArt = true
     }
+    // "state of the art model performance": the generic head after it is what is state of the art, no part of a name
+    // (`model performance` is the performance of the state-of-the-art model)
+    if (stateOfTheArt) while (first < last && genericHeads.has(words[first]!.lower)) first++
     // "95 GeV Higgs data": a unit after a number is not part of the phrase
     while (first <= last && first > 0 && words[first - 1]!.pos === "NUM" && unitWord.test(words[first]!.text)) first++
     if (last >= first && !(first === last && words[first]!.pos === "NUM")) {

@@ -55,6 +55,7 @@ export type PaperJoinRule =
   | "organisation"
   | "metric-head"
   | "role"
+  | "training-learning"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -375,6 +376,25 @@ export const roleBase = (name: string): string | null => {
   const name1 = EntityName.looksLikeName(parts) ||
     (rest.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(rest[0]!) && !LANGUAGE_WORDS.has(rest[0]!.toLowerCase()))
   return name1 ? rest.join(" ") : null
+}
+
+/**
+ * `piecewise training` -> (`piecew~ise`, training), `Piecewise Learning` -> (the same, learning): the words before a
+ * last word `training` or `learning`, stemmed, and that word. Null for other names, for a bare `training`, and when
+ * the words before are a name (`ELU training` trains an ELU network; `Romanian training` is data) or end in a word
+ * for what is trained (`model training`, `detector training`).
+ */
+export const trainingLearningKey = (name: string): { readonly key: string; readonly head: string } | null => {
+  const tokens = spaced(name)
+  if (tokens.length < 2) return null
+  const head = tokens[tokens.length - 1]!.toLowerCase()
+  if (head !== "training" && head !== "learning") return null
+  const rest = tokens.slice(0, -1)
+  if (rest.some((t) => /\p{N}/u.test(t) || /^.+\p{Lu}/u.test(t) || /^\p{Lu}{2,}/u.test(t))) return null
+  if (rest.length === 1 && /^\p{Lu}/u.test(rest[0]!) && LANGUAGE_WORDS.has(rest[0]!.toLowerCase())) return null
+  const last = rest[rest.length - 1]!.toLowerCase()
+  if (/(?:er|or|model|network|net|system|classifier|data|set)s?$/u.test(last)) return null
+  return { key: rest.map((t) => EntityName.stemWord(t)).join(" "), head }
 }
 
 // ---------------------------------------------------------------------------
@@ -786,6 +806,28 @@ export const resolvePaper = (
       paperOnly.add(e.entity.id)
       shortened.add(e.entity.id)
       join(e.entity.id, [...fits][0]!, "role")
+    }
+  }
+
+  // `piecewise training` and `piecewise learning`, `joint training` and `joint learning`: the same words before
+  // `training` and `learning` name one way of fitting a model, when the paper writes both and no third entity
+  // (`trainingLearningKey`). A name of this paper only.
+  {
+    const byFit = new Map<string, Map<EntityId, string>>()
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const k = trainingLearningKey(n)
+        if (k === null || (counts.get(wordsOf(n).join(" ")) ?? 0) === 0) continue
+        const m = byFit.get(k.key) ?? new Map<EntityId, string>()
+        m.set(e.entity.id, k.head)
+        byFit.set(k.key, m)
+      }
+    }
+    for (const m of byFit.values()) {
+      if (m.size !== 2 || new Set(m.values()).size !== 2) continue
+      const [a, b] = [...m.keys()].sort()
+      paperOnly.add(b!)
+      join(b!, a!, "training-learning")
     }
   }
 
