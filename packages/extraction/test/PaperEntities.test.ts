@@ -309,6 +309,7 @@ describe("resolvePaper: a metric with a value head", () => {
     expect(run([e("language model", "Method"), e("language model score", "Metric")], "").moved.size).toBe(0)
     expect(run([e("alignment", "Concept"), e("alignment scores", "Metric")], "").moved.size).toBe(0)
     expect(metricHeadBase("BLEU score")).toBeNull()
+    expect(metricHeadBase("robustness measures")).toBeNull()
     expect(metricHeadBase("mean average precision scores")).toBe("mean average precision")
   })
 })

@@ -341,8 +341,11 @@ export const organisationBase = (name: string): string | null => {
   return rest.join(" ")
 }
 
-/** Heads that name a metric's value: `intersection-over-union score`. */
-const VALUE_HEADS = new Set(["score", "scores", "value", "values", "metric", "metrics", "measure", "measures"])
+/**
+ * Heads that name a metric's value: `intersection-over-union score`. Not `measure`: a `robustness measure` is as
+ * often a step taken for robustness as a metric of it (read wrong on the shared papers).
+ */
+const VALUE_HEADS = new Set(["score", "scores", "value", "values", "metric", "metrics"])
 
 /**
  * `intersection-over-union score` -> `intersection-over-union`, `mean average precision scores` -> `mean average
