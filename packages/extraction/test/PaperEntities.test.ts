@@ -371,6 +371,9 @@ describe("resolvePaper: types by the document's context", () => {
     expect(votes.get(id("SQuAD"))).toEqual(new Map([["Dataset", 2]]))
     expect(votes.get(id("CNN"))).toEqual(new Map([["Dataset", 1]]))
     expect(votes.get(id("TriviaQA"))).toEqual(new Map([["Dataset", 1]]))
+    // a label that ends in a data head, typed a method by a chunk's context, votes by its head wherever it is written
+    const named = run([e("TriviaQA dataset", "Method")], "Using the TriviaQA dataset, we train. The TriviaQA dataset is big.")
+    expect(named.votes.get(id("TriviaQA dataset"))).toEqual(new Map([["Dataset", 2]]))
   })
 
   it("near misses: a method head after a data set's name; a common noun; a name never written with a data head", () => {

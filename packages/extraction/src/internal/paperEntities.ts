@@ -936,6 +936,9 @@ const KIND_HEADS: ReadonlyMap<string, string> = new Map([
   ["data set", "Dataset"]
 ])
 
+/** A head word as `wordsOf` writes it (`datasets` -> `dataset`, `Corpus` -> `corpus`). */
+const singularHead = (w: string): string => wordsOf(w).join(" ")
+
 /**
  * Types by the document's context: a bare name (an acronym, an inner capital, capitalised words: `SQuAD`, `CNN`,
  * `TriviaQA`) takes the kind its paper names it with, counted over the whole text: `the SQuAD dataset`, `CNN
@@ -964,11 +967,17 @@ export const documentTypeVotes = (
     }
   }
   for (const e of inputs) {
-    if (!isBareName(e.entity.label)) continue
-    const counts = new Map<string, number>()
-    for (const n of new Set([e.entity.label, ...e.entity.aliases].filter(isBareName).map((n) => wordsOf(n).join(" ")))) {
-      for (const [kind, k] of before.get(n) ?? []) counts.set(kind, (counts.get(kind) ?? 0) + k)
+    // the entity's names as bare names: `SQuAD`, and `TriviaQA` for a label `TriviaQA dataset` (whose chunks may have
+    // typed it by a context, `using the TriviaQA dataset`, though its own head names its kind)
+    const bare = new Set<string>()
+    for (const n of [e.entity.label, ...e.entity.aliases]) {
+      const tokens = spaced(n)
+      const last = tokens.length >= 2 ? KIND_HEADS.get(singularHead(tokens[tokens.length - 1]!)) : undefined
+      const base = last === undefined ? n : tokens.slice(0, -1).join(" ")
+      if (isBareName(base)) bare.add(wordsOf(base).join(" "))
     }
+    const counts = new Map<string, number>()
+    for (const n of bare) for (const [kind, k] of before.get(n) ?? []) counts.set(kind, (counts.get(kind) ?? 0) + k)
     if (counts.size > 0) out.set(e.entity.id, counts)
   }
   return out
