@@ -18,7 +18,14 @@
  * - the paper's task by its head: a bare task word (`translation`,
  *   `segmentation`, `classification`) is the one task of the paper ending in
  *   it that the paper names far more often than any other (`machine
- *   translation`, `semantic segmentation`).
+ *   translation`, `semantic segmentation`);
+ * - words the paper adds to a name: descriptive words before a data head
+ *   (`COCO object detection dataset` is `COCO`), an organisation (`MS COCO`),
+ *   a metric's value head (`intersection-over-union score`), a role
+ *   (`baseline Faster R-CNN`), `X training` / `X learning`.
+ *
+ * It also gives type votes from the whole text (`documentTypeVotes`: `the
+ * SQuAD dataset` makes SQuAD a data set wherever the paper writes it).
  *
  * Joined names become names of the entity within this paper only
  * (`paperNames`), never aliases for other papers; the entities the paper
