@@ -72,6 +72,67 @@ export const definitions = (text: string): Map<string, Array<string>> => {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+const ASCII = /^[\x00-\x7f]*$/
+
+/** A letter or digit as `/[\p{L}\p{N}]/iu` reads one (compiled once: the case closure of the classes is costly). */
+const WORD = /[\p{L}\p{N}]/iu
+const isWord = (cp: number): boolean =>
+  cp < 0x80
+    ? (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)
+    : WORD.test(String.fromCodePoint(cp))
+/** The code point ending just before `i` (a surrogate pair read whole), or -1 at the start. */
+const codePointBefore = (text: string, i: number): number => {
+  if (i <= 0) return -1
+  const low = text.charCodeAt(i - 1)
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = text.charCodeAt(i - 2)
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(i - 2)!
+  }
+  return low
+}
+const PLURAL = /^s$/iu
+
+// A short form as written, case-insensitively (compiled once per short form: a paper's short forms recur).
+const patterns = new Map<string, RegExp>()
+const patternOf = (sf: string): RegExp => {
+  let re = patterns.get(sf)
+  if (re === undefined) {
+    if (patterns.size >= 20_000) patterns.clear()
+    re = new RegExp(escapeRe(sf), "giu")
+    patterns.set(sf, re)
+  }
+  return re
+}
+
+/**
+ * Whether a sentence uses a short form as a word, a plural `s` allowed: what
+ * `/(?<![\p{L}\p{N}])SFs?(?![\p{L}\p{N}])/iu` answers, without compiling
+ * that pattern for every short form (the case closure of its letter classes
+ * cost ~2 ms a short form).
+ */
+const usesWord = (sentence: string, lower: string, sf: string): boolean => {
+  // An ASCII short form the lower-cased sentence does not contain cannot match (the only character outside ASCII that
+  // folds onto an ASCII letter and that `toLowerCase` leaves alone is the long s).
+  if (ASCII.test(sf) && !lower.includes(sf.toLowerCase()) && !sentence.includes("\u017f")) return false
+  const re = patternOf(sf)
+  re.lastIndex = 0
+  for (let m = re.exec(sentence); m !== null; m = re.exec(sentence)) {
+    const at = m.index
+    const after = at + m[0].length
+    if (!isWord(codePointBefore(sentence, at))) {
+      const next = sentence.codePointAt(after)
+      if (next === undefined || !isWord(next)) return true
+      if (PLURAL.test(String.fromCodePoint(next))) {
+        const then = sentence.codePointAt(after + (next > 0xffff ? 2 : 1))
+        if (then === undefined || !isWord(then)) return true
+      }
+    }
+    // every start, overlapping ones too, one code point at a time
+    re.lastIndex = at + (sentence.codePointAt(at)! > 0xffff ? 2 : 1)
+  }
+  return false
+}
+
 /**
  * The long forms of the short forms a sentence uses, and the short forms of
  * the long forms it uses, by the definitions of its paper: text to add to the
@@ -81,7 +142,7 @@ export const expansions = (sentence: string, defs: Abbreviations): ReadonlyArray
   const out: Array<string> = []
   const lower = sentence.toLowerCase()
   for (const [sf, lfs] of defs) {
-    const usesShort = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(sf)}s?(?![\\p{L}\\p{N}])`, "iu").test(sentence)
+    const usesShort = usesWord(sentence, lower, sf)
     for (const lf of lfs) {
       const usesLong = lower.includes(lf.toLowerCase())
       if (usesShort && !usesLong) out.push(lf)

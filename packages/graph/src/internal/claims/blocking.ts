@@ -127,20 +127,31 @@ export const lshKeys = (
   const dimension = vectors[0]!.vector.length
   const bits = lshBitsFor(options.lshBits, vectors.length)
   const planes = hyperplanes(options.lshTables * bits, dimension, options.seed)
+  const total = options.lshTables * bits
+  // One vector at a time as a Float64Array (an exact copy of a Float32Array's values), so that the loops below read
+  // typed arrays only; the sums run in the same order as before, so the keys are the same bit for bit.
+  const x = new Float64Array(dimension)
+  const sign = new Uint8Array(total)
   for (const v of vectors) {
-    if (v.vector.length !== dimension) continue
+    const source = v.vector
+    if (source.length !== dimension) continue
     let norm = 0
-    for (let d = 0; d < dimension; d++) norm += v.vector[d]! * v.vector[d]!
+    for (let d = 0; d < dimension; d++) {
+      const value = source[d]!
+      x[d] = value
+      norm += value * value
+    }
     if (norm === 0) continue
+    for (let p = 0; p < total; p++) {
+      const base = p * dimension
+      let dot = 0
+      for (let d = 0; d < dimension; d++) dot += planes[base + d]! * x[d]!
+      sign[p] = dot >= 0 ? 1 : 0
+    }
     const keys: Array<string> = []
     for (let t = 0; t < options.lshTables; t++) {
       let key = `${t}:`
-      for (let b = 0; b < bits; b++) {
-        const base = (t * bits + b) * dimension
-        let dot = 0
-        for (let d = 0; d < dimension; d++) dot += planes[base + d]! * v.vector[d]!
-        key += dot >= 0 ? "1" : "0"
-      }
+      for (let b = 0; b < bits; b++) key += sign[t * bits + b] === 1 ? "1" : "0"
       keys.push(key)
     }
     out.set(v.id, keys)

@@ -187,23 +187,29 @@ export const clusterTags = (
   // the most specific proper-subset cluster is the parent.
   const ids = Array.from(members.keys()).sort()
   const described = new Map(ids.map((id) => [id, descriptiveTokens(members.get(id)!)] as const))
+  // A parent's tokens are all among its child's: each cluster is listed under one of its tokens only (the rarest),
+  // and a cluster looks for parents under its own tokens; every proper subset is met once, and the best one is the
+  // same whatever the order (the comparison below is a total order).
+  const df = new Map<string, number>()
+  for (const id of ids) for (const tok of described.get(id)!) df.set(tok, (df.get(tok) ?? 0) + 1)
   const postings = new Map<string, Array<string>>()
   for (const id of ids) {
+    let rarest: string | undefined
     for (const tok of described.get(id)!) {
-      const p = postings.get(tok) ?? []
-      p.push(id)
-      postings.set(tok, p)
+      if (rarest === undefined || df.get(tok)! < df.get(rarest)! || (df.get(tok) === df.get(rarest) && tok < rarest)) rarest = tok
     }
+    if (rarest === undefined) continue
+    const p = postings.get(rarest) ?? []
+    p.push(id)
+    postings.set(rarest, p)
   }
   const parentOf = new Map<string, string | null>()
   for (const id of ids) {
     const own = new Set(described.get(id)!)
     let best: string | null = null
-    const seen = new Set<string>()
     for (const tok of own) {
       for (const cand of postings.get(tok) ?? []) {
-        if (cand === id || seen.has(cand)) continue
-        seen.add(cand)
+        if (cand === id) continue
         if (!isProperSubset(described.get(cand)!, own)) continue
         if (
           best === null ||
