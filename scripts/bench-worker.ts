@@ -7,6 +7,9 @@
  *   node --import tsx --conditions=@kg/source scripts/bench-worker.ts [--rounds N] [--out file.jsonl] [paths...]
  *   node --import tsx scripts/bench-worker.ts --dist ...   (the compiled packages: `pnpm build` first)
  *
+ * Each round after the first meets sentences the rules remember from the round before (the worker meets each paper
+ * once): compare first rounds, warmed up on other texts with `--warmup DIR`. `--root DIR` times another checkout's
+ * sources (e.g. main's, exported beside this one with its node_modules links) the same way.
  * `--unshared` runs it without `NlpService.chunkParsed` (one sentence parse of the document for the chunker, a full
  * parse of each chunk, the record's own sentence split of each section: the worker before the shared parse).
  *
@@ -119,17 +122,21 @@ const main = async () => {
   if (cmp >= 0) return compare(argv[cmp + 1]!, argv[cmp + 2]!)
   const rounds = Number(option("rounds") ?? 1)
   const out = option("out")
-  const positional = argv.filter((a, i) => !a.startsWith("--") && !/^--(rounds|out)$/.test(argv[i - 1] ?? ""))
+  const positional = argv.filter((a, i) => !a.startsWith("--") && !/^--(rounds|out|warmup|root)$/.test(argv[i - 1] ?? ""))
   const inputs = positional.length > 0
     ? positional.map((p) => path.resolve(p))
     : [fileURLToPath(new URL("../../shared/data/papers/md", import.meta.url))]
-  const docs = await Effect.runPromise(
-    Ingest.ingest(inputs).pipe(
-      Stream.filterMap((e) => (e._tag === "Document" ? Option.some(e.doc) : Option.none())),
-      Stream.runCollect,
-      Effect.map((c) => Array.from(c))
+  const read = (paths: ReadonlyArray<string>) =>
+    Effect.runPromise(
+      Ingest.ingest(paths).pipe(
+        Stream.filterMap((e) => (e._tag === "Document" ? Option.some(e.doc) : Option.none())),
+        Stream.runCollect,
+        Effect.map((c) => Array.from(c))
+      )
     )
-  )
+  const docs = await read(inputs)
+  const warmup = option("warmup")
+  const warmDocs = warmup === undefined ? [] : await read([path.resolve(warmup)])
   const coreRequire = createRequire(new URL("../packages/core/package.json", import.meta.url))
   const winkNLP = coreRequire("wink-nlp") as typeof import("wink-nlp").default
   const winkModel = coreRequire("wink-eng-lite-web-model") as Parameters<typeof import("wink-nlp").default>[0]
@@ -141,16 +148,26 @@ const main = async () => {
     return { seconds: cpu() - t, tokens }
   }
   // `--dist`: the compiled module (named functions in a CPU profile; run without `--conditions=@kg/source`)
+  // `--root DIR`: another checkout's sources (its `offlinePrepare.ts` and `NlpService.ts`), e.g. main's, to time
+  // before and after in the same way
+  const root = option("root")
   const { preparePaper } = (await import(
-    argv.includes("--dist") ? "../packages/extraction/dist/internal/offlinePrepare.js" : "../packages/extraction/src/internal/offlinePrepare.js"
+    root !== undefined
+      ? path.resolve(root, "packages/extraction/src/internal/offlinePrepare.ts")
+      : argv.includes("--dist")
+      ? "../packages/extraction/dist/internal/offlinePrepare.js"
+      : "../packages/extraction/src/internal/offlinePrepare.js"
   )) as typeof Prepare
-  const service = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
+  const Nlp = root !== undefined
+    ? (await import(path.resolve(root, "packages/core/src/NlpService.ts"))) as typeof NlpService
+    : NlpService
+  const service = Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
   // `--unshared`: without `chunkParsed` (the chunker's sentence parse, a full parse per chunk, the record's own split)
   const nlp = argv.includes("--unshared") ? { ...service, chunkParsed: undefined } : service
-  const prepareRound = (write: ((line: string) => void) | null) => {
+  const prepareRound = (write: ((line: string) => void) | null, corpus = docs) => {
     const t = cpu()
     let chunks = 0
-    for (const d of docs) {
+    for (const d of corpus) {
       const prepared = preparePaper(nlp, {
         paperId: d.paper.id,
         title: d.paper.title,
@@ -166,9 +183,10 @@ const main = async () => {
     }
     return { seconds: cpu() - t, chunks }
   }
-  // warm-up: the model and both pipelines loaded, the JIT warm
+  // warm-up: the model and both pipelines loaded, the JIT warm; on other texts (`--warmup DIR`), since the rules
+  // remember the sentences met lately and the worker meets each paper once
   winkRound()
-  prepareRound(null)
+  if (warmDocs.length > 0) prepareRound(null, warmDocs)
   const words = docs.reduce((n, d) => n + d.text.split(/\s+/).filter((w) => w !== "").length, 0)
   const winks = [winkRound().seconds]
   const prepares: Array<number> = []
