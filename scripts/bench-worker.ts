@@ -10,6 +10,7 @@
  * Each round after the first meets sentences the rules remember from the round before (the worker meets each paper
  * once): compare first rounds, warmed up on other texts with `--warmup DIR`. `--root DIR` times another checkout's
  * sources (e.g. main's, exported beside this one with its node_modules links) the same way.
+ * `--wink-only` times only wink's default pipeline (three rounds).
  * `--unshared` runs it without `NlpService.chunkParsed` (one sentence parse of the document for the chunker, a full
  * parse of each chunk, the record's own sentence split of each section: the worker before the shared parse).
  *
@@ -163,6 +164,13 @@ const main = async () => {
     : NlpService
   const service = Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
   // `--unshared`: without `chunkParsed` (the chunker's sentence parse, a full parse per chunk, the record's own split)
+  if (argv.includes("--wink-only")) {
+    // the baseline alone (for runs of `kg extract` timed by `thread-cpu.mjs`): best of three rounds
+    winkRound()
+    const rounds = [winkRound().seconds, winkRound().seconds, winkRound().seconds]
+    console.log(`wink default pipeline over ${docs.length} papers: ${rounds.map((x) => x.toFixed(2)).join(", ")} s CPU`)
+    return
+  }
   const nlp = argv.includes("--unshared") ? { ...service, chunkParsed: undefined } : service
   const prepareRound = (write: ((line: string) => void) | null, corpus = docs) => {
     const t = cpu()
