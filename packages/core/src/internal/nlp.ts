@@ -976,11 +976,8 @@ const makeWinkNlpNow = (): Service => {
       const lexed = lexWink(w.full, text, true)
       const tokens = tokensOf(lexed)
       const sentences = sentencesOf(lexed)
-      if (text.length <= PARSE_MEMO_CHARS) {
-        const entry = parsedOf(text)
-        entry.sentences ??= sentences
-        entry.tokens ??= tokens
-      }
+      // the sentences are kept as `chunkText` keeps them; the whole text's tokens are not (its chunks carry them)
+      if (text.length <= PARSE_MEMO_CHARS) parsedOf(text).sentences ??= sentences
       return cutParsed(text, chunkLexed(lexed, config), tokens, sentences)
     },
     keywords: (text, limit) => keywordsOf(text, tokenize(text), limit)
