@@ -78,6 +78,19 @@ export interface TextChunk {
 }
 
 /**
+ * A chunk with the tokens and sentences of its text (offsets into the chunk's `text`), taken from the parse of the
+ * text it was cut from: what `tokenize(chunk.text)` and `sentencize(chunk.text)` give, up to wink's context at the
+ * chunk's edges (see `chunkParsed`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ParsedChunk extends TextChunk {
+  readonly tokens: ReadonlyArray<Token>
+  readonly sentences: ReadonlyArray<Sentence>
+}
+
+/**
  * A keyword with its score.
  *
  * @since 0.1.0
@@ -107,6 +120,14 @@ export class NlpService extends Context.Tag("@kg/core/NlpService")<NlpService, {
   readonly termsId?: string | undefined
   readonly countTokens: (text: string) => number
   readonly chunkText: (text: string, config?: ChunkConfig) => ReadonlyArray<TextChunk>
+  /**
+   * The chunks of `chunkText`, each with its tokens and sentences, from one full parse of `text` (instead of a
+   * sentence parse of `text` and a full parse of every chunk, which parses the overlaps twice). The tokens and
+   * sentences are the whole text's, cut at the chunk: a tag or a sentence break that depends on the words on the
+   * other side of a chunk's edge can differ from a parse of the chunk alone. Optional: callers fall back to
+   * `chunkText`, `tokenize` and `sentencize`.
+   */
+  readonly chunkParsed?: ((text: string, config?: ChunkConfig) => ReadonlyArray<ParsedChunk>) | undefined
   readonly keywords: (text: string, limit: number) => ReadonlyArray<Keyword>
 }>() {}
 

@@ -463,3 +463,32 @@ describe("wink: one sentence parse for chunking and sentencize", () => {
     }
   })
 })
+
+describe("wink: chunkParsed (one full parse for the chunks and their tokens)", () => {
+  it("gives the chunks of chunkText, each with the tokens and sentences of a parse of the chunk alone", () => {
+    const text = paper("2212.11773.md")
+    for (const config of [Nlp.defaultChunkConfig, { maxTokens: 200, overlapTokens: 40 }]) {
+      const parsed = wink.chunkParsed!(text, config)
+      expect(parsed.map(({ sentences: _s, tokens: _t, ...chunk }) => chunk)).toEqual(wink.chunkText(text, config))
+      expect(parsed.length).toBeGreaterThan(10)
+      // a fresh instance, so nothing comes from the parse memo
+      const alone: Service = Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
+      for (const chunk of parsed) {
+        expect(chunk.tokens).toEqual(alone.tokenize(chunk.text))
+        expect(chunk.sentences).toEqual(alone.sentencize(chunk.text))
+      }
+    }
+  }, 60_000) // two parses of a paper's chunks: seconds, more under load
+
+  it("cuts a sentence longer than a chunk at the chunk's edges", () => {
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ") + "."
+    const text = `A short opening sentence. ${long} Then a last one.`
+    const parsed = wink.chunkParsed!(text, { maxTokens: 20, overlapTokens: 5 })
+    for (const chunk of parsed) {
+      expect(chunk.tokens.map((t) => t.text)).toEqual(wink.tokenize(chunk.text).map((t) => t.text))
+      for (const s of chunk.sentences) expect(chunk.text.slice(s.start, s.end)).toBe(s.text)
+      expect(chunk.sentences[0]!.start).toBe(0)
+      expect(chunk.sentences.at(-1)!.end).toBe(chunk.text.length)
+    }
+  })
+})

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import { type PaperId, PaperRecord } from "@kg/core/Domain"
-import { NlpService } from "@kg/core/NlpService"
+import { NlpService, type Sentence } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import { scoreClaim, skipReason } from "./internal/offlineClaims.js"
 import { refineSentences } from "./internal/offlineSentences.js"
@@ -40,6 +40,11 @@ export interface RecordOptions {
   readonly maxSentences?: number | undefined
   /** Domain tags (default 5). */
   readonly maxTags?: number | undefined
+  /**
+   * The sentences of `text` (offsets into it) when the caller has parsed it already (the offline worker, from its
+   * chunks' parse): each section then takes the sentences inside it instead of being split again.
+   */
+  readonly sentences?: ReadonlyArray<Sentence> | undefined
 }
 
 /**
@@ -102,7 +107,7 @@ const pick = (
 /**
  * The candidate sentences of a paper with their section kinds.
  */
-const candidates = (nlp: Nlp, text: string): Array<Candidate> => {
+const candidates = (nlp: Nlp, text: string, known?: ReadonlyArray<Sentence>): Array<Candidate> => {
   const secs = sections(text)
   const useful = secs.some((s) => s.kind !== "other" && s.kind !== "title")
   const body = text.length - frontMatterEnd(text)
@@ -111,7 +116,7 @@ const candidates = (nlp: Nlp, text: string): Array<Candidate> => {
     if (sec.kind === "back" || sec.kind === "title") continue
     const slice = text.slice(sec.start, sec.end)
     if (slice.trim().length === 0) continue
-    for (const s of refineSentences(slice, nlp.sentencize(slice))) {
+    for (const s of refineSentences(slice, known === undefined ? nlp.sentencize(slice) : within(known, sec.start, sec.end, text))) {
       if (skipReason(s.text) !== undefined) continue
       const cleaned = cleanSentence(s.text)
       if (cleaned.length < 20) continue
@@ -127,6 +132,24 @@ const candidates = (nlp: Nlp, text: string): Array<Candidate> => {
   return out
 }
 
+/** The sentences of `sentences` (sorted, offsets into `text`) inside `[start, end)`, offsets made relative to `start`. */
+const within = (sentences: ReadonlyArray<Sentence>, start: number, end: number, text: string): Array<Sentence> => {
+  let lo = 0
+  let hi = sentences.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sentences[mid]!.end <= start) lo = mid + 1
+    else hi = mid
+  }
+  const out: Array<Sentence> = []
+  for (let i = lo; i < sentences.length && sentences[i]!.start < end; i++) {
+    const a = Math.max(start, sentences[i]!.start)
+    const b = Math.min(end, sentences[i]!.end)
+    if (b > a) out.push({ text: text.slice(a, b), start: a - start, end: b - start })
+  }
+  return out
+}
+
 const join = (cs: ReadonlyArray<Candidate>): string => cs.map((c) => c.text).join(" ")
 
 /**
@@ -138,7 +161,7 @@ const join = (cs: ReadonlyArray<Candidate>): string => cs.map((c) => c.text).joi
 export const paperRecord = (nlp: Nlp, input: PaperInput, options: RecordOptions = {}): PaperRecord => {
   const max = options.maxSentences ?? 3
   const maxTags = options.maxTags ?? 5
-  const cands = candidates(nlp, input.text)
+  const cands = candidates(nlp, input.text, options.sentences)
   const used = new Set<number>()
   const earlyBonus = (c: Candidate) => 0.5 * (1 - Math.min(1, c.position * 2))
 

@@ -20,7 +20,7 @@ import type * as Context from "effect/Context"
 import { createRequire } from "node:module"
 import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
 import type WinkNlp from "wink-nlp"
-import type { ChunkConfig, Keyword, NlpService, Sentence, TextChunk, Token } from "../NlpService.js"
+import type { ChunkConfig, Keyword, NlpService, ParsedChunk, Sentence, TextChunk, Token } from "../NlpService.js"
 
 type Service = Context.Tag.Service<typeof NlpService>
 
@@ -869,6 +869,7 @@ export const makeWinkNlp = (): Service => {
     termsId: WINK_TERMS_ID,
     countTokens: (text) => real().countTokens(text),
     chunkText: (text, config) => real().chunkText(text, config),
+    chunkParsed: (text, config) => real().chunkParsed!(text, config),
     keywords: (text, limit) => real().keywords(text, limit)
   }
 }
@@ -971,8 +972,57 @@ const makeWinkNlpNow = (): Service => {
       }
       return chunkLexed(lexed, config)
     },
+    chunkParsed: (text, config = defaultConfig) => {
+      const lexed = lexWink(w.full, text, true)
+      const tokens = tokensOf(lexed)
+      const sentences = sentencesOf(lexed)
+      // the sentences are kept as `chunkText` keeps them; the whole text's tokens are not (its chunks carry them)
+      if (text.length <= PARSE_MEMO_CHARS) parsedOf(text).sentences ??= sentences
+      return cutParsed(text, chunkLexed(lexed, config), tokens, sentences)
+    },
     keywords: (text, limit) => keywordsOf(text, tokenize(text), limit)
   }
+}
+
+/**
+ * Each chunk with the tokens and sentences of the whole text that lie inside it, offsets made relative to the
+ * chunk; a sentence longer than a chunk (cut at token boundaries by the chunker) is cut at the chunk's edges.
+ */
+const cutParsed = (
+  text: string,
+  chunks: ReadonlyArray<TextChunk>,
+  tokens: ReadonlyArray<Token>,
+  sentences: ReadonlyArray<Sentence>
+): Array<ParsedChunk> => {
+  // first index whose `start` is at or after `at`
+  const lowerBound = (xs: ReadonlyArray<{ readonly start: number }>, at: number): number => {
+    let lo = 0
+    let hi = xs.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (xs[mid]!.start < at) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  return chunks.map((chunk) => {
+    const { end, start } = chunk
+    const own: Array<Token> = []
+    for (let k = lowerBound(tokens, start); k < tokens.length && tokens[k]!.end <= end; k++) {
+      const t = tokens[k]!
+      own.push({ ...t, start: t.start - start, end: t.end - start })
+    }
+    const parts: Array<Sentence> = []
+    // the sentence the chunk starts inside of (a long sentence cut by the chunker), then those starting in it
+    let s = lowerBound(sentences, start)
+    if (s > 0 && sentences[s - 1]!.end > start) s--
+    for (; s < sentences.length && sentences[s]!.start < end; s++) {
+      const a = Math.max(start, sentences[s]!.start)
+      const b = Math.min(end, sentences[s]!.end)
+      if (b > a) parts.push({ text: text.slice(a, b), start: a - start, end: b - start })
+    }
+    return { ...chunk, tokens: own, sentences: parts }
+  })
 }
 
 // ---------------------------------------------------------------------------

@@ -22,17 +22,18 @@ export const WINDOW_CHARS = 64 * 1024
 
 /**
  * The chunks of `text` (offsets into `text`), computed one window at a time
- * with `chunkText` (an `NlpService.chunkText`).
+ * with `chunkText` (an `NlpService.chunkText`, or `chunkParsed`: what a chunk carries besides its offsets, such as
+ * its tokens, is relative to the chunk and kept as is).
  */
-export const chunkInWindows = (
-  chunkText: (text: string, config?: ChunkConfig) => ReadonlyArray<TextChunk>,
+export const chunkInWindows = <C extends TextChunk = TextChunk>(
+  chunkText: (text: string, config?: ChunkConfig) => ReadonlyArray<C>,
   text: string,
   config: ChunkConfig,
   windowChars: number = WINDOW_CHARS
-): ReadonlyArray<TextChunk> => {
+): ReadonlyArray<C> => {
   if (text.length <= windowChars) return chunkText(text, config)
-  const out: Array<TextChunk> = []
-  const push = (piece: TextChunk, offset: number) =>
+  const out: Array<C> = []
+  const push = (piece: C, offset: number) =>
     out.push({ ...piece, ordinal: out.length, start: piece.start + offset, end: piece.end + offset })
   let pos = 0
   while (pos < text.length) {

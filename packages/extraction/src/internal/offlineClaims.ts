@@ -128,8 +128,11 @@ export const findValues = (sentence: string): ReadonlyArray<FoundValue> => {
   return out
 }
 
-/** Metric mentions in a sentence. */
-export const findMetrics = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> => {
+/** Metric mentions in a sentence (remembered for the sentences met lately: the result is shared, read it only). */
+export const findMetrics = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> =>
+  metricsMemo(sentence)
+
+const findMetricsNow = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> => {
   const out: Array<{ text: string; index: number }> = []
   metricMatcher.lastIndex = 0
   for (const m of sentence.matchAll(metricMatcher)) {
@@ -137,6 +140,8 @@ export const findMetrics = (sentence: string): ReadonlyArray<{ readonly text: st
   }
   return out
 }
+
+const metricsMemo = memoByText(findMetricsNow)
 
 /** Prepositions and subordinators that open a condition clause. */
 const conditionOpeners = new Set([

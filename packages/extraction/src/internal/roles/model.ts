@@ -18,6 +18,7 @@
  */
 import weights from "./weights.json" with { type: "json" }
 import { dense, denseNames, ngrams, normalise, type Position, type Role, roles, tokens } from "./features.js"
+import { memoByText } from "../offlineText.js"
 
 /** One stage's weights: a bias and, for each input feature, one weight per role. */
 export interface StageWeights {
@@ -262,11 +263,27 @@ export const sentenceProbabilities = (
   positions: boolean
 ): Array<Array<number>> => {
   const vocabulary = vocabularyOf(model)
+  if (!positions) {
+    // without positions a sentence's probabilities depend on its text alone: remembered (overlapping chunks read
+    // the same sentences again)
+    let memo = sentenceMemos.get(model)
+    if (memo === undefined) {
+      memo = memoByText((s) => {
+        const x = sentenceInput(vocabulary, s, undefined)
+        return stageProbabilities(model.sentence, x.index, x.value)
+      })
+      sentenceMemos.set(model, memo)
+    }
+    // copies: the memo's arrays stay as computed whatever a caller does with the answer
+    return sentences.map((s) => [...memo(s)])
+  }
   return sentences.map((s, i) => {
-    const x = sentenceInput(vocabulary, s, positions ? { index: i, count: sentences.length } : undefined)
+    const x = sentenceInput(vocabulary, s, { index: i, count: sentences.length })
     return stageProbabilities(model.sentence, x.index, x.value)
   })
 }
+
+const sentenceMemos = new WeakMap<RoleModel, (sentence: string) => ReadonlyArray<number>>()
 
 /**
  * The role of each sentence of a block, read in order (both stages).
