@@ -67,6 +67,13 @@ describe("role features and rules", () => {
     expect(claimSection("## 3.2 Model Architecture")).toBe("methods")
     expect(claimSection("## Introduction")).toBe("introduction")
     expect(claimSection("## Abstract")).toBe("abstract")
+    // how the experiments were run is set-up, what they found is results
+    expect(claimSection("## 3 Experimental Setup")).toBe("methods")
+    expect(claimSection("## 4.1 Experiment methodology")).toBe("methods")
+    expect(claimSection("## 5 Implementation Details")).toBe("methods")
+    expect(claimSection("## 4.2 Preliminary Results")).toBe("results")
+    expect(claimSection("## 4 Experiments and Analysis")).toBe("results")
+    expect(claimSection("## 2 Preliminaries")).toBe("introduction")
     expect(claimSectionOfHeading("# Attention Is All You Need")).toBe("none")
     expect(claimSectionOfHeading("## Position Embeddings")).toBe("other")
     const priors = { results: 0.4, methods: 0.05, introduction: 0.1 }
@@ -207,6 +214,18 @@ describe("role features and rules", () => {
     expect(body("However, if we evaluate the best WMT’14 system in this manner, we get 37.0, which is greater than the 35.8 reported by.")).toBeUndefined()
     expect(body("VOC2012 has 20 object classes and one background class.")).toBe("setup")
     expect(body("The segmentation performance is measured by the intersection-over-union (IoU) score, the pixel accuracy and the mean accuracy.")).toBe("setup")
+    // roles3: set-up in the passive, tables and figures as the subject (a converter's REF), announcements, releases
+    expect(body("The training data was duplicated for the mutation data sets.")).toBe("setup")
+    expect(body("ONOS and the PLASE are hosted in two different servers in order to emulate the cloud environment.")).toBe("setup")
+    expect(body("Table REF presents the point cloud RMSE obtained by comparing the generated 3D maps against the 3D maps from the building plans.")).toBe("pointer")
+    expect(body("Fig. REF , shows the entire four-layered S-Graphs+ for C2F2 along with its map accuracy.")).toBe("pointer")
+    expect(body("It can also be seen in Table.")).toBe("pointer")
+    expect(body("We show results in the five indoor sequences of the dataset.")).toBe("description")
+    expect(body("Moreover, we make the algorithm available as a docker file.")).toBe("description")
+    expect(body("Table 2 presents the results obtained by our method, which outperforms all baselines.")).toBeUndefined()
+    expect(body("The two detectors were combined, and the combination was found to miss fewer objects.")).toBeUndefined()
+    expect(body("Both models were tested on the new set, where the grouped model reached 55.7% accuracy.")).toBeUndefined()
+    expect(body("As it can be observed in the table, S-Graphs+ is more accurate than the baseline in most of the cases.")).toBeUndefined()
     // in an abstract these read as the summary of a finding: the body rules are not applied there
     expect(nonFindingReason("EMG data collected from nine amputees is used to validate the proposed features.")).toBeUndefined()
     expect(nonFindingReason("We also analyze the trajectories predicted by our model.")).toBeUndefined()
