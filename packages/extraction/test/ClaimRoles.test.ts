@@ -74,6 +74,7 @@ describe("role features and rules", () => {
     expect(claimSection("## 4.2 Preliminary Results")).toBe("results")
     expect(claimSection("## 4 Experiments and Analysis")).toBe("results")
     expect(claimSection("## 2 Preliminaries")).toBe("introduction")
+    expect(claimSection("## 3 Evaluation of Different Covert Channel Configurations")).toBe("results")
     expect(claimSectionOfHeading("# Attention Is All You Need")).toBe("none")
     expect(claimSectionOfHeading("## Position Embeddings")).toBe("other")
     const priors = { results: 0.4, methods: 0.05, introduction: 0.1 }
@@ -220,6 +221,7 @@ describe("role features and rules", () => {
     expect(body("Table REF presents the point cloud RMSE obtained by comparing the generated 3D maps against the 3D maps from the building plans.")).toBe("pointer")
     expect(body("Fig. REF , shows the entire four-layered S-Graphs+ for C2F2 along with its map accuracy.")).toBe("pointer")
     expect(body("It can also be seen in Table.")).toBe("pointer")
+    expect(body("Here are the results: {{table:270ba9d2-f1fe-49cd-b00a-c14489dc3d87}}")).toBe("pointer")
     expect(body("We show results in the five indoor sequences of the dataset.")).toBe("description")
     expect(body("Moreover, we make the algorithm available as a docker file.")).toBe("description")
     expect(body("Table 2 presents the results obtained by our method, which outperforms all baselines.")).toBeUndefined()

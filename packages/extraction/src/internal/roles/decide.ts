@@ -47,11 +47,14 @@ export const claimSection = (heading: string): ClaimSection => {
   if (/^(?:introduction|background|motivation|overview|preliminar(?!y (?:results?|experiments?|evaluations?|findings|studies|analys)))/.test(h)) {
     return "introduction"
   }
-  // "Experimental setup", "Experiment methodology", "Implementation details": how the experiments were run, not what
-  // they found (before the results words: "experiment" alone is a results heading)
+  // "Experimental Setup", "Experiment Settings", "Experiment methodology", "Evaluation protocol": how the experiments
+  // were run, not what they found ("experiment" alone makes a results heading). Read on the heading proper, its first
+  // five words: an inline heading runs into its paragraph ("Experiment Settings In all of our experiments ...").
+  const proper = h.split(/\s+/).slice(0, 5).join(" ")
   if (
-    /\b(?:set-?ups?|settings?|methodology|protocols?|implementation|configurations?|details|procedures?|hyper-?parameters?|datasets?|data sets?|baselines?|metrics)\b/.test(h) &&
-    !/result|finding|discussion|analys|ablation|comparison|performance|observation/.test(h)
+    /\b(?:experiment\w*|evaluation)\b/.test(proper) &&
+    /\b(?:set-?ups?|settings?|methodology|protocols?|details|configurations?|procedures?|hyper-?parameters?|metrics)\b/.test(proper) &&
+    !/result|finding|discussion|analys|ablation|comparison|performance|observation|\b(?:evaluation|evaluating|effects?|impact|influence|sensitivity|robustness|study) (?:of|on)\b/.test(proper)
   ) return "methods"
   if (/result|experiment|evaluation|discussion|finding|performance|benchmark|empirical|ablation|comparison|analysis|case stud|observation|effect of|impact of|error analys|qualitative|quantitative|main results/.test(h)) return "results"
   if (/method|approach|model|materials|setup|set-up|settings?$|data|dataset|corpus|implementation|framework|algorithm|design|procedure|simulation|architecture|protocol|formulation|proposed|technique|training|baseline|hyper-?parameter|notation|problem (?:statement|definition|formulation)|task definition|objective function|loss|network|encoder|decoder|attention|module|layer/.test(h)) return "methods"
@@ -251,6 +254,10 @@ export const bodyNonFindingReason = (
   const shown = named.replace(/\bobtained (?:by|with|from|using|on|in|for)\b/g, "")
     .replace(/\b(we (?:\w+ )?(?:show|present|report|give|provide) (?:\w+ )?)results? (?:in|on)\b/g, "$1")
   if (tableSubjectRe.test(lower.trim()) && !strictOutcomeRe.test(shown)) return "pointer"
+  // "Here are the results: {{table:...}}"
+  if (/^(?:here|below) (?:are|is) (?:the |our |some )?(?:[\w-]+ )?(?:results?|numbers|scores|statistics|details)\b/.test(lower) && !strictOutcomeRe.test(shown)) {
+    return "pointer"
+  }
   if (weAnnounceRe.test(lower) && !strictOutcomeRe.test(shown)) return "description"
   if ((comparedInRe.test(lower) || /\b(?:is|are) (?:\w+ )?provided in (?:the )?(?:table|tab\.|fig\.?|figure)\b/.test(lower)) && !outcomeWords.test(named)) {
     return "pointer"
