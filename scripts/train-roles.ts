@@ -24,11 +24,15 @@
  * against its section; then, with `--eval`, the held-out figures.
  *
  *   npx tsx --conditions=@kg/source scripts/train-roles.ts [--dry-run] [--eval] [--exclude-fold K --out FILE]
- *     [--abstract-threshold T]
+ *     [--abstract-threshold T] [--fold-models PREFIX]
  *
  * `ROLES_L2_SENTENCE` / `ROLES_L2_SEQUENCE` (comma-separated) override the grids.
  * `--exclude-fold K --out FILE` trains without the abstracts of fold K (0-4) and writes the weights to FILE: a
  * development model whose fold K is unseen, for end-to-end runs (`eval-claims.ts --fold K --weights FILE`).
+ * `--fold-models PREFIX` writes the five models of the cross-validation itself (fold K's sentence and sequence models
+ * fitted without fold K) to PREFIX0.json .. PREFIX4.json and stops: the out-of-fold models for `why-claims.ts --folds`
+ * in one training instead of five (the vocabulary is the whole training set's: an n-gram seen only in fold K gets no
+ * weight without fold K, so this changes nothing but the n-grams' count threshold at the margin).
  * `--abstract-threshold T` records the threshold for abstracts chosen out of fold on what the extractor keeps end to
  * end (`why-claims.ts --folds 0:f0.json,...,4:f4.json --choose 0.76` over the five fold models); without it the
  * shipped weights' value is kept.
@@ -54,6 +58,8 @@ const argValue = (name: string): string | undefined =>
   process.argv.indexOf(name) >= 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined
 const excludeFold = argValue("--exclude-fold") === undefined ? undefined : Number(argValue("--exclude-fold"))
 const outPath = argValue("--out") ?? outFile
+/** `--fold-models PREFIX`: write the five fold models of the cross-validation to PREFIX0.json .. PREFIX4.json and stop. */
+const foldModelsPrefix = argValue("--fold-models")
 const abstractThreshold: number | undefined = argValue("--abstract-threshold") !== undefined
   ? Number(argValue("--abstract-threshold"))
   : excludeFold === undefined && existsSync(outFile)
@@ -70,7 +76,27 @@ const data = Effect.runSync(RoleClassifier.readData(dataDir))
 const trainBlocks = data.train.filter((b) => excludeFold === undefined || foldOf(b) !== excludeFold)
 console.log(`training: ${trainBlocks.length} abstracts from ${dataDir} ` +
   `(${trainBlocks.filter((b) => b.source === "scifact").length} SciFact development abstracts)`)
-const trained = train(trainBlocks, { sentenceL2: L2_GRID_SENTENCE, sequenceL2: L2_GRID_SEQUENCE, log: (l) => console.log(l) })
+const trained = train(trainBlocks, {
+  sentenceL2: L2_GRID_SENTENCE,
+  sequenceL2: L2_GRID_SEQUENCE,
+  log: (l) => console.log(l),
+  foldModels: foldModelsPrefix !== undefined,
+  refit: foldModelsPrefix === undefined,
+  // `--reuse-sentence PREFIX`: the sentence models of earlier fold models (same features), to develop the sequence model
+  ...(argValue("--reuse-sentence") === undefined ? {} : {
+    reuseSentence: Array.from({ length: 5 }, (_, k) => JSON.parse(readFileSync(`${argValue("--reuse-sentence")}${k}.json`, "utf8")) as RoleModel)
+  })
+})
+if (foldModelsPrefix !== undefined) {
+  const shippedPriors = existsSync(outFile) ? (JSON.parse(readFileSync(outFile, "utf8")) as RoleModel).sectionPriors : undefined
+  trained.foldModels!.forEach((m, k) => {
+    const file = `${foldModelsPrefix}${k}.json`
+    writeFileSync(file, JSON.stringify({ ...m, sectionPriors: shippedPriors, trained: { excludedFold: k, foldModelOf: "train-roles.ts --fold-models" } }) + "\n")
+    console.log(`wrote ${file}`)
+  })
+  console.log(`out of fold: ${JSON.stringify(trained.outOfFold)}; done in ${Math.round((Date.now() - started) / 1000)} s`)
+  process.exit(0)
+}
 const model: RoleModel = trained.model
 const trainingPrior = trained.prior
 const threshold = model.threshold

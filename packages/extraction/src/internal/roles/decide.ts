@@ -44,7 +44,18 @@ export const claimSection = (heading: string): ClaimSection => {
   if (/\b(?:related work|related works|prior work|previous work|literature review|related literature|related research|state of the art)\b/.test(h)) return "related"
   if (/acknowledg|^references?\b|^bibliograph|^appendi|^funding|data availability|code availability|author contribution|conflicts? of interest|competing interest|^supplementa|^declaration|^ethics|^reproducibility|^broader impact|^checklist/.test(h)) return "back"
   if (/conclu|^summary and|^outlook|^closing|^final remarks|^concluding/.test(h)) return "conclusion"
-  if (/^(?:introduction|background|motivation|overview|preliminar)/.test(h)) return "introduction"
+  if (/^(?:introduction|background|motivation|overview|preliminar(?!y (?:results?|experiments?|evaluations?|findings|studies|analys)))/.test(h)) {
+    return "introduction"
+  }
+  // "Experimental Setup", "Experiment Settings", "Experiment methodology", "Evaluation protocol": how the experiments
+  // were run, not what they found ("experiment" alone makes a results heading). Read on the heading proper, its first
+  // five words: an inline heading runs into its paragraph ("Experiment Settings In all of our experiments ...").
+  const proper = h.split(/\s+/).slice(0, 5).join(" ")
+  if (
+    /\b(?:experiment\w*|evaluation)\b/.test(proper) &&
+    /\b(?:set-?ups?|settings?|methodology|protocols?|details|configurations?|procedures?|hyper-?parameters?|metrics)\b/.test(proper) &&
+    !/result|finding|discussion|analys|ablation|comparison|performance|observation|\b(?:evaluation|evaluating|effects?|impact|influence|sensitivity|robustness|study) (?:of|on)\b/.test(proper)
+  ) return "methods"
   if (/result|experiment|evaluation|discussion|finding|performance|benchmark|empirical|ablation|comparison|analysis|case stud|observation|effect of|impact of|error analys|qualitative|quantitative|main results/.test(h)) return "results"
   if (/method|approach|model|materials|setup|set-up|settings?$|data|dataset|corpus|implementation|framework|algorithm|design|procedure|simulation|architecture|protocol|formulation|proposed|technique|training|baseline|hyper-?parameter|notation|problem (?:statement|definition|formulation)|task definition|objective function|loss|network|encoder|decoder|attention|module|layer/.test(h)) return "methods"
   return "other"
@@ -169,6 +180,27 @@ const dataSizeRe =
 const wePointerRe =
   /\bwe (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,50}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
 
+/**
+ * A table or figure as the subject or place of a sentence that states nothing itself, with a converter's `REF`
+ * placeholder or a number: "Table REF presents the point cloud RMSE obtained by ...", "Fig. REF, shows the entire
+ * ...", "REF presents the ATE for all baseline methods", "It can also be seen in Table.", "The accuracy ... can be
+ * observed qualitatively in the top view ... in Fig. REF."
+ */
+const tableSubjectRe =
+  /^(?:(?:table|tab\.|figure|fig\.|figs\.)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*,?\s*|ref\s+)(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?|includes?)\b(?!\s+(?:that|how)\b)|^(?:it|this) can (?:also )?be (?:seen|observed|found) in (?:the )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$|\bcan be (?:\w+ly )?(?:seen|observed|found|visuali[sz]ed) (?:\w+ly )?in (?:the )?(?:[\w-]+ ){0,4}?(?:of )?(?:the )?(?:[\w-]+ ){0,3}?(?:in )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$/
+
+/** The authors' own announcement of results or a release: "We show results in the five indoor sequences", "we make the algorithm available as a docker file". */
+const weAnnounceRe =
+  /^(?:[a-z]+,\s*)?we (?:also |further |then |now |first |finally )?(?:show|present|report|give|provide) (?:the |our |some |more |additional |further |experimental |quantitative |qualitative )?(?:results?|experiments?|evaluations?) (?:in|on|for|of|over|across)\b|\b(?:make|made|makes) (?:the |our |this )?(?:[\w-]+ ){0,3}?(?:publicly |freely |openly )?(?:available|public|open-?source)\b/
+
+/**
+ * Set-up told in the passive: "The training data was duplicated for the mutation data sets.", "Both models were
+ * tested in an out of distribution data set.", "ONOS and the PLASE are hosted in two different servers", "The Cassini
+ * whitebox is operated by the OcNOS operating system".
+ */
+const passiveSetupRe =
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against)\b/
+
 /** What a comparison was for, never an outcome: "to ensure a fair comparison", "to be comparable with". */
 const fairComparisonRe = /\b(?:to (?:ensure|guarantee|allow|enable|make|keep) (?:a |the )?(?:fair|direct|meaningful) comparisons?|for (?:a |the )?fair comparisons?|to be (?:directly )?comparable (?:with|to))\b/
 
@@ -218,6 +250,15 @@ export const bodyNonFindingReason = (
     (!strictOutcomeRe.test(named) ||
       /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
   ) return "pointer"
+  // (a participle names what is shown, not an outcome: "the RMSE obtained by comparing ...", "we show results in ...")
+  const shown = named.replace(/\bobtained (?:by|with|from|using|on|in|for)\b/g, "")
+    .replace(/\b(we (?:\w+ )?(?:show|present|report|give|provide) (?:\w+ )?)results? (?:in|on)\b/g, "$1")
+  if (tableSubjectRe.test(lower.trim()) && !strictOutcomeRe.test(shown)) return "pointer"
+  // "Here are the results: {{table:...}}"
+  if (/^(?:here|below) (?:are|is) (?:the |our |some )?(?:[\w-]+ )?(?:results?|numbers|scores|statistics|details)\b/.test(lower) && !strictOutcomeRe.test(shown)) {
+    return "pointer"
+  }
+  if (weAnnounceRe.test(lower) && !strictOutcomeRe.test(shown)) return "description"
   if ((comparedInRe.test(lower) || /\b(?:is|are) (?:\w+ )?provided in (?:the )?(?:table|tab\.|fig\.?|figure)\b/.test(lower)) && !outcomeWords.test(named)) {
     return "pointer"
   }
@@ -236,6 +277,12 @@ export const bodyNonFindingReason = (
     (usedRe.test(lower) || evaluatedWithRe.test(lower) || builtOnRe.test(lower) || dataSizeRe.test(lower)) &&
     !outcomeWords.test(named) && !/%|\bper ?cent/.test(lower) &&
     // a metric with a value is a measurement ("within 0.5 BLEU points of the best result if it is used to rescore")
+    !(findMetrics(sentence).length > 0 && /\d/.test(sentence.replace(/\b(?:table|figure|fig\.)\s*\d+/gi, "")))
+  ) return "setup"
+  if (
+    passiveSetupRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower) && !/%|\bper ?cent/.test(lower) &&
+    // a second clause that reports what happened: "... and the error fell by 2 points", "... were found to overfit"
+    !/\b(?:found|shown|observed|proven) to\b|\b(?:fell|rose|dropped|grew|declined|doubled|halved|tripled|plateaued|diverged|overfit(?:s|ted)?)\b|\b\d+(?:\.\d+)? (?:points?|times|x)\b/.test(lower) &&
     !(findMetrics(sentence).length > 0 && /\d/.test(sentence.replace(/\b(?:table|figure|fig\.)\s*\d+/gi, "")))
   ) return "setup"
   if (mightDifferRe.test(lower) && !findingFrameRe.test(lower)) return "limitation"

@@ -86,6 +86,19 @@ export interface TrainOptions {
   readonly log?: ((line: string) => void) | undefined
   /** The finding threshold to keep instead of choosing one out of fold. */
   readonly threshold?: number | undefined
+  /**
+   * Also return the five fold models of the cross-validation (fold K's sentence and sequence models, both fitted
+   * without fold K): out-of-fold models for end-to-end runs (`scripts/why-claims.ts --folds`) at the cost of one
+   * training instead of five (`train-roles.ts --fold-models PREFIX`).
+   */
+  readonly foldModels?: boolean | undefined
+  /** With `foldModels`, false: no refit on all the data (the returned model is fold 0's), for development runs. */
+  readonly refit?: boolean | undefined
+  /**
+   * Development of the sequence model: the five fold models of an earlier run with the same sentence features and
+   * vocabulary (`--fold-models`); their sentence models are reused (no sentence fit), only the sequence model is fitted.
+   */
+  readonly reuseSentence?: ReadonlyArray<RoleModel> | undefined
 }
 
 /** What {@link train} returns: the model (no section priors) and its out-of-fold figures. */
@@ -101,6 +114,8 @@ export interface Trained {
     /** Precision and recall of P(result) >= threshold on the CSAbstruct blocks. */
     readonly findings: { readonly precision: number; readonly recall: number }
   }
+  /** With `foldModels`: fold K's model, fitted without fold K (the chosen L2 strengths; threshold as the model's). */
+  readonly foldModels?: ReadonlyArray<RoleModel> | undefined
 }
 
 /** Trains the classifier on labelled blocks (see the module's comment). */
@@ -153,11 +168,19 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     positioned: Array<Array<number>>
     unpositioned: Array<Array<number>>
   }
+  const sentenceFolds = new Map<number, Array<Fitted>>()
   const oofSentence = (l2: number): Array<Probs> => {
     const probs: Array<Probs> = blocks.map(() => ({ positioned: [], unpositioned: [] }))
+    const fittedFolds: Array<Fitted> = []
+    if (options.foldModels === true) sentenceFolds.set(l2, fittedFolds)
     for (let k = 0; k < FOLDS; k++) {
       if (folds[k]!.length === 0) continue
-      const fitted = fit(sentenceExamples(all.filter((i) => foldOf(blocks[i]!) !== k)), F1, K, { l2 })
+      const reused = options.reuseSentence?.[k]
+      if (reused !== undefined && reused.vocabulary.join("\n") !== vocabulary.join("\n")) throw new Error("reuseSentence: another vocabulary")
+      const fitted: Fitted = reused !== undefined
+        ? { iterations: 0, bias: [...reused.sentence.bias], weights: reused.sentence.weights.map((w) => [...w]) }
+        : fit(sentenceExamples(all.filter((i) => foldOf(blocks[i]!) !== k)), F1, K, { l2 })
+      fittedFolds[k] = fitted
       log(`  sentence model, L2 ${l2}, fold ${k}: ${fitted.iterations} iterations [${elapsed()}]`)
       for (const bi of folds[k]!) {
         probs[bi] = {
@@ -205,12 +228,15 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
         : [{ index: x.index, value: x.value, label, weight: x.positioned ? 1 : UNPOSITIONED_WEIGHT }]
     })
   const seqFold = seqInputs.map((x) => foldOf(blocks[x.block]!))
-  let bestSequence: { l2: number; loss: number; oof: Array<Array<number>> } | undefined
+  let bestSequence: { l2: number; loss: number; oof: Array<Array<number>>; folds: Array<Fitted> } | undefined
   for (const l2 of options.sequenceL2) {
     const oof: Array<Array<number>> = new Array(seqInputs.length)
+    const fittedFolds: Array<Fitted> = []
     for (let k = 0; k < FOLDS; k++) {
       if (folds[k]!.length === 0) continue
       const fitted = fit(seqExamples((i) => seqFold[i] !== k), F2, K, { l2 })
+      log(`  sequence model, L2 ${l2}, fold ${k}: ${fitted.iterations} iterations [${elapsed()}]`)
+      fittedFolds[k] = fitted
       seqInputs.forEach((x, i) => {
         if (seqFold[i] === k) oof[i] = predict(fitted, x.index, x.value)
       })
@@ -221,7 +247,7 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     })
     const loss = logLoss(pairs)
     log(`sequence model, L2 ${l2}: out-of-fold log loss ${loss.toFixed(4)} [${elapsed()}]`)
-    if (bestSequence === undefined || loss < bestSequence.loss) bestSequence = { l2, loss, oof }
+    if (bestSequence === undefined || loss < bestSequence.loss) bestSequence = { l2, loss, oof, folds: fittedFolds }
   }
 
   // 3. the finding threshold, out of fold, on the CSAbstruct blocks (read with positions, decoded when better)
@@ -280,25 +306,31 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     `findings precision ${findings.precision.toFixed(4)} recall ${findings.recall.toFixed(4)} [${elapsed()}]`)
 
   // 4. refit on everything
-  const sentenceModel = fit(sentenceExamples(all), F1, K, { l2: bestSentence!.l2 })
-  const sequenceModel = fit(seqExamples(() => true), F2, K, { l2: bestSequence!.l2 })
-  log(`refitted [${elapsed()}]`)
-  const rounded = (m: Fitted) => ({ bias: m.bias.map((x) => round(x)), weights: m.weights.map((w) => w.map((x) => round(x))) })
   const prior = round(
     blocks.reduce((n, b) => n + b.labels.filter((l) => l === "result").length, 0) / Math.max(1, labelledSentences)
   )
+  const noRefit = options.foldModels === true && options.refit === false
+  const sentenceModel = noRefit ? sentenceFolds.get(bestSentence!.l2)![0]! : fit(sentenceExamples(all), F1, K, { l2: bestSentence!.l2 })
+  const sequenceModel = noRefit ? bestSequence!.folds[0]! : fit(seqExamples(() => true), F2, K, { l2: bestSequence!.l2 })
+  log(`refitted [${elapsed()}]`)
+  const rounded = (m: Fitted) => ({ bias: m.bias.map((x) => round(x)), weights: m.weights.map((w) => w.map((x) => round(x))) })
+  const modelOf = (sentence: Fitted, sequence: Fitted): RoleModel => ({
+    roles: [...roles],
+    dense: [...denseNames],
+    vocabulary,
+    sentence: rounded(sentence),
+    context: [...contextNames],
+    sequence: rounded(sequence),
+    ...(useDecoding ? { transitions } : {}),
+    threshold,
+    prior
+  })
+  const foldModels = options.foldModels === true
+    ? Array.from({ length: FOLDS }, (_, k) => modelOf(sentenceFolds.get(bestSentence!.l2)![k]!, bestSequence!.folds[k]!))
+    : undefined
   return {
-    model: {
-      roles: [...roles],
-      dense: [...denseNames],
-      vocabulary,
-      sentence: rounded(sentenceModel),
-      context: [...contextNames],
-      sequence: rounded(sequenceModel),
-      ...(useDecoding ? { transitions } : {}),
-      threshold,
-      prior
-    },
+    model: modelOf(sentenceModel, sequenceModel),
+    ...(foldModels === undefined ? {} : { foldModels }),
     sentenceL2: bestSentence!.l2,
     sequenceL2: bestSequence!.l2,
     prior,
