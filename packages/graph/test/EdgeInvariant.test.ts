@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { type Finding, toFinding } from "@kg/core/Domain"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
-import { strongEdgeViolations } from "../src/internal/claims/edgeInvariant.js"
+import { gateStrong, strongEdgeViolations } from "../src/internal/claims/edgeInvariant.js"
 import { findingsOf } from "../src/internal/claims/findings.js"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -48,6 +48,9 @@ describe("strong-edge invariant", () => {
     expect(strongEdgeViolations(f({ ...transformer, subject: null }), transformer).join("; ")).toMatch(/not stated/)
     expect(strongEdgeViolations(f({ ...transformer, subject: "the proposed model" }), f({ ...transformer, subject: "our method" })).join("; "))
       .toMatch(/generic subject/)
+    // a clause word misread as the subject (a real pair of two unseen papers: "Since [formula] was arbitrary, ...")
+    expect(strongEdgeViolations(f({ subject: "Since", outcome: "arbitrary" }), f({ subject: "Since", outcome: "arbitrary" })).join("; "))
+      .toMatch(/clause word/)
   })
 
   it("rejects different metrics, datasets and tasks, and a metric on one side only", () => {
@@ -76,6 +79,20 @@ describe("strong-edge invariant", () => {
       f({ subject: "BugLocator", outcome: "useful", direction: "up" }),
       f({ subject: "BugLocator", outcome: "useful", direction: "up" })
     ).join("; ")).toMatch(/outcome is not stated/)
+  })
+
+  it("the linker's gate turns a strong decision between different findings into a candidate, and passes the rest", () => {
+    const replicate = { decision: "replicates" as const, candidate: null, reason: "same direction (up)" }
+    const weighted = f({ ...transformer, subject: "Weighted Transformer" })
+    const gated = gateStrong(replicate, transformer, weighted)
+    expect(gated.decision).toBe("weak_link")
+    expect(gated.candidate).toBe("replicates")
+    expect(gated.reason).toMatch(/strict check \(different subjects/)
+    // near miss: the same finding passes unchanged, and so does a decision that is not strong
+    expect(gateStrong(replicate, transformer, f({ ...transformer, subject: "big Transformer" }))).toBe(replicate)
+    const weak = { decision: "weak_link" as const, candidate: "replicates" as const, reason: "(candidate)" }
+    expect(gateStrong(weak, transformer, weighted)).toBe(weak)
+    expect(gateStrong({ decision: "merge" as const, candidate: null, reason: "" }, transformer, weighted).decision).toBe("weak_link")
   })
 
   it.effect("the linker writes no strong edge that breaks it", () =>

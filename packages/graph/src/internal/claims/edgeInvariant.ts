@@ -38,6 +38,9 @@ const acronymOf = (short: string, long: string): boolean => {
   return s.length >= 2 && /^[a-z0-9]+$/.test(s) && initials === s
 }
 
+/** Words that open a clause, not a noun phrase: a subject that is one of them was misread. */
+const CLAUSE_WORD = /^(?:since|having|where|when|while|because|although|though|if|as|after|before|then|thus|hence|however|moreover|more|specially|specifically|finally|first|second|third|also|so|here|there|which|that|what|how|why)$/i
+
 /** Why two findings' subjects are not one resolved subject, or null when they are. */
 export const subjectViolation = (a: Finding, b: Finding): string | null => {
   for (const f of [a, b]) {
@@ -46,6 +49,10 @@ export const subjectViolation = (a: Finding, b: Finding): string | null => {
         ? `an unresolved self-reference ("${f.selfReference}"): each paper's own contribution`
         : "a subject is not stated"
     }
+  }
+  // a clause word read as a subject ("Since [formula] was arbitrary", "Having [formula] will be useful") names nothing
+  for (const f of [a, b]) {
+    if (CLAUSE_WORD.test(f.subject!.trim())) return `no subject, a clause word ("${f.subject}")`
   }
   const ba = baseSubject(a.subject!).base, bb = baseSubject(b.subject!).base
   const strip = (k: ReadonlySet<string>) => new Set(Array.from(k).filter((x) => !VARIANT_KEYS.has(x)))
