@@ -87,6 +87,16 @@ describe("Findings", () => {
     expect(claims[1]!.finding.value).toBe(41.8)
   })
 
+  it("reads \"we find no evidence that X\" as a negated finding about X, not about \"we\"", () => {
+    const f = findingOf("We find no evidence that dropout improves accuracy on CIFAR-10.")
+    expect(f).toMatchObject({ subject: "dropout", selfReference: null, direction: "null", negated: true, metric: "accuracy", dataset: "CIFAR-10" })
+    expect(findingOf("There is no evidence that aspirin reduces the risk of stroke.")).toMatchObject({ subject: "aspirin", direction: "null", negated: true })
+    const of = findingOf("We found no evidence of an association between aspirin and stroke.")
+    expect(of).toMatchObject({ selfReference: null, direction: "null", negated: true })
+    // the positive frame is untouched
+    expect(findingOf("We found that dropout improves accuracy on CIFAR-10.")).toMatchObject({ subject: "dropout", direction: "up", negated: false })
+  })
+
   it("decodes an LLM's partial finding and completes it", () => {
     const claim = Schema.decodeUnknownSync(ExtractedClaim)({
       text: "SliceNet achieves 26.1 BLEU on WMT 2014 English-German.",

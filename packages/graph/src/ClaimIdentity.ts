@@ -347,7 +347,8 @@ const OPENER = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|fi
 
 /**
  * A report frame: "We find that X", "Here we show that X", "Our results
- * indicate that X", "RESULTS X". The finding's subject is X, not "we".
+ * indicate that X", "RESULTS X", and its negation "We find no evidence that
+ * X". The finding's subject is X, not "we".
  */
 const REPORT_FRAME = new RegExp(
   "^(?:(?:background|objectives?|methods?|results?|conclusions?|interpretation|findings|significance|purpose|aims?)\\s*:?\\s+)?" +
@@ -356,7 +357,13 @@ const REPORT_FRAME = new RegExp(
     "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +
     "(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|" +
     "revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|" +
-    "concluded|confirm|confirmed)\\s+that\\s+)?",
+    "concluded|confirm|confirmed)\\s+that\\s+|" +
+    // a negated report frame ("We find no evidence that X", "we saw little evidence of X"): a (negated) finding about X
+    "(?:here\\s+)?(?:we|our (?:results|data|findings|study|analysis|analyses|experiments)|these (?:results|data|findings)|" +
+    "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +
+    "(?:find|finds|found|observe|observed|see|saw|detect|detected|show|shows|showed|provide|provides|provided|report|reports|reported)\\s+" +
+    "(?:no|little|not any|insufficient)\\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct)\\s+)*" +
+    "(?:evidence|support|sign|signs|indication|indications)\\s+(?:that|of|for)\\s+)?",
   "i"
 )
 

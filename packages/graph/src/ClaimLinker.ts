@@ -44,6 +44,7 @@ import {
   shrunkMean,
   splitPair
 } from "./internal/claims/blocking.js"
+import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
 import { Nli } from "./Nli.js"
@@ -387,7 +388,13 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         stemsB: sb,
         weight
       })
-      const d = ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t)
+      // the strict invariant last: a strong decision between findings not equal in subject and outcome is a candidate
+      const d = gateStrong(
+        ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t),
+        findings.get(a.claim_id)!,
+        findings.get(b.claim_id)!
+      )
+      if (d.candidate !== null && d.reason.includes("by the strict check")) decisions.strictCheck = (decisions.strictCheck ?? 0) + 1
       return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
   // A claim links to what it is most specifically about: a pair survives when its subject is within
@@ -479,7 +486,11 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         weight
       })
       const comparison = ClaimIdentity.compareFindings(findings.get(x)!, findings.get(y)!, { a: a.text, b: b.text })
-      const d = ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t).decision
+      const d = gateStrong(
+        ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t),
+        findings.get(x)!,
+        findings.get(y)!
+      ).decision
       decided.set(pairKey(x, y), d)
       return d
     })

@@ -66,6 +66,11 @@ export interface Pattern {
   readonly memberClaimIds: ReadonlyArray<string>
   /** Claims quoted (offline) or cited (LLM) by the statement. */
   readonly representativeClaimIds: ReadonlyArray<string>
+  /**
+   * When the papers disagree about the pattern's entity (one reports a change, another that change negated): the
+   * sentence saying so, naming both sides; null otherwise.
+   */
+  readonly disagreement: string | null
 }
 
 /**

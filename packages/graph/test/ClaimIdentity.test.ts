@@ -65,13 +65,17 @@ describe("ClaimIdentity.subjectOverlap: the same specific thing", () => {
       expect(ClaimIdentity.selfReferential(t)).toBe(true)
     }
     for (const t of ["fastText outperforms CNNs on text classification.", "ALDH1 expression is associated with poor prognosis.",
-      "Dropout reduces overfitting in deep networks."]) {
+      "Dropout reduces overfitting in deep networks.",
+      // a negated report frame: a (negated) finding about X, not about "we"
+      "We find no evidence that dropout improves accuracy on CIFAR-10.", "We found no evidence of an association between aspirin and stroke.",
+      "Here we observed little evidence that low-dose aspirin reduces the risk of stroke."]) {
       expect(ClaimIdentity.selfReferential(t)).toBe(false)
     }
   })
   it("a claim's subject: stated, a pronoun, or a lost placeholder", () => {
     expect(ClaimIdentity.subjectPhrase("We find that daily low-dose aspirin does not reduce the risk of stroke.")).toBe("daily low-dose aspirin")
     expect(ClaimIdentity.subjectPhrase("Moreover, the gains are consistent over different model architectures.")).toBe("the gains")
+    expect(ClaimIdentity.subjectPhrase("We find no evidence that daily low-dose aspirin reduces the risk of stroke.")).toBe("daily low-dose aspirin")
     expect(ClaimIdentity.unresolvedSubject("In the regions in between they show the same behaviour.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("A cause for this could be its single-step accuracy profile.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("ALDH1 expression is associated with poorer prognosis.")).toBe(false)

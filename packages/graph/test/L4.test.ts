@@ -456,6 +456,39 @@ describe("L4 matching and statements", () => {
     expect(out.keywords).not.toContain("figure ref")
     expect(out.domainTags).toEqual(["vision"])
   })
+  it("a disputed pattern's statement says that the papers disagree, and its title names an entity once", () => {
+    const members = [
+      { claimId: "a1", text: "Low-dose aspirin reduces the risk of stroke in older adults.", papers: ["A"], similarity: 0.9, domainTags: [] },
+      { claimId: "b1", text: "Low-dose aspirin did not reduce the risk of stroke in old adults.", papers: ["B"], similarity: 0.8, domainTags: [] }
+    ]
+    const out = l4.composeStatement({
+      members,
+      entities: [
+        { claimId: "a1", entityId: "e1", label: "low-dose aspirin" },
+        { claimId: "b1", entityId: "e1", label: "low-dose aspirin" },
+        { claimId: "a1", entityId: "e2", label: "older adults" },
+        { claimId: "b1", entityId: "e3", label: "old adults" }
+      ],
+      relations: [],
+      keywords: ["old adult", "older adults", "risk", "stroke"],
+      memberTerms: [new Set(["low", "dose", "aspirin", "reduce", "risk", "stroke", "old", "adult"]), new Set(["low", "dose", "aspirin", "reduce", "risk", "stroke", "old", "adult"])],
+      disputes: [{ entity: "e1", label: "low-dose aspirin", change: "down", changed: ["a1"], negated: ["b1"], changedPapers: ["A"], negatedPapers: ["B"] }]
+    })
+    expect(out.disagreement).toBe("The papers disagree: about low-dose aspirin, 1 paper (A) reports a reduction or loss, 1 paper (B) reports none.")
+    expect(out.statement.startsWith(out.disagreement!)).toBe(true)
+    // no direction is claimed for a dispute
+    expect(out.statement).not.toMatch(/most of them report/)
+    // "older adults" and "old adult(s)" are one term: the title shows it once
+    const title = out.keywords.slice(0, 3)
+    expect(title.filter((k) => /\bold(?:er)? adults?\b/i.test(k))).toHaveLength(1)
+    expect(l4.sameTerm("older adults", "old adult")).toBe(true)
+    expect(l4.sameTerm("larger batches", "large batch")).toBe(true)
+    // near misses: different words, or a different number of words, are different terms
+    expect(l4.sameTerm("older adults", "young adults")).toBe(false)
+    expect(l4.sameTerm("adults", "older adults")).toBe(false)
+    expect(l4.sameTerm("us", "user")).toBe(false)
+  })
+
   it("a principle needs a specific entity and the same direction from two papers; a topic or a generic word is not one", () => {
     const papers: Record<string, ReadonlyArray<string>> = { a1: ["A"], a2: ["A"], b1: ["B"], b2: ["B"], c1: ["C"] }
     const text: Record<string, string> = {
@@ -482,7 +515,17 @@ describe("L4 matching and statements", () => {
     // and "increases accuracy" agree)
     expect(run(["a1", "a2", "c1"])).toBeNull()
     // one paper's reduction and another paper's "does not reduce" about the same entity: a dispute, no direction
-    expect(run(["a1", "a2", "b2"])).toEqual({ members: ["a1", "b2"], shared: ["dropout"], direction: "disputed" })
+    const dispute = run(["a1", "a2", "b2"])
+    expect(dispute).toEqual({
+      members: ["a1", "b2"],
+      shared: ["dropout"],
+      direction: "disputed",
+      disputes: [{ entity: "dropout", label: "dropout", change: "down", changed: ["a1"], negated: ["b2"], changedPapers: ["A"], negatedPapers: ["B"] }]
+    })
+    // the statement and the page say that the papers disagree, naming both sides
+    expect(l4.disagreementOf(dispute!.disputes!)).toBe(
+      "The papers disagree: about dropout, 1 paper (A) reports a reduction or loss, 1 paper (B) reports none."
+    )
     // near miss: the negation within one paper is no dispute between papers
     expect(l4.principleMembers(["a1", "a2"], (id) => papers[id]!, (id) => entities[id]!,
       (id) => ({ a1: text.a1!, a2: "Dropout does not reduce the error of small networks." })[id]!, 2, generic)).toBeNull()

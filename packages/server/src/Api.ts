@@ -628,6 +628,8 @@ export const Pattern = Schema.Struct({
   model: Nullable(Schema.String),
   memberClaimIds: Schema.Array(Schema.String),
   representativeClaimIds: Schema.Array(Schema.String),
+  /** When the papers disagree about the pattern's entity: the sentence saying so, naming both sides. */
+  disagreement: Schema.optional(Schema.String),
   /** The representative claims with their text, status and papers (in `representativeClaimIds` order). */
   representatives: Schema.Array(Schema.Struct({
     claimId: Schema.String,

@@ -476,6 +476,7 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
           model: p.model,
           memberClaimIds: p.memberClaimIds,
           representativeClaimIds: p.representativeClaimIds,
+          ...(p.disagreement === null ? {} : { disagreement: p.disagreement }),
           representatives: p.representativeClaimIds.flatMap((id) => {
             const c = claims.get(id)
             return c === undefined ? [] : [{ claimId: id, text: c.text, status: c.status, paperIds: [...(c.papers ?? [])] }]

@@ -248,6 +248,12 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     expect(stored[0]!.statement).toContain("low-dose aspirin")
     expect(stored[0]!.statement).not.toMatch(/most of them report/)
     expect(summary).toContain("patterns, most supported first")
+    // ... and it says so: the statement and the page name the disagreement, both sides with their papers
+    expect(stored[0]!.statement).toMatch(/^The papers disagree: about [^,]*aspirin, 1 paper \(trial-a\) reports a reduction or loss, 1 paper \(trial-b\) reports none\./)
+    expect(await page.locator(".pattern-dispute").first().textContent()).toMatch(/papers disagree.*trial-a.*trial-b/)
+    // the title names each entity once ("older adults", not also "old adult")
+    const heading = (await page.locator("h2", { hasText: "Disputed" }).first().textContent()) ?? ""
+    expect(heading).not.toMatch(/older adults?.*\bold adults?\b|\bold adults?\b.*older adults?/i)
     await shot(page, "13-patterns")
     await page.close()
   })

@@ -190,6 +190,13 @@ const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:
 const FRAME_THAT =
   /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims)\s+(?:that|:)\s+/i
 
+/**
+ * A negated report frame: "We find no evidence that X", "There is little evidence that X", "Our data provide no
+ * support for the idea that X". The finding is about X, negated (no effect), not about "we".
+ */
+const FRAME_NO_EVIDENCE =
+  /^.{0,200}?\b(?:(?:find|finds|found|observe|observes|observed|see|saw|detect|detects|detected|show|shows|showed|provide|provides|provided|report|reports|reported|there\s+(?:is|was|are|were))\s+)(?:no|little|not any|insufficient)\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct|further)\s+)*(?:evidence|support|sign|signs|indication|indications)\s+(?:(?:(?:for|of)\s+the\s+(?:idea|hypothesis|notion|claim)\s+)?that|of|for)\s+/i
+
 /** "X demonstrate(s) the effectiveness / superiority of Y": Y is what the finding is about. */
 const FRAME_OF =
   /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|confirm|confirms|confirmed|verify|verifies|verified|validate|validates|validated|prove|proves|proved|illustrate|illustrates)\s+(?:the\s+)?(?:effectiveness|superiority|efficacy|benefits?|advantages?|usefulness|value|strength|power|importance|robustness|generality)\s+of\s+(.+?)(?=\s*(?:[,;.]|\bon\b|\bfor\b|\bin\b|\bover\b|\bagainst\b|$))/i
@@ -205,8 +212,10 @@ const FRAME_RAISING =
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
 const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
 
-const unframe = (text: string): { body: string; subject: string | null } => {
+const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean } => {
   let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
+  const none = FRAME_NO_EVIDENCE.exec(body)
+  if (none !== null) return { ...unframe(body.slice(none[0].length)), noEvidence: true }
   // report frames may nest ("Experiments show that we find that ...")
   for (let i = 0; i < 3; i++) {
     const m = FRAME_THAT.exec(body)
@@ -214,15 +223,15 @@ const unframe = (text: string): { body: string; subject: string | null } => {
     body = body.slice(m[0].length)
   }
   const of = FRAME_OF.exec(body)
-  if (of !== null) return { body: `${of[1]} improves`, subject: of[1]! }
+  if (of !== null) return { body: `${of[1]} improves`, subject: of[1]!, noEvidence: false }
   const possessive = FRAME_POSSESSIVE.exec(body)
-  if (possessive !== null) return { body: `${possessive[1]} model has ${possessive[2]}`, subject: `${possessive[1] === "their" ? "their" : "our"} model` }
+  if (possessive !== null) return { body: `${possessive[1]} model has ${possessive[2]}`, subject: `${possessive[1] === "their" ? "their" : "our"} model`, noEvidence: false }
   const raised = FRAME_RAISING.exec(body)
-  if (raised !== null) return { body: `${raised[1]} ${raised[2]}`, subject: raised[1]! }
+  if (raised !== null) return { body: `${raised[1]} ${raised[2]}`, subject: raised[1]!, noEvidence: false }
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
   const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
   body = body.replace(opener, "")
-  return { body, subject: null }
+  return { body, subject: null, noEvidence: false }
 }
 
 /** Predicate words: auxiliaries and the verbs findings are stated with (ends the subject). */
@@ -624,7 +633,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // Direction, from the predicate part (the whole body when the predicate is not found).
   const scopeText = (predicateRest.length > 0 ? predicateRest : body).replace(/\bbut not\b.*$/i, "")
   const unknown = /\b(?:(?:is|are|was|were|remains?|remained)\s+(?:still\s+|largely\s+|currently\s+|poorly\s+)?(?:unknown|unclear|not (?:well )?(?:known|understood|established|clear)|poorly understood|elusive|controversial|debated|obscure)|little is known|remains? to be (?:determined|elucidated|established|seen)|(?:is|are) not (?:yet )?(?:known|understood))\b/i.test(text)
-  const direction = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
+  const stated = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
+  // "We find no evidence that X improves Y": no effect found, stated in the negative
+  const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : stated
   const negated = direction.negated
 
   const comparative = /^(?:(?:also|further|still|significantly|consistently|clearly|substantially|greatly|even|often|only|slightly|all|both)\s+)*(?:outperform|surpass|beat|exceed|underperform|rival|match|achiev|obtain|attain|reach|set|establish)\w*\b/i.test(predicateRest)

@@ -213,7 +213,11 @@ export const patternsView = async (main: HTMLElement): Promise<void> => {
       list.append(h("p", { class: "muted" }, `${patterns.length} patterns, most supported first.`))
       for (const p of patterns) {
         const title = p.keywords.slice(0, 3).join(" · ") || p.domainTags.slice(0, 3).join(" · ") || p.patternId
-        list.append(section(title,
+        list.append(section(p.disagreement === undefined ? title : `Disputed: ${title}`,
+          ...(p.disagreement === undefined ? [] : [
+            h("p", { class: "pattern-dispute", role: "note" },
+              h("span", { class: "badge badge-contested" }, "papers disagree"), " ", p.disagreement)
+          ]),
           h("p", { class: "muted" },
             `${p.support} claims from ${p.paperCount} papers` +
               (p.confidence === null ? "" : ` · confidence ${p.confidence}`) +

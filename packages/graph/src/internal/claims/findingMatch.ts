@@ -316,7 +316,7 @@ const OUTCOME_GENERIC = new Set(Array.from(contentStems(
   "benefit benefits quality accuracy state art difference differences change changes increase increases decrease " +
   "decreases reduction reductions significant significantly role level levels high higher low lower better worse good " +
   "best strong large small number amount effective effectiveness success outcome outcomes way ways considerably " +
-  "substantially much more less boost boosts overhead"
+  "substantially much more less boost boosts overhead useful usefulness helpful par well surprisingly competitive"
 )))
 
 /**

@@ -20,7 +20,9 @@ export const extraColumns = (dimension: number): ReadonlyArray<readonly [string,
   ["paper_count", "INTEGER"],
   ["cohesion", "DOUBLE"],
   ["embedding", `FLOAT[${dimension}]`],
-  ["updated_at", "TIMESTAMP"]
+  ["updated_at", "TIMESTAMP"],
+  // the readable disagreement of a disputed pattern ("Papers disagree about dropout: ..."), null otherwise
+  ["disagreement", "VARCHAR"]
 ]
 
 /** The DDL that adds the columns (idempotent). */
@@ -152,6 +154,31 @@ export const topicalMembers = (
   }
 }
 
+/** Papers that disagree about one specific entity: some report a change, others that change negated. */
+export interface Dispute {
+  readonly entity: string
+  readonly label: string
+  /** The change reported ("up": an improvement or increase; "down": a reduction or loss). */
+  readonly change: "up" | "down"
+  /** Claims reporting the change, and claims reporting it negated ("does not reduce"). */
+  readonly changed: ReadonlyArray<string>
+  readonly negated: ReadonlyArray<string>
+  readonly changedPapers: ReadonlyArray<string>
+  readonly negatedPapers: ReadonlyArray<string>
+}
+
+/** The sentence saying that papers disagree, naming both sides. */
+export const disagreementOf = (disputes: ReadonlyArray<Dispute>): string | null => {
+  if (disputes.length === 0) return null
+  const n = (papers: ReadonlyArray<string>) => `${papers.length} paper${papers.length === 1 ? "" : "s"} (${papers.join(", ")})`
+  const parts = disputes.map((d) => {
+    const change = d.change === "up" ? "an improvement or increase" : "a reduction or loss"
+    return `about ${d.label}, ${n(d.changedPapers)} report${d.changedPapers.length === 1 ? "s" : ""} ${change}, ` +
+      `${n(d.negatedPapers)} report${d.negatedPapers.length === 1 ? "s" : ""} none`
+  })
+  return `The papers disagree: ${parts.join("; ")}.`
+}
+
 /**
  * The members of a cluster that state a cross-paper principle, not a topic: members that mention a **specific**
  * shared entity (informative, not a metric, not generic: `GenericEntities`) named **before** the change word (its
@@ -180,6 +207,8 @@ export const principleMembers = (
     readonly members: ReadonlyArray<string>
     readonly shared: ReadonlyArray<string>
     readonly direction: "up" | "down" | "disputed"
+    /** For a dispute: who reports the change and who reports it negated, per entity. */
+    readonly disputes?: ReadonlyArray<Dispute>
   }
   | null =>
 {
@@ -214,7 +243,7 @@ export const principleMembers = (
   }
   const byKey = new Map<
     string,
-    { entity: string; direction: "up" | "down" | "not-up" | "not-down"; papers: Set<string>; claims: Set<string> }
+    { entity: string; label: string; direction: "up" | "down" | "not-up" | "not-down"; papers: Set<string>; claims: Set<string> }
   >()
   for (const id of members) {
     const change = directionOf(id)
@@ -224,7 +253,7 @@ export const principleMembers = (
       if (!informative(e.label) || e.type === "Metric" || isGeneric(e.entity_id, e.label)) continue
       if (!before(textOf(id), e.label, change.at)) continue
       const key = `${e.entity_id}\u0000${direction}`
-      const slot = byKey.get(key) ?? { entity: e.entity_id, direction, papers: new Set<string>(), claims: new Set<string>() }
+      const slot = byKey.get(key) ?? { entity: e.entity_id, label: e.label, direction, papers: new Set<string>(), claims: new Set<string>() }
       for (const p of papersOf(id)) slot.papers.add(p)
       slot.claims.add(id)
       byKey.set(key, slot)
@@ -233,23 +262,35 @@ export const principleMembers = (
   const qualifying = Array.from(byKey.values()).filter((s) => (s.direction === "up" || s.direction === "down") && s.papers.size >= minPapers)
   if (qualifying.length === 0) {
     // a dispute: about one specific entity, one paper reports a change and another paper that change negated
-    const byEntity = new Map<string, Array<{ direction: string; papers: Set<string>; claims: Set<string> }>>()
+    const byEntity = new Map<string, Array<{ label: string; direction: string; papers: Set<string>; claims: Set<string> }>>()
     for (const slot of byKey.values()) byEntity.set(slot.entity, [...(byEntity.get(slot.entity) ?? []), slot])
     const disputes = Array.from(byEntity.entries()).flatMap(([entity, slots]) =>
-      slots.flatMap((a) => {
+      slots.flatMap((a): Array<Dispute> => {
+        if (a.direction !== "up" && a.direction !== "down") return []
         const b = slots.find((x) => x.direction === `not-${a.direction}`)
         if (b === undefined) return []
         const papers = new Set([...a.papers, ...b.papers])
         const differ = Array.from(a.papers).some((p) => Array.from(b.papers).some((q) => q !== p))
-        return papers.size >= minPapers && differ ? [{ entity, claims: [...a.claims, ...b.claims] }] : []
+        return papers.size >= minPapers && differ
+          ? [{
+            entity,
+            label: a.label,
+            change: a.direction,
+            changed: Array.from(a.claims).sort(),
+            negated: Array.from(b.claims).sort(),
+            changedPapers: Array.from(a.papers).sort(),
+            negatedPapers: Array.from(b.papers).sort()
+          }]
+          : []
       })
     )
     if (disputes.length === 0) return null
-    const kept = new Set(disputes.flatMap((d) => d.claims))
+    const kept = new Set(disputes.flatMap((d) => [...d.changed, ...d.negated]))
     return {
       members: members.filter((id) => kept.has(id)),
       shared: Array.from(new Set(disputes.map((d) => d.entity))).sort(),
-      direction: "disputed"
+      direction: "disputed",
+      disputes
     }
   }
   // one direction per pattern: the one backed by the most papers
@@ -415,6 +456,8 @@ export interface StatementInput {
   readonly keywords: ReadonlyArray<string>
   /** Lemmatised content terms of each member (same order), to tell which keywords are shared. */
   readonly memberTerms: ReadonlyArray<ReadonlySet<string>>
+  /** When the papers disagree about an entity (`principleMembers`' disputes): the statement says so first. */
+  readonly disputes?: ReadonlyArray<Dispute> | undefined
 }
 
 /** The composed statement and what it was built from. */
@@ -424,6 +467,36 @@ export interface ComposedStatement {
   readonly keywords: ReadonlyArray<string>
   readonly representativeClaimIds: ReadonlyArray<string>
   readonly domainTags: ReadonlyArray<string>
+  /** The sentence saying the papers disagree (a disputed pattern), or null. */
+  readonly disagreement: string | null
+}
+
+/**
+ * One term in two forms ("older adults" / "old adult", "neural networks" / "neural network"): the same number of
+ * words, each word the same up to a plural or comparative ending.
+ */
+export const sameTerm = (a: string, b: string): boolean => {
+  const words = (t: string) => t.toLowerCase().split(/[\s-]+/).filter((w) => w.length > 0)
+  const wa = words(a), wb = words(b)
+  if (wa.length !== wb.length || wa.length === 0) return false
+  const base = (w: string) => w.replace(/ies$/, "y").replace(/(?<=(?:ch|sh|x|ss))es$/, "").replace(/(?<=[^s])s$/, "")
+  const sameWord = (x: string, y: string) => {
+    const bx = base(x), by = base(y)
+    if (bx === by) return true
+    // a comparative or superlative of the other ("older" / "old", "larger" / "large", "bigger" / "big"), 3+ letters
+    const [short, long] = bx.length <= by.length ? [bx, by] : [by, bx]
+    if (short.length < 3) return false
+    const stems = [short, short.endsWith("e") ? short.slice(0, -1) : short, short + short.at(-1)!]
+    return stems.some((st) => long === `${st}er` || long === `${st}est`)
+  }
+  return wa.every((w, i) => sameWord(w, wb[i]!))
+}
+
+/** Terms without a repeat in another form, the first form kept. */
+export const distinctTerms = (terms: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (const t of terms) if (!out.some((o) => o.toLowerCase() === t.toLowerCase() || sameTerm(o, t))) out.push(t)
+  return out
 }
 
 /** Labels and keywords that name layout or placeholders, not content. */
@@ -546,7 +619,7 @@ export const composeStatement = (input: StatementInput, representativeCount = 3)
   const addTopic = (t: string) => {
     const key = t.toLowerCase()
     if (seen.has(key) || topic.length >= 3) return
-    if (Array.from(seen).some((s) => s.includes(key) || key.includes(s))) return
+    if (Array.from(seen).some((s) => s.includes(key) || key.includes(s) || sameTerm(s, key))) return
     seen.add(key)
     topic.push(t)
   }
@@ -584,8 +657,10 @@ export const composeStatement = (input: StatementInput, representativeCount = 3)
   const tagCounts = new Map<string, number>()
   for (const m of members) for (const t of new Set(m.domainTags)) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1)
   const sharedDomains = domainTags.filter((t) => (tagCounts.get(t) ?? 0) >= 2)
+  const disagreement = disagreementOf(input.disputes ?? [])
   const sentences = [
-    `Across ${allPapers.size} papers, ${members.length} claims concern ${topicText}${direction}.`,
+    ...(disagreement === null ? [] : [disagreement]),
+    `Across ${allPapers.size} papers, ${members.length} claims concern ${topicText}${disagreement === null ? direction : ""}.`,
     ...(relation === undefined ? [] : [`${relation.papers.size} of these papers state that ${relation.text}.`]),
     ...(sharedDomains.length === 0 ? [] : [`Domains: ${joinList(sharedDomains)}.`]),
     `Most representative: ${quoted[0] ?? ""}${quoted.length > 1 ? `; also ${quoted.slice(1).join("; ")}` : ""}.`
@@ -593,8 +668,9 @@ export const composeStatement = (input: StatementInput, representativeCount = 3)
   return {
     statement: sentences.join(" "),
     topic,
-    keywords: Array.from(new Set([...topic, ...sharedKeywords, ...input.keywords.filter(informative)])).slice(0, 8),
+    keywords: distinctTerms([...topic, ...sharedKeywords, ...input.keywords.filter(informative)]).slice(0, 8),
     representativeClaimIds: reps,
-    domainTags
+    domainTags,
+    disagreement
   }
 }

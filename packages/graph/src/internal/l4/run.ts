@@ -34,6 +34,8 @@ interface Candidate {
   readonly cohesion: number
   /** Unit mean of the members' raw embeddings. */
   readonly embedding: Float32Array
+  /** When the papers disagree about an entity: both sides (`principleMembers`). */
+  readonly disputes?: ReadonlyArray<l4.Dispute> | undefined
 }
 
 interface Statement {
@@ -45,6 +47,8 @@ interface Statement {
   readonly provider: string
   readonly model: string
   readonly fallback: boolean
+  /** The sentence saying the papers disagree, or null. */
+  readonly disagreement: string | null
 }
 
 const round = (x: number, digits = 4): number => Math.round(x * 10 ** digits) / 10 ** digits
@@ -127,6 +131,7 @@ interface PatternRow {
   readonly updated_at: Date | null
   readonly members: ReadonlyArray<string> | null
   readonly member_papers: number | null
+  readonly disagreement: string | null
 }
 
 const selectPatterns = (columns: ReadonlySet<string>, where = "", order = "p.support DESC, p.pattern_id") => {
@@ -134,6 +139,7 @@ const selectPatterns = (columns: ReadonlySet<string>, where = "", order = "p.sup
   return `SELECT p.pattern_id, p.statement, p.support, p.domain_tags, p.confidence, p.provider, p.model, p.run_id,
             p.created_at, ${optional("keywords", "VARCHAR[]")}, ${optional("representative_claim_ids", "VARCHAR[]")},
             ${optional("paper_count", "INTEGER")}, ${optional("cohesion", "DOUBLE")}, ${optional("updated_at", "TIMESTAMP")},
+            ${optional("disagreement", "VARCHAR")},
             (SELECT list(m.claim_id ORDER BY m.claim_id) FROM l4_members m WHERE m.pattern_id = p.pattern_id) AS members,
             (SELECT count(DISTINCT s.paper_id)::INTEGER FROM l4_members m JOIN claim_sources s USING (claim_id)
               WHERE m.pattern_id = p.pattern_id) AS member_papers
@@ -155,7 +161,8 @@ const toPattern = (r: PatternRow): Pattern => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   memberClaimIds: r.members ?? [],
-  representativeClaimIds: r.representative_claim_ids ?? []
+  representativeClaimIds: r.representative_claim_ids ?? [],
+  disagreement: r.disagreement ?? null
 })
 
 export const listPatterns = (db: DuckDbService): Effect.Effect<ReadonlyArray<Pattern>, DuckDbError> =>
@@ -221,20 +228,21 @@ const writeBatch = (
         c.papers.length,
         round(c.cohesion),
         c.embedding,
-        now
+        now,
+        s.disagreement
       ] as const
       if (w.kind === "created") {
         yield* db.run(
           `INSERT INTO l4_patterns (pattern_id, statement, support, domain_tags, confidence, provider, model, run_id,
-             keywords, representative_claim_ids, paper_count, cohesion, embedding, updated_at, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::FLOAT[${dimension}], $14, $14)`,
+             keywords, representative_claim_ids, paper_count, cohesion, embedding, updated_at, created_at, disagreement)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::FLOAT[${dimension}], $14, $14, $15)`,
           values
         )
       } else {
         yield* db.run(
           `UPDATE l4_patterns SET statement = $2, support = $3, domain_tags = $4, confidence = $5, provider = $6,
              model = $7, run_id = $8, keywords = $9, representative_claim_ids = $10, paper_count = $11,
-             cohesion = $12, embedding = $13::FLOAT[${dimension}], updated_at = $14
+             cohesion = $12, embedding = $13::FLOAT[${dimension}], updated_at = $14, disagreement = $15
            WHERE pattern_id = $1`,
           values
         )
@@ -545,6 +553,7 @@ export const run = (options: L4Options = {}) =>
       considered++
       if (c.silhouette !== null && c.silhouette < minSilhouette) continue
       let members = c.members
+      let disputes: ReadonlyArray<l4.Dispute> | undefined
       if (requireShared) {
         const specificOf = (id: string) => (entitiesOf.get(id) ?? []).filter((e) => !isGeneric(e.entity_id, e.label))
         const topical = l4.topicalMembers(c.members, (id) => claimById.get(id)!.papers, specificOf, minPapers)
@@ -564,6 +573,7 @@ export const run = (options: L4Options = {}) =>
             continue
           }
           members = principle.members
+          disputes = principle.disputes
         }
       }
       const papers = papersOfMembers(members)
@@ -580,7 +590,8 @@ export const run = (options: L4Options = {}) =>
         cohesion: members === c.members
           ? c.cohesion
           : Math.round((Array.from(similarity.values()).reduce((sum, v) => sum + v, 0) / members.length) * 1e6) / 1e6,
-        embedding: unitMean(members.map((id) => claimById.get(id)!.embedding), dimension)
+        embedding: unitMean(members.map((id) => claimById.get(id)!.embedding), dimension),
+        disputes
       })
     }
 
@@ -672,7 +683,8 @@ export const run = (options: L4Options = {}) =>
               ),
               relations: uniqueRelations(w.candidate.members.flatMap((id) => relationsOf.get(id) ?? [])),
               keywords: nlp.keywords(members.map((m) => m.text).join("\n"), 12).map((k) => k.term),
-              memberTerms: members.map((m) => new Set(nlp.tokenize(m.text).map((t) => t.lemma)))
+              memberTerms: members.map((m) => new Set(nlp.tokenize(m.text).map((t) => t.lemma))),
+              disputes: w.candidate.disputes
             })
             const meanConfidence = members.reduce((s, m) => s + m.confidence, 0) / members.length
             const offline: Statement = {
@@ -683,7 +695,8 @@ export const run = (options: L4Options = {}) =>
               confidence: meanConfidence * Math.min(1, Math.max(0, w.candidate.cohesion)),
               provider: "offline",
               model: OFFLINE_MODEL,
-              fallback: false
+              fallback: false,
+              disagreement: composed.disagreement
             }
             if (provider === undefined) return Effect.succeed(offline)
             const shown = members
@@ -703,7 +716,9 @@ export const run = (options: L4Options = {}) =>
                 confidence: value.confidence,
                 provider: provider.name,
                 model: provider.model,
-                fallback: false
+                fallback: false,
+                // an LLM's statement may word it otherwise: the disagreement is kept as composed
+                disagreement: composed.disagreement
               })),
               Effect.catchAll((error) =>
                 Effect.logWarning(
