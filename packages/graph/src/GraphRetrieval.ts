@@ -266,7 +266,7 @@ export const makeWith = (
           })
         const first = yield* searchChunks(query)
         warnings.push(...first.warnings)
-        const g = yield* graphFor(options.paperIds)
+        const g = yield* graphFor(options.paperIds).pipe(Effect.withSpan("GraphRetrieval.graphFor"))
         const idx = yield* retrieval.index
         const specificity = (phrase: string) =>
           nlp.terms(phrase).reduce((sum, t) => sum + idx.chunks.idf(t), 0)
@@ -399,9 +399,11 @@ export const makeWith = (
         if (seeds.size === 0) warnings.push("nothing in the query links to the graph; passages ranked by the base search")
 
         // 4. the walk, and the final ranking
-        const ppr = options.walk === "power"
-          ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
-          : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
+        const ppr = yield* Effect.sync(() =>
+          options.walk === "power"
+            ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
+            : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
+        ).pipe(Effect.withSpan("GraphRetrieval.ppr"))
         let maxChunk = 0
         for (const node of chunkNodesOf(g)) maxChunk = Math.max(maxChunk, ppr.scores[node]!)
         const pprOf = (id: string): number => {
@@ -427,7 +429,7 @@ export const makeWith = (
         let chosen = keptScored.slice(0, k)
         if (options.mmr !== undefined && options.mmr < 1 && keptScored.length > k) {
           const top = keptScored.slice(0, pool)
-          const vectors = yield* chunkVectors(db, retrieval.dimension, top.map((c) => c.id))
+          const vectors = yield* chunkVectors(db, retrieval.dimension, top.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.mmrVectors"))
           chosen = [...mmr(top, k, options.mmr, (c) => c.score, (a, b) => {
             const va = vectors.get(a.id)
             const vb = vectors.get(b.id)
@@ -435,7 +437,9 @@ export const makeWith = (
           })]
         }
         const missing = chosen.filter((c) => !hitById.has(c.id)).map((c) => c.id)
-        const extra = chosen.length === 0 ? new Map<string, string>() : yield* retrieval.texts(chosen.map((c) => c.id))
+        const extra = chosen.length === 0
+          ? new Map<string, string>()
+          : yield* retrieval.texts(chosen.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.texts"))
         const pages = missing.length === 0 ? new Map<string, number | null>() : yield* chunkPages(db, missing)
         const hits = chosen.map((c): GraphHit => {
           const h = hitById.get(c.id)

@@ -532,7 +532,7 @@ const claimsFirst = (
     const candidates = read.candidates.filter((c) => !retracted.has(c.paperId))
     const evidence = read.evidence.filter((e) => !retracted.has(e.paperId))
     return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
-  })
+  }).pipe(Effect.withSpan("Research.claimsFirst"))
 
 /**
  * A broad search of passages for list, best-of and comparison questions
@@ -544,7 +544,7 @@ const broadPassages = (question: string, analysis: QuestionAnalysis, paperIds: R
     const retrieval = yield* Retrieval
     const r = yield* retrieval.search("chunks", searchText(question, analysis), { k: 60, paperIds, mode: "bm25" })
     return chunkEvidence(r.hits, "L1").filter((e) => !retracted.has(e.paperId))
-  })
+  }).pipe(Effect.withSpan("Research.broadPassages"))
 
 /** Record sentences (L2) of the papers closest to the question, found verbatim in their chunks. */
 const recordPassages = (
@@ -562,7 +562,7 @@ const recordPassages = (
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["record"], paperIds, withText: false })
     const items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
     return items.filter((e) => !retracted.has(e.paperId))
-  })
+  }).pipe(Effect.withSpan("Research.recordPassages"))
 
 /** Titles and years of papers. */
 const paperInfo = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
@@ -611,12 +611,16 @@ const shapeAnswer = (
       ? []
       : yield* queryIn<{ chunk_id: string; ordinal: number }>(db, chunkIds, (list) => `SELECT chunk_id, ordinal FROM chunks WHERE chunk_id IN ${list}`)
     const ordinals = new Map(ordinalRows.map((r) => [r.chunk_id, r.ordinal] as const))
-    const scored = scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)
+    const scored = yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)).pipe(
+      Effect.withSpan("Research.scoreCandidates")
+    )
     const papers = yield* paperInfo(db, Array.from(new Set(scored.slice(0, 300).map((s) => s.paperId))))
     const judged = yield* judgeFindings(analysis, scored)
-    const shaped = shape(nlp, idf, analysis, scored, papers, limits, judged)
+    const shaped = yield* Effect.sync(() => shape(nlp, idf, analysis, scored, papers, limits, judged)).pipe(
+      Effect.withSpan("Research.shape")
+    )
     return { scored, shaped, papers }
-  })
+  }).pipe(Effect.withSpan("Research.shapeAnswer"))
 
 /** The chosen findings as draft sentences: each is its own quote and cites its own page. */
 const extractiveDrafts = (chosen: ReadonlyArray<Scored>): ReadonlyArray<DraftSentence> =>
@@ -884,10 +888,12 @@ const funnelEvidence = (
       paperIds: papers
     })
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
-    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers)
+    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers).pipe(
+      Effect.withSpan("Research.quotedClaims")
+    )
     const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
     return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence, retracted }
-  })
+  }).pipe(Effect.withSpan("Research.funnel"))
 
 /**
  * The research funnel (see the module documentation).
@@ -925,7 +931,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const idx = yield* retrieval.index
   const idf = (t: string) => idx.chunks.idf(t)
   const threshold = options.correctiveThreshold ?? 0.5
-  const before = relevanceOf(nlp, idf, question, evidence)
+  const before = yield* Effect.sync(() => relevanceOf(nlp, idf, question, evidence)).pipe(Effect.withSpan("Research.relevance"))
   let after = before
   let corrected = false
   if (before.score < threshold) {
@@ -949,7 +955,10 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   }
 
   // Stage 3: findings, shape and synthesis
-  const candidates = [...first.candidates, ...sentenceCandidates(nlp, evidence)]
+  const candidates = [
+    ...first.candidates,
+    ...yield* Effect.sync(() => sentenceCandidates(nlp, evidence)).pipe(Effect.withSpan("Research.sentenceCandidates"))
+  ]
   const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
     ...RESEARCH_LIMITS,
     sentences: options.maxSentences ?? RESEARCH_LIMITS.sentences
@@ -961,8 +970,8 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   )
 
   // Stage 4: formatting
-  const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
-  const shapeChecked = checkedShape(shaped.shape, evidence)
+  const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence).pipe(Effect.withSpan("Research.formatAnswer"))
+  const shapeChecked = yield* Effect.sync(() => checkedShape(shaped.shape, evidence)).pipe(Effect.withSpan("Research.checkedShape"))
   yield* progress(
     `Stage 4: checking citations ... ${formatted.citations.length} verified, ${formatted.unverified.length} dropped, ` +
       `${formatted.ungrounded.length} ungrounded`
