@@ -100,6 +100,7 @@ import {
   optionalLlm
 } from "./internal/research/synthesis.js"
 import { judge as offlineJudge } from "./internal/nli/model.js"
+import { chunkReader } from "./internal/store/chunkTexts.js"
 import { queryIn } from "./internal/store/sqlList.js"
 import { Nli } from "./Nli.js"
 import * as QueryRouter from "./QueryRouter.js"
@@ -528,7 +529,7 @@ const claimsFirst = (
     const retrieval = yield* Retrieval
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
     const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
-    const read = yield* claimFindings(db, hits, "L3", paperIds)
+    const read = yield* claimFindings(db, hits, "L3", paperIds, chunkReader(db, (yield* retrieval.index).signature))
     const candidates = read.candidates.filter((c) => !retracted.has(c.paperId))
     const evidence = read.evidence.filter((e) => !retracted.has(e.paperId))
     return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
@@ -560,7 +561,13 @@ const recordPassages = (
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["record"], paperIds, withText: false })
-    const items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
+    const items = yield* recordEvidence(
+      db,
+      nlp,
+      r.hits.map((h) => ({ paperId: h.key, score: h.score })),
+      idx.chunks,
+      chunkReader(db, idx.signature)
+    )
     return items.filter((e) => !retracted.has(e.paperId))
   }).pipe(Effect.withSpan("Research.recordPassages"))
 
@@ -607,10 +614,9 @@ const shapeAnswer = (
     const idx = yield* retrieval.index
     const idf = (t: string) => idx.chunks.idf(t)
     const chunkIds = Array.from(new Set(candidates.map((c) => c.chunkId)))
-    const ordinalRows = chunkIds.length === 0
-      ? []
-      : yield* queryIn<{ chunk_id: string; ordinal: number }>(db, chunkIds, (list) => `SELECT chunk_id, ordinal FROM chunks WHERE chunk_id IN ${list}`)
-    const ordinals = new Map(ordinalRows.map((r) => [r.chunk_id, r.ordinal] as const))
+    // the candidates' chunks were read for their texts: their ordinals come from the same cache
+    const stored = yield* chunkReader(db, idx.signature).read(chunkIds)
+    const ordinals = new Map(Array.from(stored.values(), (c) => [c.chunkId, c.ordinal] as const))
     const scored = yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)).pipe(
       Effect.withSpan("Research.scoreCandidates")
     )
@@ -888,7 +894,8 @@ const funnelEvidence = (
       paperIds: papers
     })
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
-    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers).pipe(
+    const reader = chunkReader(db, (yield* retrieval.index).signature)
+    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers, reader).pipe(
       Effect.withSpan("Research.quotedClaims")
     )
     const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
@@ -1116,20 +1123,21 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
         best = Math.max(best, r.bestScore)
         const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
         claimsSearched += hits.length
-        const read = yield* claimFindings(db, hits, "L3", scopeIds)
+        const read = yield* claimFindings(db, hits, "L3", scopeIds, chunkReader(db, idx.signature))
         items = read.evidence
         findings = [...findings, ...read.candidates.filter((c) => !retracted.has(c.paperId))]
       } else if (layer === "L2") {
         const r = yield* retrieval.search("summaries", query, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore, paperIds: scopeIds })
         best = Math.max(best, r.bestScore)
-        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
+        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks, chunkReader(db, idx.signature))
       } else if (layer === "L4") {
         const patterns = yield* patternClaims(db, nlp, question, 3)
         items = yield* claimEvidence(
           db,
           patterns.flatMap((p) => p.claims.map((claimId) => ({ claimId, score: p.score }))),
           "L4",
-          scopeIds
+          scopeIds,
+          chunkReader(db, idx.signature)
         )
       } else {
         const r = yield* graph.search(question, { k, minScore, paperIds: scopeIds })
