@@ -30,6 +30,7 @@ import {
 import { matchTriples } from "./internal/retrieval/facts.js"
 import { cosine, mmr } from "./internal/retrieval/fusion.js"
 import { sameSignature, type StoreSignature } from "./internal/retrieval/searchIndex.js"
+import { chunkReader, type StoredChunk } from "./internal/store/chunkTexts.js"
 import { queryIn } from "./internal/store/sqlList.js"
 import { type Hit, Retrieval, type SearchMode } from "./Retrieval.js"
 
@@ -315,9 +316,9 @@ export const makeWith = (
             .sort((a, b) => s1(b) - s1(a) || (a < b ? -1 : 1))
             .slice(0, options.hopPassages ?? 3)
           const best = ranked.length === 0 ? 0 : s1(ranked[0]!)
-          const texts = yield* retrieval.texts(ranked)
+          const texts = yield* chunkReader(db, idx.signature).read(ranked)
           for (const id of ranked) {
-            const text = texts.get(id) ?? ""
+            const text = texts.get(id)?.text ?? ""
             const own = g.chunkPaper.get(g.nodeOf.get(id) ?? -1)
             for (const t of linkTitles(titlesByPhrase, text, isStopWord)) {
               if (t.paperId === own) continue
@@ -436,11 +437,10 @@ export const makeWith = (
             return va === undefined || vb === undefined ? 0 : Math.max(0, cosine(va, vb))
           })]
         }
-        const missing = chosen.filter((c) => !hitById.has(c.id)).map((c) => c.id)
-        const extra = chosen.length === 0
-          ? new Map<string, string>()
-          : yield* retrieval.texts(chosen.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.texts"))
-        const pages = missing.length === 0 ? new Map<string, number | null>() : yield* chunkPages(db, missing)
+        // texts, and pages of passages the searches did not return, in one read through the cache of chunks
+        const stored = chosen.length === 0
+          ? new Map<string, StoredChunk>()
+          : yield* chunkReader(db, idx.signature).read(chosen.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.texts"))
         const hits = chosen.map((c): GraphHit => {
           const h = hitById.get(c.id)
           const paper = g.chunkPaper.get(g.nodeOf.get(c.id) ?? -1)
@@ -449,8 +449,8 @@ export const makeWith = (
             kind: "chunk",
             key: c.id,
             paperIds: h?.paperIds ?? (paper === undefined ? [] : [paper]),
-            page: h?.page ?? pages.get(c.id) ?? null,
-            text: extra.get(c.id) ?? "",
+            page: h !== undefined ? h.page : stored.get(c.id)?.page ?? null,
+            text: stored.get(c.id)?.text ?? "",
             score: c.score,
             relative: bestFinal > 0 ? c.score / bestFinal : 0,
             lexical: h?.lexical ?? 0,
@@ -508,12 +508,6 @@ const topChunks = (g: EntityGraph, scores: Float64Array, limit: number): Readonl
   const threshold = values[values.length - limit]!
   return nodes.filter((n) => scores[n]! >= threshold).sort((a, b) => scores[b]! - scores[a]!).slice(0, limit)
 }
-
-const chunkPages = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
-  Effect.map(
-    queryIn<{ id: string; page: number | null }>(db, ids, (list) => `SELECT chunk_id AS id, page FROM chunks WHERE chunk_id IN ${list}`),
-    (rows) => new Map(rows.map((r) => [r.id, r.page]))
-  )
 
 const chunkVectors = (db: DuckDb["Type"], dimension: number | null, ids: ReadonlyArray<string>) =>
   dimension === null || ids.length === 0

@@ -856,16 +856,18 @@ const funnelEvidence = (
 
     // Stage 1: scoping over L2 records and L3 claims
     const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore, paperIds: scopeIds }
-    let scope = yield* retrieval.search("summaries", question, scopeParams)
+    // the hits' texts are not used (their papers and kinds are): not read from the store
+    const searchParams = { ...scopeParams, withText: false }
+    let scope = yield* retrieval.search("summaries", question, searchParams)
     let scopedBy: "summaries" | "chunks" = "summaries"
     if (info.records + info.claims === 0) {
       warnings.push("the store has no paper records or claims; papers were scoped by their chunks")
-      scope = yield* retrieval.search("chunks", question, scopeParams)
+      scope = yield* retrieval.search("chunks", question, searchParams)
       scopedBy = "chunks"
     }
     if (scope.hits.length === 0 && scopedBy === "summaries") {
       // no record or claim reaches the floor: the passages may (a fact in a paper's body)
-      const byChunks = yield* retrieval.search("chunks", question, scopeParams)
+      const byChunks = yield* retrieval.search("chunks", question, searchParams)
       if (byChunks.hits.length > 0) {
         warnings.push(
           `no paper record or claim scored above the relevance floor (best ${scope.bestScore.toFixed(2)}); papers were scoped by their passages`

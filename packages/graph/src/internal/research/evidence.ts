@@ -12,6 +12,7 @@ import { canonical, containsQuote } from "./citations.js"
 import type { Collection } from "../retrieval/indexCollection.js"
 import { IRREGULAR_TEXT } from "../retrieval/indexSegment.js"
 import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
+import { Lru } from "./lru.js"
 import { queryIn } from "../store/sqlList.js"
 
 export type LayerName = "L1" | "L2" | "L3" | "L4"
@@ -145,10 +146,11 @@ export const recordEvidence = (
     const sentences = recordRows.map((r) => ({
       paper: r.paper,
       quotes: [r.findings, r.studied, r.method].flatMap((field) =>
-        nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => {
-          const canon = canonical(quote)
-          return { quote, canon, terms: chunks === undefined ? [] : keyTerms(nlp, canon, (t) => chunks.df(t)) }
-        })
+        recordSentences(nlp, field).map(({ quote, canon }) => ({
+          quote,
+          canon,
+          terms: chunks === undefined ? [] : keyTerms(nlp, canon, (t) => chunks.df(t))
+        }))
       )
     })).filter((s) => s.quotes.length > 0)
     type ChunkRow = { paper: string; chunk: string; page: number | null; text: string }
@@ -243,6 +245,18 @@ export const recordEvidence = (
     for (const r of sentences) emit(r, found.get(r.paper) ?? r.quotes.map(() => undefined))
     return out
   })
+
+/** Record fields' sentences kept per `NlpService` (a record is read again whenever its paper is in scope). */
+const RECORD_MEMO = 2_000
+const recordMemos = new WeakMap<NlpService["Type"], Lru<string, ReadonlyArray<{ readonly quote: string; readonly canon: string }>>>()
+
+/** The sentences of a record's field that can be quoted (20 characters or more), with their canonical text. */
+const recordSentences = (nlp: NlpService["Type"], field: string) => {
+  let memo = recordMemos.get(nlp)
+  if (memo === undefined) recordMemos.set(nlp, memo = new Lru(RECORD_MEMO))
+  return memo.get(field, () =>
+    nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => ({ quote, canon: canonical(quote) })))
+}
 
 /** Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). */
 const RECORD_ROUND = 8

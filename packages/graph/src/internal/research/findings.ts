@@ -18,6 +18,7 @@ import { parseFinding } from "../claims/findings.js"
 import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
 import { queryIn } from "../store/sqlList.js"
 import { claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
+import { Lru } from "./lru.js"
 import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
@@ -174,24 +175,6 @@ export const claimFindings = (
 // ---------------------------------------------------------------------------
 // What a question does not change: memoised per sentence and per chunk text
 // ---------------------------------------------------------------------------
-
-/** A bounded least-recently-used memo. */
-class Lru<K, V> {
-  private readonly entries = new Map<K, V>()
-  constructor(private readonly capacity: number) {}
-  get(key: K, make: () => V): V {
-    const hit = this.entries.get(key)
-    if (hit !== undefined || this.entries.has(key)) {
-      this.entries.delete(key)
-      this.entries.set(key, hit as V)
-      return hit as V
-    }
-    const value = make()
-    this.entries.set(key, value)
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K)
-    return value
-  }
-}
 
 /** What scoring reads of a sentence whatever the question: computed once per sentence text and kept. */
 interface SentenceFacts {
