@@ -30,6 +30,7 @@ import {
 import { matchTriples } from "./internal/retrieval/facts.js"
 import { cosine, mmr } from "./internal/retrieval/fusion.js"
 import { sameSignature, type StoreSignature } from "./internal/retrieval/searchIndex.js"
+import { chunkReader, type StoredChunk } from "./internal/store/chunkTexts.js"
 import { queryIn } from "./internal/store/sqlList.js"
 import { type Hit, Retrieval, type SearchMode } from "./Retrieval.js"
 
@@ -266,7 +267,7 @@ export const makeWith = (
           })
         const first = yield* searchChunks(query)
         warnings.push(...first.warnings)
-        const g = yield* graphFor(options.paperIds)
+        const g = yield* graphFor(options.paperIds).pipe(Effect.withSpan("GraphRetrieval.graphFor"))
         const idx = yield* retrieval.index
         const specificity = (phrase: string) =>
           nlp.terms(phrase).reduce((sum, t) => sum + idx.chunks.idf(t), 0)
@@ -315,9 +316,9 @@ export const makeWith = (
             .sort((a, b) => s1(b) - s1(a) || (a < b ? -1 : 1))
             .slice(0, options.hopPassages ?? 3)
           const best = ranked.length === 0 ? 0 : s1(ranked[0]!)
-          const texts = yield* retrieval.texts(ranked)
+          const texts = yield* chunkReader(db, idx.signature).read(ranked)
           for (const id of ranked) {
-            const text = texts.get(id) ?? ""
+            const text = texts.get(id)?.text ?? ""
             const own = g.chunkPaper.get(g.nodeOf.get(id) ?? -1)
             for (const t of linkTitles(titlesByPhrase, text, isStopWord)) {
               if (t.paperId === own) continue
@@ -399,9 +400,11 @@ export const makeWith = (
         if (seeds.size === 0) warnings.push("nothing in the query links to the graph; passages ranked by the base search")
 
         // 4. the walk, and the final ranking
-        const ppr = options.walk === "power"
-          ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
-          : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
+        const ppr = yield* Effect.sync(() =>
+          options.walk === "power"
+            ? personalizedPageRank(g.graph, seeds, { damping: options.damping ?? 0.5, maxIterations: options.maxIterations ?? 50 })
+            : personalizedPageRankPush(g.graph, seeds, { damping: options.damping ?? 0.5, epsilon: options.epsilon ?? 1e-7 })
+        ).pipe(Effect.withSpan("GraphRetrieval.ppr"))
         let maxChunk = 0
         for (const node of chunkNodesOf(g)) maxChunk = Math.max(maxChunk, ppr.scores[node]!)
         const pprOf = (id: string): number => {
@@ -427,16 +430,17 @@ export const makeWith = (
         let chosen = keptScored.slice(0, k)
         if (options.mmr !== undefined && options.mmr < 1 && keptScored.length > k) {
           const top = keptScored.slice(0, pool)
-          const vectors = yield* chunkVectors(db, retrieval.dimension, top.map((c) => c.id))
+          const vectors = yield* chunkVectors(db, retrieval.dimension, top.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.mmrVectors"))
           chosen = [...mmr(top, k, options.mmr, (c) => c.score, (a, b) => {
             const va = vectors.get(a.id)
             const vb = vectors.get(b.id)
             return va === undefined || vb === undefined ? 0 : Math.max(0, cosine(va, vb))
           })]
         }
-        const missing = chosen.filter((c) => !hitById.has(c.id)).map((c) => c.id)
-        const extra = chosen.length === 0 ? new Map<string, string>() : yield* retrieval.texts(chosen.map((c) => c.id))
-        const pages = missing.length === 0 ? new Map<string, number | null>() : yield* chunkPages(db, missing)
+        // texts, and pages of passages the searches did not return, in one read through the cache of chunks
+        const stored = chosen.length === 0
+          ? new Map<string, StoredChunk>()
+          : yield* chunkReader(db, idx.signature).read(chosen.map((c) => c.id)).pipe(Effect.withSpan("GraphRetrieval.texts"))
         const hits = chosen.map((c): GraphHit => {
           const h = hitById.get(c.id)
           const paper = g.chunkPaper.get(g.nodeOf.get(c.id) ?? -1)
@@ -445,8 +449,8 @@ export const makeWith = (
             kind: "chunk",
             key: c.id,
             paperIds: h?.paperIds ?? (paper === undefined ? [] : [paper]),
-            page: h?.page ?? pages.get(c.id) ?? null,
-            text: extra.get(c.id) ?? "",
+            page: h !== undefined ? h.page : stored.get(c.id)?.page ?? null,
+            text: stored.get(c.id)?.text ?? "",
             score: c.score,
             relative: bestFinal > 0 ? c.score / bestFinal : 0,
             lexical: h?.lexical ?? 0,
@@ -504,12 +508,6 @@ const topChunks = (g: EntityGraph, scores: Float64Array, limit: number): Readonl
   const threshold = values[values.length - limit]!
   return nodes.filter((n) => scores[n]! >= threshold).sort((a, b) => scores[b]! - scores[a]!).slice(0, limit)
 }
-
-const chunkPages = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
-  Effect.map(
-    queryIn<{ id: string; page: number | null }>(db, ids, (list) => `SELECT chunk_id AS id, page FROM chunks WHERE chunk_id IN ${list}`),
-    (rows) => new Map(rows.map((r) => [r.id, r.page]))
-  )
 
 const chunkVectors = (db: DuckDb["Type"], dimension: number | null, ids: ReadonlyArray<string>) =>
   dimension === null || ids.length === 0

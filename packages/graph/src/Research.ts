@@ -100,6 +100,7 @@ import {
   optionalLlm
 } from "./internal/research/synthesis.js"
 import { judge as offlineJudge } from "./internal/nli/model.js"
+import { chunkReader } from "./internal/store/chunkTexts.js"
 import { queryIn } from "./internal/store/sqlList.js"
 import { Nli } from "./Nli.js"
 import * as QueryRouter from "./QueryRouter.js"
@@ -528,11 +529,11 @@ const claimsFirst = (
     const retrieval = yield* Retrieval
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
     const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
-    const read = yield* claimFindings(db, hits, "L3", paperIds)
+    const read = yield* claimFindings(db, hits, "L3", paperIds, chunkReader(db, (yield* retrieval.index).signature))
     const candidates = read.candidates.filter((c) => !retracted.has(c.paperId))
     const evidence = read.evidence.filter((e) => !retracted.has(e.paperId))
     return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
-  })
+  }).pipe(Effect.withSpan("Research.claimsFirst"))
 
 /**
  * A broad search of passages for list, best-of and comparison questions
@@ -544,7 +545,7 @@ const broadPassages = (question: string, analysis: QuestionAnalysis, paperIds: R
     const retrieval = yield* Retrieval
     const r = yield* retrieval.search("chunks", searchText(question, analysis), { k: 60, paperIds, mode: "bm25" })
     return chunkEvidence(r.hits, "L1").filter((e) => !retracted.has(e.paperId))
-  })
+  }).pipe(Effect.withSpan("Research.broadPassages"))
 
 /** Record sentences (L2) of the papers closest to the question, found verbatim in their chunks. */
 const recordPassages = (
@@ -560,9 +561,15 @@ const recordPassages = (
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
     const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["record"], paperIds, withText: false })
-    const items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
+    const items = yield* recordEvidence(
+      db,
+      nlp,
+      r.hits.map((h) => ({ paperId: h.key, score: h.score })),
+      idx.chunks,
+      chunkReader(db, idx.signature)
+    )
     return items.filter((e) => !retracted.has(e.paperId))
-  })
+  }).pipe(Effect.withSpan("Research.recordPassages"))
 
 /** Titles and years of papers. */
 const paperInfo = (db: DuckDb["Type"], ids: ReadonlyArray<string>) =>
@@ -607,16 +614,19 @@ const shapeAnswer = (
     const idx = yield* retrieval.index
     const idf = (t: string) => idx.chunks.idf(t)
     const chunkIds = Array.from(new Set(candidates.map((c) => c.chunkId)))
-    const ordinalRows = chunkIds.length === 0
-      ? []
-      : yield* queryIn<{ chunk_id: string; ordinal: number }>(db, chunkIds, (list) => `SELECT chunk_id, ordinal FROM chunks WHERE chunk_id IN ${list}`)
-    const ordinals = new Map(ordinalRows.map((r) => [r.chunk_id, r.ordinal] as const))
-    const scored = scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)
+    // the candidates' chunks were read for their texts: their ordinals come from the same cache
+    const stored = yield* chunkReader(db, idx.signature).read(chunkIds)
+    const ordinals = new Map(Array.from(stored.values(), (c) => [c.chunkId, c.ordinal] as const))
+    const scored = yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)).pipe(
+      Effect.withSpan("Research.scoreCandidates")
+    )
     const papers = yield* paperInfo(db, Array.from(new Set(scored.slice(0, 300).map((s) => s.paperId))))
     const judged = yield* judgeFindings(analysis, scored)
-    const shaped = shape(nlp, idf, analysis, scored, papers, limits, judged)
+    const shaped = yield* Effect.sync(() => shape(nlp, idf, analysis, scored, papers, limits, judged)).pipe(
+      Effect.withSpan("Research.shape")
+    )
     return { scored, shaped, papers }
-  })
+  }).pipe(Effect.withSpan("Research.shapeAnswer"))
 
 /** The chosen findings as draft sentences: each is its own quote and cites its own page. */
 const extractiveDrafts = (chosen: ReadonlyArray<Scored>): ReadonlyArray<DraftSentence> =>
@@ -846,16 +856,18 @@ const funnelEvidence = (
 
     // Stage 1: scoping over L2 records and L3 claims
     const scopeParams = { k: options.scopeK ?? 8, mmr: options.scopeMmr ?? 0.5, cutoff: options.scopeCutoff ?? 0.5, minScore, paperIds: scopeIds }
-    let scope = yield* retrieval.search("summaries", question, scopeParams)
+    // the hits' texts are not used (their papers and kinds are): not read from the store
+    const searchParams = { ...scopeParams, withText: false }
+    let scope = yield* retrieval.search("summaries", question, searchParams)
     let scopedBy: "summaries" | "chunks" = "summaries"
     if (info.records + info.claims === 0) {
       warnings.push("the store has no paper records or claims; papers were scoped by their chunks")
-      scope = yield* retrieval.search("chunks", question, scopeParams)
+      scope = yield* retrieval.search("chunks", question, searchParams)
       scopedBy = "chunks"
     }
     if (scope.hits.length === 0 && scopedBy === "summaries") {
       // no record or claim reaches the floor: the passages may (a fact in a paper's body)
-      const byChunks = yield* retrieval.search("chunks", question, scopeParams)
+      const byChunks = yield* retrieval.search("chunks", question, searchParams)
       if (byChunks.hits.length > 0) {
         warnings.push(
           `no paper record or claim scored above the relevance floor (best ${scope.bestScore.toFixed(2)}); papers were scoped by their passages`
@@ -884,10 +896,13 @@ const funnelEvidence = (
       paperIds: papers
     })
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
-    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers)
+    const reader = chunkReader(db, (yield* retrieval.index).signature)
+    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers, reader).pipe(
+      Effect.withSpan("Research.quotedClaims")
+    )
     const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
     return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence, retracted }
-  })
+  }).pipe(Effect.withSpan("Research.funnel"))
 
 /**
  * The research funnel (see the module documentation).
@@ -925,7 +940,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const idx = yield* retrieval.index
   const idf = (t: string) => idx.chunks.idf(t)
   const threshold = options.correctiveThreshold ?? 0.5
-  const before = relevanceOf(nlp, idf, question, evidence)
+  const before = yield* Effect.sync(() => relevanceOf(nlp, idf, question, evidence)).pipe(Effect.withSpan("Research.relevance"))
   let after = before
   let corrected = false
   if (before.score < threshold) {
@@ -949,7 +964,10 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   }
 
   // Stage 3: findings, shape and synthesis
-  const candidates = [...first.candidates, ...sentenceCandidates(nlp, evidence)]
+  const candidates = [
+    ...first.candidates,
+    ...yield* Effect.sync(() => sentenceCandidates(nlp, evidence)).pipe(Effect.withSpan("Research.sentenceCandidates"))
+  ]
   const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
     ...RESEARCH_LIMITS,
     sentences: options.maxSentences ?? RESEARCH_LIMITS.sentences
@@ -961,8 +979,8 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   )
 
   // Stage 4: formatting
-  const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
-  const shapeChecked = checkedShape(shaped.shape, evidence)
+  const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence).pipe(Effect.withSpan("Research.formatAnswer"))
+  const shapeChecked = yield* Effect.sync(() => checkedShape(shaped.shape, evidence)).pipe(Effect.withSpan("Research.checkedShape"))
   yield* progress(
     `Stage 4: checking citations ... ${formatted.citations.length} verified, ${formatted.unverified.length} dropped, ` +
       `${formatted.ungrounded.length} ungrounded`
@@ -1107,20 +1125,21 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
         best = Math.max(best, r.bestScore)
         const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
         claimsSearched += hits.length
-        const read = yield* claimFindings(db, hits, "L3", scopeIds)
+        const read = yield* claimFindings(db, hits, "L3", scopeIds, chunkReader(db, idx.signature))
         items = read.evidence
         findings = [...findings, ...read.candidates.filter((c) => !retracted.has(c.paperId))]
       } else if (layer === "L2") {
         const r = yield* retrieval.search("summaries", query, { k: Math.max(3, Math.ceil(k / 2)), kinds: ["record"], minScore, paperIds: scopeIds })
         best = Math.max(best, r.bestScore)
-        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks)
+        items = yield* recordEvidence(db, nlp, r.hits.map((h) => ({ paperId: h.key, score: h.score })), idx.chunks, chunkReader(db, idx.signature))
       } else if (layer === "L4") {
         const patterns = yield* patternClaims(db, nlp, question, 3)
         items = yield* claimEvidence(
           db,
           patterns.flatMap((p) => p.claims.map((claimId) => ({ claimId, score: p.score }))),
           "L4",
-          scopeIds
+          scopeIds,
+          chunkReader(db, idx.signature)
         )
       } else {
         const r = yield* graph.search(question, { k, minScore, paperIds: scopeIds })

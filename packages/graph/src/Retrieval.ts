@@ -43,6 +43,7 @@ import * as fusion from "./internal/retrieval/fusion.js"
 import { type DocKind, indexDirectory, recordText, refreshIndex, type RetrievalIndex } from "./internal/retrieval/searchIndex.js"
 import { collectionOf } from "./internal/retrieval/search.js"
 import * as internal from "./internal/retrieval/search.js"
+import { chunkReader } from "./internal/store/chunkTexts.js"
 import { queryIn } from "./internal/store/sqlList.js"
 
 // ---------------------------------------------------------------------------
@@ -415,12 +416,12 @@ export const make = (
         const chunkIds = ids.filter((id) => !id.startsWith("record:") && !id.startsWith("claim:"))
         const claimIds = ids.filter((id) => id.startsWith("claim:")).map((id) => id.slice(6))
         const paperIds = ids.filter((id) => id.startsWith("record:")).map((id) => id.slice(7))
-        const chunkRows = yield* queryIn<{ id: string; text: string }>(
-          db,
-          chunkIds,
-          (list) => `SELECT chunk_id AS id, text FROM chunks WHERE chunk_id IN ${list}`
-        )
-        for (const r of chunkRows) out.set(r.id, r.text)
+        // chunks through the process's cache of chunk texts, valid for the index in use (see `chunkTexts.ts`)
+        const chunks = yield* chunkReader(db, (yield* Ref.get(state))?.signature).read(chunkIds)
+        for (const id of chunkIds) {
+          const c = chunks.get(id)
+          if (c !== undefined) out.set(id, c.text)
+        }
         const claimRows = yield* queryIn<{ id: string; text: string }>(
           db,
           claimIds,

@@ -11,6 +11,8 @@ import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { canonical, containsQuote } from "./citations.js"
 import type { Collection } from "../retrieval/indexCollection.js"
 import { IRREGULAR_TEXT } from "../retrieval/indexSegment.js"
+import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
+import { Lru } from "./lru.js"
 import { queryIn } from "../store/sqlList.js"
 
 export type LayerName = "L1" | "L2" | "L3" | "L4"
@@ -49,7 +51,8 @@ export const mergeEvidence = (items: ReadonlyArray<Evidence>): ReadonlyArray<Evi
   return Array.from(byChunk.values()).sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
 }
 
-interface SourceRow {
+/** A claim's source with its chunk's text (the source's page, else the chunk's). */
+export interface SourceRow {
   readonly claim: string
   readonly paper: string
   readonly chunk: string
@@ -57,6 +60,33 @@ interface SourceRow {
   readonly quote: string
   readonly text: string
 }
+
+/**
+ * The sources of claims in store order, each with its chunk's text (a source
+ * whose chunk is gone is left out): the sources by claim id (`claim_sources`
+ * is indexed by it), then their chunks through `chunks` (one batch, cached).
+ * The join of both tables made DuckDB read every source and every chunk.
+ */
+export const claimSources = (
+  db: DuckDbService,
+  claimIds: ReadonlyArray<string>,
+  chunks: ChunkReader
+): Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError> =>
+  Effect.gen(function*() {
+    if (claimIds.length === 0) return []
+    const sources = yield* queryIn<{ claim: string; paper: string; chunk: string; page: number | null; quote: string }>(
+      db,
+      claimIds,
+      (list) =>
+        `SELECT claim_id AS claim, paper_id AS paper, chunk_id AS chunk, page, quote
+         FROM claim_sources WHERE claim_id IN ${list} ORDER BY rowid`
+    )
+    const texts = yield* chunks.read(Array.from(new Set(sources.map((s) => s.chunk))))
+    return sources.flatMap((s): Array<SourceRow> => {
+      const c = texts.get(s.chunk)
+      return c === undefined ? [] : [{ ...s, page: s.page ?? c.page, text: c.text }]
+    })
+  })
 
 /** A claim's source as evidence: its chunk, focused on the claim's quote. */
 export const sourceEvidence = (r: SourceRow, score: number, layer: LayerName): Evidence => ({
@@ -74,20 +104,12 @@ export const claimEvidence = (
   db: DuckDbService,
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
-  paperIds?: ReadonlyArray<string>
+  paperIds?: ReadonlyArray<string>,
+  chunks: ChunkReader = uncachedReader(db)
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const rows = yield* queryIn<SourceRow>(
-      db,
-      claims.map((c) => c.claimId),
-      (list) =>
-        `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, c.page) AS page,
-              s.quote, c.text
-         FROM claim_sources s JOIN chunks c USING (chunk_id)
-         WHERE s.claim_id IN ${list}
-         ORDER BY s.rowid`
-    )
+    const rows = yield* claimSources(db, claims.map((c) => c.claimId), chunks)
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
       .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
@@ -111,7 +133,8 @@ export const recordEvidence = (
   db: DuckDbService,
   nlp: NlpService["Type"],
   records: ReadonlyArray<{ readonly paperId: string; readonly score: number }>,
-  chunks?: Collection
+  chunks?: Collection,
+  reader: ChunkReader = uncachedReader(db)
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (records.length === 0) return []
@@ -123,10 +146,11 @@ export const recordEvidence = (
     const sentences = recordRows.map((r) => ({
       paper: r.paper,
       quotes: [r.findings, r.studied, r.method].flatMap((field) =>
-        nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => {
-          const canon = canonical(quote)
-          return { quote, canon, terms: chunks === undefined ? [] : keyTerms(nlp, canon, (t) => chunks.df(t)) }
-        })
+        recordSentences(nlp, field).map(({ quote, canon }) => ({
+          quote,
+          canon,
+          terms: chunks === undefined ? [] : keyTerms(nlp, canon, (t) => chunks.df(t))
+        }))
       )
     })).filter((s) => s.quotes.length > 0)
     type ChunkRow = { paper: string; chunk: string; page: number | null; text: string }
@@ -192,12 +216,9 @@ export const recordEvidence = (
         const done = read.get(s.paper)!.length
         return candidates.get(s.paper)!.slice(done, done + size(s.paper))
       })
-      const rows = yield* queryIn<Read>(
-        db,
-        next,
-        (list) => `SELECT paper_id AS paper, chunk_id AS chunk, page, text, ordinal FROM chunks WHERE chunk_id IN ${list}`
-      )
-      const byId = new Map(rows.map((r) => [r.chunk, r]))
+      const stored = yield* reader.read(next)
+      const byId = new Map<string, Read>()
+      for (const [id, c] of stored) byId.set(id, { paper: c.paperId, chunk: c.chunkId, page: c.page, text: c.text, ordinal: c.ordinal })
       const still: typeof open = []
       for (const s of open) {
         const list = candidates.get(s.paper)!
@@ -224,6 +245,18 @@ export const recordEvidence = (
     for (const r of sentences) emit(r, found.get(r.paper) ?? r.quotes.map(() => undefined))
     return out
   })
+
+/** Record fields' sentences kept per `NlpService` (a record is read again whenever its paper is in scope). */
+const RECORD_MEMO = 2_000
+const recordMemos = new WeakMap<NlpService["Type"], Lru<string, ReadonlyArray<{ readonly quote: string; readonly canon: string }>>>()
+
+/** The sentences of a record's field that can be quoted (20 characters or more), with their canonical text. */
+const recordSentences = (nlp: NlpService["Type"], field: string) => {
+  let memo = recordMemos.get(nlp)
+  if (memo === undefined) recordMemos.set(nlp, memo = new Lru(RECORD_MEMO))
+  return memo.get(field, () =>
+    nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => ({ quote, canon: canonical(quote) })))
+}
 
 /** Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). */
 const RECORD_ROUND = 8
@@ -303,16 +336,25 @@ export const claimsInChunks = (
   db: DuckDbService,
   chunkIds: ReadonlyArray<string>
 ): Effect.Effect<ReadonlyArray<ChunkClaim>, DuckDbError> =>
-  chunkIds.length === 0
-    ? Effect.succeed([])
-    : queryIn<ChunkClaim>(
+  Effect.gen(function*() {
+    if (chunkIds.length === 0) return []
+    // the sources by chunk id (indexed), then their claims by key: a join made DuckDB read both tables whole
+    const sources = yield* queryIn<{ claimId: string; chunkId: string; quote: string }>(
       db,
       chunkIds,
-      (list) =>
-        `SELECT s.claim_id AS "claimId", s.chunk_id AS "chunkId", s.quote, c.text, c.status
-         FROM claim_sources s JOIN claims c USING (claim_id) WHERE s.chunk_id IN ${list}
-         ORDER BY s.rowid`
+      (list) => `SELECT claim_id AS "claimId", chunk_id AS "chunkId", quote FROM claim_sources WHERE chunk_id IN ${list} ORDER BY rowid`
     )
+    const claims = yield* queryIn<{ id: string; text: string; status: string }>(
+      db,
+      sources.map((s) => s.claimId),
+      (list) => `SELECT claim_id AS id, text, status FROM claims WHERE claim_id IN ${list}`
+    )
+    const byId = new Map(claims.map((c) => [c.id, c] as const))
+    return sources.flatMap((s): Array<ChunkClaim> => {
+      const c = byId.get(s.claimId)
+      return c === undefined ? [] : [{ ...s, text: c.text, status: c.status }]
+    })
+  })
 
 /** Whether a cited quote and a claim's quote overlap (one contains the other, or they share most words). */
 export const quotesOverlap = (a: string, b: string): boolean => {

@@ -15,8 +15,10 @@ import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { parseFinding } from "../claims/findings.js"
+import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
 import { queryIn } from "../store/sqlList.js"
-import { type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
+import { claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
+import { Lru } from "./lru.js"
 import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
@@ -100,11 +102,19 @@ export interface Scored extends Candidate {
   readonly terms: ReadonlySet<string>
 }
 
-/** Whether the store has the structured findings table (`claim_findings`, schema 6). */
-const hasFindingsTable = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
-  db.query<{ n: number | bigint }>(
+const findingsTables = new WeakMap<DuckDbService, boolean>()
+
+/**
+ * Whether the store has the structured findings table (`claim_findings`, schema 6); asked once per service (tables
+ * are created only by the migrations run when a store is opened).
+ */
+const hasFindingsTable = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> => {
+  const known = findingsTables.get(db)
+  if (known !== undefined) return Effect.succeed(known)
+  return db.query<{ n: number | bigint }>(
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'claim_findings' AND table_schema = 'main'"
-  ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0))
+  ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0) > 0), Effect.tap((has) => Effect.sync(() => findingsTables.set(db, has))))
+}
 
 /**
  * Candidates of stored claims (one per source whose chunk holds its quote, with the claim's fields, its structured
@@ -115,24 +125,34 @@ export const claimFindings = (
   db: DuckDbService,
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
-  paperIds?: ReadonlyArray<string>
+  paperIds?: ReadonlyArray<string>,
+  chunks: ChunkReader = uncachedReader(db)
 ): Effect.Effect<{ readonly candidates: ReadonlyArray<Candidate>; readonly evidence: ReadonlyArray<Evidence> }, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return { candidates: [], evidence: [] }
     const structured = yield* hasFindingsTable(db)
-    const rows = yield* queryIn<
-      { claim: string; paper: string; chunk: string; page: number | null; quote: string; text: string; metric: string | null; value: string | null; conditions: string | null; finding: string | null }
-    >(
+    // the sources (with their chunks' texts), then the claims' fields and findings by key: one join of the four
+    // tables made DuckDB read all of them
+    const sources = yield* claimSources(db, claims.map((c) => c.claimId), chunks)
+    const ids = Array.from(new Set(sources.map((s) => s.claim)))
+    const fieldRows = yield* queryIn<{ id: string; metric: string | null; value: string | null; conditions: string | null }>(
       db,
-      claims.map((c) => c.claimId),
-      (list) =>
-        `SELECT s.claim_id AS claim, s.paper_id AS paper, s.chunk_id AS chunk, coalesce(s.page, ch.page) AS page, s.quote,
-                ch.text, c.metric, c.value, c.conditions, ${structured ? "CAST(f.finding AS VARCHAR)" : "NULL"} AS finding
-         FROM claim_sources s JOIN chunks ch ON ch.chunk_id = s.chunk_id JOIN claims c ON c.claim_id = s.claim_id
-         ${structured ? "LEFT JOIN claim_findings f ON f.claim_id = c.claim_id" : ""}
-         WHERE s.claim_id IN ${list}
-         ORDER BY s.rowid`
+      ids,
+      (list) => `SELECT claim_id AS id, metric, value, conditions FROM claims WHERE claim_id IN ${list}`
     )
+    const findingRows = structured
+      ? yield* queryIn<{ id: string; finding: string | null }>(
+        db,
+        ids,
+        (list) => `SELECT claim_id AS id, CAST(finding AS VARCHAR) AS finding FROM claim_findings WHERE claim_id IN ${list}`
+      )
+      : []
+    const fieldsById = new Map(fieldRows.map((r) => [r.id, r] as const))
+    const findingById = new Map(findingRows.map((r) => [r.id, r.finding] as const))
+    const rows = sources.flatMap((s) => {
+      const f = fieldsById.get(s.claim)
+      return f === undefined ? [] : [{ ...s, metric: f.metric, value: f.value, conditions: f.conditions, finding: findingById.get(s.claim) ?? null }]
+    })
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     const inScope = rows.filter((r) => paperIds === undefined || paperIds.includes(r.paper))
     const candidates = inScope
@@ -155,24 +175,6 @@ export const claimFindings = (
 // ---------------------------------------------------------------------------
 // What a question does not change: memoised per sentence and per chunk text
 // ---------------------------------------------------------------------------
-
-/** A bounded least-recently-used memo. */
-class Lru<K, V> {
-  private readonly entries = new Map<K, V>()
-  constructor(private readonly capacity: number) {}
-  get(key: K, make: () => V): V {
-    const hit = this.entries.get(key)
-    if (hit !== undefined || this.entries.has(key)) {
-      this.entries.delete(key)
-      this.entries.set(key, hit as V)
-      return hit as V
-    }
-    const value = make()
-    this.entries.set(key, value)
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K)
-    return value
-  }
-}
 
 /** What scoring reads of a sentence whatever the question: computed once per sentence text and kept. */
 interface SentenceFacts {

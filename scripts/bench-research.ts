@@ -1,0 +1,185 @@
+/**
+ * Where `Research.research` spends its time in a warm serving process, next to
+ * `Retrieval.search` (hybrid, k 10, over all chunks) measured in the same run
+ * for each question: the ratio of the two is the figure that survives a
+ * loaded machine.
+ *
+ *   nice -n 5 /usr/bin/time -v node --import tsx --conditions=@kg/source scripts/bench-research.ts \
+ *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1]
+ *
+ * The store is opened read-only, the index and the whole-store graph loaded,
+ * `--warm` questions answered first (not timed), then each question of the
+ * file (one a line) is searched and researched `--repeat` times. Printed (one
+ * JSON line): p50 / p95 of research and of the search, their ratio, the wall
+ * time per question of each span (`Effect.withSpan`: the research steps,
+ * `Retrieval.search` by target, `GraphRetrieval.search`) and of DuckDB
+ * statements (by the first table they read), the CPU time of the process and
+ * the load average at start and end. `--answers` writes every answer's
+ * `Research.toJson` without the stage timings, to compare two versions of the
+ * code answer for answer.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import { Embeddings } from "../packages/core/src/Embeddings.js"
+import * as NlpService from "../packages/core/src/NlpService.js"
+import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
+import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import * as GraphRetrieval from "../packages/graph/src/GraphRetrieval.js"
+import * as Research from "../packages/graph/src/Research.js"
+import * as Retrieval from "../packages/graph/src/Retrieval.js"
+import * as Store from "../packages/graph/src/Store.js"
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback
+}
+const DB = arg("db", "")
+const QUESTIONS = arg("questions", "")
+const WARM = Number(arg("warm", "3"))
+const REPEAT = Math.max(1, Number(arg("repeat", "1")))
+const ANSWERS = arg("answers", "")
+if (DB === "" || QUESTIONS === "") {
+  console.error("usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json]")
+  process.exit(2)
+}
+
+/** Wall time summed by name while `recording` (nested spans of one name count once: the outermost). */
+const spanMs = new Map<string, number>()
+let recording = false
+const open = new Map<string, number>()
+const tracer = Tracer.make({
+  span: (name, parent, context, links, startTime, kind, options) => {
+    const attributes = new Map<string, unknown>(Object.entries(options?.attributes ?? {}))
+    const outer = (open.get(name) ?? 0) === 0
+    open.set(name, (open.get(name) ?? 0) + 1)
+    let status: Tracer.SpanStatus = { _tag: "Started", startTime }
+    return {
+      _tag: "Span",
+      name,
+      spanId: Math.random().toString(36).slice(2),
+      traceId: "bench",
+      parent,
+      context,
+      get status() {
+        return status
+      },
+      attributes,
+      links,
+      sampled: true,
+      kind,
+      end: (endTime, exit) => {
+        status = { _tag: "Ended", startTime, endTime, exit }
+        open.set(name, (open.get(name) ?? 1) - 1)
+        const key = name === "Retrieval.search" ? `${name}(${String(attributes.get("target") ?? "")})` : name
+        if (recording && outer) spanMs.set(key, (spanMs.get(key) ?? 0) + Number(endTime - startTime) / 1e6)
+      },
+      attribute: (k, v) => void attributes.set(k, v),
+      event: () => {},
+      addLinks: () => {}
+    }
+  },
+  context: (f) => f()
+})
+
+/** DuckDB statements timed by the first table they read. */
+const sqlMs = new Map<string, { ms: number; n: number }>()
+const tableOf = (sql: string) => /\bFROM\s+([a-z_]+)/i.exec(sql)?.[1] ?? "other"
+const timedDb = Layer.effect(
+  DuckDb,
+  Effect.map(DuckDb, (db) => ({
+    ...db,
+    query: <A>(sql: string, params?: ReadonlyArray<unknown>) =>
+      Effect.suspend(() => {
+        const t0 = performance.now()
+        return Effect.ensuring(
+          db.query<A>(sql, params as never),
+          Effect.sync(() => {
+            if (!recording) return
+            const key = tableOf(sql)
+            const s = sqlMs.get(key) ?? { ms: 0, n: 0 }
+            sqlMs.set(key, { ms: s.ms + performance.now() - t0, n: s.n + 1 })
+          })
+        )
+      })
+  }))
+)
+
+const base = Layer.mergeAll(NlpService.layer, EmbeddingsLive.layerOffline())
+const store = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
+  Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model, readOnly: true })
+))
+const answering = GraphRetrieval.layer.pipe(
+  Layer.provideMerge(Retrieval.layer({})),
+  Layer.provideMerge(timedDb),
+  Layer.provideMerge(store),
+  Layer.provideMerge(base)
+)
+
+const percentile = (xs: ReadonlyArray<number>, p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(p * s.length))]!
+}
+
+const program = Effect.gen(function*() {
+  const loadStart = os.loadavg()
+  const questions = fs.readFileSync(QUESTIONS, "utf8").split("\n").map((q) => q.trim()).filter((q) => q !== "")
+  const retrieval = yield* Retrieval.Retrieval
+  const graph = yield* GraphRetrieval.GraphRetrieval
+  const t0 = performance.now()
+  yield* retrieval.refresh
+  const openMs = performance.now() - t0
+  yield* graph.warm
+  for (const q of questions.slice(0, WARM)) yield* Effect.either(Research.research(q))
+  const cpu0 = process.cpuUsage()
+  const search: Array<number> = []
+  const research: Array<number> = []
+  const answers: Array<unknown> = []
+  let failures = 0
+  for (let round = 0; round < REPEAT; round++) {
+    for (const q of questions) {
+      const s0 = performance.now()
+      yield* retrieval.search("chunks", q, { k: 10 })
+      search.push(performance.now() - s0)
+      recording = true
+      const r0 = performance.now()
+      const r = yield* Effect.either(Research.research(q))
+      research.push(performance.now() - r0)
+      recording = false
+      if (r._tag === "Left") failures++
+      if (round === 0) {
+        answers.push(r._tag === "Left" ? { question: q, error: r.left._tag } : Research.toJson(r.right))
+      }
+    }
+  }
+  const cpu = process.cpuUsage(cpu0)
+  const n = research.length
+  const perQuestion = (m: Map<string, number>) =>
+    Object.fromEntries(Array.from(m).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v / n)]))
+  if (ANSWERS !== "") fs.writeFileSync(ANSWERS, JSON.stringify(answers, null, 1) + "\n")
+  console.log(JSON.stringify({
+    db: DB,
+    questions: questions.length,
+    repeat: REPEAT,
+    failures,
+    openMs: Math.round(openMs),
+    researchMs: { p50: Math.round(percentile(research, 0.5)), p95: Math.round(percentile(research, 0.95)) },
+    searchMs: { p50: Math.round(percentile(search, 0.5)), p95: Math.round(percentile(search, 0.95)) },
+    ratio: {
+      p50: Math.round(percentile(research, 0.5) / percentile(search, 0.5) * 10) / 10,
+      p95: Math.round(percentile(research, 0.95) / percentile(search, 0.95) * 10) / 10
+    },
+    spansMsPerQuestion: perQuestion(spanMs),
+    duckdbMsPerQuestion: Object.fromEntries(
+      Array.from(sqlMs).sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { ms: Math.round(v.ms / n), statements: Math.round(v.n / n * 10) / 10 }])
+    ),
+    cpuSecondsTimed: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+    load: { start: loadStart.map((x) => Math.round(x * 10) / 10), end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)
+  }))
+})
+
+await Effect.runPromise(program.pipe(Effect.provide(answering), Effect.withTracer(tracer), Effect.map(() => Option.none())))
