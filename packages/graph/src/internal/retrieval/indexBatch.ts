@@ -180,6 +180,9 @@ export const addStages = (into: BuildStages, from: BuildStages): void => {
   into.batches += from.batches
 }
 
+/** Documents tokenised, then added to the builder, at a time (the terms of a whole batch would fill the heap). */
+const BLOCK = 1024
+
 /** Tokenise a batch and write it as one segment into `sink`; adds its CPU to `stages`. */
 export const buildSegment = (
   batch: IndexBatch,
@@ -187,37 +190,49 @@ export const buildSegment = (
   sink: ByteSink,
   stages: BuildStages
 ): Uint8Array | null => {
-  let t0 = threadCpuMs()
-  const termsOf: Array<ReadonlyArray<string>> = new Array(batch.docs)
-  const flags = new Uint8Array(batch.docs)
-  for (let d = 0; d < batch.docs; d++) {
-    const text = batch.texts[d]!
-    const line = batch.lines === null ? "" : batch.lines[d]!
-    termsOf[d] = line === "" ? terms(text) : [...terms(line), ...terms(text)]
-    if (batch.textFlags && isIrregularText(text)) flags[d] = IRREGULAR_TEXT
-  }
-  let t1 = threadCpuMs()
-  stages.tokenise += t1 - t0
-  t0 = t1
   const builder = new SegmentBuilder(batch.dimension, batch.docs)
   const dim = batch.dimension
-  for (let d = 0; d < batch.docs; d++) {
-    const page = batch.pages[d]!
-    builder.add({
-      key: batch.keys[d]!,
-      kind: KIND_CODES[batch.kinds[d]!]!,
-      papers: batch.papers.slice(batch.paperOffsets[d]!, batch.paperOffsets[d + 1]!),
-      page: Number.isNaN(page) ? null : page,
-      hash: batch.hashes[d]!,
-      terms: termsOf[d]!,
-      vector: dim > 0 && batch.hasVector[d] === 1 ? batch.vectors.subarray(d * dim, (d + 1) * dim) : null,
-      flags: flags[d]!
-    })
-    termsOf[d] = EMPTY
+  const termsOf: Array<ReadonlyArray<string>> = new Array(Math.min(BLOCK, batch.docs))
+  const flags = new Uint8Array(BLOCK)
+  // a paper's chunks share their context line (its title and section): its terms are computed once per run
+  let lastLine = ""
+  let lastLineTerms: ReadonlyArray<string> = EMPTY
+  for (let from = 0; from < batch.docs; from += BLOCK) {
+    const to = Math.min(batch.docs, from + BLOCK)
+    let t0 = threadCpuMs()
+    for (let d = from; d < to; d++) {
+      const text = batch.texts[d]!
+      const line = batch.lines === null ? "" : batch.lines[d]!
+      if (line !== "" && line !== lastLine) {
+        lastLine = line
+        lastLineTerms = terms(line)
+      }
+      termsOf[d - from] = line === "" ? terms(text) : lastLineTerms.concat(terms(text))
+      flags[d - from] = batch.textFlags && isIrregularText(text) ? IRREGULAR_TEXT : 0
+    }
+    let t1 = threadCpuMs()
+    stages.tokenise += t1 - t0
+    t0 = t1
+    for (let d = from; d < to; d++) {
+      const page = batch.pages[d]!
+      const a = batch.paperOffsets[d]!
+      const b = batch.paperOffsets[d + 1]!
+      builder.add({
+        key: batch.keys[d]!,
+        kind: KIND_CODES[batch.kinds[d]!]!,
+        papers: b === a + 1 ? [batch.papers[a]!] : batch.papers.slice(a, b),
+        page: Number.isNaN(page) ? null : page,
+        hash: batch.hashes[d]!,
+        terms: termsOf[d - from]!,
+        vector: dim > 0 && batch.hasVector[d] === 1 ? batch.vectors.subarray(d * dim, (d + 1) * dim) : null,
+        flags: flags[d - from]!
+      })
+      termsOf[d - from] = EMPTY
+    }
+    t1 = threadCpuMs()
+    stages.build += t1 - t0
   }
-  t1 = threadCpuMs()
-  stages.build += t1 - t0
-  t0 = t1
+  const t0 = threadCpuMs()
   const out = builder.write(sink)
   stages.write += threadCpuMs() - t0
   stages.batches++

@@ -58,8 +58,12 @@ export const IRREGULAR_TEXT = 1
 
 /** Whether a text is irregular in the sense of {@link IRREGULAR_TEXT}. */
 export const isIrregularText = (text: string): boolean =>
-  /-\s*\n/.test(text) || /[^\S \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f\n\r\t]/.test(text) ||
-  /\{\{[a-z]+:[^{}\n]*\s[^{}\n]*\}\}/.test(text)
+  // each expression is tried only when the text has a character every match needs (most texts have none)
+  (text.includes("-") && text.includes("\n") && /-\s*\n/.test(text)) ||
+  UNUSUAL_SPACE.test(text) ||
+  (text.includes("{{") && /\{\{[a-z]+:[^{}\n]*\s[^{}\n]*\}\}/.test(text))
+
+const UNUSUAL_SPACE = /[^\S \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f\n\r\t]/
 
 const MAGIC = "KGSEG003"
 const FOOTER_MAGIC = "KGSEGEND"

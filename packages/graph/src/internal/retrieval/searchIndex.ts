@@ -513,14 +513,15 @@ let lastStats: IndexBuildStats | undefined
 /** The stages of the last index build of this process, or undefined. */
 export const lastBuildStats = (): IndexBuildStats | undefined => lastStats
 
-/** Rows to tokenise from which an update starts worker threads (below it, starting them costs more than it saves). */
-const POOL_MIN_ROWS = 20_000
-
 /** What the updates of one refresh share: the tokeniser, the worker threads (started on first need), the figures. */
 interface BuildContext {
   readonly nlp: NlpService["Type"]
-  /** The pool for an update of this many rows (null: build in the calling thread). */
-  readonly pool: (rows: number) => Effect.Effect<IndexPool | null>
+  /**
+   * The pool for an update of this many rows in segments of `segmentDocs` (null: build in the calling thread). By
+   * default workers are started only for an update of more than one segment (one segment gains nothing: the calling
+   * thread would wait for it), at most one per segment.
+   */
+  readonly pool: (rows: number, segmentDocs: number) => Effect.Effect<IndexPool | null>
   readonly stats: IndexBuildStats
 }
 
@@ -544,11 +545,12 @@ const makeBuildContext = (
   const context: BuildContext = {
     nlp,
     stats,
-    pool: (rows) =>
-      threads < 1 || (options.threads === undefined && rows < POOL_MIN_ROWS)
+    pool: (rows, segmentDocs) =>
+      threads < 1 || (started === undefined && options.threads === undefined && rows <= segmentDocs)
         ? Effect.succeed(null)
         : Effect.promise(() => {
-          started ??= startPool(threads, nlp.termsId, options.sourceWorkers).then((pool) => {
+          const wanted = options.threads ?? Math.min(threads, Math.ceil(rows / segmentDocs))
+          started ??= startPool(wanted, nlp.termsId, options.sourceWorkers).then((pool) => {
             ;(stats as { threads: number }).threads = pool?.threads ?? 0
             return pool
           })
@@ -652,7 +654,7 @@ const updateChunks = (
       [fresh]
     )
     const total = sizes.reduce((n, r) => n + r.n, 0)
-    const writer = segmentWriter(store, dimension, segmentDocs, true, build, yield* build.pool(total))
+    const writer = segmentWriter(store, dimension, segmentDocs, true, build, yield* build.pool(total, segmentDocs))
     let tokenised = 0
     const batches: Array<Array<string>> = []
     let batch: Array<string> = []
@@ -772,7 +774,7 @@ const updateSummaries = (
       return { collection: base, tokenised: 0, changed: false }
     }
     let parts: Array<Part> = base === undefined ? [] : deleteRefs(base, stale)
-    const writer = segmentWriter(store, dimension, segmentDocs, false, build, yield* build.pool(fresh.length))
+    const writer = segmentWriter(store, dimension, segmentDocs, false, build, yield* build.pool(fresh.length, segmentDocs))
     const recordPapers = fresh.filter((r) => r.key.startsWith("record:")).map((r) => r.key.slice("record:".length))
     const claimIds = fresh.filter((r) => r.key.startsWith("claim:")).map((r) => r.key.slice("claim:".length))
     const rows: Array<SummaryRow> = []
@@ -861,8 +863,8 @@ export const refreshIndex = (
     /** Documents per segment written ({@link SEGMENT_DOCS}; smaller in tests of the merge policy). */
     readonly segmentDocs?: number | undefined
     /**
-     * Worker threads that tokenise and build segments (default: one per core, `KG_INDEX_THREADS`, for updates of
-     * at least 20,000 rows; given, for any update; 0: the calling thread builds every segment).
+     * Worker threads that tokenise and build segments (default: one per core, or `KG_INDEX_THREADS`, for updates
+     * of more than one segment; given, for any update; 0: the calling thread builds every segment).
      */
     readonly threads?: number | undefined
     /** Start the workers from the TypeScript sources through tsx (default: when this process runs under tsx). */
