@@ -432,13 +432,14 @@ const dirSize = (dir: string): number =>
 /**
  * The CPU of the index build by stage, in seconds (`lastBuildStats`: each thread's own CPU time): the main thread
  * (reading rows from DuckDB and converting them, which is what remains of `main` after the named parts; context
- * lines; collecting rows into batches; saving segment files; batches it built itself), the worker threads (summed),
+ * lines; collecting rows into batches; sending them to the workers; saving segment files; batches it built itself),
+ * the worker threads (summed),
  * the whole process (DuckDB's and V8's threads too), and the load average before and after.
  */
 const stagesOf = (s: ReturnType<typeof lastBuildStats>, loadBefore: number) => {
   if (s === undefined) return undefined
   const sec = (ms: number) => Math.round(ms / 10) / 100
-  const named = s.context + s.collect + s.save + s.inThread.tokenise + s.inThread.build + s.inThread.write
+  const named = s.context + s.collect + s.send + s.save + s.inThread.tokenise + s.inThread.build + s.inThread.write
   return {
     threads: s.threads,
     wall: sec(s.wall),
@@ -448,6 +449,7 @@ const stagesOf = (s: ReturnType<typeof lastBuildStats>, loadBefore: number) => {
       readAndOther: sec(s.main - named),
       context: sec(s.context),
       collect: sec(s.collect),
+      send: sec(s.send),
       save: sec(s.save),
       tokenise: sec(s.inThread.tokenise),
       build: sec(s.inThread.build),

@@ -183,60 +183,81 @@ export const addStages = (into: BuildStages, from: BuildStages): void => {
 /** Documents tokenised, then added to the builder, at a time (the terms of a whole batch would fill the heap). */
 const BLOCK = 1024
 
-/** Tokenise a batch and write it as one segment into `sink`; adds its CPU to `stages`. */
-export const buildSegment = (
-  batch: IndexBatch,
-  terms: (text: string) => ReadonlyArray<string>,
-  sink: ByteSink,
-  stages: BuildStages
-): Uint8Array | null => {
-  const builder = new SegmentBuilder(batch.dimension, batch.docs)
-  const dim = batch.dimension
-  const termsOf: Array<ReadonlyArray<string>> = new Array(Math.min(BLOCK, batch.docs))
-  const flags = new Uint8Array(BLOCK)
+/**
+ * One segment being built from batches of its rows, in order: each batch is tokenised and added to the segment
+ * builder as it comes (so its texts can be dropped), then the segment is written. The calling thread and the index
+ * workers build segments with it, so their bytes are the same.
+ */
+export class SegmentAssembler {
+  private readonly builder: SegmentBuilder
   // a paper's chunks share their context line (its title and section): its terms are computed once per run
-  let lastLine = ""
-  let lastLineTerms: ReadonlyArray<string> = EMPTY
-  for (let from = 0; from < batch.docs; from += BLOCK) {
-    const to = Math.min(batch.docs, from + BLOCK)
-    let t0 = threadCpuMs()
-    for (let d = from; d < to; d++) {
-      const text = batch.texts[d]!
-      const line = batch.lines === null ? "" : batch.lines[d]!
-      if (line !== "" && line !== lastLine) {
-        lastLine = line
-        lastLineTerms = terms(line)
-      }
-      termsOf[d - from] = line === "" ? terms(text) : lastLineTerms.concat(terms(text))
-      flags[d - from] = batch.textFlags && isIrregularText(text) ? IRREGULAR_TEXT : 0
-    }
-    let t1 = threadCpuMs()
-    stages.tokenise += t1 - t0
-    t0 = t1
-    for (let d = from; d < to; d++) {
-      const page = batch.pages[d]!
-      const a = batch.paperOffsets[d]!
-      const b = batch.paperOffsets[d + 1]!
-      builder.add({
-        key: batch.keys[d]!,
-        kind: KIND_CODES[batch.kinds[d]!]!,
-        papers: b === a + 1 ? [batch.papers[a]!] : batch.papers.slice(a, b),
-        page: Number.isNaN(page) ? null : page,
-        hash: batch.hashes[d]!,
-        terms: termsOf[d - from]!,
-        vector: dim > 0 && batch.hasVector[d] === 1 ? batch.vectors.subarray(d * dim, (d + 1) * dim) : null,
-        flags: flags[d - from]!
-      })
-      termsOf[d - from] = EMPTY
-    }
-    t1 = threadCpuMs()
-    stages.build += t1 - t0
+  private lastLine = ""
+  private lastLineTerms: ReadonlyArray<string> = EMPTY
+
+  constructor(
+    readonly dimension: number,
+    capacity: number,
+    private readonly terms: (text: string) => ReadonlyArray<string>,
+    readonly stages: BuildStages
+  ) {
+    this.builder = new SegmentBuilder(dimension, capacity)
   }
-  const t0 = threadCpuMs()
-  const out = builder.write(sink)
-  stages.write += threadCpuMs() - t0
-  stages.batches++
-  return out
+
+  get size(): number {
+    return this.builder.size
+  }
+
+  /** Tokenise the rows of a batch and add them. */
+  add(batch: IndexBatch): void {
+    const dim = batch.dimension
+    const terms = this.terms
+    const termsOf: Array<ReadonlyArray<string>> = new Array(Math.min(BLOCK, batch.docs))
+    const flags = new Uint8Array(BLOCK)
+    for (let from = 0; from < batch.docs; from += BLOCK) {
+      const to = Math.min(batch.docs, from + BLOCK)
+      let t0 = threadCpuMs()
+      for (let d = from; d < to; d++) {
+        const text = batch.texts[d]!
+        const line = batch.lines === null ? "" : batch.lines[d]!
+        if (line !== "" && line !== this.lastLine) {
+          this.lastLine = line
+          this.lastLineTerms = terms(line)
+        }
+        termsOf[d - from] = line === "" ? terms(text) : this.lastLineTerms.concat(terms(text))
+        flags[d - from] = batch.textFlags && isIrregularText(text) ? IRREGULAR_TEXT : 0
+      }
+      let t1 = threadCpuMs()
+      this.stages.tokenise += t1 - t0
+      t0 = t1
+      for (let d = from; d < to; d++) {
+        const page = batch.pages[d]!
+        const a = batch.paperOffsets[d]!
+        const b = batch.paperOffsets[d + 1]!
+        this.builder.add({
+          key: batch.keys[d]!,
+          kind: KIND_CODES[batch.kinds[d]!]!,
+          papers: b === a + 1 ? [batch.papers[a]!] : batch.papers.slice(a, b),
+          page: Number.isNaN(page) ? null : page,
+          hash: batch.hashes[d]!,
+          terms: termsOf[d - from]!,
+          vector: dim > 0 && batch.hasVector[d] === 1 ? batch.vectors.subarray(d * dim, (d + 1) * dim) : null,
+          flags: flags[d - from]!
+        })
+        termsOf[d - from] = EMPTY
+      }
+      t1 = threadCpuMs()
+      this.stages.build += t1 - t0
+    }
+  }
+
+  /** Write the segment into `sink` (a memory sink returns its bytes). */
+  finish(sink: ByteSink): Uint8Array | null {
+    const t0 = threadCpuMs()
+    const out = this.builder.write(sink)
+    this.stages.write += threadCpuMs() - t0
+    this.stages.batches++
+    return out
+  }
 }
 
 const EMPTY: ReadonlyArray<string> = []

@@ -18,15 +18,22 @@ import { Worker } from "node:worker_threads"
 import type { BuildStages, IndexBatch } from "./indexBatch.js"
 import type { IndexWorkerRequest, IndexWorkerResponse } from "./indexWorker.js"
 
-/** The outcome of a batch sent to a worker: its segment's bytes, or why it could not be built there. */
+/** The outcome of a segment built by a worker: its bytes, or why it could not be built there. */
 export type PoolResult =
   | { readonly bytes: Uint8Array; readonly stages: BuildStages }
   | { readonly error: string }
 
+/** A segment being built on a worker: its rows are sent batch by batch, in order. */
+export interface PooledSegment {
+  readonly add: (batch: IndexBatch) => void
+  /** The segment's bytes. Never rejects. */
+  readonly finish: () => Promise<PoolResult>
+}
+
 export interface IndexPool {
   readonly threads: number
-  /** Build a batch on the least busy worker. Never rejects. */
-  readonly build: (batch: IndexBatch) => Promise<PoolResult>
+  /** Start a segment on the worker with the fewest unfinished segments. */
+  readonly begin: (dimension: number, capacity: number) => PooledSegment
   readonly close: () => Promise<void>
 }
 
@@ -70,6 +77,8 @@ type Request = IndexWorkerRequest extends infer R ? R extends { readonly id: num
 interface Slot {
   readonly worker: Worker
   readonly pending: Map<number, (response: IndexWorkerResponse) => void>
+  /** Segments begun and not yet answered. */
+  open: number
   broken: string | null
 }
 
@@ -98,10 +107,15 @@ export const startPool = async (
       slot.pending.set(id, resolve)
       slot.worker.postMessage({ ...request, id })
     })
+  /** A request answered only when it fails (with the `finish` of its segment). */
+  const send = (slot: Slot, request: Request): void => {
+    if (slot.broken === null) slot.worker.postMessage({ ...request, id: next++ })
+  }
+  let segments = 0
   try {
     for (let i = 0; i < threads; i++) {
       const worker = spawn(entry)
-      const slot: Slot = { worker, pending: new Map(), broken: null }
+      const slot: Slot = { worker, pending: new Map(), open: 0, broken: null }
       const fail = (message: string) => {
         if (slot.broken !== null) return
         slot.broken = message
@@ -128,14 +142,21 @@ export const startPool = async (
   }
   return {
     threads,
-    build: async (batch) => {
-      const live = slots.filter((s) => s.broken === null)
-      if (live.length === 0) return { error: slots[0]?.broken ?? "no index worker" }
-      let slot = live[0]!
-      for (const s of live) if (s.pending.size < slot.pending.size) slot = s
-      const response = await call(slot, { kind: "build", batch })
-      if ("bytes" in response) return { bytes: response.bytes, stages: response.stages }
-      return { error: "error" in response ? response.error : "unexpected answer from an index worker" }
+    begin: (dimension, capacity) => {
+      let slot = slots.find((s) => s.broken === null) ?? slots[0]!
+      for (const s of slots) if (s.broken === null && s.open < slot.open) slot = s
+      const segment = segments++
+      slot.open++
+      send(slot, { kind: "begin", segment, dimension, capacity })
+      return {
+        add: (batch) => send(slot, { kind: "add", segment, batch }),
+        finish: async () => {
+          const response = await call(slot, { kind: "finish", segment })
+          slot.open--
+          if ("bytes" in response) return { bytes: response.bytes, stages: response.stages }
+          return { error: "error" in response ? response.error : "unexpected answer from an index worker" }
+        }
+      }
     },
     close: async () => {
       for (const s of slots) s.broken ??= "the index workers were closed"

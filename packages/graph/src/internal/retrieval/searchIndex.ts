@@ -31,12 +31,13 @@
  */
 import type { Embeddings } from "@kg/core/Embeddings"
 import type { NlpService } from "@kg/core/NlpService"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
-import { addStages, BatchCollector, buildSegment, type BuildStages, emptyStages, type IndexBatch, threadCpuMs } from "./indexBatch.js"
+import { addStages, BatchCollector, emptyStages, SegmentAssembler, threadCpuMs, type BuildStages } from "./indexBatch.js"
 import { Collection, type Part } from "./indexCollection.js"
 import {
   type DocKind,
@@ -48,7 +49,7 @@ import {
   openSegment,
   type Segment
 } from "./indexSegment.js"
-import { defaultThreads, type IndexPool, startPool } from "./indexThreads.js"
+import { defaultThreads, type IndexPool, type PooledSegment, type PoolResult, startPool } from "./indexThreads.js"
 
 export type { DocKind } from "./indexSegment.js"
 
@@ -492,7 +493,7 @@ const deleteRefs = (collection: Collection, refs: ReadonlyArray<number>): Array<
 
 /**
  * CPU milliseconds of the last index build's stages in this process (for benchmarks): the calling thread's
- * (`main`: reading rows and the rest of its work, of which `context`, `collect`, `save`, and `inThread` for batches
+ * (`main`: reading rows and the rest of its work, of which `context`, `collect`, `send`, `save`, and `inThread` for batches
  * it built itself) and the workers' (`workers`, summed over threads), with the process's whole CPU (`process`,
  * DuckDB's and V8's threads included).
  */
@@ -501,6 +502,8 @@ export interface IndexBuildStats {
   main: number
   context: number
   collect: number
+  /** Sending batches to the workers (copying them into messages). */
+  send: number
   save: number
   readonly inThread: BuildStages
   readonly workers: BuildStages
@@ -536,6 +539,7 @@ const makeBuildContext = (
     main: 0,
     context: 0,
     collect: 0,
+    send: 0,
     save: 0,
     inThread: emptyStages(),
     workers: emptyStages(),
@@ -564,10 +568,17 @@ const makeBuildContext = (
   return { context, close }
 }
 
+/** A worker failed to build a segment: the update is made again in the calling thread. */
+class IndexWorkerFailure extends Data.TaggedError("IndexWorkerFailure")<{ readonly message: string }> {}
+
+/** Rows sent to a worker (or added to the segment built here) at a time. */
+const SUB_BATCH = 5_000
+
 /**
- * Tokenise rows into segments of at most `segmentDocs`: each full batch goes to a worker thread (at most one in
- * flight per worker, plus the one being read) or, without workers, is built here; segments are stored in the order
- * of their batches.
+ * Tokenise rows into segments of at most `segmentDocs`, in order. With workers, each segment is built by one worker
+ * and its rows are sent {@link SUB_BATCH} at a time as they are read (so the worker tokenises while the store is
+ * read, and no thread holds a whole segment's texts); at most one segment per worker is unfinished. Without, the
+ * segment is built here the same way. Segments are stored in the order of their rows.
  */
 const segmentWriter = (
   store: SegmentStore,
@@ -578,42 +589,59 @@ const segmentWriter = (
   pool: IndexPool | null
 ) => {
   const parts: Array<Part> = []
-  const collector = new BatchCollector(dimension, textFlags, segmentDocs)
-  const inFlight: Array<{ readonly batch: IndexBatch; readonly result: Promise<{ bytes: Uint8Array; stages: BuildStages } | { error: string }> }> = []
-  const inThread = (batch: IndexBatch) =>
-    Effect.sync(() => parts.push(store.write((sink) => buildSegment(batch, build.nlp.terms, sink, build.stats.inThread))))
+  const collector = new BatchCollector(dimension, textFlags, Math.min(SUB_BATCH, segmentDocs))
+  const inFlight: Array<Promise<PoolResult>> = []
+  let remote: PooledSegment | null = null
+  let local: SegmentAssembler | null = null
+  let docs = 0
   const drainOne = Effect.gen(function*() {
-    const head = inFlight.shift()!
-    const result = yield* Effect.promise(() => head.result)
-    if ("bytes" in result) {
-      addStages(build.stats.workers, result.stages)
-      const t0 = threadCpuMs()
-      parts.push(store.writeBytes(result.bytes))
-      build.stats.save += threadCpuMs() - t0
-    } else {
-      yield* Effect.logWarning(`retrieval index: a batch is built in the calling thread (${result.error})`)
-      yield* inThread(head.batch)
-    }
+    const result = yield* Effect.promise(() => inFlight.shift()!)
+    if (!("bytes" in result)) return yield* new IndexWorkerFailure({ message: result.error })
+    addStages(build.stats.workers, result.stages)
+    const t0 = threadCpuMs()
+    parts.push(store.writeBytes(result.bytes))
+    build.stats.save += threadCpuMs() - t0
   })
-  const submit = Effect.gen(function*() {
-    if (collector.size === 0) return
-    const batch = collector.take()
-    if (pool === null) return yield* inThread(batch)
-    inFlight.push({ batch, result: pool.build(batch) })
-    while (inFlight.length > pool.threads) yield* drainOne
-  })
+  /** Send the rows collected to the segment being built; finish it when full (or at the end). */
+  const flush = (end: boolean) =>
+    Effect.gen(function*() {
+      if (collector.size > 0) {
+        if (pool !== null) {
+          if (remote === null) {
+            while (inFlight.length >= pool.threads) yield* drainOne
+            remote = pool.begin(dimension, segmentDocs)
+          }
+        } else {
+          local ??= new SegmentAssembler(dimension, segmentDocs, build.nlp.terms, build.stats.inThread)
+        }
+        docs += collector.size
+        const batch = collector.take()
+        if (remote !== null) {
+          const t0 = threadCpuMs()
+          remote.add(batch)
+          build.stats.send += threadCpuMs() - t0
+        } else local!.add(batch)
+      }
+      if (docs >= segmentDocs || (end && docs > 0)) {
+        if (remote !== null) inFlight.push(remote.finish())
+        else {
+          const full = local!
+          parts.push(store.write((sink) => full.finish(sink)))
+        }
+        remote = null
+        local = null
+        docs = 0
+      }
+      if (end) while (inFlight.length > 0) yield* drainOne
+    })
   return {
-    /** Add a row; true when a batch is full and {@link submit} must run. */
+    /** Add a row; true when {@link submit} must run (a batch of rows is ready to go). */
     add: (row: Parameters<BatchCollector["add"]>[0], source: ArrayLike<number> | null, at = 0): boolean => {
       collector.add(row, source, at)
-      return collector.size >= segmentDocs
+      return collector.size >= SUB_BATCH || docs + collector.size >= segmentDocs
     },
-    submit,
-    finish: Effect.gen(function*() {
-      yield* submit
-      while (inFlight.length > 0) yield* drainOne
-      return parts
-    })
+    submit: flush(false),
+    finish: Effect.map(flush(true), () => parts)
   }
 }
 
@@ -912,15 +940,26 @@ export const refreshIndex = (
     const store = segmentStore(writable ? dir : null)
     const dimension = yield* storeDimension(db, embeddings)
     const segmentDocs = options.segmentDocs ?? SEGMENT_DOCS
-    const { close, context: build } = makeBuildContext(nlp, options)
     const mainStart = threadCpuMs()
     const processStart = process.cpuUsage()
     const wallStart = performance.now()
-    const { chunks, summaries } = yield* Effect.gen(function*() {
-      const chunks = yield* updateChunks(db, build, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context, segmentDocs)
-      const summaries = yield* updateSummaries(db, build, embeddings, store, dimension, base?.summaries, segmentDocs)
-      return { chunks, summaries }
-    }).pipe(Effect.ensuring(close))
+    const update = (threads: number | undefined) => {
+      const { close, context: build } = makeBuildContext(nlp, { ...options, threads })
+      return Effect.gen(function*() {
+        const chunks = yield* updateChunks(db, build, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context, segmentDocs)
+        const summaries = yield* updateSummaries(db, build, embeddings, store, dimension, base?.summaries, segmentDocs)
+        return { chunks, summaries, build }
+      }).pipe(Effect.ensuring(close))
+    }
+    // a worker that fails leaves its segment unbuilt: the update is made again here (the files already written are
+    // not in the manifest, and the next save removes them)
+    const { build, chunks, summaries } = yield* update(options.threads).pipe(
+      Effect.catchTag("IndexWorkerFailure", (failure) =>
+        Effect.logWarning(`retrieval index: an index worker failed (${failure.message}); building in this thread`).pipe(
+          // without workers nothing fails so
+          Effect.zipRight(update(0).pipe(Effect.catchTag("IndexWorkerFailure", (f) => Effect.die(f))))
+        ))
+    )
     if (chunks.tokenised + summaries.tokenised > 0) {
       const used = process.cpuUsage(processStart)
       build.stats.main = threadCpuMs() - mainStart
