@@ -17,6 +17,7 @@ import { chunkDocument } from "@kg/extraction/Pipeline"
 import type { SourceDocument } from "@kg/extraction/Ingest"
 import { DuckDb } from "../src/DuckDb.js"
 import { indexDirectory, lastBuildStats, refreshIndex, type RetrievalIndex } from "../src/internal/retrieval/searchIndex.js"
+import { startPool } from "../src/internal/retrieval/indexThreads.js"
 import * as RetrievalEval from "../src/RetrievalEval.js"
 import * as Store from "../src/Store.js"
 
@@ -148,4 +149,15 @@ describe("index build on worker threads", () => {
         }
       }))
   })
+
+  it.effect("workers are used only when they tokenise as the caller does", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const same = yield* Effect.promise(() => startPool(1, nlp.termsId, true))
+      expect(same?.threads).toBe(1)
+      yield* Effect.promise(() => same!.close())
+      // another tokeniser (the test one has no termsId; a made-up one is not the workers')
+      expect(yield* Effect.promise(() => startPool(1, undefined, true))).toBeNull()
+      expect(yield* Effect.promise(() => startPool(1, `${nlp.termsId}+other-rules`, true))).toBeNull()
+    }).pipe(Effect.provide(NlpService.layer)), 60_000)
 })
