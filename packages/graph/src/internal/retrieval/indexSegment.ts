@@ -108,7 +108,8 @@ const MOMENT_BLOCK = 8
 /**
  * The moments of documents `0..docs-1` (embeddings `data`, kind codes `kinds`): what {@link addMoment} adds for
  * each, with the outer products of {@link MOMENT_BLOCK} unit vectors of a kind added to the matrix in one pass (the
- * sums are the same up to rounding, about 1e-16 relative; a segment's bytes depend only on its documents).
+ * sums are the same up to rounding: about 1e-16 of the matrix's scale, so the mean and spread of a query's cosines
+ * move by ~1e-15; a segment's bytes depend only on its documents).
  */
 export const momentsOf = (dimension: number, docs: number, kinds: ArrayLike<number>, data: Float32Array): Float64Array => {
   const moments = new Float64Array(dimension === 0 ? 0 : KIND_CODES.length * momentsStride(dimension))
