@@ -37,11 +37,14 @@ export interface IndexPool {
   readonly close: () => Promise<void>
 }
 
-/** Worker threads by default: one per core (`KG_INDEX_THREADS` overrides; 0 builds in the calling thread). */
+/**
+ * Worker threads by default: one per core, at most 4 (each holds a tokeniser and a segment being built, a few hundred
+ * MB); `KG_INDEX_THREADS` overrides (0 builds in the calling thread).
+ */
 export const defaultThreads = (): number => {
   const env = process.env["KG_INDEX_THREADS"]
   if (env !== undefined && env.trim() !== "" && Number.isFinite(Number(env))) return Math.max(0, Math.floor(Number(env)))
-  return Math.min(8, os.availableParallelism())
+  return Math.min(4, os.availableParallelism())
 }
 
 /** How to start a worker: the compiled `indexWorker.js`, or its TypeScript source through tsx. */
