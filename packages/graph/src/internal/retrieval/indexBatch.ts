@@ -3,8 +3,9 @@
  * (keys, kinds, papers, pages, hashes, texts, context lines, embeddings as one flat array), in a form that crosses
  * to a worker thread cheaply (typed arrays and arrays of strings), and the function that turns a batch into a
  * segment's bytes: tokenise (`NlpService.terms`), build, write. The main thread and the index workers
- * (`indexWorker.ts`) run the same {@link buildSegment}, so a threaded build writes the same bytes as one in the
- * calling thread (the tokeniser's memo gives the terms of a parse of the whole text whatever it saw before).
+ * (`indexWorker.ts`) build with the same {@link SegmentAssembler}, so a threaded build writes the same bytes as one in
+ * the calling thread, but for the rare token wink's own cache splits depending on what the thread parsed before (at
+ * 330,000 chunks: the term `e.g` in a few dozen chunks; see docs/benchmarks.md).
  *
  * @internal
  */

@@ -1,7 +1,8 @@
 /**
  * Worker threads that build index segments (`indexWorker.ts`), one per core: the main thread reads rows from the
  * store and writes segment files while the workers tokenise and build. A pool is used only when its workers' tokeniser
- * is the caller's (same `termsId`), so the segments are those the calling thread would write; a worker that fails or
+ * is the caller's (same `termsId`), so the segments are those the calling thread would write (but for wink's cache:
+see `indexBatch.ts`); a worker that fails or
  * dies has its batch (and every later one) built in the calling thread instead.
  *
  * The worker is `indexWorker.js` beside this module (the compiled package, or the CLI bundle, where it is an entry
