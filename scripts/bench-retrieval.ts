@@ -51,6 +51,7 @@ import * as Research from "../packages/graph/src/Research.js"
 import * as Retrieval from "../packages/graph/src/Retrieval.js"
 import * as Store from "../packages/graph/src/Store.js"
 import { nativeExactSearch, setNativeDense } from "../packages/graph/src/internal/retrieval/nativeScan.js"
+import { lastBuildStats } from "../packages/graph/src/internal/retrieval/searchIndex.js"
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`)
@@ -428,6 +429,43 @@ const serve = Effect.gen(function*() {
 const dirSize = (dir: string): number =>
   fs.existsSync(dir) ? fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0) : 0
 
+/**
+ * The CPU of the index build by stage, in seconds (`lastBuildStats`: each thread's own CPU time): the main thread
+ * (reading rows from DuckDB and converting them, which is what remains of `main` after the named parts; context
+ * lines; collecting rows into batches; sending them to the workers; saving segment files; batches it built itself),
+ * the worker threads (summed),
+ * the whole process (DuckDB's and V8's threads too), and the load average before and after.
+ */
+const stagesOf = (s: ReturnType<typeof lastBuildStats>, loadBefore: number) => {
+  if (s === undefined) return undefined
+  const sec = (ms: number) => Math.round(ms / 10) / 100
+  const named = s.context + s.collect + s.send + s.save + s.inThread.tokenise + s.inThread.build + s.inThread.write
+  return {
+    threads: s.threads,
+    wall: sec(s.wall),
+    process: sec(s.process),
+    main: {
+      total: sec(s.main),
+      readAndOther: sec(s.main - named),
+      context: sec(s.context),
+      collect: sec(s.collect),
+      send: sec(s.send),
+      save: sec(s.save),
+      tokenise: sec(s.inThread.tokenise),
+      build: sec(s.inThread.build),
+      write: sec(s.inThread.write),
+      batches: s.inThread.batches
+    },
+    workers: {
+      tokenise: sec(s.workers.tokenise),
+      build: sec(s.workers.build),
+      write: sec(s.workers.write),
+      batches: s.workers.batches
+    },
+    load: [Math.round(loadBefore * 10) / 10, Math.round(os.loadavg()[0]! * 10) / 10]
+  }
+}
+
 /** Build the index from scratch (or bring it up to date with `--keep-index`), then a no-op update. */
 const buildIndex = Effect.gen(function*() {
   const store = yield* Store.Store
@@ -438,11 +476,14 @@ const buildIndex = Effect.gen(function*() {
   console.error(`tokenising ${tokeniser.chunks} chunks: ${JSON.stringify(tokeniser.wordsPerSecond)} words/s`)
   const dir = `${DB}.retrieval-index`
   if (!KEEP_INDEX) fs.rmSync(dir, { recursive: true, force: true })
+  const loadBefore = os.loadavg()[0]!
   const built = yield* timed(Retrieval.updateIndex)
   const info = built.value!
+  const stages = stagesOf(lastBuildStats(), loadBefore)
   console.error(`index: ${info.source} in ${(built.ms / 1000).toFixed(1)}s (${info.tokenised} rows tokenised, ${info.segments} segments)`)
+  console.error(`index build CPU by stage (s): ${JSON.stringify(stages)}`)
   const again = yield* timed(Retrieval.updateIndex)
-  return { stats, tokeniser, built, again, diskMb: Math.round(dirSize(dir) / 1e5) / 10 }
+  return { stats, tokeniser, built, again, stages, diskMb: Math.round(dirSize(dir) / 1e5) / 10 }
 })
 
 const program = Effect.gen(function*() {
@@ -458,11 +499,12 @@ const program = Effect.gen(function*() {
     console.error(`built ${built.papers} papers in ${built.seconds.toFixed(0)}s`)
   }
   if (ONLY === "store") return
-  const { again, built, diskMb, stats, tokeniser } = yield* buildIndex.pipe(Effect.provide(storeLayer), Effect.provide(layer))
+  const { again, built, diskMb, stages, stats, tokeniser } = yield* buildIndex.pipe(Effect.provide(storeLayer), Effect.provide(layer))
   if (ONLY === "index") {
     console.log(JSON.stringify({
       chunks: stats.tables.chunks,
       buildSeconds: Math.round(built.ms / 100) / 10,
+      stages,
       rowsTokenised: built.value!.tokenised,
       segments: built.value!.segments,
       noOpUpdateMs: Math.round(again.ms),

@@ -30,7 +30,9 @@ await esbuild.build({
   // (in the bundle, a chunk at its root), so it is an entry point of its own there.
   entryPoints: {
     bin: path.join(cliRoot, "dist/bin.js"),
-    offlineWorker: fileURLToPath(new URL("../packages/extraction/dist/internal/offlineWorker.js", import.meta.url))
+    offlineWorker: fileURLToPath(new URL("../packages/extraction/dist/internal/offlineWorker.js", import.meta.url)),
+    // the retrieval index's worker threads, likewise (`internal/retrieval/indexThreads.ts`)
+    indexWorker: fileURLToPath(new URL("../packages/graph/dist/internal/retrieval/indexWorker.js", import.meta.url))
   },
   bundle: true,
   splitting: true,

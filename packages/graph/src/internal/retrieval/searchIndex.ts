@@ -31,26 +31,25 @@
  */
 import type { Embeddings } from "@kg/core/Embeddings"
 import type { NlpService } from "@kg/core/NlpService"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { addStages, BatchCollector, emptyStages, SegmentAssembler, threadCpuMs, type BuildStages } from "./indexBatch.js"
 import { Collection, type Part } from "./indexCollection.js"
 import {
   type DocKind,
   fileSink,
   fileSource,
-  IRREGULAR_TEXT,
-  isIrregularText,
   memorySink,
   memorySource,
   mergeSegments,
   openSegment,
-  type Segment,
-  SegmentBuilder,
-  type SegmentDoc
+  type Segment
 } from "./indexSegment.js"
+import { defaultThreads, type IndexPool, type PooledSegment, type PoolResult, startPool } from "./indexThreads.js"
 
 export type { DocKind } from "./indexSegment.js"
 
@@ -351,19 +350,17 @@ let segmentCounter = 0
 /** Where new segments go: files in the index directory, or memory. */
 interface SegmentStore {
   readonly write: (make: (sink: ReturnType<typeof memorySink>) => Uint8Array | null) => Part
+  /** Store a segment already written to memory (by an index worker). */
+  readonly writeBytes: (bytes: Uint8Array) => Part
 }
 
-const segmentStore = (dir: string | null): SegmentStore => ({
-  write: (make) => {
-    const name = `${Date.now().toString(36)}-${process.pid.toString(36)}-${(segmentCounter++).toString(36)}.seg`
-    if (dir === null) {
-      const bytes = make(memorySink())!
-      return { segment: openSegment(memorySource(bytes)), deleted: null, name: `memory:${name}` }
-    }
-    const file = path.join(dir, name)
+const segmentStore = (dir: string | null): SegmentStore => {
+  const newName = () => `${Date.now().toString(36)}-${process.pid.toString(36)}-${(segmentCounter++).toString(36)}.seg`
+  const toFile = (name: string, fill: (tmp: string) => void): Part => {
+    const file = path.join(dir!, name)
     const tmp = `${file}.tmp`
     try {
-      make(fileSink(tmp))
+      fill(tmp)
       fs.renameSync(tmp, file)
     } catch (e) {
       fs.rmSync(tmp, { force: true })
@@ -371,7 +368,22 @@ const segmentStore = (dir: string | null): SegmentStore => ({
     }
     return { segment: openFile(file), deleted: null, name }
   }
-})
+  return {
+    write: (make) => {
+      const name = newName()
+      if (dir === null) {
+        const bytes = make(memorySink())!
+        return { segment: openSegment(memorySource(bytes)), deleted: null, name: `memory:${name}` }
+      }
+      return toFile(name, (tmp) => make(fileSink(tmp)))
+    },
+    writeBytes: (bytes) => {
+      const name = newName()
+      if (dir === null) return { segment: openSegment(memorySource(bytes)), deleted: null, name: `memory:${name}` }
+      return toFile(name, (tmp) => fs.writeFileSync(tmp, bytes))
+    }
+  }
+}
 
 const liveCount = (p: Part): number => {
   if (p.deleted === null) return p.segment.docs
@@ -444,11 +456,11 @@ interface SummaryRow {
   readonly papers: ReadonlyArray<string>
   readonly text: string
   readonly hash: number
-  readonly vector: Float32Array | null
+  readonly vector: ArrayLike<number> | null
 }
 
-const toVector = (v: ReadonlyArray<number> | null | undefined, dimension: number): Float32Array | null =>
-  v === null || v === undefined || v.length !== dimension ? null : Float32Array.from(v)
+const toVector = (v: ReadonlyArray<number> | null | undefined, dimension: number): ArrayLike<number> | null =>
+  v === null || v === undefined || v.length !== dimension ? null : v
 
 /** Mark the documents of these papers deleted (copying the masks it changes). */
 const deletePapers = (parts: ReadonlyArray<Part>, papers: ReadonlySet<string>): Array<Part> =>
@@ -479,25 +491,157 @@ const deleteRefs = (collection: Collection, refs: ReadonlyArray<number>): Array<
   return collection.parts.map((p, s) => (masks.has(s) ? { ...p, deleted: masks.get(s)! } : p))
 }
 
-/** Tokenise documents into segments of at most {@link SEGMENT_DOCS}. */
-const segmentWriter = (store: SegmentStore, dimension: number, segmentDocs: number) => {
-  const parts: Array<Part> = []
-  let builder = new SegmentBuilder(dimension)
-  const flush = () => {
-    if (builder.size === 0) return
-    const full = builder
-    parts.push(store.write((sink) => full.write(sink)))
-    builder = new SegmentBuilder(dimension)
+/**
+ * CPU milliseconds of the last index build's stages in this process (for benchmarks): the calling thread's
+ * (`main`: reading rows and the rest of its work, of which `context`, `collect`, `send`, `save`, and `inThread` for batches
+ * it built itself) and the workers' (`workers`, summed over threads), with the process's whole CPU (`process`,
+ * DuckDB's and V8's threads included).
+ */
+export interface IndexBuildStats {
+  readonly threads: number
+  main: number
+  context: number
+  collect: number
+  /** Sending batches to the workers (copying them into messages). */
+  send: number
+  save: number
+  readonly inThread: BuildStages
+  readonly workers: BuildStages
+  process: number
+  wall: number
+}
+
+let lastStats: IndexBuildStats | undefined
+
+/** The stages of the last index build of this process, or undefined. */
+export const lastBuildStats = (): IndexBuildStats | undefined => lastStats
+
+/** What the updates of one refresh share: the tokeniser, the worker threads (started on first need), the figures. */
+interface BuildContext {
+  readonly nlp: NlpService["Type"]
+  /**
+   * The pool for an update of this many rows in segments of `segmentDocs` (null: build in the calling thread). By
+   * default workers are started only for an update of more than one segment (one segment gains nothing: the calling
+   * thread would wait for it), at most one per segment.
+   */
+  readonly pool: (rows: number, segmentDocs: number) => Effect.Effect<IndexPool | null>
+  readonly stats: IndexBuildStats
+}
+
+const makeBuildContext = (
+  nlp: NlpService["Type"],
+  options: { readonly threads?: number | undefined; readonly sourceWorkers?: boolean | undefined }
+) => {
+  const threads = options.threads ?? defaultThreads()
+  let started: Promise<IndexPool | null> | undefined
+  const stats: IndexBuildStats = {
+    threads: 0,
+    main: 0,
+    context: 0,
+    collect: 0,
+    send: 0,
+    save: 0,
+    inThread: emptyStages(),
+    workers: emptyStages(),
+    process: 0,
+    wall: 0
   }
+  const context: BuildContext = {
+    nlp,
+    stats,
+    pool: (rows, segmentDocs) =>
+      threads < 1 || (started === undefined && options.threads === undefined && rows <= segmentDocs)
+        ? Effect.succeed(null)
+        : Effect.promise(() => {
+          const wanted = options.threads ?? Math.min(threads, Math.ceil(rows / segmentDocs))
+          started ??= startPool(wanted, nlp.termsId, options.sourceWorkers).then((pool) => {
+            ;(stats as { threads: number }).threads = pool?.threads ?? 0
+            return pool
+          })
+          return started
+        })
+  }
+  const close = Effect.promise(async () => {
+    const pool = started === undefined ? null : await started
+    await pool?.close()
+  })
+  return { context, close }
+}
+
+/** A worker failed to build a segment: the update is made again in the calling thread. */
+class IndexWorkerFailure extends Data.TaggedError("IndexWorkerFailure")<{ readonly message: string }> {}
+
+/** Rows sent to a worker (or added to the segment built here) at a time. */
+const SUB_BATCH = 5_000
+
+/**
+ * Tokenise rows into segments of at most `segmentDocs`, in order. With workers, each segment is built by one worker
+ * and its rows are sent {@link SUB_BATCH} at a time as they are read (so the worker tokenises while the store is
+ * read, and no thread holds a whole segment's texts); at most one segment per worker is unfinished. Without, the
+ * segment is built here the same way. Segments are stored in the order of their rows.
+ */
+const segmentWriter = (
+  store: SegmentStore,
+  dimension: number,
+  segmentDocs: number,
+  textFlags: boolean,
+  build: BuildContext,
+  pool: IndexPool | null
+) => {
+  const parts: Array<Part> = []
+  const collector = new BatchCollector(dimension, textFlags, Math.min(SUB_BATCH, segmentDocs))
+  const inFlight: Array<Promise<PoolResult>> = []
+  let remote: PooledSegment | null = null
+  let local: SegmentAssembler | null = null
+  let docs = 0
+  const drainOne = Effect.gen(function*() {
+    const result = yield* Effect.promise(() => inFlight.shift()!)
+    if (!("bytes" in result)) return yield* new IndexWorkerFailure({ message: result.error })
+    addStages(build.stats.workers, result.stages)
+    const t0 = threadCpuMs()
+    parts.push(store.writeBytes(result.bytes))
+    build.stats.save += threadCpuMs() - t0
+  })
+  /** Send the rows collected to the segment being built; finish it when full (or at the end). */
+  const flush = (end: boolean) =>
+    Effect.gen(function*() {
+      if (collector.size > 0) {
+        if (pool !== null) {
+          if (remote === null) {
+            while (inFlight.length >= pool.threads) yield* drainOne
+            remote = pool.begin(dimension, segmentDocs)
+          }
+        } else {
+          local ??= new SegmentAssembler(dimension, segmentDocs, build.nlp.terms, build.stats.inThread)
+        }
+        docs += collector.size
+        const batch = collector.take()
+        if (remote !== null) {
+          const t0 = threadCpuMs()
+          remote.add(batch)
+          build.stats.send += threadCpuMs() - t0
+        } else local!.add(batch)
+      }
+      if (docs >= segmentDocs || (end && docs > 0)) {
+        if (remote !== null) inFlight.push(remote.finish())
+        else {
+          const full = local!
+          parts.push(store.write((sink) => full.finish(sink)))
+        }
+        remote = null
+        local = null
+        docs = 0
+      }
+      if (end) while (inFlight.length > 0) yield* drainOne
+    })
   return {
-    add: (doc: SegmentDoc) => {
-      builder.add(doc)
-      if (builder.size >= segmentDocs) flush()
+    /** Add a row; true when {@link submit} must run (a batch of rows is ready to go). */
+    add: (row: Parameters<BatchCollector["add"]>[0], source: ArrayLike<number> | null, at = 0): boolean => {
+      collector.add(row, source, at)
+      return collector.size >= SUB_BATCH || docs + collector.size >= segmentDocs
     },
-    finish: (): Array<Part> => {
-      flush()
-      return parts
-    }
+    submit: flush(false),
+    finish: Effect.map(flush(true), () => parts)
   }
 }
 
@@ -510,7 +654,7 @@ const readTitles = (db: DuckDbService) =>
 /** Bring the chunk collection up to date with the papers' stamps. */
 const updateChunks = (
   db: DuckDbService,
-  nlp: NlpService["Type"],
+  build: BuildContext,
   embeddings: Embeddings["Type"],
   store: SegmentStore,
   dimension: number,
@@ -537,7 +681,8 @@ const updateChunks = (
       "SELECT paper_id AS id, count(*)::INTEGER AS n FROM chunks WHERE paper_id IN (SELECT unnest($1::VARCHAR[])) GROUP BY 1 ORDER BY 1",
       [fresh]
     )
-    const writer = segmentWriter(store, dimension, segmentDocs)
+    const total = sizes.reduce((n, r) => n + r.n, 0)
+    const writer = segmentWriter(store, dimension, segmentDocs, true, build, yield* build.pool(total, segmentDocs))
     let tokenised = 0
     const batches: Array<Array<string>> = []
     let batch: Array<string> = []
@@ -565,29 +710,33 @@ const updateChunks = (
     for (let i = 0; i < batches.length; i++) {
       const chunks = yield* Fiber.join(next!)
       next = i + 1 < batches.length ? yield* Effect.fork(readBatch(batches[i + 1]!)) : undefined
+      let t0 = threadCpuMs()
       const lines = context.lines ? contextLinesOf(chunks, titles) : undefined
+      build.stats.context += threadCpuMs() - t0
       if (lines !== undefined && context.denseWeight > 0 && dimension > 0) {
         const missing = Array.from(new Set(lines.filter((l) => l !== "" && !lineVectors.has(l))))
         const vectors = yield* embeddings.embed(missing).pipe(Effect.orElseSucceed(() => missing.map(() => null)))
         missing.forEach((l, k) => lineVectors.set(l, vectors[k] ?? null))
       }
-      chunks.forEach((c, k) => {
+      t0 = threadCpuMs()
+      for (let k = 0; k < chunks.length; k++) {
+        const c = chunks[k]!
         const line = lines?.[k] ?? ""
-        const vector = toVector(c.v, dimension)
-        writer.add({
-          key: c.id,
-          kind: "chunk",
-          papers: [c.paper],
-          page: c.page,
-          hash: 0,
-          terms: line === "" ? nlp.terms(c.text) : [...nlp.terms(line), ...nlp.terms(c.text)],
-          vector: line === "" || vector === null ? vector : mixVector(vector, lineVectors.get(line) ?? null, context.denseWeight),
-          flags: isIrregularText(c.text) ? IRREGULAR_TEXT : 0
-        })
-      })
+        const raw = c.v !== null && c.v !== undefined && c.v.length === dimension ? c.v : null
+        const vector = line === "" || raw === null || !(context.denseWeight > 0)
+          ? raw
+          : mixVector(Float32Array.from(raw), lineVectors.get(line) ?? null, context.denseWeight)
+        const full = writer.add({ key: c.id, kind: "chunk", papers: [c.paper], page: c.page, hash: 0, text: c.text, line }, vector)
+        if (full) {
+          build.stats.collect += threadCpuMs() - t0
+          yield* writer.submit
+          t0 = threadCpuMs()
+        }
+      }
+      build.stats.collect += threadCpuMs() - t0
       tokenised += chunks.length
     }
-    parts = compact(parts, writer.finish(), store, segmentDocs)
+    parts = compact(parts, yield* writer.finish, store, segmentDocs)
     return { collection: new Collection(parts), papers: stamps, tokenised, changed: true }
   })
 
@@ -620,7 +769,7 @@ const mixVector = (v: Float32Array, line: Float32Array | null, w: number): Float
 /** Bring the records and claims up to date with their content hashes. */
 const updateSummaries = (
   db: DuckDbService,
-  nlp: NlpService["Type"],
+  build: BuildContext,
   embeddings: Embeddings["Type"],
   store: SegmentStore,
   dimension: number,
@@ -653,7 +802,7 @@ const updateSummaries = (
       return { collection: base, tokenised: 0, changed: false }
     }
     let parts: Array<Part> = base === undefined ? [] : deleteRefs(base, stale)
-    const writer = segmentWriter(store, dimension, segmentDocs)
+    const writer = segmentWriter(store, dimension, segmentDocs, false, build, yield* build.pool(fresh.length, segmentDocs))
     const recordPapers = fresh.filter((r) => r.key.startsWith("record:")).map((r) => r.key.slice("record:".length))
     const claimIds = fresh.filter((r) => r.key.startsWith("claim:")).map((r) => r.key.slice("claim:".length))
     const rows: Array<SummaryRow> = []
@@ -703,10 +852,16 @@ const updateSummaries = (
         })
       }
     }
+    let t0 = threadCpuMs()
     for (const r of rows) {
-      writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, terms: nlp.terms(r.text), vector: r.vector, flags: 0 })
+      if (writer.add({ key: r.key, kind: r.kind, papers: r.papers, page: null, hash: r.hash, text: r.text, line: "" }, r.vector)) {
+        build.stats.collect += threadCpuMs() - t0
+        yield* writer.submit
+        t0 = threadCpuMs()
+      }
     }
-    parts = compact(parts, writer.finish(), store, segmentDocs)
+    build.stats.collect += threadCpuMs() - t0
+    parts = compact(parts, yield* writer.finish, store, segmentDocs)
     return { collection: new Collection(parts), tokenised: rows.length, changed: true }
   })
 
@@ -735,6 +890,13 @@ export const refreshIndex = (
     readonly context?: ChunkContextOptions | undefined
     /** Documents per segment written ({@link SEGMENT_DOCS}; smaller in tests of the merge policy). */
     readonly segmentDocs?: number | undefined
+    /**
+     * Worker threads that tokenise and build segments (default: one per core, or `KG_INDEX_THREADS`, for updates
+     * of more than one segment; given, for any update; 0: the calling thread builds every segment).
+     */
+    readonly threads?: number | undefined
+    /** Start the workers from the TypeScript sources through tsx (default: when this process runs under tsx). */
+    readonly sourceWorkers?: boolean | undefined
   }
 ): Effect.Effect<RetrievalIndex, DuckDbError> =>
   Effect.gen(function*() {
@@ -778,8 +940,33 @@ export const refreshIndex = (
     const store = segmentStore(writable ? dir : null)
     const dimension = yield* storeDimension(db, embeddings)
     const segmentDocs = options.segmentDocs ?? SEGMENT_DOCS
-    const chunks = yield* updateChunks(db, nlp, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context, segmentDocs)
-    const summaries = yield* updateSummaries(db, nlp, embeddings, store, dimension, base?.summaries, segmentDocs)
+    const mainStart = threadCpuMs()
+    const processStart = process.cpuUsage()
+    const wallStart = performance.now()
+    const update = (threads: number | undefined) => {
+      const { close, context: build } = makeBuildContext(nlp, { ...options, threads })
+      return Effect.gen(function*() {
+        const chunks = yield* updateChunks(db, build, embeddings, store, dimension, base?.chunks, base?.papers ?? new Map(), context, segmentDocs)
+        const summaries = yield* updateSummaries(db, build, embeddings, store, dimension, base?.summaries, segmentDocs)
+        return { chunks, summaries, build }
+      }).pipe(Effect.ensuring(close))
+    }
+    // a worker that fails leaves its segment unbuilt: the update is made again here (the files already written are
+    // not in the manifest, and the next save removes them)
+    const { build, chunks, summaries } = yield* update(options.threads).pipe(
+      Effect.catchTag("IndexWorkerFailure", (failure) =>
+        Effect.logWarning(`retrieval index: an index worker failed (${failure.message}); building in this thread`).pipe(
+          // without workers nothing fails so
+          Effect.zipRight(update(0).pipe(Effect.catchTag("IndexWorkerFailure", (f) => Effect.die(f))))
+        ))
+    )
+    if (chunks.tokenised + summaries.tokenised > 0) {
+      const used = process.cpuUsage(processStart)
+      build.stats.main = threadCpuMs() - mainStart
+      build.stats.process = (used.user + used.system) / 1000
+      build.stats.wall = performance.now() - wallStart
+      lastStats = build.stats
+    }
     const index: RetrievalIndex = {
       signature,
       fingerprint,
