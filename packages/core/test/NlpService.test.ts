@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
 import type { ChunkConfig, Sentence, TextChunk, Token } from "../src/NlpService.js"
-import { WINK_TERMS_ID, winkTermPaths } from "../src/internal/nlp.js"
+import { WINK_TERMS_ID, winkHistoryFree, winkTermPaths } from "../src/internal/nlp.js"
 import * as Nlp from "../src/NlpService.js"
 
 type Service = Effect.Effect.Success<typeof Nlp.NlpService>
@@ -293,7 +293,7 @@ describe("NlpService (wink)", () => {
     // If this fails after a deliberate change of `terms`, bump the last part of WINK_TERMS_ID and update the
     // expected terms here: retrieval indexes saved with the old terms are then rebuilt instead of reused.
     expect(wink.termsId).toBe(WINK_TERMS_ID)
-    expect(WINK_TERMS_ID).toBe("wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-1")
+    expect(WINK_TERMS_ID).toBe("wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-2")
     const probes: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
       ["Transformers were running quickly over 3 graphs of claims.", ["transform", "run", "quick", "3", "graph", "claim"]],
       [
@@ -312,6 +312,23 @@ describe("NlpService (wink)", () => {
     expect(WINK_TERMS_ID).toContain(`wink-nlp@${version("wink-nlp")}+`)
     expect(WINK_TERMS_ID).toContain(`wink-eng-lite-web-model@${version("wink-eng-lite-web-model")}+`)
     expect(test.termsId).toBeUndefined()
+  })
+
+  it("tokenises a text the same whatever the process parsed before (wink's learned words do not split later text)", () => {
+    // Plain wink 2.4.0: once `x.w.j` has been seen on its own (before a comma), a later `x.w.j.` splits into `x.w.j`
+    // and `.`, and that period ends a sentence: the second text below had 3 sentences, as against 2 on a fresh start
+    // (found on the shared papers with `w.r.t.`). The words are made up so that no other test taught them before.
+    const text = "The top element x.w.j. the order is unique. It holds."
+    const taught = "It is minimal x.w.j, the order."
+    expect(wink.tokenize(taught).map((t) => t.text)).toContain("x.w.j")
+    expect(wink.tokenize(text).map((t) => t.text)).toEqual(
+      ["The", "top", "element", "x.w.j.", "the", "order", "is", "unique", ".", "It", "holds", "."]
+    )
+    expect(wink.sentencize(text).map((s) => s.text)).toEqual(["The top element x.w.j. the order is unique.", "It holds."])
+    // the same for the chunker's sentence pipeline and for index terms
+    wink.sentencize("Minimal q.v.m, the order.")
+    expect(wink.sentencize("An element q.v.m. the order is unique. It holds.")).toHaveLength(2)
+    expect(winkHistoryFree).toBe(true)
   })
 
   it("ranks keywords with a preference for noun phrases", () => {

@@ -18,6 +18,7 @@
  */
 import type * as Context from "effect/Context"
 import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
 import type WinkNlp from "wink-nlp"
 import type { ChunkConfig, Keyword, NlpService, ParsedChunk, Sentence, TextChunk, Token } from "../NlpService.js"
@@ -364,12 +365,74 @@ interface Wink {
 
 let wink: Wink | undefined
 
+/** The per-document data wrapper wink-nlp builds for each `readDoc` (its `src/dd-wrapper.js`), as far as kg uses it. */
+type DocDataWrapper = (data: { readonly cache: WinkCache }) => {
+  _addTokenIfInCache: (text: string, precedingSpaces: number, nbsp: unknown) => number
+  isLexeme: (text: string) => unknown
+}
+interface WinkCache {
+  readonly lookup: (text: string) => ReadonlyArray<number> | null
+  readonly intrinsicSize: () => number
+}
+const HISTORY_FREE: unique symbol = Symbol.for("kg/wink-history-free")
+
+/**
+ * Whether wink's tokenizer was made history-free in this process (see {@link installHistoryFreeLookups}); false only
+ * when another module loaded wink-nlp before kg did.
+ */
+export let winkHistoryFree = false
+
+/**
+ * wink's tokenizer looks each piece of text up in its lexicon cache before splitting it, and that cache grows with
+ * every out-of-vocabulary word the process parses. So a word once seen changes how later text splits (after `e.g`
+ * appeared on its own, `e.g.` splits into `e.g` and `.`, which can end a sentence), and the tokens, sentences and
+ * chunks of a paper depended on what the same process had parsed before: a cluster runner, a worker thread, a
+ * resumed run or a threaded index build could read a paper differently from one process. kg lets the tokenizer's two
+ * look-ups (`_addTokenIfInCache`, `isLexeme`) see only the model's own lexicon, so every text is tokenised as on a
+ * fresh start; the words still enter the cache (their features are computed once). Done by wrapping wink's data
+ * wrapper in the require cache before wink-nlp itself is loaded (wink-nlp is pinned to 2.4.0; the NlpService test
+ * fails if the wrapper is not in place or a paper's tokens change with what was parsed before).
+ */
+const installHistoryFreeLookups = (require: NodeJS.Require): void => {
+  const main = require.resolve("wink-nlp")
+  const wrapperPath = join(dirname(main), "dd-wrapper.js")
+  const loaded = require.cache[wrapperPath]
+  if (loaded !== undefined && (loaded.exports as { [HISTORY_FREE]?: boolean })[HISTORY_FREE] === true) {
+    winkHistoryFree = true
+    return
+  }
+  // wink-nlp loaded by someone else already holds the original wrapper: leave it (winkHistoryFree stays false)
+  if (require.cache[main] !== undefined) return
+  const original = require(wrapperPath) as DocDataWrapper
+  const module = require.cache[wrapperPath]
+  if (module === undefined) return
+  const wrapped = ((data) => {
+    const methods = original(data)
+    const cache = data.cache
+    const intrinsic = cache.intrinsicSize()
+    const learned = (text: string): boolean => {
+      const found = cache.lookup(text)
+      return found !== null && found.length === 1 && found[0]! >= intrinsic
+    }
+    const addIfKnown = methods._addTokenIfInCache
+    // 0 is wink's UNK: "not in the cache, tokenise it"
+    methods._addTokenIfInCache = (text, precedingSpaces, nbsp) =>
+      learned(text) ? 0 : addIfKnown(text, precedingSpaces, nbsp)
+    methods.isLexeme = (text) => (learned(text) ? null : cache.lookup(text))
+    return methods
+  }) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
+  wrapped[HISTORY_FREE] = true
+  module.exports = wrapped
+  winkHistoryFree = true
+}
+
 const isStemmer = (f: unknown): f is (word: string) => string => typeof f === "function"
 
 const loadWink = (): Wink => {
   if (wink === undefined) {
     // Loaded on first use, not at import: commands that never parse text (stats, config) never pay for the model.
     const require = createRequire(import.meta.url)
+    installHistoryFreeLookups(require)
     const winkNLP = require("wink-nlp") as typeof WinkNlp
     const model = require("wink-eng-lite-web-model") as Parameters<typeof WinkNlp>[0] & {
       readonly addons: { readonly stem?: unknown }
@@ -857,7 +920,7 @@ export const winkTermPaths = (): {
  * version of kg's term rules. Bump the last part whenever `terms` changes its output (the NlpService test pins the
  * terms of probe sentences to catch a change made without a bump): saved retrieval indexes are rebuilt when it changes.
  */
-export const WINK_TERMS_ID = "wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-1"
+export const WINK_TERMS_ID = "wink-nlp@2.4.0+wink-eng-lite-web-model@1.8.1+kg-terms-2"
 
 export const makeWinkNlp = (): Service => {
   let eager: Service | undefined
