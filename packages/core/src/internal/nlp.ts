@@ -377,8 +377,8 @@ interface WinkCache {
 const HISTORY_FREE: unique symbol = Symbol.for("kg/wink-history-free")
 
 /**
- * Whether wink's tokenizer was made history-free in this process (see {@link installHistoryFreeLookups}); false only
- * when another module loaded wink-nlp before kg did.
+ * Whether wink's tokenizer was made history-free in this process (see {@link installHistoryFreeLookups}): true once
+ * kg has loaded wink (also when another module loaded wink-nlp first: kg then loads its own copy of the entry module).
  */
 export let winkHistoryFree = false
 
@@ -396,33 +396,33 @@ export let winkHistoryFree = false
 const installHistoryFreeLookups = (require: NodeJS.Require): void => {
   const main = require.resolve("wink-nlp")
   const wrapperPath = join(dirname(main), "dd-wrapper.js")
-  const loaded = require.cache[wrapperPath]
-  if (loaded !== undefined && (loaded.exports as { [HISTORY_FREE]?: boolean })[HISTORY_FREE] === true) {
-    winkHistoryFree = true
-    return
-  }
-  // wink-nlp loaded by someone else already holds the original wrapper: leave it (winkHistoryFree stays false)
-  if (require.cache[main] !== undefined) return
-  const original = require(wrapperPath) as DocDataWrapper
+  const current = require(wrapperPath) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
   const module = require.cache[wrapperPath]
   if (module === undefined) return
-  const wrapped = ((data) => {
-    const methods = original(data)
-    const cache = data.cache
-    const intrinsic = cache.intrinsicSize()
-    const learned = (text: string): boolean => {
-      const found = cache.lookup(text)
-      return found !== null && found.length === 1 && found[0]! >= intrinsic
-    }
-    const addIfKnown = methods._addTokenIfInCache
-    // 0 is wink's UNK: "not in the cache, tokenise it"
-    methods._addTokenIfInCache = (text, precedingSpaces, nbsp) =>
-      learned(text) ? 0 : addIfKnown(text, precedingSpaces, nbsp)
-    methods.isLexeme = (text) => (learned(text) ? null : cache.lookup(text))
-    return methods
-  }) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
-  wrapped[HISTORY_FREE] = true
-  module.exports = wrapped
+  if (current[HISTORY_FREE] !== true) {
+    const original = current
+    const wrapped = ((data) => {
+      const methods = original(data)
+      const cache = data.cache
+      const intrinsic = cache.intrinsicSize()
+      const learned = (text: string): boolean => {
+        const found = cache.lookup(text)
+        return found !== null && found.length === 1 && found[0]! >= intrinsic
+      }
+      const addIfKnown = methods._addTokenIfInCache
+      // 0 is wink's UNK: "not in the cache, tokenise it"
+      methods._addTokenIfInCache = (text, precedingSpaces, nbsp) =>
+        learned(text) ? 0 : addIfKnown(text, precedingSpaces, nbsp)
+      methods.isLexeme = (text) => (learned(text) ? null : cache.lookup(text))
+      return methods
+    }) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
+    wrapped[HISTORY_FREE] = true
+    module.exports = wrapped
+    // a wink-nlp another module loaded before kg holds the original wrapper: kg loads its own copy of wink-nlp's
+    // entry module (and of the examples compiler, the other holder), which picks up the wrapped one
+    delete require.cache[main]
+    delete require.cache[join(dirname(main), "examples-compiler.js")]
+  }
   winkHistoryFree = true
 }
 
