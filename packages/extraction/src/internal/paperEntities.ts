@@ -752,72 +752,55 @@ export const resolvePaper = (
     }
   }
 
+  // The rules below share one shape: a name of an entity reduces to a base name (`baseOf`); when exactly one other
+  // entity of the paper is named by that base and `fits` it, the longer-named entity joins it, and the shorter name
+  // represents the group (it is the name other papers write).
+  const joinByBase = (
+    baseOf: (name: string) => string | null,
+    fits: (other: EntityId) => boolean,
+    reason: Parameters<typeof join>[2],
+    onlyInPaper = false
+  ): void => {
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const base = baseOf(n)
+        if (base === null) continue
+        const found = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id && fits(id)))
+        if (found.size !== 1) continue
+        if (onlyInPaper) paperOnly.add(e.entity.id)
+        shortened.add(e.entity.id)
+        join(e.entity.id, [...found][0]!, reason)
+      }
+    }
+  }
+
   // Descriptive words before a data set's head: `COCO object detection dataset` and `ImageNet-1k object
   // classification dataset` are the paper's `COCO` and `ImageNet-1k` (`descriptorBase`), when exactly one entity of
   // the paper is named so and it is no method, task or metric.
-  for (const e of inputs) {
-    for (const n of namesOf(e)) {
-      const base = descriptorBase(n)
-      if (base === null) continue
-      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id && !NOT_DATA_TYPES.has(typeOf(byId.get(id)!))))
-      if (fits.size !== 1) continue
-      // the shorter name represents the group (it is the name other papers write)
-      shortened.add(e.entity.id)
-      join(e.entity.id, [...fits][0]!, "descriptor")
-    }
-  }
+  joinByBase(descriptorBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "descriptor")
 
   // An organisation before a data set's or a tool's name: `MS COCO`, `Microsoft COCO` and `COCO`, `Stanford CoreNLP`
   // and `CoreNLP` (`organisationBase`), when exactly one entity of the paper is named by the rest, it is no task, and
   // it abbreviates no common noun phrase of the paper (`Google NMT` is Google's system, not neural machine translation).
-  for (const e of inputs) {
-    for (const n of namesOf(e)) {
-      const base = organisationBase(n)
-      if (base === null) continue
-      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => {
-        if (id === e.entity.id) return false
-        const o = byId.get(id)!
-        return typeOf(o) !== "Task" && !namesOf(o).some((x) => /\s/u.test(x.trim()) && !/\p{Lu}/u.test(x))
-      }))
-      if (fits.size !== 1) continue
-      // the shorter name represents the group (it is the name other papers write)
-      shortened.add(e.entity.id)
-      join(e.entity.id, [...fits][0]!, "organisation")
-    }
-  }
+  joinByBase(organisationBase, (id) => {
+    const o = byId.get(id)!
+    return typeOf(o) !== "Task" && !namesOf(o).some((x) => /\s/u.test(x.trim()) && !/\p{Lu}/u.test(x))
+  }, "organisation")
 
   // A metric written with a value head: `intersection-over-union score` is the paper's metric `intersection over
   // union` (`metricHeadBase`), when exactly one entity of the paper is named so and typed a metric (`language model
-  // score` is no name of a language model).
-  for (const e of inputs) {
-    for (const n of namesOf(e)) {
-      const base = metricHeadBase(n)
-      if (base === null) continue
-      // typed a metric by its own votes or by an entity already joined to it (`IoU`, the initials of the phrase)
-      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) =>
-        id !== e.entity.id && inputs.some((o) => groups.find(o.entity.id) === groups.find(id) && typeOf(o) === "Metric")
-      ))
-      if (fits.size !== 1) continue
-      // the shorter name represents the group (it is the name other papers write)
-      shortened.add(e.entity.id)
-      join(e.entity.id, [...fits][0]!, "metric-head")
-    }
-  }
+  // score` is no name of a language model): by its own votes or by an entity already joined to it (`IoU`, the
+  // initials of the phrase).
+  joinByBase(
+    metricHeadBase,
+    (id) => inputs.some((o) => groups.find(o.entity.id) === groups.find(id) && typeOf(o) === "Metric"),
+    "metric-head"
+  )
 
   // A role before a name: `baseline Faster R-CNN`, `the original Transformer`, `vanilla ResNet` are the paper's
   // `Faster R-CNN`, `Transformer`, `ResNet` (`roleBase`), when exactly one other entity of the paper is named so. A
   // role is a name of this paper only: another paper's baseline is another thing.
-  for (const e of inputs) {
-    for (const n of namesOf(e)) {
-      const base = roleBase(n)
-      if (base === null) continue
-      const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id))
-      if (fits.size !== 1) continue
-      paperOnly.add(e.entity.id)
-      shortened.add(e.entity.id)
-      join(e.entity.id, [...fits][0]!, "role")
-    }
-  }
+  joinByBase(roleBase, () => true, "role", true)
 
   // `piecewise training` and `piecewise learning`, `joint training` and `joint learning`: the same words before
   // `training` and `learning` name one way of fitting a model, when the paper writes both and no third entity
