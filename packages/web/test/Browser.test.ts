@@ -251,6 +251,10 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     // ... and it says so: the statement and the page name the disagreement, both sides with their papers
     expect(stored[0]!.statement).toMatch(/^The papers disagree: about [^,]*aspirin, 1 paper \(trial-a\) reports a reduction or loss, 1 paper \(trial-b\) reports none\./)
     expect(await page.locator(".pattern-dispute").first().textContent()).toMatch(/papers disagree.*trial-a.*trial-b/)
+    // ... once: the statement under the badge goes on after the disagreement
+    const shown = (await page.locator(".pattern-statement").first().textContent()) ?? ""
+    expect(shown).toMatch(/^Across 2 papers/)
+    expect(shown).not.toContain("The papers disagree")
     // the title names each entity once ("older adults", not also "old adult")
     const heading = (await page.locator("h2", { hasText: "Disputed" }).first().textContent()) ?? ""
     expect(heading).not.toMatch(/older adults?.*\bold adults?\b|\bold adults?\b.*older adults?/i)

@@ -194,6 +194,15 @@ const runForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElement 
   return form
 }
 
+/**
+ * A disputed pattern's statement begins with its disagreement (as composed offline); the page shows that sentence
+ * beside its badge, so the statement below it starts after it. A statement worded otherwise (an LLM's) is shown whole.
+ */
+const statementAfterDispute = (p: Pattern): string =>
+  p.disagreement !== undefined && p.statement.startsWith(p.disagreement)
+    ? p.statement.slice(p.disagreement.length).trimStart()
+    : p.statement
+
 export const patternsView = async (main: HTMLElement): Promise<void> => {
   const problems = h("div", {})
   const jobs = h("ol", { class: "jobs", "aria-label": "L4 jobs" })
@@ -223,7 +232,7 @@ export const patternsView = async (main: HTMLElement): Promise<void> => {
               (p.confidence === null ? "" : ` · confidence ${p.confidence}`) +
               ` · stated ${p.provider === null || p.provider === "offline" ? "offline" : `by ${p.provider}`}` +
               (p.domainTags.length > 0 ? ` · ${p.domainTags.join(", ")}` : "")),
-          h("p", { class: "pattern-statement" }, p.statement),
+          h("p", { class: "pattern-statement" }, statementAfterDispute(p)),
           h("h3", {}, "Representative claims"),
           h("ul", {}, p.representatives.map((c) =>
             h("li", {},
