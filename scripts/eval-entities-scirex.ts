@@ -86,10 +86,11 @@ const ambiguousForms = asScirex.reduce((n, p) => {
 }, 0)
 const formOf = (f: string): string => EntityName.cleanLabel(f)
 
-const resolverLevel = (): ReadonlyMap<string, ReadonlyMap<string, string>> => {
+const resolverLevel = (): EntityEval.ResolvedMentions => {
   const out = EntityEval.resolveMentions(EntityEval.scirexDocuments(asScirex), { paperPass: withPaperPass })
   if (process.env["KG_DEBUG_JOINS"] !== undefined) for (const j of out.joins) console.error(`${j.document} ${j.rule}: ${j.from} -> ${j.to}`)
-  return out.ids
+  if (process.env["KG_DEBUG_JOINS"] !== undefined) for (const j of out.broader) console.error(`${j.document} broader ${j.rule}: ${j.from} -> ${j.to}`)
+  return out
 }
 
 // ---------------------------------------------------------------------------
@@ -300,9 +301,14 @@ const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
 
 const main = Effect.gen(function*() {
   const out: Record<string, unknown> = { split, papers: papers.length, ambiguousForms }
-  const resolver = resolverLevel()
+  const resolved = resolverLevel()
+  const resolver = resolved.ids
   out["resolverAcrossPapers"] = crossPaper((g, f) => resolver.get(g)?.get(f), papers)
   out["resolver"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolver.get(g)?.get(f), examples))]))
+  // The family level (`EntityFamily`): each form counts as the family of its entity (the broadest entity its broader
+  // links reach), reported beside the exact level, never instead of it.
+  out["resolverFamily"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolved.families.get(g)?.get(f), examples))]))
+  out["resolverBroaderLinks"] = resolved.broader.length
   if (!resolverOnly) {
     const db = keepDb ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-eval-scirex-")), "store.duckdb")
     if (keepDb !== undefined) fs.rmSync(keepDb, { force: true })
