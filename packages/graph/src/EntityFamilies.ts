@@ -109,9 +109,10 @@ export const refresh: Effect.Effect<number, DuckDbError, DuckDb> = Effect.flatMa
 /** The SQL condition of `EntityFamily.familyTypesFit` on narrower `n` and broader `b`. */
 const TYPES_FIT = `CASE k.rule
   WHEN 'version' THEN n.type = 'Method' AND b.type = 'Method'
+  WHEN 'based-on' THEN n.type = 'Method' AND b.type = 'Method'
   WHEN 'subtask' THEN (n.type = 'Task' AND b.type = 'Task') OR (n.type = 'Metric' AND b.type = 'Metric')
   WHEN 'mean' THEN n.type = 'Metric' AND b.type = 'Metric'
-  ELSE true END`
+  ELSE n.type = b.type OR n.type = 'Concept' OR b.type = 'Concept' END`
 
 /**
  * A broader link: the narrower entity, the broader one, and the rule.
