@@ -69,7 +69,7 @@ const ARTICLE = /^(?:the|a|an|our|their|its)$/iu
 
 /** Words after a name that name a part of it (`Res2Net block`, `CRF-RNN part`, `QRNN layer`). */
 const PART_HEADS = new Set([
-  "block", "blocks", "part", "parts", "layer", "layers", "unit", "units", "cell", "cells", "component", "components",
+  "images", "sentences", "videos", "documents", "samples", "block", "blocks", "part", "parts", "layer", "layers", "unit", "units", "cell", "cells", "component", "components",
   "branch", "branches", "module", "modules", "stage", "stages"
 ])
 
@@ -101,10 +101,15 @@ const NOT_KIND = new Set([
   "reported", "presented", "described", "mentioned", "listed", "used", "applied", "obtained", "achieved", "combined",
   "selected", "chosen", "given", "fixed", "limited", "required", "desired", "expected", "predicted", "measured",
   "computed", "derived", "resulting", "considered", "studied", "introduced", "defined", "based", "like", "der",
-  "received", "eventual", "public", "so-called", "fine-tune", "fine-tuned", "well-known", "above-mentioned",
+  "received", "adjacent", "consecutive", "successive", "respective", "different", "current", "recent", "present", "subsequent", "frequent", "consistent", "eventual", "public", "so-called", "fine-tune", "fine-tuned", "well-known", "above-mentioned",
   "state-of-the-art", "large-scale", "high-quality", "low-quality", "real-world", "end-to-end"
 ])
-const isKindModifier = (w: string): boolean => KIND_MODIFIER.test(w) && !NOT_KIND.has(w) && !/s$/u.test(w)
+/** Adjectives in `-ent` that make a kind (most words in `-ent` are nouns: `experiment`, `gradient`, `component`). */
+const KIND_ENT = new Set([
+  "recurrent", "coherent", "incoherent", "independent", "dependent", "transparent", "persistent", "latent",
+  "convergent", "divergent", "inherent", "emergent", "equivalent", "permanent", "transient"
+])
+const isKindModifier = (w: string): boolean => (KIND_MODIFIER.test(w) || KIND_ENT.has(w)) && !NOT_KIND.has(w) && !/s$/u.test(w)
 
 /** Nouns that make a kind of a task or metric by what it works on (`video semantic segmentation`). */
 const MODALITIES = new Set([
@@ -130,7 +135,7 @@ const isName = (tokens: ReadonlyArray<string>): boolean => {
 
 /** A name written with an acronym or an inner capital (not only a digit: `Dilation10` is no model family of `Dilation`). */
 const isModelName = (base: string): boolean =>
-  /\p{L}{2}/u.test(base) && hyphenParts(base).some((t) => /^\p{Lu}{2,}/u.test(t) || /^.+\p{Lu}/u.test(t))
+  /\p{L}{2}/u.test(base) && spaced(base).flatMap(hyphenParts).some((t) => /^\p{Lu}{2,}/u.test(t) || /^.+\p{Lu}/u.test(t))
 
 /** The name without a leading article or pointer and without a generic head in lower case (`the ImageNet-2012 training set`). */
 const core = (name: string): Array<string> => {
@@ -214,7 +219,15 @@ export const broaderNames = (name: string): ReadonlyArray<Broader> => {
     push(tokens.slice(0, -1), "part")
   }
   // modifier: one lower-case word before a name (`augmented PASCAL VOC 2012`, `tokenized BLEU`, `sentence-level BLEU`)
-  if (tokens.length >= 2 && isKindModifier(tokens[0]!) && isName(tokens.slice(1))) {
+  // (capitalised, as in a title, only before a name with an inner capital: `Recurrent ByteNets` -> `ByteNet`; not
+  // before a bare capitalised word, which may be any word (`Weighted Transformer`), nor before an acronym, where a
+  // capitalised word is as often part of the name (`Pascal VOC`, `Terrestrial ...`))
+  if (
+    tokens.length >= 2 && isName(tokens.slice(1)) &&
+    (isKindModifier(tokens[0]!) ||
+      (/^\p{Lu}\p{Ll}+$/u.test(tokens[0]!) && isKindModifier(tokens[0]!.toLowerCase()) &&
+        tokens.slice(1).flatMap(hyphenParts).some((t) => /^\p{Lu}\p{Ll}+\p{Lu}/u.test(t))))
+  ) {
     push(tokens.slice(1), "modifier")
   }
   // mean: `mean IoU`, `average intersection over union`

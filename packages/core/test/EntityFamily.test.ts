@@ -25,6 +25,9 @@ describe("EntityFamily.broaderNames", () => {
     expect(broader("Res2Net block")).toEqual(["part: Res2Net"])
     expect(broader("CRF-RNN part")).toEqual(["part: CRF-RNN"])
     expect(broader("CIFAR-10 with dropout")).toEqual(["setting: CIFAR-10"])
+    expect(broader("VOC-2012 images")).toEqual(["part: VOC-2012"])
+    // a capitalised adjective, as in a title, before a model's name
+    expect(broader("Recurrent ByteNets")).toEqual(["modifier: ByteNets"])
   })
 
   it("near misses: language pairs, capitalised modifiers, one-word bases, a name's own generic head, a number that is no model's", () => {
@@ -38,7 +41,8 @@ describe("EntityFamily.broaderNames", () => {
       "fine-tune RoBERTa", "makes EuclidNet", "dataset Defects4j", "appendix D.2", "approaches like spin-LSC",
       "so-called Stratonovich–Weyl", "available DFT platforms", "associated DGLAP kernels", "sequence prediction problem",
       "collective optimization problem", "favor efficient grain alignment", "implementation word maps",
-      "way learning rate", "shallower quantum computing", "1D layer", "deep CNN"
+      "way learning rate", "shallower quantum computing", "1D layer", "deep CNN", "experiment C2F0", "adjacent AB",
+      "Consecutive PoIs", "Convolutional Neural Network", "different CNNs", "Weighted Transformer"
     ]) expect(broader(n), n).toEqual([])
     // a number on a data set is reported as a version candidate, and the types keep it out (below)
     expect(broader("CIFAR-10")).toEqual(["version: CIFAR"])
