@@ -53,6 +53,7 @@ import * as EntityEval from "../packages/extraction/src/EntityEval.js"
 import * as Extractor from "../packages/extraction/src/Extractor.js"
 import * as Shacl from "../packages/extraction/src/Shacl.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import * as EntityFamilies from "../packages/graph/src/EntityFamilies.js"
 import * as Extract from "../packages/graph/src/Extract.js"
 import * as Store from "../packages/graph/src/Store.js"
 import { loadPapers, papersDir, type ScirexPaper, splitOf } from "./lib/scirex.js"
@@ -86,10 +87,11 @@ const ambiguousForms = asScirex.reduce((n, p) => {
 }, 0)
 const formOf = (f: string): string => EntityName.cleanLabel(f)
 
-const resolverLevel = (): ReadonlyMap<string, ReadonlyMap<string, string>> => {
+const resolverLevel = (): EntityEval.ResolvedMentions => {
   const out = EntityEval.resolveMentions(EntityEval.scirexDocuments(asScirex), { paperPass: withPaperPass })
   if (process.env["KG_DEBUG_JOINS"] !== undefined) for (const j of out.joins) console.error(`${j.document} ${j.rule}: ${j.from} -> ${j.to}`)
-  return out.ids
+  if (process.env["KG_DEBUG_JOINS"] !== undefined) for (const j of out.broader) console.error(`${j.document} broader ${j.rule}: ${j.from} -> ${j.to}`)
+  return out
 }
 
 // ---------------------------------------------------------------------------
@@ -107,6 +109,8 @@ interface EndToEnd {
   readonly onlyInPaper: Map<string, Map<string, string>>
   /** form key -> entity id (the whole store, as `kg eval entities --global`). */
   readonly global: ReadonlyMap<string, string>
+  /** entity id -> its family (the broadest entity its stored broader links reach), for entities that have one. */
+  readonly families: ReadonlyMap<string, string>
   readonly entities: ReadonlyMap<string, Stored>
   readonly counts: Readonly<Record<string, number>>
 }
@@ -171,9 +175,11 @@ const endToEnd = (db: string) =>
       inPaper.set(p.paperId, ids)
       onlyInPaper.set(p.paperId, own)
     }
+    const families = yield* EntityFamilies.families
     return {
       inPaper,
       onlyInPaper,
+      families,
       global,
       entities,
       counts: { papers: summary.papers, chunks: summary.chunks, entities: entities.size, claims: summary.claims }
@@ -300,15 +306,22 @@ const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
 
 const main = Effect.gen(function*() {
   const out: Record<string, unknown> = { split, papers: papers.length, ambiguousForms }
-  const resolver = resolverLevel()
+  const resolved = resolverLevel()
+  const resolver = resolved.ids
   out["resolverAcrossPapers"] = crossPaper((g, f) => resolver.get(g)?.get(f), papers)
   out["resolver"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolver.get(g)?.get(f), examples))]))
+  // The family level (`EntityFamily`): each form counts as the family of its entity (the broadest entity its broader
+  // links reach), reported beside the exact level, never instead of it.
+  out["resolverFamily"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolved.families.get(g)?.get(f), examples))]))
+  out["resolverBroaderLinks"] = resolved.broader.length
   if (!resolverOnly) {
     const db = keepDb ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-eval-scirex-")), "store.duckdb")
     if (keepDb !== undefined) fs.rmSync(keepDb, { force: true })
     const e2e = yield* endToEnd(db)
     out["extracted"] = e2e.counts
     out["endToEnd"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e)]))
+    const familyOf = (id: string | undefined) => (id === undefined ? undefined : e2e.families.get(id) ?? id)
+    out["endToEndFamily"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => familyOf(e2e.inPaper.get(g)?.get(f)), examples), e2e)]))
     out["endToEndOnlyInPaper"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.onlyInPaper.get(g)?.get(f), 0))]))
     out["endToEndGlobal"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0))]))
     out["types"] = typeAccuracy(e2e, papers)

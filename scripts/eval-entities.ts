@@ -53,6 +53,8 @@ const resolved = EntityEval.resolveMentions(
 const idOf = resolved.ids
 const kg = EntityEval.score(gold, (g, f) => idOf.get(g)?.get(f), examples)
 const kgAlias = EntityEval.score(aliasGold, (g, f) => idOf.get(g)?.get(f), examples)
+// The family level (`EntityFamily`: each mention counts as its entity's family), beside the exact level.
+const kgFamily = EntityEval.score(gold, (g, f) => resolved.families.get(g)?.get(f), examples)
 
 // The previous rule: an entity is (type, normalised label); no definitions.
 const typeOf = new Map<string, Map<string, string>>()
@@ -78,7 +80,8 @@ console.log(JSON.stringify(
   {
     file: path.basename(file),
     abstracts: records.length,
-    coreference: { kg: brief(kg), previousRule: brief(previous) },
+    coreference: { kg: brief(kg), kgFamily: brief(kgFamily), previousRule: brief(previous) },
+    broaderLinks: resolved.broader.length,
     aliases: { kg: brief(kgAlias), previousRule: brief(previousAlias) }
   },
   null,

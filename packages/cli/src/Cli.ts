@@ -18,6 +18,7 @@ import { counterevidenceCommand } from "./commands/counterevidence.js"
 import { curateCommand } from "./commands/curate.js"
 import { evalCommand } from "./commands/eval.js"
 import { exportCommand } from "./commands/export.js"
+import { entitiesCommand } from "./commands/entities.js"
 import { extractCommand } from "./commands/extract.js"
 import { fetchCommand } from "./commands/fetch.js"
 import { foundationsCommand } from "./commands/foundations.js"
@@ -48,6 +49,7 @@ export const commands = [
   fetchCommand,
   statsCommand,
   papersCommand,
+  entitiesCommand,
   configCommand,
   publishCommand,
   removeCommand,

@@ -31,6 +31,7 @@
  */
 import type { Entity, EntityId, ExtractionResult } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
+import * as EntityFamily from "@kg/core/EntityFamily"
 import * as EntityName from "@kg/core/EntityName"
 import * as Data from "effect/Data"
 import * as EntityResolution from "./EntityResolution.js"
@@ -533,6 +534,13 @@ export interface GoldDocument {
  */
 export interface ResolvedMentions {
   readonly ids: ReadonlyMap<string, ReadonlyMap<string, string>>
+  /**
+   * Each document's mention label -> the family of its entity (`EntityFamily.familyRoot`: the broadest entity its
+   * broader links reach among the document's entities and the store's; the entity itself when it has none).
+   */
+  readonly families: ReadonlyMap<string, ReadonlyMap<string, string>>
+  /** Every broader link found, by document (narrower label -> broader label, with the rule). */
+  readonly broader: ReadonlyArray<{ readonly document: string; readonly rule: string; readonly from: string; readonly to: string }>
   readonly joins: ReadonlyArray<{ readonly document: string; readonly rule: string; readonly from: string; readonly to: string }>
 }
 
@@ -554,6 +562,8 @@ export const resolveMentions = (
   const store = new Map<string, Entity>()
   const storedIds = new Set<string>()
   const ids = new Map<string, Map<string, string>>()
+  const families = new Map<string, Map<string, string>>()
+  const broader: Array<ResolvedMentions["broader"][number]> = []
   const joins: Array<ResolvedMentions["joins"][number]> = []
   for (const doc of documents) {
     const result = {
@@ -592,6 +602,28 @@ export const resolveMentions = (
       if (id !== undefined) byLabel.set(m.label, paper?.moved.get(id as EntityId) ?? id)
     }
     ids.set(doc.id, byLabel)
+    // Families: the document's entities (each representative with the names of the entities moved onto it), their
+    // broader links among the document's entities, then the store's.
+    const members = new Map<string, { names: Array<string>; type: string }>()
+    for (const e of out.entities) {
+      const rep = paper?.moved.get(e.id) ?? e.id
+      const m = members.get(rep) ?? { names: [], type: out.entities.find((x) => x.id === rep)?.type ?? e.type }
+      if (rep === e.id) m.names.unshift(e.label, ...e.aliases)
+      else m.names.push(e.label, ...e.aliases)
+      members.set(rep, m)
+    }
+    const own = Array.from(members, ([id, m]) => ({ id, names: m.names, type: m.type }))
+    const ownByKey = new Map<string, EntityFamily.FamilyEntity>()
+    for (const e of own) for (const n of e.names) if (!ownByKey.has(EntityCache.keyOf(n))) ownByKey.set(EntityCache.keyOf(n), e)
+    const links = EntityFamily.broaderLinks(own, (k) => {
+      const mine = ownByKey.get(k)
+      if (mine !== undefined) return mine
+      const s = store.get(k)
+      return s === undefined ? undefined : { id: s.id, names: [s.label, ...s.aliases], type: s.type }
+    })
+    const labelAnywhere = (id: string) => members.get(id)?.names[0] ?? [...store.values()].find((e) => e.id === id)?.label ?? id
+    for (const [from, l] of links) broader.push({ document: doc.id, rule: l.rule, from: labelAnywhere(from), to: labelAnywhere(l.broader) })
+    families.set(doc.id, new Map(Array.from(byLabel, ([label, id]) => [label, EntityFamily.familyRoot(id, links)])))
   }
-  return { ids, joins }
+  return { ids, joins, families, broader }
 }

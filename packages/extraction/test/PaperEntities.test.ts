@@ -13,7 +13,9 @@ import {
   organisationBase,
   roleBase,
   spells,
-  trainingLearningKey
+  splitPairBase,
+  trainingLearningKey,
+  typoApart
 } from "../src/internal/paperEntities.js"
 
 const e = (label: string, type: string, aliases: ReadonlyArray<string> = [], stored = false): PaperEntity => ({
@@ -434,5 +436,51 @@ describe("resolvePaper: representatives", () => {
     const a = run(entities, text)
     const b = run([...entities].reverse(), text)
     expect([...a.moved].sort()).toEqual([...b.moved].sort())
+  })
+})
+
+describe("resolvePaper: a typing slip in a name (entities4)", () => {
+  it("joins a spelling written once to the one name a letter apart that the paper writes often", () => {
+    const entities = [e("ParseNet", "Method"), e("ParsetNet", "Method"), e("ImageNet-1k dataset", "Dataset"), e("ImagNet-1k", "Dataset")]
+    const text = `${repeat("ParseNet is good.", 6)} ParsetNet once. ${repeat("ImageNet-1k data.", 4)} ImagNet-1k here and ImagNet-1k there.`
+    const r = run(entities, text)
+    expect(r.moved.get(id("ParsetNet"))).toBe(id("ParseNet"))
+    expect(r.moved.get(id("ImagNet-1k"))).toBe(id("ImageNet-1k dataset"))
+    expect(r.joins.filter((j) => j.rule === "typo").length).toBe(2)
+    // a slip is a name of this paper only
+    expect(r.paperNames.get(id("ParseNet"))).toEqual(["ParsetNet"])
+  })
+
+  it("near misses: a short part, a capital, a first letter, a digit; two spellings written about as often", () => {
+    expect(typoApart("ParsetNet", "ParseNet")).toBe(true)
+    expect(typoApart("ImagNet-1k", "ImageNet-1k")).toBe(true)
+    expect(typoApart("ResNext", "ResNet")).toBe(false) // Net / Next: a part of four letters
+    expect(typoApart("ResNeXt", "ResNet")).toBe(false) // a capital
+    expect(typoApart("DenseNet", "SenseNet")).toBe(false) // a first letter
+    expect(typoApart("CIFAR-10", "CIFAR-100")).toBe(false)
+    expect(typoApart("ImageNet-1k", "ImageNet-2k")).toBe(false)
+    expect(typoApart("PointNet", "PointNet")).toBe(false)
+    const text = `${repeat("ParseNet is good.", 3)} ${repeat("ParsetNet too.", 3)}`
+    expect(run([e("ParseNet", "Method"), e("ParsetNet", "Method")], text).moved.size).toBe(0)
+    // the common spelling must be written at least twice as often
+    expect(run([e("ParseNet", "Method"), e("ParsetNet", "Method")], "ParseNet ParseNet ParsetNet ParsetNet").moved.size).toBe(0)
+    // a capital apart is another model even when written once
+    expect(run([e("ResNet", "Method"), e("ResNeXt", "Method")], `${repeat("ResNet is deep.", 8)} ResNeXt once.`).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: coordinated splits after a name (entities4)", () => {
+  it("joins VOC 2012 training and validation sets and VOC 2012", () => {
+    expect(splitPairBase("VOC 2012 training and validation sets")).toBe("VOC 2012")
+    expect(splitPairBase("the CIFAR-10 train / test splits")).toBe("CIFAR-10")
+    const r = run([e("VOC2012", "Dataset"), e("VOC 2012 training and validation sets", "Dataset")], "")
+    expect(r.moved.get(id("VOC 2012 training and validation sets"))).toBe(id("VOC2012"))
+  })
+
+  it("near misses: no name before the splits; one split only (the identity key's); other words", () => {
+    expect(splitPairBase("training and validation sets")).toBeNull()
+    expect(splitPairBase("VOC 2012 validation set")).toBeNull()
+    expect(splitPairBase("VOC 2012 images and annotations")).toBeNull()
+    expect(run([e("VOC 2012", "Dataset"), e("VOC 2007 training and validation sets", "Dataset")], "").moved.size).toBe(0)
   })
 })

@@ -23,6 +23,7 @@ import { totalInput } from "@kg/extraction/Pricing"
 import * as Ingest from "@kg/extraction/Ingest"
 import * as Pipeline from "@kg/extraction/Pipeline"
 import type { RunId } from "@kg/core/Domain"
+import * as EntityFamilies from "./EntityFamilies.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
@@ -618,6 +619,8 @@ export const runExtraction = <E, R>(
               (e) => Ref.set(stopped, { reason: "budget" as const, detail: e.message })
             )
           )
+          // the broader names of entities new in this run (or that gained names): `EntityFamilies`
+          yield* EntityFamilies.refresh
           if (options.link !== false && (yield* Ref.get(stopped)) === undefined) yield* linkPending(emit)
           if (options.index !== false) yield* indexStore(emit)
           return yield* current

@@ -15,6 +15,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { keyOf } from "@kg/core/EntityCache"
 import { KEY_RULES } from "@kg/core/EntityName"
+import { ddlEntityFamilies, refreshWith } from "./EntityFamilies.js"
 import * as L4Ddl from "./internal/l4/patterns.js"
 import * as L4State from "./internal/l4/state.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
@@ -25,7 +26,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 11
+export const CURRENT_VERSION = 12
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -64,6 +65,8 @@ export const TABLES = [
   "entity_paper_names",
   "curations",
   "claim_roles",
+  "entity_family_keys",
+  "entity_family_names",
   "llm_answers"
 ] as const
 
@@ -379,6 +382,15 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlClaimSourceIndexes) yield* db.run(statement)
+      })
+  },
+  {
+    to: 12,
+    description: "entity families: the broader names of each entity (entity_family_keys), read as SKOS broader links",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlEntityFamilies) yield* db.run(statement)
+        yield* refreshWith(db)
       })
   }
 ]

@@ -7,6 +7,7 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ChunkId, ClaimId, ClaimSource, PaperId, RunId } from "@kg/core/Domain"
+import { FAMILY_RULES } from "@kg/core/EntityFamily"
 import { KEY_RULES } from "@kg/core/EntityName"
 import * as DuckDbModule from "../src/DuckDb.js"
 import { DuckDb, DuckDbError } from "../src/DuckDb.js"
@@ -71,6 +72,7 @@ describe("StoreSchema", () => {
         expect(meta).toEqual([
           { key: "embedding_dim", value: String(DIM) },
           { key: "embedding_model", value: MODEL },
+          { key: "entity_family_rules", value: FAMILY_RULES },
           { key: "entity_key_rules", value: KEY_RULES },
           { key: "schema_version", value: String(StoreSchema.CURRENT_VERSION) }
         ])

@@ -140,6 +140,12 @@ export const entries: ReadonlyArray<Entry> = [
     examples: ["kg papers", "kg papers --json", "kg papers set 2212.11791 --year 2020 --title \"The right title\""]
   },
   {
+    name: "entities",
+    group: "graph",
+    summary: "the stored entities a name finds, with aliases, family (broader entities) and variants (narrower ones)",
+    examples: ["kg entities \"Pascal VOC\"", "kg entities ResNet-50 --json"]
+  },
+  {
     name: "stats",
     group: "maintain",
     summary: "rows per table, claims per epistemic status, and each run's LLM tokens and estimated cost",

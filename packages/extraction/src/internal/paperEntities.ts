@@ -63,6 +63,8 @@ export type PaperJoinRule =
   | "metric-head"
   | "role"
   | "training-learning"
+  | "typo"
+  | "split-pair"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -405,6 +407,63 @@ export const trainingLearningKey = (name: string): { readonly key: string; reado
   const last = rest[rest.length - 1]!.toLowerCase()
   if (/(?:er|or|model|network|net|system|classifier|data|set)s?$/u.test(last)) return null
   return { key: rest.map((t) => EntityName.stemWord(t)).join(" "), head }
+}
+
+/** The parts of a name written with inner capitals: `ParsetNet` -> [Parset, Net], `ImagNet-1k` -> [Imag, Net-1k]. */
+const camelParts = (name: string): Array<string> | null => {
+  const t = name.trim()
+  if (/\s/u.test(t) || !/^\p{Lu}\p{Ll}+\p{Lu}/u.test(t)) return null
+  return t.match(/\p{Lu}[^\p{Lu}]*/gu)
+}
+
+/** One lower-case letter inserted, dropped or replaced after the first letter: `Parset` / `Parse`, `Imag` / `Image`. */
+const oneLetterApart = (a: string, b: string): boolean => {
+  if (a[0] !== b[0] || Math.abs(a.length - b.length) > 1 || a === b) return false
+  if (a.length === b.length) {
+    const at = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]))
+    return at.length === 1 && /\p{Ll}/u.test(a[at[0]!]!) && /\p{Ll}/u.test(b[at[0]!]!)
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a]
+  for (let i = 1; i < long.length; i++) {
+    if (long[i] !== short[i]) return /\p{Ll}/u.test(long[i]!) && long.slice(0, i) + long.slice(i + 1) === short
+  }
+  return false
+}
+
+/**
+ * Whether two names written with inner capitals differ by a typing slip: the same parts but one, a part of five
+ * letters or more, one lower-case letter apart (`ParsetNet` / `ParseNet`, `ImagNet-1k` / `ImageNet-1k`). Not a
+ * short part (`ResNet` / `ResNext`: `Net` / `Next` are other words), a capital (`ResNet` / `ResNeXt`), a first
+ * letter (`DenseNet` / `SenseNet`), or a digit (`CIFAR-10` / `CIFAR-100`).
+ */
+export const typoApart = (a: string, b: string): boolean => {
+  const pa = camelParts(a)
+  const pb = camelParts(b)
+  if (pa === null || pb === null || pa.length !== pb.length) return false
+  const differ = pa.flatMap((x, i) => (x === pb[i] ? [] : [i]))
+  if (differ.length !== 1) return false
+  const [x, y] = [pa[differ[0]!]!, pb[differ[0]!]!]
+  return Math.max(x.length, y.length) >= 5 && /^\p{L}+$/u.test(x) && /^\p{L}+$/u.test(y) && oneLetterApart(x, y)
+}
+
+/** A data set's splits, coordinated (`training and validation sets`, `train/test splits`). */
+const SPLIT_WORD = /^(?:training|train|test|testing|validation|val|dev|development)$/iu
+
+/**
+ * `VOC 2012 training and validation sets` -> `VOC 2012`, `CIFAR-10 train/test splits` -> `CIFAR-10`: a name, then
+ * two split words coordinated (`and`, `or`, `/`), then `sets`, `data`, `splits` or `datasets`. The identity key drops
+ * one split after a name (`VOC 2012 validation set`); two coordinated are the same data set's parts too. Null
+ * otherwise (no name before: `training and test sets`).
+ */
+export const splitPairBase = (name: string): string | null => {
+  const tokens = spaced(name.replace(/\s*\/\s*/gu, " / "))
+  const n = tokens.length
+  if (n < 5 || !/^(?:sets?|data|splits?|datasets?)$/iu.test(tokens[n - 1]!)) return null
+  if (!SPLIT_WORD.test(tokens[n - 2]!) || !/^(?:and|or|\/|&)$/iu.test(tokens[n - 3]!) || !SPLIT_WORD.test(tokens[n - 4]!)) return null
+  const base = tokens.slice(0, n - 4)
+  if (base.length > 0 && /^(?:the|a|an)$/iu.test(base[0]!)) base.shift()
+  if (base.length === 0 || !EntityName.looksLikeName(base.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) return null
+  return base.join(" ")
 }
 
 // ---------------------------------------------------------------------------
@@ -821,6 +880,38 @@ export const resolvePaper = (
       const [a, b] = [...m.keys()].sort()
       paperOnly.add(b!)
       join(b!, a!, "training-learning")
+    }
+  }
+
+  // Coordinated splits after a name: `VOC 2012 training and validation sets` is the paper's `VOC 2012`
+  // (`splitPairBase`), when exactly one entity of the paper is named so and it is no task or metric.
+  joinByBase(splitPairBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "split-pair")
+
+  // A typing slip: `ParsetNet` written once in a paper that writes `ParseNet` eighteen times (`typoApart`: one
+  // lower-case letter in a part of five letters or more). The rare spelling (at most twice) joins the common one
+  // (at least three times and twice as often), when exactly one entity of the paper is so close. A name of this paper
+  // only.
+  {
+    // a name as written, or its first word before lower-case words (`ImageNet-1k dataset`)
+    const firstWord = (n: string): string => {
+      const t = spaced(n)
+      return t.length > 1 && t.slice(1).every((w) => /^\p{Ll}+$/u.test(w)) ? t[0]! : n
+    }
+    const camel = inputs.flatMap((e) =>
+      [...new Set(namesOf(e).map(firstWord))].filter((n) => camelParts(n) !== null).map((n) => ({ e, n }))
+    )
+    const written = (n: string): number => counts.get(wordsOf(n).join(" ")) ?? 0
+    for (const rare of camel) {
+      const k = written(rare.n)
+      if (k === 0 || k > 2) continue
+      const close = new Set(
+        camel.filter((o) => o.e.entity.id !== rare.e.entity.id && typoApart(rare.n, o.n) && countOf(o.e) >= Math.max(3, 2 * k))
+          .map((o) => o.e.entity.id)
+      )
+      if (close.size !== 1 || countOf(rare.e) > 2) continue
+      paperOnly.add(rare.e.entity.id)
+      shortened.add(rare.e.entity.id)
+      join(rare.e.entity.id, [...close][0]!, "typo")
     }
   }
 

@@ -1,0 +1,106 @@
+/**
+ * Entity families in the store (`EntityFamilies`): the broader names are computed for new entities and read as
+ * links by identity key with the types as they are now; migration 12 adds the tables to an older store and computes
+ * its entities' names; a broader entity stored after its narrower one links at once.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Entity, EntityId, RunId } from "@kg/core/Domain"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as path from "node:path"
+import { DuckDb } from "../src/DuckDb.js"
+import * as EntityFamilies from "../src/EntityFamilies.js"
+import * as Store from "../src/Store.js"
+import * as StoreSchema from "../src/StoreSchema.js"
+import { paperIdOf, syntheticBundle, type SyntheticOptions } from "./fixtures/synthetic.js"
+import { tempDir } from "./fixtures/tempDir.js"
+
+const DIM = 8
+const small: SyntheticOptions = { chunksPerPaper: 2, dimension: DIM, entityPool: 6, wordsPerChunk: 12 }
+const runId = RunId.make("run-test")
+
+const openStore = (file: string, extra: Partial<Store.StoreOptions> = {}) =>
+  Layer.build(Store.layer({ path: file, embeddingDimension: DIM, embeddingModel: "test-8d", ...extra })).pipe(
+    Effect.map((ctx) => ({ store: Context.get(ctx, Store.Store), db: Context.get(ctx, DuckDb), ctx }))
+  )
+
+const idOf = (label: string) => EntityId.make(`https://w3id.org/kg/id/entity/${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`)
+
+/** Paper `i` naming the given entities (label, type). */
+const paperNaming = (i: number, named: ReadonlyArray<readonly [string, string]>) => {
+  const bundle = syntheticBundle(i, small)
+  const chunkId = bundle.chunks[0]!.chunk.id
+  return {
+    ...bundle,
+    entities: [
+      ...bundle.entities,
+      ...named.map(([label, type]) => ({
+        entity: new Entity({ id: idOf(label), label, type, aliases: [] }),
+        normalizedLabel: label.toLowerCase(),
+        typeVotes: { [type]: 1 }
+      }))
+    ],
+    mentions: [...bundle.mentions, ...named.map(([label]) => ({ entityId: idOf(label), chunkId }))]
+  }
+}
+
+describe("EntityFamilies", () => {
+  it.scoped("links a version, an edition and a subtask to the broader stored entity; keeps CIFAR-10 and CIFAR-100 apart", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const { db, store, ctx } = yield* openStore(path.join(dir, "kg.duckdb"))
+      yield* store.writePaper(runId, paperNaming(1, [
+        ["ResNet-50", "Method"], ["ResNet-101", "Method"], ["Pascal VOC 2012", "Dataset"],
+        ["neural machine translation", "Task"], ["CIFAR-10", "Dataset"], ["CIFAR-100", "Dataset"], ["CIFAR", "Dataset"]
+      ]))
+      expect(yield* EntityFamilies.refreshWith(db)).toBeGreaterThan(0)
+      // no broader entity stored yet
+      expect((yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))).size).toBe(0)
+      // the broader entities arrive with a later paper: the links hold at once, by key
+      yield* store.writePaper(runId, paperNaming(2, [["ResNet", "Method"], ["Pascal VOC", "Dataset"], ["machine translation", "Task"]]))
+      yield* EntityFamilies.refreshWith(db)
+      const links = yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))
+      const of = (label: string) => {
+        const l = links.get(idOf(label))
+        return l === undefined ? undefined : `${l.rule}: ${l.broaderLabel}`
+      }
+      expect(of("ResNet-50")).toBe("version: ResNet")
+      expect(of("ResNet-101")).toBe("version: ResNet")
+      expect(of("Pascal VOC 2012")).toBe("year: Pascal VOC")
+      expect(of("neural machine translation")).toBe("subtask: machine translation")
+      // a number on a data set is no version: CIFAR-10 and CIFAR-100 stay two families
+      expect(of("CIFAR-10")).toBeUndefined()
+      expect(of("CIFAR-100")).toBeUndefined()
+      const fam = yield* EntityFamilies.families.pipe(Effect.provide(ctx))
+      expect(fam.get(idOf("ResNet-50"))).toBe(idOf("ResNet"))
+      expect(fam.has(idOf("CIFAR-10"))).toBe(false)
+      const members = yield* EntityFamilies.members(idOf("ResNet")).pipe(Effect.provide(ctx))
+      expect(members.map((m) => m.label)).toEqual(["ResNet-101", "ResNet-50"])
+      // a family is no identity: the entities keep their ids and their own mentions
+      const [n] = yield* db.query<{ n: number }>("SELECT count(DISTINCT entity_id)::INTEGER AS n FROM entities WHERE label LIKE 'ResNet%'")
+      expect(n!.n).toBe(3)
+      // a removed paper takes its entities' family rows with it at the next refresh
+      yield* store.removePaper(paperIdOf(2))
+      yield* EntityFamilies.refreshWith(db)
+      expect((yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))).size).toBe(0)
+    }))
+
+  it.scoped("migration 12 adds the tables to a store of the previous version and computes its entities' names", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const file = path.join(dir, "v11.duckdb")
+      const previous = StoreSchema.migrations.slice(0, -1)
+      expect(previous.length).toBe(StoreSchema.CURRENT_VERSION - 1)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const { store } = yield* openStore(file, { migrations: previous })
+        yield* store.writePaper(runId, paperNaming(1, [["Res2Net-50", "Method"], ["Res2Net", "Method"]]))
+      }))
+      const { db, ctx } = yield* openStore(file)
+      expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(StoreSchema.CURRENT_VERSION)
+      const [papers] = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM papers")
+      expect(papers!.n).toBe(1)
+      const links = yield* EntityFamilies.broaderOf([idOf("Res2Net-50")]).pipe(Effect.provide(ctx))
+      expect(links.get(idOf("Res2Net-50"))?.broaderId).toBe(idOf("Res2Net"))
+    }))
+})
