@@ -18,6 +18,7 @@ import { KEY_RULES } from "@kg/core/EntityName"
 import * as L4Ddl from "./internal/l4/patterns.js"
 import * as L4State from "./internal/l4/state.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
+import { ddlClaimLinkKeys } from "./internal/claims/linkKeys.js"
 
 /**
  * The schema version this build of kg writes.
@@ -25,7 +26,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 11
+export const CURRENT_VERSION = 12
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -64,7 +65,9 @@ export const TABLES = [
   "entity_paper_names",
   "curations",
   "claim_roles",
-  "llm_answers"
+  "llm_answers",
+  "claim_link_keys",
+  "claim_link_centring"
 ] as const
 
 /**
@@ -379,6 +382,15 @@ export const migrations: ReadonlyArray<Migration> = [
     up: ({ db }) =>
       Effect.gen(function*() {
         for (const statement of ddlClaimSourceIndexes) yield* db.run(statement)
+      })
+  },
+  {
+    to: 12,
+    description:
+      "claim link keys: each claim's content stems and LSH keys kept for linking (filled by the next linking run), and the frozen LSH centring",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlClaimLinkKeys) yield* db.run(statement)
       })
   }
 ]
