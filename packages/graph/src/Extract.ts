@@ -327,9 +327,7 @@ export const extractStream = (
     // An extractor on this machine (offline, CPU-bound) delivers papers steadily, so its groups are bounded by their
     // size and a longer age (`localMaxMillis`): under load a 2 s age cut a 400-paper run into 25 groups instead of 7.
     // An LLM-bound run keeps the 2 s age and writes a paper that took that long at once.
-    const limits = options.writeBatch === false ? undefined : extractor.provider === "offline"
-      ? { maxMillis: WriteBatch.defaultWriteBatchLimits.localMaxMillis, ...options.writeBatch }
-      : options.writeBatch
+    const limits = options.writeBatch === false ? undefined : WriteBatch.groupLimits(extractor.provider, options.writeBatch)
     const batch = options.writeBatch === false || process.env["KG_WRITE_BATCH"] === "0" ? null : WriteBatch.make(db, runId, {
       limits,
       validate: (bundle) => validateBundle(bundle, store.embeddingDimension),

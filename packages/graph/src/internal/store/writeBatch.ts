@@ -67,6 +67,21 @@ export const defaultWriteBatchLimits: WriteBatchLimits = {
   bulkAfterLookups: 8
 }
 
+/**
+ * The limits of a run's groups: an extractor on this machine (`offline`, CPU-bound) delivers papers steadily, so its
+ * groups wait up to `localMaxMillis` (both for the age of the oldest paper and for a paper slow to come); any other
+ * (LLM-bound) keeps `maxMillis`. Limits given explicitly win.
+ *
+ * @internal
+ */
+export const groupLimits = (
+  provider: string,
+  given: Partial<WriteBatchLimits> | undefined
+): Partial<WriteBatchLimits> | undefined =>
+  provider === "offline"
+    ? { maxMillis: given?.localMaxMillis ?? defaultWriteBatchLimits.localMaxMillis, ...given }
+    : given
+
 /** @internal */
 export interface WriteBatch {
   /** Papers waiting to be written. */
