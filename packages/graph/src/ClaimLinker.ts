@@ -38,14 +38,13 @@ import {
   centre,
   defaultBlocking,
   invert,
-  lshKeys,
   pairKey,
   pairsFromBlocks,
-  shrunkMean,
   splitPair
 } from "./internal/claims/blocking.js"
 import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
+import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
 import { Nli } from "./Nli.js"
 
@@ -126,7 +125,6 @@ interface ClaimRow {
   readonly conditions: string | null
   readonly domain_tags: ReadonlyArray<string>
   readonly confidence: number
-  readonly embedding: ReadonlyArray<number> | null
   readonly created_at: Date
   readonly finding: string | null
 }
@@ -151,26 +149,76 @@ class Groups {
   }
 }
 
-const loadCorpus = (db: DuckDbService) =>
+/**
+ * What blocking reads of the store: every claim's stems and LSH keys (kept with the claims between runs, see
+ * `internal/claims/linkKeys.ts`), and the claim-entity rows of the entities the focus claims mention (all of them
+ * when linking everything): an entity block holds every claim of its entity, so its size cap is decided as before.
+ */
+const loadCorpus = (db: DuckDbService, focus: ReadonlyArray<string> | undefined, blocking: BlockingOptions, persist: boolean) =>
   Effect.gen(function*() {
-    const rows = yield* db.query<ClaimRow>(
-      `SELECT c.claim_id, c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.embedding, c.created_at,
-              f.finding::VARCHAR AS finding
-       FROM claims c LEFT JOIN claim_findings f USING (claim_id) ORDER BY c.claim_id`
-    )
+    const keys = yield* loadLinkKeys(db, {
+      blocking,
+      persist,
+      stemsOf: contentStems,
+      matchTexts: (ids) => matchTexts(db, ids)
+    })
+    const claimEntities = focus === undefined
+      ? yield* db.query<{ claim_id: string; entity_id: string }>("SELECT DISTINCT claim_id, entity_id FROM claim_entities")
+      : yield* db.query<{ claim_id: string; entity_id: string }>(
+        `SELECT DISTINCT claim_id, entity_id FROM claim_entities
+         WHERE entity_id IN (SELECT entity_id FROM claim_entities WHERE claim_id IN (SELECT unnest($1::VARCHAR[])))`,
+        [focus]
+      )
+    return { keys, claimEntities }
+  })
+
+/** The papers of the given claims (their sources). */
+const papersOfClaims = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
     const papersOf = new Map<string, Set<string>>()
+    if (ids.length === 0) return papersOf
     for (const r of yield* db.query<{ claim_id: string; paper_id: string }>(
-      "SELECT DISTINCT claim_id, paper_id FROM claim_sources"
+      "SELECT DISTINCT claim_id, paper_id FROM claim_sources WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
+      [ids]
     )) {
       const s = papersOf.get(r.claim_id) ?? new Set<string>()
       s.add(r.paper_id)
       papersOf.set(r.claim_id, s)
     }
-    const claimEntities = yield* db.query<{ claim_id: string; entity_id: string }>(
-      "SELECT DISTINCT claim_id, entity_id FROM claim_entities"
+    return papersOf
+  })
+
+/** The rows (without their embeddings) of the given claims. */
+const claimRows = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  ids.length === 0 ? Effect.succeed([] as ReadonlyArray<ClaimRow>) : db.query<ClaimRow>(
+    `SELECT c.claim_id, c.text, c.metric, c.value, c.conditions, c.domain_tags, c.confidence, c.created_at,
+            f.finding::VARCHAR AS finding
+     FROM claims c LEFT JOIN claim_findings f USING (claim_id)
+     WHERE c.claim_id IN (SELECT unnest($1::VARCHAR[])) ORDER BY c.claim_id`,
+    [ids]
+  )
+
+/** The embeddings of the given claims (those that have one). */
+const embeddingsOf = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  ids.length === 0 ? Effect.succeed(new Map<string, ReadonlyArray<number>>()) : Effect.map(
+    db.query<{ claim_id: string; embedding: ReadonlyArray<number> }>(
+      `SELECT claim_id, embedding FROM claims WHERE embedding IS NOT NULL AND len(embedding) > 0
+         AND claim_id IN (SELECT unnest($1::VARCHAR[]))`,
+      [ids]
+    ),
+    (rows) => new Map(rows.map((r) => [r.claim_id, r.embedding] as const))
+  )
+
+/** The match text of the given claims (see {@link abbreviationText}): the claim's text when it has no expansion. */
+const matchTexts = (db: DuckDbService, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const rows = yield* db.query<{ claim_id: string; text: string }>(
+      "SELECT claim_id, text FROM claims WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
+      [ids]
     )
-    const matchText = yield* abbreviationText(db, rows, papersOf)
-    return { rows, papersOf, claimEntities, matchText }
+    const using = rows.filter((r) => SHORT_FORM.test(r.text))
+    const expanded = yield* abbreviationText(db, using, yield* papersOfClaims(db, using.map((r) => r.claim_id)))
+    return new Map(rows.map((r) => [r.claim_id, expanded.get(r.claim_id) ?? r.text] as const))
   })
 
 /** A token written like a short form: two capitals, or a capital and a digit ("AMPK", "T2D", "FGF21", "IL-6"). */
@@ -186,7 +234,7 @@ const SHORT_FORM = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}-]*\p{Lu})(?=[\p{L}\p{N}-]*(?
  */
 const abbreviationText = (
   db: DuckDbService,
-  rows: ReadonlyArray<ClaimRow>,
+  rows: ReadonlyArray<{ readonly claim_id: string; readonly text: string }>,
   papersOf: ReadonlyMap<string, ReadonlySet<string>>
 ) =>
   Effect.gen(function*() {
@@ -214,20 +262,14 @@ const abbreviationText = (
 
 const block = (
   corpus: {
-    readonly rows: ReadonlyArray<ClaimRow>
+    readonly keys: LinkKeys
     readonly claimEntities: ReadonlyArray<{ claim_id: string; entity_id: string }>
-    readonly matchText: ReadonlyMap<string, string>
   },
   focus: ReadonlySet<string> | null,
   blocking: BlockingOptions
 ) => {
-  const { rows } = corpus
-  const claims = new Set(rows.map((r) => r.claim_id))
-  const raw = rows.filter((r) => r.embedding !== null && r.embedding.length > 0)
-  const mean = shrunkMean(raw.map((r) => r.embedding!))
-  const centred = new Map(raw.map((r) => [r.claim_id, centre(r.embedding!, mean)] as const))
-  const withVectors = Array.from(centred, ([id, vector]) => ({ id, vector }))
-  const lsh = pairsFromBlocks(invert(lshKeys(withVectors, blocking)), focus, blocking.maxBucket)
+  const claims = new Set(corpus.keys.ids)
+  const lsh = pairsFromBlocks(invert(corpus.keys.lsh), focus, blocking.maxBucket)
 
   const entityBlocks = new Map<string, Array<string>>()
   for (const r of corpus.claimEntities) {
@@ -238,7 +280,7 @@ const block = (
   }
   const entities = pairsFromBlocks(entityBlocks, focus, blocking.maxEntityClaims)
 
-  const stems = new Map(rows.map((r) => [r.claim_id, contentStems(corpus.matchText.get(r.claim_id) ?? r.text)] as const))
+  const stems = corpus.keys.stems
   const termPairs = new Map<string, number>()
   if (blocking.minSharedTerms > 0) {
     const termBlocks = invert(stems)
@@ -262,7 +304,6 @@ const block = (
   const candidates = new Set<string>([...lsh.pairs.keys(), ...entities.pairs.keys(), ...termPairs.keys()])
   return {
     candidates,
-    centred,
     stems,
     stats: {
       lsh: lsh.pairs.size,
@@ -270,7 +311,7 @@ const block = (
       terms: termPairs.size,
       oversizedBuckets: lsh.oversized,
       hubEntities: entities.oversized,
-      claimsWithoutEmbedding: rows.length - withVectors.length
+      claimsWithoutEmbedding: corpus.keys.ids.length - corpus.keys.withVectors
     }
   }
 }
@@ -287,10 +328,11 @@ export const candidatePairs = Effect.fn("ClaimLinker.candidatePairs")(function*(
   options: Pick<LinkOptions, "onlyClaimIds" | "blocking"> = {}
 ) {
   const db = yield* DuckDb
-  const corpus = yield* loadCorpus(db)
-  const ids = new Set(corpus.rows.map((r) => r.claim_id))
+  const blocking: BlockingOptions = { ...defaultBlocking, ...options.blocking }
+  const corpus = yield* loadCorpus(db, options.onlyClaimIds, blocking, false)
+  const ids = new Set(corpus.keys.ids)
   const focus = options.onlyClaimIds === undefined ? null : new Set(options.onlyClaimIds.filter((id) => ids.has(id)))
-  return block(corpus, focus, { ...defaultBlocking, ...options.blocking }).candidates
+  return block(corpus, focus, blocking).candidates
 })
 
 /**
@@ -308,31 +350,34 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const blocking: BlockingOptions = { ...defaultBlocking, ...options.blocking }
   const clustering = yield* DomainTags.refresh()
 
-  const corpus = yield* loadCorpus(db)
-  const rows = corpus.rows
-  const papersOf = corpus.papersOf
-  const claims = new Map(rows.map((r) => [r.claim_id, r] as const))
+  const corpus = yield* loadCorpus(db, options.onlyClaimIds, blocking, true)
+  const ids = new Set(corpus.keys.ids)
   const focus: ReadonlySet<string> | null = options.onlyClaimIds === undefined
     ? null
-    : new Set(options.onlyClaimIds.filter((id) => claims.has(id)))
-  const n = claims.size
+    : new Set(options.onlyClaimIds.filter((id) => ids.has(id)))
+  const n = ids.size
   const k = focus === null ? n : focus.size
   const allPairs = n < 2 ? 0 : focus === null ? (n * (n - 1)) / 2 : k * (n - k) + (k * (k - 1)) / 2
 
   // --- Blocking -------------------------------------------------------------
-  const { candidates, centred, stems, stats } = block(corpus, focus, blocking)
+  const { candidates, stems, stats } = block(corpus, focus, blocking)
   const weight = ClaimIdentity.specificity(stems.values())
-  const pairs: Array<readonly [ClaimRow, ClaimRow]> = []
+  // only the claims of candidate pairs are read (their papers, then the rows of those compared)
+  const sortedCandidates = Array.from(candidates).sort().map(splitPair)
+  const papersOf = yield* papersOfClaims(db, Array.from(new Set(sortedCandidates.flat())))
+  const pairIds: Array<readonly [string, string]> = []
   let samePaper = 0
-  for (const key of Array.from(candidates).sort()) {
-    const [a, b] = splitPair(key)
+  for (const [a, b] of sortedCandidates) {
     const pa = papersOf.get(a), pb = papersOf.get(b)
     if (pa !== undefined && pb !== undefined && Array.from(pa).some((p) => pb.has(p))) {
       samePaper++
       continue
     }
-    pairs.push([claims.get(a)!, claims.get(b)!])
+    pairIds.push([a, b])
   }
+  const rows = yield* claimRows(db, Array.from(new Set(pairIds.flat())))
+  const claims = new Map(rows.map((r) => [r.claim_id, r] as const))
+  const pairs: Array<readonly [ClaimRow, ClaimRow]> = pairIds.map(([a, b]) => [claims.get(a)!, claims.get(b)!] as const)
 
   // --- Scoring --------------------------------------------------------------
   const judgePair_ = (a: ClaimRow, b: ClaimRow) =>
@@ -347,6 +392,8 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         : [b, a]
       return [yield* nli.judge(premise.text, hypothesis.text)]
     })
+  // Embeddings (centred on the store's current mean) are read only for the claims of pairs that reach the cosine.
+  const centred = new Map<string, ArrayLike<number>>()
   const facets = (r: ClaimRow): ClaimIdentity.ClaimFacets => ({
     id: r.claim_id,
     text: r.text,
@@ -357,26 +404,39 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     value: r.value,
     confidence: r.confidence
   })
-  // only the claims of candidate pairs are compared (merges join claims of those pairs)
-  const compared = new Set(pairs.flatMap(([a, b]) => [a.claim_id, b.claim_id]))
-  const findings = yield* findingsOf(db, rows.filter((r) => compared.has(r.claim_id)), papersOf)
+  const findings = yield* findingsOf(db, rows, papersOf)
   let nliJudgements = 0
   const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0, findingsDiffer: 0, candidates: 0 }
-  const scored = yield* Effect.forEach(pairs, ([a, b]) =>
+  // first the checks that need no vector: the same finding, the same specific subject in words
+  const screened = pairs.map(([a, b]) => {
+    // the same finding first: a different subject or outcome never links, whatever the words share
+    const comparison = ClaimIdentity.compareFindings(findings.get(a.claim_id)!, findings.get(b.claim_id)!, { a: a.text, b: b.text })
+    if (comparison.subject === "different" || comparison.outcome === "different") {
+      decisions.findingsDiffer!++
+      return null
+    }
+    const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
+    const sameSubject = (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults
+    // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
+    const subject = ClaimIdentity.subjectOverlap(facets(a), facets(b), {
+      weight,
+      stemsA: stems.get(a.claim_id)!,
+      stemsB: stems.get(b.claim_id)!
+    })
+    if (!sameSubject && subject < t.sameSubject) return null
+    return { a, b, comparison, sameFinding, sameSubject }
+  })
+  const vectorIds = Array.from(new Set(screened.flatMap((x) => (x === null ? [] : [x.a.claim_id, x.b.claim_id])))).sort()
+  if (vectorIds.length > 0) {
+    const mean = corpus.keys.mean ?? (yield* currentMean(db))
+    for (const [id, v] of yield* embeddingsOf(db, vectorIds)) centred.set(id, centre(v, mean))
+  }
+  const scored = yield* Effect.forEach(screened, (x) =>
     Effect.gen(function*() {
+      if (x === null) return null
+      const { a, b, comparison, sameFinding, sameSubject } = x
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
-      // the same finding first: a different subject or outcome never links, whatever the words share
-      const comparison = ClaimIdentity.compareFindings(findings.get(a.claim_id)!, findings.get(b.claim_id)!, { a: a.text, b: b.text })
-      if (comparison.subject === "different" || comparison.outcome === "different") {
-        decisions.findingsDiffer!++
-        return null
-      }
-      const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
-      const sameSubject = (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults
-      // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
-      const subject = ClaimIdentity.subjectOverlap(fa, fb, { weight, stemsA: sa, stemsB: sb })
-      if (!sameSubject && subject < t.sameSubject) return null
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
       if (!sameSubject && quick.semantic < t.similar) return null
       const judgements = yield* judgePair_(a, b)

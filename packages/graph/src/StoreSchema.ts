@@ -19,6 +19,7 @@ import { ddlEntityFamilies, refreshWith } from "./EntityFamilies.js"
 import * as L4Ddl from "./internal/l4/patterns.js"
 import * as L4State from "./internal/l4/state.js"
 import type { DuckDbError, DuckDbService } from "./DuckDb.js"
+import { ddlClaimLinkKeys } from "./internal/claims/linkKeys.js"
 
 /**
  * The schema version this build of kg writes.
@@ -26,7 +27,7 @@ import type { DuckDbError, DuckDbService } from "./DuckDb.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 12
+export const CURRENT_VERSION = 13
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -67,7 +68,9 @@ export const TABLES = [
   "claim_roles",
   "entity_family_keys",
   "entity_family_names",
-  "llm_answers"
+  "llm_answers",
+  "claim_link_keys",
+  "claim_link_centring"
 ] as const
 
 /**
@@ -391,6 +394,15 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlEntityFamilies) yield* db.run(statement)
         yield* refreshWith(db)
+      })
+  },
+  {
+    to: 13,
+    description:
+      "claim link keys: each claim's content stems and LSH keys kept for linking (filled by the next linking run), and the frozen LSH centring",
+    up: ({ db }) =>
+      Effect.gen(function*() {
+        for (const statement of ddlClaimLinkKeys) yield* db.run(statement)
       })
   }
 ]

@@ -101,4 +101,42 @@ describe("DomainTags store", () => {
       const rows = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM domain_tag_clusters")
       expect(rows[0]!.n).toBe(4)
     }).pipe(Effect.provide(DuckDbModule.layer({ path: ":memory:" }))))
+
+  it.effect("writing only the changed rows leaves the table a refresh from scratch writes", () =>
+    Effect.gen(function*() {
+      const db = yield* DuckDb
+      yield* StoreSchema.migrate(db, { embeddingDimension: 4, embeddingModel: "t" })
+      const insert = (id: string, tags: ReadonlyArray<string>) =>
+        db.run(
+          "INSERT INTO claims (claim_id, text, domain_tags, confidence, created_at) VALUES ($1, $1, $2, 0.8, now())",
+          [id, tags]
+        )
+      const table = () =>
+        db.query<{ row: string }>(
+          "SELECT tag || '|' || cluster_id || '|' || coalesce(parent_cluster_id, '-') || '|' || uses AS row FROM domain_tag_clusters ORDER BY row"
+        ).pipe(Effect.map((rows) => rows.map((r) => r.row)))
+      const fromScratch = Effect.gen(function*() {
+        const kept = yield* table()
+        yield* db.run("DELETE FROM domain_tag_clusters")
+        yield* DomainTags.refresh()
+        const scratch = yield* table()
+        return { kept, scratch }
+      })
+      yield* insert("c1", ["machine translation", "graph learning"])
+      yield* DomainTags.refresh()
+      // a new tag that becomes its cluster's most used (the cluster id moves), a new parent, a count that grows
+      yield* insert("c2", ["NMT", "translation"])
+      yield* insert("c3", ["NMT", "Neural Machine Translation (NMT)", "learning"])
+      yield* insert("c4", ["neural machine translation", "machine translation"])
+      yield* DomainTags.refresh()
+      const one = yield* fromScratch
+      expect(one.kept.length).toBeGreaterThan(4)
+      expect(one.kept).toEqual(one.scratch)
+      // a claim gone: its only tag leaves the table, the counts fall
+      yield* db.run("DELETE FROM claims WHERE claim_id IN ('c1', 'c4')")
+      yield* DomainTags.refresh()
+      const two = yield* fromScratch
+      expect(two.kept.some((r) => r.startsWith("graph learning|"))).toBe(false)
+      expect(two.kept).toEqual(two.scratch)
+    }).pipe(Effect.provide(DuckDbModule.layer({ path: ":memory:" }))))
 })

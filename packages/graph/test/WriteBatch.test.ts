@@ -45,6 +45,20 @@ const dump = Effect.gen(function*() {
 })
 
 describe("writing papers in groups", () => {
+  it("groups of an offline run wait up to 30 s, an LLM-bound run's 2 s; limits given win", () => {
+    const full = (provider: string, given?: Partial<WriteBatch.WriteBatchLimits>) => ({
+      ...WriteBatch.defaultWriteBatchLimits,
+      ...WriteBatch.groupLimits(provider, given)
+    })
+    expect(full("offline").maxMillis).toBe(30_000)
+    expect(full("offline").maxPapers).toBe(64)
+    expect(full("anthropic").maxMillis).toBe(2000)
+    expect(full("openai").maxMillis).toBe(2000)
+    expect(full("offline", { maxMillis: 50 }).maxMillis).toBe(50)
+    expect(full("offline", { localMaxMillis: 5000 }).maxMillis).toBe(5000)
+    expect(full("anthropic", { maxPapers: 8 })).toMatchObject({ maxMillis: 2000, maxPapers: 8 })
+  })
+
   it.scopedLive("stores the same rows as writing each paper alone", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir

@@ -39,6 +39,12 @@ export interface WriteBatchLimits {
   readonly maxChunks: number
   readonly maxMillis: number
   /**
+   * The age limit `Extract` gives `maxMillis` when the extractor runs on this machine (offline): its papers come
+   * steadily, so a group is bounded by `maxPapers` and `maxChunks`, and this age only bounds what a killed process
+   * loses (papers not yet written are extracted again by the next run).
+   */
+  readonly localMaxMillis: number
+  /**
    * The store's entity keys, alias keys and claim ids are read into memory once per run when there are at most
    * this many rows (then resolving a name the store does not hold asks nothing); above it, every paper asks the
    * store. What the run itself wrote is remembered either way, up to this many entities.
@@ -56,9 +62,25 @@ export const defaultWriteBatchLimits: WriteBatchLimits = {
   maxPapers: 64,
   maxChunks: 512,
   maxMillis: 2000,
+  localMaxMillis: 30_000,
   maxMemoRows: 2_000_000,
   bulkAfterLookups: 8
 }
+
+/**
+ * The limits of a run's groups: an extractor on this machine (`offline`, CPU-bound) delivers papers steadily, so its
+ * groups wait up to `localMaxMillis` (both for the age of the oldest paper and for a paper slow to come); any other
+ * (LLM-bound) keeps `maxMillis`. Limits given explicitly win.
+ *
+ * @internal
+ */
+export const groupLimits = (
+  provider: string,
+  given: Partial<WriteBatchLimits> | undefined
+): Partial<WriteBatchLimits> | undefined =>
+  provider === "offline"
+    ? { maxMillis: given?.localMaxMillis ?? defaultWriteBatchLimits.localMaxMillis, ...given }
+    : given
 
 /** @internal */
 export interface WriteBatch {
