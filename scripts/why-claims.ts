@@ -68,6 +68,9 @@ interface Row {
   readonly candidate: boolean
   /** why not kept at the lowest threshold (first reason), or undefined when kept */
   readonly reason: string | undefined
+  /** the sentence's place in its abstract (0-based) and the abstract's length */
+  readonly index: number
+  readonly count: number
 }
 const rows: Array<Row> = []
 const started = Date.now()
@@ -112,7 +115,9 @@ for (const { fold, model: base } of folds) for (const a of all.filter((a) => fol
       p: main?.pResult,
       stated: main !== undefined && main.keptBy.some((k) => k !== "threshold"),
       candidate,
-      reason: reason ?? (text === "" ? "?" : undefined)
+      reason: reason ?? (text === "" ? "?" : undefined),
+      index: i,
+      count: a.sentences.length
     })
   })
 }

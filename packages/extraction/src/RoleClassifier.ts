@@ -22,7 +22,7 @@ import * as path from "node:path"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { type Role, roles } from "./internal/roles/features.js"
-import { matchesFeatures, type RoleModel, shippedModel } from "./internal/roles/model.js"
+import { matchesFeatures, type RoleModel, shippedModel, vectorTable } from "./internal/roles/model.js"
 import { type Block, evaluate, type Evaluation, train } from "./internal/roles/train.js"
 
 export type { Block, Evaluation, Role, RoleModel }
@@ -110,6 +110,18 @@ export const decodeModel = (json: unknown, file: string): RoleModel => {
   }
   if (model.sequence.weights.length !== model.context.length) {
     return fail(`the sequence model has ${model.sequence.weights.length} weight rows for ${model.context.length} inputs`)
+  }
+  const a = model.abstractMlp
+  if (a !== undefined) {
+    const net = a.net as Partial<typeof a.net> | undefined
+    const inputs = model.context.length + (Array.isArray(a.mean) ? a.mean.length : 0)
+    if (
+      !Array.isArray(a.mean) || !Array.isArray(a.sd) || a.mean.length === 0 || a.sd.length !== a.mean.length ||
+      typeof a.scale !== "number" || net === undefined || !Array.isArray(net.w1) || !Array.isArray(net.b1) || !Array.isArray(net.w2) ||
+      !Array.isArray(net.b2) || net.w1.some((row) => !Array.isArray(row) || row.length !== inputs) || net.w2.length !== model.roles.length
+    ) {
+      return fail(`abstractMlp does not fit ${model.context.length} sequence inputs and ${Array.isArray(a.mean) ? a.mean.length : 0} vector dimensions`)
+    }
   }
   return model
 }
@@ -360,7 +372,15 @@ export const retrain = Effect.fn("RoleClassifier.retrain")(function*(options: Re
     (extra.length > 0 ? ` and ${extra.length} extra sentences from ${options.extra}` : "") +
     `; held out: ${data.heldOut.length} abstracts`)
   const before = evaluate(baseline, data.heldOut)
-  const trained = yield* Effect.sync(() => train([...data.train, ...extra], { sentenceL2: [sentenceL2], sequenceL2: [sequenceL2], log }))
+  const trained = yield* Effect.sync(() =>
+    train([...data.train, ...extra], {
+      sentenceL2: [sentenceL2],
+      sequenceL2: [sequenceL2],
+      log,
+      // the abstract network is kept when the baseline has one (it reads roles/vectors.json)
+      ...(baseline.abstractMlp === undefined ? {} : { vectors: vectorTable() })
+    })
+  )
   const model: RoleModel = {
     ...trained.model,
     ...(baseline.sectionPriors === undefined ? {} : { sectionPriors: baseline.sectionPriors }),

@@ -17,7 +17,11 @@
  * @internal
  */
 import weights from "./weights.json" with { type: "json" }
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { dense, denseNames, ngrams, normalise, type Position, type Role, roles, tokens } from "./features.js"
+import { type Mlp, mlpProbabilities } from "./mlp.js"
+import { type LoadedTable, loadTable, sentenceVector, type VectorTable } from "./vectors.js"
 import { memoByText } from "../offlineText.js"
 
 /** One stage's weights: a bias and, for each input feature, one weight per role. */
@@ -60,8 +64,55 @@ export interface RoleModel {
    * prior to its section's before the threshold applies (see `roles/decide.ts`).
    */
   readonly sectionPriors?: Readonly<Record<string, number>> | undefined
+  /**
+   * The sequence stage for blocks read as an abstract (with positions), when present: a one-hidden-layer network over
+   * the sequence model's inputs and the sentence's own vector (`roles/vectors.ts`: SIF mean of the shipped word
+   * vectors, z-scored by `mean` / `sd`, times `scale`). Sections of full papers keep the linear `sequence` model.
+   */
+  readonly abstractMlp?: AbstractMlp | undefined
   /** Where the figures and the training set-up are recorded. */
   readonly trained?: unknown
+}
+
+/** See {@link RoleModel.abstractMlp}. */
+export interface AbstractMlp {
+  readonly mean: ReadonlyArray<number>
+  readonly sd: ReadonlyArray<number>
+  readonly scale: number
+  readonly net: Mlp
+}
+
+/**
+ * The word-vector table of the abstract stage: `roles/vectors.json`, written by `scripts/train-roles.ts --vectors`.
+ * Not shipped (the shipped weights have no abstract network: it did not move the extractor's out-of-fold curve,
+ * docs/benchmarks.md, roles4); read only when a model with an abstract network is used.
+ */
+export const vectorsFile = (): string => fileURLToPath(new URL("./vectors.json", import.meta.url))
+let loadedTable: LoadedTable | undefined
+/** The table of {@link vectorsFile}, decoded once. */
+export const vectorTable = (): LoadedTable => {
+  if (loadedTable !== undefined) return loadedTable
+  let json: VectorTable
+  try {
+    json = JSON.parse(readFileSync(vectorsFile(), "utf8")) as VectorTable
+  } catch (e) {
+    throw new Error(
+      `the role classifier's weights have an abstract network (abstractMlp) but its word vectors cannot be read from ` +
+        `${vectorsFile()} (${(e as Error).message}): run scripts/train-roles.ts --vectors, or use weights without abstractMlp`
+    )
+  }
+  return (loadedTable = loadTable(json))
+}
+
+/** The abstract stage's input for sentence `i`: the sequence model's inputs, then the sentence's scaled z-scored vector. */
+export const abstractInput = (
+  stage: AbstractMlp,
+  context: ReadonlyArray<number>,
+  vector: ArrayLike<number>
+): Array<number> => {
+  const out = [...context]
+  for (let j = 0; j < stage.mean.length; j++) out.push(((vector[j]! - stage.mean[j]!) / stage.sd[j]!) * stage.scale)
+  return out
 }
 
 /** The shipped model. */
@@ -292,7 +343,12 @@ const sentenceMemos = new WeakMap<RoleModel, (sentence: string) => ReadonlyArray
  */
 export const classifyBlock = (
   sentences: ReadonlyArray<string>,
-  options: { readonly positions?: boolean | undefined; readonly model?: RoleModel | undefined } = {}
+  options: {
+    readonly positions?: boolean | undefined
+    readonly model?: RoleModel | undefined
+    /** The abstract network's word vectors (default: {@link vectorTable}, read only when the model has the network). */
+    readonly vectors?: LoadedTable | undefined
+  } = {}
 ): Array<RoleJudgement> => {
   const model = options.model ?? shippedModel
   if (!matchesFeatures(model)) {
@@ -300,13 +356,32 @@ export const classifyBlock = (
   }
   const positions = options.positions ?? true
   const first = sentenceProbabilities(model, sentences, positions)
-  const second = sentences.map((_, i) => {
-    const x = denseIndex(contextInput(first, i, positions))
-    return stageProbabilities(model.sequence, x.index, x.value)
-  })
+  const second = sequenceProbabilities(model, sentences, first, positions, options.vectors)
   // an abstract is read whole: its roles come in order (background, objective, method, result)
   const decoded = positions && model.transitions !== undefined && sentences.length > 1 ? decode(second, model.transitions) : second
   return decoded.map(judgement)
+}
+
+/**
+ * The second stage: the abstract network when the block is read as an abstract and the model has one, else the
+ * linear sequence model.
+ */
+export const sequenceProbabilities = (
+  model: RoleModel,
+  sentences: ReadonlyArray<string>,
+  first: ReadonlyArray<ReadonlyArray<number>>,
+  positions: boolean,
+  table?: LoadedTable | undefined
+): Array<Array<number>> => {
+  const stage = model.abstractMlp
+  if (positions && stage !== undefined) {
+    const t = table ?? vectorTable()
+    return sentences.map((s, i) => mlpProbabilities(stage.net, abstractInput(stage, contextInput(first, i, true), sentenceVector(t, s))))
+  }
+  return sentences.map((_, i) => {
+    const x = denseIndex(contextInput(first, i, positions))
+    return stageProbabilities(model.sequence, x.index, x.value)
+  })
 }
 
 /** The role of one sentence read on its own (no neighbours, no position). */

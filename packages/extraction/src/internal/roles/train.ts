@@ -20,13 +20,18 @@
  * @internal
  */
 import { denseNames, ngrams, normalise, type Role, roles, tokens } from "./features.js"
+import { fitMlp, mlpProbabilities } from "./mlp.js"
+import { type LoadedTable, sentenceVector } from "./vectors.js"
 import {
+  abstractInput,
+  type AbstractMlp,
   contextInput,
   contextNames,
   denseIndex,
   decode,
   type RoleModel,
   sentenceInput,
+  sequenceProbabilities,
   stageProbabilities,
   type Transitions
 } from "./model.js"
@@ -99,7 +104,16 @@ export interface TrainOptions {
    * vocabulary (`--fold-models`); their sentence models are reused (no sentence fit), only the sequence model is fitted.
    */
   readonly reuseSentence?: ReadonlyArray<RoleModel> | undefined
+  /**
+   * The word-vector table of the abstract stage (`roles/vectors.ts`); given, a small network over the sequence
+   * model's inputs and each sentence's vector is fitted for blocks read as abstracts (`RoleModel.abstractMlp`), and
+   * the abstracts' out-of-fold figures and threshold come from it.
+   */
+  readonly vectors?: LoadedTable | undefined
 }
+
+/** The abstract network's set-up (chosen out of fold on CSAbstruct train, roles4: docs/benchmarks.md). */
+export const ABSTRACT_MLP = { hidden: 16, epochs: 4, l2: 1e-3, scale: 1 / 3, seed: 1 } as const
 
 /** What {@link train} returns: the model (no section priors) and its out-of-fold figures. */
 export interface Trained {
@@ -250,18 +264,66 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     if (bestSequence === undefined || loss < bestSequence.loss) bestSequence = { l2, loss, oof, folds: fittedFolds }
   }
 
+  // 2b. the abstract network (blocks read with positions), out of fold, when a vector table is given
+  const abstractStage = (() => {
+    const table = options.vectors
+    if (table === undefined) return undefined
+    const vecs = blocks.map((b) => b.sentences.map((s) => sentenceVector(table, s)))
+    const D = table.dimension
+    const mean = new Array<number>(D).fill(0), sd = new Array<number>(D).fill(0)
+    let n = 0
+    for (const b of vecs) for (const v of b) {
+      n++
+      for (let j = 0; j < D; j++) mean[j]! += v[j]!
+    }
+    for (let j = 0; j < D; j++) mean[j] = mean[j]! / Math.max(1, n)
+    for (const b of vecs) for (const v of b) for (let j = 0; j < D; j++) sd[j]! += (v[j]! - mean[j]!) ** 2
+    const norms = { mean: mean.map((x) => round(x, 6)), sd: sd.map((x) => round(Math.sqrt(x / Math.max(1, n)) || 1, 6)), scale: ABSTRACT_MLP.scale }
+    const inputOf = (bi: number, si: number) =>
+      abstractInput({ ...norms, net: { w1: [], b1: [], w2: [], b2: [] } }, contextInput(oof1[bi]!.positioned, si, true), vecs[bi]![si]!)
+    const inputs = blocks.map((b, bi) => b.sentences.map((_, si) => inputOf(bi, si)))
+    const examples = (which: (bi: number) => boolean) =>
+      blocks.flatMap((b, bi) =>
+        !which(bi) ? [] : b.sentences.flatMap((_, si) => {
+          const label = labelOf(b, si)
+          return label === null ? [] : [{ x: inputs[bi]![si]!, label, weight: 1 }]
+        })
+      )
+    const F = F2 + D
+    const netOf = (which: (bi: number) => boolean, seed: number) =>
+      fitMlp(examples(which), F, K, { hidden: ABSTRACT_MLP.hidden, epochs: ABSTRACT_MLP.epochs, l2: ABSTRACT_MLP.l2, seed })
+    const foldNets: Array<AbstractMlp> = []
+    const oof: Array<Array<Array<number>>> = blocks.map(() => [])
+    for (let k = 0; k < FOLDS; k++) {
+      if (folds[k]!.length === 0) continue
+      const stage: AbstractMlp = { ...norms, net: netOf((bi) => foldOf(blocks[bi]!) !== k, ABSTRACT_MLP.seed + k) }
+      foldNets[k] = stage
+      for (const bi of folds[k]!) oof[bi] = inputs[bi]!.map((x) => mlpProbabilities(stage.net, x))
+      log(`  abstract network, fold ${k} [${elapsed()}]`)
+    }
+    const pairs = blocks.flatMap((b, bi) => b.sentences.flatMap((_, si) => {
+      const label = labelOf(b, si)
+      return label === null ? [] : [{ p: oof[bi]![si]!, label }]
+    }))
+    log(`abstract network: out-of-fold log loss ${logLoss(pairs).toFixed(4)} [${elapsed()}]`)
+    const refitAll = () => ({ ...norms, net: netOf(() => true, ABSTRACT_MLP.seed + FOLDS) })
+    return { oof, foldNets, refitAll }
+  })()
+
   // 3. the finding threshold, out of fold, on the CSAbstruct blocks (read with positions, decoded when better)
   const transitions: Transitions = (() => {
     const start = new Array<number>(K).fill(1), end = new Array<number>(K).fill(1), prior = new Array<number>(K).fill(1)
     const next = roles.map(() => new Array<number>(K).fill(1))
     for (const b of blocks) {
       if (b.source !== "csabstruct") continue
-      const l = b.labels.map((x) => roles.indexOf(x!))
-      start[l[0]!]!++
-      end[l[l.length - 1]!]!++
+      // (an unlabelled sentence, -1, counts in no transition)
+      const l = b.labels.map((x) => (x === null ? -1 : roles.indexOf(x)))
+      if (l[0]! >= 0) start[l[0]!]!++
+      if (l[l.length - 1]! >= 0) end[l[l.length - 1]!]!++
       l.forEach((x, i) => {
+        if (x < 0) return
         prior[x]!++
-        if (i > 0) next[l[i - 1]!]![x]!++
+        if (i > 0 && l[i - 1]! >= 0) next[l[i - 1]!]![x]!++
       })
     }
     const norm = (v: Array<number>) => {
@@ -305,6 +367,12 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
   log(`finding threshold ${threshold} (decoding ${useDecoding}); out of fold: accuracy ${accuracy.toFixed(4)}, ` +
     `findings precision ${findings.precision.toFixed(4)} recall ${findings.recall.toFixed(4)} [${elapsed()}]`)
 
+  if (abstractStage !== undefined) {
+    // the abstract network's figures at the same threshold (its own threshold is chosen end to end: why-claims.ts)
+    const a = prAt(scored(abstractStage.oof), threshold)
+    log(`abstract network at ${threshold}: out of fold findings precision ${a.precision.toFixed(4)} recall ${a.recall.toFixed(4)}`)
+  }
+
   // 4. refit on everything
   const prior = round(
     blocks.reduce((n, b) => n + b.labels.filter((l) => l === "result").length, 0) / Math.max(1, labelledSentences)
@@ -312,9 +380,10 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
   const noRefit = options.foldModels === true && options.refit === false
   const sentenceModel = noRefit ? sentenceFolds.get(bestSentence!.l2)![0]! : fit(sentenceExamples(all), F1, K, { l2: bestSentence!.l2 })
   const sequenceModel = noRefit ? bestSequence!.folds[0]! : fit(seqExamples(() => true), F2, K, { l2: bestSequence!.l2 })
+  const abstractMlp = noRefit ? abstractStage?.foldNets[0] : abstractStage?.refitAll()
   log(`refitted [${elapsed()}]`)
   const rounded = (m: Fitted) => ({ bias: m.bias.map((x) => round(x)), weights: m.weights.map((w) => w.map((x) => round(x))) })
-  const modelOf = (sentence: Fitted, sequence: Fitted): RoleModel => ({
+  const modelOf = (sentence: Fitted, sequence: Fitted, abstract: AbstractMlp | undefined): RoleModel => ({
     roles: [...roles],
     dense: [...denseNames],
     vocabulary,
@@ -322,14 +391,15 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
     context: [...contextNames],
     sequence: rounded(sequence),
     ...(useDecoding ? { transitions } : {}),
+    ...(abstract === undefined ? {} : { abstractMlp: abstract }),
     threshold,
     prior
   })
   const foldModels = options.foldModels === true
-    ? Array.from({ length: FOLDS }, (_, k) => modelOf(sentenceFolds.get(bestSentence!.l2)![k]!, bestSequence!.folds[k]!))
+    ? Array.from({ length: FOLDS }, (_, k) => modelOf(sentenceFolds.get(bestSentence!.l2)![k]!, bestSequence!.folds[k]!, abstractStage?.foldNets[k]))
     : undefined
   return {
-    model: modelOf(sentenceModel, sequenceModel),
+    model: modelOf(sentenceModel, sequenceModel, abstractMlp),
     ...(foldModels === undefined ? {} : { foldModels }),
     sentenceL2: bestSentence!.l2,
     sequenceL2: bestSequence!.l2,
@@ -358,10 +428,7 @@ export const blockProbabilities = (model: RoleModel, b: Block, positions: boolea
     const x = sentenceInput(vocabulary, s, positions ? { index: i, count: b.sentences.length } : undefined)
     return stageProbabilities(model.sentence, x.index, x.value)
   })
-  const second = b.sentences.map((_, i) => {
-    const x = denseIndex(contextInput(first, i, positions))
-    return stageProbabilities(model.sequence, x.index, x.value)
-  })
+  const second = sequenceProbabilities(model, b.sentences, first, positions)
   return positions && model.transitions !== undefined && second.length > 1 ? decode(second, model.transitions) : second
 }
 
