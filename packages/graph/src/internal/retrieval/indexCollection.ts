@@ -336,10 +336,24 @@ export class Collection {
    * `allowed` (a mask over references) when given. Returns the scores array
    * (indexed by reference) and the references scored.
    */
-  scoreAll(query: PreparedQuery, allowed?: Uint8Array): { readonly scores: Float64Array; readonly touched: Array<number> } {
+  scoreAll(
+    query: PreparedQuery,
+    allowed?: Uint8Array,
+    allowedRefs?: ReadonlyArray<number>
+  ): { readonly scores: Float64Array; readonly touched: Array<number> } {
     const scores = new Float64Array(this.total)
     const touched: Array<number> = []
     const k1 = this.params.k1
+    // the allowed references of each segment (`allowedRefs` ascending: `from[s]..from[s + 1] - 1`)
+    const from = allowed !== undefined && allowedRefs !== undefined ? new Int32Array(this.parts.length + 1) : undefined
+    if (from !== undefined) {
+      let i = 0
+      for (let s = 0; s < this.parts.length; s++) {
+        from[s] = i
+        while (i < allowedRefs!.length && allowedRefs![i]! < this.bases[s + 1]!) i++
+      }
+      from[this.parts.length] = allowedRefs!.length
+    }
     for (let t = 0; t < query.terms.length; t++) {
       const weight = query.weights[t]!
       this.parts.forEach(({ deleted, segment }, s) => {
@@ -348,6 +362,32 @@ export class Collection {
         const base = this.bases[s]!
         const { docs, tfs } = segment.postings(id)
         const lengths = segment.lengths
+        if (from !== undefined) {
+          const m = from[s + 1]! - from[s]!
+          // a few allowed documents (a paper filter) against a long posting list: each looked up in it, in the same
+          // ascending order as the scan below, so the scores and the order they are first touched in are the same
+          if (m === 0) return
+          if (m * (Math.log2(docs.length + 1) + 1) < docs.length) {
+            let lo = 0
+            for (let i = from[s]!; i < from[s + 1]!; i++) {
+              const ref = allowedRefs![i]!
+              const d = ref - base
+              if ((deleted !== null && deleted[d] === 1) || allowed![ref] !== 1) continue
+              let hi = docs.length - 1
+              while (lo <= hi) {
+                const mid = (lo + hi) >>> 1
+                if (docs[mid]! < d) lo = mid + 1
+                else hi = mid - 1
+              }
+              if (lo >= docs.length) break
+              if (docs[lo] !== d) continue
+              const tf = tfs[lo]!
+              if (scores[ref] === 0) touched.push(ref)
+              scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+            }
+            return
+          }
+        }
         for (let k = 0; k < docs.length; k++) {
           const d = docs[k]!
           if (deleted !== null && deleted[d] === 1) continue

@@ -113,7 +113,9 @@ export const lexicalScores = (
 ): { readonly scores: Map<number, number>; readonly mass: number; readonly query: PreparedQuery; readonly spread: number } => {
   const query = collection.prepare(terms)
   const scores = new Map<number, number>()
-  const all = query.terms.length === 0 ? { scores: new Float64Array(0), touched: [] } : collection.scoreAll(query, allowed?.mask)
+  const all = query.terms.length === 0
+    ? { scores: new Float64Array(0), touched: [] }
+    : collection.scoreAll(query, allowed?.mask, allowed?.refs)
   let sum = 0
   let squares = 0
   for (const ref of all.touched) {
