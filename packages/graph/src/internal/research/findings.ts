@@ -182,7 +182,8 @@ interface SentenceFacts {
   /** `displayText(quote).toLowerCase()`: the sentence's identity within a paper. */
   readonly display: string
   readonly terms: ReadonlySet<string>
-  readonly pieces: ReadonlyArray<string>
+  /** Its name pieces (computed when first asked: only a question that names something reads them). */
+  readonly pieces: () => ReadonlyArray<string>
   /** The extractor's finding cues ({@link findingScore}, computed when first asked); undefined for a heading, caption, question or reference. */
   readonly findingScore: () => number | undefined
 }
@@ -217,11 +218,12 @@ const sentenceFacts = (nlp: NlpService["Type"], quote: string): SentenceFacts =>
   memoOf(nlp).sentences.get(quote, () => {
     const ok = quotable(quote)
     let cues: { readonly score: number | undefined } | undefined
+    let namePieces: ReadonlyArray<string> | undefined
     return {
       quotable: ok,
       display: displayText(quote).toLowerCase(),
       terms: ok ? new Set(nlp.terms(quote)) : new Set(),
-      pieces: ok ? pieces(quote) : [],
+      pieces: () => (namePieces ??= ok ? pieces(quote) : []),
       findingScore: () => (cues ??= { score: ok ? findingScore(quote) : undefined }).score
     }
   })
@@ -553,14 +555,21 @@ export const scoreCandidates = (
     let covered = 0
     for (const t of qTerms) if (terms.has(t)) covered += idf(t)
     const coverage = mass > 0 ? covered / mass : 0
-    const sentencePieces = facts.pieces
-    const ctxKey = `${c.chunkId}`
-    let context = contextPieces.get(ctxKey)
-    if (context === undefined) {
-      context = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
-      contextPieces.set(ctxKey, context)
+    // the name pieces of the sentence, its passage and its paper title are read only for a question that names
+    // something (with no name, every candidate's names score is 1)
+    let names = 1
+    let namesInSentence = 1
+    if (analysis.names.length > 0) {
+      const ctxKey = `${c.chunkId}`
+      let context = contextPieces.get(ctxKey)
+      if (context === undefined) {
+        context = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
+        contextPieces.set(ctxKey, context)
+      }
+      const scoredNames = namesScore(analysis.names, facts.pieces(), context, statedPieces(c.fields))
+      names = scoredNames.all
+      namesInSentence = scoredNames.sentence
     }
-    const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context, statedPieces(c.fields))
     const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
     const hasNumber = /\d/.test(c.quote)
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
