@@ -427,22 +427,23 @@ const findingWeight = (c: Candidate, facts: SentenceFacts): number => {
 
 /**
  * Share of the names found: by their match in the sentence or in the names its stored finding states (`stated`:
- * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title.
+ * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title (`context`:
+ * each name's match there, the same for every sentence of the passage).
  */
 const namesScore = (
   names: ReadonlyArray<Name>,
   sentence: ReadonlyArray<string>,
-  context: ReadonlyArray<string>,
+  context: ReadonlyArray<number>,
   stated: ReadonlyArray<ReadonlyArray<string>> = []
 ) => {
   if (names.length === 0) return { all: 1, sentence: 1 }
   let all = 0
   let own = 0
-  for (const n of names) {
+  names.forEach((n, i) => {
     const m = stated.reduce((best, p) => Math.max(best, nameMatch(n, p)), nameMatch(n, sentence))
     own += m
-    all += Math.max(m, 0.5 * nameMatch(n, context))
-  }
+    all += Math.max(m, 0.5 * context[i]!)
+  })
   return { all: all / names.length, sentence: own / names.length }
 }
 
@@ -536,7 +537,8 @@ export const scoreCandidates = (
 ): ReadonlyArray<Scored> => {
   const qTerms = Array.from(new Set(nlp.terms(question)))
   const mass = qTerms.reduce((s, t) => s + idf(t), 0)
-  const contextPieces = new Map<string, ReadonlyArray<string>>()
+  // each name's match in a candidate's passage and paper title, per passage
+  const contextMatches = new Map<string, ReadonlyArray<number>>()
   const byKey = new Map<string, Scored>()
   for (const c of candidates) {
     const facts = sentenceFacts(nlp, c.quote)
@@ -561,10 +563,11 @@ export const scoreCandidates = (
     let namesInSentence = 1
     if (analysis.names.length > 0) {
       const ctxKey = `${c.chunkId}`
-      let context = contextPieces.get(ctxKey)
+      let context = contextMatches.get(ctxKey)
       if (context === undefined) {
-        context = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
-        contextPieces.set(ctxKey, context)
+        const ctx = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
+        context = analysis.names.map((n) => nameMatch(n, ctx))
+        contextMatches.set(ctxKey, context)
       }
       const scoredNames = namesScore(analysis.names, facts.pieces(), context, statedPieces(c.fields))
       names = scoredNames.all
