@@ -182,7 +182,8 @@ interface SentenceFacts {
   /** `displayText(quote).toLowerCase()`: the sentence's identity within a paper. */
   readonly display: string
   readonly terms: ReadonlySet<string>
-  readonly pieces: ReadonlyArray<string>
+  /** Its name pieces (computed when first asked: only a question that names something reads them). */
+  readonly pieces: () => ReadonlyArray<string>
   /** The extractor's finding cues ({@link findingScore}, computed when first asked); undefined for a heading, caption, question or reference. */
   readonly findingScore: () => number | undefined
 }
@@ -217,11 +218,12 @@ const sentenceFacts = (nlp: NlpService["Type"], quote: string): SentenceFacts =>
   memoOf(nlp).sentences.get(quote, () => {
     const ok = quotable(quote)
     let cues: { readonly score: number | undefined } | undefined
+    let namePieces: ReadonlyArray<string> | undefined
     return {
       quotable: ok,
       display: displayText(quote).toLowerCase(),
       terms: ok ? new Set(nlp.terms(quote)) : new Set(),
-      pieces: ok ? pieces(quote) : [],
+      pieces: () => (namePieces ??= ok ? pieces(quote) : []),
       findingScore: () => (cues ??= { score: ok ? findingScore(quote) : undefined }).score
     }
   })
@@ -425,22 +427,23 @@ const findingWeight = (c: Candidate, facts: SentenceFacts): number => {
 
 /**
  * Share of the names found: by their match in the sentence or in the names its stored finding states (`stated`:
- * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title.
+ * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title (`context`:
+ * each name's match there, the same for every sentence of the passage).
  */
 const namesScore = (
   names: ReadonlyArray<Name>,
   sentence: ReadonlyArray<string>,
-  context: ReadonlyArray<string>,
+  context: ReadonlyArray<number>,
   stated: ReadonlyArray<ReadonlyArray<string>> = []
 ) => {
   if (names.length === 0) return { all: 1, sentence: 1 }
   let all = 0
   let own = 0
-  for (const n of names) {
+  names.forEach((n, i) => {
     const m = stated.reduce((best, p) => Math.max(best, nameMatch(n, p)), nameMatch(n, sentence))
     own += m
-    all += Math.max(m, 0.5 * nameMatch(n, context))
-  }
+    all += Math.max(m, 0.5 * context[i]!)
+  })
   return { all: all / names.length, sentence: own / names.length }
 }
 
@@ -534,7 +537,8 @@ export const scoreCandidates = (
 ): ReadonlyArray<Scored> => {
   const qTerms = Array.from(new Set(nlp.terms(question)))
   const mass = qTerms.reduce((s, t) => s + idf(t), 0)
-  const contextPieces = new Map<string, ReadonlyArray<string>>()
+  // each name's match in a candidate's passage and paper title, per passage
+  const contextMatches = new Map<string, ReadonlyArray<number>>()
   const byKey = new Map<string, Scored>()
   for (const c of candidates) {
     const facts = sentenceFacts(nlp, c.quote)
@@ -553,14 +557,22 @@ export const scoreCandidates = (
     let covered = 0
     for (const t of qTerms) if (terms.has(t)) covered += idf(t)
     const coverage = mass > 0 ? covered / mass : 0
-    const sentencePieces = facts.pieces
-    const ctxKey = `${c.chunkId}`
-    let context = contextPieces.get(ctxKey)
-    if (context === undefined) {
-      context = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
-      contextPieces.set(ctxKey, context)
+    // the name pieces of the sentence, its passage and its paper title are read only for a question that names
+    // something (with no name, every candidate's names score is 1)
+    let names = 1
+    let namesInSentence = 1
+    if (analysis.names.length > 0) {
+      const ctxKey = `${c.chunkId}`
+      let context = contextMatches.get(ctxKey)
+      if (context === undefined) {
+        const ctx = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
+        context = analysis.names.map((n) => nameMatch(n, ctx))
+        contextMatches.set(ctxKey, context)
+      }
+      const scoredNames = namesScore(analysis.names, facts.pieces(), context, statedPieces(c.fields))
+      names = scoredNames.all
+      namesInSentence = scoredNames.sentence
     }
-    const { all: names, sentence: namesInSentence } = namesScore(analysis.names, sentencePieces, context, statedPieces(c.fields))
     const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
     const hasNumber = /\d/.test(c.quote)
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0

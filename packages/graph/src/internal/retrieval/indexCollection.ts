@@ -18,6 +18,9 @@ import { nativeExactSearch } from "./nativeScan.js"
 /** Segments smaller than this are scanned in JavaScript (a native call costs more than it saves). */
 const NATIVE_MIN_DOCS = 2048
 
+/** The rows a segment's native scan is asked for beyond its own search, so that a later search of the same vector reuses it (see `nativeCandidates`). */
+const SHARED_LIMIT = 256
+
 /** A segment of a collection with its deleted documents (1 = deleted), or null when none is. */
 export interface Part {
   readonly segment: Segment
@@ -79,6 +82,11 @@ export class Collection {
   private momentData: Float64Array | undefined
   /** Deleted documents of each segment. */
   private readonly deletedCounts: Int32Array
+  /**
+   * The native scan of each segment for the last query vector (see `nativeCandidates`): the searches of one question
+   * with one text (research's scoping, its stored findings) scan the segment once.
+   */
+  private readonly lastScans = new Map<number, { readonly query: string; readonly count: number; readonly distances: ArrayLike<number>; readonly offsets: ArrayLike<number | bigint> }>()
 
   constructor(parts: ReadonlyArray<Part>, params: Bm25Params = DEFAULT_BM25) {
     this.parts = parts
@@ -235,6 +243,27 @@ export class Collection {
     })
   }
 
+  /**
+   * Live references of the documents of these kinds, ascending, each also marked in `mask` (what a search filtered by
+   * kind alone allows): one pass over each segment's kind codes.
+   */
+  refsOfKinds(kinds: ReadonlyArray<DocKind>, mask: Uint8Array): Array<number> {
+    const wanted = Uint8Array.from(KINDS, (kind) => (kinds.includes(kind) ? 1 : 0))
+    const out: Array<number> = []
+    this.parts.forEach(({ deleted, segment }, s) => {
+      const base = this.bases[s]!
+      const codes = segment.kinds
+      for (let d = 0; d < segment.docs; d++) {
+        // an unknown code reads as a chunk (`Segment.kind`)
+        const code = codes[d]!
+        if (wanted[code < KINDS.length ? code : 0] !== 1 || (deleted !== null && deleted[d] === 1)) continue
+        mask[base + d] = 1
+        out.push(base + d)
+      }
+    })
+    return out
+  }
+
   /** Live references of the documents of these papers (a claim with several of them once), ascending. */
   refsOfPapers(papers: Iterable<string>): Array<number> {
     const out: Array<number> = []
@@ -307,10 +336,24 @@ export class Collection {
    * `allowed` (a mask over references) when given. Returns the scores array
    * (indexed by reference) and the references scored.
    */
-  scoreAll(query: PreparedQuery, allowed?: Uint8Array): { readonly scores: Float64Array; readonly touched: Array<number> } {
+  scoreAll(
+    query: PreparedQuery,
+    allowed?: Uint8Array,
+    allowedRefs?: ReadonlyArray<number>
+  ): { readonly scores: Float64Array; readonly touched: Array<number> } {
     const scores = new Float64Array(this.total)
     const touched: Array<number> = []
     const k1 = this.params.k1
+    // the allowed references of each segment (`allowedRefs` ascending: `from[s]..from[s + 1] - 1`)
+    const from = allowed !== undefined && allowedRefs !== undefined ? new Int32Array(this.parts.length + 1) : undefined
+    if (from !== undefined) {
+      let i = 0
+      for (let s = 0; s < this.parts.length; s++) {
+        from[s] = i
+        while (i < allowedRefs!.length && allowedRefs![i]! < this.bases[s + 1]!) i++
+      }
+      from[this.parts.length] = allowedRefs!.length
+    }
     for (let t = 0; t < query.terms.length; t++) {
       const weight = query.weights[t]!
       this.parts.forEach(({ deleted, segment }, s) => {
@@ -319,6 +362,32 @@ export class Collection {
         const base = this.bases[s]!
         const { docs, tfs } = segment.postings(id)
         const lengths = segment.lengths
+        if (from !== undefined) {
+          const m = from[s + 1]! - from[s]!
+          // a few allowed documents (a paper filter) against a long posting list: each looked up in it, in the same
+          // ascending order as the scan below, so the scores and the order they are first touched in are the same
+          if (m === 0) return
+          if (m * (Math.log2(docs.length + 1) + 1) < docs.length) {
+            let lo = 0
+            for (let i = from[s]!; i < from[s + 1]!; i++) {
+              const ref = allowedRefs![i]!
+              const d = ref - base
+              if ((deleted !== null && deleted[d] === 1) || allowed![ref] !== 1) continue
+              let hi = docs.length - 1
+              while (lo <= hi) {
+                const mid = (lo + hi) >>> 1
+                if (docs[mid]! < d) lo = mid + 1
+                else hi = mid - 1
+              }
+              if (lo >= docs.length) break
+              if (docs[lo] !== d) continue
+              const tf = tfs[lo]!
+              if (scores[ref] === 0) touched.push(ref)
+              scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+            }
+            return
+          }
+        }
         for (let k = 0; k < docs.length; k++) {
           const d = docs[k]!
           if (deleted !== null && deleted[d] === 1) continue
@@ -608,7 +677,22 @@ export class Collection {
     if (count * 2 > segment.docs) return null
     const data = segment.vectors()
     const norms = segment.norms()
-    const { distances, offsets } = native(data, vector, dim, count)
+    // A scan that returned at least `count` rows for this query serves again: more rows than asked only add
+    // candidates, and the check below still holds (its bound is the last row returned). A new scan asks for enough
+    // rows to serve a later search of the same vector with up to SHARED_LIMIT rows and any kind filter that leaves
+    // out only the segment's smaller kinds (the claims of a summaries segment, without its records).
+    const query = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("latin1")
+    let scan = this.lastScans.get(s)
+    if (scan === undefined || scan.query !== query || scan.count < count) {
+      let largest = 0
+      KINDS.forEach((_, kind) => void (largest = Math.max(largest, segment.moments[kind * stride]!)))
+      const shared = 2 * SHARED_LIMIT + 16 + this.deletedCounts[s]! + (segment.docs - withVectors) + (withVectors - largest)
+      const asked = Math.max(count, Math.min(shared, Math.floor(segment.docs / 2)))
+      const found = native(data, vector, dim, asked)
+      scan = { query, count: asked, distances: found.distances, offsets: found.offsets }
+      this.lastScans.set(s, scan)
+    }
+    const { distances, offsets } = scan
     const docs: Array<number> = []
     const cosines: Array<number> = []
     for (let i = 0; i < offsets.length; i++) {

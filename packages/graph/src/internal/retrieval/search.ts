@@ -94,12 +94,7 @@ export const allowedRefs = (
       refs.push(ref)
     }
   } else {
-    const codes = new Set(kinds)
-    collection.forEachLive((ref, segment, doc) => {
-      if (!codes.has(segment.kind(doc))) return
-      mask[ref] = 1
-      refs.push(ref)
-    })
+    return { mask, refs: collection.refsOfKinds(kinds!, mask) }
   }
   return { mask, refs }
 }
@@ -118,7 +113,9 @@ export const lexicalScores = (
 ): { readonly scores: Map<number, number>; readonly mass: number; readonly query: PreparedQuery; readonly spread: number } => {
   const query = collection.prepare(terms)
   const scores = new Map<number, number>()
-  const all = query.terms.length === 0 ? { scores: new Float64Array(0), touched: [] } : collection.scoreAll(query, allowed?.mask)
+  const all = query.terms.length === 0
+    ? { scores: new Float64Array(0), touched: [] }
+    : collection.scoreAll(query, allowed?.mask, allowed?.refs)
   let sum = 0
   let squares = 0
   for (const ref of all.touched) {
@@ -202,8 +199,12 @@ export const search = (
     }
     const allowed = allowedRefs(collection, params.paperIds, params.kinds)
     const lexical = lexicalScores(collection, terms, allowed, params.pool)
-    const lexicalRanking = rankRefs(collection, lexical.scores)
-    const lexicalTop = lexicalRanking.slice(0, params.pool)
+    // only reciprocal-rank fusion reads the whole lexical ranking; the others its `pool` best (the same first rows:
+    // `best` orders by score, then key), which a filtered search would otherwise sort out of every matching row
+    const lexicalRanking = params.mode === "rrf" ? rankRefs(collection, lexical.scores) : undefined
+    const lexicalTop = lexicalRanking !== undefined
+      ? lexicalRanking.slice(0, params.pool)
+      : collection.best(Array.from(lexical.scores.keys()), (ref) => lexical.scores.get(ref)!, params.pool).map((h) => h.ref)
     const dense = useDense && vector !== null
       ? denseScores(collection, vector, params.paperIds === undefined ? undefined : allowed, params.kinds, params.pool, lexicalTop)
       : { cosines: new Map<number, number>(), means: new Map<DocKind, number>(), spreads: new Map<DocKind, number>() }
@@ -213,7 +214,7 @@ export const search = (
     if (useDense) for (const ref of denseRanking.slice(0, params.pool)) candidateRefs.add(ref)
     const rrf = params.mode === "rrf"
       ? reciprocalRankFusion(
-        (useDense ? [lexicalRanking, denseRanking] : [lexicalRanking]).map((r) => r.map((ref) => String(ref)))
+        (useDense ? [lexicalRanking!, denseRanking] : [lexicalRanking!]).map((r) => r.map((ref) => String(ref)))
       )
       : undefined
     const k1 = collection.params.k1
