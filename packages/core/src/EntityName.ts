@@ -573,6 +573,7 @@ const abbreviationMatchLetters = (short: string, long: string): string | null =>
   const words = found.toLowerCase().split(/[^\p{L}\p{N}]+/u)
   if (words.includes(short.toLowerCase())) return null
   if (found.split(/\s+/).length < 2 && !/[-/]/.test(found)) return null
+  if (found.split(/[\s/-]+/u).some((w) => /^\p{L}\.$/u.test(w))) return null
   return found
 }
 
@@ -602,6 +603,8 @@ export const initialsMatch = (short: string, long: string): string | null => {
   for (let start = words.length - 1; start >= 0; start--) {
     const parts = words.slice(start).flatMap((w) => w.split(/[-/]/u)).filter((w) => /[\p{L}\p{N}]/u.test(w))
     if (MINOR.has(parts[0]?.toLowerCase() ?? "")) continue
+    // an initial (`M.` of "M. Table", `J.` of "J. S. Bach") abbreviates a word itself: it spells no short form
+    if (parts.some((w) => /^\p{L}\.$/u.test(w))) continue
     if (initialsCover(letters, parts)) return words.slice(start).join(" ")
   }
   return null

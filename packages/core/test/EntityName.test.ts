@@ -205,6 +205,16 @@ describe("EntityName: abbreviations (Schwartz & Hearst)", () => {
     expect(EntityName.splitDefinition("ResNet (50 layers)")).toBeNull()
   })
 
+  it("an initial is no word of a long form (`M. Table` does not spell MT)", () => {
+    // "... training M. Table 1 shows ..." gave the span `M. Table`, which joined another paper's MT (machine translation)
+    expect(EntityName.initialsMatch("MT", "M. Table")).toBeNull()
+    expect(EntityName.abbreviationMatch("MT", "M. Table")).toBeNull()
+    expect(EntityName.initialsMatch("JSB", "J. S. Bach")).toBeNull()
+    // words still spell it, and dotted short forms are unchanged
+    expect(EntityName.initialsMatch("MT", "Machine Translation")).toBe("Machine Translation")
+    expect(EntityName.initialsMatch("U.S.", "United States")).toBe("United States")
+  })
+
   it.prop(
     "a generated definition is found, and its long form is a suffix of the words before the parenthesis",
     [fc.array(fc.stringMatching(/^[a-z]{3,9}$/), { minLength: 2, maxLength: 5 }), fc.boolean()],
