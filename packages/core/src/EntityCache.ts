@@ -116,7 +116,33 @@ const slug = (s: string): string =>
  * @since 0.1.0
  * @category normalisation
  */
-export const keyOf = (label: string): NormalizedLabel => NormalizedLabel(entityKey(label))
+export const keyOf = (label: string): NormalizedLabel => {
+  const known = keyMemo.get(label)
+  if (known !== undefined) return known
+  const key = NormalizedLabel(entityKey(label))
+  if (keyMemo.size >= KEY_MEMO_SIZE) keyMemo.clear()
+  keyMemo.set(label, key)
+  return key
+}
+
+// keyOf is pure, and resolution asks for the keys of a paper's names again and again (every chunk, the store
+// look-up, the paper pass); bounded, cleared when full.
+const KEY_MEMO_SIZE = 100_000
+const keyMemo = new Map<string, NormalizedLabel>()
+
+/**
+ * Tell {@link keyOf} the keys of labels computed elsewhere by the same function (`EntityName.entityKey` in the
+ * offline extractor's worker thread, which knows the names of each chunk before the calling thread resolves them):
+ * later calls answer from memory. `keys[i]` must be `keyOf(labels[i])`.
+ *
+ * @since 0.1.0
+ * @category normalisation
+ */
+export const rememberKeys = (labels: ReadonlyArray<string>, keys: ReadonlyArray<string>): void => {
+  if (labels.length !== keys.length) return
+  if (keyMemo.size + labels.length > KEY_MEMO_SIZE) keyMemo.clear()
+  for (let i = 0; i < labels.length; i++) keyMemo.set(labels[i]!, NormalizedLabel(keys[i]!))
+}
 
 /**
  * The deterministic IRI of a new entity: `kgd:entity/<slug of its canonical
