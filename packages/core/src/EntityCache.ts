@@ -155,6 +155,30 @@ export const rememberKeys = (labels: ReadonlyArray<string>, keys: ReadonlyArray<
  * @category constructors
  */
 export const entityIri = (label: string): EntityId => {
+  const known = iriMemo.get(label)
+  if (known !== undefined) return known
+  const iri = makeIri(label)
+  if (iriMemo.size >= KEY_MEMO_SIZE) iriMemo.clear()
+  iriMemo.set(label, iri)
+  return iri
+}
+
+const iriMemo = new Map<string, EntityId>()
+
+/**
+ * Tell {@link entityIri} the IRIs of labels computed elsewhere by the same function (see {@link rememberKeys}).
+ * `iris[i]` must be `entityIri(labels[i])`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const rememberIris = (labels: ReadonlyArray<string>, iris: ReadonlyArray<string>): void => {
+  if (labels.length !== iris.length) return
+  if (iriMemo.size + labels.length > KEY_MEMO_SIZE) iriMemo.clear()
+  for (let i = 0; i < labels.length; i++) iriMemo.set(labels[i]!, iris[i]! as EntityId)
+}
+
+const makeIri = (label: string): EntityId => {
   const name = canonicalName(label)
   const key = entityKey(label)
   const s = slug(name)

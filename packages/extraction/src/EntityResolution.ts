@@ -277,7 +277,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     }
     const own = EntityCache.keyOf(ref.label)
     const winner = HashMap.get(acc, own)
-    if (before !== undefined) CacheView.learnt(view, before, winner, VIEW_INDEXES)
+    if (before !== undefined) CacheView.learnt(view, before, winner, VIEW_INDEXES, shortFormsOf)
     if (winner._tag === "None") return
     // Labels win over aliases; among aliases the smallest id wins (as in EntityCache.aliasIndex).
     index.set(own, winner.value)
@@ -300,7 +300,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     if (shortForms !== undefined) return shortForms
     shortForms = new Map()
     for (const d of definitions) if (!shortForms.has(d.short)) shortForms.set(d.short, d.long)
-    for (const ref of view.exact ? CacheView.entities(view) : EntityCache.entities(acc)) {
+    if (view.exact) {
+      // the same pairs, kept from chunk to chunk
+      for (const [alias, label] of CacheView.shortForms(view, shortFormsOf)) if (!shortForms.has(alias)) shortForms.set(alias, label)
+      return shortForms
+    }
+    for (const ref of EntityCache.entities(acc)) {
       for (const alias of ref.aliases) {
         if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
           shortForms.set(alias, ref.label)
@@ -662,6 +667,20 @@ const WORDS_INDEX: CacheView.IndexSpec = {
   }
 }
 const VIEW_INDEXES = [LETTERS_INDEX, WORDS_INDEX]
+
+// The aliases of an entity that are short forms of its label (`expansions` in `resolveChunk`), remembered by pair.
+const shortPairs = new Map<string, boolean>()
+const shortFormsOf = (ref: EntityCache.EntityRef): ReadonlyArray<string> =>
+  ref.aliases.filter((alias) => {
+    const pair = `${alias}\u0000${ref.label}`
+    let yes = shortPairs.get(pair)
+    if (yes === undefined) {
+      yes = EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null
+      if (shortPairs.size >= 50_000) shortPairs.clear()
+      shortPairs.set(pair, yes)
+    }
+    return yes
+  })
 
 /**
  * Whether an entity found by a short form already has another long form that

@@ -707,7 +707,10 @@ export const extractPaper = (
         const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
           // the names the worker read beside the extraction: their keys are known here without computing them
           const names = prepared.names?.[chunk.ordinal] ?? null
-          if (names !== null) EntityCache.rememberKeys(names.labels, names.keys)
+          if (names !== null) {
+            EntityCache.rememberKeys(names.labels, names.keys)
+            EntityCache.rememberIris(names.entityLabels, names.iris)
+          }
           return {
             chunk,
             extracted: preparedExtraction(chunk),

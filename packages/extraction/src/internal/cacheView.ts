@@ -32,10 +32,16 @@ export interface CacheView {
   /** Each entity id of the cache: how many keys of the cache hold it, and its ref merged over them. */
   readonly keyCount: Map<EntityId, number>
   readonly byId: Map<EntityId, Ref>
-  sorted: ReadonlyArray<Ref> | null
+  /** `byId`'s refs sorted by id, kept current as refs come and change (null until first asked for). */
+  sorted: Array<Ref> | null
   /** Built on first need; the lists are never changed in place (a copy of the map may share them). */
   readonly indexes: Map<string, Map<string, ReadonlyArray<Ref>>>
+  /** Short forms among the entities' aliases: alias -> the entities (id -> label) whose label it abbreviates. */
+  short: Map<string, Map<EntityId, string>> | null
 }
+
+/** The aliases of a ref that are short forms of its label (a pure function of its names). */
+export type ShortFormsOf = (ref: Ref) => ReadonlyArray<string>
 
 const byIdOrder = (a: Ref, b: Ref) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
@@ -50,7 +56,7 @@ const build = (cache: EntityCache.EntityCache): CacheView => {
     const seen = byId.get(ref.id)
     byId.set(ref.id, seen === undefined ? ref : EntityCache.mergeRef(seen, ref))
   })
-  return { exact: true, keyCount, byId, sorted: null, indexes: new Map() }
+  return { exact: true, keyCount, byId, sorted: null, indexes: new Map(), short: null }
 }
 
 /** The view of a cache, taken from it (the caller owns it until it gives it to another cache). */
@@ -66,10 +72,22 @@ export const give = (cache: EntityCache.EntityCache, view: CacheView): void => {
   if (view.exact) views.set(cache, view)
 }
 
-/** `EntityCache.entities` of the cache the view describes. */
+/** `EntityCache.entities` of the cache the view describes (read it before the view changes again). */
 export const entities = (view: CacheView): ReadonlyArray<Ref> => {
   view.sorted ??= Array.from(view.byId.values()).sort(byIdOrder)
   return view.sorted
+}
+
+/** Where a ref with this id is, or goes, in the sorted refs. */
+const position = (sorted: ReadonlyArray<Ref>, id: EntityId): number => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]!.id < id) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 const add = (index: Map<string, ReadonlyArray<Ref>>, spec: IndexSpec, ref: Ref): void => {
@@ -102,10 +120,54 @@ export const index = (view: CacheView, spec: IndexSpec): Map<string, ReadonlyArr
 }
 
 /**
+ * Each alias that is a short form of its entity's label, with the label of the entity with the smallest id among
+ * those it abbreviates: what a pass over `entities` in id order finds, the first entity winning.
+ */
+export const shortForms = (view: CacheView, of: ShortFormsOf): ReadonlyMap<string, string> => {
+  if (view.short === null) {
+    view.short = new Map()
+    for (const ref of entities(view)) addShort(view.short, of, ref)
+  }
+  const out = new Map<string, string>()
+  for (const [alias, byEntity] of view.short) {
+    let best: EntityId | undefined
+    for (const id of byEntity.keys()) if (best === undefined || id < best) best = id
+    if (best !== undefined) out.set(alias, byEntity.get(best)!)
+  }
+  return out
+}
+
+const addShort = (short: Map<string, Map<EntityId, string>>, of: ShortFormsOf, ref: Ref): void => {
+  for (const alias of of(ref)) {
+    let byEntity = short.get(alias)
+    if (byEntity === undefined) {
+      byEntity = new Map()
+      short.set(alias, byEntity)
+    }
+    byEntity.set(ref.id, ref.label)
+  }
+}
+
+const removeShort = (short: Map<string, Map<EntityId, string>>, of: ShortFormsOf, ref: Ref): void => {
+  for (const alias of of(ref)) {
+    const byEntity = short.get(alias)
+    if (byEntity === undefined) continue
+    byEntity.delete(ref.id)
+    if (byEntity.size === 0) short.delete(alias)
+  }
+}
+
+/**
  * Follow one step of the cache: the value under one key was `before` and is `after` (`EntityCache.combine` of the
  * cache with a singleton: a new key, or the same entity with more aliases).
  */
-export const learnt = (view: CacheView, before: Option.Option<Ref>, after: Option.Option<Ref>, specs: ReadonlyArray<IndexSpec>): void => {
+export const learnt = (
+  view: CacheView,
+  before: Option.Option<Ref>,
+  after: Option.Option<Ref>,
+  specs: ReadonlyArray<IndexSpec>,
+  shortFormsOf: ShortFormsOf
+): void => {
   if (!view.exact || after._tag === "None") return
   const next = after.value
   let previous: Ref | undefined
@@ -125,11 +187,19 @@ export const learnt = (view: CacheView, before: Option.Option<Ref>, after: Optio
     }
   }
   view.byId.set(next.id, next)
-  view.sorted = null
+  if (view.sorted !== null) {
+    const at = position(view.sorted, next.id)
+    if (previous !== undefined) view.sorted[at] = next
+    else view.sorted.splice(at, 0, next)
+  }
   for (const spec of specs) {
     const built = view.indexes.get(spec.name)
     if (built === undefined) continue
     if (previous !== undefined) remove(built, spec, previous)
     add(built, spec, next)
+  }
+  if (view.short !== null) {
+    if (previous !== undefined) removeShort(view.short, shortFormsOf, previous)
+    addShort(view.short, shortFormsOf, next)
   }
 }

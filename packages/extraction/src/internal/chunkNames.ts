@@ -20,6 +20,9 @@ export interface ChunkNames {
   /** Every name and form of the extraction and of the definitions, and `keys[i] = EntityCache.keyOf(labels[i])`. */
   readonly labels: ReadonlyArray<string>
   readonly keys: ReadonlyArray<string>
+  /** The entity labels among them (the names of `result.entities`, and their forms), and `iris[i] = EntityCache.entityIri(entityLabels[i])`. */
+  readonly entityLabels: ReadonlyArray<string>
+  readonly iris: ReadonlyArray<string>
 }
 
 /** Every name of an extraction, as resolution reads them (entity labels and aliases, relation ends, claim entities). */
@@ -53,7 +56,19 @@ export const chunkNames = (text: string, result: ExtractionResult): ChunkNames =
     forms.set(name, named)
     for (const form of named) know(form)
   }
-  return { definitions, forms, labels, keys }
+  // the ids new entities get: resolution names an entity by its label as written or by a form of it
+  const entityLabels: Array<string> = []
+  const iris: Array<string> = []
+  const named = new Set<string>()
+  for (const e of result.entities) {
+    for (const label of [e.label, EntityName.cleanLabel(e.label), ...(forms.get(e.label) ?? [])]) {
+      if (label === "" || named.has(label)) continue
+      named.add(label)
+      entityLabels.push(label)
+      iris.push(EntityCache.entityIri(label))
+    }
+  }
+  return { definitions, forms, labels, keys, entityLabels, iris }
 }
 
 /** `EntityName.namedForms`, answered from a chunk's names where they hold the name. */
