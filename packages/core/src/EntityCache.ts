@@ -125,24 +125,10 @@ export const keyOf = (label: string): NormalizedLabel => {
   return key
 }
 
-// keyOf is pure, and resolution asks for the keys of a paper's names again and again (every chunk, the store
-// look-up, the paper pass); bounded, cleared when full.
+// keyOf and entityIri are pure, and resolution asks for the keys of a paper's names again and again (every chunk, the
+// store look-up, the paper pass); bounded, cleared when full.
 const KEY_MEMO_SIZE = 100_000
 const keyMemo = new Map<string, NormalizedLabel>()
-
-/**
- * Tell {@link keyOf} the keys of labels computed elsewhere by the same function (`EntityName.entityKey` in the
- * offline extractor's worker thread, which knows the names of each chunk before the calling thread resolves them):
- * later calls answer from memory. `keys[i]` must be `keyOf(labels[i])`.
- *
- * @since 0.1.0
- * @category normalisation
- */
-export const rememberKeys = (labels: ReadonlyArray<string>, keys: ReadonlyArray<string>): void => {
-  if (labels.length !== keys.length) return
-  if (keyMemo.size + labels.length > KEY_MEMO_SIZE) keyMemo.clear()
-  for (let i = 0; i < labels.length; i++) keyMemo.set(labels[i]!, NormalizedLabel(keys[i]!))
-}
 
 /**
  * The deterministic IRI of a new entity: `kgd:entity/<slug of its canonical
@@ -164,19 +150,6 @@ export const entityIri = (label: string): EntityId => {
 }
 
 const iriMemo = new Map<string, EntityId>()
-
-/**
- * Tell {@link entityIri} the IRIs of labels computed elsewhere by the same function (see {@link rememberKeys}).
- * `iris[i]` must be `entityIri(labels[i])`.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const rememberIris = (labels: ReadonlyArray<string>, iris: ReadonlyArray<string>): void => {
-  if (labels.length !== iris.length) return
-  if (iriMemo.size + labels.length > KEY_MEMO_SIZE) iriMemo.clear()
-  for (let i = 0; i < labels.length; i++) iriMemo.set(labels[i]!, iris[i]! as EntityId)
-}
 
 const makeIri = (label: string): EntityId => {
   const name = canonicalName(label)

@@ -705,12 +705,8 @@ export const extractPaper = (
       let cache = EntityCache.empty
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
         const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
-          // the names the worker read beside the extraction: their keys are known here without computing them
+          // the names the worker read beside the extraction (definitions, forms)
           const names = prepared.names?.[chunk.ordinal] ?? null
-          if (names !== null) {
-            EntityCache.rememberKeys(names.labels, names.keys)
-            EntityCache.rememberIris(names.entityLabels, names.iris)
-          }
           return {
             chunk,
             extracted: preparedExtraction(chunk),

@@ -81,20 +81,18 @@ describe("resolution's view of the paper's cache (internal/cacheView.ts)", () =>
     expect(carried).toEqual(rebuilt)
   }, 60_000)
 
-  it("resolves the same with the worker's names (definitions, forms, keys) as with its own", () => {
+  it("resolves the same with the worker's names (definitions, forms) and the keys computed once as without", () => {
     expect(resolveAll({ fresh: false, names: true })).toEqual(resolveAll({ fresh: false, names: false }))
   }, 60_000)
 })
 
 describe("a chunk's names read beside its extraction (internal/chunkNames.ts)", () => {
-  it("are the definitions, forms, keys and IRIs resolution computes", () => {
+  it("are the definitions and forms resolution computes", () => {
     for (const { names, result, text } of prepared) {
       expect(names.definitions).toEqual(EntityName.findDefinitions(text))
       for (const name of [...namesIn(result), ...names.definitions.flatMap((d) => [d.short, d.long])]) {
         expect(names.forms.get(name)).toEqual(EntityName.namedForms(name))
       }
-      names.labels.forEach((label, i) => expect(names.keys[i]).toBe(EntityCache.keyOf(label)))
-      names.entityLabels.forEach((label, i) => expect(names.iris[i]).toBe(EntityCache.entityIri(label)))
     }
     const names = chunkNames("We use long short-term memory (LSTM) networks.", {
       entities: [{ label: "long short-term memory (LSTM)", type: "Method", aliases: [] }],
@@ -103,17 +101,7 @@ describe("a chunk's names read beside its extraction (internal/chunkNames.ts)", 
     })
     expect(names.definitions).toEqual([{ short: "LSTM", long: "long short-term memory" }])
     expect(names.forms.get("long short-term memory (LSTM)")).toEqual(["long short-term memory", "LSTM"])
-  })
-
-  it("are remembered by keyOf and entityIri: the calling thread answers from them", () => {
-    // a label no other test uses, told a key and an IRI that the functions would not compute: the told ones answer
-    const label = "wink7 remembered label"
-    EntityCache.rememberKeys([label], ["told-key"])
-    EntityCache.rememberIris([label], ["urn:told"])
-    expect(EntityCache.keyOf(label)).toBe("told-key")
-    expect(EntityCache.entityIri(label)).toBe("urn:told")
-    // mismatched lists are ignored
-    EntityCache.rememberKeys(["wink7 other label", "x"], ["k"])
-    expect(EntityCache.keyOf("wink7 other label")).toBe(EntityName.entityKey("wink7 other label"))
+    // a name the worker did not read: computed
+    expect(formsFrom(names)("SVM (support vector machine)")).toEqual(EntityName.namedForms("SVM (support vector machine)"))
   })
 })
