@@ -18,7 +18,6 @@ import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
 import { redactText } from "@kg/core/Redact"
-import type { ChunkNames } from "./internal/chunkNames.js"
 import * as OfflineThread from "./internal/offlineThread.js"
 import * as OfflineExtractor from "./OfflineExtractor.js"
 import * as PaperRecordOffline from "./PaperRecordOffline.js"
@@ -126,11 +125,6 @@ export interface PreparedDocument {
     readonly tokenCount: number
   }>
   readonly extractions: ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>
-  /**
-   * Each extracted chunk's names as entity resolution reads them (definitions, forms, identity keys), when the
-   * extractor computed them beside the extraction (null or absent: the pipeline computes them).
-   */
-  readonly names?: ReadonlyArray<ChunkNames | null> | undefined
   readonly record: { readonly ok: RecordFields } | { readonly error: string }
 }
 
@@ -267,7 +261,6 @@ export const layerOfflineThreaded = (
             pieces: prepared.pieces,
             // The reason a chunk failed, as a failed chunk records it.
             extractions: prepared.extractions.map((e) => ("ok" in e ? e : { error: `offline extractor crashed: ${e.error}` })),
-            names: prepared.names,
             record: "ok" in record
               ? {
                 ok: {

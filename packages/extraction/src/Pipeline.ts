@@ -42,7 +42,6 @@ import { addUsage, emptyUsage, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, defaultChunkConfig, NlpService } from "@kg/core/NlpService"
 import { redactText } from "@kg/core/Redact"
 import * as EntityResolution from "./EntityResolution.js"
-import { type ChunkNames, formsFrom } from "./internal/chunkNames.js"
 import { chunkInWindows, MAX_RECORD_CHARS as RECORD_CHARS, recordText } from "./internal/chunkWindows.js"
 import { paperFindings } from "./Findings.js"
 import { type ChunkContext, type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
@@ -396,14 +395,10 @@ type StoreMemo = Map<string, Entity | null>
  * relation ends, claim entities; both forms of a definition) and of the
  * abbreviation definitions in the chunk text.
  */
-const namesOf = (
-  result: ExtractionResult,
-  definitions: ReadonlyArray<EntityName.Definition>,
-  formsOf: (name: string) => ReadonlyArray<string> = EntityName.namedForms
-): Set<EntityCache.NormalizedLabel> => {
+const namesOf = (result: ExtractionResult, definitions: ReadonlyArray<EntityName.Definition>): Set<EntityCache.NormalizedLabel> => {
   const keys = new Set<EntityCache.NormalizedLabel>()
   const add = (name: string) => {
-    for (const form of formsOf(name)) {
+    for (const form of EntityName.namedForms(name)) {
       const key = EntityCache.keyOf(form)
       if (key !== "") keys.add(key)
     }
@@ -474,9 +469,7 @@ const processChunk = (
   /** Where the chunk sits in its document (the section it starts in). */
   context?: ChunkContext,
   /** The abbreviation definitions in the chunk text, when the caller has found them already. */
-  chunkDefinitions?: ReadonlyArray<EntityName.Definition>,
-  /** The names of the chunk's extraction, when the extractor computed them (`internal/chunkNames.ts`). */
-  names?: ChunkNames | null
+  chunkDefinitions?: ReadonlyArray<EntityName.Definition>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
@@ -521,9 +514,9 @@ const processChunk = (
       path: `answer.${n.path}`,
       message: `cut by the answer bounds: ${n.message}`
     }))
-    const definitions = chunkDefinitions ?? names?.definitions ?? EntityName.findDefinitions(chunk.text)
+    const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
     // the keys of the kept names, once for the store look-up and resolution
-    const keys = options.storeLookup === undefined ? undefined : namesOf(grounded.result, definitions, formsFrom(names))
+    const keys = options.storeLookup === undefined ? undefined : namesOf(grounded.result, definitions)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options, keys)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
@@ -704,27 +697,22 @@ export const extractPaper = (
     if (prepared !== null && whole === undefined) {
       let cache = EntityCache.empty
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
-        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
-          // the names the worker read beside the extraction (definitions, forms)
-          const names = prepared.names?.[chunk.ordinal] ?? null
-          return {
-            chunk,
-            extracted: preparedExtraction(chunk),
-            definitions: names?.definitions ?? EntityName.findDefinitions(chunk.text),
-            names
-          }
-        })
+        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({
+          chunk,
+          extracted: preparedExtraction(chunk),
+          definitions: EntityName.findDefinitions(chunk.text)
+        }))
         if (options.storeLookup !== undefined) {
           const keys: Array<string> = []
-          for (const { definitions, extracted, names } of group) {
+          for (const { definitions, extracted } of group) {
             if (extracted._tag === "Right") {
-              for (const key of namesOf(extracted.right.result, definitions, formsFrom(names))) keys.push(key)
+              for (const key of namesOf(extracted.right.result, definitions)) keys.push(key)
             }
           }
           yield* askStore(keys, memo, options)
         }
-        for (const { chunk, definitions, extracted, names } of group) {
-          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions, names)
+        for (const { chunk, definitions, extracted } of group) {
+          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
           cache = outcome.cache
           collected.push(outcome)
         }

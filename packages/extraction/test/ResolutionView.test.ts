@@ -7,7 +7,6 @@ import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
 import * as Nlp from "@kg/core/NlpService"
 import { resolveChunk } from "../src/EntityResolution.js"
-import { chunkNames, formsFrom, namesIn } from "../src/internal/chunkNames.js"
 import { preparePaper } from "../src/internal/offlinePrepare.js"
 
 const paper = (name: string) => readFileSync(new URL(`../../../testdata/papers/md/${name}`, import.meta.url), "utf8")
@@ -19,10 +18,18 @@ const prepared = (() => {
   const out = preparePaper(nlp, { paperId: "p", title: "p", text, pages: null, config: Nlp.defaultChunkConfig })
   return out.pieces.map((piece, i) => ({
     text: piece.text,
-    result: (out.extractions[i] as { readonly ok: ExtractionResult }).ok,
-    names: out.names[i]!
+    result: (out.extractions[i] as { readonly ok: ExtractionResult }).ok
   }))
 })()
+
+/** Every name of an extraction, as resolution reads them (entity labels and aliases, relation ends, claim entities). */
+const namesIn = (result: ExtractionResult): Array<string> => {
+  const names: Array<string> = []
+  for (const e of result.entities) names.push(e.label, ...e.aliases)
+  for (const r of result.relations) names.push(r.subject, r.object)
+  for (const c of result.claims) names.push(...c.entities)
+  return names
+}
 
 // A store that knows every fifth name of the paper, under another label (so that a stored entity's label key is
 // not the key it was found by) and some under a label another name of the paper has.
@@ -40,17 +47,19 @@ const stored = (() => {
   return out
 })()
 
-/** Resolve the chunks in order, threading the cache; `fresh` gives each chunk a copy of the cache (no view). */
-const resolveAll = (options: { readonly fresh: boolean; readonly names: boolean }) => {
+/**
+ * Resolve the chunks in order, threading the cache; `fresh` gives each chunk a copy of the cache (no view); `keys`
+ * hands resolution the keys of the chunk's names (as the pipeline does) instead of letting it compute them.
+ */
+const resolveAll = (options: { readonly fresh: boolean; readonly keys: boolean }) => {
   let cache = EntityCache.empty
-  return prepared.map(({ names, result, text }) => {
+  return prepared.map(({ result, text }) => {
     const input = options.fresh ? HashMap.fromIterable(HashMap.toEntries(cache)) : cache
-    const definitions = options.names ? names.definitions : EntityName.findDefinitions(text)
+    const definitions = EntityName.findDefinitions(text)
     const keys = new Set<string>()
-    if (options.names) {
-      const forms = formsFrom(names)
+    if (options.keys) {
       for (const name of [...namesIn(result), ...definitions.flatMap((d) => [d.short, d.long])]) {
-        for (const form of forms(name)) if (EntityCache.keyOf(form) !== "") keys.add(EntityCache.keyOf(form))
+        for (const form of EntityName.namedForms(name)) if (EntityCache.keyOf(form) !== "") keys.add(EntityCache.keyOf(form))
       }
     }
     const lookup = (wanted: ReadonlyArray<string>) => {
@@ -62,7 +71,7 @@ const resolveAll = (options: { readonly fresh: boolean; readonly names: boolean 
       cache: input,
       definitions,
       storeLookup: lookup,
-      ...(options.names ? { keys } : {})
+      ...(options.keys ? { keys } : {})
     })
     cache = resolved.cache
     return { ...resolved, cache: EntityCache.entities(resolved.cache) }
@@ -72,8 +81,8 @@ const resolveAll = (options: { readonly fresh: boolean; readonly names: boolean 
 describe("resolution's view of the paper's cache (internal/cacheView.ts)", () => {
   it("resolves every chunk of a paper as a resolution that builds its indexes from the cache each time", () => {
     expect(prepared.length).toBeGreaterThan(5)
-    const carried = resolveAll({ fresh: false, names: false })
-    const rebuilt = resolveAll({ fresh: true, names: false })
+    const carried = resolveAll({ fresh: false, keys: false })
+    const rebuilt = resolveAll({ fresh: true, keys: false })
     // the paper is big enough for the indexes to matter: entities joined within the paper, and stored ones found
     expect(carried.at(-1)!.cache.length).toBeGreaterThan(100)
     expect(carried.reduce((n, r) => n + r.merges, 0)).toBeGreaterThan(20)
@@ -81,27 +90,7 @@ describe("resolution's view of the paper's cache (internal/cacheView.ts)", () =>
     expect(carried).toEqual(rebuilt)
   }, 60_000)
 
-  it("resolves the same with the worker's names (definitions, forms) and the keys computed once as without", () => {
-    expect(resolveAll({ fresh: false, names: true })).toEqual(resolveAll({ fresh: false, names: false }))
+  it("resolves the same with the keys of the chunk's names given (computed once by the pipeline) as without", () => {
+    expect(resolveAll({ fresh: false, keys: true })).toEqual(resolveAll({ fresh: false, keys: false }))
   }, 60_000)
-})
-
-describe("a chunk's names read beside its extraction (internal/chunkNames.ts)", () => {
-  it("are the definitions and forms resolution computes", () => {
-    for (const { names, result, text } of prepared) {
-      expect(names.definitions).toEqual(EntityName.findDefinitions(text))
-      for (const name of [...namesIn(result), ...names.definitions.flatMap((d) => [d.short, d.long])]) {
-        expect(names.forms.get(name)).toEqual(EntityName.namedForms(name))
-      }
-    }
-    const names = chunkNames("We use long short-term memory (LSTM) networks.", {
-      entities: [{ label: "long short-term memory (LSTM)", type: "Method", aliases: [] }],
-      relations: [],
-      claims: []
-    })
-    expect(names.definitions).toEqual([{ short: "LSTM", long: "long short-term memory" }])
-    expect(names.forms.get("long short-term memory (LSTM)")).toEqual(["long short-term memory", "LSTM"])
-    // a name the worker did not read: computed
-    expect(formsFrom(names)("SVM (support vector machine)")).toEqual(EntityName.namedForms("SVM (support vector machine)"))
-  })
 })

@@ -1,8 +1,8 @@
 /**
  * What the offline worker thread computes for a `paper` request (`offlineWorker.ts`), as a plain function of an
  * `NlpService` so that it can also run in the calling thread (benchmarks, tests): the document's chunks as
- * `Pipeline.chunkDocument` makes them (pages never split), every chunk's extraction (`OfflineExtractor.extract`), the
- * names of each extraction as resolution reads them (`chunkNames`) and the paper record (`PaperRecordOffline.paperRecord`). What the extractor throws comes back as `String(error)`, per
+ * `Pipeline.chunkDocument` makes them (pages never split), every chunk's extraction (`OfflineExtractor.extract`) and
+ * the paper record (`PaperRecordOffline.paperRecord`). What the extractor throws comes back as `String(error)`, per
  * chunk.
  *
  * @internal
@@ -11,7 +11,6 @@ import type { PaperId } from "@kg/core/Domain"
 import type * as NlpService from "@kg/core/NlpService"
 import * as OfflineExtractor from "../OfflineExtractor.js"
 import * as PaperRecordOffline from "../PaperRecordOffline.js"
-import { type ChunkNames, chunkNames } from "./chunkNames.js"
 import { chunkInWindows, recordText } from "./chunkWindows.js"
 import { headingBefore, headingsOf } from "./offlineSections.js"
 
@@ -33,11 +32,6 @@ export interface Piece {
 export interface PreparedPaper {
   readonly pieces: ReadonlyArray<Piece>
   readonly extractions: ReadonlyArray<Outcome<unknown>>
-  /**
-   * Each extracted chunk's names as resolution reads them (`chunkNames`: definitions, forms, identity keys), computed
-   * here so that the thread that resolves them does not; null for a failed chunk.
-   */
-  readonly names: ReadonlyArray<ChunkNames | null>
   readonly record: Outcome<unknown>
 }
 
@@ -127,17 +121,11 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
     heading: headingBefore(headings, p.start),
     atStart: input.text.slice(0, p.start).trim() === ""
   })
-  const extractions = pieces.map((p, i) =>
-    attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
-  )
   return {
     pieces,
-    extractions,
-    names: extractions.map((e, i) => {
-      if (!("ok" in e)) return null
-      const names = attempt(() => chunkNames(pieces[i]!.text, e.ok))
-      return "ok" in names ? names.ok : null
-    }),
+    extractions: pieces.map((p, i) =>
+      attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
+    ),
     record: attempt(() => record(nlp, input.paperId, input.title, recordText(input.text), sentencesOf(pieces, parsed)))
   }
 }
