@@ -116,7 +116,19 @@ const slug = (s: string): string =>
  * @since 0.1.0
  * @category normalisation
  */
-export const keyOf = (label: string): NormalizedLabel => NormalizedLabel(entityKey(label))
+export const keyOf = (label: string): NormalizedLabel => {
+  const known = keyMemo.get(label)
+  if (known !== undefined) return known
+  const key = NormalizedLabel(entityKey(label))
+  if (keyMemo.size >= KEY_MEMO_SIZE) keyMemo.clear()
+  keyMemo.set(label, key)
+  return key
+}
+
+// keyOf and entityIri are pure, and resolution asks for the keys of a paper's names again and again (every chunk, the
+// store look-up, the paper pass); bounded, cleared when full.
+const KEY_MEMO_SIZE = 100_000
+const keyMemo = new Map<string, NormalizedLabel>()
 
 /**
  * The deterministic IRI of a new entity: `kgd:entity/<slug of its canonical
@@ -129,6 +141,17 @@ export const keyOf = (label: string): NormalizedLabel => NormalizedLabel(entityK
  * @category constructors
  */
 export const entityIri = (label: string): EntityId => {
+  const known = iriMemo.get(label)
+  if (known !== undefined) return known
+  const iri = makeIri(label)
+  if (iriMemo.size >= KEY_MEMO_SIZE) iriMemo.clear()
+  iriMemo.set(label, iri)
+  return iri
+}
+
+const iriMemo = new Map<string, EntityId>()
+
+const makeIri = (label: string): EntityId => {
   const name = canonicalName(label)
   const key = entityKey(label)
   const s = slug(name)

@@ -33,6 +33,7 @@ import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Rela
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
 import * as HashMap from "effect/HashMap"
+import * as CacheView from "./internal/cacheView.js"
 import * as PaperEntities from "./internal/paperEntities.js"
 import {
   canonicalName,
@@ -73,6 +74,12 @@ export interface ResolveContext {
   readonly fallbackPredicate?: string
   /** Abbreviation definitions found in the chunk text (`EntityName.findDefinitions`). */
   readonly definitions?: ReadonlyArray<EntityName.Definition>
+  /**
+   * The identity keys (`EntityCache.keyOf`, never empty) of every form (`EntityName.namedForms`) of every name of
+   * the result and of `definitions`, when the caller has them already (it asked the store for them); computed here
+   * otherwise.
+   */
+  readonly keys?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -200,6 +207,8 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   const fallbackPredicate = ctx.fallbackPredicate ?? FALLBACK_PREDICATE
 
   let acc = ctx.cache
+  // The entities of the cache and their indexes by letters and words, kept current from chunk to chunk.
+  const view = CacheView.take(acc)
 
   // Every name of the result, as written.
   const names: Array<string> = []
@@ -230,10 +239,14 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   let store: ReadonlyMap<string, Entity> = new Map()
   if (ctx.storeLookup !== undefined) {
     const wanted = new Set<EntityCache.NormalizedLabel>()
-    for (const n of names) {
-      for (const form of EntityName.namedForms(n)) {
-        const key = EntityCache.keyOf(form)
-        if (key !== "" && !index.has(key)) wanted.add(key)
+    if (ctx.keys !== undefined) {
+      for (const key of ctx.keys) if (key !== "" && !index.has(key as EntityCache.NormalizedLabel)) wanted.add(key as EntityCache.NormalizedLabel)
+    } else {
+      for (const n of names) {
+        for (const form of EntityName.namedForms(n)) {
+          const key = EntityCache.keyOf(form)
+          if (key !== "" && !index.has(key)) wanted.add(key)
+        }
       }
     }
     if (wanted.size > 0) store = ctx.storeLookup(Array.from(wanted).sort())
@@ -250,6 +263,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   let byLetters: Map<string, Array<EntityCache.EntityRef>> | undefined
   let byWords: Map<string, Array<EntityCache.EntityRef>> | undefined
   const learn = (ref: EntityCache.EntityRef): void => {
+    const before = view.exact ? HashMap.get(acc, EntityCache.keyOf(ref.label)) : undefined
     acc = EntityCache.combine(acc, EntityCache.singleton(ref))
     // The lazily built indexes below follow what is learnt.
     if (byLetters !== undefined) indexLetters(byLetters, ref)
@@ -263,6 +277,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     }
     const own = EntityCache.keyOf(ref.label)
     const winner = HashMap.get(acc, own)
+    if (before !== undefined) CacheView.learnt(view, before, winner, VIEW_INDEXES, shortFormsOf)
     if (winner._tag === "None") return
     // Labels win over aliases; among aliases the smallest id wins (as in EntityCache.aliasIndex).
     index.set(own, winner.value)
@@ -285,6 +300,11 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     if (shortForms !== undefined) return shortForms
     shortForms = new Map()
     for (const d of definitions) if (!shortForms.has(d.short)) shortForms.set(d.short, d.long)
+    if (view.exact) {
+      // the same pairs, kept from chunk to chunk
+      for (const [alias, label] of CacheView.shortForms(view, shortFormsOf)) if (!shortForms.has(alias)) shortForms.set(alias, label)
+      return shortForms
+    }
     for (const ref of EntityCache.entities(acc)) {
       for (const alias of ref.aliases) {
         if (!shortForms.has(alias) && EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null) {
@@ -306,8 +326,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   }
   const lettersIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
     if (byLetters !== undefined) return byLetters
-    byLetters = new Map()
-    for (const ref of EntityCache.entities(acc)) indexLetters(byLetters, ref)
+    // the lists are never changed in place (see indexLetters, indexWords)
+    if (view.exact) byLetters = CacheView.index(view, LETTERS_INDEX) as Map<string, Array<EntityCache.EntityRef>>
+    else {
+      byLetters = new Map()
+      for (const ref of EntityCache.entities(acc)) indexLetters(byLetters, ref)
+    }
     return byLetters
   }
   /**
@@ -338,8 +362,12 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
   }
   const wordsIndex = (): Map<string, Array<EntityCache.EntityRef>> => {
     if (byWords !== undefined) return byWords
-    byWords = new Map()
-    for (const ref of EntityCache.entities(acc)) indexWords(byWords, ref)
+    // the lists are never changed in place (see indexLetters, indexWords)
+    if (view.exact) byWords = CacheView.index(view, WORDS_INDEX) as Map<string, Array<EntityCache.EntityRef>>
+    else {
+      byWords = new Map()
+      for (const ref of EntityCache.entities(acc)) indexWords(byWords, ref)
+    }
     return byWords
   }
   /**
@@ -529,6 +557,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
     .map((ref) => new Entity({ id: ref.id, label: ref.label, type: ref.type, aliases: ref.aliases }, true))
 
   indexMemo.set(acc, index)
+  CacheView.give(acc, view)
   return {
     entities,
     labelToId,
@@ -615,6 +644,43 @@ const initialsKey = (name: string): string | null => {
   if (!words.every((w) => /^\p{Lu}/u.test(w))) return null
   return words.map((w) => w[0]!.toLowerCase()).join("")
 }
+
+// The indexes `resolveChunk` builds of the cache's entities on first need (`lettersIndex`, `wordsIndex`), by the keys
+// of a ref's names: kept current from chunk to chunk by `internal/cacheView.ts`.
+const LETTERS_INDEX: CacheView.IndexSpec = {
+  name: "letters",
+  keysOf: (ref) => {
+    const keys = new Set<string>()
+    for (const n of [ref.label, ...ref.aliases]) {
+      const key = ACRONYM.test(n) ? EntityName.shortFormLetters(n) : initialsKey(n)
+      if (key !== null && key.length >= 2) keys.add(key)
+    }
+    return keys
+  }
+}
+const WORDS_INDEX: CacheView.IndexSpec = {
+  name: "words",
+  keysOf: (ref) => {
+    const keys = new Set<string>()
+    for (const n of [ref.label, ...ref.aliases]) for (const key of paperKeysOf(n)) keys.add(key)
+    return keys
+  }
+}
+const VIEW_INDEXES = [LETTERS_INDEX, WORDS_INDEX]
+
+// The aliases of an entity that are short forms of its label (`expansions` in `resolveChunk`), remembered by pair.
+const shortPairs = new Map<string, boolean>()
+const shortFormsOf = (ref: EntityCache.EntityRef): ReadonlyArray<string> =>
+  ref.aliases.filter((alias) => {
+    const pair = `${alias}\u0000${ref.label}`
+    let yes = shortPairs.get(pair)
+    if (yes === undefined) {
+      yes = EntityName.isShortForm(alias) && EntityName.abbreviationMatch(alias, ref.label) !== null
+      if (shortPairs.size >= 50_000) shortPairs.clear()
+      shortPairs.set(pair, yes)
+    }
+    return yes
+  })
 
 /**
  * Whether an entity found by a short form already has another long form that

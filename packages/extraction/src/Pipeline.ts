@@ -436,12 +436,14 @@ const lookupStored = (
   definitions: ReadonlyArray<EntityName.Definition>,
   cache: EntityCache.EntityCache,
   memo: StoreMemo,
-  options: PipelineOptions
+  options: PipelineOptions,
+  /** `namesOf(result, definitions)`, when the caller has it. */
+  keys?: ReadonlySet<EntityCache.NormalizedLabel>
 ): Effect.Effect<ReadonlyMap<string, Entity> | undefined> =>
   Effect.gen(function*() {
     if (options.storeLookup === undefined) return undefined
     const wanted = new Set<string>()
-    for (const key of namesOf(result, definitions)) if (!HashMap.has(cache, key)) wanted.add(key)
+    for (const key of keys ?? namesOf(result, definitions)) if (!HashMap.has(cache, key)) wanted.add(key)
     yield* askStore(wanted, memo, options)
     const out = new Map<string, Entity>()
     for (const key of wanted) {
@@ -513,10 +515,12 @@ const processChunk = (
       message: `cut by the answer bounds: ${n.message}`
     }))
     const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
-    const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options)
+    // the keys of the kept names, once for the store look-up and resolution
+    const keys = options.storeLookup === undefined ? undefined : namesOf(grounded.result, definitions)
+    const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options, keys)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
-      storeLookup === undefined ? { cache, definitions } : { cache, definitions, storeLookup: () => storeLookup }
+      storeLookup === undefined ? { cache, definitions } : { cache, definitions, keys, storeLookup: () => storeLookup }
     )
     const graphInput: Rdf.ChunkGraphInput = {
       paperId: paper.id,
@@ -699,13 +703,13 @@ export const extractPaper = (
           definitions: EntityName.findDefinitions(chunk.text)
         }))
         if (options.storeLookup !== undefined) {
-          const names: Array<string> = []
+          const keys: Array<string> = []
           for (const { definitions, extracted } of group) {
             if (extracted._tag === "Right") {
-              for (const key of namesOf(extracted.right.result, definitions)) names.push(key)
+              for (const key of namesOf(extracted.right.result, definitions)) keys.push(key)
             }
           }
-          yield* askStore(names, memo, options)
+          yield* askStore(keys, memo, options)
         }
         for (const { chunk, definitions, extracted } of group) {
           const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
