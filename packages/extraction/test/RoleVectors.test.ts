@@ -3,7 +3,8 @@
  * of the abstract stage.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { fitMlp, mlpProbabilities, mulberry32 } from "../src/internal/roles/mlp.js"
+import { mulberry32 } from "@kg/core/Random"
+import { fitMlp, mlpProbabilities } from "../src/internal/roles/mlp.js"
 import { classifyBlock, type RoleModel, sequenceProbabilities, shippedModel } from "../src/internal/roles/model.js"
 import { cutTable, loadTable, sentenceVector } from "../src/internal/roles/vectors.js"
 import * as RoleClassifier from "../src/RoleClassifier.js"

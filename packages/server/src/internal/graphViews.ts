@@ -19,6 +19,7 @@ const louvain: Louvain = ((m: unknown) => {
   return (typeof inner === "function" ? inner : m) as Louvain
 })((louvainModule as { default?: unknown }).default ?? louvainModule)
 import type { Embeddings } from "@kg/core/Embeddings"
+import { mulberry32 } from "@kg/core/Random"
 import type { DuckDbService } from "@kg/graph/DuckDb"
 import type { GraphEdge, GraphNode, GraphView } from "../Api.js"
 
@@ -427,14 +428,6 @@ export const nearestEdges = (
   return Array.from(best.values()).sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : 1))
 }
 
-/** A deterministic generator for Louvain's tie-breaking (mulberry32). */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
 /**
  * Communities of a weighted graph by Louvain modularity (graphology-communities-louvain, seeded, so the same
  * graph gets the same communities). Numbered by size, largest first (0, 1, ...); a node with no edge is its own
@@ -447,7 +440,7 @@ export const communities = (
   const graph = new UndirectedGraph()
   for (const n of nodes) graph.addNode(n)
   for (const e of edges) if (!graph.hasEdge(e.a, e.b)) graph.addEdge(e.a, e.b, { weight: e.score })
-  const raw: Record<string, number> = edges.length === 0 ? {} : louvain(graph, { rng: seeded(7), getEdgeWeight: "weight" })
+  const raw: Record<string, number> = edges.length === 0 ? {} : louvain(graph, { rng: mulberry32(7), getEdgeWeight: "weight" })
   const members = new Map<string, Array<string>>()
   for (const n of nodes) {
     const key = raw[n] !== undefined && graph.degree(n) > 0 ? `c${raw[n]}` : `n${n}`

@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import { mulberry32 } from "@kg/core/Random"
 
 /** One dense example. */
 export interface DenseExample {
@@ -32,18 +33,6 @@ export interface MlpOptions {
   readonly seed: number
   readonly learningRate?: number | undefined
   readonly batch?: number | undefined
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-export const mulberry32 = (seed: number): () => number => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Class probabilities of one input. */

@@ -17,6 +17,7 @@
  *
  * @internal
  */
+import { mulberry32 } from "@kg/core/Random"
 
 /** Options of blocking. */
 export interface BlockingOptions {
@@ -63,18 +64,6 @@ export const defaultBlocking: BlockingOptions = {
 /** The number of LSH bits for a corpus of `n` vectors. */
 export const lshBitsFor = (bits: number | "auto", n: number): number =>
   bits === "auto" ? Math.min(24, Math.max(10, Math.ceil(Math.log2(Math.max(2, n))) + 2)) : bits
-
-/** A deterministic PRNG (mulberry32). */
-const mulberry32 = (seed: number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** `count` Gaussian hyperplanes of width `dimension`, flattened. */
 const hyperplanes = (count: number, dimension: number, seed: number): Float64Array => {
