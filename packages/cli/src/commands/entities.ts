@@ -15,7 +15,7 @@ export const config = {
   ...O.store,
   name: Args.text({ name: "name" }).pipe(
     Args.withDescription("an entity's name, alias or id (`Pascal VOC`, `ResNet`); without an exact match, labels containing it"),
-    Args.repeated
+    Args.atLeast(1)
   )
 }
 

@@ -6,6 +6,7 @@
  */
 import type * as Command from "@effect/cli/Command"
 import * as Console from "effect/Console"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { keyOf } from "@kg/core/EntityCache"
 import { DuckDb } from "@kg/graph/DuckDb"
@@ -17,6 +18,9 @@ import { withSettings } from "../internal/settings.js"
 /** The parsed options and arguments of `kg entities`. @since 0.1.0 */
 export type EntitiesArgs = Command.Command.ParseConfig<typeof entitiesConfig>
 
+/** A name of blanks only: nothing to look up. @since 0.1.0 */
+export class BlankEntityNameError extends Data.TaggedError("BlankEntityNameError")<{ readonly message: string }> {}
+
 /** At most this many entities are shown for a name that matches labels by their words. */
 const LIMIT = 20
 
@@ -25,13 +29,18 @@ export const entities = (args: EntitiesArgs) =>
     Effect.gen(function*() {
       const db = yield* DuckDb
       const name = args.name.join(" ").trim()
+      if (name === "") {
+        return yield* new BlankEntityNameError({
+          message: "kg entities needs a name with letters or digits, e.g. `kg entities \"Pascal VOC\"` (got only blanks)"
+        })
+      }
       const key = keyOf(name)
       let found = yield* db.query<{ entity_id: string; label: string; type: string }>(
         `SELECT DISTINCT e.entity_id, e.label, e.type FROM entities e LEFT JOIN entity_aliases a USING (entity_id)
          WHERE e.entity_id = $1 OR e.entity_key = $2 OR a.alias_key = $2 ORDER BY e.label, e.entity_id`,
         [name, key]
       )
-      if (found.length === 0 && name !== "") {
+      if (found.length === 0) {
         found = yield* db.query<{ entity_id: string; label: string; type: string }>(
           `SELECT entity_id, label, type FROM entities WHERE contains(lower(label), lower($1))
            ORDER BY length(label), label, entity_id LIMIT ${LIMIT}`,
