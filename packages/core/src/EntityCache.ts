@@ -21,6 +21,7 @@ import * as Brand from "effect/Brand"
 import * as HashMap from "effect/HashMap"
 import { DATA_NS, type EntityId } from "./Domain.js"
 import { canonicalName, entityKey } from "./EntityName.js"
+import { memoByText } from "./Memo.js"
 
 /**
  * A label after {@link normalizeLabel} (text matching) or {@link keyOf}
@@ -116,19 +117,7 @@ const slug = (s: string): string =>
  * @since 0.1.0
  * @category normalisation
  */
-export const keyOf = (label: string): NormalizedLabel => {
-  const known = keyMemo.get(label)
-  if (known !== undefined) return known
-  const key = NormalizedLabel(entityKey(label))
-  if (keyMemo.size >= KEY_MEMO_SIZE) keyMemo.clear()
-  keyMemo.set(label, key)
-  return key
-}
-
-// keyOf and entityIri are pure, and resolution asks for the keys of a paper's names again and again (every chunk, the
-// store look-up, the paper pass); bounded, cleared when full.
-const KEY_MEMO_SIZE = 100_000
-const keyMemo = new Map<string, NormalizedLabel>()
+export const keyOf: (label: string) => NormalizedLabel = memoByText((label) => NormalizedLabel(entityKey(label)), 100_000)
 
 /**
  * The deterministic IRI of a new entity: `kgd:entity/<slug of its canonical
@@ -140,16 +129,7 @@ const keyMemo = new Map<string, NormalizedLabel>()
  * @since 0.1.0
  * @category constructors
  */
-export const entityIri = (label: string): EntityId => {
-  const known = iriMemo.get(label)
-  if (known !== undefined) return known
-  const iri = makeIri(label)
-  if (iriMemo.size >= KEY_MEMO_SIZE) iriMemo.clear()
-  iriMemo.set(label, iri)
-  return iri
-}
-
-const iriMemo = new Map<string, EntityId>()
+export const entityIri: (label: string) => EntityId = memoByText((label) => makeIri(label), 100_000)
 
 const makeIri = (label: string): EntityId => {
   const name = canonicalName(label)

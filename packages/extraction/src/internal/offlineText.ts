@@ -81,21 +81,13 @@ const latexSymbols: Readonly<Record<string, string>> = {
 export const cleanSentence = (sentence: string): string => cleanMemo(sentence)
 
 /**
- * A pure function of a sentence, remembered for the sentences met lately: a paper's sentences are read again by the
- * overlapping chunks, the role classifier and the paper record. Bounded: cleared when it holds `limit` sentences.
+ * A pure function of a sentence, remembered for the sentences met lately (`@kg/core/Memo`): a paper's sentences are
+ * read again by the overlapping chunks, the role classifier and the paper record.
  *
  * @internal
  */
-export const memoByText = <A>(f: (text: string) => A, limit = 20_000): (text: string) => A => {
-  let memo = new Map<string, A>()
-  return (text) => {
-    if (memo.has(text)) return memo.get(text) as A
-    const out = f(text)
-    if (memo.size >= limit) memo = new Map()
-    memo.set(text, out)
-    return out
-  }
-}
+export { memoByText } from "@kg/core/Memo"
+import { memoByText } from "@kg/core/Memo"
 
 const cleanMemo = memoByText((sentence: string): string => {
   const out = sentence

@@ -6,6 +6,7 @@
  * @internal
  */
 import { stem } from "../nli/rules.js"
+import { memoByText } from "@kg/core/Memo"
 
 /** Function words and scientific filler that say nothing about what a claim is about. */
 const STOP = new Set([
@@ -37,18 +38,8 @@ export const words = (text: string): ReadonlyArray<string> =>
  * and a run stems the same texts again and again (issue 23). Bounded: cleared past `STEMS_MEMO` entries. The sets
  * handed out are shared: callers never change them (they are typed `ReadonlySet`).
  */
-const stemsMemo = new Map<string, ReadonlySet<string>>()
-const STEMS_MEMO = 100_000
-
-/** The distinct content-word stems of a text. */
-export const contentStems = (text: string): ReadonlySet<string> => {
-  const known = stemsMemo.get(text)
-  if (known !== undefined) return known
-  const out = computeStems(text)
-  if (stemsMemo.size >= STEMS_MEMO) stemsMemo.clear()
-  stemsMemo.set(text, out)
-  return out
-}
+/** The distinct content-word stems of a text (remembered: `@kg/core/Memo`). */
+export const contentStems: (text: string) => ReadonlySet<string> = memoByText((text) => computeStems(text), 100_000)
 
 const computeStems = (text: string): ReadonlySet<string> => {
   const out = new Set<string>()

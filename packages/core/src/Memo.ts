@@ -1,0 +1,24 @@
+/**
+ * A bounded memo of a pure function of a string: kg asks for the same keys, IRIs, stems and cleaned sentences of a
+ * paper's names and sentences again and again (every chunk, the store look-up, the paper pass, the linker). The
+ * memo holds at most `limit` texts and starts afresh when full (no eviction bookkeeping on the hot path).
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * `f`, remembered for the texts met lately.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const memoByText = <A>(f: (text: string) => A, limit = 20_000): (text: string) => A => {
+  let memo = new Map<string, A>()
+  return (text) => {
+    if (memo.has(text)) return memo.get(text) as A
+    const out = f(text)
+    if (memo.size >= limit) memo = new Map()
+    memo.set(text, out)
+    return out
+  }
+}
