@@ -112,7 +112,7 @@ const outcomeWords =
 
 /** A pointer to a table, figure or other work that states nothing itself, anywhere in the sentence. */
 const pointerAnywhereRe =
-  /\b(?:(?:figure|fig\.|figs\.|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?)|(?:is|are) (?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|visuali[sz]ed|provided|plotted) in (?:the )?(?:fig|figure|table|tab|appendix|supplementa|section|sec)|^(?:the )?results? (?:are )?as shown in|^in (?:figure|fig\.|table|tab\.)\s*\S+,? we (?:also )?(?:present|show|plot|report|visuali[sz]e|list|compare|illustrate|depict|give)\b|(?:is|are|was|were) (?:already |also )?(?:found|presented|shown|given|listed|reported|summari[sz]ed) in (?:the )?(?:table|tab\.|fig|figure)\b|^please (?:refer|see)|\brefer (?:the reader|readers|to (?:the )?(?:appendix|supplementa|section|sec|existing|previous|prior|\[reference\]))|we (?:also )?(?:show|present|provide|give|plot|visuali[sz]e|illustrate|depict|list|report|summari[sz]e) (?:the |an? |some |more |several |our |these |those |all |all the |the main |our main )?(?:diagrams?|examples?|architecture|visuali[sz]ations?|illustrations?|samples?|overview|details|statistics|curves?|plots?|qualitative|results? (?:on|for|of|in|when|with|using|after|obtained))\b)/
+  /\b(?:(?:figure|fig\.|figs\.|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?)|(?:is|are) (?:\w+ly )?(?:shown|listed|reported|summari[sz]ed|presented|given|displayed|illustrated|depicted|visuali[sz]ed|provided|plotted|included|contained|collected|tabulated) in (?:the )?(?:fig|figure|table|tab|appendix|supplementa|section|sec)|^(?:more |further |additional |full |complete |the )?(?:details|information|derivations|proofs|descriptions|examples|results)\b[^.]{0,40}\b(?:are|is|can be found|may be found) in (?:the )?(?:appendix|appendices|supplementa|table|tab\.|fig|figure|section|sec\b)|^(?:the )?results? (?:are )?as shown in|^in (?:figure|fig\.|table|tab\.)\s*\S+,? we (?:also )?(?:present|show|plot|report|visuali[sz]e|list|compare|illustrate|depict|give|provide|include|summari[sz]e|detail)\b|(?:is|are|was|were) (?:already |also )?(?:found|presented|shown|given|listed|reported|summari[sz]ed) in (?:the )?(?:table|tab\.|fig|figure)\b|^please (?:refer|see)|\brefer (?:the reader|readers|to (?:the )?(?:appendix|supplementa|section|sec|existing|previous|prior|\[reference\]))|we (?:also )?(?:show|present|provide|give|plot|visuali[sz]e|illustrate|depict|list|report|summari[sz]e) (?:the |an? |some |more |several |our |these |those |all |all the |the main |our main )?(?:diagrams?|examples?|architecture|visuali[sz]ations?|illustrations?|samples?|overview|details|statistics|curves?|plots?|qualitative|results? (?:on|for|of|in|when|with|using|after|obtained))\b)/
 
 /** A finding's frame: "results show", "this study suggests", "we found". A clause about future work or an enumeration
  * "(a) ... (b) ..." after it does not make the sentence a plan or a caption. */
@@ -178,7 +178,7 @@ const dataSizeRe =
 
 /** A pointer in the authors' voice: "We show this as ensemble8 in Table 2", "We also show in Table 3 how ...". */
 const wePointerRe =
-  /\bwe (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,50}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
+  /\b(?:we|and) (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,80}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
 
 /**
  * A table or figure as the subject or place of a sentence that states nothing itself, with a converter's `REF`
@@ -187,11 +187,11 @@ const wePointerRe =
  * observed qualitatively in the top view ... in Fig. REF."
  */
 const tableSubjectRe =
-  /^(?:(?:table|tab\.|figure|fig\.|figs\.)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*,?\s*|ref\s+)(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?|includes?)\b(?!\s+(?:that|how)\b)|^(?:it|this) can (?:also )?be (?:seen|observed|found) in (?:the )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$|\bcan be (?:\w+ly )?(?:seen|observed|found|visuali[sz]ed) (?:\w+ly )?in (?:the )?(?:[\w-]+ ){0,4}?(?:of )?(?:the )?(?:[\w-]+ ){0,3}?(?:in )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$/
+  /^(?:(?:table|tab\.|figure|fig\.|figs\.)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*,?\s*|ref\s+|(?:tab|fig|tbl):\s*[\w-]+\s+)(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?|includes?)\b(?!\s+(?:that|how)\b)|^(?:it|this) can (?:also )?be (?:seen|observed|found) in (?:the )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$|\bcan be (?:\w+ly )?(?:seen|observed|found|visuali[sz]ed) (?:\w+ly )?in (?:the )?(?:[\w-]+ ){0,4}?(?:of )?(?:the )?(?:[\w-]+ ){0,3}?(?:in )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$/
 
 /** The authors' own announcement of results or a release: "We show results in the five indoor sequences", "we make the algorithm available as a docker file". */
 const weAnnounceRe =
-  /^(?:[a-z]+,\s*)?we (?:also |further |then |now |first |finally )?(?:show|present|report|give|provide) (?:the |our |some |more |additional |further |experimental |quantitative |qualitative )?(?:results?|experiments?|evaluations?) (?:in|on|for|of|over|across)\b|\b(?:make|made|makes) (?:the |our |this )?(?:[\w-]+ ){0,3}?(?:publicly |freely |openly )?(?:available|public|open-?source)\b/
+  /^(?:[a-z]+,\s*)?we (?:also |further |then |now |first |finally )?(?:show|present|report|give|provide) (?:the |our |some |more |additional |further |experimental |quantitative |qualitative )?(?:[\w-]+ ){0,2}?(?:results?|experiments?|evaluations?) (?:in|on|for|of|over|across)\b|\b(?:make|made|makes) (?:the |our |this )?(?:[\w-]+ ){0,3}?(?:publicly |freely |openly )?(?:available|public|open-?source)\b/
 
 /**
  * Set-up told in the passive: "The training data was duplicated for the mutation data sets.", "Both models were
@@ -229,6 +229,23 @@ const outcomeTargetRe = /\b(?:error|errors|accuracy|loss|perplexity|bleu|f1|time
 /** A sentence that announces what follows: "..., with the following experimental results.", "as follows:". */
 const announcesRe = /(?:\b(?:with|in|by|from) the following(?: (?:\w+ ){0,2}(?:results?|experiments?|sections?|analys[ie]s|observations?|settings?))?|\bas follows)\s*[.:]?\s*$/
 
+/** An architecture described part by part: "The first layer is 3x3 convolutions.", "The third architecture uses a CRF." */
+const architectureRe =
+  /^(?:the |our |each |every |its )?(?:first|second|third|fourth|fifth|last|final|next|other|top|bottom|input|output|hidden|\d+(?:st|nd|rd|th)) (?:[\w-]+ )?(?:layers?|blocks?|stages?|architectures?|networks?|modules?|branch(?:es)?|units?|levels?)\b[^.]{0,80}?\b(?:is|are|was|were|has|have|uses?|consists?|contains?|comprises?|takes?|receives?|outputs?|produces?)\b/
+
+/** Parts in sequence, told in the passive: "These six layers were followed by one locally-connected layer". */
+const sequenceRe = /\b(?:is|are|was|were) (?:then |each |also )?(?:followed|preceded|succeeded) by\b|\b(?:is|are|was|were) (?:composed|made up|built up) of\b/
+
+/** Other work's set-up, its citation dropped: "their approach additionally used hybrid dilated convolutions". */
+const theirSetupRe =
+  /^(?:[^,]{0,60},\s*)?(?:their|its) (?:approach|method|model|system|network|work|architecture|implementation)s? (?:\w+ly )?(?:also )?(?:used?|uses|employ\w*|appl\w*|reli\w*|adopt\w*|trained|pre-?trained|included?)\b/
+
+/** A caveat about comparing, not a result: "Scores in this table are not comparable to those in Table 2." */
+const notComparableRe = /\b(?:are|is) not (?:directly |strictly )?comparable\b/
+
+/** What the authors will add later: "... and will include the results in Table 2 once training is finished." */
+const willAddRe = /\b(?:we|and) (?:will|shall) (?:also )?(?:include|add|report|update|release|publish|present|provide)\b/
+
 /**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
@@ -245,14 +262,19 @@ export const bodyNonFindingReason = (
   const lower = sentence.toLowerCase()
   // "the state-of-the-art models" names what is compared, not an outcome
   const named = lower.replace(/\bstate[- ]of[- ]the[- ]art (?=models?|methods?|approaches|systems?|networks?|architectures?)/g, "")
-  if (
-    wePointerRe.test(lower) &&
-    (!strictOutcomeRe.test(named) ||
-      /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
-  ) return "pointer"
+    // a leading purpose clause says why, not what was found ("To see how X translates to accuracy, we report ..."),
+    // and "rather than" names an alternative, not a comparison of outcomes
+    .replace(/^(?:in order )?to [^,]{0,120},\s*/, "").replace(/\brather than\b/g, "")
+    // "the results in Table 3" points to a table; it is not "results in" (leads to)
+    .replace(/\bresults? (?:in|on) (?:the )?(?:table|tab\.|fig|figure|section|sec\.|appendix)/g, "results")
   // (a participle names what is shown, not an outcome: "the RMSE obtained by comparing ...", "we show results in ...")
   const shown = named.replace(/\bobtained (?:by|with|from|using|on|in|for)\b/g, "")
     .replace(/\b(we (?:\w+ )?(?:show|present|report|give|provide) (?:\w+ )?)results? (?:in|on)\b/g, "$1")
+  if (
+    wePointerRe.test(lower) &&
+    (!strictOutcomeRe.test(shown) ||
+      /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
+  ) return "pointer"
   if (tableSubjectRe.test(lower.trim()) && !strictOutcomeRe.test(shown)) return "pointer"
   // "Here are the results: {{table:...}}"
   if (/^(?:here|below) (?:are|is) (?:the |our |some )?(?:[\w-]+ )?(?:results?|numbers|scores|statistics|details)\b/.test(lower) && !strictOutcomeRe.test(shown)) {
@@ -287,8 +309,45 @@ export const bodyNonFindingReason = (
   ) return "setup"
   if (mightDifferRe.test(lower) && !findingFrameRe.test(lower)) return "limitation"
   if (couldBeUsedRe.test(lower) && !findingFrameRe.test(lower) && !/\d/.test(lower)) return "future"
+  if (willAddRe.test(lower) && !findingFrameRe.test(lower)) return "future"
+  if ((architectureRe.test(named) || sequenceRe.test(named)) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
+  if (theirSetupRe.test(named) && !strictOutcomeRe.test(named)) return "related"
+  if (notComparableRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "limitation"
   return undefined
 }
+
+/** Closed-class words and the verbs that follow a subject a converter dropped (a formula): a sentence that opens with one
+ * in lower case is the tail of another ("denotes the residual function, e.g. ...", "on the tokenized predictions."). */
+const FRAGMENT_OPENERS = new Set(
+  ("on in into onto for of to by from with without within at as than and or but nor that which who whom whose where " +
+    "when while because since although though if unless whereas the a an this these those its their his her it they " +
+    "them denotes denote is are was were be been being has have had give gives given can could will would should may " +
+    "might must does do did represents represent indicates indicate refers refer stands means yields yield so thus " +
+    "hence then also respectively via per such both either neither each every all some any not only even just further")
+    .split(" ")
+)
+
+/**
+ * The opening of a sentence that is the tail of another, or junk before one: a lower-case first word that is a
+ * closed-class word or such a verb, or a short lower-case word before a capitalised one ("pl There several ...").
+ * Names written in lower case ("mRNA", "p53", "k-means", "siRNA", "word2vec", "mcm 5 s 2 U") are not openers.
+ */
+const openingFragment = (sentence: string): boolean => {
+  const m = /^\s*([a-z]+)(?=[\s,;:]|$)(?:[\s,;:]+(\S+))?/.exec(sentence)
+  if (m === null) return false
+  const first = m[1]!
+  if (FRAGMENT_OPENERS.has(first)) return true
+  const next = m[2]
+  return first.length <= 3 && next !== undefined && /^[A-Z][a-z]+$/.test(next)
+}
+
+/** Words a sentence of prose always has one of. */
+const FUNCTION_WORD =
+  /\b(?:the|a|an|of|in|on|to|for|with|by|from|at|as|is|are|was|were|be|been|has|have|had|and|or|but|that|this|these|we|it|its|our|not|no|than|can|which|will|would|do|does)\b/i
+
+/** A run of labels with no function word (a table's header row, an axis): "aero bike bird boat ... mean IoU". */
+const noFunctionWord = (sentence: string): boolean =>
+  sentence.trim().split(/\s+/).length >= 10 && !FUNCTION_WORD.test(sentence)
 
 /**
  * Why a sentence of the paper's own voice is not a finding whatever the
@@ -323,6 +382,8 @@ export const nonFindingReason = (
   if (availabilityRe.test(lower)) return "availability"
   if (futureRe.test(lower) && !findingFrameRe.test(lower)) return "future"
   if (/[•▪◦●]/.test(sentence)) return "fragment"
+  if (openingFragment(sentence)) return "fragment"
+  if (noFunctionWord(sentence)) return "fragment"
   // formula text the conversion ran into a sentence ("... are: V ar [∆y V ar [∆y We observe ...")
   if ((sentence.match(/[∆∇∑∏∂∈∀∃√∫]/g) ?? []).length >= 2) return "fragment"
   // work done elsewhere at the same time ("Note that, concurrent with our work, refinements ... improve ...")
