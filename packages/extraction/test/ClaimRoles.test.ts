@@ -247,6 +247,14 @@ describe("role features and rules", () => {
     expect(body("These six layers were followed by one locally-connected layer.")).toBe("setup")
     expect(body("As also listed in Table [reference], their approach additionally used hybrid dilated convolutions.")).toBe("related")
     expect(body("Scores in this table are not comparable to those in Table [reference].")).toBe("limitation")
+    expect(body("Fig. 6 (left) shows the behaviors of the plain nets.")).toBe("pointer")
+    expect(body("Fig [reference] (b) shows the training curves.")).toBe("pointer")
+    expect(body("The effect of this parameter value on the accuracy is discussed in section 7.1.")).toBe("pointer")
+    expect(body("They find that when the number of pooled features increases, it is beneficial to make them more sparse.")).toBe("related")
+    expect(body("In the following, we first show intuitive speedup strategies and their drawbacks, then reveal our improvement.")).toBe("description")
+    expect(body("ImageNet is an extremely challenging object recognition dataset consisting of thousands of high-resolution images.")).toBe("setup")
+    expect(body("Fig. 6 (left) shows that plain nets degrade as depth grows.")).toBeUndefined()
+    expect(body("CIFAR-10 is a harder benchmark than MNIST for all models.")).toBeUndefined()
     // near misses: outcomes with the same words
     expect(body("To improve speed, we prune the network, and the accuracy drops by only 0.2%.")).not.toBe("pointer")
     expect(body("Table [reference] shows that our model is better than the baseline rather than worse.")).toBeUndefined()
@@ -430,13 +438,18 @@ describe("the offline extractor keeps findings only", () => {
 
   it("a run-in heading or a caption with no finite verb is not a claim", () => {
     const text = "## 4 Experiments\n\nFour types of random values for erasing. Comparison with the state-of-the-art methods. " +
-      "Random Erasing consistently outperforms the ResNet18 baseline under all parameter settings.\n"
+      "Random Erasing consistently outperforms the ResNet18 baseline under all parameter settings. " +
+      "Object detection mAP (%) on the COCO validation set using baseline Faster R-CNN. " +
+      "Our detector is using far fewer proposals and still improves mAP by 2.1 points over Faster R-CNN.\n"
     const analysis = OfflineExtractor.analyze(nlp, text)
     const of = (prefix: string) => analysis.find((s) => text.slice(s.start, s.end).startsWith(prefix))!
     expect(of("Four types").claim).toBeUndefined()
     expect(of("Comparison with").claim).toBeUndefined()
     expect(of("Random Erasing consistently").claim).toBeDefined()
     expect(of("Random Erasing consistently").keptBy).toContain("threshold")
+    // a caption with its unit in brackets
+    expect(of("Object detection mAP").claim).toBeUndefined()
+    expect(of("Our detector is using").claim).toBeDefined()
   })
 
   it("an abstract is read against its own threshold, a section of a paper against the model's", () => {

@@ -187,7 +187,7 @@ const wePointerRe =
  * observed qualitatively in the top view ... in Fig. REF."
  */
 const tableSubjectRe =
-  /^(?:(?:table|tab\.|figure|fig\.|figs\.)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*,?\s*|ref\s+|(?:tab|fig|tbl):\s*[\w-]+\s+)(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?|includes?)\b(?!\s+(?:that|how)\b)|^(?:it|this) can (?:also )?be (?:seen|observed|found) in (?:the )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$|\bcan be (?:\w+ly )?(?:seen|observed|found|visuali[sz]ed) (?:\w+ly )?in (?:the )?(?:[\w-]+ ){0,4}?(?:of )?(?:the )?(?:[\w-]+ ){0,3}?(?:in )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$/
+  /^(?:(?:table|tab\.|figure|fig\.?|figs\.)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*(?:\(\s*[a-z]+(?:,\s*[a-z]+)*\s*\)\s*)?,?\s*|ref\s+|(?:tab|fig|tbl):\s*[\w-]+\s+)(?:shows?|lists?|reports?|summari[sz]es|presents?|gives?|displays?|illustrates?|depicts?|visuali[sz]es|provides?|compares?|plots?|contains?|includes?)\b(?!\s+(?:that|how)\b)|^(?:it|this) can (?:also )?be (?:seen|observed|found) in (?:the )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$|\bcan be (?:\w+ly )?(?:seen|observed|found|visuali[sz]ed) (?:\w+ly )?in (?:the )?(?:[\w-]+ ){0,4}?(?:of )?(?:the )?(?:[\w-]+ ){0,3}?(?:in )?(?:table|tab\.|fig\.?|figure)\s*(?:\d+[a-z]?|\[reference\]|ref)?\s*\.?$/
 
 /** The authors' own announcement of results or a release: "We show results in the five indoor sequences", "we make the algorithm available as a docker file". */
 const weAnnounceRe =
@@ -228,6 +228,20 @@ const outcomeTargetRe = /\b(?:error|errors|accuracy|loss|perplexity|bleu|f1|time
 
 /** A sentence that announces what follows: "..., with the following experimental results.", "as follows:". */
 const announcesRe = /(?:\b(?:with|in|by|from) the following(?: (?:\w+ ){0,2}(?:results?|experiments?|sections?|analys[ie]s|observations?|settings?))?|\bas follows)\s*[.:]?\s*$/
+
+/** Where the paper discusses something, not what it found: "The effect of this value is discussed in section 7.1." */
+const discussedInRe =
+  /\b(?:is|are|will be) (?:\w+ly )?(?:discussed|described|analy[sz]ed|detailed|explained|studied|examined|investigated|addressed) (?:\w+ly )?in (?:the )?(?:section|sec\.|appendix|supplementa|§|chapter|\[reference\]|ref\b)/
+
+/** Other authors' finding, their citation dropped: "They find that ...", "They showed that ...". */
+const theyFindRe = /^(?:[^,]{0,40},\s*)?they (?:also )?(?:find|found|show|showed|shown|report|reported|observe|observed|argue|argued|conclude|concluded|demonstrate|demonstrated|note|noted|suggest|suggested) that\b/
+
+/** What follows announced: "In the following, we first show ...". */
+const inTheFollowingRe = /^in the (?:following|next|remaining|rest)(?: (?:sections?|subsections?|paragraphs?|experiments?|part))?,? we\b/
+
+/** A data set described: "ImageNet is an extremely challenging object recognition dataset consisting of ...". */
+const datasetIsRe =
+  /^(?:the )?[\w.-]+(?: [\w.-]+){0,3} (?:is|are) (?:an? |the |one of the )(?:[\w-]+ ){0,5}?(?:datasets?|data sets?|benchmarks?|corpus|corpora|databases?|collections?)\b/
 
 /** An architecture described part by part: "The first layer is 3x3 convolutions.", "The third architecture uses a CRF." */
 const architectureRe =
@@ -310,6 +324,10 @@ export const bodyNonFindingReason = (
   if (mightDifferRe.test(lower) && !findingFrameRe.test(lower)) return "limitation"
   if (couldBeUsedRe.test(lower) && !findingFrameRe.test(lower) && !/\d/.test(lower)) return "future"
   if (willAddRe.test(lower) && !findingFrameRe.test(lower)) return "future"
+  if (discussedInRe.test(lower) && !strictOutcomeRe.test(named)) return "pointer"
+  if (theyFindRe.test(lower)) return "related"
+  if (inTheFollowingRe.test(lower) && !findingFrameRe.test(lower)) return "description"
+  if (datasetIsRe.test(lower) && !strictOutcomeRe.test(named) && !/\d\s*%/.test(lower)) return "setup"
   if ((architectureRe.test(named) || sequenceRe.test(named)) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
   if (theirSetupRe.test(named) && !strictOutcomeRe.test(named)) return "related"
   if (notComparableRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "limitation"
@@ -384,6 +402,11 @@ export const nonFindingReason = (
   if (/[•▪◦●]/.test(sentence)) return "fragment"
   if (openingFragment(sentence)) return "fragment"
   if (noFunctionWord(sentence)) return "fragment"
+  // a caption or a table's header: a metric with its unit in brackets, "Object detection mAP (%) on the COCO validation
+  // set using baseline Faster R-CNN."
+  if (/\(\s*%\s*\)/.test(sentence) && !findingFrameRe.test(lower) && !/\b(?:outperform\w*|than|better|worse|improv\w*|achiev\w*)\b/.test(lower)) {
+    return "fragment"
+  }
   // formula text the conversion ran into a sentence ("... are: V ar [∆y V ar [∆y We observe ...")
   if ((sentence.match(/[∆∇∑∏∂∈∀∃√∫]/g) ?? []).length >= 2) return "fragment"
   // work done elsewhere at the same time ("Note that, concurrent with our work, refinements ... improve ...")
