@@ -253,6 +253,11 @@ describe("role features and rules", () => {
     expect(body("They find that when the number of pooled features increases, it is beneficial to make them more sparse.")).toBe("related")
     expect(body("In the following, we first show intuitive speedup strategies and their drawbacks, then reveal our improvement.")).toBe("description")
     expect(body("ImageNet is an extremely challenging object recognition dataset consisting of thousands of high-resolution images.")).toBe("setup")
+    expect(body("Every out-of-vocabulary word was replaced with a special UNK token.")).toBe("setup")
+    expect(body("These rates were annealed linearly throughout training.")).toBe("setup")
+    expect(body("The red horizontal line indicates the best error rate achievable by max pooling.")).toBe("pointer")
+    expect(body("And we report the comparison results in PASCAL VOC 2012 dataset and Cityscapes dataset.")).toBe("description")
+    expect(body("The dashed curves show that deeper plain nets have higher training error.")).toBeUndefined()
     expect(body("Fig. 6 (left) shows that plain nets degrade as depth grows.")).toBeUndefined()
     expect(body("CIFAR-10 is a harder benchmark than MNIST for all models.")).toBeUndefined()
     // near misses: outcomes with the same words

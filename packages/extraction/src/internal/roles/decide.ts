@@ -100,7 +100,7 @@ export const abstractLike = (section: ClaimSection): boolean => section === "abs
 
 /** Data splits and evaluation protocol: set-up unless the sentence reports a measured value. */
 const protocolWords =
-  /\b(?:split into|(?:consists?|consisting) of (?:a total of |about |around |over )?\d|comprises? (?:a total of |about |around |over )?\d|contains? (?:a total of |about |around |over )?\d|(?:training|validation|test|dev|development) (?:and (?:validation|test) )?(?:sets?|splits?|images|sentences|examples|samples|pairs)|(?:is|are|was|were) (?:used|adopted|employed|chosen|reported) (?:for|as|to) (?:the )?(?:evaluat|measur|metric|test|train|compar)|as (?:the )?(?:evaluation )?metrics?|(?:is|are) replaced (?:with|by)|remains? (?:the same|unchanged)|(?:the )?same (?:settings?|set-?up|protocol|hyper-?parameters?|configuration)|(?:data ?set|datasets?|corpus|corpora|(?:training|test|validation|development|dev) (?:data|set)|benchmark|database)\b[^.]{0,40}\b(?:contains?|consists? of|comprises?|includes?)\b|\b(?:data|dataset|data set|corpus|corpora|images|sentences|examples|samples) (?:\w+ )?(?:comes?|came|(?:is|are|was|were) (?:taken|drawn|obtained|collected|downloaded)) from|(?:serves?|served) as (?:an? |the )?(?:test-?beds?|benchmarks?|baselines?)|(?:results?|scores?|numbers|bleu|accuracy|performance) (?:are|is) (?:reported|computed|measured|evaluated|given|averaged) (?:on|for|over|with|using|across)|\bcontains? (?:about |around |over |roughly |approximately )?(?:[\d.,]+|[mkb]) (?:\w+ )?(?:sentence pairs|sentences|pairs|images|examples|samples|tokens|words|documents|videos|utterances)\b|(?:is|are|was|were) (?:\w+ly )?(?:done|chosen|selected|fixed|extracted|batched|padded|sorted|bucketed|truncated|mapped|averaged|concatenated|performed|applied|carried out|conducted|computed|implemented|run|initiali[sz]ed|trained|fine-tuned|pre-?trained|optimi[sz]ed|tuned|sampled|drawn|collected|annotated|preprocessed|tokeni[sz]ed|adjusted|controlled|stratified|matched|randomi[sz]ed|recruited|enrolled|followed up)\b)/
+  /\b(?:split into|(?:consists?|consisting) of (?:a total of |about |around |over )?\d|comprises? (?:a total of |about |around |over )?\d|contains? (?:a total of |about |around |over )?\d|(?:training|validation|test|dev|development) (?:and (?:validation|test) )?(?:sets?|splits?|images|sentences|examples|samples|pairs)|(?:is|are|was|were) (?:used|adopted|employed|chosen|reported) (?:for|as|to) (?:the )?(?:evaluat|measur|metric|test|train|compar)|as (?:the )?(?:evaluation )?metrics?|(?:is|are|was|were) replaced (?:with|by)|remains? (?:the same|unchanged)|(?:the )?same (?:settings?|set-?up|protocol|hyper-?parameters?|configuration)|(?:data ?set|datasets?|corpus|corpora|(?:training|test|validation|development|dev) (?:data|set)|benchmark|database)\b[^.]{0,40}\b(?:contains?|consists? of|comprises?|includes?)\b|\b(?:data|dataset|data set|corpus|corpora|images|sentences|examples|samples) (?:\w+ )?(?:comes?|came|(?:is|are|was|were) (?:taken|drawn|obtained|collected|downloaded)) from|(?:serves?|served) as (?:an? |the )?(?:test-?beds?|benchmarks?|baselines?)|(?:results?|scores?|numbers|bleu|accuracy|performance) (?:are|is) (?:reported|computed|measured|evaluated|given|averaged) (?:on|for|over|with|using|across)|\bcontains? (?:about |around |over |roughly |approximately )?(?:[\d.,]+|[mkb]) (?:\w+ )?(?:sentence pairs|sentences|pairs|images|examples|samples|tokens|words|documents|videos|utterances)\b|(?:is|are|was|were) (?:\w+ly )?(?:done|chosen|selected|fixed|extracted|batched|padded|sorted|bucketed|truncated|mapped|averaged|concatenated|performed|applied|carried out|conducted|computed|implemented|run|initiali[sz]ed|trained|fine-tuned|pre-?trained|optimi[sz]ed|tuned|sampled|drawn|collected|annotated|preprocessed|tokeni[sz]ed|adjusted|controlled|stratified|matched|randomi[sz]ed|recruited|enrolled|followed up)\b)/
 
 /** Words of training set-up: hyperparameters, optimisers, hardware, schedules. */
 const setupWords =
@@ -191,7 +191,7 @@ const tableSubjectRe =
 
 /** The authors' own announcement of results or a release: "We show results in the five indoor sequences", "we make the algorithm available as a docker file". */
 const weAnnounceRe =
-  /^(?:[a-z]+,\s*)?we (?:also |further |then |now |first |finally )?(?:show|present|report|give|provide) (?:the |our |some |more |additional |further |experimental |quantitative |qualitative )?(?:[\w-]+ ){0,2}?(?:results?|experiments?|evaluations?) (?:in|on|for|of|over|across)\b|\b(?:make|made|makes) (?:the |our |this )?(?:[\w-]+ ){0,3}?(?:publicly |freely |openly )?(?:available|public|open-?source)\b/
+  /^(?:[a-z]+,?\s+)?we (?:also |further |then |now |first |finally )?(?:show|present|report|give|provide) (?:the |our |some |more |additional |further |experimental |quantitative |qualitative )?(?:[\w-]+ ){0,2}?(?:results?|experiments?|evaluations?) (?:in|on|for|of|over|across)\b|\b(?:make|made|makes) (?:the |our |this )?(?:[\w-]+ ){0,3}?(?:publicly |freely |openly )?(?:available|public|open-?source)\b/
 
 /**
  * Set-up told in the passive: "The training data was duplicated for the mutation data sets.", "Both models were
@@ -199,7 +199,7 @@ const weAnnounceRe =
  * whitebox is operated by the OcNOS operating system".
  */
 const passiveSetupRe =
-  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against)\b/
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|annealed|clipped|decayed|lower-?cased|true-?cased|tokeni[sz]ed|normali[sz]ed|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against)\b/
 
 /** What a comparison was for, never an outcome: "to ensure a fair comparison", "to be comparable with". */
 const fairComparisonRe = /\b(?:to (?:ensure|guarantee|allow|enable|make|keep) (?:a |the )?(?:fair|direct|meaningful) comparisons?|for (?:a |the )?fair comparisons?|to be (?:directly )?comparable (?:with|to))\b/
@@ -228,6 +228,10 @@ const outcomeTargetRe = /\b(?:error|errors|accuracy|loss|perplexity|bleu|f1|time
 
 /** A sentence that announces what follows: "..., with the following experimental results.", "as follows:". */
 const announcesRe = /(?:\b(?:with|in|by|from) the following(?: (?:\w+ ){0,2}(?:results?|experiments?|sections?|analys[ie]s|observations?|settings?))?|\bas follows)\s*[.:]?\s*$/
+
+/** A figure's legend: "The red horizontal line indicates the best error rate achievable by max pooling." */
+const legendRe =
+  /^(?:the |each |a )?(?:(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|dashed|dotted|solid|horizontal|vertical|bold|shaded|thick|thin|colou?red|light|dark)[ -]){1,3}(?:lines?|curves?|bars?|points?|boxes|regions?|dots?|arrows?|markers?|areas?|crosses)\b/
 
 /** Where the paper discusses something, not what it found: "The effect of this value is discussed in section 7.1." */
 const discussedInRe =
@@ -283,7 +287,7 @@ export const bodyNonFindingReason = (
     .replace(/\bresults? (?:in|on) (?:the )?(?:table|tab\.|fig|figure|section|sec\.|appendix)/g, "results")
   // (a participle names what is shown, not an outcome: "the RMSE obtained by comparing ...", "we show results in ...")
   const shown = named.replace(/\bobtained (?:by|with|from|using|on|in|for)\b/g, "")
-    .replace(/\b(we (?:\w+ )?(?:show|present|report|give|provide) (?:\w+ )?)results? (?:in|on)\b/g, "$1")
+    .replace(/\b(we (?:\w+ )?(?:show|present|report|give|provide) (?:[\w-]+ ){0,2})results? (?:in|on)\b/g, "$1")
   if (
     wePointerRe.test(lower) &&
     (!strictOutcomeRe.test(shown) ||
@@ -326,6 +330,9 @@ export const bodyNonFindingReason = (
   if (willAddRe.test(lower) && !findingFrameRe.test(lower)) return "future"
   if (discussedInRe.test(lower) && !strictOutcomeRe.test(named)) return "pointer"
   if (theyFindRe.test(lower)) return "related"
+  if (legendRe.test(lower) && !/\b(?:than|outperform\w*|better|worse|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower) && !findingFrameRe.test(lower)) {
+    return "pointer"
+  }
   if (inTheFollowingRe.test(lower) && !findingFrameRe.test(lower)) return "description"
   if (datasetIsRe.test(lower) && !strictOutcomeRe.test(named) && !/\d\s*%/.test(lower)) return "setup"
   if ((architectureRe.test(named) || sequenceRe.test(named)) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
