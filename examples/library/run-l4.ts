@@ -1,7 +1,7 @@
 /**
  * Run the L4 batch job from your own Effect program: extract a folder, cluster
  * its claims and print the cross-paper patterns; a second run is a no-op.
- * Run: `pnpm tsx examples/library/run-l4.ts [folder]`.
+ * Run: `pnpm tsx examples/library/run-l4.ts [folder] [db]`.
  */
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,7 +11,8 @@ import * as Kg from "@kg/graph/Kg"
 import * as L4 from "@kg/graph/L4"
 
 const folder = process.argv[2] ?? "examples/corpus"
-const db = join(mkdtempSync(join(tmpdir(), "kg-l4-")), "kg.duckdb")
+// a store of your own, or a fresh one in a temporary folder (papers already stored there are not extracted again)
+const db = process.argv[3] ?? join(mkdtempSync(join(tmpdir(), "kg-l4-")), "kg.duckdb")
 
 const program = Effect.gen(function*() {
   yield* Kg.extract([folder])
