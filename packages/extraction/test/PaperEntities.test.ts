@@ -95,6 +95,24 @@ describe("resolvePaper: a name written before its short form", () => {
     expect(run(entities, text).moved.size).toBe(0)
   })
 
+  it("joins a short form and a mean of its long form written before it: the paper reports the mean by the short form", () => {
+    const text = "The standard metric is the average intersection over union (IU), which we report. Mean IU of 72."
+    const entities = [e("IU", "Metric"), e("average intersection over union", "Metric")]
+    expect(meant(entities, text)("IU")).toBe(meant(entities, text)("average intersection over union"))
+    // a stored short form that another paper spells otherwise keeps its meaning there (`NLP`: natural language
+    // processing elsewhere, natural language parsing here): no join
+    const stored = [e("IU", "Metric", ["mean pixel intersection-over-union"], true), e("average intersection over union", "Metric")]
+    expect(run(stored, text).moved.size).toBe(0)
+  })
+
+  it("near misses: a mean of another kind of thing; `mean` as the second word", () => {
+    // a method's name with `average` before its long form is a variant, as `deep CNNs`
+    const method = "We use average stochastic gradient descent (SGD) to train."
+    expect(run([e("SGD", "Method"), e("average stochastic gradient descent", "Method")], method).moved.size).toBe(0)
+    const second = "the class mean intersection over union (IU) is reported"
+    expect(run([e("IU", "Metric"), e("class mean intersection over union", "Metric")], second).moved.size).toBe(0)
+  })
+
   it("near miss: a longer name the text never writes before the short form stays apart", () => {
     const text = "on the Street View House Number (SVHN) database. The Google Street View House Number data is large."
     expect(run([e("SVHN", "Dataset"), e("Google Street View House Number", "Dataset")], text).moved.size).toBe(0)
@@ -406,6 +424,25 @@ describe("resolvePaper: the paper's task by its head word", () => {
     const directions = `${repeat("We study machine translation.", 4)} ${repeat("English-to-German translation", 3)} translation`
     const entities = [e("translation tasks", "Task"), e("machine translation", "Task"), e("English-to-German translation", "Task")]
     expect(meant(entities, directions)("translation tasks")).toBe(id("machine translation"))
+  })
+
+  it("the one task of the paper with that head, named in its opening twice, takes the bare word; `X of Y` is `Y X`", () => {
+    const sole = "We report ImageNet classification tasks results. On ImageNet classification we are strong. classification"
+    const entities = [e("classification", "Task"), e("ImageNet classification tasks", "Task")]
+    expect(meant(entities, sole)("classification")).toBe(id("ImageNet classification tasks"))
+    const of = "Classification of ImageNet. We study the classification of ImageNet images. Classification is hard."
+    expect(meant([e("Classification", "Task"), e("classification of ImageNet", "Task")], of)("Classification"))
+      .toBe(id("classification of ImageNet"))
+  })
+
+  it("near misses of the one task: named once; a second task with that head later in the paper; absent from the opening", () => {
+    const once = "We report ImageNet classification results. classification"
+    expect(run([e("classification", "Task"), e("ImageNet classification", "Task")], once).moved.size).toBe(0)
+    const second = `ImageNet classification, ImageNet classification. ${"x ".repeat(1500)} scene classification. classification`
+    const three = [e("classification", "Task"), e("ImageNet classification", "Task"), e("scene classification", "Task")]
+    expect(run(three, second).moved.size).toBe(0)
+    const late = `${"x ".repeat(1500)} ImageNet classification, ImageNet classification. classification`
+    expect(run([e("classification", "Task"), e("ImageNet classification", "Task")], late).moved.size).toBe(0)
   })
 
   it("near misses: two tasks named about as often; a task named too rarely; a bare word of another kind", () => {

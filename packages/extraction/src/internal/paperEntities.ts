@@ -226,6 +226,20 @@ export const compoundWords = (name: string): string | null => {
 const MIN_HEAD_COUNT = 3
 
 /**
+ * How often the paper must name a task that is the only one of the paper with that head (`ImageNet classification`,
+ * and no other `... classification`), in its opening too, before a bare head word is taken for it: twice (once may
+ * be a passing mention in the abstract).
+ */
+const SOLE_HEAD_COUNT = 2
+
+/** Words `X of Y` read as `Y X` (`classification of imagenet` -> `imagenet classification`): one `of`, one or two words before it. */
+const ofReordered = (words: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+  const at = words.indexOf("of")
+  if (at < 1 || at > 2 || at === words.length - 1 || words.lastIndexOf("of") !== at) return null
+  return [...words.slice(at + 1).filter((w) => w !== "the" && w !== "a" && w !== "an"), ...words.slice(0, at)]
+}
+
+/**
  * Words for a process any paper performs rather than a task a paper is about: a bare `optimization` or
  * `prediction` is not the paper's `Bayesian optimization` or `dense prediction`.
  */
@@ -561,7 +575,10 @@ export const resolvePaper = (
         const words = n.trim().split(/\s+/u)
         const shortWords = d.short.trim().split(/\s+/u)
         const sameStart = shortWords.length > 1 && shortWords[0]!.toLowerCase() === words[0]!.toLowerCase()
-        if (!sameStart && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
+        // (or a mean of a measure, which the short form names as the paper reports it: `average intersection over
+        // union (IU)`, a metric's entity)
+        const mean = words.length >= 3 && /^(?:mean|average)$/iu.test(words[0]!) && MEASURE_TYPES.has(typeOf(e))
+        if (!sameStart && !mean && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
         const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
         if (flatText.includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
       }
@@ -960,21 +977,33 @@ export const resolvePaper = (
     if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!) && !PROCESS_WORDS.has(w[0]!))) continue
     const head = EntityName.stemWord(bare[0]![0]!)
     const candidates = new Map<EntityId, number>()
+    /** Every task of the paper ending in the head, named in its opening or not. */
+    const ending = new Set<EntityId>()
     for (const b of tasks) {
       if (repOf(b.entity.id) === repOf(a.entity.id)) continue
-      const ends = formsOf(b).some((n) => {
-        const w = wordsOf(n)
-        return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
-      })
-      // the paper's task is named in its title or abstract; a translation direction (`English-to-German
-      // translation`) is one direction of the task, not the task a bare `translation` names
-      if (!ends || !inOpening(b) || namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
+      // its words, and `X of Y` read as `Y X` (`classification of ImageNet` is ImageNet classification)
+      const ends = formsOf(b).flatMap((n) => [wordsOf(n), ofReordered(wordsOf(n))]).some((w) =>
+        w !== null && w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
+      )
+      if (!ends) continue
+      // a translation direction (`English-to-German translation`) is one direction of the task, not the task a bare
+      // `translation` names
+      if (namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
+      ending.add(repOf(b.entity.id))
+      // the paper's task is named in its title or abstract
+      if (!inOpening(b)) continue
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
     const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
     const [first, second] = ranked
-    if (first === undefined || first[1] < MIN_HEAD_COUNT || (second !== undefined && first[1] < 2 * second[1])) continue
+    if (first === undefined) continue
+    // the task the paper names far more often than any other of that head; or the one task of the paper with that
+    // head at all, named in its opening and at least twice (`ImageNet classification` in a paper whose only
+    // classification task it is)
+    const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
+    const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT
+    if (!dominant && !sole) continue
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
     paperOnly.add(a.entity.id)
