@@ -63,7 +63,7 @@ export interface Broader {
  * @since 0.1.0
  * @category families
  */
-export const FAMILY_RULES = "1"
+export const FAMILY_RULES = "2"
 
 const ARTICLE = /^(?:the|a|an|our|their|its)$/iu
 
