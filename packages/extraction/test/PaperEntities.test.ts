@@ -11,6 +11,7 @@ import {
   descriptorBase,
   metricHeadBase,
   organisationBase,
+  paperTitle,
   roleBase,
   spells,
   splitPairBase,
@@ -452,6 +453,39 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(run([e("classification", "Task"), e("gender classification", "Task")], "gender classification and classification").moved.size)
       .toBe(0)
     expect(run([e("translation", "Method"), e("machine translation", "Task")], text).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: the paper's title as a name of its method", () => {
+  const text = [
+    "---",
+    "title: \"Deep Networks with Internal Selective Attention through Feedback Connections\"",
+    "---",
+    "# Deep Networks with Internal Selective Attention through Feedback Connections Traditional CNNs are stationary.",
+    "So does our Deep Attention Selective Network (dasNet) architecture. We use convolutional neural networks (CNNs)."
+  ].join("\n")
+  const title = "Deep Networks with Internal Selective Attention through Feedback Connections"
+
+  it("joins the title and the method whose defined long form it writes, as a name of this paper only", () => {
+    const entities = [e(title, "Method"), e("dasNet", "Method", ["Deep Attention Selective Network"]), e("CNNs", "Method")]
+    const r = run(entities, text)
+    expect(r.moved.get(id(title))).toBe(id("dasNet"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["title"])
+    expect(r.paperNames.get(id("dasNet"))).toEqual([title])
+    expect(paperTitle(text)).toBe(title)
+    expect(paperTitle("# A Heading\n\ntext")).toBe("A Heading")
+    expect(paperTitle("no title here")).toBeNull()
+  })
+
+  it("near misses: a long form with a word the title lacks; two such definitions; a data set; a short title phrase", () => {
+    const other = text.replace("Deep Attention Selective Network (dasNet)", "Deep Recurrent Attention Network (dasNet)")
+    const entities = [e(title, "Method"), e("dasNet", "Method"), e("CNNs", "Method")]
+    expect(run(entities, other).moved.size).toBe(0)
+    const two = `${text} A Deep Selective Attention Network (DSAN) too.`
+    expect(run([...entities, e("DSAN", "Method")], two).moved.size).toBe(0)
+    expect(run([e(title, "Method"), e("dasNet", "Dataset"), e("CNNs", "Method")], text).moved.size).toBe(0)
+    // three words of the title are a phrase, not the title
+    expect(run([e("Deep Networks with", "Method"), e("dasNet", "Method")], text).moved.size).toBe(0)
   })
 })
 

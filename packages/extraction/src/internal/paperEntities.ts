@@ -54,6 +54,7 @@ export type PaperJoinRule =
   | "generic-head"
   | "prefix"
   | "head-word"
+  | "sole-head"
   | "ellipsis"
   | "depth"
   | "measure-head"
@@ -65,6 +66,7 @@ export type PaperJoinRule =
   | "training-learning"
   | "typo"
   | "split-pair"
+  | "title"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -231,6 +233,23 @@ const MIN_HEAD_COUNT = 3
  * be a passing mention in the abstract).
  */
 const SOLE_HEAD_COUNT = 2
+
+/**
+ * The paper's title: the front matter's `title:`, else the first level-one heading (`# Title`); null when the text
+ * has neither.
+ */
+export const paperTitle = (text: string): string | null => {
+  const head = text.slice(0, 3000)
+  const front = /^---\s*\n[\s\S]*?^title:\s*(.+?)\s*$[\s\S]*?^---\s*$/mu.exec(head)
+  const raw = front?.[1] ?? /^#\s+(.+?)\s*$/mu.exec(head)?.[1]
+  if (raw === undefined) return null
+  const t = raw.replace(/^["']|["']$/gu, "").trim()
+  return t === "" ? null : t
+}
+
+/** A name's content words, stemmed (`Deep Attention Selective Networks` -> deep, attent~, select~, network). */
+const contentStems = (name: string): Array<string> =>
+  wordsOf(name).filter((w) => !MINOR.has(w) && /\p{L}/u.test(w)).map((w) => EntityName.stemWord(w))
 
 /** Words `X of Y` read as `Y X` (`classification of imagenet` -> `imagenet classification`): one `of`, one or two words before it. */
 const ofReordered = (words: ReadonlyArray<string>): ReadonlyArray<string> | null => {
@@ -904,6 +923,48 @@ export const resolvePaper = (
   // (`splitPairBase`), when exactly one entity of the paper is named so and it is no task or metric.
   joinByBase(splitPairBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "split-pair")
 
+  // The paper's title as a name of its method: "Deep Networks with Internal Selective Attention through Feedback
+  // Connections" is the paper's dasNet, the method it defines as "Deep Attention Selective Network (dasNet)": every
+  // content word of the definition's long form (three or more) is a word of the title. One such definition only, and
+  // the method is no data set, task or metric.
+  // (The title as written, or its first words, four or more: a heading may run on into the first sentence.)
+  {
+    const title = paperTitle(context.text)
+    const titleWords = title === null ? [] : wordsOf(title)
+    const named = new Set(
+      inputs.filter((e) =>
+        namesOf(e).some((n) => {
+          const w = wordsOf(n)
+          return w.length >= 4 && w.length <= titleWords.length && w.every((x, i) => x === titleWords[i])
+        })
+      ).map((e) => e.entity.id)
+    )
+    if (title !== null && named.size === 1) {
+      const [t] = named
+      // the title as the entity writes it (a run-on heading's first sentence is no part of it)
+      const titleStems = new Set(namesOf(byId.get(t!)!).filter((n) => {
+        const w = wordsOf(n)
+        return w.length >= 4 && w.every((x, i) => x === titleWords[i])
+      }).flatMap(contentStems))
+      const methods = new Set<EntityId>()
+      const longs = new Set<string>()
+      for (const d of definitions) {
+        const words = contentStems(d.long)
+        if (words.length < 3 || !words.every((w) => titleStems.has(w))) continue
+        longs.add(EntityCache.keyOf(d.long))
+        for (const id of [...(byKey.get(EntityCache.keyOf(d.short)) ?? []), ...(byKey.get(EntityCache.keyOf(d.long)) ?? [])]) {
+          if (id !== t && !NOT_MODELS.has(typeOf(byId.get(id)!))) methods.add(groups.find(id))
+        }
+      }
+      if (longs.size === 1 && methods.size === 1) {
+        // the method's own name represents it; the title is its name in this paper only
+        shortened.add(t!)
+        paperOnly.add(t!)
+        join(t!, [...methods][0]!, "title")
+      }
+    }
+  }
+
   // A typing slip: `ParsetNet` written once in a paper that writes `ParseNet` eighteen times (`typoApart`: one
   // lower-case letter in a part of five letters or more). The rare spelling (at most twice) joins the common one
   // (at least three times and twice as often), when exactly one entity of the paper is so close. A name of this paper
@@ -1007,7 +1068,7 @@ export const resolvePaper = (
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
     paperOnly.add(a.entity.id)
-    joins.push({ from: a.entity.id, to: first[0], rule: "head-word" })
+    joins.push({ from: a.entity.id, to: first[0], rule: dominant ? "head-word" : "sole-head" })
   }
   }
 
