@@ -444,6 +444,13 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(run(three, second).moved.size).toBe(0)
     const late = `${"x ".repeat(1500)} ImageNet classification, ImageNet classification. classification`
     expect(run([e("classification", "Task"), e("ImageNet classification", "Task")], late).moved.size).toBe(0)
+    // a bare plural names things, not the task; a letter left of a formula is no word of a task (`p+p measurements`,
+    // read on the shared papers)
+    const plural = "Recent p+p measurements of jets. The p+p measurements agree. Other measurements differ."
+    expect(run([e("measurements", "Task"), e("p measurements", "Task")], plural).moved.size).toBe(0)
+    expect(run([e("measurement", "Task"), e("p measurements", "Task")], plural).moved.size).toBe(0)
+    const plurals = "ImageNet classification and ImageNet classification. Their classifications differ."
+    expect(run([e("classifications", "Task"), e("ImageNet classification", "Task")], plurals).moved.size).toBe(0)
   })
 
   it("near misses: two tasks named about as often; a task named too rarely; a bare word of another kind", () => {

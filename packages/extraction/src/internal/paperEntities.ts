@@ -1063,7 +1063,14 @@ export const resolvePaper = (
     // head at all, named in its opening and at least twice (`ImageNet classification` in a paper whose only
     // classification task it is)
     const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
-    const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT
+    // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
+    // task's other words are words, not a letter left of a formula: `p measurements` from `p+p measurements`)
+    const singular = namesOf(a).every((n) => {
+      const w = n.trim().split(/\s+/u)[0]!.toLowerCase()
+      return !/s$/u.test(w) || /(?:sis|ss)$/u.test(w)
+    })
+    const worded = formsOf(byId.get(first[0])!).some((n) => wordsOf(n).length >= 2 && wordsOf(n).every((w) => w.length >= 2))
+    const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT && singular && worded
     if (!dominant && !sole) continue
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
