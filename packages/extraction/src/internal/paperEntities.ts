@@ -18,7 +18,10 @@
  * - the paper's task by its head: a bare task word (`translation`,
  *   `segmentation`, `classification`) is the one task of the paper ending in
  *   it that the paper names far more often than any other (`machine
- *   translation`, `semantic segmentation`);
+ *   translation`, `semantic segmentation`), or the only task of the paper
+ *   with that head (`ImageNet classification`);
+ * - the paper's title as a name of the method it defines (`Deep Networks
+ *   with Internal Selective Attention ...` is dasNet);
  * - words the paper adds to a name: descriptive words before a data head
  *   (`COCO object detection dataset` is `COCO`), an organisation (`MS COCO`),
  *   a metric's value head (`intersection-over-union score`), a role
