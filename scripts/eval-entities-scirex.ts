@@ -287,7 +287,34 @@ const crossPaper = (resolveIn: (paper: string, form: string) => string | undefin
 // ---------------------------------------------------------------------------
 
 const label = (e2e: EndToEnd | undefined, id: string) => e2e?.entities.get(id)?.label ?? id.replace(/^.*\/entity\//u, "")
-const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
+/** The gold entity's name of a split example (its forms are a subset of one cluster of its group). */
+const goldName = (view: typeof VIEWS[number], group: string, forms: ReadonlyArray<string>): string => {
+  for (const [name, fs_] of gold[view].get(group) ?? []) if (forms.every((f) => fs_.includes(f))) return name
+  return "?"
+}
+/**
+ * A split example with each form under the kg entity it went to: `paper / gold entity: [kg a] f1 | f2 ; [kg b] f3`,
+ * so that the reason for a split is read without a second run (`debug-scirex-paper.ts` gives one paper's joins).
+ */
+const splitForms = (
+  view: typeof VIEWS[number],
+  resolve: (group: string, form: string) => string | undefined,
+  e2e?: EndToEnd
+) =>
+(x: EntityEval.EntityEvalExample): string => {
+  const by = new Map<string, Array<string>>()
+  for (const f of x.gold) {
+    const id = resolve(x.group, f)
+    if (id !== undefined) by.set(id, [...(by.get(id) ?? []), f])
+  }
+  const parts = [...by].map(([id, fs_]) => `[${label(e2e, id)}] ${fs_.join(" | ")}`)
+  return `${x.group} / ${goldName(view, x.group, x.gold)}: ${parts.join(" ; ")}`
+}
+const brief = (
+  r: EntityEval.EntityEvalReport,
+  e2e?: EndToEnd,
+  forms?: (x: EntityEval.EntityEvalExample) => string
+) => ({
   goldEntities: r.goldEntities,
   coverage: r.coverage,
   split: `${r.split}/${r.multiFormEntities}`,
@@ -298,7 +325,9 @@ const brief = (r: EntityEval.EntityEvalReport, e2e?: EndToEnd) => ({
   bcubedPrecision: r.bcubedPrecision,
   ...(examples > 0
     ? {
-      splitExamples: r.splitExamples.map((x) => `${x.gold.join(" | ")} -> ${x.kg.map((id) => label(e2e, id)).join(" / ")}`),
+      splitExamples: r.splitExamples.map((x) =>
+        forms !== undefined ? forms(x) : `${x.gold.join(" | ")} -> ${x.kg.map((id) => label(e2e, id)).join(" / ")}`
+      ),
       mergeExamples: r.mergeExamples.map((x) => `${x.gold.join(" + ")} -> ${label(e2e, x.kg[0]!)}`)
     }
     : {})
@@ -309,17 +338,26 @@ const main = Effect.gen(function*() {
   const resolved = resolverLevel()
   const resolver = resolved.ids
   out["resolverAcrossPapers"] = crossPaper((g, f) => resolver.get(g)?.get(f), papers)
-  out["resolver"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolver.get(g)?.get(f), examples))]))
+  const atResolver = (g: string, f: string) => resolver.get(g)?.get(f)
+  out["resolver"] = Object.fromEntries(
+    VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], atResolver, examples), undefined, splitForms(v, atResolver))])
+  )
   // The family level (`EntityFamily`): each form counts as the family of its entity (the broadest entity its broader
   // links reach), reported beside the exact level, never instead of it.
-  out["resolverFamily"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => resolved.families.get(g)?.get(f), examples))]))
+  const atFamily = (g: string, f: string) => resolved.families.get(g)?.get(f)
+  out["resolverFamily"] = Object.fromEntries(
+    VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], atFamily, examples), undefined, splitForms(v, atFamily))])
+  )
   out["resolverBroaderLinks"] = resolved.broader.length
   if (!resolverOnly) {
     const db = keepDb ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kg-eval-scirex-")), "store.duckdb")
     if (keepDb !== undefined) fs.rmSync(keepDb, { force: true })
     const e2e = yield* endToEnd(db)
     out["extracted"] = e2e.counts
-    out["endToEnd"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.inPaper.get(g)?.get(f), examples), e2e)]))
+    const atEndToEnd = (g: string, f: string) => e2e.inPaper.get(g)?.get(f)
+    out["endToEnd"] = Object.fromEntries(
+      VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], atEndToEnd, examples), e2e, splitForms(v, atEndToEnd, e2e))])
+    )
     const familyOf = (id: string | undefined) => (id === undefined ? undefined : e2e.families.get(id) ?? id)
     out["endToEndFamily"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => familyOf(e2e.inPaper.get(g)?.get(f)), examples), e2e)]))
     out["endToEndOnlyInPaper"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.onlyInPaper.get(g)?.get(f), 0))]))

@@ -63,7 +63,7 @@ export interface Broader {
  * @since 0.1.0
  * @category families
  */
-export const FAMILY_RULES = "1"
+export const FAMILY_RULES = "2"
 
 const ARTICLE = /^(?:the|a|an|our|their|its)$/iu
 
@@ -161,6 +161,24 @@ const LANGUAGES = new Set((
 const isLanguagePhrase = (tokens: ReadonlyArray<string>): boolean =>
   tokens.flatMap(hyphenParts).some((t) => LANGUAGES.has(t.toLowerCase()))
 
+/** A minor word a title leaves in lower case. */
+const TITLE_MINOR = /^(?:of|and|the|for|in|on|to|a|an|with|by|at|from|over)$/u
+/** A capitalised word part (`Neural`, `Character-Level`): capitals only at the start of each hyphen part. */
+const TITLE_WORD = /^\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)*$/u
+
+/**
+ * A phrase's words in lower case when it is written in lower case, in sentence case (only the first word
+ * capitalised) or in title case (every word but minor ones capitalised); null for a name (an acronym, an inner
+ * capital, capitals elsewhere: `Weighted Transformer network`, `BLEU score`).
+ */
+const casedAsPhrase = (tokens: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+  const isLower = (t: string) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]*$/u.test(t)
+  if (tokens.every(isLower)) return tokens
+  const sentence = TITLE_WORD.test(tokens[0]!) && tokens.slice(1).every(isLower)
+  const title = tokens.every((t, i) => TITLE_WORD.test(t) || (i > 0 && TITLE_MINOR.test(t)))
+  return sentence || title ? tokens.map((t) => t.toLowerCase()) : null
+}
+
 /**
  * The broader names a name belongs to, by the rules of the module header (without the type conditions, which
  * {@link familyTypesFit} checks against the two entities). Empty for most names. Each broader name is shorter than
@@ -234,12 +252,18 @@ export const broaderNames = (name: string): ReadonlyArray<Broader> => {
   if (tokens.length >= 2 && /^(?:mean|average)$/iu.test(tokens[0]!) && !/^(?:of|over|and|for)$/iu.test(tokens[1]!)) push(tokens.slice(1), "mean")
   // subtask: a lower-case modifier before a task or metric of two words or more (`neural machine translation`)
   // (the base counted by its identity key: `sequence prediction problem` is `prediction`, one word, too general)
-  if (
-    tokens.length >= 3 && tokens.every((t) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]*$/u.test(t)) &&
-    isSubtaskModifier(tokens[0]!) &&
-    EntityName.canonicalName(tokens.slice(1).join(" ")).split(" ").length >= 2
-  ) {
-    push(tokens.slice(1), "subtask")
+  // (written in title or sentence case, as a heading or a sentence's first words write it: `Neural Machine
+  // Translation`, `Character-Level Machine Translation`, `Neural machine translation`, read in lower case; never a
+  // name with an acronym or an inner capital)
+  {
+    const lower = casedAsPhrase(tokens)
+    if (
+      lower !== null && lower.length >= 3 && lower.every((t) => /^[\p{Ll}\p{N}][\p{Ll}\p{N}-]*$/u.test(t)) &&
+      isSubtaskModifier(lower[0]!) &&
+      EntityName.canonicalName(lower.slice(1).join(" ")).split(" ").length >= 2
+    ) {
+      push(lower.slice(1), "subtask")
+    }
   }
   return out
 }

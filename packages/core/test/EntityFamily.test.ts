@@ -19,6 +19,11 @@ describe("EntityFamily.broaderNames", () => {
     expect(broader("neural machine translation")).toEqual(["subtask: machine translation"])
     expect(broader("video semantic segmentation")).toEqual(["subtask: semantic segmentation"])
     expect(broader("top-1 error rate")).toEqual(["subtask: error rate"])
+    // a task written in title or sentence case (a heading, a sentence's first words)
+    expect(broader("Neural Machine Translation")).toEqual(["subtask: machine translation"])
+    expect(broader("Neural machine translation")).toEqual(["subtask: machine translation"])
+    expect(broader("Character-Level Machine Translation")).toEqual(["subtask: machine translation"])
+    expect(broader("Video Semantic Segmentation")).toEqual(["subtask: semantic segmentation"])
     expect(broader("mean IoU")).toEqual(["mean: IoU"])
     expect(broader("Res2Net based model")).toEqual(["based-on: Res2Net"])
     expect(broader("ResNet-based methods")).toEqual(["based-on: ResNet"])
@@ -34,7 +39,9 @@ describe("EntityFamily.broaderNames", () => {
     for (const n of [
       "English-German", "German-English", "WMT 2014 English-German", "Weighted Transformer", "Faster R-CNN",
       "semantic segmentation", "machine translation", "Res2Net module", "Dilation10", "W 2", "mean of class-wise IoU",
-      "BLEU score", "2014"
+      "BLEU score", "2014",
+      // title case that is no kind (`Fast`), a name inside (an acronym)
+      "Fast Semantic Segmentation", "Neural NMT System"
     ]) expect(broader(n), n).toEqual([])
     // spans an extractor glued to a name, read on the 49 shared papers: a verb, a noun, a rating, a one-word base
     for (const n of [
@@ -42,8 +49,12 @@ describe("EntityFamily.broaderNames", () => {
       "so-called Stratonovich–Weyl", "available DFT platforms", "associated DGLAP kernels", "sequence prediction problem",
       "collective optimization problem", "favor efficient grain alignment", "implementation word maps",
       "way learning rate", "shallower quantum computing", "1D layer", "deep CNN", "experiment C2F0", "adjacent AB",
-      "Consecutive PoIs", "Convolutional Neural Network", "different CNNs", "Weighted Transformer"
+      "Consecutive PoIs", "different CNNs", "Weighted Transformer"
     ]) expect(broader(n), n).toEqual([])
+    // a title-case phrase reads as its lower case: a subtask candidate, which only two tasks or two metrics take
+    // (a method's `Convolutional Neural Network` is no task: `familyTypesFit` below)
+    expect(broader("Convolutional Neural Network")).toEqual(broader("convolutional neural network"))
+    expect(EntityFamily.familyTypesFit("subtask", "Method", "Method")).toBe(false)
     // a number on a data set is reported as a version candidate, and the types keep it out (below)
     expect(broader("CIFAR-10")).toEqual(["version: CIFAR"])
   })

@@ -11,6 +11,7 @@ import {
   descriptorBase,
   metricHeadBase,
   organisationBase,
+  paperTitle,
   roleBase,
   spells,
   splitPairBase,
@@ -93,6 +94,24 @@ describe("resolvePaper: a name written before its short form", () => {
       e("mini-batch stochastic gradient descent", "Method")
     ]
     expect(run(entities, text).moved.size).toBe(0)
+  })
+
+  it("joins a short form and a mean of its long form written before it: the paper reports the mean by the short form", () => {
+    const text = "The standard metric is the average intersection over union (IU), which we report. Mean IU of 72."
+    const entities = [e("IU", "Metric"), e("average intersection over union", "Metric")]
+    expect(meant(entities, text)("IU")).toBe(meant(entities, text)("average intersection over union"))
+    // a stored short form that another paper spells otherwise keeps its meaning there (`NLP`: natural language
+    // processing elsewhere, natural language parsing here): no join
+    const stored = [e("IU", "Metric", ["mean pixel intersection-over-union"], true), e("average intersection over union", "Metric")]
+    expect(run(stored, text).moved.size).toBe(0)
+  })
+
+  it("near misses: a mean of another kind of thing; `mean` as the second word", () => {
+    // a method's name with `average` before its long form is a variant, as `deep CNNs`
+    const method = "We use average stochastic gradient descent (SGD) to train."
+    expect(run([e("SGD", "Method"), e("average stochastic gradient descent", "Method")], method).moved.size).toBe(0)
+    const second = "the class mean intersection over union (IU) is reported"
+    expect(run([e("IU", "Metric"), e("class mean intersection over union", "Metric")], second).moved.size).toBe(0)
   })
 
   it("near miss: a longer name the text never writes before the short form stays apart", () => {
@@ -408,6 +427,32 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(meant(entities, directions)("translation tasks")).toBe(id("machine translation"))
   })
 
+  it("the one task of the paper with that head, named in its opening twice, takes the bare word; `X of Y` is `Y X`", () => {
+    const sole = "We report ImageNet classification tasks results. On ImageNet classification we are strong. classification"
+    const entities = [e("classification", "Task"), e("ImageNet classification tasks", "Task")]
+    expect(meant(entities, sole)("classification")).toBe(id("ImageNet classification tasks"))
+    const of = "Classification of ImageNet. We study the classification of ImageNet images. Classification is hard."
+    expect(meant([e("Classification", "Task"), e("classification of ImageNet", "Task")], of)("Classification"))
+      .toBe(id("classification of ImageNet"))
+  })
+
+  it("near misses of the one task: named once; a second task with that head later in the paper; absent from the opening", () => {
+    const once = "We report ImageNet classification results. classification"
+    expect(run([e("classification", "Task"), e("ImageNet classification", "Task")], once).moved.size).toBe(0)
+    const second = `ImageNet classification, ImageNet classification. ${"x ".repeat(1500)} scene classification. classification`
+    const three = [e("classification", "Task"), e("ImageNet classification", "Task"), e("scene classification", "Task")]
+    expect(run(three, second).moved.size).toBe(0)
+    const late = `${"x ".repeat(1500)} ImageNet classification, ImageNet classification. classification`
+    expect(run([e("classification", "Task"), e("ImageNet classification", "Task")], late).moved.size).toBe(0)
+    // a bare plural names things, not the task; a letter left of a formula is no word of a task (`p+p measurements`,
+    // read on the shared papers)
+    const plural = "Recent p+p measurements of jets. The p+p measurements agree. Other measurements differ."
+    expect(run([e("measurements", "Task"), e("p measurements", "Task")], plural).moved.size).toBe(0)
+    expect(run([e("measurement", "Task"), e("p measurements", "Task")], plural).moved.size).toBe(0)
+    const plurals = "ImageNet classification and ImageNet classification. Their classifications differ."
+    expect(run([e("classifications", "Task"), e("ImageNet classification", "Task")], plurals).moved.size).toBe(0)
+  })
+
   it("near misses: two tasks named about as often; a task named too rarely; a bare word of another kind", () => {
     const balanced = `${repeat("machine translation", 4)} ${repeat("speech translation", 3)} translation`
     expect(run([e("translation", "Task"), e("machine translation", "Task"), e("speech translation", "Task")], balanced).moved.size)
@@ -415,6 +460,39 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(run([e("classification", "Task"), e("gender classification", "Task")], "gender classification and classification").moved.size)
       .toBe(0)
     expect(run([e("translation", "Method"), e("machine translation", "Task")], text).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: the paper's title as a name of its method", () => {
+  const text = [
+    "---",
+    "title: \"Deep Networks with Internal Selective Attention through Feedback Connections\"",
+    "---",
+    "# Deep Networks with Internal Selective Attention through Feedback Connections Traditional CNNs are stationary.",
+    "So does our Deep Attention Selective Network (dasNet) architecture. We use convolutional neural networks (CNNs)."
+  ].join("\n")
+  const title = "Deep Networks with Internal Selective Attention through Feedback Connections"
+
+  it("joins the title and the method whose defined long form it writes, as a name of this paper only", () => {
+    const entities = [e(title, "Method"), e("dasNet", "Method", ["Deep Attention Selective Network"]), e("CNNs", "Method")]
+    const r = run(entities, text)
+    expect(r.moved.get(id(title))).toBe(id("dasNet"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["title"])
+    expect(r.paperNames.get(id("dasNet"))).toEqual([title])
+    expect(paperTitle(text)).toBe(title)
+    expect(paperTitle("# A Heading\n\ntext")).toBe("A Heading")
+    expect(paperTitle("no title here")).toBeNull()
+  })
+
+  it("near misses: a long form with a word the title lacks; two such definitions; a data set; a short title phrase", () => {
+    const other = text.replace("Deep Attention Selective Network (dasNet)", "Deep Recurrent Attention Network (dasNet)")
+    const entities = [e(title, "Method"), e("dasNet", "Method"), e("CNNs", "Method")]
+    expect(run(entities, other).moved.size).toBe(0)
+    const two = `${text} A Deep Selective Attention Network (DSAN) too.`
+    expect(run([...entities, e("DSAN", "Method")], two).moved.size).toBe(0)
+    expect(run([e(title, "Method"), e("dasNet", "Dataset"), e("CNNs", "Method")], text).moved.size).toBe(0)
+    // three words of the title are a phrase, not the title
+    expect(run([e("Deep Networks with", "Method"), e("dasNet", "Method")], text).moved.size).toBe(0)
   })
 })
 

@@ -18,7 +18,10 @@
  * - the paper's task by its head: a bare task word (`translation`,
  *   `segmentation`, `classification`) is the one task of the paper ending in
  *   it that the paper names far more often than any other (`machine
- *   translation`, `semantic segmentation`);
+ *   translation`, `semantic segmentation`), or the only task of the paper
+ *   with that head (`ImageNet classification`);
+ * - the paper's title as a name of the method it defines (`Deep Networks
+ *   with Internal Selective Attention ...` is dasNet);
  * - words the paper adds to a name: descriptive words before a data head
  *   (`COCO object detection dataset` is `COCO`), an organisation (`MS COCO`),
  *   a metric's value head (`intersection-over-union score`), a role
@@ -54,6 +57,7 @@ export type PaperJoinRule =
   | "generic-head"
   | "prefix"
   | "head-word"
+  | "sole-head"
   | "ellipsis"
   | "depth"
   | "measure-head"
@@ -65,6 +69,7 @@ export type PaperJoinRule =
   | "training-learning"
   | "typo"
   | "split-pair"
+  | "title"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -224,6 +229,37 @@ export const compoundWords = (name: string): string | null => {
  * "classification" once is not about it.
  */
 const MIN_HEAD_COUNT = 3
+
+/**
+ * How often the paper must name a task that is the only one of the paper with that head (`ImageNet classification`,
+ * and no other `... classification`), in its opening too, before a bare head word is taken for it: twice (once may
+ * be a passing mention in the abstract).
+ */
+const SOLE_HEAD_COUNT = 2
+
+/**
+ * The paper's title: the front matter's `title:`, else the first level-one heading (`# Title`); null when the text
+ * has neither.
+ */
+export const paperTitle = (text: string): string | null => {
+  const head = text.slice(0, 3000)
+  const front = /^---\s*\n[\s\S]*?^title:\s*(.+?)\s*$[\s\S]*?^---\s*$/mu.exec(head)
+  const raw = front?.[1] ?? /^#\s+(.+?)\s*$/mu.exec(head)?.[1]
+  if (raw === undefined) return null
+  const t = raw.replace(/^["']|["']$/gu, "").trim()
+  return t === "" ? null : t
+}
+
+/** A name's content words, stemmed (`Deep Attention Selective Networks` -> deep, attent~, select~, network). */
+const contentStems = (name: string): Array<string> =>
+  wordsOf(name).filter((w) => !MINOR.has(w) && /\p{L}/u.test(w)).map((w) => EntityName.stemWord(w))
+
+/** Words `X of Y` read as `Y X` (`classification of imagenet` -> `imagenet classification`): one `of`, one or two words before it. */
+const ofReordered = (words: ReadonlyArray<string>): ReadonlyArray<string> | null => {
+  const at = words.indexOf("of")
+  if (at < 1 || at > 2 || at === words.length - 1 || words.lastIndexOf("of") !== at) return null
+  return [...words.slice(at + 1).filter((w) => w !== "the" && w !== "a" && w !== "an"), ...words.slice(0, at)]
+}
 
 /**
  * Words for a process any paper performs rather than a task a paper is about: a bare `optimization` or
@@ -561,7 +597,10 @@ export const resolvePaper = (
         const words = n.trim().split(/\s+/u)
         const shortWords = d.short.trim().split(/\s+/u)
         const sameStart = shortWords.length > 1 && shortWords[0]!.toLowerCase() === words[0]!.toLowerCase()
-        if (!sameStart && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
+        // (or a mean of a measure, which the short form names as the paper reports it: `average intersection over
+        // union (IU)`, a metric's entity)
+        const mean = words.length >= 3 && /^(?:mean|average)$/iu.test(words[0]!) && MEASURE_TYPES.has(typeOf(e))
+        if (!sameStart && !mean && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
         const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
         if (flatText.includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
       }
@@ -887,6 +926,48 @@ export const resolvePaper = (
   // (`splitPairBase`), when exactly one entity of the paper is named so and it is no task or metric.
   joinByBase(splitPairBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "split-pair")
 
+  // The paper's title as a name of its method: "Deep Networks with Internal Selective Attention through Feedback
+  // Connections" is the paper's dasNet, the method it defines as "Deep Attention Selective Network (dasNet)": every
+  // content word of the definition's long form (three or more) is a word of the title. One such definition only, and
+  // the method is no data set, task or metric.
+  // (The title as written, or its first words, four or more: a heading may run on into the first sentence.)
+  {
+    const title = paperTitle(context.text)
+    const titleWords = title === null ? [] : wordsOf(title)
+    const named = new Set(
+      inputs.filter((e) =>
+        namesOf(e).some((n) => {
+          const w = wordsOf(n)
+          return w.length >= 4 && w.length <= titleWords.length && w.every((x, i) => x === titleWords[i])
+        })
+      ).map((e) => e.entity.id)
+    )
+    if (title !== null && named.size === 1) {
+      const [t] = named
+      // the title as the entity writes it (a run-on heading's first sentence is no part of it)
+      const titleStems = new Set(namesOf(byId.get(t!)!).filter((n) => {
+        const w = wordsOf(n)
+        return w.length >= 4 && w.every((x, i) => x === titleWords[i])
+      }).flatMap(contentStems))
+      const methods = new Set<EntityId>()
+      const longs = new Set<string>()
+      for (const d of definitions) {
+        const words = contentStems(d.long)
+        if (words.length < 3 || !words.every((w) => titleStems.has(w))) continue
+        longs.add(EntityCache.keyOf(d.long))
+        for (const id of [...(byKey.get(EntityCache.keyOf(d.short)) ?? []), ...(byKey.get(EntityCache.keyOf(d.long)) ?? [])]) {
+          if (id !== t && !NOT_MODELS.has(typeOf(byId.get(id)!))) methods.add(groups.find(id))
+        }
+      }
+      if (longs.size === 1 && methods.size === 1) {
+        // the method's own name represents it; the title is its name in this paper only
+        shortened.add(t!)
+        paperOnly.add(t!)
+        join(t!, [...methods][0]!, "title")
+      }
+    }
+  }
+
   // A typing slip: `ParsetNet` written once in a paper that writes `ParseNet` eighteen times (`typoApart`: one
   // lower-case letter in a part of five letters or more). The rare spelling (at most twice) joins the common one
   // (at least three times and twice as often), when exactly one entity of the paper is so close. A name of this paper
@@ -960,25 +1041,44 @@ export const resolvePaper = (
     if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!) && !PROCESS_WORDS.has(w[0]!))) continue
     const head = EntityName.stemWord(bare[0]![0]!)
     const candidates = new Map<EntityId, number>()
+    /** Every task of the paper ending in the head, named in its opening or not. */
+    const ending = new Set<EntityId>()
     for (const b of tasks) {
       if (repOf(b.entity.id) === repOf(a.entity.id)) continue
-      const ends = formsOf(b).some((n) => {
-        const w = wordsOf(n)
-        return w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
-      })
-      // the paper's task is named in its title or abstract; a translation direction (`English-to-German
-      // translation`) is one direction of the task, not the task a bare `translation` names
-      if (!ends || !inOpening(b) || namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
+      // its words, and `X of Y` read as `Y X` (`classification of ImageNet` is ImageNet classification)
+      const ends = formsOf(b).flatMap((n) => [wordsOf(n), ofReordered(wordsOf(n))]).some((w) =>
+        w !== null && w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
+      )
+      if (!ends) continue
+      // a translation direction (`English-to-German translation`) is one direction of the task, not the task a bare
+      // `translation` names
+      if (namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
+      ending.add(repOf(b.entity.id))
+      // the paper's task is named in its title or abstract
+      if (!inOpening(b)) continue
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
     const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
     const [first, second] = ranked
-    if (first === undefined || first[1] < MIN_HEAD_COUNT || (second !== undefined && first[1] < 2 * second[1])) continue
+    if (first === undefined) continue
+    // the task the paper names far more often than any other of that head; or the one task of the paper with that
+    // head at all, named in its opening and at least twice (`ImageNet classification` in a paper whose only
+    // classification task it is)
+    const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
+    // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
+    // task's other words are words, not a letter left of a formula: `p measurements` from `p+p measurements`)
+    const singular = namesOf(a).every((n) => {
+      const w = n.trim().split(/\s+/u)[0]!.toLowerCase()
+      return !/s$/u.test(w) || /(?:sis|ss)$/u.test(w)
+    })
+    const worded = formsOf(byId.get(first[0])!).some((n) => wordsOf(n).length >= 2 && wordsOf(n).every((w) => w.length >= 2))
+    const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT && singular && worded
+    if (!dominant && !sole) continue
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
     paperOnly.add(a.entity.id)
-    joins.push({ from: a.entity.id, to: first[0], rule: "head-word" })
+    joins.push({ from: a.entity.id, to: first[0], rule: dominant ? "head-word" : "sole-head" })
   }
   }
 
