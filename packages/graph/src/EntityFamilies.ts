@@ -188,11 +188,13 @@ export const families: Effect.Effect<ReadonlyMap<string, string>, DuckDbError, D
  * @category families
  */
 export const members = (
-  entityId: string
+  entityId: string,
+  /** The store's links when the caller has them already ({@link broaderOf} with no ids). */
+  known?: ReadonlyMap<string, BroaderLink>
 ): Effect.Effect<ReadonlyArray<{ readonly id: string; readonly label: string; readonly depth: number; readonly rule: string }>, DuckDbError, DuckDb> =>
   Effect.gen(function*() {
     const db = yield* DuckDb
-    const links = yield* broaderOf()
+    const links = known ?? (yield* broaderOf())
     const below = new Map<string, Array<BroaderLink>>()
     for (const l of links.values()) below.set(l.broaderId, [...(below.get(l.broaderId) ?? []), l])
     const out: Array<{ id: string; depth: number; rule: string }> = []

@@ -996,6 +996,25 @@ export class PapersGroup extends HttpApiGroup.make("papers")
 {}
 
 /**
+ * An entity a name finds, with its aliases and its family: the broader entities (nearest first) and the variants
+ * below it (`EntityLookup.lookup`, as `kg entities`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EntityReport = Schema.Struct({
+  id: Schema.String,
+  label: Schema.String,
+  type: Schema.String,
+  aliases: Schema.Array(Schema.String),
+  broader: Schema.Array(Schema.Struct({ id: Schema.String, label: Schema.String, rule: Schema.String })),
+  variants: Schema.Array(Schema.Struct({ id: Schema.String, label: Schema.String, depth: Schema.Number, rule: Schema.String }))
+})
+
+/** @since 0.1.0 @category models */
+export type EntityReport = typeof EntityReport.Type
+
+/**
  * Graph views and L4 patterns.
  *
  * @since 0.1.0
@@ -1028,6 +1047,16 @@ export class GraphGroup extends HttpApiGroup.make("graph")
       }))
       .addSuccess(GraphView)
       .annotate(OpenApi.Description, "The paper similarity graph: each paper linked to its k nearest papers (default 3) by TF-IDF cosine over its text, at minSimilarity (default 0.15) or more; nodes carry their community.")
+  )
+  .add(
+    HttpApiEndpoint.get("entities", "/entities")
+      .setUrlParams(Schema.Struct({ name: NonEmpty, limit: opt(IntParam(1, 200)) }))
+      .addSuccess(Schema.Struct({ name: Schema.String, entities: Schema.Array(EntityReport) }))
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "The entities a name finds (an id, a label or alias by identity key, else labels containing it; at most limit, default 20), each with its aliases, its broader entities and its variants, as `kg entities`."
+      )
   )
   .add(HttpApiEndpoint.get("patterns", "/patterns").addSuccess(Schema.Array(Pattern)))
   .annotate(OpenApi.Title, "Graph")

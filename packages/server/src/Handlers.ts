@@ -23,6 +23,7 @@ import * as Arxiv from "@kg/extraction/Arxiv"
 import type { ShaclValidator } from "@kg/extraction/Shacl"
 import * as Curation from "@kg/graph/Curation"
 import { DuckDb, quoteLiteral } from "@kg/graph/DuckDb"
+import * as EntityLookup from "@kg/graph/EntityLookup"
 import * as Epistemics from "@kg/graph/Epistemics"
 import * as GraphExport from "@kg/graph/GraphExport"
 import * as GraphQueries from "@kg/graph/GraphQueries"
@@ -447,6 +448,14 @@ const GraphLive = HttpApiBuilder.group(KgApi, "graph", (handlers) =>
             minSimilarity: urlParams.minSimilarity ?? 0.15
           })
         }))
+      })))
+    .handle("entities", ({ urlParams }) =>
+      api(Effect.gen(function*() {
+        const wb = yield* Workbench
+        const name = urlParams.name.trim()
+        if (name === "") return yield* new BadRequest({ message: "name needs letters or digits (got only blanks)" })
+        const entities = yield* wb.read(EntityLookup.lookup(name, { limit: urlParams.limit ?? 20 }))
+        return { name, entities }
       })))
     .handle("patterns", () =>
       api(Effect.flatMap(Workbench, (wb) =>

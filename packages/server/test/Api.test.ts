@@ -88,6 +88,7 @@ describe("kg serve: the API", () => {
         "/api/graph/neighbourhood",
         "/api/graph/papers",
         "/api/patterns",
+        "/api/entities",
         "/api/jobs",
         "/api/jobs/upload",
         "/api/jobs/l4",
@@ -100,6 +101,22 @@ describe("kg serve: the API", () => {
     expect(doc.paths["/api/jobs/upload"].post.requestBody.content).toHaveProperty("application/octet-stream")
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearer", "cookie"])
     expect(doc.paths["/api/research"].post.responses["200"].content).toHaveProperty("application/x-ndjson")
+  })
+
+  it("entities: a name finds its entity with aliases, broader entities and variants; a blank name is a 400", async () => {
+    const found = await get(`${api}/entities?name=${encodeURIComponent("text summarization")}`)
+    expect(found.status).toBe(200)
+    const e = found.body.entities.find((x: { id: string }) => x.id.endsWith("/text-summarization"))
+    expect(e, JSON.stringify(found.body)).toBeDefined()
+    expect(e.variants.map((v: { label: string; rule: string }) => `${v.label.toLowerCase()} (${v.rule})`))
+      .toContain("abstractive text summarization (subtask)")
+    // from the variant's side: its family chain names the broader entity
+    const variant = await get(`${api}/entities?name=${encodeURIComponent(e.variants.find((v: { label: string }) => /abstractive/i.test(v.label)).id)}`)
+    expect(variant.body.entities[0].broader[0]).toMatchObject({ id: e.id, rule: "subtask" })
+    expect((await get(`${api}/entities?name=${encodeURIComponent("no such entity anywhere")}`)).body.entities).toEqual([])
+    const blank = await get(`${api}/entities?name=${encodeURIComponent("   ")}`)
+    expect(blank.status).toBe(400)
+    expect(blank.body.message).toMatch(/letters or digits/)
   })
 
   it("jobs: list, one job, its events as SSE, errors for unknown jobs, missing paths and finished jobs", async () => {

@@ -16,6 +16,7 @@ export type PagePassage = Api.PagePassage
 export type GraphView = Api.GraphView
 export type GraphNode = Api.GraphNode
 export type GraphEdge = Api.GraphEdge
+export type EntityReport = Api.EntityReport
 export type Job = Api.Job
 export type JobEvent = Api.JobEvent
 export type Pattern = Api.Pattern

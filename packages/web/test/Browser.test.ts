@@ -193,6 +193,17 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.locator(".node-link").first().click()
     await page.waitForSelector(".crumbs")
     expect(page.url()).toContain("#/paper/")
+    // an entity's family beside the graph: the variants the store holds under it, each a link that centres the graph
+    const entity = "https://w3id.org/kg/id/entity/text-summarization"
+    await page.goto(`${server.url}#/graph?kind=entity&id=${encodeURIComponent(entity)}`)
+    await page.waitForSelector("[data-testid=graph-count]")
+    await page.locator(".node-link", { hasText: /^entity: text summarization/i }).first().focus()
+    await page.waitForSelector("[data-testid=entity-family] .entity-variants li")
+    const variants = await page.locator("[data-testid=entity-family] .entity-variants li").allTextContents()
+    expect(variants.some((v) => /abstractive text summarization \(subtask\)/i.test(v))).toBe(true)
+    await shot(page, "08b-graph-entity-family")
+    await page.locator("[data-testid=entity-family] .entity-variants a", { hasText: /abstractive text summarization/i }).click()
+    await page.waitForURL(/kind=entity&id=.*abstractive-text-summarization/)
     await page.close()
   })
 

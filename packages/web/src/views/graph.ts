@@ -2,7 +2,7 @@
  * Graph views: the neighbourhood of a claim, entity or paper, or the paper similarity graph, drawn on a canvas,
  * capped by the server ("showing N of M") and filtered; every node is also in a list beside the canvas.
  */
-import { getJson, type GraphNode, type GraphView, type PaperDetail } from "../api.js"
+import { type EntityReport, getJson, type GraphNode, type GraphView, type PaperDetail } from "../api.js"
 import { clear, h } from "../dom.js"
 import { communityColour, EDGE_COLOURS, nodeColour, STATUS_COLOURS } from "../graphStyle.js"
 import { askWithinHref, claimHref, errorBox, loading, paperHref, shorten } from "../widgets.js"
@@ -119,6 +119,35 @@ export const graphView = async (main: HTMLElement, params: URLSearchParams): Pro
       ? h("p", { class: "muted" }, "No claims about it in this view.")
       : h("ol", { class: "panel-claims" }, claims.map((c) => claimLink(c.id, c.label, c.status))))
     panel.append(h("p", {}, h("a", { href: `#/graph?kind=entity&id=${encodeURIComponent(n.id)}` }, "Centre the graph on it")))
+    // its aliases and family: the broader entities and the variants (a family finds variants; claims keep the exact entity)
+    const family = h("div", { class: "entity-family", "data-testid": "entity-family" })
+    panel.append(family)
+    try {
+      const found = await getJson<{ name: string; entities: ReadonlyArray<EntityReport> }>("/entities", { name: n.id })
+      if (panelFor !== n.id) return
+      const e = found.entities.find((x) => x.id === n.id)
+      if (e === undefined) return
+      const entityLink = (id: string, label: string) => h("a", { href: `#/graph?kind=entity&id=${encodeURIComponent(id)}` }, label)
+      if (e.aliases.length > 0) family.append(h("p", {}, h("strong", {}, "Also written: "), e.aliases.slice(0, 12).join("; ")))
+      if (e.broader.length > 0) {
+        const chain: Array<Node | string> = [h("strong", {}, "Family: ")]
+        e.broader.forEach((b, i) => chain.push(i === 0 ? "" : " < ", entityLink(b.id, b.label), h("span", { class: "muted" }, ` (${b.rule})`)))
+        family.append(h("p", {}, ...chain))
+      }
+      if (e.variants.length > 0) {
+        family.append(
+          h("p", {}, h("strong", {}, `Variants (${e.variants.length}):`)),
+          h("ul", { class: "entity-variants" }, e.variants.slice(0, 30).map((v) =>
+            h("li", { class: `variant-depth-${Math.min(v.depth, 4)}` }, entityLink(v.id, v.label), h("span", { class: "muted" }, ` (${v.rule})`))
+          ))
+        )
+      }
+      if (e.aliases.length === 0 && e.broader.length === 0 && e.variants.length === 0) {
+        family.append(h("p", { class: "muted" }, "No other names, broader entities or variants stored."))
+      }
+    } catch (err) {
+      family.replaceChildren(errorBox(err))
+    }
   }
   // big graphs get a taller canvas, so their labels stay readable at the fitted zoom
   const height = window.innerWidth < 700 ? 380 : Math.min(900, Math.max(560, 380 + 5 * view.nodes.length))
