@@ -52,7 +52,7 @@ const writePaper = (id: string, texts: ReadonlyArray<string>) =>
 describe("chunk texts", () => {
   it("a cache bounded by bytes drops the least recently used chunk first", () => {
     const cache = new ChunkCache(3 * (2 * (100 + 4 + 2) + 200))
-    const chunk = (n: number) => ({ chunkId: `c#${n}`, paperId: "p1", page: 1, ordinal: n, text: "x".repeat(100) })
+    const chunk = (n: number) => ({ chunkId: `c#${n}`, paperId: "p1", page: 1, ordinal: n, text: "x".repeat(100), sentences: null })
     for (const n of [1, 2, 3]) cache.set(chunk(n))
     expect(cache.size).toBe(3)
     expect(cache.get("c#1")?.ordinal).toBe(1) // c#1 is now the most recent
