@@ -127,11 +127,15 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
     heading: headingBefore(headings, p.start),
     atStart: input.text.slice(0, p.start).trim() === ""
   })
+  const extractions = pieces.map((p, i) => {
+    const extraction = attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
+    // a chunk the chunker did not parse: the sentences of its own text (the extraction has just parsed it)
+    if (p.sentences === undefined) pieces[i] = { ...p, sentences: ChunkSentences.ofText(nlp, p.text) }
+    return extraction
+  })
   return {
     pieces,
-    extractions: pieces.map((p, i) =>
-      attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
-    ),
+    extractions,
     record: attempt(() => record(nlp, input.paperId, input.title, recordText(input.text), sentencesOf(pieces, parsed)))
   }
 }
