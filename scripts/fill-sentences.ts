@@ -53,7 +53,7 @@ const program = Effect.gen(function*() {
     ...result,
     left: after.missing,
     cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
-    cpuMsPerChunk: Math.round((cpu.user + cpu.system) / 1e3 / Math.max(1, result.filled) * 100) / 100
+    cpuMsPerChunk: result.filled === 0 ? null : Math.round((cpu.user + cpu.system) / 1e3 / result.filled * 100) / 100
   }))
 })
 
