@@ -19,6 +19,8 @@
  * code answer for answer. With `--repeat N` each round is also printed alone
  * (research p50 / p95 and CPU): from the second round on, the chunks' sentences
  * and their facts are memoised, so the difference is what parsing them costs.
+ * `textWorkPerQuestion`: the `NlpService` calls of the timed questions and their
+ * CPU (`sentencize`: evidence chunks split at query time; `terms`).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -110,7 +112,36 @@ const timedDb = Layer.effect(
   }))
 )
 
-const base = Layer.mergeAll(NlpService.layer, EmbeddingsLive.layerOffline())
+/**
+ * The text work of the timed questions, by `NlpService` method: calls and CPU milliseconds (the methods are
+ * synchronous, so each call's CPU is its own): `sentencize` is the evidence chunks split at query time (none where
+ * the store has their sentences, schema 14), `terms` the index terms of sentences and questions.
+ */
+const textWork = new Map<string, { calls: number; ms: number }>()
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e3
+}
+const counted = <A extends ReadonlyArray<unknown>, B>(name: string, f: (...a: A) => B) => (...a: A): B => {
+  if (!recording) return f(...a)
+  const t0 = cpuMs()
+  try {
+    return f(...a)
+  } finally {
+    const w = textWork.get(name) ?? { calls: 0, ms: 0 }
+    textWork.set(name, { calls: w.calls + 1, ms: w.ms + cpuMs() - t0 })
+  }
+}
+const countedNlp = Layer.effect(
+  NlpService.NlpService,
+  Effect.map(NlpService.NlpService, (nlp) => ({
+    ...nlp,
+    sentencize: counted("sentencize", nlp.sentencize),
+    terms: counted("terms", nlp.terms)
+  }))
+).pipe(Layer.provide(NlpService.layer))
+
+const base = Layer.mergeAll(countedNlp, EmbeddingsLive.layerOffline())
 const store = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
   Store.layer({ path: DB, embeddingDimension: e.dimension, embeddingModel: e.model, readOnly: true })
 ))
@@ -140,12 +171,17 @@ const program = Effect.gen(function*() {
   const search: Array<number> = []
   const research: Array<number> = []
   const answers: Array<unknown> = []
-  const rounds: Array<{ readonly research: Array<number>; cpuSeconds: number }> = []
+  const rounds: Array<{ readonly research: Array<number>; cpuSeconds: number; text: Record<string, unknown> }> = []
+  const perQuestionText = (count: number) =>
+    Object.fromEntries(
+      Array.from(textWork).map(([k, v]) => [k, { calls: Math.round(v.calls / count * 10) / 10, cpuMs: Math.round(v.ms / count * 10) / 10 }])
+    )
   let failures = 0
   for (let round = 0; round < REPEAT; round++) {
     const roundCpu = process.cpuUsage()
     const inRound: Array<number> = []
-    rounds.push({ research: inRound, cpuSeconds: 0 })
+    rounds.push({ research: inRound, cpuSeconds: 0, text: {} })
+    textWork.clear()
     for (const q of questions) {
       const s0 = performance.now()
       yield* retrieval.search("chunks", q, { k: 10 })
@@ -163,6 +199,7 @@ const program = Effect.gen(function*() {
     }
     const used = process.cpuUsage(roundCpu)
     rounds[round]!.cpuSeconds = Math.round((used.user + used.system) / 1e5) / 10
+    rounds[round]!.text = perQuestionText(questions.length)
   }
   const cpu = process.cpuUsage(cpu0)
   const n = research.length
@@ -185,13 +222,16 @@ const program = Effect.gen(function*() {
     rounds: REPEAT > 1
       ? rounds.map((r) => ({
         researchMs: { p50: Math.round(percentile(r.research, 0.5)), p95: Math.round(percentile(r.research, 0.95)) },
-        cpuSeconds: r.cpuSeconds
+        cpuSeconds: r.cpuSeconds,
+        textWorkPerQuestion: r.text
       }))
       : undefined,
     spansMsPerQuestion: perQuestion(spanMs),
     duckdbMsPerQuestion: Object.fromEntries(
       Array.from(sqlMs).sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { ms: Math.round(v.ms / n), statements: Math.round(v.n / n * 10) / 10 }])
     ),
+    // the first round's (with --repeat, each round's is under `rounds`)
+    textWorkPerQuestion: rounds[0]!.text,
     cpuSecondsTimed: Math.round((cpu.user + cpu.system) / 1e5) / 10,
     load: { start: loadStart.map((x) => Math.round(x * 10) / 10), end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024)

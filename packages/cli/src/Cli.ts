@@ -30,6 +30,7 @@ import { publishCommand } from "./commands/publish.js"
 import { removeCommand } from "./commands/remove.js"
 import { researchCommand } from "./commands/research.js"
 import { retractCommand } from "./commands/retract.js"
+import { sentencesCommand } from "./commands/sentences.js"
 import { serveCommand } from "./commands/serve.js"
 import { statsCommand } from "./commands/stats.js"
 import { trainCommand } from "./commands/train.js"
@@ -48,6 +49,7 @@ export const commands = [
   workerCommand,
   fetchCommand,
   statsCommand,
+  sentencesCommand,
   papersCommand,
   entitiesCommand,
   configCommand,

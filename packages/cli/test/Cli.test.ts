@@ -304,7 +304,7 @@ describe("kg extract with the offline worker thread", () => {
       expect(b.code, b.stderr).toBe(0)
       expect(b.stderr).not.toContain("on a worker thread")
       const queries = {
-        chunks: "SELECT chunk_id, paper_id, ordinal, page, start_char, end_char, text, embedding FROM chunks ORDER BY ALL",
+        chunks: "SELECT chunk_id, paper_id, ordinal, page, start_char, end_char, text, embedding, sentences FROM chunks ORDER BY ALL",
         claims: "SELECT claim_id, text, metric, value, conditions, domain_tags, confidence, status FROM claims ORDER BY ALL",
         sources: "SELECT * FROM claim_sources ORDER BY ALL",
         entities: "SELECT * FROM entities ORDER BY ALL",

@@ -107,7 +107,9 @@ export const PaperWork = Schema.Struct({
       start: Schema.Number,
       end: Schema.Number,
       text: Schema.String,
-      tokenCount: Schema.Number
+      tokenCount: Schema.Number,
+      /** The chunk's sentences and finding cues as the store keeps them (`ChunkSentences`), when the runner parsed them. */
+      sentences: Schema.optionalWith(Schema.String, { exact: true })
     })),
     extractions: Schema.Array(failedOr(ExtractionResultJson)),
     record: failedOr(RecordFieldsJson)
@@ -305,7 +307,14 @@ export const extractAnswers = (
   })
 
 const toPreparedSchema = (prepared: PreparedDocument): NonNullable<PaperWork["prepared"]> => ({
-  pieces: prepared.pieces.map((p) => ({ page: p.page, start: p.start, end: p.end, text: p.text, tokenCount: p.tokenCount })),
+  pieces: prepared.pieces.map((p) => ({
+    page: p.page,
+    start: p.start,
+    end: p.end,
+    text: p.text,
+    tokenCount: p.tokenCount,
+    ...(p.sentences === undefined ? {} : { sentences: p.sentences })
+  })),
   extractions: prepared.extractions.map((e) => ("ok" in e ? { ok: e.ok } : { error: e.error })),
   record: "ok" in prepared.record ? { ok: prepared.record.ok } : { error: prepared.record.error }
 })

@@ -105,7 +105,12 @@ export class Chunk extends Schema.Class<Chunk>("Chunk")({
   startChar: Schema.Int,
   endChar: Schema.Int,
   text: Schema.String,
-  tokenCount: Schema.Int
+  tokenCount: Schema.Int,
+  /**
+   * The chunk's sentences and their finding cues in their stored form (`@kg/extraction/ChunkSentences`), when the
+   * extractor parsed them; absent otherwise (answers then split the text themselves).
+   */
+  sentences: Schema.optional(Schema.String)
 }) {}
 
 // ---------------------------------------------------------------------------

@@ -123,6 +123,8 @@ export interface PreparedDocument {
     readonly end: number
     readonly text: string
     readonly tokenCount: number
+    /** The chunk's sentences and finding cues in the stored form (`ChunkSentences`), when the preparer parsed them. */
+    readonly sentences?: string
   }>
   readonly extractions: ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>
   readonly record: { readonly ok: RecordFields } | { readonly error: string }

@@ -46,6 +46,7 @@ import { chunkInWindows, MAX_RECORD_CHARS as RECORD_CHARS, recordText } from "./
 import { paperFindings } from "./Findings.js"
 import { type ChunkContext, type ChunkExtraction, ExtractionFailed, Extractor } from "./Extractor.js"
 import type { SourceDocument } from "./Ingest.js"
+import * as ChunkSentences from "./ChunkSentences.js"
 import * as OfflineSections from "./internal/offlineSections.js"
 import { checkLlmClaim } from "./internal/roles/check.js"
 import { FALLBACK_TYPE } from "./internal/rdfVocabulary.js"
@@ -618,7 +619,8 @@ export const extractPaper = (
           startChar: piece.start,
           endChar: piece.end,
           text: piece.text,
-          tokenCount: piece.tokenCount
+          tokenCount: piece.tokenCount,
+          ...(piece.sentences === undefined ? {} : { sentences: piece.sentences })
         })
       )
     const total = chunks.length
@@ -669,7 +671,13 @@ export const extractPaper = (
       for (const e of memo.values()) if (e !== null) stored.add(e.id)
       const bundle = yield* assemble(
         paper,
-        collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal),
+        // every chunk is stored with its sentences and their finding cues (read by answers): those of the document's
+        // parse when the chunks were prepared elsewhere, else of the chunk's text (its parse is often still memoised)
+        collected.sort((a, b) => a.chunk.ordinal - b.chunk.ordinal).map((o) =>
+          o.chunk.sentences !== undefined
+            ? o
+            : { ...o, chunk: Chunk.make({ ...o.chunk, sentences: ChunkSentences.ofText(nlp, o.chunk.text) }) }
+        ),
         record.record,
         options,
         { text: doc.text, stored }

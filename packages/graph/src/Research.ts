@@ -966,7 +966,10 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   // Stage 3: findings, shape and synthesis
   const candidates = [
     ...first.candidates,
-    ...yield* Effect.sync(() => sentenceCandidates(nlp, evidence)).pipe(Effect.withSpan("Research.sentenceCandidates"))
+    // with the sentences stored with the chunks read for this question (schema 14), where the store has them
+    ...yield* Effect.sync(() => sentenceCandidates(nlp, evidence, chunkReader(db, idx.signature).held)).pipe(
+      Effect.withSpan("Research.sentenceCandidates")
+    )
   ]
   const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
     ...RESEARCH_LIMITS,
@@ -1191,7 +1194,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
     )
   }
 
-  const candidates = [...findings, ...sentenceCandidates(nlp, evidence)]
+  const candidates = [...findings, ...sentenceCandidates(nlp, evidence, chunkReader(db, idx.signature).held)]
   const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
     ...ASK_LIMITS,
     sentences: options.maxSentences ?? ASK_LIMITS.sentences

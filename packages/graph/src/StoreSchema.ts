@@ -27,7 +27,7 @@ import { ddlClaimLinkKeys } from "./internal/claims/linkKeys.js"
  * @since 0.1.0
  * @category constants
  */
-export const CURRENT_VERSION = 13
+export const CURRENT_VERSION = 14
 
 /**
  * The store's tables, in a safe creation order. `meta` first.
@@ -404,8 +404,25 @@ export const migrations: ReadonlyArray<Migration> = [
       Effect.gen(function*() {
         for (const statement of ddlClaimLinkKeys) yield* db.run(statement)
       })
+  },
+  {
+    to: 14,
+    description:
+      "chunk sentences: each chunk's sentences and their finding cues (chunks.sentences), written at extraction and read by answers",
+    up: ({ db }) => db.run(ddlChunkSentences)
   }
 ]
+
+/**
+ * Migration 14: `chunks.sentences`, each chunk's sentences (offsets into its
+ * text) and their finding cues, in the form `@kg/extraction/ChunkSentences`
+ * writes; NULL for chunks written before (answers split those at query time,
+ * and `kg sentences` fills them in).
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const ddlChunkSentences = "ALTER TABLE chunks ADD COLUMN sentences VARCHAR"
 
 /**
  * The statements of migration 3 that need no data from TypeScript (see

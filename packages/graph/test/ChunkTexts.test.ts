@@ -52,7 +52,7 @@ const writePaper = (id: string, texts: ReadonlyArray<string>) =>
 describe("chunk texts", () => {
   it("a cache bounded by bytes drops the least recently used chunk first", () => {
     const cache = new ChunkCache(3 * (2 * (100 + 4 + 2) + 200))
-    const chunk = (n: number) => ({ chunkId: `c#${n}`, paperId: "p1", page: 1, ordinal: n, text: "x".repeat(100) })
+    const chunk = (n: number) => ({ chunkId: `c#${n}`, paperId: "p1", page: 1, ordinal: n, text: "x".repeat(100), sentences: null })
     for (const n of [1, 2, 3]) cache.set(chunk(n))
     expect(cache.size).toBe(3)
     expect(cache.get("c#1")?.ordinal).toBe(1) // c#1 is now the most recent
@@ -76,8 +76,15 @@ describe("chunk texts", () => {
       const direct = yield* uncachedReader(db).read(ids)
       const first = yield* chunkReader(db, before).read(ids)
       expect(Array.from(first.values())).toEqual(Array.from(direct.values()))
-      expect(first.get("p1#1")).toEqual({ chunkId: "p1#1", paperId: "p1", page: 2, ordinal: 1, text: "The second passage, on page two." })
+      expect(first.get("p1#1")).toEqual({ chunkId: "p1#1", paperId: "p1", page: 2, ordinal: 1, text: "The second passage, on page two.", sentences: null })
       expect(first.has("p1#9")).toBe(false)
+      // what a reader holds: what it read (the uncached reader) or what the cache has, without reading the store
+      const unread = uncachedReader(db)
+      expect(unread.held("p1#1")).toBeUndefined()
+      yield* unread.read(["p1#1"])
+      expect(unread.held("p1#1")?.text).toBe("The second passage, on page two.")
+      expect(chunkReader(db, before).held("p1#0")?.text).toBe("The first passage of the paper.")
+      expect(chunkReader(db, before).held("p1#9")).toBeUndefined()
       const cache = cacheOf(db)!
       const hits = cache.hits
       const again = yield* chunkReader(db, before).read(ids)

@@ -152,6 +152,12 @@ export const entries: ReadonlyArray<Entry> = [
     examples: ["kg stats", "kg stats --db papers.duckdb --json"]
   },
   {
+    name: "sentences",
+    group: "maintain",
+    summary: "store each chunk's sentences and finding cues where missing (stores before schema 14), so answers need not parse them",
+    examples: ["kg sentences --db papers.duckdb", "kg sentences --db big.duckdb --batch 5000 --limit 100000 --json"]
+  },
+  {
     name: "publish",
     group: "maintain",
     summary: "a consistent snapshot of the store for read replicas (kg serve --read-only --db <folder> follows it)",

@@ -9,6 +9,7 @@
  */
 import type { PaperId } from "@kg/core/Domain"
 import type * as NlpService from "@kg/core/NlpService"
+import * as ChunkSentences from "../ChunkSentences.js"
 import * as OfflineExtractor from "../OfflineExtractor.js"
 import * as PaperRecordOffline from "../PaperRecordOffline.js"
 import { chunkInWindows, recordText } from "./chunkWindows.js"
@@ -26,6 +27,8 @@ export interface Piece {
   readonly end: number
   readonly text: string
   readonly tokenCount: number
+  /** The chunk's sentences (from the document's parse) and their finding cues, as `ChunkSentences` stores them. */
+  readonly sentences?: string
 }
 
 /** The answer to a `paper` request. */
@@ -105,14 +108,17 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
   for (const span of spans) {
     const slice = input.text.slice(span.start, span.end)
     for (const piece of chunkInWindows<NlpService.TextChunk>(chunker, slice, input.config)) {
+      const own = "tokens" in piece ? piece as NlpService.ParsedChunk : null
       pieces.push({
         page: span.page,
         start: span.start + piece.start,
         end: span.start + piece.end,
         text: piece.text,
-        tokenCount: piece.tokenCount
+        tokenCount: piece.tokenCount,
+        // stored with the chunk, so that answers read them instead of parsing the chunk again
+        ...(own === null ? {} : { sentences: ChunkSentences.encode(piece.text, own.sentences) })
       })
-      parsed.push("tokens" in piece ? piece as NlpService.ParsedChunk : null)
+      parsed.push(own)
     }
   }
   // the section each chunk starts in, as `Pipeline.extractPaper` gives it
@@ -121,11 +127,15 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
     heading: headingBefore(headings, p.start),
     atStart: input.text.slice(0, p.start).trim() === ""
   })
+  const extractions = pieces.map((p, i) => {
+    const extraction = attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
+    // a chunk the chunker did not parse: the sentences of its own text (the extraction has just parsed it)
+    if (p.sentences === undefined) pieces[i] = { ...p, sentences: ChunkSentences.ofText(nlp, p.text) }
+    return extraction
+  })
   return {
     pieces,
-    extractions: pieces.map((p, i) =>
-      attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))
-    ),
+    extractions,
     record: attempt(() => record(nlp, input.paperId, input.title, recordText(input.text), sentencesOf(pieces, parsed)))
   }
 }

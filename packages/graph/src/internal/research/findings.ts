@@ -11,6 +11,7 @@
  */
 import type { Finding } from "@kg/core/Domain"
 import type { NlpService } from "@kg/core/NlpService"
+import * as ChunkSentences from "@kg/extraction/ChunkSentences"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
@@ -214,10 +215,20 @@ const memoOf = (nlp: NlpService["Type"]): Memo => {
   return memo
 }
 
-const sentenceFacts = (nlp: NlpService["Type"], quote: string): SentenceFacts =>
+/**
+ * The facts of a sentence (memoised by its text); `known`, when given (a stored finding cue, see
+ * `ChunkSentences`), holds its `findingScore`, which then need not be computed.
+ */
+const sentenceFacts = (
+  nlp: NlpService["Type"],
+  quote: string,
+  known?: { readonly cue: number | undefined }
+): SentenceFacts =>
   memoOf(nlp).sentences.get(quote, () => {
     const ok = quotable(quote)
-    let cues: { readonly score: number | undefined } | undefined
+    let cues: { readonly score: number | undefined } | undefined = known === undefined
+      ? undefined
+      : { score: ok ? known.cue : undefined }
     let namePieces: ReadonlyArray<string> | undefined
     return {
       quotable: ok,
@@ -228,9 +239,27 @@ const sentenceFacts = (nlp: NlpService["Type"], quote: string): SentenceFacts =>
     }
   })
 
-/** The sentences of a chunk's text as candidates take them: each sentence, and its part after an "Abstract" marker. */
-const chunkSentences = (nlp: NlpService["Type"], text: string): ReadonlyArray<string> =>
-  memoOf(nlp).chunks.get(text, () => {
+/**
+ * The sentences of a chunk's text as candidates take them: each sentence, and its part after an "Abstract" marker.
+ * With the chunk's stored sentences (`stored`, see `ChunkSentences`), those, and their stored finding cues are
+ * handed to the sentences' facts; else (nothing stored, or not a valid stored form) `sentencize` of the text,
+ * memoised.
+ */
+const chunkSentences = (nlp: NlpService["Type"], text: string, stored?: string | null): ReadonlyArray<string> => {
+  const decoded = stored === null || stored === undefined ? undefined : ChunkSentences.decode(stored, text)
+  if (decoded !== undefined) {
+    const out: Array<string> = []
+    for (const s of decoded) {
+      const sentence = text.slice(s.start, s.end)
+      out.push(sentence)
+      const quote = sentence.trim()
+      if (s.cue !== null && quote !== "") sentenceFacts(nlp, quote, { cue: s.cue })
+      const tail = afterAbstractMarker(sentence)
+      if (tail !== undefined) out.push(tail)
+    }
+    return out
+  }
+  return memoOf(nlp).chunks.get(text, () => {
     const out: Array<string> = []
     for (const s of nlp.sentencize(text)) {
       out.push(s.text)
@@ -239,6 +268,7 @@ const chunkSentences = (nlp: NlpService["Type"], text: string): ReadonlyArray<st
     }
     return out
   })
+}
 
 /** The name pieces of a chunk's text (a candidate's context: with its paper's title, `pieces(title + " " + text)`). */
 const chunkPieces = (nlp: NlpService["Type"], text: string): ReadonlyArray<string> =>
@@ -251,10 +281,15 @@ const afterAbstractMarker = (s: string): string | undefined => {
   return s.slice(m.index + m[0].length)
 }
 
-/** Candidates of evidence chunks: their focus quotes (claims, record sentences) and every sentence. */
+/**
+ * Candidates of evidence chunks: their focus quotes (claims, record sentences) and every sentence. `stored` gives a
+ * chunk's stored sentences where the caller holds them (`ChunkReader.held`): they are used when stored for the same
+ * text, and the text is split otherwise.
+ */
 export const sentenceCandidates = (
   nlp: NlpService["Type"],
-  evidence: ReadonlyArray<Evidence>
+  evidence: ReadonlyArray<Evidence>,
+  stored?: (chunkId: string) => { readonly text: string; readonly sentences: string | null } | undefined
 ): ReadonlyArray<Candidate> => {
   const best = evidence.reduce((m, e) => Math.max(m, e.score), 0)
   const out: Array<Candidate> = []
@@ -266,7 +301,10 @@ export const sentenceCandidates = (
       out.push({ paperId: e.paperId, chunkId: e.chunkId, page: e.page, quote: q, chunkText: e.text, claimId, fields: NO_FIELDS, layer: e.layer, retrieval, record })
     }
     for (const f of e.focus) add(f.quote, f.claimId, f.claimId === null && e.layer === "L2")
-    for (const sentence of chunkSentences(nlp, e.text)) add(sentence, null)
+    const held = stored?.(e.chunkId)
+    for (const sentence of chunkSentences(nlp, e.text, held !== undefined && held.text === e.text ? held.sentences : null)) {
+      add(sentence, null)
+    }
   }
   return out
 }

@@ -30,11 +30,18 @@ export interface StoredChunk {
   readonly page: number | null
   readonly ordinal: number
   readonly text: string
+  /** Its sentences and their finding cues as stored (`@kg/extraction/ChunkSentences`); null when none are stored. */
+  readonly sentences: string | null
 }
 
 /** Reads chunks by id; ids not in the store are absent from the map. */
 export interface ChunkReader {
   readonly read: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, StoredChunk>, DuckDbError>
+  /**
+   * A chunk this reader (or the cache it reads through) holds already, without reading the store: undefined when
+   * it holds none (answers then do without what the store has of the chunk, such as its stored sentences).
+   */
+  readonly held: (id: string) => StoredChunk | undefined
 }
 
 /**
@@ -44,7 +51,8 @@ export interface ChunkReader {
 export const CHUNK_CACHE_BYTES = 48 * 1024 * 1024
 
 /** Bytes a cached chunk is counted for: its strings (two bytes a character) and ~200 bytes of objects. */
-const sizeOf = (c: StoredChunk): number => 2 * (c.text.length + c.chunkId.length + c.paperId.length) + 200
+const sizeOf = (c: StoredChunk): number =>
+  2 * (c.text.length + c.chunkId.length + c.paperId.length + (c.sentences?.length ?? 0)) + 200
 
 /** A least-recently-used map bounded by the bytes of its values. */
 export class ChunkCache {
@@ -69,6 +77,10 @@ export class ChunkCache {
     this.entries.delete(id)
     this.entries.set(id, hit)
     return hit
+  }
+  /** The cached chunk, if any, without counting a hit or a miss or refreshing its place. */
+  peek(id: string): StoredChunk | undefined {
+    return this.entries.get(id)
   }
   set(c: StoredChunk): void {
     const size = sizeOf(c)
@@ -102,19 +114,34 @@ const caches = new WeakMap<DuckDbService, Cached>()
 /** The rows of the given chunk ids, in batches (see `queryIn`). */
 const readStore = (db: DuckDbService, ids: ReadonlyArray<string>) =>
   Effect.map(
-    queryIn<{ id: string; paper: string; page: number | null; ordinal: number | bigint; text: string }>(
+    queryIn<{ id: string; paper: string; page: number | null; ordinal: number | bigint; text: string; sentences: string | null }>(
       db,
       ids,
-      (list) => `SELECT chunk_id AS id, paper_id AS paper, page, ordinal, text FROM chunks WHERE chunk_id IN ${list}`
+      (list) => `SELECT chunk_id AS id, paper_id AS paper, page, ordinal, text, sentences FROM chunks WHERE chunk_id IN ${list}`
     ),
     (rows) =>
-      rows.map((r): StoredChunk => ({ chunkId: r.id, paperId: r.paper, page: r.page, ordinal: Number(r.ordinal), text: r.text }))
+      rows.map((r): StoredChunk => ({
+        chunkId: r.id,
+        paperId: r.paper,
+        page: r.page,
+        ordinal: Number(r.ordinal),
+        text: r.text,
+        sentences: r.sentences
+      }))
   )
 
-/** A reader of the store without a cache. */
-export const uncachedReader = (db: DuckDbService): ChunkReader => ({
-  read: (ids) => Effect.map(readStore(db, ids), (rows) => new Map(rows.map((r) => [r.chunkId, r] as const)))
-})
+/** A reader of the store without a cache (it holds what it read, for {@link ChunkReader.held}). */
+export const uncachedReader = (db: DuckDbService): ChunkReader => {
+  const seen = new Map<string, StoredChunk>()
+  return {
+    read: (ids) =>
+      Effect.map(readStore(db, ids), (rows) => {
+        for (const r of rows) seen.set(r.chunkId, r)
+        return new Map(rows.map((r) => [r.chunkId, r] as const))
+      }),
+    held: (id) => seen.get(id)
+  }
+}
 
 /** The process's cache of `db`'s chunks (made on first use); for tests and measurements. */
 export const cacheOf = (db: DuckDbService): ChunkCache | undefined => caches.get(db)?.cache
@@ -138,7 +165,10 @@ export const chunkReader = (db: DuckDbService, signature: StoreSignature | undef
   const mine = entry.signature
   // a reader of an older state (a question begun before the store changed) neither reads nor fills the cache
   const current = () => entry.signature === mine
+  // what this reader read when the cache could not keep it (a reader of an older state, or a chunk past the bound)
+  const own = new Map<string, StoredChunk>()
   return {
+    held: (id) => (current() ? entry.cache.peek(id) : undefined) ?? own.get(id),
     read: (ids) =>
       Effect.gen(function*() {
         const out = new Map<string, StoredChunk>()
@@ -155,6 +185,7 @@ export const chunkReader = (db: DuckDbService, signature: StoreSignature | undef
         const fill = current()
         for (const row of rows) {
           if (fill) entry.cache.set(row)
+          else own.set(row.chunkId, row)
           out.set(row.chunkId, row)
         }
         return out

@@ -211,7 +211,8 @@ export const writeRows = (
         c.endChar,
         c.text,
         c.tokenCount,
-        embedding
+        embedding,
+        c.sentences ?? null
       ])
     )
 

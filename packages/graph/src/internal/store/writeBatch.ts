@@ -438,7 +438,7 @@ export const make = (
       pending.paper_records.push([paperId, r.studied, r.method, r.findings, r.domainTags, r.provider, r.model])
     }
     for (const { chunk: c, embedding } of bundle.chunks) {
-      pending.chunks.push([c.id, paperId, c.ordinal, c.page, c.startChar, c.endChar, c.text, c.tokenCount, embedding])
+      pending.chunks.push([c.id, paperId, c.ordinal, c.page, c.startChar, c.endChar, c.text, c.tokenCount, embedding, c.sentences ?? null])
     }
 
     const entityRows = uniqueBy(bundle.entities, ({ entity }) => entity.id)
