@@ -32,6 +32,8 @@ import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
 import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
 import type { InvalidBundleError, PaperBundle } from "../../Store.js"
 import { lookupStored } from "./lookup.js"
+import { markRunStale } from "../../EntityFamilies.js"
+import { readTextRows } from "./textRows.js"
 
 /** When a batch is written. @internal */
 export interface WriteBatchLimits {
@@ -179,6 +181,11 @@ export const make = (
     readonly validate: (bundle: PaperBundle) => Effect.Effect<void, InvalidBundleError>
     /** Write one paper alone (the fallback when a batch's transaction fails). */
     readonly writeOne: (bundle: PaperBundle) => Effect.Effect<unknown, DuckDbError | InvalidBundleError>
+    /**
+     * Gets the ids of the entities whose names the batch's papers add (new entities, new aliases), for the run's
+     * refresh of entity families (`EntityFamilies.refreshRun`); each group marks the store for it.
+     */
+    readonly namesChanged?: Set<string> | undefined
   }
 ): WriteBatch => {
   const limits: WriteBatchLimits = { ...defaultWriteBatchLimits, ...options.limits }
@@ -267,19 +274,26 @@ export const make = (
       "SELECT ((SELECT count(*) FROM entities) + (SELECT count(*) FROM entity_aliases) + (SELECT count(*) FROM claims))::BIGINT AS n"
     )
     if (Number(n?.n ?? 0) > limits.maxMemoRows) return
-    const keys = yield* query<{ key: string | null; id: string; rank: number }>(
-      "SELECT entity_key AS key, entity_id AS id, 0 AS rank FROM entities UNION ALL SELECT alias_key, entity_id, 1 FROM entity_aliases"
+    // one string per 100k rows (`readTextRows`): most of a row-by-row read's cost was converting the rows
+    queries++
+    const keys = yield* readTextRows(
+      db,
+      "SELECT entity_key, entity_id, '0' FROM entities UNION ALL SELECT alias_key, entity_id, '1' FROM entity_aliases",
+      3,
+      [],
+      Number(n?.n ?? 0)
     )
     const best = new Map<string, { readonly rank: 0 | 1; readonly id: string }>()
     const entityIds = new Set<string>()
-    for (const r of keys) {
-      if (r.rank === 0) entityIds.add(r.id)
-      if (r.key === null) continue
-      const rank: 0 | 1 = r.rank === 0 ? 0 : 1
-      const b = best.get(r.key)
-      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(r.id, b.id) < 0)) best.set(r.key, { rank, id: r.id })
+    for (const [key, id, r] of keys) {
+      const rank: 0 | 1 = r === "0" ? 0 : 1
+      if (rank === 0) entityIds.add(id!)
+      if (key === null) continue
+      const b = best.get(key)
+      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(id!, b.id) < 0)) best.set(key, { rank, id: id! })
     }
-    const claimIds = new Set((yield* query<{ id: string }>("SELECT claim_id AS id FROM claims")).map((r) => r.id))
+    queries++
+    const claimIds = new Set((yield* readTextRows(db, "SELECT claim_id FROM claims", 1, [], Number(n?.n ?? 0))).map((r) => r[0]!))
     memo = { best, entityIds, claimIds }
   })
 
@@ -334,21 +348,26 @@ export const make = (
    * store). Only with the memo, and for at most `BULK_MAX_ENTITIES` stored entities, so memory stays bounded.
    */
   const learnAllEntities = Effect.gen(function*() {
-    const found = yield* query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
-      `SELECT 'e' AS k, entity_id AS a, label AS b, type AS c, NULL::INTEGER AS n FROM entities
-       UNION ALL SELECT 'a', entity_id, alias, NULL, NULL FROM entity_aliases
-       UNION ALL SELECT 'v', entity_id, type, NULL, sum(votes)::INTEGER FROM entity_type_votes GROUP BY entity_id, type`
+    queries++
+    const found = yield* readTextRows(
+      db,
+      `SELECT 'e', entity_id, label, type FROM entities
+       UNION ALL SELECT 'a', entity_id, alias, NULL FROM entity_aliases
+       UNION ALL SELECT 'v', entity_id, type, sum(votes)::INTEGER::VARCHAR FROM entity_type_votes GROUP BY entity_id, type`,
+      4,
+      [],
+      3 * (memo?.entityIds.size ?? 0)
     )
     const fresh = new Map<string, EntityState>()
-    for (const r of found) {
-      if (r.k !== "e" || entities.has(r.a)) continue
-      fresh.set(r.a, { exists: true, storedType: r.c!, label: r.b!, type: r.c!, votes: new Map(), aliases: new Set() })
+    for (const [k, a, b, c] of found) {
+      if (k !== "e" || entities.has(a!)) continue
+      fresh.set(a!, { exists: true, storedType: c!, label: b!, type: c!, votes: new Map(), aliases: new Set() })
     }
-    for (const r of found) {
-      const s = fresh.get(r.a)
+    for (const [k, a, b, c] of found) {
+      const s = fresh.get(a!)
       if (s === undefined) continue
-      if (r.k === "a") s.aliases.add(r.b!)
-      else if (r.k === "v") s.votes.set(r.b!, Number(r.n))
+      if (k === "a") s.aliases.add(b!)
+      else if (k === "v") s.votes.set(b!, Number(c))
     }
     for (const [id, s] of fresh) entities.set(id, s)
   })
@@ -452,6 +471,7 @@ export const make = (
       s.type = e.type
       const k = key ?? keyOf(e.label)
       pending.entities.push({ id: e.id, row: [e.id, e.label, e.type, normalizedLabel, k] })
+      options.namesChanged?.add(e.id)
       hit(k, 0, e.id)
     }
     for (
@@ -467,6 +487,7 @@ export const make = (
       s.aliases.add(a.alias)
       const k = keyOf(a.alias)
       pending.entity_aliases.push([a.id, a.alias, normalizeLabel(a.alias), k])
+      options.namesChanged?.add(a.id)
       hit(k, 1, a.id)
     }
     for (const { entity: e, typeVotes } of entityRows) {
@@ -575,6 +596,8 @@ export const make = (
     // New entities with the type the votes gave them by the end of the batch.
     yield* append("entities", p.entities.map(({ id, row }) => [row[0]!, row[1]!, entities.get(id)!.type, row[3]!, row[4]!]))
     yield* append("entity_aliases", p.entity_aliases)
+    // the entity families of these names are computed at the end of the run (`EntityFamilies.refreshRun`)
+    if (p.entities.length > 0 || p.entity_aliases.length > 0) yield* markRunStale(db, runId)
     yield* append("entity_type_votes", p.entity_type_votes)
     yield* append("entity_paper_names", p.entity_paper_names)
     const retyped = Array.from(touched, (id) => [id, entities.get(id)!] as const).filter(([, s]) =>
