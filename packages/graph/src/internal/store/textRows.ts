@@ -66,3 +66,20 @@ export const readTextRows = (
     }
     return out
   })
+
+/**
+ * DuckDB's VARCHAR order (binary UTF-8, i.e. code point order), not UTF-16 code unit order: to put rows read with
+ * {@link readTextRows} in the order an `ORDER BY` gives.
+ *
+ * @internal
+ */
+export const compareText = (a: string, b: string): number => {
+  if (a === b) return 0
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!, y = b.codePointAt(i)!
+    if (x !== y) return x < y ? -1 : 1
+    if (x > 0xffff) i++
+  }
+  return a.length < b.length ? -1 : 1
+}

@@ -33,7 +33,7 @@ import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
 import type { InvalidBundleError, PaperBundle } from "../../Store.js"
 import { lookupStored } from "./lookup.js"
 import { markRunStale } from "../../EntityFamilies.js"
-import { readTextRows } from "./textRows.js"
+import { compareText, readTextRows } from "./textRows.js"
 
 /** When a batch is written. @internal */
 export interface WriteBatchLimits {
@@ -127,18 +127,6 @@ const SEP = "\u0000"
 
 /** Stores with more entities are never read whole (`learnAllEntities`): the rows of one read stay a few hundred MB. */
 const BULK_MAX_ENTITIES = 500_000
-
-/** DuckDB's VARCHAR order (binary UTF-8, i.e. code point order), not UTF-16 code unit order. */
-const compareText = (a: string, b: string): number => {
-  if (a === b) return 0
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!, y = b.codePointAt(i)!
-    if (x !== y) return x < y ? -1 : 1
-    if (x > 0xffff) i++
-  }
-  return a.length < b.length ? -1 : 1
-}
 
 const uniqueBy = <A>(items: Iterable<A>, key: (a: A) => string): Array<A> => {
   const seen = new Map<string, A>()
