@@ -125,6 +125,59 @@ interface EntityState {
 
 const SEP = "\u0000"
 
+/** A stored entity read in bulk and not met by the run yet: its state is built when the run first meets it. */
+interface StoredEntityRow {
+  readonly label: string
+  readonly type: string
+  aliases: Array<string> | null
+  votes: Array<readonly [string, number]> | null
+}
+
+/**
+ * The entities the batch knows, by id. Stored entities read in bulk (`learnAllEntities`: every entity of the store)
+ * stay rows until the run meets them: a run meets a few thousand of a store's entities, and building a state (two
+ * collections) for each of the others cost most of the bulk read's time and memory (issue 23).
+ */
+class EntityStates {
+  private readonly states = new Map<string, EntityState>()
+  private readonly rows = new Map<string, StoredEntityRow>()
+  get size(): number {
+    return this.states.size + this.rows.size
+  }
+  has(id: string): boolean {
+    return this.states.has(id) || this.rows.has(id)
+  }
+  get(id: string): EntityState | undefined {
+    const s = this.states.get(id)
+    if (s !== undefined) return s
+    const r = this.rows.get(id)
+    if (r === undefined) return undefined
+    this.rows.delete(id)
+    const state: EntityState = {
+      exists: true,
+      storedType: r.type,
+      label: r.label,
+      type: r.type,
+      votes: new Map(r.votes ?? []),
+      aliases: new Set(r.aliases ?? [])
+    }
+    this.states.set(id, state)
+    return state
+  }
+  set(id: string, state: EntityState): void {
+    this.rows.delete(id)
+    this.states.set(id, state)
+  }
+  /** A stored entity, as read (only when the batch does not know it yet). */
+  setRow(id: string, row: StoredEntityRow): void {
+    if (!this.has(id)) this.rows.set(id, row)
+  }
+  /** The row of a stored entity not met yet (to add its aliases and votes as read). */
+  row(id: string): StoredEntityRow | undefined {
+    return this.rows.get(id)
+  }
+}
+
 /** Stores with more entities are never read whole (`learnAllEntities`): the rows of one read stay a few hundred MB. */
 const BULK_MAX_ENTITIES = 500_000
 
@@ -180,7 +233,7 @@ export const make = (
 
   let queries = 0
   // --- what the run knows of the store and of what it wrote (kept across writes, see `invalidate`) ---
-  let entities = new Map<string, EntityState>()
+  let entities = new EntityStates()
   let claimKnown = new Map<string, boolean>()
   let claimEntityKnown = new Set<string>()
   /** Keys of the run's new entities (rank 0) and new aliases (rank 1), with their entity ids. */
@@ -225,7 +278,7 @@ export const make = (
   /** Entities the waiting papers touched (their type may change). */
   let touched = new Set<string>()
   const invalidate = () => {
-    entities = new Map()
+    entities = new EntityStates()
     claimKnown = new Map()
     claimEntityKnown = new Set()
     keyHits = new Map()
@@ -346,18 +399,18 @@ export const make = (
       [],
       3 * (memo?.entityIds.size ?? 0)
     )
-    const fresh = new Map<string, EntityState>()
+    const fresh = new Set<string>()
     for (const [k, a, b, c] of found) {
       if (k !== "e" || entities.has(a!)) continue
-      fresh.set(a!, { exists: true, storedType: c!, label: b!, type: c!, votes: new Map(), aliases: new Set() })
+      fresh.add(a!)
+      entities.setRow(a!, { label: b!, type: c!, aliases: null, votes: null })
     }
     for (const [k, a, b, c] of found) {
-      const s = fresh.get(a!)
-      if (s === undefined) continue
-      if (k === "a") s.aliases.add(b!)
-      else if (k === "v") s.votes.set(b!, Number(c))
+      if (k === "e" || !fresh.has(a!)) continue
+      const r = entities.row(a!)!
+      if (k === "a") (r.aliases ??= []).push(b!)
+      else if (k === "v") (r.votes ??= []).push([b!, Number(c)])
     }
-    for (const [id, s] of fresh) entities.set(id, s)
   })
 
   /** Load what the store holds of the entities and claims this batch has not met yet. */
