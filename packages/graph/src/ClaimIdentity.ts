@@ -32,6 +32,7 @@
  */
 import * as Schema from "effect/Schema"
 import type { ClaimEdgeKind, Finding } from "@kg/core/Domain"
+import { memoByText } from "@kg/core/Memo"
 import { domainOverlap, emptyClustering, type TagClustering } from "./internal/claims/domainTags.js"
 import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/claims/identityText.js"
 import { compareFindings as compareFindings_, type FindingComparison } from "./internal/claims/findingMatch.js"
@@ -335,10 +336,10 @@ export const outcomeOf = (judgements: ReadonlyArray<NliJudgement>): number => {
  * @since 0.1.0
  * @category identity
  */
-export const selfReferential = (text: string): boolean => {
+export const selfReferential: (text: string) => boolean = memoByText((text: string): boolean => {
   const t = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
   return SELF_SUBJECT.test(t)
-}
+}, 50_000)
 
 /** An opening phrase before the subject ("On ImageNet, ", "Moreover, "). */
 const OPENER = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|" +
@@ -400,7 +401,7 @@ const PREDICATE = new RegExp(
  * @since 0.1.0
  * @category identity
  */
-export const subjectPhrase = (text: string): string => {
+export const subjectPhrase: (text: string) => string = memoByText((text: string): string => {
   const body = text.trim().replace(/^[("'“]+/, "").replace(REPORT_FRAME, "")
   const tokens = body.split(/\s+/)
   for (let i = 1; i < tokens.length && i <= 25; i++) {
@@ -409,7 +410,7 @@ export const subjectPhrase = (text: string): string => {
     if (PREDICATE.test(w) && (AUXILIARY.test(w) || !DETERMINER.test(tokens[i - 1]!))) return tokens.slice(0, i).join(" ")
   }
   return ""
-}
+}, 50_000)
 
 const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
 
@@ -426,14 +427,14 @@ const PRONOUN_SUBJECT = /(?:^|\s)(?:it|they|this|these|those|he|she|we|them|one|
  * @since 0.1.0
  * @category identity
  */
-export const unresolvedSubject = (text: string): boolean => {
+export const unresolvedSubject: (text: string) => boolean = memoByText((text: string): boolean => {
   if (selfReferential(text)) return true
   const phrase = subjectPhrase(text).replace(/[,;:.]+$/, "").trim()
   // "IgA plasma cells that are specific for TG2 are scarce": a relative pronoun after a noun phrase opens a
   // relative clause; the subject is the noun phrase, stated
   if (RELATIVE_CLAUSE.test(phrase)) return false
   return PRONOUN_SUBJECT.test(phrase)
-}
+}, 50_000)
 
 /** A noun phrase of two words or more, then a relative pronoun (not after a preposition or a determiner). */
 const RELATIVE_CLAUSE =

@@ -25,6 +25,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
+import { markAllStale } from "./EntityFamilies.js"
 import * as Epistemics from "./Epistemics.js"
 import { anchorOf, type ClaimAnchor, claimKey, edgeKey, findClaims, pairKey } from "./internal/curation/keys.js"
 import { restore, type Snapshot, snapshot, take } from "./internal/curation/rows.js"
@@ -372,6 +373,8 @@ const applyEntity = (db: DuckDbService, r: Row) =>
     yield* db.run("UPDATE relations SET subject_id = $2 WHERE subject_id IN (SELECT unnest($1::VARCHAR[]))", [ids, target])
     yield* db.run("UPDATE relations SET object_id = $2 WHERE object_id IN (SELECT unnest($1::VARCHAR[]))", [ids, target])
     removed.push(yield* take(db, "entities", "entity_id IN (SELECT unnest($1::VARCHAR[]))", [ids]))
+    // names moved: every entity's family is checked at the next refresh
+    yield* markAllStale(db)
     return { removed, added, touched: claims.map((c) => c.claim_id), currentIds: [target], relationsMovedTo: target } satisfies Applied
   })
 
@@ -399,6 +402,8 @@ const unapply = (db: DuckDbService, r: Row) =>
     const a = JSON.parse(r.applied) as Applied
     for (const add of [...a.added].reverse()) yield* db.run(`DELETE FROM ${add.table} WHERE ${add.where}`, add.params)
     if (r.target_kind === "entity") {
+      // names move back: every entity's family is checked at the next refresh
+      yield* markAllStale(db)
       // relations were updated in place: drop the moved rows, then restore the snapshot
       const rel = a.removed.find((s) => s.table === "relations")
       if (rel !== undefined && a.relationsMovedTo !== undefined) {

@@ -47,6 +47,35 @@ const hasTables = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
   ).pipe(Effect.map((rows) => (rows[0]?.n ?? 0) === 2))
 
 /**
+ * The `meta` key that says which writes changed entity names since the last refresh: the id of the extraction run
+ * whose write groups did (its {@link refreshRun} then computes only the entities it names), or `all` (a paper written
+ * or removed alone, a curated merge: every entity is checked, as {@link refreshWith} does).
+ */
+const STALE_KEY = "entity_family_stale"
+/** Set once the store's family rows are kept with {@link STALE_KEY} (a store from before that gets a full refresh). */
+const TRACKED_KEY = "entity_family_tracked"
+
+/**
+ * Record that entity names changed outside a run's write groups (a paper written or removed alone, a curated merge):
+ * the next refresh checks every entity. Inside the writer's transaction.
+ *
+ * @since 0.1.0
+ * @category families
+ */
+export const markAllStale = (db: DuckDbService): Effect.Effect<void, DuckDbError> =>
+  Effect.asVoid(db.run(`INSERT OR REPLACE INTO meta VALUES ('${STALE_KEY}', 'all')`))
+
+/**
+ * Record that run `runId`'s write groups changed entity names (kept when another mark is already there: an earlier
+ * run that did not refresh, or `all`). Inside the group's transaction.
+ *
+ * @since 0.1.0
+ * @category families
+ */
+export const markRunStale = (db: DuckDbService, runId: string): Effect.Effect<void, DuckDbError> =>
+  Effect.asVoid(db.run(`INSERT INTO meta VALUES ('${STALE_KEY}', $1) ON CONFLICT DO NOTHING`, [runId]))
+
+/**
  * Compute the broader keys of the entities that need them: new entities, entities whose names changed in number
  * (an alias was added or removed), and every entity when the stored rules are not this build's
  * (`EntityFamily.FAMILY_RULES`); rows of entities no longer stored go. Returns the number of entities computed.
@@ -55,46 +84,90 @@ const hasTables = (db: DuckDbService): Effect.Effect<boolean, DuckDbError> =>
  * @since 0.1.0
  * @category families
  */
-export const refreshWith = (db: DuckDbService): Effect.Effect<number, DuckDbError> =>
+export const refreshWith = (db: DuckDbService): Effect.Effect<number, DuckDbError> => refreshScoped(db, undefined)
+
+/**
+ * {@link refreshWith} after extraction run `runId`, looking only at the entities whose names the run's write groups
+ * changed (`entityIds`: new entities and entities that gained an alias), when nothing else changed names since the
+ * last refresh (the store's mark is the run's own, see {@link markRunStale}); otherwise (a paper written alone, a
+ * removal, a curated merge, a run that stopped before its refresh, new rules) every entity, as {@link refreshWith}.
+ * The rows are the same either way: an entity's broader keys depend on its own names only, and the links are read
+ * by joining the keys at query time ({@link broaderOf}), so nothing else needs computing.
+ *
+ * @since 0.1.0
+ * @category families
+ */
+export const refreshRun = (
+  db: DuckDbService,
+  runId: string,
+  entityIds: ReadonlySet<string>
+): Effect.Effect<number, DuckDbError> => refreshScoped(db, { runId, entityIds })
+
+const refreshScoped = (
+  db: DuckDbService,
+  run: { readonly runId: string; readonly entityIds: ReadonlySet<string> } | undefined
+): Effect.Effect<number, DuckDbError> =>
   Effect.gen(function*() {
     if (db.readOnly || !(yield* hasTables(db))) return 0
-    const [rules] = yield* db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'entity_family_rules'")
-    const all = rules?.value !== EntityFamily.FAMILY_RULES
-    const rows = yield* db.query<{ entity_id: string; label: string; aliases: ReadonlyArray<string> | null }>(
+    const meta = new Map(
+      (yield* db.query<{ key: string; value: string }>(
+        `SELECT key, value FROM meta WHERE key IN ('entity_family_rules', '${STALE_KEY}', '${TRACKED_KEY}')`
+      )).map((r) => [r.key, r.value])
+    )
+    const all = meta.get("entity_family_rules") !== EntityFamily.FAMILY_RULES
+    const stale = meta.get(STALE_KEY)
+    const scoped = run !== undefined && !all && meta.has(TRACKED_KEY) && (stale === undefined || stale === run.runId)
+    // Nothing changed names since the last refresh: nothing to compute.
+    if (scoped && stale === undefined) return 0
+    const ids = scoped ? Array.from(run.entityIds) : []
+    const rows = scoped && ids.length === 0 ? [] : yield* db.query<{
+      entity_id: string
+      label: string
+      aliases: ReadonlyArray<string> | null
+    }>(
       `WITH names AS (
          SELECT e.entity_id, e.label, list(a.alias ORDER BY a.alias) FILTER (WHERE a.alias IS NOT NULL) AS aliases,
                 (1 + count(a.alias))::INTEGER AS n
-         FROM entities e LEFT JOIN entity_aliases a USING (entity_id) GROUP BY e.entity_id, e.label
+         FROM entities e LEFT JOIN entity_aliases a USING (entity_id)
+         ${scoped ? "WHERE e.entity_id IN (SELECT unnest($2::VARCHAR[]))" : ""}
+         GROUP BY e.entity_id, e.label
        )
        SELECT names.entity_id, names.label, names.aliases FROM names LEFT JOIN entity_family_names f USING (entity_id)
        WHERE $1 OR f.names IS DISTINCT FROM names.n`,
-      [all]
+      scoped ? [all, ids] : [all]
     )
     yield* db.transaction(Effect.gen(function*() {
-      yield* db.run("DELETE FROM entity_family_keys WHERE entity_id NOT IN (SELECT entity_id FROM entities)")
-      yield* db.run("DELETE FROM entity_family_names WHERE entity_id NOT IN (SELECT entity_id FROM entities)")
-      if (rows.length === 0) return
-      const ids = rows.map((r) => r.entity_id)
-      yield* db.run("DELETE FROM entity_family_keys WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))", [ids])
-      yield* db.run("DELETE FROM entity_family_names WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))", [ids])
-      const keys: Array<[string, string, string, number]> = []
-      for (const r of rows) {
-        const own = new Set([r.label, ...(r.aliases ?? [])].map(EntityName.entityKey))
-        let ord = 0
-        const seen = new Set<string>()
-        for (const n of [r.label, ...(r.aliases ?? [])]) {
-          for (const b of EntityFamily.broaderNames(n)) {
-            const k = EntityName.entityKey(b.name)
-            if (k === "" || own.has(k) || seen.has(`${k}\u0000${b.rule}`)) continue
-            seen.add(`${k}\u0000${b.rule}`)
-            keys.push([r.entity_id, k, b.rule, ord++])
+      // A run's write groups only add entities and names: rows of entities no longer stored can only come from a
+      // removal, which marks every entity (`markAllStale`).
+      if (!scoped) {
+        yield* db.run("DELETE FROM entity_family_keys WHERE entity_id NOT IN (SELECT entity_id FROM entities)")
+        yield* db.run("DELETE FROM entity_family_names WHERE entity_id NOT IN (SELECT entity_id FROM entities)")
+      }
+      if (rows.length > 0) {
+        const changed = rows.map((r) => r.entity_id)
+        yield* db.run("DELETE FROM entity_family_keys WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))", [changed])
+        yield* db.run("DELETE FROM entity_family_names WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))", [changed])
+        const keys: Array<[string, string, string, number]> = []
+        for (const r of rows) {
+          const own = new Set([r.label, ...(r.aliases ?? [])].map(EntityName.entityKey))
+          let ord = 0
+          const seen = new Set<string>()
+          for (const n of [r.label, ...(r.aliases ?? [])]) {
+            for (const b of EntityFamily.broaderNames(n)) {
+              const k = EntityName.entityKey(b.name)
+              if (k === "" || own.has(k) || seen.has(`${k}\u0000${b.rule}`)) continue
+              seen.add(`${k}\u0000${b.rule}`)
+              keys.push([r.entity_id, k, b.rule, ord++])
+            }
           }
         }
+        if (keys.length > 0) yield* db.append("entity_family_keys", keys)
+        yield* db.append("entity_family_names", rows.map((r) => [r.entity_id, 1 + (r.aliases?.length ?? 0)] as const))
       }
-      if (keys.length > 0) yield* db.append("entity_family_keys", keys)
-      yield* db.append("entity_family_names", rows.map((r) => [r.entity_id, 1 + (r.aliases?.length ?? 0)] as const))
+      if (all) yield* db.run("INSERT OR REPLACE INTO meta VALUES ('entity_family_rules', $1)", [EntityFamily.FAMILY_RULES])
+      if (stale !== undefined) yield* db.run(`DELETE FROM meta WHERE key = '${STALE_KEY}'`)
+      if (!meta.has(TRACKED_KEY)) yield* db.run(`INSERT OR REPLACE INTO meta VALUES ('${TRACKED_KEY}', '1')`)
     }))
-    yield* db.run("INSERT OR REPLACE INTO meta VALUES ('entity_family_rules', $1)", [EntityFamily.FAMILY_RULES])
     return rows.length
   })
 

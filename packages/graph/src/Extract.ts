@@ -29,6 +29,7 @@ import * as ClaimLinker from "./ClaimLinker.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
 import { validate as validateBundle } from "./internal/store/store.js"
+import { readTextRows } from "./internal/store/textRows.js"
 import * as WriteBatch from "./internal/store/writeBatch.js"
 import { indexDirectory } from "./internal/retrieval/searchIndex.js"
 import * as Retrieval from "./Retrieval.js"
@@ -317,6 +318,14 @@ export const extractStream = (
   runId: string,
   paths: ReadonlyArray<string>,
   options: ExtractOptions = {}
+) => extractStreamNaming(runId, paths, options, new Set())
+
+/** {@link extractStream}, adding to `namesChanged` the entities whose names its write groups add. */
+const extractStreamNaming = (
+  runId: string,
+  paths: ReadonlyArray<string>,
+  options: ExtractOptions,
+  namesChanged: Set<string>
 ) =>
   Stream.unwrap(Effect.gen(function*() {
     const store = yield* Store
@@ -332,7 +341,8 @@ export const extractStream = (
     const batch = options.writeBatch === false || process.env["KG_WRITE_BATCH"] === "0" ? null : WriteBatch.make(db, runId, {
       limits,
       validate: (bundle) => validateBundle(bundle, store.embeddingDimension),
-      writeOne: (bundle) => store.writePaper(runId as RunId, bundle)
+      writeOne: (bundle) => store.writePaper(runId as RunId, bundle),
+      namesChanged
     })
     // Papers are reported written (`PaperWritten`) when their group is stored, not when they join it.
     const counts = new Map<string, Pipeline.PaperCounts>()
@@ -365,16 +375,20 @@ export const extractStream = (
       const cap = Math.min(500_000, { ...WriteBatch.defaultWriteBatchLimits, ...options.writeBatch }.maxMemoRows)
       const [n] = yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM papers")
       if (Number(n?.n ?? 0) > cap) return (papers = null)
-      const rows = yield* db.query<{ paper_id: string; source_path: string; content_hash: string; complete: boolean }>(
+      const rows = yield* readTextRows(
+        db,
         `SELECT paper_id, source_path, content_hash,
-                NOT EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id) AS complete
-         FROM papers p`
+                CASE WHEN EXISTS (SELECT 1 FROM failed_chunks f WHERE f.paper_id = p.paper_id) THEN '0' ELSE '1' END
+         FROM papers p`,
+        4,
+        [],
+        Number(n?.n ?? 0)
       )
       const byId = new Map<string, StoredRow>()
       const complete = new Set<string>()
-      for (const r of rows) {
-        byId.set(r.paper_id, { source: r.source_path, hash: r.content_hash })
-        if (r.complete) complete.add(r.content_hash)
+      for (const [paperId, source, hash, isComplete] of rows) {
+        byId.set(paperId!, { source: source!, hash: hash! })
+        if (isComplete === "1") complete.add(hash!)
       }
       return (papers = { byId, complete })
     }).pipe(Effect.orElseSucceed(() => (papers = null)))
@@ -614,7 +628,8 @@ export const runExtraction = <E, R>(
       (runId) =>
         Effect.gen(function*() {
           const emit = (e: ExtractEvent) => Ref.update(totals, (t) => addEvent(t, e)).pipe(Effect.zipRight(onEvent(e)))
-          yield* extractStream(runId, paths, options).pipe(
+          const namesChanged = new Set<string>()
+          yield* extractStreamNaming(runId, paths, options, namesChanged).pipe(
             Stream.runForEach(emit),
             // The budget stops the run cleanly: stored papers stay, the paper it cut short is not stored, and
             // linking waits for the next run (claims stay `linked = false`).
@@ -624,7 +639,7 @@ export const runExtraction = <E, R>(
             )
           )
           // the broader names of entities new in this run (or that gained names): `EntityFamilies`
-          yield* EntityFamilies.refresh
+          yield* EntityFamilies.refreshRun(yield* DuckDb, runId, namesChanged)
           if (options.link !== false && (yield* Ref.get(stopped)) === undefined) yield* linkPending(emit)
           if (options.index !== false) yield* indexStore(emit)
           return yield* current

@@ -123,7 +123,13 @@ describe("Curation", () => {
       const db = yield* setup
       const ids = yield* db.query<{ entity_id: string; label: string }>("SELECT entity_id, label FROM entities ORDER BY label")
       const from = ids.find((e) => e.label === "Ly-49Q receptor")!.entity_id, into = ids.find((e) => e.label === "Ly49Q")!.entity_id
+      const stale = db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'entity_family_stale'").pipe(
+        Effect.map((r) => r[0]?.value)
+      )
+      yield* db.run("DELETE FROM meta WHERE key = 'entity_family_stale'")
       yield* Curation.mergeEntities({ from, into, curator: "ana" })
+      // names moved: the next entity-family refresh checks every entity
+      expect(yield* stale).toBe("all")
       const claimsOf = (id: string) =>
         db.query<{ claim_id: string }>("SELECT claim_id FROM claim_entities WHERE entity_id = $1 ORDER BY claim_id", [id]).pipe(Effect.map((r) => r.map((x) => x.claim_id)))
       expect(yield* claimsOf(into)).toEqual([idOf(LY49Q_INDUCES), idOf(LY49Q_PREVENTS)].sort())
@@ -131,7 +137,9 @@ describe("Curation", () => {
       yield* reextract("lab-d")
       expect((yield* db.query("SELECT 1 FROM entities WHERE entity_id = $1", [from])).length).toBe(0)
       expect(yield* claimsOf(into)).toEqual([idOf(LY49Q_INDUCES), idOf(LY49Q_PREVENTS)].sort())
+      yield* db.run("DELETE FROM meta WHERE key = 'entity_family_stale'")
       yield* Curation.undo(1, "ana")
+      expect(yield* stale).toBe("all")
       expect(yield* claimsOf(into)).toEqual([idOf(LY49Q_INDUCES)])
       expect(yield* claimsOf(from)).toEqual([idOf(LY49Q_PREVENTS)])
     }).pipe(Effect.provide(testLayer)))

@@ -1,7 +1,10 @@
 /**
  * Entity families in the store (`EntityFamilies`): the broader names are computed for new entities and read as
  * links by identity key with the types as they are now; migration 12 adds the tables to an older store and computes
- * its entities' names; a broader entity stored after its narrower one links at once.
+ * its entities' names; a broader entity stored after its narrower one links at once. After an extraction run
+ * (`refreshRun`) only the entities whose names the run's write groups added are computed, with the rows a refresh of
+ * every entity gives; any other write of names (a paper written or removed alone, a curated merge, a run that
+ * stopped before its refresh) makes the next refresh look at every entity.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Entity, EntityId, RunId } from "@kg/core/Domain"
@@ -13,6 +16,7 @@ import { DuckDb } from "../src/DuckDb.js"
 import * as EntityFamilies from "../src/EntityFamilies.js"
 import * as Store from "../src/Store.js"
 import * as StoreSchema from "../src/StoreSchema.js"
+import * as WriteBatch from "../src/internal/store/writeBatch.js"
 import { paperIdOf, syntheticBundle, type SyntheticOptions } from "./fixtures/synthetic.js"
 import { tempDir } from "./fixtures/tempDir.js"
 
@@ -84,6 +88,103 @@ describe("EntityFamilies", () => {
       yield* store.removePaper(paperIdOf(2))
       yield* EntityFamilies.refreshWith(db)
       expect((yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))).size).toBe(0)
+    }))
+
+  it.scoped("refreshRun: only the names a run's write groups added, the same rows as a refresh of every entity", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const { db, store } = yield* openStore(path.join(dir, "kg.duckdb"))
+      /** Both family tables, sorted. */
+      const rows = Effect.gen(function*() {
+        const keys = yield* db.query<{ r: string }>(
+          "SELECT concat_ws('|', entity_id, broader_key, rule, ord::VARCHAR) AS r FROM entity_family_keys ORDER BY r"
+        )
+        const names = yield* db.query<{ r: string }>(
+          "SELECT concat_ws('|', entity_id, names::VARCHAR) AS r FROM entity_family_names ORDER BY r"
+        )
+        return { keys: keys.map((x) => x.r), names: names.map((x) => x.r) }
+      })
+      /** The rows of a refresh from nothing: every entity computed. */
+      const fromScratch = Effect.gen(function*() {
+        const kept = yield* rows
+        yield* db.run("DELETE FROM entity_family_keys")
+        yield* db.run("DELETE FROM entity_family_names")
+        yield* db.run("DELETE FROM meta WHERE key = 'entity_family_rules'")
+        yield* EntityFamilies.refreshWith(db)
+        const full = yield* rows
+        expect(kept).toEqual(full)
+        return full
+      })
+      const stale = db.query<{ value: string }>("SELECT value FROM meta WHERE key = 'entity_family_stale'").pipe(
+        Effect.map((r) => r[0]?.value)
+      )
+      // a paper written alone marks every entity
+      yield* store.writePaper(runId, paperNaming(1, [["ResNet-50", "Method"], ["Pascal VOC", "Dataset"]]))
+      expect(yield* stale).toBe("all")
+      const first = yield* EntityFamilies.refreshRun(db, "run-0", new Set())
+      expect(first).toBeGreaterThan(2)
+      expect(yield* stale).toBeUndefined()
+      yield* fromScratch
+
+      /** A run's write group: papers through `WriteBatch`, as `Extract` writes them. */
+      const writeGroup = (run: string, papers: ReadonlyArray<ReturnType<typeof paperNaming>>) =>
+        Effect.gen(function*() {
+          const names = new Set<string>()
+          const batch = WriteBatch.make(db, run, {
+            validate: () => Effect.void,
+            writeOne: (b) => store.writePaper(RunId.make(run), b),
+            namesChanged: names
+          })
+          for (const p of papers) yield* batch.add(p, new Date(0))
+          yield* batch.flush
+          return names
+        })
+      // new entities, and an alias gained by a stored entity (Pascal VOC 2012 as a name of Pascal VOC)
+      const withAlias = (() => {
+        const p = paperNaming(3, [["neural machine translation", "Task"], ["ResNet-101", "Method"]])
+        return {
+          ...p,
+          entities: [...p.entities, {
+            entity: new Entity({ id: idOf("Pascal VOC"), label: "Pascal VOC", type: "Dataset", aliases: ["Pascal VOC 2012"] }),
+            normalizedLabel: "pascal voc",
+            typeVotes: { Dataset: 1 }
+          }]
+        }
+      })()
+      const names = yield* writeGroup("run-1", [paperNaming(2, [["ResNet", "Method"]]), withAlias])
+      expect(names.has(idOf("ResNet"))).toBe(true)
+      expect(names.has(idOf("Pascal VOC"))).toBe(true)
+      expect(names.has(idOf("ResNet-50"))).toBe(false)
+      expect(yield* stale).toBe("run-1")
+      const computed = yield* EntityFamilies.refreshRun(db, "run-1", names)
+      // the run's entities only (the synthetic papers' own entities among them), not the first paper's
+      const [all] = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM entities")
+      expect(computed).toBe(names.size)
+      expect(computed).toBeLessThan(all!.n)
+      const after = yield* rows
+      expect(after.names).toContain(`${idOf("Pascal VOC")}|2`)
+      expect(yield* fromScratch).toEqual(after)
+      // nothing written since: nothing computed
+      expect(yield* EntityFamilies.refreshRun(db, "run-2", new Set())).toBe(0)
+
+      // a run that stopped before its refresh: the next run's refresh looks at every entity
+      yield* writeGroup("run-3", [paperNaming(4, [["Transformer", "Method"], ["Transformer-XL", "Method"]])])
+      const names5 = yield* writeGroup("run-5", [paperNaming(5, [["BERT", "Method"], ["BERT-large", "Method"]])])
+      expect(yield* stale).toBe("run-3")
+      yield* db.run("DELETE FROM entity_family_names WHERE entity_id = $1", [idOf("ResNet-50")]) // forces a row back
+      const n5 = yield* EntityFamilies.refreshRun(db, "run-5", names5)
+      expect(n5).toBeGreaterThan(names5.size)
+      expect(yield* fromScratch).toEqual(yield* rows)
+
+      // a removal marks every entity, and the next refresh drops the rows of entities gone
+      yield* store.removePaper(paperIdOf(5))
+      expect(yield* stale).toBe("all")
+      yield* EntityFamilies.refreshRun(db, "run-6", new Set())
+      const [orphans] = yield* db.query<{ n: number }>(
+        "SELECT count(*)::INTEGER AS n FROM entity_family_names WHERE entity_id NOT IN (SELECT entity_id FROM entities)"
+      )
+      expect(orphans!.n).toBe(0)
+      expect(yield* fromScratch).toEqual(yield* rows)
     }))
 
   it.scoped("migration 12 adds the tables to a store of the previous version and computes its entities' names", () =>

@@ -73,6 +73,8 @@ describe("StoreSchema", () => {
           { key: "embedding_dim", value: String(DIM) },
           { key: "embedding_model", value: MODEL },
           { key: "entity_family_rules", value: FAMILY_RULES },
+          // the family rows are kept with the stale mark (`EntityFamilies.refreshRun`)
+          { key: "entity_family_tracked", value: "1" },
           { key: "entity_key_rules", value: KEY_RULES },
           { key: "schema_version", value: String(StoreSchema.CURRENT_VERSION) }
         ])

@@ -11,6 +11,7 @@
  * @internal
  */
 import type { Finding } from "@kg/core/Domain"
+import { memoByText } from "@kg/core/Memo"
 import { stem } from "../nli/rules.js"
 import { contentStems, intersectionSize } from "./identityText.js"
 
@@ -110,7 +111,9 @@ const isAcronymOf = (short: string, long: string): boolean => {
  * direction about the base one ("an anti-N-cadherin antibody inhibits metastasis" agrees with "N-cadherin causes
  * metastasis").
  */
-export const baseSubject = (subject: string): { readonly base: string; readonly inverted: boolean } => {
+export const baseSubject: (subject: string) => { readonly base: string; readonly inverted: boolean } = memoByText((
+  subject: string
+): { readonly base: string; readonly inverted: boolean } => {
   const s = subject.trim()
   const patterns: ReadonlyArray<RegExp> = [
     /^anti-?\s*(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
@@ -123,13 +126,14 @@ export const baseSubject = (subject: string): { readonly base: string; readonly 
     if (m !== null && m[1] !== undefined && m[1].trim().length > 0) return { base: m[1].trim(), inverted: true }
   }
   return { base: s, inverted: false }
-}
+}, 50_000)
 
 /** Name tokens of a subject: acronyms, words with digits or inner capitals ("Th1", "CD28", "GATA3", "ResNet-50", "ART"). */
-const names = (subject: string): ReadonlySet<string> =>
+// (remembered by text, as the other per-claim parts of a comparison: a claim meets ~20 others in a run)
+const names: (subject: string) => ReadonlySet<string> = memoByText((subject: string): ReadonlySet<string> =>
   new Set((subject.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])
     .filter((w) => /^\p{L}/u.test(w) && (/\p{N}/u.test(w) || /\p{Lu}.*\p{Lu}/u.test(w) || /^\p{Ll}+\p{Lu}/u.test(w)))
-    .map((w) => normaliseName(w).replace(/-/g, "")))
+    .map((w) => normaliseName(w).replace(/-/g, ""))), 50_000)
 
 /** Capitalised words inside a subject (not its first word), and acronyms: the words of a name. */
 const namedWords = (subject: string): ReadonlySet<string> => {
@@ -323,10 +327,16 @@ const OUTCOME_GENERIC = new Set(Array.from(contentStems(
  * The outcome words: `same` when most specific words of the shorter are in the other; `different` only when
  * neither sentence mentions any specific word of the other's outcome ("rejection" / "infection").
  */
+/** The specific words of an outcome (read-only: shared between comparisons). */
+const outcomeKeys: (outcome: string) => ReadonlySet<string> = memoByText(
+  (outcome: string): ReadonlySet<string> => new Set(Array.from(contentStems(outcome)).filter((x) => !OUTCOME_GENERIC.has(x))),
+  50_000
+)
+
 const compareOutcomeWords = (a: string | null, b: string | null, texts: { readonly a: string; readonly b: string }): Part => {
   if (a === null || b === null) return "unknown"
-  const ka = new Set(Array.from(contentStems(a)).filter((x) => !OUTCOME_GENERIC.has(x)))
-  const kb = new Set(Array.from(contentStems(b)).filter((x) => !OUTCOME_GENERIC.has(x)))
+  const ka = outcomeKeys(a)
+  const kb = outcomeKeys(b)
   if (ka.size === 0 || kb.size === 0) return "unknown"
   const shared = intersectionSize(ka, kb)
   if (shared > 0) {
@@ -350,10 +360,10 @@ const CHANGE = /\b(?:increas\w*|decreas\w*|reduc\w*|rais\w*|lower\w*|higher|grea
 const PRESENCE = /\b(?:regulat\w*|mediat\w*|modulat\w*|control\w*|affect\w*|influenc\w*|determin\w*|associat\w*|correlat\w*|linked|link|requir\w*|necessary|important|critical|crucial|essential|predict\w*|role|involved|interact\w*|bind\w*|target\w*)\b/i
 
 /** Whether the first word stating the finding's direction is a change word (not a presence word). */
-const statesChange = (text: string): boolean => {
+const statesChange: (text: string) => boolean = memoByText((text: string): boolean => {
   const c = CHANGE.exec(text), p = PRESENCE.exec(text)
   return c !== null && (p === null || c.index < p.index)
-}
+}, 50_000)
 
 const compareDirections = (a: Finding, b: Finding, textA: string, textB: string): "agree" | "oppose" | "unknown" => {
   const x = a.direction, y = b.direction

@@ -20,6 +20,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { compareText, readTextRows } from "../store/textRows.js"
 import { type BlockingOptions, centre, defaultBlocking, lshBitsFor, lshKeys, shrunkMean } from "./blocking.js"
 
 /** DDL of the two tables (migration 13, and `ensureTables` for a store opened by code that predates it). */
@@ -135,17 +136,22 @@ export const loadLinkKeys = <E, R>(
         mean
       }
     }
-    const current = yield* db.query<{
-      claim_id: string
-      basis: string
-      stems: string | null
-      lsh: string | null
-      centring: number | null
-      kept_basis: string | null
-    }>(
-      `SELECT b.claim_id, b.basis, k.stems, k.lsh, k.centring, k.basis AS kept_basis
-       FROM (${basisSql}) b LEFT JOIN claim_link_keys k USING (claim_id) ORDER BY b.claim_id`
-    )
+    // every claim's row, as one string per 100k rows (`readTextRows`), then in claim id order
+    const current = (yield* readTextRows(
+      db,
+      `SELECT b.claim_id, b.basis, k.stems, k.lsh, k.centring::VARCHAR, k.basis AS kept_basis
+       FROM (${basisSql}) b LEFT JOIN claim_link_keys k USING (claim_id)`,
+      6,
+      [],
+      withVectors
+    )).map(([claimId, basis, stems, lsh, centring, keptBasis]) => ({
+      claim_id: claimId!,
+      basis: basis!,
+      stems,
+      lsh,
+      centring: centring === null ? null : Number(centring),
+      kept_basis: keptBasis
+    })).sort((a, b) => compareText(a.claim_id, b.claim_id))
     const ids = current.map((r) => r.claim_id)
     const stems = new Map<string, ReadonlySet<string>>()
     const lsh = new Map<string, ReadonlyArray<string>>()

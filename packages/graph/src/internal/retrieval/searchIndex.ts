@@ -37,6 +37,7 @@ import * as Fiber from "effect/Fiber"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
+import { readTextRows } from "../store/textRows.js"
 import { addStages, BatchCollector, emptyStages, SegmentAssembler, threadCpuMs, type BuildStages } from "./indexBatch.js"
 import { Collection, type Part } from "./indexCollection.js"
 import {
@@ -645,10 +646,12 @@ const segmentWriter = (
   }
 }
 
+// The reads of every paper, record and claim below are one string per 100k rows (`readTextRows`): converting their
+// rows one by one was most of their cost after a run (issue 23).
 const readTitles = (db: DuckDbService) =>
   Effect.map(
-    db.query<{ id: string; title: string }>("SELECT paper_id AS id, title FROM papers"),
-    (rows) => new Map(rows.map((r) => [r.id, r.title]))
+    readTextRows(db, "SELECT paper_id, title FROM papers", 2),
+    (rows) => new Map(rows.map(([id, title]) => [id!, title!]))
   )
 
 /** Bring the chunk collection up to date with the papers' stamps. */
@@ -664,10 +667,13 @@ const updateChunks = (
   segmentDocs: number
 ) =>
   Effect.gen(function*() {
-    const rows = yield* db.query<{ id: string; h: number }>(
-      "SELECT paper_id AS id, (hash(paper_id, content_hash, ingested_at) >> 11)::DOUBLE AS h FROM papers"
+    // the stamp is below 2^53: exact as a decimal integer and as a double
+    const rows = yield* readTextRows(
+      db,
+      "SELECT paper_id, (hash(paper_id, content_hash, ingested_at) >> 11)::VARCHAR FROM papers",
+      2
     )
-    const stamps = new Map(rows.map((r) => [r.id, r.h]))
+    const stamps = new Map(rows.map(([id, h]) => [id!, Number(h)]))
     const gone = new Set<string>()
     for (const [paper, stamp] of indexed) if (stamps.get(paper) !== stamp) gone.add(paper)
     const fresh: Array<string> = []
@@ -778,16 +784,19 @@ const updateSummaries = (
 ) =>
   Effect.gen(function*() {
     const embeddingColumn = dimension > 0 ? "c.embedding" : "NULL"
-    const current = yield* db.query<{ key: string; h: number }>(
+    // (the hash is below 2^53: exact as a decimal integer and as a double)
+    const current = (yield* readTextRows(
+      db,
       `SELECT 'record:' || r.paper_id AS key,
-         (hash(coalesce(p.title, ''), r.studied, r.method, r.findings) >> 11)::DOUBLE AS h
+         (hash(coalesce(p.title, ''), r.studied, r.method, r.findings) >> 11)::VARCHAR AS h
        FROM paper_records r LEFT JOIN papers p USING (paper_id)
        UNION ALL
        SELECT 'claim:' || c.claim_id AS key,
          (hash(c.text, ${embeddingColumn},
-           (SELECT list(DISTINCT s.paper_id ORDER BY s.paper_id) FROM claim_sources s WHERE s.claim_id = c.claim_id)) >> 11)::DOUBLE AS h
-       FROM claims c`
-    )
+           (SELECT list(DISTINCT s.paper_id ORDER BY s.paper_id) FROM claim_sources s WHERE s.claim_id = c.claim_id)) >> 11)::VARCHAR AS h
+       FROM claims c`,
+      2
+    )).map(([key, h]) => ({ key: key!, h: Number(h) }))
     const hashes = new Map(current.map((r) => [r.key, r.h]))
     const stale: Array<number> = []
     const known = new Set<string>()

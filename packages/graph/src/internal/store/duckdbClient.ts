@@ -35,20 +35,40 @@ import type { AppendOptions, DuckDbOptions, DuckDbParam, DuckDbService } from ".
 import { DuckDbError, StoreLockedError } from "../../DuckDb.js"
 
 /**
- * `KG_SQL_STATS=1`: count the statements run, by their first 90 characters, and print the counts to stderr at exit
- * (a benchmark diagnostic, `docs/benchmarks.md` issue 23).
+ * `KG_SQL_STATS=1`: count the statements run, by their first 90 characters, with the wall time they took (from the
+ * call into DuckDB to the rows converted) and the rows they returned, and print them to stderr at exit, the slowest
+ * first (a benchmark diagnostic, `docs/benchmarks.md` issue 23).
  */
-const sqlStats: Map<string, number> | undefined = process.env["KG_SQL_STATS"] === "1" ? new Map() : undefined
+const sqlStats: Map<string, { n: number; ms: number; rows: number }> | undefined = process.env["KG_SQL_STATS"] === "1"
+  ? new Map()
+  : undefined
 if (sqlStats !== undefined) {
   process.on("exit", () => {
-    for (const [k, v] of Array.from(sqlStats).sort((a, b) => b[1] - a[1])) process.stderr.write(`SQL ${v} ${k}\n`)
+    for (const [k, v] of Array.from(sqlStats).sort((a, b) => b[1].ms - a[1].ms)) {
+      process.stderr.write(`SQL ${v.n} ${Math.round(v.ms)}ms ${v.rows}rows ${k}\n`)
+    }
   })
 }
+const statKey = (sql: string) => sql.slice(0, 90).replace(/\s+/g, " ")
 const countStatement = (sql: string) => {
   if (sqlStats === undefined) return
-  const key = sql.slice(0, 90).replace(/\s+/g, " ")
-  sqlStats.set(key, (sqlStats.get(key) ?? 0) + 1)
+  const key = statKey(sql)
+  const s = sqlStats.get(key)
+  if (s === undefined) sqlStats.set(key, { n: 1, ms: 0, rows: 0 })
+  else s.n++
 }
+/** With `KG_SQL_STATS=1`, time `f` (and count the rows it returns) under the statement's key. */
+const timed = <A>(sql: string, f: () => Promise<A>): (() => Promise<A>) =>
+  sqlStats === undefined ? f : async () => {
+    const started = performance.now()
+    const out = await f()
+    const key = statKey(sql)
+    const s = sqlStats.get(key) ?? { n: 0, ms: 0, rows: 0 }
+    s.ms += performance.now() - started
+    if (Array.isArray(out)) s.rows += out.length
+    sqlStats.set(key, s)
+    return out
+  }
 const SQL_PREVIEW = 160
 const PREPARED_CACHE = 64
 
@@ -171,11 +191,13 @@ const open = (options: DuckDbOptions): Effect.Effect<Handle, DuckDbError | Store
 }
 
 const close = (handle: Handle): void => {
+  const started = performance.now()
   try {
     handle.connection.closeSync()
   } finally {
     try {
       handle.instance.closeSync()
+      if (sqlStats !== undefined) sqlStats.set("CLOSE (checkpoint)", { n: 1, ms: performance.now() - started, rows: 0 })
     } finally {
       unregister(handle.key, handle.readOnly)
     }
@@ -259,7 +281,7 @@ const onConnection = (
         const attempt = Effect.uninterruptible(Effect.tryPromise({
           try: () => {
             if (isClosed()) return Promise.reject(new Error(`the connection to ${options.path} is closed`))
-            return f()
+            return timed(sql, f)()
           },
           catch: (cause) => new DuckDbError({ sql: previewSql(sql), detail: detailOf(cause) })
         }))

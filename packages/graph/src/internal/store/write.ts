@@ -21,6 +21,7 @@
 import * as Effect from "effect/Effect"
 import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
 import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
+import { markAllStale } from "../../EntityFamilies.js"
 import type { PaperBundle, RemovedCounts, WriteResult } from "../../Store.js"
 
 /** DDL of the per-connection TEMP tables of `removeRows`. */
@@ -132,6 +133,8 @@ export const removeRows = (db: DuckDbService, paperId: string): Effect.Effect<Re
       "DELETE FROM entity_aliases WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)"
     )
     const entities = yield* db.run("DELETE FROM entities WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)")
+    // their entity-family rows go at the next refresh (`EntityFamilies`)
+    if (entities > 0) yield* markAllStale(db)
     yield* db.run("DELETE FROM entity_type_votes WHERE entity_id IN (SELECT entity_id FROM kg_rm_entities)")
     const chunks = yield* db.run("DELETE FROM chunks WHERE paper_id = $1", p)
     const paperRecords = yield* db.run("DELETE FROM paper_records WHERE paper_id = $1", p)
@@ -252,6 +255,8 @@ export const writeRows = (
         (a) => a.id + SEP + a.alias
       ).filter((a) => isNew("a", a.id, a.alias)).map((a) => [a.id, a.alias, normalizeLabel(a.alias), keyOf(a.alias)])
     )
+    // A paper written alone: every entity's family is checked at the next refresh (`EntityFamilies`).
+    if (entitiesAdded > 0 || aliasesAdded > 0) yield* markAllStale(db)
     // Type votes of this paper; every entity it touched gets the type with most votes over all papers.
     const votes = entityRows.flatMap(({ entity: e, typeVotes }) =>
       Object.entries(typeVotes ?? { [e.type]: 1 }).filter(([, n]) => n > 0).map(([type, n]) => [e.id as string, paperId, type, n])

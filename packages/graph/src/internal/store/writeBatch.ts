@@ -32,6 +32,8 @@ import { keyOf, normalizeLabel } from "@kg/core/EntityCache"
 import type { DuckDbError, DuckDbParam, DuckDbService } from "../../DuckDb.js"
 import type { InvalidBundleError, PaperBundle } from "../../Store.js"
 import { lookupStored } from "./lookup.js"
+import { markRunStale } from "../../EntityFamilies.js"
+import { compareText, readTextRows } from "./textRows.js"
 
 /** When a batch is written. @internal */
 export interface WriteBatchLimits {
@@ -123,20 +125,61 @@ interface EntityState {
 
 const SEP = "\u0000"
 
+/** A stored entity read in bulk and not met by the run yet: its state is built when the run first meets it. */
+interface StoredEntityRow {
+  readonly label: string
+  readonly type: string
+  aliases: Array<string> | null
+  votes: Array<readonly [string, number]> | null
+}
+
+/**
+ * The entities the batch knows, by id. Stored entities read in bulk (`learnAllEntities`: every entity of the store)
+ * stay rows until the run meets them: a run meets a few thousand of a store's entities, and building a state (two
+ * collections) for each of the others cost most of the bulk read's time and memory (issue 23).
+ */
+class EntityStates {
+  private readonly states = new Map<string, EntityState>()
+  private readonly rows = new Map<string, StoredEntityRow>()
+  get size(): number {
+    return this.states.size + this.rows.size
+  }
+  has(id: string): boolean {
+    return this.states.has(id) || this.rows.has(id)
+  }
+  get(id: string): EntityState | undefined {
+    const s = this.states.get(id)
+    if (s !== undefined) return s
+    const r = this.rows.get(id)
+    if (r === undefined) return undefined
+    this.rows.delete(id)
+    const state: EntityState = {
+      exists: true,
+      storedType: r.type,
+      label: r.label,
+      type: r.type,
+      votes: new Map(r.votes ?? []),
+      aliases: new Set(r.aliases ?? [])
+    }
+    this.states.set(id, state)
+    return state
+  }
+  set(id: string, state: EntityState): void {
+    this.rows.delete(id)
+    this.states.set(id, state)
+  }
+  /** A stored entity, as read (only when the batch does not know it yet). */
+  setRow(id: string, row: StoredEntityRow): void {
+    if (!this.has(id)) this.rows.set(id, row)
+  }
+  /** The row of a stored entity not met yet (to add its aliases and votes as read). */
+  row(id: string): StoredEntityRow | undefined {
+    return this.rows.get(id)
+  }
+}
+
 /** Stores with more entities are never read whole (`learnAllEntities`): the rows of one read stay a few hundred MB. */
 const BULK_MAX_ENTITIES = 500_000
-
-/** DuckDB's VARCHAR order (binary UTF-8, i.e. code point order), not UTF-16 code unit order. */
-const compareText = (a: string, b: string): number => {
-  if (a === b) return 0
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!, y = b.codePointAt(i)!
-    if (x !== y) return x < y ? -1 : 1
-    if (x > 0xffff) i++
-  }
-  return a.length < b.length ? -1 : 1
-}
 
 const uniqueBy = <A>(items: Iterable<A>, key: (a: A) => string): Array<A> => {
   const seen = new Map<string, A>()
@@ -179,13 +222,18 @@ export const make = (
     readonly validate: (bundle: PaperBundle) => Effect.Effect<void, InvalidBundleError>
     /** Write one paper alone (the fallback when a batch's transaction fails). */
     readonly writeOne: (bundle: PaperBundle) => Effect.Effect<unknown, DuckDbError | InvalidBundleError>
+    /**
+     * Gets the ids of the entities whose names the batch's papers add (new entities, new aliases), for the run's
+     * refresh of entity families (`EntityFamilies.refreshRun`); each group marks the store for it.
+     */
+    readonly namesChanged?: Set<string> | undefined
   }
 ): WriteBatch => {
   const limits: WriteBatchLimits = { ...defaultWriteBatchLimits, ...options.limits }
 
   let queries = 0
   // --- what the run knows of the store and of what it wrote (kept across writes, see `invalidate`) ---
-  let entities = new Map<string, EntityState>()
+  let entities = new EntityStates()
   let claimKnown = new Map<string, boolean>()
   let claimEntityKnown = new Set<string>()
   /** Keys of the run's new entities (rank 0) and new aliases (rank 1), with their entity ids. */
@@ -230,7 +278,7 @@ export const make = (
   /** Entities the waiting papers touched (their type may change). */
   let touched = new Set<string>()
   const invalidate = () => {
-    entities = new Map()
+    entities = new EntityStates()
     claimKnown = new Map()
     claimEntityKnown = new Set()
     keyHits = new Map()
@@ -267,19 +315,26 @@ export const make = (
       "SELECT ((SELECT count(*) FROM entities) + (SELECT count(*) FROM entity_aliases) + (SELECT count(*) FROM claims))::BIGINT AS n"
     )
     if (Number(n?.n ?? 0) > limits.maxMemoRows) return
-    const keys = yield* query<{ key: string | null; id: string; rank: number }>(
-      "SELECT entity_key AS key, entity_id AS id, 0 AS rank FROM entities UNION ALL SELECT alias_key, entity_id, 1 FROM entity_aliases"
+    // one string per 100k rows (`readTextRows`): most of a row-by-row read's cost was converting the rows
+    queries++
+    const keys = yield* readTextRows(
+      db,
+      "SELECT entity_key, entity_id, '0' FROM entities UNION ALL SELECT alias_key, entity_id, '1' FROM entity_aliases",
+      3,
+      [],
+      Number(n?.n ?? 0)
     )
     const best = new Map<string, { readonly rank: 0 | 1; readonly id: string }>()
     const entityIds = new Set<string>()
-    for (const r of keys) {
-      if (r.rank === 0) entityIds.add(r.id)
-      if (r.key === null) continue
-      const rank: 0 | 1 = r.rank === 0 ? 0 : 1
-      const b = best.get(r.key)
-      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(r.id, b.id) < 0)) best.set(r.key, { rank, id: r.id })
+    for (const [key, id, r] of keys) {
+      const rank: 0 | 1 = r === "0" ? 0 : 1
+      if (rank === 0) entityIds.add(id!)
+      if (key === null) continue
+      const b = best.get(key)
+      if (b === undefined || rank < b.rank || (rank === b.rank && compareText(id!, b.id) < 0)) best.set(key, { rank, id: id! })
     }
-    const claimIds = new Set((yield* query<{ id: string }>("SELECT claim_id AS id FROM claims")).map((r) => r.id))
+    queries++
+    const claimIds = new Set((yield* readTextRows(db, "SELECT claim_id FROM claims", 1, [], Number(n?.n ?? 0))).map((r) => r[0]!))
     memo = { best, entityIds, claimIds }
   })
 
@@ -334,23 +389,28 @@ export const make = (
    * store). Only with the memo, and for at most `BULK_MAX_ENTITIES` stored entities, so memory stays bounded.
    */
   const learnAllEntities = Effect.gen(function*() {
-    const found = yield* query<{ k: string; a: string; b: string | null; c: string | null; n: number | null }>(
-      `SELECT 'e' AS k, entity_id AS a, label AS b, type AS c, NULL::INTEGER AS n FROM entities
-       UNION ALL SELECT 'a', entity_id, alias, NULL, NULL FROM entity_aliases
-       UNION ALL SELECT 'v', entity_id, type, NULL, sum(votes)::INTEGER FROM entity_type_votes GROUP BY entity_id, type`
+    queries++
+    const found = yield* readTextRows(
+      db,
+      `SELECT 'e', entity_id, label, type FROM entities
+       UNION ALL SELECT 'a', entity_id, alias, NULL FROM entity_aliases
+       UNION ALL SELECT 'v', entity_id, type, sum(votes)::INTEGER::VARCHAR FROM entity_type_votes GROUP BY entity_id, type`,
+      4,
+      [],
+      3 * (memo?.entityIds.size ?? 0)
     )
-    const fresh = new Map<string, EntityState>()
-    for (const r of found) {
-      if (r.k !== "e" || entities.has(r.a)) continue
-      fresh.set(r.a, { exists: true, storedType: r.c!, label: r.b!, type: r.c!, votes: new Map(), aliases: new Set() })
+    const fresh = new Set<string>()
+    for (const [k, a, b, c] of found) {
+      if (k !== "e" || entities.has(a!)) continue
+      fresh.add(a!)
+      entities.setRow(a!, { label: b!, type: c!, aliases: null, votes: null })
     }
-    for (const r of found) {
-      const s = fresh.get(r.a)
-      if (s === undefined) continue
-      if (r.k === "a") s.aliases.add(r.b!)
-      else if (r.k === "v") s.votes.set(r.b!, Number(r.n))
+    for (const [k, a, b, c] of found) {
+      if (k === "e" || !fresh.has(a!)) continue
+      const r = entities.row(a!)!
+      if (k === "a") (r.aliases ??= []).push(b!)
+      else if (k === "v") (r.votes ??= []).push([b!, Number(c)])
     }
-    for (const [id, s] of fresh) entities.set(id, s)
   })
 
   /** Load what the store holds of the entities and claims this batch has not met yet. */
@@ -452,6 +512,7 @@ export const make = (
       s.type = e.type
       const k = key ?? keyOf(e.label)
       pending.entities.push({ id: e.id, row: [e.id, e.label, e.type, normalizedLabel, k] })
+      options.namesChanged?.add(e.id)
       hit(k, 0, e.id)
     }
     for (
@@ -467,6 +528,7 @@ export const make = (
       s.aliases.add(a.alias)
       const k = keyOf(a.alias)
       pending.entity_aliases.push([a.id, a.alias, normalizeLabel(a.alias), k])
+      options.namesChanged?.add(a.id)
       hit(k, 1, a.id)
     }
     for (const { entity: e, typeVotes } of entityRows) {
@@ -575,6 +637,8 @@ export const make = (
     // New entities with the type the votes gave them by the end of the batch.
     yield* append("entities", p.entities.map(({ id, row }) => [row[0]!, row[1]!, entities.get(id)!.type, row[3]!, row[4]!]))
     yield* append("entity_aliases", p.entity_aliases)
+    // the entity families of these names are computed at the end of the run (`EntityFamilies.refreshRun`)
+    if (p.entities.length > 0 || p.entity_aliases.length > 0) yield* markRunStale(db, runId)
     yield* append("entity_type_votes", p.entity_type_votes)
     yield* append("entity_paper_names", p.entity_paper_names)
     const retyped = Array.from(touched, (id) => [id, entities.get(id)!] as const).filter(([, s]) =>
