@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Entity, EntityId, RunId } from "@kg/core/Domain"
+import * as EntityCache from "@kg/core/EntityCache"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -193,9 +194,20 @@ describe("EntityFamilies", () => {
       const file = path.join(dir, "v11.duckdb")
       const previous = StoreSchema.migrations.filter((m) => m.to <= 11)
       expect(previous.length).toBe(11)
+      // the previous version's rows, written as that version wrote them (today's writer appends today's columns)
       yield* Effect.scoped(Effect.gen(function*() {
-        const { store } = yield* openStore(file, { migrations: previous })
-        yield* store.writePaper(runId, paperNaming(1, [["Res2Net-50", "Method"], ["Res2Net", "Method"]]))
+        const { db } = yield* openStore(file, { migrations: previous })
+        yield* db.run(
+          "INSERT INTO papers VALUES ('p-old', 'Old', ['A. Author'], 2020, 'old.md', 'h', NULL, now(), false, NULL, NULL)"
+        )
+        for (const label of ["Res2Net-50", "Res2Net"]) {
+          yield* db.run("INSERT INTO entities VALUES ($1, $2, 'Method', $3, $4)", [
+            idOf(label),
+            label,
+            EntityCache.normalizeLabel(label),
+            EntityCache.keyOf(label)
+          ])
+        }
       }))
       const { db, ctx } = yield* openStore(file)
       expect((yield* StoreSchema.readMeta(db))?.schemaVersion).toBe(StoreSchema.CURRENT_VERSION)
