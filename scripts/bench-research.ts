@@ -223,7 +223,9 @@ const program = Effect.gen(function*() {
       ? rounds.map((r) => ({
         researchMs: { p50: Math.round(percentile(r.research, 0.5)), p95: Math.round(percentile(r.research, 0.95)) },
         cpuSeconds: r.cpuSeconds,
-        textWorkPerQuestion: r.text
+        textWorkPerQuestion: r.text,
+        // each question's time, in the order of the questions file (which ones make the p95)
+        perQuestionMs: r.research.map(Math.round)
       }))
       : undefined,
     spansMsPerQuestion: perQuestion(spanMs),
