@@ -15,7 +15,9 @@
 export const memoByText = <A>(f: (text: string) => A, limit = 20_000): (text: string) => A => {
   let memo = new Map<string, A>()
   return (text) => {
-    if (memo.has(text)) return memo.get(text) as A
+    // one look-up when the answer is defined (most are); `has` only for a remembered `undefined`
+    const known = memo.get(text)
+    if (known !== undefined || memo.has(text)) return known as A
     const out = f(text)
     if (memo.size >= limit) memo = new Map()
     memo.set(text, out)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { scoreClaim, skipReason } from "../src/internal/offlineClaims.js"
+import * as fc from "fast-check"
+import { endsInPlaceholderKey, findValues, scoreClaim, skipReason } from "../src/internal/offlineClaims.js"
 import { cleanSentence, memoByText } from "../src/internal/offlineText.js"
 
 describe("offline rules remembered by sentence (memoByText)", () => {
@@ -29,5 +30,28 @@ describe("offline rules remembered by sentence (memoByText)", () => {
     // the remembered score is not changed by a call with conditions
     expect(scoreClaim(sentence).conditions).toBeNull()
     expect(skipReason("Table 3: results on the test set.")).toBe("caption")
+  })
+
+  it("reads a placeholder's key backwards as the regular expression over the prefix did", () => {
+    const re = /\{\{[a-z]+:[0-9a-f-]*$/i
+    const piece = fc.constantFrom("{", "{{", "}", ":", "cite", "Formula", "table", "ab12", "9F-", "-", "x", " ", "é", "3.5", "%", "g")
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(), (pieces, at) => {
+        const s = pieces.join("")
+        const end = s.length === 0 ? 0 : at % (s.length + 1)
+        expect(endsInPlaceholderKey(s, end)).toBe(re.test(s.slice(0, end)))
+      }),
+      { numRuns: 3000 }
+    )
+    expect(endsInPlaceholderKey("see {{cite:ab12-", 16)).toBe(true)
+    expect(endsInPlaceholderKey("see {{:ab12", 11)).toBe(false)
+  })
+
+  it("finds the same values in a sentence asked twice, and none inside a placeholder's key", () => {
+    const s = "Accuracy rose to 91.2 % {{cite:1234-5678}} (p < 0.05) after 3 epochs, {{formula:12ab}} 2.5 times."
+    const first = findValues(s)
+    expect(first.map((v) => v.text)).toEqual(["91.2 %", "p < 0.05", "3 epochs", "2.5 times"])
+    expect(findValues(s + " ")).toEqual(first)
+    expect(findValues(s)).toBe(findValues(s))
   })
 })

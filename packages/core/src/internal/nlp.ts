@@ -22,6 +22,7 @@ import { dirname, join } from "node:path"
 import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
 import type WinkNlp from "wink-nlp"
 import type { ChunkConfig, Keyword, NlpService, ParsedChunk, Sentence, TextChunk, Token } from "../NlpService.js"
+import { memoizingTokenizer, type TokenizerFactory } from "./winkTokenizerMemo.js"
 
 type Service = Context.Tag.Service<typeof NlpService>
 
@@ -418,6 +419,12 @@ const installHistoryFreeLookups = (require: NodeJS.Require): void => {
     }) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
     wrapped[HISTORY_FREE] = true
     module.exports = wrapped
+    // with history-free look-ups a piece's tokens depend on the piece alone: the tokenizer remembers them
+    // (`winkTokenizerMemo.ts`)
+    const tokenizerPath = join(dirname(main), "tokenizer.js")
+    const tokenizer = require(tokenizerPath) as TokenizerFactory
+    const tokenizerModule = require.cache[tokenizerPath]
+    if (tokenizerModule !== undefined) tokenizerModule.exports = memoizingTokenizer(tokenizer)
     // a wink-nlp another module loaded before kg holds the original wrapper: kg loads its own copy of wink-nlp's
     // entry module (and of the examples compiler, the other holder), which picks up the wrapped one
     delete require.cache[main]

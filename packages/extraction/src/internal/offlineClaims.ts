@@ -109,8 +109,41 @@ interface FoundValue {
 
 const isYearLike = (raw: string): boolean => /^(1[89]\d\d|20\d\d)$/.test(raw.trim())
 
-/** Numbers with units or percentages, and p-values, in a sentence. */
+/**
+ * Numbers with units or percentages, and p-values, in a sentence (the last sentence's answer is kept: the role
+ * classifier's features ask for a sentence's values, then its claim score asks again; the answer is shared, read it
+ * only).
+ */
 export const findValues = (sentence: string): ReadonlyArray<FoundValue> => {
+  if (sentence === lastValuesOf) return lastValues
+  const out = findValuesNow(sentence)
+  lastValuesOf = sentence
+  lastValues = out
+  return out
+}
+
+let lastValuesOf: string | undefined
+let lastValues: ReadonlyArray<FoundValue> = []
+
+const isHexOrHyphen = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70) || c === 45
+const isAsciiLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90)
+
+/**
+ * Whether `s.slice(0, end)` ends inside a placeholder's key (`{{cite:ab12-`): `/\{\{[a-z]+:[0-9a-f-]*$/i`, read
+ * backwards from `end` instead of over the whole prefix.
+ */
+export const endsInPlaceholderKey = (s: string, end: number): boolean => {
+  let i = end - 1
+  while (i >= 0 && isHexOrHyphen(s.charCodeAt(i))) i--
+  if (i < 0 || s.charCodeAt(i) !== 58) return false // ":"
+  i--
+  const last = i
+  while (i >= 0 && isAsciiLetter(s.charCodeAt(i))) i--
+  return i < last && i >= 1 && s.charCodeAt(i) === 123 && s.charCodeAt(i - 1) === 123 // "{{"
+}
+
+const findValuesNow = (sentence: string): ReadonlyArray<FoundValue> => {
   const out: Array<FoundValue> = []
   for (const m of sentence.matchAll(valueRe)) {
     const raw = m[1] ?? m[0]
@@ -119,7 +152,7 @@ export const findValues = (sentence: string): ReadonlyArray<FoundValue> => {
     if (isYearLike(text)) continue
     const before = sentence.slice(Math.max(0, m.index - 12), m.index)
     if (/(section|sec\.|fig\.|figure|table|eq\.|equation|chapter|appendix|ref\.|step|line|theorem|lemma|proposition|definition|corollary)\s*$/i.test(before)) continue
-    if (/formula:[0-9a-f-]*$/i.test(before) || /\{\{[a-z]+:[0-9a-f-]*$/i.test(sentence.slice(0, m.index))) continue
+    if (/formula:[0-9a-f-]*$/i.test(before) || endsInPlaceholderKey(sentence, m.index)) continue
     const hasUnit = /[%σ]|[A-Za-zμ°×]/.test(text.replace(/^[pP]\s*[<>=≤]/, "")) || /^[pP]\s*[<>=≤]/.test(text)
     const isDecimal = /\d\.\d/.test(text)
     if (!hasUnit && !isDecimal) continue

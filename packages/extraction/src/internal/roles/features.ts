@@ -94,18 +94,29 @@ export const normalise = (sentence: string): string => {
 }
 
 /** Lower-case word tokens of a normalised sentence: numbers become `<num>`. */
-export const tokens = (normalised: string): Array<string> => {
+export const tokens = (normalised: string): Array<string> => tokensOfLower(normalised.toLowerCase())
+
+const TOKEN = /<[a-z]+>|\d+(?:[.,]\d+)*|[\p{L}][\p{L}'’-]*|%|[^\s\p{L}\d]/gu
+
+/** {@link tokens} of a normalised sentence already in lower case. */
+const tokensOfLower = (lower: string): Array<string> => {
   const out: Array<string> = []
-  for (const m of normalised.toLowerCase().matchAll(/<[a-z]+>|\d+(?:[.,]\d+)*|[\p{L}][\p{L}'’-]*|%|[^\s\p{L}\d]/gu)) {
+  TOKEN.lastIndex = 0
+  for (let m = TOKEN.exec(lower); m !== null; m = TOKEN.exec(lower)) {
     const t = m[0]
-    out.push(/^\d/.test(t) ? "<num>" : t.replace(/[’]/g, "'"))
+    const c = t.charCodeAt(0)
+    // a number (an ASCII digit first) is `<num>`; a typographic apostrophe becomes "'"
+    out.push(c >= 48 && c <= 57 ? "<num>" : t.includes("’") ? t.replace(/[’]/g, "'") : t)
   }
   return out
 }
 
+/** One punctuation token (one code point: one or two UTF-16 units) that is no n-gram. */
+const PUNCTUATION = /^[^\p{L}<%]$/u
+
 /** The n-grams of a sentence that can enter the vocabulary: unigrams and bigrams (with `<s>` first). */
 export const ngrams = (toks: ReadonlyArray<string>): Array<string> => {
-  const words = toks.filter((t) => !/^[^\p{L}<%]$/u.test(t))
+  const words = toks.filter((t) => t.length > 2 || !PUNCTUATION.test(t))
   const out: Array<string> = []
   const seen = new Set<string>()
   const add = (g: string) => {
@@ -210,19 +221,40 @@ export const denseNames: ReadonlyArray<string> = [
   "pos:blockLog"
 ]
 
-/** The dense features of one sentence (values in [0, 1]), in the order of {@link denseNames}. */
-export const dense = (sentence: string, position: Position | undefined): Array<number> => {
+/** A sentence as the features read it: normalised ({@link normalise}), in lower case, and its {@link tokens}. */
+export interface Reading {
+  readonly normalised: string
+  readonly lower: string
+  readonly tokens: ReadonlyArray<string>
+}
+
+/** The one reading of a sentence the dense features and the n-grams share. */
+export const reading = (sentence: string): Reading => {
   const normalised = normalise(sentence)
   const lower = normalised.toLowerCase()
-  const toks = tokens(normalised)
-  const out = cueFeatures.map(([, f]) => f(lower, toks))
+  return { normalised, lower, tokens: tokensOfLower(lower) }
+}
+
+const WORD_START = /^[\p{L}<]/u
+
+/** The dense features of one sentence (values in [0, 1]), in the order of {@link denseNames}. */
+export const dense = (sentence: string, position: Position | undefined): Array<number> =>
+  denseOf(reading(sentence), position)
+
+/** {@link dense} of a sentence already read. */
+export const denseOf = (r: Reading, position: Position | undefined): Array<number> => {
+  const { lower, normalised } = r
+  const toks = r.tokens
+  const out: Array<number> = []
+  for (let k = 0; k < cueFeatures.length; k++) out.push(cueFeatures[k]![1](lower, toks))
   const values = findValues(normalised)
   const metrics = findMetrics(normalised)
   out.push(values.some((v) => v.hasUnit) ? 1 : 0, metrics.length > 0 ? 1 : 0, metrics.length > 0 && values.length > 0 ? 1 : 0)
   // the extractor's hand-written result-cue score (`offlineClaims.scoreClaim`), in steps
   const cues = scoreClaim(normalised).score
   out.push(cues >= 1 ? 1 : 0, cues >= 2 ? 1 : 0, cues >= 3 ? 1 : 0, cues >= 4 ? 1 : 0)
-  const words = toks.filter((t) => /^[\p{L}<]/u.test(t)).length
+  let words = 0
+  for (const t of toks) if (WORD_START.test(t)) words++
   out.push(Math.min(1, Math.log1p(words) / Math.log1p(80)), words < 8 ? 1 : 0, words > 40 ? 1 : 0)
   if (position === undefined || position.count <= 0) out.push(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
   else {

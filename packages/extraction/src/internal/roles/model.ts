@@ -19,7 +19,7 @@
 import weights from "./weights.json" with { type: "json" }
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { dense, denseNames, ngrams, normalise, type Position, type Role, roles, tokens } from "./features.js"
+import { denseNames, denseOf, ngrams, type Position, reading, type Role, roles } from "./features.js"
 import { type Mlp, mlpProbabilities } from "./mlp.js"
 import { type LoadedTable, loadTable, sentenceVector, type VectorTable } from "./vectors.js"
 import { memoByText } from "../offlineText.js"
@@ -197,16 +197,19 @@ export const sentenceInput = (
   sentence: string,
   position: Position | undefined
 ): SparseInput => {
-  const d = dense(sentence, position)
+  // one reading of the sentence (normalised, lower case, tokens) for the dense features and the n-grams
+  const r = reading(sentence)
+  const d = denseOf(r, position)
   const index: Array<number> = []
   const value: Array<number> = []
-  d.forEach((v, i) => {
+  for (let i = 0; i < d.length; i++) {
+    const v = d[i]!
     if (v !== 0) {
       index.push(i)
       value.push(v)
     }
-  })
-  for (const g of ngrams(tokens(normalise(sentence)))) {
+  }
+  for (const g of ngrams(r.tokens)) {
     const j = vocabulary.get(g)
     if (j !== undefined) {
       index.push(d.length + j)
