@@ -425,6 +425,15 @@ export const migrations: ReadonlyArray<Migration> = [
 export const ddlChunkSentences = "ALTER TABLE chunks ADD COLUMN sentences VARCHAR"
 
 /**
+ * The schema version that added `chunks.sentences` (a store opened with fewer migrations, as a test of an older
+ * version does, is written without it).
+ *
+ * @since 0.1.0
+ * @category schema
+ */
+export const CHUNK_SENTENCES_VERSION = 14
+
+/**
  * The statements of migration 3 that need no data from TypeScript (see
  * `docs/schema.md`):
  * - `entities.entity_key`, `entity_aliases.alias_key`: identity keys

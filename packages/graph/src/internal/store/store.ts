@@ -24,7 +24,7 @@ import type {
 } from "../../Store.js"
 import * as OutputFile from "../../OutputFile.js"
 import { ExportError, InvalidBundleError, PaperNotFoundError, RunNotFoundError } from "../../Store.js"
-import { CLAIM_STATUSES, migrate, TABLES, type TableName } from "../../StoreSchema.js"
+import { CHUNK_SENTENCES_VERSION, CLAIM_STATUSES, migrate, TABLES, type TableName } from "../../StoreSchema.js"
 import { lookupStored } from "./lookup.js"
 import { removeRows, stagingDdl, writeRows } from "./write.js"
 
@@ -85,6 +85,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       ...(options.migrations === undefined ? {} : { migrations: options.migrations })
     })
     const dimension = migrated.meta.embeddingDimension
+    const chunkSentences = migrated.meta.schemaVersion >= CHUNK_SENTENCES_VERSION
     if (!readOnly) {
       yield* db.run(stagingDdl.join(";\n"))
       // Only one process can hold the file for writing: a run still `running` was killed.
@@ -111,7 +112,7 @@ export const make = (options: Omit<StoreOptions, "path">) =>
       return yield* db.transaction(Effect.gen(function*() {
         const exists = yield* db.query("SELECT 1 AS x FROM papers WHERE paper_id = $1", [bundle.paper.id])
         const replaced = exists.length > 0 ? yield* removeRows(db, bundle.paper.id) : null
-        const written = yield* writeRows(db, runId, bundle, at)
+        const written = yield* writeRows(db, runId, bundle, at, chunkSentences)
         const result: WriteResult = { replaced, ...written }
         return result
       }))

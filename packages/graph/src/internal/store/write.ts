@@ -171,7 +171,9 @@ export const writeRows = (
   db: DuckDbService,
   runId: string,
   bundle: PaperBundle,
-  now: Date
+  now: Date,
+  /** Whether the store's chunks have the `sentences` column (schema 14 and later). */
+  chunkSentences = true
 ): Effect.Effect<Omit<WriteResult, "replaced">, DuckDbError> =>
   Effect.gen(function*() {
     const paper = bundle.paper
@@ -215,7 +217,7 @@ export const writeRows = (
         c.text,
         c.tokenCount,
         embedding,
-        c.sentences ?? null
+        ...(chunkSentences ? [c.sentences ?? null] : [])
       ])
     )
 
