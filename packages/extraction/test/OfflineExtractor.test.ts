@@ -43,6 +43,19 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     expect(r.entities.map((e) => e.label)).not.toContain("problem")
   })
 
+  it("an (ACRONYM) is an alias only of the words it abbreviates, reaching back over words the phrase left out", () => {
+    // a reference list: the acronym is the venue's, not the task's inside its name
+    const venue = OfflineExtractor.extract(nlp, "In Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP), pages 1-10.")
+    expect(venue.entities.find((e) => e.aliases.includes("EMNLP"))?.label).toBe("Empirical Methods in Natural Language Processing (EMNLP)")
+    expect(venue.entities.some((e) => e.label === "Natural Language Processing" && e.aliases.includes("EMNLP"))).toBe(false)
+    // a metric whose first words the phrase left out (FCN paper)
+    const iu = OfflineExtractor.extract(nlp, "The standard metric used in the Pascal VOC challenge is the average intersection over union (IU), which we also use here.")
+    expect(iu.entities.find((e) => e.aliases.includes("IU"))?.label).toBe("intersection over union (IU)")
+    // near miss: the words before do not give the letters one by one ("and" skipped, "union" twice), so no reach
+    const none = OfflineExtractor.extract(nlp, "The results on image understanding and union (IU) benchmarks are strong.")
+    expect(none.entities.some((e) => /image understanding and union/i.test(e.label))).toBe(false)
+  })
+
   it("strips evaluative adjectives and types by head word", () => {
     const r = OfflineExtractor.extract(nlp, "We introduce a new interactive corpus exploration tool called InfoMagnets .")
     expect(entity(r, "interactive corpus exploration tool")).toBeDefined()

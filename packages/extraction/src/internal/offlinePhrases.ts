@@ -9,6 +9,7 @@
  *
  * @internal
  */
+import { abbreviationMatch } from "@kg/core/EntityName"
 import type { Token } from "@kg/core/NlpService"
 import {
   datasetHeads,
@@ -166,6 +167,33 @@ const fixVerbLikeNouns = (words: Array<Word>): Array<Word> =>
 
 const unitWord = new RegExp(`^(${unitPattern})$`)
 
+/**
+ * Where the long form of `acronym` starts, for a phrase `words[first..last]` followed by "(acronym)": `first` when
+ * the acronym abbreviates the phrase or its last words (Schwartz-Hearst), an earlier word when it needs up to six
+ * words just before the phrase within the clause, each giving one of its letters (no comma, colon, semicolon, bracket or full stop among them), else
+ * -1.
+ */
+const definedStart = (words: ReadonlyArray<Word>, first: number, last: number, acronym: string, source: string): number => {
+  if (abbreviationMatch(acronym, source.slice(words[first]!.start, words[last]!.end)) !== null) return first
+  let lo = first
+  while (lo > 0 && first - lo < 6 && !/^[,;:.!?()[\]]$/u.test(words[lo - 1]!.text)) lo--
+  if (lo === first) return -1
+  const end = words[last]!.end
+  const long = abbreviationMatch(acronym, source.slice(words[lo]!.start, end))
+  if (long === null) return -1
+  // reaching back, the long form's words must give the acronym's letters one by one ("Empirical Methods in Natural
+  // Language Processing" is E M N L P; small words such as "in", "over" may be skipped)
+  const letters = acronym.replace(/[^\p{L}]/gu, "").toLowerCase()
+  const initials = long.split(/[\s-]+/u).filter((w) => w !== "" && !SMALL_WORDS.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
+  if (initials !== letters) return -1
+  const at = end - long.length
+  for (let i = lo; i < first; i++) if (words[i]!.start === at) return i
+  return -1
+}
+
+/** Words an acronym may skip in its long form. */
+const SMALL_WORDS = new Set(["of", "over", "in", "and", "the", "for", "to", "on", "with", "a", "an", "by", "from"])
+
 const isAcronym = (s: string): boolean =>
   s.length >= 2 && s.length <= 12 && /^[A-Z][A-Za-z0-9-]*$/.test(s) && (s.match(/[A-Z]/g) ?? []).length >= 2
 
@@ -309,13 +337,23 @@ export const chunkMentions = (
       let end = last
       let aliases: Array<string> = []
       // "(ACRONYM)" right after the phrase, possibly followed by more nouns
+      let defined = -1
       const open = words[end + 1]
       const acr = words[end + 2]
       const close = words[end + 3]
       if (
         open?.text === "(" && acr !== undefined && close?.text === ")" && isAcronym(acr.text) &&
-        acr.text.toLowerCase() !== words[end]!.lower
+        acr.text.toLowerCase() !== words[end]!.lower &&
+        // the acronym abbreviates the phrase, or the phrase with words just before it that it left out
+        // ("Empirical Methods in Natural Language Processing (EMNLP)" read as "Natural Language Processing"): the
+        // phrase then starts where the long form does (a mention inside those words gives way); an acronym that
+        // abbreviates neither is no alias of the phrase
+        (defined = definedStart(words, first, last, acr.text, source)) >= 0
       ) {
+        if (defined < first) {
+          first = defined
+          while (out.length > 0 && out[out.length - 1]!.last >= first) out.pop()
+        }
         end += 3
         aliases = [acr.text]
         let k = end
