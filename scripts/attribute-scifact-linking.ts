@@ -25,11 +25,8 @@ import * as NlpService from "../packages/core/src/NlpService.js"
 import { activeModel } from "../packages/extraction/src/RoleClassifier.js"
 import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
 import { readClaims, readCorpus, splitOfClaim } from "./lib/scifact.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const oldDir = arg("old"), newDir = arg("new")
 if (oldDir === undefined || newDir === undefined) {
   console.error("usage: attribute-scifact-linking.ts --old DIR --new DIR [--split dev|heldout] [--json]")

@@ -37,11 +37,8 @@ import { contentStems } from "../packages/graph/src/internal/claims/identityText
 import { centre, shrunkMean } from "../packages/graph/src/internal/claims/blocking.js"
 import * as Nli from "../packages/graph/src/Nli.js"
 import * as Store from "../packages/graph/src/Store.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const source = arg("db") ?? "kg.duckdb"
 const asJson = process.argv.includes("--json")
 const blocking: Partial<ClaimLinker.BlockingOptions> = {

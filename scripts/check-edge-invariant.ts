@@ -18,11 +18,8 @@ import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import { strongEdgeViolations } from "../packages/graph/src/internal/claims/edgeInvariant.js"
 import { findingsOf } from "../packages/graph/src/internal/claims/findings.js"
 import * as Kg from "../packages/graph/src/Kg.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const dbPath = arg("db")
 if (dbPath === undefined) {
   console.error("usage: check-edge-invariant.ts --db store.duckdb [--json]")

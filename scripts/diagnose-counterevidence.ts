@@ -34,11 +34,8 @@ import { decide, type NliModel, shippedModel } from "../packages/graph/src/inter
 import * as train from "../packages/graph/src/internal/nli/train.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { readClaims, readPairs, splitOfClaim, splitOfDoc } from "./lib/scifact.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const store = arg("store")
 if (store === undefined) throw new Error("--store DIR/abstracts.duckdb is required (eval-scifact-linking.ts --split dev --keep DIR)")
 const showMisses = process.argv.includes("--misses")

@@ -31,13 +31,10 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { arg } from "./lib/args.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const shared = [path.join(root, "../shared/data"), "/work/shared/data"].find((d) => fs.existsSync(d))
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const VERBOSE = process.argv.includes("--verbose")
 const SRC = process.argv.includes("--src")
 const ONLY = arg("only")

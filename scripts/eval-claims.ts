@@ -44,11 +44,8 @@ import { type RoleModel, shippedModel } from "../packages/extraction/src/interna
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { foldOf, type LabelledAbstract, readLabelledSet } from "./lib/roles.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const set = arg("set") ?? "csabstruct-dev"
 const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
 const asJson = process.argv.includes("--json")

@@ -29,11 +29,8 @@ import * as Retrieval from "../packages/graph/src/Retrieval.js"
 import * as RetrievalEval from "../packages/graph/src/RetrievalEval.js"
 import * as Store from "../packages/graph/src/Store.js"
 import { splitOfClaim } from "./lib/scifact.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const QUESTIONS = arg("questions") ?? path.join(repo, "testdata/multihop/hotpotqa_100_questions.jsonl")
 const CORPUS = arg("corpus") ?? path.join(repo, "testdata/multihop/hotpotqa_100_corpus.jsonl")

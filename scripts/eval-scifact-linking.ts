@@ -43,11 +43,8 @@ import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import * as StoreSchema from "../packages/graph/src/StoreSchema.js"
 import { readClaims, readCorpus, splitOfClaim } from "./lib/scifact.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const split = (arg("split") ?? "dev") as "dev" | "heldout" | "all"
 const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
 const asJson = process.argv.includes("--json")

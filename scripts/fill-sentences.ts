@@ -15,11 +15,8 @@ import * as NlpService from "../packages/core/src/NlpService.js"
 import * as EmbeddingsLive from "../packages/extraction/src/EmbeddingsLive.js"
 import * as Store from "../packages/graph/src/Store.js"
 import * as StoredSentences from "../packages/graph/src/StoredSentences.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const DB = arg("db")
 if (DB === undefined) {
   console.error("usage: fill-sentences.ts --db STORE [--batch 2000] [--limit N]")

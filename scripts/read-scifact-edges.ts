@@ -14,11 +14,8 @@ import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { readClaims, splitOfClaim } from "./lib/scifact.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const dbPath = arg("db")
 if (dbPath === undefined) {
   console.error("usage: read-scifact-edges.ts --db DIR/all.duckdb [--split dev|heldout|all] [--json]")

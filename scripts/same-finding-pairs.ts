@@ -16,11 +16,8 @@ import { strongEdgeViolations } from "../packages/graph/src/internal/claims/edge
 import { subjectKey } from "../packages/graph/src/internal/claims/findingMatch.js"
 import { findingsOf } from "../packages/graph/src/internal/claims/findings.js"
 import * as Kg from "../packages/graph/src/Kg.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const dbPath = arg("db")
 if (dbPath === undefined) {
   console.error("usage: same-finding-pairs.ts --db store.duckdb [--results-only]")

@@ -24,11 +24,8 @@ import * as NlpService from "../packages/core/src/NlpService.js"
 import { type RoleModel, shippedModel } from "../packages/extraction/src/internal/roles/model.js"
 import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
 import { foldOf, type LabelledAbstract, readLabelledSet } from "./lib/roles.js"
+import { arg } from "./lib/args.js"
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? process.argv[i + 1] : undefined
-}
 const set = arg("set") ?? "csabstruct-train"
 const show = arg("show")
 const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
