@@ -273,6 +273,10 @@ describe("role features and rules", () => {
     expect(nonFindingReason("where [formula] is the initial nuclear density function and [formula] is an electronic state.")).toBe("fragment")
     expect(nonFindingReason("pl There several variants of the BLEU score, and each variant is defined with a perl script.")).toBe("fragment")
     expect(nonFindingReason("aero bike bird boat bottle bus car cat chair cow table dog horse mbike person plant sheep sofa train tv mean IoU")).toBe("fragment")
+    expect(nonFindingReason("Thus the total number of operations in convolution layer is.")).toBe("fragment")
+    expect(nonFindingReason("Next we describe our deeper nets for ImageNet.")).toBe("description")
+    expect(nonFindingReason("On CIFAR-100, drop-path reduces the error rate from to.")).toBeUndefined()
+    expect(nonFindingReason("Our model is the best of all.")).toBeUndefined()
     // names written in lower case open real sentences; a short sentence of names is prose
     expect(nonFindingReason("mcm 5 s 2 U is required for proper decoding of NNR codons in eukaryotes.")).toBeUndefined()
     expect(nonFindingReason("miRNAs regulate a unique suite of mRNAs to maintain homeostasis in cells.")).toBeUndefined()

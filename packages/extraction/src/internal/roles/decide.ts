@@ -138,7 +138,7 @@ const pointerRe =
  * "This paper describes an implementation of ...", "Test results are presented.").
  */
 const descriptionRe =
-  /\b(?:(?:is|are|was|were|will be|has been|have been) (?:also |then |further |briefly |first |finally )?(?:described|discussed|presented|reviewed|outlined|introduced|explained|detailed|summari[sz]ed|illustrated|surveyed|reported|given|provided|proposed|sketched|highlighted)(?: in (?:detail|this (?:paper|article|work|chapter)))?\s*(?:[.;]\s*$|,|$)|^(?:here,? |in this (?:paper|work|article|chapter|study),? |finally,? |in addition,? |additionally,? |moreover,? |furthermore,? )?we (?:also |further |then |first |finally |briefly )?(?:comment on|discuss|describe|review|outline|survey|summari[sz]e|overview|investigate|explore|examine|study|consider|address|introduce|propose|present|define|formulate|develop|design|implement)\b|^(?:this|the present|the current|our) (?:paper|article|work|chapter|survey|review|report|thesis|study) (?:also |then |further |first |finally )?(?:describes|discusses|presents|reviews|outlines|introduces|explains|details|summari[sz]es|illustrates|surveys|proposes|provides|gives|offers|examines|explores|investigates|addresses|considers|focuses))/
+  /\b(?:(?:is|are|was|were|will be|has been|have been) (?:also |then |further |briefly |first |finally )?(?:described|discussed|presented|reviewed|outlined|introduced|explained|detailed|summari[sz]ed|illustrated|surveyed|reported|given|provided|proposed|sketched|highlighted)(?: in (?:detail|this (?:paper|article|work|chapter)))?\s*(?:[.;]\s*$|,|$)|^(?:here,? |in this (?:paper|work|article|chapter|study),? |finally,? |next,? |then,? |in addition,? |additionally,? |moreover,? |furthermore,? )?we (?:also |further |then |first |finally |briefly )?(?:comment on|discuss|describe|review|outline|survey|summari[sz]e|overview|investigate|explore|examine|study|consider|address|introduce|propose|present|define|formulate|develop|design|implement)\b|^(?:this|the present|the current|our) (?:paper|article|work|chapter|survey|review|report|thesis|study) (?:also |then |further |first |finally )?(?:describes|discusses|presents|reviews|outlines|introduces|explains|details|summari[sz]es|illustrates|surveys|proposes|provides|gives|offers|examines|explores|investigates|addresses|considers|focuses))/
 
 /** What is left to do ("There is clearly more that can be investigated", "remains to be seen"). */
 const futureRe =
@@ -409,6 +409,9 @@ export const nonFindingReason = (
   if (/[•▪◦●]/.test(sentence)) return "fragment"
   if (openingFragment(sentence)) return "fragment"
   if (noFunctionWord(sentence)) return "fragment"
+  // a sentence that stops where its formula was dropped: "Thus the total number of operations in a layer is." (not
+  // "... from to.": a finding whose numbers were dropped still says what changed)
+  if (/\b(?:is|are|was|were|be)\s*[.:]?\s*$/i.test(sentence)) return "fragment"
   // a caption or a table's header: a metric with its unit in brackets, "Object detection mAP (%) on the COCO validation
   // set using baseline Faster R-CNN."
   if (/\(\s*%\s*\)/.test(sentence) && !findingFrameRe.test(lower) && !/\b(?:outperform\w*|than|better|worse|improv\w*|achiev\w*)\b/.test(lower)) {
