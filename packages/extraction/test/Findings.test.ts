@@ -19,8 +19,41 @@ describe("Findings", () => {
       name: "Exponential Linear Units",
       aliases: ["ELUs"]
     })
+    // an en dash between two capitalised words joins one name
+    expect(contributionsOf("Learning Phrase Representations using RNN Encoder – Decoder for Statistical Machine Translation",
+      "In this paper, we propose a novel neural network model called RNN Encoder – Decoder that consists of two recurrent neural networks.")[0]!.name)
+      .toBe("RNN Encoder-Decoder")
     // a paper that names nothing, and a metric is never a contribution
     expect(contributionsOf("Neural Machine Translation of Rare Words with Subword Units", "We compute BLEU on all tasks.")).toEqual([])
+  })
+
+  it("names a self-reference's subject by the words that name it, not by a component, a data set or a hedge", () => {
+    const datasets = { entities: [{ label: "MNIST", type: "Dataset" }, { label: "ImageNet", type: "Dataset" }] }
+    // the name with the modifiers written into it
+    expect(findingOf("Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the baseline ResNet-200.").subject)
+      .toBe("pre-activation ResNet-200")
+    expect(findingOf("To show that our Faster RCNN baseline is competitive, we also report results from the Faster RCNN paper.").subject)
+      .toBe("Faster RCNN")
+    expect(findingOf("Our baseline ResNet-101 performs 1% better than the open-sourced ResNet-101 checkpoint.").subject).toBe("ResNet-101")
+    // a name given in parentheses or quotes
+    expect(findingOf("The result shows that our CNN baseline implementation (“ FullyConvNet ”) achieves very similar performance than the FCN method.").subject)
+      .toBe("FullyConvNet")
+    expect(findingOf("Our approach (I + ORE) outperforms A-Fast-RCNN by 0.5% in mAP.").subject).toBe("I + ORE")
+    // a component after "with" is no name of the model: the paper's contribution, else unnamed
+    const contextual = "Our contextual model with CNN pairwise potentials achieves the best performance on the NYUDv2 dataset."
+    expect(findingOf(contextual).subject).toBeNull()
+    expect(findingOf(contextual, { contributions: [{ name: "ContextNet", aliases: [] }] }).subject).toBe("ContextNet")
+    // a data set the model is built for is the finding's data set, not its subject
+    const mnist = findingOf("Our MNIST model has channels for conv1 to conv6.", datasets)
+    expect([mnist.subject, mnist.dataset]).toEqual([null, "MNIST"])
+    expect(findingOf("We can see that our ImageNet baseline performs competitively.", datasets).subject).toBeNull()
+    // without the paper's entities a capitalised name stays the name
+    expect(findingOf("Our MNIST model has channels for conv1 to conv6.").subject).toBe("MNIST")
+    // "to our knowledge" is a hedge, not the paper speaking of its model
+    const byteNet = findingOf("On NewsTest 2015, to our knowledge, ByteNet achieves the best published results to date.")
+    expect([byteNet.subject, byteNet.selfReference]).toEqual(["ByteNet", null])
+    expect(findingOf("To the best of our knowledge, this is the first time that the kernel map is learned.").selfReference).toBeNull()
+    expect(findingOf("To our knowledge, ours is the best reported result on this dataset.").selfReference).toBe("ours")
   })
 
   it("reads what a result measured: subject, dataset, metric, value, baseline, delta, direction", () => {

@@ -99,7 +99,9 @@ export const contributionsOf = (title: string, text: string): ReadonlyArray<Cont
     }
     found.push({ c: { name, aliases: c.aliases }, score, at })
   }
-  const t = title.replace(/^\s*(?:document:\s*)?/i, "").trim()
+  // "RNN Encoder – Decoder": an en dash between two capitalised words joins one name
+  const joinDash = (x: string) => x.replace(/([A-Za-z0-9])\s*–\s*(?=[A-Z])/g, "$1-")
+  const t = joinDash(title.replace(/^\s*(?:document:\s*)?/i, "").trim())
   // "FractalNet: ...", "ParseNet: Looking Wider ...", "Res2Net: A New ..."
   const head = /^([^:]{2,60}?)\s*:\s*(.*)$/.exec(t)
   if (head !== null) {
@@ -114,7 +116,7 @@ export const contributionsOf = (title: string, text: string): ReadonlyArray<Cont
   if (whole !== null) add({ name: whole[1]!.replace(/s$/, ""), aliases: whole[2] === undefined ? [] : [whole[2]] }, 2, 0)
   // "... by Exponential Linear Units (ELUs)"
   for (const m of t.matchAll(/((?:[A-Z][\w-]*\s+){1,4})\(([A-Za-z][A-Za-z0-9-]{1,15})\)/g)) add({ name: m[1]!.trim(), aliases: [m[2]!] }, 3, 0)
-  const body = text.slice(0, 6000)
+  const body = joinDash(text.slice(0, 6000))
   for (const m of body.matchAll(CALLED)) add(withAcronym(m[1]!), 3, m.index ?? 0, true)
   for (const m of body.matchAll(APPOSITIVE)) add(withAcronym(m[1]!), 2, m.index ?? 0, true)
   for (const m of body.matchAll(OURS)) add(withAcronym(m[1]!), 3, m.index ?? 0, true)
@@ -456,13 +458,57 @@ const subjectName = (phrase: string): string => {
   return name.trim()
 }
 
-/** The self-reference and a name inside it ("our PyramidNets" names PyramidNets). */
-const selfParts = (subject: string): { self: string; named: string | null } | null => {
+/** Where the words naming a self-reference's subject stop: a preposition, a clause word or a comma. */
+const SELF_NAME_END = /\s*,|\s+(?:with|of|for|on|in|using|via|to|that|which|who|from|at|by|when|after|under|over|as|and|or|than|trained|based)\b/i
+
+/** A self-reference that is the paper's report, not its model ("our results", "our data", "this study"). */
+const REPORT_NOUN = /^(?:our|this|the present)\s+(?:\w+\s+)?(?:results?|data|stud(?:y|ies)|findings?|analys[ie]s|work|observations?|experiments?|evidence|understanding|investigations?|trials?|survey|cohort|paper)\b/i
+
+/** A modifier written into a model's name ("pre-activation ResNet-200", "1001-layer ResNet"). */
+const NAME_MODIFIER = /^(?:[a-z0-9]+-[a-z0-9-]+|[A-Z][a-z]+)$/
+
+/**
+ * The self-reference and a name inside it ("our PyramidNets" names PyramidNets): a name in parentheses or quotes
+ * ("our CNN baseline implementation (“FullyConvNet”)"), else the name words before the first preposition or clause
+ * word with the modifiers written into the name ("our pre-activation ResNet-200", "our Faster RCNN baseline"). A
+ * component after "with" is no name of the subject ("our contextual model with CNN pairwise potentials"), nor is a
+ * data set the model is built for ("our MNIST model", "our ImageNet baseline": the paper's entities typed Dataset).
+ */
+const selfParts = (subject: string, context: FindingContext): { self: string; named: string | null } | null => {
   const s = subject.trim().replace(/^[("'“]+/, "")
   if (!SELF.test(s)) return null
-  const words = s.split(/\s+/)
-  const names = words.filter((w, i) => i > 0 && NAME_TOKEN.test(w.replace(/[(),]/g, "")))
-  return { self: s, named: names.length > 0 ? names.join(" ") : null }
+  // "our results define a role of HDAC4 ...", "our data ...": the paper's report of a finding about what it names
+  if (REPORT_NOUN.test(s)) {
+    const names = s.split(/\s+/).filter((w, i) => i > 0 && NAME_TOKEN.test(w.replace(/[(),]/g, "")))
+    return { self: s, named: names.length > 0 ? names.join(" ") : null }
+  }
+  // the subject's own words: up to the first preposition, clause word, comma (outside parentheses) or a second "our"
+  const masked = s.replace(/\((?:[^()]|\([^()]*\))*\)|“[^”]*”/g, (m) => "_".repeat(m.length))
+  const end = SELF_NAME_END.exec(masked)?.index ?? s.length
+  const again = /\s(?:our|the proposed)\s/i.exec(masked.slice(1))
+  const own = s.slice(0, Math.min(end, again === null ? s.length : again.index + 1))
+  const quoted = /\(\s*[“"‘]?\s*([^()“”"‘’]{2,40}?)\s*[”"’]?\s*\)|“\s*([^“”]{2,40}?)\s*”/.exec(own)
+  const quotedName = quoted === null ? null : (quoted[1] ?? quoted[2] ?? "").trim()
+  if (quotedName !== null && quotedName.split(/\s+/).length <= 4 && quotedName.split(/\s+/).some((w) => NAME_TOKEN.test(w))) {
+    return { self: s, named: quotedName }
+  }
+  const words = own.replace(/\((?:[^()]|\([^()]*\))*\)|“[^”]*”/g, " ").split(/\s+/).filter((w) => w.length > 0)
+  const isName = (w: string) => NAME_TOKEN.test(w.replace(/[(),]/g, ""))
+  let first = -1
+  let last = -1
+  for (let i = 1; i < words.length; i++) {
+    if (!isName(words[i]!)) continue
+    if (first < 0) first = i
+    last = i
+  }
+  if (first < 0) return { self: s, named: null }
+  while (first > 1 && NAME_MODIFIER.test(words[first - 1]!) && !SUBJECT_FILLER.has(words[first - 1]!.toLowerCase())) first--
+  const named = words.slice(first, last + 1).join(" ").replace(/[(),]/g, "").trim()
+  const datasets = (context.entities ?? []).filter((e) => e.type === "Dataset")
+  const isDataset = (n: string) =>
+    datasets.some((e) => [e.label, ...(e.aliases ?? [])].some((x) => x.toLowerCase() === n.toLowerCase()))
+  if (isDataset(named)) return { self: s, named: null }
+  return { self: s, named }
 }
 
 /** Resolve a name to a contribution of the paper (by name or alias), for a canonical spelling. */
@@ -518,7 +564,10 @@ const EXCLUDE_RE = [
  * paper's contribution (`context.contributions`) where it names one.
  */
 export const findingOf = (sentence: string, context: FindingContext = {}): Finding => {
-  const text = cleanSentence(sentence).replace(/\[reference\]/gi, "").replace(/\s+/g, " ").trim()
+  const text = cleanSentence(sentence).replace(/\[reference\]/gi, "")
+    // "to our knowledge" is the authors' hedge, not their contribution as a subject
+    .replace(/(,?)\s*\bto (?:the best of )?our knowledge\b(,?)\s*/gi, (_m, a: string, b: string) => a !== "" && b !== "" ? ", " : " ")
+    .replace(/\s+/g, " ").trim()
   const contributions = context.contributions ?? []
   const framed = unframe(text)
   const body = framed.body.length > 0 ? framed.body : text
@@ -531,7 +580,7 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // "CIFAR-100, and ImageNet-1k datasets, our PyramidNets": the paper's own voice inside a longer phrase
   const ours = /(?:^|[\s,])((?:our|the proposed)\s.*)$/i.exec(subjectPhrase)
   if (ours !== null && ours.index > 0) subjectPhrase = ours[1]!
-  const self = subjectPhrase === "" ? null : selfParts(subjectPhrase)
+  const self = subjectPhrase === "" ? null : selfParts(subjectPhrase, context)
   if (self !== null) {
     selfReference = self.self
     if (self.named !== null) {
@@ -541,12 +590,14 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   } else if (subjectPhrase !== "") {
     const name = subjectName(subjectPhrase)
     // a pronoun or an empty name: not identifiable from the sentence
-    if (name.length > 0 && !/^(?:it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name)) {
+    if (name.length > 0 && !/^(?:it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
       const c = contributionNamed(name, contributions)
       subject = c?.name ?? name
     }
   }
 
+  // one spelling for a name written with an en dash ("RNN Encoder – Decoder", as its contribution is named)
+  if (subject !== null) subject = subject.replace(/([A-Za-z0-9])\s*–\s*(?=[A-Z])/g, "$1-")
   const subjectNames = new Set<string>()
   if (subject !== null) subjectNames.add(subject.toLowerCase())
   for (const c of contributions) for (const n of [c.name, ...c.aliases]) subjectNames.add(n.toLowerCase())
