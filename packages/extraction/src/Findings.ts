@@ -21,7 +21,8 @@ import {
   contributionsOf as contributionsOf_,
   directionOf as directionOf_,
   type FindingContext,
-  findingOf as findingOf_
+  findingOf as findingOf_,
+  ownNamesIn as ownNamesIn_
 } from "./internal/offlineFindings.js"
 
 export type { Contribution, FindingContext }
@@ -63,19 +64,25 @@ export const directionOf: (predicate: string, metric: string | null) => {
 
 /**
  * The finding context of one paper: its contributions (from the title and
- * the first `openingChars` characters of its text) and its typed entities.
+ * the first `openingChars` characters of its text; when those name none, the
+ * name the paper gives its own model anywhere in `body`, "our ... model
+ * (ConvS2S)", "the proposed NAT", used at least twice) and its typed
+ * entities.
  *
  * @since 0.1.0
  * @category findings
  */
 export const paperFindingContext = (
-  paper: { readonly title: string; readonly text: string },
+  paper: { readonly title: string; readonly text: string; readonly body?: string | undefined },
   entities: FindingContext["entities"] = [],
   openingChars = 6000
-): FindingContext => ({
-  contributions: contributionsOf_(paper.title, paper.text.slice(0, openingChars)),
-  entities
-})
+): FindingContext => {
+  const opening = contributionsOf_(paper.title, paper.text.slice(0, openingChars))
+  return {
+    contributions: opening.length > 0 || paper.body === undefined ? opening : ownNamesIn_(paper.body).slice(0, 1),
+    entities
+  }
+}
 
 /**
  * The findings of one paper's claims: each claim's own (an LLM's) with an
@@ -87,7 +94,7 @@ export const paperFindingContext = (
  * @category findings
  */
 export const paperFindings = <C extends { readonly text: string; readonly finding?: Finding | null | undefined }>(
-  paper: { readonly title: string; readonly text: string },
+  paper: { readonly title: string; readonly text: string; readonly body?: string | undefined },
   entities: NonNullable<FindingContext["entities"]>,
   claims: ReadonlyArray<C>
 ): Array<C & { readonly finding: Finding }> => {

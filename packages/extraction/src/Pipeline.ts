@@ -935,7 +935,7 @@ const assemble = (
     merged += paperPass.moved.size
     // Structured findings: the extractor's, else read by rules; self-references resolve to the paper's contribution.
     const claimList = paperFindings(
-      { title: paper.title, text: chunks.slice(0, 3).map((c) => c.text).join(" ") },
+      { title: paper.title, text: chunks.slice(0, 3).map((c) => c.text).join(" "), body: context.text },
       outcomes.flatMap((o) => o.entities.map((e) => ({ label: e.label, type: e.type, aliases: e.aliases }))),
       Array.from(claimsById.values(), (c) =>
         paperPass.moved.size === 0 ? c : { ...c, entityIds: Array.from(new Set(c.entityIds.map(to))).sort() })

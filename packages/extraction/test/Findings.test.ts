@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { ExtractedClaim, toFinding } from "@kg/core/Domain"
-import { contributionsOf, findingOf, paperFindings } from "../src/Findings.js"
+import { contributionsOf, findingOf, paperFindingContext, paperFindings } from "../src/Findings.js"
 
 // Sentences of real papers (SciREX full papers, Apache-2.0; SciFact claims, CC BY 4.0; issue 24's examples).
 describe("Findings", () => {
@@ -25,6 +25,22 @@ describe("Findings", () => {
       .toBe("RNN Encoder-Decoder")
     // a paper that names nothing, and a metric is never a contribution
     expect(contributionsOf("Neural Machine Translation of Rare Words with Subword Units", "We compute BLEU on all tasks.")).toEqual([])
+  })
+
+  it("names the paper's own model from its whole text when the title and opening name none", () => {
+    const body = "We introduce an architecture based entirely on convolutional neural networks. ... Table 1 shows that our fully " +
+      "convolutional sequence to sequence model (ConvS2S) outperforms the WMT'16 winning entry. ConvS2S also benefits from ensembling."
+    const context = paperFindingContext({ title: "Convolutional Sequence to Sequence Learning", text: body.slice(0, 80), body })
+    expect(context.contributions).toEqual([{ name: "ConvS2S", aliases: ["fully convolutional sequence to sequence model"] }])
+    expect(findingOf("We outperform the deep LSTM setup on WMT'14 English-German.", context).subject).toBe("ConvS2S")
+    // used once, a concept the text defines, or no body: nothing
+    expect(paperFindingContext({ title: "T", text: "", body: "our new model (XNet) works." }).contributions).toEqual([])
+    expect(paperFindingContext({ title: "T", text: "", body: "our first example of an operator product expansion (OPE). The OPE holds." })
+      .contributions).toEqual([])
+    expect(paperFindingContext({ title: "T", text: "" }).contributions).toEqual([])
+    // the opening's name wins over the body's
+    expect(paperFindingContext({ title: "ParseNet: Looking Wider to See Better", text: "", body: "the proposed NAT and the proposed NAT" })
+      .contributions?.[0]?.name).toBe("ParseNet")
   })
 
   it("names a self-reference's subject by the words that name it, not by a component, a data set or a hedge", () => {

@@ -145,6 +145,41 @@ export const contributionsOf = (title: string, text: string): ReadonlyArray<Cont
   return merged.map((f) => f.c).slice(0, 3)
 }
 
+/** "our fully convolutional sequence to sequence model (ConvS2S)": the paper's own model named in its own voice. */
+const OUR_DEFINED = /\b(?:our|the proposed|our proposed)\s+((?:[A-Za-z][\w-]*\s+){0,7}?[A-Za-z][\w-]*)\s*\(([A-Z][A-Za-z0-9-]{1,15})\)/g
+/** The head of a model's long form. */
+const OWN_HEAD = /(?:model|network|net|architecture|method|approach|system|framework|algorithm|module|technique|scheme|classifier|decoder|encoder|translator)s?$/i
+/** "our proposed NAT", "the proposed PyramidNet": a name right after the paper's own voice. */
+const OUR_NAMED = /\b(?:our proposed|the proposed)\s+([A-Z][\w-]*)\b/g
+
+/**
+ * The paper's own contribution named anywhere in its text, for a paper whose title and opening name none: a name
+ * defined in its own voice ("our ... model (ConvS2S)") or written after "the proposed" ("the proposed NAT"), used at
+ * least twice in the text. The most used first.
+ */
+export const ownNamesIn = (text: string): ReadonlyArray<Contribution> => {
+  const found = new Map<string, Contribution>()
+  for (const m of text.matchAll(OUR_DEFINED)) {
+    const acronym = m[2]!
+    if (!NAME_TOKEN.test(acronym) || isMetricName(acronym)) continue
+    const long = m[1]!.replace(/^(?:new|novel|simple|proposed)\s+/i, "")
+    // a model's name, not a concept the text defines ("our first example of an operator product expansion (OPE)")
+    if (!OWN_HEAD.test(long) || /\b(?:and|or|of the)\b/i.test(long) || long.split(/\s+/).length > 6) continue
+    found.set(acronym, { name: acronym, aliases: [...new Set([...(found.get(acronym)?.aliases ?? []), long])] })
+  }
+  for (const m of text.matchAll(OUR_NAMED)) {
+    const name = m[1]!
+    if (!NAME_TOKEN.test(name) || isMetricName(name) || found.has(name)) continue
+    found.set(name, { name, aliases: [] })
+  }
+  const uses = (c: Contribution) => text.split(new RegExp(`(?<![\\w-])${escapeRe(c.name)}(?![\\w-])`)).length - 1
+  return Array.from(found.values())
+    .map((c) => ({ c, n: uses(c) }))
+    .filter((x) => x.n >= 2)
+    .sort((a, b) => b.n - a.n || a.c.name.localeCompare(b.c.name))
+    .map((x) => x.c)
+}
+
 // ---------------------------------------------------------------------------
 // Lexicon
 // ---------------------------------------------------------------------------
