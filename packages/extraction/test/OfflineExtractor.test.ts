@@ -56,6 +56,18 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     expect(none.entities.some((e) => /image understanding and union/i.test(e.label))).toBe(false)
   })
 
+  it("a function word glued to the rest of a dropped formula is no part of a name", () => {
+    // SciREX body text drops formulas and numbers: "the $i$-th step", "a $d$-dimensional vector", "the 110-layer ResNet"
+    const r = OfflineExtractor.extract(nlp, "At the-th step the decoder reads a-dimensional word vector, and the-layer ResNet is trained with SGD.")
+    const labels = r.entities.map((e) => e.label)
+    expect(labels.filter((l) => /\b(?:the|a)-/i.test(l))).toEqual([])
+    expect(labels).toContain("word vector")
+    expect(labels).toContain("ResNet")
+    // hyphenated words that start with a preposition or a capital are names ("in-plane", "A-Fast-RCNN", "on-shell")
+    const kept = OfflineExtractor.extract(nlp, "The in-plane component and the on-shell mass are measured; A-Fast-RCNN improves detection.")
+    expect(kept.entities.map((e) => e.label)).toEqual(expect.arrayContaining(["in-plane component", "on-shell mass", "A-Fast-RCNN"]))
+  })
+
   it("strips evaluative adjectives and types by head word", () => {
     const r = OfflineExtractor.extract(nlp, "We introduce a new interactive corpus exploration tool called InfoMagnets .")
     expect(entity(r, "interactive corpus exploration tool")).toBeDefined()

@@ -64,6 +64,9 @@ export interface Mention {
 
 const joiners = new Set(["-", "/", "–"])
 
+/** A function word glued by a hyphen to the rest of a dropped formula or number ("the-th", "a-dimensional"). */
+const STRIPPED_FORMULA = /^(?:[Tt]he|an?|and|or|[Tt]his|[Oo]ur|[Ii]ts|[Tt]heir|[Ee]ach|[Ee]very)-[a-z]/
+
 /**
  * Groups tokens into words. Tokens overlapping a noise span become `NOISE`
  * words, which break phrases.
@@ -107,7 +110,7 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
         lemma: t.lemma.toLowerCase(),
         start: t.start,
         end: t.end,
-        pos: t.kind === "number" ? "NUM" : t.pos,
+        pos: t.kind === "number" ? "NUM" : STRIPPED_FORMULA.test(t.text) ? "NOISE" : t.pos,
         negated: t.negated
       })
     } else {
@@ -126,7 +129,9 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
         lemma: parts.slice(0, -1).map((p) => p.text.toLowerCase()).join("") + lastPart.lemma.toLowerCase(),
         start: t.start,
         end: lastPart.end,
-        pos,
+        // "the-th step", "a-dimensional vector", "the-layer ResNet": a function word glued to what is left of a
+        // formula or number the source dropped ("the $i$-th", "a $d$-dimensional", "the 110-layer") is no name part
+        pos: STRIPPED_FORMULA.test(text) ? "NOISE" : pos,
         negated: parts.some((p) => p.negated)
       })
     }
