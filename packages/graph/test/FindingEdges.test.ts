@@ -211,6 +211,23 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       expect(assessed!.papersAgainst).toEqual(["pb"])
     }).pipe(Effect.provide(testLayer)))
 
+  it.effect("kg claims --about finds a claim in the paper's own voice by the contribution its finding names", () =>
+    Effect.gen(function*() {
+      const ours = "We outperform the deep LSTM setup on WMT'14 English-German."
+      const other = "The LSTM setup reaches 24.9 BLEU on WMT'14 English-German."
+      const store = yield* Store.Store
+      const own = { name: "ConvS2S", aliases: [] }
+      const a = yield* bundleOf({ id: "pc", claims: [{ text: ours }] })
+      yield* store.writePaper(RunId.make("run-test"), { ...a, claims: a.claims.map((c) => ({ ...c, finding: findingOf(c.text, { contributions: [own] }) })) })
+      const b = yield* bundleOf({ id: "pd", claims: [{ text: other }] })
+      yield* store.writePaper(RunId.make("run-test"), { ...b, claims: b.claims.map((c) => ({ ...c, finding: findingOf(c.text) })) })
+      const ranked = yield* GraphQueries.listClaims({ about: "ConvS2S on WMT'14 English-German" })
+      expect(ranked[0]!.id).toBe(idOf(ours))
+      // the contribution's name counts only for the claim that speaks in that paper's voice
+      const plain = yield* GraphQueries.listClaims({ about: "LSTM setup BLEU" })
+      expect(plain[0]!.id).toBe(idOf(other))
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("stores a claim's finding, shows it in kg claim's detail, and removes it with its paper", () =>
     Effect.gen(function*() {
       const text = "ResNet-110 achieves a test error of 6.43% on CIFAR-10."

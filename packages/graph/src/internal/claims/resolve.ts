@@ -49,17 +49,20 @@ export const rankClaims = (
     let where = ""
     if (options.status !== undefined) {
       params.push(options.status)
-      where = "WHERE status = $1"
+      where = "WHERE c.status = $1"
     }
-    const rows = yield* db.query<{ claim_id: string; text: string; embedding: ReadonlyArray<number> | null }>(
-      `SELECT claim_id, text, embedding FROM claims ${where}`,
+    // a claim in the paper's own voice ("we outperform ...") is also about the contribution its finding names
+    const rows = yield* db.query<{ claim_id: string; text: string; embedding: ReadonlyArray<number> | null; own: string | null }>(
+      `SELECT c.claim_id, c.text, c.embedding,
+              CASE WHEN (f.finding->>'selfReference') IS NOT NULL THEN f.finding->>'subject' END AS own
+       FROM claims c LEFT JOIN claim_findings f USING (claim_id) ${where}`,
       params
     )
     const q = contentStems(text)
     const minCosine = options.minCosine ?? 0.5
     const ranked: Array<RankedClaim> = []
     for (const r of rows) {
-      const stems = contentStems(r.text)
+      const stems = contentStems(r.own === null ? r.text : `${r.text} ${r.own}`)
       let hit = 0
       for (const s of q) if (stems.has(s)) hit++
       const keyword = q.size === 0 ? 0 : hit / q.size
