@@ -13,7 +13,7 @@ import * as os from "node:os"
 import { fileURLToPath } from "node:url"
 import type { IngestEvent, IngestSkip, SourceDocument } from "../src/Ingest.js"
 import { discover, ingest, readDocument } from "../src/Ingest.js"
-import { buildVocabulary, composeAccents, dehyphenate, joinPages } from "../src/internal/ingestPdf.js"
+import { buildVocabulary, composeAccents, dehyphenate, joinPages, stripPageNumbers } from "../src/internal/ingestPdf.js"
 import { firstInvalidUtf8, normalizeText } from "../src/internal/ingestText.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
@@ -533,6 +533,20 @@ describe("ingest internals", () => {
     expect(dehyphenate("automatically-\ndetected", v)).toBe("automatically-detected")
     expect(dehyphenate("hyphen-\nated text", v)).toBe("hyphenated text")
     expect(dehyphenate("GPT-\n3", v)).toBe("GPT-\n3")
+  })
+
+  it("stripPageNumbers removes running page numbers glued to a page's last or first line, only where they count up", () => {
+    // the ends of the first pages of the shared LongEval PDF (EACL 2023, pages 1650-1669), as pdf.js gives them
+    const pages = ["and enumerate them here:\n1650", "used long-form summarization data for pre-training only.1651",
+      "which Wang et al. (2022) define as:1652", "FINE annotations have lower1653", "an accuracy of 931654", "Table 7"]
+    expect(stripPageNumbers(pages)).toEqual(["and enumerate them here:", "used long-form summarization data for pre-training only.",
+      "which Wang et al. (2022) define as:", "FINE annotations have lower", "an accuracy of 93", "Table 7"])
+    // numbers at the start of the pages (a running header)
+    expect(stripPageNumbers(["12 Smith et al. Results", "13 Smith et al. More", "14 Smith et al. End"]))
+      .toEqual(["Smith et al. Results", "Smith et al. More", "Smith et al. End"])
+    // numbers that do not count up with the pages, or too few pages: left alone
+    expect(stripPageNumbers(["accuracy 5", "error 17", "BLEU 3", "F1 40"])).toEqual(["accuracy 5", "error 17", "BLEU 3", "F1 40"])
+    expect(stripPageNumbers(["a 1", "b 2"])).toEqual(["a 1", "b 2"])
   })
 
   it("composeAccents turns pdf.js spacing accents into letters", () => {

@@ -149,9 +149,48 @@ const finish = (prepared: string, vocabulary: Vocabulary): string =>
  * @internal
  */
 export const normalizePages = (rawPages: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const prepared = rawPages.map(prepare)
+  const prepared = stripPageNumbers(rawPages.map(prepare))
   const vocabulary = buildVocabulary(prepared)
   return prepared.map((p) => finish(p, vocabulary))
+}
+
+/**
+ * Remove running page numbers: the digits at the end (or the start) of each page's text that count up with the pages
+ * ("... per annotator.1655" on one page, "... have lower1654" on the page before: pdf.js glues the footer to the last
+ * line). Only when at least three pages, and half of them, agree on the numbering (printed number = page index +
+ * offset); a page's digits are stripped only where they end (start) with that page's own number, so "93% accuracy"
+ * or a table's last cell stays.
+ *
+ * @internal
+ */
+export const stripPageNumbers = (pages: ReadonlyArray<string>): ReadonlyArray<string> => {
+  if (pages.length < 3) return pages
+  let out = pages
+  for (const where of ["end", "start"] as const) {
+    const run = where === "end" ? /(\d+)\s*$/ : /^\s*(\d+)/
+    const numbers = out.map((p) => {
+      const m = run.exec(p)
+      return m === null || m[1]!.length > 5 ? null : Number(m[1])
+    })
+    const votes = new Map<number, number>()
+    numbers.forEach((n, i) => {
+      if (n !== null) votes.set(n - i, (votes.get(n - i) ?? 0) + 1)
+    })
+    let offset: number | null = null
+    let best = 0
+    for (const [o, v] of votes) if (v > best || (v === best && offset !== null && o < offset)) [offset, best] = [o, v]
+    if (offset === null || best < 3 || best < out.length / 2) continue
+    const first = offset
+    out = out.map((p, i) => {
+      const own = String(first + i)
+      const m = run.exec(p)
+      if (m === null) return p
+      const digits = m[1]!
+      if (where === "end") return digits.endsWith(own) ? p.slice(0, m.index + digits.length - own.length).trimEnd() : p
+      return digits.startsWith(own) ? p.slice(m.index + m[0].length - digits.length + own.length).trimStart() : p
+    })
+  }
+  return out
 }
 
 /**
