@@ -13,7 +13,7 @@ import * as os from "node:os"
 import { fileURLToPath } from "node:url"
 import type { IngestEvent, IngestSkip, SourceDocument } from "../src/Ingest.js"
 import { discover, ingest, readDocument } from "../src/Ingest.js"
-import { buildVocabulary, composeAccents, dehyphenate, joinPages, stripPageNumbers } from "../src/internal/ingestPdf.js"
+import { buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingestPdf.js"
 import { firstInvalidUtf8, normalizeText } from "../src/internal/ingestText.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
@@ -547,6 +547,15 @@ describe("ingest internals", () => {
     // numbers that do not count up with the pages, or too few pages: left alone
     expect(stripPageNumbers(["accuracy 5", "error 17", "BLEU 3", "F1 40"])).toEqual(["accuracy 5", "error 17", "BLEU 3", "F1 40"])
     expect(stripPageNumbers(["a 1", "b 2"])).toEqual(["a 1", "b 2"])
+  })
+
+  it("normalizePages sets a footnote apart from the body text it was glued into", () => {
+    const [page] = normalizePages(["none of the surveyed papers that reported results on PubMed\n7We assume all summary units get an equal weight.\nmore body text"])
+    expect(page).toBe("none of the surveyed papers that reported results on PubMed\n\n7 We assume all summary units get an equal weight.\nmore body text")
+    expect(normalizePages(["the end.\n9https://www.upwork.com/"])[0]).toBe("the end.\n\n9 https://www.upwork.com/")
+    // a number that starts a line of body text is no footnote ("2D convolution", "10 layers", a year)
+    const body = "we use\n2D convolutions with\n10 layers since\n2018 and"
+    expect(normalizePages([body])[0]).toBe(body)
   })
 
   it("composeAccents turns pdf.js spacing accents into letters", () => {

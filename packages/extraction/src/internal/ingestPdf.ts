@@ -135,8 +135,17 @@ const prepare = (raw: string): string =>
  */
 export const normalizePage = (raw: string, vocabulary: Vocabulary): string => finish(prepare(raw), vocabulary)
 
+/**
+ * A footnote starts on its own line with its number glued to its first word ("8An even finer granularity ...",
+ * "9https://www.upwork.com/"): pdf.js puts it where the column's text ends, often inside the body's flow ("... on
+ * PubMed⏎7We assume ..."), so it becomes a paragraph of its own (its number set apart) and no sentence of the body
+ * runs into it.
+ */
+const FOOTNOTE_LINE = /\n(\d{1,2})(?=[A-Z][a-z]|https?:\/\/|www\.)/g
+
 const finish = (prepared: string, vocabulary: Vocabulary): string =>
   dehyphenate(prepared, vocabulary)
+    .replace(FOOTNOTE_LINE, "\n\n$1 ")
     .replace(/[ \u00A0]{2,}/g, " ")
     .replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
