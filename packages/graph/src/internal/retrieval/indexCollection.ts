@@ -54,6 +54,16 @@ export interface Scored {
   readonly score: number
 }
 
+/**
+ * The live documents of a set of kinds: a mask over the references, the references ascending, and where each
+ * segment's start in them (`from[s]..from[s + 1] - 1`).
+ */
+export interface KindFilter {
+  readonly mask: Uint8Array
+  readonly refs: ReadonlyArray<number>
+  readonly from: Int32Array
+}
+
 /** The result of a dense search: the best documents by cosine, and the mean and spread of the cosines of each kind searched. */
 export interface DenseResult {
   readonly hits: ReadonlyArray<Scored>
@@ -86,6 +96,10 @@ export class Collection {
    * The native scan of each segment for the last query vector (see `nativeCandidates`): the searches of one question
    * with one text (research's scoping, its stored findings) scan the segment once.
    */
+  /** The documents of each set of kinds asked for (see {@link kindFilter}). */
+  private readonly kindFilters = new Map<string, KindFilter>()
+  /** A scores array of {@link scoreAll} given back zeroed by {@link releaseScores}, for the next call. */
+  private scratch: Float64Array | undefined
   private readonly lastScans = new Map<number, { readonly query: string; readonly count: number; readonly distances: ArrayLike<number>; readonly offsets: ArrayLike<number | bigint> }>()
 
   constructor(parts: ReadonlyArray<Part>, params: Bm25Params = DEFAULT_BM25) {
@@ -264,6 +278,29 @@ export class Collection {
     return out
   }
 
+  /**
+   * The live documents of these kinds (what a search filtered by kind alone allows), computed once per collection and
+   * set of kinds (a collection value never changes).
+   */
+  kindFilter(kinds: ReadonlyArray<DocKind>): KindFilter {
+    const key = KINDS.filter((k) => kinds.includes(k)).join("+")
+    let filter = this.kindFilters.get(key)
+    if (filter === undefined) {
+      const mask = new Uint8Array(this.total)
+      const refs = this.refsOfKinds(kinds, mask)
+      const from = new Int32Array(this.parts.length + 1)
+      let i = 0
+      for (let s = 0; s < this.parts.length; s++) {
+        from[s] = i
+        while (i < refs.length && refs[i]! < this.bases[s + 1]!) i++
+      }
+      from[this.parts.length] = refs.length
+      filter = { mask, refs, from }
+      this.kindFilters.set(key, filter)
+    }
+    return filter
+  }
+
   /** Live references of the documents of these papers (a claim with several of them once), ascending. */
   refsOfPapers(papers: Iterable<string>): Array<number> {
     const out: Array<number> = []
@@ -339,14 +376,18 @@ export class Collection {
   scoreAll(
     query: PreparedQuery,
     allowed?: Uint8Array,
-    allowedRefs?: ReadonlyArray<number>
+    allowedRefs?: ReadonlyArray<number>,
+    allowedFrom?: Int32Array
   ): { readonly scores: Float64Array; readonly touched: Array<number> } {
-    const scores = new Float64Array(this.total)
+    const scores = this.scratch ?? new Float64Array(this.total)
+    this.scratch = undefined
     const touched: Array<number> = []
     const k1 = this.params.k1
     // the allowed references of each segment (`allowedRefs` ascending: `from[s]..from[s + 1] - 1`)
-    const from = allowed !== undefined && allowedRefs !== undefined ? new Int32Array(this.parts.length + 1) : undefined
-    if (from !== undefined) {
+    const from = allowed !== undefined && allowedRefs !== undefined
+      ? allowedFrom ?? new Int32Array(this.parts.length + 1)
+      : undefined
+    if (from !== undefined && from !== allowedFrom) {
       let i = 0
       for (let s = 0; s < this.parts.length; s++) {
         from[s] = i
@@ -402,6 +443,17 @@ export class Collection {
     return { scores, touched }
   }
 
+  /**
+   * Give back the scores array of a {@link scoreAll} call whose results are no longer read: zeroed (at the
+   * references it touched), it serves the next call instead of a new array of the collection's size.
+   */
+  releaseScores(scores: Float64Array, touched: ReadonlyArray<number>): void {
+    if (scores.length !== this.total) return
+    if (touched.length * 8 > scores.length) scores.fill(0)
+    else for (let i = 0; i < touched.length; i++) scores[touched[i]!] = 0
+    this.scratch = scores
+  }
+
   /** The BM25 score of one document (binary search of each query term's postings). */
   score(query: PreparedQuery, ref: number): number {
     const s = this.segmentOf(ref)
@@ -435,7 +487,9 @@ export class Collection {
   search(query: PreparedQuery, k: number, allowed?: Uint8Array): Array<Scored> {
     if (k <= 0 || this.size === 0 || query.terms.length === 0) return []
     const { scores, touched } = this.scoreAll(query, allowed)
-    return this.best(touched, (ref) => scores[ref]!, k)
+    const best = this.best(touched, (ref) => scores[ref]!, k)
+    this.releaseScores(scores, touched)
+    return best
   }
 
   /** The `k` best of `refs` by `value` (descending, ties by key ascending). */
@@ -599,6 +653,7 @@ export class Collection {
         squares[kind] = second
       })
       const native = limit > 0 ? nativeExactSearch() : null
+      const filter = kinds === undefined ? null : this.kindFilter(kinds)
       this.parts.forEach(({ deleted, segment }, s) => {
         if (segment.dimension !== dim) return
         const data = segment.vectors()
@@ -607,6 +662,18 @@ export class Collection {
         const found = native === null ? null : this.nativeCandidates(native, s, vector, qn, limit, wanted)
         if (found !== null) {
           for (let i = 0; i < found.docs.length; i++) consider(base + found.docs[i]!, found.cosines[i]!)
+          return
+        }
+        if (filter !== null && (filter.from[s + 1]! - filter.from[s]!) * 4 < segment.docs) {
+          // a few documents of the kinds wanted (the records among the claims): those alone (live, ascending)
+          for (let i = filter.from[s]!; i < filter.from[s + 1]!; i++) {
+            const ref = filter.refs[i]!
+            const d = ref - base
+            const norm = norms[d]!
+            if (norm === 0) continue
+            const cos = dotAt(vector, data, d * dim) / (qn * norm)
+            if (!Number.isNaN(cos)) consider(ref, cos)
+          }
           return
         }
         for (let d = 0; d < segment.docs; d++) {
