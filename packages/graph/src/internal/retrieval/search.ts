@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { DuckDbError } from "../../DuckDb.js"
-import type { Collection, KindFilter, PreparedQuery } from "./indexCollection.js"
+import { type Collection, type KindFilter, MAXSCORE_TERMS, type PreparedQuery } from "./indexCollection.js"
 import {
   bm25Coverage,
   cosine,
@@ -123,6 +123,13 @@ export const allowedRefs = (
   return { mask, refs }
 }
 
+let maxScoreOn = true
+
+/** Use MaxScore for unfiltered and kind-filtered lexical searches (default), or score every posting (tests compare both). */
+export const setMaxScore = (on: boolean): void => {
+  maxScoreOn = on
+}
+
 /**
  * BM25 scores of the best documents for the query (all matching ones when
  * filtered by paper, else the `pool` best), and the standard deviation of the
@@ -138,6 +145,22 @@ export const lexicalScores = (
   const query = collection.prepare(terms)
   const scores = new Map<number, number>()
   const from = allowed !== undefined && "from" in allowed ? (allowed as KindFilter).from : undefined
+  const n = allowed !== undefined ? allowed.refs.length : collection.size
+  if (
+    (allowed === undefined || from !== undefined) && Number.isFinite(pool) && query.terms.length > 0 &&
+    query.terms.length <= MAXSCORE_TERMS && n > 0 && maxScoreOn
+  ) {
+    // the `pool` best by MaxScore, the spread from the terms' statistics: the cost follows the rarer terms' postings
+    const filter = from === undefined ? undefined : allowed as KindFilter
+    const top = collection.lexicalTop(query, Math.min(collection.size, pool), filter, filter?.kinds)
+    const scoreOf = new Map(top.candidates.map((c) => [c.ref, c.score]))
+    const z = (collection.params.k1 + 1) * query.mass
+    const mean = top.sum / z / n
+    const spread = Math.sqrt(Math.max(0, top.squares / (z * z) / n - mean * mean))
+    const best = collection.best(top.candidates.map((c) => c.ref), (ref) => scoreOf.get(ref)!, Math.min(collection.size, pool))
+    for (const h of best) scores.set(h.ref, h.score)
+    return { scores, mass: query.mass, query, spread }
+  }
   const all = query.terms.length === 0
     ? { scores: new Float64Array(0), touched: [] }
     : collection.scoreAll(query, allowed?.mask, allowed?.refs, from)
@@ -148,7 +171,6 @@ export const lexicalScores = (
     sum += x
     squares += x * x
   }
-  const n = allowed !== undefined ? allowed.refs.length : collection.size
   const mean = n > 0 ? sum / n : 0
   const spread = n > 0 ? Math.sqrt(Math.max(0, squares / n - mean * mean)) : 0
   if (allowed !== undefined && from === undefined) {
