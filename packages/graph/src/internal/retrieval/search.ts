@@ -123,9 +123,12 @@ export const allowedRefs = (
   return { mask, refs }
 }
 
-let maxScoreOn = true
+let maxScoreOn = process.env["KG_MAXSCORE"] !== "0"
 
-/** Use MaxScore for unfiltered and kind-filtered lexical searches (default), or score every posting (tests compare both). */
+/**
+ * Use MaxScore for unfiltered and kind-filtered lexical searches (default), or score every posting (tests and
+ * benchmarks compare both; `KG_MAXSCORE=0` turns it off for a process).
+ */
 export const setMaxScore = (on: boolean): void => {
   maxScoreOn = on
 }
