@@ -159,7 +159,11 @@ export const lexicalScores = (
     const scoreOf = new Map(top.candidates.map((c) => [c.ref, c.score]))
     const z = (collection.params.k1 + 1) * query.mass
     const mean = top.sum / z / n
-    const spread = Math.sqrt(Math.max(0, top.squares / (z * z) / n - mean * mean))
+    const meanSquare = top.squares / (z * z) / n
+    // a variance within the sums' rounding of 0 (one row searched, or every row alike) is 0, as the exhaustive sum
+    // gives it there: the fusion then lets the dense side decide alone
+    const variance = meanSquare - mean * mean
+    const spread = variance > 1e-12 * meanSquare ? Math.sqrt(variance) : 0
     const best = collection.best(top.candidates.map((c) => c.ref), (ref) => scoreOf.get(ref)!, Math.min(collection.size, pool))
     for (const h of best) scores.set(h.ref, h.score)
     return { scores, mass: query.mass, query, spread }
