@@ -1,6 +1,7 @@
 /**
  * MaxScore over the retrieval index's postings (`Collection.lexicalTop`, used by `lexicalScores` for unfiltered and
- * kind-filtered searches): the same `pool` best rows, with the same scores bit for bit, as scoring every posting
+ * kind-filtered searches whose terms have been searched before; the first search of a term computes its statistics
+ * while scoring every posting): the same `pool` best rows, with the same scores bit for bit, as scoring every posting
  * (`setMaxScore(false)`), ties included; the lexical spread from the terms' and pairs' statistics equal to the
  * exhaustive one up to rounding; and on a Zipf-like collection it scores far fewer documents than hold a query term.
  */
@@ -61,6 +62,10 @@ const bothWays = (
 ) => {
   const allowed = kinds === undefined ? undefined : collection.kindFilter(kinds)
   setMaxScore(true)
+  // a query with a term never searched is scored exhaustively (its statistics computed on the way): MaxScore from
+  // the second search on
+  for (const t of terms) collection.termStats(t)
+  expect(collection.hasTermStats(terms)).toBe(true)
   const fast = lexicalScores(collection, terms, allowed, pool)
   setMaxScore(false)
   const full = lexicalScores(collection, terms, allowed, pool)
@@ -101,8 +106,14 @@ describe("MaxScore top-k", () => {
       const docs = specs.map((s, i) => doc(i, s.terms, s.kind))
       const collection = collectionOf(docs, cuts, new Set(deletions.map((d) => d % docs.length)))
       if (collection.size === 0) return
+      // the statistics a first (exhaustive) search computes on the way equal those of a pass over the postings
+      const fresh = collectionOf(docs, cuts, new Set(deletions.map((d) => d % docs.length)))
+      const first = lexicalScores(fresh, query, undefined, pool)
+      expect(fresh.hasTermStats(query)).toBe(true)
+      for (const t of query) expect(fresh.termStats(t)).toEqual(collection.termStats(t))
       const { fast, full } = bothWays(collection, query, kinds, pool)
       expectSame(fast, full)
+      if (kinds === undefined) expect(first.scores).toEqual(full.scores)
     }
   )
 

@@ -70,7 +70,7 @@ export interface KindFilter {
  * (the bound of MaxScore), and per kind code its sum and its sum of squares (the moments of the lexical score).
  */
 export interface TermStats {
-  readonly max: number
+  max: number
   readonly sums: Float64Array
   readonly squares: Float64Array
 }
@@ -409,7 +409,8 @@ export class Collection {
     query: PreparedQuery,
     allowed?: Uint8Array,
     allowedRefs?: ReadonlyArray<number>,
-    allowedFrom?: Int32Array
+    allowedFrom?: Int32Array,
+    collectStats = false
   ): { readonly scores: Float64Array; readonly touched: Array<number> } {
     const scores = this.scratch ?? new Float64Array(this.total)
     this.scratch = undefined
@@ -429,6 +430,11 @@ export class Collection {
     }
     for (let t = 0; t < query.terms.length; t++) {
       const weight = query.weights[t]!
+      // a term without statistics gets them from this pass when it reads every posting of the term (see `termStats`)
+      const stats = collectStats && !this.termStatsCache.has(query.terms[t]!)
+        ? { max: 0, sums: new Float64Array(KINDS.length), squares: new Float64Array(KINDS.length) }
+        : undefined
+      let statsComplete = true
       this.parts.forEach(({ deleted, segment }, s) => {
         const id = query.ids[s]![t]!
         if (id < 0) return
@@ -439,8 +445,12 @@ export class Collection {
           const m = from[s + 1]! - from[s]!
           // a few allowed documents (a paper filter) against a long posting list: each looked up in it, in the same
           // ascending order as the scan below, so the scores and the order they are first touched in are the same
-          if (m === 0) return
+          if (m === 0) {
+            statsComplete = false
+            return
+          }
           if (m * (Math.log2(docs.length + 1) + 1) < docs.length) {
+            statsComplete = false
             let lo = 0
             for (let i = from[s]!; i < from[s + 1]!; i++) {
               const ref = allowedRefs![i]!
@@ -461,16 +471,27 @@ export class Collection {
             return
           }
         }
+        const kinds = segment.kinds
         for (let k = 0; k < docs.length; k++) {
           const d = docs[k]!
           if (deleted !== null && deleted[d] === 1) continue
+          const tf = tfs[k]!
+          const norm = this.norm(lengths[d]!)
+          if (stats !== undefined) {
+            // the term's statistics over every live row holding it (allowed or not)
+            const g = (tf * (k1 + 1)) / (tf + norm)
+            const slot = Collection.kindSlot(kinds[d]!)
+            stats.sums[slot] = stats.sums[slot]! + g
+            stats.squares[slot] = stats.squares[slot]! + g * g
+            if (g > stats.max) stats.max = g
+          }
           const ref = base + d
           if (allowed !== undefined && allowed[ref] !== 1) continue
-          const tf = tfs[k]!
           if (scores[ref] === 0) touched.push(ref)
-          scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+          scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + norm)
         }
       })
+      if (stats !== undefined && statsComplete) this.cacheTermStats(query.terms[t]!, stats)
     }
     return { scores, touched }
   }
@@ -506,9 +527,18 @@ export class Collection {
       }
     })
     const stats = { max, sums, squares }
+    this.cacheTermStats(term, stats)
+    return stats
+  }
+
+  /** Whether every one of the terms has its statistics computed (a search by MaxScore then reads no posting twice). */
+  hasTermStats(terms: ReadonlyArray<string>): boolean {
+    return terms.every((t) => this.termStatsCache.has(t))
+  }
+
+  private cacheTermStats(term: string, stats: TermStats): void {
     if (this.termStatsCache.size >= 65_536) this.termStatsCache.clear()
     this.termStatsCache.set(term, stats)
-    return stats
   }
 
   /**

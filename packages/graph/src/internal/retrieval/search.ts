@@ -151,9 +151,11 @@ export const lexicalScores = (
   const n = allowed !== undefined ? allowed.refs.length : collection.size
   if (
     (allowed === undefined || from !== undefined) && Number.isFinite(pool) && query.terms.length > 0 &&
-    query.terms.length <= MAXSCORE_TERMS && n > 0 && maxScoreOn
+    query.terms.length <= MAXSCORE_TERMS && n > 0 && maxScoreOn && collection.hasTermStats(query.terms)
   ) {
-    // the `pool` best by MaxScore, the spread from the terms' statistics: the cost follows the rarer terms' postings
+    // the `pool` best by MaxScore, the spread from the terms' statistics: the cost follows the rarer terms' postings.
+    // A query with a term never searched before is scored exhaustively, which computes the term's statistics on the
+    // way (a second pass over its postings would cost as much as the exhaustive scoring saves)
     const filter = from === undefined ? undefined : allowed as KindFilter
     const top = collection.lexicalTop(query, Math.min(collection.size, pool), filter, filter?.kinds)
     const scoreOf = new Map(top.candidates.map((c) => [c.ref, c.score]))
@@ -170,7 +172,7 @@ export const lexicalScores = (
   }
   const all = query.terms.length === 0
     ? { scores: new Float64Array(0), touched: [] }
-    : collection.scoreAll(query, allowed?.mask, allowed?.refs, from)
+    : collection.scoreAll(query, allowed?.mask, allowed?.refs, from, maxScoreOn && (allowed === undefined || from !== undefined))
   let sum = 0
   let squares = 0
   for (const ref of all.touched) {
