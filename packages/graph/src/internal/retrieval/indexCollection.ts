@@ -54,6 +54,44 @@ export interface Scored {
   readonly score: number
 }
 
+/**
+ * The live documents of a set of kinds: a mask over the references, the references ascending, and where each
+ * segment's start in them (`from[s]..from[s + 1] - 1`).
+ */
+export interface KindFilter {
+  readonly kinds: ReadonlyArray<DocKind>
+  readonly mask: Uint8Array
+  readonly refs: ReadonlyArray<number>
+  readonly from: Int32Array
+}
+
+/**
+ * A term's BM25 part `g = tf (k1 + 1) / (tf + norm(length))` over the live documents holding it: its largest value
+ * (the bound of MaxScore), and per kind code its sum and its sum of squares (the moments of the lexical score).
+ */
+export interface TermStats {
+  max: number
+  readonly sums: Float64Array
+  readonly squares: Float64Array
+}
+
+/** The `k` best of a lexical search with the moments of its scores over every document searched. */
+export interface LexicalTop {
+  /** The `k` best documents with every one tied with the `k`-th (unordered). */
+  readonly candidates: ReadonlyArray<Scored>
+  /** Sum and sum of squares of the BM25 scores over the documents searched (those without a query term add 0). */
+  readonly sum: number
+  readonly squares: number
+  /** Documents that were scored (MaxScore skips the rest). */
+  readonly scored: number
+}
+
+/** Queries with more distinct terms than this are scored exhaustively (the pairs' statistics grow as the square). */
+export const MAXSCORE_TERMS = 8
+
+/** Relative slack added to the MaxScore bounds, far above the rounding of a sum of a few BM25 parts. */
+const BOUND_SLACK = 1e-9
+
 /** The result of a dense search: the best documents by cosine, and the mean and spread of the cosines of each kind searched. */
 export interface DenseResult {
   readonly hits: ReadonlyArray<Scored>
@@ -86,6 +124,14 @@ export class Collection {
    * The native scan of each segment for the last query vector (see `nativeCandidates`): the searches of one question
    * with one text (research's scoping, its stored findings) scan the segment once.
    */
+  /** The documents of each set of kinds asked for (see {@link kindFilter}). */
+  private readonly kindFilters = new Map<string, KindFilter>()
+  /** Per-term BM25 statistics over the live documents (see {@link termStats}). */
+  private readonly termStatsCache = new Map<string, TermStats>()
+  /** Per pair of terms, the sum over the live documents holding both of the product of their BM25 parts, per kind. */
+  private readonly pairStatsCache = new Map<string, Float64Array>()
+  /** A scores array of {@link scoreAll} given back zeroed by {@link releaseScores}, for the next call. */
+  private scratch: Float64Array | undefined
   private readonly lastScans = new Map<number, { readonly query: string; readonly count: number; readonly distances: ArrayLike<number>; readonly offsets: ArrayLike<number | bigint> }>()
 
   constructor(parts: ReadonlyArray<Part>, params: Bm25Params = DEFAULT_BM25) {
@@ -264,6 +310,29 @@ export class Collection {
     return out
   }
 
+  /**
+   * The live documents of these kinds (what a search filtered by kind alone allows), computed once per collection and
+   * set of kinds (a collection value never changes).
+   */
+  kindFilter(kinds: ReadonlyArray<DocKind>): KindFilter {
+    const key = KINDS.filter((k) => kinds.includes(k)).join("+")
+    let filter = this.kindFilters.get(key)
+    if (filter === undefined) {
+      const mask = new Uint8Array(this.total)
+      const refs = this.refsOfKinds(kinds, mask)
+      const from = new Int32Array(this.parts.length + 1)
+      let i = 0
+      for (let s = 0; s < this.parts.length; s++) {
+        from[s] = i
+        while (i < refs.length && refs[i]! < this.bases[s + 1]!) i++
+      }
+      from[this.parts.length] = refs.length
+      filter = { kinds: KINDS.filter((k) => kinds.includes(k)), mask, refs, from }
+      this.kindFilters.set(key, filter)
+    }
+    return filter
+  }
+
   /** Live references of the documents of these papers (a claim with several of them once), ascending. */
   refsOfPapers(papers: Iterable<string>): Array<number> {
     const out: Array<number> = []
@@ -339,14 +408,19 @@ export class Collection {
   scoreAll(
     query: PreparedQuery,
     allowed?: Uint8Array,
-    allowedRefs?: ReadonlyArray<number>
+    allowedRefs?: ReadonlyArray<number>,
+    allowedFrom?: Int32Array,
+    collectStats = false
   ): { readonly scores: Float64Array; readonly touched: Array<number> } {
-    const scores = new Float64Array(this.total)
+    const scores = this.scratch ?? new Float64Array(this.total)
+    this.scratch = undefined
     const touched: Array<number> = []
     const k1 = this.params.k1
     // the allowed references of each segment (`allowedRefs` ascending: `from[s]..from[s + 1] - 1`)
-    const from = allowed !== undefined && allowedRefs !== undefined ? new Int32Array(this.parts.length + 1) : undefined
-    if (from !== undefined) {
+    const from = allowed !== undefined && allowedRefs !== undefined
+      ? allowedFrom ?? new Int32Array(this.parts.length + 1)
+      : undefined
+    if (from !== undefined && from !== allowedFrom) {
       let i = 0
       for (let s = 0; s < this.parts.length; s++) {
         from[s] = i
@@ -356,6 +430,11 @@ export class Collection {
     }
     for (let t = 0; t < query.terms.length; t++) {
       const weight = query.weights[t]!
+      // a term without statistics gets them from this pass when it reads every posting of the term (see `termStats`)
+      const stats = collectStats && !this.termStatsCache.has(query.terms[t]!)
+        ? { max: 0, sums: new Float64Array(KINDS.length), squares: new Float64Array(KINDS.length) }
+        : undefined
+      let statsComplete = true
       this.parts.forEach(({ deleted, segment }, s) => {
         const id = query.ids[s]![t]!
         if (id < 0) return
@@ -366,8 +445,12 @@ export class Collection {
           const m = from[s + 1]! - from[s]!
           // a few allowed documents (a paper filter) against a long posting list: each looked up in it, in the same
           // ascending order as the scan below, so the scores and the order they are first touched in are the same
-          if (m === 0) return
+          if (m === 0) {
+            statsComplete = false
+            return
+          }
           if (m * (Math.log2(docs.length + 1) + 1) < docs.length) {
+            statsComplete = false
             let lo = 0
             for (let i = from[s]!; i < from[s + 1]!; i++) {
               const ref = allowedRefs![i]!
@@ -388,18 +471,304 @@ export class Collection {
             return
           }
         }
+        const kinds = segment.kinds
         for (let k = 0; k < docs.length; k++) {
           const d = docs[k]!
           if (deleted !== null && deleted[d] === 1) continue
+          const tf = tfs[k]!
+          const norm = this.norm(lengths[d]!)
+          if (stats !== undefined) {
+            // the term's statistics over every live row holding it (allowed or not)
+            const g = (tf * (k1 + 1)) / (tf + norm)
+            const slot = Collection.kindSlot(kinds[d]!)
+            stats.sums[slot] = stats.sums[slot]! + g
+            stats.squares[slot] = stats.squares[slot]! + g * g
+            if (g > stats.max) stats.max = g
+          }
           const ref = base + d
           if (allowed !== undefined && allowed[ref] !== 1) continue
-          const tf = tfs[k]!
           if (scores[ref] === 0) touched.push(ref)
-          scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+          scores[ref] = scores[ref]! + (weight * tf * (k1 + 1)) / (tf + norm)
         }
       })
+      if (stats !== undefined && statsComplete) this.cacheTermStats(query.terms[t]!, stats)
     }
     return { scores, touched }
+  }
+
+  /** Kind code of a document as the statistics count it (an unknown code counts as a chunk, as `Segment.kind` reads it). */
+  private static kindSlot(code: number): number {
+    return code < KINDS.length ? code : 0
+  }
+
+  /** A term's statistics over the live documents, computed once per collection (one pass over its postings). */
+  termStats(term: string): TermStats {
+    const cached = this.termStatsCache.get(term)
+    if (cached !== undefined) return cached
+    const k1 = this.params.k1
+    const sums = new Float64Array(KINDS.length)
+    const squares = new Float64Array(KINDS.length)
+    let max = 0
+    this.parts.forEach(({ deleted, segment }) => {
+      const id = segment.termId(term)
+      if (id < 0) return
+      const { docs, tfs } = segment.postings(id)
+      const lengths = segment.lengths
+      const kinds = segment.kinds
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!
+        if (deleted !== null && deleted[d] === 1) continue
+        const tf = tfs[i]!
+        const g = (tf * (k1 + 1)) / (tf + this.norm(lengths[d]!))
+        const slot = Collection.kindSlot(kinds[d]!)
+        sums[slot] = sums[slot]! + g
+        squares[slot] = squares[slot]! + g * g
+        if (g > max) max = g
+      }
+    })
+    const stats = { max, sums, squares }
+    this.cacheTermStats(term, stats)
+    return stats
+  }
+
+  /** Whether every one of the terms has its statistics computed (a search by MaxScore then reads no posting twice). */
+  hasTermStats(terms: ReadonlyArray<string>): boolean {
+    return terms.every((t) => this.termStatsCache.has(t))
+  }
+
+  private cacheTermStats(term: string, stats: TermStats): void {
+    if (this.termStatsCache.size >= 65_536) this.termStatsCache.clear()
+    this.termStatsCache.set(term, stats)
+  }
+
+  /**
+   * Per kind code, the sum over the live documents holding both terms of the product of their BM25 parts: computed
+   * once per collection and pair (a merge of the two posting lists of each segment).
+   */
+  pairStats(a: string, b: string): Float64Array {
+    const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`
+    const cached = this.pairStatsCache.get(key)
+    if (cached !== undefined) return cached
+    const k1 = this.params.k1
+    const out = new Float64Array(KINDS.length)
+    this.parts.forEach(({ deleted, segment }) => {
+      const ia = segment.termId(a)
+      const ib = segment.termId(b)
+      if (ia < 0 || ib < 0) return
+      const pa = segment.postings(ia)
+      const pb = segment.postings(ib)
+      const lengths = segment.lengths
+      const kinds = segment.kinds
+      let i = 0
+      let j = 0
+      while (i < pa.docs.length && j < pb.docs.length) {
+        const da = pa.docs[i]!
+        const db = pb.docs[j]!
+        if (da < db) i++
+        else if (db < da) j++
+        else {
+          if (deleted === null || deleted[da] !== 1) {
+            const norm = this.norm(lengths[da]!)
+            const ta = pa.tfs[i]!
+            const tb = pb.tfs[j]!
+            const slot = Collection.kindSlot(kinds[da]!)
+            out[slot] = out[slot]! + ((ta * (k1 + 1)) / (ta + norm)) * ((tb * (k1 + 1)) / (tb + norm))
+          }
+          i++
+          j++
+        }
+      }
+    })
+    if (this.pairStatsCache.size >= 65_536) this.pairStatsCache.clear()
+    this.pairStatsCache.set(key, out)
+    return out
+  }
+
+  /**
+   * The `k` best documents for a query (within a kind filter when given) with MaxScore (Turtle and Flood 1995):
+   * each segment's posting lists are walked document by document in term order of their bound (`weight x` the
+   * term's largest BM25 part), and once the `k`-th best score so far is above what the terms of the smallest bounds
+   * can add up to, documents holding only those terms are skipped and those terms are only looked up (binary
+   * search) for documents the others found, and dropped as soon as the document cannot reach the `k`-th best. Every
+   * document scored gets the score {@link scoreAll} gives it, bit for bit (its terms added in query order); every
+   * document whose score reaches the final `k`-th best is found (ties included: a bound is compared strictly). The
+   * sum and sum of squares of the scores over all the documents searched come from the terms' and pairs' statistics,
+   * not from scoring them (equal to the exhaustive sums up to rounding).
+   */
+  lexicalTop(query: PreparedQuery, k: number, filter?: KindFilter, wantedKinds?: ReadonlyArray<DocKind>): LexicalTop {
+    const k1 = this.params.k1
+    const n = query.terms.length
+    const wanted = Uint8Array.from(KINDS, (kind) => (wantedKinds === undefined || wantedKinds.includes(kind) ? 1 : 0))
+    // moments of the scores
+    const stats = query.terms.map((t) => this.termStats(t))
+    let sum = 0
+    let squares = 0
+    for (let t = 0; t < n; t++) {
+      const w = query.weights[t]!
+      for (let c = 0; c < KINDS.length; c++) {
+        if (wanted[c] !== 1) continue
+        sum += w * stats[t]!.sums[c]!
+        squares += w * w * stats[t]!.squares[c]!
+      }
+      if (stats[t]!.max === 0) continue
+      for (let u = t + 1; u < n; u++) {
+        if (stats[u]!.max === 0) continue
+        const pair = this.pairStats(query.terms[t]!, query.terms[u]!)
+        for (let c = 0; c < KINDS.length; c++) if (wanted[c] === 1) squares += 2 * w * query.weights[u]! * pair[c]!
+      }
+    }
+    const limit = Math.max(0, Math.floor(k))
+    // a bounded min-heap of the best scores; a score tied with its root is kept aside (resolved by key afterwards)
+    const heapRefs = new Int32Array(limit + 1)
+    const heapScores = new Float64Array(limit + 1)
+    let heapSize = 0
+    let floor = 0
+    const ties: Array<Scored> = []
+    const offer = (ref: number, score: number) => {
+      if (heapSize < limit) {
+        let i = heapSize++
+        while (i > 0) {
+          const parent = (i - 1) >> 1
+          if (heapScores[parent]! <= score) break
+          heapScores[i] = heapScores[parent]!
+          heapRefs[i] = heapRefs[parent]!
+          i = parent
+        }
+        heapScores[i] = score
+        heapRefs[i] = ref
+        if (heapSize === limit) floor = heapScores[0]!
+        return
+      }
+      if (score < floor) return
+      if (score === floor) {
+        ties.push({ ref, score })
+        return
+      }
+      ties.push({ ref: heapRefs[0]!, score: heapScores[0]! })
+      if (ties.length > 4 * limit + 64) {
+        let kept = 0
+        for (const t of ties) if (t.score >= floor) ties[kept++] = t
+        ties.length = kept
+      }
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let smallest = -1
+        let value = score
+        if (l < heapSize && heapScores[l]! < value) {
+          smallest = l
+          value = heapScores[l]!
+        }
+        if (r < heapSize && heapScores[r]! < value) smallest = r
+        if (smallest < 0) break
+        heapScores[i] = heapScores[smallest]!
+        heapRefs[i] = heapRefs[smallest]!
+        i = smallest
+      }
+      heapScores[i] = score
+      heapRefs[i] = ref
+      floor = heapScores[0]!
+    }
+    // the threshold a document must reach: the k-th best so far (0 until k documents are found: every score is > 0)
+    const threshold = () => (heapSize < limit ? 0 : floor)
+    let scored = 0
+    const parts = limit === 0 ? [] : this.parts
+    const contributions = new Float64Array(n)
+    const present = new Uint8Array(n)
+    parts.forEach(({ deleted, segment }, s) => {
+      const base = this.bases[s]!
+      const lengths = segment.lengths
+      const kinds = segment.kinds
+      const mask = filter?.mask
+      // this segment's lists, by bound ascending
+      const lists: Array<{ t: number; docs: Uint32Array; tfs: Uint16Array; pos: number; bound: number }> = []
+      for (let t = 0; t < n; t++) {
+        const id = query.ids[s]![t]!
+        if (id < 0 || stats[t]!.max === 0) continue
+        const { docs, tfs } = segment.postings(id)
+        lists.push({ t, docs, tfs, pos: 0, bound: query.weights[t]! * stats[t]!.max * (1 + BOUND_SLACK) })
+      }
+      if (lists.length === 0) return
+      lists.sort((x, y) => x.bound - y.bound || x.t - y.t)
+      const m = lists.length
+      // prefix[i]: the bounds of lists 0..i-1 added up
+      const prefix = new Float64Array(m + 1)
+      for (let i = 0; i < m; i++) prefix[i + 1] = prefix[i]! + lists[i]!.bound
+      let first = 0
+      for (;;) {
+        const theta = threshold()
+        // lists 0..first-1 cannot make a document reach theta alone
+        while (first < m && prefix[first + 1]! < theta) first++
+        if (first === m) break
+        let d = 0xffffffff
+        for (let i = first; i < m; i++) {
+          const l = lists[i]!
+          if (l.pos < l.docs.length && l.docs[l.pos]! < d) d = l.docs[l.pos]!
+        }
+        if (d === 0xffffffff) break
+        const skip = (deleted !== null && deleted[d] === 1) || (mask !== undefined ? mask[base + d] !== 1 : false)
+        present.fill(0)
+        let partial = 0
+        const norm = skip ? 0 : this.norm(lengths[d]!)
+        for (let i = first; i < m; i++) {
+          const l = lists[i]!
+          if (l.pos < l.docs.length && l.docs[l.pos] === d) {
+            if (!skip) {
+              const tf = l.tfs[l.pos]!
+              const c = (query.weights[l.t]! * tf * (k1 + 1)) / (tf + norm)
+              contributions[l.t] = c
+              present[l.t] = 1
+              partial += c
+            }
+            l.pos++
+          }
+        }
+        if (skip || (wantedKinds !== undefined && mask === undefined && wanted[Collection.kindSlot(kinds[d]!)] !== 1)) continue
+        let reachable = partial + prefix[first]! >= theta
+        for (let i = first - 1; i >= 0 && reachable; i--) {
+          const l = lists[i]!
+          // advance to the first posting >= d (binary search from the current position)
+          let lo = l.pos
+          let hi = l.docs.length
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1
+            if (l.docs[mid]! < d) lo = mid + 1
+            else hi = mid
+          }
+          l.pos = lo
+          if (lo < l.docs.length && l.docs[lo] === d) {
+            const tf = l.tfs[lo]!
+            const c = (query.weights[l.t]! * tf * (k1 + 1)) / (tf + norm)
+            contributions[l.t] = c
+            present[l.t] = 1
+            partial += c
+          }
+          reachable = partial + prefix[i]! >= theta
+        }
+        if (!reachable) continue
+        // the score as the exhaustive scoring adds it: query order
+        let score = 0
+        for (let t = 0; t < n; t++) if (present[t] === 1) score += contributions[t]!
+        scored++
+        offer(base + d, score)
+      }
+    })
+    const candidates: Array<Scored> = []
+    for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapScores[i]! })
+    for (const t of ties) if (t.score === floor && heapSize === limit) candidates.push(t)
+    return { candidates, sum, squares, scored }
+  }
+
+  /**
+   * Give back the scores array of a {@link scoreAll} call whose results are no longer read: zeroed (at the
+   * references it touched), it serves the next call instead of a new array of the collection's size.
+   */
+  releaseScores(scores: Float64Array, touched: ReadonlyArray<number>): void {
+    if (scores.length !== this.total) return
+    if (touched.length * 8 > scores.length) scores.fill(0)
+    else for (let i = 0; i < touched.length; i++) scores[touched[i]!] = 0
+    this.scratch = scores
   }
 
   /** The BM25 score of one document (binary search of each query term's postings). */
@@ -435,7 +804,9 @@ export class Collection {
   search(query: PreparedQuery, k: number, allowed?: Uint8Array): Array<Scored> {
     if (k <= 0 || this.size === 0 || query.terms.length === 0) return []
     const { scores, touched } = this.scoreAll(query, allowed)
-    return this.best(touched, (ref) => scores[ref]!, k)
+    const best = this.best(touched, (ref) => scores[ref]!, k)
+    this.releaseScores(scores, touched)
+    return best
   }
 
   /** The `k` best of `refs` by `value` (descending, ties by key ascending). */
@@ -599,6 +970,7 @@ export class Collection {
         squares[kind] = second
       })
       const native = limit > 0 ? nativeExactSearch() : null
+      const filter = kinds === undefined ? null : this.kindFilter(kinds)
       this.parts.forEach(({ deleted, segment }, s) => {
         if (segment.dimension !== dim) return
         const data = segment.vectors()
@@ -607,6 +979,18 @@ export class Collection {
         const found = native === null ? null : this.nativeCandidates(native, s, vector, qn, limit, wanted)
         if (found !== null) {
           for (let i = 0; i < found.docs.length; i++) consider(base + found.docs[i]!, found.cosines[i]!)
+          return
+        }
+        if (filter !== null && (filter.from[s + 1]! - filter.from[s]!) * 4 < segment.docs) {
+          // a few documents of the kinds wanted (the records among the claims): those alone (live, ascending)
+          for (let i = filter.from[s]!; i < filter.from[s + 1]!; i++) {
+            const ref = filter.refs[i]!
+            const d = ref - base
+            const norm = norms[d]!
+            if (norm === 0) continue
+            const cos = dotAt(vector, data, d * dim) / (qn * norm)
+            if (!Number.isNaN(cos)) consider(ref, cos)
+          }
           return
         }
         for (let d = 0; d < segment.docs; d++) {

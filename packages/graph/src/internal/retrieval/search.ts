@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { DuckDbError } from "../../DuckDb.js"
-import type { Collection, PreparedQuery } from "./indexCollection.js"
+import { type Collection, type KindFilter, MAXSCORE_TERMS, type PreparedQuery } from "./indexCollection.js"
 import {
   bm25Coverage,
   cosine,
@@ -17,6 +17,7 @@ import {
   reciprocalRankFusion,
   standardisedFusion
 } from "./fusion.js"
+import { threadCpuMs } from "./indexBatch.js"
 import type { DocKind, RetrievalIndex } from "./searchIndex.js"
 
 export type Target = "chunks" | "summaries"
@@ -67,6 +68,29 @@ export interface SearchOutcome {
   readonly warnings: ReadonlyArray<string>
 }
 
+/**
+ * The time of the search's stages (milliseconds of the calling thread's CPU, or of wall time where the system does
+ * not say), summed while {@link timeSearchStages} is on (benchmarks: `scripts/bench-search.ts`).
+ */
+export const searchStageMs = new Map<string, number>()
+let timingStages = false
+
+/** Turn the stage timings on or off (they are off unless a benchmark asks). */
+export const timeSearchStages = (on: boolean): void => {
+  timingStages = on
+}
+
+/** `f()`, its wall time added to the stage's while timing is on. */
+const staged = <A>(stage: string, f: () => A): A => {
+  if (!timingStages) return f()
+  const t0 = threadCpuMs()
+  try {
+    return f()
+  } finally {
+    searchStageMs.set(stage, (searchStageMs.get(stage) ?? 0) + threadCpuMs() - t0)
+  }
+}
+
 export const collectionOf = (index: RetrievalIndex, target: Target): Collection =>
   target === "chunks" ? index.chunks : index.summaries
 
@@ -84,6 +108,8 @@ export const allowedRefs = (
   kinds: ReadonlyArray<DocKind> | undefined
 ): { readonly mask: Uint8Array; readonly refs: ReadonlyArray<number> } | undefined => {
   if (papers === undefined && kinds === undefined) return undefined
+  // a kind filter alone: the collection's (computed once); nothing may write to it
+  if (papers === undefined) return collection.kindFilter(kinds!)
   const mask = new Uint8Array(collection.total)
   const refs: Array<number> = []
   const wants = (ref: number) => kinds === undefined || kinds.includes(collection.kind(ref))
@@ -93,15 +119,23 @@ export const allowedRefs = (
       mask[ref] = 1
       refs.push(ref)
     }
-  } else {
-    return { mask, refs: collection.refsOfKinds(kinds!, mask) }
   }
   return { mask, refs }
 }
 
+let maxScoreOn = process.env["KG_MAXSCORE"] !== "0"
+
+/**
+ * Use MaxScore for unfiltered and kind-filtered lexical searches (default), or score every posting (tests and
+ * benchmarks compare both; `KG_MAXSCORE=0` turns it off for a process).
+ */
+export const setMaxScore = (on: boolean): void => {
+  maxScoreOn = on
+}
+
 /**
  * BM25 scores of the best documents for the query (all matching ones when
- * filtered, else the `pool` best), and the standard deviation of the
+ * filtered by paper, else the `pool` best), and the standard deviation of the
  * normalised score (`bm25Coverage`) over all the documents searched, those
  * without a query term counting as 0.
  */
@@ -113,9 +147,32 @@ export const lexicalScores = (
 ): { readonly scores: Map<number, number>; readonly mass: number; readonly query: PreparedQuery; readonly spread: number } => {
   const query = collection.prepare(terms)
   const scores = new Map<number, number>()
+  const from = allowed !== undefined && "from" in allowed ? (allowed as KindFilter).from : undefined
+  const n = allowed !== undefined ? allowed.refs.length : collection.size
+  if (
+    (allowed === undefined || from !== undefined) && Number.isFinite(pool) && query.terms.length > 0 &&
+    query.terms.length <= MAXSCORE_TERMS && n > 0 && maxScoreOn && collection.hasTermStats(query.terms)
+  ) {
+    // the `pool` best by MaxScore, the spread from the terms' statistics: the cost follows the rarer terms' postings.
+    // A query with a term never searched before is scored exhaustively, which computes the term's statistics on the
+    // way (a second pass over its postings would cost as much as the exhaustive scoring saves)
+    const filter = from === undefined ? undefined : allowed as KindFilter
+    const top = collection.lexicalTop(query, Math.min(collection.size, pool), filter, filter?.kinds)
+    const scoreOf = new Map(top.candidates.map((c) => [c.ref, c.score]))
+    const z = (collection.params.k1 + 1) * query.mass
+    const mean = top.sum / z / n
+    const meanSquare = top.squares / (z * z) / n
+    // a variance within the sums' rounding of 0 (one row searched, or every row alike) is 0, as the exhaustive sum
+    // gives it there: the fusion then lets the dense side decide alone
+    const variance = meanSquare - mean * mean
+    const spread = variance > 1e-12 * meanSquare ? Math.sqrt(variance) : 0
+    const best = collection.best(top.candidates.map((c) => c.ref), (ref) => scoreOf.get(ref)!, Math.min(collection.size, pool))
+    for (const h of best) scores.set(h.ref, h.score)
+    return { scores, mass: query.mass, query, spread }
+  }
   const all = query.terms.length === 0
     ? { scores: new Float64Array(0), touched: [] }
-    : collection.scoreAll(query, allowed?.mask, allowed?.refs)
+    : collection.scoreAll(query, allowed?.mask, allowed?.refs, from, maxScoreOn && (allowed === undefined || from !== undefined))
   let sum = 0
   let squares = 0
   for (const ref of all.touched) {
@@ -123,15 +180,16 @@ export const lexicalScores = (
     sum += x
     squares += x * x
   }
-  const n = allowed !== undefined ? allowed.refs.length : collection.size
   const mean = n > 0 ? sum / n : 0
   const spread = n > 0 ? Math.sqrt(Math.max(0, squares / n - mean * mean)) : 0
-  if (allowed !== undefined) {
+  if (allowed !== undefined && from === undefined) {
     for (const ref of all.touched) scores.set(ref, all.scores[ref]!)
   } else {
+    // unfiltered, or filtered by kind alone (`from`): the `pool` best
     const best = collection.best(all.touched, (ref) => all.scores[ref]!, Math.min(collection.size, pool))
     for (const h of best) scores.set(h.ref, h.score)
   }
+  collection.releaseScores(all.scores, all.touched)
   return { scores, mass: query.mass, query, spread }
 }
 
@@ -197,17 +255,24 @@ export const search = (
       warnings.push("the query has no word the embedding model knows; used BM25 only")
       useDense = false
     }
-    const allowed = allowedRefs(collection, params.paperIds, params.kinds)
-    const lexical = lexicalScores(collection, terms, allowed, params.pool)
+    const allowed = staged("filter", () => allowedRefs(collection, params.paperIds, params.kinds))
+    // reciprocal-rank fusion reads the whole lexical ranking (of a paper filter's rows, all are kept anyway)
+    const lexicalPool = params.mode === "rrf" ? Number.POSITIVE_INFINITY : params.pool
+    const lexical = staged("lexical", () => lexicalScores(collection, terms, allowed, lexicalPool))
     // only reciprocal-rank fusion reads the whole lexical ranking; the others its `pool` best (the same first rows:
     // `best` orders by score, then key), which a filtered search would otherwise sort out of every matching row
     const lexicalRanking = params.mode === "rrf" ? rankRefs(collection, lexical.scores) : undefined
-    const lexicalTop = lexicalRanking !== undefined
-      ? lexicalRanking.slice(0, params.pool)
-      : collection.best(Array.from(lexical.scores.keys()), (ref) => lexical.scores.get(ref)!, params.pool).map((h) => h.ref)
+    const lexicalTop = staged("lexicalTop", () =>
+      lexicalRanking !== undefined
+        ? lexicalRanking.slice(0, params.pool)
+        : collection.best(Array.from(lexical.scores.keys()), (ref) => lexical.scores.get(ref)!, params.pool).map((h) => h.ref)
+    )
     const dense = useDense && vector !== null
-      ? denseScores(collection, vector, params.paperIds === undefined ? undefined : allowed, params.kinds, params.pool, lexicalTop)
+      ? staged("dense", () =>
+        denseScores(collection, vector, params.paperIds === undefined ? undefined : allowed, params.kinds, params.pool, lexicalTop)
+      )
       : { cosines: new Map<number, number>(), means: new Map<DocKind, number>(), spreads: new Map<DocKind, number>() }
+    let mark = timingStages ? threadCpuMs() : 0
     const denseRanking = rankRefs(collection, dense.cosines)
     const candidateRefs = new Set<number>()
     if (params.mode !== "dense") for (const ref of lexicalTop) candidateRefs.add(ref)
@@ -268,6 +333,10 @@ export const search = (
           `of ${candidates.length} candidates)`
       )
     }
+    if (timingStages) {
+      searchStageMs.set("candidates", (searchStageMs.get("candidates") ?? 0) + threadCpuMs() - mark)
+      mark = threadCpuMs()
+    }
     let hits: ReadonlyArray<RawHit>
     if (params.mmrLambda !== undefined && params.mmrLambda < 1 && kept.length > params.k) {
       const pool = kept.slice(0, params.pool)
@@ -289,6 +358,7 @@ export const search = (
     } else {
       hits = kept.slice(0, params.k)
     }
+    if (timingStages) searchStageMs.set("mmr", (searchStageMs.get("mmr") ?? 0) + threadCpuMs() - mark)
     return { hits, considered: candidates.length, belowCutoff, bestScore, warnings }
   })
 
