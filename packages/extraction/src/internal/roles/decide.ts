@@ -95,6 +95,16 @@ export const sectionProbability = (
 export const inlineThreshold = (kind: InlineHeadingKind, abstractThreshold: number): number =>
   kind === "result" || kind === "mixed" || kind === "other" ? abstractThreshold : Math.max(abstractThreshold, 0.9)
 
+/**
+ * Whether the part of an "Abstract" section that a chunk continues (the section began in an earlier chunk) runs on
+ * past an abstract: the section holds no heading before the chunk's end (it already fills more than a chunk), or
+ * its rest here is longer than an abstract's tail (over 12 sentences or 350 words). Converted papers whose headings
+ * were lost put the whole paper under "Abstract" (4 of the 43 related papers); read as an abstract, its set-up and
+ * architecture escape the body rules and its positions mislead the classifier.
+ */
+export const abstractRunsOn = (sentences: number, words: number, endsHere: boolean): boolean =>
+  !endsHere || sentences > 12 || words > 350
+
 /** Whether sentences of a section are read as an abstract (their order and count are features). */
 export const abstractLike = (section: ClaimSection): boolean => section === "abstract"
 
@@ -264,6 +274,22 @@ const notComparableRe = /\b(?:are|is) not (?:directly |strictly )?comparable\b/
 /** What the authors will add later: "... and will include the results in Table 2 once training is finished." */
 const willAddRe = /\b(?:we|and) (?:will|shall) (?:also )?(?:include|add|report|update|release|publish|present|provide)\b/
 
+/** A name given, not a finding: "We call this synthetic task spelling correction.", "We refer to this method as X". */
+const namingRe =
+  /\bwe (?:call|term|name|dub|refer to) (?:this|these|it|them|the|our|such|each)\b|\b(?:is|are|was|were) (?:hereafter |henceforth )?(?:called|termed|dubbed|named|referred to as)\b/
+
+/** Speculation, not a result: "One can envision better learning schedules ...", "could potentially be improved by". */
+const envisionRe =
+  /^(?:[^,]{0,40},\s*)?(?:one|we) (?:can|could|may|might) (?:easily |also )?(?:envision|envisage|imagine|speculate|conjecture|hypothesi[sz]e)\b|\b(?:could|might) (?:potentially|possibly|perhaps) be (?:further )?improved\b/
+
+/** A section or an appendix as the subject: "Section [reference] contains details.", "Section 3 describes the results". */
+const sectionSubjectRe =
+  /\b(?:section|sec\.|appendix|§)\s*(?:\d[\w.]*|\[reference\]|ref)\s+(?:contains|gives|provides|describes|presents|discusses|details)\b|\bfor (?:more |further |full )?details,? see\b/
+
+/** Set-up verbs `weSetupRe` lacks: "we unroll the RNN for steps", "We quantize the embeddings ...". */
+const weSetupMoreRe =
+  /\bwe (?:also |then |first |further )?(?:unroll(?:ed)?|quanti[sz]e[ds]?|binari[sz]e[ds]?|discreti[sz]e[ds]?|pad(?:ded)?|prune[ds]?|freeze|froze|concatenate[ds]?|feed|fed)\b/
+
 /**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
@@ -338,6 +364,13 @@ export const bodyNonFindingReason = (
   if ((architectureRe.test(named) || sequenceRe.test(named)) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
   if (theirSetupRe.test(named) && !strictOutcomeRe.test(named)) return "related"
   if (notComparableRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "limitation"
+  if (namingRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower)) return "description"
+  if (envisionRe.test(lower) && !findingFrameRe.test(lower)) return "future"
+  if (sectionSubjectRe.test(lower) && !strictOutcomeRe.test(shown)) return "pointer"
+  if (
+    weSetupMoreRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower) &&
+    !/%|\b\d+(?:\.\d+)? (?:points?|times|x)\b|\b(?:drops?|dropped|fell|falls?|rose|rises?)\b/.test(lower)
+  ) return "setup"
   return undefined
 }
 
