@@ -303,6 +303,11 @@ describe("role features and rules", () => {
     expect(bodyNonFindingReason("We quantize the filtered GloVe embeddings with the codes provided by the authors, and train the models.")).toBe("setup")
     expect(bodyNonFindingReason("We quantize the embeddings to 8 bits, which reduces memory fourfold without any loss in accuracy.")).toBeUndefined()
     expect(bodyNonFindingReason("When we freeze the encoder, accuracy drops by 3 points.")).toBeUndefined()
+    // passive set-up "treated as", and a pointer whose "other than" is no comparison
+    expect(bodyNonFindingReason("Annotated objects from other categories were treated as background.")).toBe("setup")
+    expect(bodyNonFindingReason("Rare words were treated as unknown, and the error rate fell by 2 points.")).toBeUndefined()
+    expect(nonFindingReason("Please refer to existing works such as Zhang2017 for the techniques of compressing layers other than word embeddings.")).toBe("pointer")
+    expect(nonFindingReason("Please refer to Table 3: our model is better than the baseline on every layer.")).toBeUndefined()
   })
 
   it("splits an inline section heading off the sentence it runs into", () => {

@@ -209,7 +209,7 @@ const weAnnounceRe =
  * whitebox is operated by the OcNOS operating system".
  */
 const passiveSetupRe =
-  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|annealed|clipped|decayed|lower-?cased|true-?cased|tokeni[sz]ed|normali[sz]ed|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against)\b/
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|annealed|clipped|decayed|lower-?cased|true-?cased|tokeni[sz]ed|normali[sz]ed|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against|treated as)\b/
 
 /** What a comparison was for, never an outcome: "to ensure a fair comparison", "to be comparable with". */
 const fairComparisonRe = /\b(?:to (?:ensure|guarantee|allow|enable|make|keep) (?:a |the )?(?:fair|direct|meaningful) comparisons?|for (?:a |the )?fair comparisons?|to be (?:directly )?comparable (?:with|to))\b/
@@ -421,7 +421,9 @@ export const nonFindingReason = (
 ): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | "related" | undefined => {
   const lower = sentence.toLowerCase()
   // "results in Table 3" points to a table; it is not "results in" (leads to)
+  // ("other than" names what is left out, not a comparison: "... compressing layers other than word embeddings")
   const pointing = lower.replace(/\bresults? (?:in|on) (?:the )?(?:table|tab\.|fig|figure|section|sec\.|appendix)/g, "results")
+    .replace(/\bother than\b/g, "")
   if (pointerRe.test(sentence.trim()) && !outcomeWords.test(pointing) && !/\d/.test(sentence.replace(/(?:table|figure|fig\.)\s*\d+/gi, ""))) return "pointer"
   if (pointerAnywhereRe.test(lower) && !outcomeWords.test(pointing)) return "pointer"
   if (subfigureRe.test(sentence) && !findingFrameRe.test(lower)) return "fragment"
