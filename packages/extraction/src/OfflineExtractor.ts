@@ -17,6 +17,7 @@ import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims
 import { claimSectionOfHeading } from "./internal/offlineSections.js"
 import {
   abstractLike,
+  abstractRunsOn,
   bodyNonFindingReason,
   type ClaimSection,
   inlineThreshold,
@@ -258,6 +259,14 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const startHeading = options.context?.heading ?? null
   const atStart = options.context?.atStart ?? startHeading === null
   let section: ClaimSection = startHeading === null ? "none" : claimSectionOfHeading(startHeading)
+  // a chunk that continues an "Abstract" section begun in an earlier chunk: past an abstract's length, the section is
+  // a paper whose headings the conversion lost, read as a body of unknown kind (`abstractRunsOn`)
+  if (section === "abstract" && !atStart) {
+    const firstHeading = sentences.findIndex((s) => s.heading)
+    const leading = sentences.slice(0, firstHeading === -1 ? sentences.length : firstHeading)
+    const words = leading.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
+    if (abstractRunsOn(leading.length, words, firstHeading !== -1)) section = "other"
+  }
   let part: InlineHeadingKind | undefined
   let inAbstract = shortText
   const placed = sentences.map((s) => {

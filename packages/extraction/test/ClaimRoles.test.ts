@@ -17,7 +17,7 @@ import * as Extractor from "../src/Extractor.js"
 import { attributionOf } from "../src/internal/offlineAttribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offlineSections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offlineSentences.js"
-import { bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
+import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
 import { inlineHeading, roles } from "../src/internal/roles/features.js"
 import { classifyBlock, classifySentence, matchesFeatures, shippedModel } from "../src/internal/roles/model.js"
 import * as LlmProviders from "../src/LlmProviders.js"
@@ -288,6 +288,28 @@ describe("role features and rules", () => {
     expect(nonFindingReason("We also analyze the trajectories predicted by our model.")).toBeUndefined()
   })
 
+  it("the body of a full paper: names given, speculation, a section as subject, more set-up verbs (roles5)", () => {
+    // each rule with what it catches (read in the stored claims of the related papers) and its near misses
+    expect(bodyNonFindingReason("We call this synthetic task spelling correction.")).toBe("description")
+    expect(bodyNonFindingReason("We refer to this method as REINFORCE-critic.")).toBe("description")
+    expect(bodyNonFindingReason("We call this variant GatedNet, and it outperforms the Transformer by 1.2 BLEU.")).toBeUndefined()
+    expect(bodyNonFindingReason("One can envision better learning schedules which provide more improvement as more epochs are used.")).toBe("future")
+    expect(bodyNonFindingReason("We also want to stress that the results of all models could potentially be improved by a larger model.")).toBe("future")
+    expect(bodyNonFindingReason("We found that the results could be improved by 2 BLEU with a larger beam.")).toBeUndefined()
+    expect(bodyNonFindingReason("We touch on this below; Section [reference] contains details.")).toBe("pointer")
+    expect(bodyNonFindingReason("Next, Section 5 describes the results we obtained for these datasets.")).toBe("pointer")
+    expect(bodyNonFindingReason("Section 5 shows that our model outperforms the baseline on all datasets.")).toBeUndefined()
+    expect(bodyNonFindingReason("Keeping in mind the rule, we unroll the RNN for steps.")).toBe("setup")
+    expect(bodyNonFindingReason("We quantize the filtered GloVe embeddings with the codes provided by the authors, and train the models.")).toBe("setup")
+    expect(bodyNonFindingReason("We quantize the embeddings to 8 bits, which reduces memory fourfold without any loss in accuracy.")).toBeUndefined()
+    expect(bodyNonFindingReason("When we freeze the encoder, accuracy drops by 3 points.")).toBeUndefined()
+    // passive set-up "treated as", and a pointer whose "other than" is no comparison
+    expect(bodyNonFindingReason("Annotated objects from other categories were treated as background.")).toBe("setup")
+    expect(bodyNonFindingReason("Rare words were treated as unknown, and the error rate fell by 2 points.")).toBeUndefined()
+    expect(nonFindingReason("Please refer to existing works such as Zhang2017 for the techniques of compressing layers other than word embeddings.")).toBe("pointer")
+    expect(nonFindingReason("Please refer to Table 3: our model is better than the baseline on every layer.")).toBeUndefined()
+  })
+
   it("splits an inline section heading off the sentence it runs into", () => {
     const text = "The model is trained end to end. subsection: Positional Encoding Since our model contains no " +
       "recurrence, we add positional encodings. In the next section: our paper generalizes them."
@@ -443,6 +465,32 @@ describe("the offline extractor keeps findings only", () => {
     const inRelated = OfflineExtractor.extract(nlp, chunk, { context: { heading: "## 2 Related Work", atStart: false } })
     expect(inResults.claims.length).toBeGreaterThan(0)
     expect(inRelated.claims.filter((c) => c.attribution == null)).toEqual([])
+  })
+
+  it("an 'Abstract' section that runs on past an abstract is read as a body (a paper whose headings were lost)", () => {
+    // the rule: a continuation is an abstract's tail only when the section ends in the chunk and the tail is short
+    expect(abstractRunsOn(4, 90, true)).toBe(false)
+    expect(abstractRunsOn(12, 350, true)).toBe(false)
+    expect(abstractRunsOn(4, 90, false)).toBe(true)
+    expect(abstractRunsOn(13, 300, true)).toBe(true)
+    expect(abstractRunsOn(10, 351, true)).toBe(true)
+    const setup = "These six layers were followed by one locally-connected layer. "
+    const filler = "The network has three convolutional layers with max pooling between them and a fully connected layer on top. "
+    const section = (text: string, atStart: boolean) =>
+      OfflineExtractor.analyze(nlp, text, { context: { heading: "## Abstract", atStart } }).map((s) => s.section)
+    // a chunk in the middle of an "Abstract" that never ends: read as a section of unknown kind, with the body rules
+    const runsOn = setup + filler.repeat(3)
+    expect(new Set(section(runsOn, false))).toEqual(new Set(["other"]))
+    const inBody = OfflineExtractor.analyze(nlp, runsOn, { context: { heading: "## Abstract", atStart: false } })
+    expect(inBody.find((s) => runsOn.slice(s.start, s.end).startsWith("These six layers"))!.claim).toBeUndefined()
+    // near misses: the short tail of an abstract before the next heading, and a chunk that starts the document, stay an
+    // abstract
+    const tail = "Our model improves BLEU by 1.5 points over the Transformer baseline.\n\n## 1 Introduction\n\nMachine translation is old."
+    expect(section(tail, false)[0]).toBe("abstract")
+    expect(section(runsOn, true)[0]).toBe("abstract")
+    // a long run before the next heading is no abstract's tail
+    const longTail = filler.repeat(14) + "\n\n## 1 Introduction\n\nMachine translation is old."
+    expect(section(longTail, false)[0]).toBe("other")
   })
 
   it("a run-in heading or a caption with no finite verb is not a claim", () => {

@@ -95,6 +95,16 @@ export const sectionProbability = (
 export const inlineThreshold = (kind: InlineHeadingKind, abstractThreshold: number): number =>
   kind === "result" || kind === "mixed" || kind === "other" ? abstractThreshold : Math.max(abstractThreshold, 0.9)
 
+/**
+ * Whether the part of an "Abstract" section that a chunk continues (the section began in an earlier chunk) runs on
+ * past an abstract: the section holds no heading before the chunk's end (it already fills more than a chunk), or
+ * its rest here is longer than an abstract's tail (over 12 sentences or 350 words). Converted papers whose headings
+ * were lost put the whole paper under "Abstract" (4 of the 43 related papers); read as an abstract, its set-up and
+ * architecture escape the body rules and its positions mislead the classifier.
+ */
+export const abstractRunsOn = (sentences: number, words: number, endsHere: boolean): boolean =>
+  !endsHere || sentences > 12 || words > 350
+
 /** Whether sentences of a section are read as an abstract (their order and count are features). */
 export const abstractLike = (section: ClaimSection): boolean => section === "abstract"
 
@@ -199,7 +209,7 @@ const weAnnounceRe =
  * whitebox is operated by the OcNOS operating system".
  */
 const passiveSetupRe =
-  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|annealed|clipped|decayed|lower-?cased|true-?cased|tokeni[sz]ed|normali[sz]ed|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against)\b/
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all )?(?:tested|fed|combined|duplicated|merged|shuffled|annealed|clipped|decayed|lower-?cased|true-?cased|tokeni[sz]ed|normali[sz]ed|generated|created|prepared|configured|hosted|deployed|installed|operated|programmed|characteri[sz]ed|calibrated|placed|mounted|connected|stored|split|divided|partitioned|resized|cropped|padded|labell?ed|annotated|converted|encoded|downsampled|upsampled|sampled|repeated|averaged|run|trained|fine-?tuned|pre-?trained|initiali[sz]ed|optimi[sz]ed|implemented|executed|carried out|conducted|performed|collected|gathered|recorded|simulated|emulated|compared to|compared with|compared against|treated as)\b/
 
 /** What a comparison was for, never an outcome: "to ensure a fair comparison", "to be comparable with". */
 const fairComparisonRe = /\b(?:to (?:ensure|guarantee|allow|enable|make|keep) (?:a |the )?(?:fair|direct|meaningful) comparisons?|for (?:a |the )?fair comparisons?|to be (?:directly )?comparable (?:with|to))\b/
@@ -263,6 +273,22 @@ const notComparableRe = /\b(?:are|is) not (?:directly |strictly )?comparable\b/
 
 /** What the authors will add later: "... and will include the results in Table 2 once training is finished." */
 const willAddRe = /\b(?:we|and) (?:will|shall) (?:also )?(?:include|add|report|update|release|publish|present|provide)\b/
+
+/** A name given, not a finding: "We call this synthetic task spelling correction.", "We refer to this method as X". */
+const namingRe =
+  /\bwe (?:call|term|name|dub|refer to) (?:this|these|it|them|the|our|such|each)\b|\b(?:is|are|was|were) (?:hereafter |henceforth )?(?:called|termed|dubbed|named|referred to as)\b/
+
+/** Speculation, not a result: "One can envision better learning schedules ...", "could potentially be improved by". */
+const envisionRe =
+  /^(?:[^,]{0,40},\s*)?(?:one|we) (?:can|could|may|might) (?:easily |also )?(?:envision|envisage|imagine|speculate|conjecture|hypothesi[sz]e)\b|\b(?:could|might) (?:potentially|possibly|perhaps) be (?:further )?improved\b/
+
+/** A section or an appendix as the subject: "Section [reference] contains details.", "Section 3 describes the results". */
+const sectionSubjectRe =
+  /\b(?:section|sec\.|appendix|§)\s*(?:\d[\w.]*|\[reference\]|ref)\s+(?:contains|gives|provides|describes|presents|discusses|details)\b|\bfor (?:more |further |full )?details,? see\b/
+
+/** Set-up verbs `weSetupRe` lacks: "we unroll the RNN for steps", "We quantize the embeddings ...". */
+const weSetupMoreRe =
+  /\bwe (?:also |then |first |further )?(?:unroll(?:ed)?|quanti[sz]e[ds]?|binari[sz]e[ds]?|discreti[sz]e[ds]?|pad(?:ded)?|prune[ds]?|freeze|froze|concatenate[ds]?|feed|fed)\b/
 
 /**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
@@ -338,6 +364,13 @@ export const bodyNonFindingReason = (
   if ((architectureRe.test(named) || sequenceRe.test(named)) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
   if (theirSetupRe.test(named) && !strictOutcomeRe.test(named)) return "related"
   if (notComparableRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "limitation"
+  if (namingRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower)) return "description"
+  if (envisionRe.test(lower) && !findingFrameRe.test(lower)) return "future"
+  if (sectionSubjectRe.test(lower) && !strictOutcomeRe.test(shown)) return "pointer"
+  if (
+    weSetupMoreRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower) &&
+    !/%|\b\d+(?:\.\d+)? (?:points?|times|x)\b|\b(?:drops?|dropped|fell|falls?|rose|rises?)\b/.test(lower)
+  ) return "setup"
   return undefined
 }
 
@@ -388,7 +421,9 @@ export const nonFindingReason = (
 ): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | "related" | undefined => {
   const lower = sentence.toLowerCase()
   // "results in Table 3" points to a table; it is not "results in" (leads to)
+  // ("other than" names what is left out, not a comparison: "... compressing layers other than word embeddings")
   const pointing = lower.replace(/\bresults? (?:in|on) (?:the )?(?:table|tab\.|fig|figure|section|sec\.|appendix)/g, "results")
+    .replace(/\bother than\b/g, "")
   if (pointerRe.test(sentence.trim()) && !outcomeWords.test(pointing) && !/\d/.test(sentence.replace(/(?:table|figure|fig\.)\s*\d+/gi, ""))) return "pointer"
   if (pointerAnywhereRe.test(lower) && !outcomeWords.test(pointing)) return "pointer"
   if (subfigureRe.test(sentence) && !findingFrameRe.test(lower)) return "fragment"
