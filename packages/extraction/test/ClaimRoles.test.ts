@@ -275,6 +275,17 @@ describe("role features and rules", () => {
     expect(nonFindingReason("aero bike bird boat bottle bus car cat chair cow table dog horse mbike person plant sheep sofa train tv mean IoU")).toBe("fragment")
     expect(nonFindingReason("Thus the total number of operations in convolution layer is.")).toBe("fragment")
     expect(nonFindingReason("Next we describe our deeper nets for ImageNet.")).toBe("description")
+    // a statement whose content was a dropped formula (the 49 shared papers), a footnote, LaTeX's figure placement
+    expect(nonFindingReason("Theorem 6.11 (Product formula for GW classes) Using the notation of this subsection, we have [formula]")).toBe("fragment")
+    expect(nonFindingReason("Note that, by definition of coproduct of functors, we have that the following diagram commutes [formula]")).toBe("fragment")
+    expect(nonFindingReason("The isomorphism is given by the following pair of functors [formula]")).toBe("fragment")
+    expect(nonFindingReason("For the higher-order poles in (REF), we obtain [formula]")).toBe("fragment")
+    expect(nonFindingReason("1 https://github.com/martiansideofthemoon/ longeval-summarization *Work done during an internship at AI2.")).toBe("description")
+    expect(nonFindingReason("htbp] AIA observed and predicted DN/s per pixels in the west region at 1.08 [formula]")).toBe("fragment")
+    // a finding that names its formula's parts, or ends with a number, stays
+    expect(nonFindingReason("We find that [formula] decreases with the number of layers on all data sets.")).toBeUndefined()
+    expect(nonFindingReason("The error rate is given by the model as 4.3% on CIFAR-10.")).toBeUndefined()
+    expect(nonFindingReason("Our method outperforms all baselines by 2 points.")).toBeUndefined()
     expect(nonFindingReason("On CIFAR-100, drop-path reduces the error rate from to.")).toBeUndefined()
     expect(nonFindingReason("Our model is the best of all.")).toBeUndefined()
     // names written in lower case open real sentences; a short sentence of names is prose

@@ -407,6 +407,10 @@ const FUNCTION_WORD =
 const noFunctionWord = (sentence: string): boolean =>
   sentence.trim().split(/\s+/).length >= 10 && !FUNCTION_WORD.test(sentence)
 
+/** A sentence that ends where its formula stood, after the words that introduce one. */
+const droppedFormulaEndRe =
+  /\b(?:we (?:have|get|obtain|find|arrive at|recover|can write)|(?:is|are|was|were) (?:given|defined|obtained|written|expressed|computed) (?:by|as)|as follows|the following(?: [\w-]+){0,4}|(?:reads|becomes|yields|gives)|diagram commutes)\s*[:,]?\s*(?:(?:\[formula\]|\{\{formula:[^}]*\}\})\s*[.,:;]?\s*)*$/i
+
 /**
  * Why a sentence of the paper's own voice is not a finding whatever the
  * classifier reads, or `undefined`: a set-up statement (hyperparameters,
@@ -454,6 +458,15 @@ export const nonFindingReason = (
   }
   // formula text the conversion ran into a sentence ("... are: V ar [∆y V ar [∆y We observe ...")
   if ((sentence.match(/[∆∇∑∏∂∈∀∃√∫]/g) ?? []).length >= 2) return "fragment"
+  // a statement whose content was a formula the conversion dropped: "Using the notation of this subsection, we have
+  // [formula]", "the following diagram commutes [formula]", "The isomorphism is given by the following pair of functors"
+  if (droppedFormulaEndRe.test(sentence) && !/\d\s*%/.test(sentence)) return "fragment"
+  // a footnote: a link with its number ("1 https://github.com/..."), an affiliation note ("*Work done during an
+  // internship at AI2"), or a figure placement left from LaTeX ("htbp] AIA observed ...")
+  if (/^\s*\d{1,2}\s+(?:https?:\/\/|www\.)/.test(sentence) || /\bwork (?:was )?(?:done|performed) (?:while|during|as)\b|\binternship at\b/.test(lower)) {
+    return "description"
+  }
+  if (/^\s*[htbpH!]{1,5}\]/.test(sentence)) return "fragment"
   // work done elsewhere at the same time ("Note that, concurrent with our work, refinements ... improve ...")
   if (/\bconcurrent(?:ly)? (?:with|to) (?:our|this) (?:work|paper|study)\b|\bin (?:a )?concurrent work\b/.test(lower)) return "related"
   return undefined
