@@ -66,27 +66,69 @@ export interface SourceRow {
  * whose chunk is gone is left out): the sources by claim id (`claim_sources`
  * is indexed by it), then their chunks through `chunks` (one batch, cached).
  * The join of both tables made DuckDB read every source and every chunk.
+ * With a {@link ClaimSourceReader} (one question's), the sources it holds
+ * are not read again.
  */
 export const claimSources = (
   db: DuckDbService,
   claimIds: ReadonlyArray<string>,
-  chunks: ChunkReader
-): Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError> =>
-  Effect.gen(function*() {
-    if (claimIds.length === 0) return []
-    const sources = yield* queryIn<{ claim: string; paper: string; chunk: string; page: number | null; quote: string }>(
-      db,
-      claimIds,
-      (list) =>
-        `SELECT claim_id AS claim, paper_id AS paper, chunk_id AS chunk, page, quote
-         FROM claim_sources WHERE claim_id IN ${list} ORDER BY rowid`
-    )
-    const texts = yield* chunks.read(Array.from(new Set(sources.map((s) => s.chunk))))
-    return sources.flatMap((s): Array<SourceRow> => {
-      const c = texts.get(s.chunk)
-      return c === undefined ? [] : [{ ...s, page: s.page ?? c.page, text: c.text }]
-    })
-  })
+  chunks: ChunkReader,
+  sources?: ClaimSourceReader
+): Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError> => (sources ?? claimSourceReader(db, chunks)).read(claimIds)
+
+/**
+ * Reads the sources of claims (as {@link claimSources}) and holds them: one question reads the sources of the
+ * claims its scoping found and of the stored findings closest to it, which overlap; read together, they are one
+ * statement and one batch of chunks. Rows come back in store order (`rowid`), as one query of the same ids gives
+ * them. For one question (the store may change between questions).
+ */
+export interface ClaimSourceReader {
+  readonly read: (claimIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError>
+}
+
+/** A {@link ClaimSourceReader} over `db`, reading chunks through `chunks`. */
+export const claimSourceReader = (db: DuckDbService, chunks: ChunkReader): ClaimSourceReader => {
+  type Held = SourceRow & { readonly rowid: number }
+  const held = new Map<string, ReadonlyArray<Held>>()
+  return {
+    read: (claimIds) =>
+      Effect.gen(function*() {
+        const ids = Array.from(new Set(claimIds))
+        if (ids.length === 0) return []
+        const missing = ids.filter((id) => !held.has(id))
+        if (missing.length > 0) {
+          const sources = yield* queryIn<
+            { claim: string; paper: string; chunk: string; page: number | null; quote: string; rowid: number | bigint }
+          >(
+            db,
+            missing,
+            (list) =>
+              `SELECT claim_id AS claim, paper_id AS paper, chunk_id AS chunk, page, quote, rowid
+               FROM claim_sources WHERE claim_id IN ${list} ORDER BY rowid`
+          )
+          const texts = yield* chunks.read(Array.from(new Set(sources.map((s) => s.chunk))))
+          const byClaim = new Map<string, Array<Held>>(missing.map((id) => [id, []]))
+          for (const s of sources) {
+            const c = texts.get(s.chunk)
+            if (c === undefined) continue
+            byClaim.get(s.claim)?.push({
+              claim: s.claim,
+              paper: s.paper,
+              chunk: s.chunk,
+              page: s.page ?? c.page,
+              quote: s.quote,
+              text: c.text,
+              rowid: Number(s.rowid)
+            })
+          }
+          for (const [id, rows] of byClaim) held.set(id, rows)
+        }
+        const rows = ids.flatMap((id) => held.get(id) ?? [])
+        if (ids.length > 1) rows.sort((a, b) => a.rowid - b.rowid)
+        return rows.map(({ rowid: _, ...row }): SourceRow => row)
+      })
+  }
+}
 
 /** A claim's source as evidence: its chunk, focused on the claim's quote. */
 export const sourceEvidence = (r: SourceRow, score: number, layer: LayerName): Evidence => ({
@@ -105,11 +147,12 @@ export const claimEvidence = (
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
   paperIds?: ReadonlyArray<string>,
-  chunks: ChunkReader = uncachedReader(db)
+  chunks: ChunkReader = uncachedReader(db),
+  sources?: ClaimSourceReader
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const rows = yield* claimSources(db, claims.map((c) => c.claimId), chunks)
+    const rows = yield* claimSources(db, claims.map((c) => c.claimId), chunks, sources)
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
       .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
@@ -286,13 +329,26 @@ export const keyTerms = (nlp: NlpService["Type"], canon: string, df?: (term: str
   for (let i = 1; i < pieces.length - 1; i++) {
     const piece = pieces[i]!
     if (!PLAIN_WORD.test(piece) || piece.toLowerCase() === "et" || piece === "REF") continue
-    const terms = nlp.terms(piece)
+    const terms = wordTerms(nlp, piece)
     if (terms.length !== 1 || found.some((f) => f.term === terms[0])) continue
     found.push({ term: terms[0]!, length: piece.length, df: df === undefined ? 0 : df(terms[0]!) })
   }
   // rarest first, then longest; among equals the first in the sentence (a stable sort)
   found.sort((a, b) => a.df - b.df || b.length - a.length)
   return found.slice(0, KEY_TERMS).map((f) => f.term)
+}
+
+/**
+ * The index terms of one word, memoised per `NlpService` (the words of record sentences recur across papers and
+ * questions: a question's records have a few hundred words, and `terms` is the costly part of {@link keyTerms}).
+ */
+const WORD_MEMO = 50_000
+const wordMemos = new WeakMap<NlpService["Type"], Lru<string, ReadonlyArray<string>>>()
+
+const wordTerms = (nlp: NlpService["Type"], word: string): ReadonlyArray<string> => {
+  let memo = wordMemos.get(nlp)
+  if (memo === undefined) wordMemos.set(nlp, memo = new Lru(WORD_MEMO))
+  return memo.get(word, () => nlp.terms(word))
 }
 
 /** L4 patterns matching a query lexically, with their member claims. */
