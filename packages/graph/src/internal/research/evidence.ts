@@ -301,8 +301,13 @@ const recordSentences = (nlp: NlpService["Type"], field: string) => {
     nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => ({ quote, canon: canonical(quote) })))
 }
 
-/** Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). */
-const RECORD_ROUND = 8
+/**
+ * Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). A
+ * record's sentences are mostly its paper's title block and abstract, in the first candidates: on the 1M store, every
+ * record sentence of 40 papers was in the first three of its paper's candidates, and a first round of eight read 64
+ * chunks a question for 24 (the texts are what costs). The rounds change what is read, not what is found.
+ */
+const RECORD_ROUND = 3
 
 /** Letters wink tokenises as one word whatever it has parsed before (its first token-category pattern). */
 const PLAIN_WORD = /^[a-zA-Z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]+$/
