@@ -235,14 +235,23 @@ export const recordEvidence = (
     // with the index: the candidates it names, in ordinal order, read in growing rounds until every quote of a paper
     // is found (a quote's first chunk has no candidate before it left unread, so the result is the same as reading all
     // candidates; the texts are what costs: a paper's record sentences are mostly in its first chunks)
-    const candidates = new Map<string, Array<string>>()
-    for (const s of sentences) {
-      const wanted: Array<string> = []
-      const tests = s.quotes.map((q) => chunks.hasAllTerms(q.terms))
-      for (const ref of chunks.refsOfPapers([s.paper])) {
-        if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 || tests.some((holds) => holds(ref))) wanted.push(chunks.key(ref))
+    // A paper's candidates are enumerated only as far as the rounds read them (and one further, so that a list no
+    // longer than what was read is the whole list): a paper has hundreds of chunks, and testing all of them for each
+    // quote cost more than reading the few the first round needs
+    const pending = new Map(sentences.map((s) => [s.paper, {
+      refs: chunks.refsOfPapers([s.paper]),
+      next: 0,
+      tests: s.quotes.map((q) => chunks.hasAllTerms(q.terms)),
+      list: [] as Array<string>
+    }]))
+    /** The paper's candidates in index order, enumerated until there are `n` of them or none is left. */
+    const candidatesOf = (paper: string, n: number): Array<string> => {
+      const p = pending.get(paper)!
+      while (p.list.length < n && p.next < p.refs.length) {
+        const ref = p.refs[p.next++]!
+        if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 || p.tests.some((holds) => holds(ref))) p.list.push(chunks.key(ref))
       }
-      candidates.set(s.paper, wanted)
+      return p.list
     }
     // a paper's chunks are indexed in ordinal order (read by paper and ordinal; merges keep the order), so the
     // candidates are read in index order; the ordinals read with the texts check it, and a paper whose chunks are
@@ -251,20 +260,21 @@ export const recordEvidence = (
     const read = new Map<string, Array<Read>>(sentences.map((s) => [s.paper, []]))
     const unordered = new Set<string>()
     const found = new Map<string, ReadonlyArray<ChunkRow | undefined>>()
-    let open = sentences.filter((s) => (candidates.get(s.paper) ?? []).length > 0)
+    let open = sentences.filter((s) => candidatesOf(s.paper, 1).length > 0)
     let round = RECORD_ROUND
     while (open.length > 0) {
       const size = (paper: string) => (unordered.has(paper) ? Infinity : round)
       const next = open.flatMap((s) => {
         const done = read.get(s.paper)!.length
-        return candidates.get(s.paper)!.slice(done, done + size(s.paper))
+        return candidatesOf(s.paper, done + size(s.paper) + 1).slice(done, done + size(s.paper))
       })
       const stored = yield* reader.read(next)
       const byId = new Map<string, Read>()
       for (const [id, c] of stored) byId.set(id, { paper: c.paperId, chunk: c.chunkId, page: c.page, text: c.text, ordinal: c.ordinal })
       const still: typeof open = []
       for (const s of open) {
-        const list = candidates.get(s.paper)!
+        // enumerated one past this round's reads: no longer than what is read means every candidate is
+        const list = pending.get(s.paper)!.list
         const ofPaper = read.get(s.paper)!
         for (const id of list.slice(ofPaper.length, ofPaper.length + size(s.paper))) {
           const row = byId.get(id)
