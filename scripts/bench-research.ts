@@ -5,7 +5,7 @@
  * loaded machine.
  *
  *   nice -n 5 /usr/bin/time -v node --import tsx --conditions=@kg/source scripts/bench-research.ts \
- *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1]
+ *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1] [--cpu-prof OUT.cpuprofile]
  *
  * The store is opened read-only, the index and the whole-store graph loaded,
  * `--warm` questions answered first (not timed), then each question of the
@@ -21,6 +21,10 @@
  * and their facts are memoised, so the difference is what parsing them costs.
  * `textWorkPerQuestion`: the `NlpService` calls of the timed questions and their
  * CPU (`sentencize`: evidence chunks split at query time; `terms`).
+ * `spansCpuMsPerQuestion`: the process's CPU (all threads) over each span,
+ * which a loaded machine does not inflate as it does wall time; each round
+ * has its own spans, CPU and DuckDB statements. `--cpu-prof FILE` writes a V8
+ * CPU profile of the timed questions alone (Chrome DevTools, speedscope).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -49,7 +53,9 @@ const REPEAT = Math.max(1, Number(arg("repeat", "1")))
 const ANSWERS = arg("answers", "")
 const CPU_PROF = arg("cpu-prof", "")
 if (DB === "" || QUESTIONS === "") {
-  console.error("usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json]")
+  console.error(
+    "usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json] [--cpu-prof OUT.cpuprofile]"
+  )
   process.exit(2)
 }
 
