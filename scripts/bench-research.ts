@@ -5,7 +5,7 @@
  * loaded machine.
  *
  *   nice -n 5 /usr/bin/time -v node --import tsx --conditions=@kg/source scripts/bench-research.ts \
- *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1]
+ *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1] [--cpu-prof OUT.cpuprofile]
  *
  * The store is opened read-only, the index and the whole-store graph loaded,
  * `--warm` questions answered first (not timed), then each question of the
@@ -21,12 +21,17 @@
  * and their facts are memoised, so the difference is what parsing them costs.
  * `textWorkPerQuestion`: the `NlpService` calls of the timed questions and their
  * CPU (`sentencize`: evidence chunks split at query time; `terms`).
+ * `spansCpuMsPerQuestion`: the process's CPU (all threads) over each span,
+ * which a loaded machine does not inflate as it does wall time; each round
+ * has its own spans, CPU and DuckDB statements. `--cpu-prof FILE` writes a V8
+ * CPU profile of the timed questions alone (Chrome DevTools, speedscope).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import * as fs from "node:fs"
+import * as inspector from "node:inspector/promises"
 import * as os from "node:os"
 import { Embeddings } from "../packages/core/src/Embeddings.js"
 import * as NlpService from "../packages/core/src/NlpService.js"
@@ -46,13 +51,30 @@ const QUESTIONS = arg("questions", "")
 const WARM = Number(arg("warm", "3"))
 const REPEAT = Math.max(1, Number(arg("repeat", "1")))
 const ANSWERS = arg("answers", "")
+const CPU_PROF = arg("cpu-prof", "")
 if (DB === "" || QUESTIONS === "") {
-  console.error("usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json]")
+  console.error(
+    "usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json] [--cpu-prof OUT.cpuprofile]"
+  )
   process.exit(2)
+}
+
+/** CPU milliseconds of the process so far. */
+function cpuMs() {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e3
 }
 
 /** Wall time summed by name while `recording` (nested spans of one name count once: the outermost). */
 const spanMs = new Map<string, number>()
+/** The same, for the current round alone (with --repeat, the first round pays for what later ones find memoised). */
+const roundSpanMs = new Map<string, number>()
+/**
+ * The process's CPU milliseconds (all threads: DuckDB's and the collector's too) by span, as `spanMs`: on a loaded
+ * machine, wall time counts the waits for a core, CPU time does not.
+ */
+const spanCpuMs = new Map<string, number>()
+const roundSpanCpuMs = new Map<string, number>()
 let recording = false
 const open = new Map<string, number>()
 const tracer = Tracer.make({
@@ -61,6 +83,7 @@ const tracer = Tracer.make({
     const outer = (open.get(name) ?? 0) === 0
     open.set(name, (open.get(name) ?? 0) + 1)
     let status: Tracer.SpanStatus = { _tag: "Started", startTime }
+    const cpuStart = recording && outer ? cpuMs() : 0
     return {
       _tag: "Span",
       name,
@@ -79,7 +102,14 @@ const tracer = Tracer.make({
         status = { _tag: "Ended", startTime, endTime, exit }
         open.set(name, (open.get(name) ?? 1) - 1)
         const key = name === "Retrieval.search" ? `${name}(${String(attributes.get("target") ?? "")})` : name
-        if (recording && outer) spanMs.set(key, (spanMs.get(key) ?? 0) + Number(endTime - startTime) / 1e6)
+        if (recording && outer) {
+          const ms = Number(endTime - startTime) / 1e6
+          spanMs.set(key, (spanMs.get(key) ?? 0) + ms)
+          roundSpanMs.set(key, (roundSpanMs.get(key) ?? 0) + ms)
+          const cpu = cpuMs() - cpuStart
+          spanCpuMs.set(key, (spanCpuMs.get(key) ?? 0) + cpu)
+          roundSpanCpuMs.set(key, (roundSpanCpuMs.get(key) ?? 0) + cpu)
+        }
       },
       attribute: (k, v) => void attributes.set(k, v),
       event: () => {},
@@ -91,6 +121,7 @@ const tracer = Tracer.make({
 
 /** DuckDB statements timed by the first table they read. */
 const sqlMs = new Map<string, { ms: number; n: number }>()
+const roundSqlMs = new Map<string, { ms: number; n: number }>()
 const tableOf = (sql: string) => /\bFROM\s+([a-z_]+)/i.exec(sql)?.[1] ?? "other"
 const timedDb = Layer.effect(
   DuckDb,
@@ -104,8 +135,11 @@ const timedDb = Layer.effect(
           Effect.sync(() => {
             if (!recording) return
             const key = tableOf(sql)
-            const s = sqlMs.get(key) ?? { ms: 0, n: 0 }
-            sqlMs.set(key, { ms: s.ms + performance.now() - t0, n: s.n + 1 })
+            const ms = performance.now() - t0
+            for (const m of [sqlMs, roundSqlMs]) {
+              const s = m.get(key) ?? { ms: 0, n: 0 }
+              m.set(key, { ms: s.ms + ms, n: s.n + 1 })
+            }
           })
         )
       })
@@ -118,10 +152,6 @@ const timedDb = Layer.effect(
  * the store has their sentences, schema 14), `terms` the index terms of sentences and questions.
  */
 const textWork = new Map<string, { calls: number; ms: number }>()
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1e3
-}
 const counted = <A extends ReadonlyArray<unknown>, B>(name: string, f: (...a: A) => B) => (...a: A): B => {
   if (!recording) return f(...a)
   const t0 = cpuMs()
@@ -157,6 +187,15 @@ const percentile = (xs: ReadonlyArray<number>, p: number) => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(p * s.length))]!
 }
 
+/** Milliseconds per question by name, largest first. */
+const perQuestionOf = (m: ReadonlyMap<string, number>, n: number) =>
+  Object.fromEntries(Array.from(m).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v / n)]))
+/** DuckDB milliseconds and statements per question by table, largest first. */
+const perQuestionSql = (m: ReadonlyMap<string, { readonly ms: number; readonly n: number }>, n: number) =>
+  Object.fromEntries(
+    Array.from(m).sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { ms: Math.round(v.ms / n), statements: Math.round(v.n / n * 10) / 10 }])
+  )
+
 const program = Effect.gen(function*() {
   const loadStart = os.loadavg()
   const questions = fs.readFileSync(QUESTIONS, "utf8").split("\n").map((q) => q.trim()).filter((q) => q !== "")
@@ -167,11 +206,26 @@ const program = Effect.gen(function*() {
   const openMs = performance.now() - t0
   yield* graph.warm
   for (const q of questions.slice(0, WARM)) yield* Effect.either(Research.research(q))
+  // --cpu-prof FILE: a V8 CPU profile of the timed rounds only (open it in Chrome's DevTools or speedscope)
+  const session = CPU_PROF === "" ? undefined : new inspector.Session()
+  if (session !== undefined) {
+    session.connect()
+    yield* Effect.promise(() => session.post("Profiler.enable"))
+    yield* Effect.promise(() => session.post("Profiler.setSamplingInterval", { interval: 200 }))
+    yield* Effect.promise(() => session.post("Profiler.start"))
+  }
   const cpu0 = process.cpuUsage()
   const search: Array<number> = []
   const research: Array<number> = []
   const answers: Array<unknown> = []
-  const rounds: Array<{ readonly research: Array<number>; cpuSeconds: number; text: Record<string, unknown> }> = []
+  const rounds: Array<{
+    readonly research: Array<number>
+    cpuSeconds: number
+    text: Record<string, unknown>
+    spans: Record<string, number>
+    spansCpu: Record<string, number>
+    duckdb: Record<string, unknown>
+  }> = []
   const perQuestionText = (count: number) =>
     Object.fromEntries(
       Array.from(textWork).map(([k, v]) => [k, { calls: Math.round(v.calls / count * 10) / 10, cpuMs: Math.round(v.ms / count * 10) / 10 }])
@@ -180,8 +234,11 @@ const program = Effect.gen(function*() {
   for (let round = 0; round < REPEAT; round++) {
     const roundCpu = process.cpuUsage()
     const inRound: Array<number> = []
-    rounds.push({ research: inRound, cpuSeconds: 0, text: {} })
+    rounds.push({ research: inRound, cpuSeconds: 0, text: {}, spans: {}, spansCpu: {}, duckdb: {} })
     textWork.clear()
+    roundSpanMs.clear()
+    roundSpanCpuMs.clear()
+    roundSqlMs.clear()
     for (const q of questions) {
       const s0 = performance.now()
       yield* retrieval.search("chunks", q, { k: 10 })
@@ -200,11 +257,17 @@ const program = Effect.gen(function*() {
     const used = process.cpuUsage(roundCpu)
     rounds[round]!.cpuSeconds = Math.round((used.user + used.system) / 1e5) / 10
     rounds[round]!.text = perQuestionText(questions.length)
+    rounds[round]!.spans = perQuestionOf(roundSpanMs, questions.length)
+    rounds[round]!.spansCpu = perQuestionOf(roundSpanCpuMs, questions.length)
+    rounds[round]!.duckdb = perQuestionSql(roundSqlMs, questions.length)
   }
   const cpu = process.cpuUsage(cpu0)
+  if (session !== undefined) {
+    const { profile } = yield* Effect.promise(() => session.post("Profiler.stop"))
+    fs.writeFileSync(CPU_PROF, JSON.stringify(profile))
+    session.disconnect()
+  }
   const n = research.length
-  const perQuestion = (m: Map<string, number>) =>
-    Object.fromEntries(Array.from(m).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v / n)]))
   if (ANSWERS !== "") fs.writeFileSync(ANSWERS, JSON.stringify(answers, null, 1) + "\n")
   console.log(JSON.stringify({
     db: DB,
@@ -225,13 +288,15 @@ const program = Effect.gen(function*() {
         cpuSeconds: r.cpuSeconds,
         textWorkPerQuestion: r.text,
         // each question's time, in the order of the questions file (which ones make the p95)
-        perQuestionMs: r.research.map(Math.round)
+        perQuestionMs: r.research.map(Math.round),
+        spansMsPerQuestion: r.spans,
+        spansCpuMsPerQuestion: r.spansCpu,
+        duckdbMsPerQuestion: r.duckdb
       }))
       : undefined,
-    spansMsPerQuestion: perQuestion(spanMs),
-    duckdbMsPerQuestion: Object.fromEntries(
-      Array.from(sqlMs).sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { ms: Math.round(v.ms / n), statements: Math.round(v.n / n * 10) / 10 }])
-    ),
+    spansMsPerQuestion: perQuestionOf(spanMs, n),
+    spansCpuMsPerQuestion: perQuestionOf(spanCpuMs, n),
+    duckdbMsPerQuestion: perQuestionSql(sqlMs, n),
     // the first round's (with --repeat, each round's is under `rounds`)
     textWorkPerQuestion: rounds[0]!.text,
     cpuSecondsTimed: Math.round((cpu.user + cpu.system) / 1e5) / 10,

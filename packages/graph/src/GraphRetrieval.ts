@@ -316,7 +316,7 @@ export const makeWith = (
             .sort((a, b) => s1(b) - s1(a) || (a < b ? -1 : 1))
             .slice(0, options.hopPassages ?? 3)
           const best = ranked.length === 0 ? 0 : s1(ranked[0]!)
-          const texts = yield* chunkReader(db, idx.signature).read(ranked)
+          const texts = yield* chunkReader(db, idx.signature).read(ranked).pipe(Effect.withSpan("GraphRetrieval.hopTexts"))
           for (const id of ranked) {
             const text = texts.get(id)?.text ?? ""
             const own = g.chunkPaper.get(g.nodeOf.get(id) ?? -1)
@@ -342,7 +342,7 @@ export const makeWith = (
             alpha: options.alpha,
             fusion: options.fusion,
             paperIds: options.paperIds
-          })
+          }).pipe(Effect.withSpan("GraphRetrieval.seedClaims"))
           : undefined
         const seeds = new Map<number, number>()
         const seedList: Array<Seed> = []

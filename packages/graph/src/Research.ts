@@ -60,6 +60,8 @@ import {
 } from "./internal/research/findings.js"
 import {
   claimEvidence,
+  type ClaimSourceReader,
+  claimSourceReader,
   type Evidence,
   type LayerName,
   mergeEvidence,
@@ -514,26 +516,33 @@ const searchText = (question: string, analysis: QuestionAnalysis): string =>
 
 /**
  * Claims first: the stored findings closest to the question (within the
- * scope), as candidates with their fields, and their source chunks as
- * evidence (so that quoting them can be checked).
+ * scope; `searched`, see {@link claimsFirstSearch}), as candidates with
+ * their fields, and their source chunks as evidence (so that quoting them
+ * can be checked). `sources` holds the question's claim sources (read once
+ * with the scoping claims'; see {@link research}).
  */
 const claimsFirst = (
-  question: string,
-  analysis: QuestionAnalysis,
   paperIds: ReadonlyArray<string> | undefined,
   retracted: ReadonlySet<string>,
-  k: number
+  searched: { readonly hits: ReadonlyArray<{ readonly key: string; readonly score: number }>; readonly bestScore: number },
+  sources: ClaimSourceReader
 ) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const retrieval = yield* Retrieval
-    const r = yield* retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
-    const hits = r.hits.map((h) => ({ claimId: h.key, score: h.score }))
-    const read = yield* claimFindings(db, hits, "L3", paperIds, chunkReader(db, (yield* retrieval.index).signature))
+    const hits = searched.hits.map((h) => ({ claimId: h.key, score: h.score }))
+    const read = yield* claimFindings(db, hits, "L3", paperIds, chunkReader(db, (yield* retrieval.index).signature), sources)
     const candidates = read.candidates.filter((c) => !retracted.has(c.paperId))
     const evidence = read.evidence.filter((e) => !retracted.has(e.paperId))
-    return { candidates, evidence, bestScore: r.bestScore, claims: hits.length }
+    return { candidates, evidence, bestScore: searched.bestScore, claims: hits.length }
   }).pipe(Effect.withSpan("Research.claimsFirst"))
+
+/** The search of {@link claimsFirst}: the `k` stored claims closest to the question. */
+const claimsFirstSearch = (question: string, analysis: QuestionAnalysis, paperIds: ReadonlyArray<string> | undefined, k: number) =>
+  Effect.flatMap(
+    Retrieval,
+    (retrieval) => retrieval.search("summaries", searchText(question, analysis), { k, kinds: ["claim"], paperIds, withText: false })
+  ).pipe(Effect.withSpan("Research.claimsFirst"))
 
 /**
  * A broad search of passages for list, best-of and comparison questions
@@ -837,8 +846,8 @@ const retractedPapers = (db: DuckDb["Type"]) =>
     Effect.map((rows) => new Set(rows.map((r) => r.paper_id)))
   )
 
-/** Stages 1 and 2 of the funnel: the scoped papers and their evidence. */
-const funnelEvidence = (
+/** Stages 1 and 2 of the funnel: the scoped papers, the graph search's passages and the scoping claims. */
+const funnelStages = (
   question: string,
   options: ResearchOptions,
   warnings: Array<string>,
@@ -896,13 +905,37 @@ const funnelEvidence = (
       paperIds: papers
     })
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
-    const reader = chunkReader(db, (yield* retrieval.index).signature)
-    const quoted = yield* claimEvidence(db, claimHits.map((h) => ({ claimId: h.key, score: h.score })), "L3", papers, reader).pipe(
-      Effect.withSpan("Research.quotedClaims")
-    )
-    const evidence = mergeEvidence([...chunkEvidence(found.hits, "L1"), ...quoted])
-    return { scope, scopedBy, scopeParams, minScore, papers, found, quoted, evidence, retracted }
+    return { scope, scopedBy, scopeParams, minScore, papers, found, claimHits, retracted }
   }).pipe(Effect.withSpan("Research.funnel"))
+
+/** The funnel's evidence: the graph search's passages, then the chunks the scoping claims quote (read through `sources`). */
+const funnelQuotes = (
+  funnel: Effect.Effect.Success<ReturnType<typeof funnelStages>>,
+  sources?: ClaimSourceReader
+) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const retrieval = yield* Retrieval
+    const reader = chunkReader(db, (yield* retrieval.index).signature)
+    const quoted = yield* claimEvidence(
+      db,
+      funnel.claimHits.map((h) => ({ claimId: h.key, score: h.score })),
+      "L3",
+      funnel.papers,
+      reader,
+      sources
+    ).pipe(Effect.withSpan("Research.quotedClaims"))
+    const evidence = mergeEvidence([...chunkEvidence(funnel.found.hits, "L1"), ...quoted])
+    return { ...funnel, quoted, evidence }
+  })
+
+/** Stages 1 and 2 of the funnel: the scoped papers and their evidence. */
+const funnelEvidence = (
+  question: string,
+  options: ResearchOptions,
+  warnings: Array<string>,
+  scopeIds: ReadonlyArray<string> | undefined
+) => Effect.flatMap(funnelStages(question, options, warnings, scopeIds), (funnel) => funnelQuotes(funnel))
 
 /**
  * The research funnel (see the module documentation).
@@ -920,14 +953,21 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const analysis = analyse(question)
   const scoped = yield* resolveScope(db, options.scope)
   const scopeIds = scoped.paperIds
-  const { evidence: funnel, found, minScore, papers, quoted, retracted, scope, scopeParams, scopedBy } = yield* funnelEvidence(
-    question,
-    options,
-    warnings,
-    scopeIds
+  const stages = yield* funnelStages(question, options, warnings, scopeIds)
+  // claims first: stored findings closest to the question, in the whole scope; their sources and the scoping claims'
+  // are read together (one statement, one batch of chunks)
+  const findingsK = options.findingsK ?? 40
+  const firstSearch = yield* claimsFirstSearch(question, analysis, scopeIds, findingsK)
+  const sources = claimSourceReader(db, chunkReader(db, (yield* retrieval.index).signature))
+  yield* sources.read([...stages.claimHits.map((h) => h.key), ...firstSearch.hits.map((h) => h.key)]).pipe(
+    Effect.withSpan("Research.claimSources")
   )
-  // claims first: stored findings closest to the question, in the whole scope; the paper records; a broad passage search
-  const first = yield* claimsFirst(question, analysis, scopeIds, retracted, options.findingsK ?? 40)
+  const { evidence: funnel, found, minScore, papers, quoted, retracted, scope, scopeParams, scopedBy } = yield* funnelQuotes(
+    stages,
+    sources
+  )
+  const first = yield* claimsFirst(scopeIds, retracted, firstSearch, sources)
+  // the paper records; a broad passage search
   const records = yield* recordPassages(question, analysis, scopeIds, retracted, options.scopeK ?? 8)
   const broad = yield* broadPassages(question, analysis, scopeIds, retracted)
   let evidence = mergeEvidence([...funnel, ...first.evidence, ...records, ...broad])

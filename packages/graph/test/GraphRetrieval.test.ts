@@ -408,6 +408,10 @@ describe("paper-set graphs", () => {
         expect(summary(subgraph(withSynonyms, papers))).toEqual(summary(read))
       }
       expect(summary(subgraph(whole, ["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3", "clip-2"])).edges).toEqual(edgesOf(whole))
+      // cuts share one scratch map of the whole graph's nodes: a cut after others (of more papers) is the same as the first
+      const first = summary(subgraph(whole, ["hiv-2"]))
+      for (const papers of [["clip4clip", "ncl", "hiv-1", "hiv-2", "hiv-3"], ["hiv-1"]]) subgraph(whole, papers)
+      expect(summary(subgraph(whole, ["hiv-2"]))).toEqual(first)
     }).pipe(Effect.provide(Layer.mergeAll(claimStoreLayer, Nli.layerOffline, Layer.succeed(Embeddings, claimEmbeddings)))))
 
   it.effect("a warmed service answers paper-restricted searches as one that reads each paper set from the store", () =>

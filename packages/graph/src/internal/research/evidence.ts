@@ -66,27 +66,69 @@ export interface SourceRow {
  * whose chunk is gone is left out): the sources by claim id (`claim_sources`
  * is indexed by it), then their chunks through `chunks` (one batch, cached).
  * The join of both tables made DuckDB read every source and every chunk.
+ * With a {@link ClaimSourceReader} (one question's), the sources it holds
+ * are not read again.
  */
 export const claimSources = (
   db: DuckDbService,
   claimIds: ReadonlyArray<string>,
-  chunks: ChunkReader
-): Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError> =>
-  Effect.gen(function*() {
-    if (claimIds.length === 0) return []
-    const sources = yield* queryIn<{ claim: string; paper: string; chunk: string; page: number | null; quote: string }>(
-      db,
-      claimIds,
-      (list) =>
-        `SELECT claim_id AS claim, paper_id AS paper, chunk_id AS chunk, page, quote
-         FROM claim_sources WHERE claim_id IN ${list} ORDER BY rowid`
-    )
-    const texts = yield* chunks.read(Array.from(new Set(sources.map((s) => s.chunk))))
-    return sources.flatMap((s): Array<SourceRow> => {
-      const c = texts.get(s.chunk)
-      return c === undefined ? [] : [{ ...s, page: s.page ?? c.page, text: c.text }]
-    })
-  })
+  chunks: ChunkReader,
+  sources?: ClaimSourceReader
+): Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError> => (sources ?? claimSourceReader(db, chunks)).read(claimIds)
+
+/**
+ * Reads the sources of claims (as {@link claimSources}) and holds them: one question reads the sources of the
+ * claims its scoping found and of the stored findings closest to it, which overlap; read together, they are one
+ * statement and one batch of chunks. Rows come back in store order (`rowid`), as one query of the same ids gives
+ * them. For one question (the store may change between questions).
+ */
+export interface ClaimSourceReader {
+  readonly read: (claimIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SourceRow>, DuckDbError>
+}
+
+/** A {@link ClaimSourceReader} over `db`, reading chunks through `chunks`. */
+export const claimSourceReader = (db: DuckDbService, chunks: ChunkReader): ClaimSourceReader => {
+  type Held = SourceRow & { readonly rowid: number }
+  const held = new Map<string, ReadonlyArray<Held>>()
+  return {
+    read: (claimIds) =>
+      Effect.gen(function*() {
+        const ids = Array.from(new Set(claimIds))
+        if (ids.length === 0) return []
+        const missing = ids.filter((id) => !held.has(id))
+        if (missing.length > 0) {
+          const sources = yield* queryIn<
+            { claim: string; paper: string; chunk: string; page: number | null; quote: string; rowid: number | bigint }
+          >(
+            db,
+            missing,
+            (list) =>
+              `SELECT claim_id AS claim, paper_id AS paper, chunk_id AS chunk, page, quote, rowid
+               FROM claim_sources WHERE claim_id IN ${list} ORDER BY rowid`
+          )
+          const texts = yield* chunks.read(Array.from(new Set(sources.map((s) => s.chunk))))
+          const byClaim = new Map<string, Array<Held>>(missing.map((id) => [id, []]))
+          for (const s of sources) {
+            const c = texts.get(s.chunk)
+            if (c === undefined) continue
+            byClaim.get(s.claim)?.push({
+              claim: s.claim,
+              paper: s.paper,
+              chunk: s.chunk,
+              page: s.page ?? c.page,
+              quote: s.quote,
+              text: c.text,
+              rowid: Number(s.rowid)
+            })
+          }
+          for (const [id, rows] of byClaim) held.set(id, rows)
+        }
+        const rows = ids.flatMap((id) => held.get(id) ?? [])
+        if (ids.length > 1) rows.sort((a, b) => a.rowid - b.rowid)
+        return rows.map(({ rowid: _, ...row }): SourceRow => row)
+      })
+  }
+}
 
 /** A claim's source as evidence: its chunk, focused on the claim's quote. */
 export const sourceEvidence = (r: SourceRow, score: number, layer: LayerName): Evidence => ({
@@ -105,11 +147,12 @@ export const claimEvidence = (
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
   paperIds?: ReadonlyArray<string>,
-  chunks: ChunkReader = uncachedReader(db)
+  chunks: ChunkReader = uncachedReader(db),
+  sources?: ClaimSourceReader
 ): Effect.Effect<ReadonlyArray<Evidence>, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return []
-    const rows = yield* claimSources(db, claims.map((c) => c.claimId), chunks)
+    const rows = yield* claimSources(db, claims.map((c) => c.claimId), chunks, sources)
     const scoreOf = new Map(claims.map((c) => [c.claimId, c.score]))
     return rows
       .filter((r) => paperIds === undefined || paperIds.includes(r.paper))
@@ -192,14 +235,23 @@ export const recordEvidence = (
     // with the index: the candidates it names, in ordinal order, read in growing rounds until every quote of a paper
     // is found (a quote's first chunk has no candidate before it left unread, so the result is the same as reading all
     // candidates; the texts are what costs: a paper's record sentences are mostly in its first chunks)
-    const candidates = new Map<string, Array<string>>()
-    for (const s of sentences) {
-      const wanted: Array<string> = []
-      const tests = s.quotes.map((q) => chunks.hasAllTerms(q.terms))
-      for (const ref of chunks.refsOfPapers([s.paper])) {
-        if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 || tests.some((holds) => holds(ref))) wanted.push(chunks.key(ref))
+    // A paper's candidates are enumerated only as far as the rounds read them (and one further, so that a list no
+    // longer than what was read is the whole list): a paper has hundreds of chunks, and testing all of them for each
+    // quote cost more than reading the few the first round needs
+    const pending = new Map(sentences.map((s) => [s.paper, {
+      refs: chunks.refsOfPapers([s.paper]),
+      next: 0,
+      tests: s.quotes.map((q) => chunks.hasAllTerms(q.terms)),
+      list: [] as Array<string>
+    }]))
+    /** The paper's candidates in index order, enumerated until there are `n` of them or none is left. */
+    const candidatesOf = (paper: string, n: number): Array<string> => {
+      const p = pending.get(paper)!
+      while (p.list.length < n && p.next < p.refs.length) {
+        const ref = p.refs[p.next++]!
+        if ((chunks.flags(ref) & IRREGULAR_TEXT) !== 0 || p.tests.some((holds) => holds(ref))) p.list.push(chunks.key(ref))
       }
-      candidates.set(s.paper, wanted)
+      return p.list
     }
     // a paper's chunks are indexed in ordinal order (read by paper and ordinal; merges keep the order), so the
     // candidates are read in index order; the ordinals read with the texts check it, and a paper whose chunks are
@@ -208,20 +260,21 @@ export const recordEvidence = (
     const read = new Map<string, Array<Read>>(sentences.map((s) => [s.paper, []]))
     const unordered = new Set<string>()
     const found = new Map<string, ReadonlyArray<ChunkRow | undefined>>()
-    let open = sentences.filter((s) => (candidates.get(s.paper) ?? []).length > 0)
+    let open = sentences.filter((s) => candidatesOf(s.paper, 1).length > 0)
     let round = RECORD_ROUND
     while (open.length > 0) {
       const size = (paper: string) => (unordered.has(paper) ? Infinity : round)
       const next = open.flatMap((s) => {
         const done = read.get(s.paper)!.length
-        return candidates.get(s.paper)!.slice(done, done + size(s.paper))
+        return candidatesOf(s.paper, done + size(s.paper) + 1).slice(done, done + size(s.paper))
       })
       const stored = yield* reader.read(next)
       const byId = new Map<string, Read>()
       for (const [id, c] of stored) byId.set(id, { paper: c.paperId, chunk: c.chunkId, page: c.page, text: c.text, ordinal: c.ordinal })
       const still: typeof open = []
       for (const s of open) {
-        const list = candidates.get(s.paper)!
+        // enumerated one past this round's reads: no longer than what is read means every candidate is
+        const list = pending.get(s.paper)!.list
         const ofPaper = read.get(s.paper)!
         for (const id of list.slice(ofPaper.length, ofPaper.length + size(s.paper))) {
           const row = byId.get(id)
@@ -258,8 +311,13 @@ const recordSentences = (nlp: NlpService["Type"], field: string) => {
     nlp.sentencize(field).map((s) => s.text.trim()).filter((q) => q.length >= 20).map((quote) => ({ quote, canon: canonical(quote) })))
 }
 
-/** Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). */
-const RECORD_ROUND = 8
+/**
+ * Chunks read per paper in the first round of {@link recordEvidence} (four times as many in each next round). A
+ * record's sentences are mostly its paper's title block and abstract, in the first candidates: on the 1M store, every
+ * record sentence of 40 papers was in the first three of its paper's candidates, and a first round of eight read 64
+ * chunks a question for 24 (the texts are what costs). The rounds change what is read, not what is found.
+ */
+const RECORD_ROUND = 3
 
 /** Letters wink tokenises as one word whatever it has parsed before (its first token-category pattern). */
 const PLAIN_WORD = /^[a-zA-Z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]+$/
@@ -286,13 +344,26 @@ export const keyTerms = (nlp: NlpService["Type"], canon: string, df?: (term: str
   for (let i = 1; i < pieces.length - 1; i++) {
     const piece = pieces[i]!
     if (!PLAIN_WORD.test(piece) || piece.toLowerCase() === "et" || piece === "REF") continue
-    const terms = nlp.terms(piece)
+    const terms = wordTerms(nlp, piece)
     if (terms.length !== 1 || found.some((f) => f.term === terms[0])) continue
     found.push({ term: terms[0]!, length: piece.length, df: df === undefined ? 0 : df(terms[0]!) })
   }
   // rarest first, then longest; among equals the first in the sentence (a stable sort)
   found.sort((a, b) => a.df - b.df || b.length - a.length)
   return found.slice(0, KEY_TERMS).map((f) => f.term)
+}
+
+/**
+ * The index terms of one word, memoised per `NlpService` (the words of record sentences recur across papers and
+ * questions: a question's records have a few hundred words, and `terms` is the costly part of {@link keyTerms}).
+ */
+const WORD_MEMO = 50_000
+const wordMemos = new WeakMap<NlpService["Type"], Lru<string, ReadonlyArray<string>>>()
+
+const wordTerms = (nlp: NlpService["Type"], word: string): ReadonlyArray<string> => {
+  let memo = wordMemos.get(nlp)
+  if (memo === undefined) wordMemos.set(nlp, memo = new Lru(WORD_MEMO))
+  return memo.get(word, () => nlp.terms(word))
 }
 
 /** L4 patterns matching a query lexically, with their member claims. */

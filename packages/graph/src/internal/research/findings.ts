@@ -18,7 +18,7 @@ import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import { parseFinding } from "../claims/findings.js"
 import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
 import { queryIn } from "../store/sqlList.js"
-import { claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
+import { type ClaimSourceReader, claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
 import { Lru } from "./lru.js"
 import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
@@ -127,29 +127,31 @@ export const claimFindings = (
   claims: ReadonlyArray<{ readonly claimId: string; readonly score: number }>,
   layer: LayerName,
   paperIds?: ReadonlyArray<string>,
-  chunks: ChunkReader = uncachedReader(db)
+  chunks: ChunkReader = uncachedReader(db),
+  sourceReader?: ClaimSourceReader
 ): Effect.Effect<{ readonly candidates: ReadonlyArray<Candidate>; readonly evidence: ReadonlyArray<Evidence> }, DuckDbError> =>
   Effect.gen(function*() {
     if (claims.length === 0) return { candidates: [], evidence: [] }
     const structured = yield* hasFindingsTable(db)
-    // the sources (with their chunks' texts), then the claims' fields and findings by key: one join of the four
-    // tables made DuckDB read all of them
-    const sources = yield* claimSources(db, claims.map((c) => c.claimId), chunks)
+    // the sources (with their chunks' texts), then the claims' fields and findings by key, in one statement (the
+    // findings joined on the same list of keys, so that only their rows are read): one join of the four tables
+    // made DuckDB read all of them
+    const sources = yield* claimSources(db, claims.map((c) => c.claimId), chunks, sourceReader)
     const ids = Array.from(new Set(sources.map((s) => s.claim)))
-    const fieldRows = yield* queryIn<{ id: string; metric: string | null; value: string | null; conditions: string | null }>(
+    const fieldRows = yield* queryIn<
+      { id: string; metric: string | null; value: string | null; conditions: string | null; finding: string | null }
+    >(
       db,
       ids,
-      (list) => `SELECT claim_id AS id, metric, value, conditions FROM claims WHERE claim_id IN ${list}`
+      (list) =>
+        structured
+          ? `SELECT c.claim_id AS id, c.metric, c.value, c.conditions, CAST(f.finding AS VARCHAR) AS finding
+             FROM claims c LEFT JOIN claim_findings f ON f.claim_id = c.claim_id AND f.claim_id IN ${list}
+             WHERE c.claim_id IN ${list}`
+          : `SELECT claim_id AS id, metric, value, conditions, NULL::VARCHAR AS finding FROM claims WHERE claim_id IN ${list}`
     )
-    const findingRows = structured
-      ? yield* queryIn<{ id: string; finding: string | null }>(
-        db,
-        ids,
-        (list) => `SELECT claim_id AS id, CAST(finding AS VARCHAR) AS finding FROM claim_findings WHERE claim_id IN ${list}`
-      )
-      : []
     const fieldsById = new Map(fieldRows.map((r) => [r.id, r] as const))
-    const findingById = new Map(findingRows.map((r) => [r.id, r.finding] as const))
+    const findingById = new Map(fieldRows.map((r) => [r.id, r.finding] as const))
     const rows = sources.flatMap((s) => {
       const f = fieldsById.get(s.claim)
       return f === undefined ? [] : [{ ...s, metric: f.metric, value: f.value, conditions: f.conditions, finding: findingById.get(s.claim) ?? null }]
@@ -622,9 +624,18 @@ export const scoreCandidates = (
       (c.record === true || seen?.record === true ? RECORD_BONUS : 0) + (ordinals.get(c.chunkId) === 0 ? OPENING_BONUS : 0)
     byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage, names, namesInSentence, quantity, finding, score, value, terms })
   }
-  return Array.from(byKey.values()).sort((a, b) =>
-    b.score - a.score || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.quote < b.quote ? -1 : 1)
-  )
+  return bestFirst(Array.from(byKey.values()))
+}
+
+/**
+ * Scored candidates best first: by score, then paper and quote (a strict order: a paper's sentences are distinct).
+ * The keys are copied into objects of one shape before sorting (the candidates themselves have many shapes, which
+ * made reading their keys in the comparisons the costly part of scoring a thousand of them).
+ */
+export const bestFirst = (scored: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
+  const keyed = scored.map((s) => ({ score: s.score, paperId: s.paperId, quote: s.quote, s }))
+  keyed.sort((a, b) => b.score - a.score || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.quote < b.quote ? -1 : 1))
+  return keyed.map((k) => k.s)
 }
 
 /** A setting ("on MNIST", "for CIFAR-100") the finding names that is none of the question's. */

@@ -452,9 +452,45 @@ export const subgraph = (whole: EntityGraph, paperIds: ReadonlyArray<string>): E
   const ids: Array<string> = []
   const kinds: Array<NodeKind> = []
   const nodeOf = new Map<string, number>()
-  // whole-graph node -> local node (-1: not in the subgraph), and the whole-graph nodes in the order they joined
-  const local = new Int32Array(whole.ids.length).fill(-1)
+  // whole-graph node -> local node (-1: not in the subgraph), and the whole-graph nodes in the order they joined;
+  // the map is the whole graph's scratch array (one per graph: allocating and filling one of millions of nodes for
+  // each cut cost more than the cut), taken while the cut runs and left all -1 again after it
+  const local = takeScratch(whole)
   const joined: Array<number> = []
+  try {
+    return cut(whole, paperIds, ids, kinds, nodeOf, local, joined)
+  } finally {
+    for (const w of joined) local[w] = -1
+    releaseScratch(whole, local)
+  }
+}
+
+/** Each whole graph's node map for {@link subgraph}, all -1 while free. */
+const scratches = new WeakMap<EntityGraph, Int32Array>()
+
+const takeScratch = (whole: EntityGraph): Int32Array => {
+  const free = scratches.get(whole)
+  if (free !== undefined && free.length === whole.ids.length) {
+    // taken: a cut made meanwhile (none can be: cuts are synchronous) would allocate its own
+    scratches.delete(whole)
+    return free
+  }
+  return new Int32Array(whole.ids.length).fill(-1)
+}
+
+const releaseScratch = (whole: EntityGraph, local: Int32Array): void => {
+  scratches.set(whole, local)
+}
+
+const cut = (
+  whole: EntityGraph,
+  paperIds: ReadonlyArray<string>,
+  ids: Array<string>,
+  kinds: Array<NodeKind>,
+  nodeOf: Map<string, number>,
+  local: Int32Array,
+  joined: Array<number>
+): EntityGraph => {
   const node = (w: number): number => {
     let n = local[w]!
     if (n < 0) {
