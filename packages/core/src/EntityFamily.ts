@@ -191,9 +191,13 @@ export const broaderNames = (name: string): ReadonlyArray<Broader> => {
   const out: Array<Broader> = []
   const tokens = core(name)
   if (tokens.length === 0 || isLanguagePhrase(tokens)) return out
+  // Each key computed once (`entityKey` is the costly part here; a family refresh calls this for every new name).
+  let nameKey: string | undefined
   const push = (t: ReadonlyArray<string>, rule: FamilyRule) => {
     const n = t.join(" ").trim()
-    if (n !== "" && EntityName.entityKey(n) !== "" && EntityName.entityKey(n) !== EntityName.entityKey(name)) out.push({ name: n, rule })
+    if (n === "") return
+    const key = EntityName.entityKey(n)
+    if (key !== "" && key !== (nameKey ??= EntityName.entityKey(name))) out.push({ name: n, rule })
   }
   const last = tokens[tokens.length - 1]!
   // year: `Pascal VOC 2012`, `ImageNet-2012`, `WMT'14`, `VOC2012`

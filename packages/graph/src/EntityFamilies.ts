@@ -15,8 +15,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { keyOf } from "@kg/core/EntityCache"
 import * as EntityFamily from "@kg/core/EntityFamily"
-import * as EntityName from "@kg/core/EntityName"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 
 /**
@@ -124,15 +124,20 @@ const refreshScoped = (
       entity_id: string
       label: string
       aliases: ReadonlyArray<string> | null
+      entity_key: string | null
+      alias_keys: ReadonlyArray<string | null> | null
     }>(
       `WITH names AS (
-         SELECT e.entity_id, e.label, list(a.alias ORDER BY a.alias) FILTER (WHERE a.alias IS NOT NULL) AS aliases,
+         SELECT e.entity_id, e.label, e.entity_key,
+                list(a.alias ORDER BY a.alias) FILTER (WHERE a.alias IS NOT NULL) AS aliases,
+                list(a.alias_key ORDER BY a.alias) FILTER (WHERE a.alias IS NOT NULL) AS alias_keys,
                 (1 + count(a.alias))::INTEGER AS n
          FROM entities e LEFT JOIN entity_aliases a USING (entity_id)
          ${scoped ? "WHERE e.entity_id IN (SELECT unnest($2::VARCHAR[]))" : ""}
-         GROUP BY e.entity_id, e.label
+         GROUP BY e.entity_id, e.label, e.entity_key
        )
-       SELECT names.entity_id, names.label, names.aliases FROM names LEFT JOIN entity_family_names f USING (entity_id)
+       SELECT names.entity_id, names.label, names.aliases, names.entity_key, names.alias_keys
+       FROM names LEFT JOIN entity_family_names f USING (entity_id)
        WHERE $1 OR f.names IS DISTINCT FROM names.n`,
       scoped ? [all, ids] : [all]
     )
@@ -149,12 +154,12 @@ const refreshScoped = (
         yield* db.run("DELETE FROM entity_family_names WHERE entity_id IN (SELECT unnest($1::VARCHAR[]))", [changed])
         const keys: Array<[string, string, string, number]> = []
         for (const r of rows) {
-          const own = new Set([r.label, ...(r.aliases ?? [])].map(EntityName.entityKey))
+          const own = ownKeys(r)
           let ord = 0
           const seen = new Set<string>()
           for (const n of [r.label, ...(r.aliases ?? [])]) {
             for (const b of EntityFamily.broaderNames(n)) {
-              const k = EntityName.entityKey(b.name)
+              const k: string = keyOf(b.name)
               if (k === "" || own.has(k) || seen.has(`${k}\u0000${b.rule}`)) continue
               seen.add(`${k}\u0000${b.rule}`)
               keys.push([r.entity_id, k, b.rule, ord++])
@@ -170,6 +175,24 @@ const refreshScoped = (
     }))
     return rows.length
   })
+
+/**
+ * The identity keys of an entity's label and aliases: the stored ones (`entities.entity_key`,
+ * `entity_aliases.alias_key`, which the store keeps equal to `EntityName.entityKey` of the name: written so, and
+ * recomputed on open when the key rules change), computing only a key that is missing. Computing every key again
+ * was most of a run's family refresh (~0.9 s of CPU for the ~4,000 new entities of 400 short papers).
+ */
+const ownKeys = (r: {
+  readonly label: string
+  readonly aliases: ReadonlyArray<string> | null
+  readonly entity_key: string | null
+  readonly alias_keys: ReadonlyArray<string | null> | null
+}): Set<string> => {
+  const own = new Set<string>([r.entity_key ?? keyOf(r.label)])
+  const aliases = r.aliases ?? []
+  for (let i = 0; i < aliases.length; i++) own.add(r.alias_keys?.[i] ?? keyOf(aliases[i]!))
+  return own
+}
 
 /**
  * {@link refreshWith} on the store in context.

@@ -91,6 +91,36 @@ describe("EntityFamilies", () => {
       expect((yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))).size).toBe(0)
     }))
 
+  it.scoped("the refresh takes the stored identity keys of labels and aliases, and computes a missing one the same", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const { db, store } = yield* openStore(path.join(dir, "kg.duckdb"))
+      yield* store.writePaper(runId, paperNaming(1, [["ResNet-50", "Method"], ["Pascal VOC 2012", "Dataset"], ["ResNet", "Method"]]))
+      yield* db.run("INSERT INTO entity_aliases (entity_id, alias, normalized_alias, alias_key) VALUES ($1, 'ResNet50', 'resnet50', $2)", [
+        idOf("ResNet-50"),
+        EntityCache.keyOf("ResNet50")
+      ])
+      const recompute = Effect.gen(function*() {
+        yield* db.run("DELETE FROM entity_family_keys")
+        yield* db.run("DELETE FROM entity_family_names")
+        yield* db.run("DELETE FROM meta WHERE key = 'entity_family_rules'")
+        yield* EntityFamilies.refreshWith(db)
+        return (yield* db.query<{ r: string }>(
+          "SELECT concat_ws('|', entity_id, broader_key, rule, ord::VARCHAR) AS r FROM entity_family_keys ORDER BY r"
+        )).map((x) => x.r)
+      })
+      const withStored = yield* recompute
+      // ResNet-50's own names (label and alias) are no broader name of it; the version rule gives ResNet
+      expect(withStored.filter((r) => r.startsWith(`${idOf("ResNet-50")}|`))).toEqual([
+        `${idOf("ResNet-50")}|${EntityCache.keyOf("ResNet")}|version|0`
+      ])
+      expect(withStored.some((r) => r.startsWith(`${idOf("Pascal VOC 2012")}|${EntityCache.keyOf("Pascal VOC")}|year|`))).toBe(true)
+      // keys missing in the store (a row written before its key): computed, the same rows
+      yield* db.run("UPDATE entities SET entity_key = NULL")
+      yield* db.run("UPDATE entity_aliases SET alias_key = NULL")
+      expect(yield* recompute).toEqual(withStored)
+    }))
+
   it.scoped("refreshRun: only the names a run's write groups added, the same rows as a refresh of every entity", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
