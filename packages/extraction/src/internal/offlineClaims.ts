@@ -129,28 +129,81 @@ const metricGroupsWithoutAt = metricGroups(false)
 const isWordCodeOrHyphen = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45
 
+/** An ASCII letter's index in the alphabet, whatever its case, or -1. */
+const letterIndex = (c: number): number => {
+  const l = c | 0x20
+  return l >= 97 && l <= 122 && (c <= 90 || c >= 97) ? l - 97 : -1
+}
+
 /**
- * {@link metricMatcher}'s matches, found by trying the group of each position's first character only where a name
- * can start (as `matchAll` does, the search goes on after the end of each match).
+ * The leading ASCII letters of every metric name, in lower case, as a trie (26 children per node, 0 for none; a
+ * node's `ends` flag: some name's letters stop there). A name matches at a position only where the whole run of
+ * ASCII letters there, in lower case, is the leading run of that name's letters (the name goes on with a digit, a
+ * hyphen, a space or its end, and the pattern's look-ahead forbids a letter after its end): a run that is no leading
+ * run can only start `x@k`.
+ */
+const metricRuns = (() => {
+  const children: Array<number> = new Array<number>(26).fill(0)
+  const ends: Array<boolean> = [false]
+  for (const m of metricNames) {
+    let node = 0
+    for (let k = 0; k < m.length; k++) {
+      const li = letterIndex(m.charCodeAt(k))
+      if (li < 0) break
+      let next = children[node * 26 + li]!
+      if (next === 0) {
+        next = ends.length
+        ends.push(false)
+        for (let z = 0; z < 26; z++) children.push(0)
+        children[node * 26 + li] = next
+      }
+      node = next
+    }
+    ends[node] = true
+  }
+  return { children: Int32Array.from(children), ends }
+})()
+
+/**
+ * {@link metricMatcher}'s matches, found by trying the group of a run's first character only where a name can start
+ * (at a run of ASCII letters after no letter, digit or hyphen, that is some name's leading run, or that an at sign
+ * follows); as `matchAll` does, the search goes on after the end of each match.
  */
 export const metricMatches = (sentence: string): Array<{ text: string; index: number }> => {
-  const groups = sentence.includes("@") ? metricGroupsWithAt : metricGroupsWithoutAt
+  const withAt = sentence.includes("@")
+  const groups = withAt ? metricGroupsWithAt : metricGroupsWithoutAt
+  const { children, ends } = metricRuns
   const out: Array<{ text: string; index: number }> = []
   const n = sentence.length
   let i = 0
   while (i < n) {
-    const c = sentence.charCodeAt(i)
-    const re = c < 128 ? groups[c] : undefined
-    if (re !== undefined && (i === 0 || !isWordCodeOrHyphen(sentence.charCodeAt(i - 1)))) {
-      re.lastIndex = i
-      const m = re.exec(sentence)
-      if (m !== null) {
-        out.push({ text: m[1] ?? m[0], index: i })
-        i += m[0].length
-        continue
+    const first = letterIndex(sentence.charCodeAt(i))
+    if (first < 0) {
+      i++
+      continue
+    }
+    // a run of ASCII letters: only its start can start a name
+    let node = children[first]!
+    let j = i + 1
+    for (; j < n; j++) {
+      const li = letterIndex(sentence.charCodeAt(j))
+      if (li < 0) break
+      if (node !== 0) node = children[node * 26 + li]!
+    }
+    const candidate = (node !== 0 && ends[node] === true) || (withAt && j < n && sentence.charCodeAt(j) === 64)
+    if (candidate && (i === 0 || !isWordCodeOrHyphen(sentence.charCodeAt(i - 1)))) {
+      const re = groups[sentence.charCodeAt(i)]
+      if (re !== undefined) {
+        re.lastIndex = i
+        const m = re.exec(sentence)
+        if (m !== null) {
+          out.push({ text: m[1] ?? m[0], index: i })
+          i += m[0].length
+          continue
+        }
       }
     }
-    i++
+    i = j
   }
   return out
 }

@@ -259,26 +259,6 @@ export const phraseTyping = (
   words: ReadonlyArray<Word>,
   cues: ReadonlyMap<string, OfflineEntityType>
 ): { readonly type: OfflineEntityType; readonly strong: boolean } => {
-  if (cues.size > 0 || words.length === 0) return phraseTypingNow(words, cues)
-  // without cues the answer is a function of the words' texts and the head's lemma (`lower` is the text in lower
-  // case): remembered, since a paper's phrases come back in every chunk and every reading of a sentence
-  const lemma = words[words.length - 1]!.lemma
-  let key = `${lemma.length}:${lemma}`
-  for (const w of words) key += `\u0000${w.text.length}:${w.text}`
-  const known = typingMemo.get(key)
-  if (known !== undefined) return known
-  const typing = phraseTypingNow(words, cues)
-  if (typingMemo.size >= 20_000) typingMemo = new Map()
-  typingMemo.set(key, typing)
-  return typing
-}
-
-let typingMemo = new Map<string, { readonly type: OfflineEntityType; readonly strong: boolean }>()
-
-const phraseTypingNow = (
-  words: ReadonlyArray<Word>,
-  cues: ReadonlyMap<string, OfflineEntityType>
-): { readonly type: OfflineEntityType; readonly strong: boolean } => {
   const strong = (type: OfflineEntityType) => ({ type, strong: true })
   const phrase = normalizeLabel(words.map((w) => w.text).join(" "))
   const byPhrase = cues.get(phrase)

@@ -113,15 +113,12 @@ const cleanMemo = memoByText((sentence: string): string => {
  * Normalised form of a label for comparison: lower-case alphanumeric words
  * separated by single spaces, leading articles dropped.
  */
-export const normalizeLabel = (label: string): string => normalizeMemo(label)
-
-// remembered: a paper's phrases come back in every chunk and every reading of a sentence
-const normalizeMemo = memoByText((label: string): string => {
+export const normalizeLabel = (label: string): string => {
   const words = label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
   let i = 0
   while (i < words.length - 1 && (words[i] === "the" || words[i] === "a" || words[i] === "an")) i++
   return words.slice(i).join(" ")
-})
+}
 
 /** Crude English singular of a lower-case word. */
 export const singular = (word: string): string => {
