@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { attributionOf } from "../src/internal/offlineAttribution.js"
 import { findValues, hasAsciiDigit, metricMatcher, metricMatches } from "../src/internal/offlineClaims.js"
+import { textCounts } from "../src/internal/offlineText.js"
 
 // The cheaper forms of the claim rules (one pass per sentence, groups tried only where a match can start, scans for
 // the characters a pattern needs before running it) must answer exactly as the patterns they replace.
@@ -82,5 +83,35 @@ describe("the claim rules' cheaper passes", () => {
     expect(attributionOf("Depth helps [3, 5-7].")).toBe("[3, 5-7]")
     expect(attributionOf("Depth helps, as in huang2016stochasticdepth.")).toBe("huang2016stochasticdepth")
     expect(attributionOf("Depth helps {{cite:ab12}}.")).toBe("cite:ab12")
+  })
+
+  it("counts words, letters, tokens and numeric tokens as the regular expressions do", () => {
+    const byPatterns = (t: string) => {
+      const tokens = t.split(/\s+/).filter((x) => x.length > 0)
+      return {
+        words: (t.match(/[\p{L}][\p{L}'-]*/gu) ?? []).length,
+        letters: (t.match(/\p{L}/gu) ?? []).length,
+        tokens: tokens.length,
+        numeric: tokens.filter((x) => /^[-+−]?[\d.,]+%?$/.test(x)).length
+      }
+    }
+    for (const s of sentences) expect(textCounts(s)).toEqual(byPatterns(s))
+    const part = fc.constantFrom(
+      "a", "Z", "é", "ß", "𝑥", "\ud835", "\udc65", "中", "\u0301", "'", "-", "−", "+", "1", "0.5", ",", ".", "%", "%%", " ",
+      "  ", "\t", "\n", "\u00a0", "\u2009", "\u2028", "\ufeff", "\u3000", "x-y", "don't", "|", "(", "_"
+    )
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 16 }), (parts) => {
+        const t = parts.join("")
+        expect(textCounts(t)).toEqual(byPatterns(t))
+      }),
+      { numRuns: 5000 }
+    )
+    expect(textCounts("Accuracy is 91.2 % on -3 of 1,000 images (x-y's 𝑥).")).toEqual({
+      words: 7,
+      letters: 24,
+      tokens: 11,
+      numeric: 3
+    })
   })
 })

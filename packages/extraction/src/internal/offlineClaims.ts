@@ -15,7 +15,7 @@ import {
   roadmapCue,
   unitPattern
 } from "./offlineLexicon.js"
-import { cleanSentence, headingLine, memoByText } from "./offlineText.js"
+import { cleanSentence, headingLine, memoByText, textCounts } from "./offlineText.js"
 
 /** Why a sentence is not a claim, or `undefined` when it may be one. */
 export const skipReason = (sentence: string): string | undefined => skipMemo(sentence)
@@ -41,20 +41,18 @@ const skipReasonNow = (sentence: string): string | undefined => {
     (s.match(/\b(university|universit[àäé]|department|dept\.|institute|laboratory|laboratories|school of|college|faculty|academy|inc\.|ltd|gmbh)\b/gi) ?? []).length >= 2
   ) return "author-block"
   const cleaned = cleanSentence(s)
-  const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  // its words, letters, space-separated tokens and numeric tokens, counted in one pass (`textCounts`)
+  const { words, letters, tokens, numeric } = textCounts(cleaned)
   // a table dumped as text: mostly numbers ("2 0.0 0.2 0.4 ... rouge-1_f1"), or cells between bars
-  const tokens = cleaned.split(/\s+/).filter((t) => t.length > 0)
-  const numeric = tokens.filter((t) => /^[-+−]?[\d.,]+%?$/.test(t)).length
-  if ((numeric >= 5 && numeric / tokens.length > 0.3) || (s.includes("|") && (s.match(/\|/g) ?? []).length >= 3)) return "table"
-  if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
-  if (words.length > 90) return "too-long"
-  const letters = (cleaned.match(/\p{L}/gu) ?? []).length
+  if ((numeric >= 5 && numeric / tokens > 0.3) || (s.includes("|") && (s.match(/\|/g) ?? []).length >= 3)) return "table"
+  if (words < 5) return words === 0 ? "noise" : "too-short"
+  if (words > 90) return "too-long"
   if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
   const formulas = s.includes("{{formula:") ? (s.match(/\{\{formula:/g) ?? []).length : 0
-  if (formulas > 0 && formulas * 6 > words.length) return "latex-noise"
+  if (formulas > 0 && formulas * 6 > words) return "latex-noise"
   if (s.includes("\\") && (s.match(/\\[a-zA-Z]+/g) ?? []).length > 6) return "latex-noise"
   if (/\?\s*["')\]]?\s*$/.test(s)) return "question"
-  if (/\bet al\.?,?\s*\(?\d{4}\)?[.,;:]?\s*(\d+[-–]\d+)?\.?\s*$/.test(s) && words.length < 25 && !/\b(we|our)\b/i.test(s)) {
+  if (/\bet al\.?,?\s*\(?\d{4}\)?[.,;:]?\s*(\d+[-–]\d+)?\.?\s*$/.test(s) && words < 25 && !/\b(we|our)\b/i.test(s)) {
     return "reference"
   }
   if (/\b(pp\.|vol\.|proceedings of|in proc\.|arxiv:|doi:|isbn)\b/i.test(s)) return "reference"
