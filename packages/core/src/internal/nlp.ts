@@ -22,7 +22,7 @@ import { dirname, join } from "node:path"
 import type { ItsFunction, Tokens, WinkMethods } from "wink-nlp"
 import type WinkNlp from "wink-nlp"
 import type { ChunkConfig, Keyword, NlpService, ParsedChunk, Sentence, TextChunk, Token } from "../NlpService.js"
-import { memoizingTokenizer, type TokenizerFactory } from "./winkTokenizerMemo.js"
+import { LEXICON_ADD, memoizingTokenizer, type TokenizerFactory } from "./winkTokenizerMemo.js"
 
 type Service = Context.Tag.Service<typeof NlpService>
 
@@ -370,6 +370,7 @@ let wink: Wink | undefined
 type DocDataWrapper = (data: { readonly cache: WinkCache }) => {
   _addTokenIfInCache: (text: string, precedingSpaces: number, nbsp: unknown) => number
   isLexeme: (text: string) => unknown
+  [LEXICON_ADD]?: (text: string, precedingSpaces: number, nbsp: unknown) => number
 }
 interface WinkCache {
   readonly lookup: (text: string) => ReadonlyArray<number> | null
@@ -415,6 +416,9 @@ const installHistoryFreeLookups = (require: NodeJS.Require): void => {
       methods._addTokenIfInCache = (text, precedingSpaces, nbsp) =>
         learned(text) ? 0 : addIfKnown(text, precedingSpaces, nbsp)
       methods.isLexeme = (text) => (learned(text) ? null : cache.lookup(text))
+      // for a word of the model's lexicon (never a learnt one) the answer is wink's own: the remembering tokenizer
+      // adds a piece it knows to be one with it directly
+      methods[LEXICON_ADD] = addIfKnown
       return methods
     }) as DocDataWrapper & { [HISTORY_FREE]?: boolean }
     wrapped[HISTORY_FREE] = true

@@ -19,12 +19,20 @@
  * @internal
  */
 
+/**
+ * Where kg's history-free wrapper (`nlp.ts`) leaves wink's own `_addTokenIfInCache` on a document's methods: for a
+ * word of the model's lexicon the wrapper's answer is wink's, so a piece known to be one is added with it directly
+ * (one look-up instead of the wrapper's two).
+ */
+export const LEXICON_ADD: unique symbol = Symbol.for("kg/wink-lexicon-add")
+
 /** The per-document methods wink's tokenizer calls (`src/dd-wrapper.js`). */
 export interface TokenizerDoc {
   _addToken: (text: string, category: number, precedingSpaces: number, nbsp: string | null) => boolean
   _addTokenIfInCache: (text: string, precedingSpaces: number, nbsp: string | null) => number
   isLexeme: (text: string) => unknown
   clean?: () => void
+  [LEXICON_ADD]?: (text: string, precedingSpaces: number, nbsp: string | null) => number
 }
 
 /** wink's tokenizer factory (`src/tokenizer.js`): compiled regular expressions and categories in, `tokenize` out. */
@@ -58,7 +66,8 @@ export const memoizingTokenizer = (original: TokenizerFactory): TokenizerFactory
   const tokenize = original(trex, categories, preserve)
   const splitter = trex.helpers.splitter
   const unk = categories.unk
-  let memo = new Map<string, Recording>()
+  // each piece met: its recorded calls, or `true` for a word of the model's lexicon (wink adds it as one token)
+  let memo = new Map<string, Recording | true>()
 
   /**
    * The original tokenizer on one piece, on the real document, recorded. It is run on the piece after one
@@ -115,8 +124,11 @@ export const memoizingTokenizer = (original: TokenizerFactory): TokenizerFactory
     }
   }
 
-  // wink's own loop over the pieces (`tokenizer.js`, `tokenize`), with the remembered pieces replayed
+  // wink's own loop over the pieces (`tokenizer.js`, `tokenize`), with the remembered pieces replayed. With the
+  // history-free look-ups, whether `_addTokenIfInCache` finds a piece depends on the piece alone (a word of the
+  // model's lexicon, never one it learnt), and it changes nothing when it does not: a remembered piece skips it.
   return (doc, text) => {
+    const lexiconAdd = doc[LEXICON_ADD]
     const pieces = text.split(splitter)
     let spaces = 0
     let nbsp: string | null = null
@@ -130,10 +142,16 @@ export const memoizingTokenizer = (original: TokenizerFactory): TokenizerFactory
           spaces = MAX_PRECEDING_SPACES
         } else if (spaces > MAX_PRECEDING_SPACES - 1) spaces = MAX_PRECEDING_SPACES - 1
       } else {
-        if (doc._addTokenIfInCache(t, spaces, nbsp) === unk) {
+        const known = lexiconAdd === undefined ? undefined : memo.get(t)
+        if (known === true) lexiconAdd!(t, spaces, nbsp)
+        else if (known !== undefined) replay(doc, known, spaces, nbsp)
+        else if (doc._addTokenIfInCache(t, spaces, nbsp) === unk) {
           const r = memo.get(t)
-          if (r !== undefined) replay(doc, r, spaces, nbsp)
+          if (r !== undefined && r !== true) replay(doc, r, spaces, nbsp)
           else record(doc, t, spaces, nbsp)
+        } else if (lexiconAdd !== undefined) {
+          if (memo.size >= MAX_PIECES) memo = new Map()
+          memo.set(t, true)
         }
         spaces = 0
         nbsp = null

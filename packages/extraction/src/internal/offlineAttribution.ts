@@ -31,6 +31,22 @@ const OWN_VOICE =
 const PRIOR_WORK =
   /^(?:(?:it )?(?:has|had) (?:been|also been) (?:shown|found|reported|observed|demonstrated|suggested|argued|noted|established|proposed)|(?:previous|prior|earlier|recent|several|many|other|existing|related) (?:work|works|studies|research|papers|authors|literature|experiments|results|findings)|according to\b|as (?:shown|reported|observed|noted|demonstrated|found|suggested|argued|discussed) (?:by|in)\b)/i
 
+/** `ET_AL`'s own words: a sentence without them has no "X et al." (tested first: a plain scan). */
+const ET_AL_WORDS = /et\s+al/
+
+/**
+ * Whether `CITE` can match: each of its markers has `{{cite:`, `[reference]` or an ASCII digit (a year, a number, a
+ * BibTeX key's year), so a sentence with none of them has no citation (checked first: most sentences have none).
+ */
+const mayCite = (sentence: string): boolean => {
+  if (sentence.includes("{{cite:") || sentence.includes("[reference]")) return true
+  for (let i = 0; i < sentence.length; i++) {
+    const c = sentence.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
+}
+
 const citeKey = (m: RegExpMatchArray): string => {
   if (m[1] !== undefined) return m[1].trim() === "" ? "cited work" : `cite:${m[1].trim()}`
   return m[0].replace(/^\(\s*(?:see\s+)?/, "").replace(/\s*\)$/, "").trim()
@@ -42,8 +58,8 @@ const citeKey = (m: RegExpMatchArray): string => {
  * its citation markers.
  */
 export const attributionOf = (sentence: string): string | null => {
-  const cites = Array.from(sentence.matchAll(CITE))
-  const etAl = ET_AL.exec(sentence)
+  const cites = mayCite(sentence) ? Array.from(sentence.matchAll(CITE)) : []
+  const etAl = ET_AL_WORDS.test(sentence) ? ET_AL.exec(sentence) : null
   const own = OWN_VOICE.test(sentence)
   // "He et al. observed that ...", "Smith et al. (2019) show ...": a named work as the subject of a reporting verb
   if (etAl !== null) {

@@ -15,7 +15,7 @@ import {
   roadmapCue,
   unitPattern
 } from "./offlineLexicon.js"
-import { cleanSentence, headingLine, memoByText } from "./offlineText.js"
+import { cleanSentence, headingLine, memoByText, textCounts } from "./offlineText.js"
 
 /** Why a sentence is not a claim, or `undefined` when it may be one. */
 export const skipReason = (sentence: string): string | undefined => skipMemo(sentence)
@@ -37,24 +37,22 @@ const skipReasonNow = (sentence: string): string | undefined => {
   }
   if (/^\s*["“'‘].{20,}["”'’]\s*[.!]?\s*$/.test(s)) return "example"
   if (
-    /[\w.+-]+@[\w-]+\.[\w.]+/.test(s) || /\b(corresponding author|equal contribution|these authors contributed)\b/i.test(s) ||
+    (s.includes("@") && /[\w.+-]+@[\w-]+\.[\w.]+/.test(s)) || /\b(corresponding author|equal contribution|these authors contributed)\b/i.test(s) ||
     (s.match(/\b(university|universit[àäé]|department|dept\.|institute|laboratory|laboratories|school of|college|faculty|academy|inc\.|ltd|gmbh)\b/gi) ?? []).length >= 2
   ) return "author-block"
   const cleaned = cleanSentence(s)
-  const words = cleaned.match(/[\p{L}][\p{L}'-]*/gu) ?? []
+  // its words, letters, space-separated tokens and numeric tokens, counted in one pass (`textCounts`)
+  const { words, letters, tokens, numeric } = textCounts(cleaned)
   // a table dumped as text: mostly numbers ("2 0.0 0.2 0.4 ... rouge-1_f1"), or cells between bars
-  const tokens = cleaned.split(/\s+/).filter((t) => t.length > 0)
-  const numeric = tokens.filter((t) => /^[-+−]?[\d.,]+%?$/.test(t)).length
-  if ((numeric >= 5 && numeric / tokens.length > 0.3) || (s.match(/\|/g) ?? []).length >= 3) return "table"
-  if (words.length < 5) return words.length === 0 ? "noise" : "too-short"
-  if (words.length > 90) return "too-long"
-  const letters = (cleaned.match(/\p{L}/gu) ?? []).length
+  if ((numeric >= 5 && numeric / tokens > 0.3) || (s.includes("|") && (s.match(/\|/g) ?? []).length >= 3)) return "table"
+  if (words < 5) return words === 0 ? "noise" : "too-short"
+  if (words > 90) return "too-long"
   if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
-  const formulas = (s.match(/\{\{formula:/g) ?? []).length
-  if (formulas > 0 && formulas * 6 > words.length) return "latex-noise"
-  if ((s.match(/\\[a-zA-Z]+/g) ?? []).length > 6) return "latex-noise"
+  const formulas = s.includes("{{formula:") ? (s.match(/\{\{formula:/g) ?? []).length : 0
+  if (formulas > 0 && formulas * 6 > words) return "latex-noise"
+  if (s.includes("\\") && (s.match(/\\[a-zA-Z]+/g) ?? []).length > 6) return "latex-noise"
   if (/\?\s*["')\]]?\s*$/.test(s)) return "question"
-  if (/\bet al\.?,?\s*\(?\d{4}\)?[.,;:]?\s*(\d+[-–]\d+)?\.?\s*$/.test(s) && words.length < 25 && !/\b(we|our)\b/i.test(s)) {
+  if (/\bet al\.?,?\s*\(?\d{4}\)?[.,;:]?\s*(\d+[-–]\d+)?\.?\s*$/.test(s) && words < 25 && !/\b(we|our)\b/i.test(s)) {
     return "reference"
   }
   if (/\b(pp\.|vol\.|proceedings of|in proc\.|arxiv:|doi:|isbn)\b/i.test(s)) return "reference"
@@ -79,16 +77,134 @@ const skipMemo = memoByText(skipReasonNow)
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** Metric names, longest first; lower-case entries match case-insensitively, others exactly. */
-const metricMatcher: RegExp = new RegExp(
-  "(?<![\\p{L}\\p{N}-])(" +
-    [...metricNames].sort((a, b) => b.length - a.length).map((m) =>
-      m === m.toLowerCase()
-        ? [...m].map((c) => /[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : escapeRe(c)).join("")
-        : escapeRe(m)
-    ).join("|") +
-    "|[A-Za-z]+@\\d+)(?![\\p{L}\\p{N}])",
+const metricOrder: ReadonlyArray<string> = [...metricNames].sort((a, b) => b.length - a.length)
+
+/** One metric name as a pattern: a lower-case entry matches case-insensitively, others exactly. */
+const metricPattern = (m: string): string =>
+  m === m.toLowerCase()
+    ? [...m].map((c) => /[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : escapeRe(c)).join("")
+    : escapeRe(m)
+
+const METRIC_BEFORE = "(?<![\\p{L}\\p{N}-])("
+const METRIC_AFTER = ")(?![\\p{L}\\p{N}])"
+/** `accuracy@5`, `P@10`: a name of letters, an at sign, a cut-off. */
+const METRIC_AT = "[A-Za-z]+@\\d+"
+
+/** Every metric name (and `x@k`) in one pattern, global: the definition {@link findMetrics} answers. */
+export const metricMatcher: RegExp = new RegExp(
+  METRIC_BEFORE + [...metricOrder.map(metricPattern), METRIC_AT].join("|") + METRIC_AFTER,
   "gu"
 )
+
+/**
+ * The same alternatives split by the character a match starts with (an ASCII code), each group sticky and in the
+ * original order (longest first, `x@k` last), so that a match tried at a position picks the alternative the whole
+ * pattern picks there; `withAt` has `x@k` in every letter's group, `withoutAt` leaves it out (a sentence with no
+ * at sign cannot match it).
+ */
+const metricGroups = (withAt: boolean): ReadonlyArray<RegExp | undefined> => {
+  const byCode: Array<Array<string>> = Array.from({ length: 128 }, () => [])
+  const firstCodes = (m: string): Array<number> => {
+    const c = m[0]!
+    return m === m.toLowerCase() && /[a-z]/.test(c) ? [c.charCodeAt(0), c.toUpperCase().charCodeAt(0)] : [c.charCodeAt(0)]
+  }
+  for (const m of metricOrder) {
+    for (const code of firstCodes(m)) {
+      if (code >= 128) throw new Error(`metric name "${m}" starts outside ASCII: extend metricGroups`)
+      byCode[code]!.push(metricPattern(m))
+    }
+  }
+  return byCode.map((alternatives, code) => {
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+    const all = withAt && letter ? [...alternatives, METRIC_AT] : alternatives
+    return all.length === 0 ? undefined : new RegExp(METRIC_BEFORE + all.join("|") + METRIC_AFTER, "uy")
+  })
+}
+const metricGroupsWithAt = metricGroups(true)
+const metricGroupsWithoutAt = metricGroups(false)
+
+/** An ASCII letter, digit or hyphen: before one, no metric name starts (the pattern's look-behind). */
+const isWordCodeOrHyphen = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45
+
+/** An ASCII letter's index in the alphabet, whatever its case, or -1. */
+const letterIndex = (c: number): number => {
+  const l = c | 0x20
+  return l >= 97 && l <= 122 && (c <= 90 || c >= 97) ? l - 97 : -1
+}
+
+/**
+ * The leading ASCII letters of every metric name, in lower case, as a trie (26 children per node, 0 for none; a
+ * node's `ends` flag: some name's letters stop there). A name matches at a position only where the whole run of
+ * ASCII letters there, in lower case, is the leading run of that name's letters (the name goes on with a digit, a
+ * hyphen, a space or its end, and the pattern's look-ahead forbids a letter after its end): a run that is no leading
+ * run can only start `x@k`.
+ */
+const metricRuns = (() => {
+  const children: Array<number> = new Array<number>(26).fill(0)
+  const ends: Array<boolean> = [false]
+  for (const m of metricNames) {
+    let node = 0
+    for (let k = 0; k < m.length; k++) {
+      const li = letterIndex(m.charCodeAt(k))
+      if (li < 0) break
+      let next = children[node * 26 + li]!
+      if (next === 0) {
+        next = ends.length
+        ends.push(false)
+        for (let z = 0; z < 26; z++) children.push(0)
+        children[node * 26 + li] = next
+      }
+      node = next
+    }
+    ends[node] = true
+  }
+  return { children: Int32Array.from(children), ends }
+})()
+
+/**
+ * {@link metricMatcher}'s matches, found by trying the group of a run's first character only where a name can start
+ * (at a run of ASCII letters after no letter, digit or hyphen, that is some name's leading run, or that an at sign
+ * follows); as `matchAll` does, the search goes on after the end of each match.
+ */
+export const metricMatches = (sentence: string): Array<{ text: string; index: number }> => {
+  const withAt = sentence.includes("@")
+  const groups = withAt ? metricGroupsWithAt : metricGroupsWithoutAt
+  const { children, ends } = metricRuns
+  const out: Array<{ text: string; index: number }> = []
+  const n = sentence.length
+  let i = 0
+  while (i < n) {
+    const first = letterIndex(sentence.charCodeAt(i))
+    if (first < 0) {
+      i++
+      continue
+    }
+    // a run of ASCII letters: only its start can start a name
+    let node = children[first]!
+    let j = i + 1
+    for (; j < n; j++) {
+      const li = letterIndex(sentence.charCodeAt(j))
+      if (li < 0) break
+      if (node !== 0) node = children[node * 26 + li]!
+    }
+    const candidate = (node !== 0 && ends[node] === true) || (withAt && j < n && sentence.charCodeAt(j) === 64)
+    if (candidate && (i === 0 || !isWordCodeOrHyphen(sentence.charCodeAt(i - 1)))) {
+      const re = groups[sentence.charCodeAt(i)]
+      if (re !== undefined) {
+        re.lastIndex = i
+        const m = re.exec(sentence)
+        if (m !== null) {
+          out.push({ text: m[1] ?? m[0], index: i })
+          i += m[0].length
+          continue
+        }
+      }
+    }
+    i = j
+  }
+  return out
+}
 
 const numberCore = "[-+−]?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?"
 const valueRe = new RegExp(
@@ -143,8 +259,18 @@ export const endsInPlaceholderKey = (s: string, end: number): boolean => {
   return i < last && i >= 1 && s.charCodeAt(i) === 123 && s.charCodeAt(i - 1) === 123 // "{{"
 }
 
+/** Whether a text has an ASCII digit (every value has one: `valueRe` needs `\\d`). */
+export const hasAsciiDigit = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
+}
+
 const findValuesNow = (sentence: string): ReadonlyArray<FoundValue> => {
   const out: Array<FoundValue> = []
+  if (!hasAsciiDigit(sentence)) return out
   for (const m of sentence.matchAll(valueRe)) {
     const raw = m[1] ?? m[0]
     const text = raw.trim().replace(/\s+/g, " ")
@@ -165,16 +291,7 @@ const findValuesNow = (sentence: string): ReadonlyArray<FoundValue> => {
 export const findMetrics = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> =>
   metricsMemo(sentence)
 
-const findMetricsNow = (sentence: string): ReadonlyArray<{ readonly text: string; readonly index: number }> => {
-  const out: Array<{ text: string; index: number }> = []
-  metricMatcher.lastIndex = 0
-  for (const m of sentence.matchAll(metricMatcher)) {
-    if (m.index !== undefined) out.push({ text: m[1] ?? m[0], index: m.index })
-  }
-  return out
-}
-
-const metricsMemo = memoByText(findMetricsNow)
+const metricsMemo = memoByText(metricMatches)
 
 /** Prepositions and subordinators that open a condition clause. */
 const conditionOpeners = new Set([

@@ -91,6 +91,8 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
       const cur = tokens[j]!
       const next = tokens[j + 1]
       const after = tokens[j + 2]
+      // both joins need the next token glued to this one (tested first: most tokens have a space after them)
+      if (next === undefined || next.start !== cur.end) break
       const alnumEnd = /[\p{L}\p{N}]$/u.test(cur.text)
       if (
         next !== undefined && after !== undefined && joiners.has(next.text) && next.start === cur.end &&
