@@ -57,7 +57,13 @@ export const ClaimSummary = Schema.Struct({
   /** The rhetorical role under which it is a claim (`result`, `statement`); null: stored before roles were recorded. */
   role: Schema.optional(Schema.NullOr(Schema.String)),
   /** P(finding) of the role classifier, when recorded. */
-  roleConfidence: Schema.optional(Schema.NullOr(Schema.Number))
+  roleConfidence: Schema.optional(Schema.NullOr(Schema.Number)),
+  /**
+   * The paper's own contribution a claim in its voice is about ("we outperform ..." in the ConvS2S paper:
+   * `ConvS2S`), from its structured finding; null when the claim does not speak in the paper's voice or the paper
+   * names nothing.
+   */
+  ownSubject: Schema.optional(Schema.NullOr(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type ClaimSummary = typeof ClaimSummary.Type
@@ -426,8 +432,10 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
       sources: number
       role: string | null
       role_confidence: number | null
+      own: string | null
     }>(
       `SELECT c.claim_id, c.text, c.status, c.confidence, c.domain_tags, r.role, r.role_confidence,
+              CASE WHEN (f.finding->>'selfReference') IS NOT NULL THEN f.finding->>'subject' END AS own,
               count(DISTINCT s.paper_id)::INTEGER AS papers,
               count(DISTINCT s.paper_id) FILTER (WHERE NOT coalesce(p.retracted, false))::INTEGER AS live,
               count(s.paper_id)::INTEGER AS sources
@@ -435,6 +443,7 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
        LEFT JOIN claim_sources s ON s.claim_id = c.claim_id
        LEFT JOIN papers p ON p.paper_id = s.paper_id
        LEFT JOIN claim_roles r ON r.claim_id = c.claim_id
+       LEFT JOIN claim_findings f ON f.claim_id = c.claim_id
        WHERE c.claim_id IN (SELECT id FROM temp.main.kg_q_ids)
        GROUP BY ALL`
     )
@@ -449,7 +458,8 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
       sources: r.sources,
       score: null,
       role: r.role,
-      roleConfidence: r.role_confidence
+      roleConfidence: r.role_confidence,
+      ownSubject: r.own
     } satisfies ClaimSummary] as const))
   })
 

@@ -223,9 +223,12 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
       yield* store.writePaper(RunId.make("run-test"), { ...b, claims: b.claims.map((c) => ({ ...c, finding: findingOf(c.text) })) })
       const ranked = yield* GraphQueries.listClaims({ about: "ConvS2S on WMT'14 English-German" })
       expect(ranked[0]!.id).toBe(idOf(ours))
+      // and the listing says whom "we" means
+      expect(ranked[0]!.ownSubject).toBe("ConvS2S")
       // the contribution's name counts only for the claim that speaks in that paper's voice
       const plain = yield* GraphQueries.listClaims({ about: "LSTM setup BLEU" })
       expect(plain[0]!.id).toBe(idOf(other))
+      expect(plain[0]!.ownSubject).toBeNull()
     }).pipe(Effect.provide(testLayer)))
 
   it.effect("stores a claim's finding, shows it in kg claim's detail, and removes it with its paper", () =>

@@ -20,7 +20,7 @@ export const summaryLine = (c: GraphQueries.ClaimSummary): string =>
     c.papers > c.livePapers ? `, ${c.papers - c.livePapers} retracted` : ""
   }${c.score === null ? "" : `, score ${c.score}`}${
     c.role == null ? "" : `, ${c.role}${c.roleConfidence == null ? "" : ` ${c.roleConfidence}`}`
-  }) ${c.text}\n    ${c.id}`
+  }) ${c.ownSubject == null ? "" : `[${c.ownSubject}] `}${c.text}\n    ${c.id}`
 
 /** A source in one line: paper, year, page and quote. */
 export const sourceLine = (s: GraphQueries.SourceView): string =>
