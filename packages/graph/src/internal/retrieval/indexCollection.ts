@@ -55,6 +55,87 @@ export interface Scored {
 }
 
 /**
+ * The `limit` best scores offered so far: a bounded min-heap whose root is the `floor` (the `limit`-th best), and the
+ * scores equal to the floor kept aside, so that `candidates()` holds every document whose score reaches the final
+ * floor (ties resolved by key afterwards, by the caller).
+ */
+class BoundedTop {
+  private readonly refs: Int32Array
+  private readonly scores: Float64Array
+  private readonly ties: Array<Scored> = []
+  private size = 0
+  /** The `limit`-th best score once `full`. */
+  floor = -Infinity
+
+  constructor(readonly limit: number) {
+    this.refs = new Int32Array(limit + 1)
+    this.scores = new Float64Array(limit + 1)
+  }
+
+  get full(): boolean {
+    return this.size === this.limit
+  }
+
+  offer(ref: number, score: number): void {
+    const { limit, refs, scores, ties } = this
+    if (limit === 0) return
+    if (this.size < limit) {
+      let i = this.size++
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (scores[parent]! <= score) break
+        scores[i] = scores[parent]!
+        refs[i] = refs[parent]!
+        i = parent
+      }
+      scores[i] = score
+      refs[i] = ref
+      if (this.size === limit) this.floor = scores[0]!
+      return
+    }
+    if (score < this.floor) return
+    if (score === this.floor) {
+      ties.push({ ref, score })
+      return
+    }
+    // replace the root (kept aside: it may tie with the final floor)
+    ties.push({ ref: refs[0]!, score: scores[0]! })
+    if (ties.length > 4 * limit + 64) {
+      let kept = 0
+      for (const t of ties) if (t.score >= this.floor) ties[kept++] = t
+      ties.length = kept
+    }
+    let i = 0
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let smallest = -1
+      let value = score
+      if (l < this.size && scores[l]! < value) {
+        smallest = l
+        value = scores[l]!
+      }
+      if (r < this.size && scores[r]! < value) smallest = r
+      if (smallest < 0) break
+      scores[i] = scores[smallest]!
+      refs[i] = refs[smallest]!
+      i = smallest
+    }
+    scores[i] = score
+    refs[i] = ref
+    this.floor = scores[0]!
+  }
+
+  /** The heap's documents and the ties kept aside at the final floor. */
+  candidates(): Array<Scored> {
+    const out: Array<Scored> = []
+    for (let i = 0; i < this.size; i++) out.push({ ref: this.refs[i]!, score: this.scores[i]! })
+    if (this.full) for (const t of this.ties) if (t.score === this.floor) out.push(t)
+    return out
+  }
+}
+
+/**
  * The live documents of a set of kinds: a mask over the references, the references ascending, and where each
  * segment's start in them (`from[s]..from[s + 1] - 1`).
  */
@@ -618,60 +699,11 @@ export class Collection {
       }
     }
     const limit = Math.max(0, Math.floor(k))
-    // a bounded min-heap of the best scores; a score tied with its root is kept aside (resolved by key afterwards)
-    const heapRefs = new Int32Array(limit + 1)
-    const heapScores = new Float64Array(limit + 1)
-    let heapSize = 0
-    let floor = 0
-    const ties: Array<Scored> = []
-    const offer = (ref: number, score: number) => {
-      if (heapSize < limit) {
-        let i = heapSize++
-        while (i > 0) {
-          const parent = (i - 1) >> 1
-          if (heapScores[parent]! <= score) break
-          heapScores[i] = heapScores[parent]!
-          heapRefs[i] = heapRefs[parent]!
-          i = parent
-        }
-        heapScores[i] = score
-        heapRefs[i] = ref
-        if (heapSize === limit) floor = heapScores[0]!
-        return
-      }
-      if (score < floor) return
-      if (score === floor) {
-        ties.push({ ref, score })
-        return
-      }
-      ties.push({ ref: heapRefs[0]!, score: heapScores[0]! })
-      if (ties.length > 4 * limit + 64) {
-        let kept = 0
-        for (const t of ties) if (t.score >= floor) ties[kept++] = t
-        ties.length = kept
-      }
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let smallest = -1
-        let value = score
-        if (l < heapSize && heapScores[l]! < value) {
-          smallest = l
-          value = heapScores[l]!
-        }
-        if (r < heapSize && heapScores[r]! < value) smallest = r
-        if (smallest < 0) break
-        heapScores[i] = heapScores[smallest]!
-        heapRefs[i] = heapRefs[smallest]!
-        i = smallest
-      }
-      heapScores[i] = score
-      heapRefs[i] = ref
-      floor = heapScores[0]!
-    }
+    // the k best so far; a score tied with the k-th is kept aside (resolved by key afterwards)
+    const top = new BoundedTop(limit)
+    const offer = (ref: number, score: number) => top.offer(ref, score)
     // the threshold a document must reach: the k-th best so far (0 until k documents are found: every score is > 0)
-    const threshold = () => (heapSize < limit ? 0 : floor)
+    const threshold = () => (top.full ? top.floor : 0)
     let scored = 0
     const parts = limit === 0 ? [] : this.parts
     const contributions = new Float64Array(n)
@@ -754,10 +786,7 @@ export class Collection {
         offer(base + d, score)
       }
     })
-    const candidates: Array<Scored> = []
-    for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapScores[i]! })
-    for (const t of ties) if (t.score === floor && heapSize === limit) candidates.push(t)
-    return { candidates, sum, squares, scored }
+    return { candidates: top.candidates(), sum, squares, scored }
   }
 
   /**
@@ -877,60 +906,9 @@ export class Collection {
     const squares = new Float64Array(KINDS.length)
     const counts = new Float64Array(KINDS.length)
     const limit = Math.max(0, Math.floor(k))
-    // a bounded min-heap of the best cosines (ties resolved by key afterwards)
-    const heapRefs = new Int32Array(limit + 1)
-    const heapCos = new Float64Array(limit + 1)
-    let heapSize = 0
-    let floor = -Infinity
-    const ties: Array<Scored> = []
-    const consider = (ref: number, cos: number) => {
-      if (limit === 0) return
-      if (heapSize < limit) {
-        let i = heapSize++
-        while (i > 0) {
-          const parent = (i - 1) >> 1
-          if (heapCos[parent]! <= cos) break
-          heapCos[i] = heapCos[parent]!
-          heapRefs[i] = heapRefs[parent]!
-          i = parent
-        }
-        heapCos[i] = cos
-        heapRefs[i] = ref
-        if (heapSize === limit) floor = heapCos[0]!
-        return
-      }
-      if (cos < floor) return
-      if (cos === floor) {
-        ties.push({ ref, score: cos })
-        return
-      }
-      // replace the root (kept aside: it may tie with the final floor)
-      ties.push({ ref: heapRefs[0]!, score: heapCos[0]! })
-      if (ties.length > 4 * limit + 64) {
-        let kept = 0
-        for (const t of ties) if (t.score >= floor) ties[kept++] = t
-        ties.length = kept
-      }
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let smallest = -1
-        let value = cos
-        if (l < heapSize && heapCos[l]! < value) {
-          smallest = l
-          value = heapCos[l]!
-        }
-        if (r < heapSize && heapCos[r]! < value) smallest = r
-        if (smallest < 0) break
-        heapCos[i] = heapCos[smallest]!
-        heapRefs[i] = heapRefs[smallest]!
-        i = smallest
-      }
-      heapCos[i] = cos
-      heapRefs[i] = ref
-      floor = heapCos[0]!
-    }
+    // the k best cosines so far (ties resolved by key afterwards)
+    const top = new BoundedTop(limit)
+    const consider = (ref: number, cos: number) => top.offer(ref, cos)
     const scoreDoc = (seg: Segment, data: Float32Array, norms: Float64Array, d: number, ref: number) => {
       const kind = seg.kinds[d]!
       if (wanted !== null && wanted[kind] !== 1) return
@@ -1019,10 +997,7 @@ export class Collection {
       means.set(kind, mean)
       spreads.set(kind, Math.sqrt(Math.max(0, squares[i]! / counts[i]! - mean * mean)))
     })
-    const candidates: Array<Scored> = []
-    for (let i = 0; i < heapSize; i++) candidates.push({ ref: heapRefs[i]!, score: heapCos[i]! })
-    // (ties at the floor were kept aside by `consider`)
-    for (const t of ties) if (t.score === floor) candidates.push(t)
+    const candidates = top.candidates()
     const cos = new Map(candidates.map((c) => [c.ref, c.score]))
     const hits = this.best(candidates.map((c) => c.ref), (ref) => cos.get(ref)!, limit)
     return { hits, means, spreads }
