@@ -1,5 +1,5 @@
 /**
- * The offline worker thread's work (`internal/offlinePrepare.preparePaper`: chunking, every chunk's extraction and
+ * The offline worker thread's work (`internal/offline/prepare.preparePaper`: chunking, every chunk's extraction and
  * the paper record) run in this thread over a corpus, next to wink's default pipeline over the same texts, CPU time
  * of both measured in the same process (the ratio the issue's "offline extraction vs a bare wink pass" asks about,
  * without the main thread, DuckDB or the load of another thread):
@@ -31,7 +31,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as NlpService from "@kg/core/NlpService"
 import * as Ingest from "@kg/extraction/Ingest"
-import type * as Prepare from "../packages/extraction/src/internal/offlinePrepare.js"
+import type * as Prepare from "../packages/extraction/src/internal/offline/prepare.js"
 
 const argv = process.argv.slice(2)
 const option = (name: string): string | undefined => {
@@ -149,15 +149,15 @@ const main = async () => {
     return { seconds: cpu() - t, tokens }
   }
   // `--dist`: the compiled module (named functions in a CPU profile; run without `--conditions=@kg/source`)
-  // `--root DIR`: another checkout's sources (its `offlinePrepare.ts` and `NlpService.ts`), e.g. main's, to time
+  // `--root DIR`: another checkout's sources (its `offline/prepare.ts` and `NlpService.ts`), e.g. main's, to time
   // before and after in the same way
   const root = option("root")
   const { preparePaper } = (await import(
     root !== undefined
-      ? path.resolve(root, "packages/extraction/src/internal/offlinePrepare.ts")
+      ? path.resolve(root, "packages/extraction/src/internal/offline/prepare.ts")
       : argv.includes("--dist")
-      ? "../packages/extraction/dist/internal/offlinePrepare.js"
-      : "../packages/extraction/src/internal/offlinePrepare.js"
+      ? "../packages/extraction/dist/internal/offline/prepare.js"
+      : "../packages/extraction/src/internal/offline/prepare.js"
   )) as typeof Prepare
   const Nlp = root !== undefined
     ? (await import(path.resolve(root, "packages/core/src/NlpService.ts"))) as typeof NlpService

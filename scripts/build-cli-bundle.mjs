@@ -26,11 +26,11 @@ const outdir = path.join(cliRoot, "bundle")
 fs.rmSync(outdir, { recursive: true, force: true })
 const started = Date.now()
 await esbuild.build({
-  // The offline extractor's worker thread is started from `offlineWorker.js` beside the module that starts it
+  // The offline extractor's worker thread is started from `extractorWorker.js` beside the module that starts it
   // (in the bundle, a chunk at its root), so it is an entry point of its own there.
   entryPoints: {
     bin: path.join(cliRoot, "dist/bin.js"),
-    offlineWorker: fileURLToPath(new URL("../packages/extraction/dist/internal/offlineWorker.js", import.meta.url)),
+    extractorWorker: fileURLToPath(new URL("../packages/extraction/dist/internal/offline/extractorWorker.js", import.meta.url)),
     // the retrieval index's worker threads, likewise (`internal/retrieval/indexThreads.ts`)
     indexWorker: fileURLToPath(new URL("../packages/graph/dist/internal/retrieval/indexWorker.js", import.meta.url))
   },

@@ -11,8 +11,8 @@
  */
 import { readFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
-import { ensureCache } from "../packages/extraction/src/internal/embeddings-offline.js"
-import { defaultTokenize, lookupParts, rankWeighter } from "../packages/extraction/src/internal/embeddings-text.js"
+import { ensureCache } from "../packages/extraction/src/internal/embeddings/offline.js"
+import { defaultTokenize, lookupParts, rankWeighter } from "../packages/extraction/src/internal/embeddings/text.js"
 import { normalise, roles } from "../packages/extraction/src/internal/roles/features.js"
 import { contextInput, decode, denseIndex, type RoleModel, sentenceProbabilities } from "../packages/extraction/src/internal/roles/model.js"
 import { fitMlp, mlpProbabilities } from "../packages/extraction/src/internal/roles/mlp.js"

@@ -1,5 +1,5 @@
 /**
- * Generates packages/extraction/src/internal/offlineRarelyMarked.ts: noun
+ * Generates packages/extraction/src/internal/offline/rarelyMarked.ts: noun
  * phrases the offline extractor proposes that SciERC annotators rarely mark
  * as entities, counted on the TRAIN split only (never dev).
  *
@@ -11,7 +11,7 @@
  */
 import * as NlpService from "../packages/core/src/NlpService.js"
 import * as ExtractionEval from "../packages/extraction/src/ExtractionEval.js"
-import { normalizeLabel } from "../packages/extraction/src/internal/offlineText.js"
+import { normalizeLabel } from "../packages/extraction/src/internal/offline/text.js"
 import * as OfflineExtractor from "../packages/extraction/src/OfflineExtractor.js"
 import * as Effect from "effect/Effect"
 import { writeFileSync } from "node:fs"
@@ -22,7 +22,7 @@ const MAX_RATE = 0.2
 
 const trainFile = fileURLToPath(new URL("../../shared/data/extraction/scierc_train_flat.jsonl", import.meta.url))
 const outFile = fileURLToPath(
-  new URL("../packages/extraction/src/internal/offlineRarelyMarked.ts", import.meta.url)
+  new URL("../packages/extraction/src/internal/offline/rarelyMarked.ts", import.meta.url)
 )
 
 const program = Effect.gen(function*() {

@@ -35,8 +35,8 @@ import * as Option from "effect/Option"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { redactText } from "@kg/core/Redact"
-import { type AtomEntry, type AtomFeed, AtomParseError, parseFeed } from "./internal/arxivAtom.js"
-import { type Attempt, describeNetworkError, type PolitePolicy, retryableStatus, retryAfterOf, withPoliteRetry } from "./internal/arxivHttp.js"
+import { type AtomEntry, type AtomFeed, AtomParseError, parseFeed } from "./internal/arxiv/atom.js"
+import { type Attempt, describeNetworkError, type PolitePolicy, retryableStatus, retryAfterOf, withPoliteRetry } from "./internal/arxiv/http.js"
 
 // ---------------------------------------------------------------------------
 // Models
@@ -265,7 +265,7 @@ export const yearOf = (entry: Pick<ArxivEntry, "published" | "updated">): number
 }
 
 /**
- * Parse an Atom feed (see `internal/arxivAtom.ts`).
+ * Parse an Atom feed (see `internal/arxiv/atom.ts`).
  *
  * @since 0.1.0
  * @category utils

@@ -24,11 +24,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type CacheEncoding, peekCacheDimension } from "./internal/embeddings-cache.js"
-import { makeHashed } from "./internal/embeddings-hash.js"
-import { makeOpenAiEmbeddings, type OpenAiEmbeddingsOptions } from "./internal/embeddings-http.js"
-import * as offline from "./internal/embeddings-offline.js"
-import { defaultTokenize } from "./internal/embeddings-text.js"
+import { type CacheEncoding, peekCacheDimension } from "./internal/embeddings/cache.js"
+import { makeHashed } from "./internal/embeddings/hash.js"
+import { makeOpenAiEmbeddings, type OpenAiEmbeddingsOptions } from "./internal/embeddings/http.js"
+import * as offline from "./internal/embeddings/offline.js"
+import { defaultTokenize } from "./internal/embeddings/text.js"
 
 /**
  * The service shape, for code that builds one without a layer.

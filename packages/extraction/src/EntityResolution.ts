@@ -33,8 +33,8 @@ import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Rela
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
 import * as HashMap from "effect/HashMap"
-import * as CacheView from "./internal/cacheView.js"
-import * as PaperEntities from "./internal/paperEntities.js"
+import * as CacheView from "./internal/resolution/cacheView.js"
+import * as PaperEntities from "./internal/resolution/paperEntities.js"
 import {
   canonicalName,
   ENTITY_TYPES,
@@ -42,7 +42,7 @@ import {
   FALLBACK_TYPE,
   isAbsoluteIri,
   RELATION_PREDICATES
-} from "./internal/rdfVocabulary.js"
+} from "./internal/rdf/vocabulary.js"
 
 /**
  * What resolution needs besides the extraction result.
@@ -646,7 +646,7 @@ const initialsKey = (name: string): string | null => {
 }
 
 // The indexes `resolveChunk` builds of the cache's entities on first need (`lettersIndex`, `wordsIndex`), by the keys
-// of a ref's names: kept current from chunk to chunk by `internal/cacheView.ts`.
+// of a ref's names: kept current from chunk to chunk by `internal/resolution/cacheView.ts`.
 const LETTERS_INDEX: CacheView.IndexSpec = {
   name: "letters",
   keysOf: (ref) => {

@@ -21,7 +21,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { readFile } from "node:fs/promises"
 import type { Extractor } from "./Extractor.js"
-import { headWord, normalizeLabel } from "./internal/offlineText.js"
+import { headWord, normalizeLabel } from "./internal/offline/text.js"
 
 // ---------------------------------------------------------------------------
 // Gold records

@@ -23,7 +23,7 @@ import {
   type FindingContext,
   findingOf as findingOf_,
   ownNamesIn as ownNamesIn_
-} from "./internal/offlineFindings.js"
+} from "./internal/offline/findings.js"
 
 export type { Contribution, FindingContext }
 

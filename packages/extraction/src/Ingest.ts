@@ -33,11 +33,11 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import type { Stats } from "node:fs"
 import { basename, extname } from "node:path"
-import { firstHeading, splitFrontMatter } from "./internal/ingestMarkdown.js"
-import { joinPages, readPdf } from "./internal/ingestPdf.js"
-import { copyrightYear, findArxivStamp, findDoi, workIdFromField } from "./internal/paperIdentity.js"
-import type * as internalText from "./internal/ingestText.js"
-import type { SkipInfo } from "./internal/ingestText.js"
+import { firstHeading, splitFrontMatter } from "./internal/ingest/markdown.js"
+import { joinPages, readPdf } from "./internal/ingest/pdf.js"
+import { copyrightYear, findArxivStamp, findDoi, workIdFromField } from "./internal/ingest/paperIdentity.js"
+import type * as internalText from "./internal/ingest/text.js"
+import type { SkipInfo } from "./internal/ingest/text.js"
 import {
   decodeText,
   firstLine,
@@ -47,9 +47,9 @@ import {
   looksLikePdf,
   normalizeText,
   SUPPORTED_EXTENSIONS
-} from "./internal/ingestText.js"
-import type { WalkEntry } from "./internal/ingestWalk.js"
-import { accessProblem, checkRoot, walk } from "./internal/ingestWalk.js"
+} from "./internal/ingest/text.js"
+import type { WalkEntry } from "./internal/ingest/walk.js"
+import { accessProblem, checkRoot, walk } from "./internal/ingest/walk.js"
 
 // ---------------------------------------------------------------------------
 // Models

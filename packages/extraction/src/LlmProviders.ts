@@ -31,9 +31,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { redactText, redactUrl } from "@kg/core/Redact"
-import { ANTHROPIC_DEFAULT_BASE_URL, makeAnthropic } from "./internal/anthropic.js"
-import { makeOpenAi, OPENAI_DEFAULT_BASE_URL } from "./internal/openai.js"
-import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "./internal/retry.js"
+import { ANTHROPIC_DEFAULT_BASE_URL, makeAnthropic } from "./internal/providers/anthropic.js"
+import { makeOpenAi, OPENAI_DEFAULT_BASE_URL } from "./internal/providers/openai.js"
+import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "./internal/providers/retry.js"
 
 /**
  * Default parameters.

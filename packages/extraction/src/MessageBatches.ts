@@ -32,8 +32,8 @@ import {
   errorContext,
   lazyClient,
   requestBody
-} from "./internal/anthropic.js"
-import { type AttemptFailure, withRetry, withTimeout } from "./internal/retry.js"
+} from "./internal/providers/anthropic.js"
+import { type AttemptFailure, withRetry, withTimeout } from "./internal/providers/retry.js"
 import { defaults, LlmConfigError, paramsFromEnv } from "./LlmProviders.js"
 
 // ---------------------------------------------------------------------------

@@ -12,9 +12,9 @@
 import type { ExtractedClaim, ExtractedEntity, ExtractedRelation, ExtractionResult } from "@kg/core/Domain"
 import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
-import { attributionOf } from "./internal/offlineAttribution.js"
-import { findConditions, scoreClaim, skipReason } from "./internal/offlineClaims.js"
-import { claimSectionOfHeading } from "./internal/offlineSections.js"
+import { attributionOf } from "./internal/offline/attribution.js"
+import { findConditions, scoreClaim, skipReason } from "./internal/offline/claims.js"
+import { claimSectionOfHeading } from "./internal/offline/sections.js"
 import {
   abstractLike,
   abstractRunsOn,
@@ -27,12 +27,12 @@ import {
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
 import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
 import { activeModel } from "./RoleClassifier.js"
-import type { OfflineEntityType } from "./internal/offlineLexicon.js"
-import { chunkMentions, type Mention, toWords, type Word } from "./internal/offlinePhrases.js"
-import { rarelyMarked } from "./internal/offlineRarelyMarked.js"
-import { type MentionRelation, relateMentions } from "./internal/offlineRelations.js"
-import { assignTokens, refineSentences } from "./internal/offlineSentences.js"
-import { cleanSentence, noiseSpans } from "./internal/offlineText.js"
+import type { OfflineEntityType } from "./internal/offline/lexicon.js"
+import { chunkMentions, type Mention, toWords, type Word } from "./internal/offline/phrases.js"
+import { rarelyMarked } from "./internal/offline/rarelyMarked.js"
+import { type MentionRelation, relateMentions } from "./internal/offline/relations.js"
+import { assignTokens, refineSentences } from "./internal/offline/sentences.js"
+import { cleanSentence, noiseSpans } from "./internal/offline/text.js"
 
 /**
  * The entity classes the offline extractor assigns (local names in the

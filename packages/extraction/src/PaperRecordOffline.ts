@@ -11,10 +11,10 @@
 import { type PaperId, PaperRecord } from "@kg/core/Domain"
 import { NlpService, type Sentence } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
-import { scoreClaim, skipReason } from "./internal/offlineClaims.js"
-import { refineSentences } from "./internal/offlineSentences.js"
-import { frontMatterEnd, type SectionKind, sections } from "./internal/offlineSections.js"
-import { cleanSentence } from "./internal/offlineText.js"
+import { scoreClaim, skipReason } from "./internal/offline/claims.js"
+import { refineSentences } from "./internal/offline/sentences.js"
+import { frontMatterEnd, type SectionKind, sections } from "./internal/offline/sections.js"
+import { cleanSentence } from "./internal/offline/text.js"
 import { analyze, type Nlp } from "./OfflineExtractor.js"
 
 /**

@@ -28,8 +28,8 @@ import {
 } from "@kg/core/Domain"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { factory, readTurtle, sortQuads, writeNTriples, writeTurtle } from "./internal/rdfSerialize.js"
-import { DEFAULT_PREFIXES, PROV_NS, RDF_NS, RDFS_NS, vocabIri, XSD_NS } from "./internal/rdfVocabulary.js"
+import { factory, readTurtle, sortQuads, writeNTriples, writeTurtle } from "./internal/rdf/serialize.js"
+import { DEFAULT_PREFIXES, PROV_NS, RDF_NS, RDFS_NS, vocabIri, XSD_NS } from "./internal/rdf/vocabulary.js"
 
 /**
  * An RDF/JS quad (as produced by N3.js).

@@ -22,9 +22,9 @@ import {
   offlineCachePath,
   Test
 } from "../src/EmbeddingsLive.js"
-import { decodeCache, encodeCache } from "../src/internal/embeddings-cache.js"
-import { rankWeight } from "../src/internal/embeddings-text.js"
-import { parseWinkJson, WinkFormatError } from "../src/internal/embeddings-wink.js"
+import { decodeCache, encodeCache } from "../src/internal/embeddings/cache.js"
+import { rankWeight } from "../src/internal/embeddings/text.js"
+import { parseWinkJson, WinkFormatError } from "../src/internal/embeddings/wink.js"
 
 // ---------------------------------------------------------------- helpers
 

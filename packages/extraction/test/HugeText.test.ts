@@ -13,7 +13,7 @@ import * as Ingest from "../src/Ingest.js"
 import { Paper, type PaperId } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
 import type { SourceDocument } from "../src/Ingest.js"
-import { chunkInWindows, WINDOW_CHARS } from "../src/internal/chunkWindows.js"
+import { chunkInWindows, WINDOW_CHARS } from "../src/internal/ingest/chunkWindows.js"
 import * as Pipeline from "../src/Pipeline.js"
 
 const wink = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))

@@ -13,8 +13,8 @@ import * as os from "node:os"
 import { fileURLToPath } from "node:url"
 import type { IngestEvent, IngestSkip, SourceDocument } from "../src/Ingest.js"
 import { discover, ingest, readDocument } from "../src/Ingest.js"
-import { buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingestPdf.js"
-import { firstInvalidUtf8, normalizeText } from "../src/internal/ingestText.js"
+import { buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingest/pdf.js"
+import { firstInvalidUtf8, normalizeText } from "../src/internal/ingest/text.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
 const CORPUS = `${FIX}/corpus`

@@ -6,7 +6,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
-import { backoffDelay, parseRetryAfter, scrub } from "../src/internal/retry.js"
+import { backoffDelay, parseRetryAfter, scrub } from "../src/internal/providers/retry.js"
 import {
   anthropicError,
   anthropicMessage,

@@ -3,9 +3,9 @@ import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { attributionOf } from "../src/internal/offlineAttribution.js"
-import { findValues, hasAsciiDigit, metricMatcher, metricMatches } from "../src/internal/offlineClaims.js"
-import { textCounts } from "../src/internal/offlineText.js"
+import { attributionOf } from "../src/internal/offline/attribution.js"
+import { findValues, hasAsciiDigit, metricMatcher, metricMatches } from "../src/internal/offline/claims.js"
+import { textCounts } from "../src/internal/offline/text.js"
 
 // The cheaper forms of the claim rules (one pass per sentence, groups tried only where a match can start, scans for
 // the characters a pattern needs before running it) must answer exactly as the patterns they replace.
@@ -56,7 +56,7 @@ describe("the claim rules' cheaper passes", () => {
   })
 
   it("attributes the same sentences as without the scans for citation and et al. words", () => {
-    // the patterns of offlineAttribution.ts, always run (the rule before the scans)
+    // the patterns of offline/attribution.ts, always run (the rule before the scans)
     const CITE_WORDS = ["{{cite:", "[reference]"]
     let attributed = 0
     for (const s of [

@@ -6,7 +6,7 @@ import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
 import * as OfflineExtractor from "../src/OfflineExtractor.js"
-import * as OfflineText from "../src/internal/offlineText.js"
+import * as OfflineText from "../src/internal/offline/text.js"
 
 const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
 

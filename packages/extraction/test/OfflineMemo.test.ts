@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { endsInPlaceholderKey, findValues, scoreClaim, skipReason } from "../src/internal/offlineClaims.js"
-import { cleanSentence, memoByText } from "../src/internal/offlineText.js"
+import { endsInPlaceholderKey, findValues, scoreClaim, skipReason } from "../src/internal/offline/claims.js"
+import { cleanSentence, memoByText } from "../src/internal/offline/text.js"
 
 describe("offline rules remembered by sentence (memoByText)", () => {
   it("computes each text once while it is remembered, and again after the memo is cleared", () => {

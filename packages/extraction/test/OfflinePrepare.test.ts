@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { readFileSync } from "node:fs"
 import * as Nlp from "@kg/core/NlpService"
-import { preparePaper } from "../src/internal/offlinePrepare.js"
+import { preparePaper } from "../src/internal/offline/prepare.js"
 import {
   classifyBlock,
   sentenceInput,
@@ -15,7 +15,7 @@ const paper = (name: string) => readFileSync(new URL(`../../../testdata/papers/m
 
 const fresh = () => Effect.runSync(Effect.provide(Nlp.NlpService, Nlp.layer))
 
-describe("the offline worker's work on a whole paper (offlinePrepare)", () => {
+describe("the offline worker's work on a whole paper (internal/offline/prepare)", () => {
   // 2212.11773 (148 kB) is chunked in three windows of 64 k characters
   it("one parse of the document gives the chunks, extractions and record of a parse per chunk and per section", () => {
     for (const name of ["2212.11773.md", "2212.11803.md"]) {

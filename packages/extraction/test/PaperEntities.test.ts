@@ -17,7 +17,7 @@ import {
   splitPairBase,
   trainingLearningKey,
   typoApart
-} from "../src/internal/paperEntities.js"
+} from "../src/internal/resolution/paperEntities.js"
 
 const e = (label: string, type: string, aliases: ReadonlyArray<string> = [], stored = false): PaperEntity => ({
   entity: new Entity({ id: EntityCache.entityIri(label), label, type, aliases }),

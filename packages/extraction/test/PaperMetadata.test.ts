@@ -10,7 +10,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { readDocument } from "../src/Ingest.js"
-import { findArxivStamp, findDoi, findVenue, workIdFromField, yearOfArxivId } from "../src/internal/paperIdentity.js"
+import { findArxivStamp, findDoi, findVenue, workIdFromField, yearOfArxivId } from "../src/internal/ingest/paperIdentity.js"
 import { bodyText, layoutPdf } from "./utils/layoutPdf.js"
 
 const tmp = Effect.acquireRelease(

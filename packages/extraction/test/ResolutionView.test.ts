@@ -7,7 +7,7 @@ import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
 import * as Nlp from "@kg/core/NlpService"
 import { resolveChunk } from "../src/EntityResolution.js"
-import { preparePaper } from "../src/internal/offlinePrepare.js"
+import { preparePaper } from "../src/internal/offline/prepare.js"
 
 const paper = (name: string) => readFileSync(new URL(`../../../testdata/papers/md/${name}`, import.meta.url), "utf8")
 
@@ -78,7 +78,7 @@ const resolveAll = (options: { readonly fresh: boolean; readonly keys: boolean }
   })
 }
 
-describe("resolution's view of the paper's cache (internal/cacheView.ts)", () => {
+describe("resolution's view of the paper's cache (internal/resolution/cacheView.ts)", () => {
   it("resolves every chunk of a paper as a resolution that builds its indexes from the cache each time", () => {
     expect(prepared.length).toBeGreaterThan(5)
     const carried = resolveAll({ fresh: false, keys: false })

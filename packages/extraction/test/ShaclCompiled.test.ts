@@ -1,5 +1,5 @@
 /**
- * The compiled SHACL validator (`internal/shaclCompiled.ts`) gives exactly
+ * The compiled SHACL validator (`internal/shacl/compiled.ts`) gives exactly
  * what rdf-validate-shacl gives for the shapes kg ships: on the offline
  * extractor's real output for chunks of real papers, and on that output
  * mutated in the ways bad extractions go wrong (wrong datatypes, values out
@@ -22,8 +22,8 @@ import * as OfflineExtractor from "../src/OfflineExtractor.js"
 import { chunkDocument, groundEvidence } from "../src/Pipeline.js"
 import * as Rdf from "../src/Rdf.js"
 import { defaultShapesPath } from "../src/Shacl.js"
-import { makeEngine } from "../src/internal/shacl.js"
-import { compileShapes } from "../src/internal/shaclCompiled.js"
+import { makeEngine } from "../src/internal/shacl/validate.js"
+import { compileShapes } from "../src/internal/shacl/compiled.js"
 
 const papersDir = new URL("../../../testdata/papers/md/", import.meta.url).pathname
 const { blankNode, literal, namedNode, quad } = DataFactory

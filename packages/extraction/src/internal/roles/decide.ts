@@ -15,7 +15,7 @@
  *
  * @internal
  */
-import { findMetrics } from "../offlineClaims.js"
+import { findMetrics } from "../offline/claims.js"
 import type { InlineHeadingKind } from "./features.js"
 
 /** What a section of a paper holds, as far as claims go. */

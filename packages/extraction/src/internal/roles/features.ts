@@ -13,7 +13,7 @@
  *
  * @internal
  */
-import { findMetrics, findValues, scoreClaim } from "../offlineClaims.js"
+import { findMetrics, findValues, scoreClaim } from "../offline/claims.js"
 
 /** The rhetorical roles, in the order of the model's outputs. */
 export const roles = ["background", "objective", "method", "result", "other"] as const
@@ -250,7 +250,7 @@ export const denseOf = (r: Reading, position: Position | undefined): Array<numbe
   const values = findValues(normalised)
   const metrics = findMetrics(normalised)
   out.push(values.some((v) => v.hasUnit) ? 1 : 0, metrics.length > 0 ? 1 : 0, metrics.length > 0 && values.length > 0 ? 1 : 0)
-  // the extractor's hand-written result-cue score (`offlineClaims.scoreClaim`), in steps
+  // the extractor's hand-written result-cue score (`offline/claims.scoreClaim`), in steps
   const cues = scoreClaim(normalised).score
   out.push(cues >= 1 ? 1 : 0, cues >= 2 ? 1 : 0, cues >= 3 ? 1 : 0, cues >= 4 ? 1 : 0)
   let words = 0

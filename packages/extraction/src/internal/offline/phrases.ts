@@ -27,9 +27,9 @@ import {
   taskHeads,
   unitPattern,
   verbLikeNouns
-} from "./offlineLexicon.js"
-import { normalizeLabel, overlapsAny, singular, type Span } from "./offlineText.js"
-import { contextType } from "./offlineTypes.js"
+} from "./lexicon.js"
+import { normalizeLabel, overlapsAny, singular, type Span } from "./text.js"
+import { contextType } from "./types.js"
 
 /** A word: one token, or several tokens joined by `-` or `/` without spaces. */
 export interface Word {
@@ -260,7 +260,7 @@ export const phraseType = (
  * The ontology type of a phrase and whether its words decide it (`strong`: a
  * cue, a metric name, a head that names the kind), or only guess it (an
  * acronym or a capitalised name of no known head, `CIFAR-10`, `SliceNet`:
- * then the mention's context decides, `offlineTypes.contextType`).
+ * then the mention's context decides, `offline/types.contextType`).
  */
 export const phraseTyping = (
   words: ReadonlyArray<Word>,
@@ -416,7 +416,7 @@ const isName = (words: ReadonlyArray<Word>): boolean => {
   )
 }
 
-/** A weakly typed mention takes the type its context in the sentence gives (`offlineTypes.contextType`). */
+/** A weakly typed mention takes the type its context in the sentence gives (`offline/types.contextType`). */
 const typedByContext = (words: ReadonlyArray<Word>, mentions: ReadonlyArray<Mention>): Array<Mention> => {
   const heads = new Map<number, Word>()
   for (const m of mentions) heads.set(m.first, words[m.last]!)

@@ -14,8 +14,8 @@
  * @internal
  */
 import type { Finding, FindingDirection } from "@kg/core/Domain"
-import { metricNames } from "./offlineLexicon.js"
-import { cleanSentence } from "./offlineText.js"
+import { metricNames } from "./lexicon.js"
+import { cleanSentence } from "./text.js"
 
 // ---------------------------------------------------------------------------
 // Paper context

@@ -13,8 +13,8 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Dirent, Stats } from "node:fs"
 import * as fs from "node:fs/promises"
-import type { DocumentFormat, SkipKind } from "./ingestText.js"
-import { formatOfPath, SUPPORTED_EXTENSIONS } from "./ingestText.js"
+import type { DocumentFormat, SkipKind } from "./text.js"
+import { formatOfPath, SUPPORTED_EXTENSIONS } from "./text.js"
 
 /** One thing the walk found. @internal */
 export type WalkEntry =

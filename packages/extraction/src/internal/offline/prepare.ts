@@ -1,5 +1,5 @@
 /**
- * What the offline worker thread computes for a `paper` request (`offlineWorker.ts`), as a plain function of an
+ * What the offline worker thread computes for a `paper` request (`extractorWorker.ts`), as a plain function of an
  * `NlpService` so that it can also run in the calling thread (benchmarks, tests): the document's chunks as
  * `Pipeline.chunkDocument` makes them (pages never split), every chunk's extraction (`OfflineExtractor.extract`) and
  * the paper record (`PaperRecordOffline.paperRecord`). What the extractor throws comes back as `String(error)`, per
@@ -9,11 +9,11 @@
  */
 import type { PaperId } from "@kg/core/Domain"
 import type * as NlpService from "@kg/core/NlpService"
-import * as ChunkSentences from "../ChunkSentences.js"
-import * as OfflineExtractor from "../OfflineExtractor.js"
-import * as PaperRecordOffline from "../PaperRecordOffline.js"
-import { chunkInWindows, recordText } from "./chunkWindows.js"
-import { headingBefore, headingsOf } from "./offlineSections.js"
+import * as ChunkSentences from "../../ChunkSentences.js"
+import * as OfflineExtractor from "../../OfflineExtractor.js"
+import * as PaperRecordOffline from "../../PaperRecordOffline.js"
+import { chunkInWindows, recordText } from "../ingest/chunkWindows.js"
+import { headingBefore, headingsOf } from "./sections.js"
 
 type Nlp = NlpService.NlpService["Type"]
 

@@ -11,7 +11,7 @@ import type { Embeddings } from "@kg/core/Embeddings"
 import { EmbeddingError } from "@kg/core/Embeddings"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { defaultTokenize, l2NormalizeInPlace } from "./embeddings-text.js"
+import { defaultTokenize, l2NormalizeInPlace } from "./text.js"
 
 const fnv1a = (text: string, seed: number): number => {
   let h = seed

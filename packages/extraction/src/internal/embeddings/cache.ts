@@ -39,8 +39,8 @@
  */
 import { closeSync, openSync, readSync } from "node:fs"
 import { endianness } from "node:os"
-import { commonDirection } from "./embeddings-text.js"
-import type { WordTable } from "./embeddings-wink.js"
+import { commonDirection } from "./text.js"
+import type { WordTable } from "./wink.js"
 
 /**
  * How the matrix is stored.

@@ -14,8 +14,8 @@ import {
   resultCues,
   roadmapCue,
   unitPattern
-} from "./offlineLexicon.js"
-import { cleanSentence, headingLine, memoByText, textCounts } from "./offlineText.js"
+} from "./lexicon.js"
+import { cleanSentence, headingLine, memoByText, textCounts } from "./text.js"
 
 /** Why a sentence is not a claim, or `undefined` when it may be one. */
 export const skipReason = (sentence: string): string | undefined => skipMemo(sentence)

@@ -1,5 +1,5 @@
 /**
- * The worker thread of `Extractor.layerOfflineThreaded`: starts `offlineWorker.js` beside this module (the compiled
+ * The worker thread of `Extractor.layerOfflineThreaded`: starts `extractorWorker.js` beside this module (the compiled
  * package, or the CLI bundle), sends it requests and matches the answers by id. `start` returns null when there is
  * no compiled worker to run (sources run through a TypeScript loader) or it cannot be started; a worker that dies
  * fails its pending and later calls as `broken`, and the extractor does that work in the calling thread.
@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
-import type { WorkerRequest, WorkerResponse } from "./offlineWorker.js"
+import type { WorkerRequest, WorkerResponse } from "./extractorWorker.js"
 
 /** Why a call failed: the extractor threw (`broken` false), or the worker is gone (`broken` true). */
 export interface CallFailure {
@@ -28,7 +28,7 @@ export interface OfflineThread {
 }
 
 export const start = (): OfflineThread | null => {
-  const url = new URL("./offlineWorker.js", import.meta.url)
+  const url = new URL("./extractorWorker.js", import.meta.url)
   if (url.protocol !== "file:" || !fs.existsSync(fileURLToPath(url))) return null
   let worker: Worker
   try {

@@ -8,8 +8,8 @@
 import type * as RDF from "@rdfjs/types"
 import { Store } from "n3"
 import SHACLValidator from "rdf-validate-shacl"
-import { RDF_NS, RDFS_NS, SH_NS } from "./rdfVocabulary.js"
-import { compileShapes, termString } from "./shaclCompiled.js"
+import { RDF_NS, RDFS_NS, SH_NS } from "../rdf/vocabulary.js"
+import { compileShapes, termString } from "./compiled.js"
 
 /** One SHACL validation result as plain data. @internal */
 export interface RawViolation {
@@ -25,7 +25,7 @@ export interface RawViolation {
 /** A validator over one shapes graph. @internal */
 export interface ShaclEngine {
   readonly shapeCount: number
-  /** Whether the shapes were compiled (see `shaclCompiled.ts`), or why not. */
+  /** Whether the shapes were compiled (see `compiled.ts`), or why not. */
   readonly compiled: true | string
   /** Validate a data graph. Throws what rdf-validate-shacl throws (broken shapes). */
   readonly validate: (quads: ReadonlyArray<RDF.Quad>) => Promise<ReadonlyArray<RawViolation>>

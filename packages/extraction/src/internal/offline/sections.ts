@@ -5,8 +5,8 @@
  *
  * @internal
  */
-import { inlineSectionHeadings } from "./offlineSentences.js"
-import { claimSection, type ClaimSection } from "./roles/decide.js"
+import { inlineSectionHeadings } from "./sentences.js"
+import { claimSection, type ClaimSection } from "../roles/decide.js"
 
 /** What a section of a paper is about, from its heading. */
 export type SectionKind = "title" | "abstract" | "introduction" | "methods" | "results" | "conclusion" | "back" | "other"

@@ -25,8 +25,8 @@
 import type * as RDF from "@rdfjs/types"
 import { fromRdf } from "rdf-literal"
 import { validateTerm } from "rdf-validate-datatype"
-import { RDF_NS, RDFS_NS, SH_NS } from "./rdfVocabulary.js"
-import type { RawViolation } from "./shacl.js"
+import { RDF_NS, RDFS_NS, SH_NS } from "../rdf/vocabulary.js"
+import type { RawViolation } from "./validate.js"
 
 const RDF_TYPE = `${RDF_NS}type`
 const RDF_FIRST = `${RDF_NS}first`

@@ -6,8 +6,8 @@
  * @internal
  */
 import type { EntityId } from "@kg/core/Domain"
-import { type ChunkGraphInput, chunkIri, claimIri, paperIri, relationIri, sourceIri } from "../Rdf.js"
-import { vocabIri } from "./rdfVocabulary.js"
+import { type ChunkGraphInput, chunkIri, claimIri, paperIri, relationIri, sourceIri } from "../../Rdf.js"
+import { vocabIri } from "../rdf/vocabulary.js"
 
 /** What a violation is about. @internal */
 export interface ViolationRef {

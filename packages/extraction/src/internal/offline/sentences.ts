@@ -6,7 +6,7 @@
  * @internal
  */
 import type { Sentence, Token } from "@kg/core/NlpService"
-import { headingLine } from "./offlineText.js"
+import { headingLine } from "./text.js"
 
 /**
  * An inline section marker left by some conversions (SciREX: section, subsection, subsubsection, paragraph,

@@ -18,8 +18,8 @@
  *
  * @internal
  */
-import { datasetHeads, metricNames, type OfflineEntityType, taskHeads } from "./offlineLexicon.js"
-import type { Word } from "./offlinePhrases.js"
+import { datasetHeads, metricNames, type OfflineEntityType, taskHeads } from "./lexicon.js"
+import type { Word } from "./phrases.js"
 
 const set = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/))
 

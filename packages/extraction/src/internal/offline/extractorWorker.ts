@@ -3,7 +3,7 @@
  * offline extraction (wink parses and rules), computed here while the main thread resolves entities, validates and
  * writes. A `paper` request chunks a document as `Pipeline.chunkDocument` does (pages never split), extracts every
  * chunk (`OfflineExtractor.extract`) and builds its record (`PaperRecordOffline.paperRecord`), parsing each window of
- * the document once (`offlinePrepare.preparePaper`); `chunk` and `record`
+ * the document once (`offline/prepare.preparePaper`); `chunk` and `record`
  * requests do one of these. Requests are answered in the order they arrive; what the extractor throws comes back as
  * `String(error)`, per chunk.
  *
@@ -12,8 +12,8 @@
 import { parentPort } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import * as NlpService from "@kg/core/NlpService"
-import * as OfflineExtractor from "../OfflineExtractor.js"
-import { attempt, preparePaper, record } from "./offlinePrepare.js"
+import * as OfflineExtractor from "../../OfflineExtractor.js"
+import { attempt, preparePaper, record } from "./prepare.js"
 
 /** A request to the worker. */
 export type WorkerRequest =
@@ -35,7 +35,7 @@ export type WorkerRequest =
     readonly config: NlpService.ChunkConfig
   }
 
-export type { Outcome, Piece, PreparedPaper } from "./offlinePrepare.js"
+export type { Outcome, Piece, PreparedPaper } from "./prepare.js"
 
 /** Its answer: the result, or the message of what the extractor threw. */
 export type WorkerResponse =

@@ -2,7 +2,7 @@
  * Word lists of the offline extractor: type cues for entity heads, evaluative
  * adjectives, generic heads, claim cues (results, hedges, future work),
  * metric names and units. Written by hand, general across disciplines; the
- * only list learnt from data is `offlineRarelyMarked.ts`.
+ * only list learnt from data is `rarelyMarked.ts`.
  *
  * @internal
  */

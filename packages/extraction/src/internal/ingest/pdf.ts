@@ -9,11 +9,11 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { extractText, getDocumentProxy } from "unpdf"
-import { splitAuthors } from "./ingestMarkdown.js"
+import { splitAuthors } from "./markdown.js"
 import { copyrightYear, findArxivStamp, findDoi, findVenue } from "./paperIdentity.js"
 import { looksLikePersonName, type PlacedItem, readFrontPage, repairSmallCaps } from "./pdfFrontPage.js"
-import type { SkipInfo } from "./ingestText.js"
-import { normalizeText } from "./ingestText.js"
+import type { SkipInfo } from "./text.js"
+import { normalizeText } from "./text.js"
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>
 

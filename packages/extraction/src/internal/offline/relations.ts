@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import type { Mention, Word } from "./offlinePhrases.js"
+import type { Mention, Word } from "./phrases.js"
 
 /** A relation between two mentions, by mention index. */
 export interface MentionRelation {

@@ -11,7 +11,7 @@
  * @since 0.1.0
  * @internal
  */
-import { backoffDelay, isTransientStatus, parseRetryAfter } from "./retry.js"
+import { backoffDelay, isTransientStatus, parseRetryAfter } from "../providers/retry.js"
 import { EmbeddingError } from "@kg/core/Embeddings"
 import type { Embeddings } from "@kg/core/Embeddings"
 import { redactText, redactUrl } from "@kg/core/Redact"
@@ -24,7 +24,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { l2NormalizeInPlace } from "./embeddings-text.js"
+import { l2NormalizeInPlace } from "./text.js"
 
 /**
  * Options of the OpenAI-compatible client.
@@ -83,7 +83,7 @@ const snippet = (text: string): string => {
 
 /**
  * Runs `attempt` up to `1 + maxRetries` times while it fails with a retryable
- * error, sleeping as the LLM providers do (`internal/retry.ts`: full jitter
+ * error, sleeping as the LLM providers do (`internal/providers/retry.ts`: full jitter
  * over `min(max, base * 2^n)`, or the server's `retry-after` when it is sane).
  *
  * @since 0.1.0

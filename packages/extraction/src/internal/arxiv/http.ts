@@ -13,7 +13,7 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
-import { backoffDelay, isTransientStatus, parseRetryAfter } from "./retry.js"
+import { backoffDelay, isTransientStatus, parseRetryAfter } from "../providers/retry.js"
 
 /** How the client spaces and retries requests. */
 export interface PolitePolicy {

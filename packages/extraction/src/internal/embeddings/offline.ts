@@ -17,9 +17,9 @@ import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { homedir } from "node:os"
 import * as path from "node:path"
-import { type CacheEncoding, CacheFormatError, decodeCache, encodeCache, type WordVectors } from "./embeddings-cache.js"
-import { defaultTokenize, l2NormalizeInPlace, lookupParts, rankWeighter } from "./embeddings-text.js"
-import { parseWinkJson, WinkFormatError } from "./embeddings-wink.js"
+import { type CacheEncoding, CacheFormatError, decodeCache, encodeCache, type WordVectors } from "./cache.js"
+import { defaultTokenize, l2NormalizeInPlace, lookupParts, rankWeighter } from "./text.js"
+import { parseWinkJson, WinkFormatError } from "./wink.js"
 
 /**
  * The model name reported by the offline service.
