@@ -28,7 +28,7 @@ import * as Epistemics from "./Epistemics.js"
 import { contentStems, words } from "./internal/claims/identityText.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
-import { contradictingByPaper, type JudgedEvidence, verify as verifyEvidence } from "./internal/claims/verify.js"
+import { contradictingByPaper, countsAsSupport, type JudgedEvidence, onceEach, verify as verifyEvidence } from "./internal/claims/verify.js"
 import { Nli } from "./Nli.js"
 
 // ---------------------------------------------------------------------------
@@ -613,8 +613,12 @@ const evidenceView = (e: JudgedEvidence, status: EpistemicStatus | null): Judged
  * Verify a statement that need not be stored (a user's hypothesis): the
  * stored claims and chunk sentences about the same specific subject (at or
  * above the relevance floor, `ClaimIdentity.defaultThresholds.sameSubject`),
- * each judged against it by the `Nli` in context. Fails with `NotFoundError`
- * (`what: "evidence"`) when nothing in the store speaks to it.
+ * each judged against it by the `Nli` in context. `supported` needs evidence
+ * that says the same thing (`countsAsSupport` in `internal/claims/verify.ts`:
+ * for the offline judge, most of the statement's words), `contradicted` a
+ * paper that contradicts it (`contradictingByPaper`); other evidence about it
+ * is listed as deciding neither way, and alone gives `unclear`. Fails with
+ * `NotFoundError` (`what: "evidence"`) when nothing in the store speaks to it.
  *
  * @since 0.1.0
  * @category questions
@@ -629,7 +633,9 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
   const against = new Set(papersAgainst.map((p) => p.paperId))
   const contradicting = papersAgainst.flatMap((p) => p.against)
   const shown = new Set(contradicting.map((e) => `${e.chunkId}\u0000${e.text}`))
-  const supporting = evidence.filter((e) => e.verdict === "support")
+  // support that says (most of) the same thing; the judge's other `support`s (related, not opposed) are shown as
+  // evidence about the statement that decides neither way
+  const supporting = evidence.filter(countsAsSupport)
   const supportPapers = new Set(supporting.map((e) => e.paperId))
   const verdict = against.size > 0 && supportPapers.size > 0
     ? "contested"
@@ -641,9 +647,9 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
   return {
     resolution: hypothesisResolution(statement, evidence),
     verdict,
-    supporting: supporting.map(view),
-    contradicting: contradicting.map(view),
-    neutral: evidence.filter((e) => e.verdict !== "support" && !shown.has(`${e.chunkId}\u0000${e.text}`)).map(view)
+    supporting: onceEach(supporting).map(view),
+    contradicting: onceEach(contradicting).map(view),
+    neutral: onceEach(evidence.filter((e) => !countsAsSupport(e) && !shown.has(`${e.chunkId}\u0000${e.text}`))).map(view)
   } satisfies Verification
 })
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, restrictedElsewhere } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, type JudgedEvidence, onceEach, restrictedElsewhere } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -136,5 +136,46 @@ describe("hypothesis judging with negation and scope", () => {
     expect(restrictedElsewhere(ONLY_LONG, "The attention mechanism improves accuracy on long sentences")).toBe(false)
     expect(restrictedElsewhere(ONLY_LONG, "The attention mechanism improves accuracy")).toBe(false)
     expect(restrictedElsewhere("The attention mechanism improves accuracy on long sentences.", "It improves accuracy on short sentences")).toBe(false)
+  })
+
+  it.effect("a related sentence the offline judge only fails to oppose is shown, but supports nothing: 'unclear'", () =>
+    Effect.gen(function*() {
+      // the learned judge scores contradiction only: its `support` for a related sentence says little (on SciFact's
+      // development half, half of its `supported` verdicts had no supporting abstract behind them)
+      const TOPICAL = "Transformer networks still require a large number of parameters to achieve state-of-the-art performance."
+      const SAME = "On WMT 2014 English-German, the Transformer reaches a higher BLEU score than ConvS2S."
+      yield* write([{ id: "weighted", claims: [{ text: TOPICAL }] }])
+      yield* ClaimLinker.linkAll()
+      const h = "The Transformer achieves a better BLEU score than ConvS2S on WMT 2014 English-German"
+      const v = yield* GraphQueries.verifyStatement(h)
+      const shown = v.neutral.find((e) => e.quote === TOPICAL)
+      expect(shown?.verdict).toBe("support")
+      expect(quotes(v.supporting)).not.toContain(TOPICAL)
+      expect(v.verdict).toBe("unclear")
+      // a sentence that states it does support
+      yield* write([{ id: "transformer", claims: [{ text: SAME }] }])
+      yield* ClaimLinker.linkAll()
+      const again = yield* GraphQueries.verifyStatement(h)
+      expect(quotes(again.supporting)).toEqual([SAME])
+      expect(again.verdict).toBe("supported")
+    }).pipe(Effect.provide(testLayer)))
+
+  it("shows each sentence of a paper once: overlapping chunks and a stored claim that is also its chunk's sentence", () => {
+    const e = (kind: "claim" | "sentence", paperId: string, text: string, chunkId: string, relevance: number): JudgedEvidence => ({
+      kind, claimId: kind === "claim" ? `c-${text}` : null, text, paperId, title: paperId, year: null, retracted: false, chunkId,
+      page: 1, quote: text, relevance, coverage: 0.5, context: false, verdict: "neutral", confidence: 0.5, signals: {}
+    })
+    const list = [
+      e("sentence", "p", "A", "k1", 0.9),
+      e("sentence", "p", "A", "k2", 0.9), // the same sentence in the next, overlapping chunk
+      e("sentence", "q", "A", "k3", 0.8), // another paper's: kept
+      e("claim", "p", "A", "k1", 0.7), // the stored claim: replaces the sentence, at its place
+      e("sentence", "p", "B", "k1", 0.6)
+    ]
+    expect(onceEach(list).map((x) => [x.kind, x.paperId, x.text, x.chunkId])).toEqual([
+      ["claim", "p", "A", "k1"],
+      ["sentence", "q", "A", "k3"],
+      ["sentence", "p", "B", "k1"]
+    ])
   })
 })

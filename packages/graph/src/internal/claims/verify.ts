@@ -603,3 +603,42 @@ export const contradictingByPaper = (
   const out = learned ? byLearnedRule(judged, rule) : byVerdicts(evidence, options.minConfidence ?? MIN_CONTRADICTION_CONFIDENCE)
   return out.sort((a, b) => b.strength - a.strength || (a.paperId < b.paperId ? -1 : 1))
 }
+
+/**
+ * The share of a statement's content words that a sentence judged `support` by the learned judge must contain
+ * to count as support. That judge scores contradiction only: its `support` means "related, and nothing in it
+ * reads as the opposite", which on SciFact's development half was true of a gold supporting abstract for only half
+ * of the hypotheses it called supported (107 of 213; 48 of 130 hypotheses the corpus does not speak to were called
+ * supported). A sentence that states most of the statement's words is another matter: at 0.6, 34 of 43 (79 %),
+ * and none of the hypotheses without evidence (`scripts/eval-verdicts.ts`, docs/benchmarks.md).
+ */
+export const SUPPORT_COVERAGE = 0.6
+
+/**
+ * Whether a judged piece of evidence counts as support for the statement's verdict: judged `support`, the
+ * statement's own evidence (not a context sentence of a relevant paper), and, for the learned judge (whose verdicts
+ * carry `pContradict`), stating at least {@link SUPPORT_COVERAGE} of the statement's content words. An LLM judge's
+ * `support` is its own reading of entailment and counts as given.
+ */
+export const countsAsSupport = (e: JudgedEvidence): boolean =>
+  e.verdict === "support" && !e.context && (pOf(e) === undefined || e.coverage >= SUPPORT_COVERAGE)
+
+/**
+ * Each sentence of a paper once (two overlapping chunks hold the same sentence, and a stored claim is also a
+ * sentence of its chunk), at its first place in the list; the stored claim is the one kept (it has a status).
+ */
+export const onceEach = (list: ReadonlyArray<JudgedEvidence>): ReadonlyArray<JudgedEvidence> => {
+  const kept: Array<JudgedEvidence> = []
+  const at = new Map<string, number>()
+  for (const e of list) {
+    const key = `${e.paperId}\u0000${e.text}`
+    const i = at.get(key)
+    if (i === undefined) {
+      at.set(key, kept.length)
+      kept.push(e)
+    } else if (kept[i]!.kind !== "claim" && e.kind === "claim") {
+      kept[i] = e
+    }
+  }
+  return kept
+}
