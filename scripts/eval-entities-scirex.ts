@@ -254,7 +254,11 @@ const typeAccuracy = (e2e: EndToEnd, subset: ReadonlyArray<ScirexPaper>) => {
  * paper that names it resolves to the same kg entity. Two SciREX entities that resolve to one kg entity in some
  * papers are a cross-paper over-merge (CIFAR-10 and CIFAR-100 as one).
  */
-const crossPaper = (resolveIn: (paper: string, form: string) => string | undefined, subset: ReadonlyArray<ScirexPaper>) => {
+const crossPaper = (
+  resolveIn: (paper: string, form: string) => string | undefined,
+  subset: ReadonlyArray<ScirexPaper>,
+  labelOf: (id: string) => string = (id) => id.replace(/^.*\/entity\//u, "")
+) => {
   const idsOf = new Map<string, Map<string, string>>()
   for (const p of subset) {
     for (const e of p.gold.salient_entities) {
@@ -279,7 +283,9 @@ const crossPaper = (resolveIn: (paper: string, form: string) => string | undefin
     entitiesInTwoOrMorePapers: shared.length,
     consistent: consistent.length,
     consistentRate: shared.length === 0 ? 0 : Math.round((consistent.length / shared.length) * 1000) / 1000,
-    inconsistent: shared.filter(([, byPaper]) => new Set(byPaper.values()).size > 1).map(([e, byPaper]) => `${e}: ${new Set(byPaper.values()).size} entities`),
+    inconsistent: shared.filter(([, byPaper]) => new Set(byPaper.values()).size > 1).map(([e, byPaper]) =>
+      `${e}: ${new Set(byPaper.values()).size} entities (${[...new Set(byPaper.values())].map((id) => `${labelOf(id)} x${[...byPaper.values()].filter((x) => x === id).length}`).join(" | ")})`
+    ),
     overMerged: merged.map(([id, es]) => `${[...es].sort().join(" + ")} -> ${id.replace(/^.*\/entity\//u, "")}`)
   }
 }
@@ -363,7 +369,7 @@ const main = Effect.gen(function*() {
     out["endToEndOnlyInPaper"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (g, f) => e2e.onlyInPaper.get(g)?.get(f), 0))]))
     out["endToEndGlobal"] = Object.fromEntries(VIEWS.map((v) => [v, brief(EntityEval.score(gold[v], (_g, f) => e2e.global.get(EntityCache.keyOf(f)), 0))]))
     out["types"] = typeAccuracy(e2e, papers)
-    out["endToEndAcrossPapers"] = crossPaper((g, f) => e2e.inPaper.get(g)?.get(f), papers)
+    out["endToEndAcrossPapers"] = crossPaper((g, f) => e2e.inPaper.get(g)?.get(f), papers, (id) => label(e2e, id))
     if (keepDb === undefined) fs.rmSync(path.dirname(db), { recursive: true, force: true })
   }
   if (asJson) console.log(JSON.stringify(out))
