@@ -13,7 +13,7 @@ import * as os from "node:os"
 import { fileURLToPath } from "node:url"
 import type { IngestEvent, IngestSkip, SourceDocument } from "../src/Ingest.js"
 import { discover, ingest, readDocument } from "../src/Ingest.js"
-import { buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingest/pdf.js"
+import { bridgePages, buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingest/pdf.js"
 import { firstInvalidUtf8, normalizeText } from "../src/internal/ingest/text.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
@@ -556,6 +556,37 @@ describe("ingest internals", () => {
     // a number that starts a line of body text is no footnote ("2D convolution", "10 layers", a year)
     const body = "we use\n2D convolutions with\n10 layers since\n2018 and"
     expect(normalizePages([body])[0]).toBe(body)
+  })
+
+  it("bridgePages gives a sentence that runs onto the next page whole to the page it starts on", () => {
+    const vocabulary = buildVocabulary(["the corpus contains tokens", "a long-form summary"])
+    // the issue's PDF: a finding split by the page break became two fragments
+    expect(bridgePages([
+      "We present our results in Table 3. Overall, we observe\nthat across all settings, FINE annotations have lower",
+      "standard deviation (and thus higher agreement) than\nCOARSE annotations (7.8 vs 14.0). Next, we ask why."
+    ], vocabulary)).toEqual([
+      "We present our results in Table 3. Overall, we observe\nthat across all settings, FINE annotations have lower standard deviation (and thus higher agreement) than COARSE annotations (7.8 vs 14.0).",
+      "Next, we ask why."
+    ])
+    // a word hyphenated across the break, joined as across a line
+    expect(bridgePages(["The resulting pretraining cor-", "pus contains 16.4B tokens.\nMore text."], vocabulary))
+      .toEqual(["The resulting pretraining corpus contains 16.4B tokens.", "More text."])
+    expect(bridgePages(["we evaluate each long-", "form summary twice. Then"], vocabulary)).toEqual(["we evaluate each long-form summary twice.", "Then"])
+    // near misses: left as they are
+    for (
+      const pages of [
+        ["The page ends with a sentence.", "lower-case text on the next page."], // no sentence runs on
+        ["body text of the column\n20 Used to determine PDF page number", "own papers; for example, this."], // a footnote ends the page
+        ["The format is described at https://\ngithub.com/allenai/s2orc", "canonical metadata values. We break ties."], // an address
+        ["annotators were shown a", "0.2 0.4 0.6\nFraction of units\nthe source. Then"], // a figure opens the next page
+        ["annotators were shown a", "Table 7: agreement. More."], // a capital: a caption or a heading
+        ["annotators were shown a", "summary and its source\n\nwithout any end"], // no sentence end in its paragraph
+        ["we compare to 2", "more systems. Then"] // a number ends the page (a table cell, a page number)
+      ]
+    ) expect(bridgePages(pages, vocabulary), pages[0]).toEqual(pages)
+    // the continuation is bounded (a sentence, not a page)
+    const long = `${"word ".repeat(200)}end.`
+    expect(bridgePages(["it runs on", long], vocabulary)).toEqual(["it runs on", long])
   })
 
   it("composeAccents turns pdf.js spacing accents into letters", () => {

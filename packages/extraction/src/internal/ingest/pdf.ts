@@ -160,7 +160,52 @@ const finish = (prepared: string, vocabulary: Vocabulary): string =>
 export const normalizePages = (rawPages: ReadonlyArray<string>): ReadonlyArray<string> => {
   const prepared = stripPageNumbers(rawPages.map(prepare))
   const vocabulary = buildVocabulary(prepared)
-  return prepared.map((p) => finish(p, vocabulary))
+  return bridgePages(prepared.map((p) => finish(p, vocabulary)), vocabulary)
+}
+
+/** The longest continuation moved back to the page a sentence starts on (one sentence, in characters). */
+const MAX_CONTINUATION = 600
+
+/**
+ * A sentence that runs from the foot of one page onto the next is given whole to the page it starts on: where a page
+ * ends inside a sentence (no end punctuation; its last line body text, not a footnote or a web address) and the
+ * next page opens with its continuation (a lower-case word: "... FINE annotations have lower" / "standard deviation
+ * ... ratings)."; or a word hyphenated across the break, "cor-" / "pus contains ..."), the continuation up to the end
+ * of its sentence (within its paragraph, at most {@link MAX_CONTINUATION} characters) moves to the end of the first
+ * page. Chunks never cross a page, so without this both halves were read as sentences of their own: a finding lost,
+ * and two fragments. A next page that opens with anything else (a figure's or a table's text, which pdf.js often puts
+ * first, a heading, a capital) is left as it is: the continuation is somewhere on it, but not known where.
+ *
+ * @internal
+ */
+export const bridgePages = (pages: ReadonlyArray<string>, vocabulary: Vocabulary): ReadonlyArray<string> => {
+  const out = [...pages]
+  for (let i = 0; i + 1 < out.length; i++) {
+    const head = out[i]!.trimEnd()
+    const next = out[i + 1]!.trimStart()
+    if (head === "" || next === "") continue
+    const lastLine = head.slice(head.lastIndexOf("\n") + 1).trim()
+    // a footnote ("20 Used to determine ..."), or a page ending in an address or a number
+    if (/^\d{1,3}\s/u.test(lastLine) || /(?:https?:\/\/|www\.)\S*$|\S*[/@]\S*$|[.:;!?"”’)\]\d]$/u.test(head)) continue
+    const hyphen = /(\p{L}+)-$/u.exec(head)
+    if (hyphen === null && !/[\p{L},]$/u.test(head)) continue
+    if (!/^\p{Ll}/u.test(next)) continue
+    // the continuation: up to the end of its sentence, inside its paragraph
+    const paragraph = next.split(/\n\s*\n/u, 1)[0]!
+    const end = /[.!?]["”’)\]]*(?=\s|$)/u.exec(paragraph.slice(0, MAX_CONTINUATION))
+    if (end === null) continue
+    const piece = paragraph.slice(0, end.index + end[0].length)
+    const rest = next.slice(piece.length).trimStart()
+    if (hyphen !== null) {
+      // the word split by the break, as `dehyphenate` joins one split across lines
+      const joined = dehyphenate(`${hyphen[1]}-\n${piece}`, vocabulary)
+      out[i] = head.slice(0, hyphen.index) + joined
+    } else {
+      out[i] = `${head} ${piece.replace(/\s*\n\s*/gu, " ")}`.replace(/ +/gu, " ")
+    }
+    out[i + 1] = rest
+  }
+  return out
 }
 
 /**
