@@ -8,7 +8,8 @@
  * `supported` verdict is *grounded* when a gold supporting abstract is among the papers it shows as supporting. The
  * figures that matter for trust: the share of `supported` verdicts that are grounded (precision), the share of
  * supported claims that get a grounded `supported` (recall), and `supported` given to claims the corpus contradicts
- * or does not speak to.
+ * or does not speak to; and the same for `contradicted` (a gold contradicting abstract among the papers shown as
+ * contradicting).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-verdicts.ts [--split dev|heldout] [--dir DIR] [--json] [--verbose]
  *
@@ -53,7 +54,16 @@ type Label = "SUPPORT" | "CONTRADICT" | "NEI"
 type Verdict = GraphQueries.Verification["verdict"] | "nothing"
 
 const ask = Effect.gen(function*() {
-  const rows: Array<{ id: number; claim: string; label: Label; verdict: Verdict; grounded: boolean; support: Array<string> }> = []
+  const rows: Array<{
+    id: number
+    claim: string
+    label: Label
+    verdict: Verdict
+    grounded: boolean
+    groundedAgainst: boolean
+    support: Array<string>
+    against: Array<string>
+  }> = []
   for (const c of claims) {
     const labels = Object.entries(c.evidence).map(([d, sets]) => [docPaper(d), new Set(sets.map((s) => s.label))] as const)
     const contra = labels.filter(([, l]) => l.has("CONTRADICT")).map(([d]) => d)
@@ -64,13 +74,16 @@ const ask = Effect.gen(function*() {
       Effect.catchTag("NotFoundError", () => Effect.succeed(null))
     )
     const supportingPapers = [...new Set((v?.supporting ?? []).map((e) => e.paperId))]
+    const contradictingPapers = [...new Set((v?.contradicting ?? []).map((e) => e.paperId))]
     rows.push({
       id: c.id,
       claim: c.claim,
       label,
       verdict: v === null ? "nothing" : v.verdict,
       grounded: supportingPapers.some((p) => support.includes(p)),
-      support: (v?.supporting ?? []).slice(0, 3).map((e) => `${e.paperId} (${e.relevance}, ${e.confidence}): ${e.text.slice(0, 160)}`)
+      groundedAgainst: contradictingPapers.some((p) => contra.includes(p)),
+      support: (v?.supporting ?? []).slice(0, 3).map((e) => `${e.paperId} (${e.relevance}, ${e.confidence}): ${e.text.slice(0, 160)}`),
+      against: (v?.contradicting ?? []).slice(0, 3).map((e) => `${e.paperId} (${e.relevance}, ${e.confidence}): ${e.text.slice(0, 160)}`)
     })
   }
   return rows
@@ -89,6 +102,10 @@ const program = Effect.gen(function*() {
   const supported = rows.filter((r) => r.verdict === "supported" || r.verdict === "contested")
   const groundedSupported = supported.filter((r) => r.label === "SUPPORT" && r.grounded)
   const supportClaims = rows.filter((r) => r.label === "SUPPORT")
+  const isAgainst = (v: Verdict) => v === "contradicted" || v === "contested"
+  const against = rows.filter((r) => isAgainst(r.verdict))
+  const groundedAgainst = against.filter((r) => r.label === "CONTRADICT" && r.groundedAgainst)
+  const contradictClaims = rows.filter((r) => r.label === "CONTRADICT")
   return {
     split,
     claims: rows.length,
@@ -105,7 +122,16 @@ const program = Effect.gen(function*() {
       rows.filter((r) => r.label === "NEI" && r.verdict === "supported").length,
       rows.filter((r) => r.label === "NEI").length
     ),
-    ungroundedSupported: verbose ? supported.filter((r) => !(r.label === "SUPPORT" && r.grounded)) : undefined
+    contradictedOrContested: against.length,
+    contradictedGroundedPct: pct(groundedAgainst.length, against.length),
+    contradictClaimsContradictedGroundedPct: pct(groundedAgainst.length, contradictClaims.length),
+    supportClaimsCalledContradictedPct: pct(supportClaims.filter((r) => isAgainst(r.verdict)).length, supportClaims.length),
+    neiClaimsCalledContradictedPct: pct(
+      rows.filter((r) => r.label === "NEI" && isAgainst(r.verdict)).length,
+      rows.filter((r) => r.label === "NEI").length
+    ),
+    ungroundedSupported: verbose ? supported.filter((r) => !(r.label === "SUPPORT" && r.grounded)) : undefined,
+    ungroundedContradicted: verbose ? against.filter((r) => !(r.label === "CONTRADICT" && r.groundedAgainst)) : undefined
   }
 })
 

@@ -28,7 +28,7 @@ import * as Epistemics from "./Epistemics.js"
 import { contentStems, words } from "./internal/claims/identityText.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
-import { contradictingByPaper, countsAsSupport, type JudgedEvidence, onceEach, verify as verifyEvidence } from "./internal/claims/verify.js"
+import { contradictingByPaper, countsAsSupport, decidesAgainst, type JudgedEvidence, onceEach, verify as verifyEvidence } from "./internal/claims/verify.js"
 import { Nli } from "./Nli.js"
 
 // ---------------------------------------------------------------------------
@@ -616,8 +616,10 @@ const evidenceView = (e: JudgedEvidence, status: EpistemicStatus | null): Judged
  * each judged against it by the `Nli` in context. `supported` needs evidence
  * that says the same thing (`countsAsSupport` in `internal/claims/verify.ts`:
  * for the offline judge, most of the statement's words), `contradicted` a
- * paper that contradicts it (`contradictingByPaper`); other evidence about it
- * is listed as deciding neither way, and alone gives `unclear`. Fails with
+ * paper that contradicts it (`contradictingByPaper`) with confidence
+ * (`decidesAgainst`: for the offline judge, a sentence about it that states a
+ * good part of it, or one the structured findings read as opposed); other
+ * evidence about it is listed as deciding neither way, and alone gives `unclear`. Fails with
  * `NotFoundError` (`what: "evidence"`) when nothing in the store speaks to it.
  *
  * @since 0.1.0
@@ -629,7 +631,8 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
   if (evidence.length === 0) return yield* new NotFoundError({ what: "evidence", query: statement, path: db.path })
   const statuses = yield* statusesOf(db, evidence.flatMap((e) => (e.claimId === null ? [] : [e.claimId])))
   const view = (e: JudgedEvidence) => evidenceView(e, e.claimId === null ? null : statuses.get(e.claimId) ?? null)
-  const papersAgainst = contradictingByPaper(evidence)
+  // the papers whose contradiction is confident enough for a verdict; the others' are shown as deciding neither way
+  const papersAgainst = contradictingByPaper(evidence).filter(decidesAgainst)
   const against = new Set(papersAgainst.map((p) => p.paperId))
   const contradicting = papersAgainst.flatMap((p) => p.against)
   const shown = new Set(contradicting.map((e) => `${e.chunkId}\u0000${e.text}`))

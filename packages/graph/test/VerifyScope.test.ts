@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, type JudgedEvidence, onceEach, restrictedElsewhere } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, restrictedElsewhere } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -177,5 +177,22 @@ describe("hypothesis judging with negation and scope", () => {
       ["sentence", "q", "A", "k3"],
       ["sentence", "p", "B", "k1"]
     ])
+  })
+
+  it("a paper's contradiction decides the verdict only when confident: about the statement and stating a good part of it, or read from the findings", () => {
+    const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
+      kind: "sentence", claimId: null, text: "t", paperId: "p", title: "p", year: null, retracted: false, chunkId: "k",
+      page: 1, quote: "t", relevance: 0.5, coverage: 0.5, context: false, verdict: "contradict", confidence: 0.6,
+      signals: { pContradict: 0.6 }, ...over
+    })
+    const paper = (e: JudgedEvidence) => ({ paperId: "p", strength: 0.3, against: [e] })
+    expect(decidesAgainst(paper(judged({})))).toBe(true)
+    // "The learning rate is reduced by a factor of 10 ..." against "Dropout reduces the error rate on MNIST"
+    expect(decidesAgainst(paper(judged({ relevance: 0.255, coverage: 0.4 })))).toBe(false)
+    expect(decidesAgainst(paper(judged({ relevance: 0.5, coverage: 0.25 })))).toBe(false)
+    // a structured finding rule (here: the clause about the hypothesis' dataset) counts whatever its coverage
+    expect(decidesAgainst(paper(judged({ relevance: 0.25, coverage: 0.2, signals: { pContradict: 0.9, findingRule: 6 } })))).toBe(true)
+    // an LLM judge's contradiction (no probability) counts as given
+    expect(decidesAgainst(paper(judged({ relevance: 0.25, coverage: 0.2, signals: {} })))).toBe(true)
   })
 })

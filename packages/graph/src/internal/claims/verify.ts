@@ -642,3 +642,25 @@ export const onceEach = (list: ReadonlyArray<JudgedEvidence>): ReadonlyArray<Jud
   }
   return kept
 }
+
+/** The coverage of the statement's words a contradiction by the learned judge needs to decide a verdict. */
+export const CONTRADICTION_COVERAGE = 0.4
+/** ... and its relevance (subject overlap). */
+export const CONTRADICTION_RELEVANCE = 0.3
+
+/**
+ * Whether a paper's contradiction (from {@link contradictingByPaper}) decides a hypothesis' verdict. The paper rule
+ * finds a contradicting abstract for a claim SciFact says is contradicted as often as it can (counterevidence ranks
+ * papers that may challenge a statement), but only 39 of the 83 hypotheses of SciFact's development half it found a
+ * contradiction for are contradicted by a gold abstract. A verdict needs more: a sentence the structured findings
+ * read as opposed (`findingRule`: scope, negation, direction, effect size), or one that is about the statement (its
+ * relevance at least {@link CONTRADICTION_RELEVANCE}) and states a good part of it (coverage at least
+ * {@link CONTRADICTION_COVERAGE}): 25 of 33 on the same half (`scripts/eval-verdicts.ts`). An LLM judge's
+ * contradiction counts as given.
+ */
+export const decidesAgainst = (paper: PaperAgainst): boolean =>
+  paper.against.some((e) =>
+    e.verdict === "contradict" &&
+    (pOf(e) === undefined || (e.signals["findingRule"] ?? 0) > 0 ||
+      (e.coverage >= CONTRADICTION_COVERAGE && e.relevance >= CONTRADICTION_RELEVANCE))
+  )
