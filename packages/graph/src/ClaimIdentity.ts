@@ -190,7 +190,7 @@ export type Thresholds = typeof Thresholds.Type
  */
 export const defaultThresholds: Thresholds = {
   sameSubject: 0.25,
-  subjectMargin: 0.1,
+  subjectMargin: 0.15,
   similar: 0,
   sameDomain: 0.5,
   agree: 0.75,

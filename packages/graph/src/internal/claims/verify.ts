@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import type { Finding } from "@kg/core/Domain"
 import { findingOf } from "@kg/extraction/Findings"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
-import { baseSubject, compareFindings } from "./findingMatch.js"
+import { compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
@@ -21,7 +21,6 @@ import { type Abbreviations, definitions, expansions } from "./abbreviations.js"
 import { contentStems } from "./identityText.js"
 import { compareEffectSize, sharedOutcome } from "../nli/direction.js"
 import { relatedness } from "../nli/features.js"
-import { isPolarWord } from "../nli/rules.js"
 import { shippedModel } from "../nli/model.js"
 
 /** One piece of evidence judged against the statement. */
@@ -381,8 +380,7 @@ export const FINDING_CONTRADICTION = 0.9
  * negation or direction, 3 other datasets, 4 another subject, 5 another
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
- * the hypothesis' direction on the same outcome, 8 a contradiction by an evidence sentence that names none of the
- * words of the hypothesis' outcome), and a
+ * the hypothesis' direction on the same outcome), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -439,37 +437,7 @@ export const byFindings = (
   ) {
     return neutral(3)
   }
-  // a contradiction about another outcome: the hypothesis names what changes ("... increases survival of mice") and
-  // the evidence says nothing of it ("ARID1A mutation inactivates the apoptosis-promoting function of p53 ...")
-  if (judgement.label === "contradict" && outcomeAbsent(hypothesis, evidence, evidenceText)) return neutral(8)
-  // the findings agree: the same subject (or one naming the other's) changing the same way on the same outcome, in a
-  // sentence of one clause ("Inhibition of HDAC6 ... significantly improved the survival of mice ..." against
-  // "Inhibiting HDAC6 increases survival of mice ..."); not when a subject holds a change word of its own (a misread
-  // finding: "IFI16 impedes STING phosphorylation" read as the subject)
-  if (
-    judgement.label === "contradict" && cmp.direction === "agree" && cmp.outcome === "same" && oneClause && !outcomeClash &&
-    (cmp.subject === "same" || cmp.subjectOverlaps) && !polarSubject(evidence) && !polarSubject(hypothesis)
-  ) return neutral(9)
   return judgement
-}
-
-/** A finding whose subject, past a word acting against it ("inhibition of", "lack of"), holds a change word or a negator. */
-const polarSubject = (f: Finding): boolean =>
-  f.subject !== null && (baseSubject(f.subject).base.match(/[\p{L}-]+/gu) ?? []).some((w) => isPolarWord(w))
-
-/**
- * Whether the hypothesis' stated outcome (`Finding.outcome`, the words of what changes, less the subject's) shares no
- * word with the evidence: the evidence is about something else, so it cannot contradict it. False when the
- * hypothesis states no outcome of its own words.
- */
-export const outcomeAbsent = (hypothesis: Finding, evidence: Finding, evidenceText: string): boolean => {
-  if (hypothesis.outcome === null || evidence.outcome === null) return false
-  if (hypothesis.direction !== "up" && hypothesis.direction !== "down") return false
-  const subject = contentStems(hypothesis.subject ?? "")
-  const outcome = Array.from(contentStems(hypothesis.outcome)).filter((x) => !subject.has(x))
-  if (outcome.length === 0) return false
-  const text = contentStems(evidenceText)
-  return !outcome.some((x) => text.has(x))
 }
 
 /** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
