@@ -23,7 +23,10 @@
  * abstract returned at all). Development half only: the held-out half is
  * never read.
  *
- *   npx tsx --conditions=@kg/source scripts/diagnose-counterevidence.ts --store DIR/abstracts.duckdb [--misses] [--json]
+ * `--false` lists every supported hypothesis a supporting abstract is returned for (the false counterevidence), with
+ * the returned sentence, its P(contradict), relevance, coverage and the finding rule that corrected it.
+ *
+ *   npx tsx --conditions=@kg/source scripts/diagnose-counterevidence.ts --store DIR/abstracts.duckdb [--misses] [--false] [--grid]
  */
 import * as Effect from "effect/Effect"
 import { findingOf } from "../packages/extraction/src/Findings.js"
@@ -132,6 +135,7 @@ const outcome = (rule: Rule) => {
   let contradicted = 0, found = 0, supported = 0, falseReturns = 0
   const kinds: Record<string, number> = {}
   const misses: Array<Record<string, unknown>> = []
+  const falses: Array<Record<string, unknown>> = []
   claims.forEach((c, i) => {
     const items = judged[i]!
     const returned = rule(items, c.claim)
@@ -159,25 +163,35 @@ const outcome = (rule: Rule) => {
       }
     } else if (support.length > 0) {
       supported++
-      if (returned.some((r) => support.includes(r.paperId))) falseReturns++
+      if (returned.some((r) => support.includes(r.paperId))) {
+        falseReturns++
+        falses.push({
+          claim: c.claim,
+          support,
+          returned: returned.filter((r) => support.includes(r.paperId)).map((r) =>
+            `${r.paperId} p${r.top.p.toFixed(2)} r${r.top.relevance.toFixed(2)} c${r.top.coverage.toFixed(2)} ${r.top.verdict}${r.top.findingRule === undefined ? "" : ` rule${r.top.findingRule}`}: ${r.top.text.slice(0, 220)}`
+          )
+        })
+      }
     }
   })
   const pct = (a: number, b: number) => Math.round((1000 * a) / b) / 10
-  return { contradicted, found, foundPct: pct(found, contradicted), supported, falseReturns, falsePct: pct(falseReturns, supported), kinds, misses }
+  return { contradicted, found, foundPct: pct(found, contradicted), supported, falseReturns, falsePct: pct(falseReturns, supported), kinds, misses, falses }
 }
 
 const shipped = shippedModel.paper ?? { coverageRatio: 0.6, contradictAt: 0.55 }
 const base = outcome(shippedRule(shipped.coverageRatio, shipped.contradictAt))
-const { misses, ...summary } = base
+const { misses, falses, ...summary } = base
 console.log(JSON.stringify({ rule: "shipped", ...shipped, ...summary }))
 if (showMisses) for (const m of misses) console.log(JSON.stringify(m, null, 1))
+if (process.argv.includes("--false")) for (const f of falses) console.log(JSON.stringify(f, null, 1))
 
 const grid: Array<Record<string, unknown>> = []
 for (const coverageRatio of [0.5, 0.6, 0.75, 0.9]) {
   for (const contradictAt of [0.5, 0.525, 0.55, 0.575, 0.6, 0.65]) {
     for (const vetoFloor of [0, 0.1, 0.2, 0.3]) {
       for (const vetoCoverage of [0, 1]) {
-        const { misses: _m, kinds: _k, ...o } = outcome(shippedRule(coverageRatio, contradictAt, vetoFloor, vetoCoverage))
+        const { misses: _m, kinds: _k, falses: _f, ...o } = outcome(shippedRule(coverageRatio, contradictAt, vetoFloor, vetoCoverage))
         grid.push({ coverageRatio, contradictAt, vetoFloor, vetoCoverage, ...o })
       }
     }

@@ -24,7 +24,7 @@
  *    same claim / replicates for SUPPORT).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
- *     [--relink DIR] [--skip-counterevidence]
+ *     [--relink DIR [--thresholds JSON]] [--skip-counterevidence]
  *
  * `--relink DIR` re-uses the stores a `--keep DIR` run left: it copies `DIR/all.duckdb`, forgets its stored
  * findings and edges, links every claim again with the current rules (`ClaimLinker.linkAll`) and measures
@@ -38,6 +38,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
+import type * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
 import * as ClaimLinker from "../packages/graph/src/ClaimLinker.js"
 import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
@@ -50,6 +51,9 @@ const limit = arg("limit") === undefined ? Infinity : Number(arg("limit"))
 const asJson = process.argv.includes("--json")
 const keep = arg("keep")
 const relink = arg("relink")
+/** `--thresholds '{"sameSubject":0.3}'` (with `--relink`): link with these identity thresholds instead of the defaults. */
+const thresholdsArg = arg("thresholds")
+const linkThresholds = thresholdsArg === undefined ? undefined : JSON.parse(thresholdsArg) as Partial<ClaimIdentity.Thresholds>
 const skipCounterevidence = process.argv.includes("--skip-counterevidence") || relink !== undefined
 
 const inSplit = (s: "dev" | "heldout") => split === "all" || s === split
@@ -267,7 +271,7 @@ const relinkProgram = (from: string) => Effect.gen(function*() {
     for (const statement of StoreSchema.ddlV6Findings) yield* db.run(statement)
     yield* db.run("DELETE FROM claim_findings")
     yield* db.run("DELETE FROM claim_edges")
-    yield* ClaimLinker.linkAll()
+    yield* ClaimLinker.linkAll(linkThresholds === undefined ? {} : { thresholds: linkThresholds })
   }).pipe(Effect.provide(Kg.layerOffline({ db: target })))
   const linking = yield* linkingCheck.pipe(Effect.provide(Kg.layerOffline({ db: target, readOnly: true })))
   return { split, relinked: target, seconds: (Date.now() - t0) / 1000, linking }

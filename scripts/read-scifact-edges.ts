@@ -72,6 +72,7 @@ const program = Effect.gen(function*() {
       verdict,
       why,
       reason: typeof signals["reason"] === "string" ? signals["reason"] : null,
+      signals,
       a: { papers: pa, text: text.get(e.src) ?? "" },
       b: { papers: pb, text: text.get(e.dst) ?? "" }
     }

@@ -190,7 +190,7 @@ export type Thresholds = typeof Thresholds.Type
  */
 export const defaultThresholds: Thresholds = {
   sameSubject: 0.25,
-  subjectMargin: 0.1,
+  subjectMargin: 0.15,
   similar: 0,
   sameDomain: 0.5,
   agree: 0.75,
@@ -462,6 +462,38 @@ export const subjectsClash = (a: string, b: string, stemsA?: ReadonlySet<string>
 }
 
 /**
+ * {@link subjectsClash} on the structured findings' subjects (`Finding.subject`, read past report frames and
+ * clause openers: "We discovered that Egr2 ... induced", "Thus, activation of Cdk5 ..."): both findings state a
+ * subject and neither sentence uses a word of the other's subject ("Obesity decreases life quality" / "Depression
+ * scores and quality of life did not differ"; "Natriuretic peptides increase susceptibility to diabetes" / "several
+ * other HLA-B alleles also affect susceptibility"): two findings about one outcome, of two different things.
+ * `stemsA` / `stemsB` are the stems each claim is matched by (with its paper's abbreviations); the stems the
+ * abbreviations add to a claim count as its subject's too, so a subject written as a short form meets its long form.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const findingSubjectsClash = (
+  a: { readonly text: string; readonly finding: Finding },
+  b: { readonly text: string; readonly finding: Finding },
+  stemsA: ReadonlySet<string> = contentStems(a.text),
+  stemsB: ReadonlySet<string> = contentStems(b.text)
+): boolean => {
+  if (a.finding.subject === null || b.finding.subject === null) return false
+  const subjectStems = (subject: string, text: string, stems: ReadonlySet<string>) => {
+    const own = contentStems(text), out = new Set(contentStems(subject))
+    if (out.size === 0) return out
+    for (const x of stems) if (!own.has(x)) out.add(x)
+    return out
+  }
+  const sa = subjectStems(a.finding.subject, a.text, stemsA), sb = subjectStems(b.finding.subject, b.text, stemsB)
+  if (sa.size === 0 || sb.size === 0) return false
+  for (const x of sa) if (stemsB.has(x)) return false
+  for (const x of sb) if (stemsA.has(x)) return false
+  return true
+}
+
+/**
  * The `subject` signal: the cosine of the two claims' content stems as
  * vectors whose entries are the stems' specificity (`weight`, uniform by
  * default): shared rare words count much, shared common words little, and a
@@ -668,6 +700,20 @@ export const compareFindings: (
 ) => FindingComparison = compareFindings_
 
 /**
+ * Whether two findings share a part that makes them a candidate even when their sentences share few words: both
+ * state a result, and they have the same subject, or the same outcome with subjects that share a word ("Hypocretin
+ * neurones" / "activation of ORX-synthesizing neurons"). Two stated subjects worded apart ("Natriuretic peptides" /
+ * "several other HLA-B alleles") with the same outcome words ("susceptibility") are two findings about one outcome,
+ * not one finding: such a pair needs the same specific subject in words, as any other.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const sameFindingPart = (comparison: FindingComparison): boolean =>
+  comparison.bothResults &&
+  (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated && comparison.subjectOverlaps))
+
+/**
  * What the linker does with a pair, from its finding comparison and its
  * signals (the table in `docs/epistemics.md`):
  *
@@ -712,7 +758,7 @@ export const decideFinding = (
   }
   let d = decide(signals, config)
   // the same subject, or the same outcome, the other part not different: a candidate even when the sentences share few words
-  if (d === "none" && (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults) {
+  if (d === "none" && sameFindingPart(comparison)) {
     d = nli.labels.includes("contradict") ? "contradicts" : "replicates"
   }
   if (d === "none") return { decision: "none", candidate: null, reason }

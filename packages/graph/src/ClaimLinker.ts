@@ -416,7 +416,13 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       return null
     }
     const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
-    const sameSubject = (comparison.subject === "same" || (comparison.outcome === "same" && comparison.subjectsStated)) && comparison.bothResults
+    const sameSubject = ClaimIdentity.sameFindingPart(comparison)
+    // two stated subjects, neither named by the other sentence: two findings about different things
+    const fa = findings.get(a.claim_id)!, fb = findings.get(b.claim_id)!
+    if (!sameSubject && ClaimIdentity.findingSubjectsClash({ text: a.text, finding: fa }, { text: b.text, finding: fb }, stems.get(a.claim_id)!, stems.get(b.claim_id)!)) {
+      decisions.subjectsClash = (decisions.subjectsClash ?? 0) + 1
+      return null
+    }
     // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
     const subject = ClaimIdentity.subjectOverlap(facets(a), facets(b), {
       weight,

@@ -225,7 +225,7 @@ const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:
 
 /** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
 const FRAME_THAT =
-  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims)\s+(?:that|:)\s+/i
+  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt)\s+(?:that|:)\s+/i
 
 /**
  * A negated report frame: "We find no evidence that X", "There is little evidence that X", "Our data provide no
