@@ -190,6 +190,12 @@ describe("the stance of a finding on a yes/no statement", () => {
       const reliable = "Does the home network setup give a reliable transmission?"
       expect(stance(reliable, "The home network setup had more activity, which resulted in a significantly less reliable transmission.")).toBe("against")
       expect(stance(reliable, "The home network setup gave a reliable transmission in every test.")).toBe("for")
+      // the words a paper denies a property with
+      const atmosphere = "Does GJ 486b have a clear hydrogen-dominated atmosphere?"
+      expect(stance(atmosphere, "These upper limits indicate that GJ 486b lacks a clear hydrogen-dominated atmosphere.")).toBe("against")
+      expect(stance(atmosphere, "Our tests rule out a clear hydrogen-dominated atmosphere for GJ 486b.")).toBe("against")
+      expect(stance(atmosphere, "The GJ 486b observations are inconsistent with a clear hydrogen-dominated atmosphere.")).toBe("against")
+      expect(stance(atmosphere, "GJ 486b has a clear hydrogen-dominated atmosphere.")).toBe("for")
       // another setting than the one asked about decides nothing
       const erasing = "Does random erasing improve accuracy on CIFAR-10?"
       expect(stance(erasing, "For DukeMTMC-reID, random erasing improves the rank-1 accuracy from 71.99% to 74.24%.")).toBe("neutral")

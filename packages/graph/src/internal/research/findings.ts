@@ -585,12 +585,40 @@ export const scoreCandidates = (
     if (!facts.quotable) continue
     const key = `${c.paperId}\u0000${facts.display}`
     const seen = byKey.get(key)
+    // the names' match in a candidate's passage and paper title (the same for every sentence of the passage)
+    const contextOf = (x: Candidate): ReadonlyArray<number> => {
+      let context = contextMatches.get(x.chunkId)
+      if (context === undefined) {
+        const ctx = [...pieces(titles.get(x.paperId) ?? ""), ...chunkPieces(nlp, x.chunkText)]
+        context = analysis.names.map((n) => nameMatch(n, ctx))
+        contextMatches.set(x.chunkId, context)
+      }
+      return context
+    }
     if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
       const record = seen.record === true || c.record === true
       const bonus = record && seen.record !== true ? RECORD_BONUS : 0
+      let kept: Scored = seen
       if (c.retrieval > seen.retrieval || bonus > 0) {
-        byKey.set(key, { ...seen, record, retrieval: Math.max(c.retrieval, seen.retrieval), score: seen.score + bonus })
+        kept = { ...seen, record, retrieval: Math.max(c.retrieval, seen.retrieval), score: seen.score + bonus }
       }
+      // the same sentence in another passage (chunks overlap): the passage that gives more of the question's names
+      // sets its scene ("subsection: CamVid" opens the one chunk, not the next, which starts at the sentence)
+      if (analysis.names.length > 0 && c.chunkId !== seen.chunkId) {
+        const other = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields))
+        if (other.all > kept.names) {
+          kept = {
+            ...kept,
+            chunkId: c.chunkId,
+            chunkText: c.chunkText,
+            page: c.page,
+            names: other.all,
+            namesInSentence: other.sentence,
+            score: kept.score + 0.25 * (other.all - kept.names)
+          }
+        }
+      }
+      if (kept !== seen) byKey.set(key, kept)
       continue
     }
     const terms = facts.terms
@@ -602,14 +630,7 @@ export const scoreCandidates = (
     let names = 1
     let namesInSentence = 1
     if (analysis.names.length > 0) {
-      const ctxKey = `${c.chunkId}`
-      let context = contextMatches.get(ctxKey)
-      if (context === undefined) {
-        const ctx = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
-        context = analysis.names.map((n) => nameMatch(n, ctx))
-        contextMatches.set(ctxKey, context)
-      }
-      const scoredNames = namesScore(analysis.names, facts.pieces(), context, statedPieces(c.fields))
+      const scoredNames = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(c.fields))
       names = scoredNames.all
       namesInSentence = scoredNames.sentence
     }
@@ -660,10 +681,11 @@ export type Stance = "for" | "against" | "neutral"
 
 /**
  * Negation of a predicate (a bare "no" or "without" is left out: "with no extra parameters" negates nothing); "less"
- * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding.
+ * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding;
+ * so do the words a paper denies a property with: "lacks a clear atmosphere", "rule out", "inconsistent with".
  */
 const NEGATION =
-  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
+  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|lacks?|lacking|lacked|(?:rules?|ruled|ruling) out|inconsistent with|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
 const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|deteriorat\w*|underperform\w*|drops?|dropped|declin\w*|impair\w*)\b/i
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
