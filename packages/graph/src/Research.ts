@@ -611,7 +611,12 @@ const judgeFindings = (analysis: QuestionAnalysis, scored: ReadonlyArray<Scored>
   })
 
 /** Score the candidates, best first. */
-const scoreAll = (question: string, analysis: QuestionAnalysis, candidates: ReadonlyArray<Candidate>) =>
+const scoreAll = (
+  question: string,
+  analysis: QuestionAnalysis,
+  candidates: ReadonlyArray<Candidate>,
+  prior: ReadonlyArray<Scored> = []
+) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const nlp = yield* NlpService
@@ -622,7 +627,7 @@ const scoreAll = (question: string, analysis: QuestionAnalysis, candidates: Read
     // the candidates' chunks were read for their texts: their ordinals come from the same cache
     const stored = yield* chunkReader(db, idx.signature).read(chunkIds)
     const ordinals = new Map(Array.from(stored.values(), (c) => [c.chunkId, c.ordinal] as const))
-    return yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)).pipe(
+    return yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals, prior)).pipe(
       Effect.withSpan("Research.scoreCandidates")
     )
   })
@@ -687,7 +692,7 @@ const shapeAnswer = (
       const top = focused.evidence.reduce((m, e) => Math.max(m, e.score), 0)
       const more = sentenceCandidates(nlp, focused.evidence, chunkReader(db, idx.signature).held)
         .map((c) => ({ ...c, retrieval: best > 0 ? c.retrieval * top / best : 0 }))
-      scored = yield* scoreAll(question, analysis, [...candidates, ...more])
+      scored = yield* scoreAll(question, analysis, more, scored)
     }
     const papers = yield* paperInfo(db, Array.from(new Set(scored.slice(0, 300).map((s) => s.paperId))))
     const judged = yield* judgeFindings(analysis, scored)

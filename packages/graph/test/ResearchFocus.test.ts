@@ -158,3 +158,42 @@ describe("a sentence two overlapping chunks share", () => {
       expect(scoreCandidates(nlp, () => 1, q, a, [next], titles)[0]!.names).toBeCloseTo(0.5, 6)
     }).pipe(Effect.provide(NlpService.layer)))
 })
+
+describe("scoring candidates after others", () => {
+  it.effect("equals scoring them all at once, wherever the list is split", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the sentences of a real paper in overlapping passages of four sentences (each sentence in up to two)
+      const text = fs.readFileSync(path.join(md, `${ESG.slice(6)}.md`), "utf8")
+      const sentences = nlp.sentencize(text).map((s) => s.text.trim()).filter((s) => s.length > 30).slice(0, 60)
+      const candidates: Array<Candidate> = []
+      for (let start = 0, n = 0; start < sentences.length; start += 3, n++) {
+        const passage = sentences.slice(start, start + 4)
+        for (const quote of passage) {
+          candidates.push({
+            paperId: ESG,
+            chunkId: `${ESG}#${n}`,
+            page: null,
+            quote,
+            chunkText: passage.join(" "),
+            claimId: null,
+            fields: fieldsOf({ metric: null, value: null, conditions: null }, null),
+            layer: "L1",
+            retrieval: 1 / (1 + n)
+          })
+        }
+      }
+      const titles = new Map([[ESG, "Predicting Companies' ESG Ratings from News Articles Using Multivariate Timeseries Analysis"]])
+      const idf = (t: string) => 1 + (t.length % 3)
+      for (const q of ["How many news articles does the ESG dataset contain?", "Do news articles predict ESG ratings?"]) {
+        const a = analyse(q)
+        const whole = scoreCandidates(nlp, idf, q, a, candidates, titles)
+        expect(whole.length).toBeGreaterThan(20)
+        for (const at of [0, 7, 40, candidates.length]) {
+          const first = scoreCandidates(nlp, idf, q, a, candidates.slice(0, at), titles)
+          const after = scoreCandidates(nlp, idf, q, a, candidates.slice(at), titles, new Map(), first)
+          expect(after.map((s) => [s.chunkId, s.quote, s.score])).toEqual(whole.map((s) => [s.chunkId, s.quote, s.score]))
+        }
+      }
+    }).pipe(Effect.provide(NlpService.layer)))
+})

@@ -564,7 +564,9 @@ const attribution = (quote: string): number =>
  * bonuses for a sentence of the paper's record and of its first passage, a
  * penalty for one that reports another work's result), dropping
  * unquotable ones and duplicates (the same sentence of the same paper: the
- * claim's form is kept). Best first.
+ * claim's form is kept). Best first. `prior`: the candidates of this question
+ * scored before (by this function): the result is that of scoring them first
+ * and `candidates` after them.
  */
 export const scoreCandidates = (
   nlp: NlpService["Type"],
@@ -573,13 +575,16 @@ export const scoreCandidates = (
   analysis: QuestionAnalysis,
   candidates: ReadonlyArray<Candidate>,
   titles: ReadonlyMap<string, string>,
-  ordinals: ReadonlyMap<string, number> = new Map()
+  ordinals: ReadonlyMap<string, number> = new Map(),
+  prior: ReadonlyArray<Scored> = []
 ): ReadonlyArray<Scored> => {
   const qTerms = Array.from(new Set(nlp.terms(question)))
   const mass = qTerms.reduce((s, t) => s + idf(t), 0)
   // each name's match in a candidate's passage and paper title, per passage
   const contextMatches = new Map<string, ReadonlyArray<number>>()
   const byKey = new Map<string, Scored>()
+  // candidates scored before for the same question (the same as scoring them first, with these after them)
+  for (const p of prior) byKey.set(`${p.paperId}\u0000${sentenceFacts(nlp, p.quote).display}`, p)
   for (const c of candidates) {
     const facts = sentenceFacts(nlp, c.quote)
     if (!facts.quotable) continue
