@@ -722,6 +722,52 @@ const negatesStatement = (
   return false
 }
 
+/** A metric measured on the training data. */
+const TRAINING_METRIC = /\btrain(?:ing)? (?:error|accuracy|loss)\b/i
+
+/** Words before a name that do not single out a variant of it (articles, possessives, demonstratives). */
+const NOT_A_MODIFIER = new Set([
+  "the", "a", "an", "our", "their", "its", "his", "her", "this", "that", "these", "those", "of", "with", "and", "or",
+  "by", "for", "on", "in", "to", "than", "from", "as", "both", "each", "every", "same", "proposed", "new"
+])
+
+/** The surface occurrences of a name's text in a text (case, spaces and hyphens loose), as word offsets. */
+const occurrences = (text: string, name: string): ReadonlyArray<number> => {
+  const parts = name.toLowerCase().split(/[\s-]+/).filter((p) => p !== "").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+  if (parts.length === 0) return []
+  const re = new RegExp(`(?<![\\p{L}\\d])${parts.join("[\\s-]*")}(?![\\p{L}\\d])`, "giu")
+  return Array.from(text.matchAll(re), (m) => m.index)
+}
+
+/** The word just before an offset, lower case (empty at the start). */
+const wordBefore = (text: string, at: number): string => {
+  const m = /([\p{L}\d][\p{L}\d-]*)\W*$/u.exec(text.slice(Math.max(0, at - 40), at))
+  return m === null ? "" : m[1]!.toLowerCase()
+}
+
+/**
+ * The variant a finding is about when it is not the statement's: the statement qualifies an item it names ("the
+ * original ResNet-200"), and every surface occurrence of that item in the finding has another qualifier before it
+ * ("our pre-activation ResNet-200", "the baseline ResNet-200"); null otherwise (also when the finding writes the item
+ * differently, or bare, or with the statement's qualifier once).
+ */
+export const otherVariant = (statement: string, finding: string, names: ReadonlyArray<Name>): string | null => {
+  for (const n of names) {
+    if (n.role === "context") continue
+    const asked = occurrences(statement, n.text)
+    if (asked.length === 0) continue
+    const modifier = wordBefore(statement, asked[0]!)
+    if (modifier === "" || NOT_A_MODIFIER.has(modifier) || AUX_WORDS.has(modifier)) continue
+    const found = occurrences(finding, n.text)
+    if (found.length === 0) continue
+    const before = found.map((at) => wordBefore(finding, at))
+    if (before.every((w) => w !== "" && w !== modifier && !NOT_A_MODIFIER.has(w) && !/\d/.test(w))) return `${before[0]} ${n.text}`
+  }
+  return null
+}
+
+const AUX_WORDS = new Set(["is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "had", "will", "would", "should"])
+
 /** Comparatives and their opposites ("lower" / "higher"). */
 const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
   ["lower", "higher"], ["smaller", "larger"], ["smaller", "bigger"], ["slower", "faster"], ["fewer", "more"],
@@ -807,6 +853,22 @@ export const stanceOf = (
   // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
   if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
     return { stance: "neutral", reason: "it is about another setting" }
+  }
+  // a finding about another variant of a thing the statement qualifies ("the original ResNet-200" asked, "our
+  // pre-activation ResNet-200" found) decides nothing
+  const variant = otherVariant(statement, finding, names)
+  if (variant !== null) return { stance: "neutral", reason: `it is about ${variant}` }
+  // a statement comparing two things it names ("a lower error rate than ResNet-152") is decided by a finding that
+  // names one of them itself, not by one whose passage does ("higher than the original ResNet")
+  const items = names.filter((n) => n.role !== "context")
+  if (/\bthan\b/i.test(statement) && items.length >= 2 && !items.some((n) => nameIn(n, findingPieces))) {
+    return { stance: "neutral", reason: `it names none of ${items.map((n) => n.text).join(", ")}` }
+  }
+  // the training error (or accuracy) is not the error a statement without "training" asks about: a finding that
+  // speaks of no other error decides nothing
+  if (/\b(error|accuracy)\b/i.test(statement) && !/\btrain/i.test(statement) && TRAINING_METRIC.test(finding) &&
+    !/\b(error|accuracy)\b/i.test(finding.replace(new RegExp(TRAINING_METRIC.source, "gi"), ""))) {
+    return { stance: "neutral", reason: "it is about the training error" }
   }
   const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
   const share = (text: string) => {
