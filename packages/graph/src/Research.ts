@@ -21,7 +21,9 @@
  * metric, value and conditions, and the structured fields when the store has
  * them) and the paper records before passages, and score every candidate
  * sentence by the question's terms, the things it names, and the asked-for
- * quantity next to a number. The answer takes the shape of the question
+ * quantity next to a number. A lookup then searches the papers of its best
+ * findings about what it names again, without the funnel's cut-offs (a value
+ * stated once, in a passage the funnel left out). The answer takes the shape of the question
  * (`QueryRouter.answerType`): a lookup leads with the value and its source, a
  * yes/no question with a verdict and its counts, a comparison or best-of
  * with a sorted table of findings, a list question with every paper that
