@@ -21,7 +21,9 @@
  * metric, value and conditions, and the structured fields when the store has
  * them) and the paper records before passages, and score every candidate
  * sentence by the question's terms, the things it names, and the asked-for
- * quantity next to a number. The answer takes the shape of the question
+ * quantity next to a number. A lookup then searches the papers of its best
+ * findings about what it names again, without the funnel's cut-offs (a value
+ * stated once, in a passage the funnel left out). The answer takes the shape of the question
  * (`QueryRouter.answerType`): a lookup leads with the value and its source, a
  * yes/no question with a verdict and its counts, a comparison or best-of
  * with a sorted table of findings, a list question with every paper that
@@ -82,6 +84,7 @@ import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyn
 import {
   type AnswerShape,
   ASK_LIMITS,
+  focusPapers,
   type FindingsTable,
   type PaperGroup,
   type PaperInfo,
@@ -609,12 +612,12 @@ const judgeFindings = (analysis: QuestionAnalysis, scored: ReadonlyArray<Scored>
     return out
   })
 
-/** Score the candidates and shape the answer. */
-const shapeAnswer = (
+/** Score the candidates, best first. */
+const scoreAll = (
   question: string,
   analysis: QuestionAnalysis,
   candidates: ReadonlyArray<Candidate>,
-  limits: ShapeLimits
+  prior: ReadonlyArray<Scored> = []
 ) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
@@ -626,15 +629,79 @@ const shapeAnswer = (
     // the candidates' chunks were read for their texts: their ordinals come from the same cache
     const stored = yield* chunkReader(db, idx.signature).read(chunkIds)
     const ordinals = new Map(Array.from(stored.values(), (c) => [c.chunkId, c.ordinal] as const))
-    const scored = yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals)).pipe(
+    return yield* Effect.sync(() => scoreCandidates(nlp, idf, question, analysis, candidates, idx.titles, ordinals, prior)).pipe(
       Effect.withSpan("Research.scoreCandidates")
     )
+  })
+
+/** The passages a lookup's focused search reads in each paper it searches (see {@link focusedPassages}). */
+const FOCUS_K = 8
+
+/** The papers a lookup's focused search reads (see {@link focusedPassages}). */
+const FOCUS_PAPERS = 2
+
+/**
+ * A lookup's focused search: the funnel cuts each paper's passages at a share of the best one's score, and a
+ * value a paper states once (a dataset's size in its introduction) can be in a passage it cut. So the papers of
+ * the best findings about what the question names ({@link focusPapers}, at most {@link FOCUS_PAPERS}) are
+ * searched again for the question, their {@link FOCUS_K} closest passages with no cut-off; the ones not yet in the
+ * evidence are added, scored below every passage of the funnel (half the best evidence score, by their rank in
+ * this search), so that they add candidates without outranking the funnel's. One filtered search of a few papers'
+ * rows (as the funnel's own) and the stored sentences of at most eight chunks: no work grows with the store.
+ */
+const focusedPassages = (
+  question: string,
+  analysis: QuestionAnalysis,
+  scored: ReadonlyArray<Scored>,
+  evidence: ReadonlyArray<Evidence>
+) =>
+  Effect.gen(function*() {
+    if (analysis.type !== "lookup") return { papers: [] as ReadonlyArray<string>, evidence: [] as ReadonlyArray<Evidence> }
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const papers = focusPapers(analysis, scored, idx.titles, FOCUS_PAPERS)
+    if (papers.length === 0) return { papers, evidence: [] as ReadonlyArray<Evidence> }
+    const r = yield* retrieval.search("chunks", searchText(question, analysis), { k: FOCUS_K, paperIds: papers })
+    const held = new Set(evidence.map((e) => e.chunkId))
+    const best = evidence.reduce((m, e) => Math.max(m, e.score), 0)
+    const top = r.hits[0]?.score ?? 0
+    const added = chunkEvidence(r.hits.filter((h) => !held.has(h.id)), "L1")
+      .map((e) => ({ ...e, score: best > 0 && top > 0 ? 0.5 * best * (e.score / top) : 0 }))
+    return { papers, evidence: added }
+  }).pipe(Effect.withSpan("Research.focusedPassages"))
+
+/** Score the candidates and shape the answer; a lookup searches its best findings' papers again first. */
+const shapeAnswer = (
+  question: string,
+  analysis: QuestionAnalysis,
+  candidates: ReadonlyArray<Candidate>,
+  limits: ShapeLimits,
+  evidence: ReadonlyArray<Evidence>
+) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const nlp = yield* NlpService
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const idf = (t: string) => idx.chunks.idf(t)
+    let scored = yield* scoreAll(question, analysis, candidates)
+    const focused = yield* focusedPassages(question, analysis, scored, evidence)
+    let all = evidence
+    if (focused.evidence.length > 0) {
+      all = mergeEvidence([...evidence, ...focused.evidence])
+      // their sentences' retrieval scores on the scale of the funnel's (relative to its best passage)
+      const best = evidence.reduce((m, e) => Math.max(m, e.score), 0)
+      const top = focused.evidence.reduce((m, e) => Math.max(m, e.score), 0)
+      const more = sentenceCandidates(nlp, focused.evidence, chunkReader(db, idx.signature).held)
+        .map((c) => ({ ...c, retrieval: best > 0 ? c.retrieval * top / best : 0 }))
+      scored = yield* scoreAll(question, analysis, more, scored)
+    }
     const papers = yield* paperInfo(db, Array.from(new Set(scored.slice(0, 300).map((s) => s.paperId))))
     const judged = yield* judgeFindings(analysis, scored)
     const shaped = yield* Effect.sync(() => shape(nlp, idf, analysis, scored, papers, limits, judged)).pipe(
       Effect.withSpan("Research.shape")
     )
-    return { scored, shaped, papers }
+    return { scored, shaped, papers, evidence: all, focused: { papers: focused.papers, chunks: focused.evidence.map((e) => e.chunkId) } }
   }).pipe(Effect.withSpan("Research.shapeAnswer"))
 
 /** The chosen findings as draft sentences: each is its own quote and cites its own page. */
@@ -1011,10 +1078,12 @@ export const research = Effect.fn("Research.research")(function*(question: strin
       Effect.withSpan("Research.sentenceCandidates")
     )
   ]
-  const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
+  const answered = yield* shapeAnswer(question, analysis, candidates, {
     ...RESEARCH_LIMITS,
     sentences: options.maxSentences ?? RESEARCH_LIMITS.sentences
-  })
+  }, evidence)
+  const { focused, scored, shaped } = answered
+  evidence = answered.evidence
   const synthesis = yield* synthesise(question, analysis, shaped, evidence)
   yield* progress(
     `Stage 3: synthesising ${synthesis.mode === "llm" ? `with ${synthesis.provider} (${synthesis.model})` : "extractively (offline)"} ` +
@@ -1053,6 +1122,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
       fromClaims: quoted.length + first.evidence.length,
       fromRecords: records.length,
       broad: broad.length,
+      focused,
       seeds: found.seeds.slice(0, 8).map((s) => ({ kind: s.kind, label: s.label.slice(0, 80), weight: round(s.weight) })),
       pprIterations: found.iterations,
       corrective: {
@@ -1235,10 +1305,12 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   }
 
   const candidates = [...findings, ...sentenceCandidates(nlp, evidence, chunkReader(db, idx.signature).held)]
-  const { scored, shaped } = yield* shapeAnswer(question, analysis, candidates, {
+  const answered = yield* shapeAnswer(question, analysis, candidates, {
     ...ASK_LIMITS,
     sentences: options.maxSentences ?? ASK_LIMITS.sentences
-  })
+  }, evidence)
+  const { focused, scored, shaped } = answered
+  evidence = answered.evidence
   const synthesis = yield* synthesise(question, analysis, shaped, evidence)
   const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
   const shapeChecked = checkedShape(shaped.shape, evidence)
@@ -1249,7 +1321,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   return toAnswer(question, shapeChecked, formatted, {
     question: { ...questionStage(analysis), scope: scoped.description },
     routing: { intent: route.intent, layers, cues: route.cues },
-    retrieval: { consulted, chunks: evidence.length, reranked, broad: broad.length },
+    retrieval: { consulted, chunks: evidence.length, reranked, broad: broad.length, focused },
     corrective: {
       threshold,
       before: { coverage: round(before.coverage), semantic: round(before.semantic), score: round(before.score) },

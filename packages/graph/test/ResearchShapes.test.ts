@@ -190,6 +190,12 @@ describe("the stance of a finding on a yes/no statement", () => {
       const reliable = "Does the home network setup give a reliable transmission?"
       expect(stance(reliable, "The home network setup had more activity, which resulted in a significantly less reliable transmission.")).toBe("against")
       expect(stance(reliable, "The home network setup gave a reliable transmission in every test.")).toBe("for")
+      // the words a paper denies a property with
+      const atmosphere = "Does GJ 486b have a clear hydrogen-dominated atmosphere?"
+      expect(stance(atmosphere, "These upper limits indicate that GJ 486b lacks a clear hydrogen-dominated atmosphere.")).toBe("against")
+      expect(stance(atmosphere, "Our tests rule out a clear hydrogen-dominated atmosphere for GJ 486b.")).toBe("against")
+      expect(stance(atmosphere, "The GJ 486b observations are inconsistent with a clear hydrogen-dominated atmosphere.")).toBe("against")
+      expect(stance(atmosphere, "GJ 486b has a clear hydrogen-dominated atmosphere.")).toBe("for")
       // another setting than the one asked about decides nothing
       const erasing = "Does random erasing improve accuracy on CIFAR-10?"
       expect(stance(erasing, "For DukeMTMC-reID, random erasing improves the rank-1 accuracy from 71.99% to 74.24%.")).toBe("neutral")
@@ -199,6 +205,19 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(deeper, "However, the original ResNet-200 has an error rate of 21.8%, higher than the baseline ResNet-152.")).toBe("against")
       expect(stance(deeper, "The original ResNet-200 has a lower error rate than ResNet-152 on the validation set.")).toBe("for")
       expect(stance(deeper, "ResNet-152 has a lower error rate than the original ResNet-200 on the validation set.")).toBe("against")
+      // another variant of the thing the statement qualifies decides nothing; the thing written bare still counts
+      expect(stance(deeper, "Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the baseline ResNet-200 and lower than ResNet-152."))
+        .toBe("neutral")
+      expect(stance(deeper, "The ResNet-200 has a lower error rate than ResNet-152 on the validation set.")).toBe("for")
+      expect(stance("Do deep LSTMs outperform shallow LSTMs?", "Deep LSTMs significantly outperform shallow LSTMs on translation.")).toBe("for")
+      // a comparison of two named things is decided by a finding that names one of them itself
+      expect(stance(deeper, "The training error of these non-identity shortcut networks is obviously higher than the original ResNet."))
+        .toBe("neutral")
+      // the training error is not the error rate asked about, unless the finding also speaks of another error
+      expect(stance(deeper, "We find that the original ResNet-200 has lower training error than ResNet-152, suggesting that it overfits.")).toBe("neutral")
+      expect(stance(deeper, "The original ResNet-200 has a lower training error and a lower test error than ResNet-152.")).toBe("for")
+      expect(stance("Does the original ResNet-200 have a lower training error than ResNet-152?",
+        "We find that the original ResNet-200 has lower training error than ResNet-152, suggesting that it overfits.")).toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
 })
 

@@ -564,7 +564,9 @@ const attribution = (quote: string): number =>
  * bonuses for a sentence of the paper's record and of its first passage, a
  * penalty for one that reports another work's result), dropping
  * unquotable ones and duplicates (the same sentence of the same paper: the
- * claim's form is kept). Best first.
+ * claim's form is kept). Best first. `prior`: the candidates of this question
+ * scored before (by this function): the result is that of scoring them first
+ * and `candidates` after them.
  */
 export const scoreCandidates = (
   nlp: NlpService["Type"],
@@ -573,24 +575,55 @@ export const scoreCandidates = (
   analysis: QuestionAnalysis,
   candidates: ReadonlyArray<Candidate>,
   titles: ReadonlyMap<string, string>,
-  ordinals: ReadonlyMap<string, number> = new Map()
+  ordinals: ReadonlyMap<string, number> = new Map(),
+  prior: ReadonlyArray<Scored> = []
 ): ReadonlyArray<Scored> => {
   const qTerms = Array.from(new Set(nlp.terms(question)))
   const mass = qTerms.reduce((s, t) => s + idf(t), 0)
   // each name's match in a candidate's passage and paper title, per passage
   const contextMatches = new Map<string, ReadonlyArray<number>>()
   const byKey = new Map<string, Scored>()
+  // candidates scored before for the same question (the same as scoring them first, with these after them)
+  for (const p of prior) byKey.set(`${p.paperId}\u0000${sentenceFacts(nlp, p.quote).display}`, p)
   for (const c of candidates) {
     const facts = sentenceFacts(nlp, c.quote)
     if (!facts.quotable) continue
     const key = `${c.paperId}\u0000${facts.display}`
     const seen = byKey.get(key)
+    // the names' match in a candidate's passage and paper title (the same for every sentence of the passage)
+    const contextOf = (x: Candidate): ReadonlyArray<number> => {
+      let context = contextMatches.get(x.chunkId)
+      if (context === undefined) {
+        const ctx = [...pieces(titles.get(x.paperId) ?? ""), ...chunkPieces(nlp, x.chunkText)]
+        context = analysis.names.map((n) => nameMatch(n, ctx))
+        contextMatches.set(x.chunkId, context)
+      }
+      return context
+    }
     if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
       const record = seen.record === true || c.record === true
       const bonus = record && seen.record !== true ? RECORD_BONUS : 0
+      let kept: Scored = seen
       if (c.retrieval > seen.retrieval || bonus > 0) {
-        byKey.set(key, { ...seen, record, retrieval: Math.max(c.retrieval, seen.retrieval), score: seen.score + bonus })
+        kept = { ...seen, record, retrieval: Math.max(c.retrieval, seen.retrieval), score: seen.score + bonus }
       }
+      // the same sentence in another passage (chunks overlap): the passage that gives more of the question's names
+      // sets its scene ("subsection: CamVid" opens the one chunk, not the next, which starts at the sentence)
+      if (analysis.names.length > 0 && c.chunkId !== seen.chunkId) {
+        const other = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields))
+        if (other.all > kept.names) {
+          kept = {
+            ...kept,
+            chunkId: c.chunkId,
+            chunkText: c.chunkText,
+            page: c.page,
+            names: other.all,
+            namesInSentence: other.sentence,
+            score: kept.score + 0.25 * (other.all - kept.names)
+          }
+        }
+      }
+      if (kept !== seen) byKey.set(key, kept)
       continue
     }
     const terms = facts.terms
@@ -602,14 +635,7 @@ export const scoreCandidates = (
     let names = 1
     let namesInSentence = 1
     if (analysis.names.length > 0) {
-      const ctxKey = `${c.chunkId}`
-      let context = contextMatches.get(ctxKey)
-      if (context === undefined) {
-        const ctx = [...pieces(titles.get(c.paperId) ?? ""), ...chunkPieces(nlp, c.chunkText)]
-        context = analysis.names.map((n) => nameMatch(n, ctx))
-        contextMatches.set(ctxKey, context)
-      }
-      const scoredNames = namesScore(analysis.names, facts.pieces(), context, statedPieces(c.fields))
+      const scoredNames = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(c.fields))
       names = scoredNames.all
       namesInSentence = scoredNames.sentence
     }
@@ -660,10 +686,11 @@ export type Stance = "for" | "against" | "neutral"
 
 /**
  * Negation of a predicate (a bare "no" or "without" is left out: "with no extra parameters" negates nothing); "less"
- * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding.
+ * negates the quality it precedes ("a significantly less reliable transmission"), in the statement as in a finding;
+ * so do the words a paper denies a property with: "lacks a clear atmosphere", "rule out", "inconsistent with".
  */
 const NEGATION =
-  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
+  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|lacks?|lacking|lacked|(?:rules?|ruled|ruling) out|inconsistent with|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
 const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|deteriorat\w*|underperform\w*|drops?|dropped|declin\w*|impair\w*)\b/i
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
@@ -694,6 +721,52 @@ const negatesStatement = (
   }
   return false
 }
+
+/** A metric measured on the training data. */
+const TRAINING_METRIC = /\btrain(?:ing)? (?:error|accuracy|loss)\b/i
+
+/** Words before a name that do not single out a variant of it (articles, possessives, demonstratives). */
+const NOT_A_MODIFIER = new Set([
+  "the", "a", "an", "our", "their", "its", "his", "her", "this", "that", "these", "those", "of", "with", "and", "or",
+  "by", "for", "on", "in", "to", "than", "from", "as", "both", "each", "every", "same", "proposed", "new"
+])
+
+/** The surface occurrences of a name's text in a text (case, spaces and hyphens loose), as word offsets. */
+const occurrences = (text: string, name: string): ReadonlyArray<number> => {
+  const parts = name.toLowerCase().split(/[\s-]+/).filter((p) => p !== "").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+  if (parts.length === 0) return []
+  const re = new RegExp(`(?<![\\p{L}\\d])${parts.join("[\\s-]*")}(?![\\p{L}\\d])`, "giu")
+  return Array.from(text.matchAll(re), (m) => m.index)
+}
+
+/** The word just before an offset, lower case (empty at the start). */
+const wordBefore = (text: string, at: number): string => {
+  const m = /([\p{L}\d][\p{L}\d-]*)\W*$/u.exec(text.slice(Math.max(0, at - 40), at))
+  return m === null ? "" : m[1]!.toLowerCase()
+}
+
+/**
+ * The variant a finding is about when it is not the statement's: the statement qualifies an item it names ("the
+ * original ResNet-200"), and every surface occurrence of that item in the finding has another qualifier before it
+ * ("our pre-activation ResNet-200", "the baseline ResNet-200"); null otherwise (also when the finding writes the item
+ * differently, or bare, or with the statement's qualifier once).
+ */
+export const otherVariant = (statement: string, finding: string, names: ReadonlyArray<Name>): string | null => {
+  for (const n of names) {
+    if (n.role === "context") continue
+    const asked = occurrences(statement, n.text)
+    if (asked.length === 0) continue
+    const modifier = wordBefore(statement, asked[0]!)
+    if (modifier === "" || NOT_A_MODIFIER.has(modifier) || AUX_WORDS.has(modifier)) continue
+    const found = occurrences(finding, n.text)
+    if (found.length === 0) continue
+    const before = found.map((at) => wordBefore(finding, at))
+    if (before.every((w) => w !== "" && w !== modifier && !NOT_A_MODIFIER.has(w) && !/\d/.test(w))) return `${before[0]} ${n.text}`
+  }
+  return null
+}
+
+const AUX_WORDS = new Set(["is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "had", "will", "would", "should"])
 
 /** Comparatives and their opposites ("lower" / "higher"). */
 const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
@@ -780,6 +853,22 @@ export const stanceOf = (
   // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
   if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
     return { stance: "neutral", reason: "it is about another setting" }
+  }
+  // a finding about another variant of a thing the statement qualifies ("the original ResNet-200" asked, "our
+  // pre-activation ResNet-200" found) decides nothing
+  const variant = otherVariant(statement, finding, names)
+  if (variant !== null) return { stance: "neutral", reason: `it is about ${variant}` }
+  // a statement comparing two things it names ("a lower error rate than ResNet-152") is decided by a finding that
+  // names one of them itself, not by one whose passage does ("higher than the original ResNet")
+  const items = names.filter((n) => n.role !== "context")
+  if (/\bthan\b/i.test(statement) && items.length >= 2 && !items.some((n) => nameIn(n, findingPieces))) {
+    return { stance: "neutral", reason: `it names none of ${items.map((n) => n.text).join(", ")}` }
+  }
+  // the training error (or accuracy) is not the error a statement without "training" asks about: a finding that
+  // speaks of no other error decides nothing
+  if (/\b(error|accuracy)\b/i.test(statement) && !/\btrain/i.test(statement) && TRAINING_METRIC.test(finding) &&
+    !/\b(error|accuracy)\b/i.test(finding.replace(new RegExp(TRAINING_METRIC.source, "gi"), ""))) {
+    return { stance: "neutral", reason: "it is about the training error" }
   }
   const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
   const share = (text: string) => {

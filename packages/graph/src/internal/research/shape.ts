@@ -20,7 +20,7 @@ import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
 import { excludesSetting, isDelta, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
-import { lowerIsBetter, metricFamily, nameIn, nameMatch, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
+import { lowerIsBetter, metricFamily, type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
 import { displayText } from "./synthesis.js"
 
 /** One finding counted in a verdict. */
@@ -322,6 +322,40 @@ const tableOf = (
   }
 }
 
+/**
+ * Whether a finding is about every item a question names ("ICNet" of "What mean IoU does ICNet achieve on
+ * Cityscapes?"): each is named in its sentence, passage or paper title, or its stored finding states it.
+ */
+export const isAbout = (items: ReadonlyArray<Name>, f: Scored, title: string | undefined): boolean => {
+  if (items.length === 0) return true
+  const ctx = pieces(`${title ?? ""} ${f.chunkText}`)
+  const stated = statedPieces(f.fields)
+  return items.every((n) => nameMatch(n, ctx) >= 0.6 || stated.some((p) => nameMatch(n, p) >= 0.6))
+}
+
+/**
+ * The papers a lookup's answer is to be found in: those of the best findings (at least `floor` times the best
+ * score) that are about the items the question names ({@link isAbout}), best first, at most `limit`.
+ */
+export const focusPapers = (
+  analysis: Pick<QuestionAnalysis, "names">,
+  scored: ReadonlyArray<Scored>,
+  titles: ReadonlyMap<string, string>,
+  limit: number,
+  floor = 0.3,
+  depth = 50
+): ReadonlyArray<string> => {
+  const best = scored[0]?.score ?? 0
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const out: Array<string> = []
+  for (const f of scored.slice(0, depth)) {
+    if (out.length >= limit || f.score < floor * best) break
+    if (out.includes(f.paperId)) continue
+    if (isAbout(items, f, titles.get(f.paperId))) out.push(f.paperId)
+  }
+  return out
+}
+
 /** Findings picked by MMR (lambda 0.7, word overlap) among the best, best first. */
 const pickDiverse = (scored: ReadonlyArray<Scored>, k: number): ReadonlyArray<Scored> => {
   const best = scored[0]?.score ?? 0
@@ -349,12 +383,7 @@ export const shape = (
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
-      const about = (f: Scored) => {
-        const ctx = pieces(`${papers.get(f.paperId)?.title ?? ""} ${f.chunkText}`)
-        const stated = statedPieces(f.fields)
-        return items.every((n) => nameMatch(n, ctx) >= 0.6 || stated.some((p) => nameMatch(n, p) >= 0.6))
-      }
-      const aboutItems = items.length === 0 ? withValue : withValue.filter(about)
+      const aboutItems = items.length === 0 ? withValue : withValue.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const top = (aboutItems.length > 0 ? aboutItems : withValue)[0]
       const lead = top === undefined || top.score < 0.6 * (scored[0]?.score ?? 0)
         ? undefined
