@@ -353,6 +353,7 @@ describe("role features and rules", () => {
     expect(body("We do so by simply adding the number of unknown words as an additional feature.")).toBe("setup")
     expect(body("If we count depth by counting any layer with learned parameters, the two networks match.")).toBe("setup")
     expect(body("If we remove the gate, the error increases by 2.1 points and training is slower than before.")).toBeUndefined()
+    expect(body("If we take the predicted count rates and estimate the temperature, we get 1.2 MK from both ratios.")).toBeUndefined()
     expect(body("The 18-layer plain net is of a similar form.")).toBe("setup")
     expect(body("The plain / residual architectures follow the form in Fig. 3 (middle / right).")).toBe("setup")
     expect(body("We note that we do not specially tailor the network width or filter sizes.")).toBe("setup")

@@ -456,10 +456,13 @@ const fullPaperReason = (
   if (definitionRe.test(text) && !strictOutcomeRe.test(named)) return "setup"
   if (methodIsRe.test(text) && !strictOutcomeRe.test(named) && !/\b(?:our|we)\b/.test(lower)) return "related"
   if (lossDoesRe.test(text) && !/\b(?:our|we)\b|\d/.test(lower)) return "related"
-  if (moreSetupRe.test(text) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "setup"
+  if (
+    moreSetupRe.test(text) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower) &&
+    // a value the authors got: "If we take the predicted count rates ..., we get 1.2 MK from both ratios"
+    !/\bwe (?:\w+ )?(?:get|got|find|found|observe[d]?|measure[d]?)\b[^.]{0,40}\d/.test(lower) && !measuredOwnRe.test(sentence)
+  ) return "setup"
   if (obtainResultsRe.test(text) && !/\b(?:than|better|worse|outperform\w*|superior|comparable|similar)\b|\d\s*%/.test(lower)) return "setup"
   if (outlookRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
-  void sentence
   return undefined
 }
 
