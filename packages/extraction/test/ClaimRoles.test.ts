@@ -321,6 +321,75 @@ describe("role features and rules", () => {
     expect(nonFindingReason("Please refer to Table 3: our model is better than the baseline on every layer.")).toBeUndefined()
   })
 
+  it("the body of a full paper: kinds read in a labelled sample of stored claims (roles6), with near misses", () => {
+    const body = bodyNonFindingReason
+    // a reviewed paper's finding in a review's voice
+    expect(body("The researchers conclude that BugLocator can be useful in an industrial setting.")).toBe("related")
+    expect(body("When comparing the CNN to the Simple Logistic Model, the authors found that the former outperforms the latter.")).toBe("related")
+    expect(body("We conclude that the CNN outperforms the Simple Logistic Model in most cases.")).toBeUndefined()
+    // steps of a proof or a derivation
+    expect(body("By Corollary REF and Propositions REF, REF, we have that the bottom square diagram below commutes.")).toBe("derivation")
+    expect(body("We are left to prove that also the multiplications coincide (up-to iso).")).toBe("derivation")
+    expect(body("Since {{formula:ab12}} and {{formula:cd34}}, the above diagram proves that condition (REF) holds.")).toBe("derivation")
+    expect(body("Next we show that it satisfies {{formula:ab12}}.")).toBe("derivation")
+    expect(body("We show that the soliton solutions are non-singular for the Ultrahyperbolic signature.")).toBeUndefined()
+    expect(body("Since the training set is small, dropout improves the test error by 2%.")).toBeUndefined()
+    // the paper's own structure
+    expect(body("This is proved in Appendix {{formula:ab12}}")).toBe("pointer")
+    expect(body("The proof uses the following results.")).toBe("pointer")
+    expect(body("We conclude this section with a lemma which allows us to formalize the Taylor expansion argument.")).toBe("pointer")
+    expect(body("This appendix collects the results that are needed in order to prove convexity.")).toBe("pointer")
+    expect(body("We now turn to the effect of the magnetic field on the conductivities.")).toBe("pointer")
+    expect(body("We conclude that the magnetic field lowers the conductivities by an order of magnitude.")).toBeUndefined()
+    // definitions, a known method described
+    expect(body("Formally, let {{formula:ab12}} be the category of bialgebras with non-expansive maps.")).toBe("setup")
+    expect(body("Quantitative algebras and their morphisms form a category, denoted by {{formula:ab12}}.")).toBe("setup")
+    expect(body("The Fisher vector is a pooling method that uses local SIFT descriptors.")).toBe("related")
+    expect(body("The contrastive loss requires distances between positive pairs to be smaller than a threshold.")).toBe("related")
+    expect(body("Our contrastive loss requires 30% less memory than the triplet loss.")).toBeUndefined()
+    expect(body("Our loss is a simple method that outperforms the contrastive loss on every data set.")).toBeUndefined()
+    expect(body("The Fisher vector is a pooling method that performs better than max pooling on UKB.")).toBeUndefined()
+    // set-up the earlier rules missed
+    expect(body("We do so by simply adding the number of unknown words as an additional feature.")).toBe("setup")
+    expect(body("If we count depth by counting any layer with learned parameters, the two networks match.")).toBe("setup")
+    expect(body("If we remove the gate, the error increases by 2.1 points and training is slower than before.")).toBeUndefined()
+    expect(body("If we take the predicted count rates and estimate the temperature, we get 1.2 MK from both ratios.")).toBeUndefined()
+    expect(body("The 18-layer plain net is of a similar form.")).toBe("setup")
+    expect(body("The plain / residual architectures follow the form in Fig. 3 (middle / right).")).toBe("setup")
+    expect(body("We note that we do not specially tailor the network width or filter sizes.")).toBe("setup")
+    expect(body("We did not use dropout, and still obtained better results than the baseline.")).toBeUndefined()
+    expect(body("Because of concerns on the training time, we modify the building block as a bottleneck design.")).toBe("setup")
+    expect(body("Third, we downsample following pooling, whereas does not do so.")).toBe("setup")
+    expect(body("The much larger amount of training data motivated us to explore the one per region option.")).toBe("setup")
+    expect(body("The three layers are 1x1, 3x3, and 1x1 convolutions.")).toBe("setup")
+    expect(body("Key properties of the proposed DPNs are studied on the ImageNet-1k object classification dataset.")).toBe("setup")
+    expect(body("We also obtain results for a simple 50 / 50 mix of max and average.")).toBe("setup")
+    expect(body("We also obtain results for the mixed option that are better than max pooling on every data set.")).toBeUndefined()
+    // outlook
+    expect(body("Modeling dust grain surfaces will be required to constrain the role played by the C/O ratio.")).toBe("future")
+    expect(body("The next step is to clarify roles and properties of the soliton solutions.")).toBe("future")
+    expect(body("Our analysis paves the way for such methods to be applied in natural language generation.")).toBe("future")
+    expect(body("From the mathematical side, the treatment of the higher-dimensional case is completely open.")).toBe("future")
+    expect(body("For example, one can look for suitable training criteria that have a well-behaved gradient.")).toBe("future")
+    expect(body("The open N=2 string theory has non-singular soliton solutions.")).toBeUndefined()
+    // a legend with two colours; code released
+    expect(body("The red and green solid line corresponds to the emission profile along a given line.")).toBe("pointer")
+    expect(nonFindingReason("An implementation of our method is open-sourced at.")).toBe("availability")
+    // the paper's own measured value is not set-up because it names set-up, nor a pointer because of an aside
+    expect(nonFindingReason("Using dropout in the last hidden layer gives an error rate of 15.6%.")).toBeUndefined()
+    expect(nonFindingReason("We were able to get a mean of about 79 errors with dropout whereas usual finetuning gives about 94 errors.")).toBeUndefined()
+    expect(nonFindingReason("We use dropout in the last hidden layer with a rate of 0.5.")).toBe("setup")
+    expect(body("Using 50% dropout in the sixth hidden layer reduces this to a record 42.4% (For details see Appendix [reference]).")).toBeUndefined()
+    expect(body("For details, see Appendix [reference].")).toBe("pointer")
+  })
+
+  it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
+    expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
+    expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")
+    expect(claimSection("## 8 Legion")).toBe("other")
+    expect(claimSection("## 4 Results on WMT 2014")).toBe("results")
+  })
+
   it("splits an inline section heading off the sentence it runs into", () => {
     const text = "The model is trained end to end. subsection: Positional Encoding Since our model contains no " +
       "recurrence, we add positional encodings. In the next section: our paper generalizes them."
@@ -502,6 +571,30 @@ describe("the offline extractor keeps findings only", () => {
     // a long run before the next heading is no abstract's tail
     const longTail = filler.repeat(14) + "\n\n## 1 Introduction\n\nMachine translation is old."
     expect(section(longTail, false)[0]).toBe("other")
+  })
+
+  it("the paper's own measured value in a body is kept under the body's threshold (roles6: the dropout paper)", () => {
+    const text = "We achieved an error rate of 16.6% by using a neural network with three convolutional hidden layers. " +
+      "The best published error rate on the test set, without using transformed data, is 18.5%. " +
+      "Krizhevsky et al. achieved an error rate of 18.5% with a larger network. " +
+      "This is reduced to 29.62% by using 50% dropout (Appendix [reference])."
+    const read = (heading: string) =>
+      OfflineExtractor.analyze(nlp, text, { context: { heading, atStart: false } }).map((s) => ({
+        sentence: text.slice(s.start, s.end),
+        kept: s.claim !== undefined,
+        keptBy: s.keptBy
+      }))
+    const other = read("## 4 Discussion of the network")
+    const own = other.find((s) => s.sentence.startsWith("We achieved"))!
+    expect(own.kept).toBe(true)
+    expect(own.keptBy).toContain("measured")
+    // near misses: another work's value, and the published state of the art, are not the paper's own
+    expect(other.find((s) => s.sentence.startsWith("The best published"))!.keptBy).not.toContain("measured")
+    expect(other.find((s) => s.sentence.startsWith("Krizhevsky"))!.keptBy).not.toContain("measured")
+    // related work holds no finding of the paper's own (another work's, named, goes to reported claims)
+    const related = OfflineExtractor.analyze(nlp, text, { context: { heading: "## 2 Related Work", atStart: false } })
+    expect(related.every((s) => s.claim === undefined || s.claim.attribution != null)).toBe(true)
+    expect(related.some((s) => s.keptBy.includes("measured"))).toBe(false)
   })
 
   it("a run-in heading or a caption with no finite verb is not a claim", () => {
