@@ -23,7 +23,8 @@ import {
   inlineThreshold,
   measuredOwnRe,
   nonFindingReason,
-  sectionProbability
+  sectionProbability,
+  unfinishedSentence
 } from "./internal/roles/decide.js"
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
 import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
@@ -397,7 +398,7 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         const body = here.part === undefined && asAbstract[index] !== true && here.section !== "abstract" && here.section !== "none"
         if (keptBy.length > 0) {
           rejected = nonFindingReason(evidence) ?? (body ? bodyNonFindingReason(evidence) : undefined) ??
-            (hasVerb(evidence, words) ? undefined : "no-verb")
+            (body && unfinishedSentence(evidence) ? "fragment" : undefined) ?? (hasVerb(evidence, words) ? undefined : "no-verb")
         }
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined
       }

@@ -17,7 +17,7 @@ import * as Extractor from "../src/Extractor.js"
 import { attributionOf } from "../src/internal/offline/attribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offline/sections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offline/sentences.js"
-import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability } from "../src/internal/roles/decide.js"
+import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability, unfinishedSentence } from "../src/internal/roles/decide.js"
 import { inlineHeading, roles } from "../src/internal/roles/features.js"
 import { classifyBlock, classifySentence, matchesFeatures, shippedModel } from "../src/internal/roles/model.js"
 import * as LlmProviders from "../src/LlmProviders.js"
@@ -87,6 +87,29 @@ describe("role features and rules", () => {
     expect(sectionProbability(0.5, "methods", 0.2, priors)).toBeLessThan(0.2)
     expect(sectionProbability(0.5, "other", 0.2, priors)).toBe(0.5)
     expect(sectionProbability(0.5, "results", undefined, priors)).toBe(0.5)
+  })
+
+  it("a sentence of the text that does not end is unfinished: cut by a page break, or running into a dropped formula", () => {
+    for (
+      const cut of [
+        "Similar to the final annotation task, annotators were shown a",
+        "Ahmad and Afzal (2018) evaluate GROBID for de-",
+        "Overall, we observe that across all settings, FINE annotations have lower",
+        "By recursion in the perturbative order, one can show that [formula]"
+      ]
+    ) expect(unfinishedSentence(cut), cut).toBe(true)
+    // ended: a period, then perhaps closing brackets, quotes, a footnote mark or a citation
+    for (
+      const ended of [
+        "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.",
+        "Dropout improves accuracy on CIFAR-10 (Table 3).",
+        "The gains hold on all three datasets [12].",
+        "The gains hold on all three datasets.[reference]",
+        "Accuracy rises to 93.2%.3",
+        "Does depth help? We find that it does!",
+        "The effect is large (p < 0.01).\u201d"
+      ]
+    ) expect(unfinishedSentence(ended), ended).toBe(false)
   })
 
   it("set-up statements and pointers are never findings; outcomes are", () => {
