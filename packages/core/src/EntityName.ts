@@ -20,6 +20,8 @@
  * @since 0.1.0
  */
 
+import { memoByText } from "./Memo.js"
+
 // ---------------------------------------------------------------------------
 // Clean labels
 // ---------------------------------------------------------------------------
@@ -629,7 +631,9 @@ const initialsCover = (letters: string, parts: ReadonlyArray<string>): boolean =
  * @since 0.1.0
  * @category abbreviations
  */
-export const splitDefinition = (label: string): Definition | null => {
+export const splitDefinition = (label: string): Definition | null => splitDefinitionMemo(label)
+
+const splitDefinitionOnce = (label: string): Definition | null => {
   const m = /^(.+?)\s*[([]([^()[\]]+)[)\]]\s*$/su.exec(label.replace(/\s+/gu, " ").trim())
   if (m === null) return null
   const before = m[1]!.trim()
@@ -645,6 +649,9 @@ export const splitDefinition = (label: string): Definition | null => {
   return null
 }
 
+// asked for every name at every chunk (the store's keys, resolution, the paper pass): remembered
+const splitDefinitionMemo = memoByText(splitDefinitionOnce, 50_000)
+
 /**
  * A name with a definition inside and a generic head after it, `LONG (SF)
  * head` (`continuous speech recognition (CSR) techniques`, `natural language
@@ -659,6 +666,10 @@ export const splitDefinition = (label: string): Definition | null => {
  */
 export const definedHead = (
   label: string
+): { readonly name: string; readonly short: string; readonly long: string } | null => definedHeadMemo(label)
+
+const definedHeadOnce = (
+  label: string
 ): { readonly name: string; readonly short: string; readonly long: string } | null => {
   const m = /^(.+?)\s*[([]\s*([^()[\]]+?)\s*[)\]]\s*(\S.*)$/su.exec(label.replace(/\s+/gu, " ").trim())
   if (m === null) return null
@@ -669,6 +680,8 @@ export const definedHead = (
   if (genericTail([...tokensOf(before), ...rest]) !== rest.length) return null
   return { name: cleanLabel(`${before} ${after}`), short: inside, long: cleanLabel(before) }
 }
+
+const definedHeadMemo = memoByText(definedHeadOnce, 50_000)
 
 /**
  * The names a label stands for: both forms of a definition (`long (SF)`,
@@ -682,6 +695,40 @@ export const namedForms = (label: string): ReadonlyArray<string> => {
   if (def !== null) return [def.long, def.short]
   const inner = definedHead(label)
   return inner === null ? [label] : [inner.name, inner.short]
+}
+
+const TAIL_WORD_PART = /[\p{L}\p{N}\-.]/u
+const TAIL_WORD_START = /[\p{L}\p{N}]/u
+
+/**
+ * What `/([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u` captures in `text` (a text without trailing white space): the
+ * run of letters, digits, hyphens and dots at its end, from its first letter or digit; read backwards from the end
+ * instead of trying the pattern at every position of a clause (once per parenthesis of a paper).
+ *
+ * @internal
+ */
+export const lastWordOf = (text: string): string | undefined => {
+  let end = text.length
+  // a trailing white space (not left by the callers) ends nothing: the pattern's `\s*$` skips it
+  while (end > 0 && /\s/u.test(text[end - 1]!)) end--
+  let from = end
+  while (from > 0) {
+    let at = from - 1
+    const unit = text.charCodeAt(at)
+    // a code point of two units (a low surrogate after a high one) is read whole, as the pattern reads it
+    if (unit >= 0xdc00 && unit <= 0xdfff && at > 0) {
+      const high = text.charCodeAt(at - 1)
+      if (high >= 0xd800 && high <= 0xdbff) at--
+    }
+    if (!TAIL_WORD_PART.test(text.slice(at, from))) break
+    from = at
+  }
+  for (let i = from; i < end;) {
+    const size = (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1
+    if (TAIL_WORD_START.test(text.slice(i, i + size))) return text.slice(i, end)
+    i += size
+  }
+  return undefined
 }
 
 const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, short.length * 2)
@@ -716,7 +763,7 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
       const long = abbreviationMatch(inside, window)
       if (long !== null) found = { short: inside, long: cleanLabel(long) }
     } else if (inside.split(" ").length > 1) {
-      const prev = /([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u.exec(clause)?.[1]
+      const prev = lastWordOf(clause)
       if (prev !== undefined && isShortForm(prev)) {
         const long = abbreviationMatch(prev, inside)
         if (long !== null && long.split(" ").length <= MAX_LONG_WORDS(prev)) found = { short: prev, long: cleanLabel(long) }

@@ -32,6 +32,7 @@
 import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Relation } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
+import { memoByText } from "@kg/core/Memo"
 import * as HashMap from "effect/HashMap"
 import * as CacheView from "./internal/resolution/cacheView.js"
 import * as PaperEntities from "./internal/resolution/paperEntities.js"
@@ -131,7 +132,9 @@ const trimmedNames = (names: ReadonlyArray<string>): Array<string> =>
   names.map(EntityName.cleanLabel).filter((n) => n !== "")
 
 /** A name as reported, cleaned; a definition gives its long form as the name and its short form as an alias. */
-const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
+const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => readNameMemo(raw)
+
+const readNameOnce = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
   const def = EntityName.splitDefinition(raw)
   if (def !== null) return { name: def.long, extra: [def.short] }
   const clean = EntityName.cleanLabel(raw)
@@ -157,6 +160,9 @@ const readName = (raw: string): { readonly name: string; readonly extra: Readonl
   }
   return { name: clean, extra: [] }
 }
+
+// a pure function of the name, asked for every entity name of every chunk
+const readNameMemo = memoByText(readNameOnce, 50_000)
 
 /**
  * Map a reported entity type onto the vocabulary: a case-insensitive match of

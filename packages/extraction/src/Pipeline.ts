@@ -470,7 +470,9 @@ const processChunk = (
   /** Where the chunk sits in its document (the section it starts in). */
   context?: ChunkContext,
   /** The abbreviation definitions in the chunk text, when the caller has found them already. */
-  chunkDefinitions?: ReadonlyArray<EntityName.Definition>
+  chunkDefinitions?: ReadonlyArray<EntityName.Definition>,
+  /** `namesOf(ahead's result, chunkDefinitions)`, when the caller has it (used when grounding keeps every claim). */
+  aheadKeys?: ReadonlySet<EntityCache.NormalizedLabel>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
@@ -517,7 +519,12 @@ const processChunk = (
     }))
     const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
     // the keys of the kept names, once for the store look-up and resolution
-    const keys = options.storeLookup === undefined ? undefined : namesOf(grounded.result, definitions)
+    // (grounding and the role filter only drop claims: with every claim kept, the names are the extractor's own)
+    const keys = options.storeLookup === undefined
+      ? undefined
+      : aheadKeys !== undefined && chunkDefinitions !== undefined && findings.claims.length === extracted.right.result.claims.length
+      ? aheadKeys
+      : namesOf(grounded.result, definitions)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options, keys)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
@@ -680,7 +687,7 @@ export const extractPaper = (
         ),
         record.record,
         options,
-        { text: doc.text, stored }
+        { text: doc.text, stored, definitions: prepared?.definitions?.paper }
       )
       const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
       return PipelineEvent.PaperExtracted({
@@ -705,22 +712,22 @@ export const extractPaper = (
     if (prepared !== null && whole === undefined) {
       let cache = EntityCache.empty
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
-        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({
-          chunk,
-          extracted: preparedExtraction(chunk),
-          definitions: EntityName.findDefinitions(chunk.text)
-        }))
+        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
+          const extracted = preparedExtraction(chunk)
+          // the definitions as the preparer found them in the chunk's text, else searched here
+          const definitions = prepared.definitions?.chunks[chunk.ordinal] ?? EntityName.findDefinitions(chunk.text)
+          const keys = options.storeLookup !== undefined && extracted._tag === "Right"
+            ? namesOf(extracted.right.result, definitions)
+            : undefined
+          return { chunk, extracted, definitions, keys }
+        })
         if (options.storeLookup !== undefined) {
           const keys: Array<string> = []
-          for (const { definitions, extracted } of group) {
-            if (extracted._tag === "Right") {
-              for (const key of namesOf(extracted.right.result, definitions)) keys.push(key)
-            }
-          }
+          for (const item of group) if (item.keys !== undefined) for (const key of item.keys) keys.push(key)
           yield* askStore(keys, memo, options)
         }
-        for (const { chunk, definitions, extracted } of group) {
-          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
+        for (const { chunk, definitions, extracted, keys } of group) {
+          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions, keys)
           cache = outcome.cache
           collected.push(outcome)
         }
@@ -846,7 +853,12 @@ const assemble = (
   outcomes: ReadonlyArray<ChunkOutcome>,
   record: PaperRecord | null,
   options: PipelineOptions,
-  context: { readonly text: string; readonly stored: ReadonlySet<string> }
+  context: {
+    readonly text: string
+    readonly stored: ReadonlySet<string>
+    /** `EntityName.findDefinitions(text)`, when the preparer found them. */
+    readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined
+  }
 ) =>
   Effect.gen(function*() {
     const batch = options.embedBatch ?? 64
@@ -903,7 +915,7 @@ const assemble = (
         stored: context.stored.has(entity.id),
         votes: votesById.get(entity.id) ?? new Map<string, number>()
       })),
-      { text: context.text }
+      { text: context.text, definitions: context.definitions }
     )
     if (paperPass.joins.length > 0) {
       const labelOf = (id: EntityId) => entityById.get(id)?.label ?? id
