@@ -745,7 +745,8 @@ const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, sho
 export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
   const out: Array<Definition> = []
   const seen = new Set<string>()
-  const flat = text.replace(/\s+/gu, " ")
+  // every run of white space as one space (a lone space, most of them, is left as it is)
+  const flat = text.replace(/\s{2,}|[^\S ]/g, " ")
   const paren = /[([]([^()[\]]{1,200})[)\]]/gu
   for (const m of flat.matchAll(paren)) {
     const at = m.index ?? 0
@@ -755,7 +756,9 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
     if (cut > 0) inside = inside.slice(0, cut).trim()
     const before = flat.slice(Math.max(0, at - 400), at)
     const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("? "), before.lastIndexOf("! "))
-    const clause = before.slice(sentenceStart + 1).replace(/\s+$/u, "")
+    // (`flat`'s only white space is single spaces)
+    const sentence = before.slice(sentenceStart + 1)
+    const clause = sentence.endsWith(" ") ? sentence.slice(0, -1) : sentence
     let found: Definition | null = null
     if (isShortForm(inside) && !/^\p{N}+$/u.test(inside)) {
       const words = clause.split(" ").filter((w) => w.length > 0)
@@ -1009,7 +1012,9 @@ export const meetingKeys = (key: string): ReadonlyArray<string> =>
  * @since 0.1.0
  * @category coreference
  */
-export const paperKeys = (label: string): ReadonlyArray<string> => {
+export const paperKeys = (label: string): ReadonlyArray<string> => paperKeysMemo(label)
+
+const paperKeysOnce = (label: string): ReadonlyArray<string> => {
   const words = mentionWords(label)
   if (words === null) return []
   const keys = [words.join(" ")]
@@ -1023,6 +1028,9 @@ export const paperKeys = (label: string): ReadonlyArray<string> => {
   }
   return keys
 }
+
+// a paper's names are keyed at every chunk (resolution's index of the cache) and again by the paper pass
+const paperKeysMemo = memoByText(paperKeysOnce, 50_000)
 
 /** The last word of a name as written, singular and in lower case. */
 const rawHead = (label: string): string => {

@@ -617,16 +617,8 @@ export const resolvePaper: (
   context: { readonly text: string; readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined }
 ) => PaperResolution = PaperEntities.resolvePaper
 
-// Paper keys of the names seen lately (`EntityName.paperKeys` is pure; a paper's names recur chunk after chunk).
-const paperKeys = new Map<string, ReadonlyArray<string>>()
-const paperKeysOf = (name: string): ReadonlyArray<string> => {
-  const hit = paperKeys.get(name)
-  if (hit !== undefined) return hit
-  if (paperKeys.size >= 50_000) paperKeys.clear()
-  const keys = EntityName.paperKeys(name)
-  paperKeys.set(name, keys)
-  return keys
-}
+// Paper keys of a name (`EntityName.paperKeys`, remembered there: a paper's names recur chunk after chunk).
+const paperKeysOf = EntityName.paperKeys
 
 /**
  * Whether a short form abbreviates only the last words of a name

@@ -14,7 +14,6 @@ import * as Schema from "effect/Schema"
 import type { Chunk, ExtractionResult, Paper } from "@kg/core/Domain"
 import { ExtractionResult as ExtractionResultSchema } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
-import type * as EntityName from "@kg/core/EntityName"
 import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
@@ -129,14 +128,6 @@ export interface PreparedDocument {
   }>
   readonly extractions: ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>
   readonly record: { readonly ok: RecordFields } | { readonly error: string }
-  /**
-   * The abbreviation definitions (`EntityName.findDefinitions`) of each piece's text and of the whole text, when the
-   * preparer read them (the pipeline then does not search for them again).
-   */
-  readonly definitions?: {
-    readonly chunks: ReadonlyArray<ReadonlyArray<EntityName.Definition>>
-    readonly paper: ReadonlyArray<EntityName.Definition>
-  } | undefined
 }
 
 /**
@@ -272,7 +263,6 @@ export const layerOfflineThreaded = (
             pieces: prepared.pieces,
             // The reason a chunk failed, as a failed chunk records it.
             extractions: prepared.extractions.map((e) => ("ok" in e ? e : { error: `offline extractor crashed: ${e.error}` })),
-            definitions: prepared.definitions,
             record: "ok" in record
               ? {
                 ok: {

@@ -687,7 +687,7 @@ export const extractPaper = (
         ),
         record.record,
         options,
-        { text: doc.text, stored, definitions: prepared?.definitions?.paper }
+        { text: doc.text, stored }
       )
       const usage = collected.reduce((acc, o) => addUsage(acc, o.usage), record.usage)
       return PipelineEvent.PaperExtracted({
@@ -714,8 +714,7 @@ export const extractPaper = (
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
         const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
           const extracted = preparedExtraction(chunk)
-          // the definitions as the preparer found them in the chunk's text, else searched here
-          const definitions = prepared.definitions?.chunks[chunk.ordinal] ?? EntityName.findDefinitions(chunk.text)
+          const definitions = EntityName.findDefinitions(chunk.text)
           const keys = options.storeLookup !== undefined && extracted._tag === "Right"
             ? namesOf(extracted.right.result, definitions)
             : undefined
@@ -853,12 +852,7 @@ const assemble = (
   outcomes: ReadonlyArray<ChunkOutcome>,
   record: PaperRecord | null,
   options: PipelineOptions,
-  context: {
-    readonly text: string
-    readonly stored: ReadonlySet<string>
-    /** `EntityName.findDefinitions(text)`, when the preparer found them. */
-    readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined
-  }
+  context: { readonly text: string; readonly stored: ReadonlySet<string> }
 ) =>
   Effect.gen(function*() {
     const batch = options.embedBatch ?? 64
@@ -915,7 +909,7 @@ const assemble = (
         stored: context.stored.has(entity.id),
         votes: votesById.get(entity.id) ?? new Map<string, number>()
       })),
-      { text: context.text, definitions: context.definitions }
+      { text: context.text }
     )
     if (paperPass.joins.length > 0) {
       const labelOf = (id: EntityId) => entityById.get(id)?.label ?? id

@@ -8,7 +8,6 @@
  * @internal
  */
 import type { PaperId } from "@kg/core/Domain"
-import * as EntityName from "@kg/core/EntityName"
 import type * as NlpService from "@kg/core/NlpService"
 import * as ChunkSentences from "../../ChunkSentences.js"
 import * as OfflineExtractor from "../../OfflineExtractor.js"
@@ -32,21 +31,11 @@ export interface Piece {
   readonly sentences?: string
 }
 
-/**
- * The abbreviation definitions of the paper (`EntityName.findDefinitions`): of each chunk's text and of the whole
- * text. Pure functions of the text, read here so that the main thread's resolution does not search for them.
- */
-export interface PaperDefinitions {
-  readonly chunks: ReadonlyArray<ReadonlyArray<EntityName.Definition>>
-  readonly paper: ReadonlyArray<EntityName.Definition>
-}
-
 /** The answer to a `paper` request. */
 export interface PreparedPaper {
   readonly pieces: ReadonlyArray<Piece>
   readonly extractions: ReadonlyArray<Outcome<unknown>>
   readonly record: Outcome<unknown>
-  readonly definitions: PaperDefinitions
 }
 
 /** A whole document to prepare. */
@@ -147,10 +136,6 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
   return {
     pieces,
     extractions,
-    record: attempt(() => record(nlp, input.paperId, input.title, recordText(input.text), sentencesOf(pieces, parsed))),
-    definitions: {
-      chunks: pieces.map((p) => EntityName.findDefinitions(p.text)),
-      paper: EntityName.findDefinitions(input.text)
-    }
+    record: attempt(() => record(nlp, input.paperId, input.title, recordText(input.text), sentencesOf(pieces, parsed)))
   }
 }

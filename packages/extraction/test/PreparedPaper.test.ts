@@ -4,7 +4,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Entity, type EntityId, type ExtractionResult, Paper, type PaperId } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
-import * as EntityName from "@kg/core/EntityName"
 import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "../src/EmbeddingsLive.js"
 import * as Extractor from "../src/Extractor.js"
@@ -14,8 +13,9 @@ import * as Pipeline from "../src/Pipeline.js"
 import type { RecordFields } from "../src/Extractor.js"
 import * as Shacl from "../src/Shacl.js"
 
-// The worker thread finds the abbreviation definitions of each chunk and of the whole paper (`prepare.ts`), and the
-// main thread's resolution takes them instead of searching the texts again (`Pipeline.extractPaper`, `assemble`).
+// A paper prepared at once (as the worker thread prepares it: `prepare.ts`) goes through the pipeline's loop for
+// prepared papers (`Pipeline.extractPaper`: the store asked once per group of chunks, each chunk's names keyed once
+// when grounding keeps every claim); the in-thread extractor goes through the stream. Both give the same bundle.
 
 const paperText = (name: string) => readFileSync(new URL(`../../../testdata/papers/md/${name}`, import.meta.url), "utf8")
 
@@ -34,9 +34,8 @@ const doc = (name: string): SourceDocument => ({
   format: "md"
 })
 
-/** The offline extractor with a preparer that runs the worker's work in this thread (with or without definitions). */
-const preparing = (definitions: boolean) =>
-  Layer.effect(
+/** The offline extractor with a preparer that runs the worker's work in this thread. */
+const preparing = Layer.effect(
     Extractor.Extractor,
     Effect.gen(function*() {
       const nlp = yield* NlpService.NlpService
@@ -65,8 +64,7 @@ const preparing = (definitions: boolean) =>
                     domainTags: record.ok.domainTags
                   }
                 }
-                : record,
-              ...(definitions ? { definitions: prepared.definitions } : {})
+                : record
             }
           })
       })
@@ -97,19 +95,8 @@ const bundleWith = (extractor: Layer.Layer<Extractor.Extractor, never, NlpServic
     Effect.provide(Layer.provideMerge(extractor, base))
   )
 
-describe("the definitions the worker finds (prepare.ts) and the pipeline's own search", () => {
-  it("are the definitions of each chunk's text and of the whole text", () => {
-    const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
-    const text = paperText("2212.11773.md")
-    const prepared = preparePaper(nlp, { paperId: "p", title: "p", text, pages: null, config: NlpService.defaultChunkConfig })
-    expect(prepared.definitions.chunks.length).toBe(prepared.pieces.length)
-    prepared.pieces.forEach((piece, i) => expect(prepared.definitions.chunks[i]).toEqual(EntityName.findDefinitions(piece.text)))
-    expect(prepared.definitions.paper).toEqual(EntityName.findDefinitions(text))
-    // (the paper defines some abbreviations: the comparison is not between empty lists)
-    expect(prepared.definitions.paper.length).toBeGreaterThan(3)
-  }, 120_000)
-
-  it.effect("give the same bundle: prepared with them, prepared without them, and extracted in this thread", () =>
+describe("a paper prepared at once and a paper extracted chunk by chunk", () => {
+  it.effect("give the same bundle, with a store that knows some of the paper's names", () =>
     Effect.gen(function*() {
       for (const name of ["2212.11803.md", "2212.11773.md"]) {
         const d = doc(name)
@@ -117,13 +104,11 @@ describe("the definitions the worker finds (prepare.ts) and the pipeline's own s
         const nlp = yield* Effect.provide(NlpService.NlpService, NlpService.layer)
         const names = preparePaper(nlp, { paperId: "p", title: name, text: d.text, pages: null, config: NlpService.defaultChunkConfig })
           .extractions.flatMap((e) => "ok" in e ? (e.ok as ExtractionResult).entities.map((x) => x.label) : [])
-        const withDefinitions = yield* bundleWith(preparing(true), d, names)
-        const withoutDefinitions = yield* bundleWith(preparing(false), d, names)
+        const prepared = yield* bundleWith(preparing, d, names)
         const inThread = yield* bundleWith(Extractor.layerOffline, d, names)
-        expect(withDefinitions.claims.length).toBeGreaterThan(2)
-        expect(withDefinitions.entities.some((e) => e.entity.id.startsWith("stored-"))).toBe(true)
-        expect(withDefinitions).toEqual(withoutDefinitions)
-        expect(withDefinitions).toEqual(inThread)
+        expect(prepared.claims.length).toBeGreaterThan(2)
+        expect(prepared.entities.some((e) => e.entity.id.startsWith("stored-"))).toBe(true)
+        expect(prepared).toEqual(inThread)
       }
     }), 240_000)
 })
