@@ -191,10 +191,16 @@ export const canonicalPredicate = (
   fallback: string = FALLBACK_PREDICATE
 ): string => canonicalName(predicate, known) ?? (isAbsoluteIri(predicate.trim()) ? predicate.trim() : fallback)
 
-// `EntityCache.aliasIndex` of caches this module returned, so that the next chunk does not rebuild it.
-const indexMemo = new WeakMap<EntityCache.EntityCache, ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef>>()
-const indexOf = (cache: EntityCache.EntityCache): ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef> =>
-  indexMemo.get(cache) ?? EntityCache.aliasIndex(cache)
+// `EntityCache.aliasIndex` of caches this module returned, so that the next chunk does not rebuild it. The next chunk
+// takes it (it is no longer the cache's: a cache resolved a second time builds its index afresh) and updates it in
+// place instead of copying the whole index at every chunk.
+const indexMemo = new WeakMap<EntityCache.EntityCache, Map<EntityCache.NormalizedLabel, EntityCache.EntityRef>>()
+const takeIndex = (cache: EntityCache.EntityCache): Map<EntityCache.NormalizedLabel, EntityCache.EntityRef> => {
+  const kept = indexMemo.get(cache)
+  if (kept === undefined) return new Map(EntityCache.aliasIndex(cache))
+  indexMemo.delete(cache)
+  return kept
+}
 
 const toRef = (e: Entity): EntityCache.EntityRef =>
   EntityCache.makeRef({ id: e.id, label: e.label, type: e.type, aliases: e.aliases })
@@ -237,7 +243,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
 
   // Every normalised label and alias the cache knows, as `EntityCache.aliasIndex` gives it, kept
   // up to date below (and remembered for the output cache, the next chunk's input).
-  const index = new Map(indexOf(acc))
+  const index = takeIndex(acc)
   // Store hits under names that are neither label nor alias of the stored entity.
   const extra = new Map<string, EntityCache.EntityRef>()
 
