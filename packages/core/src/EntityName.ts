@@ -20,6 +20,8 @@
  * @since 0.1.0
  */
 
+import { memoByText } from "./Memo.js"
+
 // ---------------------------------------------------------------------------
 // Clean labels
 // ---------------------------------------------------------------------------
@@ -629,7 +631,9 @@ const initialsCover = (letters: string, parts: ReadonlyArray<string>): boolean =
  * @since 0.1.0
  * @category abbreviations
  */
-export const splitDefinition = (label: string): Definition | null => {
+export const splitDefinition = (label: string): Definition | null => splitDefinitionMemo(label)
+
+const splitDefinitionOnce = (label: string): Definition | null => {
   const m = /^(.+?)\s*[([]([^()[\]]+)[)\]]\s*$/su.exec(label.replace(/\s+/gu, " ").trim())
   if (m === null) return null
   const before = m[1]!.trim()
@@ -645,6 +649,9 @@ export const splitDefinition = (label: string): Definition | null => {
   return null
 }
 
+// asked for every name at every chunk (the store's keys, resolution, the paper pass): remembered
+const splitDefinitionMemo = memoByText(splitDefinitionOnce, 50_000)
+
 /**
  * A name with a definition inside and a generic head after it, `LONG (SF)
  * head` (`continuous speech recognition (CSR) techniques`, `natural language
@@ -659,6 +666,10 @@ export const splitDefinition = (label: string): Definition | null => {
  */
 export const definedHead = (
   label: string
+): { readonly name: string; readonly short: string; readonly long: string } | null => definedHeadMemo(label)
+
+const definedHeadOnce = (
+  label: string
 ): { readonly name: string; readonly short: string; readonly long: string } | null => {
   const m = /^(.+?)\s*[([]\s*([^()[\]]+?)\s*[)\]]\s*(\S.*)$/su.exec(label.replace(/\s+/gu, " ").trim())
   if (m === null) return null
@@ -669,6 +680,8 @@ export const definedHead = (
   if (genericTail([...tokensOf(before), ...rest]) !== rest.length) return null
   return { name: cleanLabel(`${before} ${after}`), short: inside, long: cleanLabel(before) }
 }
+
+const definedHeadMemo = memoByText(definedHeadOnce, 50_000)
 
 /**
  * The names a label stands for: both forms of a definition (`long (SF)`,
@@ -682,6 +695,40 @@ export const namedForms = (label: string): ReadonlyArray<string> => {
   if (def !== null) return [def.long, def.short]
   const inner = definedHead(label)
   return inner === null ? [label] : [inner.name, inner.short]
+}
+
+const TAIL_WORD_PART = /[\p{L}\p{N}\-.]/u
+const TAIL_WORD_START = /[\p{L}\p{N}]/u
+
+/**
+ * What `/([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u` captures in `text` (a text without trailing white space): the
+ * run of letters, digits, hyphens and dots at its end, from its first letter or digit; read backwards from the end
+ * instead of trying the pattern at every position of a clause (once per parenthesis of a paper).
+ *
+ * @internal
+ */
+export const lastWordOf = (text: string): string | undefined => {
+  let end = text.length
+  // a trailing white space (not left by the callers) ends nothing: the pattern's `\s*$` skips it
+  while (end > 0 && /\s/u.test(text[end - 1]!)) end--
+  let from = end
+  while (from > 0) {
+    let at = from - 1
+    const unit = text.charCodeAt(at)
+    // a code point of two units (a low surrogate after a high one) is read whole, as the pattern reads it
+    if (unit >= 0xdc00 && unit <= 0xdfff && at > 0) {
+      const high = text.charCodeAt(at - 1)
+      if (high >= 0xd800 && high <= 0xdbff) at--
+    }
+    if (!TAIL_WORD_PART.test(text.slice(at, from))) break
+    from = at
+  }
+  for (let i = from; i < end;) {
+    const size = (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1
+    if (TAIL_WORD_START.test(text.slice(i, i + size))) return text.slice(i, end)
+    i += size
+  }
+  return undefined
 }
 
 const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, short.length * 2)
@@ -698,7 +745,8 @@ const MAX_LONG_WORDS = (short: string): number => Math.min(short.length + 5, sho
 export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
   const out: Array<Definition> = []
   const seen = new Set<string>()
-  const flat = text.replace(/\s+/gu, " ")
+  // every run of white space as one space (a lone space, most of them, is left as it is)
+  const flat = text.replace(/\s{2,}|[^\S ]/g, " ")
   const paren = /[([]([^()[\]]{1,200})[)\]]/gu
   for (const m of flat.matchAll(paren)) {
     const at = m.index ?? 0
@@ -708,7 +756,9 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
     if (cut > 0) inside = inside.slice(0, cut).trim()
     const before = flat.slice(Math.max(0, at - 400), at)
     const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("? "), before.lastIndexOf("! "))
-    const clause = before.slice(sentenceStart + 1).replace(/\s+$/u, "")
+    // (`flat`'s only white space is single spaces)
+    const sentence = before.slice(sentenceStart + 1)
+    const clause = sentence.endsWith(" ") ? sentence.slice(0, -1) : sentence
     let found: Definition | null = null
     if (isShortForm(inside) && !/^\p{N}+$/u.test(inside)) {
       const words = clause.split(" ").filter((w) => w.length > 0)
@@ -716,7 +766,7 @@ export const findDefinitions = (text: string): ReadonlyArray<Definition> => {
       const long = abbreviationMatch(inside, window)
       if (long !== null) found = { short: inside, long: cleanLabel(long) }
     } else if (inside.split(" ").length > 1) {
-      const prev = /([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u.exec(clause)?.[1]
+      const prev = lastWordOf(clause)
       if (prev !== undefined && isShortForm(prev)) {
         const long = abbreviationMatch(prev, inside)
         if (long !== null && long.split(" ").length <= MAX_LONG_WORDS(prev)) found = { short: prev, long: cleanLabel(long) }
@@ -962,7 +1012,9 @@ export const meetingKeys = (key: string): ReadonlyArray<string> =>
  * @since 0.1.0
  * @category coreference
  */
-export const paperKeys = (label: string): ReadonlyArray<string> => {
+export const paperKeys = (label: string): ReadonlyArray<string> => paperKeysMemo(label)
+
+const paperKeysOnce = (label: string): ReadonlyArray<string> => {
   const words = mentionWords(label)
   if (words === null) return []
   const keys = [words.join(" ")]
@@ -976,6 +1028,9 @@ export const paperKeys = (label: string): ReadonlyArray<string> => {
   }
   return keys
 }
+
+// a paper's names are keyed at every chunk (resolution's index of the cache) and again by the paper pass
+const paperKeysMemo = memoByText(paperKeysOnce, 50_000)
 
 /** The last word of a name as written, singular and in lower case. */
 const rawHead = (label: string): string => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { readdirSync, readFileSync } from "node:fs"
 import * as EntityName from "../src/EntityName.js"
 
 const word = fc.stringMatching(/^[A-Za-z][a-z]{2,9}$/)
@@ -312,3 +313,32 @@ describe("EntityName: coreference within a paper", () => {
   )
 })
 
+
+describe("lastWordOf (findDefinitions' word before a parenthesis)", () => {
+  const pattern = /([\p{L}\p{N}][\p{L}\p{N}\-.]*)\s*$/u
+  it("captures what the pattern it replaces captures, on the clauses of real papers", () => {
+    const dir = new URL("../../../testdata/papers/md/", import.meta.url)
+    let clauses = 0
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
+      const flat = readFileSync(new URL(file, dir), "utf8").replace(/\s+/gu, " ")
+      for (const m of flat.matchAll(/[([]([^()[\]]{1,200})[)\]]/gu)) {
+        const before = flat.slice(Math.max(0, m.index - 400), m.index)
+        for (const clause of [before, before.replace(/\s+$/u, ""), before.slice(0, 37)]) {
+          clauses++
+          expect(EntityName.lastWordOf(clause)).toBe(pattern.exec(clause)?.[1])
+        }
+      }
+    }
+    expect(clauses).toBeGreaterThan(300)
+  })
+
+  it("and on any text of letters, digits, hyphens, dots, spaces and surrogates", () => {
+    const piece = fc.constantFrom("a", "Z", "9", "-", ".", " ", "\n", "\u00a0", "(", "é", "𝐀", "\ud835", "\udc00", "_", "٣", "x-1.")
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }).map((ps) => ps.join("")), (text) => {
+        expect(EntityName.lastWordOf(text)).toBe(pattern.exec(text)?.[1])
+      }),
+      { numRuns: 5000 }
+    )
+  })
+})

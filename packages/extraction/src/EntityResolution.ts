@@ -32,6 +32,7 @@
 import { Entity, type EntityId, type ExtractedClaim, type ExtractionResult, Relation } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
+import { memoByText } from "@kg/core/Memo"
 import * as HashMap from "effect/HashMap"
 import * as CacheView from "./internal/resolution/cacheView.js"
 import * as PaperEntities from "./internal/resolution/paperEntities.js"
@@ -131,7 +132,9 @@ const trimmedNames = (names: ReadonlyArray<string>): Array<string> =>
   names.map(EntityName.cleanLabel).filter((n) => n !== "")
 
 /** A name as reported, cleaned; a definition gives its long form as the name and its short form as an alias. */
-const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
+const readName = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => readNameMemo(raw)
+
+const readNameOnce = (raw: string): { readonly name: string; readonly extra: ReadonlyArray<string> } => {
   const def = EntityName.splitDefinition(raw)
   if (def !== null) return { name: def.long, extra: [def.short] }
   const clean = EntityName.cleanLabel(raw)
@@ -157,6 +160,9 @@ const readName = (raw: string): { readonly name: string; readonly extra: Readonl
   }
   return { name: clean, extra: [] }
 }
+
+// a pure function of the name, asked for every entity name of every chunk
+const readNameMemo = memoByText(readNameOnce, 50_000)
 
 /**
  * Map a reported entity type onto the vocabulary: a case-insensitive match of
@@ -185,10 +191,16 @@ export const canonicalPredicate = (
   fallback: string = FALLBACK_PREDICATE
 ): string => canonicalName(predicate, known) ?? (isAbsoluteIri(predicate.trim()) ? predicate.trim() : fallback)
 
-// `EntityCache.aliasIndex` of caches this module returned, so that the next chunk does not rebuild it.
-const indexMemo = new WeakMap<EntityCache.EntityCache, ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef>>()
-const indexOf = (cache: EntityCache.EntityCache): ReadonlyMap<EntityCache.NormalizedLabel, EntityCache.EntityRef> =>
-  indexMemo.get(cache) ?? EntityCache.aliasIndex(cache)
+// `EntityCache.aliasIndex` of caches this module returned, so that the next chunk does not rebuild it. The next chunk
+// takes it (it is no longer the cache's: a cache resolved a second time builds its index afresh) and updates it in
+// place instead of copying the whole index at every chunk.
+const indexMemo = new WeakMap<EntityCache.EntityCache, Map<EntityCache.NormalizedLabel, EntityCache.EntityRef>>()
+const takeIndex = (cache: EntityCache.EntityCache): Map<EntityCache.NormalizedLabel, EntityCache.EntityRef> => {
+  const kept = indexMemo.get(cache)
+  if (kept === undefined) return new Map(EntityCache.aliasIndex(cache))
+  indexMemo.delete(cache)
+  return kept
+}
 
 const toRef = (e: Entity): EntityCache.EntityRef =>
   EntityCache.makeRef({ id: e.id, label: e.label, type: e.type, aliases: e.aliases })
@@ -231,7 +243,7 @@ export const resolveChunk = (result: ExtractionResult, ctx: ResolveContext): Chu
 
   // Every normalised label and alias the cache knows, as `EntityCache.aliasIndex` gives it, kept
   // up to date below (and remembered for the output cache, the next chunk's input).
-  const index = new Map(indexOf(acc))
+  const index = takeIndex(acc)
   // Store hits under names that are neither label nor alias of the stored entity.
   const extra = new Map<string, EntityCache.EntityRef>()
 
@@ -611,16 +623,8 @@ export const resolvePaper: (
   context: { readonly text: string; readonly definitions?: ReadonlyArray<EntityName.Definition> | undefined }
 ) => PaperResolution = PaperEntities.resolvePaper
 
-// Paper keys of the names seen lately (`EntityName.paperKeys` is pure; a paper's names recur chunk after chunk).
-const paperKeys = new Map<string, ReadonlyArray<string>>()
-const paperKeysOf = (name: string): ReadonlyArray<string> => {
-  const hit = paperKeys.get(name)
-  if (hit !== undefined) return hit
-  if (paperKeys.size >= 50_000) paperKeys.clear()
-  const keys = EntityName.paperKeys(name)
-  paperKeys.set(name, keys)
-  return keys
-}
+// Paper keys of a name (`EntityName.paperKeys`, remembered there: a paper's names recur chunk after chunk).
+const paperKeysOf = EntityName.paperKeys
 
 /**
  * Whether a short form abbreviates only the last words of a name

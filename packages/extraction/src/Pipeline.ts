@@ -470,7 +470,9 @@ const processChunk = (
   /** Where the chunk sits in its document (the section it starts in). */
   context?: ChunkContext,
   /** The abbreviation definitions in the chunk text, when the caller has found them already. */
-  chunkDefinitions?: ReadonlyArray<EntityName.Definition>
+  chunkDefinitions?: ReadonlyArray<EntityName.Definition>,
+  /** `namesOf(ahead's result, chunkDefinitions)`, when the caller has it (used when grounding keeps every claim). */
+  aheadKeys?: ReadonlySet<EntityCache.NormalizedLabel>
 ) =>
   Effect.gen(function*() {
     const extractor = yield* Extractor
@@ -517,7 +519,12 @@ const processChunk = (
     }))
     const definitions = chunkDefinitions ?? EntityName.findDefinitions(chunk.text)
     // the keys of the kept names, once for the store look-up and resolution
-    const keys = options.storeLookup === undefined ? undefined : namesOf(grounded.result, definitions)
+    // (grounding and the role filter only drop claims: with every claim kept, the names are the extractor's own)
+    const keys = options.storeLookup === undefined
+      ? undefined
+      : aheadKeys !== undefined && chunkDefinitions !== undefined && findings.claims.length === extracted.right.result.claims.length
+      ? aheadKeys
+      : namesOf(grounded.result, definitions)
     const storeLookup = yield* lookupStored(grounded.result, definitions, cache, memo, options, keys)
     const resolved = EntityResolution.resolveChunk(
       grounded.result,
@@ -705,22 +712,21 @@ export const extractPaper = (
     if (prepared !== null && whole === undefined) {
       let cache = EntityCache.empty
       for (let from = 0; from < chunks.length; from += LOOKUP_BATCH) {
-        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => ({
-          chunk,
-          extracted: preparedExtraction(chunk),
-          definitions: EntityName.findDefinitions(chunk.text)
-        }))
+        const group = chunks.slice(from, from + LOOKUP_BATCH).map((chunk) => {
+          const extracted = preparedExtraction(chunk)
+          const definitions = EntityName.findDefinitions(chunk.text)
+          const keys = options.storeLookup !== undefined && extracted._tag === "Right"
+            ? namesOf(extracted.right.result, definitions)
+            : undefined
+          return { chunk, extracted, definitions, keys }
+        })
         if (options.storeLookup !== undefined) {
           const keys: Array<string> = []
-          for (const { definitions, extracted } of group) {
-            if (extracted._tag === "Right") {
-              for (const key of namesOf(extracted.right.result, definitions)) keys.push(key)
-            }
-          }
+          for (const item of group) if (item.keys !== undefined) for (const key of item.keys) keys.push(key)
           yield* askStore(keys, memo, options)
         }
-        for (const { chunk, definitions, extracted } of group) {
-          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions)
+        for (const { chunk, definitions, extracted, keys } of group) {
+          const outcome = yield* processChunk(paper, chunk, cache, memo, options, extracted, undefined, definitions, keys)
           cache = outcome.cache
           collected.push(outcome)
         }

@@ -43,6 +43,28 @@ describe("Findings", () => {
       .contributions?.[0]?.name).toBe("ParseNet")
   })
 
+  it("finds the paper's data sets in a claim by their names as whole words, whatever characters the names have", () => {
+    const context = {
+      entities: [
+        { label: "WikiText-103 (v2)", type: "Dataset" },
+        { label: "C++Bench", type: "Dataset", aliases: ["CPB"] },
+        { label: "Penn", type: "Dataset" },
+        { label: "SQuAD", type: "Dataset" }
+      ]
+    }
+    const sentence = "Our model improves perplexity on WikiText-103 (v2) and CPB by 2 points over the Penntree baseline."
+    const scope = findingOf(sentence, context).scope
+    // the names with pattern characters and an alias are found; `Penn` inside `Penntree` and the absent `SQuAD` are not
+    expect(scope).toEqual(expect.arrayContaining(["WikiText-103 (v2)", "CPB"]))
+    expect(scope).not.toContain("Penn")
+    expect(scope).not.toContain("SQuAD")
+    // (without the paper's entities the rules find neither name as written)
+    expect(findingOf(sentence).scope).not.toContain("CPB")
+    expect(findingOf(sentence).scope).not.toContain("WikiText-103 (v2)")
+    // asked again (the compiled names are remembered), the same answer
+    expect(findingOf(sentence, context).scope).toEqual(scope)
+  })
+
   it("names a self-reference's subject by the words that name it, not by a component, a data set or a hedge", () => {
     const datasets = { entities: [{ label: "MNIST", type: "Dataset" }, { label: "ImageNet", type: "Dataset" }] }
     // the name with the modifiers written into it

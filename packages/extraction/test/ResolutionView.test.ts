@@ -90,6 +90,30 @@ describe("resolution's view of the paper's cache (internal/resolution/cacheView.
     expect(carried).toEqual(rebuilt)
   }, 60_000)
 
+  it("resolves a chunk against a cache whose index another chunk took, as against a fresh copy of that cache", () => {
+    // each chunk's input cache is resolved a second time, with the next chunk, after the first resolution took (and
+    // updated) its index
+    let cache = EntityCache.empty
+    const definitionsOf = prepared.map(({ text }) => EntityName.findDefinitions(text))
+    let compared = 0
+    for (const [i, { result }] of prepared.entries()) {
+      const first = resolveChunk(result, { cache, definitions: definitionsOf[i]! })
+      const next = prepared[i + 1]
+      if (next !== undefined) {
+        const ctx = { definitions: definitionsOf[i + 1]! }
+        const taken = resolveChunk(next.result, { ...ctx, cache })
+        const fresh = resolveChunk(next.result, { ...ctx, cache: HashMap.fromIterable(HashMap.toEntries(cache)) })
+        expect(taken.entities).toEqual(fresh.entities)
+        expect(taken.relations).toEqual(fresh.relations)
+        expect(EntityCache.entities(taken.cache)).toEqual(EntityCache.entities(fresh.cache))
+        compared++
+      }
+      cache = first.cache
+    }
+    expect(compared).toBeGreaterThan(5)
+    expect(EntityCache.entities(cache).length).toBeGreaterThan(100)
+  }, 60_000)
+
   it("resolves the same with the keys of the chunk's names given (computed once by the pipeline) as without", () => {
     expect(resolveAll({ fresh: false, keys: true })).toEqual(resolveAll({ fresh: false, keys: false }))
   }, 60_000)

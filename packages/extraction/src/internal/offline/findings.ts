@@ -15,7 +15,7 @@
  */
 import type { Finding, FindingDirection } from "@kg/core/Domain"
 import { metricNames } from "./lexicon.js"
-import { cleanSentence } from "./text.js"
+import { cleanSentence, memoByText } from "./text.js"
 
 // ---------------------------------------------------------------------------
 // Paper context
@@ -332,6 +332,12 @@ const stripListItem = (s: string): string =>
 const listItems = (phrase: string): ReadonlyArray<string> =>
   stripListItem(phrase).split(SCOPE_LIST_SPLIT).map(stripListItem).filter((x) => x.length > 0 && x.length <= 60 && !/^(?:the|a|an|both|all)$/i.test(x))
 
+/** A name as a whole word (no letter or digit on either side), compiled once per name: every claim of a paper asks. */
+const namePattern = memoByText(
+  (name: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "u"),
+  5_000
+)
+
 /** Datasets named in a span, in order of appearance. */
 const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySet<string>): Array<{ text: string; index: number }> => {
   const out: Array<{ text: string; index: number }> = []
@@ -357,9 +363,9 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
   for (const e of context.entities ?? []) {
     if (e.type !== "Dataset") continue
     for (const name of [e.label, ...(e.aliases ?? [])]) {
-      if (name.length < 2) continue
-      const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "u")
-      const m = re.exec(s)
+      // (the pattern matches the name as written: a sentence without it needs no pattern)
+      if (name.length < 2 || !s.includes(name)) continue
+      const m = namePattern(name).exec(s)
       if (m !== null) push(name, m.index)
     }
   }

@@ -39,6 +39,7 @@
 import type { Entity, EntityId } from "@kg/core/Domain"
 import * as EntityCache from "@kg/core/EntityCache"
 import * as EntityName from "@kg/core/EntityName"
+import { memoByText } from "@kg/core/Memo"
 
 /** One entity of the paper, as its chunks resolved it. */
 export interface PaperEntityInput {
@@ -92,18 +93,24 @@ export interface PaperResolution {
 // Counting names in the text
 // ---------------------------------------------------------------------------
 
-const wordsOf = (s: string): Array<string> =>
+const wordsNow = (s: string): Array<string> =>
   (s.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) =>
     w.length > 3 && /[^s]s$/u.test(w) && !/(?:us|is)$/u.test(w) ? w.slice(0, -1) : w
   )
+
+// the words of a name are asked again and again (counts, stems, heads, every rule); a paper's text once
+const nameWords = memoByText(wordsNow, 50_000)
+
+/** The words of a name or a text: lower case, NFKC, a plural's `s` dropped (`datasets` -> `dataset`). */
+const wordsOf = (s: string): ReadonlyArray<string> => (s.length <= 200 ? nameWords(s) : wordsNow(s))
 
 interface Trie {
   readonly next: Map<string, Trie>
   key: string | undefined
 }
 
-/** How often each name occurs in the text, as a run of words (case, plural and punctuation aside). */
-const countNames = (text: string, names: Iterable<string>): Map<string, number> => {
+/** How often each name occurs in the text (its `wordsOf`), as a run of words (case, plural and punctuation aside). */
+const countNames = (words: ReadonlyArray<string>, names: Iterable<string>): Map<string, number> => {
   // The names as a trie of words; one walk from each word of the text.
   const root: Trie = { next: new Map(), key: undefined }
   for (const n of names) {
@@ -121,7 +128,6 @@ const countNames = (text: string, names: Iterable<string>): Map<string, number> 
     node.key = seq.join(" ")
   }
   const counts = new Map<string, number>()
-  const words = wordsOf(text)
   for (let i = 0; i < words.length; i++) {
     let node: Trie | undefined = root
     for (let j = i; j < words.length && node !== undefined; j++) {
@@ -540,7 +546,9 @@ export const resolvePaper = (
   // A name and its identity form (`semantic segmentation task`, `semantic segmentation`).
   const formsOf = (e: PaperEntityInput): ReadonlyArray<string> =>
     Array.from(new Set(namesOf(e).flatMap((n) => [n, EntityName.canonicalName(n)])))
-  const counts = countNames(context.text, inputs.flatMap(formsOf))
+  // the text's words, once for the counts of names and the kinds the text names bare names with
+  const textWords = wordsOf(context.text)
+  const counts = countNames(textWords, inputs.flatMap(formsOf))
   const countOf = (e: PaperEntityInput): number => {
     let n = 0
     const seen = new Set<string>()
@@ -579,7 +587,9 @@ export const resolvePaper = (
 
   // Definitions anywhere in the paper.
   const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
-  const flatText = definitions.length === 0 ? "" : context.text.replace(/\s+/gu, " ").toLowerCase()
+  // the text flattened, asked only when a name passes `writtenBefore`'s other tests
+  let flat: string | undefined
+  const flatText = (): string => (flat ??= context.text.replace(/\s+/gu, " ").toLowerCase())
   /**
    * The entities named by a longer name that ends in a definition's long form and that the text writes right before
    * the short form: "Google Street View House Number (SVHN)" defines SVHN as "Street View House Number" (the shortest
@@ -602,7 +612,7 @@ export const resolvePaper = (
         const mean = words.length >= 3 && /^(?:mean|average)$/iu.test(words[0]!) && MEASURE_TYPES.has(typeOf(e))
         if (!sameStart && !mean && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
         const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
-        if (flatText.includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
+        if (flatText().includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
       }
     }
     return found.size === 0 ? undefined : found
@@ -1105,7 +1115,7 @@ export const resolvePaper = (
     }
     if (list.length > 0) into.set(rep, list)
   }
-  return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text) }
+  return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text, textWords) }
 }
 
 /**
@@ -1116,6 +1126,11 @@ const KIND_HEADS: ReadonlyMap<string, string> = new Map([
   ["dataset", "Dataset"], ["corpus", "Dataset"], ["corpora", "Dataset"], ["benchmark", "Dataset"], ["treebank", "Dataset"],
   ["data set", "Dataset"]
 ])
+
+/** The first words of the heads of two words. */
+const KIND_HEAD_STARTS: ReadonlySet<string> = new Set(
+  Array.from(KIND_HEADS.keys()).flatMap((h) => (h.includes(" ") ? [h.slice(0, h.indexOf(" "))] : []))
+)
 
 /** A head word as `wordsOf` writes it (`datasets` -> `dataset`, `Corpus` -> `corpus`). */
 const singularHead = (w: string): string => wordsOf(w).join(" ")
@@ -1129,15 +1144,20 @@ const singularHead = (w: string): string => wordsOf(w).join(" ")
  */
 export const documentTypeVotes = (
   inputs: ReadonlyArray<PaperEntityInput>,
-  text: string
+  text: string,
+  /** `wordsOf(text)`, when the caller has it. */
+  textWords?: ReadonlyArray<string>
 ): ReadonlyMap<EntityId, ReadonlyMap<string, number>> => {
   const out = new Map<EntityId, Map<string, number>>()
   if (text === "") return out
   // the words before each head (one to three), with the head's kind
-  const words = wordsOf(text)
+  const words = textWords ?? wordsOf(text)
   const before = new Map<string, Map<string, number>>()
   for (let i = 1; i < words.length; i++) {
-    const two = i + 1 < words.length ? KIND_HEADS.get(`${words[i]!} ${words[i + 1]!}`) : undefined
+    // a two-word head only where its first word is (`data set`): no pair of words built at every word
+    const two = i + 1 < words.length && KIND_HEAD_STARTS.has(words[i]!)
+      ? KIND_HEADS.get(`${words[i]!} ${words[i + 1]!}`)
+      : undefined
     const kind = two ?? KIND_HEADS.get(words[i]!)
     if (kind === undefined) continue
     for (let k = 1; k <= 3 && i - k >= 0; k++) {

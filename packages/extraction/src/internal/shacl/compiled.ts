@@ -81,10 +81,10 @@ const indexData = (quads: ReadonlyArray<RDF.Quad>): Data => {
   const byPredicate = new Map<string, Array<RDF.Quad>>()
   const seen = new Set<string>()
   for (const q of quads) {
-    const k = `${keyOf(q.subject)}\u0000${q.predicate.value}\u0000${keyOf(q.object)}`
+    const s = keyOf(q.subject)
+    const k = `${s}\u0000${q.predicate.value}\u0000${keyOf(q.object)}`
     if (seen.has(k)) continue
     seen.add(k)
-    const s = keyOf(q.subject)
     let preds = out.get(s)
     if (preds === undefined) out.set(s, (preds = new Map()))
     let objs = preds.get(q.predicate.value)
