@@ -24,6 +24,7 @@ import {
   measuredOwnRe,
   nonFindingReason,
   sectionProbability,
+  startsInside,
   unfinishedSentence
 } from "./internal/roles/decide.js"
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
@@ -398,7 +399,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         const body = here.part === undefined && asAbstract[index] !== true && here.section !== "abstract" && here.section !== "none"
         if (keptBy.length > 0) {
           rejected = nonFindingReason(evidence) ?? (body ? bodyNonFindingReason(evidence) : undefined) ??
-            (body && unfinishedSentence(evidence) ? "fragment" : undefined) ?? (hasVerb(evidence, words) ? undefined : "no-verb")
+            (body && (unfinishedSentence(evidence) || startsInside(evidence)) ? "fragment" : undefined) ??
+            (hasVerb(evidence, words) ? undefined : "no-verb")
         }
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined
       }

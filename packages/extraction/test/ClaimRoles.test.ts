@@ -17,7 +17,7 @@ import * as Extractor from "../src/Extractor.js"
 import { attributionOf } from "../src/internal/offline/attribution.js"
 import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offline/sections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offline/sentences.js"
-import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability, unfinishedSentence } from "../src/internal/roles/decide.js"
+import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability, startsInside, unfinishedSentence } from "../src/internal/roles/decide.js"
 import { inlineHeading, roles } from "../src/internal/roles/features.js"
 import { classifyBlock, classifySentence, matchesFeatures, shippedModel } from "../src/internal/roles/model.js"
 import * as LlmProviders from "../src/LlmProviders.js"
@@ -110,6 +110,12 @@ describe("role features and rules", () => {
         "The effect is large (p < 0.01).\u201d"
       ]
     ) expect(unfinishedSentence(ended), ended).toBe(false)
+    // the other half: a sentence that starts inside another
+    expect(startsInside("time-consuming, challenging, and expensive, primarily due to the long length of the summary.")).toBe(true)
+    expect(startsInside("tecting inline citations using a corpus of 5k CiteSeer papers.")).toBe(true)
+    for (const named of ["mAP improves by 3 points.", "k-means clusters the vectors.", "word2vec embeddings help.", "iOS apps crash less.", "Our model wins."]) {
+      expect(startsInside(named), named).toBe(false)
+    }
   })
 
   it("set-up statements and pointers are never findings; outcomes are", () => {

@@ -13,7 +13,7 @@ import * as os from "node:os"
 import { fileURLToPath } from "node:url"
 import type { IngestEvent, IngestSkip, SourceDocument } from "../src/Ingest.js"
 import { discover, ingest, readDocument } from "../src/Ingest.js"
-import { bridgePages, buildVocabulary, composeAccents, dehyphenate, joinPages, normalizePages, stripPageNumbers } from "../src/internal/ingest/pdf.js"
+import { bridgePages, buildVocabulary, composeAccents, dehyphenate, joinPages, markHeadings, normalizePages, stripPageNumbers } from "../src/internal/ingest/pdf.js"
 import { firstInvalidUtf8, normalizeText } from "../src/internal/ingest/text.js"
 
 const FIX = fileURLToPath(new URL("./fixtures/ingest", import.meta.url))
@@ -587,6 +587,23 @@ describe("ingest internals", () => {
     // the continuation is bounded (a sentence, not a page)
     const long = `${"word ".repeat(200)}end.`
     expect(bridgePages(["it runs on", long], vocabulary)).toEqual(["it runs on", long])
+  })
+
+  it("markHeadings marks a PDF's section headings as markdown headings, in the paper's own order", () => {
+    const pages = markHeadings([
+      "Title of the paper\nAbstract\nWe study things.\n1 Introduction\nText of the introduction.\n12 The S2ORC data format is described at https://",
+      "2 Constructing the corpus\n2.1 Processing PDFs\nWe process PDFs.\n20 Used to determine PDF page number\n0.2 0.4 0.6\n3 Human evaluation of summaries is challenging and expensive.",
+      "3 The S2ORC dataset\nLimitations\nReferences\nA Background & Terminology\nB PDF filters\nD Skipped letter\nC Text on the same line as a heading In Table 8 we document"
+    ])
+    const marked = pages.flatMap((p) => p.split("\n").filter((l) => l.startsWith("## ")))
+    expect(marked).toEqual([
+      "## Abstract", "## 1 Introduction", "## 2 Constructing the corpus", "## 2.1 Processing PDFs", "## 3 The S2ORC dataset",
+      "## Limitations", "## References", "## Appendix A Background & Terminology", "## Appendix B PDF filters"
+    ])
+    // the rest of each page is its text as it was
+    expect(pages[1]!.split("\n").slice(2)).toEqual([
+      "We process PDFs.", "20 Used to determine PDF page number", "0.2 0.4 0.6", "3 Human evaluation of summaries is challenging and expensive."
+    ])
   })
 
   it("composeAccents turns pdf.js spacing accents into letters", () => {

@@ -160,7 +160,55 @@ const finish = (prepared: string, vocabulary: Vocabulary): string =>
 export const normalizePages = (rawPages: ReadonlyArray<string>): ReadonlyArray<string> => {
   const prepared = stripPageNumbers(rawPages.map(prepare))
   const vocabulary = buildVocabulary(prepared)
-  return bridgePages(prepared.map((p) => finish(p, vocabulary)), vocabulary)
+  return markHeadings(bridgePages(prepared.map((p) => finish(p, vocabulary)), vocabulary))
+}
+
+/** A section's name standing alone on its line. */
+const NAMED_SECTION =
+  /^(?:abstract|introduction|background|related work|methods?|methodology|experiments?|experimental setup|results|discussion|conclusions?|limitations|future work|acknowledge?ments?|references|bibliography|appendix|appendices|ethics statement|ethical considerations|broader impacts?)$/i
+
+/** A numbered heading: "3 Results", "4.2 Partial annotation", "A Background & Terminology". */
+const NUMBERED_HEADING = /^(?:(\d{1,2})(?:\.\d{1,2}){0,3}|([A-H])(?:\.\d{1,2}){0,2})\.?\s+(\p{Lu}[\p{L}\p{N}'’&,:()/ -]*)$/u
+
+/** Words a heading does not have (a footnote's or a sentence's). */
+const NOT_HEADING = /\b(?:is|are|was|were|be|been|has|have|had|can|could|we|our|this|that|et al|https?|www)\b|[.;!?]$|(?<![\p{L}-])\d/iu
+
+/**
+ * Section headings of a PDF's pages, marked as markdown headings (`## 3 Results`) so that the extractor knows the
+ * section each sentence sits in, as it does for markdown (without them a PDF's body was read as text of no known
+ * section, and the body rules for set-up, pointers and other work never ran on it). A heading is a line of its own:
+ * a section's name ("Limitations", "References"), or a section number and at most eight words with no sentence in
+ * them ("4.2 Partial annotation", "A Background & Terminology"), whose numbers follow the paper's own order (the next
+ * section, or a subsection of the current one: a footnote "20 Used to determine PDF page numbers" breaks the order
+ * and is left alone). Text on the same line as a heading, a figure's numbers and a table's rows are never marked.
+ *
+ * @internal
+ */
+export const markHeadings = (pages: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let section = 0
+  let appendix = 0
+  return pages.map((page) =>
+    page.split("\n").map((line) => {
+      const t = line.trim()
+      if (t.length < 3 || t.length > 80) return line
+      if (NAMED_SECTION.test(t)) return `## ${t}`
+      const m = NUMBERED_HEADING.exec(t)
+      if (m === null) return line
+      const words = m[3]!.trim().split(/\s+/u)
+      if (words.length > 8 || NOT_HEADING.test(m[3]!)) return line
+      if (m[1] !== undefined) {
+        const n = Number(m[1])
+        if (n !== section && n !== section + 1) return line
+        section = n
+      } else {
+        const n = m[2]!.charCodeAt(0) - 64
+        if (n !== appendix && n !== appendix + 1) return line
+        appendix = n
+        return `## Appendix ${t}`
+      }
+      return `## ${t}`
+    }).join("\n")
+  )
 }
 
 /** The longest continuation moved back to the page a sentence starts on (one sentence, in characters). */

@@ -541,6 +541,14 @@ const droppedFormulaEndRe =
 export const unfinishedSentence = (sentence: string): boolean =>
   !/[.!?]["'”’)\]}*†‡\d\s]*(?:\[[^\]]{0,40}\]|\{\{[^}]{0,80}\}\})?[\s)\]]*$/u.test(sentence)
 
+/**
+ * A sentence of the text that starts inside another: a lower-case word opens it ("time-consuming, challenging, and
+ * expensive, primarily due to ...", "tecting inline citations using ..."): the rest of a sentence a page break or a
+ * figure cut, whose subject is on the page before. Names written in lower case keep their mark ("mAP", "k-means",
+ * "word2vec", "iOS").
+ */
+export const startsInside = (sentence: string): boolean => /^\s*[a-z]{2,}(?:-[a-z]+)*(?=[\s,;:]|$)/.test(sentence)
+
 export const nonFindingReason = (
   sentence: string
 ): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | "related" | undefined => {
