@@ -23,16 +23,20 @@
  *   extractor as the pipeline reads it (`OfflineExtractor.analyze`, the chunk's stored sentences, the section the
  *   chunk starts in from the headings of the paper's text put back together from its chunks), and each labelled
  *   claim the store holds is joined (paper + quote) to its sentence: the share of findings by section kind, by the
- *   rule that kept it (`keptBy`), and by the sentence's place in its section (1st, 2nd, 3rd+ prose sentence after
- *   the heading). With `--dump FILE`, one JSON line a joined claim.
+ *   rule that kept it (`keptBy`), and by the sentence's place in its section (1st, 2nd, 3rd-5th, 6th+ prose sentence
+ *   after the heading); first the prose sentences and kept claims of the papers read, by section. `--all` reads every
+ *   paper of the store (not only the labelled ones); `--show methods,introduction` prints the kept sentences of
+ *   those sections in papers of the development split (to read them); `--dump FILE` writes one JSON line a joined
+ *   claim. No rule is written from the held-out papers: `--show` never prints theirs.
  *
- *     npx tsx --conditions=@kg/source scripts/fullpaper-claims.ts sections --db X.duckdb --labels FILE [--dump F]
+ *     npx tsx --conditions=@kg/source scripts/fullpaper-claims.ts sections --db X.duckdb --labels FILE [--all]
+ *       [--show SECTIONS] [--dump F]
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
 import * as NlpService from "../packages/core/src/NlpService.js"
 import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
-import { headingBefore, headingsOf, sectionHeadings } from "../packages/extraction/src/internal/offline/sections.js"
+import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
 import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
 
@@ -167,6 +171,9 @@ interface Placed {
   readonly pResultRaw: number | undefined
 }
 
+/** Whether the pipeline stores a sentence's claim as a claim of the paper (one reported from other work is kept apart). */
+const stores = (a: SentenceAnalysis): boolean => a.claim !== undefined && a.claim.attribution === undefined
+
 /** Each labelled claim the store holds, joined to its sentence as the extractor reads it again (`sections`). */
 const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
   Effect.gen(function*() {
@@ -192,7 +199,6 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
       for (const c of chunks) for (let i = 0; i < c.text.length; i++) chars[c.start_char + i] = c.text[i]!
       const text = chars.join("")
       const headings = headingsOf(text)
-      const tops = sectionHeadings(headings)
       // every sentence of the paper once (the overlap's sentences belong to the chunk before), with its analysis
       const sentences: Array<{ at: number; a: SentenceAnalysis; evidence: string }> = []
       let covered = 0
@@ -205,11 +211,7 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
               ? stored.map((s) => ({ text: t.slice(s.start, s.end), start: s.start, end: s.end }))
               : nlp.sentencize(t)
         }
-        const context = {
-          heading: headingBefore(headings, c.start_char),
-          atStart: text.slice(0, c.start_char).trim() === "",
-          sectionHeading: headingBefore(tops, c.start_char)
-        }
+        const context = { heading: headingBefore(headings, c.start_char), atStart: text.slice(0, c.start_char).trim() === "" }
         for (const a of analyze(own, c.text, { context })) {
           const at = c.start_char + a.start
           if (at < covered) continue
@@ -219,16 +221,13 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
       }
       for (const s of sentences) {
         if (s.a.skip !== undefined || /^\s*#/.test(s.evidence)) continue
-        if (s.a.rejected === "methods-section" && show.includes("rejected") && splitOf(paper) === "dev") {
-          console.log(JSON.stringify({ paper, rejected: true, heading: headingBefore(headings, s.at + 1), keptBy: s.a.keptBy, p: s.a.pResult, quote: one(s.evidence) }))
-        }
         // --show introduction,methods: the kept sentences of those sections in papers of the development split
-        if (s.a.claim !== undefined && show.includes(s.a.section) && splitOf(paper) === "dev") {
+        if (stores(s.a) && show.includes(s.a.section) && splitOf(paper) === "dev") {
           console.log(JSON.stringify({ paper, section: s.a.section, heading: headingBefore(headings, s.at + 1), keptBy: s.a.keptBy, p: s.a.pResult, quote: one(s.evidence) }))
         }
         const e = bySection.get(s.a.section) ?? { prose: 0, kept: 0 }
         e.prose++
-        if (s.a.claim !== undefined) e.kept++
+        if (stores(s.a)) e.kept++
         bySection.set(s.a.section, e)
       }
       // a sentence's place in its section: prose sentences (not skipped) since the last heading before it
@@ -243,8 +242,9 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
         return n + 1
       }
       for (const l of labels.filter((x) => x.paper === paper)) {
-        const k = sentences.findIndex((s) => s.a.claim !== undefined && (s.evidence.includes(l.quote.trim()) || l.quote.includes(s.evidence.trim())))
+        const k = sentences.findIndex((s) => stores(s.a) && (s.evidence.includes(l.quote.trim()) || l.quote.includes(s.evidence.trim())))
         if (k === -1) {
+          // KG_DEBUG=1: why a labelled claim is not joined (the store no longer holds it: the rule that rejects it)
           if (process.env["KG_DEBUG"] !== undefined) {
             const near = sentences.find((s) => s.evidence.includes(l.quote.trim().slice(0, 40)))
             console.error(`unjoined [${l.label}] ${l.quote.slice(0, 80)} | ${near === undefined ? "no sentence" : `${near.a.section} keptBy=${near.a.keptBy.join("+")} rejected=${near.a.rejected} skip=${near.a.skip} p=${near.a.pResult}`}`)

@@ -51,11 +51,6 @@ export interface ChunkInput {
 export interface ChunkContext {
   readonly heading: string | null
   readonly atStart: boolean
-  /**
-   * The last markdown heading before the chunk (null when none): the section an inline sub-heading
-   * ("subsection: ...") belongs to. Absent: not known.
-   */
-  readonly sectionHeading?: string | null | undefined
 }
 
 /**

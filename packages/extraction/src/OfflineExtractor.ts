@@ -14,7 +14,7 @@ import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import { attributionOf } from "./internal/offline/attribution.js"
 import { findConditions, scoreClaim, skipReason } from "./internal/offline/claims.js"
-import { claimSectionOfHeading, topLevelHeading } from "./internal/offline/sections.js"
+import { claimSectionOfHeading } from "./internal/offline/sections.js"
 import {
   abstractLike,
   abstractRunsOn,
@@ -23,7 +23,6 @@ import {
   inlineThreshold,
   measuredOwnRe,
   nonFindingReason,
-  inMethodsSection,
   sectionProbability,
   startsInside,
   unfinishedSentence
@@ -109,11 +108,6 @@ export interface TextContext {
   readonly heading?: string | null | undefined
   /** Whether the text starts the document (default true when no heading is given). */
   readonly atStart?: boolean | undefined
-  /**
-   * The last markdown heading before the text (null for none): the section an inline sub-heading ("subsection:
-   * ...") belongs to. Default: `heading` when it is a markdown heading, else not known.
-   */
-  readonly sectionHeading?: string | null | undefined
 }
 
 /**
@@ -282,15 +276,6 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const words = leading.reduce((n, s) => n + (text.slice(s.start, s.end).match(/[\p{L}][\p{L}'-]*/gu) ?? []).length, 0)
     if (abstractRunsOn(leading.length, words, firstHeading !== -1)) section = "other"
   }
-  // the kind of the top-level section the text is in (the section a sub-section or an inline sub-heading belongs to,
-  // `topLevelHeading`; undefined: not known), and its number
-  const givenSection = options.context?.sectionHeading !== undefined
-    ? options.context.sectionHeading
-    : startHeading !== null && /^\s*#/.test(startHeading)
-    ? startHeading
-    : undefined
-  let top: ClaimSection | undefined = givenSection === undefined ? undefined : givenSection === null ? "none" : claimSectionOfHeading(givenSection)
-  let topNumber = givenSection === undefined || givenSection === null ? undefined : topLevelHeading(givenSection, undefined).number
   let part: InlineHeadingKind | undefined
   let inAbstract = shortText
   const placed = sentences.map((s) => {
@@ -298,17 +283,12 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     if (s.heading) {
       inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(evidence)
       section = claimSectionOfHeading(evidence)
-      if (/^\s*#/.test(evidence)) {
-        const t = topLevelHeading(evidence, topNumber)
-        topNumber = t.number
-        if (t.top) top = section
-      }
       part = undefined
     } else {
       const h = inlineHeading(evidence)
       if (h !== undefined) part = h.kind
     }
-    return { evidence, section, top, part, inAbstract, skip: s.heading ? "heading" : skipReason(evidence) }
+    return { evidence, section, part, inAbstract, skip: s.heading ? "heading" : skipReason(evidence) }
   })
 
   // Blocks: runs of prose sentences between headings, read by the role classifier in order. A block is read as an
@@ -420,7 +400,6 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         if (keptBy.length > 0) {
           rejected = nonFindingReason(evidence) ?? (body ? bodyNonFindingReason(evidence) : undefined) ??
             (body && (unfinishedSentence(evidence) || startsInside(evidence)) ? "fragment" : undefined) ??
-            (body && inMethodsSection(here.section, here.top) && keptBy.every((k) => k === "threshold") ? "methods-section" : undefined) ??
             (hasVerb(evidence, words) ? undefined : "no-verb")
         }
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined

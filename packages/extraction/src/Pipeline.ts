@@ -634,11 +634,9 @@ export const extractPaper = (
     const memo: StoreMemo = new Map()
     // the section each chunk starts in, for extractors that read sentences against their section
     const headings = OfflineSections.headingsOf(doc.text)
-    const sections = OfflineSections.sectionHeadings(headings)
     const contextOf = (chunk: Chunk): ChunkContext => ({
       heading: OfflineSections.headingBefore(headings, chunk.startChar),
-      atStart: doc.text.slice(0, chunk.startChar).trim() === "",
-      sectionHeading: OfflineSections.headingBefore(sections, chunk.startChar)
+      atStart: doc.text.slice(0, chunk.startChar).trim() === ""
     })
     const preparedExtraction = (chunk: Chunk): Either.Either<ChunkExtraction, ExtractionFailed> => {
       const outcome = prepared!.extractions[chunk.ordinal]!

@@ -22,7 +22,7 @@ export type WorkerRequest =
     readonly kind: "chunk"
     readonly text: string
     /** The section the chunk starts in. */
-    readonly context: { readonly heading: string | null; readonly atStart: boolean; readonly sectionHeading?: string | null | undefined } | null
+    readonly context: { readonly heading: string | null; readonly atStart: boolean } | null
   }
   | { readonly id: number; readonly kind: "record"; readonly paperId: string; readonly title: string; readonly text: string }
   | {

@@ -13,7 +13,7 @@ import * as ChunkSentences from "../../ChunkSentences.js"
 import * as OfflineExtractor from "../../OfflineExtractor.js"
 import * as PaperRecordOffline from "../../PaperRecordOffline.js"
 import { chunkInWindows, recordText } from "../ingest/chunkWindows.js"
-import { headingBefore, headingsOf, sectionHeadings } from "./sections.js"
+import { headingBefore, headingsOf } from "./sections.js"
 
 type Nlp = NlpService.NlpService["Type"]
 
@@ -123,11 +123,9 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
   }
   // the section each chunk starts in, as `Pipeline.extractPaper` gives it
   const headings = headingsOf(input.text)
-  const sections = sectionHeadings(headings)
   const contextOf = (p: Piece) => ({
     heading: headingBefore(headings, p.start),
-    atStart: input.text.slice(0, p.start).trim() === "",
-    sectionHeading: headingBefore(sections, p.start)
+    atStart: input.text.slice(0, p.start).trim() === ""
   })
   const extractions = pieces.map((p, i) => {
     const extraction = attempt(() => OfflineExtractor.extract(chunkNlp(nlp, parsed[i]!), p.text, { context: contextOf(p) }))

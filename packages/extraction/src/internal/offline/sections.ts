@@ -71,41 +71,6 @@ export const headingsOf = (text: string): Array<HeadingAt> => {
   return out.sort((a, b) => a.at - b.at)
 }
 
-/**
- * Whether a markdown heading opens a top-level section of the paper, given the number of the last top-level section
- * (undefined: none yet). Conversions flatten a paper's headings to one level ("## 4 Results", "## 1 The Tully
- * models", "## 2 Multidimensional Models", "## 5 Discussion"): the numbering tells the sub-sections apart. A heading
- * numbered n is a section when n is above the last section's number, a sub-section otherwise; a dotted number
- * ("4.1") is a sub-section; an unnumbered heading is a section. Returns the number a section sets (or the last one).
- */
-export const topLevelHeading = (
-  line: string,
-  lastTop: number | undefined
-): { readonly top: boolean; readonly number: number | undefined } => {
-  const m = /^\s*#+\s*(-?\d+)(\.\d+)*\.?\s/.exec(line)
-  if (m === null) return { top: true, number: lastTop }
-  if (m[2] !== undefined) return { top: false, number: lastTop }
-  const n = Number(m[1])
-  if (n < 0) return { top: true, number: lastTop }
-  return lastTop === undefined || n > lastTop ? { top: true, number: n } : { top: false, number: lastTop }
-}
-
-/**
- * The headings of a list (`headingsOf`) that open a top-level section (`topLevelHeading`): the sections that
- * sub-sections and inline sub-headings ("subsection: ...") belong to, for `headingBefore`.
- */
-export const sectionHeadings = (headings: ReadonlyArray<HeadingAt>): Array<HeadingAt> => {
-  const out: Array<HeadingAt> = []
-  let last: number | undefined
-  for (const h of headings) {
-    if (!/^\s*#/.test(h.heading)) continue
-    const t = topLevelHeading(h.heading, last)
-    last = t.number
-    if (t.top) out.push(h)
-  }
-  return out
-}
-
 /** The last heading that starts before `offset`, or null. */
 export const headingBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): string | null => {
   let lo = 0

@@ -91,18 +91,6 @@ export const sectionProbability = (
 }
 
 /**
- * Whether a sentence sits in a methods section of a full paper: its section is of the methods kind, and so is the
- * section its sub-heading belongs to (`top`: the kind of the last markdown heading). There the classifier's
- * threshold alone does not make a claim: the sentence needs a stronger own-finding signal (the paper's own result
- * stated outright, its own measured value, strong result cues; roles7, issue 24). On the labelled development papers
- * the sentences kept there by the threshold alone were mostly set-up (md papers: about 5 findings of 27). A
- * sub-heading read as methods by its own words inside a results section ("subsubsection: ImageNet-1k dataset" under
- * "## Experiments": the results on that data set) is left alone: most of those are findings.
- */
-export const inMethodsSection = (section: ClaimSection, top: ClaimSection | undefined): boolean =>
-  section === "methods" && top === "methods"
-
-/**
  * The threshold inside a structured abstract's part ("RESULTS ...",
  * "METHODS ..."): the heading says what the sentences are, so a part that
  * is not results needs a very confident classifier to hold a finding.
