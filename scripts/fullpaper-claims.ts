@@ -18,17 +18,34 @@
  *   `--gold related_gold.jsonl` the SciREX gold results whose score a stored claim of the paper states:
  *
  *     npx tsx --conditions=@kg/source scripts/fullpaper-claims.ts score --db X.duckdb --labels FILE [--labels FILE2] [--gold G]
+ *
+ * - `sections`: where each labelled claim sits (roles7): every chunk of a labelled paper is read again by the offline
+ *   extractor as the pipeline reads it (`OfflineExtractor.analyze`, the chunk's stored sentences, the section the
+ *   chunk starts in from the headings of the paper's text put back together from its chunks), and each labelled
+ *   claim the store holds is joined (paper + quote) to its sentence: the share of findings by section kind, by the
+ *   rule that kept it (`keptBy`), and by the sentence's place in its section (1st, 2nd, 3rd-5th, 6th+ prose sentence
+ *   after the heading); first the prose sentences and kept claims of the papers read, by section. `--all` reads every
+ *   paper of the store (not only the labelled ones); `--show methods,introduction` prints the kept sentences of
+ *   those sections in papers of the development split (to read them); `--dump FILE` writes one JSON line a joined
+ *   claim. No rule is written from the held-out papers: `--show` never prints theirs.
+ *
+ *     npx tsx --conditions=@kg/source scripts/fullpaper-claims.ts sections --db X.duckdb --labels FILE [--all]
+ *       [--show SECTIONS] [--dump F]
  */
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
+import * as NlpService from "../packages/core/src/NlpService.js"
+import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
+import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
+import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
 
 const [mode, ...args] = process.argv.slice(2)
 const values = (name: string): Array<string> =>
   args.flatMap((a, i) => (a === `--${name}` && args[i + 1] !== undefined ? [args[i + 1]!] : []))
 const dbFile = values("db")[0]
-if (dbFile === undefined || (mode !== "sample" && mode !== "score")) {
-  throw new Error("usage: fullpaper-claims.ts sample|score --db FILE [--n N --seed S --split dev|heldout] [--labels FILE ...] [--gold FILE]")
+if (dbFile === undefined || (mode !== "sample" && mode !== "score" && mode !== "sections")) {
+  throw new Error("usage: fullpaper-claims.ts sample|score|sections --db FILE [--n N --seed S --split dev|heldout] [--labels FILE ...] [--gold FILE]")
 }
 
 const fnv1a = (s: string): number => {
@@ -89,6 +106,10 @@ const program = Effect.gen(function*() {
   const labels: Array<Label> = values("labels").flatMap((f) =>
     readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Label)
   )
+  if (mode === "sections") {
+    yield* sections(db, labels)
+    return
+  }
   const papers = new Set(labels.map((l) => l.paper))
   const stored = labels.filter((l) => byKey.has(`${l.paper}\t${l.quote}`))
   const gone = labels.filter((l) => !byKey.has(`${l.paper}\t${l.quote}`))
@@ -136,5 +157,134 @@ const program = Effect.gen(function*() {
       `${statedInText} (${pct(statedInText, inText)})`)
   }
 })
+
+interface Placed {
+  readonly paper: string
+  readonly quote: string
+  readonly label: string
+  readonly class: string
+  readonly section: string
+  readonly keptBy: ReadonlyArray<string>
+  readonly position: number
+  readonly heading: string | null
+  readonly pResult: number | undefined
+  readonly pResultRaw: number | undefined
+}
+
+/** Whether the pipeline stores a sentence's claim as a claim of the paper (one reported from other work is kept apart). */
+const stores = (a: SentenceAnalysis): boolean => a.claim !== undefined && a.claim.attribution === undefined
+
+/** Each labelled claim the store holds, joined to its sentence as the extractor reads it again (`sections`). */
+const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
+  Effect.gen(function*() {
+    const nlp = Effect.runSync(Effect.provide(NlpService.NlpService, NlpService.layer))
+    // with --all, every paper of the store is read (for the claims by section, labelled or not)
+    const papers = args.includes("--all")
+      ? (yield* db.query<{ paper_id: string }>("SELECT DISTINCT paper_id FROM chunks ORDER BY paper_id")).map((r) => r.paper_id)
+      : [...new Set(labels.map((l) => l.paper))]
+    const placed: Array<Placed> = []
+    const show = (values("show")[0] ?? "").split(",").filter((x) => x !== "")
+    // every prose sentence and every kept one of the papers read, by section
+    const bySection = new Map<string, { prose: number; kept: number }>()
+    let unjoined = 0
+    for (const paper of papers) {
+      const chunks = yield* db.query<{ start_char: number; end_char: number; text: string; sentences: string | null }>(
+        "SELECT start_char, end_char, text, sentences FROM chunks WHERE paper_id = $1 ORDER BY ordinal",
+        [paper]
+      )
+      if (chunks.length === 0) continue
+      // the paper's text as far as its chunks hold it (a chunk is the exact slice of the text at its offsets)
+      const length = Math.max(...chunks.map((c) => c.end_char))
+      const chars = new Array<string>(length).fill(" ")
+      for (const c of chunks) for (let i = 0; i < c.text.length; i++) chars[c.start_char + i] = c.text[i]!
+      const text = chars.join("")
+      const headings = headingsOf(text)
+      // every sentence of the paper once (the overlap's sentences belong to the chunk before), with its analysis
+      const sentences: Array<{ at: number; a: SentenceAnalysis; evidence: string }> = []
+      let covered = 0
+      for (const c of chunks) {
+        const stored = c.sentences === null ? undefined : ChunkSentences.decode(c.sentences, c.text)
+        const own = {
+          ...nlp,
+          sentencize: (t: string) =>
+            t === c.text && stored !== undefined
+              ? stored.map((s) => ({ text: t.slice(s.start, s.end), start: s.start, end: s.end }))
+              : nlp.sentencize(t)
+        }
+        const context = { heading: headingBefore(headings, c.start_char), atStart: text.slice(0, c.start_char).trim() === "" }
+        for (const a of analyze(own, c.text, { context })) {
+          const at = c.start_char + a.start
+          if (at < covered) continue
+          sentences.push({ at, a, evidence: c.text.slice(a.start, a.end) })
+          covered = at + 1
+        }
+      }
+      for (const s of sentences) {
+        if (s.a.skip !== undefined || /^\s*#/.test(s.evidence)) continue
+        // --show introduction,methods: the kept sentences of those sections in papers of the development split
+        if (stores(s.a) && show.includes(s.a.section) && splitOf(paper) === "dev") {
+          console.log(JSON.stringify({ paper, section: s.a.section, heading: headingBefore(headings, s.at + 1), keptBy: s.a.keptBy, p: s.a.pResult, quote: one(s.evidence) }))
+        }
+        const e = bySection.get(s.a.section) ?? { prose: 0, kept: 0 }
+        e.prose++
+        if (stores(s.a)) e.kept++
+        bySection.set(s.a.section, e)
+      }
+      // a sentence's place in its section: prose sentences (not skipped) since the last heading before it
+      const positionOf = (k: number): number => {
+        let n = 0
+        for (let j = k - 1; j >= 0; j--) {
+          const s = sentences[j]!
+          if (s.a.skip === "heading" || /^\s*#/.test(s.evidence)) break
+          if (headings.some((h) => h.at >= s.at && h.at < sentences[k]!.at)) break
+          if (s.a.skip === undefined) n++
+        }
+        return n + 1
+      }
+      for (const l of labels.filter((x) => x.paper === paper)) {
+        const k = sentences.findIndex((s) => stores(s.a) && (s.evidence.includes(l.quote.trim()) || l.quote.includes(s.evidence.trim())))
+        if (k === -1) {
+          // KG_DEBUG=1: why a labelled claim is not joined (the store no longer holds it: the rule that rejects it)
+          if (process.env["KG_DEBUG"] !== undefined) {
+            const near = sentences.find((s) => s.evidence.includes(l.quote.trim().slice(0, 40)))
+            console.error(`unjoined [${l.label}] ${l.quote.slice(0, 80)} | ${near === undefined ? "no sentence" : `${near.a.section} keptBy=${near.a.keptBy.join("+")} rejected=${near.a.rejected} skip=${near.a.skip} p=${near.a.pResult}`}`)
+          }
+          unjoined++
+          continue
+        }
+        const s = sentences[k]!
+        placed.push({
+          paper, quote: l.quote, label: l.label, class: l.class, section: s.a.section, keptBy: s.a.keptBy,
+          position: positionOf(k), heading: headingBefore(headings, s.at + 1), pResult: s.a.pResult, pResultRaw: s.a.pResultRaw
+        })
+      }
+    }
+    const pct = (a: number, b: number) => (b === 0 ? "-" : `${(Math.round((1000 * a) / b) / 10).toFixed(1)} %`)
+    const table = (title: string, key: (p: Placed) => string) => {
+      const m = new Map<string, { n: number; f: number }>()
+      for (const p of placed) {
+        const e = m.get(key(p)) ?? { n: 0, f: 0 }
+        e.n++
+        if (p.label === "finding") e.f++
+        m.set(key(p), e)
+      }
+      console.log(`\nby ${title}:`)
+      for (const [k, e] of [...m.entries()].sort((a, b) => b[1].n - a[1].n)) {
+        console.log(`  ${k.padEnd(28)} ${String(e.n).padStart(4)} claims, ${String(e.f).padStart(4)} findings (${pct(e.f, e.n)})`)
+      }
+    }
+    console.log(`${papers.length} papers read again; prose sentences and kept claims by section:`)
+    for (const [k, e] of [...bySection.entries()].sort((a, b) => b[1].kept - a[1].kept)) {
+      console.log(`  ${k.padEnd(14)} ${String(e.prose).padStart(6)} sentences, ${String(e.kept).padStart(5)} kept (${pct(e.kept, e.prose)})`)
+    }
+    console.log(`labelled: ${labels.length}; joined to a kept sentence of the store's chunks: ${placed.length}; not joined: ${unjoined}`)
+    table("section", (p) => p.section)
+    table("keptBy", (p) => [...p.keptBy].sort().join("+"))
+    table("section and keptBy", (p) => `${p.section} ${[...p.keptBy].sort().join("+")}`)
+    table("place in the section", (p) => (p.position >= 6 ? "6th+" : p.position >= 3 ? "3rd-5th" : p.position === 2 ? "2nd" : "1st"))
+    table("section and place", (p) => `${p.section} ${p.position <= 2 ? "1st-2nd" : "3rd+"}`)
+    const dump = values("dump")[0]
+    if (dump !== undefined) writeFileSync(dump, placed.map((p) => JSON.stringify(p)).join("\n") + "\n")
+  })
 
 await Effect.runPromise(program.pipe(Effect.provide(DuckDb.layer({ path: dbFile, readOnly: true }))))
