@@ -9,7 +9,7 @@ import * as fc from "fast-check"
 import type * as Domain from "@kg/core/Domain"
 import { emptyFinding } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
-import { excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
+import { changeDirection, excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
@@ -218,7 +218,37 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(deeper, "The original ResNet-200 has a lower training error and a lower test error than ResNet-152.")).toBe("for")
       expect(stance("Does the original ResNet-200 have a lower training error than ResNet-152?",
         "We find that the original ResNet-200 has lower training error than ResNet-152, suggesting that it overfits.")).toBe("for")
+      // a change word whose direction is its quantity's: reducing the accuracy is no improvement, reducing the error is
+      // (CRF-RNN, scirex-39978ba7c833: "Setting T = 10 also during training reduced the accuracy by 0.7 percentage points.")
+      const crf = "Does setting T = 10 during CRF-RNN training improve accuracy?"
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training reduced the accuracy by 0.7 percentage points.")).toBe("against")
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training reduced the error and improved the accuracy by 0.7 percentage points."))
+        .toBe("for")
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training increased the accuracy by 0.7 percentage points.")).toBe("for")
+      const error = "Does setting T = 10 during CRF-RNN training reduce the error?"
+      expect(stance(error, "Setting T = 10 during CRF-RNN training reduced the error by 0.7 points.")).toBe("for")
+      expect(stance(error, "Setting T = 10 during CRF-RNN training increased the error by 0.7 points.")).toBe("against")
+      expect(stance(error, "With T = 10 during CRF-RNN training the error dropped by 0.7 points.")).toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a change word's direction from its quantity", () => {
+    expect(changeDirection("reduced the error rate by 2%")).toBe(1)
+    expect(changeDirection("reduced the accuracy by 0.7 percentage points")).toBe(-1)
+    expect(changeDirection("increases the BLEU score")).toBe(1)
+    expect(changeDirection("increases the perplexity")).toBe(-1)
+    expect(changeDirection("the top-1 accuracy drops by 1.2%")).toBe(-1)
+    expect(changeDirection("the validation loss drops quickly")).toBe(1)
+    expect(changeDirection("lowers the word error rate")).toBe(1)
+    // a change word with no quantity keeps its plain reading; words that only say which way by default give way
+    expect(changeDirection("it reduces")).toBe(1)
+    expect(changeDirection("performance declines")).toBe(-1)
+    expect(changeDirection("improves translation but hurts fluency")).toBe(0)
+    expect(changeDirection("leads to a drop in accuracy")).toBe(-1)
+    expect(changeDirection("leads to faster learning")).toBe(1)
+    // "lower" as an adjective is a comparison, not a change
+    expect(changeDirection("has a lower error rate than ResNet-152")).toBe(0)
+    expect(changeDirection("SQuAD was built by crowdworkers")).toBe(0)
+  })
 })
 
 describe("the scope filter (--where)", () => {

@@ -695,6 +695,61 @@ const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|det
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
 
+/** Change words whose direction is the quantity's: up ("increased the error") or down ("reduced the accuracy"). */
+const UP_CHANGE = /^(increas\w*|rais(?:e|es|ed|ing)|gains?)$/
+const DOWN_CHANGE = /^(reduc\w*|decreas\w*|drops?|dropped|dropping|declin\w*|lower(?:s|ed|ing)?)$/
+/** Quantities a paper wants high ("accuracy") and low ("error"); "lower" is a change only as a verb ("lowered"). */
+const WANTED_HIGH = /^(accuracy|accuracies|precision|recall|f1|bleu|rouge|meteor|score|scores|performance|quality|map|iou|miou|auc|throughput|speed|generali[sz]ation|robustness|fidelity)$/
+const WANTED_LOW = /^(error|errors|loss|losses|perplexity|perplexities|wer|cer|ter|runtime|latency|cost|costs|memory|overfitting|variance|parameters|flops|complexity)$/
+/** Words a change word's quantity is looked for among: the next five after it, else the three before it. */
+const QUANTITY_AFTER = 5
+const QUANTITY_BEFORE = 3
+/** Words that say better only by default: "leads to", "yields", "achieves". */
+const WEAK_CHANGE = /^(lead\w*|yield\w*|achiev\w*)$/
+
+/** +1 when a quantity is one a paper wants high, -1 when low, 0 otherwise: the nearest in a list of words. */
+const wantedOf = (words: ReadonlyArray<string>): number => {
+  for (const w of words) {
+    if (WANTED_HIGH.test(w)) return 1
+    if (WANTED_LOW.test(w)) return -1
+  }
+  return 0
+}
+
+/**
+ * The direction of the changes a text states: +1 for better ("improves", "reduced the error", "increases the
+ * accuracy"), -1 for worse ("hurts", "reduced the accuracy by 0.7 percentage points", "the error increased"), 0 when
+ * it states none or both. A change word whose direction is its quantity's ("reduce", "increase", "drop") reads the
+ * quantity after it ("reduced the accuracy"), else before it ("the error rate dropped"); with no quantity it keeps
+ * its plain reading ("increases" and "reduces" for better, "drops" and "declines" for worse).
+ */
+export const changeDirection = (text: string): number => {
+  const words = text.toLowerCase().match(/[\p{L}\d]+/gu) ?? []
+  let better = false
+  let worse = false
+  let weak = false
+  words.forEach((w, i) => {
+    const up = UP_CHANGE.test(w)
+    const down = DOWN_CHANGE.test(w)
+    if (up || down) {
+      // "lower" as an adjective ("a lower error") is a comparison, read by opposesComparison
+      if (w === "lower") return
+      const wanted = wantedOf(words.slice(i + 1, i + 1 + QUANTITY_AFTER)) ||
+        wantedOf(words.slice(Math.max(0, i - QUANTITY_BEFORE), i).reverse())
+      const sign = wanted === 0 ? (up || /^reduc/.test(w) || /^decreas/.test(w) || /^lower/.test(w) ? 1 : -1) : (up ? wanted : -wanted)
+      if (sign > 0) better = true
+      else worse = true
+      return
+    }
+    if (NEGATIVE_CHANGE.test(w)) worse = true
+    else if (WEAK_CHANGE.test(w)) weak = true
+    else if (POSITIVE_CHANGE.test(w)) better = true
+  })
+  // "leads to", "yields", "achieves" say better only when nothing else says which way ("leads to a drop in accuracy")
+  if (weak && !worse) better = true
+  return better === worse ? 0 : better ? 1 : -1
+}
+
 /**
  * The NLI judgement counts against a finding only at this confidence: the offline judge, trained on pairs of
  * claims about one subject, calls comparatives such as "lower training loss than ReLUs" contradictions of
@@ -896,8 +951,10 @@ export const stanceOf = (
   const statementTerms = new Set(sTerms)
   const statementNegated = NEGATION.test(statement)
   const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
-  const statementPositive = POSITIVE_CHANGE.test(statement)
-  const reversed = statementPositive && NEGATIVE_CHANGE.test(decisive.clause) && !POSITIVE_CHANGE.test(decisive.clause)
+  // a change the other way: "hurts" for "improves", and a change word read by its quantity ("reduced the accuracy")
+  const statementDirection = changeDirection(statement)
+  const clauseDirection = changeDirection(decisive.clause)
+  const reversed = statementDirection !== 0 && clauseDirection !== 0 && statementDirection !== clauseDirection
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
   if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
   if (opposesComparison(statement, decisive.clause, names)) {
