@@ -122,6 +122,21 @@ describe("the value a sentence gives", () => {
     expect(valueIn("Training with both fine and coarse data boosts mIoU performance to 70.6%.", analyse("What mean IoU does ICNet achieve on Cityscapes?"))?.headDistance)
       .toBeLessThanOrEqual(3)
   })
+  it("reads a range as one value, and a comparative's noun as the comparative", () => {
+    // scirex-1a5ea605111e and scirex-0e37c8f19eef: the range's two ends are one value
+    expect(value("How much BLEU does training on synthetic data add in the Edinburgh WMT16 systems?",
+      "We observe improvements of 3.4–5.7 Bleu from training with a mix of parallel and synthetic data, compared to the baseline."))
+      .toBe("3.4–5.7 Bleu")
+    const faster = "How much faster do spectral representations of filters make convergence?"
+    const spectral = "Empirically, in Section 5 we observe that spectral representations of filters leads to a convergence speedup by 2-5 times."
+    expect(value(faster, spectral)).toBe("2-5 times")
+    // "speedup" states "faster": the value is next to the asked quantity
+    expect(valueIn(spectral, analyse(faster))?.headDistance).toBeLessThanOrEqual(3)
+    expect(valueIn(spectral, analyse(faster))?.headCoverage).toBe(1)
+    // a hyphen inside a name or after a year is no range; a unit ends the first number
+    expect(value("What error rate does ResNet-50 reach?", "ResNet-50 reaches 22.85% error on ImageNet.")).toBe("22.85% error")
+    expect(value("How many images are there?", "From 2014-2016 we collected 5% more, 1,200 images in all.")).toBe("1,200 images")
+  })
 })
 
 describe("a stored structured finding (claim_findings)", () => {

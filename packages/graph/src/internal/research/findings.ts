@@ -330,10 +330,18 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
     if (!Number.isFinite(n)) continue
     if (!allowYears && m[2] === undefined && m[3] === undefined && n >= 1900 && n <= 2099) continue
-    out.push({ phrase: raw, number: n, start, end: start + m[0].length })
+    // the other end of the range this number opens is part of its phrase, not a number of its own
+    if (out.length > 0 && start < out[out.length - 1]!.end) continue
+    const end = start + m[0].length
+    const range = m[3] === undefined ? RANGE_END.exec(sentence.slice(end)) : null
+    if (range !== null) out.push({ phrase: `${raw}${range[0].trimEnd()}`, number: n, start, end: end + range[0].trimEnd().length })
+    else out.push({ phrase: raw, number: n, start, end })
   }
   return out
 }
+
+/** The rest of a range after its first number: a dash and a number ("2-5 times", "3.4–5.7 BLEU", "5–10%"). */
+const RANGE_END = /^[-–](?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:%|x\b|×|M\b|K\b|B\b|k\b))?(?![\d\p{L}.-])/u
 
 const wordsWithOffsets = (s: string) => Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: m[0].toLowerCase(), start: m.index }))
 
@@ -358,6 +366,12 @@ const nearest = (words: ReadonlyArray<{ w: string }>, at: number, match: (w: str
   return d
 }
 
+/** Nouns that state a comparative the question asks with ("speedup" for "faster"). */
+const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  faster: ["speedup", "speed-up"],
+  slower: ["slowdown", "slow-down"]
+}
+
 /**
  * The value a sentence gives for the question's quantity: among its numbers
  * (not those inside the question's names, "VOC 2012"), the one nearest to
@@ -375,7 +389,9 @@ export const valueIn = (
   const nums = numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
   if (nums.length === 0) return null
   const words = wordsWithOffsets(sentence)
-  const { head, quantity } = analysis
+  const { quantity } = analysis
+  // the noun a paper writes for the asked comparative ("a convergence speedup by 2-5 times" for "how much faster")
+  const head = analysis.head.flatMap((h) => [h, ...(HEAD_NOUNS[h] ?? [])])
   const sentencePieces = words.map((w) => pieces(w.w))
   // word positions where a name of the question starts (its setting, "on Cityscapes", when the sentence has it)
   const nameAt: Array<number> = []
@@ -400,7 +416,9 @@ export const valueIn = (
     const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
     // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
     const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
-    const headCoverage = head.length === 0 ? 1 : head.filter((h) => window.some((w) => quantityMatch(w.w, [h]))).length / head.length
+    const headCoverage = analysis.head.length === 0
+      ? 1
+      : analysis.head.filter((h) => window.some((w) => quantityMatch(w.w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
     // the specific words count first: a unit alone ("%") is as good as a head word two words away
     const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
     // a difference ("improves by 1.8%") answers a question about a change, a level answers the others
@@ -644,8 +662,11 @@ export const scoreCandidates = (
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
     const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
+    // a lookup that names nothing ("spectral representations of filters", in lower case) has its words stand for
+    // the names: a value with the question's words leads over one with only its quantity ("2 times faster")
+    const subject = analysis.names.length === 0 && analysis.type === "lookup" ? coverage : names
     const score = (analysis.wantsValue
-      ? 0.25 * coverage + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
+      ? 0.25 * coverage + 0.25 * subject + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
       : 0.45 * coverage + 0.25 * names + 0.15 * finding + 0.15 * retrieval) + attribution(c.quote) +
       (c.record === true || seen?.record === true ? RECORD_BONUS : 0) + (ordinals.get(c.chunkId) === 0 ? OPENING_BONUS : 0)
     byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage, names, namesInSentence, quantity, finding, score, value, terms })
