@@ -662,11 +662,8 @@ export const scoreCandidates = (
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
     const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
-    // a lookup that names nothing ("spectral representations of filters", in lower case) has its words stand for
-    // the names: a value with the question's words leads over one with only its quantity ("2 times faster")
-    const subject = analysis.names.length === 0 && analysis.type === "lookup" ? coverage : names
     const score = (analysis.wantsValue
-      ? 0.25 * coverage + 0.25 * subject + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
+      ? 0.25 * coverage + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
       : 0.45 * coverage + 0.25 * names + 0.15 * finding + 0.15 * retrieval) + attribution(c.quote) +
       (c.record === true || seen?.record === true ? RECORD_BONUS : 0) + (ordinals.get(c.chunkId) === 0 ? OPENING_BONUS : 0)
     byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage, names, namesInSentence, quantity, finding, score, value, terms })
