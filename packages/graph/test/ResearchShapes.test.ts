@@ -244,6 +244,10 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(error, "Setting T = 10 during CRF-RNN training reduced the error by 0.7 points.")).toBe("for")
       expect(stance(error, "Setting T = 10 during CRF-RNN training increased the error by 0.7 points.")).toBe("against")
       expect(stance(error, "With T = 10 during CRF-RNN training the error dropped by 0.7 points.")).toBe("for")
+      const stride = "Can max-pooling be replaced by a convolutional layer with increased stride without loss in accuracy?"
+      expect(stance(stride,
+        "We find that max-pooling can simply be replaced by a convolutional layer with increased stride without loss in accuracy on several image recognition benchmarks."))
+        .toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
 
   it("reads a change word's direction from its quantity", () => {
@@ -254,6 +258,10 @@ describe("the stance of a finding on a yes/no statement", () => {
     expect(changeDirection("the top-1 accuracy drops by 1.2%")).toBe(-1)
     expect(changeDirection("the validation loss drops quickly")).toBe(1)
     expect(changeDirection("lowers the word error rate")).toBe(1)
+    // the quantity is the change word's object: "increased stride" changes the stride, not the loss after "without"
+    // (scirex-0f84a81f431b: "replaced by a convolutional layer with increased stride without loss in accuracy")
+    expect(changeDirection("replaced by a convolutional layer with increased stride without loss in accuracy")).toBe(1)
+    expect(changeDirection("increases the number of parameters")).toBe(1)
     // a change word with no quantity keeps its plain reading; words that only say which way by default give way
     expect(changeDirection("it reduces")).toBe(1)
     expect(changeDirection("performance declines")).toBe(-1)

@@ -725,11 +725,18 @@ const QUANTITY_BEFORE = 3
 /** Words that say better only by default: "leads to", "yields", "achieves". */
 const WEAK_CHANGE = /^(lead\w*|yield\w*|achiev\w*)$/
 
-/** +1 when a quantity is one a paper wants high, -1 when low, 0 otherwise: the nearest in a list of words. */
+/** Words that end a change word's object: "increased stride without loss in accuracy" changes the stride. */
+const OBJECT_END = /^(without|with|in|on|at|for|of|by|from|to|than|over|under|while|and|or|but|which|that|when|as)$/
+
+/**
+ * +1 when a change word's quantity is one a paper wants high, -1 when low, 0 otherwise: the nearest in a list of
+ * words (nearest first), up to a word that ends the object ("by", "without", "of").
+ */
 const wantedOf = (words: ReadonlyArray<string>): number => {
   for (const w of words) {
     if (WANTED_HIGH.test(w)) return 1
     if (WANTED_LOW.test(w)) return -1
+    if (OBJECT_END.test(w)) return 0
   }
   return 0
 }
