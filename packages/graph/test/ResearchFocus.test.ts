@@ -118,6 +118,33 @@ describe("the papers a lookup searches again", () => {
       // nothing scored: nothing to search
       expect(focusPapers(b, [], titles, 2)).toEqual([])
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a lookup naming nothing (its method in lower case) leads with the finding that has its words", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // scirex-0e37c8f19eef and scirex-09da677bdbba: a value with only the asked quantity led before
+      const q = "How much faster do spectral representations of filters make convergence?"
+      const a = analyse(q)
+      expect(a.names).toEqual([])
+      const candidate = (paperId: string, quote: string, retrieval: number): Candidate => ({
+        paperId,
+        chunkId: `${paperId}#1`,
+        page: null,
+        quote,
+        chunkText: quote,
+        claimId: null,
+        fields: fieldsOf({ metric: null, value: null, conditions: null }, null),
+        layer: "L1",
+        retrieval
+      })
+      const titles = new Map([["spectral", "Spectral Representations for Convolutional Neural Networks"], ["dpn", "Dual Path Networks"]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [
+        candidate("dpn", "A deeper DPN further pushes the state-of-the-art single model performance with about 2 times faster training speed.", 1),
+        // found lower by the search: the question's words decide, as the names would
+        candidate("spectral", "Empirically, in Section 5 we observe that spectral representations of filters leads to a convergence speedup by 2-5 times.", 0)
+      ], titles)
+      expect(scored.map((s) => [s.paperId, s.value?.phrase])).toEqual([["spectral", "2-5 times"], ["dpn", "2 times faster"]])
+    }).pipe(Effect.provide(NlpService.layer)))
 })
 
 describe("a sentence two overlapping chunks share", () => {

@@ -9,7 +9,7 @@ import * as fc from "fast-check"
 import type * as Domain from "@kg/core/Domain"
 import { emptyFinding } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
-import { excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
+import { changeDirection, excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
@@ -122,6 +122,21 @@ describe("the value a sentence gives", () => {
     expect(valueIn("Training with both fine and coarse data boosts mIoU performance to 70.6%.", analyse("What mean IoU does ICNet achieve on Cityscapes?"))?.headDistance)
       .toBeLessThanOrEqual(3)
   })
+  it("reads a range as one value, and a comparative's noun as the comparative", () => {
+    // scirex-1a5ea605111e and scirex-0e37c8f19eef: the range's two ends are one value
+    expect(value("How much BLEU does training on synthetic data add in the Edinburgh WMT16 systems?",
+      "We observe improvements of 3.4–5.7 Bleu from training with a mix of parallel and synthetic data, compared to the baseline."))
+      .toBe("3.4–5.7 Bleu")
+    const faster = "How much faster do spectral representations of filters make convergence?"
+    const spectral = "Empirically, in Section 5 we observe that spectral representations of filters leads to a convergence speedup by 2-5 times."
+    expect(value(faster, spectral)).toBe("2-5 times")
+    // "speedup" states "faster": the value is next to the asked quantity
+    expect(valueIn(spectral, analyse(faster))?.headDistance).toBeLessThanOrEqual(3)
+    expect(valueIn(spectral, analyse(faster))?.headCoverage).toBe(1)
+    // a hyphen inside a name or after a year is no range; a unit ends the first number
+    expect(value("What error rate does ResNet-50 reach?", "ResNet-50 reaches 22.85% error on ImageNet.")).toBe("22.85% error")
+    expect(value("How many images are there?", "From 2014-2016 we collected 5% more, 1,200 images in all.")).toBe("1,200 images")
+  })
 })
 
 describe("a stored structured finding (claim_findings)", () => {
@@ -218,7 +233,45 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(deeper, "The original ResNet-200 has a lower training error and a lower test error than ResNet-152.")).toBe("for")
       expect(stance("Does the original ResNet-200 have a lower training error than ResNet-152?",
         "We find that the original ResNet-200 has lower training error than ResNet-152, suggesting that it overfits.")).toBe("for")
+      // a change word whose direction is its quantity's: reducing the accuracy is no improvement, reducing the error is
+      // (CRF-RNN, scirex-39978ba7c833: "Setting T = 10 also during training reduced the accuracy by 0.7 percentage points.")
+      const crf = "Does setting T = 10 during CRF-RNN training improve accuracy?"
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training reduced the accuracy by 0.7 percentage points.")).toBe("against")
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training reduced the error and improved the accuracy by 0.7 percentage points."))
+        .toBe("for")
+      expect(stance(crf, "Setting T = 10 also during CRF-RNN training increased the accuracy by 0.7 percentage points.")).toBe("for")
+      const error = "Does setting T = 10 during CRF-RNN training reduce the error?"
+      expect(stance(error, "Setting T = 10 during CRF-RNN training reduced the error by 0.7 points.")).toBe("for")
+      expect(stance(error, "Setting T = 10 during CRF-RNN training increased the error by 0.7 points.")).toBe("against")
+      expect(stance(error, "With T = 10 during CRF-RNN training the error dropped by 0.7 points.")).toBe("for")
+      const stride = "Can max-pooling be replaced by a convolutional layer with increased stride without loss in accuracy?"
+      expect(stance(stride,
+        "We find that max-pooling can simply be replaced by a convolutional layer with increased stride without loss in accuracy on several image recognition benchmarks."))
+        .toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a change word's direction from its quantity", () => {
+    expect(changeDirection("reduced the error rate by 2%")).toBe(1)
+    expect(changeDirection("reduced the accuracy by 0.7 percentage points")).toBe(-1)
+    expect(changeDirection("increases the BLEU score")).toBe(1)
+    expect(changeDirection("increases the perplexity")).toBe(-1)
+    expect(changeDirection("the top-1 accuracy drops by 1.2%")).toBe(-1)
+    expect(changeDirection("the validation loss drops quickly")).toBe(1)
+    expect(changeDirection("lowers the word error rate")).toBe(1)
+    // the quantity is the change word's object: "increased stride" changes the stride, not the loss after "without"
+    // (scirex-0f84a81f431b: "replaced by a convolutional layer with increased stride without loss in accuracy")
+    expect(changeDirection("replaced by a convolutional layer with increased stride without loss in accuracy")).toBe(1)
+    expect(changeDirection("increases the number of parameters")).toBe(1)
+    // a change word with no quantity keeps its plain reading; words that only say which way by default give way
+    expect(changeDirection("it reduces")).toBe(1)
+    expect(changeDirection("performance declines")).toBe(-1)
+    expect(changeDirection("improves translation but hurts fluency")).toBe(0)
+    expect(changeDirection("leads to a drop in accuracy")).toBe(-1)
+    expect(changeDirection("leads to faster learning")).toBe(1)
+    // "lower" as an adjective is a comparison, not a change
+    expect(changeDirection("has a lower error rate than ResNet-152")).toBe(0)
+    expect(changeDirection("SQuAD was built by crowdworkers")).toBe(0)
+  })
 })
 
 describe("the scope filter (--where)", () => {

@@ -330,10 +330,18 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
     if (!Number.isFinite(n)) continue
     if (!allowYears && m[2] === undefined && m[3] === undefined && n >= 1900 && n <= 2099) continue
-    out.push({ phrase: raw, number: n, start, end: start + m[0].length })
+    // the other end of the range this number opens is part of its phrase, not a number of its own
+    if (out.length > 0 && start < out[out.length - 1]!.end) continue
+    const end = start + m[0].length
+    const range = m[3] === undefined ? RANGE_END.exec(sentence.slice(end)) : null
+    if (range !== null) out.push({ phrase: `${raw}${range[0].trimEnd()}`, number: n, start, end: end + range[0].trimEnd().length })
+    else out.push({ phrase: raw, number: n, start, end })
   }
   return out
 }
+
+/** The rest of a range after its first number: a dash and a number ("2-5 times", "3.4–5.7 BLEU", "5–10%"). */
+const RANGE_END = /^[-–](?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:%|x\b|×|M\b|K\b|B\b|k\b))?(?![\d\p{L}.-])/u
 
 const wordsWithOffsets = (s: string) => Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: m[0].toLowerCase(), start: m.index }))
 
@@ -358,6 +366,12 @@ const nearest = (words: ReadonlyArray<{ w: string }>, at: number, match: (w: str
   return d
 }
 
+/** Nouns that state a comparative the question asks with ("speedup" for "faster"). */
+const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  faster: ["speedup", "speed-up"],
+  slower: ["slowdown", "slow-down"]
+}
+
 /**
  * The value a sentence gives for the question's quantity: among its numbers
  * (not those inside the question's names, "VOC 2012"), the one nearest to
@@ -375,7 +389,9 @@ export const valueIn = (
   const nums = numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
   if (nums.length === 0) return null
   const words = wordsWithOffsets(sentence)
-  const { head, quantity } = analysis
+  const { quantity } = analysis
+  // the noun a paper writes for the asked comparative ("a convergence speedup by 2-5 times" for "how much faster")
+  const head = analysis.head.flatMap((h) => [h, ...(HEAD_NOUNS[h] ?? [])])
   const sentencePieces = words.map((w) => pieces(w.w))
   // word positions where a name of the question starts (its setting, "on Cityscapes", when the sentence has it)
   const nameAt: Array<number> = []
@@ -400,7 +416,9 @@ export const valueIn = (
     const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
     // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
     const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
-    const headCoverage = head.length === 0 ? 1 : head.filter((h) => window.some((w) => quantityMatch(w.w, [h]))).length / head.length
+    const headCoverage = analysis.head.length === 0
+      ? 1
+      : analysis.head.filter((h) => window.some((w) => quantityMatch(w.w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
     // the specific words count first: a unit alone ("%") is as good as a head word two words away
     const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
     // a difference ("improves by 1.8%") answers a question about a change, a level answers the others
@@ -695,6 +713,68 @@ const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|det
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
 
+/** Change words whose direction is the quantity's: up ("increased the error") or down ("reduced the accuracy"). */
+const UP_CHANGE = /^(increas\w*|rais(?:e|es|ed|ing)|gains?)$/
+const DOWN_CHANGE = /^(reduc\w*|decreas\w*|drops?|dropped|dropping|declin\w*|lower(?:s|ed|ing)?)$/
+/** Quantities a paper wants high ("accuracy") and low ("error"); "lower" is a change only as a verb ("lowered"). */
+const WANTED_HIGH = /^(accuracy|accuracies|precision|recall|f1|bleu|rouge|meteor|score|scores|performance|quality|map|iou|miou|auc|throughput|speed|generali[sz]ation|robustness|fidelity)$/
+const WANTED_LOW = /^(error|errors|loss|losses|perplexity|perplexities|wer|cer|ter|runtime|latency|cost|costs|memory|overfitting|variance|parameters|flops|complexity)$/
+/** Words a change word's quantity is looked for among: the next five after it, else the three before it. */
+const QUANTITY_AFTER = 5
+const QUANTITY_BEFORE = 3
+/** Words that say better only by default: "leads to", "yields", "achieves". */
+const WEAK_CHANGE = /^(lead\w*|yield\w*|achiev\w*)$/
+
+/** Words that end a change word's object: "increased stride without loss in accuracy" changes the stride. */
+const OBJECT_END = /^(without|with|in|on|at|for|of|by|from|to|than|over|under|while|and|or|but|which|that|when|as)$/
+
+/**
+ * +1 when a change word's quantity is one a paper wants high, -1 when low, 0 otherwise: the nearest in a list of
+ * words (nearest first), up to a word that ends the object ("by", "without", "of").
+ */
+const wantedOf = (words: ReadonlyArray<string>): number => {
+  for (const w of words) {
+    if (WANTED_HIGH.test(w)) return 1
+    if (WANTED_LOW.test(w)) return -1
+    if (OBJECT_END.test(w)) return 0
+  }
+  return 0
+}
+
+/**
+ * The direction of the changes a text states: +1 for better ("improves", "reduced the error", "increases the
+ * accuracy"), -1 for worse ("hurts", "reduced the accuracy by 0.7 percentage points", "the error increased"), 0 when
+ * it states none or both. A change word whose direction is its quantity's ("reduce", "increase", "drop") reads the
+ * quantity after it ("reduced the accuracy"), else before it ("the error rate dropped"); with no quantity it keeps
+ * its plain reading ("increases" and "reduces" for better, "drops" and "declines" for worse).
+ */
+export const changeDirection = (text: string): number => {
+  const words = text.toLowerCase().match(/[\p{L}\d]+/gu) ?? []
+  let better = false
+  let worse = false
+  let weak = false
+  words.forEach((w, i) => {
+    const up = UP_CHANGE.test(w)
+    const down = DOWN_CHANGE.test(w)
+    if (up || down) {
+      // "lower" as an adjective ("a lower error") is a comparison, read by opposesComparison
+      if (w === "lower") return
+      const wanted = wantedOf(words.slice(i + 1, i + 1 + QUANTITY_AFTER)) ||
+        wantedOf(words.slice(Math.max(0, i - QUANTITY_BEFORE), i).reverse())
+      const sign = wanted === 0 ? (up || /^reduc/.test(w) || /^decreas/.test(w) || /^lower/.test(w) ? 1 : -1) : (up ? wanted : -wanted)
+      if (sign > 0) better = true
+      else worse = true
+      return
+    }
+    if (NEGATIVE_CHANGE.test(w)) worse = true
+    else if (WEAK_CHANGE.test(w)) weak = true
+    else if (POSITIVE_CHANGE.test(w)) better = true
+  })
+  // "leads to", "yields", "achieves" say better only when nothing else says which way ("leads to a drop in accuracy")
+  if (weak && !worse) better = true
+  return better === worse ? 0 : better ? 1 : -1
+}
+
 /**
  * The NLI judgement counts against a finding only at this confidence: the offline judge, trained on pairs of
  * claims about one subject, calls comparatives such as "lower training loss than ReLUs" contradictions of
@@ -896,8 +976,10 @@ export const stanceOf = (
   const statementTerms = new Set(sTerms)
   const statementNegated = NEGATION.test(statement)
   const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
-  const statementPositive = POSITIVE_CHANGE.test(statement)
-  const reversed = statementPositive && NEGATIVE_CHANGE.test(decisive.clause) && !POSITIVE_CHANGE.test(decisive.clause)
+  // a change the other way: "hurts" for "improves", and a change word read by its quantity ("reduced the accuracy")
+  const statementDirection = changeDirection(statement)
+  const clauseDirection = changeDirection(decisive.clause)
+  const reversed = statementDirection !== 0 && clauseDirection !== 0 && statementDirection !== clauseDirection
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
   if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
   if (opposesComparison(statement, decisive.clause, names)) {
