@@ -32,6 +32,14 @@ describe("offline rules remembered by sentence (memoByText)", () => {
     expect(skipReason("Table 3: results on the test set.")).toBe("caption")
   })
 
+  it("a structured abstract's 'Setting' label is skipped as an aim; a sentence that opens with the verb is not", () => {
+    expect(skipReason("SETTING Community hospitals in three states.")).toBe("aim")
+    expect(skipReason("Setting: community hospitals in three states.")).toBe("aim")
+    expect(skipReason("Methods of handling attribute values are only briefly summarized.")).toBe("aim")
+    // CRF-RNN: the paper's finding about training with T = 10
+    expect(skipReason("Setting T = 10 also during training reduced the accuracy, which might be caused by vanishing gradients.")).toBeUndefined()
+  })
+
   it("reads a placeholder's key backwards as the regular expression over the prefix did", () => {
     const re = /\{\{[a-z]+:[0-9a-f-]*$/i
     const piece = fc.constantFrom("{", "{{", "}", ":", "cite", "Formula", "table", "ab12", "9F-", "-", "x", " ", "é", "3.5", "%", "g")

@@ -64,7 +64,10 @@ const skipReasonNow = (sentence: string): string | undefined => {
   if (/^(?:(?:background|objectives?|aims?|purpose|methods?|design|setting|participants)\s*:?\s+)?(?:to (?:determine|assess|evaluate|investigate|examine|compare|test|identify|estimate|explore|measure|characteri[sz]e|describe)\b|we (?:aimed|sought|set out|aim|seek|wanted|attempted|investigated whether|asked whether|tested whether|examined whether))/i.test(cleaned)) {
     return "aim"
   }
-  if (/^(?:objectives?|aims?|purpose|methods?|design|setting|participants)\b/.test(lower)) return "aim"
+  if (/^(?:objectives?|aims?|purpose|methods?|design|participants)\b/.test(lower)) return "aim"
+  // "Setting" is a label in capitals ("SETTING Community hospitals") or with its colon; a sentence may open with the
+  // verb ("Setting T = 10 also during training reduced the accuracy")
+  if (/^SETTINGS?\b/.test(cleaned) || /^settings?\s*:/i.test(cleaned)) return "aim"
   return undefined
 }
 
