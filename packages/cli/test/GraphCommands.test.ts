@@ -65,6 +65,8 @@ describe("graph questions and research through the CLI", () => {
     expect(claim.resolution.by).toBe("hypothesis")
     expect(claim.supporting.map((e) => e.paperId)).toContain("trial-b")
     expect(claim.contradicting.map((e) => e.paperId)).toContain("trial-a")
+    // in text, the verdict gives its reason: the papers on each side
+    expect((await kg("claim", "aspirin does not reduce stroke")).stdout).toContain("verdict: contested (1 paper for, 1 against)")
     // a stored claim's own words resolve to it, with its edges
     const stored = lastJson(
       await kg("claim", "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.", "--json")

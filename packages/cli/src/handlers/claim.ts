@@ -67,18 +67,37 @@ const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>
   `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, confidence ${e.confidence}` +
   `${e.status === null ? "" : `, ${e.status} claim`}): "${e.quote}"`
 
+/** Sentences about a hypothesis that decide neither way, shown in text (all of them with --json). */
+const NEUTRAL_SHOWN = 12
+
+const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
+
+/** Why the verdict is what it is: the papers on each side ("2 papers for, 1 against"). */
+const verdictReason = (v: GraphQueries.Verification): string => {
+  const forN = new Set(v.supporting.map((e) => e.paperId)).size
+  const againstN = new Set(v.contradicting.map((e) => e.paperId)).size
+  if (forN === 0 && againstN === 0) {
+    return `no sentence found states it or its opposite; ${v.neutral.length} about it decide neither way`
+  }
+  return `${papers(forN)} for, ${againstN} against`
+}
+
 const renderVerification = (v: GraphQueries.Verification): string =>
   [
     resolutionLine(v.resolution),
     "",
-    `verdict: ${v.verdict}`,
+    `verdict: ${v.verdict} (${verdictReason(v)})`,
     "",
     `supporting (${v.supporting.length}):`,
     ...v.supporting.map(evidenceLine),
     "",
     `contradicting (${v.contradicting.length}):`,
     ...v.contradicting.map(evidenceLine),
-    ...(v.neutral.length === 0 ? [] : ["", `about it, neither way (${v.neutral.length}):`, ...v.neutral.map(evidenceLine)])
+    ...(v.neutral.length === 0 ? [] : [
+      "",
+      `about it, neither way (${v.neutral.length}${v.neutral.length > NEUTRAL_SHOWN ? `, the ${NEUTRAL_SHOWN} most relevant shown; --json for all` : ""}):`,
+      ...v.neutral.slice(0, NEUTRAL_SHOWN).map(evidenceLine)
+    ])
   ].join("\n")
 
 const isDetail = (x: GraphQueries.ClaimDetail | GraphQueries.Verification): x is GraphQueries.ClaimDetail => "claim" in x
