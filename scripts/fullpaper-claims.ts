@@ -39,6 +39,7 @@ import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
 import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
 import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
+import { goldResultRecall, readGoldResults } from "./lib/scirex.js"
 
 const [mode, ...args] = process.argv.slice(2)
 const values = (name: string): Array<string> =>
@@ -128,31 +129,12 @@ const program = Effect.gen(function*() {
   for (const l of gone) console.log(`  - [${l.class}] ${l.paper}: ${one(l.quote).slice(0, 160)}`)
   const goldFile = values("gold")[0]
   if (goldFile !== undefined) {
-    const gold = readFileSync(goldFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) =>
-      JSON.parse(l) as { doc_id: string; results: Array<{ Material: string; Metric: string; score: string | number }> }
-    )
     const chunks = yield* db.query<{ paper_id: string; text: string }>("SELECT paper_id, text FROM chunks")
-    let total = 0, stated = 0, inText = 0, statedInText = 0
-    for (const g of gold) {
-      const pid = `scirex-${g.doc_id.slice(0, 12)}`
-      const quotes = [...byKey.values()].filter((r) => r.paper_id === pid).map((r) => r.quote)
-      const text = chunks.filter((c) => c.paper_id === pid).map((c) => c.text).join("\n")
-      const seen = new Set<string>()
-      for (const r of g.results) {
-        const score = String(r.score).replace(/%$/, "").trim()
-        const key = `${r.Material}|${r.Metric}|${score}`
-        if (seen.has(key)) continue
-        seen.add(key)
-        total++
-        const number = new RegExp(`(?<![\\d.])${score.replace(/\./g, "\\.")}(?![\\d])`)
-        const found = quotes.some((q) => number.test(q))
-        if (found) stated++
-        if (number.test(text)) {
-          inText++
-          if (found) statedInText++
-        }
-      }
-    }
+    const { inText, stated, statedInText, total } = goldResultRecall(
+      readGoldResults(goldFile),
+      (pid) => [...byKey.values()].filter((r) => r.paper_id === pid).map((r) => r.quote),
+      (pid) => chunks.filter((c) => c.paper_id === pid).map((c) => c.text).join("\n")
+    )
     console.log(`gold results: ${total}; stated by a claim: ${stated}; in the text: ${inText}, of those stated: ` +
       `${statedInText} (${pct(statedInText, inText)})`)
   }

@@ -14,9 +14,9 @@
  *
  *   npx tsx --conditions=@kg/source scripts/read-claims.ts --db FILE [--paper ID ...] [--sample N --seed S] [--gold FILE]
  */
-import { readFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
+import { goldResultRecall, readGoldResults } from "./lib/scirex.js"
 
 const args = process.argv.slice(2)
 const values = (name: string): Array<string> =>
@@ -77,38 +77,13 @@ const program = Effect.gen(function*() {
     drawn.forEach((r, i) => console.log(`| ${i + 1} | ${r.paper_id} | ${r.role_confidence ?? "-"} | ${one(r.quote)} | |`))
   }
   if (goldFile !== undefined) {
-    const gold = readFileSync(goldFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) =>
-      JSON.parse(l) as {
-        doc_id: string
-        results: Array<{ Material: string; Metric: string; Method: string; Task: string; score: string | number }>
-      }
-    )
+    const gold = readGoldResults(goldFile)
     const chunks = yield* db.query<{ paper_id: string; text: string }>("SELECT paper_id, text FROM chunks")
-    const paperOf = (docId: string) => `scirex-${docId.slice(0, 12)}`
-    let total = 0, stated = 0, inText = 0, statedInText = 0
-    const misses: Array<string> = []
-    for (const g of gold) {
-      const pid = paperOf(g.doc_id)
-      const quotes = rows.filter((r) => r.paper_id === pid).map((r) => r.quote)
-      const text = chunks.filter((c) => c.paper_id === pid).map((c) => c.text).join("\n")
-      const seenResult = new Set<string>()
-      for (const r of g.results) {
-        const score = String(r.score).replace(/%$/, "").trim()
-        const key = `${r.Material}|${r.Metric}|${score}`
-        if (seenResult.has(key)) continue
-        seenResult.add(key)
-        total++
-        const number = new RegExp(`(?<![\\d.])${score.replace(/\./g, "\\.")}(?![\\d])`)
-        const found = quotes.some((q) => number.test(q))
-        const present = number.test(text)
-        if (found) stated++
-        if (present) {
-          inText++
-          if (found) statedInText++
-          else misses.push(`${pid} ${r.Material} ${r.Metric} ${score}`)
-        }
-      }
-    }
+    const { inText, misses, stated, statedInText, total } = goldResultRecall(
+      gold,
+      (pid) => rows.filter((r) => r.paper_id === pid).map((r) => r.quote),
+      (pid) => chunks.filter((c) => c.paper_id === pid).map((c) => c.text).join("\n")
+    )
     console.log(`\ngold results (distinct dataset, metric, score): ${total}; a stored claim states the score: ${stated}`)
     console.log(`scores that occur in the paper's text: ${inText}; of those stated by a claim: ${statedInText} ` +
       `(${inText === 0 ? 0 : Math.round((1000 * statedInText) / inText) / 10} %)`)

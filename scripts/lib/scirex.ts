@@ -61,3 +61,53 @@ export const loadPapers = (
   }
   return out
 }
+
+/** One gold result of `related_gold.jsonl`: a score of a method on a dataset and metric. */
+export interface GoldResult {
+  readonly Material: string
+  readonly Metric: string
+  readonly score: string | number
+}
+
+/** The gold results file, one paper a line (`doc_id`, `results`). */
+export const readGoldResults = (file: string): ReadonlyArray<{ readonly doc_id: string; readonly results: ReadonlyArray<GoldResult> }> =>
+  readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l))
+
+/** kg's paper id of a SciREX document (`scirex-` and the first 12 characters of its id). */
+export const scirexPaperId = (docId: string): string => `scirex-${docId.slice(0, 12)}`
+
+/**
+ * Which gold results a store states: for each distinct (dataset, metric, score) of a paper, whether the score occurs
+ * in a stored claim's quote of the paper (`stated`), in the paper's stored text (`inText`), and the scores in the
+ * text that no claim states (`misses`).
+ */
+export const goldResultRecall = (
+  gold: ReturnType<typeof readGoldResults>,
+  quotesOf: (paperId: string) => ReadonlyArray<string>,
+  textOf: (paperId: string) => string
+) => {
+  let total = 0, stated = 0, inText = 0, statedInText = 0
+  const misses: Array<string> = []
+  for (const g of gold) {
+    const pid = scirexPaperId(g.doc_id)
+    const quotes = quotesOf(pid)
+    const text = textOf(pid)
+    const seen = new Set<string>()
+    for (const r of g.results) {
+      const score = String(r.score).replace(/%$/, "").trim()
+      const key = `${r.Material}|${r.Metric}|${score}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      total++
+      const number = new RegExp(`(?<![\\d.])${score.replace(/\./g, "\\.")}(?![\\d])`)
+      const found = quotes.some((q) => number.test(q))
+      if (found) stated++
+      if (number.test(text)) {
+        inText++
+        if (found) statedInText++
+        else misses.push(`${pid} ${r.Material} ${r.Metric} ${score}`)
+      }
+    }
+  }
+  return { total, stated, inText, statedInText, misses }
+}
