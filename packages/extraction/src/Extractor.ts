@@ -18,6 +18,7 @@ import { emptyUsage, LlmProvider, type Usage } from "@kg/core/LlmProvider"
 import { type ChunkConfig, NlpService } from "@kg/core/NlpService"
 import * as PromptFragment from "@kg/core/PromptFragment"
 import { redactText } from "@kg/core/Redact"
+import type { PreparedPaper } from "./internal/offline/prepare.js"
 import * as OfflineThread from "./internal/offline/extractorThread.js"
 import * as OfflineExtractor from "./OfflineExtractor.js"
 import * as PaperRecordOffline from "./PaperRecordOffline.js"
@@ -128,6 +129,25 @@ export interface PreparedDocument {
   }>
   readonly extractions: ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>
   readonly record: { readonly ok: RecordFields } | { readonly error: string }
+}
+
+/**
+ * A paper prepared by `preparePaper` (on the worker thread, or in a test) as a {@link PreparedDocument}: a failed
+ * chunk's reason as a failed chunk records it, the record's fields.
+ *
+ * @internal
+ */
+export const preparedDocumentOf = (prepared: PreparedPaper): PreparedDocument => {
+  const record = prepared.record as { readonly ok: RecordFields } | { readonly error: string }
+  return {
+    pieces: prepared.pieces,
+    extractions: (prepared.extractions as PreparedDocument["extractions"]).map((e) =>
+      "ok" in e ? e : { error: `offline extractor crashed: ${e.error}` }
+    ),
+    record: "ok" in record
+      ? { ok: { studied: record.ok.studied, method: record.ok.method, findings: record.ok.findings, domainTags: record.ok.domainTags } }
+      : record
+  }
 }
 
 /**
@@ -253,28 +273,7 @@ export const layerOfflineThreaded = (
           text: input.text,
           pages: input.pages,
           config: input.config
-        }).then((answer): PreparedDocument | null => {
-          if (!("ok" in answer)) return null
-          const prepared = answer.ok as Omit<PreparedDocument, "record"> & {
-            readonly record: { readonly ok: RecordFields } | { readonly error: string }
-          }
-          const record = prepared.record
-          return {
-            pieces: prepared.pieces,
-            // The reason a chunk failed, as a failed chunk records it.
-            extractions: prepared.extractions.map((e) => ("ok" in e ? e : { error: `offline extractor crashed: ${e.error}` })),
-            record: "ok" in record
-              ? {
-                ok: {
-                  studied: record.ok.studied,
-                  method: record.ok.method,
-                  findings: record.ok.findings,
-                  domainTags: record.ok.domainTags
-                }
-              }
-              : record
-          }
-        })
+        }).then((answer): PreparedDocument | null => ("ok" in answer ? preparedDocumentOf(answer.ok as PreparedPaper) : null))
         preparing.set(key, work)
         while (preparing.size > 4) preparing.delete(preparing.keys().next().value!)
         return work

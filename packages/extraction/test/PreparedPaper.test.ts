@@ -10,7 +10,6 @@ import * as Extractor from "../src/Extractor.js"
 import type { SourceDocument } from "../src/Ingest.js"
 import { preparePaper } from "../src/internal/offline/prepare.js"
 import * as Pipeline from "../src/Pipeline.js"
-import type { RecordFields } from "../src/Extractor.js"
 import * as Shacl from "../src/Shacl.js"
 
 // A paper prepared at once (as the worker thread prepares it: `prepare.ts`) goes through the pipeline's loop for
@@ -43,30 +42,15 @@ const preparing = Layer.effect(
       return Extractor.Extractor.of({
         ...inThread,
         prepare: (input) =>
-          Effect.sync(() => {
-            const prepared = preparePaper(nlp, {
+          Effect.sync(() =>
+            Extractor.preparedDocumentOf(preparePaper(nlp, {
               paperId: input.paper.id,
               title: input.paper.title,
               text: input.text,
               pages: input.pages,
               config: input.config
-            })
-            const record = prepared.record as { readonly ok: RecordFields } | { readonly error: string }
-            return {
-              pieces: prepared.pieces,
-              extractions: prepared.extractions as ReadonlyArray<{ readonly ok: ExtractionResult } | { readonly error: string }>,
-              record: "ok" in record
-                ? {
-                  ok: {
-                    studied: record.ok.studied,
-                    method: record.ok.method,
-                    findings: record.ok.findings,
-                    domainTags: record.ok.domainTags
-                  }
-                }
-                : record
-            }
-          })
+            }))
+          )
       })
     })
   )
