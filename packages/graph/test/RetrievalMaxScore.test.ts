@@ -17,7 +17,7 @@ import {
   SegmentBuilder,
   type SegmentDoc
 } from "../src/internal/retrieval/indexSegment.js"
-import { lexicalScores, setMaxScore } from "../src/internal/retrieval/search.js"
+import { allowedRefs, lexicalScores, setMaxScore } from "../src/internal/retrieval/search.js"
 
 const VOCAB = ["graph", "claim", "evid", "paper", "zebra", "a", "b", "c"]
 
@@ -158,5 +158,35 @@ describe("MaxScore top-k", () => {
       expect(collection.best(top.candidates.map((c) => c.ref), (ref) => top.candidates.find((c) => c.ref === ref)!.score, 50).map((h) => h.ref))
         .toEqual(exact)
     }
+  })
+})
+
+describe("a paper filter reads the postings of its papers' segments only", () => {
+  it("scores as before and leaves the other segments' postings unread", () => {
+    // three segments, each holding the documents of its own papers
+    const reads = [0, 0, 0]
+    const parts: Array<Part> = [0, 1, 2].map((s) => {
+      const b = new SegmentBuilder(0)
+      for (let i = 0; i < 30; i++) {
+        b.add({ ...doc(s * 30 + i, [VOCAB[i % 4]!, VOCAB[(i + s) % 5]!], "chunk"), papers: [`paper-${s}-${i % 2}`] })
+      }
+      const source = memorySource(b.write(memorySink())!)
+      const segment = openSegment({ ...source, read: (offset, length) => (reads[s]!++, source.read(offset, length)) })
+      return { segment, deleted: null, name: `s${s}` }
+    })
+    const collection = new Collection(parts)
+    reads.fill(0)
+    const allowed = allowedRefs(collection, ["paper-1-0"], undefined)!
+    const filtered = lexicalScores(collection, ["graph", "claim", "paper"], allowed)
+    expect(reads[0]).toBe(0)
+    expect(reads[2]).toBe(0)
+    expect(reads[1]).toBeGreaterThan(0)
+    // the same scores as the unfiltered scoring of every posting, on the allowed rows
+    setMaxScore(false)
+    const all = lexicalScores(collection, ["graph", "claim", "paper"], undefined)
+    setMaxScore(true)
+    const expected = Array.from(all.scores).filter(([ref]) => allowed.mask[ref] === 1).sort((a, b) => a[0] - b[0])
+    expect(expected.length).toBeGreaterThan(0)
+    expect(Array.from(filtered.scores).sort((a, b) => a[0] - b[0])).toEqual(expected)
   })
 })

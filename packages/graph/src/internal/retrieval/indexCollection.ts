@@ -520,16 +520,18 @@ export class Collection {
         const id = query.ids[s]![t]!
         if (id < 0) return
         const base = this.bases[s]!
-        const { docs, tfs } = segment.postings(id)
         const lengths = segment.lengths
+        if (from !== undefined && from[s + 1]! === from[s]!) {
+          // no allowed document in this segment (a paper filter's papers sit in a few segments): its postings are
+          // not read from the file
+          statsComplete = false
+          return
+        }
+        const { docs, tfs } = segment.postings(id)
         if (from !== undefined) {
           const m = from[s + 1]! - from[s]!
           // a few allowed documents (a paper filter) against a long posting list: each looked up in it, in the same
           // ascending order as the scan below, so the scores and the order they are first touched in are the same
-          if (m === 0) {
-            statsComplete = false
-            return
-          }
           if (m * (Math.log2(docs.length + 1) + 1) < docs.length) {
             statsComplete = false
             let lo = 0
