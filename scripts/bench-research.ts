@@ -5,7 +5,7 @@
  * loaded machine.
  *
  *   nice -n 5 /usr/bin/time -v node --import tsx --conditions=@kg/source scripts/bench-research.ts \
- *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1] [--cpu-prof OUT.cpuprofile]
+ *     --db STORE --questions FILE [--warm 3] [--answers OUT.json] [--repeat 1] [--cpu-prof OUT.cpuprofile] [--bare]
  *
  * The store is opened read-only, the index and the whole-store graph loaded,
  * `--warm` questions answered first (not timed), then each question of the
@@ -52,6 +52,12 @@ const WARM = Number(arg("warm", "3"))
 const REPEAT = Math.max(1, Number(arg("repeat", "1")))
 const ANSWERS = arg("answers", "")
 const CPU_PROF = arg("cpu-prof", "")
+/**
+ * `--bare`: time the questions with none of this script's instruments (no span tracer, no CPU reads per span, no
+ * timed statements or text work; Effect's default tracer as in `kg research`): the latency a user sees. The spans,
+ * statements and text work are then not reported.
+ */
+const BARE = process.argv.includes("--bare")
 if (DB === "" || QUESTIONS === "") {
   console.error(
     "usage: bench-research.ts --db STORE --questions FILE [--warm 3] [--repeat 1] [--answers OUT.json] [--cpu-prof OUT.cpuprofile]"
@@ -243,7 +249,7 @@ const program = Effect.gen(function*() {
       const s0 = performance.now()
       yield* retrieval.search("chunks", q, { k: 10 })
       search.push(performance.now() - s0)
-      recording = true
+      recording = !BARE
       const r0 = performance.now()
       const r = yield* Effect.either(Research.research(q))
       research.push(performance.now() - r0)
@@ -305,4 +311,6 @@ const program = Effect.gen(function*() {
   }))
 })
 
-await Effect.runPromise(program.pipe(Effect.provide(answering), Effect.withTracer(tracer), Effect.map(() => Option.none())))
+await Effect.runPromise(
+  program.pipe(Effect.provide(answering), BARE ? (e) => e : Effect.withTracer(tracer), Effect.map(() => Option.none()))
+)

@@ -913,8 +913,8 @@ const retractedPapers = (db: DuckDb["Type"]) =>
     Effect.map((rows) => new Set(rows.map((r) => r.paper_id)))
   )
 
-/** Stages 1 and 2 of the funnel: the scoped papers, the graph search's passages and the scoping claims. */
-const funnelStages = (
+/** Stage 1 of the funnel: the scoped papers (over L2 records and L3 claims, else chunks) and the scoping claims. */
+const funnelScope = (
   question: string,
   options: ResearchOptions,
   warnings: Array<string>,
@@ -923,7 +923,6 @@ const funnelStages = (
   Effect.gen(function*() {
     const db = yield* DuckDb
     const retrieval = yield* Retrieval
-    const graph = yield* GraphRetrieval
     const progress = options.onProgress ?? noProgress
     const minScore = options.minScore ?? DEFAULT_MIN_SCORE
 
@@ -963,17 +962,31 @@ const funnelStages = (
       return yield* new NoPapersFoundError({ question, bestScore: scope.bestScore, minScore })
     }
     yield* progress(`Stage 1: searching summaries ... found ${papers.length} papers`)
+    const claimHits = scope.hits.filter((h) => h.kind === "claim")
+    return { scope, scopedBy, scopeParams, minScore, papers, claimHits, retracted }
+  }).pipe(Effect.withSpan("Research.scope"))
 
-    // Stage 2: evidence from chunks of those papers, expanded by PPR, plus the chunks the scoping claims quote
-    const found = yield* graph.search(question, {
+/** Stage 2 of the funnel: passages of the scoped papers, expanded by PPR over the entity graph. */
+const funnelPassages = (question: string, options: ResearchOptions, papers: ReadonlyArray<string>) =>
+  Effect.flatMap(GraphRetrieval, (graph) =>
+    graph.search(question, {
       k: options.evidenceK ?? 15,
       mmr: options.evidenceMmr ?? 0.6,
       cutoff: options.evidenceCutoff ?? 0.6,
       paperIds: papers
-    })
-    const claimHits = scope.hits.filter((h) => h.kind === "claim")
-    return { scope, scopedBy, scopeParams, minScore, papers, found, claimHits, retracted }
-  }).pipe(Effect.withSpan("Research.funnel"))
+    })).pipe(Effect.withSpan("Research.passages"))
+
+/** Stages 1 and 2 of the funnel: the scoped papers, the graph search's passages and the scoping claims. */
+const funnelStages = (
+  question: string,
+  options: ResearchOptions,
+  warnings: Array<string>,
+  scopeIds: ReadonlyArray<string> | undefined
+) =>
+  Effect.flatMap(
+    funnelScope(question, options, warnings, scopeIds),
+    (scoped) => Effect.map(funnelPassages(question, options, scoped.papers), (found) => ({ ...scoped, found }))
+  ).pipe(Effect.withSpan("Research.funnel"))
 
 /** The funnel's evidence: the graph search's passages, then the chunks the scoping claims quote (read through `sources`). */
 const funnelQuotes = (
@@ -1020,23 +1033,32 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const analysis = analyse(question)
   const scoped = yield* resolveScope(db, options.scope)
   const scopeIds = scoped.paperIds
-  const stages = yield* funnelStages(question, options, warnings, scopeIds)
+  const scoped1 = yield* funnelScope(question, options, warnings, scopeIds)
   // claims first: stored findings closest to the question, in the whole scope; their sources and the scoping claims'
   // are read together (one statement, one batch of chunks)
   const findingsK = options.findingsK ?? 40
-  const firstSearch = yield* claimsFirstSearch(question, analysis, scopeIds, findingsK)
   const sources = claimSourceReader(db, chunkReader(db, (yield* retrieval.index).signature))
-  yield* sources.read([...stages.claimHits.map((h) => h.key), ...firstSearch.hits.map((h) => h.key)]).pipe(
-    Effect.withSpan("Research.claimSources")
+  const firstSources = Effect.tap(
+    claimsFirstSearch(question, analysis, scopeIds, findingsK),
+    (firstSearch) =>
+      sources.read([...scoped1.claimHits.map((h) => h.key), ...firstSearch.hits.map((h) => h.key)]).pipe(
+        Effect.withSpan("Research.claimSources")
+      )
   )
-  const { evidence: funnel, found, minScore, papers, quoted, retracted, scope, scopeParams, scopedBy } = yield* funnelQuotes(
-    stages,
+  // the graph search (mostly JavaScript), the claims' sources, the paper records and a broad passage search (mostly
+  // DuckDB reads, on its own threads) are independent: run together, the reads overlap the search. Each result is
+  // used in the same order as before, so the answer does not depend on which finishes first.
+  const [found, firstSearch, records, broad] = yield* Effect.all([
+    funnelPassages(question, options, scoped1.papers),
+    firstSources,
+    recordPassages(question, analysis, scopeIds, scoped1.retracted, options.scopeK ?? 8),
+    broadPassages(question, analysis, scopeIds, scoped1.retracted)
+  ], { concurrency: "unbounded" })
+  const { evidence: funnel, minScore, papers, quoted, retracted, scope, scopeParams, scopedBy } = yield* funnelQuotes(
+    { ...scoped1, found },
     sources
   )
   const first = yield* claimsFirst(scopeIds, retracted, firstSearch, sources)
-  // the paper records; a broad passage search
-  const records = yield* recordPassages(question, analysis, scopeIds, retracted, options.scopeK ?? 8)
-  const broad = yield* broadPassages(question, analysis, scopeIds, retracted)
   let evidence = mergeEvidence([...funnel, ...first.evidence, ...records, ...broad])
   const evidencePapers = new Set(evidence.map((e) => e.paperId)).size
   yield* progress(
