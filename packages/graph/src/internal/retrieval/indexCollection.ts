@@ -21,6 +21,12 @@ const NATIVE_MIN_DOCS = 2048
 /** The rows a segment's native scan is asked for beyond its own search, so that a later search of the same vector reuses it (see `nativeCandidates`). */
 const SHARED_LIMIT = 256
 
+/**
+ * How far below the `limit`-th row's single-precision cosine a row of the native scan may be and still be re-scored
+ * (the two precisions differ by about 1e-7 for unit-scale vectors; the check of the scan's bound uses 1e-4).
+ */
+const CUT_MARGIN = 1e-3
+
 /** A segment of a collection with its deleted documents (1 = deleted), or null when none is. */
 export interface Part {
   readonly segment: Segment
@@ -555,9 +561,18 @@ export class Collection {
           }
         }
         const kinds = segment.kinds
-        for (let k = 0; k < docs.length; k++) {
+        // without statistics to gather, only the postings between the segment's first and last allowed documents
+        // can score (a paper filter's rows are a few runs of the segment): the rest are not visited
+        let start = 0
+        let end = docs.length
+        if (from !== undefined && stats === undefined) {
+          start = lowerBound(docs, allowedRefs![from[s]!]! - base)
+          end = lowerBound(docs, allowedRefs![from[s + 1]! - 1]! - base + 1)
+        }
+        for (let k = start; k < end; k++) {
           const d = docs[k]!
           if (deleted !== null && deleted[d] === 1) continue
+          if (stats === undefined && allowed !== undefined && allowed[base + d] !== 1) continue
           const tf = tfs[k]!
           const norm = this.norm(lengths[d]!)
           if (stats !== undefined) {
@@ -1056,7 +1071,12 @@ export class Collection {
     const { distances, offsets } = scan
     const docs: Array<number> = []
     const cosines: Array<number> = []
+    // The rows come best first by single-precision cosine: once `limit` rows count, a row whose single-precision
+    // cosine is below the `limit`-th one's by more than any rounding of the two can neither enter the `limit` best
+    // nor tie with them, and neither can any row after it (a shared scan returns several times `limit` rows)
+    let cut = Number.NEGATIVE_INFINITY
     for (let i = 0; i < offsets.length; i++) {
+      if (1 - distances[i]! < cut) break
       const d = Number(offsets[i]!)
       if (d >= segment.docs || (deleted !== null && deleted[d] === 1)) continue
       if (wanted !== null && wanted[segment.kinds[d]!] !== 1) continue
@@ -1066,6 +1086,7 @@ export class Collection {
       if (Number.isNaN(cos)) continue
       docs.push(d)
       cosines.push(cos)
+      if (docs.length === limit) cut = 1 - distances[i]! - CUT_MARGIN
     }
     if (docs.length < limit || offsets.length === 0) return null
     const bound = 1 - distances[distances.length - 1]! + 1e-4
@@ -1073,6 +1094,18 @@ export class Collection {
     if (!(sorted[limit - 1]! > bound)) return null
     return { docs, cosines }
   }
+}
+
+/** The first index of a sorted list whose value is `d` or more (its length when none is). */
+const lowerBound = (docs: Uint32Array, d: number): number => {
+  let lo = 0
+  let hi = docs.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (docs[mid]! < d) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Whether a sorted list holds `d` (binary search). */
