@@ -189,7 +189,8 @@ const store = Layer.unwrapEffect(Effect.map(Embeddings, (e) =>
 ))
 const answering = GraphRetrieval.layer.pipe(
   Layer.provideMerge(Retrieval.layer({})),
-  Layer.provideMerge(timedDb),
+  // --bare: the store as `kg research` opens it (the timed wrapper is another service object)
+  Layer.provideMerge(BARE ? Layer.empty : timedDb),
   Layer.provideMerge(store),
   Layer.provideMerge(base)
 )
