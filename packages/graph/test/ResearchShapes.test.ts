@@ -190,8 +190,40 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(elmo, "Adding ELMo improves textual entailment on SNLI but not question answering on SQuAD.")).toBe("against")
       expect(stance(elmo, "Adding ELMo does not improve question answering on SQuAD.")).toBe("against")
       expect(stance(elmo, "SQuAD was constructed by crowdworkers from Wikipedia articles.")).toBe("neutral")
+      // the statement's subject is named by the finding (or its paper's title), not only somewhere in its passage
+      const dropout = "Does dropout improve CIFAR-10 error?"
+      const passage = "Identity Mappings in Deep Residual Networks\nWe do not use dropout. We report improved results using a 1001-layer ResNet on CIFAR-10 (4.62% error)."
+      const judge = (q: string, finding: string, context: string) => {
+        const a = analyse(q)
+        return stanceOf(nlp, idf, a.statement!, a.names, finding, null, context)
+      }
+      expect(judge(dropout, "We report improved results using a 1001-layer ResNet on CIFAR-10 (4.62% error).", passage).stance).toBe("neutral")
+      expect(judge(dropout, "We report improved results using a 1001-layer ResNet on CIFAR-10 (4.62% error).", passage).reason).toBe("it does not name dropout")
+      expect(judge(dropout, "Dropout improves the error on CIFAR-10 from 16.6% to 15.6%.", passage).stance).toBe("for")
+      // a verb the identity rules do not list ends the subject too
+      const bn = "Does batch normalization speed up training?"
+      expect(judge(bn, "Therefore ELUs decrease the gap between the gradients and thereby speed up training.", "Exponential Linear Units\nBatch normalization is not used.").stance).toBe("neutral")
+      expect(judge(bn, "Batch normalization speeds up training by a factor of 14.", "").stance).toBe("for")
+      // "it is clear that" refers back to nothing
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", "It is clear that applying dropout fails to improve the accuracy on CIFAR-10.",
+        "Random Erasing Data Augmentation\nRandom erasing helps. It is clear that applying dropout fails to improve the accuracy on CIFAR-10.").stance).toBe("neutral")
+      // a sentence of that paper not in its own voice is about what it names, not the title's method
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", "It is clear that applying dropout or adding random noise at the image layer fails to improve the accuracy on CIFAR-10.",
+        "Random Erasing Data Augmentation\nIt is clear that applying dropout or adding random noise at the image layer fails to improve the accuracy on CIFAR-10.").stance).toBe("neutral")
+      // naming the subject is not stating the predicate
+      expect(judge(bn, "ELU networks significantly outperform ReLU networks with batch normalization.", "").stance).toBe("neutral")
+      // a pronoun names what the sentence before it does
+      const smoothing = "Does label smoothing hurt perplexity?"
+      const lsPassage = "Attention Is All You Need\nDuring training, we employed label smoothing of value 0.1. This hurts perplexity, as the model learns to be more unsure."
+      expect(judge(smoothing, "This hurts perplexity, as the model learns to be more unsure.", lsPassage).stance).toBe("for")
+      expect(judge(smoothing, "This hurts perplexity, as the model learns to be more unsure.",
+        "Attention Is All You Need\nWe use beam search. This hurts perplexity, as the model learns to be more unsure.").stance).toBe("neutral")
+      // the paper's own method, named by its title
+      expect(judge("Does random erasing improve CIFAR-10 error?", "Our approach improves the CIFAR-10 error of WRN-28-10 to 3.08%.",
+        "Random Erasing Data Augmentation\nOur approach improves the CIFAR-10 error of WRN-28-10 to 3.08%.").stance).toBe("for")
       const rl = "Does fine-tuning with reinforcement learning alone converge for the non-autoregressive model?"
-      expect(stance(rl, "Fine-tuning does not converge with reinforcement learning alone, or with the term alone, but use of all three terms leads to an improvement.")).toBe("against")
+      const rlFinding = "Fine-tuning does not converge with reinforcement learning alone, or with the term alone, but use of all three terms leads to an improvement."
+      expect(judge(rl, rlFinding, `Non-Autoregressive Neural Machine Translation\n${rlFinding}`).stance).toBe("against")
       const elu = "Do ELUs lead to faster learning than ReLUs?"
       expect(stance(elu, "In experiments, ELUs lead not only to faster learning, but also to significantly better generalization than ReLUs.")).toBe("for")
       const distill = "Does knowledge distillation improve non-autoregressive translation?"
