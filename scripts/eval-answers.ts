@@ -26,11 +26,10 @@
  * The key facts were read from the papers' text (SciREX's gold results are mostly in tables, which the markdown
  * lacks; a fact is used only where the text states it), never from kg's output.
  */
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { type AnswerJson, kgRunner, leadOf, norm, quotesOnPage } from "./lib/answers.js"
 import { arg } from "./lib/args.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -158,57 +157,7 @@ const STORES: Record<Question["store"], { readonly db: string; readonly inputs: 
   }
 }
 
-const kg = (args: ReadonlyArray<string>) => {
-  const cmd = SRC ? "npx" : "node"
-  const full = SRC
-    ? ["tsx", "--conditions=@kg/source", path.join(root, "packages/cli/src/bin.ts"), ...args]
-    : BIN !== undefined
-    ? [path.resolve(BIN), ...args]
-    : [path.join(root, "packages/cli/bin/kg.mjs"), ...args]
-  const started = Date.now()
-  const r = spawnSync(cmd, full, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, millis: Date.now() - started }
-}
-
-const norm = (s: string) =>
-  s.toLowerCase().replace(/[\u2010-\u2015\u2212]/g, "-").replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ")
-
-interface AnswerJson {
-  readonly answer: string
-  readonly citations: ReadonlyArray<{ readonly paper_id: string; readonly page: number | null; readonly quote: string }>
-  readonly shape?: {
-    readonly type: string
-    readonly lead: string
-    readonly verdict?: { readonly answer: string; readonly for: number; readonly against: number }
-    readonly table?: { readonly rows: ReadonlyArray<Record<string, unknown>> }
-    readonly groups?: ReadonlyArray<{ readonly paper_id: string; readonly title: string; readonly items: ReadonlyArray<{ readonly text: string }> }>
-  }
-  readonly sentences?: ReadonlyArray<{ readonly text: string; readonly citations: ReadonlyArray<{ readonly paper_id: string }> }>
-}
-
-/** The text an answer leads with, and the papers it names there. */
-const leadOf = (a: AnswerJson): { text: string; papers: ReadonlySet<string> } => {
-  const lines = a.answer.split("\n").filter((l) => l.trim() !== "")
-  if (a.shape === undefined) {
-    const first = lines[0] ?? ""
-    return { text: first, papers: new Set(Array.from(first.matchAll(/\[([^,\]]+)(?:, page \d+)?\]/g), (m) => m[1]!)) }
-  }
-  const parts = [a.shape.lead]
-  const papers = new Set<string>()
-  // the first sentence after the lead line
-  const firstSentence = a.shape.type === "list" ? "" : (lines.find((l) => l !== a.shape!.lead && !l.startsWith("|")) ?? "")
-  parts.push(firstSentence)
-  for (const m of firstSentence.matchAll(/\[([^,\]]+)(?:, page \d+)?\]/g)) papers.add(m[1]!)
-  for (const r of a.shape.table?.rows ?? []) {
-    parts.push(Object.values(r).map(String).join(" "))
-    if (typeof r["paper_id"] === "string") papers.add(r["paper_id"])
-  }
-  for (const g of a.shape.groups ?? []) {
-    parts.push(g.title, ...g.items.map((i) => i.text))
-    papers.add(g.paper_id)
-  }
-  return { text: parts.join("\n"), papers }
-}
+const kg = kgRunner({ bin: BIN, src: SRC })
 
 interface Check {
   readonly lead: boolean
@@ -240,20 +189,6 @@ export const main = async () => {
     console.error("eval-answers: put the shared data at ../shared/data")
     process.exit(1)
   }
-  const require = createRequire(path.join(root, "packages/graph/package.json"))
-  /** The part of @duckdb/node-api used here (it resolves from packages/graph, not from scripts/). */
-  interface DuckApi {
-    readonly DuckDBInstance: {
-      create: (path: string, options: Record<string, string>) => Promise<{
-        connect: () => Promise<{
-          runAndReadAll: (sql: string, params: ReadonlyArray<unknown>) => Promise<{ getRowObjectsJson: () => ReadonlyArray<Record<string, unknown>> }>
-          closeSync: () => void
-        }>
-        closeSync: () => void
-      }>
-    }
-  }
-  const { DuckDBInstance } = require("@duckdb/node-api") as DuckApi
   fs.mkdirSync(DIR, { recursive: true })
   const questions = ALL.filter((q) => (ONLY === undefined || q.store === ONLY) && (SET === "all" || (q.set ?? "dev") === SET))
   const stores = Array.from(new Set(questions.map((q) => q.store)))
@@ -282,20 +217,9 @@ export const main = async () => {
       const anyText = `${a.answer}\n${lead.text}`
       const anywhere = q.verdict !== undefined ? leadHit : factsHit(q, anyText, allPapers)
       // quotes on their pages
-      const instance = await DuckDBInstance.create(db, { access_mode: "READ_ONLY" })
-      const con = await instance.connect()
-      let ok = 0
-      for (const c of a.citations) {
-        const rows = await con.runAndReadAll(
-          "SELECT text FROM chunks WHERE paper_id = $1 AND page IS NOT DISTINCT FROM $2",
-          [c.paper_id, c.page] as ReadonlyArray<unknown>
-        )
-        const quote = c.quote.replace(/\s+/g, " ").trim()
-        if (rows.getRowObjectsJson().some((row) => String(row["text"]).replace(/\s+/g, " ").includes(quote))) ok++
-        else if (VERBOSE) console.error(`  quote not on its page: [${c.paper_id}, ${c.page}] ${quote.slice(0, 120)}`)
-      }
-      con.closeSync()
-      instance.closeSync()
+      const ok = await quotesOnPage(db, a.citations, (c) => {
+        if (VERBOSE) console.error(`  quote not on its page: [${c.paper_id}, ${c.page}] ${c.quote.replace(/\s+/g, " ").trim().slice(0, 120)}`)
+      })
       const rows = a.shape?.table?.rows ?? []
       const values = rows.map((row) => numberOf(row["value"]))
       const sorted = rows.length < 2

@@ -56,6 +56,7 @@ import { checkCitation, formatCitation } from "./internal/research/citations.js"
 import {
   type Candidate,
   claimFindings,
+  NO_FIELDS,
   type Scored,
   scoreCandidates,
   sentenceCandidates
@@ -79,13 +80,14 @@ import {
   referenceLine,
   renderSentence
 } from "./internal/research/format.js"
-import { analyse, type QuestionAnalysis } from "./internal/research/question.js"
+import { analyse, type Name, nameVariants, type QuestionAnalysis, titleNames } from "./internal/research/question.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "./internal/research/scope.js"
 import {
   type AnswerShape,
   ASK_LIMITS,
   focusPapers,
   type FindingsTable,
+  isAbout,
   type PaperGroup,
   type PaperInfo,
   RESEARCH_LIMITS,
@@ -653,13 +655,20 @@ const focusedPassages = (
   question: string,
   analysis: QuestionAnalysis,
   scored: ReadonlyArray<Scored>,
-  evidence: ReadonlyArray<Evidence>
+  evidence: ReadonlyArray<Evidence>,
+  allowed: AllowedPapers
 ) =>
   Effect.gen(function*() {
     if (analysis.type !== "lookup") return { papers: [] as ReadonlyArray<string>, evidence: [] as ReadonlyArray<Evidence> }
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
-    const papers = focusPapers(analysis, scored, idx.titles, FOCUS_PAPERS)
+    let papers = focusPapers(analysis, scored, idx.titles, FOCUS_PAPERS)
+    // none of them is the paper of what the question names (its title does not give it): the papers that name it too
+    const items = analysis.names.filter((n) => n.role !== "context")
+    if (items.length > 0 && !papers.some((p) => titleNames(items, idx.titles.get(p)))) {
+      const named = yield* namedPapers(items, allowed)
+      papers = Array.from(new Set([...named, ...papers])).slice(0, FOCUS_PAPERS + 1)
+    }
     if (papers.length === 0) return { papers, evidence: [] as ReadonlyArray<Evidence> }
     const r = yield* retrieval.search("chunks", searchText(question, analysis), { k: FOCUS_K, paperIds: papers })
     const held = new Set(evidence.map((e) => e.chunkId))
@@ -670,13 +679,47 @@ const focusedPassages = (
     return { papers, evidence: added }
   }).pipe(Effect.withSpan("Research.focusedPassages"))
 
+/** The papers an answer may read: those of its scope (all when undefined), less the retracted ones. */
+interface AllowedPapers {
+  readonly scope: ReadonlyArray<string> | undefined
+  readonly retracted: ReadonlySet<string>
+}
+
+/** The passages a lookup's name search reads (see {@link namedPapers}). */
+const NAME_K = 10
+
+/**
+ * The papers that name the items a lookup asks about, for a lookup whose best findings are in no paper whose title
+ * gives them (the funnel found the question's metric and dataset in other papers: "What mean IoU does CRF-RNN
+ * achieve on PASCAL VOC 2012?" found DFN's 86.2% mean IoU, and no passage of the CRF-RNN paper): a lexical search of
+ * the passages for the items' names alone (their search variants too), keeping the papers of the passages whose
+ * text or paper title gives every item (`isAbout`), those whose title gives them first, at most {@link FOCUS_PAPERS}.
+ * One BM25 search of a few rare terms, only for such lookups.
+ */
+const namedPapers = (items: ReadonlyArray<Name>, allowed: AllowedPapers) =>
+  Effect.gen(function*() {
+    const retrieval = yield* Retrieval
+    const idx = yield* retrieval.index
+    const text = [...items.map((n) => n.text), ...items.flatMap(nameVariants)].join(" ")
+    const r = yield* retrieval.search("chunks", text, { k: NAME_K, mode: "bm25", paperIds: allowed.scope })
+    const found: Array<string> = []
+    for (const h of r.hits) {
+      const paperId = h.paperIds[0]
+      if (paperId === undefined || found.includes(paperId) || allowed.retracted.has(paperId)) continue
+      if (isAbout(items, { chunkText: h.text, fields: NO_FIELDS }, idx.titles.get(paperId))) found.push(paperId)
+    }
+    const titled = found.filter((p) => titleNames(items, idx.titles.get(p)))
+    return [...titled, ...found.filter((p) => !titled.includes(p))].slice(0, FOCUS_PAPERS) as ReadonlyArray<string>
+  }).pipe(Effect.withSpan("Research.namedPapers"))
+
 /** Score the candidates and shape the answer; a lookup searches its best findings' papers again first. */
 const shapeAnswer = (
   question: string,
   analysis: QuestionAnalysis,
   candidates: ReadonlyArray<Candidate>,
   limits: ShapeLimits,
-  evidence: ReadonlyArray<Evidence>
+  evidence: ReadonlyArray<Evidence>,
+  allowed: AllowedPapers
 ) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
@@ -685,7 +728,7 @@ const shapeAnswer = (
     const idx = yield* retrieval.index
     const idf = (t: string) => idx.chunks.idf(t)
     let scored = yield* scoreAll(question, analysis, candidates)
-    const focused = yield* focusedPassages(question, analysis, scored, evidence)
+    const focused = yield* focusedPassages(question, analysis, scored, evidence, allowed)
     let all = evidence
     if (focused.evidence.length > 0) {
       all = mergeEvidence([...evidence, ...focused.evidence])
@@ -1103,7 +1146,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const answered = yield* shapeAnswer(question, analysis, candidates, {
     ...RESEARCH_LIMITS,
     sentences: options.maxSentences ?? RESEARCH_LIMITS.sentences
-  }, evidence)
+  }, evidence, { scope: scopeIds, retracted })
   const { focused, scored, shaped } = answered
   evidence = answered.evidence
   const synthesis = yield* synthesise(question, analysis, shaped, evidence)
@@ -1330,7 +1373,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   const answered = yield* shapeAnswer(question, analysis, candidates, {
     ...ASK_LIMITS,
     sentences: options.maxSentences ?? ASK_LIMITS.sentences
-  }, evidence)
+  }, evidence, { scope: scopeIds, retracted })
   const { focused, scored, shaped } = answered
   evidence = answered.evidence
   const synthesis = yield* synthesise(question, analysis, shaped, evidence)

@@ -72,6 +72,23 @@ describe("claims-first answers in their shapes", () => {
         expect(json.stages["question"]).toMatchObject({ type: "lookup", metric: "bleu" })
       }))
 
+    it.effect("a result of the paper's own method asked by a version of its name, and how well it does", () =>
+      Effect.gen(function*() {
+        // the paper writes "a 1001-layer ResNet on CIFAR-10 (4.62% error)"; SciREX names the method ResNet-1001
+        for (const q of ["How well does ResNet-1001 do on CIFAR-10 image classification?", "What percentage error does ResNet-1001 achieve on CIFAR-10?"]) {
+          for (const answer of [yield* Research.research(q), yield* Research.ask(q)]) {
+            expect(answer.shape.lead, q).toMatch(/^4\.62% error \(Identity Mappings in Deep Residual Networks\) \[scirex-1f76b7b071f3\]$/)
+            expect(answer.sentences[0]!.text).toContain("1001-layer ResNet on CIFAR-10 (4.62% error)")
+            yield* checkQuotes(answer)
+          }
+        }
+        // the search for the papers naming the method keeps to the scope
+        const scoped = yield* Research.ask("What percentage error does ResNet-1001 achieve on CIFAR-10?", { scope: { papers: [TRANSFORMER, CONVS2S] } })
+        expect(scoped.citations.every((c) => c.paper_id === TRANSFORMER || c.paper_id === CONVS2S)).toBe(true)
+        expect((scoped.stages["retrieval"] as { focused: { papers: ReadonlyArray<string> } }).focused.papers)
+          .not.toContain("scirex-1f76b7b071f3")
+      }))
+
     it.effect("yes/no: a verdict with its counts first, each finding cited and marked; negation decides against", () =>
       Effect.gen(function*() {
         const yes = yield* Research.research("Do ELUs lead to faster learning than ReLUs?")

@@ -21,7 +21,7 @@ import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
 import { queryIn } from "../store/sqlList.js"
 import { type ClaimSourceReader, claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
 import { Lru } from "./lru.js"
-import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric } from "./question.js"
+import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric, titlePieces } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
 /**
@@ -41,7 +41,8 @@ export interface FindingFields {
   readonly finding: Finding | null
 }
 
-const NO_FIELDS: FindingFields = { metric: null, value: null, conditions: null, method: null, dataset: null, task: null, baseline: null, finding: null }
+/** The fields of a sentence of a passage: none. */
+export const NO_FIELDS: FindingFields = { metric: null, value: null, conditions: null, method: null, dataset: null, task: null, baseline: null, finding: null }
 
 /** The fields of a claim from its columns and its stored finding (the finding's metric first, the claim's column else). */
 export const fieldsOf = (
@@ -373,6 +374,13 @@ const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
   slower: ["slowdown", "slow-down"]
 }
 
+/** The numbers of a sentence that may be a value: not identifiers, references or years, nor in the question's names ("VOC 2012"). */
+const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quantity" | "names">) => {
+  const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
+  const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
+  return numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
+}
+
 /**
  * The value a sentence gives for the question's quantity: among its numbers
  * (not those inside the question's names, "VOC 2012"), the one nearest to
@@ -385,9 +393,7 @@ export const valueIn = (
   sentence: string,
   analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
 ): FoundValue | null => {
-  const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
-  const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
-  const nums = numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
+  const nums = valueNumbers(sentence, analysis)
   if (nums.length === 0) return null
   const words = wordsWithOffsets(sentence)
   const { quantity } = analysis
@@ -440,13 +446,14 @@ export const valueIn = (
   return value
 }
 
-/** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement"), not a level. */
+/** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement", "an improvement of 1.4 BLEU"), not a level. */
 export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean => {
   const at = quote.indexOf(v.phrase)
   if (at < 0) return false
   const before = quote.slice(Math.max(0, at - 40), at).toLowerCase()
   const after = quote.slice(at + v.phrase.length, at + v.phrase.length + 40).toLowerCase()
   return /\b(by|over|than)\s+(about |around |nearly |almost |approximately |up to |over |more than )?$/.test(before) ||
+    /\b(improvement|gain|boost|increase|reduction|decrease|drop)s? of\s+(about |around |nearly |almost |approximately |up to |over |more than )?$/.test(before) ||
     /^\s*(\w+\s)?(points?\s)?(absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)\b/.test(after) ||
     /^\+/.test(v.phrase) || /\+\s*$/.test(before)
 }
@@ -487,7 +494,8 @@ const findingWeight = (c: Candidate, facts: SentenceFacts): number => {
 /**
  * Share of the names found: by their match in the sentence or in the names its stored finding states (`stated`:
  * its subject, dataset, task, the settings it holds for), or half that in its passage or paper title (`context`:
- * each name's match there, the same for every sentence of the passage).
+ * each name's match there, the same for every sentence of the passage; the title's acronyms count, see
+ * `titlePieces`).
  */
 const namesScore = (
   names: ReadonlyArray<Name>,
@@ -613,7 +621,7 @@ export const scoreCandidates = (
     const contextOf = (x: Candidate): ReadonlyArray<number> => {
       let context = contextMatches.get(x.chunkId)
       if (context === undefined) {
-        const ctx = [...pieces(titles.get(x.paperId) ?? ""), ...chunkPieces(nlp, x.chunkText)]
+        const ctx = [...titlePieces(titles.get(x.paperId) ?? ""), ...chunkPieces(nlp, x.chunkText)]
         context = analysis.names.map((n) => nameMatch(n, ctx))
         contextMatches.set(x.chunkId, context)
       }
@@ -659,7 +667,8 @@ export const scoreCandidates = (
       namesInSentence = scoredNames.sentence
     }
     const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
-    const hasNumber = /\d/.test(c.quote)
+    // a sentence whose only numbers are years, references or names ("on the Pascal VOC 2010-2012 test datasets") states no value
+    const hasNumber = value !== null || (analysis.wantsValue && /\d/.test(c.quote) && valueNumbers(c.quote, analysis).length > 0)
     const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
     const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
@@ -683,16 +692,32 @@ export const bestFirst = (scored: ReadonlyArray<Scored>): ReadonlyArray<Scored> 
   return keyed.map((k) => k.s)
 }
 
-/** A setting ("on MNIST", "for CIFAR-100") the finding names that is none of the question's. */
+/** A word of a setting's name after its first: a number, letters with digits, or a capitalised word ("2014", "English-to-German"). */
+const SETTING_WORD = /^(?:\d+|[\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)$/u
+
+/**
+ * A setting ("on MNIST", "for CIFAR-100", "on the WMT 2014 English-to-German task") the finding names that is none
+ * of the question's: its name (the name-like word after the preposition, and the numbers and capitalised words that
+ * follow it) has pieces that no setting of the question has (years as two or four digits alike).
+ */
 export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean => {
   const context = names.filter((n) => n.role === "context")
   if (context.length === 0) return false
+  const piece = (x: string, n: Name) => n.pieces.some((y) => nameMatch({ text: y, pieces: [y] }, [x]) > 0)
   for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
     const w = m[1]!
     const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
     if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue
-    const p = pieces(w)
-    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => n.pieces.includes(x)))) return true
+    const words = [w]
+    // the words after it that go on with the name, up to a punctuation mark
+    for (const next of quote.slice(m.index + m[0].length).split(/\s+/).slice(1, 4)) {
+      const t = next.replace(/[,.;:)]+$/, "")
+      if (!SETTING_WORD.test(t) || !(/\d/.test(t) || /^\p{Lu}/u.test(t))) break
+      words.push(t)
+      if (t !== next) break
+    }
+    const p = pieces(words.join(" ")).filter((x) => x !== "to")
+    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => piece(x, n)))) return true
   }
   return false
 }

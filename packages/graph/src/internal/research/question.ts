@@ -80,6 +80,15 @@ const GENERIC_QUANTITY = new Set(["rate", "mean", "score", "average", "number", 
 /** Quantities where smaller is better. */
 const LOWER_IS_BETTER = /\b(error|errors|perplexity|loss|latency|time|ms|seconds|wer|cer|ter|memory|flops|bits|bpc|variance|std|rank)\b/
 
+/**
+ * The measures a result is reported in, for a question that asks how well something does without naming one ("How
+ * well does X do on CIFAR-10?"): accuracy, error, BLEU, IoU, F1, ... and a percentage (not "map" nor "wer", whose prefix match would take
+ * "feature maps" and "were" for them; not speed, which is not how well).
+ */
+const RESULT_MEASURES: ReadonlyArray<string> = [
+  "%", "accuracy", "error", "bleu", "rouge", "meteor", "iou", "miou", "f1", "precision", "recall", "perplexity", "score"
+]
+
 /** Unit words that come with a quantity. */
 const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   fast: ["fps", "faster", "times", "x", "ms", "speed", "speedup", "seconds"],
@@ -96,7 +105,9 @@ const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   large: ["size", "parameters"],
   long: ["hours", "days", "seconds", "minutes", "words", "tokens"],
   old: ["years"],
-  often: ["times"]
+  often: ["times"],
+  // "how well does X do on Y": the result, in whichever measure the paper reports it
+  well: RESULT_MEASURES
 }
 
 const STOP = new Set([
@@ -108,6 +119,37 @@ const STOP = new Set([
 /** Lower-case alphanumeric pieces of a text, split at punctuation and at letter-digit boundaries. */
 export const pieces = (text: string): ReadonlyArray<string> =>
   (text.toLowerCase().normalize("NFKC").match(/[\p{L}]+|\d+(?:[.,]\d+)*/gu) ?? [])
+
+/**
+ * The acronyms a title's capitalised words spell (a paper names its method by them: "Fast-Learning Shallow
+ * Convolutional Neural Network" -> "flscnn"; "Conditional Random Fields as Recurrent Neural Networks" -> "crf",
+ * "rnn"): for each run of capitalised words (each part of a hyphenated word counts), the initials of the run and of
+ * its ends of three or more initials, lower case.
+ */
+export const titleAcronyms = (title: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  let run: Array<string> = []
+  const flush = () => {
+    for (let i = 0; i + 3 <= run.length; i++) out.push(run.slice(i).join(""))
+    run = []
+  }
+  for (const word of title.normalize("NFKC").split(/\s+/)) {
+    const parts = word.replace(/^[^\p{L}]+|[^\p{L}\d]+$/gu, "").split("-")
+    if (parts.length > 0 && parts.every((p) => /^\p{Lu}/u.test(p))) {
+      run.push(...parts.map((p) => p[0]!.toLowerCase()))
+      if (/[:;,.]$/.test(word)) flush()
+    } else flush()
+  }
+  flush()
+  return out
+}
+
+/** The name pieces of a paper's title: its pieces, then the acronyms of its capitalised words ({@link titleAcronyms}). */
+export const titlePieces = (title: string): ReadonlyArray<string> => [...pieces(title), ...titleAcronyms(title)]
+
+/** Whether a paper's title gives every item ({@link nameMatch} at least 0.8 on its {@link titlePieces}). */
+export const titleNames = (items: ReadonlyArray<Name>, title: string | undefined): boolean =>
+  title !== undefined && items.length > 0 && items.every((n) => nameMatch(n, titlePieces(title)) >= 0.8)
 
 const singular = (w: string): string => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)
 
@@ -242,12 +284,19 @@ const isMetricToken = (t: string): boolean => {
   return METRIC_WORDS.has(l) || /^top-?\d$/.test(l) || METRICS.includes(l)
 }
 
-/** The metric a question names (the longest vocabulary match), or null. */
+/** Metrics that only qualify another ("BLEU score", "percentage error"): the metric only when the question names no other. */
+const QUALIFYING_METRICS = new Set(["rate", "score", "share", "percentage", "proportion", "fraction"])
+
+/**
+ * The metric a question names: the longest vocabulary match, a qualifying word ("score" of "BLEU score",
+ * "percentage" of "percentage error") only when there is no other; or null.
+ */
 export const metricOf = (question: string): string | null => {
   const q = ` ${question.toLowerCase().replace(/[?,.;:!]/g, " ").replace(/\s+/g, " ")} `
   let best: string | null = null
+  const rank = (m: string) => (QUALIFYING_METRICS.has(m) ? 0 : 1000) + m.length
   for (const m of METRICS) {
-    if ((q.includes(` ${m} `) || q.includes(` ${m}s `)) && (best === null || m.length > best.length)) best = m
+    if ((q.includes(` ${m} `) || q.includes(` ${m}s `)) && (best === null || rank(m) > rank(best))) best = m
   }
   return best
 }
@@ -280,14 +329,27 @@ export const statementOf = (question: string): string => {
   return rest
 }
 
-/** Search variants of a name: a two-digit year also as four digits and with an apostrophe ("WMT14" -> "WMT 2014", "WMT'14"). */
-const variants = (name: Name): ReadonlyArray<string> => {
+/**
+ * Search variants of a name, for lexical search (whose terms keep a word with letters and digits whole: "resnet-1001",
+ * "wmt2014"): a two-digit year also as four digits and with an apostrophe ("WMT14" -> "WMT 2014", "WMT'14"), a
+ * four-digit one also apart and as two digits ("WMT2014" -> "WMT 2014", "WMT14"); a method's name with a number
+ * also in pieces ("ResNet-1001" -> "ResNet 1001": the paper may write "1001-layer ResNet"); "German-English" also
+ * as "German to English".
+ */
+export const nameVariants = (name: Name): ReadonlyArray<string> => {
   const out: Array<string> = []
-  const m = /^(\p{L}{2,})['’]?(\d{2})$/u.exec(name.text.split(/\s+/)[0] ?? "")
+  const [first = "", ...others] = name.text.split(/\s+/)
+  const tail = others.join(" ")
+  const m = /^(\p{L}{2,})['’]?(\d{2})$/u.exec(first)
   if (m !== null) {
     const year = Number(m[2]) > 50 ? `19${m[2]}` : `20${m[2]}`
-    const tail = name.text.split(/\s+/).slice(1).join(" ")
     out.push(`${m[1]} ${year} ${tail}`.trim(), `${m[1]}'${m[2]} ${tail}`.trim())
+  }
+  const long = /^(\p{L}{2,})((?:19|20)(\d{2}))$/u.exec(first)
+  if (long !== null) out.push(`${long[1]} ${long[2]} ${tail}`.trim(), `${long[1]}${long[3]} ${tail}`.trim())
+  if (name.role !== "context") {
+    const split = name.text.split(/\s+/).map((w) => (/\p{L}/u.test(w) && /\d/.test(w) ? pieces(w).join(" ") : w)).join(" ")
+    if (split.toLowerCase() !== name.text.toLowerCase() && /\d/.test(name.text)) out.push(split)
   }
   const parts = name.text.split(/-/)
   if (parts.length === 2 && parts.every((p) => /^\p{Lu}\p{Ll}+$/u.test(p))) out.push(`${parts[0]} to ${parts[1]}`)
@@ -343,7 +405,7 @@ export const analyse = (question: string): QuestionAnalysis => {
   }
   const wantsValue = type === "best" || type === "comparison" ||
     (type === "lookup" &&
-      (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep)\b/.test(lower) || metric !== null ||
+      (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep|well)\b/.test(lower) || metric !== null ||
         (head.size > 0 && /\b(reach|reaches|reached|achieve|achieves|achieved|obtain|obtains|obtained|score|scores|scored|attain|attains|get|gets|got)\b/.test(lower))))
   let direction: "max" | "min" | null = null
   if (type === "best") {
@@ -368,7 +430,7 @@ export const analyse = (question: string): QuestionAnalysis => {
     wantsValue,
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
-    expansions: names.flatMap(variants)
+    expansions: names.flatMap(nameVariants)
   }
 }
 

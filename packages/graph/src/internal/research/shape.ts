@@ -20,7 +20,18 @@ import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
 import { excludesSetting, isDelta, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
-import { lowerIsBetter, metricFamily, type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, sameMetricFamily, surelySameMetric } from "./question.js"
+import {
+  lowerIsBetter,
+  metricFamily,
+  type Name,
+  nameIn,
+  nameMatch,
+  pieces,
+  type QuestionAnalysis,
+  sameMetricFamily,
+  surelySameMetric,
+  titlePieces
+} from "./question.js"
 import { displayText } from "./synthesis.js"
 
 /** One finding counted in a verdict. */
@@ -326,9 +337,9 @@ const tableOf = (
  * Whether a finding is about every item a question names ("ICNet" of "What mean IoU does ICNet achieve on
  * Cityscapes?"): each is named in its sentence, passage or paper title, or its stored finding states it.
  */
-export const isAbout = (items: ReadonlyArray<Name>, f: Scored, title: string | undefined): boolean => {
+export const isAbout = (items: ReadonlyArray<Name>, f: Pick<Scored, "chunkText" | "fields">, title: string | undefined): boolean => {
   if (items.length === 0) return true
-  const ctx = pieces(`${title ?? ""} ${f.chunkText}`)
+  const ctx = [...titlePieces(title ?? ""), ...pieces(f.chunkText)]
   const stated = statedPieces(f.fields)
   return items.every((n) => nameMatch(n, ctx) >= 0.6 || stated.some((p) => nameMatch(n, p) >= 0.6))
 }
@@ -384,8 +395,21 @@ export const shape = (
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
       const aboutItems = items.length === 0 ? withValue : withValue.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
+      const best = scored[0]?.score ?? 0
       const top = (aboutItems.length > 0 ? aboutItems : withValue)[0]
-      const lead = top === undefined || top.score < 0.6 * (scored[0]?.score ?? 0)
+      // no value about the item, but findings about it in other papers than the value's: that value is another
+      // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
+      // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
+      // stays: "the big transformer model" in one passage, "our model achieves 28.4 BLEU" in its abstract.)
+      const about = items.length > 0 && aboutItems.length === 0
+        ? scored.filter((f) => f.score >= 0.5 * best && isAbout(items, f, papers.get(f.paperId)?.title))
+        : []
+      if (about.length > 0 && !about.some((f) => f.paperId === top?.paperId)) {
+        const first = pickDiverse(about, limits.sentences)
+        const rest = pickDiverse(scored.filter((s) => !first.includes(s)), limits.sentences - first.length)
+        return { shape: { type: "lookup", lead: "", cues }, chosen: [...first, ...rest] }
+      }
+      const lead = top === undefined || top.score < 0.6 * best
         ? undefined
         : top
       if (lead === undefined) {
