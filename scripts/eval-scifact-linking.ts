@@ -19,9 +19,11 @@
  *    their claim; the share of gold (claim, abstract) pairs linked by an edge
  *    or a merge (a claim with sources in both papers); the share of linked
  *    (claim paper, abstract paper) pairs that are gold pairs (an edge of any kind counts, weak links
- *    included; the figures without weak links are printed too); and the share
- *    of linked gold pairs whose kind is right (contradicts for CONTRADICT,
- *    same claim / replicates for SUPPORT).
+ *    included; the figures without weak links are printed too); the same
+ *    recall, cited share and gold share for the pairs a strong edge links
+ *    (`strongOnly`) and for those only candidates link (`candidatesOnly`);
+ *    and the share of linked gold pairs whose kind is right (contradicts for
+ *    CONTRADICT, same claim / replicates for SUPPORT).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
  *     [--relink DIR [--thresholds JSON]] [--skip-counterevidence]
@@ -230,6 +232,18 @@ const linkingCheck = Effect.gen(function*() {
   const strongPairs = Array.from(linked.entries()).filter(([, kinds]) => strong(kinds))
   const strongGold = strongPairs.filter(([k]) => gold.has(k)).length
   const linkedCited = Array.from(linked.keys()).filter((k) => citedPairs.has(k)).length
+  // the same measures on the pairs a strong edge (or a merge) links, and on those only candidates link
+  const part = (pairs: ReadonlyArray<string>) => {
+    const g = pairs.filter((k) => gold.has(k)).length, c = pairs.filter((k) => citedPairs.has(k)).length
+    return {
+      linkedClaimAbstractPairs: pairs.length,
+      goldPairsLinked: g,
+      goldPairsLinkedPct: pct(g, gold.size),
+      linkedPairsThatAreCited: c,
+      linkedPairsThatAreCitedPct: pct(c, pairs.length),
+      precisionPct: pct(g, pairs.length)
+    }
+  }
   const wrong = Array.from(linked.entries()).filter(([k]) => !gold.has(k)).slice(0, 8)
   const claimTexts = new Map(allClaims.map((c) => [claimPaper(c.id), c.claim] as const))
   const status = yield* db.query<{ status: string; n: number }>("SELECT status, count(*)::INTEGER AS n FROM claims GROUP BY status")
@@ -249,7 +263,10 @@ const linkingCheck = Effect.gen(function*() {
       linkedClaimAbstractPairs: strongPairs.length,
       precisionPct: pct(strongGold, strongPairs.length)
     },
+    strongOnly: part(strongPairs.map(([k]) => k)),
+    candidatesOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds)).map(([k]) => k)),
     linkedPairsThatAreCited: linkedCited,
+    linkedPairsThatAreCitedPct: pct(linkedCited, linkedPairs),
     edgeKindRight: kindRight,
     edgeKindRightPct: pct(kindRight, goldLinked),
     kindByGold,
