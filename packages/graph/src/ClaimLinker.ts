@@ -423,6 +423,12 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       decisions.subjectsClash = (decisions.subjectsClash ?? 0) + 1
       return null
     }
+    // every link, a candidate too, needs a subject and an outcome both findings name
+    const shared = ClaimIdentity.sharedIdentity(fa, fb, comparison, { a: a.text, b: b.text }, stems.get(a.claim_id)!, stems.get(b.claim_id)!)
+    if (shared.subject === null || shared.outcome === null) {
+      decisions.noSharedIdentity = (decisions.noSharedIdentity ?? 0) + 1
+      return null
+    }
     // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
     const subject = ClaimIdentity.subjectOverlap(facets(a), facets(b), {
       weight,
@@ -430,7 +436,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       stemsB: stems.get(b.claim_id)!
     })
     if (!sameSubject && subject < t.sameSubject) return null
-    return { a, b, comparison, sameFinding, sameSubject }
+    return { a, b, comparison, sameFinding, sameSubject, shared }
   })
   const vectorIds = Array.from(new Set(screened.flatMap((x) => (x === null ? [] : [x.a.claim_id, x.b.claim_id])))).sort()
   if (vectorIds.length > 0) {
@@ -440,7 +446,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const scored = yield* Effect.forEach(screened, (x) =>
     Effect.gen(function*() {
       if (x === null) return null
-      const { a, b, comparison, sameFinding, sameSubject } = x
+      const { a, b, comparison, sameFinding, sameSubject, shared } = x
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
@@ -461,7 +467,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         findings.get(b.claim_id)!
       )
       if (d.candidate !== null && d.reason.includes("by the strict check")) decisions.strictCheck = (decisions.strictCheck ?? 0) + 1
-      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding }
+      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding, shared }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
   // A claim links to what it is most specifically about: a pair survives when its subject is within
   // `subjectMargin` of the best subject of one of its two claims (among pairs that would link). The same
@@ -491,13 +497,19 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     b: ClaimRow
     m: ClaimIdentity.MergeScore
     comparison: ClaimIdentity.FindingComparison
+    shared?: ClaimIdentity.SharedIdentity
     candidate: string | null
     reason: string
   }> = []
   const part = (p: string) => (p === "same" || p === "agree" || p === "close" ? 1 : p === "different" || p === "oppose" || p === "far" ? 0 : 0.5)
   const signalsJson = (
     m: ClaimIdentity.MergeScore,
-    f?: { readonly comparison: ClaimIdentity.FindingComparison; readonly candidate: string | null; readonly reason: string }
+    f?: {
+      readonly comparison: ClaimIdentity.FindingComparison
+      readonly shared?: ClaimIdentity.SharedIdentity | undefined
+      readonly candidate: string | null
+      readonly reason: string
+    }
   ): Record<string, number | string> => ({
     ...m.signals,
     ...(m.detail.pContradict === null ? {} : { pContradict: m.detail.pContradict }),
@@ -511,6 +523,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       findingDirection: part(f.comparison.direction),
       ...(f.comparison.numbers === "none" ? {} : { findingValues: part(f.comparison.numbers) }),
       ...(f.comparison.excluded ? { findingExcluded: 1 } : {}),
+      ...(f.shared === undefined ? {} : { identity: f.shared.reason }),
+      ...(f.shared?.subject == null ? {} : { sharedSubject: f.shared.subject }),
+      ...(f.shared?.outcome == null ? {} : { sharedOutcome: f.shared.outcome }),
       ...(f.candidate === null ? {} : { candidate: 1, proposed: f.candidate }),
       reason: f.reason
     })
