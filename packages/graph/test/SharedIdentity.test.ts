@@ -76,6 +76,15 @@ describe("the subject: the same resolved subject, or one subject named in the ot
     expect(shared(wfs1, "WFS1 protein is reduced during ER stress and contributes to beta-cell dysfunction in type 2 diabetes.").subject).toBe("wfs1")
   })
 
+  it("a subject is named by the short form its sentence gives it in brackets ('AMP-activated protein kinase (AMPK)')", () => {
+    const ampk = "AMP-activated protein kinase (AMPK) activation reduces inflammation-related fibrosis in the lungs."
+    const joined = shared(ampk, "Pharmacological activation of AMPK in myofibroblasts from the lungs displays lower fibrosis.")
+    expect(joined.subject).toBe("ampk")
+    expect(joined.outcome).toBe("fibrosi")
+    // near miss: another kinase on the same outcome
+    expect(shared(ampk, "Pharmacological activation of PKA in myofibroblasts from the lungs displays lower fibrosis.").subject).toBeNull()
+  })
+
   it("a subject without a name is named by all its specific words; 'including' only frames it", () => {
     const rounds = "The presence of a pharmacist on rounds as a full member of the patient care team in a medical ICU was associated with a substantially lower rate of adverse drug events caused by prescribing errors."
     const joined = shared("Including pharmacists in rounding teams reduces the incidence of adverse drug events.", rounds)

@@ -506,6 +506,14 @@ const FRAME_STEMS = new Set(Array.from(contentStems(
     "taking receiving usage"
 )))
 
+/** The short form a sentence gives a subject in brackets right after it ("AMP-activated protein kinase (AMPK)"), normalised. */
+const shortFormAfter = (text: string, subject: string): string | undefined => {
+  const at = text.indexOf(subject)
+  if (at < 0) return undefined
+  const m = /^\s*\(\s*([\p{L}][\p{L}\p{N}-]{1,15})\s*\)/u.exec(text.slice(at + subject.length))
+  return m === null || !/\p{Lu}.*\p{Lu}|\p{N}/u.test(m[1]!) ? undefined : normaliseName(m[1]!).replace(/-/g, "")
+}
+
 /** Metric families of benchmarks (accuracy and error, BLEU, AP, IoU, F1, perplexity, top-k, rank-k). */
 const BENCHMARK_FAMILY = /^(?:accuracy|bleu|ap|iou|f1|perplexity|top\d|rank\d+)$/
 
@@ -549,19 +557,22 @@ export const sharedIdentity = (
     // one subject named in the other sentence: by its first name (an acronym, a gene, a model: "AMPK", "Cdk5",
     // "ResNet-50"), or by every one of its specific words ("bariatric surgery"); a single common word of a longer
     // subject ("english" of "the English dictionary") is not the subject
-    const namedIn = (f: Finding, words: ReadonlySet<string>, stems: ReadonlySet<string>, text: string) => {
+    const namedIn = (f: Finding, ownText: string, words: ReadonlySet<string>, stems: ReadonlySet<string>, text: string) => {
       if (f.subject === null || words.size === 0) return null
       const base = baseSubject(f.subject).base
-      // the subject's first name (its head: "WFS1" of "the reduction of WFS1 protein during ER stress")
+      // the subject's first name (its head: "WFS1" of "the reduction of WFS1 protein during ER stress"), or the
+      // short form its sentence gives it ("AMP-activated protein kinase (AMPK)")
       const name = Array.from(names(base))[0]
-      if (name !== undefined) {
-        return stems.has(name) || mentions(text, name)
-          ? { label: name, words: new Set([name, ...Array.from(words).filter((x) => x.replace(/-/g, "") === name)]) }
-          : null
+      const short = shortFormAfter(ownText, f.subject)
+      const found = [name, short].find((n) => n !== undefined && (stems.has(n) || mentions(text, n)))
+      // (named by its short form, the subject's own words are that name too: none of them is an outcome)
+      if (found !== undefined) {
+        return { label: found, words: new Set([found, ...Array.from(words).filter((x) => found === short || x.replace(/-/g, "") === found)]) }
       }
+      if (name !== undefined) return null
       return Array.from(words).every((x) => stems.has(x)) ? { label: Array.from(words).join(" "), words } : null
     }
-    subject = namedIn(a, sa, stemsB, textB) ?? namedIn(b, sb, stemsA, textA)
+    subject = namedIn(a, textA, sa, stemsB, textB) ?? namedIn(b, textB, sb, stemsA, textA)
   }
   let outcome: string | null = null
   if (comparison.outcome === "same") {
