@@ -85,6 +85,15 @@ describe("the subject: the same resolved subject, or one subject named in the ot
     expect(shared(ampk, "Pharmacological activation of PKA in myofibroblasts from the lungs displays lower fibrosis.").subject).toBeNull()
   })
 
+  it("British and American spellings name one subject ('randomised' / 'randomized')", () => {
+    const b = "One in five surgical randomized controlled trials are discontinued early."
+    expect(shared("One in five surgical randomised controlled trials are discontinued early, and one in three remain unpublished.", b).subject)
+      .not.toBeNull()
+    // near miss: another kind of trial
+    expect(shared("One in five surgical registered controlled trials are discontinued early, and one in three remain unpublished.", b).subject)
+      .toBeNull()
+  })
+
   it("a subject without a name is named by all its specific words; 'including' only frames it", () => {
     const rounds = "The presence of a pharmacist on rounds as a full member of the patient care team in a medical ICU was associated with a substantially lower rate of adverse drug events caused by prescribing errors."
     const joined = shared("Including pharmacists in rounding teams reduces the incidence of adverse drug events.", rounds)

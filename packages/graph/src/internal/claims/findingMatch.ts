@@ -506,6 +506,13 @@ const FRAME_STEMS = new Set(Array.from(contentStems(
     "taking receiving usage"
 )))
 
+/** A stem in a set, in British or American spelling ("randomis" / "randomiz", "analys" / "analyz"). */
+const hasStem = (stems: ReadonlySet<string>, x: string): boolean => {
+  if (stems.has(x)) return true
+  const m = /^(.{3,})([iy])([sz])$/.exec(x)
+  return m !== null && stems.has(`${m[1]}${m[2]}${m[3] === "s" ? "z" : "s"}`)
+}
+
 /** The short form a sentence gives a subject in brackets right after it ("AMP-activated protein kinase (AMPK)"), normalised. */
 const shortFormAfter = (text: string, subject: string): string | undefined => {
   const at = text.indexOf(subject)
@@ -570,7 +577,7 @@ export const sharedIdentity = (
         return { label: found, words: new Set([found, ...Array.from(words).filter((x) => found === short || x.replace(/-/g, "") === found)]) }
       }
       if (name !== undefined) return null
-      return Array.from(words).every((x) => stems.has(x)) ? { label: Array.from(words).join(" "), words } : null
+      return Array.from(words).every((x) => hasStem(stems, x)) ? { label: Array.from(words).join(" "), words } : null
     }
     subject = namedIn(a, textA, sa, stemsB, textB) ?? namedIn(b, textB, sb, stemsA, textA)
   }
@@ -584,7 +591,7 @@ export const sharedIdentity = (
     const words = (f: Finding) =>
       [f.outcome, f.metric].flatMap((o) => o === null ? [] : Array.from(outcomeKeys(o)))
         .filter((x) => !subjectStems.has(x) && !MEASURE_WORDS.has(x) && !GENERIC_STEMS.has(x) && !OUTCOME_GENERIC.has(x) && !CONTEXT_STEMS.has(x))
-    const named = [...words(a).filter((x) => stemsB.has(x)), ...words(b).filter((x) => stemsA.has(x))]
+    const named = [...words(a).filter((x) => hasStem(stemsB, x)), ...words(b).filter((x) => hasStem(stemsA, x))]
     if (named.length > 0) outcome = Array.from(new Set(named)).join(" ")
   }
   const bench = (f: Finding) => [f.metric, f.dataset ?? f.task].filter((x) => x !== null).join(" on ")
