@@ -21,7 +21,9 @@
  *    (claim paper, abstract paper) pairs that are gold pairs (an edge of any kind counts, weak links
  *    included; the figures without weak links are printed too); the same
  *    recall, cited share and gold share for the pairs a strong edge links
- *    (`strongOnly`) and for those only candidates link (`candidatesOnly`);
+ *    (`strongOnly`), for those only same-finding candidates link (`candidatesOnly`), for those only
+ *    related links link (`relatedOnly`: one side shared, `related` in the signals) and for all links
+ *    but related ones (`withoutRelated`);
  *    and the share of linked gold pairs whose kind is right (contradicts for
  *    CONTRADICT, same claim / replicates for SUPPORT).
  *
@@ -40,7 +42,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
-import type * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
+import * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
 import * as ClaimLinker from "../packages/graph/src/ClaimLinker.js"
 import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
@@ -198,15 +200,19 @@ const linkingCheck = Effect.gen(function*() {
     const list = Array.from(papers)
     for (const a of list) for (const b of list) if (a < b) addLink(a, b, "merged")
   }
-  const edges = yield* db.query<{ src: string; dst: string; kind: string }>(
-    "SELECT src_claim_id AS src, dst_claim_id AS dst, kind FROM claim_edges"
+  const edges = yield* db.query<{ src: string; dst: string; kind: string; signals: string | null }>(
+    "SELECT src_claim_id AS src, dst_claim_id AS dst, kind, signals::VARCHAR AS signals FROM claim_edges"
   )
   const edgeKinds: Record<string, number> = {}
   for (const e of edges) {
-    edgeKinds[e.kind] = (edgeKinds[e.kind] ?? 0) + 1
-    for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, e.kind)
+    // a related link (one side shared, `related` in its signals) apart from the same-finding candidates
+    const related = e.kind === "weak_link" && e.signals !== null &&
+      ClaimIdentity.relatedOfSignals(JSON.parse(e.signals) as Record<string, unknown>) !== null
+    const kind = related ? "related" : e.kind
+    edgeKinds[kind] = (edgeKinds[kind] ?? 0) + 1
+    for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, kind)
   }
-  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link")
+  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link" && k !== "related")
   let goldLinked = 0, kindRight = 0, goldLinkedStrong = 0
   const kindByGold: Record<string, Record<string, number>> = { SUPPORT: {}, CONTRADICT: {} }
   for (const [key, label] of gold) {
@@ -222,7 +228,9 @@ const linkingCheck = Effect.gen(function*() {
       ? "same_as"
       : kinds.has("replicates")
       ? "replicates"
-      : "weak_link"
+      : kinds.has("weak_link")
+      ? "weak_link"
+      : "related"
     kindByGold[label]![k] = (kindByGold[label]![k] ?? 0) + 1
     // right: contradicts for CONTRADICT; the same claim (merged, same_as) or replicates for SUPPORT; a weak link is never right
     if (label === "CONTRADICT" ? k === "contradicts" : k === "merged" || k === "same_as" || k === "replicates") kindRight++
@@ -264,7 +272,9 @@ const linkingCheck = Effect.gen(function*() {
       precisionPct: pct(strongGold, strongPairs.length)
     },
     strongOnly: part(strongPairs.map(([k]) => k)),
-    candidatesOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds)).map(([k]) => k)),
+    candidatesOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds) && kinds.has("weak_link")).map(([k]) => k)),
+    relatedOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds) && !kinds.has("weak_link")).map(([k]) => k)),
+    withoutRelated: part(Array.from(linked.entries()).filter(([, kinds]) => strong(kinds) || kinds.has("weak_link")).map(([k]) => k)),
     linkedPairsThatAreCited: linkedCited,
     linkedPairsThatAreCitedPct: pct(linkedCited, linkedPairs),
     edgeKindRight: kindRight,

@@ -38,6 +38,8 @@ import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words 
 import {
   compareFindings as compareFindings_,
   type FindingComparison,
+  type RelatedSide as RelatedSide_,
+  relatedSide as relatedSide_,
   sharedIdentity as sharedIdentity_,
   type SharedIdentity
 } from "./internal/claims/findingMatch.js"
@@ -723,6 +725,48 @@ export const sharedIdentity: (
   stemsA: ReadonlySet<string>,
   stemsB: ReadonlySet<string>
 ) => SharedIdentity = sharedIdentity_
+
+/**
+ * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test (both
+ * findings' own subjects carry one name, "ResNet-101", "AMPK"; or the same outcome by {@link compareFindings}), or
+ * null (both shared: a same-finding link or candidate; neither, or the stricter test fails: no link). Such a pair
+ * is a *related* link: a `weak_link` with the signal `related` (`"subject"` or `"outcome"`) and the shared name in
+ * `relatedTo`, never a candidate of a same-finding kind (no `candidate`, no `proposed`), never counted by a status.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export type RelatedSide = RelatedSide_
+
+/** @since 0.1.0 @category findings */
+export const relatedSide: (
+  a: Finding,
+  b: Finding,
+  comparison: FindingComparison,
+  shared: SharedIdentity
+) => RelatedSide | null = relatedSide_
+
+/**
+ * How a related link reads: "same outcome (error rate on CIFAR-10)".
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const relatedLabel = (related: RelatedSide): string => `same ${related.side} (${related.name})`
+
+/**
+ * The related side an edge's signals record (`related`, with `relatedTo`), or null for any
+ * other edge (a strong edge, a candidate).
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const relatedOfSignals = (signals: Readonly<Record<string, unknown>>): RelatedSide | null => {
+  const side = signals["related"]
+  if (side !== "subject" && side !== "outcome") return null
+  const name = signals["relatedTo"]
+  return { side, name: typeof name === "string" ? name : "" }
+}
 
 /**
  * Whether two findings share a part that makes them a candidate even when their sentences share few words: both

@@ -33,13 +33,16 @@ const shared = (a: string, b: string) => {
 }
 
 describe("a candidate needs a shared subject and a shared outcome (the related full papers)", () => {
-  it.effect("one method, two outcomes (ResNet-101: mAP over VGG-16 / 1% better than a checkpoint): no link", () =>
+  it.effect("one method, two outcomes (ResNet-101: mAP over VGG-16 / 1% better than a checkpoint): no candidate, a related link", () =>
     Effect.gen(function*() {
       const edge = yield* linkPair(
         "ResNet-101 improves the mAP by > 3% over VGG-16.",
         "Our baseline ResNet-101 performs 1% better than the open-sourced ResNet-101 checkpoint from the authors of, using the same evaluation protocol."
       )
-      expect(edge).toBeUndefined()
+      // (link11: one side shared is a related link, never a candidate of a same-finding kind; RelatedLinks.test.ts)
+      expect(edge?.signals["related"]).toBe("subject")
+      expect(edge?.signals["proposed"]).toBeUndefined()
+      expect(edge?.signals["candidate"]).toBeUndefined()
     }).pipe(Effect.provide(testLayer)))
 
   it.effect("a method's error rate / 'the best error rate shown on this figure' (a measure, no subject): no link", () =>

@@ -583,7 +583,10 @@ export const sharedIdentity = (
   }
   let outcome: string | null = null
   if (comparison.outcome === "same") {
-    outcome = [a.metric, a.dataset ?? a.task].filter((x) => x !== null).join(" on ") || a.outcome || b.outcome || "the same outcome"
+    // the metric on its dataset or task; else the outcome's words ("risk of hypospadias", not "risk")
+    const on = a.dataset ?? a.task
+    outcome = (a.metric !== null && on !== null ? `${a.metric} on ${on}` : null) ?? a.outcome ?? a.metric ?? b.outcome ?? b.metric ??
+      "the same outcome"
   } else if (comparison.outcome === "unknown" && subject !== null && !statesBenchmark(a) && !statesBenchmark(b)) {
     // the words of what changes (its outcome, or a metric that is not a benchmark measure: "risk", "incidence"),
     // other than the words that name the shared subject, named in the other sentence
@@ -604,4 +607,36 @@ export const sharedIdentity = (
     ? `no outcome named by both (${outcomes}; subject: ${subject.label})`
     : `shared subject (${subject.label}) and outcome (${outcome})`
   return { subject: subject?.label ?? null, outcome, reason }
+}
+
+/** One side two findings share, and only that side: what a related link is about. */
+export interface RelatedSide {
+  readonly side: "subject" | "outcome"
+  /** The subject or outcome both findings name. */
+  readonly name: string
+}
+
+/** The names in a subject (an acronym, a gene, a model: "ResNet-101", "AMPK"), normalised, with their spelling. */
+const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
+  if (subject === null) return new Map()
+  const words = baseSubject(subject).base.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  return new Map(words.filter((w) => names(w).size > 0).map((w) => [normaliseName(w).replace(/-/g, ""), w] as const))
+}
+
+/**
+ * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test, since
+ * nothing else ties the two: a **subject** only when both findings' own subjects carry one name (an acronym, a gene,
+ * a model: "ResNet-101", "AMPK"; not a common phrase such as "translations", nor a name one sentence mentions only
+ * as a baseline); an **outcome** only when `compareFindings` finds the same outcome (the same metric on the same
+ * dataset or task, or the same outcome words). Null otherwise: both shared (a same-finding link or candidate),
+ * neither, or a side that fails the stricter test (no link at all).
+ */
+export const relatedSide = (a: Finding, b: Finding, comparison: FindingComparison, shared: SharedIdentity): RelatedSide | null => {
+  if (shared.subject !== null && shared.outcome === null) {
+    const na = spelledNames(a.subject), nb = spelledNames(b.subject)
+    const name = Array.from(na.keys()).find((n) => nb.has(n))
+    return name === undefined ? null : { side: "subject", name: na.get(name)! }
+  }
+  if (shared.subject === null && shared.outcome !== null && comparison.outcome === "same") return { side: "outcome", name: shared.outcome }
+  return null
 }
