@@ -12,6 +12,8 @@ import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
 import * as GraphQueries from "../src/GraphQueries.js"
+import { findingOf } from "@kg/extraction/Findings"
+import { contentStems } from "../src/internal/claims/identityText.js"
 import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
 
 /** Link papers of one claim each; every edge (kind, the two claims' texts, signals). */
@@ -75,6 +77,34 @@ describe("one side shared: a related link, never a same-finding candidate", () =
       ])
       expect(edges).toEqual([])
     }).pipe(Effect.provide(testLayer)))
+})
+
+/** `relatedSide` of two sentences' findings (no paper context, the sentences' own stems). */
+const relatedOf = (a: string, b: string) => {
+  const fa = findingOf(a), fb = findingOf(b)
+  const comparison = ClaimIdentity.compareFindings(fa, fb, { a, b })
+  return ClaimIdentity.relatedSide(fa, fb, comparison, ClaimIdentity.sharedIdentity(fa, fb, comparison, { a, b }, contentStems(a), contentStems(b)))
+}
+
+describe("the related side's stricter test", () => {
+  it("an outcome needs two specific words in both ('signal propagation'), not one ('positive')", () => {
+    const joined = relatedOf(shorter, stacking)
+    expect(joined?.side).toBe("outcome")
+    expect(joined?.name).toContain("signal propagation")
+    // near miss (read in the store of all three shared corpora): one word, "positive", of two unrelated sentiments
+    expect(relatedOf(
+      "About three times more articles are assigned a positive compared to a negative sentiment label (we show the detailed distributions in Appendix).",
+      "In the Example-3, the sentiment of the spoken words is strongly positive."
+    )).toBeNull()
+  })
+
+  it("a subject needs one name in both findings' own subjects (ResNet-101), not in one sentence only (ResNet-200 as a baseline)", () => {
+    expect(relatedOf(resnetMap, resnetBaseline)).toEqual({ side: "subject", name: "ResNet-101" })
+    expect(relatedOf(
+      "However, the original ResNet-200 has an error rate of 21.8%, higher than the baseline ResNet-152.",
+      "The experimental results show that our PyramidNet with has a top-1 error rate of 20.5, which is 1.2 lower than the pre-activation ResNet-200 which has a similar number of parameters but higher output feature dimension than our model."
+    )).toBeNull()
+  })
 })
 
 describe("a related link never changes a status", () => {

@@ -627,8 +627,9 @@ const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
  * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test, since
  * nothing else ties the two: a **subject** only when both findings' own subjects carry one name (an acronym, a gene,
  * a model: "ResNet-101", "AMPK"; not a common phrase such as "translations", nor a name one sentence mentions only
- * as a baseline); an **outcome** only when `compareFindings` finds the same outcome (the same metric on the same
- * dataset or task, or the same outcome words). Null otherwise: both shared (a same-finding link or candidate),
+ * as a baseline); an **outcome** only when `compareFindings` finds the same outcome: for two benchmark results the
+ * same metric on the same dataset or task, otherwise at least two specific outcome words in both ("signal
+ * propagation", "thyroid volume"; not "positive", "performance of CNNs"). Null otherwise: both shared (a same-finding link or candidate),
  * neither, or a side that fails the stricter test (no link at all).
  */
 export const relatedSide = (a: Finding, b: Finding, comparison: FindingComparison, shared: SharedIdentity): RelatedSide | null => {
@@ -637,6 +638,16 @@ export const relatedSide = (a: Finding, b: Finding, comparison: FindingCompariso
     const name = Array.from(na.keys()).find((n) => nb.has(n))
     return name === undefined ? null : { side: "subject", name: na.get(name)! }
   }
-  if (shared.subject === null && shared.outcome !== null && comparison.outcome === "same") return { side: "outcome", name: shared.outcome }
+  if (shared.subject === null && shared.outcome !== null && comparison.outcome === "same") {
+    // a benchmark result: the same metric on the same dataset or task; otherwise at least two specific outcome
+    // words in both ("signal propagation", "thyroid volume"), not one ("positive", "performance of CNNs")
+    if (statesBenchmark(a) && statesBenchmark(b)) return { side: "outcome", name: shared.outcome }
+    const words = (f: Finding) =>
+      new Set([f.outcome, f.metric].flatMap((o) => o === null ? [] : Array.from(outcomeKeys(o)))
+        .filter((x) => !MEASURE_WORDS.has(x) && !GENERIC_STEMS.has(x) && !CONTEXT_STEMS.has(x) && !/^\d+$/.test(x)))
+    const wb = words(b)
+    const both = Array.from(words(a)).filter((x) => hasStem(wb, x))
+    return both.length >= 2 ? { side: "outcome", name: shared.outcome } : null
+  }
   return null
 }
