@@ -5,8 +5,10 @@
  * context, as the linker does) state the same resolved subject and the same
  * outcome (`internal/claims/edgeInvariant.ts`). Prints each strong edge with
  * its verdict, the claims `established` or `contested` with the strong edges
- * they rest on, and the count of candidates; exits 1 when any strong edge
- * breaks the invariant (a claim `established` or `contested` with no strong
+ * they rest on, the count of candidates and of related links (`weak_link`s
+ * with `related` in their signals: one side shared); exits 1 when any strong
+ * edge breaks the invariant, or a related link carries a same-finding kind
+ * (`proposed`) (a claim `established` or `contested` with no strong
  * edge, merged claims aside, is reported too).
  *
  *   npx tsx --conditions=@kg/source scripts/check-edge-invariant.ts --db store.duckdb [--json] [--migrate]
@@ -14,6 +16,7 @@
  * `--migrate` opens the store read-write, so that a store of an older schema is migrated first (use it on a copy).
  */
 import * as Effect from "effect/Effect"
+import * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import { strongEdgeViolations } from "../packages/graph/src/internal/claims/edgeInvariant.js"
 import { findingsOf } from "../packages/graph/src/internal/claims/findings.js"
@@ -38,7 +41,15 @@ const program = Effect.gen(function*() {
     `SELECT src_claim_id AS src, dst_claim_id AS dst, kind, score FROM claim_edges WHERE list_contains($1, kind) ORDER BY kind, score DESC`,
     [STRONG]
   )
-  const candidates = (yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM claim_edges WHERE kind = 'weak_link'`))[0]!.n
+  // weak links: same-finding candidates (a `proposed` kind) apart from related links (one side shared, `related`),
+  // which must never carry a same-finding kind
+  const weak = yield* db.query<{ src: string; dst: string; signals: string | null }>(
+    `SELECT src_claim_id AS src, dst_claim_id AS dst, signals::VARCHAR AS signals FROM claim_edges WHERE kind = 'weak_link'`
+  )
+  const signalsOf = (json: string | null): Record<string, unknown> => json === null ? {} : JSON.parse(json) as Record<string, unknown>
+  const relatedEdges = weak.filter((e) => ClaimIdentity.relatedOfSignals(signalsOf(e.signals)) !== null)
+  const relatedWithKind = relatedEdges.filter((e) => signalsOf(e.signals)["proposed"] !== undefined || signalsOf(e.signals)["candidate"] !== undefined)
+  const candidates = weak.length - relatedEdges.length, related = relatedEdges.length
   const statused = yield* db.query<{ claim_id: string; status: string; text: string }>(
     `SELECT claim_id, status, text FROM claims WHERE status IN ('established', 'contested') ORDER BY status, claim_id`
   )
@@ -74,10 +85,10 @@ const program = Effect.gen(function*() {
     papers: Array.from(papersOf.get(c.claim_id) ?? []),
     strongEdges: strongOf.get(c.claim_id) ?? 0
   }))
-  return { checked, statuses, candidates }
+  return { checked, statuses, candidates, related, relatedWithKind }
 })
 
-const { candidates, checked, statuses } = await Effect.runPromise(
+const { candidates, checked, related, relatedWithKind, statuses } = await Effect.runPromise(
   program.pipe(Effect.provide(Kg.layerStore({ db: dbPath, readOnly: !process.argv.includes("--migrate") })))
 ).catch((e: unknown) => {
   console.error(e)
@@ -97,12 +108,14 @@ if (asJson) {
   for (const c of statuses) {
     console.log(`${c.status} [${c.papers.join(",")}] ${c.strongEdges} strong edge(s): ${c.text.slice(0, 160)}`)
   }
+  for (const e of relatedWithKind) console.log(`BROKEN: a related link carries a same-finding kind: ${e.src} ${e.dst} ${e.signals}`)
 }
 const byKind: Record<string, number> = {}
 for (const e of checked) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1
 const count = (s: string) => statuses.filter((c) => c.status === s).length
 console.error(
   `${checked.length} strong edges ${JSON.stringify(byKind)}, ${broken.length} break the invariant; ${candidates} candidates; ` +
+    `${related} related links (${relatedWithKind.length} with a same-finding kind); ` +
     `${count("established")} established, ${count("contested")} contested`
 )
-process.exit(broken.length > 0 ? 1 : 0)
+process.exit(broken.length > 0 || relatedWithKind.length > 0 ? 1 : 0)

@@ -19,9 +19,13 @@
  *    their claim; the share of gold (claim, abstract) pairs linked by an edge
  *    or a merge (a claim with sources in both papers); the share of linked
  *    (claim paper, abstract paper) pairs that are gold pairs (an edge of any kind counts, weak links
- *    included; the figures without weak links are printed too); and the share
- *    of linked gold pairs whose kind is right (contradicts for CONTRADICT,
- *    same claim / replicates for SUPPORT).
+ *    included; the figures without weak links are printed too); the same
+ *    recall, cited share and gold share for the pairs a strong edge links
+ *    (`strongOnly`), for those only same-finding candidates link (`candidatesOnly`), for those only
+ *    related links link (`relatedOnly`: one side shared, `related` in the signals) and for all links
+ *    but related ones (`withoutRelated`);
+ *    and the share of linked gold pairs whose kind is right (contradicts for
+ *    CONTRADICT, same claim / replicates for SUPPORT).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
  *     [--relink DIR [--thresholds JSON]] [--skip-counterevidence]
@@ -38,7 +42,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
-import type * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
+import * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
 import * as ClaimLinker from "../packages/graph/src/ClaimLinker.js"
 import * as GraphQueries from "../packages/graph/src/GraphQueries.js"
 import * as Kg from "../packages/graph/src/Kg.js"
@@ -196,15 +200,19 @@ const linkingCheck = Effect.gen(function*() {
     const list = Array.from(papers)
     for (const a of list) for (const b of list) if (a < b) addLink(a, b, "merged")
   }
-  const edges = yield* db.query<{ src: string; dst: string; kind: string }>(
-    "SELECT src_claim_id AS src, dst_claim_id AS dst, kind FROM claim_edges"
+  const edges = yield* db.query<{ src: string; dst: string; kind: string; signals: string | null }>(
+    "SELECT src_claim_id AS src, dst_claim_id AS dst, kind, signals::VARCHAR AS signals FROM claim_edges"
   )
   const edgeKinds: Record<string, number> = {}
   for (const e of edges) {
-    edgeKinds[e.kind] = (edgeKinds[e.kind] ?? 0) + 1
-    for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, e.kind)
+    // a related link (one side shared, `related` in its signals) apart from the same-finding candidates
+    const related = e.kind === "weak_link" && e.signals !== null &&
+      ClaimIdentity.relatedOfSignals(JSON.parse(e.signals) as Record<string, unknown>) !== null
+    const kind = related ? "related" : e.kind
+    edgeKinds[kind] = (edgeKinds[kind] ?? 0) + 1
+    for (const a of papersOf.get(e.src) ?? []) for (const b of papersOf.get(e.dst) ?? []) addLink(a, b, kind)
   }
-  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link")
+  const strong = (kinds: ReadonlySet<string>) => Array.from(kinds).some((k) => k !== "weak_link" && k !== "related")
   let goldLinked = 0, kindRight = 0, goldLinkedStrong = 0
   const kindByGold: Record<string, Record<string, number>> = { SUPPORT: {}, CONTRADICT: {} }
   for (const [key, label] of gold) {
@@ -220,7 +228,9 @@ const linkingCheck = Effect.gen(function*() {
       ? "same_as"
       : kinds.has("replicates")
       ? "replicates"
-      : "weak_link"
+      : kinds.has("weak_link")
+      ? "weak_link"
+      : "related"
     kindByGold[label]![k] = (kindByGold[label]![k] ?? 0) + 1
     // right: contradicts for CONTRADICT; the same claim (merged, same_as) or replicates for SUPPORT; a weak link is never right
     if (label === "CONTRADICT" ? k === "contradicts" : k === "merged" || k === "same_as" || k === "replicates") kindRight++
@@ -230,6 +240,18 @@ const linkingCheck = Effect.gen(function*() {
   const strongPairs = Array.from(linked.entries()).filter(([, kinds]) => strong(kinds))
   const strongGold = strongPairs.filter(([k]) => gold.has(k)).length
   const linkedCited = Array.from(linked.keys()).filter((k) => citedPairs.has(k)).length
+  // the same measures on the pairs a strong edge (or a merge) links, and on those only candidates link
+  const part = (pairs: ReadonlyArray<string>) => {
+    const g = pairs.filter((k) => gold.has(k)).length, c = pairs.filter((k) => citedPairs.has(k)).length
+    return {
+      linkedClaimAbstractPairs: pairs.length,
+      goldPairsLinked: g,
+      goldPairsLinkedPct: pct(g, gold.size),
+      linkedPairsThatAreCited: c,
+      linkedPairsThatAreCitedPct: pct(c, pairs.length),
+      precisionPct: pct(g, pairs.length)
+    }
+  }
   const wrong = Array.from(linked.entries()).filter(([k]) => !gold.has(k)).slice(0, 8)
   const claimTexts = new Map(allClaims.map((c) => [claimPaper(c.id), c.claim] as const))
   const status = yield* db.query<{ status: string; n: number }>("SELECT status, count(*)::INTEGER AS n FROM claims GROUP BY status")
@@ -249,7 +271,12 @@ const linkingCheck = Effect.gen(function*() {
       linkedClaimAbstractPairs: strongPairs.length,
       precisionPct: pct(strongGold, strongPairs.length)
     },
+    strongOnly: part(strongPairs.map(([k]) => k)),
+    candidatesOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds) && kinds.has("weak_link")).map(([k]) => k)),
+    relatedOnly: part(Array.from(linked.entries()).filter(([, kinds]) => !strong(kinds) && !kinds.has("weak_link")).map(([k]) => k)),
+    withoutRelated: part(Array.from(linked.entries()).filter(([, kinds]) => strong(kinds) || kinds.has("weak_link")).map(([k]) => k)),
     linkedPairsThatAreCited: linkedCited,
+    linkedPairsThatAreCitedPct: pct(linkedCited, linkedPairs),
     edgeKindRight: kindRight,
     edgeKindRightPct: pct(kindRight, goldLinked),
     kindByGold,

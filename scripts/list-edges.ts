@@ -2,12 +2,14 @@
  * Lists every cross-paper claim edge of a store, for reading edge by edge:
  * kind, score, the signals, and each side's paper, text and structured
  * finding. With `--kinds` only those kinds (default: contradicts,
- * replicates, same_as, candidate links); `--json` prints one JSON object per
+ * replicates, same_as, weak links: each shown as a candidate of its proposed
+ * kind or as a related link, one side shared); `--json` prints one JSON object per
  * line; `--markdown` a table whose last column is left for a verdict.
  *
  *   npx tsx --conditions=@kg/source scripts/list-edges.ts --db store.duckdb [--kinds contradicts,replicates] [--json|--markdown]
  */
 import * as Effect from "effect/Effect"
+import * as ClaimIdentity from "../packages/graph/src/ClaimIdentity.js"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Kg from "../packages/graph/src/Kg.js"
 import { arg } from "./lib/args.js"
@@ -20,6 +22,13 @@ if (dbPath === undefined) {
 const kinds = (arg("kinds") ?? "contradicts,replicates,same_as,weak_link").split(",").map((k) => k.trim())
 const asJson = process.argv.includes("--json")
 const asMarkdown = process.argv.includes("--markdown")
+
+/** "candidate replicates", "related: same outcome (error rate on CIFAR-10)", or "weak_link" (an older store's weak link). */
+const weakKind = (signals: Record<string, unknown>): string => {
+  const related = ClaimIdentity.relatedOfSignals(signals)
+  if (related !== null) return `related: ${ClaimIdentity.relatedLabel(related)}`
+  return typeof signals["proposed"] === "string" ? `candidate ${signals["proposed"]}` : "weak_link"
+}
 
 const program = Effect.gen(function*() {
   const db = yield* DuckDb
@@ -41,7 +50,8 @@ const program = Effect.gen(function*() {
     papers.set(r.claim_id, [...(papers.get(r.claim_id) ?? []), r.paper_id])
   }
   return edges.map((e) => ({
-    kind: e.kind,
+    // a weak link reads as what it is: a candidate of a same-finding kind, or related by one shared side
+    kind: e.kind === "weak_link" ? weakKind(e.signals === null ? {} : JSON.parse(e.signals) as Record<string, unknown>) : e.kind,
     score: e.score,
     signals: e.signals === null ? {} : JSON.parse(e.signals) as Record<string, unknown>,
     a: { id: e.src, papers: papers.get(e.src) ?? [], text: claims.get(e.src)?.text ?? "", finding: claims.get(e.src)?.finding ?? null },
@@ -54,7 +64,7 @@ const rows = await Effect.runPromise(program.pipe(Effect.provide(Kg.layerStore({
   process.exit(1)
 })
 const byKind: Record<string, number> = {}
-for (const r of rows) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1
+for (const r of rows) byKind[r.kind.replace(/:.*$/, "")] = (byKind[r.kind.replace(/:.*$/, "")] ?? 0) + 1
 if (asJson) {
   for (const r of rows) console.log(JSON.stringify(r))
 } else if (asMarkdown) {

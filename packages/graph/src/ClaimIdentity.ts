@@ -35,10 +35,17 @@ import type { ClaimEdgeKind, Finding } from "@kg/core/Domain"
 import { memoByText } from "@kg/core/Memo"
 import { domainOverlap, emptyClustering, type TagClustering } from "./internal/claims/domainTags.js"
 import { contentStems, cosine, jaccard, overlapCoefficient, round4, unit, words } from "./internal/claims/identityText.js"
-import { compareFindings as compareFindings_, type FindingComparison } from "./internal/claims/findingMatch.js"
+import {
+  compareFindings as compareFindings_,
+  type FindingComparison,
+  type RelatedSide as RelatedSide_,
+  relatedSide as relatedSide_,
+  sharedIdentity as sharedIdentity_,
+  type SharedIdentity
+} from "./internal/claims/findingMatch.js"
 import { effects, isNull, isPolarWord, type NliJudgement } from "./internal/nli/rules.js"
 
-export type { FindingComparison }
+export type { FindingComparison, SharedIdentity }
 
 // ---------------------------------------------------------------------------
 // Models
@@ -698,6 +705,68 @@ export const compareFindings: (
   texts: { readonly a: string; readonly b: string },
   options?: { readonly samePaper?: boolean }
 ) => FindingComparison = compareFindings_
+
+/**
+ * The subject and the outcome two findings both name, which every link needs (a candidate as much as a strong
+ * edge): the same resolved subject, or one's subject named in the other sentence (by its first name, "AMPK", or by
+ * all its specific words, "bariatric surgery"); and the same outcome (for a benchmark result, the same metric on the
+ * same dataset or task), or, where neither states a benchmark measure, a specific word of one's outcome named in
+ * the other sentence. Either is null when not shared; the linker then proposes no link at all, not even a
+ * candidate. `stemsA` / `stemsB`: the stems each claim is matched by (with its paper's abbreviations).
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const sharedIdentity: (
+  a: Finding,
+  b: Finding,
+  comparison: FindingComparison,
+  texts: { readonly a: string; readonly b: string },
+  stemsA: ReadonlySet<string>,
+  stemsB: ReadonlySet<string>
+) => SharedIdentity = sharedIdentity_
+
+/**
+ * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test (both
+ * findings' own subjects carry one name, "ResNet-101", "AMPK"; or the same outcome by {@link compareFindings}), or
+ * null (both shared: a same-finding link or candidate; neither, or the stricter test fails: no link). Such a pair
+ * is a *related* link: a `weak_link` with the signal `related` (`"subject"` or `"outcome"`) and the shared name in
+ * `relatedTo`, never a candidate of a same-finding kind (no `candidate`, no `proposed`), never counted by a status.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export type RelatedSide = RelatedSide_
+
+/** @since 0.1.0 @category findings */
+export const relatedSide: (
+  a: Finding,
+  b: Finding,
+  comparison: FindingComparison,
+  shared: SharedIdentity
+) => RelatedSide | null = relatedSide_
+
+/**
+ * How a related link reads: "same outcome (error rate on CIFAR-10)".
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const relatedLabel = (related: RelatedSide): string => `same ${related.side} (${related.name})`
+
+/**
+ * The related side an edge's signals record (`related`, with `relatedTo`), or null for any
+ * other edge (a strong edge, a candidate).
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const relatedOfSignals = (signals: Readonly<Record<string, unknown>>): RelatedSide | null => {
+  const side = signals["related"]
+  if (side !== "subject" && side !== "outcome") return null
+  const name = signals["relatedTo"]
+  return { side, name: typeof name === "string" ? name : "" }
+}
 
 /**
  * Whether two findings share a part that makes them a candidate even when their sentences share few words: both

@@ -423,6 +423,15 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       decisions.subjectsClash = (decisions.subjectsClash ?? 0) + 1
       return null
     }
+    // every same-finding link, a candidate too, needs a subject and an outcome both findings name; with exactly one
+    // of them shared (by the stricter test of relatedSide), the pair can only be a related link (never a candidate
+    // of a same-finding kind); otherwise no link at all
+    const shared = ClaimIdentity.sharedIdentity(fa, fb, comparison, { a: a.text, b: b.text }, stems.get(a.claim_id)!, stems.get(b.claim_id)!)
+    const related = ClaimIdentity.relatedSide(fa, fb, comparison, shared)
+    if ((shared.subject === null || shared.outcome === null) && related === null) {
+      decisions.noSharedIdentity = (decisions.noSharedIdentity ?? 0) + 1
+      return null
+    }
     // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
     const subject = ClaimIdentity.subjectOverlap(facets(a), facets(b), {
       weight,
@@ -430,7 +439,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       stemsB: stems.get(b.claim_id)!
     })
     if (!sameSubject && subject < t.sameSubject) return null
-    return { a, b, comparison, sameFinding, sameSubject }
+    return { a, b, comparison, sameFinding, sameSubject, shared, related }
   })
   const vectorIds = Array.from(new Set(screened.flatMap((x) => (x === null ? [] : [x.a.claim_id, x.b.claim_id])))).sort()
   if (vectorIds.length > 0) {
@@ -440,7 +449,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const scored = yield* Effect.forEach(screened, (x) =>
     Effect.gen(function*() {
       if (x === null) return null
-      const { a, b, comparison, sameFinding, sameSubject } = x
+      const { a, b, comparison, sameFinding, sameSubject, shared, related } = x
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
@@ -461,14 +470,25 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         findings.get(b.claim_id)!
       )
       if (d.candidate !== null && d.reason.includes("by the strict check")) decisions.strictCheck = (decisions.strictCheck ?? 0) + 1
-      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding }
+      if (related !== null) {
+        // one side shared: at most a related link, whatever the signals proposed (no same-finding candidate)
+        if (d.decision === "none") return { a, b, m, decision: d.decision, candidate: null, reason: d.reason, comparison, sameFinding, shared, related }
+        decisions.related = (decisions.related ?? 0) + 1
+        return {
+          a, b, m, decision: "weak_link" as const, candidate: null,
+          reason: `${d.reason.replace(/ \(candidate[^)]*\)$/, "")}; related: ${ClaimIdentity.relatedLabel(related)}, not the same finding (${shared.reason})`,
+          comparison, sameFinding, shared, related
+        }
+      }
+      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding, shared, related }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
   // A claim links to what it is most specifically about: a pair survives when its subject is within
   // `subjectMargin` of the best subject of one of its two claims (among pairs that would link). The same
   // structured finding is never outranked.
   const bestSubject = new Map<string, number>()
   for (const x of scored) {
-    if (x === null || x.decision === "none") continue
+    // (a related link never outranks a same-finding link)
+    if (x === null || x.decision === "none" || x.related !== null) continue
     for (const id of [x.a.claim_id, x.b.claim_id]) bestSubject.set(id, Math.max(bestSubject.get(id) ?? 0, x.m.signals.subject))
   }
   let outranked = 0
@@ -491,13 +511,20 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     b: ClaimRow
     m: ClaimIdentity.MergeScore
     comparison: ClaimIdentity.FindingComparison
+    shared?: ClaimIdentity.SharedIdentity
     candidate: string | null
     reason: string
   }> = []
   const part = (p: string) => (p === "same" || p === "agree" || p === "close" ? 1 : p === "different" || p === "oppose" || p === "far" ? 0 : 0.5)
   const signalsJson = (
     m: ClaimIdentity.MergeScore,
-    f?: { readonly comparison: ClaimIdentity.FindingComparison; readonly candidate: string | null; readonly reason: string }
+    f?: {
+      readonly comparison: ClaimIdentity.FindingComparison
+      readonly shared?: ClaimIdentity.SharedIdentity | undefined
+      readonly related?: ClaimIdentity.RelatedSide | null | undefined
+      readonly candidate: string | null
+      readonly reason: string
+    }
   ): Record<string, number | string> => ({
     ...m.signals,
     ...(m.detail.pContradict === null ? {} : { pContradict: m.detail.pContradict }),
@@ -511,7 +538,11 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       findingDirection: part(f.comparison.direction),
       ...(f.comparison.numbers === "none" ? {} : { findingValues: part(f.comparison.numbers) }),
       ...(f.comparison.excluded ? { findingExcluded: 1 } : {}),
+      ...(f.shared === undefined ? {} : { identity: f.shared.reason }),
+      ...(f.shared?.subject == null ? {} : { sharedSubject: f.shared.subject }),
+      ...(f.shared?.outcome == null ? {} : { sharedOutcome: f.shared.outcome }),
       ...(f.candidate === null ? {} : { candidate: 1, proposed: f.candidate }),
+      ...(f.related == null ? {} : { related: f.related.side, relatedTo: f.related.name }),
       reason: f.reason
     })
   })

@@ -100,7 +100,12 @@ export const EdgeView = Schema.Struct({
   /** For a candidate link (a `weak_link` the finding rules could not confirm): the kind it was proposed for. */
   proposed: Schema.optional(Schema.NullOr(ClaimEdgeKind)),
   /** Why the linker decided this edge: subject, outcome, direction, values. */
-  reason: Schema.optional(Schema.NullOr(Schema.String))
+  reason: Schema.optional(Schema.NullOr(Schema.String)),
+  /**
+   * For a related link (a `weak_link` between findings that share one side only, never a candidate of a same-finding
+   * kind): what they share, "same outcome (error rate on CIFAR-10)".
+   */
+  related: Schema.optional(Schema.NullOr(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type EdgeView = typeof EdgeView.Type
@@ -506,6 +511,13 @@ const proposedOf = (json: string | null): ClaimEdgeKind | null => {
   return p === "same_as" || p === "contradicts" || p === "replicates" ? p : p === "merge" ? "same_as" : null
 }
 
+/** A related link's label ("same subject (AMPK)"), from the signals `related` and `relatedTo`; null for any other edge. */
+const relatedOf = (json: string | null): string | null => {
+  const side = signalText(json, "related")
+  if (side !== "subject" && side !== "outcome") return null
+  return ClaimIdentity.relatedLabel({ side, name: signalText(json, "relatedTo") ?? "" })
+}
+
 const parseSignals = (json: string | null): Record<string, number> => {
   if (json === null) return {}
   try {
@@ -766,7 +778,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
         signals: parseSignals(e.signals),
         other,
         proposed: proposedOf(e.signals),
-        reason: signalText(e.signals, "reason")
+        reason: signalText(e.signals, "reason"),
+        related: relatedOf(e.signals)
       }]
     }),
     entities: entities.map((e) => ({ id: e.entity_id, label: e.label, type: e.type })),

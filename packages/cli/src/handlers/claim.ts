@@ -33,7 +33,11 @@ export const findingLine = (f: NonNullable<GraphQueries.ClaimDetail["claim"]["fi
 }
 
 const edgeLine = (e: GraphQueries.ClaimDetail["edges"][number]): string => {
-  const kind = e.kind === "weak_link" && e.proposed != null ? `candidate ${e.proposed} (weak link)` : e.kind
+  const kind = e.kind === "weak_link" && e.related != null
+    ? `related: ${e.related} (weak link, not the same finding)`
+    : e.kind === "weak_link" && e.proposed != null
+    ? `candidate ${e.proposed} (weak link)`
+    : e.kind
   return `  ${kind} (score ${e.score}; subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"]}, ` +
     `domain ${e.signals["domain"]}, conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})` +
     (e.reason == null ? "" : `\n    why: ${e.reason}`) +

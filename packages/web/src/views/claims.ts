@@ -138,7 +138,8 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
       detail.edges.length === 0
         ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
         : table(["kind", "other claim", "score", "signals", "curate"], detail.edges.map((e) => [
-          h("span", { class: `edge edge-${e.kind}` }, e.kind.replace(/_/g, " ")),
+          h("span", { class: `edge edge-${e.kind}` },
+            e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
           h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
           String(Math.round(e.score * 100) / 100),
           signalText(e.signals) || "—",

@@ -459,3 +459,195 @@ export const compareFindings = (
     reasons
   }
 }
+
+// ---------------------------------------------------------------------------
+// What two findings share by name: the identity a candidate needs
+// ---------------------------------------------------------------------------
+
+/** What two findings name alike: the subject and the outcome a link between them is about. */
+export interface SharedIdentity {
+  /** The subject both name (the same resolved subject, or a specific word of one's subject in the other sentence), or null. */
+  readonly subject: string | null
+  /** The outcome both name (the same metric on the same dataset or task, or a specific outcome word in both), or null. */
+  readonly outcome: string | null
+  /** Readable reason: which subject and which outcome, or which is missing. */
+  readonly reason: string
+}
+
+/** Words that name what was measured, not what was studied: a subject made of them is an outcome ("the best error rate"). */
+const MEASURE_WORDS = new Set(Array.from(contentStems(
+  "error errors rate rates accuracy accuracies bleu map ap precision recall perplexity score scores f1 top-1 top-5 " +
+    "iou miou auc loss value values percent percentage points point"
+)))
+
+/** The generic words of subjects, stemmed ("model", "data", "method"): no outcome either. */
+const GENERIC_STEMS = new Set(Array.from(GENERIC, (w) => stem(w)))
+
+/** The specific words of a finding's subject (stems): its base subject without generic, variant, outcome or measure words. */
+const subjectWords = (f: Finding): ReadonlySet<string> => {
+  if (f.subject === null) return new Set()
+  const metric = f.metric === null ? new Set<string>() : contentStems(f.metric)
+  return new Set(Array.from(subjectKey(baseSubject(f.subject).base)).filter((x) =>
+    !OUTCOME_GENERIC.has(x) && !MEASURE_WORDS.has(x) && !metric.has(x) && !VARIANT.has(x) && !VARIANT_STEMS.has(x) &&
+    !FRAME_STEMS.has(x) && !/^\d+$/.test(x)
+  ))
+}
+
+/** Words of a relation or of the population studied, not of what changes ("associated with", "in human cells"). */
+const CONTEXT_STEMS = new Set(Array.from(contentStems(
+  "associated association associations contributes contribute contributing contribution active activity activities " +
+    "involved involvement regulates regulate regulation role roles important key factor factors human humans " +
+    "cellular cell cells patient patients mice mouse people women men children adults subjects participants early late"
+)))
+
+/** Words that frame an intervention without naming it ("including pharmacists", "the presence of a pharmacist"). */
+const FRAME_STEMS = new Set(Array.from(contentStems(
+  "including include includes presence administration administering application applying introduction introducing " +
+    "taking receiving usage"
+)))
+
+/** A stem in a set, in British or American spelling ("randomis" / "randomiz", "analys" / "analyz"). */
+const hasStem = (stems: ReadonlySet<string>, x: string): boolean => {
+  if (stems.has(x)) return true
+  const m = /^(.{3,})([iy])([sz])$/.exec(x)
+  return m !== null && stems.has(`${m[1]}${m[2]}${m[3] === "s" ? "z" : "s"}`)
+}
+
+/** The short form a sentence gives a subject in brackets right after it ("AMP-activated protein kinase (AMPK)"), normalised. */
+const shortFormAfter = (text: string, subject: string): string | undefined => {
+  const at = text.indexOf(subject)
+  if (at < 0) return undefined
+  const m = /^\s*\(\s*([\p{L}][\p{L}\p{N}-]{1,15})\s*\)/u.exec(text.slice(at + subject.length))
+  return m === null || !/\p{Lu}.*\p{Lu}|\p{N}/u.test(m[1]!) ? undefined : normaliseName(m[1]!).replace(/-/g, "")
+}
+
+/** Metric families of benchmarks (accuracy and error, BLEU, AP, IoU, F1, perplexity, top-k, rank-k). */
+const BENCHMARK_FAMILY = /^(?:accuracy|bleu|ap|iou|f1|perplexity|top\d|rank\d+)$/
+
+/** Does a finding state a benchmark measure (top-1 error, BLEU, mAP ...), whose outcome is that metric on a dataset or task? */
+const statesBenchmark = (f: Finding): boolean => f.metric !== null && BENCHMARK_FAMILY.test(metricKey(f.metric).family)
+
+/**
+ * The identity two findings share by name, which every link needs, a candidate as much as an edge:
+ *
+ * - the **subject**: the same resolved subject (`compareFindings`' `same`), or one finding's subject named in the
+ *   other sentence: by its first name (an acronym, a gene, a model: "AMPK" in "AMPK activation reduces ..." /
+ *   "Pharmacological activation of AMPK ..."; "WFS1", not "ER", of "the reduction of WFS1 protein during ER
+ *   stress"), or, for a subject without a name, by every one of its specific words ("bariatric surgery"). Words that
+ *   name a measure ("the best error rate"), a variant ("deeper"), nothing specific ("performance") or only frame an
+ *   intervention ("including", "the presence of"), and bare numbers, are no part of a subject;
+ * - the **outcome**: the same outcome by `compareFindings` (the same metric on the same dataset or task, or the same
+ *   outcome words); where neither states a benchmark measure (top-1 error, BLEU, mAP ...), also a specific word of
+ *   one finding's outcome or metric ("risk", "incidence" are metrics of that kind), not a word of the shared subject,
+ *   named in the other sentence ("granuloma formation" / "granulomas form"). Relation and population words
+ *   ("associated", "patients", "cells") name no outcome. A benchmark result links only on the same metric and
+ *   dataset or task: "different methods on one dataset" share no subject, and "one method on two datasets" no
+ *   outcome.
+ *
+ * `stemsA` / `stemsB` are the stems each claim is matched by (with its paper's abbreviations).
+ */
+export const sharedIdentity = (
+  a: Finding,
+  b: Finding,
+  comparison: FindingComparison,
+  texts: { readonly a: string; readonly b: string },
+  stemsA: ReadonlySet<string>,
+  stemsB: ReadonlySet<string>
+): SharedIdentity => {
+  const textA = texts.a, textB = texts.b
+  const sa = subjectWords(a), sb = subjectWords(b)
+  // the subject both name, and the words that name it (no outcome word besides)
+  let subject: { readonly label: string; readonly words: ReadonlySet<string> } | null = null
+  if (comparison.subject === "same") {
+    subject = { label: a.subject ?? b.subject ?? "", words: new Set([...sa, ...sb]) }
+  } else if (comparison.subject === "unknown") {
+    // one subject named in the other sentence: by its first name (an acronym, a gene, a model: "AMPK", "Cdk5",
+    // "ResNet-50"), or by every one of its specific words ("bariatric surgery"); a single common word of a longer
+    // subject ("english" of "the English dictionary") is not the subject
+    const namedIn = (f: Finding, ownText: string, words: ReadonlySet<string>, stems: ReadonlySet<string>, text: string) => {
+      if (f.subject === null || words.size === 0) return null
+      const base = baseSubject(f.subject).base
+      // the subject's first name (its head: "WFS1" of "the reduction of WFS1 protein during ER stress"), or the
+      // short form its sentence gives it ("AMP-activated protein kinase (AMPK)")
+      const name = Array.from(names(base))[0]
+      const short = shortFormAfter(ownText, f.subject)
+      const found = [name, short].find((n) => n !== undefined && (stems.has(n) || mentions(text, n)))
+      // (named by its short form, the subject's own words are that name too: none of them is an outcome)
+      if (found !== undefined) {
+        return { label: found, words: new Set([found, ...Array.from(words).filter((x) => found === short || x.replace(/-/g, "") === found)]) }
+      }
+      if (name !== undefined) return null
+      return Array.from(words).every((x) => hasStem(stems, x)) ? { label: Array.from(words).join(" "), words } : null
+    }
+    subject = namedIn(a, textA, sa, stemsB, textB) ?? namedIn(b, textB, sb, stemsA, textA)
+  }
+  let outcome: string | null = null
+  if (comparison.outcome === "same") {
+    // the metric on its dataset or task; else the outcome's words ("risk of hypospadias", not "risk")
+    const on = a.dataset ?? a.task
+    outcome = (a.metric !== null && on !== null ? `${a.metric} on ${on}` : null) ?? a.outcome ?? a.metric ?? b.outcome ?? b.metric ??
+      "the same outcome"
+  } else if (comparison.outcome === "unknown" && subject !== null && !statesBenchmark(a) && !statesBenchmark(b)) {
+    // the words of what changes (its outcome, or a metric that is not a benchmark measure: "risk", "incidence"),
+    // other than the words that name the shared subject, named in the other sentence
+    const subjectStems = subject.words
+    const words = (f: Finding) =>
+      [f.outcome, f.metric].flatMap((o) => o === null ? [] : Array.from(outcomeKeys(o)))
+        .filter((x) => !subjectStems.has(x) && !MEASURE_WORDS.has(x) && !GENERIC_STEMS.has(x) && !OUTCOME_GENERIC.has(x) && !CONTEXT_STEMS.has(x))
+    const named = [...words(a).filter((x) => hasStem(stemsB, x)), ...words(b).filter((x) => hasStem(stemsA, x))]
+    if (named.length > 0) outcome = Array.from(new Set(named)).join(" ")
+  }
+  const bench = (f: Finding) => [f.metric, f.dataset ?? f.task].filter((x) => x !== null).join(" on ")
+  const outcomes = statesBenchmark(a) || statesBenchmark(b)
+    ? `a benchmark ("${bench(a) || a.outcome}" / "${bench(b) || b.outcome}")`
+    : `outcomes "${a.outcome}" / "${b.outcome}"`
+  const reason = subject === null
+    ? `no subject named by both ("${a.subject}" / "${b.subject}")`
+    : outcome === null
+    ? `no outcome named by both (${outcomes}; subject: ${subject.label})`
+    : `shared subject (${subject.label}) and outcome (${outcome})`
+  return { subject: subject?.label ?? null, outcome, reason }
+}
+
+/** One side two findings share, and only that side: what a related link is about. */
+export interface RelatedSide {
+  readonly side: "subject" | "outcome"
+  /** The subject or outcome both findings name. */
+  readonly name: string
+}
+
+/** The names in a subject (an acronym, a gene, a model: "ResNet-101", "AMPK"), normalised, with their spelling. */
+const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
+  if (subject === null) return new Map()
+  const words = baseSubject(subject).base.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  return new Map(words.filter((w) => names(w).size > 0).map((w) => [normaliseName(w).replace(/-/g, ""), w] as const))
+}
+
+/**
+ * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test, since
+ * nothing else ties the two: a **subject** only when both findings' own subjects carry one name (an acronym, a gene,
+ * a model: "ResNet-101", "AMPK"; not a common phrase such as "translations", nor a name one sentence mentions only
+ * as a baseline); an **outcome** only when `compareFindings` finds the same outcome: for two benchmark results the
+ * same metric on the same dataset or task, otherwise at least two specific outcome words in both ("signal
+ * propagation", "thyroid volume"; not "positive", "performance of CNNs"). Null otherwise: both shared (a same-finding link or candidate),
+ * neither, or a side that fails the stricter test (no link at all).
+ */
+export const relatedSide = (a: Finding, b: Finding, comparison: FindingComparison, shared: SharedIdentity): RelatedSide | null => {
+  if (shared.subject !== null && shared.outcome === null) {
+    const na = spelledNames(a.subject), nb = spelledNames(b.subject)
+    const name = Array.from(na.keys()).find((n) => nb.has(n))
+    return name === undefined ? null : { side: "subject", name: na.get(name)! }
+  }
+  if (shared.subject === null && shared.outcome !== null && comparison.outcome === "same") {
+    // a benchmark result: the same metric on the same dataset or task; otherwise at least two specific outcome
+    // words in both ("signal propagation", "thyroid volume"), not one ("positive", "performance of CNNs")
+    if (statesBenchmark(a) && statesBenchmark(b)) return { side: "outcome", name: shared.outcome }
+    const words = (f: Finding) =>
+      new Set([f.outcome, f.metric].flatMap((o) => o === null ? [] : Array.from(outcomeKeys(o)))
+        .filter((x) => !MEASURE_WORDS.has(x) && !GENERIC_STEMS.has(x) && !CONTEXT_STEMS.has(x) && !/^\d+$/.test(x)))
+    const wb = words(b)
+    const both = Array.from(words(a)).filter((x) => hasStem(wb, x))
+    return both.length >= 2 ? { side: "outcome", name: shared.outcome } : null
+  }
+  return null
+}
