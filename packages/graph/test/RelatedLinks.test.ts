@@ -2,7 +2,7 @@
  * Two findings that share exactly one side, a subject or an outcome, are a *related* link (issue 24, link11): a
  * `weak_link` with `related` and `relatedTo` in its signals, never a candidate of a same-finding kind (no
  * `candidate`, no `proposed`), never counted by a status, shown as "related: same subject (ResNet-101)". The pairs
- * are sentences of the 43 related full papers (`/work/shared/data/papers/related`), through the real linker with the
+ * are sentences of the 43 related full papers (SciREX, Apache-2.0; the shared corpus's `papers/related`), through the real linker with the
  * offline judge; each join has a near miss that makes no link at all.
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -5,7 +5,7 @@
  * "1001-layer ResNet"), a dataset's four-digit year also as two digits; a method named by the initials of its
  * paper's title (FLSCNN, CRF-RNN) is named by that paper's passages;
  * a sentence whose only numbers are years states no value; and a lookup does not lead with another method's value
- * when findings about the asked method exist elsewhere. The sentences are SciREX's papers' (shared/data/papers/related).
+ * when findings about the asked method exist elsewhere. The sentences are SciREX's papers' (SciREX, Apache-2.0; the shared corpus's papers/related).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
