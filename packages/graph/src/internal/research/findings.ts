@@ -955,7 +955,7 @@ const statementSubject = (statement: string): string => {
 }
 
 /**
- * The subject of a yes/no statement when neither the finding nor `named` (its paper's title for a finding in the
+ * The subject of a yes/no statement (`subject`, see {@link statementSubject}) when neither the finding nor `named` (its paper's title for a finding in the
  * paper's own voice, the sentence before it for one opening on a pronoun) names it: its terms (words
  * before the statement's verb, `ClaimIdentity.subjectPhrase`) held by the finding or the title for less than 60 % of
  * their weight, and no name of the question within it named by the finding. Null when it is named, or when the
@@ -964,13 +964,12 @@ const statementSubject = (statement: string): string => {
 const unnamedSubject = (
   nlp: NlpService["Type"],
   idf: (term: string) => number,
-  statement: string,
+  subject: string,
   names: ReadonlyArray<Name>,
   findingPieces: ReturnType<typeof pieces>,
   finding: string,
   named: string
 ): string | null => {
-  const subject = statementSubject(statement)
   // a name of the question within the subject, named by the finding, names it ("the original ResNet-200" by "the
   // ResNet-200"; a variant the finding names instead is judged by the variant rule)
   const lower = subject.toLowerCase()
@@ -1012,7 +1011,8 @@ export const stanceOf = (
   const at = ANAPHOR.test(finding) ? context.indexOf(finding.slice(0, 40)) : -1
   const before = at > 0 ? context.slice(Math.max(title.length, at - 300), at) : ""
   const own = OWN_VOICE.test(finding) ? title : ""
-  const unnamed = unnamedSubject(nlp, idf, statement, names, findingPieces, finding, `${own}\n${before}`)
+  const subject = statementSubject(statement)
+  const unnamed = unnamedSubject(nlp, idf, subject, names, findingPieces, finding, `${own}\n${before}`)
   if (unnamed !== null) return { stance: "neutral", reason: `it does not name ${unnamed}` }
   // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
   if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
@@ -1043,7 +1043,7 @@ export const stanceOf = (
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
   // and its predicate: the statement's terms besides the names and its subject ("lead faster learning" of "ELUs lead
   // to faster learning than ReLUs"), at least half of them by IDF
-  const subjectTerms = new Set(nlp.terms(statementSubject(statement)))
+  const subjectTerms = new Set(nlp.terms(subject))
   const predicate = sTerms.filter((t) => !nameTerms.has(t) && !subjectTerms.has(t))
   const predicateMass = predicate.reduce((m, t) => m + idf(t), 0)
   if (predicateMass > 0) {
