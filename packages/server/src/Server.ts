@@ -236,6 +236,16 @@ const gate = (site: Static.StaticSite | null, options: GateOptions) => <R>(app: 
                 { status: 400 }
               ))
             }
+            if (Cause.isInterruptedOnly(cause)) {
+              // The work was interrupted (the client went away, or the server is stopping): not an error of kg's.
+              return Effect.as(
+                Effect.logDebug(`kg serve: ${request.method} ${url.pathname} interrupted before it answered`),
+                HttpServerResponse.unsafeJson(
+                  { _tag: "ServerError", message: "the request was interrupted before it was answered" },
+                  { status: 503 }
+                )
+              )
+            }
             return Effect.as(
               Effect.logError(`kg serve: unexpected error: ${Cause.pretty(cause)}`),
               HttpServerResponse.unsafeJson(

@@ -476,6 +476,38 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.close()
   }, 180_000)
 
+  it("a related link: two findings on one named method with different outcomes are shown as related, with the reason in words, never as the same finding", async () => {
+    // Two papers report ResNet-101 results on different outcomes (mAP on COCO; against a checkpoint): the linker
+    // stores a related link (one shared side), which changes no status.
+    const det = path.join(dir, "detection")
+    fs.mkdirSync(det, { recursive: true })
+    const detPaper = (id: string, year: number, title: string, body: string) =>
+      `---\nid: "${id}"\ntitle: "${title}"\nauthors: ["${id} Author"]\nyear: ${year}\n---\n\n# Results\n\n${body}\n`
+    fs.writeFileSync(path.join(det, "a.md"), detPaper("detect-a", 2017, "Deeper backbones for object detection",
+      "We train every detector for 12 epochs on COCO. ResNet-101 improves the mAP by more than 3% over VGG-16 on COCO test-dev."))
+    fs.writeFileSync(path.join(det, "b.md"), detPaper("detect-b", 2018, "A stronger baseline for region proposals",
+      "All models are trained with a batch size of 16. Our baseline ResNet-101 performs 1% better than the open-sourced ResNet-101 checkpoint, using the same evaluation protocol."))
+    expect((await extractThrough(server.url, [det])).events.at(-1)!.kind).toBe("completed")
+    const page = await open(1280, 900)
+    await page.goto(`${server.url}#/claims?about=ResNet-101`)
+    await page.waitForSelector(".claim-list a")
+    await page.click("text=improves the mAP by more than 3%")
+    await page.waitForSelector("h1.claim-title")
+    // a related link leaves the claim preliminary: one paper, no same-finding edge
+    expect(await page.locator(".status-line .badge").textContent()).toMatch(/^preliminary/)
+    const label = page.locator(".edge.edge-weak_link")
+    expect(await label.count()).toBe(1)
+    expect(await label.textContent()).toBe("related: same subject (ResNet-101)")
+    expect(await page.locator(".edge-contradicts, .edge-replicates, .edge-same_as").count()).toBe(0)
+    const reason = (await page.locator("[data-testid=edge-reason]").textContent())!
+    expect(reason).toContain("same subject (ResNet-101)")
+    expect(reason).toContain("not the same finding")
+    expect(await page.evaluate(overflowing)).toEqual([])
+    await page.locator("[data-testid=edge-reason]").scrollIntoViewIfNeeded()
+    await shot(page, "23-claim-related-link")
+    await page.close()
+  }, 180_000)
+
   it("nothing failed in the page: no script errors, no failed requests, nothing fetched from another origin", () => {
     expect(errors).toEqual([])
   })

@@ -75,6 +75,18 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
 const signalText = (signals: Readonly<Record<string, number>>) =>
   Object.entries(signals).map(([k, v]) => `${k.replace(/_/g, " ")} ${Math.round(v * 100) / 100}`).join(" · ")
 
+/**
+ * An edge's signals: the linker's reason in words first (what both findings share, what is not shared, the
+ * direction), then the numbers it weighed.
+ */
+const edgeSignals = (reason: string | null, signals: Readonly<Record<string, number>>) => {
+  const numbers = signalText(signals)
+  if (reason === null || reason.length === 0) return numbers || "—"
+  return h("div", {},
+    h("div", { class: "edge-reason", "data-testid": "edge-reason" }, reason),
+    numbers.length === 0 ? null : h("div", { class: "muted small" }, numbers))
+}
+
 export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
   main.append(loading("the claim"))
   let detail: ClaimDetail
@@ -142,7 +154,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
             e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
           h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
           String(Math.round(e.score * 100) / 100),
-          signalText(e.signals) || "—",
+          edgeSignals(e.reason ?? null, e.signals),
           edgeControls(c.id, e.other.id, e.kind, curated, reload)
         ]))
     ),
