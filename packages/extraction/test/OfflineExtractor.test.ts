@@ -104,6 +104,26 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     for (const e of r.entities) expect(e.label).not.toMatch(/\{\{|formula:|cite:|\\[a-z]/)
   })
 
+  it("a citation key printed as a word is no part of a name: a name said again, an author-year key", () => {
+    const labels = (text: string) => OfflineExtractor.extract(nlp, text).entities.map((e) => e.label)
+    // SciREX prints a citation as its key, which is often the name itself
+    const across = labels("We report comparisons across the CIFAR-10, CIFAR-100 CIFAR, SVHN SVHN, and ImageNet deng2009imagenet datasets.")
+    expect(across).toEqual(expect.arrayContaining(["CIFAR-10", "CIFAR-100", "SVHN", "ImageNet"]))
+    for (const l of across) expect(l).not.toMatch(/CIFAR-100 CIFAR|SVHN SVHN|deng2009/)
+    const repeated = labels("We evaluate on the ImageNet ImageNet benchmark and on the MSCOCO dataset mscoco with COCO-Stuff COCO-Stuff labels.")
+    expect(repeated).toEqual(expect.arrayContaining(["ImageNet", "MSCOCO dataset", "COCO-Stuff"]))
+    expect(repeated).not.toContain("benchmark")
+    for (const l of repeated) expect(l).not.toMatch(/ImageNet ImageNet|mscoco|COCO-Stuff COCO-Stuff/)
+    const keys = labels("The winner of the ImageNet challenge Krizhevsky_NIPS2012 used dropout, as on CIFAR-100 Krizhevsky2009.")
+    expect(keys).toEqual(expect.arrayContaining(["ImageNet challenge", "CIFAR-100"]))
+    for (const l of keys) expect(l).not.toMatch(/Krizhevsky/)
+    // near miss: versions of one name side by side are no repeat
+    expect(labels("We train ResNet-50 and ResNet-101 on ImageNet-2012 with SGD.")).toEqual(
+      expect.arrayContaining(["ResNet-50", "ResNet-101", "ImageNet-2012"])
+    )
+    expect(OfflineText.noiseSpans("ImageNet2012 and ILSVRC2012 data").length).toBe(0)
+  })
+
   it("never makes entities out of reference placeholders (unarXive's REF, with the word naming the target)", () => {
     const text = "See Section REF for the proof. Figure REF shows the kinetic energy of the trapped ion. " +
       "By Lemma REF and Eq. (REF), the diffeomorphism fixes the knot Floer homology. The laser beam heats the ion (REF)."

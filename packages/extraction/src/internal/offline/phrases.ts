@@ -299,6 +299,25 @@ export const phraseTyping = (
 /** The type of an acronym whose context says nothing (`Concept`: no evidence, so no vote for a kind). */
 const ACRONYM_DEFAULT: OfflineEntityType = "Concept"
 
+/** Words a data set's name is followed by before a citation key repeats the name ("ImageNet dataset imagenet"). */
+const DATA_SET_WORDS = new Set(["dataset", "datasets", "data", "set", "corpus", "benchmark", "challenge"])
+
+/** Whether `word` names again what `earlier` names: the same word, or the part before a version ("CIFAR" after "CIFAR-100"). */
+const namesAgain = (earlier: Word, word: Word): boolean =>
+  earlier.lower === word.lower || earlier.lower.startsWith(`${word.lower}-`)
+
+/**
+ * Whether `words[k]` repeats the name just before it in the phrase that starts at `first`: right after it, or after
+ * one data-set word. Only nouns and names, two letters or more ("Network in Network" is no repeat: "in" between).
+ */
+const repeatsName = (words: ReadonlyArray<Word>, first: number, k: number): boolean => {
+  const w = words[k]!
+  if (w.lower.length < 2 || !isNominal(w)) return false
+  const prev = words[k - 1]!
+  if (namesAgain(prev, w)) return true
+  return k - 2 >= first && DATA_SET_WORDS.has(prev.lower) && namesAgain(words[k - 2]!, w)
+}
+
 /**
  * The noun phrase mentions of one sentence's words, left to right.
  */
@@ -316,6 +335,17 @@ export const chunkMentions = (
     }
     let j = i
     while (j + 1 < words.length && canJoin(words, j + 1, true)) j++
+    // "SVHN SVHN", "CIFAR-100 CIFAR", "ImageNet dataset imagenet": a name said again right after itself is a citation
+    // key the source printed as a word (or a stutter); the phrase ends before it, and the words from the repeat to
+    // the phrase's end start none ("ImageNet ImageNet benchmark" is ImageNet, not also a bare "benchmark")
+    let skip = -1
+    for (let k = i + 1; k <= j; k++) {
+      if (repeatsName(words, i, k)) {
+        skip = j + 1
+        j = k - 1
+        break
+      }
+    }
     // trim back to a word that can end a phrase
     let last = j
     while (last >= i && !canEnd(words[last]!)) last--
@@ -397,6 +427,7 @@ export const chunkMentions = (
     } else {
       i = j + 1
     }
+    if (skip > i) i = skip
   }
   return typedByContext(words, mergeTaskOf(source, words, mergeCoordinatedModifiers(source, words, out)))
 }

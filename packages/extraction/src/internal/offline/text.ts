@@ -20,6 +20,8 @@ const noisePatterns: ReadonlyArray<RegExp> = [
   /\\[(\[][\s\S]{0,400}?\\[)\]]/g, // \( .. \) and \[ .. \]
   /https?:\/\/\S+|www\.\S+/g, // URLs
   /\b[a-z][a-z-]*\d{4}[a-z][a-z0-9-]*\b/g, // BibTeX keys left in text: jacobs1993comprehension
+  /\b[A-Za-z][A-Za-z-]*_[A-Za-z_]*(?:19|20)\d{2}[A-Za-z0-9_]*\b/g, // keys with an underscore: Krizhevsky_NIPS2012
+  /\b[A-Z][a-z]+(?:19|20)\d{2}[a-z]?\b/g, // an author and a year glued: Krizhevsky2009, Zagoruyko2016a
   /\[\s*\d+(\s*[,–-]\s*\d+)*\s*\]/g, // numeric citations [3], [1, 4-6]
   /\b(fig|figs|sec|secs|tab|table|tbl|eq|eqs|eqn|app|appx|alg|algo|thm|lem|lemma|def|prop|cor|chap|lst|ssec|subsec):[\w.:-]+/gi, // LaTeX labels
   // SciREX's placeholder for a citation or a pointer ("ByteNet [reference]", "Table [reference] compares ..."), with
