@@ -200,7 +200,7 @@ if (mode === "draw") {
     threshold: best!.cut,
     trained: {
       script: "scripts/train-roles-body.ts train",
-      stores: values("db").map((f) => f.replace(/^.*\//, "")),
+      stores: "kg extract of papers/related and papers/md (their chunks are read again with the gate off, so any build's store gives these weights)",
       labels: values("labels").map((f) => f.replace(/^.*\//, "")),
       examples: examples.length,
       findings: examples.filter((e) => e.y === 1).length,
