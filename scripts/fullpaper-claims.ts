@@ -4,7 +4,9 @@
  * A label file (`scripts/data/fullpaper-claims-*.jsonl`) holds one stored claim a line, keyed by its paper and its
  * exact quote so that it survives re-extraction: `{paper, quote, label, class, reason}`, `label` "finding" or
  * "non-finding", `class` the kind of non-finding (setup, hyperparameter, background, pointer, caption, heading,
- * fragment, other; "finding" for a finding).
+ * fragment, other; "finding" for a finding). roles8's labelled sentences (`fullpaper-sentences-*-dev.jsonl`, stored claims
+ * and kept-out sentences of the development papers, `scripts/data/fullpaper-sentences.md`) have the same fields and score
+ * the same way.
  *
  * - `sample`: draws N stored claims at random (a seeded hash of paper and quote, so the same store gives the same
  *   draw), from the papers of a split (`--split dev|heldout`: a seeded hash of the paper id puts about a quarter of
