@@ -4,7 +4,9 @@
  * A label file (`scripts/data/fullpaper-claims-*.jsonl`) holds one stored claim a line, keyed by its paper and its
  * exact quote so that it survives re-extraction: `{paper, quote, label, class, reason}`, `label` "finding" or
  * "non-finding", `class` the kind of non-finding (setup, hyperparameter, background, pointer, caption, heading,
- * fragment, other; "finding" for a finding).
+ * fragment, other; "finding" for a finding). roles8's labelled sentences (`fullpaper-sentences-*-dev.jsonl`, stored claims
+ * and kept-out sentences of the development papers, `scripts/data/fullpaper-sentences.md`) have the same fields and score
+ * the same way.
  *
  * - `sample`: draws N stored claims at random (a seeded hash of paper and quote, so the same store gives the same
  *   draw), from the papers of a split (`--split dev|heldout`: a seeded hash of the paper id puts about a quarter of
@@ -39,6 +41,7 @@ import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
 import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
 import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
+import { fnv1a, splitOf } from "./lib/body-sentences.js"
 import { goldResultRecall, readGoldResults } from "./lib/scirex.js"
 
 const [mode, ...args] = process.argv.slice(2)
@@ -48,22 +51,6 @@ const dbFile = values("db")[0]
 if (dbFile === undefined || (mode !== "sample" && mode !== "score" && mode !== "sections")) {
   throw new Error("usage: fullpaper-claims.ts sample|score|sections --db FILE [--n N --seed S --split dev|heldout] [--labels FILE ...] [--gold FILE]")
 }
-
-const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
-
-/** Papers named in the brief or in docs/benchmarks.md as read before (the run-on "Abstract" papers): never held out. */
-const READ_BEFORE = new Set(["scirex-0e37c8f1d537", "scirex-1001c09821f6", "scirex-1bb5520bbc16", "scirex-2116b2eaaece"])
-
-/** The split a paper belongs to: about a quarter of the papers are held out from rule writing. */
-const splitOf = (paper: string): "dev" | "heldout" =>
-  !READ_BEFORE.has(paper) && fnv1a(`heldout:${paper}`) % 4 === 0 ? "heldout" : "dev"
 
 interface Row {
   paper_id: string

@@ -28,6 +28,7 @@ import {
   unfinishedSentence
 } from "./internal/roles/decide.js"
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
+import { type BodyModel, bodyFeatures, bodyModelFits, bodyProbability, ownFindingFrame, shippedBodyModel, textShares } from "./internal/roles/body.js"
 import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
 import { activeModel } from "./RoleClassifier.js"
 import type { OfflineEntityType } from "./internal/offline/lexicon.js"
@@ -90,6 +91,12 @@ export interface Options {
   /** The role classifier's weights (default: `RoleClassifier.activeModel()`: the user's retrained ones when present, else the shipped ones). */
   readonly roleModel?: RoleModel | undefined
   /**
+   * The body gate (`internal/roles/body.ts`): in the body of a full paper, a sentence the other rules keep is dropped
+   * when this model reads it as confidently not a finding. Default: the shipped gate; null: no gate (to measure
+   * without it, or to read the features it is trained on).
+   */
+  readonly bodyModel?: BodyModel | null | undefined
+  /**
    * Where the text sits in its document, when it is a part of one (a chunk): the heading of the section it starts
    * in (a markdown heading line, or an inline "subsection: ..." heading; null for none), and whether it starts the
    * document. Default: a whole document (no heading before it).
@@ -139,8 +146,15 @@ export interface SentenceAnalysis {
    * one holds and no non-finding rule rejects it (`rejected`).
    */
   readonly keptBy: ReadonlyArray<"threshold" | "stated" | "cued" | "framed" | "measured">
-  /** Why a sentence some rule of `keptBy` would keep is not a finding after all (a non-finding rule, no verb), or undefined. */
+  /**
+   * Why a sentence some rule of `keptBy` would keep is not a finding after all (a non-finding rule, no verb, or
+   * `body-model`: the body gate read it as confidently not a finding), or undefined.
+   */
   readonly rejected: string | undefined
+  /** In the body of a full paper: the body gate's features (`internal/roles/body.ts`), for every classified prose sentence. */
+  readonly bodyFeatures?: ReadonlyArray<number> | undefined
+  /** The body gate's P(finding), for a sentence the other rules keep (undefined elsewhere, or with no gate). */
+  readonly pFinding?: number | undefined
 }
 
 
@@ -262,6 +276,10 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const abstractThreshold = Math.min(threshold, options.abstractClaimThreshold ?? 1)
   const selection = options.claimSelection ?? "roles"
   const model = options.roleModel ?? (selection === "roles" ? activeModel() : shippedModel)
+  const gate = options.bodyModel === undefined ? shippedBodyModel : options.bodyModel
+  if (gate !== null && !bodyModelFits(gate)) {
+    throw new Error("the body gate's weights were trained on other features than roles/body.ts computes: run scripts/train-roles-body.ts")
+  }
 
   // Sections: the heading in force at the text's start, then each heading met; a structured abstract's inline
   // headings ("RESULTS ...") name the part of the abstract a sentence is in.
@@ -295,6 +313,10 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   // abstract (its order and length are features) under an "Abstract" heading, or when it opens a document with no
   // heading before it and is abstract-sized.
   const pResult = new Array<number | undefined>(sentences.length).fill(undefined)
+  // every role's probability, and the sentence's place in its block (for the body gate)
+  const pRoles = new Array<ReadonlyArray<number> | undefined>(sentences.length).fill(undefined)
+  const blockOf = new Array<{ index: number; members: ReadonlyArray<number>; afterHeading: boolean } | undefined>(sentences.length)
+    .fill(undefined)
   // whether each sentence was read as an abstract (its block's order and length were features)
   const asAbstract = new Array<boolean>(sentences.length).fill(false)
   if (selection === "roles") {
@@ -318,6 +340,9 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         members.forEach((k, m) => {
           asAbstract[k] = readAsAbstract
           pResult[k] = roles[m]!.probabilities.result
+          const r = roles[m]!.probabilities
+          pRoles[k] = [r.background, r.objective, r.method, r.result, r.other]
+          blockOf[k] = { index: m, members, afterHeading: i > 0 && sentences[i - 1]!.heading }
         })
       }
       first = false
@@ -325,6 +350,10 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     }
   }
 
+  // the text's prose sentences as a whole (for the body gate): how much of it is the authors' voice, formulas, citations
+  let shares: ReturnType<typeof textShares> | undefined
+  const sharesOfText = () =>
+    (shares ??= textShares(placed.filter((x, k) => x.skip === undefined && !sentences[k]!.heading).map((x) => x.evidence)))
   return sentences.map((s, index): SentenceAnalysis => {
     const here = placed[index]!
     const words = toWords(s.tokens, noise)
@@ -352,6 +381,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     let claim: ExtractedClaim | undefined
     const keptBy: Array<"threshold" | "stated" | "cued" | "framed" | "measured"> = []
     let rejected: string | undefined
+    let features: Array<number> | undefined
+    let pFinding: number | undefined
     const statement = standalone && !s.heading && (skip === undefined || skip === "too-short") && isDeclarative(evidence, words)
     if (!s.heading && (skip === undefined || statement)) {
       const sc = scoreClaim(evidence, findConditions(text, words))
@@ -403,6 +434,32 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
             (hasVerb(evidence, words) ? undefined : "no-verb")
         }
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined
+        if (body && p !== undefined && raw !== undefined && pRoles[index] !== undefined && blockOf[index] !== undefined) {
+          const b = blockOf[index]!
+          const neighbour = (m: number) => (m < 0 || m >= b.members.length ? undefined : pResult[b.members[m]!])
+          features = bodyFeatures(evidence, {
+            section: here.section,
+            probabilities: pRoles[index]!,
+            pSection: p,
+            previous: neighbour(b.index - 1),
+            next: neighbour(b.index + 1),
+            blockMean: b.members.reduce((t, k) => t + pResult[k]!, 0) / b.members.length,
+            index: b.index,
+            count: b.members.length,
+            afterHeading: b.afterHeading,
+            keptBy,
+            cueScore: sc.score,
+            text: sharesOfText()
+          })
+          // (a sentence in which the paper says what it found, in its own voice, is left to the other rules)
+          if (keep && gate !== null && !ownFindingFrame(evidence)) {
+            pFinding = bodyProbability(gate, features)
+            if (pFinding < gate.threshold) {
+              keep = false
+              rejected = "body-model"
+            }
+          }
+        }
       }
       if (keep) {
         const kept = mentions.filter((m) => !m.dropped)
@@ -428,13 +485,21 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           ...(selection === "roles"
             ? {
               role: statement ? "statement" as const : "result" as const,
-              roleConfidence: p === undefined ? null : Math.round(p * 100) / 100
+              // in a paper's body, the gate's P(finding) when it read the sentence, else P(result) after the section
+              roleConfidence: pFinding !== undefined
+                ? Math.round(pFinding * 100) / 100
+                : p === undefined
+                ? null
+                : Math.round(p * 100) / 100
             }
             : {})
         }
       }
     }
-    return { start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw, keptBy, rejected }
+    return {
+      start: s.start, end: s.end, words, mentions, relations, claim, skip, section: here.section, pResult: p, pResultRaw: raw, keptBy,
+      rejected, ...(features === undefined ? {} : { bodyFeatures: features }), ...(pFinding === undefined ? {} : { pFinding })
+    }
   })
 }
 

@@ -603,3 +603,28 @@ export const nonFindingReason = (
   if (/\bconcurrent(?:ly)? (?:with|to) (?:our|this) (?:work|paper|study)\b|\bin (?:a )?concurrent work\b/.test(lower)) return "related"
   return undefined
 }
+
+/**
+ * The cues of the non-finding rules as flags, for the body gate's features (`roles/body.ts`): set-up words, the
+ * authors' set-up verbs, set-up in the passive, protocol words, outcome words (broad and strict), a finding's frame.
+ */
+export const bodyCues = (sentence: string): {
+  readonly setupWords: boolean
+  readonly weSetup: boolean
+  readonly passiveSetup: boolean
+  readonly protocol: boolean
+  readonly outcome: boolean
+  readonly strictOutcome: boolean
+  readonly findingFrame: boolean
+} => {
+  const lower = sentence.toLowerCase()
+  return {
+    setupWords: setupWords.test(lower) || setupNounsRe.test(lower),
+    weSetup: weSetupRe.test(lower) || weSetupMoreRe.test(lower) || weChangeSettingRe.test(lower),
+    passiveSetup: passiveSetupRe.test(lower) || usedRe.test(lower) || evaluatedWithRe.test(lower),
+    protocol: protocolWords.test(lower) || dataSizeRe.test(lower),
+    outcome: outcomeWords.test(lower),
+    strictOutcome: strictOutcomeRe.test(lower),
+    findingFrame: findingFrameRe.test(lower)
+  }
+}
