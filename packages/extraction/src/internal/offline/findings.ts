@@ -318,7 +318,8 @@ const PREPOSITION = /^(?:in|of|with|for|on|by|from|to|at|among|into|onto|between
 /** Is the token at `i` the subject's predicate (the first verb of the clause after a subject of words before it)? */
 const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: string) => string): boolean => {
   const w = clean(tokens[i]!)
-  const prev = clean(tokens[i - 1]!)
+  // (a word before a comma ends a phrase: "... the original implementation of, performs")
+  const prev = /[,;:]$/.test(tokens[i - 1]!) ? "" : clean(tokens[i - 1]!)
   if (AUXILIARY.test(w)) return true
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false

@@ -509,30 +509,11 @@ const FRAME_STEMS = new Set(Array.from(contentStems(
     "taking receiving usage"
 )))
 
-/**
- * A stem in one spelling for British and American forms: "-our" / "-or" ("tumour", "behaviour"), "ae" / "e" inside a
- * word ("anaemia", "haematological", "leukaemia") and "oe" / "e" at its start or after "h" ("oestrogen",
- * "diarrhoea").
- */
-const american = (x: string): string =>
-  x.replace(/^(.{3,})our(s?)$/, "$1or$2").replace(/(?<=\p{L})ae/gu, "e").replace(/^oe|(?<=h)oe/g, "e")
-
-/** The American spellings of a set of stems (remembered per set: a claim's stems meet many others). */
-const americanSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>()
-const americanOf = (stems: ReadonlySet<string>): ReadonlySet<string> => {
-  const known = americanSets.get(stems)
-  if (known !== undefined) return known
-  const out = new Set(Array.from(stems, american))
-  americanSets.set(stems, out)
-  return out
-}
-
-/** A stem in a set, in British or American spelling ("randomis" / "randomiz", "analys" / "analyz", "tumour" / "tumor"). */
+/** A stem in a set, in British or American spelling ("randomis" / "randomiz", "analys" / "analyz"). */
 const hasStem = (stems: ReadonlySet<string>, x: string): boolean => {
   if (stems.has(x)) return true
   const m = /^(.{3,})([iy])([sz])$/.exec(x)
-  if (m !== null && stems.has(`${m[1]}${m[2]}${m[3] === "s" ? "z" : "s"}`)) return true
-  return americanOf(stems).has(american(x))
+  return m !== null && stems.has(`${m[1]}${m[2]}${m[3] === "s" ? "z" : "s"}`)
 }
 
 /** The short form a sentence gives a subject in brackets right after it ("AMP-activated protein kinase (AMPK)"), normalised. */
