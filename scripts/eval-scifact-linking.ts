@@ -25,7 +25,8 @@
  *    related links link (`relatedOnly`: one side shared, `related` in the signals) and for all links
  *    but related ones (`withoutRelated`);
  *    and the share of linked gold pairs whose kind is right (contradicts for
- *    CONTRADICT, same claim / replicates for SUPPORT).
+ *    CONTRADICT, same claim / replicates for SUPPORT); `goldNotLinked` lists
+ *    every gold pair no link joins (claim, abstract paper, label) for reading.
  *
  *   npx tsx --conditions=@kg/source scripts/eval-scifact-linking.ts [--split dev|heldout|all] [--limit N] [--json] [--keep DIR]
  *     [--relink DIR [--thresholds JSON]] [--skip-counterevidence]
@@ -282,6 +283,11 @@ const linkingCheck = Effect.gen(function*() {
     kindByGold,
     edgeKinds,
     statuses: Object.fromEntries(status.map((s) => [s.status, s.n])),
+    // every gold pair no link joins, for reading them one by one (issue 24: why recall is missed)
+    goldNotLinked: Array.from(gold.entries()).filter(([k]) => !linked.has(k)).map(([k, label]) => {
+      const [c, d] = k.split("\u0000")
+      return { claim: claimTexts.get(c!), claimPaper: c, doc: d, label }
+    }),
     notGoldExamples: wrong.map(([k, kinds]) => {
       const [c, d] = k.split("\u0000")
       return { claim: claimTexts.get(c!), doc: d, kinds: Array.from(kinds) }

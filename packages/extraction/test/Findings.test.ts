@@ -184,4 +184,74 @@ describe("Findings", () => {
     expect(f).toMatchObject({ subject: "SliceNet", metric: "BLEU", value: 26.1, dataset: null, scope: [], excludes: [], negated: false })
     expect(() => Schema.decodeUnknownSync(ExtractedClaim)({ ...claim, finding: { direction: "sideways" } })).toThrow()
   })
+
+  // issue 24 (link12): the subject behind report frames, counts and clause openers, and outcomes read from the
+  // predicate, so that one finding worded apart is recognised (SciFact claims and abstract sentences, CC BY 4.0)
+  describe("subjects and outcomes worded apart (link12)", () => {
+    it("a word with a predicate's stem that is a noun does not end the subject (helper, suppressor, improvement, inhibitors)", () => {
+      expect(findingOf("A T helper 2 cell (Th2) environment impedes disease development in patients with systemic lupus erythematosus (SLE).").subject)
+        .toBe("T helper 2 cell environment")
+      expect(findingOf("In summary, our data demonstrate that MVP-mediated selective sorting of tumour suppressor miRNA into exosomes promotes tumour progression."))
+        .toMatchObject({ subject: "MVP-mediated selective sorting of tumour suppressor miRNA into exosomes", outcome: "tumour progression" })
+      expect(findingOf("HDAC inhibitors reduce tumor growth.")).toMatchObject({ subject: "HDAC inhibitors", outcome: "tumor growth", direction: "down" })
+      // near miss: verbs that end like nouns still end it
+      expect(findingOf("Statins lower LDL cholesterol in adults.").subject).toBe("Statins")
+    })
+
+    it("a noun before an auxiliary, a word after a preposition and a participle after adverbs only are no predicate", () => {
+      expect(findingOf("Excess gestational weight gain is associated with obesity-related pregnancy outcomes."))
+        .toMatchObject({ subject: "Excess gestational weight gain", outcome: "obesity-related pregnancy outcomes" })
+      expect(findingOf("Children in developed countries have higher rates of asthma.").subject).toBe("Children in developed countries")
+      expect(findingOf("Over time, a sustained improvement in PaO2 to FIO2 was noted in 12 patients (60%) in the NIV group.").subject)
+        .toBe("sustained improvement in PaO2 to FIO2")
+      // near miss: the same word as the verb after its subject
+      expect(findingOf("Exercise increases cancer mortality rates among Chinese citizens.")).toMatchObject({ subject: "Exercise", direction: "up" })
+    })
+
+    it("verbs findings are stated with beyond the change words (possess, receive, acts, slows, metabolizes), in verb forms only", () => {
+      expect(findingOf("Induced hepatic stem cells possess the potential to differentiate into cholangiocytic cells."))
+        .toMatchObject({ subject: "Induced hepatic stem cells", outcome: "potential to differentiate into cholangiocytic cells" })
+      expect(findingOf("JMJD6 slows the hydroxylation of C-terminal lysine").subject).toBe("JMJD6")
+      expect(findingOf("5'-nucleotidase metabolizes 6MP.").subject).toBe("5'-nucleotidase")
+      expect(findingOf("Dscam1 acts as a hypervariable pattern-recognition receptor for the immune system.").subject).toBe("Dscam1")
+      // near misses: a plural noun ending like a verb, a verb form after a preposition
+      expect(findingOf("Nonhuman primates are incapable of producing neutralizing antibodies.").subject).toBe("Nonhuman primates")
+      expect(findingOf("Progression to AIDS is slower in stable partnerships.").subject).toBe("Progression to AIDS")
+    })
+
+    it("a count or share before the subject, a clause opener and a sentence adverb are not the subject", () => {
+      expect(findingOf("76-85% of people with severe mental disorder receive no treatment in low and middle income countries.").subject)
+        .toBe("people with severe mental disorder")
+      expect(findingOf("All 8 control monkeys developed significant vasospasm of the right middle cerebral artery.").subject).toBe("control monkeys")
+      expect(findingOf("RESULTS At 12 weeks, 53.0% of the combination therapy group achieved prolonged smoking abstinence.").subject)
+        .toBe("combination therapy group")
+      expect(findingOf("CONCLUSIONS Although gender may not be predictive of mortality among all infections, women appear to be at increased risk for death from hospital-acquired pneumonia, even after controlling for other comorbidities."))
+        .toMatchObject({ subject: "women", outcome: "risk of death from hospital-acquired pneumonia" })
+      expect(findingOf("Corroboratively, selective disruption of glutamate release from adult PVH neurons led to rapid obesity development.").subject)
+        .toBe("selective disruption of glutamate release from adult PVH neurons")
+      // near miss: a name with digits is no count
+      expect(findingOf("ResNet-101 improves the mAP by > 3% over VGG-16.").subject).toBe("ResNet-101")
+    })
+
+    it("\"There is (no) relation between X and Y\" is a finding about X with the outcome Y", () => {
+      expect(findingOf("There is no relation between Erythromycin use and hypertrophic pyloric stenosis."))
+        .toMatchObject({ subject: "Erythromycin use", outcome: "hypertrophic pyloric stenosis", direction: "null" })
+      expect(findingOf("There is a relation between Erythromycin use and hypertrophic pyloric stenosis."))
+        .toMatchObject({ subject: "Erythromycin use", outcome: "hypertrophic pyloric stenosis", direction: "up" })
+      // near miss: another existential sentence keeps no subject
+      expect(findingOf("There was an estimated 30 million cases of pneumonia in young children worldwide in 2010.").subject).toBeNull()
+    })
+
+    it("the outcome after a bracketed aside, an adverb, or a purpose verb ('acts ... to stimulate X')", () => {
+      expect(findingOf("Amitriptyline significantly reduced (P < 0.05) frequency and duration of headache as well as analgesic consumption.").outcome)
+        .toBe("frequency and duration of headache")
+      expect(findingOf("CONCLUSIONS Placental weight is positively associated with maternal risk of breast cancer.").outcome)
+        .toBe("maternal risk of breast cancer")
+      expect(findingOf("These findings suggest that RIM1 acts independently of MCK1 and IME4 to stimulate IME1 expression."))
+        .toMatchObject({ subject: "RIM1", outcome: "IME1 expression" })
+      expect(findingOf("Sox2 is required to maintain pluripotency.").outcome).toBe("pluripotency")
+      // near miss: "required for" keeps its object
+      expect(findingOf("GATA-3 is required for the maintenance of LT-HSCs.").outcome).toBe("maintenance of LT-HSCs")
+    })
+  })
 })

@@ -39,6 +39,7 @@ import {
   compareFindings as compareFindings_,
   type FindingComparison,
   type RelatedSide as RelatedSide_,
+  nameInBothSubjects as nameInBothSubjects_,
   relatedSide as relatedSide_,
   sharedIdentity as sharedIdentity_,
   type SharedIdentity
@@ -152,6 +153,11 @@ export const Thresholds = Schema.Struct({
   /** `subject` at or above: the two claims are about the same specific thing. */
   sameSubject: Schema.Number,
   /**
+   * `subject` at or above, for a *related* link by a name both findings' own subjects carry (one side shared): the
+   * name alone is not enough, the sentences share some specific words besides (below `sameSubject`).
+   */
+  relatedSubject: Schema.Number,
+  /**
    * A pair is linked only when its `subject` is within this margin of the best `subject` of one of its two
    * claims among their candidates: a claim links to what it is most specifically about, not to every claim that
    * shares a word with it.
@@ -197,6 +203,7 @@ export type Thresholds = typeof Thresholds.Type
  */
 export const defaultThresholds: Thresholds = {
   sameSubject: 0.25,
+  relatedSubject: 0.15,
   subjectMargin: 0.15,
   similar: 0,
   sameDomain: 0.5,
@@ -745,6 +752,16 @@ export const relatedSide: (
   comparison: FindingComparison,
   shared: SharedIdentity
 ) => RelatedSide | null = relatedSide_
+
+/**
+ * A name both findings' own subjects carry (an acronym, a gene, a model: "ResNet-101", "GATA3" / "GATA-3"), as the
+ * first finding spells it, or null: the subject test of a related link, and what lets a pair whose subject and
+ * outcome are both shared by name link although its sentences share few words.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const nameInBothSubjects: (a: Finding, b: Finding) => string | null = nameInBothSubjects_
 
 /**
  * How a related link reads: "same outcome (error rate on CIFAR-10)".

@@ -410,11 +410,15 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   // first the checks that need no vector: the same finding, the same specific subject in words
   const screened = pairs.map(([a, b]) => {
     // the same finding first: a different subject or outcome never links, whatever the words share
-    const comparison = ClaimIdentity.compareFindings(findings.get(a.claim_id)!, findings.get(b.claim_id)!, { a: a.text, b: b.text })
-    if (comparison.subject === "different" || comparison.outcome === "different") {
+    const compared = ClaimIdentity.compareFindings(findings.get(a.claim_id)!, findings.get(b.claim_id)!, { a: a.text, b: b.text })
+    if (compared.subject === "different") {
       decisions.findingsDiffer!++
       return null
     }
+    // different outcomes of one subject: never the same finding, at most a related link by that subject (below:
+    // the subject's name in both findings' own subjects); the signals then decide as for an unidentified outcome
+    const outcomeDiffers = compared.outcome === "different"
+    const comparison: ClaimIdentity.FindingComparison = outcomeDiffers ? { ...compared, outcome: "unknown" } : compared
     const sameFinding = comparison.subject === "same" && comparison.outcome === "same" && comparison.bothResults
     const sameSubject = ClaimIdentity.sameFindingPart(comparison)
     // two stated subjects, neither named by the other sentence: two findings about different things
@@ -428,6 +432,10 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     // of a same-finding kind); otherwise no link at all
     const shared = ClaimIdentity.sharedIdentity(fa, fb, comparison, { a: a.text, b: b.text }, stems.get(a.claim_id)!, stems.get(b.claim_id)!)
     const related = ClaimIdentity.relatedSide(fa, fb, comparison, shared)
+    if (outcomeDiffers && related?.side !== "subject") {
+      decisions.findingsDiffer!++
+      return null
+    }
     if ((shared.subject === null || shared.outcome === null) && related === null) {
       decisions.noSharedIdentity = (decisions.noSharedIdentity ?? 0) + 1
       return null
@@ -438,8 +446,19 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       stemsA: stems.get(a.claim_id)!,
       stemsB: stems.get(b.claim_id)!
     })
-    if (!sameSubject && subject < t.sameSubject) return null
-    return { a, b, comparison, sameFinding, sameSubject, shared, related }
+    if (!sameSubject && subject < t.sameSubject) {
+      // too few words in common for the same finding. A name both findings' own subjects carry still makes a related
+      // link by that name (never a same-finding candidate): when the outcome is shared by name too, or when the
+      // sentences share at least `relatedSubject` of their specific words
+      const name = related === null
+        ? ClaimIdentity.nameInBothSubjects(fa, fb)
+        : related.side === "subject" && subject >= t.relatedSubject
+        ? related.name
+        : null
+      if (name === null) return null
+      return { a, b, comparison, compared, sameFinding, sameSubject, shared, related: { side: "subject" as const, name }, named: true }
+    }
+    return { a, b, comparison, compared, sameFinding, sameSubject, shared, related, named: false }
   })
   const vectorIds = Array.from(new Set(screened.flatMap((x) => (x === null ? [] : [x.a.claim_id, x.b.claim_id])))).sort()
   if (vectorIds.length > 0) {
@@ -449,7 +468,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const scored = yield* Effect.forEach(screened, (x) =>
     Effect.gen(function*() {
       if (x === null) return null
-      const { a, b, comparison, sameFinding, sameSubject, shared, related } = x
+      const { a, b, comparison, compared, sameFinding, sameSubject, shared, related, named } = x
       const fa = facets(a), fb = facets(b)
       const sa = stems.get(a.claim_id)!, sb = stems.get(b.claim_id)!
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
@@ -465,22 +484,22 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       })
       // the strict invariant last: a strong decision between findings not equal in subject and outcome is a candidate
       const d = gateStrong(
-        ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, t),
+        ClaimIdentity.decideFinding(comparison, m.signals, { labels: m.detail.nli, pContradict: m.detail.pContradict }, named ? { ...t, sameSubject: 0 } : t),
         findings.get(a.claim_id)!,
         findings.get(b.claim_id)!
       )
       if (d.candidate !== null && d.reason.includes("by the strict check")) decisions.strictCheck = (decisions.strictCheck ?? 0) + 1
       if (related !== null) {
         // one side shared: at most a related link, whatever the signals proposed (no same-finding candidate)
-        if (d.decision === "none") return { a, b, m, decision: d.decision, candidate: null, reason: d.reason, comparison, sameFinding, shared, related }
+        if (d.decision === "none") return { a, b, m, decision: d.decision, candidate: null, reason: d.reason, comparison: compared, sameFinding, shared, related, named }
         decisions.related = (decisions.related ?? 0) + 1
         return {
           a, b, m, decision: "weak_link" as const, candidate: null,
-          reason: `${d.reason.replace(/ \(candidate[^)]*\)$/, "")}; related: ${ClaimIdentity.relatedLabel(related)}, not the same finding (${shared.reason})`,
-          comparison, sameFinding, shared, related
+          reason: `${d.reason.replace(/ \(candidate[^)]*\)$/, "")}; related: ${ClaimIdentity.relatedLabel(related)}, not the same finding (${shared.reason}${named && shared.subject !== null && shared.outcome !== null ? ", in sentences with too few words in common" : ""})`,
+          comparison: compared, sameFinding, shared, related, named
         }
       }
-      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison, sameFinding, shared, related }
+      return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison: compared, sameFinding, shared, related, named }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
   // A claim links to what it is most specifically about: a pair survives when its subject is within
   // `subjectMargin` of the best subject of one of its two claims (among pairs that would link). The same

@@ -249,8 +249,20 @@ const FRAME_RAISING =
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
 const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
 
+/**
+ * "There is (no) relation / association / correlation between X and Y": a finding about X with the outcome Y, stated
+ * as "X is (not) associated with Y".
+ */
+const EXISTENTIAL_RELATION =
+  /^there\s+(?:is|are|was|were|exists?)\s+(no\s+|not\s+(?:a|an|any)\s+)?(?:(?:a|an)\s+)?(?:(?:positive|negative|inverse|direct|significant|strong|weak|clear|causal|known|statistically significant)\s+)*(?:relation|relationship|association|correlation|link|connection|interaction)s?\s+between\s+(.+?)\s+and\s+(.+)$/i
+
 const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean } => {
   let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
+  const relation = EXISTENTIAL_RELATION.exec(body)
+  if (relation !== null) {
+    const subject = relation[2]!.trim()
+    return { body: `${subject} ${relation[1] === undefined ? "is" : "is not"} associated with ${relation[3]!.trim()}`, subject, noEvidence: false }
+  }
   const none = FRAME_NO_EVIDENCE.exec(body)
   if (none !== null) return { ...unframe(body.slice(none[0].length)), noEvidence: true }
   // report frames may nest ("Experiments show that we find that ...")
@@ -266,7 +278,9 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
   const raised = FRAME_RAISING.exec(body)
   if (raised !== null) return { body: `${raised[1]} ${raised[2]}`, subject: raised[1]!, noEvidence: false }
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
-  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
+  // a sentence adverb before a comma ("Corroboratively, ", "Importantly, ")
+  body = body.replace(/^[A-Za-z]+ly,\s+/, "")
+  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
   body = body.replace(opener, "")
   return { body, subject: null, noEvidence: false }
 }
@@ -286,7 +300,44 @@ const PREDICATE = new RegExp(
   "i"
 )
 const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
+/**
+ * Verbs findings are stated with beyond {@link PREDICATE}'s stems, in their verb forms only and lower case ("Dscam1
+ * acts as", "iHepSCs possess", "patients receive", "JMJD6 slows"): a stem would also take the nouns ("AIDS", "actor").
+ */
+const MORE_VERBS =
+  /^(?:acts?|acted|aids?|aided|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
+/**
+ * A word with a predicate's stem that is a noun ("T helper 2 cells", "tumour suppressor miRNA", "a sustained
+ * improvement in", "the association of"): an agent, action or quality suffix; not the verbs that end so ("lower",
+ * "trigger", "alter", "confer", "enhance", "influence").
+ */
+const NOMINAL = /(?:ers?|ors?|ments?|tions?|sions?|ances?|ences?|ants?|ity|ities|ness|als)$/i
+const NOMINAL_VERB = /^(?:lowers?|triggers?|alters?|confers?|renders?|delivers?|offers?|enhances?|influences?|advances?|balances?|experiences?)$/i
+/** A preposition: the word right after one is no predicate ("children in developed countries", "patients with increased risk"). */
+const PREPOSITION = /^(?:in|of|with|for|on|by|from|to|at|among|into|onto|between|within|without|via|under|over|after|before|during|upon|than|versus|vs)$/i
+/** Is the token at `i` the subject's predicate (the first verb of the clause after a subject of words before it)? */
+const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: string) => string): boolean => {
+  const w = clean(tokens[i]!)
+  // (a word before a comma ends a phrase: "... the original implementation of, performs")
+  const prev = /[,;:]$/.test(tokens[i - 1]!) ? "" : clean(tokens[i - 1]!)
+  if (AUXILIARY.test(w)) return true
+  if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
+  if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
+  if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
+  // "8 control monkeys": after a count, "control" names a group
+  if (/^control$/i.test(w) && /^\d[\d.,]*$/.test(prev)) return false
+  // a noun head before the verb ("weight gain is", "protein binding was"): the next word is an auxiliary
+  const next = tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!)
+  if (/^(?:is|are|was|were|has|have|had|can|could|may|might|will|would|should|must)$/i.test(next)) return false
+  // a participle after adverbs only ("Significantly increased odds of ... were observed"): a modifier
+  if (tokens.slice(0, i).every((t) => /^\w+ly$/i.test(clean(t)))) return false
+  return true
+}
 const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+
+/** A leading count or share ("More than 80% of the", "76-85% of", "All 8"), before the words of what is counted. */
+const LEADING_QUANTITY =
+  /^(?:(?:more|less|fewer) than\s+|(?:about|approximately|nearly|almost|over|only|all|a total of)\s+)?\d[\d.,]*(?:\s*(?:-|–|to)\s*\d[\d.,]*)?\s*(?:%|percent)?\s+(?:of\s+(?:the\s+|all\s+|these\s+|those\s+)?)?(?=\p{L})/iu
 
 /** A self-referential subject: the paper's own contribution. */
 const SELF = /^(?:we|us|ours|our\b.*|(?:all|each|both|most|some|many|several|two|three|none) of (?:our|the proposed)\b.*|the proposed\b.*|the present (?:model|method|approach|system|work)\b.*|this (?:model|method|approach|architecture|network|framework|system|work|paper|technique|scheme|module)\b.*|(?:the|our) (?:new|novel|resulting|improved|presented|introduced) \w+.*|the (?:model|method|approach|architecture|network|framework|system)s?)$/i
@@ -471,9 +522,9 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
   const we = /^(we|our (?:model|method|approach|system|network|architecture|framework|results?))\s+(?:(?:also|further|then|now|finally|first|here|still|only|even|\w+ly)\s+)*(.*)$/i.exec(body)
   if (we !== null && /^we$/i.test(we[1]!)) return { subject: "we", rest: we[2]! }
   const tokens = body.split(/\s+/)
+  const clean = (t: string) => t.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
   for (let i = 1; i < tokens.length && i <= 25; i++) {
-    const w = tokens[i]!.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
-    if (PREDICATE.test(w) && (AUXILIARY.test(w) || !DETERMINER.test(tokens[i - 1]!))) {
+    if (isPredicateAt(tokens, i, clean)) {
       // "X, which ..., improves": a relative clause before the verb belongs to the subject's words, keep the head
       const subject = tokens.slice(0, i).join(" ").replace(/,\s*(?:which|that|who)\b.*$/i, "").replace(/[,;:]+$/, "")
         // a subject with "we" inside is a clause, not a noun phrase ("... and we found that we")
@@ -563,11 +614,21 @@ const contributionNamed = (name: string, contributions: ReadonlyArray<Contributi
   )
 }
 
+/** A predicate stating a purpose ("acts ... to stimulate", "is required to maintain"): the verb after "to" and its object. */
+const PURPOSE =
+  /^(?:(?:acts?|acted|serves?|served|functions?|functioned|works?|worked)\b(?:(?!\bto\b)[^,;:.]){0,80}?\s|(?:is|are|was|were)\s+(?:able|required|necessary|sufficient|needed|essential)\s+)to\s+([a-z]+\s+\S.*)$/i
+
 /** The NP right after the predicate (the outcome of a non-metric finding): up to a preposition or a clause boundary. */
-const objectOf = (rest: string): string | null => {
+const objectOf = (predicate: string): string | null => {
+  // a bracketed aside is no part of the outcome ("significantly reduced (P < 0.05) frequency and duration of headache")
+  const bare = predicate.replace(/\s*\((?:[^()]|\([^()]*\))*\)/g, "").replace(/\s*\[[^\]]*\]/g, "")
+  // "acts independently of MCK1 to stimulate IME1 expression", "is required to maintain X": the outcome is what the
+  // purpose verb acts on
+  const purpose = PURPOSE.exec(bare)
+  const rest = purpose === null ? bare : purpose[1]!
   const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
   if (effectOn !== null && effectOn[1]!.split(/\s+/).length <= 8) return effectOn[1]!.trim()
-  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|significantly|strongly|markedly|consistently|substantially|greatly|directly|only|still|both)\s+)*([a-z-]+)\s+(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
+  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
   if (m === null) return null
   const tail = m[2]!
   const cut = tail.split(/\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|over|across|on|in|at|for|with|without|during|after|before|under|but|and thus|thereby|as)\b)\s*/i)[0]!
@@ -613,7 +674,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const framed = unframe(text)
   const body = framed.body.length > 0 ? framed.body : text
   const span = subjectSpan(body)
-  let subjectPhrase = framed.subject ?? span.subject
+  // a count or share of what was studied ("53.0% of the combination therapy group", "All 8 control monkeys"): the
+  // subject is what is counted
+  let subjectPhrase = (framed.subject ?? span.subject).replace(LEADING_QUANTITY, "")
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
 
   let subject: string | null = null

@@ -128,11 +128,14 @@ export const baseSubject: (subject: string) => { readonly base: string; readonly
   return { base: s, inverted: false }
 }, 50_000)
 
+/** The placeholders a PDF or LaTeX conversion leaves ("Fig. REF", "[formula]", "{{cite:...}}"): no name. */
+const PLACEHOLDER_NAME = /^(?:REFS?|CITE|CITATION|FORMULA|FIG|EQ|TAB|SEC)$/i
+
 /** Name tokens of a subject: acronyms, words with digits or inner capitals ("Th1", "CD28", "GATA3", "ResNet-50", "ART"). */
 // (remembered by text, as the other per-claim parts of a comparison: a claim meets ~20 others in a run)
 const names: (subject: string) => ReadonlySet<string> = memoByText((subject: string): ReadonlySet<string> =>
   new Set((subject.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [])
-    .filter((w) => /^\p{L}/u.test(w) && (/\p{N}/u.test(w) || /\p{Lu}.*\p{Lu}/u.test(w) || /^\p{Ll}+\p{Lu}/u.test(w)))
+    .filter((w) => /^\p{L}/u.test(w) && !PLACEHOLDER_NAME.test(w) && (/\p{N}/u.test(w) || /\p{Lu}.*\p{Lu}/u.test(w) || /^\p{Ll}+\p{Lu}/u.test(w)))
     .map((w) => normaliseName(w).replace(/-/g, ""))), 50_000)
 
 /** Capitalised words inside a subject (not its first word), and acronyms: the words of a name. */
@@ -624,6 +627,22 @@ const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
 }
 
 /**
+ * Acronyms of a kind of thing, not of one thing ("RNN", "CNN", "LSTM", "CRF", "GPU"; "DNA", "mRNA", "SNP"): two
+ * subjects that both use one name another thing ("the RNN parameter iteration count" / "the RNN Encoder-Decoder").
+ */
+const CLASS_ACRONYM = /^(?:rnns?|cnns?|lstms?|grus?|dnns?|mlps?|gpus?|cpus?|tpus?|sgd|hmms?|svms?|nmt|smt|mt|nlp|ai|ml|dna|rna|mrnas?|mirnas?|sirnas?|snps?|pcr)$/
+
+/**
+ * A name both findings' own subjects carry ("ResNet-101", "AMPK", "GATA3" / "GATA-3"), as the first subject spells
+ * it; null if none. An acronym of a kind of thing ("RNN", "DNA") is no such name.
+ */
+export const nameInBothSubjects = (a: Finding, b: Finding): string | null => {
+  const na = spelledNames(a.subject), nb = spelledNames(b.subject)
+  const name = Array.from(na.keys()).find((n) => nb.has(n) && !CLASS_ACRONYM.test(n))
+  return name === undefined ? null : na.get(name)!
+}
+
+/**
  * The one side two findings share when {@link sharedIdentity} finds exactly one, held to a stricter test, since
  * nothing else ties the two: a **subject** only when both findings' own subjects carry one name (an acronym, a gene,
  * a model: "ResNet-101", "AMPK"; not a common phrase such as "translations", nor a name one sentence mentions only
@@ -634,9 +653,8 @@ const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
  */
 export const relatedSide = (a: Finding, b: Finding, comparison: FindingComparison, shared: SharedIdentity): RelatedSide | null => {
   if (shared.subject !== null && shared.outcome === null) {
-    const na = spelledNames(a.subject), nb = spelledNames(b.subject)
-    const name = Array.from(na.keys()).find((n) => nb.has(n))
-    return name === undefined ? null : { side: "subject", name: na.get(name)! }
+    const name = nameInBothSubjects(a, b)
+    return name === null ? null : { side: "subject", name }
   }
   if (shared.subject === null && shared.outcome !== null && comparison.outcome === "same") {
     // a benchmark result: the same metric on the same dataset or task; otherwise at least two specific outcome

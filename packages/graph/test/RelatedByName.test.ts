@@ -1,0 +1,80 @@
+/**
+ * Related links by a name both findings' own subjects carry (issue 24, link12), through the real linker with the
+ * offline judge. Sentences of SciFact (CC BY 4.0), of the related full papers (SciREX, Apache-2.0) and of the md
+ * papers (arXiv) of the shared corpus; each join has a near miss that makes no link.
+ *
+ * - one subject, two different outcomes ("GATA3 regulates self-renewal" / "GATA-3 is required for the maintenance of
+ *   LT-HSCs"): a related link by the subject's name (before: no link, the outcomes differ);
+ * - a subject and an outcome both named, in sentences with few words in common (DGKK and hypospadias): a related link
+ *   by the name, never a same-finding candidate (before: no link);
+ * - near misses: an acronym of a kind of thing ("RNN"), a conversion placeholder ("Fig. REF").
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as ClaimIdentity from "../src/ClaimIdentity.js"
+import * as ClaimLinker from "../src/ClaimLinker.js"
+import { DuckDb } from "../src/DuckDb.js"
+import { findingOf } from "@kg/extraction/Findings"
+import { testLayer, write } from "./fixtures/claimPapers.js"
+
+/** Link papers of one claim each; every edge (kind, signals). */
+const linkPapers = (texts: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    yield* write(texts.map((text, i) => ({ id: `p${i}`, claims: [{ text }] })))
+    yield* ClaimLinker.linkAll()
+    const db = yield* DuckDb
+    const edges = yield* db.query<{ kind: string; signals: string }>(
+      "SELECT kind, signals::VARCHAR AS signals FROM claim_edges ORDER BY src_claim_id, dst_claim_id"
+    )
+    return edges.map((e) => ({ kind: e.kind, signals: JSON.parse(e.signals) as Record<string, unknown> }))
+  })
+
+const gata3 = "GATA3 regulates self-renewal capacity in bone marrow hematopoietic stem cells."
+const gata3Maintenance = "Therefore, GATA-3 is required for the maintenance of a normal number of LT-HSCs and for their entry into the cell cycle."
+const dgkk = "A single nucleotide variant the gene DGKK is strongly associated with increased risk of hypospadias."
+const dgkkGenotyping =
+  "Individual genotyping of two SNPs (rs1934179 and rs7063116) in DGKK, encoding diacylglycerol kinase κ, produced compelling evidence for association with hypospadias in the discovery sample (allele-specific odds ratio (OR) = 2.5, P = 2.5 × 10−11 and OR = 2.3, P = 2.9 × 10−9, respectively) and in the Dutch (OR = 3.9, P = 2.4 × 10−5 and OR = 3.8, P = 3.4 × 10−5) and Swedish (OR = 2.5, P = 2.6 × 10−8 and OR = 2.2, P = 2.7 × 10−6) replication samples."
+
+describe("related links by a name both subjects carry", () => {
+  it.effect("one subject (GATA3 / GATA-3), two different outcomes: a related link by the subject, not the same finding", () =>
+    Effect.gen(function*() {
+      // the outcomes differ: never a same-finding link
+      const comparison = ClaimIdentity.compareFindings(findingOf(gata3), findingOf(gata3Maintenance), { a: gata3, b: gata3Maintenance })
+      expect(comparison.outcome).toBe("different")
+      const edges = yield* linkPapers([gata3, gata3Maintenance])
+      expect(edges).toHaveLength(1)
+      expect(edges[0]!.kind).toBe("weak_link")
+      expect(ClaimIdentity.relatedOfSignals(edges[0]!.signals)).toEqual({ side: "subject", name: expect.stringMatching(/^GATA-?3$/) })
+      expect(edges[0]!.signals["proposed"]).toBeUndefined()
+      expect(edges[0]!.signals["candidate"]).toBeUndefined()
+      // the stored comparison is the real one: the outcomes differ
+      expect(edges[0]!.signals["findingOutcome"]).toBe(0)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("a subject and an outcome named by both (DGKK, hypospadias) in sentences sharing few words: related by the name, no candidate", () =>
+    Effect.gen(function*() {
+      const edges = yield* linkPapers([dgkk, dgkkGenotyping])
+      expect(edges).toHaveLength(1)
+      expect(edges[0]!.kind).toBe("weak_link")
+      expect(ClaimIdentity.relatedOfSignals(edges[0]!.signals)).toEqual({ side: "subject", name: "DGKK" })
+      expect(edges[0]!.signals["sharedOutcome"]).toBe("hypospadia")
+      expect(edges[0]!.signals["proposed"]).toBeUndefined()
+      expect(edges[0]!.signals["candidate"]).toBeUndefined()
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("near miss: an acronym of a kind of thing (RNN) in both subjects is no shared subject: no link", () =>
+    Effect.gen(function*() {
+      const a = "Regarding the RNN parameter iteration count T, incrementing it to T = 10 during the test time, from T = 5 during the train time, produced an accuracy improvement of 0.2 percentage points."
+      const b = "In most cases, the choices of the target phrases by the RNN Encoder – Decoder are closer to actual or literal translations."
+      expect(ClaimIdentity.nameInBothSubjects(findingOf(a), findingOf(b))).toBeNull()
+      expect(yield* linkPapers([a, b])).toEqual([])
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("near miss: a conversion placeholder (\"Fig. REF\") is no name: no link", () =>
+    Effect.gen(function*() {
+      const a = "Similarly, observe the precise map generated by S-Graphs+ in Fig. REF for experiment C2F0 when comparing with S-Graphs, mainly due to the improved wall plane segmentation and improved rooms-wall planes constraints."
+      const b = "Fig. REF (a) implies that alternatively playing the two arms can be capable of generating more profits for the casino."
+      expect(ClaimIdentity.nameInBothSubjects(findingOf(a), findingOf(b))).toBeNull()
+      expect(yield* linkPapers([a, b])).toEqual([])
+    }).pipe(Effect.provide(testLayer)))
+})
