@@ -7,7 +7,9 @@
  *   LT-HSCs"): a related link by the subject's name (before: no link, the outcomes differ);
  * - a subject and an outcome both named, in sentences with few words in common (DGKK and hypospadias): a related link
  *   by the name, never a same-finding candidate (before: no link);
- * - near misses: an acronym of a kind of thing ("RNN"), a conversion placeholder ("Fig. REF").
+ * - near misses: an acronym of a kind of thing ("RNN"), a conversion placeholder ("Fig. REF"), a name in the subject's
+ *   setting ("in the UK", "in HeLa cells") or deriving another thing ("iPSC-derived"; lead, after link12's held-out
+ *   reading).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -69,6 +71,19 @@ describe("related links by a name both subjects carry", () => {
       expect(ClaimIdentity.nameInBothSubjects(findingOf(a), findingOf(b))).toBeNull()
       expect(yield* linkPapers([a, b])).toEqual([])
     }).pipe(Effect.provide(testLayer)))
+
+  it("near misses: a name in the subject's setting (a place, cells, a population) or deriving another thing is not the subject; after a change or a variant it is", () => {
+    const name = (a: string, b: string) => ClaimIdentity.nameInBothSubjects(findingOf(a), findingOf(b))
+    // where the subject holds, not what it is
+    expect(name("Bariatric surgery in the UK reduces mortality in obese adults.", "PrP positivity in the UK is higher than previously estimated."))
+      .toBeNull()
+    expect(name("Knockdown of A20 in HeLa cells reduces NF-kB activity.", "HeLa cells express high levels of telomerase.")).toBeNull()
+    // a thing made from the name
+    expect(name("iPSC-derived cardiomyocytes show immature calcium handling.", "iPSC-derived neurons show reduced tau phosphorylation.")).toBeNull()
+    // "mutations in X", "SNPs (...) in X": X is the subject
+    expect(name("Mutations in BRCA1 increase the risk of breast cancer.", "BRCA1 loss impairs homologous recombination repair.")).toBe("BRCA1")
+    expect(name(dgkkGenotyping, dgkk)).toBe("DGKK")
+  })
 
   it.effect("near miss: a conversion placeholder (\"Fig. REF\") is no name: no link", () =>
     Effect.gen(function*() {

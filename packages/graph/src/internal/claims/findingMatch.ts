@@ -619,11 +619,37 @@ export interface RelatedSide {
   readonly name: string
 }
 
+/**
+ * Where a subject's setting starts: a place or population after the thing itself ("bariatric surgery in the UK",
+ * "depletion of p18 in p16-deficient astrocytes"): a name there is where the subject holds, not it. After a change,
+ * a variant or a measure, "in" names the thing itself ("a change in HbA1c", "SNPs in DGKK", "mutations in BRCA1").
+ */
+const SETTING = /\s(?:in|among|across|within|at)\s/gi
+const THING_BEFORE_IN =
+  /\b(?:changes?|increases?|decreases?|reductions?|rises?|falls?|declines?|improvements?|mutations?|variants?|variations?|snps?|polymorphisms?|differences?|alterations?|deficits?|defects?|expression|levels?|deletions?|loss|gain)$/i
+
+/** The part of a subject before its setting (the whole subject when it names none). */
+const beforeSetting = (subject: string): string => {
+  for (const m of subject.matchAll(SETTING)) {
+    // (a bracketed aside before "in" is read past: "two SNPs (rs1934179 and rs7063116) in DGKK")
+    if (!THING_BEFORE_IN.test(subject.slice(0, m.index).replace(/\s*\([^()]*\)$/, ""))) return subject.slice(0, m.index)
+  }
+  return subject
+}
+
+/**
+ * A name as a modifier of what it made or bears ("iPSC-derived cardiomyocytes", "ResNet-based detectors",
+ * "TNF-mediated signalling"): the subject is the derived thing, not the name.
+ */
+const DERIVED_FORM = /-(?:derived|based|like|mediated|induced|treated|dependent|driven|type)$/i
+
 /** The names in a subject (an acronym, a gene, a model: "ResNet-101", "AMPK"), normalised, with their spelling. */
 const spelledNames = (subject: string | null): ReadonlyMap<string, string> => {
   if (subject === null) return new Map()
-  const words = baseSubject(subject).base.normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
-  return new Map(words.filter((w) => names(w).size > 0).map((w) => [normaliseName(w).replace(/-/g, ""), w] as const))
+  const words = beforeSetting(baseSubject(subject).base).normalize("NFKC").match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  return new Map(
+    words.filter((w) => !DERIVED_FORM.test(w) && names(w).size > 0).map((w) => [normaliseName(w).replace(/-/g, ""), w] as const)
+  )
 }
 
 /**
