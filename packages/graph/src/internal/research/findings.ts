@@ -760,7 +760,7 @@ export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean
   const context = names.filter((n) => n.role === "context")
   if (context.length === 0) return false
   const piece = (x: string, n: Name) => n.pieces.some((y) => nameMatch({ text: y, pieces: [y] }, [x]) > 0)
-  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
+  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu)) {
     const w = m[1]!
     const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
     if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue
