@@ -354,6 +354,15 @@ describe("a lookup's lead, in the asked setting", () => {
       expect(sped[0]!.quote).toBe(imdb)
       expect(otherSetting(sa.names, imdb)).toBe(true)
       expect(shape(nlp, () => 1, sa, sped, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^3\.2x /)
+      // nor does a sentence need every setting name the question gives ("for Convolutional Neural Networks" is part
+      // of a method's name here)
+      const t = "What percentage correct does Spectral Representations for Convolutional Neural Networks achieve on CIFAR-100?"
+      const ta = analyse(t)
+      const both = "These settings allow us to attain classification rates of 8.6% on CIFAR-10 and 31.6% on CIFAR-100."
+      const cells = "Method CIFAR-10 CIFAR-100 Stochastic pooling 15.13% 41.51% Maxout 11.68% 38.57% Network-in-network 10.41% 35.68%"
+      const rated = scoreCandidates(nlp, () => 1, t, ta, [candidate("erase", both, 1), candidate("erase", cells, 0.9)], titles)
+      expect(rated[0]!.quote).toBe(both)
+      expect(shape(nlp, () => 1, ta, rated, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^31\.6% /)
     }).pipe(Effect.provide(NlpService.layer)))
 })
 
