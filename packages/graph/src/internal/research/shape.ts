@@ -377,10 +377,10 @@ export const BASELINE_SUBJECT = /^(?:\W*(?:in comparison|by contrast|for compari
 /**
  * The finding whose value leads a lookup, among those with a value (best first): the best, unless its value is a
  * bound ("the final mIoUs are lower than 60%", "less than 10% error"), a baseline's ({@link BASELINE_SUBJECT},
- * unless the sentence names the asked item itself) or another setting's (the sentence names a setting that is none
- * of the question's, {@link otherSetting}, and none of the question's) and a finding of the same paper that states a level reached
- * scores at least `LEAD_FLOOR` of the best; a bound of a count ("over 3,700,000 articles") is as good as a level,
- * and so is any value of a question about a change.
+ * unless the sentence names the asked item itself) or another setting's (the sentence names a setting that is not
+ * the question's, {@link otherSetting}, and names none of the question's settings) and a finding of the same paper
+ * that states a level reached scores at least `LEAD_FLOOR` of the best; a bound of a count ("over 3,700,000
+ * articles") is as good as a level, and so is any value of a question about a change.
  */
 const levelFirst = (
   withValue: ReadonlyArray<Scored>,
