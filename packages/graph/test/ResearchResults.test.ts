@@ -10,7 +10,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as NlpService from "@kg/core/NlpService"
-import { type Candidate, fieldsOf, isDelta, otherSetting, scoreCandidates } from "../src/internal/research/findings.js"
+import { type Candidate, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
 import { analyse, metricOf, nameVariants, titleAcronyms, titleNames } from "../src/internal/research/question.js"
 import { ASK_LIMITS, RESEARCH_LIMITS, shape } from "../src/internal/research/shape.js"
 
@@ -146,6 +146,43 @@ describe("a difference", () => {
   })
 })
 
+describe("a level, a difference and a bound", () => {
+  it("tells the level reached from a difference from another level and from a bound", () => {
+    const relation = (s: string, phrase: string) => valueRelation(s, { phrase })
+    expect(relation("Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.", "28.4 BLEU")).toBe("level")
+    expect(relation("improving over the existing best results by over 2 BLEU", "2 BLEU")).toBe("difference")
+    // the second of a list of differences
+    const both = "Again, both checkpoints outperform the baseline significantly, by 5.1% and 5.0% mAP."
+    expect(relation(both, "5.1%")).toBe("difference")
+    expect(relation(both, "5.0% mAP")).toBe("difference")
+    expect(relation("it improves the accuracy by 0.49%, 0.3% and 0.2% respectively", "0.2%")).toBe("difference")
+    expect(relation("a news dataset of over 3,700,000 articles", "3,700,000 articles")).toBe("bound")
+    expect(relation("The speed is much accelerated; but accuracy drops, where the final mIoUs are lower than 60%.", "60%")).toBe("bound")
+    expect(relation("obtaining less than 10% classification error", "10%")).toBe("bound")
+    expect(relation("with at least 90% accuracy", "90%")).toBe("bound")
+    // a level after a word that is no comparison
+    expect(relation("Random erasing improves WRN-28-10 from 4.01% to 3.65% in top-1 error.", "3.65%")).toBe("level")
+    // "up to" gives the best level reached; a gain written as a ratio is a speed-up's level, not a difference
+    expect(relation("the model reaches up to 93% accuracy on the test set", "93%")).toBe("level")
+    expect(isRatio({ phrase: "16x speed" })).toBe(true)
+    expect(isRatio({ phrase: "2-5 times" })).toBe(true)
+    expect(isRatio({ phrase: "0.5 BLEU" })).toBe(false)
+    // the value found carries what it is
+    const q = analyse("What mAP does the checkpoint reach on COCO?")
+    expect(valueIn(both, q)?.relation).toBe("difference")
+    expect(valueIn("The checkpoint reaches 37.4% mAP on COCO, a gain of 3.4%.", q)).toMatchObject({ phrase: "37.4% mAP", relation: "level" })
+  })
+})
+
+describe("the asked metric in a sentence", () => {
+  it("a lower-case \"map\" is a map, not mAP", () => {
+    const q = analyse("What mAP does the detector reach on COCO?")
+    expect(valueIn("Each branch outputs a score map subsampled by a factor of 8 compared to the input image.", q)).toBeNull()
+    expect(valueIn("The detector reaches 37.4 mAP on COCO.", q)?.phrase).toBe("37.4 mAP")
+    expect(valueIn("The detector reaches a MAP of 37.4 on COCO.", q)?.phrase).toBe("37.4")
+  })
+})
+
 describe("a lookup's lead", () => {
   const papers = new Map([
     ["crf", { title: CRF_TITLE, year: 2015 }],
@@ -185,5 +222,179 @@ describe("a lookup's lead", () => {
       const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("transformer", abstract, 1), candidate("transformer", results, 1)], titles)
       const shaped = shape(nlp, () => 1, a, scored, papers, RESEARCH_LIMITS, new Map())
       expect(shaped.shape.lead).toMatch(/^28\.4 BLEU \(Attention Is All You Need\)/)
+    }).pipe(Effect.provide(NlpService.layer)))
+  it.effect("is a level reached, not a difference from another level, for a question about a level", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What BLEU does the LSTM reach on WMT'14 English-French?"
+      const a = analyse(q)
+      // another paper's difference, found first, and the asked model's level
+      const difference = "On the WMT'14 English-French task, our convolutional model outperforms the LSTM by 1.9 BLEU."
+      const level = "On WMT'14 English-French, the LSTM obtains a BLEU score of 34.8 on the entire test set."
+      const titles = new Map([["conv", "Convolutional Sequence to Sequence Learning"], ["lstm", "Sequence to Sequence Learning"]])
+      const info = new Map([["conv", { title: titles.get("conv")!, year: 2017 }], ["lstm", { title: titles.get("lstm")!, year: 2014 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("conv", difference, 1), candidate("lstm", level, 0.3)], titles)
+      expect(scored[0]!.quote).toBe(difference)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
+        expect(shaped.shape.lead).toMatch(/^34\.8 \(Sequence to Sequence Learning\)/)
+        expect(shaped.chosen[0]!.quote).toBe(level)
+      }
+      expect(scored[0]!.value).toMatchObject({ phrase: "1.9 BLEU", relation: "difference" })
+      // a gain written as a ratio is the level of a speed-up, and leads a question about speed
+      const s = "What do the recurrent network experiments show about speed?"
+      const sa = analyse(s)
+      const gain = "For specific batch sizes and sequence lengths, a 16x speed gain is possible with the recurrent network."
+      const sped = scoreCandidates(nlp, () => 1, s, sa, [candidate("lstm", gain, 1)], titles)
+      expect(sped[0]!.value).toMatchObject({ phrase: "16x speed", relation: "difference" })
+      expect(shape(nlp, () => 1, sa, sped, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^16x speed /)
+      expect(analyse("How much BLEU does training on back-translated data add?").change).toBe(true)
+      // a question about a change is answered by the difference
+      const cq = "How much does the convolutional model improve BLEU over the LSTM on WMT'14 English-French?"
+      const c = analyse(cq)
+      expect(c.change).toBe(true)
+      const changed = scoreCandidates(nlp, () => 1, cq, c, [candidate("conv", difference, 1), candidate("lstm", level, 0.3)], titles)
+      expect(shape(nlp, () => 1, c, changed, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^1\.9 BLEU /)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("is a level reached rather than a bound, unless the bound counts", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What mean IoU does the cascade network achieve on Cityscapes?"
+      const a = analyse(q)
+      const bound = "Without the cascade network on Cityscapes, the speed is much accelerated, but the final mean IoU is lower than 60%."
+      const level = "On Cityscapes the cascade network yields a mean IoU of 69.5%."
+      const titles = new Map([["cascade", "A Cascade Network for Real-Time Segmentation"]])
+      const info = new Map([["cascade", { title: titles.get("cascade")!, year: 2018 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", bound, 1), candidate("cascade", level, 0.2)], titles)
+      expect(scored[0]!.quote).toBe(bound)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
+        expect(shaped.shape.lead).toMatch(/^69\.5% /)
+        expect(shaped.chosen[0]!.quote).toBe(level)
+      }
+      expect(scored[0]!.value?.relation).toBe("bound")
+      // another paper's level is another method's or setting's: the paper's own bound leads
+      const elsewhere = "On Cityscapes the segmentation network yields a mean IoU of 71.2%."
+      const info2 = new Map([...info, ["other", { title: "Another Segmentation Network", year: 2017 }]])
+      const titles2 = new Map([...titles, ["other", "Another Segmentation Network"]])
+      const mixed = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", bound, 1), candidate("other", elsewhere, 0.2)], titles2)
+      expect(mixed.map((f) => f.quote)).toEqual([bound, elsewhere])
+      expect(mixed[1]!.score).toBeGreaterThan(0.6 * mixed[0]!.score)
+      expect(shape(nlp, () => 1, a, mixed, info2, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^60% /)
+      // with no level, the bound is what the papers say, and leads
+      const alone = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", bound, 1)], titles)
+      expect(shape(nlp, () => 1, a, alone, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^60% /)
+      // a count's bound is its size: it leads over a level of another count
+      const n = "How many news articles does the corpus contain?"
+      const counted = analyse(n)
+      const size = "We build a news corpus of over 3,700,000 articles."
+      const other = "We keep 5 news articles per company."
+      const sized = scoreCandidates(nlp, () => 1, n, counted, [candidate("cascade", size, 1), candidate("cascade", other, 0.5)], titles)
+      expect(sized.map((f) => [f.quote, f.value?.relation])).toEqual([[size, "bound"], [other, "level"]])
+      expect(sized[1]!.score).toBeGreaterThan(0.6 * sized[0]!.score)
+      expect(shape(nlp, () => 1, counted, sized, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^3,700,000 articles /)
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's lead, of the asked method", () => {
+  it.effect("is not its baseline's value", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "How well does the cascade network do on Cityscapes semantic segmentation?"
+      const a = analyse(q)
+      const baseline = "Our baseline is the half-compressed pyramid network on Cityscapes, where 170ms inference time is yielded with mIoU reducing to 67.9%."
+      const own = "Our cascade network yields mIoU 69.5% on Cityscapes."
+      const titles = new Map([["cascade", "A Cascade Network for Real-Time Segmentation"]])
+      const info = new Map([["cascade", { title: titles.get("cascade")!, year: 2018 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", baseline, 1), candidate("cascade", own, 0.3)], titles)
+      expect(scored[0]!.quote).toBe(baseline)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
+        expect(shaped.shape.lead).toMatch(/^69\.5% /)
+        expect(shaped.chosen[0]!.quote).toBe(own)
+      }
+      // a baseline that the sentence names as the asked method is that method
+      const r = "What error rate does ResNet-110 reach on CIFAR-10?"
+      const named = "The ResNet-110 baseline has an error rate of 6.43% on CIFAR-10."
+      const other = "Our ResNet-110 variant on CIFAR-10 reaches an error rate of 5.9%."
+      const b = analyse(r)
+      const both = scoreCandidates(nlp, () => 1, r, b, [candidate("cascade", named, 1), candidate("cascade", other, 0.2)], titles)
+      expect(both[0]!.quote).toBe(named)
+      expect(shape(nlp, () => 1, b, both, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^6\.43% /)
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's lead, in the asked setting", () => {
+  it.effect("is not another setting's value when the paper states a level without one", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What error rate does the erasing method reach with WRN-28-10 on CIFAR-10?"
+      const a = analyse(q)
+      const gray = "Our method also works well for gray-scale images: the erasing method improves WRN-28-10 from 4.01% to 3.65% in top-1 error on Fashion-MNIST."
+      const hundred = "For CIFAR-100, our erasing method obtains 17.73% error rate which gains 0.76% than the WRN-28-10 baseline."
+      const own = "In particular, our erasing method obtains 3.08% error rate using WRN-28-10, which improves the accuracy by 0.72%."
+      const titles = new Map([["erase", "Erasing Data Augmentation"]])
+      const info = new Map([["erase", { title: titles.get("erase")!, year: 2017 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("erase", gray, 1), candidate("erase", hundred, 0.9), candidate("erase", own, 0.5)], titles)
+      expect(scored[0]!.quote).not.toBe(own)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
+        expect(shaped.shape.lead).toMatch(/^3\.08% error rate /)
+        expect(shaped.chosen[0]!.quote).toBe(own)
+      }
+      // a setting is named after a preposition written in capitals too ("For CIFAR-100")
+      expect(otherSetting(a.names, hundred)).toBe(true)
+      // a sentence that names the question's setting is in it, whatever else it names after "in"
+      const s = "What speedup does the recurrent network give on IMDb?"
+      const sa = analyse(s)
+      const imdb = "We observed a speedup of 3.2x on IMDb train time per epoch compared to the optimized LSTM implementation provided in NVIDIA's cuDNN library."
+      const other = "For specific batch sizes and sequence lengths, a 16x speed gain is possible."
+      const sped = scoreCandidates(nlp, () => 1, s, sa, [candidate("erase", imdb, 1), candidate("erase", other, 0.9)], titles)
+      expect(sped[0]!.quote).toBe(imdb)
+      expect(otherSetting(sa.names, imdb)).toBe(true)
+      expect(shape(nlp, () => 1, sa, sped, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^3\.2x /)
+      // nor does a sentence need every setting name the question gives ("for Convolutional Neural Networks" is part
+      // of a method's name here)
+      const t = "What percentage correct does Spectral Representations for Convolutional Neural Networks achieve on CIFAR-100?"
+      const ta = analyse(t)
+      const both = "These settings allow us to attain classification rates of 8.6% on CIFAR-10 and 31.6% on CIFAR-100."
+      const cells = "Method CIFAR-10 CIFAR-100 Stochastic pooling 15.13% 41.51% Maxout 11.68% 38.57% Network-in-network 10.41% 35.68%"
+      const rated = scoreCandidates(nlp, () => 1, t, ta, [candidate("erase", both, 1), candidate("erase", cells, 0.9)], titles)
+      expect(rated[0]!.quote).toBe(both)
+      expect(shape(nlp, () => 1, ta, rated, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^31\.6% /)
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a list's items", () => {
+  it.effect("are findings: a sentence of set-up that names the dataset is no item", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "Which methods reduce the error rate on ImageNet?"
+      const a = analyse(q)
+      expect(a.type).toBe("list")
+      const setup = "Therefore, for ImageNet, we use a momentum optimizer with the momentum of 0.9, and set the initial learning rate to 0.1 and batch size to 32."
+      const finding = "Our deeper network reduces the top-5 error rate on ImageNet to 4.49%."
+      const claim = "Dropout reduces the error rate on ImageNet from 48.6% to 42.4%."
+      const titles = new Map([["setup", "Revisiting Data in Deep Learning"], ["deep", "Deep Networks"], ["dropout", "Dropout"]])
+      const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+      const stored: Candidate = { ...candidate("dropout", claim, 0.8), claimId: "c1" }
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("setup", setup, 1), candidate("deep", finding, 0.9), stored], titles)
+      // the set-up sentence is among the best scored, and has no finding cue
+      const setupScored = scored.find((f) => f.paperId === "setup")!
+      expect(setupScored.score).toBeGreaterThan(0.35 * scored[0]!.score)
+      expect(setupScored.finding).toBeLessThan(0.5)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const groups = shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.groups ?? []
+        expect(groups.map((g) => g.paper_id).sort()).toEqual(["deep", "dropout"])
+      }
+      expect(a.effect).toBe(true)
+      // a set-up sentence does answer a question about what was evaluated on the dataset
+      const e = "Which methods were evaluated on ImageNet?"
+      const evaluated = analyse(e)
+      expect([evaluated.type, evaluated.effect]).toEqual(["list", false])
+      const all = scoreCandidates(nlp, () => 1, e, evaluated, [candidate("setup", setup, 1), candidate("deep", finding, 0.9), stored], titles)
+      const groups = shape(nlp, () => 1, evaluated, all, info, RESEARCH_LIMITS, new Map()).shape.groups ?? []
+      expect(groups.map((g) => g.paper_id).sort()).toEqual(["deep", "dropout", "setup"])
     }).pipe(Effect.provide(NlpService.layer)))
 })

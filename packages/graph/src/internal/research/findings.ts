@@ -91,6 +91,8 @@ export interface FoundValue {
   readonly headCoverage: number
   /** The value of the claim's stored finding (its metric the question's), not read from the text. */
   readonly stored?: boolean
+  /** What the number is: the level reached, a difference from another level, or a bound ({@link valueRelation}). */
+  readonly relation: ValueRelation
 }
 
 export interface Scored extends Candidate {
@@ -345,7 +347,14 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
 /** The rest of a range after its first number: a dash and a number ("2-5 times", "3.4–5.7 BLEU", "5–10%"). */
 const RANGE_END = /^[-–](?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:%|x\b|×|M\b|K\b|B\b|k\b))?(?![\d\p{L}.-])/u
 
-const wordsWithOffsets = (s: string) => Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: m[0].toLowerCase(), start: m.index }))
+/**
+ * The words of a sentence in lower case, with their offsets. A metric written as a capitalised abbreviation that is
+ * also a common word keeps it apart: "map" in lower case is a map ("the output map"), not mAP.
+ */
+const wordsWithOffsets = (s: string) =>
+  Array.from(s.matchAll(/[\p{L}\d][\p{L}\d.,'%-]*/gu), (m) => ({ w: COMMON_WORD.test(m[0]) ? `~${m[0]}` : m[0].toLowerCase(), start: m.index }))
+
+const COMMON_WORD = /^maps?[.,]*$/
 
 /** Metric abbreviations written as one word, and the words they stand for ("mIoU" is mean IoU). */
 const ABBREVIATIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -428,8 +437,10 @@ export const valueIn = (
       : analysis.head.filter((h) => window.some((w) => quantityMatch(w.w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
     // the specific words count first: a unit alone ("%") is as good as a head word two words away
     const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
-    // a difference ("improves by 1.8%") answers a question about a change, a level answers the others
-    const delta = isDelta(sentence, { phrase: n.phrase }) !== (analysis.change === true) ? 1.5 : 0
+    // a difference ("improves by 1.8%") answers a question about a change, a level answers the others (a bound,
+    // "over 3,700,000 articles", counts with the differences here, as it always has: a level is preferred to it)
+    const relation = relationAt(sentence, n.start, n.phrase)
+    const delta = (relation !== "level") !== (analysis.change === true) ? 1.5 : 0
     const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta + (1 - headCoverage)
     if (best === null || key < best.key) {
       // a count's phrase runs through the last of the counted noun's words next to it ("8.1M open access papers")
@@ -438,7 +449,7 @@ export const valueIn = (
       const phrase = forward && headDistance <= 3 && last > 0
         ? throughWord(sentence, n.end, last, n.phrase)
         : withNextWords(sentence, n.end, quantity, n.phrase)
-      best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, headCoverage, key }
+      best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, headCoverage, relation, key }
     }
   }
   if (best === null) return null
@@ -446,17 +457,59 @@ export const valueIn = (
   return value
 }
 
-/** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement", "an improvement of 1.4 BLEU"), not a level. */
-export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean => {
+/** Words that qualify a number without changing what it is ("by about 2", "by more than 2 BLEU"). */
+const QUALIFIER = "(?:about |around |nearly |almost |approximately |roughly |only |up to |over |more than |less than |at least |at most )?"
+
+/** A number, with its unit, in a list of numbers ("5.1%", "0.49 points"). */
+const LISTED = "\\d[\\d.,]*\\s?(?:%|x|×|points?|pp|bleu)?"
+
+const DIFFERENCE_BEFORE = [
+  new RegExp(`\\bby\\s+${QUALIFIER}$`),
+  // the second of a list of differences ("by 5.1% and 5.0%", "by 0.49%, 0.3% and 0.2%")
+  new RegExp(`\\bby\\s+${QUALIFIER}${LISTED}(?:,\\s*${LISTED})*,?\\s+(?:and|or)\\s+${QUALIFIER}$`),
+  new RegExp(`\\b(?:improvement|gain|boost|increase|reduction|decrease|drop)s? of\\s+${QUALIFIER}$`)
+]
+const DIFFERENCE_AFTER = /^\s*(\w+\s)?(points?\s)?(absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)\b/
+
+/**
+ * A bound rather than the value itself: "over 3,700,000 articles", "lower than 60%", "at least 90%" ("up to 16
+ * times faster" is the best level reached, not a bound).
+ */
+const BOUND_BEFORE =
+  /(?:\b(?:over|above|below|under|beyond|exceed(?:s|ing)?|(?:more|less|fewer|greater|lower|higher|better|worse|smaller|larger|bigger) than|than|at least|at most)\s+|[<>≤≥]\s*)$/
+
+/**
+ * What a number of a sentence is: the **level** reached ("28.4 BLEU", "an error rate of 3.08%"), a **difference**
+ * from another level ("improves by 0.49%", "by 5.1% and 5.0%", "a 1.5 BLEU improvement", "an improvement of 1.4
+ * BLEU", "+1.8%"), or a **bound** on a level ("over 3,700,000 articles", "lower than 60%", "at least 90%").
+ */
+export type ValueRelation = "level" | "difference" | "bound"
+
+/** What the value `v` of `quote` is: a level, a difference or a bound ({@link ValueRelation}). */
+export const valueRelation = (quote: string, v: Pick<FoundValue, "phrase">): ValueRelation => {
   const at = quote.indexOf(v.phrase)
-  if (at < 0) return false
-  const before = quote.slice(Math.max(0, at - 40), at).toLowerCase()
-  const after = quote.slice(at + v.phrase.length, at + v.phrase.length + 40).toLowerCase()
-  return /\b(by|over|than)\s+(about |around |nearly |almost |approximately |up to |over |more than )?$/.test(before) ||
-    /\b(improvement|gain|boost|increase|reduction|decrease|drop)s? of\s+(about |around |nearly |almost |approximately |up to |over |more than )?$/.test(before) ||
-    /^\s*(\w+\s)?(points?\s)?(absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)\b/.test(after) ||
-    /^\+/.test(v.phrase) || /\+\s*$/.test(before)
+  return at < 0 ? "level" : relationAt(quote, at, v.phrase)
 }
+
+/** What the number written `phrase` at `at` of `quote` is. */
+const relationAt = (quote: string, at: number, phrase: string): ValueRelation => {
+  const before = quote.slice(Math.max(0, at - 60), at).toLowerCase()
+  const after = quote.slice(at + phrase.length, at + phrase.length + 40).toLowerCase()
+  if (DIFFERENCE_BEFORE.some((r) => r.test(before)) || DIFFERENCE_AFTER.test(after) || /^\+/.test(phrase) || /\+\s*$/.test(before)) {
+    return "difference"
+  }
+  return BOUND_BEFORE.test(before) ? "bound" : "level"
+}
+
+/**
+ * Whether a value is a ratio ("16x speed", "5.7 times", "2-5 times", "a 3-fold"): a gain written as a ratio ("a 16x
+ * speed gain") is the level of a speed-up, not a difference of levels.
+ */
+export const isRatio = (v: Pick<FoundValue, "phrase">): boolean =>
+  /^[\d.,]+(?:[-–][\d.,]+)?(?:\s?(?:x|×)(?![\p{L}\d])|\s+times\b|-?fold\b)/iu.test(v.phrase.trim())
+
+/** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement", "an improvement of 1.4 BLEU"), not a level. */
+export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean => valueRelation(quote, v) === "difference"
 
 /** The number's phrase through the `words`-th word after it ("9,280 expert-authored summaries"). */
 const throughWord = (sentence: string, end: number, words: number, phrase: string): string => {
@@ -547,14 +600,17 @@ export const storedValue = (
   const settings = analysis.names.filter((n) => n.role === "context")
   if (settings.some((n) => !where.some((w) => nameMatch(n, w) >= 0.8))) return null
   const at = numbersOf(c.quote, true).find((n) => Math.abs(n.number - f.value!) < 1e-9)
-  if (at === undefined || isDelta(c.quote, { phrase: at.phrase })) return null
+  if (at === undefined) return null
+  const relation = relationAt(c.quote, at.start, at.phrase)
+  if (relation !== "level") return null
   return {
     phrase: withNextWords(c.quote, at.end, analysis.quantity, at.phrase),
     number: at.number,
     distance: 0,
     headDistance: 0,
     headCoverage: 1,
-    stored: true
+    stored: true,
+    relation
   }
 }
 
@@ -704,7 +760,7 @@ export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean
   const context = names.filter((n) => n.role === "context")
   if (context.length === 0) return false
   const piece = (x: string, n: Name) => n.pieces.some((y) => nameMatch({ text: y, pieces: [y] }, [x]) > 0)
-  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/gu)) {
+  for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu)) {
     const w = m[1]!
     const nameLike = (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1)))
     if (!nameLike || /^\p{Lu}{2,}s$/u.test(w)) continue

@@ -43,6 +43,12 @@ export interface QuestionAnalysis {
   readonly change: boolean
   /** Whether the question asks for a value (a lookup of a number, a best-of, a comparison). */
   readonly wantsValue: boolean
+  /**
+   * Whether the question asks what has an effect or a result ("Which methods reduce the error rate on ImageNet?",
+   * "... improve BLEU", "... outperform ResNet", "... achieve"): findings answer it, not sentences of set-up (which
+   * do answer "Which methods were evaluated on CIFAR-10?").
+   */
+  readonly effect: boolean
   /** best-of: whether the best is the largest or the smallest value. */
   readonly direction: "max" | "min" | null
   /** yes/no: the statement whose truth is asked. */
@@ -425,14 +431,19 @@ export const analyse = (question: string): QuestionAnalysis => {
     head: Array.from(head),
     count: /^how many\b/.test(lower),
     change: /^(how much|by how much)\b/.test(lower) &&
-      /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*)\b/.test(lower),
+      /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|add|adds|added|contribut\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*)\b/.test(lower),
     metric,
     wantsValue,
+    effect: EFFECT.test(lower),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** A verb of effect or result in a question ("reduce", "improves", "outperform", "speed up", "achieve"). */
+const EFFECT =
+  /\b(?:improv|increas|reduc|decreas|lower(?:s|ed|ing)?\b|rais(?:e|es|ed|ing)\b|boost|outperform|beat|surpass|help|hurt|harm|degrad|speed(?:s)? up|accelerat|enhanc|achiev|reach|obtain|attain|exceed)/
 
 /** Whether smaller values of a metric are better. */
 export const lowerIsBetter = (metric: string): boolean => LOWER_IS_BETTER.test(metric.toLowerCase())

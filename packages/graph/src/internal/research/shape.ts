@@ -19,7 +19,7 @@
 import type { NlpService } from "@kg/core/NlpService"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { excludesSetting, isDelta, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { excludesSetting, isRatio, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
 import {
   lowerIsBetter,
   metricFamily,
@@ -288,7 +288,8 @@ const tableOf = (
     const v = metric === null || f.value?.stored === true
       ? f.value
       : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
-    if (v === null || isDelta(f.quote, v)) continue
+    // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
+    if (v === null || v.relation !== "level") continue
     // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
     // further away) is the question's
     const rowMetric0 = metricOf(f, metric)
@@ -367,6 +368,52 @@ export const focusPapers = (
   return out
 }
 
+/**
+ * A sentence that reports a baseline's result, not the method's: it opens with the baseline ("Our baseline is the
+ * half-compressed PSPNet50, ... with mIoU reducing to 67.9%", "The baseline model achieves 28.1%").
+ */
+export const BASELINE_SUBJECT = /^(?:\W*(?:in comparison|by contrast|for comparison),?\s+)?(?:our|the|a|this)\s+(?:\S+\s+)?baselines?\b/i
+
+/**
+ * The finding whose value leads a lookup, among those with a value (best first): the best, unless its value is a
+ * bound ("the final mIoUs are lower than 60%", "less than 10% error"), a baseline's ({@link BASELINE_SUBJECT},
+ * unless the sentence names the asked item itself) or another setting's (the sentence names a setting that is not
+ * the question's, {@link otherSetting}, and names none of the question's settings) and a finding of the same paper
+ * that states a level reached scores at least `LEAD_FLOOR` of the best; a bound of a count ("over 3,700,000
+ * articles") is as good as a level, and so is any value of a question about a change.
+ */
+const levelFirst = (
+  withValue: ReadonlyArray<Scored>,
+  analysis: Pick<QuestionAnalysis, "count" | "change" | "names">,
+  best: number
+): Scored | undefined => {
+  const items = analysis.names.filter((n) => n.role !== "context")
+  // a baseline the sentence names as the question's item ("the ResNet-110 baseline" for ResNet-110) is the item
+  const baseline = (f: Scored) =>
+    BASELINE_SUBJECT.test(f.quote) && !(items.length > 0 && items.every((n) => nameIn(n, pieces(f.quote))))
+  // a value in another setting ("from 4.01% to 3.65% in top-1 error on Fashion-MNIST" for a CIFAR-10 question): the
+  // sentence names another setting and none of the question's ("a speedup of 3.2x on IMDb ... in NVIDIA's cuDNN
+  // library" is on IMDb; "8.6% on CIFAR-10 and 31.6% on CIFAR-100" is on either, and the question's "for
+  // Convolutional Neural Networks", part of a method's name, need not be in it)
+  const settings = analysis.names.filter((n) => n.role === "context")
+  const elsewhere = (f: Scored) =>
+    settings.length > 0 && !settings.some((n) => nameIn(n, pieces(f.quote))) && otherSetting(analysis.names, f.quote)
+  const plain = (f: Scored) =>
+    (f.value?.relation === "level" || (f.value?.relation === "difference" && isRatio(f.value)) || analysis.count || analysis.change) &&
+    !baseline(f) && !elsewhere(f)
+  const first = withValue[0]
+  if (first === undefined || plain(first)) return first
+  // the paper's own level: another paper's level answers for another method or setting
+  const level = withValue.find((f) => f.paperId === first.paperId && plain(f))
+  return level !== undefined && level.score >= LEAD_FLOOR * best ? level : first
+}
+
+/** The finding weight a list's item needs (a claim's is 0.75 or 1, a sentence's 0.5 or 0.7 with finding cues, 0.2 without). */
+const LIST_FINDING = 0.5
+
+/** A lookup's value leads only from a finding that scores at least this share of the best finding's score. */
+const LEAD_FLOOR = 0.6
+
 /** Findings picked by MMR (lambda 0.7, word overlap) among the best, best first. */
 const pickDiverse = (scored: ReadonlyArray<Scored>, k: number): ReadonlyArray<Scored> => {
   const best = scored[0]?.score ?? 0
@@ -390,13 +437,19 @@ export const shape = (
   const cues = analysis.cues
   switch (analysis.type) {
     case "lookup": {
-      const withValue = analysis.wantsValue ? scored.filter((s) => s.value !== null && s.quantity >= 0.5) : []
+      // a question about a level is not answered by a difference from another level ("improves by 0.5 BLEU"): a
+      // question about a change is, and a gain written as a ratio is a level of speed-up ("a 16x speed gain")
+      const withValue = analysis.wantsValue
+        ? scored.filter((s) =>
+          s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value))
+        )
+        : []
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
       const aboutItems = items.length === 0 ? withValue : withValue.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
-      const top = (aboutItems.length > 0 ? aboutItems : withValue)[0]
+      const top = levelFirst((aboutItems.length > 0 ? aboutItems : withValue), analysis, best)
       // no value about the item, but findings about it in other papers than the value's: that value is another
       // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
       // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
@@ -409,7 +462,7 @@ export const shape = (
         const rest = pickDiverse(scored.filter((s) => !first.includes(s)), limits.sentences - first.length)
         return { shape: { type: "lookup", lead: "", cues }, chosen: [...first, ...rest] }
       }
-      const lead = top === undefined || top.score < 0.6 * best
+      const lead = top === undefined || top.score < LEAD_FLOOR * best
         ? undefined
         : top
       if (lead === undefined) {
@@ -497,6 +550,10 @@ export const shape = (
       for (const f of scored) {
         if (f.score < 0.35 * best) continue
         if (f.namesInSentence < 0.6) continue // the finding itself names what the question names
+        // for a question about an effect ("Which methods reduce ..."), a finding: a stored claim, or a sentence with
+        // the extractor's finding cues (as a verdict counts), not a sentence of set-up that names the dataset ("for
+        // ImageNet, we set the initial learning rate to 0.1"), which answers only "Which methods were evaluated on ...?"
+        if (analysis.effect && f.finding < LIST_FINDING) continue
         const list = byPaper.get(f.paperId) ?? []
         if (list.length < (limits.short ? 1 : 2)) list.push(f)
         byPaper.set(f.paperId, list)
