@@ -456,6 +456,9 @@ export const whereProblem = (where: string): ScopeError | null => {
   }
 }
 
+/** "a" or "an" before a question type's name ("an open answer", "a lookup answer"). */
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? "an" : "a")
+
 /** The paper ids a scope allows (undefined: every paper), and a description of it. */
 const resolveScope = (db: DuckDb["Type"], scope: Scope | undefined) =>
   Effect.gen(function*() {
@@ -1004,7 +1007,7 @@ const funnelScope = (
     if (papers.length === 0) {
       return yield* new NoPapersFoundError({ question, bestScore: scope.bestScore, minScore })
     }
-    yield* progress(`Stage 1: searching summaries ... found ${papers.length} papers`)
+    yield* progress(`Stage 1: searching summaries ... found ${papers.length} paper${papers.length === 1 ? "" : "s"}`)
     const claimHits = scope.hits.filter((h) => h.kind === "claim")
     return { scope, scopedBy, scopeParams, minScore, papers, claimHits, retracted }
   }).pipe(Effect.withSpan("Research.scope"))
@@ -1152,7 +1155,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   const synthesis = yield* synthesise(question, analysis, shaped, evidence)
   yield* progress(
     `Stage 3: synthesising ${synthesis.mode === "llm" ? `with ${synthesis.provider} (${synthesis.model})` : "extractively (offline)"} ` +
-      `a ${analysis.type} answer ... ${synthesis.drafts.length} sentences`
+      `${article(analysis.type)} ${analysis.type} answer ... ${synthesis.drafts.length} sentences`
   )
 
   // Stage 4: formatting
@@ -1380,7 +1383,7 @@ export const ask = Effect.fn("Research.ask")(function*(question: string, options
   const formatted = yield* formatAnswer(db, nlp, synthesis.drafts, evidence)
   const shapeChecked = checkedShape(shaped.shape, evidence)
   yield* progress(
-    `Answer: a ${analysis.type} answer, ${synthesis.drafts.length} sentences, ${formatted.citations.length} verified citations, ` +
+    `Answer: ${article(analysis.type)} ${analysis.type} answer, ${synthesis.drafts.length} sentences, ${formatted.citations.length} verified citations, ` +
       `${formatted.ungrounded.length} ungrounded`
   )
   return toAnswer(question, shapeChecked, formatted, {
