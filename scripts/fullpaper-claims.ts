@@ -41,7 +41,8 @@ import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
 import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
 import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
-import { fnv1a, splitOf } from "./lib/body-sentences.js"
+import { splitOf } from "./lib/body-sentences.js"
+import { fnv1a } from "./lib/shared.js"
 import { goldResultRecall, readGoldResults } from "./lib/scirex.js"
 
 const [mode, ...args] = process.argv.slice(2)

@@ -35,7 +35,8 @@ import {
   fitBody
 } from "../packages/extraction/src/internal/roles/body.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
-import { findQuote, fnv1a, one, paperSentences, splitOf, stores } from "./lib/body-sentences.js"
+import { findQuote, one, paperSentences, splitOf, stores } from "./lib/body-sentences.js"
+import { fnv1a } from "./lib/shared.js"
 
 const [mode, ...args] = process.argv.slice(2)
 const values = (name: string): Array<string> =>

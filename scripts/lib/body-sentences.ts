@@ -11,15 +11,7 @@ import { headingBefore, headingsOf } from "../../packages/extraction/src/interna
 import type { BodyModel } from "../../packages/extraction/src/internal/roles/body.js"
 import { analyze, type SentenceAnalysis } from "../../packages/extraction/src/OfflineExtractor.js"
 import type * as DuckDb from "../../packages/graph/src/DuckDb.js"
-
-export const fnv1a = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
+import { fnv1a } from "./shared.js"
 
 /** Papers named in the brief or in docs/benchmarks.md as read before (the run-on "Abstract" papers): never held out. */
 export const READ_BEFORE = new Set(["scirex-0e37c8f1d537", "scirex-1001c09821f6", "scirex-1bb5520bbc16", "scirex-2116b2eaaece"])
