@@ -254,4 +254,40 @@ describe("Findings", () => {
       expect(findingOf("GATA-3 is required for the maintenance of LT-HSCs.").outcome).toBe("maintenance of LT-HSCs")
     })
   })
+
+  describe("subjects read behind frames and openers (link13)", () => {
+    it("\"We show here that X\", \"These data implicate X as Y\", \"we identified X as Y\": the finding is about X", () => {
+      expect(findingOf("We show here that GRSF1, previously implicated in the binding and selective translation of influenza mRNAs, is targeted to mitochondria.").subject)
+        .toBe("GRSF1")
+      expect(findingOf("These data implicate GRSF1 as a key regulator of posttranscriptional mitochondrial gene expression."))
+        .toMatchObject({ subject: "GRSF1", outcome: "key regulator of posttranscriptional mitochondrial gene expression" })
+      // what X is identified as: no direction from a verb inside it
+      expect(findingOf("We thus identify Gpr124 as an endothelial GPCR specifically required for endothelial Wnt signaling and BBB integrity."))
+        .toMatchObject({ subject: "Gpr124", direction: "none" })
+      // near miss: the passive keeps its own subject
+      expect(findingOf("GRSF1 was identified as a key regulator of gene expression.").subject).toBe("GRSF1")
+      expect(findingOf("We identified GRSF1 as well as DDX28 in the granules.").subject).not.toBe("GRSF1")
+    })
+
+    it("a phrase before a comma holding its own finite verb is the main clause, not an opener; a bare adverb is no subject", () => {
+      expect(findingOf("Here Gpr124 conditional knockout (CKO) in the endothelia of adult mice did not affect homeostatic BBB integrity, but resulted in BBB disruption."))
+        .toMatchObject({ subject: "Gpr124 conditional knockout in the endothelia of adult mice", outcome: "homeostatic BBB integrity", direction: "null" })
+      expect(findingOf("CONCLUSION In our study, sildenafil effectively improved erectile function in men with sexual dysfunction."))
+        .toMatchObject({ subject: "sildenafil", outcome: "erectile function", direction: "up" })
+      // near misses: openers with a relative clause or a subordinate clause are still openers
+      expect(findingOf("In patients who were treated with aspirin, mortality was lower.").subject).toBe("mortality")
+      expect(findingOf("Although gender may not be predictive of mortality, women appear to be at increased risk for death from pneumonia.").subject)
+        .toBe("women")
+      expect(findingOf("In our hands, the model performs well.").subject).toBeNull()
+    })
+
+    it("more verb forms (responds, up-regulated) and nouns with a verb's stem (boundary); worsening a function is doing worse", () => {
+      expect(findingOf("AgDscam responds to infection by producing pathogen challenge-specific splice form repertoires.").subject).toBe("AgDscam")
+      expect(findingOf("We found that HCMV significantly up-regulated 583 (5.2%) of the total genes.").subject).toBe("HCMV")
+      expect(findingOf("Here, the dorsal-ventral boundary exhibits a distinct accumulation of Myosin II.").subject).toBe("dorsal-ventral boundary")
+      expect(findingOf("Sildenafil worsens erectile function in men.")).toMatchObject({ subject: "Sildenafil", outcome: "erectile function", direction: "down" })
+      // near miss: worsening a disease is more of it
+      expect(findingOf("Smoking worsens the disease.").direction).toBe("up")
+    })
+  })
 })

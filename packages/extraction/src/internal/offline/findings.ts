@@ -225,7 +225,7 @@ const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:
 
 /** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
 const FRAME_THAT =
-  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt)\s+(?:that|:)\s+/i
+  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt)\s+(?:(?:here|now|herein|further|also|for the first time)\s+)?(?:that|:)\s+/i
 
 /**
  * A negated report frame: "We find no evidence that X", "There is little evidence that X", "Our data provide no
@@ -246,6 +246,13 @@ const FRAME_POSSESSIVE =
 const FRAME_RAISING =
   /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|find|finds|found|prove|proves|proved)\s+((?:[\w-]+\s+){0,5}?[\w-]+)\s+to\s+(be\s+.*|(?:outperform|improve|achieve|surpass|yield|perform|work|generali[sz]e)\w*\s+.*)$/i
 
+/**
+ * "We identified X as Y", "These data implicate X as Y": a finding about X, that it is Y (not about "we" or the data).
+ * Not the passive ("X was identified as Y": the lead ends with an auxiliary).
+ */
+const FRAME_AS =
+  /^(.{0,200}?)\b(?:identif(?:y|ies|ied)|implicat(?:e|es|ed)|establish(?:es|ed)?|defin(?:e|es|ed)|reveal(?:s|ed)?|uncover(?:s|ed)?)\s+((?:[\w().\/-]+,?\s+){0,9}?[\w().\/-]+),?\s+as\s+(?!(?:well|such|a result|expected|described|reported|shown)\b)(.+)$/i
+
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
 const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
 
@@ -256,7 +263,12 @@ const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|
 const EXISTENTIAL_RELATION =
   /^there\s+(?:is|are|was|were|exists?)\s+(no\s+|not\s+(?:a|an|any)\s+)?(?:(?:a|an)\s+)?(?:(?:positive|negative|inverse|direct|significant|strong|weak|clear|causal|known|statistically significant)\s+)*(?:relation|relationship|association|correlation|link|connection|interaction)s?\s+between\s+(.+?)\s+and\s+(.+)$/i
 
-const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean } => {
+/** Openers that are clauses of their own: their verbs are no main clause's. */
+const SUBORDINATE_OPENER = /^(?:although|though|whereas|if|as long as|because|since|despite|given|once|unless|when|while|after|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|taken together)\b/i
+/** A finite auxiliary: a clause's verb. */
+const FINITE = /\b(?:is|are|was|were|did|does|do|has|have|had|can|could|may|might|will|would)\b/i
+
+const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean; classified?: boolean } => {
   let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
   const relation = EXISTENTIAL_RELATION.exec(body)
   if (relation !== null) {
@@ -271,6 +283,10 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
     if (m === null) break
     body = body.slice(m[0].length)
   }
+  const identified = FRAME_AS.exec(body)
+  if (identified !== null && !/\b(?:is|are|was|were|be|been|being)\s*$/i.test(identified[1]!) && !/^as\b/i.test(identified[2]!)) {
+    return { body: `${identified[2]} is ${identified[3]}`, subject: identified[2]!, noEvidence: false, classified: true }
+  }
   const of = FRAME_OF.exec(body)
   if (of !== null) return { body: `${of[1]} improves`, subject: of[1]!, noEvidence: false }
   const possessive = FRAME_POSSESSIVE.exec(body)
@@ -280,8 +296,18 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
   // a sentence adverb before a comma ("Corroboratively, ", "Importantly, ")
   body = body.replace(/^[A-Za-z]+ly,\s+/, "")
-  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
-  body = body.replace(opener, "")
+  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b(?!\s+(?:study|studies|analysis|analyses|cohort|trial|sample|population|series|setting)\b))[^,]){0,140},\s*)/i
+  // a bare adverb before the subject ("Here Gpr124 knockout did not ...")
+  body = body.replace(/^(?:Here|Thus|Hence|Therefore|Moreover|Furthermore|Additionally|Importantly|Notably)\s+(?=[A-Z0-9])/, "")
+  for (let i = 0; i < 4; i++) {
+    const m = opener.exec(body)
+    if (m === null) break
+    // a phrase with a finite verb of its own before the comma is the main clause, not an opener ("In non-neural cells
+    // MICALs are required for X, and ..."); a subordinate opener ("Although X was ...") or a relative clause inside
+    // one ("In patients who were treated, ...") is still an opener
+    if (!SUBORDINATE_OPENER.test(m[0]) && FINITE.test(m[0]) && !/\b(?:who|which|that|where|whom|whose)\b/i.test(m[0])) break
+    body = body.slice(m[0].length)
+  }
   return { body, subject: null, noEvidence: false }
 }
 
@@ -294,7 +320,7 @@ const PREDICATE = new RegExp(
     "yield|rais|lower|elevat|attenuat|block|driv|trigger|facilitat|accelerat|delay|alter|modulat|control|determin|limit|" +
     "stimulat|depend|influenc|impact|worsen|exacerbat|ameliorat|mitigat|abolish|abrogat|disrupt|confer|correspond|" +
     "help|allow|enabl|permit|result|lose|gain|acquir|maintain|sustain|support|rescu|revers|repress|" +
-    "upregulat|downregulat|secret|recruit|accumulat|occur|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|" +
+    "upregulat|downregulat|up-regulat|down-regulat|secret|recruit|accumulat|occur|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|" +
     "grow|drop|fall|rise|rose|boost|benefit|hurt|degrad|converg|generaliz|generalis|scor|sets?|establish|bring|brings|brought|" +
     "giv|gave|underperform|compar|report)\\w*)$",
   "i"
@@ -305,13 +331,13 @@ const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|
  * acts as", "iHepSCs possess", "patients receive", "JMJD6 slows"): a stem would also take the nouns ("AIDS", "actor").
  */
 const MORE_VERBS =
-  /^(?:acts?|acted|aids?|aided|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
+  /^(?:acts?|acted|aids?|aided|responds?|responded|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
 /**
  * A word with a predicate's stem that is a noun ("T helper 2 cells", "tumour suppressor miRNA", "a sustained
  * improvement in", "the association of"): an agent, action or quality suffix; not the verbs that end so ("lower",
  * "trigger", "alter", "confer", "enhance", "influence").
  */
-const NOMINAL = /(?:ers?|ors?|ments?|tions?|sions?|ances?|ences?|ants?|ity|ities|ness|als)$/i
+const NOMINAL = /(?:ers?|ors?|ments?|tions?|sions?|ances?|ences?|ants?|ity|ities|ness|als|ary|aries)$/i
 const NOMINAL_VERB = /^(?:lowers?|triggers?|alters?|confers?|renders?|delivers?|offers?|enhances?|influences?|advances?|balances?|experiences?)$/i
 /** A preposition: the word right after one is no predicate ("children in developed countries", "patients with increased risk"). */
 const PREPOSITION = /^(?:in|of|with|for|on|by|from|to|at|among|into|onto|between|within|without|via|under|over|after|before|during|upon|than|versus|vs)$/i
@@ -790,7 +816,8 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const unknown = /\b(?:(?:is|are|was|were|remains?|remained)\s+(?:still\s+|largely\s+|currently\s+|poorly\s+)?(?:unknown|unclear|not (?:well )?(?:known|understood|established|clear)|poorly understood|elusive|controversial|debated|obscure)|little is known|remains? to be (?:determined|elucidated|established|seen)|(?:is|are) not (?:yet )?(?:known|understood))\b/i.test(text)
   const stated = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
   // "We find no evidence that X improves Y": no effect found, stated in the negative
-  const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : stated
+  // "We identify X as a Y required for Z": what X is, not a change it makes (the verb inside Y is no direction of X)
+  const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : framed.classified === true ? { direction: "none" as const, negated: false } : stated
   const negated = direction.negated
 
   const comparative = /^(?:(?:also|further|still|significantly|consistently|clearly|substantially|greatly|even|often|only|slightly|all|both)\s+)*(?:outperform|surpass|beat|exceed|underperform|rival|match|achiev|obtain|attain|reach|set|establish)\w*\b/i.test(predicateRest)
@@ -852,7 +879,7 @@ export const directionOf = (predicate: string, metric: string | null): { readonl
   if (first === nullMatch) return { direction: "null", negated: /^(?:no|not)\b/.test(first[0]) || negatedHere }
   let dir: FindingDirection = first === up ? "up" : "down"
   // "worsens / exacerbates the pathology" is more of it; "worsens the accuracy" is doing worse
-  if (/^(?:worsen|exacerbat|aggravat)/.test(first[0]) && !/\b(?:performance|accuracy|results?|quality|bleu|scores?|precision|recall|f1)\b/.test(p.slice(first.index, first.index + 60))) {
+  if (/^(?:worsen|exacerbat|aggravat)/.test(first[0]) && !/\b(?:performance|accuracy|results?|quality|bleu|scores?|precision|recall|f1|function|functioning)\b/.test(p.slice(first.index, first.index + 60))) {
     dir = "up"
   }
   // a change word acting on a lower-is-better metric: "reduces the error", "higher perplexity"
