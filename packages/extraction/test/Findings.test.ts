@@ -281,6 +281,26 @@ describe("Findings", () => {
       expect(findingOf("In our hands, the model performs well.").subject).toBeNull()
     })
 
+    it("a reduced relative ('X associated with Y') is part of the subject when the clause has its own verb after it", () => {
+      expect(findingOf("Side effects associated with antidepressants increases risk of stroke."))
+        .toMatchObject({ subject: "Side effects associated with antidepressants", outcome: "risk of stroke", direction: "up" })
+      expect(findingOf("Risk of dementia associated with a longer reproductive period was most pronounced in APOE epsilon4 carriers.").subject)
+        .toBe("Risk of dementia associated with a longer reproductive period")
+      // near misses: the participle is the verb when none follows, or when the next verb is a relative clause's
+      expect(findingOf("Obesity associated with diabetes in adults.")).toMatchObject({ subject: "Obesity", outcome: "diabetes" })
+      expect(findingOf("Smoking associated with higher mortality in patients who were treated.").subject).toBe("Smoking")
+    })
+
+    it("an adverb right after the verb is not the outcome; title-case labels of structured abstracts are not the subject", () => {
+      expect(findingOf("The formation of van Gogh bundles depends critically on the synergistic interaction of surfactin-producing and matrix-producing cells.").outcome)
+        .toBe("synergistic interaction of surfactin-producing and matrix-producing cells")
+      expect(findingOf("Statins reduced significantly the risk of stroke.").outcome).toBe("risk of stroke")
+      expect(findingOf("Conclusions and Relevance In clinical data from 409 hospitals, sepsis was present in 6% of adult hospitalizations.").subject)
+        .toBe("sepsis")
+      // near miss: "improved significantly in X" names where, not what improved
+      expect(findingOf("Domain measures improved significantly in sildenafil compared with placebo patients.").outcome).not.toBe("sildenafil")
+    })
+
     it("more verb forms (responds, up-regulated) and nouns with a verb's stem (boundary); worsening a function is doing worse", () => {
       expect(findingOf("AgDscam responds to infection by producing pathogen challenge-specific splice form repertoires.").subject).toBe("AgDscam")
       expect(findingOf("We found that HCMV significantly up-regulated 583 (5.2%) of the total genes.").subject).toBe("HCMV")

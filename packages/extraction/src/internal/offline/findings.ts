@@ -254,6 +254,8 @@ const FRAME_AS =
   /^(.{0,200}?)\b(?:identif(?:y|ies|ied)|implicat(?:e|es|ed)|establish(?:es|ed)?|defin(?:e|es|ed)|reveal(?:s|ed)?|uncover(?:s|ed)?)\s+((?:[\w().\/-]+,?\s+){0,9}?[\w().\/-]+),?\s+as\s+(?!(?:well|such|a result|expected|described|reported|shown)\b)(.+)$/i
 
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
+/** Structured-abstract labels in title case ("Conclusions and Relevance In clinical data ..."). */
+const TITLE_CASE_LABEL = /^(?:Conclusions and Relevance|Design, Setting,? and Participants|Main Outcomes? and Measures?)\s+(?=[A-Z0-9])/
 const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
 
 /**
@@ -269,7 +271,7 @@ const SUBORDINATE_OPENER = /^(?:although|though|whereas|if|as long as|because|si
 const FINITE = /\b(?:is|are|was|were|did|does|do|has|have|had|can|could|may|might|will|would)\b/i
 
 const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean; classified?: boolean } => {
-  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
+  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "").replace(TITLE_CASE_LABEL, "")
   const relation = EXISTENTIAL_RELATION.exec(body)
   if (relation !== null) {
     const subject = relation[2]!.trim()
@@ -350,6 +352,9 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
   if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
+  // a reduced relative ("Risk of dementia associated with a longer reproductive period was ...", "Side effects
+  // associated with antidepressants increase ..."): a participle with its agent or partner, then the clause's own verb
+  if (/ed$/i.test(w) && /^(?:with|by|to)$/i.test(tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!)) && laterPredicate(tokens, i + 2, clean)) return false
   // "8 control monkeys": after a count, "control" names a group
   if (/^control$/i.test(w) && /^\d[\d.,]*$/.test(prev)) return false
   // a noun head before the verb ("weight gain is", "protein binding was"): the next word is an auxiliary
@@ -360,6 +365,21 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   return true
 }
 const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+/**
+ * Whether the clause goes on to a verb of its own after `from` (an auxiliary, or a finding verb after a word that is no
+ * determiner or preposition), before a comma, a relative or a conjunction ends the phrase.
+ */
+const laterPredicate = (tokens: ReadonlyArray<string>, from: number, clean: (t: string) => string): boolean => {
+  for (let j = from; j < tokens.length && j < from + 12; j++) {
+    const w = clean(tokens[j]!)
+    if (/^(?:who|which|that|where|whom|whose|and|or|but|than)$/i.test(w)) return false
+    const prev = clean(tokens[j - 1]!)
+    if (AUXILIARY.test(w)) return true
+    if ((MORE_VERBS.test(w) || (PREDICATE.test(w) && !NOMINAL.test(w) && !/ed$/i.test(w))) && !DETERMINER.test(prev) && !PREPOSITION.test(prev)) return true
+    if (/[,;:]$/.test(tokens[j]!)) return false
+  }
+  return false
+}
 
 /** A leading count or share ("More than 80% of the", "76-85% of", "All 8"), before the words of what is counted. */
 const LEADING_QUANTITY =
@@ -654,7 +674,7 @@ const objectOf = (predicate: string): string | null => {
   const rest = purpose === null ? bare : purpose[1]!
   const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
   if (effectOn !== null && effectOn[1]!.split(/\s+/).length <= 8) return effectOn[1]!.trim()
-  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
+  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?!(?:apply|supply|rely|reply|imply|multiply|comply|early|only)\b)[a-z]{3,}ly\s+(?!(?:in|by|at|among|during|after|when|while|than|compared)\b))?(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
   if (m === null) return null
   const tail = m[2]!
   const cut = tail.split(/\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|over|across|on|in|at|for|with|without|during|after|before|under|but|and thus|thereby|as)\b)\s*/i)[0]!
