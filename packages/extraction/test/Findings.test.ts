@@ -301,6 +301,26 @@ describe("Findings", () => {
       expect(findingOf("Domain measures improved significantly in sildenafil compared with placebo patients.").outcome).not.toBe("sildenafil")
     })
 
+    it("\"provide evidence that X\" and \"a role for X in Y\" are findings about X", () => {
+      expect(findingOf("Moreover, we provide evidence that the generation of reactive oxygen species by MICAL proteins is crucial for their actin-regulatory function.").subject)
+        .toBe("generation of reactive oxygen species by MICAL proteins")
+      expect(findingOf("These data suggest differential but complementary roles for MICAL1 and MICAL2 in actin microfilament regulation."))
+        .toMatchObject({ subject: "MICAL1 and MICAL2", outcome: "actin microfilament regulation" })
+      expect(findingOf("CONCLUSIONS Our results provide evidence for a potential causal role of the BNP system in the aetiology of T2D."))
+        .toMatchObject({ subject: "BNP system", outcome: "aetiology of T2D" })
+      // near miss: a role with no holder named keeps no subject
+      expect(findingOf("These findings suggest a role for the gut microbiota.").subject).toBeNull()
+    })
+
+    it("a negated report frame is read within its clause; words in brackets do not lengthen the subject", () => {
+      // "there was no evidence of such relationships" after the semicolon does not negate the first clause
+      expect(findingOf("Clear relationships were observed between the degree of reduction in hip fracture risk and the extent of statin use; there was no evidence of such relationships with nonstatin lipid-lowering agents."))
+        .toMatchObject({ subject: "Clear relationships", negated: false })
+      expect(findingOf("We find no evidence that aspirin reduces mortality.")).toMatchObject({ subject: "aspirin", direction: "null", negated: true })
+      expect(findingOf("RESULTS Use of statins in either the prior 180 days (adjusted OR, 0.50; 95% confidence interval [CI], 0.33-0.76) or prior 3 years (adjusted OR, 0.57; 95% CI, 0.40-0.82) was associated with a significant reduction in the risk of hip fracture.").subject)
+        .toBe("Use of statins in either the prior 180 days or prior 3 years")
+    })
+
     it("more verb forms (responds, up-regulated) and nouns with a verb's stem (boundary); worsening a function is doing worse", () => {
       expect(findingOf("AgDscam responds to infection by producing pathogen challenge-specific splice form repertoires.").subject).toBe("AgDscam")
       expect(findingOf("We found that HCMV significantly up-regulated 583 (5.2%) of the total genes.").subject).toBe("HCMV")

@@ -225,14 +225,14 @@ const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:
 
 /** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
 const FRAME_THAT =
-  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt)\s+(?:(?:here|now|herein|further|also|for the first time)\s+)?(?:that|:)\s+/i
+  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt|(?:provide|provides|provided)\s+(?:(?:further|new|strong|direct|additional|compelling|first|the first)\s+)*evidence)\s+(?:(?:here|now|herein|further|also|for the first time)\s+)?(?:that|:)\s+/i
 
 /**
  * A negated report frame: "We find no evidence that X", "There is little evidence that X", "Our data provide no
  * support for the idea that X". The finding is about X, negated (no effect), not about "we".
  */
 const FRAME_NO_EVIDENCE =
-  /^.{0,200}?\b(?:(?:find|finds|found|observe|observes|observed|see|saw|detect|detects|detected|show|shows|showed|provide|provides|provided|report|reports|reported|there\s+(?:is|was|are|were))\s+)(?:no|little|not any|insufficient)\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct|further)\s+)*(?:evidence|support|sign|signs|indication|indications)\s+(?:(?:(?:for|of)\s+the\s+(?:idea|hypothesis|notion|claim)\s+)?that|of|for)\s+/i
+  /^[^;]{0,200}?\b(?:(?:find|finds|found|observe|observes|observed|see|saw|detect|detects|detected|show|shows|showed|provide|provides|provided|report|reports|reported|there\s+(?:is|was|are|were))\s+)(?:no|little|not any|insufficient)\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct|further)\s+)*(?:evidence|support|sign|signs|indication|indications)\s+(?:(?:(?:for|of)\s+the\s+(?:idea|hypothesis|notion|claim)\s+)?that|of|for)\s+/i
 
 /** "X demonstrate(s) the effectiveness / superiority of Y": Y is what the finding is about. */
 const FRAME_OF =
@@ -252,6 +252,14 @@ const FRAME_RAISING =
  */
 const FRAME_AS =
   /^(.{0,200}?)\b(?:identif(?:y|ies|ied)|implicat(?:e|es|ed)|establish(?:es|ed)?|defin(?:e|es|ed)|reveal(?:s|ed)?|uncover(?:s|ed)?)\s+((?:[\w().\/-]+,?\s+){0,9}?[\w().\/-]+),?\s+as\s+(?!(?:well|such|a result|expected|described|reported|shown)\b)(.+)$/i
+
+/**
+ * "These data suggest complementary roles for MICAL1 and MICAL2 in actin regulation", "Our results provide evidence for
+ * a causal role of the BNP system in the aetiology of T2D": a finding about X (the role's holder) with the outcome Y,
+ * stated as "X plays a ... role in Y".
+ */
+const FRAME_ROLE =
+  /^[^;]{0,200}?\b(?:suggest|suggests|suggested|indicate|indicates|indicated|reveal|reveals|revealed|report|reports|reported|identify|identifies|identified|uncover|uncovers|uncovered|demonstrate|demonstrates|demonstrated|establish|establishes|established|support|supports|supported|define|defines|defined|describe|describes|described|show|shows|showed|(?:provide|provides|provided)\s+(?:(?:further|new|strong|direct|additional|compelling)\s+)*evidence\s+for)\s+(?:(?:a|an|the)\s+)?((?:[\w-]+,?\s+){0,4}?)roles?\s+(?:for|of)\s+((?:[^\s,;]+\s+){0,7}?[^\s,;]+)\s+in\s+(.+)$/i
 
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
 /** Structured-abstract labels in title case ("Conclusions and Relevance In clinical data ..."). */
@@ -284,6 +292,11 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
     const m = FRAME_THAT.exec(body)
     if (m === null) break
     body = body.slice(m[0].length)
+  }
+  const role = FRAME_ROLE.exec(body)
+  if (role !== null) {
+    const holder = role[2]!.trim()
+    return { body: `${holder} plays a ${role[1]!.trim()} role in ${role[3]!.trim()}`.replace(/\s+/g, " "), subject: holder, noEvidence: false }
   }
   const identified = FRAME_AS.exec(body)
   if (identified !== null && !/\b(?:is|are|was|were|be|been|being)\s*$/i.test(identified[1]!) && !/^as\b/i.test(identified[2]!)) {
@@ -569,7 +582,15 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
   if (we !== null && /^we$/i.test(we[1]!)) return { subject: "we", rest: we[2]! }
   const tokens = body.split(/\s+/)
   const clean = (t: string) => t.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
-  for (let i = 1; i < tokens.length && i <= 25; i++) {
+  // (words inside brackets do not count towards the subject's length: "Use of statins in the prior 180 days (adjusted
+  // OR, 0.50; 95% CI, 0.33-0.76) or ... was associated with")
+  let depth = 0
+  let counted = 0
+  for (let i = 1; i < tokens.length && counted <= 25; i++) {
+    const prevToken = tokens[i - 1]!
+    depth = Math.max(0, depth + (prevToken.match(/[([]/g)?.length ?? 0) - (prevToken.match(/[)\]]/g)?.length ?? 0))
+    if (depth > 0) continue
+    counted++
     if (isPredicateAt(tokens, i, clean)) {
       // "X, which ..., improves": a relative clause before the verb belongs to the subject's words, keep the head
       const subject = tokens.slice(0, i).join(" ").replace(/,\s*(?:which|that|who)\b.*$/i, "").replace(/[,;:]+$/, "")
