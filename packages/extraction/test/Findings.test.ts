@@ -279,6 +279,11 @@ describe("Findings", () => {
       expect(findingOf("Although gender may not be predictive of mortality, women appear to be at increased risk for death from pneumonia.").subject)
         .toBe("women")
       expect(findingOf("In our hands, the model performs well.").subject).toBeNull()
+      // a prepositional phrase left without a comma is where the finding holds, no subject
+      expect(findingOf("RESULTS In the HPV and conventional arms there were 95 600 and 95 700 woman years of follow-up and 76 and 53 cases of CIN III+, respectively.").subject)
+        .toBeNull()
+      // near miss: a subject with a prepositional phrase after its head keeps it
+      expect(findingOf("Women in the HPV arm had fewer cases of CIN III+.").subject).toBe("Women in the HPV arm")
     })
 
     it("a reduced relative ('X associated with Y') is part of the subject when the clause has its own verb after it", () => {

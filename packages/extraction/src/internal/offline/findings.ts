@@ -744,6 +744,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // a count or share of what was studied ("53.0% of the combination therapy group", "All 8 control monkeys"): the
   // subject is what is counted
   let subjectPhrase = (framed.subject ?? span.subject).replace(LEADING_QUANTITY, "")
+  // a prepositional phrase is no subject ("In the HPV and conventional arms there were ...", "in non-neural cells human
+  // MICALs are ..." with no comma to end an opener): where a finding holds, not what it is about
+  if (framed.subject === null && /^(?:in|on|at|among|during|within|across|under|over|into|throughout)\s/i.test(subjectPhrase)) subjectPhrase = ""
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
 
   let subject: string | null = null
