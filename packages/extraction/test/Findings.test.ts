@@ -254,4 +254,85 @@ describe("Findings", () => {
       expect(findingOf("GATA-3 is required for the maintenance of LT-HSCs.").outcome).toBe("maintenance of LT-HSCs")
     })
   })
+
+  describe("subjects read behind frames and openers (link13)", () => {
+    it("\"We show here that X\", \"These data implicate X as Y\", \"we identified X as Y\": the finding is about X", () => {
+      expect(findingOf("We show here that GRSF1, previously implicated in the binding and selective translation of influenza mRNAs, is targeted to mitochondria.").subject)
+        .toBe("GRSF1")
+      expect(findingOf("These data implicate GRSF1 as a key regulator of posttranscriptional mitochondrial gene expression."))
+        .toMatchObject({ subject: "GRSF1", outcome: "key regulator of posttranscriptional mitochondrial gene expression" })
+      // what X is identified as: no direction from a verb inside it
+      expect(findingOf("We thus identify Gpr124 as an endothelial GPCR specifically required for endothelial Wnt signaling and BBB integrity."))
+        .toMatchObject({ subject: "Gpr124", direction: "none" })
+      // near miss: the passive keeps its own subject
+      expect(findingOf("GRSF1 was identified as a key regulator of gene expression.").subject).toBe("GRSF1")
+      expect(findingOf("We identified GRSF1 as well as DDX28 in the granules.").subject).not.toBe("GRSF1")
+    })
+
+    it("a phrase before a comma holding its own finite verb is the main clause, not an opener; a bare adverb is no subject", () => {
+      expect(findingOf("Here Gpr124 conditional knockout (CKO) in the endothelia of adult mice did not affect homeostatic BBB integrity, but resulted in BBB disruption."))
+        .toMatchObject({ subject: "Gpr124 conditional knockout in the endothelia of adult mice", outcome: "homeostatic BBB integrity", direction: "null" })
+      expect(findingOf("CONCLUSION In our study, sildenafil effectively improved erectile function in men with sexual dysfunction."))
+        .toMatchObject({ subject: "sildenafil", outcome: "erectile function", direction: "up" })
+      // near misses: openers with a relative clause or a subordinate clause are still openers
+      expect(findingOf("In patients who were treated with aspirin, mortality was lower.").subject).toBe("mortality")
+      expect(findingOf("Although gender may not be predictive of mortality, women appear to be at increased risk for death from pneumonia.").subject)
+        .toBe("women")
+      expect(findingOf("In our hands, the model performs well.").subject).toBeNull()
+      // a prepositional phrase left without a comma is where the finding holds, no subject
+      expect(findingOf("RESULTS In the HPV and conventional arms there were 95 600 and 95 700 woman years of follow-up and 76 and 53 cases of CIN III+, respectively.").subject)
+        .toBeNull()
+      // near miss: a subject with a prepositional phrase after its head keeps it
+      expect(findingOf("Women in the HPV arm had fewer cases of CIN III+.").subject).toBe("Women in the HPV arm")
+    })
+
+    it("a reduced relative ('X associated with Y') is part of the subject when the clause has its own verb after it", () => {
+      expect(findingOf("Side effects associated with antidepressants increases risk of stroke."))
+        .toMatchObject({ subject: "Side effects associated with antidepressants", outcome: "risk of stroke", direction: "up" })
+      expect(findingOf("Risk of dementia associated with a longer reproductive period was most pronounced in APOE epsilon4 carriers.").subject)
+        .toBe("Risk of dementia associated with a longer reproductive period")
+      // near misses: the participle is the verb when none follows, or when the next verb is a relative clause's
+      expect(findingOf("Obesity associated with diabetes in adults.")).toMatchObject({ subject: "Obesity", outcome: "diabetes" })
+      expect(findingOf("Smoking associated with higher mortality in patients who were treated.").subject).toBe("Smoking")
+    })
+
+    it("an adverb right after the verb is not the outcome; title-case labels of structured abstracts are not the subject", () => {
+      expect(findingOf("The formation of van Gogh bundles depends critically on the synergistic interaction of surfactin-producing and matrix-producing cells.").outcome)
+        .toBe("synergistic interaction of surfactin-producing and matrix-producing cells")
+      expect(findingOf("Statins reduced significantly the risk of stroke.").outcome).toBe("risk of stroke")
+      expect(findingOf("Conclusions and Relevance In clinical data from 409 hospitals, sepsis was present in 6% of adult hospitalizations.").subject)
+        .toBe("sepsis")
+      // near miss: "improved significantly in X" names where, not what improved
+      expect(findingOf("Domain measures improved significantly in sildenafil compared with placebo patients.").outcome).not.toBe("sildenafil")
+    })
+
+    it("\"provide evidence that X\" and \"a role for X in Y\" are findings about X", () => {
+      expect(findingOf("Moreover, we provide evidence that the generation of reactive oxygen species by MICAL proteins is crucial for their actin-regulatory function.").subject)
+        .toBe("generation of reactive oxygen species by MICAL proteins")
+      expect(findingOf("These data suggest differential but complementary roles for MICAL1 and MICAL2 in actin microfilament regulation."))
+        .toMatchObject({ subject: "MICAL1 and MICAL2", outcome: "actin microfilament regulation" })
+      expect(findingOf("CONCLUSIONS Our results provide evidence for a potential causal role of the BNP system in the aetiology of T2D."))
+        .toMatchObject({ subject: "BNP system", outcome: "aetiology of T2D" })
+      // near miss: a role with no holder named keeps no subject
+      expect(findingOf("These findings suggest a role for the gut microbiota.").subject).toBeNull()
+    })
+
+    it("a negated report frame is read within its clause; words in brackets do not lengthen the subject", () => {
+      // "there was no evidence of such relationships" after the semicolon does not negate the first clause
+      expect(findingOf("Clear relationships were observed between the degree of reduction in hip fracture risk and the extent of statin use; there was no evidence of such relationships with nonstatin lipid-lowering agents."))
+        .toMatchObject({ subject: "Clear relationships", negated: false })
+      expect(findingOf("We find no evidence that aspirin reduces mortality.")).toMatchObject({ subject: "aspirin", direction: "null", negated: true })
+      expect(findingOf("RESULTS Use of statins in either the prior 180 days (adjusted OR, 0.50; 95% confidence interval [CI], 0.33-0.76) or prior 3 years (adjusted OR, 0.57; 95% CI, 0.40-0.82) was associated with a significant reduction in the risk of hip fracture.").subject)
+        .toBe("Use of statins in either the prior 180 days or prior 3 years")
+    })
+
+    it("more verb forms (responds, up-regulated) and nouns with a verb's stem (boundary); worsening a function is doing worse", () => {
+      expect(findingOf("AgDscam responds to infection by producing pathogen challenge-specific splice form repertoires.").subject).toBe("AgDscam")
+      expect(findingOf("We found that HCMV significantly up-regulated 583 (5.2%) of the total genes.").subject).toBe("HCMV")
+      expect(findingOf("Here, the dorsal-ventral boundary exhibits a distinct accumulation of Myosin II.").subject).toBe("dorsal-ventral boundary")
+      expect(findingOf("Sildenafil worsens erectile function in men.")).toMatchObject({ subject: "Sildenafil", outcome: "erectile function", direction: "down" })
+      // near miss: worsening a disease is more of it
+      expect(findingOf("Smoking worsens the disease.").direction).toBe("up")
+    })
+  })
 })

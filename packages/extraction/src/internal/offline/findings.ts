@@ -225,14 +225,14 @@ const HEADING_GLUE = /^(?:[Ss]ub)*(?:[Ss]ection|[Aa]ppendix|[Pp]aragraph)\*?\s*:
 
 /** A report verb followed by "that" (or a colon) within the opening words: "Experiments on X show that", "We find that". */
 const FRAME_THAT =
-  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt)\s+(?:that|:)\s+/i
+  /^(.{0,200}?)\b(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|concluded|confirm|confirms|confirmed|verify|verifies|verified|see|saw|note|noted|notice|noticed|argue|prove|proves|proved|believe|hypothesi[sz]e|expect|claim|claims|discover|discovers|discovered|estimate|estimates|estimated|predict|predicts|predicted|determine|determines|determined|detect|detects|detected|learn|learned|learnt|(?:provide|provides|provided)\s+(?:(?:further|new|strong|direct|additional|compelling|first|the first)\s+)*evidence)\s+(?:(?:here|now|herein|further|also|for the first time)\s+)?(?:that|:)\s+/i
 
 /**
  * A negated report frame: "We find no evidence that X", "There is little evidence that X", "Our data provide no
  * support for the idea that X". The finding is about X, negated (no effect), not about "we".
  */
 const FRAME_NO_EVIDENCE =
-  /^.{0,200}?\b(?:(?:find|finds|found|observe|observes|observed|see|saw|detect|detects|detected|show|shows|showed|provide|provides|provided|report|reports|reported|there\s+(?:is|was|are|were))\s+)(?:no|little|not any|insufficient)\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct|further)\s+)*(?:evidence|support|sign|signs|indication|indications)\s+(?:(?:(?:for|of)\s+the\s+(?:idea|hypothesis|notion|claim)\s+)?that|of|for)\s+/i
+  /^[^;]{0,200}?\b(?:(?:find|finds|found|observe|observes|observed|see|saw|detect|detects|detected|show|shows|showed|provide|provides|provided|report|reports|reported|there\s+(?:is|was|are|were))\s+)(?:no|little|not any|insufficient)\s+(?:(?:significant|statistically significant|clear|strong|consistent|convincing|direct|further)\s+)*(?:evidence|support|sign|signs|indication|indications)\s+(?:(?:(?:for|of)\s+the\s+(?:idea|hypothesis|notion|claim)\s+)?that|of|for)\s+/i
 
 /** "X demonstrate(s) the effectiveness / superiority of Y": Y is what the finding is about. */
 const FRAME_OF =
@@ -246,7 +246,24 @@ const FRAME_POSSESSIVE =
 const FRAME_RAISING =
   /^.{0,200}?\b(?:show|shows|showed|demonstrate|demonstrates|demonstrated|find|finds|found|prove|proves|proved)\s+((?:[\w-]+\s+){0,5}?[\w-]+)\s+to\s+(be\s+.*|(?:outperform|improve|achieve|surpass|yield|perform|work|generali[sz]e)\w*\s+.*)$/i
 
+/**
+ * "We identified X as Y", "These data implicate X as Y": a finding about X, that it is Y (not about "we" or the data).
+ * Not the passive ("X was identified as Y": the lead ends with an auxiliary).
+ */
+const FRAME_AS =
+  /^(.{0,200}?)\b(?:identif(?:y|ies|ied)|implicat(?:e|es|ed)|establish(?:es|ed)?|defin(?:e|es|ed)|reveal(?:s|ed)?|uncover(?:s|ed)?)\s+((?:[\w().\/-]+,?\s+){0,9}?[\w().\/-]+),?\s+as\s+(?!(?:well|such|a result|expected|described|reported|shown)\b)(.+)$/i
+
+/**
+ * "These data suggest complementary roles for MICAL1 and MICAL2 in actin regulation", "Our results provide evidence for
+ * a causal role of the BNP system in the aetiology of T2D": a finding about X (the role's holder) with the outcome Y,
+ * stated as "X plays a ... role in Y".
+ */
+const FRAME_ROLE =
+  /^[^;]{0,200}?\b(?:suggest|suggests|suggested|indicate|indicates|indicated|reveal|reveals|revealed|report|reports|reported|identify|identifies|identified|uncover|uncovers|uncovered|demonstrate|demonstrates|demonstrated|establish|establishes|established|support|supports|supported|define|defines|defined|describe|describes|described|show|shows|showed|(?:provide|provides|provided)\s+(?:(?:further|new|strong|direct|additional|compelling)\s+)*evidence\s+for)\s+(?:(?:a|an|the)\s+)?((?:[\w-]+,?\s+){0,4}?)roles?\s+(?:for|of)\s+((?:[^\s,;]+\s+){0,7}?[^\s,;]+)\s+in\s+(.+)$/i
+
 /** The body of a claim after a heading, an opening adverbial and report frames, with its subject when a frame gives it. */
+/** Structured-abstract labels in title case ("Conclusions and Relevance In clinical data ..."). */
+const TITLE_CASE_LABEL = /^(?:Conclusions and Relevance|Design, Setting,? and Participants|Main Outcomes? and Measures?)\s+(?=[A-Z0-9])/
 const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|CONCLUSIONS?|INTERPRETATION|DISCUSSION|SIGNIFICANCE|IMPORTANCE|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|DESIGN|SETTING|PARTICIPANTS|INTERVENTIONS?|MEASUREMENTS?|MAIN OUTCOME MEASURES?|RELEVANCE|LIMITATIONS|SUMMARY|AND)\b[\s:,]*)+(?=[A-Z0-9])/
 
 /**
@@ -256,8 +273,13 @@ const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|
 const EXISTENTIAL_RELATION =
   /^there\s+(?:is|are|was|were|exists?)\s+(no\s+|not\s+(?:a|an|any)\s+)?(?:(?:a|an)\s+)?(?:(?:positive|negative|inverse|direct|significant|strong|weak|clear|causal|known|statistically significant)\s+)*(?:relation|relationship|association|correlation|link|connection|interaction)s?\s+between\s+(.+?)\s+and\s+(.+)$/i
 
-const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean } => {
-  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "")
+/** Openers that are clauses of their own: their verbs are no main clause's. */
+const SUBORDINATE_OPENER = /^(?:although|though|whereas|if|as long as|because|since|despite|given|once|unless|when|while|after|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|taken together)\b/i
+/** A finite auxiliary: a clause's verb. */
+const FINITE = /\b(?:is|are|was|were|did|does|do|has|have|had|can|could|may|might|will|would)\b/i
+
+const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean; classified?: boolean } => {
+  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "").replace(TITLE_CASE_LABEL, "")
   const relation = EXISTENTIAL_RELATION.exec(body)
   if (relation !== null) {
     const subject = relation[2]!.trim()
@@ -271,6 +293,15 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
     if (m === null) break
     body = body.slice(m[0].length)
   }
+  const role = FRAME_ROLE.exec(body)
+  if (role !== null) {
+    const holder = role[2]!.trim()
+    return { body: `${holder} plays a ${role[1]!.trim()} role in ${role[3]!.trim()}`.replace(/\s+/g, " "), subject: holder, noEvidence: false }
+  }
+  const identified = FRAME_AS.exec(body)
+  if (identified !== null && !/\b(?:is|are|was|were|be|been|being)\s*$/i.test(identified[1]!) && !/^as\b/i.test(identified[2]!)) {
+    return { body: `${identified[2]} is ${identified[3]}`, subject: identified[2]!, noEvidence: false, classified: true }
+  }
   const of = FRAME_OF.exec(body)
   if (of !== null) return { body: `${of[1]} improves`, subject: of[1]!, noEvidence: false }
   const possessive = FRAME_POSSESSIVE.exec(body)
@@ -280,8 +311,18 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
   // a sentence adverb before a comma ("Corroboratively, ", "Importantly, ")
   body = body.replace(/^[A-Za-z]+ly,\s+/, "")
-  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b)[^,]){0,140},\s*)+/i
-  body = body.replace(opener, "")
+  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b(?!\s+(?:study|studies|analysis|analyses|cohort|trial|sample|population|series|setting)\b))[^,]){0,140},\s*)/i
+  // a bare adverb before the subject ("Here Gpr124 knockout did not ...")
+  body = body.replace(/^(?:Here|Thus|Hence|Therefore|Moreover|Furthermore|Additionally|Importantly|Notably)\s+(?=[A-Z0-9])/, "")
+  for (let i = 0; i < 4; i++) {
+    const m = opener.exec(body)
+    if (m === null) break
+    // a phrase with a finite verb of its own before the comma is the main clause, not an opener ("In non-neural cells
+    // MICALs are required for X, and ..."); a subordinate opener ("Although X was ...") or a relative clause inside
+    // one ("In patients who were treated, ...") is still an opener
+    if (!SUBORDINATE_OPENER.test(m[0]) && FINITE.test(m[0]) && !/\b(?:who|which|that|where|whom|whose)\b/i.test(m[0])) break
+    body = body.slice(m[0].length)
+  }
   return { body, subject: null, noEvidence: false }
 }
 
@@ -294,7 +335,7 @@ const PREDICATE = new RegExp(
     "yield|rais|lower|elevat|attenuat|block|driv|trigger|facilitat|accelerat|delay|alter|modulat|control|determin|limit|" +
     "stimulat|depend|influenc|impact|worsen|exacerbat|ameliorat|mitigat|abolish|abrogat|disrupt|confer|correspond|" +
     "help|allow|enabl|permit|result|lose|gain|acquir|maintain|sustain|support|rescu|revers|repress|" +
-    "upregulat|downregulat|secret|recruit|accumulat|occur|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|" +
+    "upregulat|downregulat|up-regulat|down-regulat|secret|recruit|accumulat|occur|surpass|exceed|beat|match|perform|reach|attain|obtain|provid|offer|" +
     "grow|drop|fall|rise|rose|boost|benefit|hurt|degrad|converg|generaliz|generalis|scor|sets?|establish|bring|brings|brought|" +
     "giv|gave|underperform|compar|report)\\w*)$",
   "i"
@@ -305,13 +346,13 @@ const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|
  * acts as", "iHepSCs possess", "patients receive", "JMJD6 slows"): a stem would also take the nouns ("AIDS", "actor").
  */
 const MORE_VERBS =
-  /^(?:acts?|acted|aids?|aided|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
+  /^(?:acts?|acted|aids?|aided|responds?|responded|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
 /**
  * A word with a predicate's stem that is a noun ("T helper 2 cells", "tumour suppressor miRNA", "a sustained
  * improvement in", "the association of"): an agent, action or quality suffix; not the verbs that end so ("lower",
  * "trigger", "alter", "confer", "enhance", "influence").
  */
-const NOMINAL = /(?:ers?|ors?|ments?|tions?|sions?|ances?|ences?|ants?|ity|ities|ness|als)$/i
+const NOMINAL = /(?:ers?|ors?|ments?|tions?|sions?|ances?|ences?|ants?|ity|ities|ness|als|ary|aries)$/i
 const NOMINAL_VERB = /^(?:lowers?|triggers?|alters?|confers?|renders?|delivers?|offers?|enhances?|influences?|advances?|balances?|experiences?)$/i
 /** A preposition: the word right after one is no predicate ("children in developed countries", "patients with increased risk"). */
 const PREPOSITION = /^(?:in|of|with|for|on|by|from|to|at|among|into|onto|between|within|without|via|under|over|after|before|during|upon|than|versus|vs)$/i
@@ -324,6 +365,9 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
   if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
+  // a reduced relative ("Risk of dementia associated with a longer reproductive period was ...", "Side effects
+  // associated with antidepressants increase ..."): a participle with its agent or partner, then the clause's own verb
+  if (/ed$/i.test(w) && /^(?:with|by|to)$/i.test(tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!)) && laterPredicate(tokens, i + 2, clean)) return false
   // "8 control monkeys": after a count, "control" names a group
   if (/^control$/i.test(w) && /^\d[\d.,]*$/.test(prev)) return false
   // a noun head before the verb ("weight gain is", "protein binding was"): the next word is an auxiliary
@@ -334,6 +378,21 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   return true
 }
 const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|our|his|her|each|every|any|some|no|such)$/i
+/**
+ * Whether the clause goes on to a verb of its own after `from` (an auxiliary, or a finding verb after a word that is no
+ * determiner or preposition), before a comma, a relative or a conjunction ends the phrase.
+ */
+const laterPredicate = (tokens: ReadonlyArray<string>, from: number, clean: (t: string) => string): boolean => {
+  for (let j = from; j < tokens.length && j < from + 12; j++) {
+    const w = clean(tokens[j]!)
+    if (/^(?:who|which|that|where|whom|whose|and|or|but|than)$/i.test(w)) return false
+    const prev = clean(tokens[j - 1]!)
+    if (AUXILIARY.test(w)) return true
+    if ((MORE_VERBS.test(w) || (PREDICATE.test(w) && !NOMINAL.test(w) && !/ed$/i.test(w))) && !DETERMINER.test(prev) && !PREPOSITION.test(prev)) return true
+    if (/[,;:]$/.test(tokens[j]!)) return false
+  }
+  return false
+}
 
 /** A leading count or share ("More than 80% of the", "76-85% of", "All 8"), before the words of what is counted. */
 const LEADING_QUANTITY =
@@ -523,7 +582,15 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
   if (we !== null && /^we$/i.test(we[1]!)) return { subject: "we", rest: we[2]! }
   const tokens = body.split(/\s+/)
   const clean = (t: string) => t.replace(/^[("'“]+|[)"'”,;:.]+$/g, "")
-  for (let i = 1; i < tokens.length && i <= 25; i++) {
+  // (words inside brackets do not count towards the subject's length: "Use of statins in the prior 180 days (adjusted
+  // OR, 0.50; 95% CI, 0.33-0.76) or ... was associated with")
+  let depth = 0
+  let counted = 0
+  for (let i = 1; i < tokens.length && counted <= 25; i++) {
+    const prevToken = tokens[i - 1]!
+    depth = Math.max(0, depth + (prevToken.match(/[([]/g)?.length ?? 0) - (prevToken.match(/[)\]]/g)?.length ?? 0))
+    if (depth > 0) continue
+    counted++
     if (isPredicateAt(tokens, i, clean)) {
       // "X, which ..., improves": a relative clause before the verb belongs to the subject's words, keep the head
       const subject = tokens.slice(0, i).join(" ").replace(/,\s*(?:which|that|who)\b.*$/i, "").replace(/[,;:]+$/, "")
@@ -628,7 +695,7 @@ const objectOf = (predicate: string): string | null => {
   const rest = purpose === null ? bare : purpose[1]!
   const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
   if (effectOn !== null && effectOn[1]!.split(/\s+/).length <= 8) return effectOn[1]!.trim()
-  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
+  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?!(?:apply|supply|rely|reply|imply|multiply|comply|early|only)\b)[a-z]{3,}ly\s+(?!(?:in|by|at|among|during|after|when|while|than|compared)\b))?(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
   if (m === null) return null
   const tail = m[2]!
   const cut = tail.split(/\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|over|across|on|in|at|for|with|without|during|after|before|under|but|and thus|thereby|as)\b)\s*/i)[0]!
@@ -677,6 +744,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // a count or share of what was studied ("53.0% of the combination therapy group", "All 8 control monkeys"): the
   // subject is what is counted
   let subjectPhrase = (framed.subject ?? span.subject).replace(LEADING_QUANTITY, "")
+  // a prepositional phrase is no subject ("In the HPV and conventional arms there were ...", "in non-neural cells human
+  // MICALs are ..." with no comma to end an opener): where a finding holds, not what it is about
+  if (framed.subject === null && /^(?:in|on|at|among|during|within|across|under|over|into|throughout)\s/i.test(subjectPhrase)) subjectPhrase = ""
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
 
   let subject: string | null = null
@@ -790,7 +860,8 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const unknown = /\b(?:(?:is|are|was|were|remains?|remained)\s+(?:still\s+|largely\s+|currently\s+|poorly\s+)?(?:unknown|unclear|not (?:well )?(?:known|understood|established|clear)|poorly understood|elusive|controversial|debated|obscure)|little is known|remains? to be (?:determined|elucidated|established|seen)|(?:is|are) not (?:yet )?(?:known|understood))\b/i.test(text)
   const stated = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
   // "We find no evidence that X improves Y": no effect found, stated in the negative
-  const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : stated
+  // "We identify X as a Y required for Z": what X is, not a change it makes (the verb inside Y is no direction of X)
+  const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : framed.classified === true ? { direction: "none" as const, negated: false } : stated
   const negated = direction.negated
 
   const comparative = /^(?:(?:also|further|still|significantly|consistently|clearly|substantially|greatly|even|often|only|slightly|all|both)\s+)*(?:outperform|surpass|beat|exceed|underperform|rival|match|achiev|obtain|attain|reach|set|establish)\w*\b/i.test(predicateRest)
@@ -852,7 +923,7 @@ export const directionOf = (predicate: string, metric: string | null): { readonl
   if (first === nullMatch) return { direction: "null", negated: /^(?:no|not)\b/.test(first[0]) || negatedHere }
   let dir: FindingDirection = first === up ? "up" : "down"
   // "worsens / exacerbates the pathology" is more of it; "worsens the accuracy" is doing worse
-  if (/^(?:worsen|exacerbat|aggravat)/.test(first[0]) && !/\b(?:performance|accuracy|results?|quality|bleu|scores?|precision|recall|f1)\b/.test(p.slice(first.index, first.index + 60))) {
+  if (/^(?:worsen|exacerbat|aggravat)/.test(first[0]) && !/\b(?:performance|accuracy|results?|quality|bleu|scores?|precision|recall|f1|function|functioning)\b/.test(p.slice(first.index, first.index + 60))) {
     dir = "up"
   }
   // a change word acting on a lower-is-better metric: "reduces the error", "higher perplexity"
