@@ -334,5 +334,12 @@ describe("Findings", () => {
       // near miss: worsening a disease is more of it
       expect(findingOf("Smoking worsens the disease.").direction).toBe("up")
     })
+
+    it("over- and under-estimating are opposite directions (the later 'require' is not the predicate)", () => {
+      expect(findingOf("HbA1c consistently overestimates glycemic control in black individuals with sickle cell trait.").direction).toBe("up")
+      expect(findingOf("HbA1c may systematically underestimate past glycemia in black patients and may require further evaluation.").direction)
+        .toBe("down")
+      expect(findingOf("The model under-predicts the peak load on weekdays.").direction).toBe("down")
+    })
   })
 })
