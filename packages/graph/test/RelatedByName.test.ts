@@ -17,6 +17,7 @@ import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import { findingOf } from "@kg/extraction/Findings"
+import { contentStems } from "../src/internal/claims/identityText.js"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
 /** Link papers of one claim each; every edge (kind, signals). */
@@ -84,6 +85,22 @@ describe("related links by a name both subjects carry", () => {
     expect(name("Mutations in BRCA1 increase the risk of breast cancer.", "BRCA1 loss impairs homologous recombination repair.")).toBe("BRCA1")
     expect(name(dgkkGenotyping, dgkk)).toBe("DGKK")
   })
+
+  it.effect("near miss: a subject that is a measure of something (\"higher input resolution\") is not named by its one modifier elsewhere (\"of the input image\"): no link", () =>
+    Effect.gen(function*() {
+      // the one false candidate left on the related full papers (lead, fifth session)
+      const a = "The resolution of the prediction is increased from (coarse prediction) to of the input image."
+      const b = "We observe that higher input resolution is in general even more beneficial than adding more crops to the batch."
+      const shared = (x: string, y: string) => {
+        const fx = findingOf(x), fy = findingOf(y)
+        return ClaimIdentity.sharedIdentity(fx, fy, ClaimIdentity.compareFindings(fx, fy, { a: x, b: y }), { a: x, b: y }, contentStems(x), contentStems(y))
+      }
+      expect(shared(a, b).subject).toBeNull()
+      expect(yield* linkPapers([a, b])).toEqual([])
+      // a subject whose head is kept is still named by its words elsewhere
+      expect(shared("Bariatric surgery reduces all-cause mortality in obese adults.", "Mortality fell by a third in the five years after bariatric surgery.").subject)
+        .toBe("bariatric surgery")
+    }).pipe(Effect.provide(testLayer)))
 
   it.effect("near miss: a conversion placeholder (\"Fig. REF\") is no name: no link", () =>
     Effect.gen(function*() {

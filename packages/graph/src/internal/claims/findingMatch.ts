@@ -509,6 +509,13 @@ const FRAME_STEMS = new Set(Array.from(contentStems(
     "taking receiving usage"
 )))
 
+/** The stem of a subject's last word, its head ("resolut" of "higher input resolution"). */
+const headStem = (subject: string): string => {
+  const words = normaliseName(subject).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  const last = words[words.length - 1]
+  return last === undefined ? "" : /\d/.test(last) ? last.replace(/-/g, "") : stem(last)
+}
+
 /** A stem in a set, in British or American spelling ("randomis" / "randomiz", "analys" / "analyz"). */
 const hasStem = (stems: ReadonlySet<string>, x: string): boolean => {
   if (stems.has(x)) return true
@@ -580,6 +587,9 @@ export const sharedIdentity = (
         return { label: found, words: new Set([found, ...Array.from(words).filter((x) => found === short || x.replace(/-/g, "") === found)]) }
       }
       if (name !== undefined) return null
+      // a subject that is a measure of something ("higher input resolution": its head a measure word) is not named by
+      // the one modifier left ("input" in "... of the input image")
+      if (words.size === 1 && !words.has(headStem(base))) return null
       return Array.from(words).every((x) => hasStem(stems, x)) ? { label: Array.from(words).join(" "), words } : null
     }
     subject = namedIn(a, textA, sa, stemsB, textB) ?? namedIn(b, textB, sb, stemsA, textA)
