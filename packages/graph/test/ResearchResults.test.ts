@@ -397,4 +397,26 @@ describe("a list's items", () => {
       const groups = shape(nlp, () => 1, evaluated, all, info, RESEARCH_LIMITS, new Map()).shape.groups ?? []
       expect(groups.map((g) => g.paper_id).sort()).toEqual(["deep", "dropout", "setup"])
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("state the asked change: a finding of the other way, or of none, is no item of a list about an effect", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "Which methods reduce the error rate on ImageNet?"
+      const a = analyse(q)
+      expect([a.type, a.effect, a.effectDirection]).toEqual(["list", true, "up"])
+      const worse = "With BN after addition, our ResNet-101 on ImageNet showed a higher validation error rate than the original design."
+      const none = "Our 152-layer network has no effect on the error rate on ImageNet compared to the 101-layer one."
+      const better = "Dropout reduces the error rate on ImageNet from 48.6% to 42.4%."
+      const titles = new Map([["worse", "Identity Mappings"], ["none", "Deeper Networks"], ["better", "Dropout"]])
+      const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+      const stored = (id: string, quote: string): Candidate => ({ ...candidate(id, quote, 0.9), claimId: `c-${id}` })
+      const scored = scoreCandidates(nlp, () => 1, q, a, [stored("worse", worse), stored("none", none), stored("better", better)], titles)
+      expect(scored.map((f) => f.paperId).sort()).toEqual(["better", "none", "worse"])
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const groups = shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.groups ?? []
+        expect(groups.map((g) => g.paper_id)).toEqual(["better"])
+      }
+      // a question about what hurts asks for the other way
+      expect(analyse("Which design choices increase the error rate on ImageNet?").effectDirection).toBe("down")
+    }).pipe(Effect.provide(NlpService.layer)))
 })

@@ -10,6 +10,7 @@
  *
  * @internal
  */
+import { findingOf } from "@kg/extraction/Findings"
 
 /** The shape an answer takes. */
 export type AnswerType = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
@@ -49,6 +50,11 @@ export interface QuestionAnalysis {
    * do answer "Which methods were evaluated on CIFAR-10?").
    */
   readonly effect: boolean
+  /**
+   * For a question about an effect: the direction it asks for, read as a finding ("Which methods reduce the error
+   * rate ...?" is up: better; "Which techniques hurt accuracy?" is down), or null when it names none.
+   */
+  readonly effectDirection?: "up" | "down" | null | undefined
   /** best-of: whether the best is the largest or the smallest value. */
   readonly direction: "max" | "min" | null
   /** yes/no: the statement whose truth is asked. */
@@ -435,10 +441,17 @@ export const analyse = (question: string): QuestionAnalysis => {
     metric,
     wantsValue,
     effect: EFFECT.test(lower),
+    effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
+}
+
+/** The direction of change an effect question asks for, as its finding reads ("reduce the error rate" is up). */
+const askedDirection = (question: string): "up" | "down" | null => {
+  const d = findingOf(question).direction
+  return d === "up" || d === "down" ? d : null
 }
 
 /** A verb of effect or result in a question ("reduce", "improves", "outperform", "speed up", "achieve"). */

@@ -17,6 +17,7 @@
  * @internal
  */
 import type { NlpService } from "@kg/core/NlpService"
+import { findingOf } from "@kg/extraction/Findings"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
 import { excludesSetting, isRatio, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
@@ -421,6 +422,9 @@ const pickDiverse = (scored: ReadonlyArray<Scored>, k: number): ReadonlyArray<Sc
   return mmr(pool, k, 0.7, (c) => c.score, (a, b) => jaccard(a.terms, b.terms))
 }
 
+/** Whether a sentence's finding states the change a question asks for (up: better, down: worse). */
+const statesAsked = (asked: "up" | "down", quote: string): boolean => findingOf(quote).direction === asked
+
 /**
  * Shape an answer from scored findings (best first). `judge` is the NLI
  * judgement of a finding against the yes/no statement (or null).
@@ -554,6 +558,10 @@ export const shape = (
         // the extractor's finding cues (as a verdict counts), not a sentence of set-up that names the dataset ("for
         // ImageNet, we set the initial learning rate to 0.1"), which answers only "Which methods were evaluated on ...?"
         if (analysis.effect && f.finding < LIST_FINDING) continue
+        // ... and one that states the asked change: "ELU nets are 5% slower", "observed higher validation error", "no
+        // improvement", or a sentence of set-up stating no change ("All models are trained for 100 epochs") is no
+        // method that reduces the error
+        if (analysis.effect && analysis.effectDirection != null && !statesAsked(analysis.effectDirection, f.quote)) continue
         const list = byPaper.get(f.paperId) ?? []
         if (list.length < (limits.short ? 1 : 2)) list.push(f)
         byPaper.set(f.paperId, list)
