@@ -10,21 +10,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
-import * as ClaimLinker from "../src/ClaimLinker.js"
-import { DuckDb } from "../src/DuckDb.js"
-import { testLayer, write } from "./fixtures/claimPapers.js"
+import { linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
-/** Link papers of one claim each; every edge (kind, signals). */
-const linkPapers = (texts: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    yield* write(texts.map((text, i) => ({ id: `p${i}`, claims: [{ text }] })))
-    yield* ClaimLinker.linkAll()
-    const db = yield* DuckDb
-    const edges = yield* db.query<{ kind: string; signals: string }>(
-      "SELECT kind, signals::VARCHAR AS signals FROM claim_edges ORDER BY src_claim_id, dst_claim_id"
-    )
-    return edges.map((e) => ({ kind: e.kind, signals: JSON.parse(e.signals) as Record<string, unknown> }))
-  })
 
 const gpr124 = "Gpr124 suppresses BBB breakdown in mouse models of ischemic stroke."
 const implicates = "This finding implicates Gpr124 as a potential therapeutic target for human CNS disorders characterized by BBB disruption."

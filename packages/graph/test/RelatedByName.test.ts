@@ -14,23 +14,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
-import * as ClaimLinker from "../src/ClaimLinker.js"
-import { DuckDb } from "../src/DuckDb.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { contentStems } from "../src/internal/claims/identityText.js"
-import { testLayer, write } from "./fixtures/claimPapers.js"
+import { linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
-/** Link papers of one claim each; every edge (kind, signals). */
-const linkPapers = (texts: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    yield* write(texts.map((text, i) => ({ id: `p${i}`, claims: [{ text }] })))
-    yield* ClaimLinker.linkAll()
-    const db = yield* DuckDb
-    const edges = yield* db.query<{ kind: string; signals: string }>(
-      "SELECT kind, signals::VARCHAR AS signals FROM claim_edges ORDER BY src_claim_id, dst_claim_id"
-    )
-    return edges.map((e) => ({ kind: e.kind, signals: JSON.parse(e.signals) as Record<string, unknown> }))
-  })
 
 const gata3 = "GATA3 regulates self-renewal capacity in bone marrow hematopoietic stem cells."
 const gata3Maintenance = "Therefore, GATA-3 is required for the maintenance of a normal number of LT-HSCs and for their entry into the cell cycle."

@@ -8,25 +8,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
-import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
 import * as GraphQueries from "../src/GraphQueries.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { contentStems } from "../src/internal/claims/identityText.js"
-import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
+import { idOf, linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
-/** Link papers of one claim each; every edge (kind, the two claims' texts, signals). */
-const linkPapers = (texts: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    yield* write(texts.map((text, i) => ({ id: `p${i}`, claims: [{ text }] })))
-    yield* ClaimLinker.linkAll()
-    const db = yield* DuckDb
-    const edges = yield* db.query<{ src: string; dst: string; kind: string; signals: string }>(
-      "SELECT src_claim_id AS src, dst_claim_id AS dst, kind, signals::VARCHAR AS signals FROM claim_edges ORDER BY src, dst"
-    )
-    return edges.map((e) => ({ ...e, signals: JSON.parse(e.signals) as Record<string, unknown> }))
-  })
 
 const resnetMap = "ResNet-101 improves the mAP by > 3% over VGG-16."
 const resnetBaseline =
