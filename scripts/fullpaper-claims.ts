@@ -37,11 +37,8 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import * as Effect from "effect/Effect"
 import * as NlpService from "../packages/core/src/NlpService.js"
-import * as ChunkSentences from "../packages/extraction/src/ChunkSentences.js"
-import { headingBefore, headingsOf } from "../packages/extraction/src/internal/offline/sections.js"
-import { analyze, type SentenceAnalysis } from "../packages/extraction/src/OfflineExtractor.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
-import { splitOf } from "./lib/body-sentences.js"
+import { one, readPaper, splitOf, stores } from "./lib/body-sentences.js"
 import { fnv1a } from "./lib/shared.js"
 import { goldResultRecall, readGoldResults } from "./lib/scirex.js"
 
@@ -67,7 +64,6 @@ interface Label {
   readonly reason: string
 }
 
-const one = (s: string) => s.replace(/\s+/g, " ").trim()
 
 const program = Effect.gen(function*() {
   const db = yield* DuckDb.DuckDb
@@ -141,8 +137,6 @@ interface Placed {
   readonly pResultRaw: number | undefined
 }
 
-/** Whether the pipeline stores a sentence's claim as a claim of the paper (one reported from other work is kept apart). */
-const stores = (a: SentenceAnalysis): boolean => a.claim !== undefined && a.claim.attribution === undefined
 
 /** Each labelled claim the store holds, joined to its sentence as the extractor reads it again (`sections`). */
 const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
@@ -158,42 +152,14 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
     const bySection = new Map<string, { prose: number; kept: number }>()
     let unjoined = 0
     for (const paper of papers) {
-      const chunks = yield* db.query<{ start_char: number; end_char: number; text: string; sentences: string | null }>(
-        "SELECT start_char, end_char, text, sentences FROM chunks WHERE paper_id = $1 ORDER BY ordinal",
-        [paper]
-      )
-      if (chunks.length === 0) continue
-      // the paper's text as far as its chunks hold it (a chunk is the exact slice of the text at its offsets)
-      const length = Math.max(...chunks.map((c) => c.end_char))
-      const chars = new Array<string>(length).fill(" ")
-      for (const c of chunks) for (let i = 0; i < c.text.length; i++) chars[c.start_char + i] = c.text[i]!
-      const text = chars.join("")
-      const headings = headingsOf(text)
-      // every sentence of the paper once (the overlap's sentences belong to the chunk before), with its analysis
-      const sentences: Array<{ at: number; a: SentenceAnalysis; evidence: string }> = []
-      let covered = 0
-      for (const c of chunks) {
-        const stored = c.sentences === null ? undefined : ChunkSentences.decode(c.sentences, c.text)
-        const own = {
-          ...nlp,
-          sentencize: (t: string) =>
-            t === c.text && stored !== undefined
-              ? stored.map((s) => ({ text: t.slice(s.start, s.end), start: s.start, end: s.end }))
-              : nlp.sentencize(t)
-        }
-        const context = { heading: headingBefore(headings, c.start_char), atStart: text.slice(0, c.start_char).trim() === "" }
-        for (const a of analyze(own, c.text, { context })) {
-          const at = c.start_char + a.start
-          if (at < covered) continue
-          sentences.push({ at, a, evidence: c.text.slice(a.start, a.end) })
-          covered = at + 1
-        }
-      }
+      // every sentence of the paper once, with its analysis, as the pipeline reads it
+      const { headings, sentences } = yield* readPaper(db, nlp, paper, undefined)
+      if (sentences.length === 0) continue
       for (const s of sentences) {
         if (s.a.skip !== undefined || /^\s*#/.test(s.evidence)) continue
         // --show introduction,methods: the kept sentences of those sections in papers of the development split
         if (stores(s.a) && show.includes(s.a.section) && splitOf(paper) === "dev") {
-          console.log(JSON.stringify({ paper, section: s.a.section, heading: headingBefore(headings, s.at + 1), keptBy: s.a.keptBy, p: s.a.pResult, quote: one(s.evidence) }))
+          console.log(JSON.stringify({ paper, section: s.a.section, heading: s.heading, keptBy: s.a.keptBy, p: s.a.pResult, quote: one(s.evidence) }))
         }
         const e = bySection.get(s.a.section) ?? { prose: 0, kept: 0 }
         e.prose++
@@ -225,7 +191,7 @@ const sections = (db: DuckDb.DuckDb["Type"], labels: ReadonlyArray<Label>) =>
         const s = sentences[k]!
         placed.push({
           paper, quote: l.quote, label: l.label, class: l.class, section: s.a.section, keptBy: s.a.keptBy,
-          position: positionOf(k), heading: headingBefore(headings, s.at + 1), pResult: s.a.pResult, pResultRaw: s.a.pResultRaw
+          position: positionOf(k), heading: s.heading, pResult: s.a.pResult, pResultRaw: s.a.pResultRaw
         })
       }
     }

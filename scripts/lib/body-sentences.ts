@@ -34,8 +34,12 @@ export const stores = (a: SentenceAnalysis): boolean => a.claim !== undefined &&
 
 export const one = (s: string): string => s.replace(/\s+/g, " ").trim()
 
-/** A paper's sentences, read again from its stored chunks (`bodyModel` null: no gate, as a training read). */
-export const paperSentences = (
+/**
+ * A paper read again from its stored chunks: every sentence once (the overlap's sentences belong to the chunk
+ * before), with its analysis, and the paper's headings (`bodyModel` null: no gate, as a training read; undefined: the
+ * shipped gate, as the pipeline reads it).
+ */
+export const readPaper = (
   db: DuckDb.DuckDb["Type"],
   nlp: NlpService["Type"],
   paper: string,
@@ -46,7 +50,7 @@ export const paperSentences = (
       "SELECT start_char, end_char, text, sentences FROM chunks WHERE paper_id = $1 ORDER BY ordinal",
       [paper]
     )
-    if (chunks.length === 0) return []
+    if (chunks.length === 0) return { sentences: [] as Array<PaperSentence>, headings: [] as ReturnType<typeof headingsOf> }
     const length = Math.max(...chunks.map((c) => c.end_char))
     const chars = new Array<string>(length).fill(" ")
     for (const c of chunks) for (let i = 0; i < c.text.length; i++) chars[c.start_char + i] = c.text[i]!
@@ -71,8 +75,16 @@ export const paperSentences = (
         covered = at + 1
       }
     }
-    return out
+    return { sentences: out, headings }
   })
+
+/** A paper's sentences, read again from its stored chunks ({@link readPaper}). */
+export const paperSentences = (
+  db: DuckDb.DuckDb["Type"],
+  nlp: NlpService["Type"],
+  paper: string,
+  bodyModel: BodyModel | null | undefined
+) => Effect.map(readPaper(db, nlp, paper, bodyModel), (r) => r.sentences)
 
 /** The sentence a labelled quote names: the one whose text holds the quote, or that the quote holds. */
 export const findQuote = (sentences: ReadonlyArray<PaperSentence>, quote: string): PaperSentence | undefined => {
