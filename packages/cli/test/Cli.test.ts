@@ -42,6 +42,11 @@ describe.concurrent("kg for scripts", () => {
     expect(r.stdout).toMatch(/^Usage: kg <command>/m)
     for (const e of entries) expect(r.stdout).toMatch(new RegExp(`^  ${e.name} +\\S`, "m"))
     expect(r.stdout).not.toMatch(ansi)
+    // one line per command: a second catalog entry of a name would list it twice and hide its own help
+    const names = entries.map((e) => e.name)
+    expect(new Set(names).size).toBe(names.length)
+    const listed = [...r.stdout.matchAll(/^  ([a-z0-9-]+) {2,}\S/gm)].map((m) => m[1])
+    expect(listed.filter((n) => n === "train")).toEqual(["train"])
   })
 
   it("each command's help reads `kg <command> ...` and has examples, without colour when not on a terminal", async () => {

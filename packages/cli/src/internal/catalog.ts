@@ -188,12 +188,6 @@ export const entries: ReadonlyArray<Entry> = [
     ]
   },
   {
-    name: "train",
-    group: "measure",
-    summary: "retrain an offline judge (nli) from the shipped data plus a store's curations; kept only when held-out is not worse",
-    examples: ["kg train nli --db papers.duckdb", "kg train nli --db papers.duckdb --dry-run --json"]
-  },
-  {
     name: "export",
     group: "maintain",
     summary: "export the graph (Turtle, N-Triples, JSON-LD, CSV, Parquet) or training data",
@@ -208,8 +202,11 @@ export const entries: ReadonlyArray<Entry> = [
   {
     name: "train",
     group: "measure",
-    summary: "retrain a learned judge from the shipped labelled data plus your own (claims: the rhetorical-role classifier)",
+    summary:
+      "retrain a learned judge from the shipped data plus your own: nli (with a store's curations) or claims (the rhetorical-role classifier); kept only when held-out is not worse",
     examples: [
+      "kg train nli --db papers.duckdb",
+      "kg train nli --db papers.duckdb --dry-run --json",
       "kg train claims",
       "kg train claims --extra not-findings.jsonl",
       "kg train claims --extra more.jsonl --out weights.json --json"
