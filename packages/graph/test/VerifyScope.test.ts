@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, restrictedElsewhere } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, opposedDirections, restrictedElsewhere } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -125,6 +125,24 @@ describe("hypothesis judging with negation and scope", () => {
       expect(quotes(v.contradicting)).toEqual([DROPOUT_FAILS])
       expect(quotes(v.supporting)).not.toContain(DISTILLATION)
     }).pipe(Effect.provide(testLayer)))
+
+  it("a clause that states no direction opposes nothing: a measurement against 'achieves the state of the art' is no contradiction", () => {
+    // read on the related papers: `kg claim "The Transformer achieves 28.4 BLEU on WMT 2014 English-to-German"` was
+    // "contested", this sentence its contradiction (the clause about WMT 2014 states a gain, the hypothesis no change)
+    const evidence =
+      "The authors report results for neural machine translation that show the Transformer networks achieves state-of-the-art performance on the WMT 2014 English-to-German and English-to-French tasks while being orders-of-magnitude faster than prior approaches."
+    const hypothesis = "The Transformer achieves 28.4 BLEU on WMT 2014 English-to-German"
+    const neutral = { label: "neutral" as const, score: 0.5, signals: {} }
+    expect(byFindings(neutral, findingOf(evidence), findingOf(hypothesis), evidence, hypothesis).label).toBe("neutral")
+    expect(opposedDirections("none", "up")).toBe(false)
+    expect(opposedDirections("up", "none")).toBe(false)
+    expect(opposedDirections("null", "none")).toBe(false)
+    // near misses that still oppose: a rise against a fall, an effect against none
+    expect(opposedDirections("up", "down")).toBe(true)
+    expect(opposedDirections("null", "up")).toBe(true)
+    expect(opposedDirections("down", "null")).toBe(true)
+    expect(opposedDirections("up", "up")).toBe(false)
+  })
 
   it("reads clauses and restrictions", () => {
     expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["Chinese Treebank"])).toBe("RNNG parser does not improve F1 on the Chinese Treebank.")

@@ -10,7 +10,7 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import type { Finding } from "@kg/core/Domain"
+import type { Finding, FindingDirection } from "@kg/core/Domain"
 import { findingOf } from "@kg/extraction/Findings"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import { compareFindings } from "./findingMatch.js"
@@ -341,6 +341,18 @@ export const verify = (
     return judged.sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
   })
 
+/**
+ * Whether two stated directions oppose: a rise against a fall, or an effect against none ("no difference"). A
+ * sentence that states no direction (`none`: "the Transformer achieves 28.4 BLEU", "achieves state-of-the-art
+ * performance on WMT 2014") opposes nothing.
+ */
+export const opposedDirections = (a: FindingDirection | null, b: FindingDirection | null): boolean => {
+  const change = (d: FindingDirection | null) => d === "up" || d === "down"
+  if (a === null || b === null || a === b) return false
+  if (change(a) && change(b)) return true
+  return (a === "null" && change(b)) || (b === "null" && change(a))
+}
+
 /** The confidence (and P(contradict)) of a contradiction read from the findings' scope or negation. */
 export const FINDING_CONTRADICTION = 0.9
 
@@ -422,7 +434,7 @@ export const byFindings = (
   if (clause !== undefined) {
     const cf = findingOf(clause)
     const h = hypothesis.direction, e = cf.direction
-    if (h !== null && e !== null && h !== e && (h === "null" || e === "null" || (h === "up") === (e === "down"))) return contradict(6)
+    if (opposedDirections(h, e)) return contradict(6)
   }
   // an effect size against the hypothesis' direction on the same outcome: "odds ratio for the risk of gastric cancer
   // ... 2.77 (95% confidence interval 1.04 to 7.97)" against "... decreases risk of gastric cancer"
