@@ -12,6 +12,7 @@
  * contradicting).
  *
  *   npx tsx --conditions=@kg/source scripts/eval-verdicts.ts [--split dev|heldout] [--dir DIR] [--json] [--verbose]
+ *     [--rows FILE]   (every hypothesis' verdict and its first evidence, one JSON line each, to compare two runs)
  *
  * `--dir DIR` keeps the store (`DIR/abstracts.duckdb`) and reuses it when it is there.
  */
@@ -94,6 +95,8 @@ const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((1000 * a) / b) 
 const program = Effect.gen(function*() {
   yield* build
   const rows = yield* ask
+  const rowsFile = arg("rows")
+  if (rowsFile !== undefined) writeFileSync(rowsFile, rows.map((r) => JSON.stringify(r)).join("\n") + "\n")
   const byLabel: Record<string, Record<string, number>> = {}
   for (const r of rows) {
     const t = (byLabel[r.label] ??= {})

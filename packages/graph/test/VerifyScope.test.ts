@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, opposedDirections, restrictedElsewhere } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, opposedDirections, restrictedElsewhere, statesStatement } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -177,6 +177,50 @@ describe("hypothesis judging with negation and scope", () => {
       expect(quotes(again.supporting)).toEqual([SAME])
       expect(again.verdict).toBe("supported")
     }).pipe(Effect.provide(testLayer)))
+
+  it.effect("support names the statement's subject and says its claim, not only its words (read on the related papers)", () =>
+    Effect.gen(function*() {
+      // sentences of the related papers that `kg claim` called support: the subject and its neighbours without the
+      // claim ("harder to optimize"), and the claim's words about another subject (a 1x1 convolution, not a dilated one)
+      const NEIGHBOURS = "Zero-padded elements of the identity-mapping shortcut contain the outputs of both residual networks and plain networks."
+      const OTHER_SUBJECT = "The 1x1 convolutions are responsible for reducing the dimensions, leaving the bottleneck with a smaller output resolution."
+      const STATES = "Residual networks are easier to optimize than plain networks of the same depth."
+      const DILATED = "Dilated convolutions keep the resolution of the output while the receptive field grows."
+      yield* write([
+        { id: "shortcuts", claims: [{ text: NEIGHBOURS }, { text: STATES }] },
+        { id: "bottleneck", claims: [{ text: OTHER_SUBJECT }] },
+        { id: "dilation", claims: [{ text: DILATED }] }
+      ])
+      yield* ClaimLinker.linkAll()
+      const harder = yield* GraphQueries.verifyStatement("Residual networks are harder to optimize than plain networks")
+      expect(quotes(harder.supporting)).not.toContain(NEIGHBOURS)
+      const easier = yield* GraphQueries.verifyStatement("Residual networks are easier to optimize than plain networks")
+      expect(quotes(easier.supporting)).toContain(STATES)
+      expect(quotes(easier.supporting)).not.toContain(NEIGHBOURS)
+      expect(easier.verdict).toBe("supported")
+      const reduce = yield* GraphQueries.verifyStatement("Dilated convolutions reduce the output resolution")
+      expect(quotes(reduce.supporting)).not.toContain(OTHER_SUBJECT)
+    }).pipe(Effect.provide(testLayer)))
+
+  it("a statement's subject is named by its most specific word the claims use", () => {
+    const h = findingOf("Dilated convolutions reduce the output resolution")
+    expect(h.subject).toBe("Dilated convolutions")
+    const weight = (x: string) => (x.startsWith("dilat") ? 3 : 1)
+    const known = () => true
+    const other = statesStatement("The 1x1 convolutions reduce the output resolution.", "Dilated convolutions reduce the output resolution", h, weight, known)
+    expect(other.subjectStated).toBe(0)
+    const same = statesStatement("Dilated convolutions keep the output resolution.", "Dilated convolutions reduce the output resolution", h, weight, known)
+    expect(same.subjectStated).toBe(1)
+    expect(same.claimCoverage).toBeCloseTo(2 / 3, 2)
+    // a word no claim uses (a misspelling) does not decide: the next most specific one does
+    const typo = findingOf("COPI coatmer regulates lipid homeostasis")
+    const t = statesStatement("The COPI complex is a regulator of lipid homeostasis.", "COPI coatmer regulates lipid homeostasis", typo,
+      (x) => (x.startsWith("coatmer") ? 5 : x === "copi" ? 3 : 1), (x) => !x.startsWith("coatmer"))
+    expect(typo.subject).toBe("COPI coatmer")
+    expect(t.subjectStated).toBe(1)
+    // no subject read: nothing to require
+    expect(statesStatement("anything at all", "in mice", findingOf("in mice"), weight, known)).toEqual({})
+  })
 
   it("shows each sentence of a paper once: overlapping chunks and a stored claim that is also its chunk's sentence", () => {
     const e = (kind: "claim" | "sentence", paperId: string, text: string, chunkId: string, relevance: number): JudgedEvidence => ({

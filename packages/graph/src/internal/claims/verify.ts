@@ -82,7 +82,13 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A candidate before judging: `finding` is false for a sentence that does not read as a finding (never judged). */
-export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & { readonly finding: boolean }
+export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & {
+  readonly finding: boolean
+  /** The text with the other forms of the abbreviations it uses, for matching words (the text itself otherwise). */
+  readonly matched?: string
+  /** Whether it names the statement's subject and how much of the rest it says ({@link statesStatement}). */
+  readonly states?: { readonly subjectStated?: number; readonly claimCoverage?: number }
+}
 
 /**
  * The stored claims and chunk sentences about `statement` (at or above the
@@ -220,7 +226,7 @@ export const candidates = (
       const s = sourceOf.get(c.claim_id)
       if (s === undefined) continue
       quoted.add(`${s.chunkId}\u0000${s.quote}`)
-      found.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, coverage: relatedness(c.text, statement), context: false, finding: true, ...s })
+      found.push({ kind: "claim", claimId: c.claim_id, text: c.text, relevance, coverage: relatedness(c.text, statement), context: false, finding: true, matched: c.text, ...s })
     }
     const sentences: Array<Candidate> = []
     for (const ch of chunks) {
@@ -253,6 +259,7 @@ export const candidates = (
           quote: sentence,
           relevance,
           coverage: relatedness(matched, statement),
+          matched,
           context: false,
           // only a sentence that reads as a finding is judged (an aim or a method states nothing to judge)
           finding: score >= MIN_FINDING_SCORE
@@ -303,12 +310,20 @@ export const candidates = (
             subjectClash: false
           }),
           coverage,
+          matched,
           context: true,
           finding: true
         })
       }
     }
-    return found
+    // whether each names the statement's subject (its most specific word the claims use) and says the rest
+    const hypothesis = findingOf(statement)
+    const used = new Set<string>()
+    for (const set of claimStems) for (const x of set) used.add(x)
+    return found.map((c) => ({
+      ...c,
+      states: statesStatement(c.matched ?? c.text, statement, hypothesis, weight, (x) => used.has(x))
+    }))
   })
 
 /**
@@ -325,9 +340,12 @@ export const verify = (
   Effect.gen(function*() {
     const found = yield* candidates(db, statement, options)
     const hypothesis = findingOf(statement)
-    const judged = yield* Effect.forEach(found, ({ finding, ...c }) =>
+    const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, ...c }) =>
       (finding
-        ? judge(c.text, statement).pipe(Effect.map((j) => byFindings(j, findingOf(c.text), hypothesis, c.text, statement)))
+        ? judge(c.text, statement).pipe(
+          Effect.map((j) => byFindings(j, findingOf(c.text), hypothesis, c.text, statement)),
+          Effect.map((j) => ({ ...j, signals: { ...j.signals, ...states } }))
+        )
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
           Effect.map((j): JudgedEvidence => ({
             ...c,
@@ -633,7 +651,44 @@ export const SUPPORT_COVERAGE = 0.6
  * `support` is its own reading of entailment and counts as given.
  */
 export const countsAsSupport = (e: JudgedEvidence): boolean =>
-  e.verdict === "support" && !e.context && (pOf(e) === undefined || e.coverage >= SUPPORT_COVERAGE)
+  e.verdict === "support" && !e.context &&
+  (pOf(e) === undefined || (e.coverage >= SUPPORT_COVERAGE && (e.signals["subjectStated"] ?? 1) > 0 &&
+    (e.signals["claimCoverage"] ?? 1) >= SUPPORT_CLAIM_COVERAGE))
+
+/**
+ * The share of the words a statement says about its subject (its predicate, outcome and object: "harder to optimize
+ * than plain networks" of "Residual networks are harder to optimize than plain networks") that a sentence must
+ * contain to support it: the sentence must say that thing, not only name the subject and its neighbours ("outputs of
+ * both residual networks and plain networks").
+ */
+export const SUPPORT_CLAIM_COVERAGE = 0.5
+
+/**
+ * Whether a sentence names the statement's subject, and the share of the statement's other content words it
+ * contains. The subject is named by its most specific word that the stored claims use (`weight`: rarer is more
+ * specific; `known`: whether any claim uses the word, since a word none uses, often a misspelling, names nothing):
+ * "dilated convolutions" is not named by "1x1 convolutions", "ELUs" not by "deep neural networks". A statement whose
+ * subject is not read gives neither (support is then judged by coverage alone).
+ */
+export const statesStatement = (
+  sentence: string,
+  statement: string,
+  hypothesis: Finding,
+  weight: (stem: string) => number,
+  known: (stem: string) => boolean
+): { readonly subjectStated?: number; readonly claimCoverage?: number } => {
+  if (hypothesis.subject === null) return {}
+  const subject = Array.from(contentStems(hypothesis.subject))
+  if (subject.length === 0) return {}
+  const own = contentStems(sentence)
+  const pool = subject.some(known) ? subject.filter(known) : subject
+  const top = Math.max(...pool.map(weight))
+  const subjectStated = pool.some((x) => weight(x) === top && own.has(x)) ? 1 : 0
+  const inSubject = new Set(subject)
+  const rest = Array.from(contentStems(statement)).filter((x) => !inSubject.has(x))
+  if (rest.length === 0) return { subjectStated }
+  return { subjectStated, claimCoverage: Math.round((rest.filter((x) => own.has(x)).length / rest.length) * 1000) / 1000 }
+}
 
 /**
  * Each sentence of a paper once (two overlapping chunks hold the same sentence, and a stored claim is also a
