@@ -218,7 +218,10 @@ describe("hypothesis judging with negation and scope", () => {
       (x) => (x.startsWith("coatmer") ? 5 : x === "copi" ? 3 : 1), (x) => !x.startsWith("coatmer"))
     expect(typo.subject).toBe("COPI coatmer")
     expect(t.subjectStated).toBe(1)
-    // no subject read: nothing to require
+    // no subject read: the words before the outcome the reader found ("ELUs" of "ELUs speed up learning ..."), else nothing
+    const elu = "ELUs speed up learning in deep neural networks"
+    expect(statesStatement("Deep neural networks achieve excellent performance on difficult learning tasks.", elu, findingOf(elu), weight, known).subjectStated).toBe(0)
+    expect(statesStatement("ELUs speed up learning in deep networks.", elu, findingOf(elu), weight, known).subjectStated).toBe(1)
     expect(statesStatement("anything at all", "in mice", findingOf("in mice"), weight, known)).toEqual({})
   })
 

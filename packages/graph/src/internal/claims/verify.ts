@@ -664,11 +664,24 @@ export const countsAsSupport = (e: JudgedEvidence): boolean =>
 export const SUPPORT_CLAIM_COVERAGE = 0.5
 
 /**
+ * A statement's subject when the finding reader found none but an outcome: the words before it ("ELUs" of "ELUs
+ * speed up learning in deep neural networks", whose outcome is read as "speed up learning"), at most six.
+ */
+const wordsBeforeOutcome = (statement: string, outcome: string | null): string | null => {
+  if (outcome === null) return null
+  const at = statement.toLowerCase().indexOf(outcome.toLowerCase())
+  if (at <= 0) return null
+  const before = statement.slice(0, at).trim()
+  const n = before.split(/\s+/).length
+  return n >= 1 && n <= 6 ? before : null
+}
+
+/**
  * Whether a sentence names the statement's subject, and the share of the statement's other content words it
  * contains. The subject is named by its most specific word that the stored claims use (`weight`: rarer is more
  * specific; `known`: whether any claim uses the word, since a word none uses, often a misspelling, names nothing):
  * "dilated convolutions" is not named by "1x1 convolutions", "ELUs" not by "deep neural networks". A statement whose
- * subject is not read gives neither (support is then judged by coverage alone).
+ * subject is not read (nor the words before its outcome) gives neither (support is then judged by coverage alone).
  */
 export const statesStatement = (
   sentence: string,
@@ -677,8 +690,9 @@ export const statesStatement = (
   weight: (stem: string) => number,
   known: (stem: string) => boolean
 ): { readonly subjectStated?: number; readonly claimCoverage?: number } => {
-  if (hypothesis.subject === null) return {}
-  const subject = Array.from(contentStems(hypothesis.subject))
+  const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome)
+  if (subjectText === null) return {}
+  const subject = Array.from(contentStems(subjectText))
   if (subject.length === 0) return {}
   const own = contentStems(sentence)
   const pool = subject.some(known) ? subject.filter(known) : subject
