@@ -259,5 +259,25 @@ describe("hypothesis judging with negation and scope", () => {
     expect(decidesAgainst(paper(judged({ relevance: 0.25, coverage: 0.2, signals: { pContradict: 0.9, findingRule: 6 } })))).toBe(true)
     // an LLM judge's contradiction (no probability) counts as given
     expect(decidesAgainst(paper(judged({ relevance: 0.25, coverage: 0.2, signals: {} })))).toBe(true)
+    // opposite directions (rule 2) about the same subject decide only when the sentence says some of the rest:
+    // "Random Erasing improves different baseline models" says nothing of "reduces the risk of overfitting"
+    const opposite = (claimCoverage: number) => judged({ coverage: 0.4, relevance: 0.378, signals: { pContradict: 0.9, findingRule: 2, subjectStated: 1, claimCoverage } })
+    expect(decidesAgainst(paper(opposite(0)))).toBe(false)
+    expect(decidesAgainst(paper(opposite(1 / 3)))).toBe(true)
+    // other finding rules (scope, a clause about the dataset) are not held to it
+    expect(decidesAgainst(paper(judged({ signals: { pContradict: 0.9, findingRule: 1, claimCoverage: 0 } })))).toBe(true)
   })
+
+  it.effect("opposite changes contradict only about what the hypothesis says of its subject (read on the related papers)", () =>
+    Effect.gen(function*() {
+      const IMPROVES = "Random Erasing improves different baseline models."
+      yield* write([{ id: "erasing", claims: [{ text: IMPROVES }] }])
+      yield* ClaimLinker.linkAll()
+      const risk = yield* GraphQueries.verifyStatement("Random Erasing reduces the risk of overfitting")
+      expect(risk.verdict).not.toBe("contradicted")
+      expect(quotes(risk.contradicting)).not.toContain(IMPROVES)
+      const hurts = yield* GraphQueries.verifyStatement("Random Erasing hurts different baseline models")
+      expect(hurts.verdict).toBe("contradicted")
+      expect(quotes(hurts.contradicting)).toContain(IMPROVES)
+    }).pipe(Effect.provide(testLayer)))
 })
