@@ -223,6 +223,13 @@ describe("hypothesis judging with negation and scope", () => {
     expect(statesStatement("Deep neural networks achieve excellent performance on difficult learning tasks.", elu, findingOf(elu), weight, known).subjectStated).toBe(0)
     expect(statesStatement("ELUs speed up learning in deep networks.", elu, findingOf(elu), weight, known).subjectStated).toBe(1)
     expect(statesStatement("anything at all", "in mice", findingOf("in mice"), weight, known)).toEqual({})
+    // a metric the hypothesis names is named by the sentence, every word of it ("lower complexity" is no accuracy)
+    const deeper = "Deeper ResNets have lower accuracy on ImageNet"
+    expect(findingOf(deeper).metric).toBe("accuracy")
+    expect(statesStatement("Deeper ResNets have lower complexity on ImageNet.", deeper, findingOf(deeper), weight, known).metricStated).toBe(0)
+    expect(statesStatement("Deeper ResNets reach a lower accuracy on ImageNet.", deeper, findingOf(deeper), weight, known).metricStated).toBe(1)
+    const time = "Stochastic depth reduces the training time of residual networks"
+    expect(statesStatement("Residual networks trained with stochastic depth reach a lower error.", time, findingOf(time), weight, known).metricStated).toBe(0)
   })
 
   it("shows each sentence of a paper once: overlapping chunks and a stored claim that is also its chunk's sentence", () => {

@@ -87,7 +87,7 @@ export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals
   /** The text with the other forms of the abbreviations it uses, for matching words (the text itself otherwise). */
   readonly matched?: string
   /** Whether it names the statement's subject and how much of the rest it says ({@link statesStatement}). */
-  readonly states?: { readonly subjectStated?: number; readonly claimCoverage?: number }
+  readonly states?: { readonly subjectStated?: number; readonly claimCoverage?: number; readonly metricStated?: number }
 }
 
 /**
@@ -653,7 +653,8 @@ export const SUPPORT_COVERAGE = 0.6
 export const countsAsSupport = (e: JudgedEvidence): boolean =>
   e.verdict === "support" && !e.context &&
   (pOf(e) === undefined || (e.coverage >= SUPPORT_COVERAGE && (e.signals["subjectStated"] ?? 1) > 0 &&
-    (e.signals["claimCoverage"] ?? 1) >= SUPPORT_CLAIM_COVERAGE))
+    (e.signals["claimCoverage"] ?? 1) >= SUPPORT_CLAIM_COVERAGE &&
+    (e.signals["metricStated"] ?? 1) > 0))
 
 /**
  * The share of the words a statement says about its subject (its predicate, outcome and object: "harder to optimize
@@ -682,6 +683,8 @@ const wordsBeforeOutcome = (statement: string, outcome: string | null): string |
  * specific; `known`: whether any claim uses the word, since a word none uses, often a misspelling, names nothing):
  * "dilated convolutions" is not named by "1x1 convolutions", "ELUs" not by "deep neural networks". A statement whose
  * subject is not read (nor the words before its outcome) gives neither (support is then judged by coverage alone).
+ * A hypothesis that names a metric ("lower accuracy", "training time") is supported only by a sentence that names
+ * every word of it (`metricStated`): "lower complexity" says nothing of accuracy.
  */
 export const statesStatement = (
   sentence: string,
@@ -689,7 +692,7 @@ export const statesStatement = (
   hypothesis: Finding,
   weight: (stem: string) => number,
   known: (stem: string) => boolean
-): { readonly subjectStated?: number; readonly claimCoverage?: number } => {
+): { readonly subjectStated?: number; readonly claimCoverage?: number; readonly metricStated?: number } => {
   const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome)
   if (subjectText === null) return {}
   const subject = Array.from(contentStems(subjectText))
@@ -700,8 +703,10 @@ export const statesStatement = (
   const subjectStated = pool.some((x) => weight(x) === top && own.has(x)) ? 1 : 0
   const inSubject = new Set(subject)
   const rest = Array.from(contentStems(statement)).filter((x) => !inSubject.has(x))
-  if (rest.length === 0) return { subjectStated }
-  return { subjectStated, claimCoverage: Math.round((rest.filter((x) => own.has(x)).length / rest.length) * 1000) / 1000 }
+  const metric = hypothesis.metric === null ? [] : Array.from(contentStems(hypothesis.metric)).filter((x) => !inSubject.has(x))
+  const metricStated = metric.length === 0 ? {} : { metricStated: metric.every((x) => own.has(x)) ? 1 : 0 }
+  if (rest.length === 0) return { subjectStated, ...metricStated }
+  return { subjectStated, claimCoverage: Math.round((rest.filter((x) => own.has(x)).length / rest.length) * 1000) / 1000, ...metricStated }
 }
 
 /**
