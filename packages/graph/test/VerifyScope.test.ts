@@ -144,6 +144,18 @@ describe("hypothesis judging with negation and scope", () => {
     expect(opposedDirections("up", "up")).toBe(false)
   })
 
+  it("doing better is no contradiction of matching: 'exceed the performance of X' against 'match the performance of X'", () => {
+    const contradiction = { label: "contradict" as const, score: 0.6, signals: { pContradict: 0.6 } }
+    const exceeds = "Fractal networks exceed the performance of residual networks."
+    const judge = (h: string) => byFindings(contradiction, findingOf(exceeds), findingOf(h), exceeds, h)
+    expect(judge("Fractal networks match the performance of residual networks").signals["findingRule"]).toBeUndefined()
+    // near misses that stay contradictions: doing worse, and a hypothesis of no difference in the statistical sense
+    expect(judge("Fractal networks perform worse than residual networks").signals["findingRule"]).toBe(2)
+    const noDifference = "Dropout gives no significant difference in accuracy on CIFAR-10."
+    const improves = "Dropout improves accuracy on CIFAR-10."
+    expect(byFindings(contradiction, findingOf(improves), findingOf(noDifference), improves, noDifference).label).toBe("contradict")
+  })
+
   it("reads clauses and restrictions", () => {
     expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["Chinese Treebank"])).toBe("RNNG parser does not improve F1 on the Chinese Treebank.")
     expect(clauseAbout(BUT_NOT_CTB, findingOf(BUT_NOT_CTB), ["Penn Treebank"])).toBe("The RNNG parser improves F1 on the Penn Treebank")

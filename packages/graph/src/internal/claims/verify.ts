@@ -371,6 +371,9 @@ export const opposedDirections = (a: FindingDirection | null, b: FindingDirectio
   return (a === "null" && change(b)) || (b === "null" && change(a))
 }
 
+/** Words of a hypothesis that one thing does as well as another (a `null` direction that doing better satisfies). */
+const MATCHES = /\b(?:match(?:es|ed|ing)?|comparable|on par|as (?:good|well|accurate) as|competitive with|rivals?|similar (?:performance|accuracy|results))\b/i
+
 /** The confidence (and P(contradict)) of a contradiction read from the findings' scope or negation. */
 export const FINDING_CONTRADICTION = 0.9
 
@@ -443,7 +446,14 @@ export const byFindings = (
   // a sentence of several clauses ("decreased the risk of PONV but was associated with an increased risk of bleeding")
   // states more than one direction: its first one is not the finding about the hypothesis
   const oneClause = !/[;]|\b(?:but|whereas|while|although|though|however|yet)\b/i.test(evidenceText)
-  if (cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && (nullAgainstEffect || cmp.outcome !== "different")) {
+  // "A matches / is comparable to B" is not denied by "A exceeds B": doing better is at least matching (a
+  // hypothesis of no difference in the statistical sense, "no significant difference", still is)
+  const atLeastAsGood = hypothesis.direction === "null" && evidence.direction === "up" && MATCHES.test(hypothesisText) &&
+    !/\b(?:no|not|without)\b/i.test(hypothesisText)
+  if (
+    cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && !atLeastAsGood &&
+    (nullAgainstEffect || cmp.outcome !== "different")
+  ) {
     return contradict(2)
   }
   // a sentence of contrasting clauses ("improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese
