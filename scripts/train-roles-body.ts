@@ -11,7 +11,10 @@
  *   seeded hash, leaving out the quotes of the `--exclude` label files; one JSON line each with the text around it:
  *
  *     npx tsx --conditions=@kg/source scripts/train-roles-body.ts draw --db X.duckdb --stored 100 --kept-out 50 \
- *       --seed 1 [--exclude FILE ...]
+ *       --seed 1 [--exclude FILE ...] [--gated]
+ *
+ *   With `--gated` the stored claims are those the shipped gate keeps (where its errors are left; roles9), else those
+ *   the gate-less extractor keeps (roles8).
  *
  * - `train`: joins the label files (`--labels`, JSON lines `{paper, quote, label: "finding" | "non-finding", ...}`) to
  *   their sentences in the stores (`--db`, one or more), fits the gate (L2 logistic regression, deterministic), reads
@@ -34,6 +37,7 @@ import {
   bodyProbability,
   fitBody
 } from "../packages/extraction/src/internal/roles/body.js"
+import { roleModelKey, shippedModel } from "../packages/extraction/src/internal/roles/model.js"
 import * as DuckDb from "../packages/graph/src/DuckDb.js"
 import { findQuote, one, paperSentences, splitOf, stores } from "./lib/body-sentences.js"
 import { fnv1a } from "./lib/shared.js"
@@ -85,7 +89,8 @@ if (mode === "draw") {
       const keptOut: Array<Record<string, unknown>> = []
       for (const paper of yield* papersOf(db)) {
         if (splitOf(paper) !== "dev") continue
-        const sentences = yield* paperSentences(db, nlp, paper, null)
+        // --gated: "stored" is what the shipped gate keeps (the errors left), else what the gate-less extractor keeps
+        const sentences = yield* paperSentences(db, nlp, paper, args.includes("--gated") ? undefined : null, shippedModel)
         sentences.forEach((s, k) => {
           if (s.a.skip !== undefined || /^\s*#/.test(s.evidence) || s.a.pResultRaw === undefined) return
           if (excluded.has(`${paper}\t${one(s.evidence)}`)) return
@@ -128,7 +133,8 @@ if (mode === "draw") {
         let missing = 0
         const papers = [...new Set(labels.map((l) => l.paper))].filter((p) => inStore.has(p))
         for (const paper of papers) {
-          const sentences = yield* paperSentences(db, nlp, paper, null)
+          // (the shipped role weights, whatever a user retrained: the gate is keyed to them, `roleModel` below)
+          const sentences = yield* paperSentences(db, nlp, paper, null, shippedModel)
           for (const l of labels.filter((x) => x.paper === paper)) {
             const s = findQuote(sentences, l.quote)
             if (s === undefined || s.a.bodyFeatures === undefined) {
@@ -199,6 +205,7 @@ if (mode === "draw") {
   const model = {
     ...fitBody(examples, { l2: best!.l2 }),
     threshold: best!.cut,
+    roleModel: roleModelKey(shippedModel),
     trained: {
       script: "scripts/train-roles-body.ts train",
       stores: "kg extract of papers/related and papers/md (their chunks are read again with the gate off, so any build's store gives these weights)",

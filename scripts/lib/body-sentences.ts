@@ -9,6 +9,7 @@ import type { NlpService } from "../../packages/core/src/NlpService.js"
 import * as ChunkSentences from "../../packages/extraction/src/ChunkSentences.js"
 import { headingBefore, headingsOf } from "../../packages/extraction/src/internal/offline/sections.js"
 import type { BodyModel } from "../../packages/extraction/src/internal/roles/body.js"
+import type { RoleModel } from "../../packages/extraction/src/internal/roles/model.js"
 import { analyze, type SentenceAnalysis } from "../../packages/extraction/src/OfflineExtractor.js"
 import type * as DuckDb from "../../packages/graph/src/DuckDb.js"
 import { fnv1a } from "./shared.js"
@@ -37,13 +38,14 @@ export const one = (s: string): string => s.replace(/\s+/g, " ").trim()
 /**
  * A paper read again from its stored chunks: every sentence once (the overlap's sentences belong to the chunk
  * before), with its analysis, and the paper's headings (`bodyModel` null: no gate, as a training read; undefined: the
- * shipped gate, as the pipeline reads it).
+ * shipped gate, as the pipeline reads it); `roleModel`: the role weights (default: those in use, as the pipeline's).
  */
 export const readPaper = (
   db: DuckDb.DuckDb["Type"],
   nlp: NlpService["Type"],
   paper: string,
-  bodyModel: BodyModel | null | undefined
+  bodyModel: BodyModel | null | undefined,
+  roleModel?: RoleModel
 ) =>
   Effect.gen(function*() {
     const chunks = yield* db.query<{ start_char: number; end_char: number; text: string; sentences: string | null }>(
@@ -68,7 +70,7 @@ export const readPaper = (
             : nlp.sentencize(t)
       }
       const context = { heading: headingBefore(headings, c.start_char), atStart: text.slice(0, c.start_char).trim() === "" }
-      for (const a of analyze(own, c.text, { context, bodyModel })) {
+      for (const a of analyze(own, c.text, { context, bodyModel, ...(roleModel === undefined ? {} : { roleModel }) })) {
         const at = c.start_char + a.start
         if (at < covered) continue
         out.push({ at, evidence: c.text.slice(a.start, a.end), heading: headingBefore(headings, at + 1), a })
@@ -83,8 +85,9 @@ export const paperSentences = (
   db: DuckDb.DuckDb["Type"],
   nlp: NlpService["Type"],
   paper: string,
-  bodyModel: BodyModel | null | undefined
-) => Effect.map(readPaper(db, nlp, paper, bodyModel), (r) => r.sentences)
+  bodyModel: BodyModel | null | undefined,
+  roleModel?: RoleModel
+) => Effect.map(readPaper(db, nlp, paper, bodyModel, roleModel), (r) => r.sentences)
 
 /** The sentence a labelled quote names: the one whose text holds the quote, or that the quote holds. */
 export const findQuote = (sentences: ReadonlyArray<PaperSentence>, quote: string): PaperSentence | undefined => {

@@ -28,7 +28,16 @@ import {
   unfinishedSentence
 } from "./internal/roles/decide.js"
 import { inlineHeading, type InlineHeadingKind } from "./internal/roles/features.js"
-import { type BodyModel, bodyFeatures, bodyModelFits, bodyProbability, ownFindingFrame, shippedBodyModel, textShares } from "./internal/roles/body.js"
+import {
+  type BodyModel,
+  bodyFeatures,
+  bodyModelFits,
+  bodyProbability,
+  gateRoleModel,
+  ownFindingFrame,
+  shippedBodyModel,
+  textShares
+} from "./internal/roles/body.js"
 import { classifyBlock, type RoleModel, shippedModel } from "./internal/roles/model.js"
 import { activeModel } from "./RoleClassifier.js"
 import type { OfflineEntityType } from "./internal/offline/lexicon.js"
@@ -280,6 +289,11 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   if (gate !== null && !bodyModelFits(gate)) {
     throw new Error("the body gate's weights were trained on other features than roles/body.ts computes: run scripts/train-roles-body.ts")
   }
+  // the role weights whose probabilities the gate learnt from (the shipped ones when a user retrained the classifier)
+  const gateModel = gate === null ? model : gateRoleModel(gate, model, shippedModel)
+  if (gateModel === undefined) {
+    throw new Error("the body gate was trained on role weights that are neither those in use nor the shipped ones: run scripts/train-roles-body.ts")
+  }
 
   // Sections: the heading in force at the text's start, then each heading met; a structured abstract's inline
   // headings ("RESULTS ...") name the part of the abstract a sentence is in.
@@ -315,6 +329,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   const pResult = new Array<number | undefined>(sentences.length).fill(undefined)
   // every role's probability, and the sentence's place in its block (for the body gate)
   const pRoles = new Array<ReadonlyArray<number> | undefined>(sentences.length).fill(undefined)
+  // the same read by the gate's role weights, where they are not those in use (`gateModel`)
+  const pGate = new Array<ReadonlyArray<number> | undefined>(sentences.length).fill(undefined)
   const blockOf = new Array<{ index: number; members: ReadonlyArray<number>; afterHeading: boolean } | undefined>(sentences.length)
     .fill(undefined)
   // whether each sentence was read as an abstract (its block's order and length were features)
@@ -344,6 +360,13 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
           pRoles[k] = [r.background, r.objective, r.method, r.result, r.other]
           blockOf[k] = { index: m, members, afterHeading: i > 0 && sentences[i - 1]!.heading }
         })
+        if (gateModel !== model && !readAsAbstract && blockSection !== "abstract" && blockSection !== "none") {
+          const again = classifyBlock(members.map((k) => placed[k]!.evidence), { positions: false, model: gateModel })
+          members.forEach((k, m) => {
+            const r = again[m]!.probabilities
+            pGate[k] = [r.background, r.objective, r.method, r.result, r.other]
+          })
+        }
       }
       first = false
       i = j
@@ -436,14 +459,16 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
         keep = p !== undefined && keptBy.length > 0 && rejected === undefined
         if (body && p !== undefined && raw !== undefined && pRoles[index] !== undefined && blockOf[index] !== undefined) {
           const b = blockOf[index]!
-          const neighbour = (m: number) => (m < 0 || m >= b.members.length ? undefined : pResult[b.members[m]!])
+          // the role probabilities the gate learnt from: those in use, or the shipped weights' (`gateModel`)
+          const roles = (k: number) => (gateModel === model ? pRoles[k]! : pGate[k]!)
+          const neighbour = (m: number) => (m < 0 || m >= b.members.length ? undefined : roles(b.members[m]!)[3])
           features = bodyFeatures(evidence, {
             section: here.section,
-            probabilities: pRoles[index]!,
-            pSection: p,
+            probabilities: roles(index),
+            pSection: gateModel === model ? p : sectionProbability(roles(index)[3]!, here.section, gateModel.prior, gateModel.sectionPriors),
             previous: neighbour(b.index - 1),
             next: neighbour(b.index + 1),
-            blockMean: b.members.reduce((t, k) => t + pResult[k]!, 0) / b.members.length,
+            blockMean: b.members.reduce((t, k) => t + roles(k)[3]!, 0) / b.members.length,
             index: b.index,
             count: b.members.length,
             afterHeading: b.afterHeading,

@@ -118,6 +118,23 @@ describe("role features and rules", () => {
     }
   })
 
+  it("links, publishers' terms and the paper's aim are no findings; a finding with a link or an aim is (roles9)", () => {
+    // read among the stored non-findings of CSAbstruct's training abstracts
+    expect(nonFindingReason("Code, datasets, and supplemental material can be found at http://berkeleyautomation.github.io/dex-net.")).toBe("availability")
+    expect(nonFindingReason("Readers can download (and edit) the codes from http://math.mit.edu/~persson/mesh.")).toBe("availability")
+    expect(nonFindingReason("For an up-to-date version of this paper, please see https://arxiv.org/abs/1606.03657.")).toBe("availability")
+    expect(nonFindingReason("Taylor and Francis shall not be liable for any losses, actions, claims or costs.")).toBe("availability")
+    expect(nonFindingReason("The aim of our work is to revive the interest of the community in a more unified view of image segmentation.")).toBe("description")
+    expect(nonFindingReason("This paper is aimed at proposing a straightforward extension of VRPTW based heuristics for the PDPTW.")).toBe("description")
+    expect(nonFindingReason("This note is an attempt to explain equation (4) in the skip-gram paper.")).toBe("description")
+    expect(nonFindingReason("We pose ARC as a challenge to the community.")).toBe("description")
+    // near misses: a finding that names a link or an aim
+    expect(nonFindingReason("Our parser outperforms the best previous system by 2.1 F1 (code at https://github.com/x/y).")).toBeUndefined()
+    expect(nonFindingReason("The aim of this study was met: the new protocol reduced mortality by 12%.")).toBeUndefined()
+    expect(nonFindingReason("The goal of reducing latency is achieved by the new cache.")).toBeUndefined()
+    expect(nonFindingReason("This paper shows that the new cache reduces latency by half.")).toBeUndefined()
+  })
+
   it("set-up statements and pointers are never findings; outcomes are", () => {
     expect(nonFindingReason("We use a minibatch size of 48 and train for 8 epochs.")).toBe("setup")
     expect(nonFindingReason("The learning rate is set to 0.001 with Adam and a dropout of 0.3.")).toBe("setup")

@@ -25,6 +25,7 @@ import { findMetrics, findValues } from "../offline/claims.js"
 import { hedgeCue } from "../offline/lexicon.js"
 import type { ClaimSection } from "./decide.js"
 import { bodyCues } from "./decide.js"
+import { type RoleModel, roleModelKey } from "./model.js"
 
 /** What the extractor knows of a body sentence when the gate reads it. */
 export interface BodyContext {
@@ -97,7 +98,9 @@ export const bodyFeatureNames: ReadonlyArray<string> = [
   "text:long", "text:short", "text:formula", "text:colon", "text:parenthesis", "text:starts-we",
   "text:starts-this", "text:starts-however", "text:starts-for", "text:starts-the", "text:note",
   "chunk:we", "chunk:formula", "chunk:cite", "chunk:value", "text:formulas", "derivation:words", "review:words",
-  "figure:describes"
+  "figure:describes",
+  "outlook:words", "design:words", "known:words", "example:words", "shown:we", "modal:may", "opinion:words",
+  "others:named", "derivation:more", "start:thus", "start:as-result", "place:last"
 ]
 
 const logit = (p: number): number => {
@@ -106,6 +109,31 @@ const logit = (p: number): number => {
 }
 
 const has = (re: RegExp, s: string): number => (re.test(s) ? 1 : 0)
+
+/** What is left to do or might follow: "has large potential for further improvement", "can be extended", "left for future". */
+const outlookRe =
+  /\b(?:future|further (?:improvement|analysis|study|studies|investigation|work|research)|(?:large|great|huge) potential|can be (?:further )?(?:extended|generali[sz]ed|applied)|(?:natural|possible|first) (?:generali[sz]ation|extension|direction)|left (?:for|to) |would be (?:interesting|useful|worth)|(?:is|are) needed to|remains? (?:to be|open|unclear)|not investigated|beyond the scope|(?:widely|directly) applicable|open(?:s)? (?:a |up )?(?:promising )?(?:avenue|direction|door))\b/
+
+/** What a design is by construction: "requires many more parameters", "its computational complexity is similar", "is designed". */
+const designRe =
+  /\b(?:by (?:design|construction|definition)|(?:is|are|was|were) (?:\w+ )?designed|(?:computational |time )?complexity|(?:more|fewer|less|extra|additional|no) (?:\w+ )?parameters|parameter (?:count|efficiency)|memory (?:cost|footprint|consumption)|(?:allows?|enables?|permits?) (?:the |us |it |them )?(?:\w+ )?to)\b/
+
+/** Known facts and others' work recalled: "has been well established", "is known to", "as introduced above", "recall that". */
+const knownRe =
+  /\b(?:(?:has|have) been (?:well |widely |long )?(?:established|known|shown|reported|observed|studied|demonstrated)|(?:is|are) (?:well[- ])?known|well[- ]known|as introduced (?:above|earlier|before)|recall(?:s|ed)? (?:that|the)|it is (?:commonly|generally|widely) (?:believed|accepted|assumed)|(?:these|those|previous|prior|earlier|other) (?:works|studies|papers|authors))\b/
+
+/** An example or a case described: "In the Example-1 ...", "for example", "consider". */
+const exampleRe = /\b(?:examples?|e\.g\.|for instance|consider|such as)\b/
+
+/** What the authors show or present (a figure's or a table's content announced): "We show the ground truth of each example". */
+const shownWeRe =
+  /\bwe (?:also |now |then |first |further |next )?(?:show|present|depict|plot|illustrate|list|report|give|provide|describe|discuss|summari[sz]e|analy[sz]e[ds]?|evaluated?|start|begin|restrict|consider|focus)\b(?! that)/
+
+/** An opinion, a belief, an argument: "we believe", "we argue", "it can be argued", "in our experience". */
+const opinionRe = /\b(?:we (?:\w+ )?(?:believe|think|argue|hope|expect|conjecture|speculate|suspect)|it (?:can|could) be (?:\w+ )?argued|in our (?:experience|opinion|view)|is expected)\b/
+
+/** A capitalised name other than the paper's as the subject of a result, with no voice of the authors' in the sentence. */
+const othersNamedRe = /^(?:[A-Z][\w&+-]*[A-Z0-9][\w&+-]*|the [A-Z][\w&+-]*[A-Z][\w&+-]*) (?:\w+ )?(?:improves?|outperforms?|boosts?|achieves?|reaches|yields?|gives?|is|has)\b(?![^.]*\b(?:we|our|us)\b)/
 
 /** The features of a body sentence, in the order of {@link bodyFeatureNames}. */
 export const bodyFeatures = (sentence: string, c: BodyContext): Array<number> => {
@@ -159,7 +187,14 @@ export const bodyFeatures = (sentence: string, c: BodyContext): Array<number> =>
     Math.min(1, (lower.match(/\[formula\]/g) ?? []).length / 3),
     has(/\b(?:we have|we get|we obtain|it follows|follows (?:from|by|directly)|proof|prove[sn]?|lemma|theorem|proposition|corollary|definition|holds?|satisf(?:y|ies)|iff|if and only if|by construction|recall|equivalently|denote[sd]?|let)\b/, lower),
     has(/\b(?:the authors?|researchers|the study|studies|this approach|their (?:approach|method|results?|technique))\b/, lower),
-    has(/\b(?:shows?|depicts?|displays?|illustrates?|presents?|plotted|shown|depicted|highlighted|indicates?)\b[^.]{0,40}\b(?:figure|fig\.?|table|panel|row|column|curve|line|bar)s?\b|\b(?:figure|fig\.?|table|panel|row|column)s?\b[^.]{0,30}\b(?:shows?|depicts?|displays?|illustrates?|presents?)\b/, lower)
+    has(/\b(?:shows?|depicts?|displays?|illustrates?|presents?|plotted|shown|depicted|highlighted|indicates?)\b[^.]{0,40}\b(?:figure|fig\.?|table|panel|row|column|curve|line|bar)s?\b|\b(?:figure|fig\.?|table|panel|row|column)s?\b[^.]{0,30}\b(?:shows?|depicts?|displays?|illustrates?|presents?)\b/, lower),
+    // roles9: kinds read among the claims the roles8 gate keeps (scripts/data/fullpaper-sentences.md)
+    has(outlookRe, lower), has(designRe, lower), has(knownRe, lower), has(exampleRe, lower), has(shownWeRe, lower),
+    has(/\b(?:may|might|potentially|possibly|presumably)\b/, lower), has(opinionRe, lower), has(othersNamedRe, sentence.trim()),
+    has(/\b(?:we (?:need|have|are left) to (?:show|prove|check|deal)|provided (?:that )?we|follows? (?:similarly|analogously|immediately)|we may assume|(?:is|are) (?:well[- ])?defined|without loss of generality|it suffices|the (?:first|second|last|remaining) (?:term|part|case))\b/, lower),
+    has(/^\s*(?:thus|therefore|hence|so|consequently)\b/, lower),
+    has(/^\s*(?:as a (?:result|consequence)|overall|in summary|in short|to summari[sz]e|altogether)\b/, lower),
+    c.index === c.count - 1 && c.count > 1 ? 1 : 0
   ]
 }
 
@@ -173,9 +208,27 @@ export interface BodyModel {
   readonly bias: number
   /** P(finding) under which a kept body sentence is dropped (chosen out of fold). */
   readonly threshold: number
+  /**
+   * The role weights whose probabilities it learnt from ({@link roleModelKey}; roles9). Absent: whatever weights are in
+   * use (a gate built in a test).
+   */
+  readonly roleModel?: string | undefined
   /** Where the figures and the training set-up are recorded. */
   readonly trained?: unknown
 }
+
+/**
+ * The role weights whose probabilities a gate reads: the weights in use when the gate was trained with them (or names
+ * none), else the shipped ones when it was trained with those (a user retrained the role classifier with `kg train
+ * claims`: the gate's inputs stay those it learnt from, at the cost of reading a body's blocks twice), else
+ * `undefined`: no weights at hand fit the gate (train it again: `scripts/train-roles-body.ts`).
+ */
+export const gateRoleModel = (gate: BodyModel, active: RoleModel, shipped: RoleModel): RoleModel | undefined =>
+  gate.roleModel === undefined || roleModelKey(active) === gate.roleModel
+    ? active
+    : roleModelKey(shipped) === gate.roleModel
+    ? shipped
+    : undefined
 
 /** The shipped gate. */
 export const shippedBodyModel: BodyModel = bodyWeights as BodyModel

@@ -157,6 +157,16 @@ const descriptionRe =
 const futureRe =
   /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|(?:we|and|also) (?:plan|intend|hope|are planning) to|we (?:expect|anticipate)\b|(?:could|might) (?:also )?be (?:employed|applied|adopted|combined)|is left (?:for|as) future|are left (?:for|as) future)\b/
 
+/** A web address. */
+const urlRe = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]/i
+
+/** A publisher's terms of use. */
+const termsRe = /\bterms and conditions\b|\bshall not be liable\b|\ball rights reserved\b/
+
+/** The paper's aim or a call to others: "The goals of this work are ...", "This note is an attempt to explain ...". */
+const aimRe =
+  /^(?:the |our |one )?(?:main |primary |overall )?(?:aims?|goals?|purposes?|objectives?) of (?:this|our|the present|the current) (?:paper|work|study|document|article|note|review|research|thesis|project) (?:is|are|was|were)\b|^(?:this|the present|our) (?:paper|work|study|document|article|note|review|thesis) (?:is (?:aimed|an attempt)|aims|will (?:expose|present|describe|review|discuss|introduce))\b|\bas a challenge (?:to|for) the (?:research )?community\b/
+
 /** Code, data or copyright notices ("Our code is available at ...", "Published by Elsevier"). */
 const availabilityRe =
   /\b(?:(?:code|data|dataset|software|implementation|models?|tool|source|corpus|resources?|materials?)\b.{0,60}\b(?:is|are|will be|has been|have been|made) (?:publicly |freely |openly )?(?:available|released|accessible|open-?sourced)|(?:publicly |freely )?available (?:at|from|on|for download)|supported by|funded by|grant (?:no\.?|number|agreement)|this (?:research|work|project) (?:was|is) (?:performed|conducted|carried out|done|supported|funded)|published in (?:the )?(?:proceedings|journal|workshop|\d)|(?:portions|parts) of this .{0,40}(?:have )?(?:already )?appeared|published by (?:elsevier|springer|ieee|acm|wiley|taylor|sage|oxford|cambridge|mdpi|frontiers|hindawi|ios press|the american|the royal)|all rights reserved|special issue|(?:(?:we|the authors?|i) (?:would like to |wish to |also |sincerely |gratefully )?(?:thank|acknowledge)|thanks (?:also )?(?:go|goes|are due)|(?:are|am|is) (?:very |deeply )?grateful|gratefully acknowledge)\b|©|copyright|peer-review under|licensed under|creative commons)\b/
@@ -601,6 +611,14 @@ export const nonFindingReason = (
   if (/^\s*[htbpH!]{1,5}\]/.test(sentence)) return "fragment"
   // work done elsewhere at the same time ("Note that, concurrent with our work, refinements ... improve ...")
   if (/\bconcurrent(?:ly)? (?:with|to) (?:our|this) (?:work|paper|study)\b|\bin (?:a )?concurrent work\b/.test(lower)) return "related"
+  // roles9, read among the stored non-findings of CSAbstruct's training abstracts: a link to code, data or a version
+  // of the paper ("Code, datasets, and supplemental material can be found at http://...", "Readers can download the
+  // codes from http://..."), a publisher's terms ("Your use of the JSTOR archive indicates your acceptance of ...")
+  if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
+  if (termsRe.test(lower)) return "availability"
+  // what the paper sets out to do, not what it found: "The aim of our work is to revive ...", "This paper is aimed at
+  // proposing ...", "We launch CoQA as a challenge to the community"
+  if (aimRe.test(lower) && !strictOutcomeRe.test(lower) && !/\d\s*%|\d\.\d/.test(lower)) return "description"
   return undefined
 }
 

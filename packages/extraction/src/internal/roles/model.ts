@@ -118,6 +118,31 @@ export const abstractInput = (
 /** The shipped model. */
 export const shippedModel: RoleModel = weights as RoleModel
 
+const keys = new WeakMap<RoleModel, string>()
+
+/**
+ * A fingerprint of a model's weights (everything that decides its probabilities; not the `trained` notes): two 32-bit
+ * FNV-1a hashes of its JSON, in hex. The body gate (`roles/body.ts`) reads the role classifier's probabilities and is
+ * keyed to the weights it was trained with (roles9): a user's retrained role weights (`kg train claims`) do not shift
+ * its inputs. Computed once per model object.
+ */
+export const roleModelKey = (model: RoleModel): string => {
+  const known = keys.get(model)
+  if (known !== undefined) return known
+  const { trained: _trained, ...rest } = model
+  const json = JSON.stringify(rest)
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x9e3779b9
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193) >>> 0
+    b = Math.imul(b ^ c, 0x01000193 ^ 0x5bd1e995) >>> 0
+  }
+  const key = a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0")
+  keys.set(model, key)
+  return key
+}
+
 /** Role transitions of abstracts: probabilities of the first role, of each next role, of the last role, and priors. */
 export interface Transitions {
   readonly start: ReadonlyArray<number>
