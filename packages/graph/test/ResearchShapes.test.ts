@@ -233,6 +233,13 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(stance(distill, "Knowledge distillation hurts non-autoregressive translation quality.")).toBe("against")
       // the finding must state the predicate, not only name the subjects
       expect(stance(elu, "ELUs have negative values, unlike ReLUs, which push mean activations closer to zero.")).toBe("neutral")
+      // a loss that did not happen ("without losing resolution") denies a statement that it does (read on the related
+      // papers: "Yes" before); near misses: a statement of no loss, a kept thing the statement does not name
+      const keeps = "The dilated convolution operator expands the receptive field without losing the resolution of the output."
+      expect(stance("Do dilated convolutions reduce the resolution of the output?", keeps)).toBe("against")
+      expect(stance("Do dilated convolutions expand the receptive field?", keeps)).toBe("for")
+      expect(stance("Do dilated convolutions reduce the receptive field?",
+        "The dilated convolution operator reduces the receptive field without losing accuracy.")).toBe("for")
       // "less" negates the quality it precedes
       const reliable = "Does the home network setup give a reliable transmission?"
       expect(stance(reliable, "The home network setup had more activity, which resulted in a significantly less reliable transmission.")).toBe("against")

@@ -1125,6 +1125,10 @@ export const stanceOf = (
   const statementDirection = changeDirection(statement)
   const clauseDirection = changeDirection(decisive.clause)
   const reversed = statementDirection !== 0 && clauseDirection !== 0 && statementDirection !== clauseDirection
+  // a loss the finding says did not happen ("expand the receptive field without losing resolution") denies a
+  // statement that it does happen ("Do dilated convolutions reduce the resolution?")
+  const kept = statementNegated ? undefined : keptAgainstLoss(nlp, statement, decisive.clause, statementTerms)
+  if (kept !== undefined) return { stance: "against", reason: `it keeps ${kept}: "${decisive.clause}"` }
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
   if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
   if (opposesComparison(statement, decisive.clause, names)) {
@@ -1134,4 +1138,30 @@ export const stanceOf = (
     return { stance: "against", reason: `the NLI judge: contradict (${judged.score.toFixed(2)})` }
   }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
+}
+
+/** "without losing X", "without a reduction in X", "without sacrificing X": a loss of X that did not happen. */
+const WITHOUT_LOSS =
+  /\bwithout (?:any |much |a |significant |noticeable )?(?:los(?:s|ing)|reduc(?:ing|tions?)|decreas(?:e|es|ing)|degrad(?:ing|ation)|sacrific(?:e|ing)|compromis(?:e|ing)|hurt(?:ing)?|harm(?:ing)?|drops?|dropping)\b(?: (?:of|in|to))?((?: [\p{L}\d-]+){1,4})/giu
+
+/** A statement that something is lost or lowered ("reduce the resolution", "loses accuracy", "hurts the accuracy"). */
+const STATES_LOSS = /\b(?:reduc\w*|decreas\w*|los(?:e|es|ing|s)|lost|lower(?:s|ed|ing)?|degrad\w*|sacrific\w*|compromis\w*|hurts?|harms?|drops?)\b/i
+
+/**
+ * What a finding says it keeps, when the statement says it is lost: "without losing resolution" against "reduce
+ * the resolution of the output" (the kept words must be the statement's). Undefined otherwise.
+ */
+const keptAgainstLoss = (
+  nlp: NlpService["Type"],
+  statement: string,
+  clause: string,
+  statementTerms: ReadonlySet<string>
+): string | undefined => {
+  // the statement's own "without loss in accuracy" says no loss
+  if (!STATES_LOSS.test(statement.replace(WITHOUT_LOSS, " "))) return undefined
+  for (const m of clause.matchAll(WITHOUT_LOSS)) {
+    const object = m[1]!.trim()
+    if (nlp.terms(object).some((t) => statementTerms.has(t))) return object
+  }
+  return undefined
 }
