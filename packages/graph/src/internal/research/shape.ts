@@ -418,9 +418,12 @@ const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names
   // to another method's ("5 speedup of inference time", "5.7 times faster than the second one"; answers14)
   const relative = (f: Scored) =>
     analysis.rate === true && f.value !== null && (isRatio(f.value) || /^[\d.,]+\s*(?:speed-?ups?|faster|slower)\b/i.test(f.value.phrase.trim()))
+  // a level reached by a worse variant ("With just the low-resolution input branch, ... the result quality drops to
+  // 59.6%"; the sentence's change is for the worse) is an ablation's, not the method's result (answers14)
+  const worse = (f: Scored) => !analysis.change && changeDirection(f.quote) < 0
   return (f: Scored) =>
     (f.value?.relation === "level" || (f.value?.relation === "difference" && isRatio(f.value)) || analysis.count || analysis.change) &&
-    !baseline(f) && !elsewhere(f) && !relative(f)
+    !baseline(f) && !elsewhere(f) && !relative(f) && !worse(f)
 }
 
 /** A baseline named before the value in its sentence ("When training with VOC07 trainval, the baseline is 69.1% mAP"). */
@@ -432,11 +435,21 @@ const baselineBefore = (f: Scored): boolean => {
 /** At most this many other values of the lead's paper are named in a lookup's lead. */
 const ALSO_STATED = 2
 
-/** Name-like words a sentence names as a setting, after "on", "for" or "in" ("on CIFAR-10", "for the IWSLT14 dataset"), lower case. */
-const settingsNamed = (quote: string): ReadonlyArray<string> =>
-  Array.from(quote.matchAll(/\b(?:on|for|in) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu), (m) => m[1]!)
-    .filter((w) => (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1))))
-    .map((w) => w.toLowerCase())
+/**
+ * Name-like words a sentence names as a setting, after "on", "for" or "in" ("on CIFAR-10", "for the IWSLT14
+ * dataset"), lower case, with their offsets.
+ */
+const settingsNamed = (quote: string): ReadonlyArray<{ readonly word: string; readonly at: number }> =>
+  Array.from(quote.matchAll(/\b(?:on|for|in) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu), (m) => ({ word: m[1]!, at: m.index }))
+    .filter(({ word: w }) => (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1))))
+    .map(({ at, word }) => ({ word: word.toLowerCase(), at }))
+
+/** The setting a sentence names nearest its value ("x86" of "On the power9 chip, ... 2.5x ..., and on the x86 chips ... 5.7x"). */
+const settingOfValue = (quote: string, at: number): string | null => {
+  const named = settingsNamed(quote)
+  if (named.length === 0) return null
+  return [...named].sort((a, b) => Math.abs(a.at - at) - Math.abs(b.at - at))[0]!.word
+}
 
 /** The unit written after a value's number ("%" of "71.5% mAP", "fps" of "27.8 fps"; null for a bare number). */
 const unitOf = (phrase: string): string | null => {
@@ -477,7 +490,7 @@ const alsoStated = (
   // ("a 1001-layer ResNet on CIFAR-10 (4.62% error)" is another model's, "the IRE scheme achieves 70.5% mAP" another
   // scheme's, for a lead about "our pre-activation ResNet-200" or "I + ORE")
   const leadNamed = new Set(namedThings(lead.quote, analysis).map((w) => w.toLowerCase()))
-  const leadSettings = new Set(settingsNamed(lead.quote))
+  const leadSettings = new Set(settingsNamed(lead.quote).map((x) => x.word))
   const found: Array<Scored> = []
   const numbers = new Set([lead.value.number])
   for (const f of withValue) {
@@ -500,8 +513,10 @@ const alsoStated = (
     // (a unit after its number, "1.23 MB", is no model)
     const units = new Set(Array.from(before.matchAll(/\d\s*([\p{L}]+)/gu), (m) => m[1]!.toLowerCase()))
     if (namedThings(before, analysis).some((w) => !leadNamed.has(w.toLowerCase()) && !units.has(w.toLowerCase()))) continue
-    // ... nor a setting ("on CIFAR-10") that neither the lead's sentence nor the question names
-    if (settingsNamed(f.quote).some((w) => !leadSettings.has(w) && !analysis.names.some((n) => nameIn(n, pieces(w))))) continue
+    // ... nor holds for a setting ("on CIFAR-10", the one named nearest the value) that neither the lead's sentence
+    // nor the question names
+    const setting = settingOfValue(f.quote, at)
+    if (setting !== null && !leadSettings.has(setting) && !analysis.names.some((n) => nameIn(n, pieces(setting)))) continue
     numbers.add(f.value.number)
     found.push(f)
   }
