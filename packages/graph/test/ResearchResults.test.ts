@@ -530,6 +530,19 @@ describe("a lookup's other values are of the same quantity and the lead's model 
       expect(sped[0]!.quote).toBe(x86)
       expect(shape(nlp, () => 1, fa, sped, info, ASK_LIMITS, new Map()).shape.lead)
         .toBe("4.6x (A Corpus of Papers) [corpus]; the paper also reports 5.7x [corpus]")
+      // another setting's value, named only in its passage, and a table's cells run into the text are no other values
+      const g = "What error rate does the erasing method reach on Fashion-MNIST?"
+      const ga = analyse(g)
+      const gray = "Our erasing method improves the network from 4.01% to 3.65% in top-1 error on Fashion-MNIST."
+      const cifar = "In particular, our erasing method obtains 3.08% error rate using the wide network."
+      const cells = "Method error rate Stochastic pooling 2.13% 41.51% Maxout 1.68% 38.57% Network-in-network 1.41% 35.68%"
+      const grayed = scoreCandidates(nlp, () => 1, g, ga, [
+        candidate("corpus", gray, 1),
+        candidate("corpus", cifar, 0.9, `subsection: CIFAR-10 ${cifar}`),
+        candidate("corpus", cells, 0.9, `Fashion-MNIST results. ${cells}`)
+      ], titles)
+      expect(grayed.filter((x) => x.score >= 0.6 * grayed[0]!.score).length).toBe(3)
+      expect(shape(nlp, () => 1, ga, grayed, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("3.65% (A Corpus of Papers) [corpus]")
       // a share's other shares are of other things
       const s = "What share of long-form summarization papers do not perform human evaluation?"
       const sa = analyse(s)

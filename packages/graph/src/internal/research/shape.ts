@@ -451,6 +451,13 @@ const settingOfValue = (quote: string, at: number): string | null => {
   return [...named].sort((a, b) => Math.abs(a.at - at) - Math.abs(b.at - at))[0]!.word
 }
 
+/** A table's cells run into a sentence: five numbers or more, a third of its words. */
+const tableCells = (quote: string): boolean => {
+  const words = quote.split(/\s+/).filter((w) => w !== "")
+  const numbers = words.filter((w) => /^[(]?[\d.,]+%?[)]?[,;]?$/.test(w)).length
+  return numbers >= 5 && numbers >= words.length / 3
+}
+
 /** The unit written after a value's number ("%" of "71.5% mAP", "fps" of "27.8 fps"; null for a bare number). */
 const unitOf = (phrase: string): string | null => {
   const rest = phrase.replace(/^[^\d]*[\d.,]+(?:\s*[-–]\s*[\d.,]+)?/, "").trim()
@@ -491,6 +498,7 @@ const alsoStated = (
   // scheme's, for a lead about "our pre-activation ResNet-200" or "I + ORE")
   const leadNamed = new Set(namedThings(lead.quote, analysis).map((w) => w.toLowerCase()))
   const leadSettings = new Set(settingsNamed(lead.quote).map((x) => x.word))
+  const settings = analysis.names.filter((n) => n.role === "context")
   const found: Array<Scored> = []
   const numbers = new Set([lead.value.number])
   for (const f of withValue) {
@@ -506,6 +514,12 @@ const alsoStated = (
     if (!near) continue
     if (otherQualifier(analysis.metric, f.quote)) continue
     if (!isAbout(items, f, papers.get(f.paperId)?.title)) continue
+    // in the question's setting: its sentence or passage names it ("3.08% error rate using WRN-28-10", in the CIFAR-10
+    // section, is no other value for Fashion-MNIST)
+    const passage = [...pieces(f.quote), ...pieces(f.chunkText)]
+    if (!settings.every((n) => nameIn(n, passage))) continue
+    // a table's cells run into the text ("Stochastic pooling 15.13% 41.51% Maxout 11.68% ...") are other methods' rows
+    if (tableCells(f.quote)) continue
     const metric = metricOf(f, analysis.metric)
     if (leadMetric !== null && metric !== null && !sameMetricFamily(leadMetric, metric)) continue
     const at = f.quote.indexOf(f.value.phrase)
