@@ -514,9 +514,9 @@ const alsoStated = (
     if (!near) continue
     if (otherQualifier(analysis.metric, f.quote)) continue
     if (!isAbout(items, f, papers.get(f.paperId)?.title)) continue
-    // in the question's setting: its sentence or passage names it ("3.08% error rate using WRN-28-10", in the CIFAR-10
-    // section, is no other value for Fashion-MNIST)
-    const passage = [...pieces(f.quote), ...pieces(f.chunkText)]
+    // in the question's setting: its sentence, passage or paper title names it ("3.08% error rate using WRN-28-10", in
+    // the CIFAR-10 section, is no other value for Fashion-MNIST; "in the Edinburgh WMT16 systems" is the title's)
+    const passage = [...pieces(f.quote), ...pieces(f.chunkText), ...titlePieces(papers.get(f.paperId)?.title ?? "")]
     if (!settings.every((n) => nameIn(n, passage))) continue
     // a table's cells run into the text ("Stochastic pooling 15.13% 41.51% Maxout 11.68% ...") are other methods' rows
     if (tableCells(f.quote)) continue
