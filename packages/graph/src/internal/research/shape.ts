@@ -517,7 +517,7 @@ const alsoStated = (
     // in the question's setting: its sentence, passage or paper title names it ("3.08% error rate using WRN-28-10", in
     // the CIFAR-10 section, is no other value for Fashion-MNIST; "in the Edinburgh WMT16 systems" is the title's)
     const passage = [...pieces(f.quote), ...pieces(f.chunkText), ...titlePieces(papers.get(f.paperId)?.title ?? "")]
-    if (!settings.every((n) => nameIn(n, passage))) continue
+    if (!settings.every((n) => nameMatch(n, passage) >= 0.6)) continue
     // a table's cells run into the text ("Stochastic pooling 15.13% 41.51% Maxout 11.68% ...") are other methods' rows
     if (tableCells(f.quote)) continue
     const metric = metricOf(f, analysis.metric)
