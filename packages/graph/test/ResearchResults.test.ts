@@ -10,9 +10,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as NlpService from "@kg/core/NlpService"
-import { type Candidate, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
+import { type Candidate, changeDirection, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
 import { analyse, metricOf, nameVariants, titleAcronyms, titleNames } from "../src/internal/research/question.js"
-import { ASK_LIMITS, RESEARCH_LIMITS, shape } from "../src/internal/research/shape.js"
+import { ASK_LIMITS, OTHERS_WORK, RESEARCH_LIMITS, shape } from "../src/internal/research/shape.js"
 
 const candidate = (paperId: string, quote: string, retrieval: number, chunkText = quote): Candidate => ({
   paperId,
@@ -418,5 +418,229 @@ describe("a list's items", () => {
       }
       // a question about what hurts asks for the other way
       expect(analyse("Which design choices increase the error rate on ImageNet?").effectDirection).toBe("down")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's lead names the paper's other values for the question (answers14)", () => {
+  const titles = new Map([["cascade", "A Cascade Network for Real-Time Segmentation"], ["other", "Another Segmentation Network"]])
+  const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2018 }] as const))
+  const passage = "subsection: Cityscapes We evaluate the cascade network on Cityscapes."
+  const inPassage = (id: string, quote: string, retrieval: number) => candidate(id, quote, retrieval, `${passage} ${quote}`)
+
+  it.effect("a better value of the same paper in a setting the question does not fix, not its ablations or baselines", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What mean IoU does the cascade network achieve on Cityscapes?"
+      const a = analyse(q)
+      const own = "Our cascade network yields mIoU 69.5%."
+      const more = "Training with both fine and coarse data boosts mIoU performance to 70.6%."
+      const ablation = "Using two and three branches, we increase mIoU to 66.5% and 67.7% respectively."
+      const baseline = "When training with fine data only, the baseline is 72.9% mIoU."
+      const other = "The other network reaches 75.1% mIoU on the test set."
+      const scored = scoreCandidates(nlp, () => 1, q, a, [
+        inPassage("cascade", own, 1),
+        inPassage("cascade", more, 0.8),
+        inPassage("cascade", ablation, 0.8),
+        inPassage("cascade", baseline, 0.8),
+        candidate("other", other, 0.3)
+      ], titles)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
+        expect(shaped.shape.lead).toBe(
+          "69.5% (A Cascade Network for Real-Time Segmentation) [cascade]; the paper also reports 70.6% [cascade]"
+        )
+        // each value named is quoted, the lead's first
+        expect(shaped.chosen.slice(0, 2).map((f) => f.quote)).toEqual([own, more])
+      }
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a worse value only when the paper states no better one; never another unit, setting or a difference", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What error rate does the cascade network reach on Cityscapes?"
+      const a = analyse(q)
+      const own = "Our cascade network reaches an error rate of 19.6% on a larger test crop."
+      const crop = "Our cascade network has an error rate of 20.5% with the standard crop."
+      const original = "However, the original cascade network has an error rate of 21.8% with the standard crop."
+      const elsewhere = "For CamVid, the cascade network obtains an error rate of 12.3%."
+      const delta = "It lowers the error rate by 1.2% over the residual network."
+      // the lead's passage holds both values; another passage's worse value is another configuration's
+      const text = `${passage} ${crop} ${original} ${own}`
+      const samePassage = (quote: string, retrieval: number): Candidate => ({ ...candidate("cascade", quote, retrieval, text), chunkId: "cascade#results" })
+      const mix = "A simple mix of max and average pooling yields an error rate of 20.9%."
+      const scored = scoreCandidates(nlp, () => 1, q, a, [
+        samePassage(own, 1),
+        samePassage(crop, 0.8),
+        samePassage(original, 0.9),
+        inPassage("cascade", mix, 0.9),
+        inPassage("cascade", elsewhere, 0.9),
+        inPassage("cascade", delta, 0.9)
+      ], titles)
+      expect(scored[0]!.quote).toBe(own)
+      const lead = shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead
+      expect(lead).toBe("19.6% (A Cascade Network for Real-Time Segmentation) [cascade]; the paper also reports 20.5% [cascade]")
+      // a level reached by a worse variant is an ablation's: it does not lead while the paper states its own level
+      const drop = "With just the low-resolution branch, although running time is short, the error rate increases to 29.6% on Cityscapes."
+      const dropped = scoreCandidates(nlp, () => 1, q, a, [inPassage("cascade", drop, 1), inPassage("cascade", own, 0.5)], titles)
+      expect(dropped[0]!.quote).toBe(drop)
+      expect(shape(nlp, () => 1, a, dropped, info, ASK_LIMITS, new Map()).shape.lead).toMatch(/^19\.6% /)
+      const apart = scoreCandidates(nlp, () => 1, q, a, [inPassage("cascade", own, 1), inPassage("cascade", mix, 0.9)], titles)
+      expect(shape(nlp, () => 1, a, apart, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("19.6% (A Cascade Network for Real-Time Segmentation) [cascade]")
+      // a value in another unit is another quantity: "5 times faster" is no other value of "27.8 fps"
+      const s = "How fast does the cascade network run on Cityscapes?"
+      const sa = analyse(s)
+      const fps = "The cascade network runs at 27.8 fps on Cityscapes."
+      const times = "The cascade network achieves 5 times faster inference."
+      const sped = scoreCandidates(nlp, () => 1, s, sa, [inPassage("cascade", fps, 1), inPassage("cascade", times, 0.9)], titles)
+      expect(sped[0]!.quote).toBe(fps)
+      expect(shape(nlp, () => 1, sa, sped, info, RESEARCH_LIMITS, new Map()).shape.lead)
+        .toBe("27.8 fps (A Cascade Network for Real-Time Segmentation) [cascade]")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's other values are of the same quantity and the lead's model (answers14)", () => {
+  const titles = new Map([["res", "Identity Mappings in Residual Networks"], ["corpus", "A Corpus of Papers"]])
+  const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+
+  it.effect("not another model's value, a bare number for a value with a unit, nor a count's other counts", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What error rate does the pre-activation ResNet-200 have?"
+      const a = analyse(q)
+      const own = "Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the baseline ResNet-200."
+      const model = "We report improved results using a 1001-layer ResNet on CIFAR-10 (4.62% error) and CIFAR-100."
+      const bare = "The error of the pre-activation ResNet-200 over 5 runs is 20.1 in our later runs."
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("res", own, 1), candidate("res", model, 0.9), candidate("res", bare, 0.8)], titles)
+      expect(scored.filter((f) => f.value !== null).length).toBe(3)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        expect(shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.lead).toBe("20.7% (Identity Mappings in Residual Networks) [res]")
+      }
+      // a better value in a setting the lead's sentence does not name is another experiment's, even as the lead's
+      // closest rival
+      const onCifar = "Our pre-activation ResNet-200 has an error rate of 4.62% on CIFAR-10 with more layers."
+      const rival = scoreCandidates(nlp, () => 1, q, a, [candidate("res", own, 1), candidate("res", onCifar, 0.9)], titles)
+      expect(rival[1]!.score).toBeGreaterThan(0.6 * rival[0]!.score)
+      expect(shape(nlp, () => 1, a, rival, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("20.7% (Identity Mappings in Residual Networks) [res]")
+      // the setting that counts is the one named nearest the value: "on the x86 chips ... 5.7x" is the asked setting's
+      const f = "How much faster is the mixed code than the full precision code on x86 chips?"
+      const fa = analyse(f)
+      const x86 = "For the x86 chips the mixed code is 4.6x as fast as the full precision code."
+      const both = "On the power9 chip, the mixed code is 2.5x as fast as the full precision code, and on the x86 chips the mixed code is close to 5.7x as fast as the full precision code."
+      const sped = scoreCandidates(nlp, () => 1, f, fa, [candidate("corpus", x86, 1), candidate("corpus", both, 0.5)], titles)
+      expect(sped[0]!.quote).toBe(x86)
+      expect(shape(nlp, () => 1, fa, sped, info, ASK_LIMITS, new Map()).shape.lead)
+        .toBe("4.6x (A Corpus of Papers) [corpus]; the paper also reports 5.7x [corpus]")
+      // another setting's value, named only in its passage, and a table's cells run into the text are no other values
+      const g = "What error rate does the erasing method reach on Fashion-MNIST?"
+      const ga = analyse(g)
+      const gray = "Our erasing method improves the network from 4.01% to 3.65% in top-1 error on Fashion-MNIST."
+      const cifar = "In particular, our erasing method obtains 3.08% error rate using the wide network."
+      const cells = "Method error rate Stochastic pooling 2.13% 41.51% Maxout 1.68% 38.57% Network-in-network 1.41% 35.68%"
+      const grayed = scoreCandidates(nlp, () => 1, g, ga, [
+        candidate("corpus", gray, 1),
+        candidate("corpus", cifar, 0.9, `subsection: CIFAR-10 ${cifar}`),
+        candidate("corpus", cells, 0.9, `Fashion-MNIST results. ${cells}`)
+      ], titles)
+      expect(grayed.filter((x) => x.score >= 0.6 * grayed[0]!.score).length).toBe(3)
+      expect(shape(nlp, () => 1, ga, grayed, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("3.65% (A Corpus of Papers) [corpus]")
+      // a share's other shares are of other things
+      const s = "What share of long-form summarization papers do not perform human evaluation?"
+      const sa = analyse(s)
+      const none = "We find that 73% of these papers do not perform human evaluation."
+      const more = "We find that 95% of these papers do not release their code for human evaluation."
+      const shared = scoreCandidates(nlp, () => 1, s, sa, [candidate("corpus", none, 1), candidate("corpus", more, 0.9)], titles)
+      expect(shape(nlp, () => 1, sa, shared, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("73% (A Corpus of Papers) [corpus]")
+      // a unit after its number ("1.23 MB") is no other model
+      const c = "What compression rate does compositional coding achieve for the embedding layer?"
+      const ca = analyse(c)
+      const rate = "For the models using compositional coding, the loss-free compression rate is 94% for the small dataset."
+      const mb = "In this case, the total size of the embedding layer is 1.23 MB, which is equivalent to a compression rate of 98.4%."
+      const compressed = scoreCandidates(nlp, () => 1, c, ca, [candidate("corpus", rate, 1), candidate("corpus", mb, 0.9)], titles)
+      expect(shape(nlp, () => 1, ca, compressed, info, RESEARCH_LIMITS, new Map()).shape.lead)
+        .toBe("94% (A Corpus of Papers) [corpus]; the paper also reports 98.4% [corpus]")
+      // a loss relative to another level is a difference
+      const cost = "We achieve this at a cost of as little as 2.0 BLEU points relative to the autoregressive teacher."
+      expect(valueIn(cost, { quantity: ["bleu"], head: ["bleu"], names: [] })?.relation).toBe("difference")
+      const n = "How many papers does the corpus contain?"
+      const counted = analyse(n)
+      const size = "The corpus consists of 81.1M papers and 380.5M citation links."
+      const pdfs = "Full text is available for 8.1M papers of the corpus."
+      const sized = scoreCandidates(nlp, () => 1, n, counted, [candidate("corpus", size, 1), candidate("corpus", pdfs, 0.9)], titles)
+      expect(shape(nlp, () => 1, counted, sized, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("81.1M papers (A Corpus of Papers) [corpus]")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a list about an effect (answers14)", () => {
+  it.effect("lists a speed-up the extractor reads no direction in, not an aside about others' work", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "Which methods reduce the error rate on ImageNet?"
+      const a = analyse(q)
+      const speed = "On ImageNet, exponential units considerably speed up learning compared to a rectified network with the same architecture, obtaining less than 10% classification error for a single crop."
+      const aside = "Note that, concurrent with our work, refinements to the residual network paradigm further improve the state-of-the-art on ImageNet."
+      const recent = "Recent work has shown that deeper networks reduce the error rate on ImageNet."
+      const own = "Our fractal network reduces the error rate on ImageNet compared to plain networks, and outperforms previous work by 1.2%."
+      const slower = "Currently exponential nets are 5% slower on ImageNet than rectified nets."
+      const titles = new Map([["elu", "Exponential Units"], ["fractal", "Fractal Networks"], ["other", "Other Networks"], ["slow", "Slow Nets"]])
+      const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+      const stored = (id: string, quote: string): Candidate => ({ ...candidate(id, quote, 0.9), claimId: `c-${id}-${quote.length}` })
+      const scored = scoreCandidates(nlp, () => 1, q, a, [
+        stored("elu", speed),
+        stored("fractal", aside),
+        stored("other", recent),
+        stored("fractal", own),
+        stored("slow", slower)
+      ], titles)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        const groups = shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.groups ?? []
+        expect(groups.map((g) => g.paper_id).sort()).toEqual(["elu", "fractal"])
+        // the fractal paper's item is its own finding, not the aside
+        expect(groups.find((g) => g.paper_id === "fractal")!.items.map((i) => i.quote)).toEqual([own])
+      }
+      // "speed up" says better; "slower" worse; neither word alone says anything
+      expect(changeDirection("The new units sped up training.")).toBe(1)
+      expect(changeDirection("Batch normalization speeds up convergence.")).toBe(1)
+      expect(changeDirection("We set up the network with 20 layers.")).toBe(0)
+      expect(OTHERS_WORK.test("Our method outperforms previous work by 1.2% on ImageNet.")).toBe(false)
+      expect(OTHERS_WORK.test("In recent work, residual networks reduced the error further.")).toBe(true)
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's lead, for a rate or a score (answers14)", () => {
+  const titles = new Map([["cascade", "A Cascade Network for Real-Time Segmentation"]])
+  const info = new Map([["cascade", { title: titles.get("cascade")!, year: 2018 }]])
+
+  it.effect("how fast is answered by the rate, not by a ratio to another method's; a speedup question by the ratio", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const ratio = "Our cascade network achieves 5 speedup of inference time on CamVid, and reduces memory consumption by 5 times."
+      const rate = "The cascade network gets much faster inference speed than other methods on CamVid, reaching the real-time speed of 27.8 fps."
+      const q = "How fast does the cascade network run on CamVid?"
+      const a = analyse(q)
+      expect(a.rate).toBe(true)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", ratio, 1), candidate("cascade", rate, 0.7)], titles)
+      expect(scored[0]!.quote).toBe(ratio)
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
+        expect(shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.lead).toMatch(/^27\.8 fps /)
+      }
+      // a question about a speed-up or a comparative is answered by the ratio
+      for (const s of ["What speedup does the cascade network give on CamVid?", "How much faster does the cascade network run on CamVid?"]) {
+        const sa = analyse(s)
+        expect(sa.rate).toBe(false)
+        const sc = scoreCandidates(nlp, () => 1, s, sa, [candidate("cascade", ratio, 1), candidate("cascade", rate, 0.7)], titles)
+        expect(shape(nlp, () => 1, sa, sc, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^5 speedup /)
+      }
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a score may be a percentage", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What does adding the context layer do to the cascade network's score?"
+      const a = analyse(q)
+      expect(a.quantity).toContain("%")
+      const own = "It improves from 64.92% to 67.49% by adding the context layer with normalization."
+      const other = "This way of evaluating the score reproduces the 33.3 score of the phrase-based system."
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("cascade", own, 0.9, `The cascade network. ${own}`), candidate("other", other, 1)], titles)
+      expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^67\.49% /)
     }).pipe(Effect.provide(NlpService.layer)))
 })

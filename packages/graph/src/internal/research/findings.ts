@@ -441,7 +441,13 @@ export const valueIn = (
     // "over 3,700,000 articles", counts with the differences here, as it always has: a level is preferred to it)
     const relation = relationAt(sentence, n.start, n.phrase)
     const delta = (relation !== "level") !== (analysis.change === true) ? 1.5 : 0
-    const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta + (1 - headCoverage)
+    // the level a change starts from ("improves from 64.92% to 67.49%") is left behind: the level reached after "to"
+    // answers a question about a level (answers14)
+    const left = analysis.change !== true && FROM_BEFORE.test(sentence.slice(Math.max(0, n.start - 12), n.start)) &&
+        TO_AFTER.test(sentence.slice(n.end, n.end + 16))
+      ? 0.5
+      : 0
+    const key = (quantity.length === 0 ? 0 : near) + 0.15 * Math.min(20, nameDistance) + delta + (1 - headCoverage) + left
     if (best === null || key < best.key) {
       // a count's phrase runs through the last of the counted noun's words next to it ("8.1M open access papers")
       let last = -1
@@ -457,6 +463,10 @@ export const valueIn = (
   return value
 }
 
+/** "from" before a number, and "to" (after its unit) after it: "from 64.92% to 67.49%", "from 4.01 % to". */
+const FROM_BEFORE = /\bfrom\s+(?:about\s+|around\s+)?$/i
+const TO_AFTER = /^\s*(?:%|[\p{L}]+)?\s*to\b/iu
+
 /** Words that qualify a number without changing what it is ("by about 2", "by more than 2 BLEU"). */
 const QUALIFIER = "(?:about |around |nearly |almost |approximately |roughly |only |up to |over |more than |less than |at least |at most )?"
 
@@ -467,9 +477,12 @@ const DIFFERENCE_BEFORE = [
   new RegExp(`\\bby\\s+${QUALIFIER}$`),
   // the second of a list of differences ("by 5.1% and 5.0%", "by 0.49%, 0.3% and 0.2%")
   new RegExp(`\\bby\\s+${QUALIFIER}${LISTED}(?:,\\s*${LISTED})*,?\\s+(?:and|or)\\s+${QUALIFIER}$`),
-  new RegExp(`\\b(?:improvement|gain|boost|increase|reduction|decrease|drop)s? of\\s+${QUALIFIER}$`)
+  new RegExp(`\\b(?:improvement|gain|boost|increase|reduction|decrease|drop)s? of\\s+${QUALIFIER}$`),
+  // a loss from another level ("at a cost of as little as 2.0 BLEU points relative to the teacher"; answers14)
+  new RegExp(`\\b(?:a|the)\\s+cost of\\s+(?:as little as\\s+)?${QUALIFIER}$`)
 ]
-const DIFFERENCE_AFTER = /^\s*(\w+\s)?(points?\s)?(absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)\b/
+const DIFFERENCE_AFTER =
+  /^\s*(\w+\s)?(points?\s)?((absolute |relative )?(improvement|gain|boost|increase|reduction|decrease|higher|lower|better|worse|faster|slower|drop)|relative to)\b/
 
 /**
  * A bound rather than the value itself: "over 3,700,000 articles", "lower than 60%", "at least 90%" ("up to 16
@@ -804,6 +817,8 @@ const WANTED_LOW = /^(error|errors|loss|losses|perplexity|perplexities|wer|cer|t
 /** Words a change word's quantity is looked for among: the next five after it, else the three before it. */
 const QUANTITY_AFTER = 5
 const QUANTITY_BEFORE = 3
+/** The verb of "speed up" (a speed-up is better, whatever it speeds up). */
+const SPEED = /^(speeds?|sped|speeding)$/
 /** Words that say better only by default: "leads to", "yields", "achieves". */
 const WEAK_CHANGE = /^(lead\w*|yield\w*|achiev\w*)$/
 
@@ -849,6 +864,8 @@ export const changeDirection = (text: string): number => {
       return
     }
     if (NEGATIVE_CHANGE.test(w)) worse = true
+    // "speed up learning", "sped up training": faster is better (answers14)
+    else if (w === "up" && i > 0 && SPEED.test(words[i - 1]!)) better = true
     else if (WEAK_CHANGE.test(w)) weak = true
     else if (POSITIVE_CHANGE.test(w)) better = true
   })

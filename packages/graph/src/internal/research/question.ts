@@ -45,6 +45,11 @@ export interface QuestionAnalysis {
   /** Whether the question asks for a value (a lookup of a number, a best-of, a comparison). */
   readonly wantsValue: boolean
   /**
+   * Whether the question asks for a rate itself ("How fast does ICNet run on CamVid?": frames per second, a time),
+   * not a comparison of rates ("how much faster", "what speedup"), which a ratio ("5 times", "5.4x speedup") answers.
+   */
+  readonly rate?: boolean | undefined
+  /**
    * Whether the question asks what has an effect or a result ("Which methods reduce the error rate on ImageNet?",
    * "... improve BLEU", "... outperform ResNet", "... achieve"): findings answer it, not sentences of set-up (which
    * do answer "Which methods were evaluated on CIFAR-10?").
@@ -114,6 +119,8 @@ const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   rate: ["%"],
   accuracy: ["%", "accuracy", "correct"],
   error: ["%", "error", "errors"],
+  // a score is often a percentage ("It improves from 64.92% to 67.49% by adding pool6"; answers14)
+  score: ["%"],
   large: ["size", "parameters"],
   long: ["hours", "days", "seconds", "minutes", "words", "tokens"],
   old: ["years"],
@@ -440,6 +447,7 @@ export const analyse = (question: string): QuestionAnalysis => {
       /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|add|adds|added|contribut\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*)\b/.test(lower),
     metric,
     wantsValue,
+    rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
     effect: EFFECT.test(lower),
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     direction,

@@ -20,7 +20,7 @@ import type { NlpService } from "@kg/core/NlpService"
 import { findingOf } from "@kg/extraction/Findings"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { excludesSetting, isRatio, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { changeDirection, excludesSetting, isRatio, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
 import {
   lowerIsBetter,
   metricFamily,
@@ -385,9 +385,24 @@ export const BASELINE_SUBJECT = /^(?:\W*(?:in comparison|by contrast|for compari
  */
 const levelFirst = (
   withValue: ReadonlyArray<Scored>,
-  analysis: Pick<QuestionAnalysis, "count" | "change" | "names">,
+  analysis: Pick<QuestionAnalysis, "count" | "change" | "names" | "rate">,
   best: number
 ): Scored | undefined => {
+  const plain = plainLevel(analysis)
+  const first = withValue[0]
+  if (first === undefined || plain(first)) return first
+  // the paper's own level: another paper's level answers for another method or setting
+  const level = withValue.find((f) => f.paperId === first.paperId && plain(f))
+  return level !== undefined && level.score >= LEAD_FLOOR * best ? level : first
+}
+
+/**
+ * Whether a finding's value is a plain level of what the question asks about: a level reached (a ratio of a
+ * speed-up, a count's bound, any value of a question about a change), not a baseline's ({@link BASELINE_SUBJECT},
+ * unless the sentence names the asked item itself) nor another setting's (the sentence names a setting that is not
+ * the question's, {@link otherSetting}, and names none of the question's settings).
+ */
+const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names" | "rate">) => {
   const items = analysis.names.filter((n) => n.role !== "context")
   // a baseline the sentence names as the question's item ("the ResNet-110 baseline" for ResNet-110) is the item
   const baseline = (f: Scored) =>
@@ -399,14 +414,135 @@ const levelFirst = (
   const settings = analysis.names.filter((n) => n.role === "context")
   const elsewhere = (f: Scored) =>
     settings.length > 0 && !settings.some((n) => nameIn(n, pieces(f.quote))) && otherSetting(analysis.names, f.quote)
-  const plain = (f: Scored) =>
+  // a question about a rate itself ("How fast does ICNet run?") is answered by the rate ("27.8 fps"), not by a ratio
+  // to another method's ("5 speedup of inference time", "5.7 times faster than the second one"; answers14)
+  const relative = (f: Scored) =>
+    analysis.rate === true && f.value !== null && (isRatio(f.value) || /^[\d.,]+\s*(?:speed-?ups?|faster|slower)\b/i.test(f.value.phrase.trim()))
+  // a level reached by a worse variant ("With just the low-resolution input branch, ... the result quality drops to
+  // 59.6%"; the sentence's change is for the worse) is an ablation's, not the method's result (answers14)
+  const worse = (f: Scored) => !analysis.change && changeDirection(f.quote) < 0
+  return (f: Scored) =>
     (f.value?.relation === "level" || (f.value?.relation === "difference" && isRatio(f.value)) || analysis.count || analysis.change) &&
-    !baseline(f) && !elsewhere(f)
-  const first = withValue[0]
-  if (first === undefined || plain(first)) return first
-  // the paper's own level: another paper's level answers for another method or setting
-  const level = withValue.find((f) => f.paperId === first.paperId && plain(f))
-  return level !== undefined && level.score >= LEAD_FLOOR * best ? level : first
+    !baseline(f) && !elsewhere(f) && !relative(f) && !worse(f)
+}
+
+/** A baseline named before the value in its sentence ("When training with VOC07 trainval, the baseline is 69.1% mAP"). */
+const baselineBefore = (f: Scored): boolean => {
+  const at = f.value === null ? -1 : f.quote.indexOf(f.value.phrase)
+  return at > 0 && /\bbaselines?\b/i.test(f.quote.slice(0, at))
+}
+
+/** At most this many other values of the lead's paper are named in a lookup's lead. */
+const ALSO_STATED = 2
+
+/**
+ * Name-like words a sentence names as a setting, after "on", "for" or "in" ("on CIFAR-10", "for the IWSLT14
+ * dataset"), lower case, with their offsets.
+ */
+const settingsNamed = (quote: string): ReadonlyArray<{ readonly word: string; readonly at: number }> =>
+  Array.from(quote.matchAll(/\b(?:on|for|in) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu), (m) => ({ word: m[1]!, at: m.index }))
+    .filter(({ word: w }) => (/\p{L}/u.test(w) && /\d/.test(w)) || (/^\p{Lu}/u.test(w) && /\p{Lu}/u.test(w.slice(1))))
+    .map(({ at, word }) => ({ word: word.toLowerCase(), at }))
+
+/** The setting a sentence names nearest its value ("x86" of "On the power9 chip, ... 2.5x ..., and on the x86 chips ... 5.7x"). */
+const settingOfValue = (quote: string, at: number): string | null => {
+  const named = settingsNamed(quote)
+  if (named.length === 0) return null
+  return [...named].sort((a, b) => Math.abs(a.at - at) - Math.abs(b.at - at))[0]!.word
+}
+
+/** A table's cells run into a sentence: five numbers or more, a third of its words. */
+const tableCells = (quote: string): boolean => {
+  const words = quote.split(/\s+/).filter((w) => w !== "")
+  const numbers = words.filter((w) => /^[(]?[\d.,]+%?[)]?[,;]?$/.test(w)).length
+  return numbers >= 5 && numbers >= words.length / 3
+}
+
+/** The unit written after a value's number ("%" of "71.5% mAP", "fps" of "27.8 fps"; null for a bare number). */
+const unitOf = (phrase: string): string | null => {
+  const rest = phrase.replace(/^[^\d]*[\d.,]+(?:\s*[-–]\s*[\d.,]+)?/, "").trim()
+  const unit = /^(%|[\p{L}]+)/u.exec(rest)
+  return unit === null ? null : unit[1]!.toLowerCase()
+}
+
+/**
+ * The other values a lookup's paper states for the question (answers14): a paper often reports the asked quantity
+ * in settings the question does not fix (the training data, a test crop, a task: "Our ICNet yields mIoU 69.5%" and
+ * "Training with both fine and coarse data boosts mIoU performance to 70.6%"), and the lead's one value may not be
+ * the one the reader wants. Candidates: the findings of the lead's paper, scoring at least `LEAD_FLOOR` of the best,
+ * about the question's items, whose value is another plain level ({@link plainLevel}) of the same quantity (unit,
+ * head word, qualifier, metric family), with no baseline, model or setting named before it that the lead's sentence
+ * does not name. Those better than the lead's value (in the metric's direction: a paper's further settings of its
+ * result - more data, a larger crop - are its best values; its ablations and baselines are worse), best score first;
+ * when there is none, the worse ones the paper states as its own in the lead's passage (any, for a question about a
+ * change); at most `limit`. Not for a count or a share.
+ */
+const alsoStated = (
+  lead: Scored,
+  withValue: ReadonlyArray<Scored>,
+  analysis: QuestionAnalysis,
+  papers: ReadonlyMap<string, PaperInfo>,
+  best: number,
+  limit: number
+): ReadonlyArray<Scored> => {
+  // a count's other numbers count other things ("81.1M papers", "380.5M citation links", "8.1M PDFs"), and so do a
+  // share's ("73% of these papers do not perform human evaluation", "95% of ...")
+  if (lead.value === null || limit <= 0 || analysis.count || /^(share|proportion|fraction)$/.test(analysis.metric ?? "")) return []
+  const plain = plainLevel(analysis)
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const leadMetric = metricOf(lead, analysis.metric)
+  const leadUnit = unitOf(lead.value.phrase)
+  const lower = lowerIsBetter(leadMetric ?? analysis.metric ?? "")
+  // the models and settings the lead's sentence names: another value's sentence names no other before its value
+  // ("a 1001-layer ResNet on CIFAR-10 (4.62% error)" is another model's, "the IRE scheme achieves 70.5% mAP" another
+  // scheme's, for a lead about "our pre-activation ResNet-200" or "I + ORE")
+  const leadNamed = new Set(namedThings(lead.quote, analysis).map((w) => w.toLowerCase()))
+  const leadSettings = new Set(settingsNamed(lead.quote).map((x) => x.word))
+  const settings = analysis.names.filter((n) => n.role === "context")
+  const found: Array<Scored> = []
+  const numbers = new Set([lead.value.number])
+  for (const f of withValue) {
+    if (f.score < LEAD_FLOOR * best) break
+    if (f === lead || f.paperId !== lead.paperId || f.value === null || numbers.has(f.value.number)) continue
+    if (!plain(f) || f.value.relation !== lead.value.relation || baselineBefore(f)) continue
+    // the same quantity: the same unit (or none, as the lead's), its metric's head as near as the lead's (or within
+    // five words), the same qualifier ("top-1") and metric family
+    if (unitOf(f.value.phrase) !== leadUnit) continue
+    const near = analysis.head.length > 0
+      ? f.value.headDistance <= Math.max(5, lead.value.headDistance)
+      : f.value.distance <= Math.max(3, lead.value.distance)
+    if (!near) continue
+    if (otherQualifier(analysis.metric, f.quote)) continue
+    if (!isAbout(items, f, papers.get(f.paperId)?.title)) continue
+    // in the question's setting: its sentence, passage or paper title names it ("3.08% error rate using WRN-28-10", in
+    // the CIFAR-10 section, is no other value for Fashion-MNIST; "in the Edinburgh WMT16 systems" is the title's)
+    const passage = [...pieces(f.quote), ...pieces(f.chunkText), ...titlePieces(papers.get(f.paperId)?.title ?? "")]
+    if (!settings.every((n) => nameMatch(n, passage) >= 0.6)) continue
+    // a table's cells run into the text ("Stochastic pooling 15.13% 41.51% Maxout 11.68% ...") are other methods' rows
+    if (tableCells(f.quote)) continue
+    const metric = metricOf(f, analysis.metric)
+    if (leadMetric !== null && metric !== null && !sameMetricFamily(leadMetric, metric)) continue
+    const at = f.quote.indexOf(f.value.phrase)
+    const before = f.quote.slice(0, Math.max(0, at))
+    // (a unit after its number, "1.23 MB", is no model)
+    const units = new Set(Array.from(before.matchAll(/\d\s*([\p{L}]+)/gu), (m) => m[1]!.toLowerCase()))
+    if (namedThings(before, analysis).some((w) => !leadNamed.has(w.toLowerCase()) && !units.has(w.toLowerCase()))) continue
+    // ... nor holds for a setting ("on CIFAR-10", the one named nearest the value) that neither the lead's sentence
+    // nor the question names
+    const setting = settingOfValue(f.quote, at)
+    if (setting !== null && !leadSettings.has(setting) && !analysis.names.some((n) => nameIn(n, pieces(setting)))) continue
+    numbers.add(f.value.number)
+    found.push(f)
+  }
+  // a worse value than the lead's is mostly another configuration's or a baseline's ("A simple 50 / 50 mix of max and
+  // average ... yields 8.07% error", "However, the original ResNet-200 has an error rate of 21.8%"): only one the
+  // paper states as its own in the lead's passage ("our PyramidNet ... has a top-1 error rate of 20.5" next to "19.6"
+  // on a larger crop), or any for a question about a change (each setting's gain is the method's)
+  const better = found.filter((f) => (lower ? f.value!.number < lead.value!.number : f.value!.number > lead.value!.number))
+  const worse = found.filter((f) =>
+    !better.includes(f) && (analysis.change || (f.chunkId === lead.chunkId && ownWork.test(f.quote)))
+  )
+  return (better.length > 0 ? better : worse).slice(0, limit)
 }
 
 /** The finding weight a list's item needs (a claim's is 0.75 or 1, a sentence's 0.5 or 0.7 with finding cues, 0.2 without). */
@@ -423,7 +559,20 @@ const pickDiverse = (scored: ReadonlyArray<Scored>, k: number): ReadonlyArray<Sc
 }
 
 /** Whether a sentence's finding states the change a question asks for (up: better, down: worse). */
-const statesAsked = (asked: "up" | "down", quote: string): boolean => findingOf(quote).direction === asked
+const statesAsked = (asked: "up" | "down", quote: string): boolean => {
+  const direction = findingOf(quote).direction
+  // where the extractor's rules read no direction ("ELU networks considerably speed up learning ..., obtaining less
+  // than 10% classification error"), the change words of the sentence (answers14)
+  return direction === asked || (direction === "none" && changeDirection(quote) === (asked === "up" ? 1 : -1))
+}
+
+/**
+ * A sentence about others' work, not the paper's finding, though it says "our": "Note that, concurrent with our
+ * work, refinements to the residual network paradigm further improve the state-of-the-art on ImageNet", "Recent work
+ * has shown that ..." (an aside; the -0.1 of another work's result in scoring spares any sentence with "our").
+ */
+export const OTHERS_WORK =
+  /\b(?:concurrent(?:ly)?\s+(?:with|to)\s+(?:our|this)\s+(?:work|paper|study)|in\s+(?:concurrent|parallel|prior|previous|recent|related|other)\s+(?:work|works|studies)|(?:prior|previous|recent|earlier|related|concurrent|other)\s+(?:work|works|studies|research)\s+(?:has|have|had|shows?|showed|shown|found|finds|demonstrat\w*|report\w*|propos\w*))\b/i
 
 /**
  * Shape an answer from scored findings (best first). `judge` is the NLI
@@ -473,11 +622,19 @@ export const shape = (
         const chosen = pickDiverse(scored, limits.sentences)
         return { shape: { type: "lookup", lead: "", cues }, chosen }
       }
-      const rest = pickDiverse(scored.filter((s) => s !== lead), limits.sentences - 1)
+      // the paper's other values for the question, named after the lead's and quoted after its finding
+      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : withValue, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
+      const rest = pickDiverse(scored.filter((s) => s !== lead && !also.includes(s)), limits.sentences - 1)
       const title = papers.get(lead.paperId)?.title ?? lead.paperId
+      const others = also.map((f) => `${oneLine(f.value!.phrase)} ${formatCitation(f.paperId, f.page)}`)
       return {
-        shape: { type: "lookup", lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}`, cues },
-        chosen: [lead, ...rest]
+        shape: {
+          type: "lookup",
+          lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}` +
+            (others.length === 0 ? "" : `; the paper also reports ${others.join(", ")}`),
+          cues
+        },
+        chosen: [lead, ...also, ...rest]
       }
     }
     case "yesno": {
@@ -562,6 +719,9 @@ export const shape = (
         // improvement", or a sentence of set-up stating no change ("All models are trained for 100 epochs") is no
         // method that reduces the error
         if (analysis.effect && analysis.effectDirection != null && !statesAsked(analysis.effectDirection, f.quote)) continue
+        // ... and is the paper's own: an aside about others' work ("concurrent with our work, refinements to the
+        // residual network paradigm further improve ...") is no item (answers14)
+        if (analysis.effect && OTHERS_WORK.test(f.quote)) continue
         const list = byPaper.get(f.paperId) ?? []
         if (list.length < (limits.short ? 1 : 2)) list.push(f)
         byPaper.set(f.paperId, list)
