@@ -644,3 +644,18 @@ describe("a lookup's lead, for a rate or a score (answers14)", () => {
       expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^67\.49% /)
     }).pipe(Effect.provide(NlpService.layer)))
 })
+
+describe("a question of how accurate something is", () => {
+  it("asks for an accuracy-like measure, not a count near the thing judged, and a list's enumerator is no value", () => {
+    // read on the md papers: "How accurate is ESG rating prediction ...?" led with "200" (countries) and "3,000"
+    const q = analyse("How accurate is ESG rating prediction from news articles?")
+    expect(q.quantity).toContain("accuracy")
+    expect(q.quantity).not.toContain("rating")
+    expect(valueIn("Using news articles from over 30,000 different domains and about 200 countries, we have shown that ESG ratings can be predicted.", q)).toBeNull()
+    expect(valueIn("Focusing on the ESG relevant articles, a precision of 85% is reached at a recall of 86%.", q)?.number).toBe(85)
+    expect(valueIn("Three ratings are provided: (1) basic ESG scores, (2) ESG controversies scores, and (3) combined ESG scores.", analyse("What is the ESG score?"))).toBeNull()
+    // near misses: a value in brackets is still one; "how long is the vocabulary" keeps its noun as the quantity
+    expect(valueIn("The model is more accurate (91.2%) than the baseline.", q)?.number).toBe(91.2)
+    expect(analyse("How large is the vocabulary of the model?").quantity).toContain("vocabulary")
+  })
+})

@@ -330,6 +330,8 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     const start = m.index
     const before = sentence.slice(Math.max(0, start - 14), start)
     if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
+    // a list's enumerator, "(1) basic ESG scores, (2) ...": no value
+    if (/\($/.test(before) && /^\d\)/.test(sentence.slice(start, start + 2))) continue
     const raw = m[0].trim()
     const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
     if (!Number.isFinite(n)) continue

@@ -126,7 +126,9 @@ const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   old: ["years"],
   often: ["times"],
   // "how well does X do on Y": the result, in whichever measure the paper reports it
-  well: RESULT_MEASURES
+  well: RESULT_MEASURES,
+  // "how accurate is X": an accuracy, an error or a score of agreement (not a count near the thing judged)
+  accurate: ["%", "accuracy", "error", "f1", "precision", "recall", "auc", "mae", "rmse", "correlation"]
 }
 
 const STOP = new Set([
@@ -322,8 +324,10 @@ export const metricOf = (question: string): string | null => {
 
 /** Words after "how many" / "how much" / "what" up to the verb: the counted noun or the quantity named. */
 const askedNoun = (lower: string): ReadonlyArray<string> => {
-  // "how long was the observation duration", "how large is the vocabulary": the attribute asked is the subject
-  const m = /^(?:how (?:many|much)|what(?: (?:is|was|are|were) the)?|how \w+ (?:is|was|are|were)(?: the| a| an)?)\s+(.+)$/.exec(lower)
+  // "how long was the observation duration", "how large is the vocabulary": the attribute asked is the subject; not
+  // after "how accurate" ("how accurate is ESG rating prediction": the thing judged, measured by an accuracy)
+  const m = /^(?:how (?:many|much)|what(?: (?:is|was|are|were) the)?|how (?!accurate\b)\w+ (?:is|was|are|were)(?: the| a| an)?)\s+(.+)$/
+    .exec(lower)
   if (m === null) return []
   const words: Array<string> = []
   for (const w of m[1]!.replace(/[?,.;:!]/g, " ").split(/\s+/)) {
