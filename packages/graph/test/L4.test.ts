@@ -522,6 +522,13 @@ describe("L4 matching and statements", () => {
       direction: "disputed",
       disputes: [{ entity: "dropout", label: "dropout", change: "down", changed: ["a1"], negated: ["b2"], changedPapers: ["A"], negatedPapers: ["B"] }]
     })
+    // with one paper enough for a pattern (minPapers 1), one paper's reduction that another paper negates is still a
+    // dispute, not an agreed direction (the API test's two aspirin trials gave no pattern when the clusters moved)
+    const alone = l4.principleMembers(["a1", "a2", "b2"], (id) => papers[id]!, (id) => entities[id]!, (id) => text[id]!, 1, generic)
+    expect(alone?.direction).toBe("disputed")
+    expect(alone?.members).toEqual(["a1", "b2"])
+    // near miss: nothing negates it, so one paper's reduction is a direction of its own with minPapers 1
+    expect(l4.principleMembers(["a1", "a2"], (id) => papers[id]!, (id) => entities[id]!, (id) => text[id]!, 1, generic)?.direction).toBe("down")
     // the statement and the page say that the papers disagree, naming both sides
     expect(l4.disagreementOf(dispute!.disputes!)).toBe(
       "The papers disagree: about dropout, 1 paper (A) reports a reduction or loss, 1 paper (B) reports none."

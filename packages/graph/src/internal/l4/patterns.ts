@@ -259,7 +259,15 @@ export const principleMembers = (
       byKey.set(key, slot)
     }
   }
-  const qualifying = Array.from(byKey.values()).filter((s) => (s.direction === "up" || s.direction === "down") && s.papers.size >= minPapers)
+  // a direction another paper negates about the same entity is disputed, not agreed (with minPapers 1, one paper's
+  // "reduces" would otherwise be a principle and hide the other paper's "does not reduce")
+  const negatedElsewhere = (s: { entity: string; direction: string; papers: Set<string> }) =>
+    Array.from(byKey.values()).some((x) =>
+      x.entity === s.entity && x.direction === `not-${s.direction}` && Array.from(x.papers).some((p) => !s.papers.has(p))
+    )
+  const qualifying = Array.from(byKey.values()).filter((s) =>
+    (s.direction === "up" || s.direction === "down") && s.papers.size >= minPapers && !negatedElsewhere(s)
+  )
   if (qualifying.length === 0) {
     // a dispute: about one specific entity, one paper reports a change and another paper that change negated
     const byEntity = new Map<string, Array<{ label: string; direction: string; papers: Set<string>; claims: Set<string> }>>()
