@@ -83,7 +83,7 @@ describe("graph questions and research through the CLI", () => {
     const result = await kg("research", "How reliable is human evaluation of faithfulness in long-form summarization?", "--json")
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/Stage 1: searching summaries \.\.\. found \d+ papers?/)
-    expect(result.stderr).toMatch(/Stage 2: gathering evidence from \d+ papers \.\.\. retrieved \d+ chunks/)
+    expect(result.stderr).toMatch(/Stage 2: gathering evidence from \d+ papers? \.\.\. retrieved \d+ chunks?/)
     const answer = JSON.parse(result.stdout) as {
       answer: string
       citations: ReadonlyArray<{ paper_id: string; page: number | null; quote: string }>

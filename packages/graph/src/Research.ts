@@ -1108,7 +1108,7 @@ export const research = Effect.fn("Research.research")(function*(question: strin
   let evidence = mergeEvidence([...funnel, ...first.evidence, ...records, ...broad])
   const evidencePapers = new Set(evidence.map((e) => e.paperId)).size
   yield* progress(
-    `Stage 2: gathering evidence from ${evidencePapers} papers ... retrieved ${evidence.length} chunks (${first.candidates.length} stored findings)`
+    `Stage 2: gathering evidence from ${evidencePapers} paper${evidencePapers === 1 ? "" : "s"} ... retrieved ${evidence.length} chunk${evidence.length === 1 ? "" : "s"} (${first.candidates.length} stored finding${first.candidates.length === 1 ? "" : "s"})`
   )
 
   // corrective check: does the evidence bear on the question? if not, search all passages in scope
