@@ -8,7 +8,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, opposedDirections, restrictedElsewhere, statesStatement } from "../src/internal/claims/verify.js"
+import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, restrictedElsewhere, statesStatement } from "../src/internal/claims/verify.js"
+import { compareDirections } from "../src/internal/claims/findingMatch.js"
+import type { Finding } from "@kg/core/Domain"
 import { findingOf } from "@kg/extraction/Findings"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -134,14 +136,17 @@ describe("hypothesis judging with negation and scope", () => {
     const hypothesis = "The Transformer achieves 28.4 BLEU on WMT 2014 English-to-German"
     const neutral = { label: "neutral" as const, score: 0.5, signals: {} }
     expect(byFindings(neutral, findingOf(evidence), findingOf(hypothesis), evidence, hypothesis).label).toBe("neutral")
-    expect(opposedDirections("none", "up")).toBe(false)
-    expect(opposedDirections("up", "none")).toBe(false)
-    expect(opposedDirections("null", "none")).toBe(false)
+    const as = (direction: Finding["direction"]) => ({ ...findingOf("Dropout improves accuracy."), direction })
+    const opposed = (a: Finding["direction"], b: Finding["direction"]) =>
+      compareDirections(as(a), as(b), "Dropout improves accuracy.", "Dropout reduces accuracy.") === "oppose"
+    expect(opposed("none", "up")).toBe(false)
+    expect(opposed("up", "none")).toBe(false)
+    expect(opposed("null", "none")).toBe(false)
     // near misses that still oppose: a rise against a fall, an effect against none
-    expect(opposedDirections("up", "down")).toBe(true)
-    expect(opposedDirections("null", "up")).toBe(true)
-    expect(opposedDirections("down", "null")).toBe(true)
-    expect(opposedDirections("up", "up")).toBe(false)
+    expect(opposed("up", "down")).toBe(true)
+    expect(opposed("null", "up")).toBe(true)
+    expect(opposed("down", "null")).toBe(true)
+    expect(opposed("up", "up")).toBe(false)
   })
 
   it("doing better is no contradiction of matching: 'exceed the performance of X' against 'match the performance of X'", () => {

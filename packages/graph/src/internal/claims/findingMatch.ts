@@ -368,7 +368,11 @@ const statesChange: (text: string) => boolean = memoByText((text: string): boole
   return c !== null && (p === null || c.index < p.index)
 }, 50_000)
 
-const compareDirections = (a: Finding, b: Finding, textA: string, textB: string): "agree" | "oppose" | "unknown" => {
+/**
+ * Whether two findings' directions agree or oppose: a stated direction against none is unknown; an effect against no
+ * effect opposes; a rise against a fall opposes only when both sentences state a change (not "regulates").
+ */
+export const compareDirections = (a: Finding, b: Finding, textA: string, textB: string): "agree" | "oppose" | "unknown" => {
   const x = a.direction, y = b.direction
   if (x === "none" || y === "none") return "unknown"
   if (x === y) return "agree"

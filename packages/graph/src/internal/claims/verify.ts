@@ -10,10 +10,10 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import type { Finding, FindingDirection } from "@kg/core/Domain"
+import type { Finding } from "@kg/core/Domain"
 import { findingOf } from "@kg/extraction/Findings"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
-import { compareFindings } from "./findingMatch.js"
+import { compareDirections, compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
 import type { DuckDbError, DuckDbService } from "../../DuckDb.js"
 import type { NliError, NliJudgement } from "../../Nli.js"
@@ -318,11 +318,11 @@ export const candidates = (
     }
     // whether each names the statement's subject (its most specific word the claims use) and says the rest
     const hypothesis = findingOf(statement)
-    const used = new Set<string>()
-    for (const set of claimStems) for (const x of set) used.add(x)
+    // a word no claim uses has the largest weight there is (`specificity`): the weight of a stem that is no word
+    const unused = weight("\u0000")
     return found.map((c) => ({
       ...c,
-      states: statesStatement(c.matched ?? c.text, statement, hypothesis, weight, (x) => used.has(x))
+      states: statesStatement(c.matched ?? c.text, statement, hypothesis, weight, (x) => weight(x) < unused)
     }))
   })
 
@@ -358,18 +358,6 @@ export const verify = (
         ))
     return judged.sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
   })
-
-/**
- * Whether two stated directions oppose: a rise against a fall, or an effect against none ("no difference"). A
- * sentence that states no direction (`none`: "the Transformer achieves 28.4 BLEU", "achieves state-of-the-art
- * performance on WMT 2014") opposes nothing.
- */
-export const opposedDirections = (a: FindingDirection | null, b: FindingDirection | null): boolean => {
-  const change = (d: FindingDirection | null) => d === "up" || d === "down"
-  if (a === null || b === null || a === b) return false
-  if (change(a) && change(b)) return true
-  return (a === "null" && change(b)) || (b === "null" && change(a))
-}
 
 /** Words of a hypothesis that one thing does as well as another (a `null` direction that doing better satisfies). */
 const MATCHES = /\b(?:match(?:es|ed|ing)?|comparable|on par|as (?:good|well|accurate) as|competitive with|rivals?|similar (?:performance|accuracy|results))\b/i
@@ -460,9 +448,9 @@ export const byFindings = (
   // Treebank"): the clause about the hypothesis' dataset is the finding about it
   const clause = clauseAbout(evidenceText, evidence, hypothesisDatasets)
   if (clause !== undefined) {
-    const cf = findingOf(clause)
-    const h = hypothesis.direction, e = cf.direction
-    if (opposedDirections(h, e)) return contradict(6)
+    // (a clause that states no direction opposes nothing: "achieves the state of the art on WMT 2014" against "achieves
+    // 28.4 BLEU on WMT 2014")
+    if (compareDirections(findingOf(clause), hypothesis, clause, hypothesisText) === "oppose") return contradict(6)
   }
   // an effect size against the hypothesis' direction on the same outcome: "odds ratio for the risk of gastric cancer
   // ... 2.77 (95% confidence interval 1.04 to 7.97)" against "... decreases risk of gastric cancer"
