@@ -158,6 +158,11 @@ export const Thresholds = Schema.Struct({
    */
   relatedSubject: Schema.Number,
   /**
+   * `subject` at or above, for a *related* link by close wording (`internal/claims/wording.ts`): two statements the
+   * finding reader aligned on neither side that share two or more technical terms.
+   */
+  relatedWording: Schema.Number,
+  /**
    * A pair is linked only when its `subject` is within this margin of the best `subject` of one of its two
    * claims among their candidates: a claim links to what it is most specifically about, not to every claim that
    * shares a word with it.
@@ -204,6 +209,7 @@ export type Thresholds = typeof Thresholds.Type
 export const defaultThresholds: Thresholds = {
   sameSubject: 0.25,
   relatedSubject: 0.15,
+  relatedWording: 0.35,
   subjectMargin: 0.15,
   similar: 0,
   sameDomain: 0.5,
@@ -764,12 +770,13 @@ export const relatedSide: (
 export const nameInBothSubjects: (a: Finding, b: Finding) => string | null = nameInBothSubjects_
 
 /**
- * How a related link reads: "same outcome (error rate on CIFAR-10)".
+ * How a related link reads: "same outcome (error rate on CIFAR-10)", "close wording (bariatric, ...)".
  *
  * @since 0.1.0
  * @category findings
  */
-export const relatedLabel = (related: RelatedSide): string => `same ${related.side} (${related.name})`
+export const relatedLabel = (related: RelatedSide): string =>
+  related.side === "wording" ? `close wording (${related.name})` : `same ${related.side} (${related.name})`
 
 /**
  * The related side an edge's signals record (`related`, with `relatedTo`), or null for any
@@ -780,7 +787,7 @@ export const relatedLabel = (related: RelatedSide): string => `same ${related.si
  */
 export const relatedOfSignals = (signals: Readonly<Record<string, unknown>>): RelatedSide | null => {
   const side = signals["related"]
-  if (side !== "subject" && side !== "outcome") return null
+  if (side !== "subject" && side !== "outcome" && side !== "wording") return null
   const name = signals["relatedTo"]
   return { side, name: typeof name === "string" ? name : "" }
 }

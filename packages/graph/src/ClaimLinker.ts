@@ -46,6 +46,7 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
+import { MIN_TERMS, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }
@@ -336,6 +337,26 @@ export const candidatePairs = Effect.fn("ClaimLinker.candidatePairs")(function*(
 })
 
 /**
+ * A related link by close wording (`internal/claims/wording.ts`) for a pair the finding reader aligned on neither
+ * side: the weighted cosine of the two sentences' stems at least `relatedWording`, and at least `MIN_TERMS` shared
+ * technical terms. Null otherwise.
+ */
+const closeWording = (
+  a: ClaimRow,
+  b: ClaimRow,
+  sa: ReadonlySet<string>,
+  sb: ReadonlySet<string>,
+  weight: (stem: string) => number,
+  t: ClaimIdentity.Thresholds
+): ClaimIdentity.RelatedSide | null => {
+  const overlap = ClaimIdentity.subjectOverlap({ text: a.text, metric: null }, { text: b.text, metric: null }, { weight, stemsA: sa, stemsB: sb })
+  if (overlap < t.relatedWording) return null
+  const terms = sharedTerms(a.text, b.text, sa, sb, weight)
+  if (terms.length < MIN_TERMS) return null
+  return { side: "wording", name: termNames(a.text, terms) }
+}
+
+/**
  * Link claims: block, score, decide, and write edges and merges in one
  * transaction.
  *
@@ -437,8 +458,13 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       return null
     }
     if ((shared.subject === null || shared.outcome === null) && related === null) {
-      decisions.noSharedIdentity = (decisions.noSharedIdentity ?? 0) + 1
-      return null
+      const close = closeWording(a, b, stems.get(a.claim_id)!, stems.get(b.claim_id)!, weight, t)
+      if (close === null) {
+        decisions.noSharedIdentity = (decisions.noSharedIdentity ?? 0) + 1
+        return null
+      }
+      decisions.closeWording = (decisions.closeWording ?? 0) + 1
+      return { a, b, comparison, compared, sameFinding, sameSubject, shared, related: close, named: false }
     }
     // otherwise the same specific subject in words (cheap); vector similarity alone never makes a link
     const subject = ClaimIdentity.subjectOverlap(facets(a), facets(b), {

@@ -511,10 +511,10 @@ const proposedOf = (json: string | null): ClaimEdgeKind | null => {
   return p === "same_as" || p === "contradicts" || p === "replicates" ? p : p === "merge" ? "same_as" : null
 }
 
-/** A related link's label ("same subject (AMPK)"), from the signals `related` and `relatedTo`; null for any other edge. */
+/** A related link's label ("same subject (AMPK)", "close wording (bariatric, ...)"), from the signals `related` and `relatedTo`; null for any other edge. */
 const relatedOf = (json: string | null): string | null => {
   const side = signalText(json, "related")
-  if (side !== "subject" && side !== "outcome") return null
+  if (side !== "subject" && side !== "outcome" && side !== "wording") return null
   return ClaimIdentity.relatedLabel({ side, name: signalText(json, "relatedTo") ?? "" })
 }
 

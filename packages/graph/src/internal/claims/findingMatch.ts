@@ -628,8 +628,12 @@ export const sharedIdentity = (
 
 /** One side two findings share, and only that side: what a related link is about. */
 export interface RelatedSide {
-  readonly side: "subject" | "outcome"
-  /** The subject or outcome both findings name. */
+  /**
+   * What the two statements share: a subject or an outcome by name, or (`wording`) close wording in two or more
+   * technical terms when the finding reader aligned neither side (`internal/claims/wording.ts`).
+   */
+  readonly side: "subject" | "outcome" | "wording"
+  /** The subject or outcome both findings name; for `wording`, the shared terms. */
   readonly name: string
 }
 

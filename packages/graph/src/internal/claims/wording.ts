@@ -1,0 +1,88 @@
+/**
+ * Close wording: a *related* link between two statements the finding reader could not align (no subject and outcome
+ * both named), when they say much the same thing in the same technical terms. SciFact's claims are often a cited
+ * abstract's sentence reworded ("Adult tissue-resident macrophages are seeded before birth" / "major tissue-resident
+ * macrophage populations ... are established prior to birth"); the finding reader, which needs a subject and an
+ * outcome it can name in both, misses most of them.
+ *
+ * Trust first: two statements about one topic share words too ("Median follow-up was 6.3 years" / "During 21 046
+ * person-years of follow-up (median follow-up, 6.3 years)"; "the baseline strategy of copying unknown words works well
+ * for English→German" / "The English dictionary has words while the German has words"). So the link needs
+ *
+ * - the specificity-weighted cosine of their content stems (`ClaimIdentity.subjectOverlap`, the linker's `subject`
+ *   signal: the store's own inverse claim frequency, so a word every claim of the store uses weighs little) at least
+ *   `relatedWording`, and
+ * - at least {@link MIN_TERMS} shared *terms*: stems that are specific in the store (weight at least
+ *   {@link TERM_WEIGHT}) and that neither sentence writes as a common word of general English (`common-words.json`,
+ *   the 20,000 most frequent words of wink's corpus: `scripts/gen-common-words.ts`). "bariatric", "pylori",
+ *   "ResNet-50", "pooling" are terms; "German", "loss", "median", "follow-up", "quality of life" are not, however
+ *   rare in one store.
+ *
+ * It is a related link (the signals `related: "wording"` and `relatedTo`, the shared terms): visible with its
+ * signals, never a same-finding candidate, never counted by a status.
+ *
+ * @internal
+ */
+import commonWords from "./common-words.json" with { type: "json" }
+import { stem } from "../nli/rules.js"
+import { words } from "./identityText.js"
+
+/** Shared terms a close-wording link needs. */
+export const MIN_TERMS = 2
+
+/**
+ * The least store specificity (`ClaimIdentity.specificity`: `log((n + 101) / (df + 1))`) of a term: about one claim
+ * in 20 of a store of a thousand claims, one in 3 of a store of a hundred.
+ */
+export const TERM_WEIGHT = 3
+
+const COMMON: ReadonlySet<string> = new Set(commonWords.words.split(" "))
+
+/** Whether a lower-cased word is a common word of general English (as written, or without its hyphens). */
+export const isCommonWord = (word: string): boolean => COMMON.has(word) || COMMON.has(word.replace(/-/g, ""))
+
+/**
+ * The stems of a text with the word forms that write them (lower-cased), for the term test: a stem is a term of a pair
+ * only if no form of it in either sentence is a common word ("transplantation" and "transplant" are one stem).
+ */
+const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const out = new Map<string, Array<string>>()
+  for (const w of words(text)) {
+    if (w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
+    const s = stem(w)
+    const forms = out.get(s)
+    if (forms === undefined) out.set(s, [w])
+    else if (!forms.includes(w)) forms.push(w)
+  }
+  return out
+}
+
+/**
+ * The shared terms of two statements, most specific first: stems both use (`stemsA` / `stemsB`, the linker's stems
+ * of each claim) whose store weight is at least {@link TERM_WEIGHT} and that neither sentence writes as a common word.
+ */
+export const sharedTerms = (
+  a: string,
+  b: string,
+  stemsA: ReadonlySet<string>,
+  stemsB: ReadonlySet<string>,
+  weight: (stem: string) => number
+): ReadonlyArray<string> => {
+  const fa = formsByStem(a), fb = formsByStem(b)
+  const out: Array<string> = []
+  for (const s of stemsA) {
+    if (!stemsB.has(s) || weight(s) < TERM_WEIGHT) continue
+    const forms = [...(fa.get(s) ?? []), ...(fb.get(s) ?? [])]
+    // a stem only an abbreviation's expansion adds (no form in either sentence) is not read as a term here
+    if (forms.length === 0 || forms.some(isCommonWord)) continue
+    out.push(s)
+  }
+  return out.sort((x, y) => weight(y) - weight(x) || (x < y ? -1 : x > y ? 1 : 0))
+}
+
+/** The terms a close-wording link names: the shared terms, as the first sentence writes them (at most three). */
+export const termNames = (a: string, terms: ReadonlyArray<string>): string => {
+  const fa = formsByStem(a)
+  return terms.slice(0, 3).map((s) => fa.get(s)?.[0] ?? s).join(", ")
+}
+
