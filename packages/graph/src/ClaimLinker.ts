@@ -454,6 +454,12 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     const shared = ClaimIdentity.sharedIdentity(fa, fb, comparison, { a: a.text, b: b.text }, stems.get(a.claim_id)!, stems.get(b.claim_id)!)
     const related = ClaimIdentity.relatedSide(fa, fb, comparison, shared)
     if (outcomeDiffers && related?.side !== "subject") {
+      // two outcomes read apart (often one misread) may still be close wording in the same terms: a related link
+      const close = closeWording(a, b, stems.get(a.claim_id)!, stems.get(b.claim_id)!, weight, t)
+      if (close !== null) {
+        decisions.closeWording = (decisions.closeWording ?? 0) + 1
+        return { a, b, comparison, compared, sameFinding, sameSubject, shared, related: close, named: false }
+      }
       decisions.findingsDiffer!++
       return null
     }

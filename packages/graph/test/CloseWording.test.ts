@@ -57,6 +57,18 @@ describe("close wording through the linker", () => {
       expect(edges[0]!.signals["candidate"]).toBeUndefined()
     }).pipe(Effect.provide(testLayer)))
 
+  it.effect("two outcomes read apart do not stop close wording in the same terms: a related link (one subject, two outcomes)", () =>
+    Effect.gen(function*() {
+      const a = "Forkhead 0 (fox0) transcription factors are involved in cellular differentiation."
+      const b = "Forkhead 0 (fox0) transcription factors are involved in apoptosis."
+      const edges = yield* linkPapers([a, b])
+      expect(edges).toHaveLength(1)
+      const related = ClaimIdentity.relatedOfSignals(edges[0]!.signals)
+      expect(related?.side).toBe("wording")
+      expect(related?.name).toMatch(/fox0/i)
+      expect(edges[0]!.signals["proposed"]).toBeUndefined()
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("near miss: a shared topic in common words only (follow-up, median, years) makes no link", () =>
     Effect.gen(function*() {
       const a = "RESULTS Median follow-up was 6.3 years."

@@ -85,4 +85,3 @@ export const termNames = (a: string, terms: ReadonlyArray<string>): string => {
   const fa = formsByStem(a)
   return terms.slice(0, 3).map((s) => fa.get(s)?.[0] ?? s).join(", ")
 }
-
