@@ -29,6 +29,7 @@ describe("close wording: the term test", () => {
     // "therapy" and "patients" are shared but common words
     expect(terms.some((t) => t.startsWith("therap") || t.startsWith("patient"))).toBe(false)
     expect(termNames(a, terms)).toMatch(/hemodialysis/)
+    expect(termNames("The Res2Net-50 improves top-1 error over the ResNet-50.", ["resnet50"])).toBe("ResNet-50")
     // a stem every claim uses (low weight) is no term
     expect(sharedTerms(a, b, contentStems(a), contentStems(b), (s) => (s.startsWith("hemodialysi") ? 1 : 5))).not.toContain("hemodialysi")
   })

@@ -80,8 +80,15 @@ export const sharedTerms = (
   return out.sort((x, y) => weight(y) - weight(x) || (x < y ? -1 : x > y ? 1 : 0))
 }
 
-/** The terms a close-wording link names: the shared terms, as the first sentence writes them (at most three). */
+/** The terms a close-wording link names: the shared terms, as the first sentence writes them, case kept (at most three). */
 export const termNames = (a: string, terms: ReadonlyArray<string>): string => {
   const fa = formsByStem(a)
-  return terms.slice(0, 3).map((s) => fa.get(s)?.[0] ?? s).join(", ")
+  const written = (form: string): string => {
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "iu").exec(a)?.[0] ?? form
+  }
+  return terms.slice(0, 3).map((s) => {
+    const form = fa.get(s)?.[0]
+    return form === undefined ? s : written(form)
+  }).join(", ")
 }
