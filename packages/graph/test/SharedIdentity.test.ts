@@ -118,6 +118,26 @@ describe("the outcome: the same outcome, or a specific outcome word named in bot
     expect(shared("Migraine with aura is associated with brain infarcts in women.", a).outcome).toBe("brain infarct")
   })
 
+  it("the people studied are no outcome ('in patients with ...', 'reported in 40 patients')", () => {
+    const a = "Sudden death can occur in patients with orthostatic hypertension without cardiac conduction abnormalities."
+    const b = "Sudden death can occur in patients with complex ventricular arrhythmias."
+    expect(ClaimIdentity.compareFindings(findingOf(a), findingOf(b), { a, b }).outcome).not.toBe("same")
+    expect(shared(a, b).outcome).toBeNull()
+    // near miss: what is measured in the patients is an outcome shared
+    expect(shared("Aspirin reduces the mortality of patients.", "Aspirin lowers the mortality of patients after stroke.").outcome)
+      .toBe("mortal")
+  })
+
+  it.effect("two trials' counts of patients are no shared outcome: no candidate between two drugs' adverse events", () =>
+    Effect.gen(function*() {
+      const e = yield* linkPair(
+        "Mild adverse events were reported in 40 patients in the glucosamine group and 46 in the placebo group.",
+        "Adverse events were reported by 63% of patients in the oral semaglutide groups and 68% in the placebo group."
+      )
+      expect(e?.signals["proposed"]).toBeUndefined()
+      expect(e?.kind === undefined || e.kind === "weak_link").toBe(true)
+    }).pipe(Effect.provide(testLayer)))
+
   it("a rate that is not a benchmark measure is an outcome ('incidence'); bare numbers are no subject", () => {
     const s = shared(
       "Incidence of 10/66 dementia is higher than the incidence of DSM-IV dementia.",

@@ -332,9 +332,19 @@ const OUTCOME_GENERIC = new Set(Array.from(contentStems(
  */
 /** The specific words of an outcome (read-only: shared between comparisons). */
 const outcomeKeys: (outcome: string) => ReadonlySet<string> = memoByText(
-  (outcome: string): ReadonlySet<string> => new Set(Array.from(contentStems(outcome)).filter((x) => !OUTCOME_GENERIC.has(x))),
+  (outcome: string): ReadonlySet<string> =>
+    new Set(Array.from(contentStems(outcome)).filter((x) => !OUTCOME_GENERIC.has(x) && !POPULATION_STEMS.has(x))),
   50_000
 )
+
+/**
+ * The people or animals studied: no word of what was measured. An "outcome" of these words only is a count of the
+ * population ("reported in 40 patients" / "by 63% of patients"), which two trials of two drugs share.
+ */
+const POPULATION_STEMS = new Set(Array.from(contentStems(
+  "patient patients people person persons women woman men man children child adults adult subjects subject " +
+    "participants participant individuals individual mice mouse rats rat humans volunteers cases controls"
+)))
 
 const compareOutcomeWords = (a: string | null, b: string | null, texts: { readonly a: string; readonly b: string }): Part => {
   if (a === null || b === null) return "unknown"
