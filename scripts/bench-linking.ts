@@ -171,8 +171,14 @@ const incremental = (dimension: number, model: string) =>
 const planted = Effect.gen(function*() {
   const db = yield* DuckDb
   const [victim] = yield* db.query<{ claim_id: string; text: string; embedding: ReadonlyArray<number> }>(
-    `SELECT c.claim_id, c.text, c.embedding FROM claims c
-     WHERE length(c.text) BETWEEN 80 AND 200 AND c.embedding IS NOT NULL ORDER BY c.claim_id LIMIT 1`
+    // a finding the linker can identify: a stated subject and outcome (or metric), no conversion placeholder
+    // ("[formula]", "Fig. REF": such claims never link, by design)
+    `SELECT c.claim_id, c.text, c.embedding FROM claims c JOIN claim_findings f USING (claim_id)
+     WHERE length(c.text) BETWEEN 80 AND 200 AND c.embedding IS NOT NULL
+       AND c.text NOT LIKE '%[%' AND c.text NOT LIKE '%REF%'
+       AND json_extract_string(f.finding, '$.subject') IS NOT NULL
+       AND (json_extract_string(f.finding, '$.outcome') IS NOT NULL OR json_extract_string(f.finding, '$.metric') IS NOT NULL)
+     ORDER BY c.claim_id LIMIT 1`
   )
   if (victim === undefined) return null
   const words = victim.text.split(" ")

@@ -264,6 +264,29 @@ export const identityOf = (claim: ClaimFacets): ClaimIdentity => {
 }
 
 /**
+ * The stems two claims are compared by in words: each claim's own stems, and of the stems its paper's abbreviations
+ * add (`stemsA` / `stemsB`: "AMPK" adds "AMP-activated protein kinase"), those the other claim uses. An expansion
+ * matches a long form to its short form; one the other claim does not use says nothing about the wording, and would
+ * keep a sentence from its verbatim copy in a paper that defines no abbreviation.
+ */
+const matchedStems = (
+  textA: string,
+  textB: string,
+  stemsA: ReadonlySet<string> | undefined,
+  stemsB: ReadonlySet<string> | undefined
+): readonly [ReadonlySet<string>, ReadonlySet<string>] => {
+  const ownA = contentStems(textA), ownB = contentStems(textB)
+  const allA = stemsA ?? ownA, allB = stemsB ?? ownB
+  if (allA === ownA && allB === ownB) return [ownA, ownB]
+  const keep = (all: ReadonlySet<string>, own: ReadonlySet<string>, other: ReadonlySet<string>) => {
+    const out = new Set(own)
+    for (const x of all) if (!own.has(x) && other.has(x)) out.add(x)
+    return out
+  }
+  return [keep(allA, ownA, allB), keep(allB, ownB, allA)]
+}
+
+/**
  * The `semantic` signal: `cosineWeight x cosine + (1 - cosineWeight) x
  * Jaccard(content stems)`; Jaccard alone when a vector is missing.
  *
@@ -275,7 +298,7 @@ export const semanticSimilarity = (
   b: Pick<ClaimFacets, "text" | "embedding">,
   options: { readonly cosineWeight?: number; readonly stemsA?: ReadonlySet<string>; readonly stemsB?: ReadonlySet<string> } = {}
 ): { readonly semantic: number; readonly cosine: number | null; readonly jaccard: number } => {
-  const j = jaccard(options.stemsA ?? contentStems(a.text), options.stemsB ?? contentStems(b.text))
+  const j = jaccard(...matchedStems(a.text, b.text, options.stemsA, options.stemsB))
   const c = cosine(a.embedding, b.embedding)
   const w = options.cosineWeight ?? defaultThresholds.cosineWeight
   return { semantic: unit(c === null ? j : w * unit(c) + (1 - w) * j), cosine: c, jaccard: j }

@@ -207,6 +207,18 @@ describe("ClaimLinker", () => {
       expect(yield* fgf21Linked("Fibroblast growth factor 21 (FGF21) in mice")).toBe(true)
     }).pipe(Effect.provide(testLayer)))
 
+  it.effect("a verbatim copy merges though only one of the two papers defines a short form it uses (CD4)", () =>
+    Effect.gen(function*() {
+      // the defining paper's claim is matched by "cluster of differentiation 4" too; the copy in a paper that defines
+      // nothing is not, and those unmatched words must not keep the two apart
+      yield* write([
+        { id: "p1", title: "Cluster of differentiation 4 (CD4) counts and tuberculosis", claims: [{ text: TB, tags: ["tuberculosis"] }] },
+        { id: "p2", title: "Tuberculosis in Africa", claims: [{ text: TB_DUP, tags: ["tuberculosis"] }] }
+      ])
+      const report = yield* ClaimLinker.linkClaims()
+      expect(report.merges).toBe(1)
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("near miss: the same two sentences when the abstract defines no FGF21 are not linked", () =>
     Effect.gen(function*() {
       expect(yield* fgf21Linked("A metabolic hormone in mice")).toBe(false)
