@@ -353,10 +353,12 @@ describe("Findings", () => {
         .toMatchObject({ subject: "Transformer", direction: "down", baseline: "recurrent models" })
       expect(findingOf("Residual learning eases the training of very deep networks").subject).toBe("Residual learning")
       expect(findingOf("The deep plain nets suffer from increased depth, and exhibit higher training error").subject).toBe("deep plain nets")
+      expect(findingOf("The covert channel exploits recent legitimate traffic").subject).toBe("covert channel")
       // near misses: the same words as nouns ("the speed up of", "the aggregate"), and "speed" without its particle
       expect(findingOf("The speed up of training is large").subject).toBe("speed up of training")
       expect(findingOf("The aggregate accuracy improves with depth").subject).toBe("aggregate accuracy")
       expect(findingOf("Inference speed improves with pruning").subject).toBe("Inference speed")
+      expect(findingOf("The uses of dropout are many").subject).toBe("uses of dropout")
     })
 
     it("a passive change with its agent: the agent is the subject, the thing changed the outcome", () => {
