@@ -354,6 +354,10 @@ describe("Findings", () => {
       expect(findingOf("Residual learning eases the training of very deep networks").subject).toBe("Residual learning")
       expect(findingOf("The deep plain nets suffer from increased depth, and exhibit higher training error").subject).toBe("deep plain nets")
       expect(findingOf("The covert channel exploits recent legitimate traffic").subject).toBe("covert channel")
+      // an adverb before the verb is no part of the subject, and a pronoun with one names nothing
+      expect(findingOf("The internal state of the decoder, the base or bi-scale, well captures the meaningful chunk of characters").subject)
+        .toBe("internal state of the decoder")
+      expect(findingOf("Our analysis shows that it indeed captures the linguistic regularities.").subject).toBeNull()
       // near misses: the same words as nouns ("the speed up of", "the aggregate"), and "speed" without its particle
       expect(findingOf("The speed up of training is large").subject).toBe("speed up of training")
       expect(findingOf("The aggregate accuracy improves with depth").subject).toBe("aggregate accuracy")
@@ -374,6 +378,8 @@ describe("Findings", () => {
       expect(findingOf("The learning rate is reduced by a factor of 10 if no improvement is observed").subject).toBe("learning rate")
       expect(findingOf("The error was reduced by 20% on CIFAR-10").subject).toBe("error")
       expect(findingOf("Our model is outperformed by BERT").subject).not.toBe("BERT")
+      // nor is a pronoun the changed thing: "This is presumably caused by X" names no finding about X
+      expect(findingOf("This is presumably caused by BN's regularization effect.").subject).toBeNull()
       // and "cannot" is an auxiliary of the active voice too
       expect(findingOf("Aspirin cannot prevent stroke")).toMatchObject({ subject: "Aspirin", outcome: "stroke", direction: "null", negated: true })
     })

@@ -636,6 +636,9 @@ const passiveAgent = (predicate: string): { readonly agent: string; readonly cha
   return { agent, change: `${m[1]!}${verb}` }
 }
 
+/** A subject name that names nothing: empty, or a pronoun. */
+const UNNAMED = /^(?:|it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i
+
 /** The name inside a subject phrase: without determiners, evaluative words and a trailing "based model". */
 const subjectName = (phrase: string): string => {
   const tidy = phrase
@@ -643,7 +646,7 @@ const subjectName = (phrase: string): string => {
     // parentheticals: ", introduced in WaveNet," / ", previously thought to be ...,"
     .replace(/,\s*[^,]{0,80},/g, " ")
     .replace(/,.*$/, "")
-    .replace(/(?:\s+(?:\w+ly|or|and|to|also|further|still|even|both|all|which|that|as well as))+\s*$/i, "")
+    .replace(/(?:\s+(?:\w+ly|or|and|to|also|further|still|even|both|all|which|that|as well as|well|indeed))+\s*$/i, "")
   const words = tidy.replace(/\([^)]*\bin Table\b[^)]*\)/gi, "").replace(/\[[^\]]*\]/g, "").split(/\s+/).filter((w) => w.length > 0)
   const kept = words.filter((w, i) => !(SUBJECT_FILLER.has(w.toLowerCase()) && (i === 0 || SUBJECT_FILLER.has(words[i - 1]!.toLowerCase()) || /^(?:the|a|an|our|this|these|those)$/i.test(words[i - 1]!))))
   let name = kept.join(" ").replace(/^[,;:\s]+|[,;:\s]+$/g, "")
@@ -783,7 +786,10 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   if (framed.subject === null && /^(?:in|on|at|among|during|within|across|under|over|into|throughout)\s/i.test(subjectPhrase)) subjectPhrase = ""
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
   // "Overfitting can be reduced by using dropout": the agent is the subject, the thing changed the outcome
-  const passive = framed.subject === null && subjectPhrase !== "" ? passiveAgent(predicateRest) : undefined
+  // (not when the changed thing is unnamed: "This is presumably caused by BN's regularization effect")
+  const passive = framed.subject === null && subjectPhrase !== "" && !UNNAMED.test(subjectName(subjectPhrase))
+    ? passiveAgent(predicateRest)
+    : undefined
   const changedPhrase = subjectPhrase
   const changed = passive === undefined ? null : subjectName(subjectPhrase)
   if (passive !== undefined) subjectPhrase = passive.agent
@@ -803,7 +809,7 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   } else if (subjectPhrase !== "") {
     const name = subjectName(subjectPhrase)
     // a pronoun or an empty name: not identifiable from the sentence
-    if (name.length > 0 && !/^(?:it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
+    if (!UNNAMED.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
       const c = contributionNamed(name, contributions)
       subject = c?.name ?? name
     }
