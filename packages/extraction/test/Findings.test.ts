@@ -358,6 +358,14 @@ describe("Findings", () => {
       expect(findingOf("The internal state of the decoder, the base or bi-scale, well captures the meaningful chunk of characters").subject)
         .toBe("internal state of the decoder")
       expect(findingOf("Our analysis shows that it indeed captures the linguistic regularities.").subject).toBeNull()
+    })
+
+    it("'a risk factor for Y' and 'plays a role in Y' state an effect on Y (not 'no / a minor role')", () => {
+      expect(findingOf("Infection with Helicobacter pylori is a risk factor for the development of gastric cancer."))
+        .toMatchObject({ subject: "Infection with Helicobacter pylori", outcome: "gastric cancer", direction: "up" })
+      expect(findingOf("Blimp1 plays a combinatorial role with Prdm14 during PGC specification").direction).toBe("up")
+      expect(findingOf("X plays no role in Y")).toMatchObject({ direction: "null", negated: true })
+      expect(findingOf("X plays a minor role in Y").direction).toBe("none")
       // near misses: the same words as nouns ("the speed up of", "the aggregate"), and "speed" without its particle
       expect(findingOf("The speed up of training is large").subject).toBe("speed up of training")
       expect(findingOf("The aggregate accuracy improves with depth").subject).toBe("aggregate accuracy")
