@@ -386,6 +386,8 @@ describe("Findings", () => {
       expect(findingOf("The learning rate is reduced by a factor of 10 if no improvement is observed").subject).toBe("learning rate")
       expect(findingOf("The error was reduced by 20% on CIFAR-10").subject).toBe("error")
       expect(findingOf("Our model is outperformed by BERT").subject).not.toBe("BERT")
+      expect(findingOf("The exciton peak shifts are quantitatively determined by peak fitting to the second derivative.").subject)
+        .toBe("exciton peak shifts")
       // nor is a pronoun the changed thing: "This is presumably caused by X" names no finding about X
       expect(findingOf("This is presumably caused by BN's regularization effect.").subject).toBeNull()
       // and "cannot" is an auxiliary of the active voice too

@@ -614,15 +614,16 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
 /**
  * A passive change with its agent ("Overfitting can be reduced by using dropout", "Tumour growth was inhibited by
  * HDAC inhibitors"): the predicate after the subject, the change verb and the agent after "by" (or "by using / the use
- * of / means of"). Not a comparison ("is outperformed by": the agent is the baseline's better) and not an amount
- * ("reduced by 20%", "by a factor of 10", "by half").
+ * of / means of"). Not a comparison ("is outperformed by": the agent is the baseline's better), not a measurement ("are
+ * determined by peak fitting") and not an amount ("reduced by 20%", "by a factor of 10", "by half").
  */
 const PASSIVE_AGENT =
   /^((?:(?:can|cannot|could|may|might|will|would|should|must|is|are|was|were|has|have|had|be|been|being|not|also|further|often|thus|then|\w+ly)\s+)*?(?:be|been|is|are|was|were|being)\s+(?:\w+ly\s+)?)(\w+ed)\s+by\s+(?:(?:using|applying|adding|employing|introducing|(?:the\s+)?(?:use|addition|introduction|application|administration)\s+of|means\s+of)\s+)?(.+)$/i
 /** What is no agent after "by": an amount, a time, a pronoun. */
 const NOT_AGENT =
   /^(?:[-+−]?\d|a factor|factors?\b|half\b|an? (?:order|margin|average|total|amount|fraction|percentage|median|mean|range|magnitude)\b|(?:about|around|approximately|nearly|almost|roughly|up to|over|more than|less than|at least|far|much|only|as much as|as many as|the (?:end|time|same|authors?))\b|(?:it|them|this|these|those|itself|themselves)\b)/i
-const COMPARISON_VERB = /^(?:outperform|surpass|beat|exceed|match|rival|underperform)/i
+/** Verbs whose passive agent is no cause: a comparison's winner, or a measurement ("determined by peak fitting"). */
+const COMPARISON_VERB = /^(?:outperform|surpass|beat|exceed|match|rival|underperform|determin)/i
 
 /** The agent and the changed thing of a passive change ({@link PASSIVE_AGENT}), or undefined. */
 const passiveAgent = (predicate: string): { readonly agent: string; readonly change: string } | undefined => {
