@@ -342,4 +342,63 @@ describe("Findings", () => {
       expect(findingOf("The model under-predicts the peak load on weekdays.").direction).toBe("down")
     })
   })
+
+  describe("subjects of hypotheses the reader missed (verdicts15)", () => {
+    it("verbs of two words and verbs findings of models are stated with ('speed up', 'trains', 'aggregate', 'eases', 'suffer')", () => {
+      expect(findingOf("ELUs speed up learning in deep neural networks"))
+        .toMatchObject({ subject: "ELUs", outcome: "learning", direction: "up" })
+      expect(findingOf("Dilated convolutions aggregate multi-scale contextual information"))
+        .toMatchObject({ subject: "Dilated convolutions", outcome: "multi-scale contextual information" })
+      expect(findingOf("The Transformer trains slower than recurrent models"))
+        .toMatchObject({ subject: "Transformer", direction: "down", baseline: "recurrent models" })
+      expect(findingOf("Residual learning eases the training of very deep networks").subject).toBe("Residual learning")
+      expect(findingOf("The deep plain nets suffer from increased depth, and exhibit higher training error").subject).toBe("deep plain nets")
+      expect(findingOf("The covert channel exploits recent legitimate traffic").subject).toBe("covert channel")
+      // an adverb before the verb is no part of the subject, and a pronoun with one names nothing
+      expect(findingOf("The internal state of the decoder, the base or bi-scale, well captures the meaningful chunk of characters").subject)
+        .toBe("internal state of the decoder")
+      expect(findingOf("Our analysis shows that it indeed captures the linguistic regularities.").subject).toBeNull()
+    })
+
+    it("'a risk factor for Y' and 'plays a role in Y' state an effect on Y (not 'no / a minor role')", () => {
+      expect(findingOf("Infection with Helicobacter pylori is a risk factor for the development of gastric cancer."))
+        .toMatchObject({ subject: "Infection with Helicobacter pylori", outcome: "gastric cancer", direction: "up" })
+      expect(findingOf("Blimp1 plays a combinatorial role with Prdm14 during PGC specification").direction).toBe("up")
+      expect(findingOf("X plays no role in Y")).toMatchObject({ direction: "null", negated: true })
+      expect(findingOf("X plays a minor role in Y").direction).toBe("none")
+      // near misses: the same words as nouns ("the speed up of", "the aggregate"), and "speed" without its particle
+      expect(findingOf("The speed up of training is large").subject).toBe("speed up of training")
+      expect(findingOf("The aggregate accuracy improves with depth").subject).toBe("aggregate accuracy")
+      expect(findingOf("Inference speed improves with pruning").subject).toBe("Inference speed")
+      expect(findingOf("The uses of dropout are many").subject).toBe("uses of dropout")
+    })
+
+    it("a passive change with its agent: the agent is the subject, the thing changed the outcome", () => {
+      expect(findingOf("Overfitting can be reduced by using dropout"))
+        .toMatchObject({ subject: "dropout", outcome: "Overfitting", direction: "down", negated: false })
+      expect(findingOf("Overfitting cannot be reduced by dropout"))
+        .toMatchObject({ subject: "dropout", outcome: "Overfitting", direction: "null", negated: true })
+      expect(findingOf("Tumour growth was inhibited by HDAC inhibitors in mice"))
+        .toMatchObject({ subject: "HDAC inhibitors", outcome: "Tumour growth", direction: "down" })
+      // read on what changes: "The error rate is reduced by dropout" is dropout doing better on a lower-is-better metric
+      expect(findingOf("The error rate is reduced by dropout")).toMatchObject({ subject: "dropout", metric: "error rate", direction: "up" })
+      // near misses: an amount after "by" is no agent, nor is a comparison's winner the changed thing's cause
+      expect(findingOf("The learning rate is reduced by a factor of 10 if no improvement is observed").subject).toBe("learning rate")
+      expect(findingOf("The error was reduced by 20% on CIFAR-10").subject).toBe("error")
+      expect(findingOf("Our model is outperformed by BERT").subject).not.toBe("BERT")
+      expect(findingOf("The exciton peak shifts are quantitatively determined by peak fitting to the second derivative.").subject)
+        .toBe("exciton peak shifts")
+      // nor is a pronoun the changed thing: "This is presumably caused by X" names no finding about X
+      expect(findingOf("This is presumably caused by BN's regularization effect.").subject).toBeNull()
+      // and "cannot" is an auxiliary of the active voice too
+      expect(findingOf("Aspirin cannot prevent stroke")).toMatchObject({ subject: "Aspirin", outcome: "stroke", direction: "null", negated: true })
+    })
+
+    it("a verb right after ', and' coordinates with one the reader missed: the words before it are a clause, no subject", () => {
+      expect(findingOf("The deep plain nets struggle with increased depth, and exhibit higher training error").subject).toBeNull()
+      // near misses: a list of subjects before one verb, and a first verb the reader knows (the ", and" comes after it)
+      expect(findingOf("Dropout and weight decay improve accuracy on CIFAR-10").subject).toBe("Dropout and weight decay")
+      expect(findingOf("Deeper plain nets converge slower, and exhibit higher training error").subject).toBe("Deeper plain nets")
+    })
+  })
 })

@@ -8,7 +8,16 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import * as GraphQueries from "../src/GraphQueries.js"
-import { byFindings, clauseAbout, decidesAgainst, type JudgedEvidence, onceEach, restrictedElsewhere, statesStatement } from "../src/internal/claims/verify.js"
+import {
+  byFindings,
+  clauseAbout,
+  decidesAgainst,
+  type JudgedEvidence,
+  namesSubject,
+  onceEach,
+  restrictedElsewhere,
+  statesStatement
+} from "../src/internal/claims/verify.js"
 import { compareDirections } from "../src/internal/claims/findingMatch.js"
 import type { Finding } from "@kg/core/Domain"
 import { findingOf } from "@kg/extraction/Findings"
@@ -290,7 +299,49 @@ describe("hypothesis judging with negation and scope", () => {
     expect(decidesAgainst(paper(opposite(1 / 3)))).toBe(true)
     // other finding rules (scope, a clause about the dataset) are not held to it
     expect(decidesAgainst(paper(judged({ signals: { pContradict: 0.9, findingRule: 1, claimCoverage: 0 } })))).toBe(true)
+    // a paper that names the hypothesis' subject in none of its sentences read contradicts nothing about it, however
+    // confident the judge ("the training error is reduced very slowly" of a ResNet paper against "The Transformer trains
+    // slower than recurrent models"); one that names it does, and a hypothesis whose subject is not read is not held to it
+    expect(decidesAgainst(paper(judged({ signals: { pContradict: 0.6, paperSubject: 0 } })))).toBe(false)
+    expect(decidesAgainst(paper(judged({ signals: { pContradict: 0.9, findingRule: 2, claimCoverage: 1, paperSubject: 0 } })))).toBe(false)
+    expect(decidesAgainst(paper(judged({ signals: { pContradict: 0.6, paperSubject: 1 } })))).toBe(true)
+    // an LLM judge's contradiction still counts as given
+    expect(decidesAgainst(paper(judged({ signals: { paperSubject: 0 } })))).toBe(true)
   })
+
+  it("a sentence names a hypothesis' subject by its most specific word, half of its words, or its parts (SciFact's contradictions)", () => {
+    const weight = (x: string) => (x.startsWith("posit") ? 3 : x.startsWith("transform") ? 4 : 1)
+    const known = (x: string) => !/^(?:noninvas|ventil)/.test(x)
+    const names = (sentence: string, statement: string) => namesSubject(sentence, statement, findingOf(statement), weight, known)
+    const niv = "Noninvasive positive pressure ventilation is not predictive of acute respiratory failure."
+    expect(names("Noninvasive ventilation (NIV) has been associated with lower rates of endotracheal intubation.", niv)).toBe(true)
+    expect(names("Endotracheal intubation was associated with acute respiratory failure.", niv)).toBe(false)
+    const rank = "RANK-RANKL pathway signalling has no known association with development of Aire-expressing medullary thymic epithelial cells."
+    expect(names("We show that RANKL signals from this cell promote the maturation of RANK-expressing progenitors.", rank)).toBe(true)
+    expect(names("Thymic epithelial cells help purge the T cell repertoire.", rank)).toBe(false)
+    const slower = "The Transformer trains slower than recurrent models"
+    expect(findingOf(slower).subject).toBe("Transformer")
+    expect(names("Using the original design, the training error is reduced very slowly at the beginning of training.", slower)).toBe(false)
+    expect(names("For translation tasks, the Transformer can be trained significantly faster than recurrent architectures.", slower)).toBe(true)
+    // no subject read: nothing is named
+    expect(names("anything at all", "in mice")).toBe(false)
+  })
+
+  it.effect("a contradiction names the hypothesis' subject: 'The Transformer trains slower than recurrent models' (read on the related papers)", () =>
+    Effect.gen(function*() {
+      const FASTER = "For translation tasks, the Transformer can be trained significantly faster than architectures based on recurrent or convolutional layers."
+      const SLOWLY = "Using the original design in, the training error is reduced very slowly at the beginning of training."
+      yield* write([
+        { id: "attention", claims: [{ text: FASTER }] },
+        { id: "identity", claims: [{ text: SLOWLY }, { text: "Identity mappings make the residual units easier to train." }] },
+        { id: "weighted", claims: [{ text: "The Transformer is based solely on attention mechanisms." }, { text: "The weighted Transformer uses multi-branch attention." }, { text: "The Transformer achieves 28.4 BLEU on WMT 2014 English-to-German." }] }
+      ])
+      yield* ClaimLinker.linkAll()
+      const v = yield* GraphQueries.verifyStatement("The Transformer trains slower than recurrent models")
+      expect(v.verdict).toBe("contradicted")
+      expect(quotes(v.contradicting)).toContain(FASTER)
+      expect(quotes(v.contradicting)).not.toContain(SLOWLY)
+    }).pipe(Effect.provide(testLayer)))
 
   it.effect("opposite changes contradict only about what the hypothesis says of its subject (read on the related papers)", () =>
     Effect.gen(function*() {

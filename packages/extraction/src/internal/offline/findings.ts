@@ -213,7 +213,7 @@ const WEAK_METRIC = /^(?:precision|recall|coverage|agreement|significance|resolu
 const RATE_METRIC = /^(?:risk|incidence|prevalence|mortality|survival|likelihood)$/i
 
 const UP_WORDS =
-  /\b(?:(?:large|significant|strong|substantial|major|important|great|considerable|key|crucial|critical|positive|marked|dramatic|profound|notable|clear)\s+(?:impact|effect|influence|role|contribution|improvement|gain|increase|benefit)s?|accurate|efficient|safe|useful|regulat(?:e|es|ed|ing)|mediat(?:e|es|ed|ing)|modulat(?:e|es|ed|ing)|control(?:s|led|ling)?|affect(?:s|ed|ing)?|influenc(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|necessary|important|critical|crucial|linked to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|improv(?:e|es|ed|ing|ement|ements)|increas(?:e|es|ed|ing)|boost(?:s|ed|ing)?|enhanc(?:e|es|ed|ing)|gain(?:s|ed)?|higher|better|superior|best|state[- ]of[- ]the[- ]art|sota|new record|record|advantage|benefit(?:s|ed)?|beneficial|faster|speed(?:s|ed)? up|promot(?:e|es|ed|ing)|caus(?:e|es|ed|ing)|induc(?:e|es|ed|ing)|activat(?:e|es|ed|ing)|stimulat(?:e|es|ed|ing)|elevat(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|requir(?:e|es|ed)|essential|effective|leads? to|led to|contribut(?:e|es|ed)|associated with|correlat(?:e|es|ed) with|predicts?|up-?regulat\w*|accelerat\w*|over-?estimat\w*|over-?stat(?:e|es|ed|ing)|over-?predict\w*)\b/i
+  /\b(?:(?:large|significant|strong|substantial|major|important|great|considerable|key|crucial|critical|positive|marked|dramatic|profound|notable|clear)\s+(?:impact|effect|influence|role|contribution|improvement|gain|increase|benefit)s?|accurate|efficient|safe|useful|regulat(?:e|es|ed|ing)|mediat(?:e|es|ed|ing)|modulat(?:e|es|ed|ing)|control(?:s|led|ling)?|affect(?:s|ed|ing)?|influenc(?:e|es|ed|ing)|determin(?:e|es|ed|ing)|necessary|important|critical|crucial|linked to|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|improv(?:e|es|ed|ing|ement|ements)|increas(?:e|es|ed|ing)|boost(?:s|ed|ing)?|enhanc(?:e|es|ed|ing)|gain(?:s|ed)?|higher|better|superior|best|state[- ]of[- ]the[- ]art|sota|new record|record|advantage|benefit(?:s|ed)?|beneficial|faster|speed(?:s|ed)? up|promot(?:e|es|ed|ing)|caus(?:e|es|ed|ing)|induc(?:e|es|ed|ing)|activat(?:e|es|ed|ing)|stimulat(?:e|es|ed|ing)|elevat(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|requir(?:e|es|ed)|essential|effective|leads? to|led to|contribut(?:e|es|ed)|associated with|correlat(?:e|es|ed) with|predicts?|up-?regulat\w*|accelerat\w*|over-?estimat\w*|over-?stat(?:e|es|ed|ing)|over-?predict\w*|risk factors? (?:for|of)|(?:plays?|played|playing) (?:an? |the )?(?!(?:no|little|minor|negligible|limited)\b)(?:[\w-]+ )?roles?)\b/i
 const DOWN_WORDS =
   /\b(?:exacerbat\w*|aggravat\w*|inaccurate|inefficient|unsafe|harmful|detrimental|worse|inferior|degrad(?:e|es|ed|ing|ation)|drop(?:s|ped)?|decreas(?:e|es|ed|ing)|reduc(?:e|es|ed|ing|tion)|lower(?:s|ed)?|hurt(?:s)?|harm(?:s|ed|ful)?|inhibit(?:s|ed|ing)?|suppress(?:es|ed|ing)?|prevent(?:s|ed|ing)?|impair(?:s|ed|ing)?|slower|declin(?:e|es|ed)|diminish(?:es|ed)?|attenuat\w*|block(?:s|ed)?|down-?regulat\w*|los(?:e|es|s)|fall(?:s)?|fell|worsen\w*|underperform\w*|under-?estimat\w*|under-?stat(?:e|es|ed|ing)|under-?predict\w*)\b/i
 const NULL_WORDS =
@@ -340,13 +340,13 @@ const PREDICATE = new RegExp(
     "giv|gave|underperform|compar|report)\\w*)$",
   "i"
 )
-const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|could|may|might|will|would|does|do|did|should|must|shall)$/i
+const AUXILIARY = /^(?:is|are|was|were|be|been|has|have|had|can|cannot|could|may|might|will|would|does|do|did|should|must|shall)$/i
 /**
  * Verbs findings are stated with beyond {@link PREDICATE}'s stems, in their verb forms only and lower case ("Dscam1
  * acts as", "iHepSCs possess", "patients receive", "JMJD6 slows"): a stem would also take the nouns ("AIDS", "actor").
  */
 const MORE_VERBS =
-  /^(?:acts?|acted|aids?|aided|responds?|responded|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|\w{3,}(?:izes|ifies))$/
+  /^(?:acts?|acted|aids?|aided|responds?|responded|slows?|slowed|possess(?:es|ed)?|receives?|received|develops?|developed|identif(?:y|ies|ied)|exists?|existed|experiences?|experienced|elicits?|elicited|engages?|engaged|undergo(?:es)?|underwent|undergone|displays?|displayed|harbou?rs?|harbou?red|carries|carried|contains?|contained|catalys(?:e|es|ed)|catalyz(?:e|es|ed)|antagonis(?:e|es|ed)|antagoniz(?:e|es|ed)|augments?|augmented|represents?|represented|serves?|served|constitut(?:e|es|ed)|persists?|persisted|resists?|resisted|exerts?|exerted|sensitiz(?:e|es|ed)|sensitis(?:e|es|ed)|imped(?:e|es|ed)|hinders?|hindered|initiat(?:e|es|ed)|dictat(?:e|es|ed)|appear(?:s|ed)?|kills?|killed|works?|worked|consists?|consisted|makes?|made|competes?|competed|reproduces?|reproduced|directs?|directed|transmits?|transmitted|encodes?|encoded|stops?|stopped|halts?|halted|creates?|created|differs?|differed|express|expresses|punctures?|punctured|enforces?|enforced|(?:phosphorylat|acetylat|demonstrat|indicat|illustrat|generat|eliminat|integrat|translat|separat|coordinat|orchestrat|dominat|originat|compensat|inactivat|differentiat|proliferat|migrat|incorporat|participat|potentiat|negat)(?:es|ed)|methylat(?:es|ed)|ubiquitinat(?:es|ed)|trains|learns|suffers?|suffered|aggregates?|eases|captures?|avoids|handles|exploits|relies|uses|\w{3,}(?:izes|ifies))$/
 /**
  * A word with a predicate's stem that is a noun ("T helper 2 cells", "tumour suppressor miRNA", "a sustained
  * improvement in", "the association of"): an agent, action or quality suffix; not the verbs that end so ("lower",
@@ -362,6 +362,10 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   // (a word before a comma ends a phrase: "... the original implementation of, performs")
   const prev = /[,;:]$/.test(tokens[i - 1]!) ? "" : clean(tokens[i - 1]!)
   if (AUXILIARY.test(w)) return true
+  // a verb of two words ("ELUs speed up learning", "dropout slows down training"): "speed" alone is a noun
+  if (/^(?:speeds?|sped|slows?)$/i.test(w) && /^(?:up|down)$/i.test(tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!))) {
+    return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
+  }
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
   if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
@@ -592,6 +596,11 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
     if (depth > 0) continue
     counted++
     if (isPredicateAt(tokens, i, clean)) {
+      // a verb right after ", and" coordinates with a verb the words before hold ("The deep plain nets struggle with
+      // increased depth, and exhibit higher training error"): they are a clause, not the subject
+      if (i >= 2 && /^(?:and|or)$/i.test(tokens[i - 1]!) && /,$/.test(tokens[i - 2]!) && !AUXILIARY.test(clean(tokens[i]!))) {
+        return { subject: "", rest: tokens.slice(i).join(" ") }
+      }
       // "X, which ..., improves": a relative clause before the verb belongs to the subject's words, keep the head
       const subject = tokens.slice(0, i).join(" ").replace(/,\s*(?:which|that|who)\b.*$/i, "").replace(/[,;:]+$/, "")
         // a subject with "we" inside is a clause, not a noun phrase ("... and we found that we")
@@ -602,6 +611,35 @@ const subjectSpan = (body: string): { subject: string; rest: string } => {
   return { subject: "", rest: body }
 }
 
+/**
+ * A passive change with its agent ("Overfitting can be reduced by using dropout", "Tumour growth was inhibited by
+ * HDAC inhibitors"): the predicate after the subject, the change verb and the agent after "by" (or "by using / the use
+ * of / means of"). Not a comparison ("is outperformed by": the agent is the baseline's better), not a measurement ("are
+ * determined by peak fitting") and not an amount ("reduced by 20%", "by a factor of 10", "by half").
+ */
+const PASSIVE_AGENT =
+  /^((?:(?:can|cannot|could|may|might|will|would|should|must|is|are|was|were|has|have|had|be|been|being|not|also|further|often|thus|then|\w+ly)\s+)*?(?:be|been|is|are|was|were|being)\s+(?:\w+ly\s+)?)(\w+ed)\s+by\s+(?:(?:using|applying|adding|employing|introducing|(?:the\s+)?(?:use|addition|introduction|application|administration)\s+of|means\s+of)\s+)?(.+)$/i
+/** What is no agent after "by": an amount, a time, a pronoun. */
+const NOT_AGENT =
+  /^(?:[-+−]?\d|a factor|factors?\b|half\b|an? (?:order|margin|average|total|amount|fraction|percentage|median|mean|range|magnitude)\b|(?:about|around|approximately|nearly|almost|roughly|up to|over|more than|less than|at least|far|much|only|as much as|as many as|the (?:end|time|same|authors?))\b|(?:it|them|this|these|those|itself|themselves)\b)/i
+/** Verbs whose passive agent is no cause: a comparison's winner, or a measurement ("determined by peak fitting"). */
+const COMPARISON_VERB = /^(?:outperform|surpass|beat|exceed|match|rival|underperform|determin)/i
+
+/** The agent and the changed thing of a passive change ({@link PASSIVE_AGENT}), or undefined. */
+const passiveAgent = (predicate: string): { readonly agent: string; readonly change: string } | undefined => {
+  const m = PASSIVE_AGENT.exec(predicate)
+  if (m === null) return undefined
+  const verb = m[2]!
+  if (COMPARISON_VERB.test(verb) || !(UP_WORDS.test(verb) || DOWN_WORDS.test(verb))) return undefined
+  const agent = m[3]!.split(/\s*(?:[,;:.()[\]]|\s(?:in|on|for|when|while|during|than|compared|relative|which|that|at|after|before|with|without|from|whereas|but|and thus|thereby|via|through|among|across|under|over)\b)/i)[0]!.trim()
+  const words = agent.split(/\s+/).filter((w) => w.length > 0)
+  if (words.length === 0 || words.length > 8 || NOT_AGENT.test(agent)) return undefined
+  return { agent, change: `${m[1]!}${verb}` }
+}
+
+/** A subject name that names nothing: empty, or a pronoun. */
+const UNNAMED = /^(?:|it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i
+
 /** The name inside a subject phrase: without determiners, evaluative words and a trailing "based model". */
 const subjectName = (phrase: string): string => {
   const tidy = phrase
@@ -609,7 +647,7 @@ const subjectName = (phrase: string): string => {
     // parentheticals: ", introduced in WaveNet," / ", previously thought to be ...,"
     .replace(/,\s*[^,]{0,80},/g, " ")
     .replace(/,.*$/, "")
-    .replace(/(?:\s+(?:\w+ly|or|and|to|also|further|still|even|both|all|which|that|as well as))+\s*$/i, "")
+    .replace(/(?:\s+(?:\w+ly|or|and|to|also|further|still|even|both|all|which|that|as well as|well|indeed))+\s*$/i, "")
   const words = tidy.replace(/\([^)]*\bin Table\b[^)]*\)/gi, "").replace(/\[[^\]]*\]/g, "").split(/\s+/).filter((w) => w.length > 0)
   const kept = words.filter((w, i) => !(SUBJECT_FILLER.has(w.toLowerCase()) && (i === 0 || SUBJECT_FILLER.has(words[i - 1]!.toLowerCase()) || /^(?:the|a|an|our|this|these|those)$/i.test(words[i - 1]!))))
   let name = kept.join(" ").replace(/^[,;:\s]+|[,;:\s]+$/g, "")
@@ -693,9 +731,9 @@ const objectOf = (predicate: string): string | null => {
   // purpose verb acts on
   const purpose = PURPOSE.exec(bare)
   const rest = purpose === null ? bare : purpose[1]!
-  const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
+  const effectOn = /\b(?:impact|effect|influence|role|improvements?|gains?|benefits?|increase|decrease|reduction|risk factor)s?\s+(?:on|in|for|of)\s+(?:the\s+)?(?:development\s+of\s+)?(.+?)(?=\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|but|with|without)\b|$))/i.exec(rest)
   if (effectOn !== null && effectOn[1]!.split(/\s+/).length <= 8) return effectOn[1]!.trim()
-  const m = /^(?:(?:is|are|was|were|has|have|had|can|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?!(?:apply|supply|rely|reply|imply|multiply|comply|early|only)\b)[a-z]{3,}ly\s+(?!(?:in|by|at|among|during|after|when|while|than|compared)\b))?(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
+  const m = /^(?:(?:is|are|was|were|has|have|had|can|cannot|could|may|might|will|would|does|do|did|not|never|also|further|only|still|both|(?!(?:apply|supply|rely|reply|imply|multiply|comply)\b)[a-z]{3,}ly)\s+)*([a-z-]+)\s+(?:(?:up|down)\s+(?=\S))?(?:(?!(?:apply|supply|rely|reply|imply|multiply|comply|early|only)\b)[a-z]{3,}ly\s+(?!(?:in|by|at|among|during|after|when|while|than|compared)\b))?(?:(?:to|with|for|in|on|by)\s+)?(.*)$/i.exec(rest)
   if (m === null) return null
   const tail = m[2]!
   const cut = tail.split(/\s*(?:[,;:.()]|\b(?:than|when|while|whereas|because|since|by|which|that|compared|relative|over|across|on|in|at|for|with|without|during|after|before|under|but|and thus|thereby|as)\b)\s*/i)[0]!
@@ -748,6 +786,14 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // MICALs are ..." with no comma to end an opener): where a finding holds, not what it is about
   if (framed.subject === null && /^(?:in|on|at|among|during|within|across|under|over|into|throughout)\s/i.test(subjectPhrase)) subjectPhrase = ""
   const predicateRest = framed.subject !== null ? body.slice(framed.subject.length).trim() : span.rest
+  // "Overfitting can be reduced by using dropout": the agent is the subject, the thing changed the outcome
+  // (not when the changed thing is unnamed: "This is presumably caused by BN's regularization effect")
+  const passive = framed.subject === null && subjectPhrase !== "" && !UNNAMED.test(subjectName(subjectPhrase))
+    ? passiveAgent(predicateRest)
+    : undefined
+  const changedPhrase = subjectPhrase
+  const changed = passive === undefined ? null : subjectName(subjectPhrase)
+  if (passive !== undefined) subjectPhrase = passive.agent
 
   let subject: string | null = null
   let selfReference: string | null = null
@@ -764,7 +810,7 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   } else if (subjectPhrase !== "") {
     const name = subjectName(subjectPhrase)
     // a pronoun or an empty name: not identifiable from the sentence
-    if (name.length > 0 && !/^(?:it|they|this|these|those|he|she|them|one|which|that|there|here|such|all|both|each|others?|ones?)$/i.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
+    if (!UNNAMED.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
       const c = contributionNamed(name, contributions)
       subject = c?.name ?? name
     }
@@ -858,14 +904,17 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   // Direction, from the predicate part (the whole body when the predicate is not found).
   const scopeText = (predicateRest.length > 0 ? predicateRest : body).replace(/\bbut not\b.*$/i, "")
   const unknown = /\b(?:(?:is|are|was|were|remains?|remained)\s+(?:still\s+|largely\s+|currently\s+|poorly\s+)?(?:unknown|unclear|not (?:well )?(?:known|understood|established|clear)|poorly understood|elusive|controversial|debated|obscure)|little is known|remains? to be (?:determined|elucidated|established|seen)|(?:is|are) not (?:yet )?(?:known|understood))\b/i.test(text)
-  const stated = unknown ? { direction: "none" as const, negated: false } : directionOf(scopeText, metric)
+  // (a passive change is read on what changes: "The error rate is reduced by dropout" is "reduces the error rate")
+  const stated = unknown
+    ? { direction: "none" as const, negated: false }
+    : directionOf(passive === undefined ? scopeText : `${passive.change} ${changedPhrase}`, metric)
   // "We find no evidence that X improves Y": no effect found, stated in the negative
   // "We identify X as a Y required for Z": what X is, not a change it makes (the verb inside Y is no direction of X)
   const direction = framed.noEvidence ? { direction: "null" as const, negated: true } : framed.classified === true ? { direction: "none" as const, negated: false } : stated
   const negated = direction.negated
 
   const comparative = /^(?:(?:also|further|still|significantly|consistently|clearly|substantially|greatly|even|often|only|slightly|all|both)\s+)*(?:outperform|surpass|beat|exceed|underperform|rival|match|achiev|obtain|attain|reach|set|establish)\w*\b/i.test(predicateRest)
-  let outcome = metric !== null || comparative ? null : objectOf(predicateRest)
+  let outcome = metric !== null || comparative ? null : changed !== null && changed !== "" ? changed : objectOf(predicateRest)
   let finalDirection = direction.direction
   if (outcome !== null) {
     // "causes the downmodulation of Satb1": the direction is in the outcome noun

@@ -87,7 +87,16 @@ export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals
   /** The text with the other forms of the abbreviations it uses, for matching words (the text itself otherwise). */
   readonly matched?: string
   /** Whether it names the statement's subject and how much of the rest it says ({@link statesStatement}). */
-  readonly states?: { readonly subjectStated?: number; readonly claimCoverage?: number; readonly metricStated?: number }
+  readonly states?: StatedSignals
+}
+
+/** Whether a sentence names the statement's subject and how much of the rest it says ({@link statesStatement}). */
+export interface StatedSignals {
+  readonly subjectStated?: number
+  readonly claimCoverage?: number
+  readonly metricStated?: number
+  /** 1 when some sentence of the same paper names the statement's subject ({@link namesSubject}), else 0. */
+  readonly paperSubject?: number
 }
 
 /**
@@ -316,14 +325,25 @@ export const candidates = (
         })
       }
     }
-    // whether each names the statement's subject (its most specific word the claims use) and says the rest
+    // whether each names the statement's subject (its most specific word the claims use) and says the rest; the
+    // statement's own abbreviations count as its subject's other names ("Th17" for "T-helper 17 (Th17) cells")
     const hypothesis = findingOf(statement)
     // a word no claim uses has the largest weight there is (`specificity`): the weight of a stem that is no word
     const unused = weight("\u0000")
-    return found.map((c) => ({
-      ...c,
-      states: statesStatement(c.matched ?? c.text, statement, hypothesis, weight, (x) => weight(x) < unused)
-    }))
+    const known = (x: string) => weight(x) < unused
+    const ownDefs = definitions(statement)
+    const withOwn = (text: string) => {
+      const more = expansions(text, ownDefs)
+      return more.length === 0 ? text : `${text} (${more.join("; ")})`
+    }
+    const stated = found.map((c) => {
+      const text = withOwn(c.matched ?? c.text)
+      return { c, text, states: statesStatement(text, statement, hypothesis, weight, known) }
+    })
+    // the papers that name the subject in some sentence read here (a contradiction needs one: decidesAgainst)
+    if (subjectOfStatement(statement, hypothesis).length === 0) return stated.map(({ c, states }) => ({ ...c, states }))
+    const naming = new Set(stated.filter((x) => namesSubject(x.text, statement, hypothesis, weight, known)).map((x) => x.c.paperId))
+    return stated.map(({ c, states }) => ({ ...c, states: { ...states, paperSubject: naming.has(c.paperId) ? 1 : 0 } }))
   })
 
 /**
@@ -675,6 +695,40 @@ const wordsBeforeOutcome = (statement: string, outcome: string | null): string |
   return n >= 1 && n <= 6 ? before : null
 }
 
+/** The statement's subject: the finding's, or the words before its outcome when the reader found none. */
+const subjectOfStatement = (statement: string, hypothesis: Finding): ReadonlyArray<string> => {
+  const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome)
+  return subjectText === null ? [] : Array.from(contentStems(subjectText))
+}
+
+/**
+ * Whether a sentence names the statement's subject, more loosely than {@link statesStatement} (which support needs):
+ * by the subject's most specific word the claims use, or by at least half of the subject's words ("Noninvasive
+ * ventilation (NIV)" names "Noninvasive positive pressure ventilation", whose most specific word the claims use is
+ * "positive"). False when the statement's subject is not read.
+ */
+export const namesSubject = (
+  sentence: string,
+  statement: string,
+  hypothesis: Finding,
+  weight: (stem: string) => number,
+  known: (stem: string) => boolean
+): boolean => {
+  const subject = subjectOfStatement(statement, hypothesis)
+  if (subject.length === 0) return false
+  const own = contentStems(sentence)
+  const pool = subject.some(known) ? subject.filter(known) : subject
+  const top = Math.max(...pool.map(weight))
+  if (pool.some((x) => weight(x) === top && own.has(x))) return true
+  // half of its words, a hyphenated word read as its parts on both sides ("RANK-RANKL pathway signalling" is named by
+  // "RANKL signals from this cell promote the maturation of RANK-expressing ... progenitors")
+  const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome) ?? ""
+  const parts = Array.from(contentStems(subjectText.replace(/-/g, " ")))
+  const ownParts = contentStems(sentence.replace(/-/g, " "))
+  const half = (words: ReadonlyArray<string>, has: ReadonlySet<string>) => words.filter((x) => has.has(x)).length * 2 >= words.length
+  return half(subject, own) || (parts.length > 0 && half(parts, ownParts))
+}
+
 /**
  * Whether a sentence names the statement's subject, and the share of the statement's other content words it
  * contains. The subject is named by its most specific word that the stored claims use (`weight`: rarer is more
@@ -690,10 +744,8 @@ export const statesStatement = (
   hypothesis: Finding,
   weight: (stem: string) => number,
   known: (stem: string) => boolean
-): { readonly subjectStated?: number; readonly claimCoverage?: number; readonly metricStated?: number } => {
-  const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome)
-  if (subjectText === null) return {}
-  const subject = Array.from(contentStems(subjectText))
+): StatedSignals => {
+  const subject = subjectOfStatement(statement, hypothesis)
   if (subject.length === 0) return {}
   const own = contentStems(sentence)
   const pool = subject.some(known) ? subject.filter(known) : subject
@@ -739,13 +791,15 @@ export const CONTRADICTION_RELEVANCE = 0.3
  * contradiction for are contradicted by a gold abstract. A verdict needs more: a sentence the structured findings
  * read as opposed (`findingRule`: scope, negation, direction, effect size), or one that is about the statement (its
  * relevance at least {@link CONTRADICTION_RELEVANCE}) and states a good part of it (coverage at least
- * {@link CONTRADICTION_COVERAGE}): 25 of 33 on the same half (`scripts/eval-verdicts.ts`). An LLM judge's
- * contradiction counts as given.
+ * {@link CONTRADICTION_COVERAGE}): 25 of 33 on the same half (`scripts/eval-verdicts.ts`). Either way the paper must
+ * name the hypothesis' subject in some sentence read ({@link namesSubject}, signal `paperSubject`): a ResNet paper's
+ * "the training error is reduced very slowly" contradicts nothing about "The Transformer trains slower than recurrent
+ * models". An LLM judge's contradiction counts as given.
  */
 export const decidesAgainst = (paper: PaperAgainst): boolean =>
   paper.against.some((e) =>
     e.verdict === "contradict" &&
-    (pOf(e) === undefined || (saysOutcome(e) && ((e.signals["findingRule"] ?? 0) > 0 ||
+    (pOf(e) === undefined || (saysOutcome(e) && (e.signals["paperSubject"] ?? 1) > 0 && ((e.signals["findingRule"] ?? 0) > 0 ||
       (e.coverage >= CONTRADICTION_COVERAGE && e.relevance >= CONTRADICTION_RELEVANCE))))
   )
 
@@ -760,8 +814,9 @@ const saysOutcome = (e: JudgedEvidence): boolean =>
 /**
  * The share of a hypothesis' words besides its subject that a sentence read as opposed by its direction must
  * contain ({@link saysOutcome}). Lower than support's half: the opposite is often said in other words ("outperform"
- * against "perform worse than": 1 of 3). Requiring the subject too was tried: on SciFact's development half it lost 8
- * of 26 grounded contradictions (the subject named otherwise: "Noninvasive ventilation (NIV)" for "noninvasive
- * positive pressure ventilation") for 2 ungrounded ones.
+ * against "perform worse than": 1 of 3). Requiring the subject's most specific word of the sentence too was tried: on
+ * SciFact's development half it lost 8 of 26 grounded contradictions (the subject named otherwise: "Noninvasive
+ * ventilation (NIV)" for "noninvasive positive pressure ventilation") for 2 ungrounded ones; the paper naming it
+ * ({@link decidesAgainst}) loses 2.
  */
 export const CONTRADICTION_CLAIM_COVERAGE = 0.3
