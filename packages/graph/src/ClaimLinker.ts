@@ -353,7 +353,7 @@ const closeWording = (
   if (overlap < t.relatedWording) return null
   const terms = sharedTerms(a.text, b.text, sa, sb, weight)
   if (terms.length < MIN_TERMS) return null
-  return { side: "wording", name: termNames(a.text, terms) }
+  return { side: "wording", name: termNames(a.text, terms, b.text) }
 }
 
 /**

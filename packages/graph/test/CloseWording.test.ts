@@ -30,6 +30,9 @@ describe("close wording: the term test", () => {
     expect(terms.some((t) => t.startsWith("therap") || t.startsWith("patient"))).toBe(false)
     expect(termNames(a, terms)).toMatch(/hemodialysis/)
     expect(termNames("The Res2Net-50 improves top-1 error over the ResNet-50.", ["resnet50"])).toBe("ResNet-50")
+    // a term the first sentence reaches only through its paper's abbreviation is written as the second writes it
+    expect(termNames("ROS inhibition reduces disease severity.", ["reactiv"], "FoxO3a is inhibited by reactive oxygen species."))
+      .toBe("reactive")
     // a stem every claim uses (low weight) is no term
     expect(sharedTerms(a, b, contentStems(a), contentStems(b), (s) => (s.startsWith("hemodialysi") ? 1 : 5))).not.toContain("hemodialysi")
   })

@@ -80,15 +80,20 @@ export const sharedTerms = (
   return out.sort((x, y) => weight(y) - weight(x) || (x < y ? -1 : x > y ? 1 : 0))
 }
 
-/** The terms a close-wording link names: the shared terms, as the first sentence writes them, case kept (at most three). */
-export const termNames = (a: string, terms: ReadonlyArray<string>): string => {
-  const fa = formsByStem(a)
-  const written = (form: string): string => {
+/**
+ * The terms a close-wording link names: the shared terms as the sentences write them, case kept (at most three); a term
+ * the first sentence only reaches through an abbreviation is written as the second writes it.
+ */
+export const termNames = (a: string, terms: ReadonlyArray<string>, b = ""): string => {
+  const fa = formsByStem(a), fb = formsByStem(b)
+  const written = (form: string, text: string): string => {
     const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "iu").exec(a)?.[0] ?? form
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "iu").exec(text)?.[0] ?? form
   }
   return terms.slice(0, 3).map((s) => {
-    const form = fa.get(s)?.[0]
-    return form === undefined ? s : written(form)
+    const inA = fa.get(s)?.[0]
+    if (inA !== undefined) return written(inA, a)
+    const inB = fb.get(s)?.[0]
+    return inB === undefined ? s : written(inB, b)
   }).join(", ")
 }
