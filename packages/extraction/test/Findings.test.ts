@@ -401,4 +401,24 @@ describe("Findings", () => {
       expect(findingOf("Deeper plain nets converge slower, and exhibit higher training error").subject).toBe("Deeper plain nets")
     })
   })
+
+  describe("openers of contrast and agreement, a plural noun before a reduced relative (lead, seventh session)", () => {
+    it("'Instead of X-ing ..., ' and 'Consistent with ..., ' open the sentence; the subject follows", () => {
+      const f = findingOf("Instead of suggesting alternatives to momentum reversals, MASH has fixed the inconsistency of FSSH.")
+      expect(f.subject).toBe("MASH")
+      expect(findingOf("Consistent with previous reports, ResNet-50 improves accuracy on ImageNet.").subject).toBe("ResNet-50")
+      // near miss: a phrase with its own finite verb before the comma is the main clause
+      expect(findingOf("In line with this analysis, we find that dropout improves accuracy.").subject).toBe("dropout")
+    })
+
+    it("'compression benefits achieved through X are ...': 'benefits' is a noun, the finding states no rise", () => {
+      const f = findingOf("Our findings suggest that compression benefits achieved through weight pruning and knowledge distillation are orthogonal.")
+      expect(f.subject).toBe("compression benefits")
+      expect(f.direction).not.toBe("up")
+      // near misses: a verb before a participle used as an adjective, and a participle with no auxiliary after it
+      expect(findingOf("Dropout benefits regularized models in all settings.").subject).toBe("Dropout")
+      expect(findingOf("Side effects associated with antidepressants increase the risk of stroke.").subject)
+        .toBe("Side effects associated with antidepressants")
+    })
+  })
 })

@@ -311,7 +311,7 @@ const unframe = (text: string): { body: string; subject: string | null; noEviden
   // an opening adverbial phrase ending with a comma ("On the WMT 2014 task, ", "In addition, ")
   // a sentence adverb before a comma ("Corroboratively, ", "Importantly, ")
   body = body.replace(/^[A-Za-z]+ly,\s+/, "")
-  const opener = /^(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b(?!\s+(?:study|studies|analysis|analyses|cohort|trial|sample|population|series|setting)\b))[^,]){0,140},\s*)/i
+  const opener = /^(?:(?:instead of|rather than|contrary to|consistent with|in line with|in agreement with|apart from|in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|here|again|experimentally|empirically|in addition|in particular|as a result|notably|importantly|specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|interestingly|surprisingly|further|also|first|second|third|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|unlike|like|after|when|while|by|using|at|under|without|from|among|to this end|in practice|in fact|indeed|in general|in both cases|in all cases|overall|although|though|whereas|if|as long as|because|since|despite|given|taken together|collectively|together|once|unless)\b(?:(?!\bwe\b|\bour\b(?!\s+(?:study|studies|analysis|analyses|cohort|trial|sample|population|series|setting)\b))[^,]){0,140},\s*)/i
   // a bare adverb before the subject ("Here Gpr124 knockout did not ...")
   body = body.replace(/^(?:Here|Thus|Hence|Therefore|Moreover|Furthermore|Additionally|Importantly|Notably)\s+(?=[A-Z0-9])/, "")
   for (let i = 0; i < 4; i++) {
@@ -369,6 +369,13 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
   if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
+  // a plural noun before a reduced relative ("compression benefits achieved through weight pruning and knowledge
+  // distillation are orthogonal"): "benefits" is no verb when a participle and its preposition follow and the clause
+  // has its own auxiliary later
+  const after = tokens[i + 2] === undefined ? "" : clean(tokens[i + 2]!)
+  if (/[^s]s$/i.test(w) && /ed$/i.test(tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!)) &&
+    ((PREPOSITION.test(after) && !/^(?:than|versus|vs)$/i.test(after)) || /^(?:through|across|against|along)$/i.test(after)) &&
+    laterAuxiliary(tokens, i + 3, clean)) return false
   // a reduced relative ("Risk of dementia associated with a longer reproductive period was ...", "Side effects
   // associated with antidepressants increase ..."): a participle with its agent or partner, then the clause's own verb
   if (/ed$/i.test(w) && /^(?:with|by|to)$/i.test(tokens[i + 1] === undefined ? "" : clean(tokens[i + 1]!)) && laterPredicate(tokens, i + 2, clean)) return false
@@ -393,6 +400,17 @@ const laterPredicate = (tokens: ReadonlyArray<string>, from: number, clean: (t: 
     const prev = clean(tokens[j - 1]!)
     if (AUXILIARY.test(w)) return true
     if ((MORE_VERBS.test(w) || (PREDICATE.test(w) && !NOMINAL.test(w) && !/ed$/i.test(w))) && !DETERMINER.test(prev) && !PREPOSITION.test(prev)) return true
+    if (/[,;:]$/.test(tokens[j]!)) return false
+  }
+  return false
+}
+
+/** Whether an auxiliary follows within the phrase (before a comma, a colon or a relative pronoun; "and" does not end it). */
+const laterAuxiliary = (tokens: ReadonlyArray<string>, from: number, clean: (t: string) => string): boolean => {
+  for (let j = from; j < tokens.length && j < from + 12; j++) {
+    const w = clean(tokens[j]!)
+    if (/^(?:who|which|that|where|whom|whose)$/i.test(w)) return false
+    if (AUXILIARY.test(w)) return true
     if (/[,;:]$/.test(tokens[j]!)) return false
   }
   return false
