@@ -60,6 +60,11 @@ export interface QuestionAnalysis {
    * rate ...?" is up: better; "Which techniques hurt accuracy?" is down), or null when it names none.
    */
   readonly effectDirection?: "up" | "down" | null | undefined
+  /**
+   * The model set-up the question asks about: an ensemble's result or a single model's ("What top-5 error does the
+   * 152-layer ResNet have as a single model?"), or null when it names neither (answers15).
+   */
+  readonly setup?: "ensemble" | "single" | null | undefined
   /** best-of: whether the best is the largest or the smallest value. */
   readonly direction: "max" | "min" | null
   /** yes/no: the statement whose truth is asked. */
@@ -454,11 +459,20 @@ export const analyse = (question: string): QuestionAnalysis => {
     rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
     effect: EFFECT.test(lower),
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
+    setup: setupOf(question),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** The model set-up a text names: an ensemble ("our ensemble", "ensembling") or a single model ("single-model"); else null. */
+export const setupOf = (text: string): "ensemble" | "single" | null =>
+  /\bensembl(?:e|es|ed|ing)\b/i.test(text)
+    ? "ensemble"
+    : /\bsingle[- ](?:models?|nets?|networks?)\b/i.test(text)
+    ? "single"
+    : null
 
 /** The direction of change an effect question asks for, as its finding reads ("reduce the error rate" is up). */
 const askedDirection = (question: string): "up" | "down" | null => {
