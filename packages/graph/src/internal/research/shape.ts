@@ -505,7 +505,9 @@ const COMPARED_WITH = /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|o
  * after a comparison that follows the value ("our PyramidNet has a top-1 error rate of 20.5, which is 1.2 lower than
  * the pre-activation ResNet-200" is PyramidNet's 20.5, not the ResNet-200's; answers15).
  */
-const comparedWith = (items: ReadonlyArray<Name>, f: Scored): boolean => {
+const comparedWith = (asked: ReadonlyArray<Name>, f: Scored, comparedTo: ReadonlyArray<string> = []): boolean => {
+  // (what the question itself compares with is no owner of the value: "over the cuDNN LSTM")
+  const items = asked.filter((n) => !comparedTo.includes(n.text))
   if (f.value === null || items.length === 0) return false
   const at = f.quote.indexOf(f.value.phrase)
   if (at < 0) return false
@@ -719,11 +721,11 @@ export const shape = (
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
-      const aboutItems = items.length === 0
-        ? withValue
-        : withValue.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title) && !comparedWith(items, f) && !otherNumbered(items, f))
+      // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
+      const theirs = withValue.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
+      const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
-      const top = levelFirst((aboutItems.length > 0 ? aboutItems : withValue), analysis, best)
+      const top = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
       // no value about the item, but findings about it in other papers than the value's: that value is another
       // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
       // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
@@ -744,7 +746,7 @@ export const shape = (
         return { shape: { type: "lookup", lead: "", cues }, chosen }
       }
       // the paper's other values for the question, named after the lead's and quoted after its finding
-      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : withValue, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
+      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : theirs, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
       const rest = pickDiverse(scored.filter((s) => s !== lead && !also.includes(s)), limits.sentences - 1)
       const title = papers.get(lead.paperId)?.title ?? lead.paperId
       const others = also.map((f) => `${oneLine(f.value!.phrase)} ${formatCitation(f.paperId, f.page)}`)
