@@ -764,9 +764,9 @@ describe("a lookup's lead is the asked item's value in the asked setting (answer
       // near misses: the item named before the comparison is the value's owner; the item named with its own number too
       const before = "On ImageNet, the ResNet-200 has a top-1 error rate of 20.7%, lower than the ResNet-152."
       expect(yield* lead(q, [candidate("identity", before, 1)])).toBe("20.7% (Identity Mappings in Deep Residual Networks) [identity]")
-      // near miss: what the question itself compares with ("over the LSTM") may follow the value
+      // near miss: what the question itself compares with ("over the cuDNN LSTM") may follow the value
       const sped = "We observed a speedup of 3.2x on IMDb train time compared to the LSTM implementation in the cuDNN library."
-      expect(yield* lead("What speedup does the QRNN give over the LSTM on IMDb?", [candidate("pyramid", sped, 1)]))
+      expect(yield* lead("What speedup does the QRNN give over the cuDNN LSTM on IMDb?", [candidate("pyramid", sped, 1)]))
         .toBe("3.2x (Deep Pyramidal Residual Networks) [pyramid]")
       const both = "The ResNet-152 and the ResNet-200 have top-1 errors of 21.3% and 20.7% on ImageNet."
       expect(yield* lead(q, [candidate("identity", both, 1)])).toMatch(/^21\.3% /)
