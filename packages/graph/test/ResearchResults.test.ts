@@ -659,3 +659,157 @@ describe("a question of how accurate something is", () => {
     expect(analyse("How large is the vocabulary of the model?").quantity).toContain("vocabulary")
   })
 })
+
+describe("a lookup's other values hold for the question's setting and set-up (answers15)", () => {
+  const titles = new Map([["erase", "Random Erasing Data Augmentation"], ["res", "Deep Residual Learning"], ["cascade", "A Cascade Network"]])
+  const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2017 }] as const))
+  const lead = (q: string, found: ReadonlyArray<Candidate>, limits = RESEARCH_LIMITS) =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const a = analyse(q)
+      return shape(nlp, () => 1, a, scoreCandidates(nlp, () => 1, q, a, found, titles), info, limits, new Map()).shape.lead
+    })
+  const inChunk = (id: string, chunk: string, text: string) => (quote: string, retrieval: number): Candidate => ({
+    ...candidate(id, quote, retrieval, text),
+    chunkId: `${id}#${chunk}`
+  })
+
+  it.effect("the asked item after 'of' is no other setting, and a metric named earlier in the value's clause is its metric", () =>
+    Effect.gen(function*() {
+      const q = "What mAP does Fast-RCNN reach on PASCAL VOC 2007 when trained with Random Erasing?"
+      const a = analyse(q)
+      // Random Erasing (scirex-2788a2461ed0): both values under "VOC07", neither sentence names PASCAL VOC 2007
+      const own = "When implementing Random Erasing on overall image and objects, the detector training with I + ORE obtains 71.5% mAP."
+      const more = "When applying I + ORE during training, the mAP of Fast-RCNN increases to 76.2%, surpassing the baseline by 1.4%."
+      const text = `When training with VOC07 trainval, the baseline is 69.1% mAP. ${own} With the 07 + 12 set, ${more}`
+      const at = inChunk("erase", "voc", text)
+      expect(otherSetting(a.names, more)).toBe(false)
+      expect(otherSetting(a.names, "the mAP of SSD300 increases to 77.2%")).toBe(true)
+      expect(valueIn(more, a)).toMatchObject({ phrase: "76.2%", headCoverage: 1 })
+      // near miss: a metric in another clause is not the value's
+      expect(valueIn("The mAP, on the other hand, reaches 76.2%.", a)).toMatchObject({ phrase: "76.2%", headCoverage: 0 })
+      expect(yield* lead(q, [at(own, 1), at(more, 0.9)]))
+        .toBe("71.5% mAP (Random Erasing Data Augmentation) [erase]; the paper also reports 76.2% [erase]")
+      // another passage's value, whose passage names no PASCAL VOC 2007, is not the lead's setting
+      expect(yield* lead(q, [at(own, 1), inChunk("erase", "coco", "On COCO we train Fast-RCNN for longer.")(more, 0.9)]))
+        .toBe("71.5% mAP (Random Erasing Data Augmentation) [erase]")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("an ensemble's value is no other value of a single model's, nor the other way round", () =>
+    Effect.gen(function*() {
+      const single = "Our 152-layer ResNet has a single-model top-5 validation error of 4.49%."
+      const text = `${single} We combine six models of different depth to form an ensemble. This leads to 3.57% top-5 error on the test set.`
+      const at = inChunk("res", "imagenet", text)
+      const ensemble = "This leads to 3.57% top-5 error on the test set."
+      expect(yield* lead("What top-5 validation error does the 152-layer ResNet have as a single model?", [at(single, 1), at(ensemble, 0.9)]))
+        .toBe("4.49% (Deep Residual Learning) [res]")
+      // the ensemble named in the sentence itself, and a question that names no set-up (the lead's is the single model's)
+      const named = "Our ensemble of six models has 3.57% top-5 error on the test set."
+      expect(yield* lead("What top-5 error does the 152-layer ResNet reach?", [at(single, 1), at(named, 0.9)]))
+        .toBe("4.49% (Deep Residual Learning) [res]")
+      // near miss: the same set-up, or none named, is another value of the lead's
+      const crop = "Our 152-layer ResNet has a top-5 validation error of 4.12% with dense testing."
+      expect(yield* lead("What top-5 validation error does the 152-layer ResNet have as a single model?", [at(single, 1), at(crop, 0.9)]))
+        .toBe("4.49% (Deep Residual Learning) [res]; the paper also reports 4.12% [res]")
+      expect(analyse("What top-5 error does the ensemble of residual nets reach?").setup).toBe("ensemble")
+      expect(analyse("What top-5 error does the 152-layer ResNet reach?").setup).toBe(null)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a setting named only in a list of several, or only after the value, sets no scene for it", () =>
+    Effect.gen(function*() {
+      const q = "How fast does the cascade network run on CamVid?"
+      const own = "subsection: CamVid The cascade network reaches the real-time speed of 27.8 fps on this high resolution."
+      const abstract = "It can run at high resolution in speed of 30 fps while accomplishing high-quality results."
+      const listed = inChunk("cascade", "abstract", `Our network achieves 5 speedup. ${abstract} It yields real-time inference on various datasets including Cityscapes, CamVid and COCO-Stuff.`)
+      const found = [inChunk("cascade", "camvid", own)(own, 1), listed(abstract, 0.9)]
+      expect(yield* lead(q, found)).toBe("27.8 fps (A Cascade Network) [cascade]")
+      // near miss: a passage that names CamVid on its own before the value sets its scene
+      const scene = inChunk("cascade", "camvid-2", `We then test on CamVid at full resolution. ${abstract}`)
+      expect(yield* lead(q, [found[0]!, scene(abstract, 0.9)])).toBe("27.8 fps (A Cascade Network) [cascade]; the paper also reports 30 fps [cascade]")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("a lookup's lead is the asked item's value in the asked setting (answers15)", () => {
+  const titles = new Map([["pyramid", "Deep Pyramidal Residual Networks"], ["identity", "Identity Mappings in Deep Residual Networks"], ["fractal", "FractalNet"]])
+  const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+  const lead = (q: string, found: ReadonlyArray<Candidate>) =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const a = analyse(q)
+      return shape(nlp, () => 1, a, scoreCandidates(nlp, () => 1, q, a, found, titles), info, RESEARCH_LIMITS, new Map()).shape.lead
+    })
+
+  it("a name with the question's words and another number is another setting", () => {
+    const cifar = analyse("What error rate does FractalNet reach on CIFAR-10?").names
+    expect(otherSetting(cifar, "ResNet achieves 27.22% error rate on CIFAR-100 with augmentation.")).toBe(true)
+    expect(otherSetting(cifar, "FractalNet achieves 4.60% error rate on CIFAR-10 with augmentation.")).toBe(false)
+    expect(otherSetting(analyse("Does back-translation improve BLEU for WMT16 English-German?").names,
+      "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.")).toBe(true)
+    // near miss: a year written in two or four digits is the same
+    expect(otherSetting(analyse("What BLEU does the Transformer get on WMT14 English-German?").names,
+      "On the WMT 2014 English-to-German translation task, it gets 28.4 BLEU.")).toBe(false)
+  })
+
+  it.effect("not the value of what the asked item is compared with, nor of another numbered variant", () =>
+    Effect.gen(function*() {
+      const q = "What top-1 error does the ResNet-200 reach on ImageNet?"
+      const pyramid = "Our PyramidNet has a top-1 error rate of 20.5% on ImageNet, which is 1.2% lower than the ResNet-200."
+      const variant = "The ResNet-152 has a top-1 error of 21.3% on ImageNet, and the deeper model is better."
+      const own = "On ImageNet, the ResNet-200 has a top-1 error rate of 20.7%."
+      // (the variant's passage names the ResNet-200 too)
+      const passage = `We train the ResNet-200 and the ResNet-152 on ImageNet. ${variant}`
+      expect(yield* lead(q, [candidate("pyramid", pyramid, 1), candidate("identity", variant, 1, passage), candidate("identity", own, 0.7)]))
+        .toBe("20.7% (Identity Mappings in Deep Residual Networks) [identity]")
+      expect(yield* lead(q, [candidate("identity", variant, 1, passage)])).toBe("")
+      // near misses: the item named before the comparison is the value's owner; the item named with its own number too
+      const before = "On ImageNet, the ResNet-200 has a top-1 error rate of 20.7%, lower than the ResNet-152."
+      expect(yield* lead(q, [candidate("identity", before, 1)])).toBe("20.7% (Identity Mappings in Deep Residual Networks) [identity]")
+      // near miss: what the question itself compares with ("over the cuDNN LSTM") may follow the value
+      const sped = "We observed a speedup of 3.2x on IMDb train time compared to the LSTM implementation in the cuDNN library."
+      expect(yield* lead("What speedup does the QRNN give over the cuDNN LSTM on IMDb?", [candidate("pyramid", sped, 1)]))
+        .toBe("3.2x (Deep Pyramidal Residual Networks) [pyramid]")
+      const both = "The ResNet-152 and the ResNet-200 have top-1 errors of 21.3% and 20.7% on ImageNet."
+      expect(yield* lead(q, [candidate("identity", both, 1)])).toMatch(/^21\.3% /)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("another setting's value does not lead, and neither does one named nearest another setting", () =>
+    Effect.gen(function*() {
+      const q = "What error rate does FractalNet reach on CIFAR-10?"
+      const other = "FractalNet demonstrates this, achieving 27.22% error rate on CIFAR-100 with augmentation."
+      expect(yield* lead(q, [candidate("fractal", other, 1)])).toBe("")
+      const own = "FractalNet achieves 4.60% error rate on CIFAR-10 with augmentation."
+      expect(yield* lead(q, [candidate("fractal", other, 1), candidate("fractal", own, 0.9)])).toBe("4.60% error rate (FractalNet) [fractal]")
+      const i = "What error rate does the ResNet reach on ImageNet?"
+      const listed = "We report improved results using a 1001-layer ResNet on CIFAR-10 (4.62% error) and a 200-layer ResNet on ImageNet."
+      expect(yield* lead(i, [candidate("identity", listed, 1)])).toBe("")
+      // near miss: the value named nearest the asked setting leads
+      const near = "We report a 1001-layer ResNet on CIFAR-10 and a 200-layer ResNet on ImageNet (20.7% error)."
+      expect(yield* lead(i, [candidate("identity", near, 1)])).toBe("20.7% error (Identity Mappings in Deep Residual Networks) [identity]")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("a number joined to the word after it is no value, except of a count", () => {
+    const a = analyse("What accuracy does the integer-only LSTM reach?")
+    expect(valueIn("7-class accuracy is used in the sentiment task, and 2-class accuracy in the binary task.", a)).toBe(null)
+    expect(valueIn("The 2-layer LSTM reaches 91.2% accuracy.", a)?.phrase).toBe("91.2% accuracy")
+    // near misses: a range, and a count
+    expect(valueIn("The speedup is 2-5 times.", analyse("What speedup does the QRNN give?"))?.phrase).toBe("2-5 times")
+    expect(valueIn("We evaluate residual nets with a depth of up to 152 layers-8x deeper than VGG nets.",
+      analyse("How many layers deep were the residual nets?"))?.phrase).toBe("152 layers")
+  })
+
+  it.effect("a comparison of how fast compares speeds, not the metric the findings name most", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "How fast is the QRNN compared with the LSTM?"
+      const a = analyse(q)
+      const t = new Map([["qrnn", "Quasi-Recurrent Neural Networks"], ["lstm", "Sequence to Sequence Learning"]])
+      const i = new Map(Array.from(t, ([id, title]) => [id, { title, year: 2016 }] as const))
+      const found = [
+        candidate("lstm", "The LSTM reaches 34.8 BLEU on WMT'14 English-French.", 1),
+        candidate("lstm", "An ensemble of LSTMs reaches 36.5 BLEU, while one LSTM gets 33.3 BLEU.", 1),
+        candidate("qrnn", "The QRNN gives a speedup of 3.2x over the LSTM on IMDb.", 0.9)
+      ]
+      const shaped = shape(nlp, () => 1, a, scoreCandidates(nlp, () => 1, q, a, found, t), i, RESEARCH_LIMITS, new Map())
+      expect(shaped.shape.table?.rows.map((r) => r.value)).toEqual(["3.2x"])
+    }).pipe(Effect.provide(NlpService.layer)))
+})

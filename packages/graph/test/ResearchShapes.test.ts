@@ -311,6 +311,35 @@ describe("the stance of a finding on a yes/no statement", () => {
     expect(changeDirection("has a lower error rate than ResNet-152")).toBe(0)
     expect(changeDirection("SQuAD was built by crowdworkers")).toBe(0)
   })
+
+  it.effect("a statement of a change is stated only by a clause that states a change, not by one naming its outcome (answers15)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      const dropout = "Does dropout reduce overfitting?"
+      // the Edinburgh WMT16 paper (scirex-1a5ea605111e): a heading names dropout, the sentence names overfitting as a cause
+      const poor = "subsection: Pervasive Dropout For English Romanian, we observed poor performance because of overfitting."
+      expect(judge(dropout, poor).stance).toBe("neutral")
+      expect(judge(dropout, poor).reason).toMatch(/^it states no change/)
+      // near misses: the change stated, its negation, a method keeping it from happening, a comparison
+      expect(judge(dropout, "Overfitting can be reduced by using dropout to prevent complex co-adaptations.").stance).toBe("for")
+      expect(judge(dropout, "Dropout does not reduce overfitting on small data sets.").stance).toBe("against")
+      expect(judge(dropout, "Dropout prevents overfitting of large networks.").stance).toBe("for")
+      expect(judge(dropout, "Dropout lessens overfitting in large networks.").stance).toBe("for")
+      expect(judge(dropout, "Dropout gives smaller overfitting than weight decay.").stance).toBe("for")
+      // a compound subject is named whole, not by one of its parts; a setting with another number is another setting
+      const back = "Does back-translation improve BLEU for WMT16 English-German?"
+      expect(judge(back, "Our model improves BLEU on the WMT16 English-German translation task.").reason).toBe("it does not name back-translation")
+      expect(judge(back, "Back-translation improves BLEU on the WMT16 English-German task by 2.2 points.").stance).toBe("for")
+      expect(judge(back, "Back translation improves BLEU on the WMT16 English-German task by 2.2 points.").stance).toBe("for")
+      expect(judge(back, "Back-translation improves BLEU on the WMT 2014 English-to-German task by 2.2 points.").reason).toBe("it is about another setting")
+      // a statement that asks no change ("have a clear atmosphere") is stated by a sentence without one
+      expect(judge("Does GJ 486b have a clear hydrogen-dominated atmosphere?", "GJ 486b has a clear hydrogen-dominated atmosphere.").stance)
+        .toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
 })
 
 describe("the scope filter (--where)", () => {

@@ -386,10 +386,13 @@ const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The numbers of a sentence that may be a value: not identifiers, references or years, nor in the question's names ("VOC 2012"). */
-const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quantity" | "names">) => {
+const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quantity" | "names"> & { readonly count?: boolean }) => {
   const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
   const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
-  return numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")))
+  // a number joined to the word after it modifies that word ("7-class accuracy", "a 1001-layer ResNet", "10-fold"):
+  // no value, except of a count ("152-layer" answers how many layers; answers15)
+  const modifier = (n: { readonly end: number }) => analysis.count !== true && /^-\p{L}/u.test(sentence.slice(n.end, n.end + 2))
+  return numbersOf(sentence, allowYears).filter((n) => !namePieces.has(n.phrase.replace(UNIT, "").replace(/,/g, "")) && !modifier(n))
 }
 
 /**
@@ -434,9 +437,13 @@ export const valueIn = (
     const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
     // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
     const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
+    // (a metric named earlier in the number's clause, with no other number between, is the value's too: "the mAP of
+    // Fast-RCNN increases to 76.2%"; answers15)
+    const clause = forward ? [] : clauseBefore(sentence, words, at)
     const headCoverage = analysis.head.length === 0
       ? 1
-      : analysis.head.filter((h) => window.some((w) => quantityMatch(w.w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
+      : analysis.head.filter((h) => [...window, ...clause].some((w) => quantityMatch(w.w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length /
+        analysis.head.length
     // the specific words count first: a unit alone ("%") is as good as a head word two words away
     const near = head.length > 0 ? Math.min(headDistance, distance + 2) : distance
     // a difference ("improves by 1.8%") answers a question about a change, a level answers the others (a bound,
@@ -463,6 +470,21 @@ export const valueIn = (
   if (best === null) return null
   const { key: _key, ...value } = best
   return value
+}
+
+/**
+ * The words of a number's clause before it: back to a clause's boundary (a comma, semicolon, colon or bracket) or
+ * another number, at most eight words.
+ */
+const clauseBefore = (sentence: string, words: ReadonlyArray<{ readonly w: string; readonly start: number }>, at: number) => {
+  const out: Array<{ readonly w: string; readonly start: number }> = []
+  for (let i = at - 1; i >= Math.max(0, at - 8); i--) {
+    const w = words[i]!
+    const between = sentence.slice(w.start, words[i + 1]!.start)
+    if (/[,;:()]/.test(between) || /\d/.test(w.w)) break
+    out.push(w)
+  }
+  return out
 }
 
 /** "from" before a number, and "to" (after its unit) after it: "from 64.92% to 67.49%", "from 4.01 % to". */
@@ -769,11 +791,13 @@ const SETTING_WORD = /^(?:\d+|[\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)$/u
 /**
  * A setting ("on MNIST", "for CIFAR-100", "on the WMT 2014 English-to-German task") the finding names that is none
  * of the question's: its name (the name-like word after the preposition, and the numbers and capitalised words that
- * follow it) has pieces that no setting of the question has (years as two or four digits alike).
+ * follow it) has pieces that no setting of the question has (years as two or four digits alike), or shares words with
+ * one but not its number ("CIFAR-100" for CIFAR-10), and it is not one of the question's items ("of Fast-RCNN").
  */
 export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean => {
   const context = names.filter((n) => n.role === "context")
   if (context.length === 0) return false
+  const items = names.filter((n) => n.role !== "context")
   const piece = (x: string, n: Name) => n.pieces.some((y) => nameMatch({ text: y, pieces: [y] }, [x]) > 0)
   for (const m of quote.matchAll(/\b(?:on|for|in|of) (?:the )?([\p{L}][\p{L}\d]*(?:[-'’][\p{L}\d]+)*)/giu)) {
     const w = m[1]!
@@ -788,7 +812,17 @@ export const otherSetting = (names: ReadonlyArray<Name>, quote: string): boolean
       if (t !== next) break
     }
     const p = pieces(words.join(" ")).filter((x) => x !== "to")
-    if (!context.some((n) => nameMatch(n, p) > 0 || p.every((x) => piece(x, n)))) return true
+    // the asked item itself is no setting: "the mAP of Fast-RCNN increases to 76.2%" for a question about Fast-RCNN
+    // on PASCAL VOC 2007 (answers15)
+    if (items.some((n) => nameIn(n, p))) continue
+    // a name that shares words with the question's but not its number is another setting: CIFAR-100 for CIFAR-10, WMT16
+    // for WMT 2014, VOC 2012 for VOC 2007 (answers15)
+    const digits = p.filter((x) => /^\d+$/.test(x))
+    const numbered = (n: Name) => {
+      const own = n.pieces.filter((x) => /^\d+$/.test(x))
+      return own.length === 0 || digits.length === 0 || digits.some((x) => piece(x, n))
+    }
+    if (!context.some((n) => (nameMatch(n, p) > 0 || p.every((x) => piece(x, n))) && numbered(n))) return true
   }
   return false
 }
@@ -1049,6 +1083,11 @@ const unnamedSubject = (
   // ResNet-200"; a variant the finding names instead is judged by the variant rule)
   const lower = subject.toLowerCase()
   if (names.some((n) => n.role !== "context" && lower.includes(n.text.toLowerCase()) && nameIn(n, findingPieces))) return null
+  // a compound word of the subject is named whole ("back-translation", "back translation"), not by one of its parts
+  // ("translation"; answers15)
+  const joined = `${finding}\n${named}`.toLowerCase().replace(/[\s-]+/g, "")
+  const compounds = lower.match(/\p{L}+(?:-\p{L}+)+/gu) ?? []
+  if (compounds.some((c) => !joined.includes(c.replace(/-/g, "")))) return subject
   const terms = Array.from(new Set(nlp.terms(subject)))
   const mass = terms.reduce((m, t) => m + idf(t), 0)
   if (terms.length === 0 || mass === 0) return null
@@ -1090,7 +1129,8 @@ export const stanceOf = (
   const unnamed = unnamedSubject(nlp, idf, subject, names, findingPieces, finding, `${own}\n${before}`)
   if (unnamed !== null) return { stance: "neutral", reason: `it does not name ${unnamed}` }
   // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
-  if (names.some((n) => n.role === "context" && nameMatch(n, findingPieces) < 0.6) && otherSetting(names, finding)) {
+  // (a setting named with another number, "WMT 2014 English-to-German" for WMT16 English-German, is another; answers15)
+  if (names.some((n) => n.role === "context" && !nameIn(n, findingPieces)) && otherSetting(names, finding)) {
     return { stance: "neutral", reason: "it is about another setting" }
   }
   // a finding about another variant of a thing the statement qualifies ("the original ResNet-200" asked, "our
@@ -1153,11 +1193,25 @@ export const stanceOf = (
   if (opposesComparison(statement, decisive.clause, names)) {
     return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
   }
+  // a statement of a change ("Does dropout reduce overfitting?") is stated only by a clause that states a change or
+  // a comparison: one that merely names the outcome ("we observed poor performance because of overfitting") is no
+  // evidence either way (answers15)
+  if (statementDirection !== 0 && clauseDirection === 0 && !STATED_CHANGE.test(decisive.clause)) {
+    return { stance: "neutral", reason: `it states no change: "${decisive.clause}"` }
+  }
   if (judged !== null && judged.label === "contradict" && judged.score >= NLI_CONTRADICT) {
     return { stance: "against", reason: `the NLI judge: contradict (${judged.score.toFixed(2)})` }
   }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
 }
+
+/**
+ * Words that state a change or a comparison besides {@link changeDirection}'s change words: what a method keeps from
+ * happening ("prevents overfitting", "alleviates the vanishing gradient"), and comparatives ("a lower error than",
+ * "more accurate", "faster").
+ */
+const STATED_CHANGE =
+  /\b(?:prevent\w*|avoid\w*|mitigat\w*|alleviat\w*|suppress\w*|eliminat\w*|combat\w*|lessen\w*|minimi[sz]\w*|counteract\w*|overc[oa]m\w*|regulari[sz]\w*|more|less|fewer|higher|lower|larger|smaller|shorter|longer|better|worse|superior|inferior|[\p{L}]+er than)\b/iu
 
 /** "without losing X", "without a reduction in X", "without sacrificing X": a loss of X that did not happen. */
 const WITHOUT_LOSS =

@@ -60,6 +60,16 @@ export interface QuestionAnalysis {
    * rate ...?" is up: better; "Which techniques hurt accuracy?" is down), or null when it names none.
    */
   readonly effectDirection?: "up" | "down" | null | undefined
+  /**
+   * The model set-up the question asks about: an ensemble's result or a single model's ("What top-5 error does the
+   * 152-layer ResNet have as a single model?"), or null when it names neither (answers15).
+   */
+  readonly setup?: "ensemble" | "single" | null | undefined
+  /**
+   * The names the question itself compares with ("the cuDNN LSTM" of "What speedup does the QRNN give over the cuDNN
+   * LSTM?"): the texts of those named after "over", "than", "compared to / with" or "versus" (answers15).
+   */
+  readonly comparedTo?: ReadonlyArray<string> | undefined
   /** best-of: whether the best is the largest or the smallest value. */
   readonly direction: "max" | "min" | null
   /** yes/no: the statement whose truth is asked. */
@@ -454,11 +464,29 @@ export const analyse = (question: string): QuestionAnalysis => {
     rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
     effect: EFFECT.test(lower),
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
+    setup: setupOf(question),
+    comparedTo: comparedInQuestion(question, names),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** The names a question names after a comparison ("over the cuDNN LSTM", "than ReLUs", "compared with the LSTM"). */
+const comparedInQuestion = (question: string, names: ReadonlyArray<Name>): ReadonlyArray<string> => {
+  const m = /\b(?:over|than|compared (?:to|with)|relative to|versus|vs\.?)\s/i.exec(question)
+  if (m === null) return []
+  const after = pieces(question.slice(m.index))
+  return names.filter((n) => n.role !== "context" && nameIn(n, after) && !nameIn(n, pieces(question.slice(0, m.index)))).map((n) => n.text)
+}
+
+/** The model set-up a text names: an ensemble ("our ensemble", "ensembling") or a single model ("single-model"); else null. */
+export const setupOf = (text: string): "ensemble" | "single" | null =>
+  /\bensembl(?:e|es|ed|ing)\b/i.test(text)
+    ? "ensemble"
+    : /\bsingle[- ](?:models?|nets?|networks?)\b/i.test(text)
+    ? "single"
+    : null
 
 /** The direction of change an effect question asks for, as its finding reads ("reduce the error rate" is up). */
 const askedDirection = (question: string): "up" | "down" | null => {

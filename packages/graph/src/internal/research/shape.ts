@@ -30,6 +30,7 @@ import {
   pieces,
   type QuestionAnalysis,
   sameMetricFamily,
+  setupOf,
   surelySameMetric,
   titlePieces
 } from "./question.js"
@@ -275,7 +276,9 @@ const tableOf = (
   limit: number
 ): FindingsTable => {
   const bestScore = scored[0]?.score ?? 0
-  const metric = analysis.metric ?? inferMetric(scored)
+  // a question about a rate that names no metric ("How fast is the QRNN compared with the LSTM?") compares speeds, not
+  // the metric its findings name most (BLEU; answers15)
+  const metric = analysis.metric ?? (analysis.rate === true ? "speed" : inferMetric(scored))
   const direction = analysis.direction !== null && analysis.metric !== null
     ? analysis.direction
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
@@ -393,7 +396,36 @@ const levelFirst = (
   if (first === undefined || plain(first)) return first
   // the paper's own level: another paper's level answers for another method or setting
   const level = withValue.find((f) => f.paperId === first.paperId && plain(f))
-  return level !== undefined && level.score >= LEAD_FLOOR * best ? level : first
+  if (level !== undefined && level.score >= LEAD_FLOOR * best) return level
+  // another setting's value ("27.22% error rate on CIFAR-100" for CIFAR-10) answers nothing asked: any plain level
+  // leads instead, else none (answers15)
+  if (settingElsewhere(analysis)(first)) {
+    const any = withValue.find(plain)
+    return any !== undefined && any.score >= LEAD_FLOOR * best ? any : undefined
+  }
+  return first
+}
+
+/**
+ * Whether a finding's value is in another setting: the sentence names another setting and none of the question's
+ * ("from 4.01% to 3.65% in top-1 error on Fashion-MNIST" for a CIFAR-10 question: "a speedup of 3.2x on IMDb ... in
+ * NVIDIA's cuDNN library" is on IMDb; "8.6% on CIFAR-10 and 31.6% on CIFAR-100" is on either, and the question's "for
+ * Convolutional Neural Networks", part of a method's name, need not be in it), or the setting it names nearest the
+ * value is another ("a 1001-layer ResNet on CIFAR-10 (4.62% error) ... and a 200-layer ResNet on ImageNet" for
+ * ImageNet; answers15).
+ */
+const settingElsewhere = (analysis: Pick<QuestionAnalysis, "names">) => {
+  const settings = analysis.names.filter((n) => n.role === "context")
+  return (f: Scored): boolean => {
+    if (settings.length === 0) return false
+    if (!settings.some((n) => nameIn(n, pieces(f.quote)))) return otherSetting(analysis.names, f.quote)
+    // (a metric's qualifier, "in top-1 error", is no setting)
+    const named = settingsNamed(f.quote).filter((x) => !/^(?:top|rank|hits|recall|precision|p|r)-?\d+$/.test(x.word))
+    if (f.value === null || named.length < 2) return false
+    const at = f.quote.indexOf(f.value.phrase)
+    const nearest = [...named].sort((a, b) => Math.abs(a.at - at) - Math.abs(b.at - at))[0]!.word
+    return !settings.some((n) => nameMatch(n, pieces(nearest)) >= 0.6) && otherSetting(analysis.names, `on ${nearest}`)
+  }
 }
 
 /**
@@ -407,13 +439,8 @@ const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names
   // a baseline the sentence names as the question's item ("the ResNet-110 baseline" for ResNet-110) is the item
   const baseline = (f: Scored) =>
     BASELINE_SUBJECT.test(f.quote) && !(items.length > 0 && items.every((n) => nameIn(n, pieces(f.quote))))
-  // a value in another setting ("from 4.01% to 3.65% in top-1 error on Fashion-MNIST" for a CIFAR-10 question): the
-  // sentence names another setting and none of the question's ("a speedup of 3.2x on IMDb ... in NVIDIA's cuDNN
-  // library" is on IMDb; "8.6% on CIFAR-10 and 31.6% on CIFAR-100" is on either, and the question's "for
-  // Convolutional Neural Networks", part of a method's name, need not be in it)
-  const settings = analysis.names.filter((n) => n.role === "context")
-  const elsewhere = (f: Scored) =>
-    settings.length > 0 && !settings.some((n) => nameIn(n, pieces(f.quote))) && otherSetting(analysis.names, f.quote)
+  // a value in another setting ({@link settingElsewhere})
+  const elsewhere = settingElsewhere(analysis)
   // a question about a rate itself ("How fast does ICNet run?") is answered by the rate ("27.8 fps"), not by a ratio
   // to another method's ("5 speedup of inference time", "5.7 times faster than the second one"; answers14)
   const relative = (f: Scored) =>
@@ -430,6 +457,86 @@ const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names
 const baselineBefore = (f: Scored): boolean => {
   const at = f.value === null ? -1 : f.quote.indexOf(f.value.phrase)
   return at > 0 && /\bbaselines?\b/i.test(f.quote.slice(0, at))
+}
+
+/** A name's words in a text, its pieces in order with spaces or hyphens between ("Fashion-MNIST", "WMT 2014"). */
+const nameRegExp = (n: Name): RegExp | null =>
+  n.pieces.length === 0
+    ? null
+    : new RegExp(`(?<![\\p{L}\\d])${n.pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s-]*")}(?![\\p{L}\\d])`, "giu")
+
+/** A list's neighbour of a name: "Cityscapes, " or "and COCO-Stuff" next to it. */
+const LIST_BEFORE = /[\p{Lu}\d][\p{L}\d-]*(?:,\s*|,?\s+(?:and|or)\s+)$/u
+const LIST_AFTER = /^(?:,\s*|,?\s+(?:and|or)\s+)(?:the\s+)?[\p{Lu}\d]/u
+
+/**
+ * Whether a finding's passage sets the scene of a setting for it: the passage names the setting before the finding's
+ * sentence, not only as one of a list of several ("on various datasets including Cityscapes, CamVid and COCO-Stuff").
+ * A name written otherwise than the question's words ("VOC07" for "PASCAL VOC 2007") is taken as set.
+ */
+const setsScene = (n: Name, f: Scored): boolean => {
+  const re = nameRegExp(n)
+  if (re === null) return true
+  const text = f.chunkText
+  const at = text.indexOf(f.quote.slice(0, 40))
+  const all = Array.from(text.matchAll(re))
+  if (all.length === 0) return true
+  return all.some((m) =>
+    (at < 0 || m.index < at) && !LIST_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)) &&
+    !LIST_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 20))
+  )
+}
+
+/** A sentence opening on a word that refers back ("This leads to 3.57% top-5 error", "These", "It", "Such"). */
+const REFERS_BACK = /^(?:this|these|those|it|they|such)\b/i
+
+/** What a finding's sentence refers back to: the text before it in its passage (up to 250 characters), when it opens on such a word. */
+const referredTo = (f: Scored): string => {
+  if (!REFERS_BACK.test(f.quote)) return ""
+  const at = f.chunkText.indexOf(f.quote.slice(0, 40))
+  return at > 0 ? f.chunkText.slice(Math.max(0, at - 250), at) : ""
+}
+
+/** Words after which a sentence names what its subject is compared with ("lower than the pre-activation ResNet-200"). */
+const COMPARED_WITH = /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|outperform\w*|surpass\w*)\s/gi
+
+/**
+ * Whether a finding's value is another method's, compared with the asked items: the sentence names the items only
+ * after a comparison that follows the value ("our PyramidNet has a top-1 error rate of 20.5, which is 1.2 lower than
+ * the pre-activation ResNet-200" is PyramidNet's 20.5, not the ResNet-200's; answers15).
+ */
+const comparedWith = (asked: ReadonlyArray<Name>, f: Scored, comparedTo: ReadonlyArray<string> = []): boolean => {
+  // (what the question itself compares with is no owner of the value: "over the cuDNN LSTM")
+  const items = asked.filter((n) => !comparedTo.includes(n.text))
+  if (f.value === null || items.length === 0) return false
+  const at = f.quote.indexOf(f.value.phrase)
+  if (at < 0) return false
+  const marker = Array.from(f.quote.matchAll(COMPARED_WITH)).find((m) => m.index > at)
+  if (marker === undefined) return false
+  const before = pieces(f.quote.slice(0, marker.index))
+  const after = pieces(f.quote.slice(marker.index))
+  return items.every((n) => !nameIn(n, before)) && items.some((n) => nameIn(n, after))
+}
+
+/**
+ * Whether a finding's value is another numbered variant's of an asked item: before the value the sentence names the
+ * item's words with another number and not the item ("The original ResNet-152 has top-1 error of 21.3%" for the
+ * ResNet-200; answers15).
+ */
+const otherNumbered = (items: ReadonlyArray<Name>, f: Scored): boolean => {
+  if (f.value === null) return false
+  const before = f.quote.slice(0, Math.max(0, f.quote.indexOf(f.value.phrase)))
+  const said = pieces(before)
+  return items.some((n) => {
+    const words = n.pieces.filter((x) => !/^\d+$/.test(x))
+    const numbers = n.pieces.filter((x) => /^\d+$/.test(x))
+    if (words.length === 0 || numbers.length === 0 || nameIn(n, said)) return false
+    return Array.from(before.matchAll(/[\p{L}][\p{L}\d]*(?:-[\p{L}\d]+)*-?\d+\b/gu)).some((m) => {
+      const p = pieces(m[0])
+      const w = p.filter((x) => !/^\d+$/.test(x))
+      return w.length > 0 && w.every((x) => words.includes(x)) && words.every((x) => w.includes(x)) && !p.some((x) => numbers.includes(x))
+    })
+  })
 }
 
 /** At most this many other values of the lead's paper are named in a lookup's lead. */
@@ -501,6 +608,7 @@ const alsoStated = (
   const settings = analysis.names.filter((n) => n.role === "context")
   const found: Array<Scored> = []
   const numbers = new Set([lead.value.number])
+  const leadPassage = new Set(pieces(lead.chunkText))
   for (const f of withValue) {
     if (f.score < LEAD_FLOOR * best) break
     if (f === lead || f.paperId !== lead.paperId || f.value === null || numbers.has(f.value.number)) continue
@@ -516,8 +624,21 @@ const alsoStated = (
     if (!isAbout(items, f, papers.get(f.paperId)?.title)) continue
     // in the question's setting: its sentence, passage or paper title names it ("3.08% error rate using WRN-28-10", in
     // the CIFAR-10 section, is no other value for Fashion-MNIST; "in the Edinburgh WMT16 systems" is the title's)
-    const passage = [...pieces(f.quote), ...pieces(f.chunkText), ...titlePieces(papers.get(f.paperId)?.title ?? "")]
-    if (!settings.every((n) => nameMatch(n, passage) >= 0.6)) continue
+    // ... and the passage sets that scene before the sentence: a setting named only in a list of several ("real-time
+    // inference on various datasets including Cityscapes, CamVid and COCO-Stuff") or only after it fixes none ("It can
+    // run at high resolution in speed of 30 fps" is Cityscapes', not CamVid's). A value of the lead's own passage is
+    // in the lead's setting when the lead's sentence does not name it either and the passage names part of it ("the
+    // mAP of Fast-RCNN increases to 76.2%" next to "71.5% mAP", both under "VOC07" for PASCAL VOC 2007; answers15)
+    const title = titlePieces(papers.get(f.paperId)?.title ?? "")
+    const leadsScene = f.chunkId === lead.chunkId && !settings.some((n) => nameMatch(n, pieces(lead.quote)) >= 0.6) &&
+      settings.every((n) => n.pieces.some((x) => /\p{L}{3}/u.test(x) && leadPassage.has(x)))
+    const passage = [...pieces(f.quote), ...pieces(f.chunkText), ...title]
+    if (!leadsScene && !settings.every((n) => nameMatch(n, passage) >= 0.6)) continue
+    if (!leadsScene && !settings.every((n) => nameMatch(n, pieces(f.quote)) >= 0.6 || nameMatch(n, title) >= 0.6 || setsScene(n, f))) continue
+    // the same set-up: a single model's value is no ensemble's ("Our ensemble has 3.57% top-5 error" for "as a single
+    // model"; answers15)
+    const setup = setupOf(f.quote) ?? setupOf(referredTo(f))
+    if (setup !== null && setup !== (analysis.setup ?? setupOf(lead.quote))) continue
     // a table's cells run into the text ("Stochastic pooling 15.13% 41.51% Maxout 11.68% ...") are other methods' rows
     if (tableCells(f.quote)) continue
     const metric = metricOf(f, analysis.metric)
@@ -600,9 +721,11 @@ export const shape = (
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
-      const aboutItems = items.length === 0 ? withValue : withValue.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
+      // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
+      const theirs = withValue.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
+      const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
-      const top = levelFirst((aboutItems.length > 0 ? aboutItems : withValue), analysis, best)
+      const top = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
       // no value about the item, but findings about it in other papers than the value's: that value is another
       // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
       // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
@@ -623,7 +746,7 @@ export const shape = (
         return { shape: { type: "lookup", lead: "", cues }, chosen }
       }
       // the paper's other values for the question, named after the lead's and quoted after its finding
-      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : withValue, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
+      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : theirs, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
       const rest = pickDiverse(scored.filter((s) => s !== lead && !also.includes(s)), limits.sentences - 1)
       const title = papers.get(lead.paperId)?.title ?? lead.paperId
       const others = also.map((f) => `${oneLine(f.value!.phrase)} ${formatCitation(f.paperId, f.page)}`)
