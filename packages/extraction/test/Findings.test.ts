@@ -421,4 +421,15 @@ describe("Findings", () => {
         .toBe("Side effects associated with antidepressants")
     })
   })
+
+  it("what a finding is compared with is no data set it holds for ('over the ResNet-50')", () => {
+    const a = findingOf("The Res2Net-50 has an improvement of 1.84 on top-1 error over the ResNet-50.")
+    expect(a.baseline).toBe("ResNet-50")
+    expect(a.dataset).toBeNull()
+    expect(a.scope).toEqual([])
+    const b = findingOf("Our model improves BLEU by 2.0 over the Transformer on WMT 2014 English-German.")
+    expect(b.dataset).toBe("WMT 2014 English-German")
+    // near miss: a data set after "over" that is no baseline stays
+    expect(findingOf("Dropout improves accuracy over the baseline on CIFAR-10.").dataset).toBe("CIFAR-10")
+  })
 })
