@@ -702,6 +702,21 @@ const subjectOfStatement = (statement: string, hypothesis: Finding): ReadonlyArr
 }
 
 /**
+ * Whether a sentence's stems (`own`) hold the subject's most specific word that the stored claims use (`known`; all its
+ * words when the claims use none of them).
+ */
+const namesMostSpecific = (
+  subject: ReadonlyArray<string>,
+  own: ReadonlySet<string>,
+  weight: (stem: string) => number,
+  known: (stem: string) => boolean
+): boolean => {
+  const pool = subject.some(known) ? subject.filter(known) : subject
+  const top = Math.max(...pool.map(weight))
+  return pool.some((x) => weight(x) === top && own.has(x))
+}
+
+/**
  * Whether a sentence names the statement's subject, more loosely than {@link statesStatement} (which support needs):
  * by the subject's most specific word the claims use, or by at least half of the subject's words ("Noninvasive
  * ventilation (NIV)" names "Noninvasive positive pressure ventilation", whose most specific word the claims use is
@@ -717,9 +732,7 @@ export const namesSubject = (
   const subject = subjectOfStatement(statement, hypothesis)
   if (subject.length === 0) return false
   const own = contentStems(sentence)
-  const pool = subject.some(known) ? subject.filter(known) : subject
-  const top = Math.max(...pool.map(weight))
-  if (pool.some((x) => weight(x) === top && own.has(x))) return true
+  if (namesMostSpecific(subject, own, weight, known)) return true
   // half of its words, a hyphenated word read as its parts on both sides ("RANK-RANKL pathway signalling" is named by
   // "RANKL signals from this cell promote the maturation of RANK-expressing ... progenitors")
   const subjectText = hypothesis.subject ?? wordsBeforeOutcome(statement, hypothesis.outcome) ?? ""
@@ -748,9 +761,7 @@ export const statesStatement = (
   const subject = subjectOfStatement(statement, hypothesis)
   if (subject.length === 0) return {}
   const own = contentStems(sentence)
-  const pool = subject.some(known) ? subject.filter(known) : subject
-  const top = Math.max(...pool.map(weight))
-  const subjectStated = pool.some((x) => weight(x) === top && own.has(x)) ? 1 : 0
+  const subjectStated = namesMostSpecific(subject, own, weight, known) ? 1 : 0
   const inSubject = new Set(subject)
   const rest = Array.from(contentStems(statement)).filter((x) => !inSubject.has(x))
   const metric = hypothesis.metric === null ? [] : Array.from(contentStems(hypothesis.metric)).filter((x) => !inSubject.has(x))
