@@ -36,10 +36,14 @@ export const MIN_TERMS = 2
  */
 export const TERM_WEIGHT = 3
 
-const COMMON: ReadonlySet<string> = new Set(commonWords.words.split(" "))
+/** The common words as a set, built on first use (not when a command that only imports the linker starts). */
+let common: ReadonlySet<string> | undefined
 
 /** Whether a lower-cased word is a common word of general English (as written, or without its hyphens). */
-export const isCommonWord = (word: string): boolean => COMMON.has(word) || COMMON.has(word.replace(/-/g, ""))
+export const isCommonWord = (word: string): boolean => {
+  common ??= new Set(commonWords.words.split(" "))
+  return common.has(word) || common.has(word.replace(/-/g, ""))
+}
 
 /**
  * The stems of a text with the word forms that write them (lower-cased), for the term test: a stem is a term of a pair
