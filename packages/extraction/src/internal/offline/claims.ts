@@ -47,7 +47,9 @@ const skipReasonNow = (sentence: string): string | undefined => {
   if ((numeric >= 5 && numeric / tokens > 0.3) || (s.includes("|") && (s.match(/\|/g) ?? []).length >= 3)) return "table"
   if (words < 5) return words === 0 ? "noise" : "too-short"
   if (words > 90) return "too-long"
-  if (letters / Math.max(1, cleaned.length) < 0.55) return "latex-noise"
+  // few letters: markup, unless the rest is a result's statistics ("relative risk [RR] 1.15 [95% CI 1.09-1.21]"),
+  // digits in prose with no mark of LaTeX
+  if (letters / Math.max(1, cleaned.length) < 0.55 && !statisticsProse(cleaned, letters, words)) return "latex-noise"
   const formulas = s.includes("{{formula:") ? (s.match(/\{\{formula:/g) ?? []).length : 0
   if (formulas > 0 && formulas * 6 > words) return "latex-noise"
   if (s.includes("\\") && (s.match(/\\[a-zA-Z]+/g) ?? []).length > 6) return "latex-noise"
@@ -70,6 +72,21 @@ const skipReasonNow = (sentence: string): string | undefined => {
   if (/^SETTINGS?\b/.test(cleaned) || /^settings?\s*:/i.test(cleaned)) return "aim"
   return undefined
 }
+
+/**
+ * A sentence whose few letters come from a result's statistics, not from markup: no LaTeX mark (backslash, dollar,
+ * caret, underscore, brace), at least eight words, a statistic's notation ({@link STATISTIC}), and letters with
+ * digits make up most of it. "Increased risk of breast cancer was noted with increased birthweight (relative risk [RR]
+ * 1.15 [95% CI 1.09-1.21]), birth length (1.28 [1.11-1.48]) ..." is a finding of a biomedical abstract; "$\alpha_{t} =
+ * 0.5$ for $t \le T$" is not prose, nor a notice of a few words ("© 2004 SPIE and IS&T. [DOI: 10.1117/1.1631316]"),
+ * nor a table's cells ("[b] 0.19 [b] 0.19 ...").
+ */
+const statisticsProse = (cleaned: string, letters: number, words: number): boolean =>
+  words >= 8 && STATISTIC.test(cleaned) && !/[\\$^_{}]/.test(cleaned) &&
+  (letters + (cleaned.match(/\d/g) ?? []).length) / Math.max(1, cleaned.length) >= 0.55
+
+/** A statistic's notation: a confidence interval, a ratio (odds, hazard, relative risk), a deviation, a p-value, ±. */
+const STATISTIC = /\b(?:CI|OR|HR|RR|aOR|aHR|SD|SEM?|IQR)\b|\b[pP]\s*[<=>≤≥]\s*[0.·]|±|\b(?:confidence interval|odds ratio|hazard ratio|relative risk)\b/
 
 const skipMemo = memoByText(skipReasonNow)
 
