@@ -429,6 +429,30 @@ describe("role features and rules", () => {
     expect(body("For details, see Appendix [reference].")).toBe("pointer")
   })
 
+  it("outlook in other words (roles10), with near misses: a finding with an outcome stays", () => {
+    const body = bodyNonFindingReason
+    // joins: the kinds read among the claims the roles9 gate keeps, in both corpora
+    expect(body("Another avenue for closing the gap on state-of-the-art would be to increase the number of filters.")).toBe("future")
+    expect(body("However, a more thorough analysis is needed to precisely evaluate the effect of max-pooling on ImageNet.")).toBe("future")
+    expect(body("We believe that QRNNs can serve as a building block for long-sequence tasks.")).toBe("future")
+    expect(body("Finally, one may combine the variational quantum algorithms with the reduce-and-chop procedures.")).toBe("future")
+    expect(body("Guess generation is something that will need to be refined before the approach can be deployed.")).toBe("future")
+    expect(body("It remains to be shown whether this can be done on plausible quantum devices.")).toBe("future")
+    expect(body("This work can be extended in many aspects, such as new text-based mutation operators.")).toBe("future")
+    expect(body("We showed examples of mutation operators but this work can be extended in many aspects.")).toBeUndefined() // (a finding frame keeps it)
+    expect(body("The proposed method is potentially widely applicable to other vision tasks.")).toBe("future")
+    expect(body("Such studies will give insight into the heterogeneity of electronic coupling.")).toBe("future")
+    // near misses: an outcome, a finding frame, a value, or the words in another sense
+    expect(body("Another avenue we explored, deeper filters, gives better results than dilation.")).toBeUndefined()
+    expect(body("It remains to demonstrate that this yields superior generalization on quantum devices.")).toBeUndefined()
+    expect(body("We believe that these results show that QRNNs can serve as a building block.")).toBeUndefined()
+    expect(body("Our results show that the method generalizes to other languages.")).toBeUndefined()
+    expect(body("The method transfers to other datasets with an accuracy of 91.2%.")).toBeUndefined()
+    expect(body("One may verify that the training loss decreases.")).toBeUndefined()
+    expect(body("A more thorough analysis shows that max-pooling is better on ImageNet.")).toBeUndefined()
+    expect(body("The learned filters give insight into the structure of the data.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

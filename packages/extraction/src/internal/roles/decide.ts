@@ -450,6 +450,27 @@ const outlookRe =
   /\bwill be (?:required|needed|necessary)\b|\bneeds? to be (?:further )?(?:explored|investigated|studied|examined|addressed|clarified|understood|verified)\b|^the next steps? (?:is|are|will be) to\b|\bpossible (?:future )?directions?\b|\bpaves? the way\b|\b(?:is|are|remains?) (?:completely |still |largely )?open\s*[.;]?\s*$|^(?:[^,]{0,40},\s*)?one can (?:look for|try|explore|investigate|consider)\b/
 
 /**
+ * Outlook in words {@link outlookRe} misses (roles10, read among the claims the roles9 gate keeps on the development
+ * papers of both corpora): "Another avenue for closing the gap ... would be to", "It remains to demonstrate that ...",
+ * "a more thorough analysis is needed to", "this work can be extended in many aspects", "one may combine ...",
+ * "Such studies will give insight into ...", "we believe it may stimulate new research", "... will need to be refined
+ * before ...", "It is expected that applying better refinement approaches will gain ...", "our approach will likely
+ * do well on other ... problems", "We believe that QRNNs can serve as a building block for ...".
+ */
+const outlookMoreRe = new RegExp([
+  String.raw`\b(?:another|a further|a promising|one possible) (?:possible )?(?:avenue|direction)s? (?:for|is|would|to|of)\b`,
+  String.raw`\bremains? to (?:demonstrate|show|prove|establish|be (?:demonstrated|shown|established|verified|tested|proven))\b`,
+  String.raw`\bmore (?:thorough|detailed|careful|extensive|systematic) (?:analysis|study|investigation|evaluation) (?:is|are|would be|will be) (?:needed|required|necessary)\b`,
+  String.raw`\bcan be (?:further )?extended (?:in|to|by|with)\b`,
+  String.raw`^(?:[^,]{0,40},\s*)?one (?:may|might|could) (?:also )?(?:combine|extend|consider|try|explore|investigate|envisage|apply)\b`,
+  String.raw`\b(?:will|would|may|might|could) (?:also )?(?:give|provide|offer) (?:further |more |new |deeper )?insights? into\b|\b(?:may|might|will|could) (?:also )?stimulate\b`,
+  String.raw`\bwill (?:also )?need to be (?:refined|improved|extended|addressed|studied|explored|revisited)\b`,
+  String.raw`^it is (?:expected|anticipated|hoped) that\b[^.]*\b(?:will|would|can|could)\b`,
+  String.raw`\b(?:will|would|may|might|could|likely|potentially)\b[^.]*\b(?:applicable|do well|work well|generali[sz]e|transfer)\w* (?:to|on) other\b`,
+  String.raw`\bwe (?:\w+ )?believe (?:that )?[^.]*\b(?:can|could|will|may|might) (?:serve|be used|become|open|enable|lead)\b`
+].join("|"))
+
+/**
  * Kinds of non-findings read in a labelled sample of the stored claims of full papers (roles6,
  * `scripts/data/fullpaper-claims-*.jsonl`): a reviewed paper's finding in a review, proof steps, the paper's own
  * structure, definitions, a known method described, set-up, outlook.
@@ -472,7 +493,7 @@ const fullPaperReason = (
     !/\bwe (?:\w+ )?(?:get|got|find|found|observe[d]?|measure[d]?)\b[^.]{0,40}\d/.test(lower) && !measuredOwnRe.test(sentence)
   ) return "setup"
   if (obtainResultsRe.test(text) && !/\b(?:than|better|worse|outperform\w*|superior|comparable|similar)\b|\d\s*%/.test(lower)) return "setup"
-  if (outlookRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
+  if ((outlookRe.test(text) || outlookMoreRe.test(text)) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
   return undefined
 }
 
