@@ -442,6 +442,7 @@ describe("role features and rules", () => {
     expect(body("We showed examples of mutation operators but this work can be extended in many aspects.")).toBeUndefined() // (a finding frame keeps it)
     expect(body("The proposed method is potentially widely applicable to other vision tasks.")).toBe("future")
     expect(body("Such studies will give insight into the heterogeneity of electronic coupling.")).toBe("future")
+    expect(body("The proposed architecture has large potential for further improvement and analysis.")).toBe("future")
     // near misses: an outcome, a finding frame, a value, or the words in another sense
     expect(body("Another avenue we explored, deeper filters, gives better results than dilation.")).toBeUndefined()
     expect(body("It remains to demonstrate that this yields superior generalization on quantum devices.")).toBeUndefined()
@@ -451,6 +452,10 @@ describe("role features and rules", () => {
     expect(body("One may verify that the training loss decreases.")).toBeUndefined()
     expect(body("A more thorough analysis shows that max-pooling is better on ImageNet.")).toBeUndefined()
     expect(body("The learned filters give insight into the structure of the data.")).toBeUndefined()
+    // an improvement measured, or a performance beside the outlook (a CSAbstruct result)
+    expect(body("Adding the second layer yields further improvements of 2 BLEU.")).toBeUndefined()
+    expect(body("The softmax pooling layer performs as well as the best CNN, and has a potential for further improvement.")).toBeUndefined()
+    expect(body("There is room for further improvement, but our model is already better than the baseline.")).toBeUndefined()
   })
 
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {

@@ -467,8 +467,15 @@ const outlookMoreRe = new RegExp([
   String.raw`\bwill (?:also )?need to be (?:refined|improved|extended|addressed|studied|explored|revisited)\b`,
   String.raw`^it is (?:expected|anticipated|hoped) that\b[^.]*\b(?:will|would|can|could)\b`,
   String.raw`\b(?:will|would|may|might|could|likely|potentially)\b[^.]*\b(?:applicable|do well|work well|generali[sz]e|transfer)\w* (?:to|on) other\b`,
-  String.raw`\bwe (?:\w+ )?believe (?:that )?[^.]*\b(?:can|could|will|may|might) (?:serve|be used|become|open|enable|lead)\b`
+  String.raw`\bwe (?:\w+ )?believe (?:that )?[^.]*\b(?:can|could|will|may|might) (?:serve|be used|become|open|enable|lead)\b`,
+  String.raw`\b(?:large |great |huge |much |significant |considerable )?(?:potential|room|scope) for (?:further |more |additional )?(?:improvements?|analysis|gains?|work|research|investigation)\b`
 ].join("|"))
+
+/** A performance reported: "performs as well as", "matches", "is comparable to", "on par with". */
+const performsRe = /\b(?:perform(?:s|ed|ing)?|match(?:es|ed)?|as (?:well|good|accurate|fast) as|comparabl[ey]|on par)\b/
+
+/** An improvement still to come is no outcome ("large potential for further improvement", "will gain further performance improvement"). */
+const furtherImprovementRe = /\b(?:(?:will|would|could|may|might|can) (?:\w+ )?gain |for )?(?:further|additional|more) (?:\w+ )?(?:improvements?|gains?)\b/g
 
 /**
  * Kinds of non-findings read in a labelled sample of the stored claims of full papers (roles6,
@@ -493,7 +500,13 @@ const fullPaperReason = (
     !/\bwe (?:\w+ )?(?:get|got|find|found|observe[d]?|measure[d]?)\b[^.]{0,40}\d/.test(lower) && !measuredOwnRe.test(sentence)
   ) return "setup"
   if (obtainResultsRe.test(text) && !/\b(?:than|better|worse|outperform\w*|superior|comparable|similar)\b|\d\s*%/.test(lower)) return "setup"
-  if ((outlookRe.test(text) || outlookMoreRe.test(text)) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
+  if (outlookRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
+  if (
+    outlookMoreRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named.replace(furtherImprovementRe, "")) &&
+    // a performance reported beside the outlook keeps it ("performs as well as the best CNN ..., and has a potential for
+    // further improvement": a CSAbstruct result)
+    !performsRe.test(lower)
+  ) return "future"
   return undefined
 }
 
