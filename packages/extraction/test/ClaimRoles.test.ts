@@ -458,6 +458,23 @@ describe("role features and rules", () => {
     expect(body("There is room for further improvement, but our model is already better than the baseline.")).toBeUndefined()
   })
 
+  it("pointers with the figure first, a panel's content and the paper's outline (roles10), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("In Tab. REF , we show how many PoIs were observed in a simulated offline run.")).toBe("pointer")
+    expect(body("In figure REF  we show the TSD between the two degenerate states for different values of [formula].")).toBe("pointer")
+    expect(body("In Fig. REF (d) the unfolded bands of twisted WSe2 bilayers are presented as a function of the twist angle.")).toBe("pointer")
+    expect(body("In Figure [reference], we display the filters associated to the top-largest weights.")).toBe("pointer")
+    expect(body("The middle and bottom rows show the results of the 2D and 1D KS tests, respectively.")).toBe("pointer")
+    expect(body("In REF  we demonstrate a numerical implementation of the Path Kernel.")).toBe("pointer")
+    expect(body("We conclude in chap. REF  and then provide relevant notations and conventions in the appendices.")).toBe("pointer")
+    // near misses: what the figure shows stated as a result, a value read off it, an outcome
+    expect(body("In Figure [reference], we show that the shape of the kernel resembles the rectified linear unit.")).toBeUndefined()
+    expect(body("In Fig. REF , we present the widths of the process, where one can find the width will be about 2 keV.")).toBeUndefined()
+    expect(body("In Table 3 we show the accuracy of our model, which outperforms all baselines.")).toBeUndefined()
+    expect(body("The bottom rows show that the error falls with depth.")).toBeUndefined()
+    expect(body("In section 4 we show that the bound is tight.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

@@ -204,6 +204,23 @@ const wePointerRe =
   /\b(?:we|and) (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,80}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
 
 /**
+ * A figure or table named first, then what the authors show in it (roles10, read among the claims the roles9 gate
+ * keeps): "In Tab. REF , we show how many PoIs were observed ...", "In figure REF  we show the TSD between ...", "In
+ * Fig. REF (d) the unfolded bands ... are presented as a function of the twist angle." ({@link wePointerRe} reads the
+ * other order, "we show ... in Table 3"; a converter's "REF ," and double spaces are allowed.)
+ */
+const figureFirstRe =
+  /^in (?:the )?(?:table|tab\.|tables|fig\.?|figure|figs\.|figures|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)(?:\s*\([a-z]\))?\s*,?\s+(?:we (?:also |further |then |now |first )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include|depict)\b|(?:the |a |an |our )?[^,;]{0,80}\b(?:is|are) (?:\w+ly )?(?:shown|presented|plotted|depicted|displayed|given|listed|reported|summari[sz]ed|illustrated|visuali[sz]ed)\b)/
+
+/** What a figure's panels show: "The middle and bottom rows show the results of the 2D and 1D KS tests". */
+const panelShowsRe =
+  /^the (?:top|middle|bottom|left|right|upper|lower|first|second|third|last)(?:(?:,| and) (?:top|middle|bottom|left|right|upper|lower|third|last))* (?:rows?|columns?|panels?|plots?|curves?) (?:of (?:fig\.?|figure|table)\s*\S+ )?(?:show|depict|display|present|give|contain|illustrate)s?\b/
+
+/** The paper's outline: "In REF we demonstrate a numerical implementation of ...", "We conclude in chap. REF and ...". */
+const outlineRe =
+  /^in (?:sec\.|section|chap\.|chapter|appendix|app\.)?\s*(?:\d+|ref|\[reference\])\s*,?\s+we (?:also |then |further |briefly )?(?:extend|demonstrate|present|describe|discuss|provide|derive|introduce|study|consider|review|give|summari[sz]e|analy[sz]e|apply)\b|\bwe conclude in (?:chap\.|chapter|sec\.|section)/
+
+/**
  * A table or figure as the subject or place of a sentence that states nothing itself, with a converter's `REF`
  * placeholder or a number: "Table REF presents the point cloud RMSE obtained by ...", "Fig. REF, shows the entire
  * ...", "REF presents the ATE for all baseline methods", "It can also be seen in Table.", "The accuracy ... can be
@@ -334,6 +351,14 @@ export const bodyNonFindingReason = (
       /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
   ) return "pointer"
   if (tableSubjectRe.test(lower.trim()) && !strictOutcomeRe.test(shown)) return "pointer"
+  // the figure or table first, then what it shows; a panel's content; the paper's outline (roles10)
+  if (
+    (figureFirstRe.test(lower.trim()) || panelShowsRe.test(lower.trim()) || outlineRe.test(lower.trim())) &&
+    // ("we show the ..." points; "we show that ..." and an outcome state)
+    !strictOutcomeRe.test(shown) &&
+    // a value beside it is a result read off the figure ("..., where one can find the width will be about 2 keV")
+    !/\b\d+(?:\.\d+)?\b/.test(lower.replace(/\{\{[^}]*\}\}/g, "").replace(/^in (?:the )?(?:\w+\.? )?\d+[a-z]?\b/, ""))
+  ) return "pointer"
   // "Here are the results: {{table:...}}"
   if (/^(?:here|below) (?:are|is) (?:the |our |some )?(?:[\w-]+ )?(?:results?|numbers|scores|statistics|details)\b/.test(lower) && !strictOutcomeRe.test(shown)) {
     return "pointer"
