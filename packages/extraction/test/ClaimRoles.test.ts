@@ -475,6 +475,19 @@ describe("role features and rules", () => {
     expect(body("In section 4 we show that the bound is tight.")).toBeUndefined()
   })
 
+  it("a setting taken from other work and two more proof steps (roles10), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("Following, batch normalization layers are refined after training.")).toBe("setup")
+    expect(body("To improve the performance, following the setting in recent work, we train our model with the extra images.")).toBe("setup")
+    expect(body("Following the standard protocol, images are resized to 256 pixels.")).toBe("setup")
+    expect(body("Following the standard protocol, our model outperforms all baselines by 2 points.")).toBeUndefined()
+    expect(body("Following these results, we conclude that depth matters.")).toBeUndefined()
+    expect(body("Following the setting of [5], accuracy drops to 71.2%.")).toBeUndefined()
+    expect(body("We are done, provided we show that the functors are indeed well defined.")).toBe("derivation")
+    expect(body("We show the former case, since the other follows similarly.")).toBe("derivation")
+    expect(body("We are the first to show that the bound is tight.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

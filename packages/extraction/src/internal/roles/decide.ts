@@ -377,6 +377,7 @@ export const bodyNonFindingReason = (
     return "setup"
   }
   if (fairComparisonRe.test(lower) && !strictOutcomeRe.test(lower)) return "setup"
+  if (followingSettingRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "setup"
   if (setupNounsRe.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (
     (usedRe.test(lower) || evaluatedWithRe.test(lower) || builtOnRe.test(lower) || dataSizeRe.test(lower)) &&
@@ -423,7 +424,9 @@ const derivationRe = new RegExp([
   String.raw`^since (?:\[formula\]|\{\{formula)`,
   String.raw`\bthe above (?:diagram|argument|computation|calculation) (?:proves|shows|implies)\b`,
   String.raw`^(?:next|now|then|finally),? we (?:show|prove|check|verify) that (?:it|this|they|the above)\b`,
-  String.raw`\b(?:by )?using \(\s*(?:ref|\[reference\])\s*\)`
+  String.raw`\b(?:by )?using \(\s*(?:ref|\[reference\])\s*\)`,
+  // roles10: "We are done, provided we show that ...", "We show the former case, since the other follows similarly."
+  String.raw`^we are done\b|\bthe other (?:one |case |direction |inclusion )?follows (?:similarly|analogously)\b`
 ].join("|"))
 
 /** The paper's own structure, not a result: "This is proved in Appendix", "The proof uses the following results.",
@@ -495,6 +498,14 @@ const outlookMoreRe = new RegExp([
   String.raw`\bwe (?:\w+ )?believe (?:that )?[^.]*\b(?:can|could|will|may|might) (?:serve|be used|become|open|enable|lead)\b`,
   String.raw`\b(?:large |great |huge |much |significant |considerable )?(?:potential|room|scope) for (?:further |more |additional )?(?:improvements?|analysis|gains?|work|research|investigation)\b`
 ].join("|"))
+
+/**
+ * A setting taken from other work (roles10): "Following a conventional setting in [cite], the training set is augmented
+ * ...", "To improve the performance, following the setting in recent work, we train our model with ...", and "Following
+ * [cite], batch normalization layers are refined after training." (the citation dropped by the conversion).
+ */
+const followingSettingRe =
+  /^(?:[^,]{0,60},\s*)?following (?:(?:a|an|the|their|common|standard|conventional|usual|previous|recent|prior|same)\s+)*(?:[\w-]+\s+){0,2}?(?:settings?|protocols?|practices?|conventions?|set-?ups?|works?|procedures?|recipes?|guidelines?|splits?|implementations?)\b|^following\s*,/
 
 /** A performance reported: "performs as well as", "matches", "is comparable to", "on par with". */
 const performsRe = /\b(?:perform(?:s|ed|ing)?|match(?:es|ed)?|as (?:well|good|accurate|fast) as|comparabl[ey]|on par)\b/
