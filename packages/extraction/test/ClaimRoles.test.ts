@@ -488,6 +488,14 @@ describe("role features and rules", () => {
     expect(body("We are the first to show that the bound is tight.")).toBeUndefined()
   })
 
+  it("acknowledgements in words the availability rule missed (roles10), with near misses", () => {
+    expect(nonFindingReason("This research was sponsored [in part] by the NATO Science for Peace and Security Programme under grant G5936.")).toBe("availability")
+    expect(nonFindingReason("C.L.H.H. acknowledges the support of both the NAOJ Fellowship as well as JSPS KAKENHI grant 18K13586.")).toBe("availability")
+    expect(nonFindingReason("GDZ and HEM acknowledge support from STFC (UK) via the consolidated grants.")).toBe("availability")
+    expect(nonFindingReason("The sponsored links were clicked 20% more often than organic results.")).toBeUndefined()
+    expect(nonFindingReason("Links sponsored by advertisers were clicked 20% more often than organic ones.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

@@ -157,6 +157,14 @@ const descriptionRe =
 const futureRe =
   /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|(?:we|and|also) (?:plan|intend|hope|are planning) to|we (?:expect|anticipate)\b|(?:could|might) (?:also )?be (?:employed|applied|adopted|combined)|is left (?:for|as) future|are left (?:for|as) future)\b/
 
+/**
+ * An acknowledgement (roles10) in words `availabilityRe` misses: support acknowledged in the third person, a sponsor, a
+ * grant. Read on the stored claims of all shared full papers (4, all acknowledgements) and on CSAbstruct train and dev
+ * (8 sentences, none a result).
+ */
+const acknowledgementRe =
+  /\backnowledges? (?:the )?(?:\w+ )?(?:support|funding)\b|\b(?:funded|sponsored|financed)\b[^.]{0,40}\bby\b|\bsupported (?:\[?in part\]? |partially |partly |financially )?by (?:the |a |an )?(?:[\w.-]+ ){0,6}?(?:grants?|foundation|fellowship|council|agency|programme|program|ministry|fund|nsf|erc|dfg|jsps|nserc|nsfc)\b|\bwe (?:would like to |wish to )?(?:thank|acknowledge)\b|\bwould like to thank\b|\b(?:is|are|am) (?:\w+ )?grateful to\b|\bgrant (?:no\.?|number|agreement) ?[a-z0-9-]*\d|\bunder grants?\b/i
+
 /** A web address. */
 const urlRe = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]/i
 
@@ -686,6 +694,10 @@ export const nonFindingReason = (
   // codes from http://..."), a publisher's terms ("Your use of the JSTOR archive indicates your acceptance of ...")
   if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   if (termsRe.test(lower)) return "availability"
+  // roles10: who funded or helped the work, in words `availabilityRe` misses ("This research was sponsored [in part] by
+  // the NATO ... Programme under grant G5936.", "C.L.H.H. acknowledges the support of ..."): an acknowledgement the
+  // conversion left under no heading (the kind `availabilityRe` already gives acknowledgements)
+  if (acknowledgementRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   // what the paper sets out to do, not what it found: "The aim of our work is to revive ...", "This paper is aimed at
   // proposing ...", "We launch CoQA as a challenge to the community"
   if (aimRe.test(lower) && !strictOutcomeRe.test(lower) && !/\d\s*%|\d\.\d/.test(lower)) return "description"
