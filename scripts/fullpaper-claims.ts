@@ -111,6 +111,10 @@ const program = Effect.gen(function*() {
   console.log(`stored, by class: ${count(stored)}`)
   console.log(`no longer stored: ${gone.length} (${count(gone)})`)
   for (const l of gone) console.log(`  - [${l.class}] ${l.paper}: ${one(l.quote).slice(0, 160)}`)
+  // --show-stored: the labelled non-findings the store still holds (to read what is left; roles10)
+  if (args.includes("--show-stored")) {
+    for (const l of stored.filter((x) => x.label !== "finding")) console.log(`  + [${l.class}] ${l.paper}: ${one(l.quote).slice(0, 200)}`)
+  }
   const goldFile = values("gold")[0]
   if (goldFile !== undefined) {
     const chunks = yield* db.query<{ paper_id: string; text: string }>("SELECT paper_id, text FROM chunks")

@@ -429,6 +429,73 @@ describe("role features and rules", () => {
     expect(body("For details, see Appendix [reference].")).toBe("pointer")
   })
 
+  it("outlook in other words (roles10), with near misses: a finding with an outcome stays", () => {
+    const body = bodyNonFindingReason
+    // joins: the kinds read among the claims the roles9 gate keeps, in both corpora
+    expect(body("Another avenue for closing the gap on state-of-the-art would be to increase the number of filters.")).toBe("future")
+    expect(body("However, a more thorough analysis is needed to precisely evaluate the effect of max-pooling on ImageNet.")).toBe("future")
+    expect(body("We believe that QRNNs can serve as a building block for long-sequence tasks.")).toBe("future")
+    expect(body("Finally, one may combine the variational quantum algorithms with the reduce-and-chop procedures.")).toBe("future")
+    expect(body("Guess generation is something that will need to be refined before the approach can be deployed.")).toBe("future")
+    expect(body("It remains to be shown whether this can be done on plausible quantum devices.")).toBe("future")
+    expect(body("This work can be extended in many aspects, such as new text-based mutation operators.")).toBe("future")
+    expect(body("We showed examples of mutation operators but this work can be extended in many aspects.")).toBeUndefined() // (a finding frame keeps it)
+    expect(body("The proposed method is potentially widely applicable to other vision tasks.")).toBe("future")
+    expect(body("Such studies will give insight into the heterogeneity of electronic coupling.")).toBe("future")
+    expect(body("The proposed architecture has large potential for further improvement and analysis.")).toBe("future")
+    // near misses: an outcome, a finding frame, a value, or the words in another sense
+    expect(body("Another avenue we explored, deeper filters, gives better results than dilation.")).toBeUndefined()
+    expect(body("It remains to demonstrate that this yields superior generalization on quantum devices.")).toBeUndefined()
+    expect(body("We believe that these results show that QRNNs can serve as a building block.")).toBeUndefined()
+    expect(body("Our results show that the method generalizes to other languages.")).toBeUndefined()
+    expect(body("The method transfers to other datasets with an accuracy of 91.2%.")).toBeUndefined()
+    expect(body("One may verify that the training loss decreases.")).toBeUndefined()
+    expect(body("A more thorough analysis shows that max-pooling is better on ImageNet.")).toBeUndefined()
+    expect(body("The learned filters give insight into the structure of the data.")).toBeUndefined()
+    // an improvement measured, or a performance beside the outlook (a CSAbstruct result)
+    expect(body("Adding the second layer yields further improvements of 2 BLEU.")).toBeUndefined()
+    expect(body("The softmax pooling layer performs as well as the best CNN, and has a potential for further improvement.")).toBeUndefined()
+    expect(body("There is room for further improvement, but our model is already better than the baseline.")).toBeUndefined()
+  })
+
+  it("pointers with the figure first, a panel's content and the paper's outline (roles10), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("In Tab. REF , we show how many PoIs were observed in a simulated offline run.")).toBe("pointer")
+    expect(body("In figure REF  we show the TSD between the two degenerate states for different values of [formula].")).toBe("pointer")
+    expect(body("In Fig. REF (d) the unfolded bands of twisted WSe2 bilayers are presented as a function of the twist angle.")).toBe("pointer")
+    expect(body("In Figure [reference], we display the filters associated to the top-largest weights.")).toBe("pointer")
+    expect(body("The middle and bottom rows show the results of the 2D and 1D KS tests, respectively.")).toBe("pointer")
+    expect(body("In REF  we demonstrate a numerical implementation of the Path Kernel.")).toBe("pointer")
+    expect(body("We conclude in chap. REF  and then provide relevant notations and conventions in the appendices.")).toBe("pointer")
+    // near misses: what the figure shows stated as a result, a value read off it, an outcome
+    expect(body("In Figure [reference], we show that the shape of the kernel resembles the rectified linear unit.")).toBeUndefined()
+    expect(body("In Fig. REF , we present the widths of the process, where one can find the width will be about 2 keV.")).toBeUndefined()
+    expect(body("In Table 3 we show the accuracy of our model, which outperforms all baselines.")).toBeUndefined()
+    expect(body("The bottom rows show that the error falls with depth.")).toBeUndefined()
+    expect(body("In section 4 we show that the bound is tight.")).toBeUndefined()
+  })
+
+  it("a setting taken from other work and two more proof steps (roles10), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("Following, batch normalization layers are refined after training.")).toBe("setup")
+    expect(body("To improve the performance, following the setting in recent work, we train our model with the extra images.")).toBe("setup")
+    expect(body("Following the standard protocol, images are resized to 256 pixels.")).toBe("setup")
+    expect(body("Following the standard protocol, our model outperforms all baselines by 2 points.")).toBeUndefined()
+    expect(body("Following these results, we conclude that depth matters.")).toBeUndefined()
+    expect(body("Following the setting of [5], accuracy drops to 71.2%.")).toBeUndefined()
+    expect(body("We are done, provided we show that the functors are indeed well defined.")).toBe("derivation")
+    expect(body("We show the former case, since the other follows similarly.")).toBe("derivation")
+    expect(body("We are the first to show that the bound is tight.")).toBeUndefined()
+  })
+
+  it("acknowledgements in words the availability rule missed (roles10), with near misses", () => {
+    expect(nonFindingReason("This research was sponsored [in part] by the NATO Science for Peace and Security Programme under grant G5936.")).toBe("availability")
+    expect(nonFindingReason("C.L.H.H. acknowledges the support of both the NAOJ Fellowship as well as JSPS KAKENHI grant 18K13586.")).toBe("availability")
+    expect(nonFindingReason("GDZ and HEM acknowledge support from STFC (UK) via the consolidated grants.")).toBe("availability")
+    expect(nonFindingReason("The sponsored links were clicked 20% more often than organic results.")).toBeUndefined()
+    expect(nonFindingReason("Links sponsored by advertisers were clicked 20% more often than organic ones.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

@@ -157,6 +157,14 @@ const descriptionRe =
 const futureRe =
   /\b(?:(?:can|could|should|will|would|may|might) (?:also )?be (?:further )?(?:investigated|explored|studied|examined|addressed|extended|improved upon)|remains? (?:to be (?:seen|explored|investigated|studied)|an open (?:question|problem))|(?:more|further) (?:work|research|investigation|studies) (?:is|are|will be) (?:needed|required|necessary)|future (?:work|research|directions?|studies|investigations?)|(?:we|and|also) (?:plan|intend|hope|are planning) to|we (?:expect|anticipate)\b|(?:could|might) (?:also )?be (?:employed|applied|adopted|combined)|is left (?:for|as) future|are left (?:for|as) future)\b/
 
+/**
+ * An acknowledgement (roles10) in words `availabilityRe` misses: support acknowledged in the third person, a sponsor, a
+ * grant. Read on the stored claims of all shared full papers (4, all acknowledgements) and on CSAbstruct train and dev
+ * (8 sentences, none a result).
+ */
+const acknowledgementRe =
+  /\backnowledges? (?:the )?(?:\w+ )?(?:support|funding)\b|\b(?:funded|sponsored|financed)\b[^.]{0,40}\bby\b|\bsupported (?:\[?in part\]? |partially |partly |financially )?by (?:the |a |an )?(?:[\w.-]+ ){0,6}?(?:grants?|foundation|fellowship|council|agency|programme|program|ministry|fund|nsf|erc|dfg|jsps|nserc|nsfc)\b|\bwe (?:would like to |wish to )?(?:thank|acknowledge)\b|\bwould like to thank\b|\b(?:is|are|am) (?:\w+ )?grateful to\b|\bgrant (?:no\.?|number|agreement) ?[a-z0-9-]*\d|\bunder grants?\b/i
+
 /** A web address. */
 const urlRe = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]/i
 
@@ -202,6 +210,23 @@ const dataSizeRe =
 /** A pointer in the authors' voice: "We show this as ensemble8 in Table 2", "We also show in Table 3 how ...". */
 const wePointerRe =
   /\b(?:we|and) (?:also |further |then |additionally |finally )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include)\b[^.]{0,80}?\bin (?:the )?(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?\b|\[reference\]|ref\b)/
+
+/**
+ * A figure or table named first, then what the authors show in it (roles10, read among the claims the roles9 gate
+ * keeps): "In Tab. REF , we show how many PoIs were observed ...", "In figure REF  we show the TSD between ...", "In
+ * Fig. REF (d) the unfolded bands ... are presented as a function of the twist angle." ({@link wePointerRe} reads the
+ * other order, "we show ... in Table 3"; a converter's "REF ," and double spaces are allowed.)
+ */
+const figureFirstRe =
+  /^in (?:the )?(?:table|tab\.|tables|fig\.?|figure|figs\.|figures|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)(?:\s*\([a-z]\))?\s*,?\s+(?:we (?:also |further |then |now |first )?(?:show|present|report|list|plot|give|provide|summari[sz]e|visuali[sz]e|illustrate|display|compare|include|depict)\b|(?:the |a |an |our )?[^,;]{0,80}\b(?:is|are) (?:\w+ly )?(?:shown|presented|plotted|depicted|displayed|given|listed|reported|summari[sz]ed|illustrated|visuali[sz]ed)\b)/
+
+/** What a figure's panels show: "The middle and bottom rows show the results of the 2D and 1D KS tests". */
+const panelShowsRe =
+  /^the (?:top|middle|bottom|left|right|upper|lower|first|second|third|last)(?:(?:,| and) (?:top|middle|bottom|left|right|upper|lower|third|last))* (?:rows?|columns?|panels?|plots?|curves?) (?:of (?:fig\.?|figure|table)\s*\S+ )?(?:show|depict|display|present|give|contain|illustrate)s?\b/
+
+/** The paper's outline: "In REF we demonstrate a numerical implementation of ...", "We conclude in chap. REF and ...". */
+const outlineRe =
+  /^in (?:sec\.|section|chap\.|chapter|appendix|app\.)?\s*(?:\d+|ref|\[reference\])\s*,?\s+we (?:also |then |further |briefly )?(?:extend|demonstrate|present|describe|discuss|provide|derive|introduce|study|consider|review|give|summari[sz]e|analy[sz]e|apply)\b|\bwe conclude in (?:chap\.|chapter|sec\.|section)/
 
 /**
  * A table or figure as the subject or place of a sentence that states nothing itself, with a converter's `REF`
@@ -334,6 +359,14 @@ export const bodyNonFindingReason = (
       /\b(?:table|tab\.|fig\.?|figure|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:how|what|whether|which)\b/.test(lower))
   ) return "pointer"
   if (tableSubjectRe.test(lower.trim()) && !strictOutcomeRe.test(shown)) return "pointer"
+  // the figure or table first, then what it shows; a panel's content; the paper's outline (roles10)
+  if (
+    (figureFirstRe.test(lower.trim()) || panelShowsRe.test(lower.trim()) || outlineRe.test(lower.trim())) &&
+    // ("we show the ..." points; "we show that ..." and an outcome state)
+    !strictOutcomeRe.test(shown) &&
+    // a value beside it is a result read off the figure ("..., where one can find the width will be about 2 keV")
+    !/\b\d+(?:\.\d+)?\b/.test(lower.replace(/\{\{[^}]*\}\}/g, "").replace(/^in (?:the )?(?:\w+\.? )?\d+[a-z]?\b/, ""))
+  ) return "pointer"
   // "Here are the results: {{table:...}}"
   if (/^(?:here|below) (?:are|is) (?:the |our |some )?(?:[\w-]+ )?(?:results?|numbers|scores|statistics|details)\b/.test(lower) && !strictOutcomeRe.test(shown)) {
     return "pointer"
@@ -352,6 +385,7 @@ export const bodyNonFindingReason = (
     return "setup"
   }
   if (fairComparisonRe.test(lower) && !strictOutcomeRe.test(lower)) return "setup"
+  if (followingSettingRe.test(lower) && !strictOutcomeRe.test(named) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "setup"
   if (setupNounsRe.test(lower) && !outcomeWords.test(lower)) return "setup"
   if (
     (usedRe.test(lower) || evaluatedWithRe.test(lower) || builtOnRe.test(lower) || dataSizeRe.test(lower)) &&
@@ -398,7 +432,9 @@ const derivationRe = new RegExp([
   String.raw`^since (?:\[formula\]|\{\{formula)`,
   String.raw`\bthe above (?:diagram|argument|computation|calculation) (?:proves|shows|implies)\b`,
   String.raw`^(?:next|now|then|finally),? we (?:show|prove|check|verify) that (?:it|this|they|the above)\b`,
-  String.raw`\b(?:by )?using \(\s*(?:ref|\[reference\])\s*\)`
+  String.raw`\b(?:by )?using \(\s*(?:ref|\[reference\])\s*\)`,
+  // roles10: "We are done, provided we show that ...", "We show the former case, since the other follows similarly."
+  String.raw`^we are done\b|\bthe other (?:one |case |direction |inclusion )?follows (?:similarly|analogously)\b`
 ].join("|"))
 
 /** The paper's own structure, not a result: "This is proved in Appendix", "The proof uses the following results.",
@@ -450,6 +486,42 @@ const outlookRe =
   /\bwill be (?:required|needed|necessary)\b|\bneeds? to be (?:further )?(?:explored|investigated|studied|examined|addressed|clarified|understood|verified)\b|^the next steps? (?:is|are|will be) to\b|\bpossible (?:future )?directions?\b|\bpaves? the way\b|\b(?:is|are|remains?) (?:completely |still |largely )?open\s*[.;]?\s*$|^(?:[^,]{0,40},\s*)?one can (?:look for|try|explore|investigate|consider)\b/
 
 /**
+ * Outlook in words {@link outlookRe} misses (roles10, read among the claims the roles9 gate keeps on the development
+ * papers of both corpora): "Another avenue for closing the gap ... would be to", "It remains to demonstrate that ...",
+ * "a more thorough analysis is needed to", "this work can be extended in many aspects", "one may combine ...",
+ * "Such studies will give insight into ...", "we believe it may stimulate new research", "... will need to be refined
+ * before ...", "It is expected that applying better refinement approaches will gain ...", "our approach will likely
+ * do well on other ... problems", "We believe that QRNNs can serve as a building block for ...".
+ */
+const outlookMoreRe = new RegExp([
+  String.raw`\b(?:another|a further|a promising|one possible) (?:possible )?(?:avenue|direction)s? (?:for|is|would|to|of)\b`,
+  String.raw`\bremains? to (?:demonstrate|show|prove|establish|be (?:demonstrated|shown|established|verified|tested|proven))\b`,
+  String.raw`\bmore (?:thorough|detailed|careful|extensive|systematic) (?:analysis|study|investigation|evaluation) (?:is|are|would be|will be) (?:needed|required|necessary)\b`,
+  String.raw`\bcan be (?:further )?extended (?:in|to|by|with)\b`,
+  String.raw`^(?:[^,]{0,40},\s*)?one (?:may|might|could) (?:also )?(?:combine|extend|consider|try|explore|investigate|envisage|apply)\b`,
+  String.raw`\b(?:will|would|may|might|could) (?:also )?(?:give|provide|offer) (?:further |more |new |deeper )?insights? into\b|\b(?:may|might|will|could) (?:also )?stimulate\b`,
+  String.raw`\bwill (?:also )?need to be (?:refined|improved|extended|addressed|studied|explored|revisited)\b`,
+  String.raw`^it is (?:expected|anticipated|hoped) that\b[^.]*\b(?:will|would|can|could)\b`,
+  String.raw`\b(?:will|would|may|might|could|likely|potentially)\b[^.]*\b(?:applicable|do well|work well|generali[sz]e|transfer)\w* (?:to|on) other\b`,
+  String.raw`\bwe (?:\w+ )?believe (?:that )?[^.]*\b(?:can|could|will|may|might) (?:serve|be used|become|open|enable|lead)\b`,
+  String.raw`\b(?:large |great |huge |much |significant |considerable )?(?:potential|room|scope) for (?:further |more |additional )?(?:improvements?|analysis|gains?|work|research|investigation)\b`
+].join("|"))
+
+/**
+ * A setting taken from other work (roles10): "Following a conventional setting in [cite], the training set is augmented
+ * ...", "To improve the performance, following the setting in recent work, we train our model with ...", and "Following
+ * [cite], batch normalization layers are refined after training." (the citation dropped by the conversion).
+ */
+const followingSettingRe =
+  /^(?:[^,]{0,60},\s*)?following (?:(?:a|an|the|their|common|standard|conventional|usual|previous|recent|prior|same)\s+)*(?:[\w-]+\s+){0,2}?(?:settings?|protocols?|practices?|conventions?|set-?ups?|works?|procedures?|recipes?|guidelines?|splits?|implementations?)\b|^following\s*,/
+
+/** A performance reported: "performs as well as", "matches", "is comparable to", "on par with". */
+const performsRe = /\b(?:perform(?:s|ed|ing)?|match(?:es|ed)?|as (?:well|good|accurate|fast) as|comparabl[ey]|on par)\b/
+
+/** An improvement still to come is no outcome ("large potential for further improvement", "will gain further performance improvement"). */
+const furtherImprovementRe = /\b(?:(?:will|would|could|may|might|can) (?:\w+ )?gain |for )?(?:further|additional|more) (?:\w+ )?(?:improvements?|gains?)\b/g
+
+/**
  * Kinds of non-findings read in a labelled sample of the stored claims of full papers (roles6,
  * `scripts/data/fullpaper-claims-*.jsonl`): a reviewed paper's finding in a review, proof steps, the paper's own
  * structure, definitions, a known method described, set-up, outlook.
@@ -473,6 +545,12 @@ const fullPaperReason = (
   ) return "setup"
   if (obtainResultsRe.test(text) && !/\b(?:than|better|worse|outperform\w*|superior|comparable|similar)\b|\d\s*%/.test(lower)) return "setup"
   if (outlookRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
+  if (
+    outlookMoreRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named.replace(furtherImprovementRe, "")) &&
+    // a performance reported beside the outlook keeps it ("performs as well as the best CNN ..., and has a potential for
+    // further improvement": a CSAbstruct result)
+    !performsRe.test(lower)
+  ) return "future"
   return undefined
 }
 
@@ -616,6 +694,10 @@ export const nonFindingReason = (
   // codes from http://..."), a publisher's terms ("Your use of the JSTOR archive indicates your acceptance of ...")
   if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   if (termsRe.test(lower)) return "availability"
+  // roles10: who funded or helped the work, in words `availabilityRe` misses ("This research was sponsored [in part] by
+  // the NATO ... Programme under grant G5936.", "C.L.H.H. acknowledges the support of ..."): an acknowledgement the
+  // conversion left under no heading (the kind `availabilityRe` already gives acknowledgements)
+  if (acknowledgementRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   // what the paper sets out to do, not what it found: "The aim of our work is to revive ...", "This paper is aimed at
   // proposing ...", "We launch CoQA as a challenge to the community"
   if (aimRe.test(lower) && !strictOutcomeRe.test(lower) && !/\d\s*%|\d\.\d/.test(lower)) return "description"
