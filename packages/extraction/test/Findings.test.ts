@@ -497,11 +497,15 @@ describe("Findings", () => {
         { text: "Specially, the IDE achieves 83.14% and 71.99% rank-1 accuracy on Market-1501 and DukeMTMC-reID." },
         { text: "For DukeMTMC-reID, Random Erasing increases the rank-1 accuracy from 71.99% to 74.24% for IDE and from 76.82% to 79.31% for SVDNet." },
         { text: "The SVHN result using mixed max-avg pooling sets a new state of the art." },
-        { text: "Stochastic pooling improves the test error for SVHN." }
+        { text: "Stochastic pooling improves the test error for SVHN." },
+        { text: "Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the original ResNet-152." },
+        { text: "This phenomenon is observed on ResNet-200 and ResNet-152 on both CIFAR-10 and CIFAR-100." }
       ]
       const paper = { title: "Random Erasing Data Augmentation", text: "", body: claims.map((c) => c.text).join(" ") + " The SVHN dataset is larger." }
       const found = paperFindings(paper, [], claims).map((c) => c.finding)
       expect(found[2]!.scope).toEqual(["DukeMTMC-reID"])
+      // a name ending a subject or a baseline of a result is a method too
+      expect(found[6]!.scope).toEqual(["CIFAR-10", "CIFAR-100"])
       // near miss: a result subject the paper writes as a data set ("The SVHN dataset") stays one
       expect(found[4]!.dataset).toBe("SVHN")
     })
@@ -533,6 +537,9 @@ describe("Findings", () => {
       expect(findingOf("We found that even this simple option yielded a surprisingly large performance boost.").subject).toBeNull()
       expect(findingOf("When training with VOC07 trainval, the baseline is 69.1% mAP.").subject).toBeNull()
       expect(findingOf("Table 3 also reports the results of using other initialized values.").subject).toBeNull()
+      expect(findingOf("Then, another comparison is made on the project level.").subject).toBeNull()
+      // near miss: an acronym that ends like a general word ("NETs": neutrophil extracellular traps) is a name
+      expect(findingOf("NETs promote the formation of metastases in mice.").subject).toBe("NETs")
       expect(findingOf("Regarding the RNN parameter iteration count T, incrementing it to T = 10 during the test time produced an accuracy improvement.").subject)
         .toBeNull()
       expect(findingOf("As the results demonstrate, the context module yields a significant boost in accuracy over the front end.").subject).toBeNull()

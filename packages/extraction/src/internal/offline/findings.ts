@@ -563,9 +563,10 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
 }
 
 /**
- * The names of a paper whose results it reports: the named subjects (a name token: "SVDNet", "IDE", "TriNet") of its
- * findings that state a direction or a metric, not a self-reference, less those the paper writes as data sets ("the
- * SVHN dataset", `text`) or whose entities are typed Dataset. With them typed Method in the context, a name found
+ * The names of a paper whose results it reports or compares with: the names (a name token: "SVDNet", "IDE",
+ * "ResNet-110") that end the subjects and baselines of up to three words of its findings that state a direction or a
+ * metric ("SVDNet gives ...", "our pre-activation ResNet-200 outperforms the original ResNet-110"), less those the
+ * paper writes as data sets ("the SVHN dataset", `text`) or whose entities are typed Dataset. With them typed Method in the context, a name found
  * only by its form ("for IDE and SVDNet") is no dataset ({@link datasetsIn}).
  */
 export const resultSubjects = (
@@ -577,11 +578,19 @@ export const resultSubjects = (
   const writtenAsData = (name: string) =>
     new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}\\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|training sets?)\\b`, "iu").test(text)
   const out = new Set<string>()
+  // the name a phrase of up to three words ends with ("pre-activation ResNet-200", "the original ResNet-110")
+  const nameOf = (phrase: string | null): string | null => {
+    const words = (phrase ?? "").replace(/^(?:the|a|an)\s+/i, "").split(/\s+/).filter((w) => w !== "")
+    const last = words[words.length - 1]
+    return words.length > 3 || last === undefined || !NAME_TOKEN.test(last) ? null : last
+  }
   for (const f of findings) {
-    const name = f.subject
-    if (name === null || f.selfReference !== null || (f.direction === "none" && f.metric === null) || out.has(name)) continue
-    if (!/^\S+$/.test(name) || !NAME_TOKEN.test(name) || datasets.has(name.toLowerCase()) || writtenAsData(name)) continue
-    out.add(name)
+    if (f.direction === "none" && f.metric === null) continue
+    // what a result is about, and what it is compared with ("outperforms the original ResNet-110")
+    for (const name of [nameOf(f.subject), nameOf(f.baseline)]) {
+      if (name === null || out.has(name) || datasets.has(name.toLowerCase()) || writtenAsData(name)) continue
+      out.add(name)
+    }
   }
   return Array.from(out).sort()
 }
@@ -729,10 +738,10 @@ const passiveAgent = (predicate: string): { readonly agent: string; readonly cha
 
 /** Words that open a clause or a phrase, never a subject's name ("As the results demonstrate", "Regarding the ..."). */
 const CLAUSE_START =
-  /^(?:as|regarding|while|whereas|where|when|whether|if|of|by|for|on|at|from|into|through|during|between|among|within|and|or|but|not|nor|that|yet|still|also|because|since|although|though|due to|given|relative to|compared|in order|so|then|thus|hence|there|than|how|what|why|which|who|whose|unlike|despite)(?![\w-])|^(?:they|we|i|he|she|it|you)\s+\w/i
+  /^(?:as|regarding|while|whereas|where|when|whether|if|of|by|for|on|at|from|into|through|during|between|among|within|and|or|but|not|nor|that|yet|still|also|because|since|although|though|due to|given|relative to|compared|in order|so|there|than|how|what|why|which|who|whose|unlike|despite)(?![\w-])|^(?:they|we|i|he|she|it|you)\s+\w/i
 /** A sentence adverb written before the subject without a comma ("Currently ELU nets are ..."). */
 const LEADING_ADVERB =
-  /^(?:currently|recently|generally|typically|usually|clearly|interestingly|surprisingly|finally|consequently|specifically|particularly|notably|importantly|similarly|additionally|remarkably|unsurprisingly|empirically|experimentally|practically|moreover|also|still|then|indeed|obviously|overall)\s+/i
+  /^(?:currently|recently|generally|typically|usually|clearly|interestingly|surprisingly|finally|consequently|specifically|particularly|notably|importantly|similarly|additionally|remarkably|unsurprisingly|empirically|experimentally|practically|moreover|also|still|then|thus|hence|therefore|indeed|obviously|overall)\s+/i
 /**
  * A subject of one general word, with at most a determiner or a count: no method or intervention ("models", "Both
  * models", "the baseline", "performance", "This option", "Table", "Using").
@@ -741,17 +750,24 @@ const GENERIC_SUBJECT =
   /^(?:(?:the|a|an|this|these|those|both|two|three|four|all|each|other|such|another|our|its|their|further|even|final|overall|similar|preliminary)\s+)*(?:models?|methods?|approach(?:es)?|systems?|networks?|nets?|architectures?|options?|features?|performance|results?|benefits?|boosts?|gains?|improvements?|(?:figures?|fig\.?|tables?|sections?)(?:\s+[\dA-Z][\w.]*)?|intuition|objective|strategy|strategies|sentences|insights?|tail|best|another|others?|baselines?|experiments?|trends?|propert(?:y|ies)|settings?|configurations?|variants?|versions?|cases?|numbers?|values?|scores?|accuracy|errors?|questions?|evidence|observations?|findings?|ones?|we|you|using|not|where|here|there|first|second|former|latter|rest|remainder)$/i
 /** A measure at the head of a subject ("the mAP of Fast-RCNN", "single-model performance", "loss-free compression rate"). */
 const MEASURE_HEAD =
-  /^(?:[\w-]+\s+){0,3}?(?:performance|accuracy|accuracies|error rates?|errors?|(?:compression|recognition|classification|detection|success) rates?|BLEU(?: scores?)?|mAP|mIoU|IoU|perplexity|(?<!\b(?:half|single|double|quad|quadruple|mixed|machine|arbitrary|floating|extended)\s)precision|recall|F1(?: scores?)?|top-[15](?: error| accuracy)?|rank-1(?: accuracy)?)(?:\s+(?:(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\s+)?(?:of|by|for)\s+(.+)|\s+(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\b.*)?$/i
+  /^(?:(?:the|a|an|our|its|their|best|average|overall|final|mean|baseline|model|single-model|single-crop|multi-crop|top-[15]|test|training|validation|classification|relative|absolute|loss-free|compression|recognition|detection|segmentation|word|character|reported|obtained|achieved|highest|lowest|lower|higher|better|worse)\s+){0,3}(?:performance|accuracy|accuracies|error rates?|errors?|(?:compression|recognition|classification|detection|success) rates?|BLEU(?: scores?)?|mAP|mIoU|IoU|perplexity|(?<!\b(?:half|single|double|quad|quadruple|mixed|machine|arbitrary|floating|extended)\s)precision|recall|F1(?: scores?)?|top-[15](?: error| accuracy)?|rank-1(?: accuracy)?)(?:\s+(?:(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\s+)?(?:of|by|for)\s+(.+)|\s+(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\b.*)?$/i
 
 /**
  * The subject of a finding as a name, or null when the words are no name of a method or intervention: a clause or a
- * phrase opener ({@link CLAUSE_START}), one general word ({@link GENERIC_SUBJECT}), more than fifteen words or a
- * semicolon (a clause the subject's span ran into). A measure is no subject: "the mAP of Fast-RCNN" is about
- * Fast-RCNN, "the training error of these networks" and "single-model performance" about nothing named.
+ * phrase opener ({@link CLAUSE_START}: "As the results demonstrate", "they use an ensemble ..."), or one general word
+ * ({@link GENERIC_SUBJECT}: "models", "Both models", "the baseline", "performance"). A measure is no subject ({@link
+ * MEASURE_HEAD}): "the mAP of Fast-RCNN" is about Fast-RCNN, "the training error of these networks" and
+ * "single-model performance" about nothing named. "Using X" is about X. A long subject stays (a biomedical
+ * intervention is often long: "presence of a pharmacist on rounds as a member of the patient care team").
  */
 const namedSubject = (name: string): string | null => {
-  const n = name.replace(LEADING_ADVERB, "").replace(/^(?:and|but|or|yet|so)\s+(?:the\s+)?/i, "").trim()
-  if (n === "" || CLAUSE_START.test(n) || GENERIC_SUBJECT.test(n) || /;/.test(n) || n.split(/\s+/).length > 15) return null
+  // (an adverb opening the sentence, capitalised; in lower case it modifies the subject's adjective: "recently evolved
+  // enhancers")
+  const n = (/^\p{Lu}/u.test(name) ? name.replace(LEADING_ADVERB, "") : name).replace(/^(?:and|but|or|yet|so)\s+(?:the\s+)?/i, "").trim()
+  // (a general word is written in lower case, or capitalised at the sentence's start: "NETs" is an acronym; a sentence
+  // adverb alone, "Then", names nothing)
+  const acronym = /\p{Lu}.*\p{Lu}/u.test(n.split(/\s+/).pop()!) && !/^(?:fig|table|section)/i.test(n)
+  if (n === "" || CLAUSE_START.test(n) || (GENERIC_SUBJECT.test(n) && !acronym) || LEADING_ADVERB.test(`${n} `)) return null
   // "Using dropout in the last hidden layer": what is used is the subject
   const used = /^(?:using|applying|employing|adopting)\s+(?!the\s+(?:same|proposed)\b)(.+)$/i.exec(n)
   if (used !== null) return namedSubject(subjectName(used[1]!))
