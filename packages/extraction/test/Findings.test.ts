@@ -451,6 +451,17 @@ describe("Findings", () => {
       // a range: its first number
       const range = findingOf("The subword ensembles outperform the WDict baseline by 0.3-1.3 BLEU and 0.6-2 CHRF3.")
       expect([range.value, range.delta]).toEqual([null, 0.3])
+      const bracket = findingOf("The actor-critic training yields significant improvements (1.7 with greedy search and 1.0 with beam search) upon the pure log-likelihood training.")
+      expect([bracket.value, bracket.delta]).toEqual([null, 1.7])
+      const kg = findingOf("Overall, there was 1.42 kg reduction (95% confidence interval 0.95 to 1.89 kg) in gestational weight gain with any intervention.")
+      expect([kg.value, kg.delta]).toEqual([null, 1.42])
+      // a confidence interval's level and bounds are no value; the estimate before it is
+      expect(findingOf("The adjusted hazard ratio for lung cancer in reducers was 0.73 (95% confidence interval [CI], 0.54-0.98).").value).toBe(0.73)
+      expect(findingOf("Relative risk of remission for the surgical group was 5.5 (95% confidence interval, 2.2-14.0).").value).toBe(5.5)
+      // near miss: a bracket of statistics after a change noun holds no differences
+      expect(findingOf("The FMD increase (95% CI, 0.84 to 3.01; P < .001) was significant.").delta).toBeNull()
+      const than = findingOf("Our PyramidNet has a top-1 error rate of 20.5, which is 1.2 lower than the pre-activation ResNet-200.")
+      expect([than.value, than.delta]).toEqual([20.5, 1.2])
       const size = findingOf("A shallow DPN surpasses the best ResNeXt-101 with 26% smaller model size, 25% less computational cost and 8% lower memory consumption.")
       expect([size.value, size.delta]).toEqual([null, 26])
     })
@@ -467,7 +478,12 @@ describe("Findings", () => {
       expect([preact.value, preact.delta]).toEqual([20.7, 1.1])
       expect(findingOf("When using the enlarged 07 + 12 training set, the baseline is 74.8% which is much better than only using 07.").delta).toBeNull()
       expect(findingOf("In any coding scheme, even the most unpopular codeword is used by about 1000 words.").delta).toBeNull()
+      expect(findingOf("For example, in case of ResNet-50 the gain is smaller compared to when using ResNet-152.").delta).toBeNull()
       expect(findingOf("Wide residual networks reduce single-crop Top-1 and Top-5 validation error by doubling feature channels.").value).toBeNull()
+      // a threshold is a setting, no value; near miss: the result at that threshold is one
+      expect(findingOf("In particular, we are interested in mean average precision at 50% IOU threshold.").value).toBeNull()
+      expect(findingOf("We report the average of mAP at IOU thresholds 50% to 95%.").value).toBeNull()
+      expect(findingOf("Our detector reaches 37.4% mean average precision at 50% IoU threshold.").value).toBe(37.4)
     })
   })
 

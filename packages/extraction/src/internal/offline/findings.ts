@@ -663,6 +663,10 @@ const valuesIn = (s: string): Array<{ text: string; value: number; index: number
     const raw = m[1]!
     const before = s.slice(Math.max(0, index - 14), index)
     if (/(?:table|figure|fig\.|section|sec\.|eq\.|equation|chapter|appendix|step|line|layer|ResNet|-|\[)\s*$/i.test(before)) continue
+    // the level of a confidence interval is no value ("95% CI", "95% confidence interval")
+    if (/^\s*(?:%|percent)?\s*(?:CI|CrI|confidence interval|credible interval)\b/i.test(s.slice(index + m[0].length))) continue
+    // a threshold is a setting, not a result ("mAP at 50% IoU threshold", "at IoU thresholds 50% to 95%")
+    if (/\bthresholds?\s+(?:of\s+)?(?:[\d.]+%?\s*(?:to|-|–)\s*)?$/i.test(s.slice(Math.max(0, index - 40), index)) || /^\s*(?:IoU\s+|IOU\s+|overlap\s+)?thresholds?\b/i.test(s.slice(index + m[0].length))) continue
     if (/^(?:19|20)\d\d$/.test(raw) && m[2] === undefined) continue
     const v = parseNumber(raw)
     if (v === null) continue
@@ -904,10 +908,16 @@ const DIFF_RE: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|margins?)\s+of\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "giu"),
   new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(${DIFF_UNIT})\s+(?:absolute\s+|relative\s+)?(?:higher|lower|better|worse|smaller|larger|less|fewer|more|faster|slower|improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|absolute)\b`, "giu"),
   new RegExp(String.raw`\ban?\s+(${DIFF_NUM})(${DIFF_UNIT})?\s+(?:absolute\s+|relative\s+)?(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?)\b`, "giu"),
+  // a change in any unit: "1.42 kg reduction", "a 1.93-point increase", "a 3-fold increase"
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})(\s*(?!(?:the|a|an|of|in|on|at|and|or|to|for|by|is|was|are|its)\b)[a-zµ]{1,4}\.?|-points?|-fold|\s*fold)\s+(?:absolute\s+|relative\s+)?(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?)\b`, "gu"),
   new RegExp(String.raw`\b(?:gains|gained|gaining)\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})(?![\p{L}\p{N}])`, "giu"),
   new RegExp(String.raw`(?<![\p{L}\p{N}.+])\+(\d+\.\d+|\d+(?=${DIFF_UNIT}))(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "gu"),
-  new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(\s*percentage points?)`, "giu")
+  new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(\s*percentage points?)`, "giu"),
+  // "which is 1.2 lower than the pre-activation ResNet-200": a comparison without a unit
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})()\s+(?:higher|lower|better|worse|smaller|larger|fewer|more|less)\s+than\b`, "giu")
 ]
+/** The numbers in brackets right after a change noun: "yields significant improvements (1.7 with greedy search and 1.0 with beam search)". */
+const DIFF_BRACKET = /\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|differences?)\s*\(([^()]{1,120})\)/giu
 /** More numbers of a list after a difference ("by 3.10% and 2.67%", "gains 8.28% and 5.0%"). */
 const DIFF_MORE = new RegExp(String.raw`^(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+)(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "iu")
 /** Numbers of a list before a difference's ("3.3% and 4.4% boost"). */
@@ -948,7 +958,7 @@ const differencesIn = (text: string): ReadonlyArray<Difference> => {
         add(end + more[0].indexOf(more[1]!), more[1]!)
         end += more[0].length
       }
-      if (i === 2 || i === 3) {
+      if (i === 2 || i === 3 || i === 4) {
         const head = text.slice(0, start).replace(/\ban?\s+$/i, "")
         const list = DIFF_BEFORE.exec(head)
         if (list !== null) {
@@ -957,8 +967,21 @@ const differencesIn = (text: string): ReadonlyArray<Difference> => {
       }
     }
   }
+  for (const m of text.matchAll(DIFF_BRACKET)) {
+    // (a bracket of statistics is none: "a reduction (95% confidence interval 0.95 to 1.89)", "(P < 0.001)")
+    if (/\b(?:CI|CrI|confidence|credible|interval|[Pp]\s*[<=>≤]|OR|HR|RR|IQR|SD|SEM?)\b/.test(m[1]!)) continue
+    const at = (m.index ?? 0) + m[0].indexOf("(") + 1
+    for (const n of m[1]!.matchAll(/(?<![\p{L}\p{N}.-])\d+(?:\.\d+)?(?![\p{L}\p{N}])/gu)) add(at + (n.index ?? 0), n[0])
+  }
   return out.sort((a, b) => a.start - b.start)
 }
+
+/**
+ * A confidence (credible, uncertainty) interval with its level and bounds, up to the end of its bracket or clause ("95%
+ * CI 0.85 to 1.04", "95% confidence interval [CI], 0.33-0.76"): none of its numbers is the finding's value.
+ */
+const INTERVAL =
+  /(?:\d+(?:\.\d+)?\s*%\s*)?(?:CI|CrI|UI|confidence intervals?|credible intervals?|uncertainty intervals?)\b(?:\s*\[[A-Za-z]+\])?[^;)\]]*/g
 
 /** "from 71.99% to 74.24%": the value before the change (no value of the finding) and after it. */
 const FROM_TO = new RegExp(String.raw`\bfrom\s+(${DIFF_NUM})(${DIFF_UNIT})?\s+to\s+(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "iu")
@@ -1049,8 +1072,10 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const differences = differencesIn(text)
   const fromTo = FROM_TO.exec(text)
   const fromAt = fromTo === null ? -1 : fromTo.index + fromTo[0].indexOf(fromTo[1]!)
+  const intervals = Array.from(text.matchAll(INTERVAL), (m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }))
   const notValue = (at: number, length: number) =>
-    differences.some((d) => at < d.end && at + length > d.start) || (fromAt >= 0 && at <= fromAt && at + length > fromAt)
+    differences.some((d) => at < d.end && at + length > d.start) || (fromAt >= 0 && at <= fromAt && at + length > fromAt) ||
+    intervals.some((d) => at < d.end && at + length > d.start)
   const metrics = metricsIn(text)
   const values = valuesIn(text).filter((v) => !notValue(v.index, v.text.length))
   let metric: string | null = null
