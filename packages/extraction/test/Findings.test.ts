@@ -540,8 +540,12 @@ describe("Findings", () => {
 
     it("a sentence's opening 'For X,' names a data set; 'On X' running into the subject does not", () => {
       expect(findingOf("For CUHK03, TriNet gains 8.28% in rank-1 accuracy.").dataset).toBe("CUHK03")
+      expect(findingOf("For Market-1501 and DukeMTMC-reID, the IDE and SVDNet baselines outperform the TriNet baseline.").scope)
+        .toEqual(["Market-1501", "DukeMTMC-reID"])
       expect(findingOf("On ImageNet, ELU networks considerably speed up learning.").dataset).toBe("ImageNet")
       expect(findingOf("On CIFAR-100 ELUs networks significantly outperform ReLU networks with batch normalization.").scope).toEqual([])
+      // near miss: an opener's name with no capital or digit inside is no data set by its form
+      expect(findingOf("For Chemformer, the increase in inference time is discernible.").scope).toEqual([])
     })
   })
 

@@ -532,13 +532,17 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
     // a sentence's opening "On X" / "For X" names data sets only as an opener, up to its comma ("For CIFAR-10, our
     // method ..."): run on without one, its capitalised words may be the subject's ("On CIFAR-100 ELUs networks ...")
     let names = m[1]!
-    if (/^[A-Z]/.test(m[0])) {
+    const opener = /^[A-Z]/.test(m[0])
+    if (opener) {
       names = /^[^,]*/.exec(names)![0].trim()
       if (!/^\s*,/.test(s.slice(at + names.length))) continue
     }
     for (const item of listItems(names)) {
       const first = item.split(/\s+/)[0]!
       if (NOT_DATASET.test(first) || isMetricName(item) || subjectNames.has(item.toLowerCase())) continue
+      // (an opener names a data set by a name's form only: capitals or digits inside, "For CIFAR-10," / "On ImageNet,";
+      // "For Chemformer," names a model as well as data)
+      if (opener && !item.split(/\s+/).some((w) => /\d|\p{Ll}\p{Lu}|^\p{Lu}{2,}/u.test(w))) continue
       // a name: capitals, digits or a hyphenated capitalised word ("CIFAR-10", "ImageNet", "Cityscapes", "Daily Mail")
       if (!/[A-Z]/.test(item) || !byForm(item, m.index ?? 0)) continue
       push(item, at + Math.max(0, names.indexOf(item)))
