@@ -368,7 +368,7 @@ describe("Findings", () => {
       expect(findingOf("X plays a minor role in Y").direction).toBe("none")
       // near misses: the same words as nouns ("the speed up of", "the aggregate"), and "speed" without its particle
       expect(findingOf("The speed up of training is large").subject).toBe("speed up of training")
-      expect(findingOf("The aggregate accuracy improves with depth").subject).toBe("aggregate accuracy")
+      expect(findingOf("The aggregate model improves with depth").subject).toBe("aggregate model")
       expect(findingOf("Inference speed improves with pruning").subject).toBe("Inference speed")
       expect(findingOf("The uses of dropout are many").subject).toBe("uses of dropout")
     })
@@ -384,7 +384,7 @@ describe("Findings", () => {
       expect(findingOf("The error rate is reduced by dropout")).toMatchObject({ subject: "dropout", metric: "error rate", direction: "up" })
       // near misses: an amount after "by" is no agent, nor is a comparison's winner the changed thing's cause
       expect(findingOf("The learning rate is reduced by a factor of 10 if no improvement is observed").subject).toBe("learning rate")
-      expect(findingOf("The error was reduced by 20% on CIFAR-10").subject).toBe("error")
+      expect(findingOf("The model size was reduced by 20% on CIFAR-10").subject).toBe("model size")
       expect(findingOf("Our model is outperformed by BERT").subject).not.toBe("BERT")
       expect(findingOf("The exciton peak shifts are quantitatively determined by peak fitting to the second derivative.").subject)
         .toBe("exciton peak shifts")
@@ -431,5 +431,164 @@ describe("Findings", () => {
     expect(b.dataset).toBe("WMT 2014 English-German")
     // near miss: a data set after "over" that is no baseline stays
     expect(findingOf("Dropout improves accuracy over the baseline on CIFAR-10.").dataset).toBe("CIFAR-10")
+  })
+
+  describe("an improvement stated by how much is a delta, never the value (issue 24's related papers)", () => {
+    it("'by X and Y', 'gains X', 'X boost', 'a X improvement', '+X', 'X percentage points': deltas", () => {
+      const erasing = findingOf("For CIFAR-10, our method improves the accuracy by 0.49% and 0.33% using ResNet-110 and ResNet-110-PreAct, respectively.")
+      expect([erasing.dataset, erasing.metric, erasing.value, erasing.delta]).toEqual(["CIFAR-10", "accuracy", null, 0.49])
+      const gains = findingOf("For CUHK03, TriNet gains 8.28% and 5.0% in rank-1 accuracy when applying Random Erasing on the labeled and detected settings.")
+      expect([gains.subject, gains.value, gains.delta]).toEqual(["TriNet", null, 8.28])
+      expect(findingOf("Both models outperforms the ImageNet baseline by large margins, with 3.3% and 4.4% boost in mAP.").value).toBeNull()
+      const res2 = findingOf("The Res2NeXt-50 achieves a 0.85 improvement in terms of top-1 error over the ResNeXt-50.")
+      expect([res2.value, res2.delta]).toEqual([null, 0.85])
+      const plus = findingOf("Adding the context module gives +1.6 BLEU on WMT'14 English-German.")
+      expect([plus.value, plus.delta]).toEqual([null, 1.6])
+      const points = findingOf("Setting T = 10 also during training reduced the accuracy by 0.7 percentage points.")
+      expect([points.value, points.delta]).toEqual([null, 0.7])
+      const conv = findingOf("On WMT'14 English-German we outperform the strong LSTM setup by 0.5 BLEU and on WMT'14 English-French we outperform the likelihood trained system by 1.6 BLEU.")
+      expect([conv.value, conv.delta]).toEqual([null, 0.5])
+      // a range: its first number
+      const range = findingOf("The subword ensembles outperform the WDict baseline by 0.3-1.3 BLEU and 0.6-2 CHRF3.")
+      expect([range.value, range.delta]).toEqual([null, 0.3])
+      const bracket = findingOf("The actor-critic training yields significant improvements (1.7 with greedy search and 1.0 with beam search) upon the pure log-likelihood training.")
+      expect([bracket.value, bracket.delta]).toEqual([null, 1.7])
+      const kg = findingOf("Overall, there was 1.42 kg reduction (95% confidence interval 0.95 to 1.89 kg) in gestational weight gain with any intervention.")
+      expect([kg.value, kg.delta]).toEqual([null, 1.42])
+      // a confidence interval's level and bounds are no value; the estimate before it is
+      expect(findingOf("The adjusted hazard ratio for lung cancer in reducers was 0.73 (95% confidence interval [CI], 0.54-0.98).").value).toBe(0.73)
+      expect(findingOf("Relative risk of remission for the surgical group was 5.5 (95% confidence interval, 2.2-14.0).").value).toBe(5.5)
+      // near miss: a bracket of statistics after a change noun holds no differences
+      expect(findingOf("The FMD increase (95% CI, 0.84 to 3.01; P < .001) was significant.").delta).toBeNull()
+      const than = findingOf("Our PyramidNet has a top-1 error rate of 20.5, which is 1.2 lower than the pre-activation ResNet-200.")
+      expect([than.value, than.delta]).toEqual([20.5, 1.2])
+      const size = findingOf("A shallow DPN surpasses the best ResNeXt-101 with 26% smaller model size, 25% less computational cost and 8% lower memory consumption.")
+      expect([size.value, size.delta]).toEqual([null, 26])
+    })
+
+    it("'from X to Y': Y is the value, the change the delta", () => {
+      const f = findingOf("For DukeMTMC-reID, Random Erasing increases the rank-1 accuracy from 71.99% to 74.24% for IDE.")
+      expect([f.dataset, f.metric, f.valueText, f.delta]).toEqual(["DukeMTMC-reID", "rank-1 accuracy", "74.24%", 2.25])
+    })
+
+    it("near misses: a value beside its delta, a sum, a count of an agent, a digit inside a metric's name", () => {
+      const both = findingOf("Particularly, combining these three methods achieves 4.31% error rate, a 7% improvement over the baseline without any augmentation.")
+      expect([both.valueText, both.delta]).toEqual(["4.31%", 7])
+      const preact = findingOf("Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the baseline ResNet-200.")
+      expect([preact.value, preact.delta]).toEqual([20.7, 1.1])
+      expect(findingOf("When using the enlarged 07 + 12 training set, the baseline is 74.8% which is much better than only using 07.").delta).toBeNull()
+      expect(findingOf("In any coding scheme, even the most unpopular codeword is used by about 1000 words.").delta).toBeNull()
+      expect(findingOf("For example, in case of ResNet-50 the gain is smaller compared to when using ResNet-152.").delta).toBeNull()
+      expect(findingOf("Wide residual networks reduce single-crop Top-1 and Top-5 validation error by doubling feature channels.").value).toBeNull()
+      // a threshold is a setting, no value; near miss: the result at that threshold is one
+      expect(findingOf("In particular, we are interested in mean average precision at 50% IOU threshold.").value).toBeNull()
+      expect(findingOf("We report the average of mAP at IOU thresholds 50% to 95%.").value).toBeNull()
+      expect(findingOf("Our detector reaches 37.4% mean average precision at 50% IoU threshold.").value).toBe(37.4)
+    })
+  })
+
+  describe("a dataset is data a result is measured on, not a method (issue 24's related papers)", () => {
+    it("a model a result is built on or used with is no dataset ('based on SVDNet', 'with VGG16', 'over ResNet-50')", () => {
+      const f = findingOf("Specifically, based on SVDNet, our method obtains rank-1 accuracy = 87.08% for Market-1501, and rank-1 accuracy = 79.31% for DukeMTMC-reID.")
+      expect(f.dataset).toBe("Market-1501")
+      expect(f.scope).toEqual(["Market-1501", "DukeMTMC-reID"])
+      expect(findingOf("Our detector with VGG16 reaches 72.1% mAP on VOC07.").scope).toEqual(["VOC07"])
+      expect(findingOf("Wide residual networks reduce the validation error over ResNet-50 by doubling feature channels.").scope).toEqual([])
+      // near miss: the data a model is trained with is data
+      expect(findingOf("When training with VOC07 trainval, the baseline is 69.1% mAP.").dataset).toBe("VOC07")
+    })
+
+    it("a name the paper types Method and never Dataset is no dataset when only its form ('for IDE') makes one", () => {
+      const sentence = "For DukeMTMC-reID, Random Erasing increases the rank-1 accuracy from 71.99% to 74.24% for IDE and from 76.82% to 79.31% for SVDNet."
+      expect(findingOf(sentence).scope).toEqual(["DukeMTMC-reID", "IDE", "SVDNet"])
+      const typed = { entities: [{ label: "IDE", type: "Method" }, { label: "SVDNet", type: "Method" }] }
+      expect(findingOf(sentence, typed).scope).toEqual(["DukeMTMC-reID"])
+      // near miss: a name typed Dataset somewhere in the paper stays
+      expect(findingOf(sentence, { entities: [...typed.entities, { label: "SVDNet", type: "Dataset" }] }).scope).toContain("SVDNet")
+    })
+
+    it("a paper's own result subjects are its methods: its findings are read again without them as datasets", () => {
+      const claims = [
+        { text: "SVDNet gives rank-1 accuracy of 84.41% and 76.82% on Market-1501 and DukeMTMC-reID with ResNet-50, respectively." },
+        { text: "Specially, the IDE achieves 83.14% and 71.99% rank-1 accuracy on Market-1501 and DukeMTMC-reID." },
+        { text: "For DukeMTMC-reID, Random Erasing increases the rank-1 accuracy from 71.99% to 74.24% for IDE and from 76.82% to 79.31% for SVDNet." },
+        { text: "The SVHN result using mixed max-avg pooling sets a new state of the art." },
+        { text: "Stochastic pooling improves the test error for SVHN." },
+        { text: "Our pre-activation ResNet-200 has an error rate of 20.7%, which is 1.1% lower than the original ResNet-152." },
+        { text: "This phenomenon is observed on ResNet-200 and ResNet-152 on both CIFAR-10 and CIFAR-100." }
+      ]
+      const paper = { title: "Random Erasing Data Augmentation", text: "", body: claims.map((c) => c.text).join(" ") + " The SVHN dataset is larger." }
+      const found = paperFindings(paper, [], claims).map((c) => c.finding)
+      expect(found[2]!.scope).toEqual(["DukeMTMC-reID"])
+      // a name ending a subject or a baseline of a result is a method too
+      expect(found[6]!.scope).toEqual(["CIFAR-10", "CIFAR-100"])
+      // near miss: a result subject the paper writes as a data set ("The SVHN dataset") stays one
+      expect(found[4]!.dataset).toBe("SVHN")
+    })
+
+    it("an acronym in the plural, a language pair alone and a bare number are no dataset", () => {
+      const oov = findingOf("Consequently, the WDict baseline performs more poorly for OOVs (9.2% precision; 5.2% recall).")
+      expect(oov.scope).toEqual([])
+      expect(findingOf("For ResNets, this analysis reveals the response strength of the residual functions.").scope).toEqual([])
+      // a direction of translation: kept in the scope, not as the dataset
+      const pair = findingOf("For English→German, WDict produces few OOVs (26.5% recall), but with high precision (60.6%).")
+      expect([pair.dataset, pair.scope]).toEqual([null, ["English→German"]])
+      // near misses: a campaign with its pair, and a data set named in capitals
+      expect(findingOf("Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.").dataset).toBe("WMT 2014 English-to-German")
+      expect(findingOf("Stochastic pooling reaches 2.80% error on SVHN.").dataset).toBe("SVHN")
+    })
+
+    it("a sentence's opening 'For X,' names a data set; 'On X' running into the subject does not", () => {
+      expect(findingOf("For CUHK03, TriNet gains 8.28% in rank-1 accuracy.").dataset).toBe("CUHK03")
+      expect(findingOf("For Market-1501 and DukeMTMC-reID, the IDE and SVDNet baselines outperform the TriNet baseline.").scope)
+        .toEqual(["Market-1501", "DukeMTMC-reID"])
+      expect(findingOf("On ImageNet, ELU networks considerably speed up learning.").dataset).toBe("ImageNet")
+      expect(findingOf("On CIFAR-100 ELUs networks significantly outperform ReLU networks with batch normalization.").scope).toEqual([])
+      // near miss: an opener's name with no capital or digit inside is no data set by its form
+      expect(findingOf("For Chemformer, the increase in inference time is discernible.").scope).toEqual([])
+    })
+  })
+
+  describe("a subject is a name or the paper's own method, not a clause or a general word (issue 24's related papers)", () => {
+    it("general words, clauses and openers name no subject", () => {
+      expect(findingOf("Both models outperforms the ImageNet baseline by large margins.").subject).toBeNull()
+      expect(findingOf("Compared with these strong baselines, models integrated with the Res2Net module still have consistent performance gains.").subject)
+        .toBeNull()
+      expect(findingOf("We found that even this simple option yielded a surprisingly large performance boost.").subject).toBeNull()
+      expect(findingOf("When training with VOC07 trainval, the baseline is 69.1% mAP.").subject).toBeNull()
+      expect(findingOf("Table 3 also reports the results of using other initialized values.").subject).toBeNull()
+      expect(findingOf("Then, another comparison is made on the project level.").subject).toBeNull()
+      // near miss: an acronym that ends like a general word ("NETs": neutrophil extracellular traps) is a name
+      expect(findingOf("NETs promote the formation of metastases in mice.").subject).toBe("NETs")
+      expect(findingOf("Regarding the RNN parameter iteration count T, incrementing it to T = 10 during the test time produced an accuracy improvement.").subject)
+        .toBeNull()
+      expect(findingOf("As the results demonstrate, the context module yields a significant boost in accuracy over the front end.").subject).toBeNull()
+      expect(findingOf("Regarding other neural systems, [reference] report a BLEU score of 25.9 on newstest2015, but we note that they use an ensemble of 8 models.").subject)
+        .toBeNull()
+    })
+
+    it("a measure is no subject: 'the mAP of Fast-RCNN' is about Fast-RCNN, 'the loss-free compression rate' about nothing named", () => {
+      expect(findingOf("When applying I + ORE during training, the mAP of Fast-RCNN increases to 76.2%, surpassing the baseline by 1.4%.").subject).toBe("Fast-RCNN")
+      expect(findingOf("However, on CUHK03, the performance of TriNet is higher than IDE and SVDNet.").subject).toBe("TriNet")
+      expect(findingOf("The loss-free compression rate reaches 92% on ASPEC dataset by pruning 90% of the connections.").subject).toBeNull()
+      expect(findingOf("The training error of these non-identity shortcut networks is obviously higher than the original ResNet.").subject).toBeNull()
+      expect(findingOf("The best error rate shown on this figure is 0.40%.").subject).toBeNull()
+      expect(findingOf("The error rate obtained by ResNet-110 is 6.43%.").subject).toBe("ResNet-110")
+      // near miss: a format of computation named "precision" is no measure
+      expect(findingOf("Half precision is sufficient for the corrections.").subject).toBe("Half precision")
+    })
+
+    it("a panel label, a sentence adverb and a conjunction before the subject are not its words", () => {
+      expect(findingOf("Bottom: the context module increases accuracy when plugged into a front-end + CRF-RNN configuration.").subject).toBe("context module")
+      expect(findingOf("Currently ELU nets are 5% slower on ImageNet than ReLU nets.").subject).toBe("ELU nets")
+      // what is used is the subject; "dropout" is a noun, no verb ending the subject
+      expect(findingOf("Using dropout in the last hidden layer gives an error rate of 15.6%.").subject).toBe("dropout in the last hidden layer")
+      expect(findingOf("And the Res2Net based method also has 1.7 performance gains in terms of AR on small objects.").subject).toBe("Res2Net")
+      // near misses: names and interventions in lower case stay subjects
+      expect(findingOf("Dropout fails to improve accuracy on CIFAR-10.").subject).toBe("Dropout")
+      expect(findingOf("End-to-end training after the initialization of CRF parameters improved performance by 3.4 percentage points.").subject)
+        .toBe("End-to-end training after the initialization of CRF parameters")
+      expect(findingOf("Use of statins in the prior 180 days was associated with a lower risk of stroke.").subject).toBe("Use of statins in the prior 180 days")
+    })
   })
 })

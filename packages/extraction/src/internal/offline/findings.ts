@@ -273,13 +273,16 @@ const SECTION_LABEL = /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|RESULTS?|FINDINGS|
 const EXISTENTIAL_RELATION =
   /^there\s+(?:is|are|was|were|exists?)\s+(no\s+|not\s+(?:a|an|any)\s+)?(?:(?:a|an)\s+)?(?:(?:positive|negative|inverse|direct|significant|strong|weak|clear|causal|known|statistically significant)\s+)*(?:relation|relationship|association|correlation|link|connection|interaction)s?\s+between\s+(.+?)\s+and\s+(.+)$/i
 
+/** A figure panel's label before a caption sentence ("Bottom: the context module increases accuracy ..."). */
+const PANEL_LABEL = /^(?:Top|Bottom|Left|Right|Middle|Center|Centre|Above|Below|Inset)(?:\s*\([a-z]\))?\s*:\s+/
+
 /** Openers that are clauses of their own: their verbs are no main clause's. */
 const SUBORDINATE_OPENER = /^(?:although|though|whereas|if|as long as|because|since|despite|given|once|unless|when|while|after|as expected|as (?:can be )?seen|as shown|compared (?:to|with)|taken together)\b/i
 /** A finite auxiliary: a clause's verb. */
 const FINITE = /\b(?:is|are|was|were|did|does|do|has|have|had|can|could|may|might|will|would)\b/i
 
 const unframe = (text: string): { body: string; subject: string | null; noEvidence: boolean; classified?: boolean } => {
-  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "").replace(TITLE_CASE_LABEL, "")
+  let body = text.replace(HEADING_GLUE, "").replace(SECTION_LABEL, "").replace(TITLE_CASE_LABEL, "").replace(PANEL_LABEL, "")
   const relation = EXISTENTIAL_RELATION.exec(body)
   if (relation !== null) {
     const subject = relation[2]!.trim()
@@ -368,7 +371,8 @@ const isPredicateAt = (tokens: ReadonlyArray<string>, i: number, clean: (t: stri
   }
   if (MORE_VERBS.test(w)) return !PREPOSITION.test(prev) && !DETERMINER.test(prev)
   if (!PREDICATE.test(w) || DETERMINER.test(prev) || PREPOSITION.test(prev)) return false
-  if (NOMINAL.test(w) && !NOMINAL_VERB.test(w)) return false
+  // (a verb's stem with "out" is a noun: "Using dropout in the last layer gives ...")
+  if ((NOMINAL.test(w) && !NOMINAL_VERB.test(w)) || /.out$/i.test(w)) return false
   // a plural noun before a reduced relative ("compression benefits achieved through weight pruning and knowledge
   // distillation are orthogonal"): "benefits" is no verb when a participle and its preposition follow and the clause
   // has its own auxiliary later
@@ -444,8 +448,11 @@ const LANG_PAIR = new RegExp(
 const CAMPAIGN = /\b(?:[A-Z]{2,}[A-Za-z]*\s*['’]?\s*(?:19|20)?\d{2}|newstest\s*(?:19|20)\d{2}|newsdev\s*(?:19|20)\d{2})\b/g
 /** "X dataset", "the X benchmark", "X test set", "X corpus", "X challenge". */
 const DATASET_HEAD = /\b((?:[A-Z][\w.&'’+-]*|\d[\w.-]*)(?:(?:[\s/-]+|\s*,\s*(?:and\s+|or\s+)?)(?:[A-Z][\w.&'’+-]*|\d[\w.-]*|and|&))*)\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|validation sets?|dev sets?|training sets?|challenge|competition|treebank|leaderboard)\b/g
-/** A name after a preposition of evaluation ("on CIFAR-10", "for WDW and CBT", "across ImageNet and COCO"). */
-const ON_NAME = /\b(?:on|across|over|for)\s+(?:the\s+|both\s+|all\s+(?:of\s+(?:the\s+)?)?)?((?:[A-Z][\w.&'’+/-]*(?:\s*-\s*\d+)?)(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s+|\s*\/\s*)(?:the\s+)?(?:[A-Z][\w.&'’+/-]*|\d[\w.-]*))*)/g
+/**
+ * A name after a preposition of evaluation ("on CIFAR-10", "for WDW and CBT", "across ImageNet and COCO", "For
+ * CIFAR-10, ..."). Not "over X": what a finding is compared with ("improves over the ResNet-50").
+ */
+const ON_NAME = /\b(?:on|across|for|On|Across|For)\s+(?:the\s+|both\s+|all\s+(?:of\s+(?:the\s+)?)?)?((?:[A-Z][\w.&'’+/-]*(?:\s*-\s*\d+)?)(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*&\s*|\s+|\s*\/\s*)(?:the\s+)?(?:[A-Z][\w.&'’+/-]*|\d[\w.-]*))*)/g
 
 /** Capitalised words that are not dataset names after "on / for / in". */
 const NOT_DATASET = /^(?:Table|Tables|Figure|Figures|Fig|Section|Sec|Appendix|Eq|Equation|Algorithm|The|This|These|Our|We|It|In|On|For|All|Both|Each|Moreover|However|Thus|Here|First|Second|Finally|Specifically|Note|And|Or|A|An|Using|With|English|German|French|GPU|GPUs|CPU|CPUs|NVIDIA|Nvidia|Titan|TitanX|Tesla|K40|K80|P100|V100|M40)$/
@@ -470,12 +477,31 @@ const namePattern = memoByText(
   5_000
 )
 
-/** Datasets named in a span, in order of appearance. */
+/**
+ * A name written after words that make it the model a result is built on or used with, not the data it is measured on:
+ * "based on SVDNet", "built on X", "with VGG16", "using ResNet-50", "on top of X".
+ */
+const USED_WITH =
+  /(?:\b(?:based|built|relies|rely|relying|founded|on top of|via)|(?<!\b(?:train\w*|fine-?tun\w*|pre-?train\w*|evaluat\w*|test\w*|experiments?)\s+)\b(?:with|using))\s+(?:the\s+)?$/i
+
+/** An acronym or a name in capitals in the plural ("OOVs", "CNNs", "ResNets"): a kind of thing, no data set. */
+const PLURAL_ACRONYM = /^(?:[A-Z]{2,}|[A-Z][a-z]+[A-Z][A-Za-z]*)s$/
+
+/**
+ * Datasets named in a span, in order of appearance. A name found by its form only (after "on" / "for", or with a
+ * year) is no dataset when the paper types it Method and never Dataset ("for IDE and SVDNet" in a paper on Random
+ * Erasing), when the words before it make it a model used ({@link USED_WITH}), or when it is an acronym in the
+ * plural ({@link PLURAL_ACRONYM}).
+ */
 const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySet<string>): Array<{ text: string; index: number }> => {
+  const methods = methodNamesOf(context)
+  const byForm = (name: string, at: number) =>
+    !methods.has(name.toLowerCase()) && !PLURAL_ACRONYM.test(name) && !USED_WITH.test(s.slice(Math.max(0, at - 24), at))
   const out: Array<{ text: string; index: number }> = []
   const push = (text: string, index: number) => {
     const t = text.replace(/\s+/g, " ").replace(/[.,;:]+$/, "").trim()
-    if (t.length < 2 || subjectNames.has(t.toLowerCase())) return
+    // (a name has a letter: "the 07 + 12 training set" names none)
+    if (t.length < 2 || !/\p{L}/u.test(t) || subjectNames.has(t.toLowerCase())) return
     if (out.some((o) => o.text.toLowerCase() === t.toLowerCase() || (o.index <= index && o.index + o.text.length >= index + t.length))) return
     // a longer name covering shorter ones replaces them ("WMT 2014 English-to-German" over "WMT 2014")
     for (let i = out.length - 1; i >= 0; i--) {
@@ -486,7 +512,7 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
   }
   for (const m of s.matchAll(LANG_PAIR)) push(m[0], m.index ?? 0)
   for (const m of s.matchAll(CAMPAIGN)) {
-    if (/^(?:19|20)\d\d$/.test(m[0])) continue
+    if (/^(?:19|20)\d\d$/.test(m[0]) || !byForm(m[0], m.index ?? 0)) continue
     push(m[0], m.index ?? 0)
   }
   for (const m of s.matchAll(DATASET_HEAD)) {
@@ -503,12 +529,23 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
   }
   for (const m of s.matchAll(ON_NAME)) {
     const at = (m.index ?? 0) + m[0].length - m[1]!.length
-    for (const item of listItems(m[1]!)) {
+    // a sentence's opening "On X" / "For X" names data sets only as an opener, up to its comma ("For CIFAR-10, our
+    // method ..."): run on without one, its capitalised words may be the subject's ("On CIFAR-100 ELUs networks ...")
+    let names = m[1]!
+    const opener = /^[A-Z]/.test(m[0])
+    if (opener) {
+      names = /^[^,]*/.exec(names)![0].trim()
+      if (!/^\s*,/.test(s.slice(at + names.length))) continue
+    }
+    for (const item of listItems(names)) {
       const first = item.split(/\s+/)[0]!
       if (NOT_DATASET.test(first) || isMetricName(item) || subjectNames.has(item.toLowerCase())) continue
+      // (an opener names a data set by a name's form only: capitals or digits inside, "For CIFAR-10," / "On ImageNet,";
+      // "For Chemformer," names a model as well as data)
+      if (opener && !item.split(/\s+/).some((w) => /\d|\p{Ll}\p{Lu}|^\p{Lu}{2,}/u.test(w))) continue
       // a name: capitals, digits or a hyphenated capitalised word ("CIFAR-10", "ImageNet", "Cityscapes", "Daily Mail")
-      if (!/[A-Z]/.test(item)) continue
-      push(item, at + Math.max(0, m[1]!.indexOf(item)))
+      if (!/[A-Z]/.test(item) || !byForm(item, m.index ?? 0)) continue
+      push(item, at + Math.max(0, names.indexOf(item)))
     }
   }
   out.sort((a, b) => a.index - b.index)
@@ -527,6 +564,52 @@ const datasetsIn = (s: string, context: FindingContext, subjectNames: ReadonlySe
     joined.push(d)
   }
   return joined
+}
+
+/**
+ * The names of a paper whose results it reports or compares with: the names (a name token: "SVDNet", "IDE",
+ * "ResNet-110") that end the subjects and baselines of up to three words of its findings that state a direction or a
+ * metric ("SVDNet gives ...", "our pre-activation ResNet-200 outperforms the original ResNet-110"), less those the
+ * paper writes as data sets ("the SVHN dataset", `text`) or whose entities are typed Dataset. With them typed Method in the context, a name found
+ * only by its form ("for IDE and SVDNet") is no dataset ({@link datasetsIn}).
+ */
+export const resultSubjects = (
+  findings: ReadonlyArray<Finding>,
+  text: string,
+  entities: NonNullable<FindingContext["entities"]>
+): ReadonlyArray<string> => {
+  const datasets = new Set(entities.filter((e) => e.type === "Dataset").flatMap((e) => [e.label, ...(e.aliases ?? [])]).map((n) => n.toLowerCase()))
+  const writtenAsData = (name: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}\\s+(?:datasets?|data sets?|benchmarks?|corpus|corpora|test sets?|training sets?)\\b`, "iu").test(text)
+  const out = new Set<string>()
+  // the name a phrase of up to three words ends with ("pre-activation ResNet-200", "the original ResNet-110")
+  const nameOf = (phrase: string | null): string | null => {
+    const words = (phrase ?? "").replace(/^(?:the|a|an)\s+/i, "").split(/\s+/).filter((w) => w !== "")
+    const last = words[words.length - 1]
+    return words.length > 3 || last === undefined || !NAME_TOKEN.test(last) ? null : last
+  }
+  for (const f of findings) {
+    if (f.direction === "none" && f.metric === null) continue
+    // what a result is about, and what it is compared with ("outperforms the original ResNet-110")
+    for (const name of [nameOf(f.subject), nameOf(f.baseline)]) {
+      if (name === null || out.has(name) || datasets.has(name.toLowerCase()) || writtenAsData(name)) continue
+      out.add(name)
+    }
+  }
+  return Array.from(out).sort()
+}
+
+/** The names a paper's entities give methods and never data sets (`context.entities`), lower-cased, once per context. */
+const methodNamesCache = new WeakMap<FindingContext, ReadonlySet<string>>()
+const methodNamesOf = (context: FindingContext): ReadonlySet<string> => {
+  const known = methodNamesCache.get(context)
+  if (known !== undefined) return known
+  const names = (type: string) =>
+    new Set((context.entities ?? []).filter((e) => e.type === type).flatMap((e) => [e.label, ...(e.aliases ?? [])]).map((n) => n.toLowerCase()))
+  const datasets = names("Dataset")
+  const out = new Set(Array.from(names("Method")).filter((n) => !datasets.has(n)))
+  methodNamesCache.set(context, out)
+  return out
 }
 
 const LANG_PAIR_ONE = new RegExp(`^(?:${LANG_PAIR.source})$`)
@@ -568,6 +651,8 @@ const unitFits = (unit: string | null, metric: string): boolean => {
   return /speed|faster|time/i.test(metric)
 }
 
+const decimalsOf = (s: string): number => /\.(\d+)/.exec(s)?.[1]?.length ?? 0
+
 const parseNumber = (s: string): number | null => {
   const m = NUMBER.exec(s.replace(/−/g, "-"))
   if (m === null) return null
@@ -582,6 +667,10 @@ const valuesIn = (s: string): Array<{ text: string; value: number; index: number
     const raw = m[1]!
     const before = s.slice(Math.max(0, index - 14), index)
     if (/(?:table|figure|fig\.|section|sec\.|eq\.|equation|chapter|appendix|step|line|layer|ResNet|-|\[)\s*$/i.test(before)) continue
+    // the level of a confidence interval is no value ("95% CI", "95% confidence interval")
+    if (/^\s*(?:%|percent)?\s*(?:CI|CrI|confidence interval|credible interval)\b/i.test(s.slice(index + m[0].length))) continue
+    // a threshold is a setting, not a result ("mAP at 50% IoU threshold", "at IoU thresholds 50% to 95%")
+    if (/\bthresholds?\s+(?:of\s+)?(?:[\d.]+%?\s*(?:to|-|–)\s*)?$/i.test(s.slice(Math.max(0, index - 40), index)) || /^\s*(?:IoU\s+|IOU\s+|overlap\s+)?thresholds?\b/i.test(s.slice(index + m[0].length))) continue
     if (/^(?:19|20)\d\d$/.test(raw) && m[2] === undefined) continue
     const v = parseNumber(raw)
     if (v === null) continue
@@ -653,6 +742,49 @@ const passiveAgent = (predicate: string): { readonly agent: string; readonly cha
   const words = agent.split(/\s+/).filter((w) => w.length > 0)
   if (words.length === 0 || words.length > 8 || NOT_AGENT.test(agent)) return undefined
   return { agent, change: `${m[1]!}${verb}` }
+}
+
+/** Words that open a clause or a phrase, never a subject's name ("As the results demonstrate", "Regarding the ..."). */
+const CLAUSE_START =
+  /^(?:as|regarding|while|whereas|where|when|whether|if|of|by|for|on|at|from|into|through|during|between|among|within|and|or|but|not|nor|that|yet|still|also|because|since|although|though|due to|given|relative to|compared|in order|so|there|than|how|what|why|which|who|whose|unlike|despite)(?![\w-])|^(?:they|we|i|he|she|it|you)\s+\w/i
+/** A sentence adverb written before the subject without a comma ("Currently ELU nets are ..."). */
+const LEADING_ADVERB =
+  /^(?:currently|recently|generally|typically|usually|clearly|interestingly|surprisingly|finally|consequently|specifically|particularly|notably|importantly|similarly|additionally|remarkably|unsurprisingly|empirically|experimentally|practically|moreover|also|still|then|thus|hence|therefore|indeed|obviously|overall)\s+/i
+/**
+ * A subject of one general word, with at most a determiner or a count: no method or intervention ("models", "Both
+ * models", "the baseline", "performance", "This option", "Table", "Using").
+ */
+const GENERIC_SUBJECT =
+  /^(?:(?:the|a|an|this|these|those|both|two|three|four|all|each|other|such|another|our|its|their|further|even|final|overall|similar|preliminary)\s+)*(?:models?|methods?|approach(?:es)?|systems?|networks?|nets?|architectures?|options?|features?|performance|results?|benefits?|boosts?|gains?|improvements?|(?:figures?|fig\.?|tables?|sections?)(?:\s+[\dA-Z][\w.]*)?|intuition|objective|strategy|strategies|sentences|insights?|tail|best|another|others?|baselines?|experiments?|trends?|propert(?:y|ies)|settings?|configurations?|variants?|versions?|cases?|numbers?|values?|scores?|accuracy|errors?|questions?|evidence|observations?|findings?|ones?|we|you|using|not|where|here|there|first|second|former|latter|rest|remainder)$/i
+/** A measure at the head of a subject ("the mAP of Fast-RCNN", "single-model performance", "loss-free compression rate"). */
+const MEASURE_HEAD =
+  /^(?:(?:the|a|an|our|its|their|best|average|overall|final|mean|baseline|model|single-model|single-crop|multi-crop|top-[15]|test|training|validation|classification|relative|absolute|loss-free|compression|recognition|detection|segmentation|word|character|reported|obtained|achieved|highest|lowest|lower|higher|better|worse)\s+){0,3}(?:performance|accuracy|accuracies|error rates?|errors?|(?:compression|recognition|classification|detection|success) rates?|BLEU(?: scores?)?|mAP|mIoU|IoU|perplexity|(?<!\b(?:half|single|double|quad|quadruple|mixed|machine|arbitrary|floating|extended)\s)precision|recall|F1(?: scores?)?|top-[15](?: error| accuracy)?|rank-1(?: accuracy)?)(?:\s+(?:(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\s+)?(?:of|by|for)\s+(.+)|\s+(?:shown|obtained|achieved|reported|reached|observed|measured|attained|produced)\b.*)?$/i
+
+/**
+ * The subject of a finding as a name, or null when the words are no name of a method or intervention: a clause or a
+ * phrase opener ({@link CLAUSE_START}: "As the results demonstrate", "they use an ensemble ..."), or one general word
+ * ({@link GENERIC_SUBJECT}: "models", "Both models", "the baseline", "performance"). A measure is no subject ({@link
+ * MEASURE_HEAD}): "the mAP of Fast-RCNN" is about Fast-RCNN, "the training error of these networks" and
+ * "single-model performance" about nothing named. "Using X" is about X. A long subject stays (a biomedical
+ * intervention is often long: "presence of a pharmacist on rounds as a member of the patient care team").
+ */
+const namedSubject = (name: string): string | null => {
+  // (an adverb opening the sentence, capitalised; in lower case it modifies the subject's adjective: "recently evolved
+  // enhancers")
+  const n = (/^\p{Lu}/u.test(name) ? name.replace(LEADING_ADVERB, "") : name).replace(/^(?:and|but|or|yet|so)\s+(?:the\s+)?/i, "").trim()
+  // (a general word is written in lower case, or capitalised at the sentence's start: "NETs" is an acronym; a sentence
+  // adverb alone, "Then", names nothing)
+  const acronym = /\p{Lu}.*\p{Lu}/u.test(n.split(/\s+/).pop()!) && !/^(?:fig|table|section)/i.test(n)
+  if (n === "" || CLAUSE_START.test(n) || (GENERIC_SUBJECT.test(n) && !acronym) || LEADING_ADVERB.test(`${n} `)) return null
+  // "Using dropout in the last hidden layer": what is used is the subject
+  const used = /^(?:using|applying|employing|adopting)\s+(?!the\s+(?:same|proposed)\b)(.+)$/i.exec(n)
+  if (used !== null) return namedSubject(subjectName(used[1]!))
+  const measured = MEASURE_HEAD.exec(n)
+  if (measured !== null) {
+    const of = measured[1] === undefined ? "" : subjectName(measured[1])
+    return of.split(/\s+/).some((w) => NAME_TOKEN.test(w) || /^[A-Z]/.test(w)) ? namedSubject(of) : null
+  }
+  return n
 }
 
 /** A subject name that names nothing: empty, or a pronoun. */
@@ -765,11 +897,98 @@ const BASELINE_RE = [
   /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|against|over)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i
 ]
 
-const DELTA_RE = [
-  /\bby\s+(?:over\s+|more than\s+|about\s+|around\s+|nearly\s+|almost\s+|up to\s+|roughly\s+|approximately\s+|a margin of\s+|an absolute\s+|a relative\s+)?([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU|absolute)?/i,
-  /\b(?:improvement|gain|reduction|increase|decrease|boost|drop)\s+of\s+(?:over\s+|more than\s+|about\s+|around\s+|nearly\s+|up to\s+)?([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU)?/i,
-  /\b([-+−]?\d+(?:\.\d+)?)\s*(?:%|percent|percentage points?|points?|pp|BLEU(?: points?)?)\s+(?:higher|lower|better|worse|improvement|gain|reduction|increase|decrease|absolute)/i
+/** A number, or a range of two ("0.3-1.3", "4.1–5.1": its first number is read). */
+const DIFF_NUM = String.raw`[-+−]?\d+(?:\.\d+)?(?:\s*(?:-|–|—)\s*\d+(?:\.\d+)?)?`
+const DIFF_UNIT = String.raw`(?:\s*(?:%|percent|percentage points?|points?|pp|BLEU(?:\s+points?)?))`
+const DIFF_QUALIFIER = String.raw`(?:(?:over|more than|about|around|nearly|almost|up to|roughly|approximately|a margin of|an absolute|a relative|only|another|additional|a further|further)\s+)*`
+const CHANGE_WORD = String.raw`(?:improv\w*|gain\w*|increas\w*|decreas\w*|reduc\w*|boost\w*|drop\w*|reduction|outperform\w*|surpass\w*|beat\w*|exceed\w*|better|worse|higher|lower|margin|lead\w*|ahead)`
+/**
+ * The forms of a difference ("by 0.5 BLEU", "an improvement of 1.84", "1.1% lower", "a 0.85 improvement", "gains
+ * 8.28%", "+1.6 BLEU", "0.7 percentage points"): group 1 is the number, group 2 its unit. "by X" without a unit is a
+ * difference only after a change word ("improves ... by 2", not "divided by 2").
+ */
+const DIFF_RE: ReadonlyArray<RegExp> = [
+  new RegExp(String.raw`\bby\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT}|\s*absolute)?(?![\p{L}\p{N}])`, "giu"),
+  new RegExp(String.raw`\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|margins?)\s+of\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "giu"),
+  new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(${DIFF_UNIT})\s+(?:absolute\s+|relative\s+)?(?:higher|lower|better|worse|smaller|larger|less|fewer|more|faster|slower|improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|absolute)\b`, "giu"),
+  new RegExp(String.raw`\ban?\s+(${DIFF_NUM})(${DIFF_UNIT})?\s+(?:absolute\s+|relative\s+)?(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?)\b`, "giu"),
+  // a change in any unit: "1.42 kg reduction", "a 1.93-point increase", "a 3-fold increase"
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})(\s*(?!(?:the|a|an|of|in|on|at|and|or|to|for|by|is|was|are|its)\b)[a-zµ]{1,4}\.?|-points?|-fold|\s*fold)\s+(?:absolute\s+|relative\s+)?(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?)\b`, "gu"),
+  new RegExp(String.raw`\b(?:gains|gained|gaining)\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})(?![\p{L}\p{N}])`, "giu"),
+  new RegExp(String.raw`(?<![\p{L}\p{N}.+])\+(\d+\.\d+|\d+(?=${DIFF_UNIT}))(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "gu"),
+  new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(\s*percentage points?)`, "giu"),
+  // "which is 1.2 lower than the pre-activation ResNet-200": a comparison without a unit
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})()\s+(?:higher|lower|better|worse|smaller|larger|fewer|more|less)\s+than\b`, "giu")
 ]
+/** The numbers in brackets right after a change noun: "yields significant improvements (1.7 with greedy search and 1.0 with beam search)". */
+const DIFF_BRACKET = /\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|differences?)\s*\(([^()]{1,120})\)/giu
+/** More numbers of a list after a difference ("by 3.10% and 2.67%", "gains 8.28% and 5.0%"). */
+const DIFF_MORE = new RegExp(String.raw`^(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+)(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "iu")
+/** Numbers of a list before a difference's ("3.3% and 4.4% boost"). */
+const DIFF_BEFORE = new RegExp(String.raw`((?:(?<![\p{L}\p{N}.])${DIFF_NUM}${DIFF_UNIT}?(?:\s*,\s*(?:and\s+)?|\s+and\s+))+)$`, "iu")
+
+/** A number of a sentence stated as a difference, where it is written. */
+interface Difference {
+  readonly start: number
+  readonly end: number
+  readonly value: number
+}
+
+/**
+ * The differences a sentence states (see {@link DIFF_RE}), with the numbers listed beside one ("improves the rank-1 by
+ * 3.10% and 2.67%", "with 3.3% and 4.4% boost"), in the order written. None of them is the finding's value.
+ */
+const differencesIn = (text: string): ReadonlyArray<Difference> => {
+  const out: Array<Difference> = []
+  const add = (start: number, raw: string) => {
+    const value = parseNumber(raw)
+    if (value !== null && !out.some((d) => d.start === start)) out.push({ start, end: start + raw.length, value })
+  }
+  for (const [i, re] of DIFF_RE.entries()) {
+    for (const m of text.matchAll(re)) {
+      const raw = m[1]!
+      const start = (m.index ?? 0) + m[0].indexOf(raw)
+      // "by 2" with no unit is no difference after "divided / multiplied", nor a count of an agent ("used by about 1000
+      // words") unless a change word comes before it in the clause
+      if (i === 0 && (m[2] === undefined || m[2] === "")) {
+        const before = text.slice(0, m.index ?? 0)
+        if (/\b(?:divided|multiplied|dividing|multiplying)\s*$/i.test(before)) continue
+        if (/^\s+(?!(?:orders?|times|fold)\b)[a-z]+s\b/.test(text.slice((m.index ?? 0) + m[0].length)) &&
+          !new RegExp(String.raw`\b${CHANGE_WORD}\b[^.;]{0,80}$`, "i").test(before)) continue
+      }
+      add(start, raw)
+      let end = (m.index ?? 0) + m[0].length
+      for (let more = DIFF_MORE.exec(text.slice(end)); more !== null; more = DIFF_MORE.exec(text.slice(end))) {
+        add(end + more[0].indexOf(more[1]!), more[1]!)
+        end += more[0].length
+      }
+      if (i === 2 || i === 3 || i === 4) {
+        const head = text.slice(0, start).replace(/\ban?\s+$/i, "")
+        const list = DIFF_BEFORE.exec(head)
+        if (list !== null) {
+          for (const n of list[1]!.matchAll(new RegExp(DIFF_NUM, "g"))) add(list.index + (n.index ?? 0), n[0])
+        }
+      }
+    }
+  }
+  for (const m of text.matchAll(DIFF_BRACKET)) {
+    // (a bracket of statistics is none: "a reduction (95% confidence interval 0.95 to 1.89)", "(P < 0.001)")
+    if (/\b(?:CI|CrI|confidence|credible|interval|[Pp]\s*[<=>≤]|OR|HR|RR|IQR|SD|SEM?)\b/.test(m[1]!)) continue
+    const at = (m.index ?? 0) + m[0].indexOf("(") + 1
+    for (const n of m[1]!.matchAll(/(?<![\p{L}\p{N}.-])\d+(?:\.\d+)?(?![\p{L}\p{N}])/gu)) add(at + (n.index ?? 0), n[0])
+  }
+  return out.sort((a, b) => a.start - b.start)
+}
+
+/**
+ * A confidence (credible, uncertainty) interval with its level and bounds, up to the end of its bracket or clause ("95%
+ * CI 0.85 to 1.04", "95% confidence interval [CI], 0.33-0.76"): none of its numbers is the finding's value.
+ */
+const INTERVAL =
+  /(?:\d+(?:\.\d+)?\s*%\s*)?(?:CI|CrI|UI|confidence intervals?|credible intervals?|uncertainty intervals?)\b(?:\s*\[[A-Za-z]+\])?[^;)\]]*/g
+
+/** "from 71.99% to 74.24%": the value before the change (no value of the finding) and after it. */
+const FROM_TO = new RegExp(String.raw`\bfrom\s+(${DIFF_NUM})(${DIFF_UNIT})?\s+to\s+(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "iu")
 
 /** "but not for X", "except for X", "with the exception of X", "does not hold for X": the excluded datasets or conditions. */
 const EXCLUDE_RE = [
@@ -826,9 +1045,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
       subject = c?.name ?? subjectName(self.named)
     } else subject = contributions[0]?.name ?? null
   } else if (subjectPhrase !== "") {
-    const name = subjectName(subjectPhrase)
+    const name = namedSubject(subjectName(subjectPhrase))
     // a pronoun or an empty name: not identifiable from the sentence
-    if (!UNNAMED.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
+    if (name !== null && !UNNAMED.test(name) && !/\b(?:it|they|this|these|those)$/i.test(name) && !/^to\s/i.test(name)) {
       const c = contributionNamed(name, contributions)
       subject = c?.name ?? name
     }
@@ -849,14 +1068,20 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
     for (const item of listItems(m[1]!)) if (!excludes.some((e) => e.toLowerCase() === item.toLowerCase())) excludes.push(item)
     positive = positive.replace(m[0], " ")
   }
-  const notDatasets = new Set(subjectNames)
-  for (const e of context.entities ?? []) if (e.type === "Method") for (const n of [e.label, ...(e.aliases ?? [])]) notDatasets.add(n.toLowerCase())
-  const datasets = datasetsIn(positive, context, notDatasets).map((d) => d.text)
+  const datasets = datasetsIn(positive, context, subjectNames).map((d) => d.text)
   const scope = datasets.filter((d) => !excludes.some((e) => e.toLowerCase() === d.toLowerCase()))
 
-  // Metric and value: the metric nearest to a value; else the first metric.
+  // Metric and value: the metric nearest to a value; else the first metric. A number stated as a difference ("by
+  // 0.33%", "a 7% improvement") or as the start of a change ("from 71.99% to 74.24%") is no value.
+  const differences = differencesIn(text)
+  const fromTo = FROM_TO.exec(text)
+  const fromAt = fromTo === null ? -1 : fromTo.index + fromTo[0].indexOf(fromTo[1]!)
+  const intervals = Array.from(text.matchAll(INTERVAL), (m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }))
+  const notValue = (at: number, length: number) =>
+    differences.some((d) => at < d.end && at + length > d.start) || (fromAt >= 0 && at <= fromAt && at + length > fromAt) ||
+    intervals.some((d) => at < d.end && at + length > d.start)
   const metrics = metricsIn(text)
-  const values = valuesIn(text)
+  const values = valuesIn(text).filter((v) => !notValue(v.index, v.text.length))
   let metric: string | null = null
   let value: { text: string; value: number } | null = null
   let bestDistance = Infinity
@@ -870,24 +1095,21 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
     }
   }
   if (metric === null && metrics.length > 0) metric = metrics[0]!.text
-  // integers right before a metric ("28 BLEU") when no decimal value was found
+  // integers right before a metric ("28 BLEU") when no decimal value was found (not the digit of a name: "Top-5
+  // validation error")
   if (value === null && metric !== null) {
-    const m = new RegExp(`(?<![\\p{L}\\p{N}.])(\\d+(?:\\.\\d+)?)\\s*(?:%\\s*)?${escapeRe(metric)}`, "u").exec(text)
-    if (m !== null) value = { text: m[0].replace(metric, "").trim(), value: Number(m[1]) }
-  }
-  // a delta is not the value
-  let delta: number | null = null
-  for (const re of DELTA_RE) {
-    const m = re.exec(text)
-    if (m !== null) {
-      delta = parseNumber(m[1]!)
-      if (value !== null && delta !== null && m[0].includes(value.text)) value = null
-      break
-    }
+    const m = new RegExp(`(?<![\\p{L}\\p{N}.-])(\\d+(?:\\.\\d+)?)\\s*(?:%\\s*)?${escapeRe(metric)}`, "u").exec(text)
+    if (m !== null && !notValue(m.index, m[1]!.length)) value = { text: m[0].replace(metric, "").trim(), value: Number(m[1]) }
   }
   if (value === null) {
-    const withUnit = values.find((v) => v.unit !== null && metric !== null && unitFits(v.unit, metric) && (delta === null || v.value !== delta))
+    const withUnit = values.find((v) => v.unit !== null && metric !== null && unitFits(v.unit, metric))
     if (withUnit !== undefined && metric !== null) value = { text: withUnit.text, value: withUnit.value }
+  }
+  // the difference stated first; else, for a change from one value to the finding's, the change
+  let delta: number | null = differences[0]?.value ?? null
+  if (delta === null && fromTo !== null && value !== null && value.value === parseNumber(fromTo[3]!)) {
+    const before = parseNumber(fromTo[1]!)
+    if (before !== null) delta = Number(Math.abs(value.value - before).toFixed(Math.max(decimalsOf(fromTo[1]!), decimalsOf(fromTo[3]!))))
   }
 
   let baseline: string | null = null
@@ -963,7 +1185,9 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
     subject,
     selfReference,
     task,
-    dataset: held[0] ?? null,
+    // a language pair alone is a direction of translation, no data set ("For English→German, WDict ..."): it stays in
+    // the scope the finding holds for
+    dataset: held.find((d) => !LANG_PAIR_ONE.test(d)) ?? null,
     metric,
     value: value?.value ?? null,
     valueText: value?.text ?? null,
