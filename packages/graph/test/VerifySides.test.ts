@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import {
+  aboutBaseline,
   byFindings,
   candidates,
   countsAsSupport,
@@ -43,6 +44,11 @@ describe("what a sentence must say to decide a hypothesis (verdicts16)", () => {
     const faster = statesStatement("Batch normalization lets training converge much faster.", h, findingOf(h), weight, known)
     expect(faster.relationStated).toBeUndefined()
     expect(countsAsSupport(judged({ signals: { pContradict: 0.3, ...faster } }))).toBe(true)
+    // ... or the value the hypothesis states ("obtains" is no relation word, "28.4" is the value)
+    const bleu = "The Transformer achieves 28.4 BLEU on WMT 2014 English-to-German"
+    const w = (x: string) => (x.startsWith("transform") ? 3 : 1)
+    expect(statesStatement("The Transformer obtains 28.4 BLEU on the WMT 2014 English-to-German test set.", bleu, findingOf(bleu), w, known).relationStated).toBeUndefined()
+    expect(statesStatement("The Transformer is trained on WMT 2014 English-to-German.", bleu, findingOf(bleu), w, known).relationStated).toBe(0)
     // a hypothesis that states no change or relation holds its support to nothing of the kind
     const plain = "The Transformer uses multi-head attention"
     expect(statesRelation(plain)).toBe(false)
@@ -79,11 +85,27 @@ describe("what a sentence must say to decide a hypothesis (verdicts16)", () => {
     expect(saysSameWay("Overfitting can be reduced by using dropout.", "Dropout increases overfitting")).toBe(false)
     expect(saysSameWay("Dropout does not reduce overfitting.", "Dropout reduces overfitting")).toBe(false)
     expect(saysSameWay("Dropout reduces overfitting on small data sets.", "Dropout reduces overfitting")).toBe(true)
+    // the same change word in another form
+    const preventing = "Stochastic pooling outperforms these methods by preventing over-fitting."
+    expect(saysSameWay(preventing, "Stochastic pooling prevents over-fitting")).toBe(true)
+    expect(byFindings(support, findingOf(preventing), findingOf("Stochastic pooling prevents over-fitting"), preventing, "Stochastic pooling prevents over-fitting").label).not.toBe("contradict")
     // a word of degree the sentence does not share: "only little impact" against "a large impact"
     expect(saysSameWay("External knowledge has only little impact on the performance of ESIM on RTE.", "External knowledge has a large impact on RTE with ESIM")).toBe(false)
     const against = "Dropout fails to improve accuracy on CIFAR-10."
     const hyp = "Dropout improves accuracy on CIFAR-10"
     expect(byFindings(support, findingOf(against), findingOf(hyp), against, hyp).label).toBe("contradict")
+  })
+
+  it("a finding about the hypothesis' baseline is about another subject", () => {
+    const h = "The convolutional sequence to sequence model is slower than recurrent models"
+    const RECURRENT = "Recurrent models typically do not use explicit position embeddings since they can learn where they are in the sequence."
+    expect(aboutBaseline(findingOf(RECURRENT), findingOf(h))).toBe(true)
+    const support = { label: "support" as const, score: 0.7, signals: { pContradict: 0.3 } }
+    expect(byFindings(support, findingOf(RECURRENT), findingOf(h), RECURRENT, h).signals["findingRule"]).toBe(4)
+    // near misses: a finding about the subject, or one whose subject has a word of the hypothesis' subject's own
+    expect(aboutBaseline(findingOf("The convolutional model trains faster than recurrent models."), findingOf(h))).toBe(false)
+    expect(aboutBaseline(findingOf("Convolutional recurrent models are slow."), findingOf(h))).toBe(false)
+    expect(aboutBaseline(findingOf(RECURRENT), findingOf("Convolutional models are slower"))).toBe(false)
   })
 
   it("a contradiction the learned judge alone reads needs its passage to name the subject; one read from the findings does not", () => {

@@ -471,8 +471,9 @@ export const FINDING_CONTRADICTION = 0.9
  *
  * - evidence about another subject (both sentences state their subject and
  *   neither mentions the other's: "Knowledge distillation improves accuracy
- *   ..." against "Dropout improves accuracy ..."): `neutral`, it can neither
- *   support nor contradict;
+ *   ..." against "Dropout improves accuracy ..."), or about what the
+ *   hypothesis compares its subject with ({@link aboutBaseline}): `neutral`,
+ *   it can neither support nor contradict;
  * - evidence restricted to a condition ("improves accuracy only for long
  *   sentences") against a hypothesis about another condition ("... on short
  *   sentences"): `neutral`, it cannot support (it says nothing the
@@ -504,7 +505,9 @@ export const byFindings = (
 ): NliJudgement => {
   const cmp = compareFindings(evidence, hypothesis, { a: evidenceText, b: hypothesisText })
   const neutral = (rule: number): NliJudgement => ({ label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: rule } })
-  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText)) return neutral(4)
+  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText) || aboutBaseline(evidence, hypothesis)) {
+    return neutral(4)
+  }
   const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
   const contradict = (rule: number): NliJudgement => ({
     label: "contradict",
@@ -564,7 +567,12 @@ const NEGATIONS = /\b(?:not|no|never|none|neither|nor|cannot|can't|don't|doesn't
 /** The change and relation words of a text ({@link RELATION}), lower-cased, and its negations. */
 const directionWords = (text: string): { readonly change: ReadonlySet<string>; readonly negations: ReadonlySet<string> } => {
   const negations = new Set(Array.from(text.matchAll(NEGATIONS), (m) => m[0].toLowerCase()))
-  const change = new Set(Array.from(text.matchAll(new RegExp(RELATION.source, "gi")), (m) => m[0].toLowerCase()).filter((w) => !negations.has(w)))
+  // each change word by its stem ("prevents" and "preventing" are one word)
+  const change = new Set(
+    Array.from(text.matchAll(new RegExp(RELATION.source, "gi")), (m) => m[0].toLowerCase())
+      .filter((w) => !negations.has(w))
+      .map((w) => Array.from(contentStems(w)).join(" ") || w)
+  )
   return { change, negations }
 }
 
@@ -583,6 +591,21 @@ export const saysSameWay = (evidenceText: string, hypothesisText: string): boole
   if (!Array.from(contentStems(hypothesisText)).every((x) => own.has(x))) return false
   const all = new Set([...e.change, ...e.negations])
   return [...h.change, ...h.negations].every((w) => all.has(w)) && [...e.negations].every((w) => h.negations.has(w))
+}
+
+/**
+ * Whether the evidence is a finding about what the hypothesis compares its subject with, not about its subject: all the
+ * words of the evidence's subject are the hypothesis' baseline's, and none is the hypothesis' subject's own
+ * ("Recurrent models typically do not use explicit position embeddings ..." is about the baseline of "The
+ * convolutional sequence to sequence model is slower than recurrent models"; whatever it says, it is another subject).
+ */
+export const aboutBaseline = (evidence: Finding, hypothesis: Finding): boolean => {
+  if (evidence.subject === null || hypothesis.subject === null || hypothesis.baseline === null) return false
+  const e = Array.from(contentStems(evidence.subject)), h = contentStems(hypothesis.subject), b = contentStems(hypothesis.baseline)
+  // the subject's own words, besides those it shares with the baseline ("model" of "... sequence model" and "recurrent
+  // models")
+  const own = Array.from(h).filter((x) => !b.has(x))
+  return e.length > 0 && own.length > 0 && e.every((x) => b.has(x)) && !e.some((x) => own.includes(x))
 }
 
 /** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
@@ -866,7 +889,10 @@ export const statesStatement = (
   const rest = Array.from(contentStems(statement)).filter((x) => !inSubject.has(x))
   const metric = hypothesis.metric === null ? [] : Array.from(contentStems(hypothesis.metric)).filter((x) => !inSubject.has(x))
   const metricStated = metric.length === 0 ? {} : { metricStated: metric.every((x) => own.has(x)) ? 1 : 0 }
-  const relationStated = statesRelation(statement) && !statesRelation(sentence.replace(PURPOSE, "")) ? { relationStated: 0 } : {}
+  const relationStated = statesRelation(statement) && !statesRelation(sentence.replace(PURPOSE, "")) &&
+      !sameNumber(sentence, statement)
+    ? { relationStated: 0 }
+    : {}
   if (rest.length === 0) return { subjectStated, ...metricStated, ...relationStated }
   return {
     subjectStated,
@@ -905,6 +931,18 @@ const RELATION = new RegExp(
 
 /** Whether a text states a change, a comparison or a relation ({@link RELATION}). */
 export const statesRelation = (text: string): boolean => RELATION.test(text)
+
+/** The numbers of a text ("28.4", "2014"), as written. */
+const numbersOf = (text: string): ReadonlyArray<string> => Array.from(text.matchAll(/\d+(?:\.\d+)?/g), (m) => m[0])
+
+/**
+ * Whether a sentence states a value the statement states ("The Transformer obtains 28.4 BLEU ..." for "... achieves
+ * 28.4 BLEU ..."): a number of the statement other than a year is in the sentence.
+ */
+const sameNumber = (sentence: string, statement: string): boolean => {
+  const own = new Set(numbersOf(sentence))
+  return numbersOf(statement).some((n) => !/^(?:19|20)\d\d$/.test(n) && own.has(n))
+}
 
 /**
  * Each sentence of a paper once (two overlapping chunks hold the same sentence, and a stored claim is also a
