@@ -16,6 +16,7 @@ import {
   countsAsSupport,
   decidesAgainst,
   type JudgedEvidence,
+  oppositeWording,
   saysSameWay,
   settlePapers,
   statesRelation,
@@ -94,6 +95,25 @@ describe("what a sentence must say to decide a hypothesis (verdicts16)", () => {
     const against = "Dropout fails to improve accuracy on CIFAR-10."
     const hyp = "Dropout improves accuracy on CIFAR-10"
     expect(byFindings(support, findingOf(against), findingOf(hyp), against, hyp).label).toBe("contradict")
+  })
+
+  it("the hypothesis' own words with its change word turned round before the same object contradict it", () => {
+    const h = "Batch normalization slows down training"
+    const SPEEDS = "Even with ReLUs, employing batch normalization speeds training by reducing internal covariate shift."
+    expect(oppositeWording(SPEEDS, h)).toBe(true)
+    const support = { label: "support" as const, score: 0.7, signals: { pContradict: 0.3 } }
+    const j = byFindings(support, findingOf(SPEEDS), findingOf(h), SPEEDS, h)
+    expect(j.label).toBe("contradict")
+    expect(j.signals["findingRule"]).toBe(9)
+    expect(oppositeWording("Dropout increases the error rate on MNIST.", "Dropout reduces the error rate on MNIST")).toBe(true)
+    // near misses: the same change word; the object as the first word of a longer name; a second clause; a negation;
+    // a word of the hypothesis missing; two change words in the hypothesis
+    expect(oppositeWording("Batch normalization speeds training.", "Batch normalization speeds up training")).toBe(false)
+    expect(oppositeWording("Batch normalization can reduce the training memory footprint.", "Batch normalization speeds up training")).toBe(false)
+    expect(oppositeWording("Dexamethasone decreased the risk of vomiting but was associated with an increased risk of bleeding.", "Dexamethasone increases risk of bleeding")).toBe(false)
+    expect(oppositeWording("Batch normalization does not speed training.", h)).toBe(false)
+    expect(oppositeWording("Employing layer normalization speeds training.", h)).toBe(false)
+    expect(oppositeWording("Batch normalization speeds training.", "Batch normalization slows training and increases memory")).toBe(false)
   })
 
   it("a finding about the hypothesis' baseline is about another subject", () => {

@@ -492,7 +492,8 @@ export const FINDING_CONTRADICTION = 0.9
  * negation or direction, 3 other datasets, 4 another subject, 5 another
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
- * the hypothesis' direction on the same outcome), and a
+ * the hypothesis' direction on the same outcome, 9 the hypothesis' change word
+ * turned round before the same object, {@link oppositeWording}), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -537,6 +538,9 @@ export const byFindings = (
   ) {
     return contradict(2)
   }
+  // the hypothesis' own words with its change word turned round, right before the same object ("employing batch
+  // normalization speeds training" against "Batch normalization slows down training")
+  if (oppositeWording(evidenceText, hypothesisText)) return contradict(9)
   // a sentence of contrasting clauses ("improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese
   // Treebank"): the clause about the hypothesis' dataset is the finding about it
   const clause = clauseAbout(evidenceText, evidence, hypothesisDatasets)
@@ -606,6 +610,53 @@ export const aboutBaseline = (evidence: Finding, hypothesis: Finding): boolean =
   // models")
   const own = Array.from(h).filter((x) => !b.has(x))
   return e.length > 0 && own.length > 0 && e.every((x) => b.has(x)) && !e.some((x) => own.includes(x))
+}
+
+/** A negation anywhere ({@link NEGATIONS}, not global). */
+const NEGATED = new RegExp(NEGATIONS.source, "i")
+
+/** Change words that say more, faster or better of what follows them, and their opposites. */
+const MORE_WORDS = /^(?:increas\w*|rais(?:e|es|ed|ing)|higher|greater|faster|speeds?|sped|accelerat\w*|improv\w*|better|boost\w*|enhanc\w*|easier|eases?)$/
+const LESS_WORDS = /^(?:decreas\w*|reduc\w*|lower(?:s|ed)?|slower|slows?|slowed|slowing|delay\w*|hurts?|degrad\w*|worse|worsen\w*|impair\w*|harder)$/
+
+/** The words of a text, lower-cased, with their stems ("" for a stop word). */
+const tokens = (text: string): ReadonlyArray<{ readonly word: string; readonly stem: string }> =>
+  (text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).map((word) => ({ word, stem: Array.from(contentStems(word))[0] ?? "" }))
+
+/**
+ * Whether a sentence says the hypothesis with its one change word turned round: the hypothesis has a single change
+ * word of {@link MORE_WORDS} or {@link LESS_WORDS} followed by its object, the sentence contains every other content
+ * word of the hypothesis, and within three words before that object (not the first word of a longer name: "reduce the
+ * training memory footprint") it has a change word of the other kind and none of the same kind; neither negates anything, and the sentence is one clause ("employing batch normalization speeds training" against "Batch
+ * normalization slows down training": `findingRule` 9).
+ */
+export const oppositeWording = (evidenceText: string, hypothesisText: string): boolean => {
+  if (NEGATED.test(hypothesisText) || NEGATED.test(evidenceText)) return false
+  // a sentence of several clauses states more than one finding ("decreased the risk of PONV ... but was associated
+  // with an increased risk of bleeding")
+  if (/[;]|\b(?:but|whereas|while|although|though|however|yet)\b/i.test(evidenceText)) return false
+  const h = tokens(hypothesisText)
+  const changes = h.map((t, i) => [t, i] as const).filter(([t]) => MORE_WORDS.test(t.word) || LESS_WORDS.test(t.word))
+  if (changes.length !== 1) return false
+  const [change, at] = changes[0]!
+  const more = MORE_WORDS.test(change.word)
+  const objectAt = h.findIndex((t, i) => i > at && t.stem !== "" && t.word !== "down" && t.word !== "up")
+  if (objectAt < 0) return false
+  const object = h[objectAt]!
+  const afterObject = h[objectAt + 1]?.stem ?? ""
+  const e = tokens(evidenceText)
+  const own = new Set(e.map((t) => t.stem))
+  if (!h.every((t) => t === change || t.stem === "" || own.has(t.stem))) return false
+  return e.some((t, i) => {
+    if (t.stem !== object.stem) return false
+    // the same object, not the head of another ("reduce the training memory footprint" is no training)
+    const next = e[i + 1]?.stem ?? ""
+    if (next !== "" && next !== afterObject) return false
+    const before = e.slice(Math.max(0, i - 3), i).map((x) => x.word)
+    const opposite = before.some((w) => (more ? LESS_WORDS : MORE_WORDS).test(w))
+    const same = before.some((w) => (more ? MORE_WORDS : LESS_WORDS).test(w))
+    return opposite && !same
+  })
 }
 
 /** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
