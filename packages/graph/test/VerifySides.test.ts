@@ -104,7 +104,7 @@ describe("what a sentence must say to decide a hypothesis (verdicts16)", () => {
     const support = { label: "support" as const, score: 0.7, signals: { pContradict: 0.3 } }
     const j = byFindings(support, findingOf(SPEEDS), findingOf(h), SPEEDS, h)
     expect(j.label).toBe("contradict")
-    expect(j.signals["findingRule"]).toBe(9)
+    expect(j.signals["findingRule"]).toBe(8)
     expect(oppositeWording("Dropout increases the error rate on MNIST.", "Dropout reduces the error rate on MNIST")).toBe(true)
     // near misses: the same change word; the object as the first word of a longer name; a second clause; a negation;
     // a word of the hypothesis missing; two change words in the hypothesis

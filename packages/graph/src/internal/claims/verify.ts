@@ -492,7 +492,7 @@ export const FINDING_CONTRADICTION = 0.9
  * negation or direction, 3 other datasets, 4 another subject, 5 another
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
- * the hypothesis' direction on the same outcome, 9 the hypothesis' change word
+ * the hypothesis' direction on the same outcome, 8 the hypothesis' change word
  * turned round before the same object, {@link oppositeWording}), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
@@ -540,7 +540,7 @@ export const byFindings = (
   }
   // the hypothesis' own words with its change word turned round, right before the same object ("employing batch
   // normalization speeds training" against "Batch normalization slows down training")
-  if (oppositeWording(evidenceText, hypothesisText)) return contradict(9)
+  if (oppositeWording(evidenceText, hypothesisText)) return contradict(8)
   // a sentence of contrasting clauses ("improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese
   // Treebank"): the clause about the hypothesis' dataset is the finding about it
   const clause = clauseAbout(evidenceText, evidence, hypothesisDatasets)
@@ -628,7 +628,7 @@ const tokens = (text: string): ReadonlyArray<{ readonly word: string; readonly s
  * word of {@link MORE_WORDS} or {@link LESS_WORDS} followed by its object, the sentence contains every other content
  * word of the hypothesis, and within three words before that object (not the first word of a longer name: "reduce the
  * training memory footprint") it has a change word of the other kind and none of the same kind; neither negates anything, and the sentence is one clause ("employing batch normalization speeds training" against "Batch
- * normalization slows down training": `findingRule` 9).
+ * normalization slows down training": `findingRule` 8).
  */
 export const oppositeWording = (evidenceText: string, hypothesisText: string): boolean => {
   if (NEGATED.test(hypothesisText) || NEGATED.test(evidenceText)) return false
