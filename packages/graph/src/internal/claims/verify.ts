@@ -97,6 +97,10 @@ export interface StatedSignals {
   readonly metricStated?: number
   /** 1 when some sentence of the same paper names the statement's subject ({@link namesSubject}), else 0. */
   readonly paperSubject?: number
+  /** 1 when the sentence's passage (its chunk) names the statement's subject ({@link namesSubject}), else 0. */
+  readonly passageSubject?: number
+  /** 0 when the statement states a change or a relation and the sentence states none ({@link statesRelation}). */
+  readonly relationStated?: number
 }
 
 /**
@@ -343,7 +347,32 @@ export const candidates = (
     // the papers that name the subject in some sentence read here (a contradiction needs one: decidesAgainst)
     if (subjectOfStatement(statement, hypothesis).length === 0) return stated.map(({ c, states }) => ({ ...c, states }))
     const naming = new Set(stated.filter((x) => namesSubject(x.text, statement, hypothesis, weight, known)).map((x) => x.c.paperId))
-    return stated.map(({ c, states }) => ({ ...c, states: { ...states, paperSubject: naming.has(c.paperId) ? 1 : 0 } }))
+    // the passages (chunks) that name it: a contradiction the learned judge alone reads needs its own passage to name
+    // the subject (a full paper names it somewhere; "the performance of the model training with Random Erasing
+    // decreases slowly" says nothing of batch normalization, which the paper names pages away)
+    const passageText = new Map(chunks.map((ch) => [ch.chunk_id, ch] as const))
+    const missing = Array.from(new Set(found.map((c) => c.chunkId))).filter((id) => !passageText.has(id))
+    if (missing.length > 0) {
+      const rows = yield* db.query<ChunkRow>(
+        `SELECT c.chunk_id, c.paper_id, c.page, c.text, NULL AS title, NULL AS year, NULL AS retracted
+         FROM chunks c WHERE list_contains($1, c.chunk_id)`,
+        [missing]
+      )
+      for (const r of rows) passageText.set(r.chunk_id, r)
+    }
+    const passageNames = new Map<string, boolean>()
+    const namesInPassage = (chunkId: string): boolean => {
+      const known_ = passageNames.get(chunkId)
+      if (known_ !== undefined) return known_
+      const ch = passageText.get(chunkId)
+      const yes = ch !== undefined && namesSubject(withOwn(matchText(ch.paper_id, ch.text)), statement, hypothesis, weight, known)
+      passageNames.set(chunkId, yes)
+      return yes
+    }
+    return stated.map(({ c, states }) => ({
+      ...c,
+      states: { ...states, paperSubject: naming.has(c.paperId) ? 1 : 0, passageSubject: namesInPassage(c.chunkId) ? 1 : 0 }
+    }))
   })
 
 /**
@@ -376,8 +405,49 @@ export const verify = (
             signals: j.signals
           }))
         ))
-    return judged.sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
+    return [...settlePapers(judged, statement)].sort((a, b) => b.relevance - a.relevance || (a.paperId < b.paperId ? -1 : 1))
   })
+
+/**
+ * A paper on both sides of a statement (a sentence that counts as support, {@link countsAsSupport}, and a
+ * contradiction that decides, {@link decidesAgainst}) supports it when one of its supporting sentences says the
+ * whole statement (every content word of it) the same way ({@link saysSameWay}: every change, relation and negation
+ * word of it, no other negation) and
+ * its contradiction is the learned judge's alone (no structured finding rule read it): "Depthwise separable
+ * convolutions reduce the number of parameters and computation ..." supports "Depthwise separable convolutions reduce
+ * the number of parameters" (every content word of it, coverage 1) whatever the learned judge makes of "... outperform similar architectures with the same
+ * number of parameters" in the same paper. Its contradicting sentences then carry `paperSide` -1 and are shown as
+ * deciding neither way. The other way round, a paper whose deciding contradiction contains every content word of the
+ * statement, and none of whose supporting sentences says it that way, contradicts it (its supports carry `paperSide`
+ * 1): "Depthwise separable convolutions reduce the number of parameters ..." contradicts "... increase the number of
+ * parameters" whatever the learned judge makes of "The key gains from separability can be seen when comparing the
+ * number of parameters ...". Any other paper on both sides stays on both (the verdict is `contested`): on SciFact's
+ * development half, reading such a paper by the side whose sentence covers more of the statement turned a contradicted
+ * hypothesis into a supported one ("... SIV infection results in depletion of TH17 cells ...").
+ */
+export const settlePapers = (
+  judged: ReadonlyArray<JudgedEvidence>,
+  statement: string
+): ReadonlyArray<JudgedEvidence> => {
+  const against = contradictingByPaper(judged).filter(decidesAgainst)
+  if (against.length === 0) return judged
+  const settled = new Map<string, number>()
+  for (const paper of against) {
+    const supports = judged.filter((e) => e.paperId === paper.paperId && countsAsSupport(e))
+    if (supports.length === 0) continue
+    const saidSo = supports.some((e) => e.coverage >= 1 && saysSameWay(e.text, statement))
+    const learnedOnly = paper.against.every((e) => pOf(e) !== undefined && (e.signals["findingRule"] ?? 0) === 0)
+    if (saidSo && learnedOnly) settled.set(paper.paperId, -1)
+    else if (!saidSo && paper.against.some((e) => e.coverage >= 1 && decidesAgainst({ ...paper, against: [e] }))) {
+      settled.set(paper.paperId, 1)
+    }
+  }
+  if (settled.size === 0) return judged
+  return judged.map((e) => {
+    const side = settled.get(e.paperId)
+    return side === undefined ? e : { ...e, signals: { ...e.signals, paperSide: side } }
+  })
+}
 
 /** Words of a hypothesis that one thing does as well as another (a `null` direction that doing better satisfies). */
 const MATCHES = /\b(?:match(?:es|ed|ing)?|comparable|on par|as (?:good|well|accurate) as|competitive with|rivals?|similar (?:performance|accuracy|results))\b/i
@@ -401,8 +471,9 @@ export const FINDING_CONTRADICTION = 0.9
  *
  * - evidence about another subject (both sentences state their subject and
  *   neither mentions the other's: "Knowledge distillation improves accuracy
- *   ..." against "Dropout improves accuracy ..."): `neutral`, it can neither
- *   support nor contradict;
+ *   ..." against "Dropout improves accuracy ..."), or about what the
+ *   hypothesis compares its subject with ({@link aboutBaseline}): `neutral`,
+ *   it can neither support nor contradict;
  * - evidence restricted to a condition ("improves accuracy only for long
  *   sentences") against a hypothesis about another condition ("... on short
  *   sentences"): `neutral`, it cannot support (it says nothing the
@@ -421,7 +492,8 @@ export const FINDING_CONTRADICTION = 0.9
  * negation or direction, 3 other datasets, 4 another subject, 5 another
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
- * the hypothesis' direction on the same outcome), and a
+ * the hypothesis' direction on the same outcome, 8 the hypothesis' change word
+ * turned round before the same object, {@link oppositeWording}), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -434,7 +506,9 @@ export const byFindings = (
 ): NliJudgement => {
   const cmp = compareFindings(evidence, hypothesis, { a: evidenceText, b: hypothesisText })
   const neutral = (rule: number): NliJudgement => ({ label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: rule } })
-  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText)) return neutral(4)
+  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText) || aboutBaseline(evidence, hypothesis)) {
+    return neutral(4)
+  }
   const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
   const contradict = (rule: number): NliJudgement => ({
     label: "contradict",
@@ -460,10 +534,13 @@ export const byFindings = (
     !/\b(?:no|not|without)\b/i.test(hypothesisText)
   if (
     cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && !atLeastAsGood &&
-    (nullAgainstEffect || cmp.outcome !== "different")
+    (nullAgainstEffect || cmp.outcome !== "different") && !saysSameWay(evidenceText, hypothesisText)
   ) {
     return contradict(2)
   }
+  // the hypothesis' own words with its change word turned round, right before the same object ("employing batch
+  // normalization speeds training" against "Batch normalization slows down training")
+  if (oppositeWording(evidenceText, hypothesisText)) return contradict(8)
   // a sentence of contrasting clauses ("improves F1 on the Penn Treebank, but it does not improve F1 on the Chinese
   // Treebank"): the clause about the hypothesis' dataset is the finding about it
   const clause = clauseAbout(evidenceText, evidence, hypothesisDatasets)
@@ -486,6 +563,100 @@ export const byFindings = (
     return neutral(3)
   }
   return judgement
+}
+
+/** Words that turn a statement's direction: negations and their kin. */
+const NEGATIONS = /\b(?:not|no|never|none|neither|nor|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|without|fail(?:s|ed)?|unable|lack(?:s|ed)?)\b/gi
+
+/** The change and relation words of a text ({@link RELATION}), lower-cased, and its negations. */
+const directionWords = (text: string): { readonly change: ReadonlySet<string>; readonly negations: ReadonlySet<string> } => {
+  const negations = new Set(Array.from(text.matchAll(NEGATIONS), (m) => m[0].toLowerCase()))
+  // each change word by its stem ("prevents" and "preventing" are one word)
+  const change = new Set(
+    Array.from(text.matchAll(new RegExp(RELATION.source, "gi")), (m) => m[0].toLowerCase())
+      .filter((w) => !negations.has(w))
+      .map((w) => Array.from(contentStems(w)).join(" ") || w)
+  )
+  return { change, negations }
+}
+
+/**
+ * Whether a sentence says the statement in the statement's own words: every content word of the statement, every
+ * change, relation and negation word of it as written, and no negation the statement does not have. Two readings of
+ * the same words that come out as opposite directions are a misreading of one of them ("max-pooling can simply be
+ * replaced by a convolutional layer with increased stride without loss in accuracy" against "Max-pooling can be
+ * replaced by a strided convolutional layer without loss in accuracy"), never a contradiction; a word of degree the
+ * sentence does not share keeps them apart ("only little impact" against "a large impact").
+ */
+export const saysSameWay = (evidenceText: string, hypothesisText: string): boolean => {
+  const h = directionWords(hypothesisText), e = directionWords(evidenceText)
+  if (h.change.size === 0 && h.negations.size === 0) return false
+  const own = contentStems(evidenceText)
+  if (!Array.from(contentStems(hypothesisText)).every((x) => own.has(x))) return false
+  const all = new Set([...e.change, ...e.negations])
+  return [...h.change, ...h.negations].every((w) => all.has(w)) && [...e.negations].every((w) => h.negations.has(w))
+}
+
+/**
+ * Whether the evidence is a finding about what the hypothesis compares its subject with, not about its subject: all the
+ * words of the evidence's subject are the hypothesis' baseline's, and none is the hypothesis' subject's own
+ * ("Recurrent models typically do not use explicit position embeddings ..." is about the baseline of "The
+ * convolutional sequence to sequence model is slower than recurrent models"; whatever it says, it is another subject).
+ */
+export const aboutBaseline = (evidence: Finding, hypothesis: Finding): boolean => {
+  if (evidence.subject === null || hypothesis.subject === null || hypothesis.baseline === null) return false
+  const e = Array.from(contentStems(evidence.subject)), h = contentStems(hypothesis.subject), b = contentStems(hypothesis.baseline)
+  // the subject's own words, besides those it shares with the baseline ("model" of "... sequence model" and "recurrent
+  // models")
+  const own = Array.from(h).filter((x) => !b.has(x))
+  return e.length > 0 && own.length > 0 && e.every((x) => b.has(x)) && !e.some((x) => own.includes(x))
+}
+
+/** A negation anywhere ({@link NEGATIONS}, not global). */
+const NEGATED = new RegExp(NEGATIONS.source, "i")
+
+/** Change words that say more, faster or better of what follows them, and their opposites. */
+const MORE_WORDS = /^(?:increas\w*|rais(?:e|es|ed|ing)|higher|greater|faster|speeds?|sped|accelerat\w*|improv\w*|better|boost\w*|enhanc\w*|easier|eases?)$/
+const LESS_WORDS = /^(?:decreas\w*|reduc\w*|lower(?:s|ed)?|slower|slows?|slowed|slowing|delay\w*|hurts?|degrad\w*|worse|worsen\w*|impair\w*|harder)$/
+
+/** The words of a text, lower-cased, with their stems ("" for a stop word). */
+const tokens = (text: string): ReadonlyArray<{ readonly word: string; readonly stem: string }> =>
+  (text.toLowerCase().match(/[a-z0-9][a-z0-9-]*/g) ?? []).map((word) => ({ word, stem: Array.from(contentStems(word))[0] ?? "" }))
+
+/**
+ * Whether a sentence says the hypothesis with its one change word turned round: the hypothesis has a single change
+ * word of {@link MORE_WORDS} or {@link LESS_WORDS} followed by its object, the sentence contains every other content
+ * word of the hypothesis, and within three words before that object (not the first word of a longer name: "reduce the
+ * training memory footprint") it has a change word of the other kind and none of the same kind; neither negates anything, and the sentence is one clause ("employing batch normalization speeds training" against "Batch
+ * normalization slows down training": `findingRule` 8).
+ */
+export const oppositeWording = (evidenceText: string, hypothesisText: string): boolean => {
+  if (NEGATED.test(hypothesisText) || NEGATED.test(evidenceText)) return false
+  // a sentence of several clauses states more than one finding ("decreased the risk of PONV ... but was associated
+  // with an increased risk of bleeding")
+  if (/[;]|\b(?:but|whereas|while|although|though|however|yet)\b/i.test(evidenceText)) return false
+  const h = tokens(hypothesisText)
+  const changes = h.map((t, i) => [t, i] as const).filter(([t]) => MORE_WORDS.test(t.word) || LESS_WORDS.test(t.word))
+  if (changes.length !== 1) return false
+  const [change, at] = changes[0]!
+  const more = MORE_WORDS.test(change.word)
+  const objectAt = h.findIndex((t, i) => i > at && t.stem !== "" && t.word !== "down" && t.word !== "up")
+  if (objectAt < 0) return false
+  const object = h[objectAt]!
+  const afterObject = h[objectAt + 1]?.stem ?? ""
+  const e = tokens(evidenceText)
+  const own = new Set(e.map((t) => t.stem))
+  if (!h.every((t) => t === change || t.stem === "" || own.has(t.stem))) return false
+  return e.some((t, i) => {
+    if (t.stem !== object.stem) return false
+    // the same object, not the head of another ("reduce the training memory footprint" is no training)
+    const next = e[i + 1]?.stem ?? ""
+    if (next !== "" && next !== afterObject) return false
+    const before = e.slice(Math.max(0, i - 3), i).map((x) => x.word)
+    const opposite = before.some((w) => (more ? LESS_WORDS : MORE_WORDS).test(w))
+    const same = before.some((w) => (more ? MORE_WORDS : LESS_WORDS).test(w))
+    return opposite && !same
+  })
 }
 
 /** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
@@ -669,10 +840,10 @@ export const SUPPORT_COVERAGE = 0.6
  * `support` is its own reading of entailment and counts as given.
  */
 export const countsAsSupport = (e: JudgedEvidence): boolean =>
-  e.verdict === "support" && !e.context &&
+  e.verdict === "support" && !e.context && (e.signals["paperSide"] ?? -1) < 0 &&
   (pOf(e) === undefined || (e.coverage >= SUPPORT_COVERAGE && (e.signals["subjectStated"] ?? 1) > 0 &&
     (e.signals["claimCoverage"] ?? 1) >= SUPPORT_CLAIM_COVERAGE &&
-    (e.signals["metricStated"] ?? 1) > 0))
+    (e.signals["metricStated"] ?? 1) > 0 && (e.signals["relationStated"] ?? 1) > 0))
 
 /**
  * The share of the words a statement says about its subject (its predicate, outcome and object: "harder to optimize
@@ -763,11 +934,65 @@ export const statesStatement = (
   const own = contentStems(sentence)
   const subjectStated = namesMostSpecific(subject, own, weight, known) ? 1 : 0
   const inSubject = new Set(subject)
+  // what the sentence says: not the aim it opens with ("To predict ESG ratings from news articles, a large dataset
+  // ... is necessary" says nothing of whether they can be predicted)
+  const said = contentStems(sentence.replace(PURPOSE, ""))
   const rest = Array.from(contentStems(statement)).filter((x) => !inSubject.has(x))
   const metric = hypothesis.metric === null ? [] : Array.from(contentStems(hypothesis.metric)).filter((x) => !inSubject.has(x))
   const metricStated = metric.length === 0 ? {} : { metricStated: metric.every((x) => own.has(x)) ? 1 : 0 }
-  if (rest.length === 0) return { subjectStated, ...metricStated }
-  return { subjectStated, claimCoverage: Math.round((rest.filter((x) => own.has(x)).length / rest.length) * 1000) / 1000, ...metricStated }
+  const relationStated = statesRelation(statement) && !statesRelation(sentence.replace(PURPOSE, "")) &&
+      !sameNumber(sentence, statement)
+    ? { relationStated: 0 }
+    : {}
+  if (rest.length === 0) return { subjectStated, ...metricStated, ...relationStated }
+  return {
+    subjectStated,
+    claimCoverage: Math.round((rest.filter((x) => said.has(x)).length / rest.length) * 1000) / 1000,
+    ...metricStated,
+    ...relationStated
+  }
+}
+
+/** An opening purpose clause: "To predict ESG ratings from news articles, ...", "In order to reduce memory, ...". */
+const PURPOSE = /^\s*(?:(?:sub)*section:\s*)?(?:in order )?to [a-z][\w-]*\b[^,;:]{0,200},\s*/i
+
+/**
+ * Words that state a change, a comparison or a relation ("slows", "faster", "reduces", "outperforms", "is associated
+ * with", "predicts", "no difference"). A hypothesis that states one is supported only by a sentence that states one
+ * too, in whatever words ({@link statesRelation}): "Batch normalization layers are refined after training" names
+ * batch normalization and training but says nothing of its speed.
+ */
+const RELATION = new RegExp(
+  "\\b(?:" + [
+    "increas\\w*", "decreas\\w*", "reduc\\w*", "rais\\w*", "lower\\w*", "higher", "greater", "less", "fewer", "more", "most",
+    "improv\\w*", "impair\\w*", "wors\\w*", "better", "best", "outperform\\w*", "underperform\\w*", "surpass\\w*", "beat\\w*",
+    "exceed\\w*", "degrad\\w*", "drop\\w*", "boost\\w*", "enhanc\\w*", "inhibit\\w*", "suppress\\w*", "prevent\\w*", "promot\\w*",
+    "induc\\w*", "block\\w*", "attenuat\\w*", "diminish\\w*", "hurt\\w*", "harm\\w*", "gain\\w*", "los[est]\\w*", "faster",
+    "slow\\w*", "speed\\w*", "quick\\w*", "superior", "inferior", "state[- ]of[- ]the[- ]art", "up-?regulat\\w*", "down-?regulat\\w*",
+    "elevat\\w*", "accelerat\\w*", "delay\\w*", "shorten\\w*", "prolong\\w*", "regulat\\w*", "mediat\\w*", "modulat\\w*",
+    "control\\w*", "affect\\w*", "influenc\\w*", "determin\\w*", "associat\\w*", "correlat\\w*", "link\\w*", "requir\\w*",
+    "necessary", "important", "critical", "crucial", "essential", "predict\\w*", "roles?", "involved", "interact\\w*", "bind\\w*",
+    "target\\w*", "driv\\w*", "(?:over|under)-?express\\w*", "amplif\\w*", "stimulat\\w*", "activat\\w*", "depend\\w*", "caus\\w*", "lead\\w*", "led", "effect\\w*", "impact\\w*", "benefi\\w*", "risk\\w*", "protect\\w*",
+    "eas(?:e|es|ed|ier|ily)", "harder", "difficult\\w*", "allow\\w*", "enabl\\w*", "help\\w*", "contribut\\w*", "achiev\\w*",
+    "match\\w*", "comparable", "similar\\w*", "same", "equal\\w*", "differ\\w*", "no", "not", "without", "fail\\w*", "unable",
+    "\\w+er than", "than", "\\d+(?:\\.\\d+)?\\s*(?:%|percent|times|fold|x)", "significan\\w*", "odds", "ratio", "hazard"
+  ].join("|") + ")\\b",
+  "i"
+)
+
+/** Whether a text states a change, a comparison or a relation ({@link RELATION}). */
+export const statesRelation = (text: string): boolean => RELATION.test(text)
+
+/** The numbers of a text ("28.4", "2014"), as written. */
+const numbersOf = (text: string): ReadonlyArray<string> => Array.from(text.matchAll(/\d+(?:\.\d+)?/g), (m) => m[0])
+
+/**
+ * Whether a sentence states a value the statement states ("The Transformer obtains 28.4 BLEU ..." for "... achieves
+ * 28.4 BLEU ..."): a number of the statement other than a year is in the sentence.
+ */
+const sameNumber = (sentence: string, statement: string): boolean => {
+  const own = new Set(numbersOf(sentence))
+  return numbersOf(statement).some((n) => !/^(?:19|20)\d\d$/.test(n) && own.has(n))
 }
 
 /**
@@ -808,10 +1033,11 @@ export const CONTRADICTION_RELEVANCE = 0.3
  * models". An LLM judge's contradiction counts as given.
  */
 export const decidesAgainst = (paper: PaperAgainst): boolean =>
+  paper.against.every((e) => (e.signals["paperSide"] ?? 1) > 0) &&
   paper.against.some((e) =>
     e.verdict === "contradict" &&
     (pOf(e) === undefined || (saysOutcome(e) && (e.signals["paperSubject"] ?? 1) > 0 && ((e.signals["findingRule"] ?? 0) > 0 ||
-      (e.coverage >= CONTRADICTION_COVERAGE && e.relevance >= CONTRADICTION_RELEVANCE))))
+      (e.coverage >= CONTRADICTION_COVERAGE && e.relevance >= CONTRADICTION_RELEVANCE && (e.signals["passageSubject"] ?? 1) > 0))))
   )
 
 /**
