@@ -180,6 +180,11 @@ export const Thresholds = Schema.Struct({
   contradictConditions: Schema.Number,
   /** The P(contradict) a learned judge must give an opposition of two same findings for a `contradicts` edge. */
   confidentContradiction: Schema.Number,
+  /**
+   * An agreement of two same findings is a `replicates` edge only while the judge's P(contradict) stays under this:
+   * near a coin flip the judge confirms nothing, and the pair stays a candidate.
+   */
+  doubtfulAgreement: Schema.Number,
   /** The `conditions` signal when one claim substitutes a content word of the other (a different setting or outcome). */
   substitutedConditions: Schema.Number,
   /** Merge needs all four high: */
@@ -217,6 +222,7 @@ export const defaultThresholds: Thresholds = {
   oppose: 0.25,
   contradictConditions: 0.4,
   confidentContradiction: 0.6,
+  doubtfulAgreement: 0.45,
   substitutedConditions: 0.3,
   mergeSemantic: 0.9,
   mergeDomain: 0.75,
@@ -839,9 +845,9 @@ export const sameFindingPart = (comparison: FindingComparison): boolean =>
  *   excluding a dataset the other includes) that the NLI judges a
  *   contradiction with P(contradict) at least `confidentContradiction`;
  *   `replicates` (or `merge`) for the same direction or close values the NLI
- *   does not contradict; a *candidate* otherwise (values far apart on the same
- *   setting, an opposition the judge does not confirm, an agreement it
- *   contradicts);
+ *   does not contradict, with P(contradict) under `doubtfulAgreement`; a
+ *   *candidate* otherwise (values far apart on the same setting, an opposition
+ *   the judge does not confirm, an agreement it contradicts or is unsure of);
  * - otherwise a *candidate* of what the signals alone would decide
  *   ({@link decide}), or `none`.
  *
@@ -867,6 +873,16 @@ export const decideFinding = (
     if (opposed) return { decision: "weak_link", candidate: "contradicts", reason: `${reason}; the judge does not confirm it (candidate)` }
     if (comparison.numbers === "far") return { decision: "weak_link", candidate: "contradicts", reason: `${reason} (candidate disagreement)` }
     if ((comparison.direction === "agree" || comparison.numbers === "close") && !nli.labels.includes("contradict")) {
+      // an agreement the judge nearly calls a contradiction is not confirmed ("Incidence of heart failure increased
+      // by 10% in women" / "... was higher among men ... and did not change over time among men or women": one
+      // direction read from the comparison, P(contradict) 0.50)
+      if (nli.pContradict !== null && nli.pContradict >= thresholds(config).doubtfulAgreement) {
+        return {
+          decision: "weak_link",
+          candidate: "replicates",
+          reason: `${reason}; the judge is unsure (P(contradict) ${nli.pContradict.toFixed(2)}) (candidate)`
+        }
+      }
       const merge = decide(signals, config) === "merge"
       return { decision: merge ? "merge" : "replicates", candidate: null, reason }
     }

@@ -139,6 +139,24 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
     expect(close.decision).toBe("weak_link")
   })
 
+  // SciFact (CC BY 4.0), held-out half: a CONTRADICT pair the reader read as agreeing (the direction of "higher among
+  // men", not of "did not change over time"), with the judge at a coin flip; the linker's signals of that run
+  it("an agreement the judge is unsure of stays a candidate replicates; a confirmed one replicates", () => {
+    const a = "Incidence of heart failure increased by 10% in women since 1979."
+    const b = "The incidence of heart failure was higher among men and did not change over time among men or women."
+    const comparison = ClaimIdentity.compareFindings(findingOf(a), findingOf("The incidence of heart failure was higher among men."), { a, b })
+    expect(comparison.subject).toBe("same")
+    expect(comparison.direction).toBe("agree")
+    const signals = { semantic: 0.38, domain: 0.875, conditions: 0.5, outcome: 0.5, subject: 0 }
+    const unsure = ClaimIdentity.decideFinding(comparison, signals, { labels: ["neutral"], pContradict: 0.498 })
+    expect(unsure.decision).toBe("weak_link")
+    expect(unsure.candidate).toBe("replicates")
+    expect(unsure.reason).toContain("the judge is unsure (P(contradict) 0.50)")
+    // the held-out half's real replications had P(contradict) 0.33-0.39
+    const sure = ClaimIdentity.decideFinding(comparison, signals, { labels: ["support"], pContradict: 0.39 })
+    expect(sure.decision).toBe("replicates")
+  })
+
   // real edges
   it.effect("an effect against no effect on the same outcome is a contradiction", () =>
     Effect.gen(function*() {
