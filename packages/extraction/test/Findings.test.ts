@@ -109,6 +109,14 @@ describe("Findings", () => {
     expect(f.task).toContain("translation")
   })
 
+  it("a span of time after 'over' is no baseline; a compared method after it is", () => {
+    // SciFact (CC BY 4.0) and the related papers: "over time" had been read as the baseline "time among men or women"
+    expect(findingOf("The incidence of heart failure did not change over time among men or women.").baseline).toBeNull()
+    expect(findingOf("Mortality declined over the past two decades in both groups.").baseline).toBeNull()
+    expect(findingOf("Scores rose over the course of training, better than the baseline.").baseline).toBe("baseline")
+    expect(findingOf("Our model improves over the Transformer by 2 BLEU on WMT 2014 English-German.").baseline).toBe("Transformer")
+  })
+
   it("keeps an unnamed self-reference unresolved", () => {
     const f = findingOf("Our model achieves the state-of-the-art result on TriviaQA.")
     expect(f.subject).toBeNull()

@@ -894,7 +894,8 @@ const objectOf = (predicate: string): string | null => {
 
 const BASELINE_RE = [
   /\b(?:outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?|underperform(?:s|ed|ing)?)\s+(?:all\s+|both\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i,
-  /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|against|over)\s+(?:the\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i
+  // ("over time", "over the years", "over the follow-up" is a span of time, no baseline)
+  /\b(?:than|compared (?:to|with)|relative to|versus|vs\.?|against|over(?!\s+(?:time|(?:the\s+|a\s+)?(?:(?:past|last|next|first|following|whole|entire)\s+)?(?:\w+\s+)?(?:years?|decades?|months?|weeks?|days?|period|course|follow-up))\b))\s+(?:the\s+)?(.+?)(?=\s*(?:[,;.(]|\bby\b|\bon\b|\bin\b|\bwith\b|\bwhile\b|\bwhen\b|\bat\b|\bfor\b|\bacross\b|\busing\b|\band\b|$))/i
 ]
 
 /** A number, or a range of two ("0.3-1.3", "4.1–5.1": its first number is read). */
