@@ -10,7 +10,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as NlpService from "@kg/core/NlpService"
-import { type Candidate, changeDirection, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
+import { type Candidate, CHANGE_ANSWER, changeDirection, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
 import { analyse, metricOf, nameVariants, titleAcronyms, titleNames } from "../src/internal/research/question.js"
 import { ASK_LIMITS, OTHERS_WORK, RESEARCH_LIMITS, shape } from "../src/internal/research/shape.js"
 
@@ -255,6 +255,28 @@ describe("a lookup's lead", () => {
       expect(c.change).toBe(true)
       const changed = scoreCandidates(nlp, () => 1, cq, c, [candidate("conv", difference, 1), candidate("lstm", level, 0.3)], titles)
       expect(shape(nlp, () => 1, c, changed, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^1\.9 BLEU /)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the stochastic pooling paper (scirex-0abb49fe138e): the difference names neither CIFAR-10 nor a metric; a
+      // set-up sentence of the same passage names CIFAR-10 and a number
+      const q = "By how much does stochastic pooling surpass the previous state-of-the-art result on CIFAR-10?"
+      const a = analyse(q)
+      const passage = "Table 2 compares the test performance of the three pooling approaches to the current state-of-the-art result on CIFAR-10. " +
+        "Stochastic pooling surpasses this result by 0.47% using the same architecture. Cross-validating with a set of 5,000 CIFAR-10 training images, we found a good value for the learning rate."
+      const difference = "Stochastic pooling surpasses this result by 0.47% using the same architecture."
+      const setUp = "Cross-validating with a set of 5,000 CIFAR-10 training images, we found a good value for the learning rate."
+      const titles = new Map([["sp", "Stochastic Pooling for Regularization of Deep Convolutional Neural Networks"]])
+      const info = new Map([["sp", { title: titles.get("sp")!, year: 2013 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("sp", setUp, 1, passage), candidate("sp", difference, 1, passage)], titles)
+      expect(scored[0]!.quote).toBe(difference)
+      expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^0\.47% /)
+      // near miss: a question about a level (no change asked) still ranks the difference as any other number
+      const level = analyse("What error does stochastic pooling reach on CIFAR-10?")
+      const levels = scoreCandidates(nlp, () => 1, q, level, [candidate("sp", difference, 1, passage)], titles)
+      expect(levels[0]!.quantity).toBeLessThan(CHANGE_ANSWER)
     }).pipe(Effect.provide(NlpService.layer)))
 
   it.effect("is a level reached rather than a bound, unless the bound counts", () =>

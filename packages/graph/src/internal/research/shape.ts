@@ -179,6 +179,40 @@ const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArra
 
 const ownWork = /\b(our|we|ours)\b/i
 
+/** A name-like word: letters with digits, inner capitals ("NYUDv2", "ActivityNet", "MSR-VTT", "SIFT-flow"). */
+const NAME_LIKE = /^(?=.*\p{L})(?:(?=.*\d)[\p{L}\d]+(?:[-'’][\p{L}\d]+)*|\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*(?:-[\p{L}\d]+)*|\p{Lu}{2,}(?:-[\p{L}\d]+)+)$/u
+
+/**
+ * The data sets a sentence lists (answers16): runs of name-like words (with the numbers that follow them: "PASCAL VOC
+ * 2012") after "on", "including", "such as", "and" or a comma, or before "dataset(s)", "benchmark(s)", "corpus":
+ * "on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and
+ * SIFT-flow" gives the four; not a method named before its verb ("We evaluate NCL on ...") nor the question's items
+ * or their initials.
+ */
+export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names">): ReadonlyArray<string> => {
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const initials = items.map((n) => n.text.split(/[\s-]+/).map((w) => w[0] ?? "").join("").toLowerCase())
+  const words = Array.from(sentence.matchAll(/[^\s,;:()]+/g), (m) => ({ w: m[0].replace(/[.'"”’]+$/, ""), at: m.index }))
+  const out: Array<string> = []
+  for (let i = 0; i < words.length; i++) {
+    // (not a citation key, "hochreiter1998vanishing")
+    if (!NAME_LIKE.test(words[i]!.w) || COMMON_CAPITALISED.has(words[i]!.w.toLowerCase()) || /^\p{Ll}+\d{4}\p{Ll}*$/u.test(words[i]!.w)) continue
+    let j = i + 1
+    while (j < words.length && (NAME_LIKE.test(words[j]!.w) || /^\d+$/.test(words[j]!.w)) && !/[,;]$/.test(sentence.slice(words[j - 1]!.at, words[j]!.at).trim())) j++
+    const run = words.slice(i, j).map((x) => x.w).join(" ")
+    const before = sentence.slice(0, words[i]!.at)
+    const after = sentence.slice(words[j - 1]!.at + words[j - 1]!.w.length)
+    i = j - 1
+    const listed = /(?:\b(?:on|including|includes|include|such as|and|or)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
+      /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
+    if (!listed) continue
+    const p = pieces(run)
+    if (items.some((n) => nameIn(n, p)) || initials.includes(run.toLowerCase())) continue
+    if (!out.includes(run)) out.push(run)
+  }
+  return out
+}
+
 /**
  * The stored finding's subject when it is a name: the paper's own contribution its self-reference resolved to
  * ("our model": "Transformer"), or words with a digit or a capital that does not merely open the sentence
@@ -666,6 +700,17 @@ const alsoStated = (
   return (better.length > 0 ? better : worse).slice(0, limit)
 }
 
+/**
+ * A list group's label: its method, and for a question asking for data sets the ones its findings list ("Efficient
+ * Piecewise Training ...: NYUDv2, PASCAL VOC 2012, PASCAL-Context, SIFT-flow"; answers16).
+ */
+const groupLabel = (items: ReadonlyArray<Scored>, analysis: QuestionAnalysis, info: PaperInfo | undefined): string => {
+  const method = methodOf(items[0]!, analysis, info)
+  if (analysis.settingsAsked !== true) return method
+  const sets = Array.from(new Set(items.flatMap((f) => settingsListed(f.quote, analysis))))
+  return sets.length === 0 ? method : `${method}: ${sets.join(", ")}`
+}
+
 /** The finding weight a list's item needs (a claim's is 0.75 or 1, a sentence's 0.5 or 0.7 with finding cues, 0.2 without). */
 const LIST_FINDING = 0.5
 
@@ -846,11 +891,18 @@ export const shape = (
         // residual network paradigm further improve ...") is no item (answers14)
         if (analysis.effect && OTHERS_WORK.test(f.quote)) continue
         const list = byPaper.get(f.paperId) ?? []
-        if (list.length < (limits.short ? 1 : 2)) list.push(f)
+        list.push(f)
         byPaper.set(f.paperId, list)
       }
+      // each paper's best findings (2, ask 1); for a question asking for data sets, those that list some first
+      // ("... datasets, including NYUDv2, PASCAL VOC 2012, ..." before "we show how to improve semantic
+      // segmentation"; answers16)
+      for (const [paperId, list] of byPaper) {
+        const listing = analysis.settingsAsked === true ? list.filter((f) => settingsListed(f.quote, analysis).length > 0) : []
+        byPaper.set(paperId, [...listing, ...list.filter((f) => !listing.includes(f))].slice(0, limits.short ? 1 : 2))
+      }
       const groups = Array.from(byPaper.entries())
-        .sort((a, b) => b[1][0]!.score - a[1][0]!.score)
+        .sort((a, b) => Math.max(...b[1].map((f) => f.score)) - Math.max(...a[1].map((f) => f.score)))
         .slice(0, limits.groups)
         .map(([paperId, items]): PaperGroup => {
           const info = papers.get(paperId)
@@ -858,7 +910,7 @@ export const shape = (
             paper_id: paperId,
             title: info?.title ?? paperId,
             year: info?.year ?? null,
-            method: methodOf(items[0]!, analysis, info),
+            method: groupLabel(items, analysis, info),
             items: items.map((f) => ({ text: displayText(f.quote), page: f.page, quote: f.quote, claim_id: f.claimId }))
           }
         })
