@@ -257,6 +257,33 @@ describe("a lookup's lead", () => {
       expect(shape(nlp, () => 1, c, changed, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^1\.9 BLEU /)
     }).pipe(Effect.provide(NlpService.layer)))
 
+  it.effect("a list asking for data sets names them, from the findings that list them (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the piecewise training paper (scirex-165ef2b5f86b): its best-scored sentence lists no data set
+      const general = "Our contextual model with CNN pairwise potentials achieves the best performance, which sets a new state-of-the-art result."
+      const listing = "Our experimental results set new state-of-the-art performance on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and SIFT-flow."
+      const other = "We show how to improve semantic segmentation through the use of contextual information and set a new state of the art."
+      const titles = new Map([["pw", "Efficient Piecewise Training of Deep Structured Models for Semantic Segmentation"]])
+      const info = new Map([["pw", { title: titles.get("pw")!, year: 2016 }]])
+      const q = "Which datasets does the piecewise-trained contextual model set a new state of the art on?"
+      const a = analyse(q)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("pw", general, 1), candidate("pw", other, 1), candidate("pw", listing, 0.2)], titles)
+      expect(scored[0]!.quote).not.toBe(listing)
+      const shaped = shape(nlp, () => 1, a, scored, info, ASK_LIMITS, new Map())
+      expect(shaped.shape.type).toBe("list")
+      expect(shaped.shape.lead).toMatch(/: NYUDv2, PASCAL VOC 2012, PASCAL-Context, SIFT-flow$/)
+      expect(shaped.shape.groups![0]!.items[0]!.quote).toBe(listing)
+      // near miss: a list of methods keeps each paper's best findings first, labelled by the method
+      const m = "Which models report results on semantic segmentation datasets?"
+      const ma = analyse(m)
+      const methods = scoreCandidates(nlp, () => 1, m, ma, [candidate("pw", general, 1), candidate("pw", listing, 0.2)], titles)
+      const listed = shape(nlp, () => 1, ma, methods, info, ASK_LIMITS, new Map())
+      expect(listed.shape.type).toBe("list")
+      expect(listed.shape.lead).not.toMatch(/SIFT-flow/)
+      expect(listed.shape.groups![0]!.items[0]!.quote).toBe(methods[0]!.quote)
+    }).pipe(Effect.provide(NlpService.layer)))
+
   it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
     Effect.gen(function*() {
       const nlp = yield* NlpService.NlpService
