@@ -284,6 +284,27 @@ describe("a lookup's lead", () => {
       expect(listed.shape.groups![0]!.items[0]!.quote).toBe(methods[0]!.quote)
     }).pipe(Effect.provide(NlpService.layer)))
 
+  it.effect("a comparison of items with no level reported is answered by their differences (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the Res2Net paper (scirex-2a69ddbafb23): each variant's gain over its baseline, no level in the text
+      const next = "The Res2NeXt-50 achieves a 0.85 improvement in terms of top-1 error over the ResNeXt-50."
+      const dla = "Also, the Res2Net-DLA-60 outperforms the DLA-60 by 1.27 in terms of top-1 error."
+      const titles = new Map([["r2", "Res2Net: A New Multi-scale Backbone Architecture"]])
+      const info = new Map([["r2", { title: titles.get("r2")!, year: 2019 }]])
+      const q = "How do Res2NeXt-50 and Res2Net-DLA-60 compare with their baselines in top-1 error?"
+      const a = analyse(q)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("r2", next, 1), candidate("r2", dla, 1)], titles)
+      const table = shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map())
+      expect(table.shape.table!.rows.map((r) => r.number).sort()).toEqual([0.85, 1.27])
+      expect(table.shape.lead).toMatch(/0\.85/)
+      expect(table.shape.lead).toMatch(/1\.27/)
+      // near miss: where a level of an item is reported, the differences are no rows
+      const level = "The Res2NeXt-50 has a top-1 error of 20.52% on ImageNet."
+      const withLevel = scoreCandidates(nlp, () => 1, q, a, [candidate("r2", next, 1), candidate("r2", dla, 1), candidate("r2", level, 1)], titles)
+      expect(shape(nlp, () => 1, a, withLevel, info, RESEARCH_LIMITS, new Map()).shape.table!.rows.map((r) => r.number)).toEqual([20.52])
+    }).pipe(Effect.provide(NlpService.layer)))
+
   it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
     Effect.gen(function*() {
       const nlp = yield* NlpService.NlpService

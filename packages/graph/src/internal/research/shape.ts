@@ -317,50 +317,58 @@ const tableOf = (
     ? analysis.direction
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
   const head = metric === null ? [] : metricHead(metric)
-  const rows: Array<TableRow & { score: number }> = []
-  const seen = new Set<string>()
-  for (const f of scored) {
-    if (f.score < 0.4 * bestScore) break
-    // the value of this metric in the finding (recomputed when the metric was inferred)
-    // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
-    const v = metric === null || f.value?.stored === true
-      ? f.value
-      : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
-    // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
-    if (v === null || v.relation !== "level") continue
-    // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
-    // further away) is the question's
-    const rowMetric0 = metricOf(f, metric)
-    if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
-    if (analysis.names.length > 0 && f.names < 0.5) continue
-    if (otherQualifier(metric, f.quote)) continue
-    // a stored finding that says it does not hold for the question's setting ("but not for CNN")
-    if (excludesSetting(analysis.names, f.fields)) continue
-    // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
-    if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
-    // a comparison's rows are about the items it compares
-    const items = analysis.names.filter((n) => n.role !== "context")
-    if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
-    const rowMetric = metricOf(f, metric)
-    if (metric !== null && rowMetric !== null && !sameMetricFamily(metric, rowMetric)) continue
-    const key = `${f.paperId}\u0000${v.number}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    const info = papers.get(f.paperId)
-    rows.push({
-      method: methodOf(f, analysis, info),
-      dataset: datasetOf(f, analysis),
-      metric: rowMetric ?? metric,
-      value: oneLine(v.phrase),
-      number: v.number,
-      paper_id: f.paperId,
-      title: info?.title ?? f.paperId,
-      page: f.page,
-      quote: f.quote,
-      claim_id: f.claimId,
-      score: f.score
-    })
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const rowsOf = (relation: "level" | "difference") => {
+    const rows: Array<TableRow & { score: number }> = []
+    const seen = new Set<string>()
+    for (const f of scored) {
+      if (f.score < 0.4 * bestScore) break
+      // the value of this metric in the finding (recomputed when the metric was inferred)
+      // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
+      const v = metric === null || f.value?.stored === true
+        ? f.value
+        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
+      // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
+      if (v === null || v.relation !== relation) continue
+      // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
+      // further away) is the question's
+      const rowMetric0 = metricOf(f, metric)
+      if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
+      if (analysis.names.length > 0 && f.names < 0.5) continue
+      if (otherQualifier(metric, f.quote)) continue
+      // a stored finding that says it does not hold for the question's setting ("but not for CNN")
+      if (excludesSetting(analysis.names, f.fields)) continue
+      // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
+      if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
+      // a comparison's rows are about the items it compares
+      if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
+      const rowMetric = metricOf(f, metric)
+      if (metric !== null && rowMetric !== null && !sameMetricFamily(metric, rowMetric)) continue
+      const key = `${f.paperId}\u0000${v.number}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      const info = papers.get(f.paperId)
+      rows.push({
+        method: methodOf(f, analysis, info),
+        dataset: datasetOf(f, analysis),
+        metric: rowMetric ?? metric,
+        value: oneLine(v.phrase),
+        number: v.number,
+        paper_id: f.paperId,
+        title: info?.title ?? f.paperId,
+        page: f.page,
+        quote: f.quote,
+        claim_id: f.claimId,
+        score: f.score
+      })
+    }
+    return rows
   }
+  // a comparison of named items with no level reported for them is answered by their differences from what they
+  // are compared with ("How do Res2NeXt-50 and Res2Net-DLA-60 compare with their baselines in top-1 error?": "a 0.85
+  // improvement in terms of top-1 error over the ResNeXt-50", "outperforms the DLA-60 by 1.27"; answers16)
+  const levels = rowsOf("level")
+  const rows = levels.length === 0 && analysis.type === "comparison" && items.length > 0 ? rowsOf("difference") : levels
   // the most relevant rows, then sorted by value
   const kept = rows.sort((a, b) => b.score - a.score).slice(0, limit)
   kept.sort((a, b) => (direction === "max" ? b.number - a.number : a.number - b.number) || b.score - a.score)
