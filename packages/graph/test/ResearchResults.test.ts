@@ -305,6 +305,26 @@ describe("a lookup's lead", () => {
       expect(shape(nlp, () => 1, a, withLevel, info, RESEARCH_LIMITS, new Map()).shape.table!.rows.map((r) => r.number)).toEqual([20.52])
     }).pipe(Effect.provide(NlpService.layer)))
 
+  it.effect("a lookup's value comes from a finding that names what the question names, in itself, its passage or title (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the bug localization review (arXiv:2212.11774) and the integer-only LSTM paper (arXiv:2212.11791)
+      const q = "How large is the runtime overhead of structured information retrieval in BLUiR?"
+      const a = analyse(q)
+      const other = "The proposed method enables RNN-based language models to run on edge devices with 2x improvement in runtime, and 4x reduction in model size."
+      const bluir = "Finally, as structured information retrieval requires more computations there is a runtime overhead."
+      const passage = `BLUiR uses structured retrieval. ${bluir} This overhead depends on the size of the source code collection.`
+      const titles = new Map([["int", "Training Integer-Only Deep Recurrent Neural Networks"], ["bl", "A literature review on bug localization"]])
+      const info = new Map([["int", { title: titles.get("int")!, year: 2022 }], ["bl", { title: titles.get("bl")!, year: 2022 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("int", other, 1), candidate("bl", bluir, 1, passage)], titles)
+      expect(scored.find((f) => f.paperId === "int")!.value).not.toBeNull()
+      expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("")
+      // near miss: the overhead's value in the passage that names BLUiR leads
+      const valued = "This runtime overhead reaches 12x for the largest source code collection."
+      const withValue = scoreCandidates(nlp, () => 1, q, a, [candidate("int", other, 1), candidate("bl", valued, 0.8, `BLUiR uses structured retrieval. ${valued}`)], titles)
+      expect(shape(nlp, () => 1, a, withValue, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^12x/)
+    }).pipe(Effect.provide(NlpService.layer)))
+
   it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
     Effect.gen(function*() {
       const nlp = yield* NlpService.NlpService

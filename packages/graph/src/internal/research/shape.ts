@@ -774,8 +774,12 @@ export const shape = (
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
+      // (not a value whose sentence, passage and paper title name nothing the question names: "$4\times$ reduction in
+      // model size" of an integer-only LSTM for "How large is the runtime overhead ... in BLUiR?" answers another
+      // question; answers16)
+      const named = analysis.names.length === 0 ? withValue : withValue.filter((f) => f.names > 0)
       // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
-      const theirs = withValue.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
+      const theirs = named.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
       const top = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
