@@ -140,6 +140,10 @@ describe("the value a sentence gives", () => {
     expect(value("What mean IoU does DFN achieve on Cityscapes?",
       "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."))
       .toBe("80.3% mean IOU")
+    // a setting across another clause's opening ("... and on WMT'14 English-French") is that clause's value's (answers16)
+    const conv = "On WMT'14 English-German we outperform the strong LSTM setup of [reference] by 0.5 BLEU and on WMT'14 English-French we outperform the likelihood trained system of [reference] by 1.6 BLEU."
+    expect(value("How much does the convolutional model outperform the likelihood-trained system on WMT'14 English-French?", conv)).toBe("1.6 BLEU")
+    expect(value("How much does the convolutional model outperform the LSTM setup on WMT'14 English-German?", conv)).toBe("0.5 BLEU")
     expect(value("How much faster is the quad/double code than the full quad precision code on x86 chips?",
       "On the power9 chip, the quad/double code is 2.5x as fast as the full quad precision code, and on the x86 chips the quad/double code is close to 5.7x as fast."))
       .toBe("5.7x")

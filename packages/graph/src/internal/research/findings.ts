@@ -403,6 +403,9 @@ const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quanti
  * ("28.4 BLEU", "9,280 summaries", "86.2% mean IOU"). Without quantity
  * words: the first number.
  */
+/** Another clause's opening between a value and a setting: "... and on X", "; ", "while for X". */
+const OTHER_CLAUSE = /\b(?:and|while|whereas|but)\s+(?:on|in|for|at)\b|;/i
+
 export const valueIn = (
   sentence: string,
   analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
@@ -434,7 +437,14 @@ export const valueIn = (
     const distance = unitHit ? 0 : nearest(words, at, (w) => quantityMatch(w, quantity), forward)
     const headDistance = nearest(words, at, (w) => quantityMatch(w, head), forward)
     if (quantity.length > 0 && distance > 8 && headDistance > 8) continue
-    const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
+    // (a setting across another clause's opening is the other clause's: in "On WMT'14 English-German we outperform
+    // ... by 0.5 BLEU and on WMT'14 English-French we outperform ... by 1.6 BLEU", English-French is 1.6's; answers16)
+    const nameDistance = nameAt.length === 0
+      ? 0
+      : Math.min(...nameAt.map((i) => {
+        const [from, to] = i < at ? [words[i]!.start, n.start] : [n.end, words[i]!.start]
+        return OTHER_CLAUSE.test(sentence.slice(from, to)) ? 20 : Math.abs(i - at)
+      }))
     // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
     const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
     // (a metric named earlier in the number's clause, with no other number between, is the value's too: "the mAP of
