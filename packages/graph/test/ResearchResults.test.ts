@@ -10,7 +10,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as NlpService from "@kg/core/NlpService"
-import { type Candidate, changeDirection, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
+import { type Candidate, CHANGE_ANSWER, changeDirection, fieldsOf, isDelta, otherSetting, isRatio, scoreCandidates, valueIn, valueRelation } from "../src/internal/research/findings.js"
 import { analyse, metricOf, nameVariants, titleAcronyms, titleNames } from "../src/internal/research/question.js"
 import { ASK_LIMITS, OTHERS_WORK, RESEARCH_LIMITS, shape } from "../src/internal/research/shape.js"
 
@@ -255,6 +255,96 @@ describe("a lookup's lead", () => {
       expect(c.change).toBe(true)
       const changed = scoreCandidates(nlp, () => 1, cq, c, [candidate("conv", difference, 1), candidate("lstm", level, 0.3)], titles)
       expect(shape(nlp, () => 1, c, changed, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^1\.9 BLEU /)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a list asking for data sets names them, from the findings that list them (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the piecewise training paper (scirex-165ef2b5f86b): its best-scored sentence lists no data set
+      const general = "Our contextual model with CNN pairwise potentials achieves the best performance, which sets a new state-of-the-art result."
+      const listing = "Our experimental results set new state-of-the-art performance on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and SIFT-flow."
+      const other = "We show how to improve semantic segmentation through the use of contextual information and set a new state of the art."
+      const titles = new Map([["pw", "Efficient Piecewise Training of Deep Structured Models for Semantic Segmentation"]])
+      const info = new Map([["pw", { title: titles.get("pw")!, year: 2016 }]])
+      const q = "Which datasets does the piecewise-trained contextual model set a new state of the art on?"
+      const a = analyse(q)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("pw", general, 1), candidate("pw", other, 1), candidate("pw", listing, 0.2)], titles)
+      expect(scored[0]!.quote).not.toBe(listing)
+      const shaped = shape(nlp, () => 1, a, scored, info, ASK_LIMITS, new Map())
+      expect(shaped.shape.type).toBe("list")
+      expect(shaped.shape.lead).toMatch(/: NYUDv2, PASCAL VOC 2012, PASCAL-Context, SIFT-flow$/)
+      expect(shaped.shape.groups![0]!.items[0]!.quote).toBe(listing)
+      // near miss: a list of methods keeps each paper's best findings first, labelled by the method
+      const m = "Which models report results on semantic segmentation datasets?"
+      const ma = analyse(m)
+      const methods = scoreCandidates(nlp, () => 1, m, ma, [candidate("pw", general, 1), candidate("pw", listing, 0.2)], titles)
+      const listed = shape(nlp, () => 1, ma, methods, info, ASK_LIMITS, new Map())
+      expect(listed.shape.type).toBe("list")
+      expect(listed.shape.lead).not.toMatch(/SIFT-flow/)
+      expect(listed.shape.groups![0]!.items[0]!.quote).toBe(methods[0]!.quote)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a comparison of items with no level reported is answered by their differences (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the Res2Net paper (scirex-2a69ddbafb23): each variant's gain over its baseline, no level in the text
+      const next = "The Res2NeXt-50 achieves a 0.85 improvement in terms of top-1 error over the ResNeXt-50."
+      const dla = "Also, the Res2Net-DLA-60 outperforms the DLA-60 by 1.27 in terms of top-1 error."
+      const titles = new Map([["r2", "Res2Net: A New Multi-scale Backbone Architecture"]])
+      const info = new Map([["r2", { title: titles.get("r2")!, year: 2019 }]])
+      const q = "How do Res2NeXt-50 and Res2Net-DLA-60 compare with their baselines in top-1 error?"
+      const a = analyse(q)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("r2", next, 1), candidate("r2", dla, 1)], titles)
+      const table = shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map())
+      expect(table.shape.table!.rows.map((r) => r.number).sort()).toEqual([0.85, 1.27])
+      expect(table.shape.lead).toMatch(/0\.85/)
+      expect(table.shape.lead).toMatch(/1\.27/)
+      // near miss: where a level of an item is reported, the differences are no rows
+      const level = "The Res2NeXt-50 has a top-1 error of 20.52% on ImageNet."
+      const withLevel = scoreCandidates(nlp, () => 1, q, a, [candidate("r2", next, 1), candidate("r2", dla, 1), candidate("r2", level, 1)], titles)
+      expect(shape(nlp, () => 1, a, withLevel, info, RESEARCH_LIMITS, new Map()).shape.table!.rows.map((r) => r.number)).toEqual([20.52])
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a lookup's value comes from a finding that names what the question names, in itself, its passage or title (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the bug localization review (arXiv:2212.11774) and the integer-only LSTM paper (arXiv:2212.11791)
+      const q = "How large is the runtime overhead of structured information retrieval in BLUiR?"
+      const a = analyse(q)
+      const other = "The proposed method enables RNN-based language models to run on edge devices with 2x improvement in runtime, and 4x reduction in model size."
+      const bluir = "Finally, as structured information retrieval requires more computations there is a runtime overhead."
+      const passage = `BLUiR uses structured retrieval. ${bluir} This overhead depends on the size of the source code collection.`
+      const titles = new Map([["int", "Training Integer-Only Deep Recurrent Neural Networks"], ["bl", "A literature review on bug localization"]])
+      const info = new Map([["int", { title: titles.get("int")!, year: 2022 }], ["bl", { title: titles.get("bl")!, year: 2022 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("int", other, 1), candidate("bl", bluir, 1, passage)], titles)
+      expect(scored.find((f) => f.paperId === "int")!.value).not.toBeNull()
+      expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("")
+      // near miss: the overhead's value in the passage that names BLUiR leads
+      const valued = "This runtime overhead reaches 12x for the largest source code collection."
+      const withValue = scoreCandidates(nlp, () => 1, q, a, [candidate("int", other, 1), candidate("bl", valued, 0.8, `BLUiR uses structured retrieval. ${valued}`)], titles)
+      expect(shape(nlp, () => 1, a, withValue, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^12x/)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the stochastic pooling paper (scirex-0abb49fe138e): the difference names neither CIFAR-10 nor a metric; a
+      // set-up sentence of the same passage names CIFAR-10 and a number
+      const q = "By how much does stochastic pooling surpass the previous state-of-the-art result on CIFAR-10?"
+      const a = analyse(q)
+      const passage = "Table 2 compares the test performance of the three pooling approaches to the current state-of-the-art result on CIFAR-10. " +
+        "Stochastic pooling surpasses this result by 0.47% using the same architecture. Cross-validating with a set of 5,000 CIFAR-10 training images, we found a good value for the learning rate."
+      const difference = "Stochastic pooling surpasses this result by 0.47% using the same architecture."
+      const setUp = "Cross-validating with a set of 5,000 CIFAR-10 training images, we found a good value for the learning rate."
+      const titles = new Map([["sp", "Stochastic Pooling for Regularization of Deep Convolutional Neural Networks"]])
+      const info = new Map([["sp", { title: titles.get("sp")!, year: 2013 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("sp", setUp, 1, passage), candidate("sp", difference, 1, passage)], titles)
+      expect(scored[0]!.quote).toBe(difference)
+      expect(shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^0\.47% /)
+      // near miss: a question about a level (no change asked) still ranks the difference as any other number
+      const level = analyse("What error does stochastic pooling reach on CIFAR-10?")
+      const levels = scoreCandidates(nlp, () => 1, q, level, [candidate("sp", difference, 1, passage)], titles)
+      expect(levels[0]!.quantity).toBeLessThan(CHANGE_ANSWER)
     }).pipe(Effect.provide(NlpService.layer)))
 
   it.effect("is a level reached rather than a bound, unless the bound counts", () =>

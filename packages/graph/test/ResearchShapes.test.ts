@@ -11,6 +11,7 @@ import { emptyFinding } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
 import { changeDirection, excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
+import { settingsListed } from "../src/internal/research/shape.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
 
@@ -28,6 +29,10 @@ describe("question analysis", () => {
     ["Which methods were applied to SQuAD?", "list"],
     ["Which papers report BLEU on WMT14 English-German?", "list"],
     ["What do the CiteSee studies show?", "open"],
+    // a list of data sets is no best-of though it says "state of the art" (answers16); a method's best-of stays one
+    ["Which datasets does the piecewise-trained contextual model set a new state of the art on?", "list"],
+    ["Which model sets a new state of the art on NYUDv2?", "best"],
+    ["Which methods achieve the best accuracy on CIFAR-10?", "best"],
     ["Why does dropout help?", "open"]
   ]
   it("detects the answer type", () => {
@@ -50,6 +55,15 @@ describe("question analysis", () => {
     expect(analyse("Which model has the best top-1 accuracy on ImageNet?").direction).toBe("max")
     expect(analyse("Which model has the best perplexity on PTB?").direction).toBe("min")
     expect(analyse("How much does actor-critic training improve BLEU with greedy search?").change).toBe(true)
+    // beating, surpassing and exceeding are changes too, and so is a gain or boost asked by its noun (answers16)
+    expect(analyse("By how much BLEU does the convolutional model beat the previous best result on WMT'16 English-Romanian?").change).toBe(true)
+    expect(analyse("By how much does stochastic pooling surpass the previous state-of-the-art result on CIFAR-10?").change).toBe(true)
+    expect(analyse("What relative gain in text-to-video R@1 does NCL give on ActivityNet?").change).toBe(true)
+    expect(analyse("How large is NCL's relative boost in R@1 for MSVD video-to-text retrieval?").change).toBe(true)
+    // near misses: a level asked, the change word far from the asked noun, a size asked
+    expect(analyse("What accuracy does the model reach after the data augmentation boost?").change).toBe(false)
+    expect(analyse("How much memory does In-Place Activated BatchNorm save?").change).toBe(false)
+    expect(analyse("How large is the ESG dataset?").change).toBe(false)
     expect(analyse("Does adding ELMo improve question answering on SQuAD?").statement).toBe("adding ELMo improve question answering on SQuAD")
     expect(analyse("How do the AS Reader, GA Reader and Stanford reader compare on CNN/Daily Mail?").names.map((n) => n.text))
       .toEqual(["AS Reader", "GA Reader", "Stanford", "CNN/Daily Mail"])
@@ -59,6 +73,25 @@ describe("question analysis", () => {
     expect([leading.type, leading.count, leading.head]).toEqual(["lookup", true, ["companies"]])
     expect(analyse("What Kendall's tau do partial annotations reach with full annotations?").wantsValue).toBe(true)
     expect(analyse("What dataset does LongEval use?").wantsValue).toBe(false)
+  })
+
+  it("reads the data sets a sentence lists, for a question that asks for data sets (answers16)", () => {
+    const piecewise = analyse("Which datasets does the piecewise-trained contextual model set a new state of the art on?")
+    expect(piecewise.settingsAsked).toBe(true)
+    expect(settingsListed(
+      "Our experimental results set new state-of-the-art performance on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and SIFT-flow.",
+      piecewise
+    )).toEqual(["NYUDv2", "PASCAL VOC 2012", "PASCAL-Context", "SIFT-flow"])
+    const ncl = analyse("On which datasets is Normalized Contrastive Learning evaluated for text-video retrieval?")
+    expect(ncl.settingsAsked).toBe(true)
+    // the method itself (by its initials) and a name not in a list ("We evaluate NCL on ...") are no data sets
+    expect(settingsListed("We evaluate NCL on text-video retrieval on the ActivityNet, MSVD, and MSR-VTT datasets.", ncl))
+      .toEqual(["ActivityNet", "MSVD", "MSR-VTT"])
+    expect(settingsListed("Res2Net outperforms ResNet-50 by 1.84 in top-1 error.", ncl)).toEqual([])
+    // a citation key is no data set
+    expect(settingsListed("Recurrent networks suffer from vanishing gradients, hochreiter1998vanishing, and we test on WMT 2014.", ncl)).toEqual(["WMT 2014"])
+    // near miss: a list of methods is no list of data sets
+    expect(analyse("Which methods were evaluated on CIFAR-10?").settingsAsked).toBe(false)
   })
 
   it("matches names by their pieces: years, hyphens, order, and never a different version", () => {
@@ -107,6 +140,10 @@ describe("the value a sentence gives", () => {
     expect(value("What mean IoU does DFN achieve on Cityscapes?",
       "Based on our proposed DFN, we achieve 86.2% mean IOU on PASCAL VOC 2012 and 80.3% mean IOU on Cityscapes dataset."))
       .toBe("80.3% mean IOU")
+    // a setting across another clause's opening ("... and on WMT'14 English-French") is that clause's value's (answers16)
+    const conv = "On WMT'14 English-German we outperform the strong LSTM setup of [reference] by 0.5 BLEU and on WMT'14 English-French we outperform the likelihood trained system of [reference] by 1.6 BLEU."
+    expect(value("How much does the convolutional model outperform the likelihood-trained system on WMT'14 English-French?", conv)).toBe("1.6 BLEU")
+    expect(value("How much does the convolutional model outperform the LSTM setup on WMT'14 English-German?", conv)).toBe("0.5 BLEU")
     expect(value("How much faster is the quad/double code than the full quad precision code on x86 chips?",
       "On the power9 chip, the quad/double code is 2.5x as fast as the full quad precision code, and on the x86 chips the quad/double code is close to 5.7x as fast."))
       .toBe("5.7x")
@@ -336,6 +373,27 @@ describe("the stance of a finding on a yes/no statement", () => {
       expect(judge(back, "Back-translation improves BLEU on the WMT16 English-German task by 2.2 points.").stance).toBe("for")
       expect(judge(back, "Back translation improves BLEU on the WMT16 English-German task by 2.2 points.").stance).toBe("for")
       expect(judge(back, "Back-translation improves BLEU on the WMT 2014 English-to-German task by 2.2 points.").reason).toBe("it is about another setting")
+      // the clause that states the change decides, not the one that only names the subject (answers16): the all
+      // convolutional net's paper (scirex-0f84a81f431b)
+      const extra = "Does additional dropout increase the accuracy of the all convolutional net?"
+      const tried = "We also experimented with additional dropout (i.e. dropout on all layers or only on the convolution layer) which however did not result in increased accuracy."
+      expect(judge(extra, tried).stance).toBe("against")
+      expect(judge(extra, tried).reason).toMatch(/^negated: "did not result in increased accuracy/)
+      const replaced = "Does replacing the 1-by-1 convolutions with fully connected layers improve the all convolutional net?"
+      const instead = "We performed additional experiments with fully connected layers instead of 1-by-1 convolutions but found these models to consistently perform worse than their fully convolutional counterparts."
+      const title = "Striving for Simplicity: The All Convolutional Net\n"
+      expect(judge(replaced, instead, title).stance).toBe("against")
+      // near misses: a clause stating a change of nothing the question asks ("but training took longer" holds no word
+      // of "increase the accuracy of the all convolutional net") decides nothing; the stated change itself still does
+      expect(judge(extra, "We also experimented with additional dropout on all layers of the all convolutional net, but training took longer.").stance).toBe("neutral")
+      expect(judge(extra, "Additional dropout increased the accuracy of the all convolutional net.").stance).toBe("for")
+      // a subject read past its verb ends at the verb: "two-layer ... networks on raw patches give better results";
+      // the paper's method named by its title's acronym ("CKN-PM2") names what the title does"
+      const layers = "Do two-layer convolutional kernel networks on raw patches give better results than one layer?"
+      expect(judge(layers, "When working with raw patches, two layers (CKN-PM2) gives better results than one layer.", "Convolutional Kernel Networks\n").stance).toBe("for")
+      // near miss: without the acronym (nor "we" / "our"), the title does not name the subject for it
+      expect(judge(layers, "When working with raw patches, two layers give better results than one layer.", "Convolutional Kernel Networks\n").reason)
+        .toBe("it does not name two-layer convolutional kernel networks on raw patches")
       // a statement that asks no change ("have a clear atmosphere") is stated by a sentence without one
       expect(judge("Does GJ 486b have a clear hydrogen-dominated atmosphere?", "GJ 486b has a clear hydrogen-dominated atmosphere.").stance)
         .toBe("for")

@@ -21,7 +21,7 @@ import { type ChunkReader, uncachedReader } from "../store/chunkTexts.js"
 import { queryIn } from "../store/sqlList.js"
 import { type ClaimSourceReader, claimSources, type Evidence, type LayerName, sourceEvidence } from "./evidence.js"
 import { Lru } from "./lru.js"
-import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric, titlePieces } from "./question.js"
+import { type Name, nameIn, nameMatch, pieces, type QuestionAnalysis, surelySameMetric, titleAcronyms, titlePieces } from "./question.js"
 import { displayText, quotable } from "./synthesis.js"
 
 /**
@@ -403,6 +403,9 @@ const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quanti
  * ("28.4 BLEU", "9,280 summaries", "86.2% mean IOU"). Without quantity
  * words: the first number.
  */
+/** Another clause's opening between a value and a setting: "... and on X", "; ", "while for X". */
+const OTHER_CLAUSE = /\b(?:and|while|whereas|but)\s+(?:on|in|for|at)\b|;/i
+
 export const valueIn = (
   sentence: string,
   analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
@@ -434,7 +437,14 @@ export const valueIn = (
     const distance = unitHit ? 0 : nearest(words, at, (w) => quantityMatch(w, quantity), forward)
     const headDistance = nearest(words, at, (w) => quantityMatch(w, head), forward)
     if (quantity.length > 0 && distance > 8 && headDistance > 8) continue
-    const nameDistance = nameAt.length === 0 ? 0 : Math.min(...nameAt.map((i) => Math.abs(i - at)))
+    // (a setting across another clause's opening is the other clause's: in "On WMT'14 English-German we outperform
+    // ... by 0.5 BLEU and on WMT'14 English-French we outperform ... by 1.6 BLEU", English-French is 1.6's; answers16)
+    const nameDistance = nameAt.length === 0
+      ? 0
+      : Math.min(...nameAt.map((i) => {
+        const [from, to] = i < at ? [words[i]!.start, n.start] : [n.end, words[i]!.start]
+        return OTHER_CLAUSE.test(sentence.slice(from, to)) ? 20 : Math.abs(i - at)
+      }))
     // how much of the asked quantity is next to the number ("8.1M open access papers" for "how many open access papers")
     const window = words.slice(forward ? at : Math.max(0, at - 4), at + 5)
     // (a metric named earlier in the number's clause, with no other number between, is the value's too: "the mAP of
@@ -651,6 +661,9 @@ export const storedValue = (
   }
 }
 
+/** The quantity score of a difference for a question about a change that names no quantity (answers16). */
+export const CHANGE_ANSWER = 0.9
+
 /** A quantity score in [0, 1]: the value's distance to the quantity's words. */
 const quantityScore = (v: FoundValue | null, hasNumber: boolean, hasHead: boolean): number => {
   if (v === null) return hasNumber ? 0.15 : 0
@@ -762,7 +775,14 @@ export const scoreCandidates = (
     const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
     // a sentence whose only numbers are years, references or names ("on the Pascal VOC 2010-2012 test datasets") states no value
     const hasNumber = value !== null || (analysis.wantsValue && /\d/.test(c.quote) && valueNumbers(c.quote, analysis).length > 0)
-    const quantity = analysis.wantsValue ? quantityScore(value, hasNumber, analysis.head.length > 0) : 0
+    // a question about a change that names no quantity ("By how much does stochastic pooling surpass the previous
+    // state of the art?") is answered by a difference ("surpasses this result by 0.47%"), as near its words as a value
+    // can be (answers16)
+    const quantity = !analysis.wantsValue
+      ? 0
+      : analysis.change && analysis.quantity.length === 0 && value?.relation === "difference"
+      ? CHANGE_ANSWER
+      : quantityScore(value, hasNumber, analysis.head.length > 0)
     const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
     const score = (analysis.wantsValue
@@ -1056,10 +1076,16 @@ const QUESTION_VERB = /^(?:speeds?|slows?|converges?|gives?|boosts?|hurts?|eases
 
 /** The subject of a yes/no statement: its words before the verb (empty when none is found). */
 const statementSubject = (statement: string): string => {
-  const subject = subjectPhrase(statement)
-  if (subject !== "") return subject
   const tokens = statement.trim().split(/\s+/)
   const at = tokens.findIndex((w, i) => i > 0 && i <= 12 && QUESTION_VERB.test(w.replace(/[,;:.]+$/, "")))
+  const subject = subjectPhrase(statement)
+  // a subject read past the verb ("two-layer convolutional kernel networks on raw patches give better") ends at it
+  // (answers16)
+  if (subject !== "") {
+    const words = subject.split(/\s+/)
+    const verb = words.findIndex((w, i) => i > 0 && QUESTION_VERB.test(w.replace(/[,;:.]+$/, "")))
+    return verb > 0 ? words.slice(0, verb).join(" ") : subject
+  }
   return at > 0 ? tokens.slice(0, at).join(" ") : ""
 }
 
@@ -1124,7 +1150,10 @@ export const stanceOf = (
   // paper's own voice ("our approach", "we") names what the paper's title does
   const at = ANAPHOR.test(finding) ? context.indexOf(finding.slice(0, 40)) : -1
   const before = at > 0 ? context.slice(Math.max(title.length, at - 300), at) : ""
-  const own = OWN_VOICE.test(finding) ? title : ""
+  // (and one naming the paper's method by its title's acronym, "two layers (CKN-PM2)" in "Convolutional Kernel
+  // Networks", names what the title does; answers16)
+  const acronyms = titleAcronyms(title)
+  const own = OWN_VOICE.test(finding) || findingPieces.some((p) => acronyms.includes(p)) ? title : ""
   const subject = statementSubject(statement)
   const unnamed = unnamedSubject(nlp, idf, subject, names, findingPieces, finding, `${own}\n${before}`)
   if (unnamed !== null) return { stance: "neutral", reason: `it does not name ${unnamed}` }
@@ -1176,12 +1205,26 @@ export const stanceOf = (
     return { clause: c, share: share(c), named: names.reduce((m, n) => m + (nameIn(n, p) ? (n.role === "context" ? 2 : 1) : 0), 0) }
   })
   // the deciding clause: the one naming the question's names, else the one sharing most terms
-  const decisive = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)[0]!
+  const ranked = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)
   const statementTerms = new Set(sTerms)
   const statementNegated = NEGATION.test(statement)
-  const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
   // a change the other way: "hurts" for "improves", and a change word read by its quantity ("reduced the accuracy")
   const statementDirection = changeDirection(statement)
+  // for a statement of a change, a clause that only names the subject ("We also experimented with additional dropout
+  // (...) which", "We performed additional experiments with fully connected layers instead of 1-by-1 convolutions")
+  // gives way to the clause that states a change ("but found these models to consistently perform worse than ..."), or
+  // a negation or a comparison of a word of the predicate ("however did not result in increased accuracy"; not "but
+  // training took longer") (answers16)
+  const statesChange = (c: string) =>
+    changeDirection(c) !== 0 || STATED_CHANGE.test(c) || negatesStatement(nlp, c, statementTerms, names)
+  const predicateTerms = new Set(predicate)
+  const stating = statementDirection !== 0 && !statesChange(ranked[0]!.clause)
+    ? ranked.find((c) =>
+      changeDirection(c.clause) !== 0 || (statesChange(c.clause) && nlp.terms(c.clause).some((t) => predicateTerms.has(t)))
+    )
+    : undefined
+  const decisive = stating ?? ranked[0]!
+  const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
   const clauseDirection = changeDirection(decisive.clause)
   const reversed = statementDirection !== 0 && clauseDirection !== 0 && statementDirection !== clauseDirection
   // a loss the finding says did not happen ("expand the receptive field without losing resolution") denies a

@@ -65,6 +65,8 @@ export interface QuestionAnalysis {
    * 152-layer ResNet have as a single model?"), or null when it names neither (answers15).
    */
   readonly setup?: "ensemble" | "single" | null | undefined
+  /** A list question that asks for data sets, tasks or benchmarks, not methods ("Which datasets does X evaluate on?"; answers16). */
+  readonly settingsAsked?: boolean
   /**
    * The names the question itself compares with ("the cuDNN LSTM" of "What speedup does the QRNN give over the cuDNN
    * LSTM?"): the texts of those named after "over", "than", "compared to / with" or "versus" (answers15).
@@ -84,6 +86,11 @@ const AUX_WORD = new Set(["is", "are", "was", "were", "does", "do", "did", "can"
 const PLURAL_THINGS =
   "methods|models|papers|approaches|systems|architectures|techniques|works|studies|datasets|tasks|algorithms|networks|baselines|metrics|benchmarks|variants|tools|corpora|languages|experiments|authors"
 const LIST = new RegExp(`^(which|what)\\s+(?:[\\w-]+\\s+){0,2}?(${PLURAL_THINGS})\\b|\\b(list|enumerate|name all|all (the )?(${PLURAL_THINGS}))\\b`)
+/**
+ * A list of things no method is the best of ("Which datasets does X set a new state of the art on?" asks for data
+ * sets, not for the best method): a list even with a superlative (answers16).
+ */
+const LIST_OF_SETTINGS = /^(which|what)\s+(?:[\w-]+\s+){0,2}?(datasets|tasks|benchmarks|corpora|languages|metrics)\b/
 const BEST =
   /\b(best|highest|lowest|top(?![-\s]?\d)|state[- ]of[- ]the[- ]art|sota|most accurate|least|smallest|largest|strongest|fastest|slowest|maximum|minimum|outperforms? (all|every|the others))\b/
 const COMPARE = /\b(compare|compared|comparing|comparison|versus|vs\.?|difference between|differ|differences)\b|^how does .+ (compare|stack up|fare)\b/
@@ -404,7 +411,7 @@ export const analyse = (question: string): QuestionAnalysis => {
   if (startsAux && !alternatives && !/^(can|could) you\b/.test(lower)) {
     type = "yesno"
     cues.push("yes/no: starts with an auxiliary verb")
-  } else if (LIST.test(lower) && !BEST.test(lower)) {
+  } else if (LIST.test(lower) && (!BEST.test(lower) || LIST_OF_SETTINGS.test(lower))) {
     type = "list"
     cues.push("list: which/what + plural noun")
   } else if (BEST.test(lower) && /^(which|what|who|name)\b/.test(lower)) {
@@ -457,20 +464,30 @@ export const analyse = (question: string): QuestionAnalysis => {
     quantity: Array.from(quantity),
     head: Array.from(head),
     count: /^how many\b/.test(lower),
-    change: /^(how much|by how much)\b/.test(lower) &&
-      /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|add|adds|added|contribut\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*)\b/.test(lower),
+    change: (/^(how much|by how much)\b/.test(lower) &&
+      /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|add|adds|added|contribut\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*|beat\w*|surpass\w*|exceed\w*)\b/.test(lower)) ||
+      CHANGE_ASKED.test(lower),
     metric,
     wantsValue,
     rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
     effect: EFFECT.test(lower),
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     setup: setupOf(question),
+    settingsAsked: type === "list" && LIST_OF_SETTINGS.test(lower),
     comparedTo: comparedInQuestion(question, names),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/**
+ * A question that asks for a change by its noun: "What relative gain in R@1 does NCL give ...?", "How large is the
+ * boost in R@1 ...?" (answers16): the noun within the first words, before the verb ("What accuracy does X reach after
+ * the boost?" asks a level).
+ */
+const CHANGE_ASKED =
+  /^(?:what|how (?:large|big|high) (?:is|was|are|were))\s+(?:[\w'’-]+\s+){0,3}?(?:gains?|boosts?|improvements?|reductions?|increases?|decreases?|speed-?ups?)\b/
 
 /** The names a question names after a comparison ("over the cuDNN LSTM", "than ReLUs", "compared with the LSTM"). */
 const comparedInQuestion = (question: string, names: ReadonlyArray<Name>): ReadonlyArray<string> => {

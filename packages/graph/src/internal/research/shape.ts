@@ -179,6 +179,40 @@ const namedThings = (sentence: string, analysis: QuestionAnalysis): ReadonlyArra
 
 const ownWork = /\b(our|we|ours)\b/i
 
+/** A name-like word: letters with digits, inner capitals ("NYUDv2", "ActivityNet", "MSR-VTT", "SIFT-flow"). */
+const NAME_LIKE = /^(?=.*\p{L})(?:(?=.*\d)[\p{L}\d]+(?:[-'’][\p{L}\d]+)*|\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*(?:-[\p{L}\d]+)*|\p{Lu}{2,}(?:-[\p{L}\d]+)+)$/u
+
+/**
+ * The data sets a sentence lists (answers16): runs of name-like words (with the numbers that follow them: "PASCAL VOC
+ * 2012") after "on", "including", "such as", "and" or a comma, or before "dataset(s)", "benchmark(s)", "corpus":
+ * "on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and
+ * SIFT-flow" gives the four; not a method named before its verb ("We evaluate NCL on ...") nor the question's items
+ * or their initials.
+ */
+export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names">): ReadonlyArray<string> => {
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const initials = items.map((n) => n.text.split(/[\s-]+/).map((w) => w[0] ?? "").join("").toLowerCase())
+  const words = Array.from(sentence.matchAll(/[^\s,;:()]+/g), (m) => ({ w: m[0].replace(/[.'"”’]+$/, ""), at: m.index }))
+  const out: Array<string> = []
+  for (let i = 0; i < words.length; i++) {
+    // (not a citation key, "hochreiter1998vanishing")
+    if (!NAME_LIKE.test(words[i]!.w) || COMMON_CAPITALISED.has(words[i]!.w.toLowerCase()) || /^\p{Ll}+\d{4}\p{Ll}*$/u.test(words[i]!.w)) continue
+    let j = i + 1
+    while (j < words.length && (NAME_LIKE.test(words[j]!.w) || /^\d+$/.test(words[j]!.w)) && !/[,;]$/.test(sentence.slice(words[j - 1]!.at, words[j]!.at).trim())) j++
+    const run = words.slice(i, j).map((x) => x.w).join(" ")
+    const before = sentence.slice(0, words[i]!.at)
+    const after = sentence.slice(words[j - 1]!.at + words[j - 1]!.w.length)
+    i = j - 1
+    const listed = /(?:\b(?:on|including|includes|include|such as|and|or)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
+      /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
+    if (!listed) continue
+    const p = pieces(run)
+    if (items.some((n) => nameIn(n, p)) || initials.includes(run.toLowerCase())) continue
+    if (!out.includes(run)) out.push(run)
+  }
+  return out
+}
+
 /**
  * The stored finding's subject when it is a name: the paper's own contribution its self-reference resolved to
  * ("our model": "Transformer"), or words with a digit or a capital that does not merely open the sentence
@@ -283,50 +317,58 @@ const tableOf = (
     ? analysis.direction
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
   const head = metric === null ? [] : metricHead(metric)
-  const rows: Array<TableRow & { score: number }> = []
-  const seen = new Set<string>()
-  for (const f of scored) {
-    if (f.score < 0.4 * bestScore) break
-    // the value of this metric in the finding (recomputed when the metric was inferred)
-    // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
-    const v = metric === null || f.value?.stored === true
-      ? f.value
-      : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
-    // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
-    if (v === null || v.relation !== "level") continue
-    // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
-    // further away) is the question's
-    const rowMetric0 = metricOf(f, metric)
-    if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
-    if (analysis.names.length > 0 && f.names < 0.5) continue
-    if (otherQualifier(metric, f.quote)) continue
-    // a stored finding that says it does not hold for the question's setting ("but not for CNN")
-    if (excludesSetting(analysis.names, f.fields)) continue
-    // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
-    if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
-    // a comparison's rows are about the items it compares
-    const items = analysis.names.filter((n) => n.role !== "context")
-    if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
-    const rowMetric = metricOf(f, metric)
-    if (metric !== null && rowMetric !== null && !sameMetricFamily(metric, rowMetric)) continue
-    const key = `${f.paperId}\u0000${v.number}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    const info = papers.get(f.paperId)
-    rows.push({
-      method: methodOf(f, analysis, info),
-      dataset: datasetOf(f, analysis),
-      metric: rowMetric ?? metric,
-      value: oneLine(v.phrase),
-      number: v.number,
-      paper_id: f.paperId,
-      title: info?.title ?? f.paperId,
-      page: f.page,
-      quote: f.quote,
-      claim_id: f.claimId,
-      score: f.score
-    })
+  const items = analysis.names.filter((n) => n.role !== "context")
+  const rowsOf = (relation: "level" | "difference") => {
+    const rows: Array<TableRow & { score: number }> = []
+    const seen = new Set<string>()
+    for (const f of scored) {
+      if (f.score < 0.4 * bestScore) break
+      // the value of this metric in the finding (recomputed when the metric was inferred)
+      // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
+      const v = metric === null || f.value?.stored === true
+        ? f.value
+        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
+      // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
+      if (v === null || v.relation !== relation) continue
+      // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
+      // further away) is the question's
+      const rowMetric0 = metricOf(f, metric)
+      if (v.headDistance > 6 && !(v.distance === 0 && metric !== null && rowMetric0 !== null && sameMetricFamily(metric, rowMetric0))) continue
+      if (analysis.names.length > 0 && f.names < 0.5) continue
+      if (otherQualifier(metric, f.quote)) continue
+      // a stored finding that says it does not hold for the question's setting ("but not for CNN")
+      if (excludesSetting(analysis.names, f.fields)) continue
+      // a finding in another setting ("on MNIST" for a CIFAR-10 question) unless it also names the question's
+      if (f.namesInSentence < 1 && otherSetting(analysis.names, f.quote)) continue
+      // a comparison's rows are about the items it compares
+      if (analysis.type === "comparison" && items.length > 0 && !items.some((n) => nameIn(n, pieces(f.quote)))) continue
+      const rowMetric = metricOf(f, metric)
+      if (metric !== null && rowMetric !== null && !sameMetricFamily(metric, rowMetric)) continue
+      const key = `${f.paperId}\u0000${v.number}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      const info = papers.get(f.paperId)
+      rows.push({
+        method: methodOf(f, analysis, info),
+        dataset: datasetOf(f, analysis),
+        metric: rowMetric ?? metric,
+        value: oneLine(v.phrase),
+        number: v.number,
+        paper_id: f.paperId,
+        title: info?.title ?? f.paperId,
+        page: f.page,
+        quote: f.quote,
+        claim_id: f.claimId,
+        score: f.score
+      })
+    }
+    return rows
   }
+  // a comparison of named items with no level reported for them is answered by their differences from what they
+  // are compared with ("How do Res2NeXt-50 and Res2Net-DLA-60 compare with their baselines in top-1 error?": "a 0.85
+  // improvement in terms of top-1 error over the ResNeXt-50", "outperforms the DLA-60 by 1.27"; answers16)
+  const levels = rowsOf("level")
+  const rows = levels.length === 0 && analysis.type === "comparison" && items.length > 0 ? rowsOf("difference") : levels
   // the most relevant rows, then sorted by value
   const kept = rows.sort((a, b) => b.score - a.score).slice(0, limit)
   kept.sort((a, b) => (direction === "max" ? b.number - a.number : a.number - b.number) || b.score - a.score)
@@ -666,6 +708,17 @@ const alsoStated = (
   return (better.length > 0 ? better : worse).slice(0, limit)
 }
 
+/**
+ * A list group's label: its method, and for a question asking for data sets the ones its findings list ("Efficient
+ * Piecewise Training ...: NYUDv2, PASCAL VOC 2012, PASCAL-Context, SIFT-flow"; answers16).
+ */
+const groupLabel = (items: ReadonlyArray<Scored>, analysis: QuestionAnalysis, info: PaperInfo | undefined): string => {
+  const method = methodOf(items[0]!, analysis, info)
+  if (analysis.settingsAsked !== true) return method
+  const sets = Array.from(new Set(items.flatMap((f) => settingsListed(f.quote, analysis))))
+  return sets.length === 0 ? method : `${method}: ${sets.join(", ")}`
+}
+
 /** The finding weight a list's item needs (a claim's is 0.75 or 1, a sentence's 0.5 or 0.7 with finding cues, 0.2 without). */
 const LIST_FINDING = 0.5
 
@@ -721,8 +774,12 @@ export const shape = (
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
       // finding give each item it names ("ICNet"), when there are such findings
       const items = analysis.names.filter((n) => n.role !== "context")
+      // (not a value whose sentence, passage and paper title name nothing the question names: "$4\times$ reduction in
+      // model size" of an integer-only LSTM for "How large is the runtime overhead ... in BLUiR?" answers another
+      // question; answers16)
+      const named = analysis.names.length === 0 ? withValue : withValue.filter((f) => f.names > 0)
       // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
-      const theirs = withValue.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
+      const theirs = named.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
       const top = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
@@ -846,11 +903,18 @@ export const shape = (
         // residual network paradigm further improve ...") is no item (answers14)
         if (analysis.effect && OTHERS_WORK.test(f.quote)) continue
         const list = byPaper.get(f.paperId) ?? []
-        if (list.length < (limits.short ? 1 : 2)) list.push(f)
+        list.push(f)
         byPaper.set(f.paperId, list)
       }
+      // each paper's best findings (2, ask 1); for a question asking for data sets, those that list some first
+      // ("... datasets, including NYUDv2, PASCAL VOC 2012, ..." before "we show how to improve semantic
+      // segmentation"; answers16)
+      for (const [paperId, list] of byPaper) {
+        const listing = analysis.settingsAsked === true ? list.filter((f) => settingsListed(f.quote, analysis).length > 0) : []
+        byPaper.set(paperId, [...listing, ...list.filter((f) => !listing.includes(f))].slice(0, limits.short ? 1 : 2))
+      }
       const groups = Array.from(byPaper.entries())
-        .sort((a, b) => b[1][0]!.score - a[1][0]!.score)
+        .sort((a, b) => Math.max(...b[1].map((f) => f.score)) - Math.max(...a[1].map((f) => f.score)))
         .slice(0, limits.groups)
         .map(([paperId, items]): PaperGroup => {
           const info = papers.get(paperId)
@@ -858,7 +922,7 @@ export const shape = (
             paper_id: paperId,
             title: info?.title ?? paperId,
             year: info?.year ?? null,
-            method: methodOf(items[0]!, analysis, info),
+            method: groupLabel(items, analysis, info),
             items: items.map((f) => ({ text: displayText(f.quote), page: f.page, quote: f.quote, claim_id: f.claimId }))
           }
         })
