@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import { isCommonWord, sharedTerms, termNames } from "../src/internal/claims/wording.js"
-import { contentStems, stemWords } from "../src/internal/claims/identityText.js"
+import { contentStems } from "../src/internal/claims/identityText.js"
 import { linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
 const uniform = () => 5
@@ -88,34 +88,4 @@ describe("close wording through the linker", () => {
         "Adverse events were reported by 63% to 86% (371 of 490 patients) in the oral semaglutide groups, 81% (56 of 69 patients) in the subcutaneous semaglutide group, and 68% (48 of 71 patients) in the placebo group."
       expect(yield* linkPapers([a, b])).toEqual([])
     }).pipe(Effect.provide(testLayer)))
-})
-
-describe("the words stems are read from: Greek letters by name, hyphenation as spelling", () => {
-  it("a Greek letter is its name; a compound of ordinary words gives its parts beside itself", () => {
-    expect(stemWords("IFN-γ and TNF-α")).toEqual(["ifn-gamma", "and", "tnf-alpha"])
-    expect(stemWords("β-blockers")).toEqual(["beta-blockers", "beta", "blockers"])
-    expect(stemWords("Birth-weight is negatively associated")).toEqual(["birth-weight", "birth", "weight", "is", "negatively", "associated"])
-    // the spaced and the hyphenated spelling share their words
-    const spaced = contentStems("Birth weight was positively associated with breast cancer risk")
-    const hyphenated = contentStems("Birth-weight is negatively associated with breast cancer.")
-    expect([...hyphenated].filter((s) => spaced.has(s))).toEqual(["birth", "weight", "associat", "breast", "canc"])
-    expect(contentStems("Interferon-γ protects mice").has("gamma")).toBe(true)
-    expect(contentStems("IFN-gamma protects mice")).toEqual(contentStems("IFN-γ protects mice"))
-  })
-
-  it("near misses: a compound with a digit or an acronym is one word, so variants share no part", () => {
-    expect(stemWords("ResNet-50 and ResNet-101")).toEqual(["resnet-50", "and", "resnet-101"])
-    // a fixed phrase with a function word is one word too
-    expect(stemWords("state-of-the-art end-to-end")).toEqual(["state-of-the-art", "end-to-end"])
-    expect(stemWords("G-CSF, LDL-C and HPV-testing")).toEqual(["g-csf", "ldl-c", "and", "hpv-testing"])
-    const a = contentStems("G-CSF increases the expansion of MDSCs."), b = contentStems("Deleting Raptor increases M-CSF levels.")
-    expect([...a].filter((s) => b.has(s))).toEqual(["increas"])
-  })
-
-  it("a term written as one hyphenated word stays one term: its common parts are no terms", () => {
-    const a = "Adult tissue-resident macrophages are seeded before birth."
-    const b = "Major tissue-resident macrophage populations are established prior to birth."
-    const terms = sharedTerms(a, b, contentStems(a), contentStems(b), uniform)
-    expect(terms.filter((t) => t.includes("tissu") || t.includes("resid"))).toEqual(["tissueresident"])
-  })
 })

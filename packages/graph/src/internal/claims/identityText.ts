@@ -33,43 +33,6 @@ const STOP = new Set([
 export const words = (text: string): ReadonlyArray<string> =>
   text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu) ?? []
 
-/** Greek letters by name: "IFN-γ" is "IFN-gamma", "TNF-α" "TNF-alpha", "β-blockers" "beta-blockers". */
-const GREEK: Readonly<Record<string, string>> = {
-  α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", ζ: "zeta", η: "eta", θ: "theta", ι: "iota", κ: "kappa",
-  λ: "lambda", μ: "mu", ν: "nu", ξ: "xi", π: "pi", ρ: "rho", σ: "sigma", ς: "sigma", τ: "tau", υ: "upsilon", φ: "phi",
-  χ: "chi", ψ: "psi", ω: "omega"
-}
-const GREEK_RE = /[α-ω]/g
-
-/** Lower-case words joined by hyphens, the first one perhaps capitalised (a sentence's first word). */
-const ORDINARY_COMPOUND = /^[\p{Lu}]?[\p{Ll}']+(?:-[\p{Ll}']+)+$/u
-
-/**
- * The words a statement's stems are read from (and the forms that write them): {@link words} with Greek letters
- * written by name, and a hyphenated compound of ordinary words read as its parts, since hyphenation is spelling:
- * "Birth-weight" is "birth weight", "conventional-therapy group" "conventional therapy" (the compound is kept beside its
- * parts, so a term written as one, "tissue-resident", stays one term). A fixed phrase with a function word
- * ("state-of-the-art", "end-to-end", "follow-up") stays one word, and so does a compound with a digit or an acronym:
- * "ResNet-50", "IL-6", "G-CSF", "LDL-C", "HPV-testing", "IFN-γ" (read "ifn-gamma") each name one thing, and
- * "ResNet-50" shares no word with "ResNet-101", nor "G-CSF" with "M-CSF".
- */
-export const stemWords = (text: string): ReadonlyArray<string> => stemTokens(text).map((t) => t.word)
-
-/** {@link stemWords} with the form that writes each: a compound's part is written by the compound. */
-export const stemTokens = (text: string): ReadonlyArray<{ readonly word: string; readonly form: string }> => {
-  const out: Array<{ word: string; form: string }> = []
-  const written = text.replace(GREEK_RE, (g) => GREEK[g] ?? g).match(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu) ?? []
-  for (const w of written) {
-    const lower = w.toLowerCase()
-    out.push({ word: lower, form: lower })
-    if (!w.includes("-") || !ORDINARY_COMPOUND.test(w)) continue
-    // a fixed phrase with a function word ("state-of-the-art", "end-to-end") says nothing by its parts
-    const parts = lower.split("-")
-    if (!parts.some((p) => STOP.has(p))) for (const part of parts) out.push({ word: part, form: lower })
-  }
-  return out
-}
-
 /**
  * Memo of {@link contentStems} by text: linking compares each claim (and its finding's parts) with many others,
  * and a run stems the same texts again and again (issue 23). Bounded: cleared past `STEMS_MEMO` entries. The sets
@@ -80,7 +43,7 @@ export const contentStems: (text: string) => ReadonlySet<string> = memoByText((t
 
 const computeStems = (text: string): ReadonlySet<string> => {
   const out = new Set<string>()
-  for (const w of stemWords(text)) {
+  for (const w of words(text)) {
     if (STOP.has(w) || w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
     out.add(stem(w))
   }

@@ -3,11 +3,10 @@
  * the claims it adds, not with the store:
  *
  * - `claim_link_keys`: a claim's content stems (of its text read with the abbreviations its papers define, see
- *   `ClaimLinker`) and its LSH bucket keys, with the `basis` they were computed from (an md5 of the claim's text,
- *   of its papers' ids, content hashes and titles, and of `STEMS_VERSION`) and the centring its keys were taken
- *   under. A row whose basis or centring differs from the store's is computed again (a claim that gained a source, a
- *   paper given a new title, a new reading of the stems), so the stored keys are always those a fresh computation
- *   would give.
+ *   `ClaimLinker`) and its LSH bucket keys, with the `basis` they were computed from (an md5 of the claim's text
+ *   and of its papers' ids, content hashes and titles) and the centring its keys were taken under. A row whose
+ *   basis or centring differs from the store's is computed again (a claim that gained a source, a paper given a
+ *   new title), so the stored keys are always those a fresh computation would give.
  * - `claim_link_centring`: the centring of the LSH keys, frozen when computed: the shrunk mean of every claim's
  *   embedding and the number of LSH bits for that many vectors (`lshBitsFor`). The mean of averaged word vectors
  *   barely moves once a store holds hundreds of claims, so it is computed again (and every claim's keys with it)
@@ -82,14 +81,8 @@ export const centringHolds = (frozen: number, now: number): boolean =>
 
 const splitWords = (s: string): ReadonlyArray<string> => (s === "" ? [] : s.split(" "))
 
-/**
- * The version of the stems' reading (`identityText.stemWords`), part of every basis: keys stored under another reading
- * are computed again. 2: Greek letters by name, a hyphenated compound of ordinary words as its parts.
- */
-export const STEMS_VERSION = 2
-
 /** A claim's basis: its text and its papers (id, content hash, title), as one md5 (SQL; see the module's doc). */
-const basisSql = `SELECT c.claim_id, md5(c.text || chr(0) || coalesce(s.papers, '') || chr(0) || 'stems-${STEMS_VERSION}') AS basis
+const basisSql = `SELECT c.claim_id, md5(c.text || chr(0) || coalesce(s.papers, '')) AS basis
   FROM claims c LEFT JOIN (
     SELECT x.claim_id, string_agg(x.paper_id || chr(1) || coalesce(p.content_hash, '') || chr(1) || coalesce(p.title, ''), chr(2) ORDER BY x.paper_id) AS papers
     FROM (SELECT DISTINCT claim_id, paper_id FROM claim_sources) x LEFT JOIN papers p USING (paper_id)

@@ -25,7 +25,7 @@
  */
 import commonWords from "./common-words.json" with { type: "json" }
 import { stem } from "../nli/rules.js"
-import { stemTokens } from "./identityText.js"
+import { words } from "./identityText.js"
 
 /** Shared terms a close-wording link needs. */
 export const MIN_TERMS = 2
@@ -51,9 +51,9 @@ export const isCommonWord = (word: string): boolean => {
  */
 const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
   const out = new Map<string, Array<string>>()
-  for (const { form: w, word } of stemTokens(text)) {
-    if (word.length < 2 || /^\d+(?:[.,]\d+)?$/.test(word)) continue
-    const s = stem(word)
+  for (const w of words(text)) {
+    if (w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
+    const s = stem(w)
     const forms = out.get(s)
     if (forms === undefined) out.set(s, [w])
     else if (!forms.includes(w)) forms.push(w)
@@ -79,9 +79,6 @@ export const sharedTerms = (
     const forms = [...(fa.get(s) ?? []), ...(fb.get(s) ?? [])]
     // a stem only an abbreviation's expansion adds (no form in either sentence) is not read as a term here
     if (forms.length === 0 || forms.some(isCommonWord)) continue
-    // a part of a hyphenated compound both sentences share is that compound's term, not a second one
-    // ("character-level" and "subword-level" are two terms, not four)
-    if (forms.every((f) => f.includes("-") && stem(f) !== s && stemsA.has(stem(f)) && stemsB.has(stem(f)))) continue
     out.push(s)
   }
   return out.sort((x, y) => weight(y) - weight(x) || (x < y ? -1 : x > y ? 1 : 0))
