@@ -644,7 +644,7 @@ export const verifyStatement = Effect.fn("GraphQueries.verifyStatement")(functio
   const statuses = yield* statusesOf(db, evidence.flatMap((e) => (e.claimId === null ? [] : [e.claimId])))
   const view = (e: JudgedEvidence) => evidenceView(e, e.claimId === null ? null : statuses.get(e.claimId) ?? null)
   // the papers whose contradiction is confident enough for a verdict; the others' are shown as deciding neither way
-  const papersAgainst = contradictingByPaper(evidence).filter(decidesAgainst)
+  const papersAgainst = contradictingByPaper(evidence, { onTopic: true }).filter(decidesAgainst)
   const against = new Set(papersAgainst.map((p) => p.paperId))
   const contradicting = papersAgainst.flatMap((p) => p.against)
   const shown = new Set(contradicting.map((e) => `${e.chunkId}\u0000${e.text}`))

@@ -110,15 +110,17 @@ describe("the paper rule", () => {
     expect(papers[0]!.against[0]!.text).toBe(contradicting.text)
   })
 
-  it("an off-topic sentence that scores higher does not hide an on-topic one the judge is confident about", () => {
+  it("for a verdict, an off-topic sentence that scores higher does not hide an on-topic one the judge is confident about", () => {
     // (SciFact doc 14682243: "10/66 dementia incidence was independently associated with increased age (HR 1·67 ...)"
     // at relevance 0.19 above "... 1·4-2·7 times higher than were those for DSM-IV dementia" at 0.51)
     const offTopic = { ...sentence("Incidence was independently associated with increased age (HR 1·67; 95% CI 1·56-1·79).", 0.9, 0.6), relevance: 0.19 }
     const onTopic = { ...contradicting, relevance: 0.51, signals: { pContradict: 0.64 } }
-    expect(contradictingByPaper([offTopic, onTopic], { rule }).map((p) => p.against[0]!.text)).toEqual([contradicting.text])
-    // near miss: an on-topic sentence the judge is unsure of (0.58) does not stand in for it
+    expect(contradictingByPaper([offTopic, onTopic], { rule, onTopic: true }).map((p) => p.against[0]!.text)).toEqual([contradicting.text])
+    // near misses: an on-topic sentence the judge is unsure of (0.58) does not stand in for it; counterevidence
+    // (no `onTopic`) keeps the stricter reading
     const unsure = { ...contradicting, relevance: 0.51, signals: { pContradict: 0.58 } }
-    expect(contradictingByPaper([offTopic, unsure], { rule })).toEqual([])
+    expect(contradictingByPaper([offTopic, unsure], { rule, onTopic: true })).toEqual([])
+    expect(contradictingByPaper([offTopic, onTopic], { rule })).toEqual([])
   })
 
   it("a support-like sentence among the paper's most relevant vetoes it: a paper on both sides counts for neither", () => {
