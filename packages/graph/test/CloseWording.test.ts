@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import { isCommonWord, sharedTerms, termNames } from "../src/internal/claims/wording.js"
-import { contentStems } from "../src/internal/claims/identityText.js"
+import { contentStems, stemWords } from "../src/internal/claims/identityText.js"
 import { linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
 const uniform = () => 5
@@ -88,4 +88,18 @@ describe("close wording through the linker", () => {
         "Adverse events were reported by 63% to 86% (371 of 490 patients) in the oral semaglutide groups, 81% (56 of 69 patients) in the subcutaneous semaglutide group, and 68% (48 of 71 patients) in the placebo group."
       expect(yield* linkPapers([a, b])).toEqual([])
     }).pipe(Effect.provide(testLayer)))
+})
+
+describe("the words stems are read from: Greek letters by name", () => {
+  it("a Greek letter is its name: 'IFN-γ' and 'IFN-gamma', 'TNF-α' and 'TNF-alpha' are one word", () => {
+    expect(stemWords("IFN-γ and TNF-α")).toEqual(["ifn-gamma", "and", "tnf-alpha"])
+    expect(contentStems("IFN-gamma protects mice")).toEqual(contentStems("IFN-γ protects mice"))
+    expect(contentStems("Interferon-γ protects mice")).toEqual(contentStems("Interferon-gamma protects mice"))
+  })
+
+  it("near misses: other words and hyphenated names are read as before", () => {
+    expect(stemWords("ResNet-50 and Birth-weight")).toEqual(["resnet-50", "and", "birth-weight"])
+    // the micro sign is no Greek letter here
+    expect(stemWords("5 µl of plasma")).toEqual(["5", "µl", "of", "plasma"])
+  })
 })

@@ -41,9 +41,19 @@ export const words = (text: string): ReadonlyArray<string> =>
 /** The distinct content-word stems of a text (remembered: `@kg/core/Memo`). */
 export const contentStems: (text: string) => ReadonlySet<string> = memoByText((text) => computeStems(text), 100_000)
 
+/** Greek letters by name, so that "IFN-γ" and "IFN-gamma", "TNF-α" and "TNF-alpha" are one word. */
+const GREEK: Readonly<Record<string, string>> = {
+  α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", ζ: "zeta", η: "eta", θ: "theta", ι: "iota", κ: "kappa",
+  λ: "lambda", μ: "mu", ν: "nu", ξ: "xi", π: "pi", ρ: "rho", σ: "sigma", ς: "sigma", τ: "tau", υ: "upsilon", φ: "phi",
+  χ: "chi", ψ: "psi", ω: "omega"
+}
+
+/** {@link words} with each Greek letter written by its name: the words a statement's stems are read from. */
+export const stemWords = (text: string): ReadonlyArray<string> => words(text.replace(/[α-ω]/g, (g) => GREEK[g] ?? g))
+
 const computeStems = (text: string): ReadonlySet<string> => {
   const out = new Set<string>()
-  for (const w of words(text)) {
+  for (const w of stemWords(text)) {
     if (STOP.has(w) || w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
     out.add(stem(w))
   }

@@ -81,8 +81,14 @@ export const centringHolds = (frozen: number, now: number): boolean =>
 
 const splitWords = (s: string): ReadonlyArray<string> => (s === "" ? [] : s.split(" "))
 
+/**
+ * The version of the stems' reading (`identityText.stemWords`), part of every basis: keys stored under another reading
+ * are computed again. 2: Greek letters by name.
+ */
+export const STEMS_VERSION = 2
+
 /** A claim's basis: its text and its papers (id, content hash, title), as one md5 (SQL; see the module's doc). */
-const basisSql = `SELECT c.claim_id, md5(c.text || chr(0) || coalesce(s.papers, '')) AS basis
+const basisSql = `SELECT c.claim_id, md5(c.text || chr(0) || coalesce(s.papers, '') || chr(0) || 'stems-${STEMS_VERSION}') AS basis
   FROM claims c LEFT JOIN (
     SELECT x.claim_id, string_agg(x.paper_id || chr(1) || coalesce(p.content_hash, '') || chr(1) || coalesce(p.title, ''), chr(2) ORDER BY x.paper_id) AS papers
     FROM (SELECT DISTINCT claim_id, paper_id FROM claim_sources) x LEFT JOIN papers p USING (paper_id)

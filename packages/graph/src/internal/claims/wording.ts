@@ -25,7 +25,7 @@
  */
 import commonWords from "./common-words.json" with { type: "json" }
 import { stem } from "../nli/rules.js"
-import { words } from "./identityText.js"
+import { stemWords } from "./identityText.js"
 
 /** Shared terms a close-wording link needs. */
 export const MIN_TERMS = 2
@@ -51,7 +51,7 @@ export const isCommonWord = (word: string): boolean => {
  */
 const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
   const out = new Map<string, Array<string>>()
-  for (const w of words(text)) {
+  for (const w of stemWords(text)) {
     if (w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
     const s = stem(w)
     const forms = out.get(s)
