@@ -90,6 +90,9 @@ describe("question analysis", () => {
     expect(settingsListed("Res2Net outperforms ResNet-50 by 1.84 in top-1 error.", ncl)).toEqual([])
     // a citation key is no data set
     expect(settingsListed("Recurrent networks suffer from vanishing gradients, hochreiter1998vanishing, and we test on WMT 2014.", ncl)).toEqual(["WMT 2014"])
+    // a plural acronym names a kind of thing, not a data set (read on the related papers: "e.g., GPUs")
+    expect(settingsListed("Training CNNs requires high computational power, e.g., GPUs, and we report results on MNIST and STL-10.", ncl))
+      .toEqual(["MNIST", "STL-10"])
     // near miss: a list of methods is no list of data sets
     expect(analyse("Which methods were evaluated on CIFAR-10?").settingsAsked).toBe(false)
   })

@@ -195,8 +195,11 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
   const words = Array.from(sentence.matchAll(/[^\s,;:()]+/g), (m) => ({ w: m[0].replace(/[.'"”’]+$/, ""), at: m.index }))
   const out: Array<string> = []
   for (let i = 0; i < words.length; i++) {
-    // (not a citation key, "hochreiter1998vanishing")
-    if (!NAME_LIKE.test(words[i]!.w) || COMMON_CAPITALISED.has(words[i]!.w.toLowerCase()) || /^\p{Ll}+\d{4}\p{Ll}*$/u.test(words[i]!.w)) continue
+    // (not a citation key, "hochreiter1998vanishing", nor a plural acronym, a kind of thing: "GPUs", "LSTMs", "CNNs")
+    if (
+      !NAME_LIKE.test(words[i]!.w) || COMMON_CAPITALISED.has(words[i]!.w.toLowerCase()) || /^\p{Ll}+\d{4}\p{Ll}*$/u.test(words[i]!.w) ||
+      /^\p{Lu}{2,}s$/u.test(words[i]!.w)
+    ) continue
     let j = i + 1
     while (j < words.length && (NAME_LIKE.test(words[j]!.w) || /^\d+$/.test(words[j]!.w)) && !/[,;]$/.test(sentence.slice(words[j - 1]!.at, words[j]!.at).trim())) j++
     const run = words.slice(i, j).map((x) => x.w).join(" ")
