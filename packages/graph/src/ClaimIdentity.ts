@@ -393,7 +393,9 @@ export const selfReferential: (text: string) => boolean = memoByText((text: stri
 /** An opening phrase before the subject ("On ImageNet, ", "Moreover, "). */
 const OPENER = "(?:(?:in|on|with|for|across|over|overall|moreover|furthermore|finally|thus|hence|therefore|however|" +
   "here|experimentally|empirically|in addition|in particular|compared (?:to|with)|as a result|as shown|notably|importantly|" +
-  "specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion)\\b[^,]{0,80},\\s*)?"
+  "specifically|consequently|similarly|additionally|in contrast|in summary|to summari[sz]e|in conclusion|" +
+  // any other sentence adverb set off by its comma ("Corroboratively, ", "Remarkably, ")
+  "[a-z]{4,}ly(?=,))\\b[^,]{0,80},\\s*)?"
 
 /**
  * A report frame: "We find that X", "Here we show that X", "Our results
@@ -405,9 +407,11 @@ const REPORT_FRAME = new RegExp(
     OPENER +
     "(?:(?:here\\s+)?(?:we|our (?:results|data|findings|study|analysis|analyses|experiments)|these (?:results|data|findings|observations)|" +
     "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +
+    // a perfect tense ("We have demonstrated that X", "our data have now shown that X")
+    "(?:(?:have|has|had)\\s+(?:\\w+ly\\s+|also\\s+|now\\s+|further\\s+)?)?" +
     "(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|find|finds|found|report|reports|reported|reveal|reveals|" +
     "revealed|suggest|suggests|suggested|indicate|indicates|indicated|establish|established|observe|observed|conclude|" +
-    "concluded|confirm|confirmed)\\s+that\\s+|" +
+    "concluded|confirm|confirmed)\\s+(?:here\\s+)?that\\s+|" +
     // a negated report frame ("We find no evidence that X", "we saw little evidence of X"): a (negated) finding about X
     "(?:here\\s+)?(?:we|our (?:results|data|findings|study|analysis|analyses|experiments)|these (?:results|data|findings)|" +
     "this (?:study|analysis)|the (?:results|data|findings|experiments))\\s+(?:\\w+ly\\s+)?(?:also\\s+)?" +

@@ -46,7 +46,7 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
-import { MIN_TERMS, sharedTerms, termNames } from "./internal/claims/wording.js"
+import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }
@@ -339,7 +339,7 @@ export const candidatePairs = Effect.fn("ClaimLinker.candidatePairs")(function*(
 /**
  * A related link by close wording (`internal/claims/wording.ts`) for a pair the finding reader aligned on neither
  * side: the weighted cosine of the two sentences' stems at least `relatedWording`, and at least `MIN_TERMS` shared
- * technical terms. Null otherwise.
+ * technical terms, or one rare in the store (`enoughTerms`). Null otherwise.
  */
 const closeWording = (
   a: ClaimRow,
@@ -352,7 +352,7 @@ const closeWording = (
   const overlap = ClaimIdentity.subjectOverlap({ text: a.text, metric: null }, { text: b.text, metric: null }, { weight, stemsA: sa, stemsB: sb })
   if (overlap < t.relatedWording) return null
   const terms = sharedTerms(a.text, b.text, sa, sb, weight)
-  if (terms.length < MIN_TERMS) return null
+  if (!enoughTerms(a.text, b.text, terms, weight)) return null
   return { side: "wording", name: termNames(a.text, terms, b.text) }
 }
 

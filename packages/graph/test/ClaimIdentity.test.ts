@@ -76,6 +76,18 @@ describe("ClaimIdentity.subjectOverlap: the same specific thing", () => {
     expect(ClaimIdentity.subjectPhrase("We find that daily low-dose aspirin does not reduce the risk of stroke.")).toBe("daily low-dose aspirin")
     expect(ClaimIdentity.subjectPhrase("Moreover, the gains are consistent over different model architectures.")).toBe("the gains")
     expect(ClaimIdentity.subjectPhrase("We find no evidence that daily low-dose aspirin reduces the risk of stroke.")).toBe("daily low-dose aspirin")
+    // a report frame in the perfect tense, with "here" after its verb, or after a sentence adverb (SciFact abstracts)
+    expect(ClaimIdentity.subjectPhrase(
+      "We have demonstrated that major tissue-resident macrophage populations are established prior to birth."
+    )).toBe("major tissue-resident macrophage populations")
+    expect(ClaimIdentity.subjectPhrase("We show here that paracrine Wnt signals are essential self-renewal factors for ESCs."))
+      .toBe("paracrine Wnt signals")
+    expect(ClaimIdentity.subjectPhrase("Corroboratively, the mutant mice were resistant to diet-induced obesity."))
+      .toBe("the mutant mice")
+    // near misses: a frame whose clause has a pronoun subject stays unresolved; a noun ending in "ly" is no adverb
+    expect(ClaimIdentity.unresolvedSubject("We have shown that it reduces the risk of stroke.")).toBe(true)
+    expect(ClaimIdentity.subjectPhrase("Family history, age and sex were associated with the risk of stroke."))
+      .toBe("Family history, age and sex")
     expect(ClaimIdentity.unresolvedSubject("In the regions in between they show the same behaviour.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("A cause for this could be its single-step accuracy profile.")).toBe(true)
     expect(ClaimIdentity.unresolvedSubject("ALDH1 expression is associated with poorer prognosis.")).toBe(false)

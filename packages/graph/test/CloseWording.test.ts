@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
-import { isCommonWord, sharedTerms, termNames } from "../src/internal/claims/wording.js"
+import { enoughTerms, isCommonWord, isKnownWord, RARE_TERM_WEIGHT, sharedTerms, termNames } from "../src/internal/claims/wording.js"
 import { contentStems, stemWords } from "../src/internal/claims/identityText.js"
 import { linkPapers, testLayer } from "./fixtures/claimPapers.js"
 
@@ -35,6 +35,28 @@ describe("close wording: the term test", () => {
       .toBe("reactive")
     // a stem every claim uses (low weight) is no term
     expect(sharedTerms(a, b, contentStems(a), contentStems(b), (s) => (s.startsWith("hemodialysi") ? 1 : 5))).not.toContain("hemodialysi")
+  })
+
+  it("one shared term is enough when it is rare in the store and no word of general English", () => {
+    const rare = () => RARE_TERM_WEIGHT
+    const a = "5 The occurrence of hypospadias may be increasing."
+    const b = "There is no increased risk of hypospadias with clomiphene."
+    const terms = sharedTerms(a, b, contentStems(a), contentStems(b), rare)
+    expect(terms).toHaveLength(1)
+    expect(enoughTerms(a, b, terms, rare)).toBe(true)
+    // near miss: the same term, used by too many claims of the store to stand alone
+    expect(enoughTerms(a, b, terms, () => RARE_TERM_WEIGHT - 0.5)).toBe(false)
+    // near miss: a rare word of the store that is a word of general English ("coarse": fine and coarse annotations in
+    // an NLP paper, fine and coarse training data in a segmentation paper)
+    const c = "In Section 3.1, we found that FINE annotations have lower variance than COARSE annotations."
+    const d = "Training with both fine and coarse data boosts mIoU performance to 70.6%."
+    const cd = sharedTerms(c, d, contentStems(c), contentStems(d), rare)
+    expect(cd).toEqual(["coars"])
+    expect(enoughTerms(c, d, cd, rare)).toBe(false)
+    for (const w of ["coarse", "placebo", "randomized", "migraine"]) expect(isKnownWord(w)).toBe(true)
+    for (const w of ["hypospadias", "semaglutide", "mitochondria", "bariatric"]) expect(isKnownWord(w)).toBe(false)
+    // two terms need no rarity
+    expect(enoughTerms("x", "y", ["hemodialysi", "antihypertensiv"], () => 3)).toBe(true)
   })
 
   it("near miss: two MT sentences sharing only common words have no shared term", () => {

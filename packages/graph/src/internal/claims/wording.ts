@@ -12,9 +12,9 @@
  * - the specificity-weighted cosine of their content stems (`ClaimIdentity.subjectOverlap`, the linker's `subject`
  *   signal: the store's own inverse claim frequency, so a word every claim of the store uses weighs little) at least
  *   `relatedWording`, and
- * - at least {@link MIN_TERMS} shared *terms*: stems that are specific in the store (weight at least
- *   {@link TERM_WEIGHT}) and that neither sentence writes as a common word of general English (`common-words.json`,
- *   the 20,000 most frequent words of wink's corpus: `scripts/gen-common-words.ts`). "bariatric", "pylori",
+ * - at least {@link MIN_TERMS} shared *terms*, or one rare in the store ({@link RARE_TERM_WEIGHT}): stems that are
+ *   specific in the store (weight at least {@link TERM_WEIGHT}) and that neither sentence writes as a common word of
+ *   general English (`common-words.json`, the 20,000 most frequent words of wink's corpus: `scripts/gen-common-words.ts`). "bariatric", "pylori",
  *   "ResNet-50", "pooling" are terms; "German", "loss", "median", "follow-up", "quality of life" are not, however
  *   rare in one store.
  *
@@ -30,6 +30,7 @@ import { stemWords } from "./identityText.js"
 /** Shared terms a close-wording link needs. */
 export const MIN_TERMS = 2
 
+
 /**
  * The least store specificity (`ClaimIdentity.specificity`: `log((n + 101) / (df + 1))`) of a term: about one claim
  * in 20 of a store of a thousand claims, one in 3 of a store of a hundred.
@@ -38,11 +39,49 @@ export const TERM_WEIGHT = 3
 
 /** The common words as a set, built on first use (not when a command that only imports the linker starts). */
 let common: ReadonlySet<string> | undefined
+/** The words ranked after the common ones, to `commonWords.known`: general English all the same. */
+let lessCommon: ReadonlySet<string> | undefined
 
 /** Whether a lower-cased word is a common word of general English (as written, or without its hyphens). */
 export const isCommonWord = (word: string): boolean => {
   common ??= new Set(commonWords.words.split(" "))
   return common.has(word) || common.has(word.replace(/-/g, ""))
+}
+
+/**
+ * Whether a lower-cased word is a word of general English at all: among the 40,000 most frequent words of wink's
+ * corpus ("coarse", "placebo", "randomized", "migraine" are; "mitochondria", "bariatric", "hypospadias" are not).
+ */
+export const isKnownWord = (word: string): boolean => {
+  if (isCommonWord(word)) return true
+  lessCommon ??= new Set(commonWords.lessCommon.split(" "))
+  return lessCommon.has(word) || lessCommon.has(word.replace(/-/g, ""))
+}
+
+/**
+ * The least store specificity of a term that is enough alone (instead of {@link MIN_TERMS}): a word at most about one
+ * claim in 150 uses ("bariatric", "semaglutide", "hypospadias" in a store of 1,500 claims; no word of a store of 150
+ * claims or fewer reaches it, so a small store keeps the two-term rule).
+ */
+export const RARE_TERM_WEIGHT = 5
+
+/**
+ * Whether the shared terms of two statements (most specific first, from {@link sharedTerms}) are enough for a
+ * close-wording link: two or more, or one that is rare in the store ({@link RARE_TERM_WEIGHT}) and written as no
+ * word of general English in either sentence ({@link isKnownWord}): "hypospadias", "semaglutide", "mitochondria",
+ * not "coarse" ("FINE annotations have lower variance than COARSE annotations" / "Training with both fine and coarse
+ * data boosts mIoU"), "randomized" or "placebo".
+ */
+export const enoughTerms = (
+  a: string,
+  b: string,
+  terms: ReadonlyArray<string>,
+  weight: (stem: string) => number
+): boolean => {
+  if (terms.length >= MIN_TERMS) return true
+  if (terms.length !== 1 || weight(terms[0]!) < RARE_TERM_WEIGHT) return false
+  const forms = [...(formsByStem(a).get(terms[0]!) ?? []), ...(formsByStem(b).get(terms[0]!) ?? [])]
+  return forms.length > 0 && !forms.some(isKnownWord)
 }
 
 /**
