@@ -474,6 +474,25 @@ describe("Findings", () => {
       expect([size.value, size.delta]).toEqual([null, 26])
     })
 
+    it("'by > X', 'within X of', 'differences of X': deltas; 'N times higher': a ratio, neither value nor delta", () => {
+      const symbol = findingOf("Using ResNet-101 improves the mAP by > 3% on VOC 2007.")
+      expect([symbol.metric, symbol.value, symbol.delta]).toEqual(["mAP", null, 3])
+      const within = findingOf("Our single model is within 0.2 BLEU points of the best ensemble on WMT'14 English-French.")
+      expect([within.value, within.delta]).toEqual([null, 0.2])
+      const upTo = findingOf("We observe differences of up to 1 BLEU between the two settings.")
+      expect([upTo.value, upTo.delta]).toEqual([null, 1])
+      const ratio = findingOf("The throughput of our model is 2.7 times higher than that of the baseline.")
+      expect([ratio.metric, ratio.value, ratio.delta]).toEqual(["throughput", null, null])
+      // near misses: the value beside such a gap stays the value; a ratio's number is no value, the result's is
+      const near = findingOf("ResNet-50 reaches 76.2% top-1 accuracy, within 1% of ResNet-101.")
+      expect([near.value, near.delta]).toEqual([76.2, 1])
+      const fast = findingOf("Our detector runs at 45 fps, 3 times faster than Faster R-CNN.")
+      expect(fast.value).toBe(45)
+      // "9.3 times the speed" is a ratio, "2.25 higher BLEU" a difference
+      const speed = findingOf("Our model translates at 9.3 times the speed and 2.25 higher BLEU.")
+      expect([speed.value, speed.delta]).toEqual([null, 2.25])
+    })
+
     it("'from X to Y': Y is the value, the change the delta", () => {
       const f = findingOf("For DukeMTMC-reID, Random Erasing increases the rank-1 accuracy from 71.99% to 74.24% for IDE.")
       expect([f.dataset, f.metric, f.valueText, f.delta]).toEqual(["DukeMTMC-reID", "rank-1 accuracy", "74.24%", 2.25])

@@ -901,7 +901,8 @@ const BASELINE_RE = [
 /** A number, or a range of two ("0.3-1.3", "4.1–5.1": its first number is read). */
 const DIFF_NUM = String.raw`[-+−]?\d+(?:\.\d+)?(?:\s*(?:-|–|—)\s*\d+(?:\.\d+)?)?`
 const DIFF_UNIT = String.raw`(?:\s*(?:%|percent|percentage points?|points?|pp|BLEU(?:\s+points?)?))`
-const DIFF_QUALIFIER = String.raw`(?:(?:over|more than|about|around|nearly|almost|up to|roughly|approximately|a margin of|an absolute|a relative|only|another|additional|a further|further)\s+)*`
+// (a symbol too: "by > 3%", "by ~2 BLEU")
+const DIFF_QUALIFIER = String.raw`(?:(?:over|more than|about|around|nearly|almost|up to|roughly|approximately|a margin of|an absolute|a relative|only|another|additional|a further|further)\s+|[<>≤≥~≈]\s*)*`
 const CHANGE_WORD = String.raw`(?:improv\w*|gain\w*|increas\w*|decreas\w*|reduc\w*|boost\w*|drop\w*|reduction|outperform\w*|surpass\w*|beat\w*|exceed\w*|better|worse|higher|lower|margin|lead\w*|ahead)`
 /**
  * The forms of a difference ("by 0.5 BLEU", "an improvement of 1.84", "1.1% lower", "a 0.85 improvement", "gains
@@ -910,7 +911,7 @@ const CHANGE_WORD = String.raw`(?:improv\w*|gain\w*|increas\w*|decreas\w*|reduc\
  */
 const DIFF_RE: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`\bby\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT}|\s*absolute)?(?![\p{L}\p{N}])`, "giu"),
-  new RegExp(String.raw`\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|margins?)\s+of\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "giu"),
+  new RegExp(String.raw`\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|margins?|differences?)\s+of\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "giu"),
   new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(${DIFF_UNIT})\s+(?:absolute\s+|relative\s+)?(?:higher|lower|better|worse|smaller|larger|less|fewer|more|faster|slower|improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|absolute)\b`, "giu"),
   new RegExp(String.raw`\ban?\s+(${DIFF_NUM})(${DIFF_UNIT})?\s+(?:absolute\s+|relative\s+)?(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?)\b`, "giu"),
   // a change in any unit: "1.42 kg reduction", "a 1.93-point increase", "a 3-fold increase"
@@ -918,9 +919,21 @@ const DIFF_RE: ReadonlyArray<RegExp> = [
   new RegExp(String.raw`\b(?:gains|gained|gaining)\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})(?![\p{L}\p{N}])`, "giu"),
   new RegExp(String.raw`(?<![\p{L}\p{N}.+])\+(\d+\.\d+|\d+(?=${DIFF_UNIT}))(${DIFF_UNIT})?(?![\p{L}\p{N}])`, "gu"),
   new RegExp(String.raw`(?<![\p{L}\p{N}.])(${DIFF_NUM})(\s*percentage points?)`, "giu"),
+  // "within 0.2 BLEU points of the best ensemble": how far from another result
+  new RegExp(String.raw`\bwithin\s+${DIFF_QUALIFIER}(${DIFF_NUM})(${DIFF_UNIT})?\s+of\b`, "giu"),
   // "which is 1.2 lower than the pre-activation ResNet-200": a comparison without a unit
-  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})()\s+(?:higher|lower|better|worse|smaller|larger|fewer|more|less)\s+than\b`, "giu")
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})()\s+(?:higher|lower|better|worse|smaller|larger|fewer|more|less)\s+than\b`, "giu"),
+  // "2.25 higher BLEU": the same, the metric after it
+  new RegExp(String.raw`(?<![\p{L}\p{N}.\-])(${DIFF_NUM})()\s+(?:higher|lower|better|worse)\s+(?:BLEU|accuracy|error|mAP|AP|F1|IoU|mIoU|perplexity|top-[15])\b`, "gu")
 ]
+/**
+ * A ratio of two results ("2.7 times higher than", "up to 16x faster", "at 9.3 times the speed", "the speed-up is 13.7
+ * times"; "a 3-fold increase" is a difference above): the
+ * number compares, it is no value of the metric, and no difference in its unit either.
+ */
+const RATIO =
+  /(?<![\p{L}\p{N}.])\d+(?:\.\d+)?\s*(?:(?:times|x|×|-fold|fold)\s+(?:higher|lower|faster|slower|more|fewer|less|larger|smaller|better|worse|greater|bigger|as\b)|times(?=\s+(?:the|as)\b|\s*[,;.)]|\s*$))/giu
+
 /** The numbers in brackets right after a change noun: "yields significant improvements (1.7 with greedy search and 1.0 with beam search)". */
 const DIFF_BRACKET = /\b(?:improvements?|gains?|reductions?|increases?|decreases?|boosts?|drops?|differences?)\s*\(([^()]{1,120})\)/giu
 /** More numbers of a list after a difference ("by 3.10% and 2.67%", "gains 8.28% and 5.0%"). */
@@ -1077,7 +1090,7 @@ export const findingOf = (sentence: string, context: FindingContext = {}): Findi
   const differences = differencesIn(text)
   const fromTo = FROM_TO.exec(text)
   const fromAt = fromTo === null ? -1 : fromTo.index + fromTo[0].indexOf(fromTo[1]!)
-  const intervals = Array.from(text.matchAll(INTERVAL), (m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }))
+  const intervals = [...text.matchAll(INTERVAL), ...text.matchAll(RATIO)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }))
   const notValue = (at: number, length: number) =>
     differences.some((d) => at < d.end && at + length > d.start) || (fromAt >= 0 && at <= fromAt && at + length > fromAt) ||
     intervals.some((d) => at < d.end && at + length > d.start)
