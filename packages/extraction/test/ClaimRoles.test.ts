@@ -533,6 +533,24 @@ describe("role features and rules", () => {
     expect(body("In order to evaluate the speed, we measured the time per image and found that our pooling adds under 5%.")).toBeUndefined()
   })
 
+  it("a setting found by tuning and the system named (fullpaper17), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("We found that penalizing candidate sentences that are too short was required to obtain the best results.")).toBe("setup")
+    expect(body("We found that good values of the coefficient were in the range.")).toBe("setup")
+    expect(body("We did not extensively tune learning-rates, but we found initial rates of 0.02 for the encoder and a rate of 0.1 for the final layer (i.e., the output layer) to work well.")).toBe("setup")
+    expect(body("In this case, we find that the initial learning rate of 0.1 is slightly too large to start converging [reference].")).toBe("setup")
+    expect(body("Our best performance on a held-out development set was achieved using a four-layer densely-connected QRNN with 256 units per layer.")).toBe("setup")
+    expect(body("Our detection system is Faster R-CNN [reference] with the improvements in Table 9, using ResNet-101.")).toBe("setup")
+    // near misses: a comparison or a value beside the tuning, best results not on a development set, the system's rank
+    expect(body("We found that a learning rate of 0.1 works well and gives 2% lower error than 0.01.")).toBeUndefined()
+    expect(body("We find that higher learning rates work better than lower ones for deep models.")).toBeUndefined()
+    expect(body("Our best results are obtained with an ensemble of LSTMs that outperforms the phrase-based system.")).toBeUndefined()
+    expect(body("Our best performance on the development set was achieved using the deep model, which outperforms the shallow one by 3 BLEU.")).toBeUndefined()
+    expect(body("We found that penalizing short sentences was required to obtain the best results, and it improves BLEU by 2 points over no penalty.")).toBeUndefined()
+    expect(body("Our system is the first to reach human parity on this task.")).toBeUndefined()
+    expect(body("Our system is 2 BLEU better than the baseline.")).toBeUndefined()
+  })
+
   it("other work in the results, speculation and pointers (fullpaper17), with near misses", () => {
     const body = bodyNonFindingReason
     expect(body("The All-CNN method in uses convolutional layers in place of pooling layers.")).toBe("related")
