@@ -569,6 +569,14 @@ const citationDroppedRe = new RegExp([
   String.raw`\b(?:has|have|had) been (?:\w+ly )?(?:investigated|studied|explored|proposed|introduced|used|reported|shown|observed|described|considered|adopted) in\s*(?:[(,.;:]|and\b)`
 ].join("|"))
 
+/**
+ * Work that exists elsewhere, pointed to (fullpaper17): "Finally, we note that there exist iterative approaches for
+ * training the classifier component of Stage 2 using least squares regression, ... — see, e.g.,." (the citation dropped
+ * after "see, e.g.").
+ */
+const existingWorkRe =
+  /^(?:[^,]{0,40},\s*)?(?:we (?:\w+ )?note that )?there (?:exist|exists|are|have been) (?:\w+ ){0,2}?(?:approaches|methods|works|studies|techniques|attempts|algorithms)\b|\bsee,? e\.g\.,?\s*[.)]?\s*$/
+
 /** Other work named as such, not the paper's own (the authors' voice keeps the sentence; see {@link citationDroppedRe}). */
 const othersWorkRe = new RegExp([
   String.raw`\b(?:is|was|are|were) (?:one of )?(?:the )?(?:first|earliest|pioneering|seminal) (?:works?|papers?|attempts?)\b`,
@@ -672,6 +680,8 @@ const fullPaperReason = (
   ) return "pointer"
   if (measuredHowRe.test(text) && !strictOutcomeRe.test(named)) return "setup"
   if (citationDroppedRe.test(text) || (othersWorkRe.test(text) && !/\b(?:we|our|us)\b/.test(lower))) return "related"
+  if (existingWorkRe.test(text) && !comparisonRe.test(named) && !/\bour\b/.test(lower)) return "related"
+  if (/^see (?:also )?(?:the )?(?:table|tab\.|fig\.?|figure|section|sec\.|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+for\b/.test(text)) return "pointer"
   if (baselineIsRe.test(text) && !strictOutcomeRe.test(named) && !/\d/.test(lower)) return "setup"
   // (the authors' "we found" is the tuning's frame here, not an outcome; a comparison outside the tuning's words is)
   if (tuningRe.test(text) && !comparisonRe.test(named.replace(tuningRe, "")) && !/\d\s*%/.test(lower)) return "setup"
@@ -825,6 +835,11 @@ export const nonFindingReason = (
   // codes from http://..."), a publisher's terms ("Your use of the JSTOR archive indicates your acceptance of ...")
   if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   if (termsRe.test(lower)) return "availability"
+  // fullpaper17: code whose address the conversion dropped ("Code implementing the experiments described below can be
+  // found at.")
+  if (/\b(?:code|source code|implementation|software)\b[^.]{0,60}\bcan be (?:found|downloaded|obtained|accessed) (?:at|from|on|in)\b/.test(lower)) {
+    return "availability"
+  }
   // roles10: who funded or helped the work, in words `availabilityRe` misses ("This research was sponsored [in part] by
   // the NATO ... Programme under grant G5936.", "C.L.H.H. acknowledges the support of ..."): an acknowledgement the
   // conversion left under no heading (the kind `availabilityRe` already gives acknowledgements)
