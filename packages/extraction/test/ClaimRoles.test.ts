@@ -584,6 +584,7 @@ describe("role features and rules", () => {
     expect(body("There exist several approaches to this problem, and ours outperforms all of them by 2 points.")).toBeUndefined()
     expect(body("There are two methods that outperform the baseline: ours and dropout.")).toBeUndefined()
     expect(nonFindingReason("A significant increase in performance can be obtained on these tasks.")).toBeUndefined()
+    expect(nonFindingReason("Experimental results show significant and consistent improvements compared to baselines. The source code of this paper can be obtained from the authors.")).toBeUndefined()
     expect(body("See Table 9: our model is better than the baseline.")).toBeUndefined()
     // (a held-out paper's finding the first version of the pointer rule removed)
     expect(body("The results of this experiment are shown in Table 2, below the bar, and we see that our approach sets a new state-of-the-art on the VOC 2012 dataset.")).toBeUndefined()

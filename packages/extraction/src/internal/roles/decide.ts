@@ -836,8 +836,8 @@ export const nonFindingReason = (
   if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   if (termsRe.test(lower)) return "availability"
   // fullpaper17: code whose address the conversion dropped ("Code implementing the experiments described below can be
-  // found at.")
-  if (/\b(?:code|source code|implementation|software)\b[^.]{0,60}\bcan be (?:found|downloaded|obtained|accessed) (?:at|from|on|in)\b/.test(lower)) {
+  // found at."; a result in the same sentence keeps it, as a CSAbstruct result run into its code link shows)
+  if (/\b(?:code|source code|implementation|software)\b[^.]{0,60}\bcan be (?:found|downloaded|obtained|accessed) (?:at|from|on|in)\b/.test(lower) && !strictOutcomeRe.test(lower)) {
     return "availability"
   }
   // roles10: who funded or helped the work, in words `availabilityRe` misses ("This research was sponsored [in part] by
