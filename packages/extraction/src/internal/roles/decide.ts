@@ -646,7 +646,9 @@ const measuredHowRe =
 /**
  * Kinds of non-findings read in a labelled sample of the stored claims of full papers (roles6,
  * `scripts/data/fullpaper-claims-*.jsonl`): a reviewed paper's finding in a review, proof steps, the paper's own
- * structure, definitions, a known method described, set-up, outlook.
+ * structure, definitions, a known method described, set-up, outlook; and (fullpaper17, every stored claim of the
+ * related development papers read) a design's cost by construction, a configuration told in the results, the baseline
+ * or the system named, a setting found by tuning, other work whose citation was dropped, speculation, more pointers.
  */
 const fullPaperReason = (
   sentence: string,
