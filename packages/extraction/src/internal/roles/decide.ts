@@ -522,9 +522,133 @@ const performsRe = /\b(?:perform(?:s|ed|ing)?|match(?:es|ed)?|as (?:well|good|ac
 const furtherImprovementRe = /\b(?:(?:will|would|could|may|might|can) (?:\w+ )?gain |for )?(?:further|additional|more) (?:\w+ )?(?:improvements?|gains?)\b/g
 
 /**
+ * A design's cost by construction (fullpaper17, read among the stored claims of the related development papers): "Here
+ * the ResNets have no extra parameter compared to their plain counterparts.", "a standard convolutional layer requires
+ * many more parameters than a gated max-average pooling layer", "its computational complexity is similar to the two-3x3
+ * Residual Unit", "the time complexity and model size are doubled", "our method does not require any parameter
+ * learning". What a design costs is set-up; a cost measured beside a performance is a finding, so
+ * {@link performanceRe} keeps the sentence ("Depthwise separable convolutions are strictly superior ..., while
+ * requiring fewer parameters").
+ */
+const designCostRe =
+  /\b(?:(?:no|more|fewer|less|extra|additional|the same|same|twice as many|as many) (?:\w+ )?(?:parameters?|weights|flops)|(?:computational|time|space|memory|model) complexity|complexity (?:is|of|as)|model sizes?|(?:does|do|did) not (?:require|need|introduce|add) (?:any )?(?:extra |additional |new )?(?:parameters?|parameter learning))\b/
+
+/** A performance, a measurement or an observation: what keeps a cost, a configuration or a citation a finding. */
+const performanceRe =
+  /\b(?:accura\w*|errors?|bleu|perplexit\w*|performance|perform(?:s|ed)?|outperform\w*|superior|better|worse|improv\w*|gains?|results?|achiev\w*|faster|slower|speed\w*|converge\w*|loss(?:es)?|m?ap|iou|f1|scores?|effective\w*|efficien\w*|competitive|state[- ]of[- ]the[- ]art|surpass\w*|beat\w*|match(?:es|ed)?|robust\w*|generali[sz]\w*|overfit\w*|reduc\w*|help\w*|lower\w*|sav(?:e|es|ed|ing|ings))\b|\d\s*%|\bwe (?:\w+ )?(?:find|found|observe[ds]?|show(?:ed)?|measured?)\b|\bo\s*\(/
+
+/**
+ * A configuration told in the results (fullpaper17): "Our MNIST model has channels for conv1 to conv6 and ...", "The
+ * numbers of filters are {16, 32, 64} respectively.", "The network inputs are 32x32 images, with the per-pixel mean
+ * subtracted.", "Mixed refers to the same network but with ...", "The baseline architectures are the same as the above
+ * plain nets, expect that ...", "The rest of the learning schedule is as done previously.", "The source phrases were
+ * randomly chosen among long ones ...".
+ */
+const configurationRe = new RegExp([
+  String.raw`\b(?:our|the|this|each|every) (?:[\w-]+ ){0,3}?(?:model|network|net|architecture|encoder|decoder|block|baseline)s? (?:has|have|had|uses|use|used|contains?|consists? of) (?:about |only |[\d.,]+ ?[km]? )?(?:[\w-]+ )?(?:channels|filters|layers|hidden units|units|neurons|heads|feature maps|kernels)\b`,
+  String.raw`^(?:the )?(?:numbers?|sizes?|widths?|depths?) of (?:the )?(?:filters|channels|layers|hidden units|units|neurons|heads|feature maps)\b[^.]{0,40}\b(?:is|are|was|were)\b`,
+  String.raw`^(?:the )?(?:network|model)(?:'s| ’s)? inputs? (?:is|are|was|were)\b`,
+  String.raw`\brefers? to the same (?:network|model|architecture|setting|configuration)\b`,
+  String.raw`\b(?:is|are|was|were) (?:the same as|identical to) (?:the |those of the |that of the )?(?:above|previous|preceding|earlier)\b`,
+  String.raw`\bas (?:done|described|used) (?:previously|before|above)\s*[.;]?\s*$`,
+  String.raw`\b(?:is|are|was|were) (?:\w+ly )?(?:chosen|selected|sampled|drawn|picked) (?:at random |randomly )?(?:among|from|out of)\b`
+].join("|"))
+
+/**
+ * Other work reported in the results, its citation dropped by the conversion (fullpaper17; a verb or a bracket stands
+ * where the cited work was, so the authors' own voice beside it does not make it theirs): "The All-CNN method in
+ * uses convolutional layers in place of pooling layers", "In previous work report a higher improvement of 1.4 BLEU
+ * ...", "We note that reports a error rate with extensive data augmentation ...", "This option has been investigated in
+ * (known as option C) ...", "Neural codes is one of the first works on retrieval ...", "Note that the ResNet, ResNeXt,
+ * SE-Net, and DLA are the state-of-the-art CNN models.", "better results ... have been obtained in the literature".
+ */
+const citationDroppedRe = new RegExp([
+  String.raw`\b(?:method|approach|model|work|works|network|system|paper|study|studies|authors?) (?:in|of|by) (?:uses|used|reports?|reported|shows?|showed|achieves?|achieved|obtains?|obtained|proposes?|proposed|finds?|found|employs?|employed|applies|applied|introduces?|introduced|trains?|trained)\b`,
+  String.raw`^in (?:previous|prior|earlier|recent|related|other) (?:work|works|studies|papers?|literature)\s*,?\s*(?:reports?|reported|shows?|showed|achieves?|achieved|obtains?|obtained|uses|used|finds?|found)\b`,
+  String.raw`\b(?:note|noted|notice|noticed) that (?:reports?|reported|achieves?|achieved|obtains?|obtained|uses|used|shows?|showed|proposes?|proposed)\b`,
+  String.raw`\b(?:has|have|had) been (?:\w+ly )?(?:investigated|studied|explored|proposed|introduced|used|reported|shown|observed|described|considered|adopted) in\s*(?:[(,.;:]|and\b)`
+].join("|"))
+
+/**
+ * Work that exists elsewhere, pointed to (fullpaper17): "Finally, we note that there exist iterative approaches for
+ * training the classifier component of Stage 2 using least squares regression, ... — see, e.g.,." (the citation dropped
+ * after "see, e.g.").
+ */
+const existingWorkRe =
+  /^(?:[^,]{0,40},\s*)?(?:we (?:\w+ )?note that )?there (?:exist|exists|are|have been) (?:\w+ ){0,2}?(?:approaches|methods|works|studies|techniques|attempts|algorithms)\b|\bsee,? e\.g\.,?\s*[.)]?\s*$/
+
+/** Other work named as such, not the paper's own (the authors' voice keeps the sentence; see {@link citationDroppedRe}). */
+const othersWorkRe = new RegExp([
+  String.raw`\b(?:is|was|are|were) (?:one of )?(?:the )?(?:first|earliest|pioneering|seminal) (?:works?|papers?|attempts?)\b`,
+  String.raw`\b(?:is|are) (?:the |among the )?(?:current )?state[- ]of[- ]the[- ]art (?:[\w-]+ )?(?:models?|methods?|approaches|architectures|networks|systems)\s*[.;]?\s*$`,
+  String.raw`\b(?:obtained|reported|achieved|proposed|shown|observed) in the literature\b`
+].join("|"))
+
+/**
+ * What the baseline is (fullpaper17): "Our baseline is a network trained with conventional max pooling.", "This baseline
+ * setting is the conventional fully convolution network for segmentation, ...". A baseline's value is a finding ("the
+ * baseline is 69.1% mAP"): a number keeps the sentence.
+ */
+const baselineIsRe = /^(?:[^,]{0,30},\s*)?(?:our|the|this) (?:[\w-]+ )?baselines?(?: settings?| models?| systems?| networks?| architectures?)? (?:is|are|was|were)\b/
+
+/**
+ * A setting found by tuning (fullpaper17; set-up in the labels' scheme since roles9: "a tuning choice found to work
+ * ... is set-up"): "we found initial rates of 0.02 for the encoder ... to work well", "We found that good values of the
+ * coefficient were in the range.", "we find that the initial learning rate of 0.1 is slightly too large to start
+ * converging", "We found that penalizing candidate sentences that are too short was required to obtain the best
+ * results.", "Our best performance on a held-out development set was achieved using a four-layer ... QRNN". A
+ * comparison or a value beside it keeps the sentence (`strictOutcomeRe`, a percentage).
+ */
+const tuningRe = new RegExp([
+  String.raw`\b(?:learning[- ]?rates?|initial rates?|rates? of|coefficients?|hyper-?parameters?|settings?|values? of (?:the )?[\w-]+)\b(?:[^.]|\.(?!\s)){0,200}?\b(?:to work (?:well|best|fine)|works? (?:well|best|fine)|(?:is|was|are|were) (?:\w+ )?too (?:large|small|high|low|big)|(?:were|was|are|is) in the range)\b`,
+  String.raw`\b(?:good|suitable|reasonable|appropriate) (?:values?|settings?|choices?) (?:of|for) (?:the )?[\w-]+ (?:were|was|are|is) (?:in|between|around)\b`,
+  String.raw`\b(?:was|were|is|are) (?:required|necessary|needed) to (?:obtain|get|achieve|reach) (?:the )?best (?:results|performance|scores?)\b`,
+  String.raw`\bour best (?:performance|results?|scores?|model) on (?:a |the )?(?:held-out )?(?:development|dev|validation) (?:set|data) (?:was|were) (?:achieved|obtained|reached) (?:using|with|by)\b`
+].join("|"))
+
+/** A comparison or an achievement, without the finding frames ("we found that") of `strictOutcomeRe` ("the improvements in
+ * Table 9" name a set-up). */
+const comparisonRe = /\b(?:outperform\w*|(?<!the )improv\w*|than|better|worse|superior|inferior|gains?|significant(?:ly)?|achiev\w*|obtain(?:s|ed)?|yield(?:s|ed)?|leads? to|led to|results? in|hurts?|degrad\w*|state[- ]of[- ]the[- ]art)\b/
+
+/** What the detection system or the pipeline is (fullpaper17): "Our detection system is Faster R-CNN [reference] with
+ * the improvements in Table 9, using ResNet-101." */
+const systemIsRe = /^(?:[^,]{0,30},\s*)?our (?:[\w-]+ )?(?:system|pipeline|detector|implementation) (?:is|was) (?:based on |built on )?(?:an? |the )?[\w-]+/
+
+/**
+ * Speculation and open questions in words the outlook rules miss (fullpaper17): "Another possibility is to use a
+ * nonlinearity ...", "It is highly likely that using filters trained on the SVHN database ... would reduce this gap",
+ * "there may be more natural language related applications that may benefit from ...", "Given the improved results, a
+ * natural question is whether ...".
+ */
+const speculationRe = new RegExp([
+  String.raw`^(?:[^,]{0,30},\s*)?another (?:possibility|option|alternative|idea) (?:is|would be|might be|could be) to\b`,
+  String.raw`\bit is (?:highly |very |quite )?(?:likely|plausible|conceivable) that\b[^.]*\b(?:would|could|might)\b`,
+  String.raw`\b(?:applications|tasks|problems|domains|areas|fields) (?:that|which) (?:may|might|could|would) (?:also )?benefit from\b`,
+  String.raw`\ba natural question is (?:whether|if|how|why|what)\b`
+].join("|"))
+
+/**
+ * A pointer or an announcement of what follows (fullpaper17): "The 34-layer plain net is in Fig. 3 (middle).", "We have
+ * three major observations from Table 2 and Fig. 4.", "Tables [reference], [reference], and [reference] show previous
+ * best results and those for ...".
+ */
+const pointerMoreRe = new RegExp([
+  String.raw`^(?:the |our )?[\w-]+(?: [\w-]+){0,4} (?:is|are) (?:shown |depicted |drawn )?in (?:fig\.?|figure|table|tab\.)\s*(?:\d+[a-z]?|\[reference\]|ref)\b`,
+  String.raw`\bwe (?:have|make|draw) (?:\w+ )?(?:\w+ )?observations (?:from|in|on)\b`,
+  String.raw`^(?:tables|figures|figs\.)\s*(?:(?:\d+[a-z]?|\[reference\]|ref)\s*,?\s*(?:and\s+)?)+(?:show|list|report|summari[sz]e|present|give|compare)\b(?!\s+(?:that|how)\b)`
+].join("|"))
+
+/** A measurement described, not its outcome: "In order to evaluate how much additional time is incurred ..., we measured the
+ * average forward + backward time per CIFAR10 image." */
+const measuredHowRe =
+  /\bin order to (?:evaluate|measure|assess|test|quantify|see|check|examine|estimate|determine)\b[^.]*,\s*we (?:\w+ )?(?:measured|measure|computed|compute|ran|run|trained|train|evaluated|evaluate|conducted|tested|recorded)\b/
+
+/**
  * Kinds of non-findings read in a labelled sample of the stored claims of full papers (roles6,
  * `scripts/data/fullpaper-claims-*.jsonl`): a reviewed paper's finding in a review, proof steps, the paper's own
- * structure, definitions, a known method described, set-up, outlook.
+ * structure, definitions, a known method described, set-up, outlook; and (fullpaper17, every stored claim of the
+ * related development papers read) a design's cost by construction, a configuration told in the results, the baseline
+ * or the system named, a setting found by tuning, other work whose citation was dropped, speculation, more pointers.
  */
 const fullPaperReason = (
   sentence: string,
@@ -545,6 +669,25 @@ const fullPaperReason = (
   ) return "setup"
   if (obtainResultsRe.test(text) && !/\b(?:than|better|worse|outperform\w*|superior|comparable|similar)\b|\d\s*%/.test(lower)) return "setup"
   if (outlookRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named)) return "future"
+  if (designCostRe.test(text) && !performanceRe.test(lower)) return "setup"
+  if (configurationRe.test(text) && !strictOutcomeRe.test(named.replace(/\b(?:more|less|fewer) than\b/g, "")) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) {
+    return "setup"
+  }
+  if (speculationRe.test(text) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "future"
+  // (what the sentence says after the pointer decides: "The results of this experiment are shown in Table 2, below the
+  // bar, and we see that our approach sets a new state-of-the-art on the VOC 2012 dataset." is a finding)
+  if (
+    pointerMoreRe.test(text) && !strictOutcomeRe.test(named) && !comparisonRe.test(text.replace(pointerMoreRe, "")) &&
+    !findingFrameRe.test(lower) && !/\bwe (?:can )?see that\b|\d\s*%/.test(lower)
+  ) return "pointer"
+  if (measuredHowRe.test(text) && !strictOutcomeRe.test(named)) return "setup"
+  if (citationDroppedRe.test(text) || (othersWorkRe.test(text) && !/\b(?:we|our|us)\b/.test(lower))) return "related"
+  if (existingWorkRe.test(text) && !comparisonRe.test(named) && !/\bour\b/.test(lower)) return "related"
+  if (/^see (?:also )?(?:the )?(?:table|tab\.|fig\.?|figure|section|sec\.|appendix)\s*(?:\d+[a-z]?|\[reference\]|ref)\s+for\b/.test(text)) return "pointer"
+  if (baselineIsRe.test(text) && !strictOutcomeRe.test(named) && !/\d/.test(lower)) return "setup"
+  // (the authors' "we found" is the tuning's frame here, not an outcome; a comparison outside the tuning's words is)
+  if (tuningRe.test(text) && !comparisonRe.test(named.replace(tuningRe, "")) && !/\d\s*%/.test(lower)) return "setup"
+  if (systemIsRe.test(text) && !comparisonRe.test(named) && !/\b(?:best|first|fastest|state[- ]of[- ]the[- ]art)\b|\d\s*%/.test(lower)) return "setup"
   if (
     outlookMoreRe.test(text) && !findingFrameRe.test(lower) && !strictOutcomeRe.test(named.replace(furtherImprovementRe, "")) &&
     // a performance reported beside the outlook keeps it ("performs as well as the best CNN ..., and has a potential for
@@ -694,6 +837,11 @@ export const nonFindingReason = (
   // codes from http://..."), a publisher's terms ("Your use of the JSTOR archive indicates your acceptance of ...")
   if (urlRe.test(sentence) && !strictOutcomeRe.test(lower)) return "availability"
   if (termsRe.test(lower)) return "availability"
+  // fullpaper17: code whose address the conversion dropped ("Code implementing the experiments described below can be
+  // found at."; a result in the same sentence keeps it, as a CSAbstruct result run into its code link shows)
+  if (/\b(?:code|source code|implementation|software)\b[^.]{0,60}\bcan be (?:found|downloaded|obtained|accessed) (?:at|from|on|in)\b/.test(lower) && !strictOutcomeRe.test(lower)) {
+    return "availability"
+  }
   // roles10: who funded or helped the work, in words `availabilityRe` misses ("This research was sponsored [in part] by
   // the NATO ... Programme under grant G5936.", "C.L.H.H. acknowledges the support of ..."): an acknowledgement the
   // conversion left under no heading (the kind `availabilityRe` already gives acknowledgements)
