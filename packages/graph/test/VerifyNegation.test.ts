@@ -1,0 +1,145 @@
+/**
+ * Judging a hypothesis respects negation and scope (issue 24, verdicts17), read as a user on the related full papers:
+ * a sentence that says the hypothesis in its own words with a negation before its verb contradicts it (the learned
+ * judge called such sentences support: "Spectral pooling suffers from a sharp reduction in output dimensionality" was
+ * supported by "spectral pooling does not suffer from the sharp reduction ..."); a sentence that names the
+ * hypothesis' subject only on the other side of its own comparison is about something else; a paper's short forms are
+ * written out before its finding is compared with the hypothesis' ("the QRNN" is "quasi-recurrent neural networks");
+ * a comparison of one quality ("faster") is decided only by a sentence that names it; and a paper's contradiction
+ * shown for a verdict is the sentences that decide it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  byFindings,
+  contradictingByPaper,
+  countsAsSupport,
+  decidesAgainst,
+  type JudgedEvidence,
+  namesQuality,
+  negatedWording,
+  statesStatement,
+  subjectOnlyCompared,
+  writtenOut
+} from "../src/internal/claims/verify.js"
+import { findingOf } from "@kg/extraction/Findings"
+
+const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
+  kind: "sentence", claimId: null, text: "t", paperId: "p", title: "p", year: null, retracted: false, chunkId: "k",
+  page: 1, quote: "t", relevance: 0.6, coverage: 1, context: false, verdict: "support", confidence: 0.7,
+  signals: { pContradict: 0.3 }, ...over
+})
+
+const support = { label: "support" as const, score: 0.7, signals: { pContradict: 0.3 } }
+const negates = (evidence: string, hypothesis: string) => negatedWording(evidence, hypothesis, findingOf(evidence))
+
+describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
+  it("the hypothesis' own words with a negation before its verb contradict it (findingRule 9), whatever the learned judge says", () => {
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      [
+        "Second, spectral pooling does not suffer from the sharp reduction in output dimensionality exhibited by other pooling techniques.",
+        "Spectral pooling suffers from a sharp reduction in output dimensionality"
+      ],
+      [
+        "A drawback to dropout is that it does not seem to have the same benefits for convolutional layers, which are common in many networks designed for vision tasks.",
+        "Dropout has the same benefits for convolutional layers"
+      ],
+      ["Note, the AutoAugment data augmentation doesn't transfer well to the retrieval tasks.", "The AutoAugment data augmentation transfers well to retrieval tasks"],
+      // the negated clause after "but", with the sentence's subject
+      ["Batch normalization improved ReLU and LReLU networks, but did not improve ELU and SReLU networks (see Fig. [reference]).", "Batch normalization improves ELU networks"],
+      [
+        "On CIFAR-100 ELUs networks significantly outperform ReLU networks with batch normalization while batch normalization does not improve ELU networks.",
+        "Batch normalization improves ELU networks"
+      ],
+      // the object named by the sentence's subject ("of fractal networks")
+      ["Fractal networks are resistant to being too deep; extra depth may slow training, but does not impair accuracy.", "Extra depth impairs the accuracy of fractal networks"],
+      // a clause that opens with a pronoun takes its subject from the sentence
+      [
+        "Surprisingly, this suggests that while pooling can help to regularize CNNs, and generally does not hurt performance, it is not strictly necessary to achieve state-of-the-art results.",
+        "Pooling is necessary to achieve state-of-the-art results"
+      ]
+    ]
+    for (const [evidence, hypothesis] of cases) {
+      expect(negates(evidence, hypothesis)).toBe(true)
+      const j = byFindings(support, findingOf(evidence), findingOf(hypothesis), evidence, hypothesis)
+      expect(j.label).toBe("contradict")
+      expect(j.signals["findingRule"]).toBe(9)
+    }
+  })
+
+  it("near misses: the negated clause is about another object, another subject, or says 'not only'", () => {
+    const BN = "Batch normalization improved ReLU and LReLU networks, but did not improve ELU and SReLU networks (see Fig. [reference])."
+    // ReLU is in the clause that is not negated
+    expect(negates(BN, "Batch normalization improves ReLU networks")).toBe(false)
+    expect(byFindings(support, findingOf(BN), findingOf("Batch normalization improves ReLU networks"), BN, "Batch normalization improves ReLU networks").label)
+      .toBe("support")
+    // another subject negates it in its own clause
+    expect(negates("Dropout improves accuracy on MNIST, whereas max pooling does not improve accuracy on MNIST.", "Dropout improves accuracy on MNIST")).toBe(false)
+    // "not only ... but also" negates nothing
+    expect(negates("Dropout not only improves accuracy on MNIST but also reduces training time.", "Dropout improves accuracy on MNIST")).toBe(false)
+    // the negation stands before a word the hypothesis does not have
+    expect(negates("Pooling generally does not hurt performance and is necessary to achieve state-of-the-art results.", "Pooling is necessary to achieve state-of-the-art results"))
+      .toBe(false)
+    // a word of the hypothesis missing from the sentence, or a negated hypothesis: not this rule
+    expect(negates("Spectral pooling does not suffer from the reduction in dimensionality.", "Spectral pooling suffers from a sharp reduction in output dimensionality")).toBe(false)
+    expect(negates("Spectral pooling does not suffer from the sharp reduction in output dimensionality.", "Spectral pooling does not suffer from a sharp reduction in output dimensionality"))
+      .toBe(false)
+  })
+
+  it("a sentence that names the hypothesis' subject only after its own 'than' is about another subject", () => {
+    const h = "Batch normalization improves ELU networks"
+    const ELU = "Further ELU networks perform significantly better than ReLU networks trained with batch normalization."
+    expect(subjectOnlyCompared(ELU, h, findingOf(h))).toBe(true)
+    expect(byFindings(support, findingOf(ELU), findingOf(h), ELU, h)).toMatchObject({ label: "neutral", signals: { findingRule: 4 } })
+    // near misses: the comparison turned round is about the subject; so is a sentence that names it before "than"
+    const q = "Quasi-recurrent neural networks are faster than LSTMs"
+    expect(subjectOnlyCompared("LSTMs are much slower than quasi-recurrent neural networks.", q, findingOf(q))).toBe(false)
+    expect(subjectOnlyCompared("Batch normalization makes ELU networks train faster than ReLU networks.", h, findingOf(h))).toBe(false)
+    expect(subjectOnlyCompared("Batch normalization improves ELU networks.", h, findingOf(h))).toBe(false)
+  })
+
+  it("a paper's short forms are written out before its finding is compared with the hypothesis' ('the QRNN')", () => {
+    const defs = new Map([["qrnns", ["quasi-recurrent neural networks"]], ["qrnn", ["quasi-recurrent neural networks"]]])
+    const h = "Quasi-recurrent neural networks are faster than LSTMs"
+    const QRNN = "When training on the PTB dataset, we found that the QRNN is substantially faster than a standard LSTM."
+    const written = writtenOut(QRNN, defs, h)
+    expect(written).toBe("When training on the PTB dataset, we found that the quasi-recurrent neural networks (QRNN) is substantially faster than a standard LSTM.")
+    // read as written, the sentence is about another subject; written out, it is not
+    expect(byFindings(support, findingOf(QRNN), findingOf(h), QRNN, h).signals["findingRule"]).toBe(4)
+    expect(byFindings(support, findingOf(written), findingOf(h), written, h).label).toBe("support")
+    // near misses: a short form the hypothesis uses itself stays; a sentence that writes the long form is left as it is
+    expect(writtenOut(QRNN, defs, "QRNNs are faster than LSTMs")).toBe(QRNN)
+    const both = "Quasi-recurrent neural networks (QRNNs) are faster than LSTMs."
+    expect(writtenOut(both, defs, h)).toBe(both)
+  })
+
+  it("a comparison of one quality is decided only by a sentence that names that quality", () => {
+    const faster = "Quasi-recurrent neural networks are faster than LSTMs"
+    const OUTPERFORMED = "Table [reference] shows that the quasi-recurrent neural networks (QRNN) outperformed the character-level LSTM."
+    expect(namesQuality(OUTPERFORMED, faster)).toBe(false)
+    expect(namesQuality("We found that the QRNN is substantially faster than a standard LSTM.", faster)).toBe(true)
+    expect(namesQuality("Employing batch normalization speeds training.", "Batch normalization slows down training")).toBe(true)
+    expect(namesQuality("Residual networks are easier to optimize.", "Residual networks are harder to optimize than plain networks")).toBe(true)
+    // a hypothesis that compares no such quality asks nothing of the kind
+    expect(namesQuality(OUTPERFORMED, "Quasi-recurrent neural networks outperform LSTMs")).toBe(true)
+    const weight = (x: string) => (x.startsWith("quasi") ? 3 : 1)
+    const states = statesStatement(OUTPERFORMED, faster, findingOf(faster), weight, () => true)
+    expect(states.qualityStated).toBe(0)
+    expect(countsAsSupport(judged({ signals: { pContradict: 0.3, ...states } }))).toBe(false)
+    const paper = { paperId: "p", strength: 0.5, against: [judged({ verdict: "contradict", confidence: 0.9, signals: { pContradict: 0.9, findingRule: 2, claimCoverage: 0.5, ...states } })] }
+    expect(decidesAgainst(paper)).toBe(false)
+  })
+
+  it("for a verdict, a paper's contradiction is shown by the sentences that decide it on their own", () => {
+    const SPEEDS = "Even with ReLUs, employing batch normalization speeds training by reducing internal covariate shift."
+    const DEPTH = "Fractal networks are resistant to being too deep; extra depth may slow training, but does not impair accuracy."
+    const evidence = [
+      judged({ text: SPEEDS, relevance: 0.3, coverage: 0.6, verdict: "contradict", confidence: 0.9, signals: { pContradict: 0.9, findingRule: 8, paperSubject: 1, passageSubject: 1 } }),
+      judged({ text: DEPTH, relevance: 0.24, coverage: 0.6, verdict: "contradict", confidence: 0.57, signals: { pContradict: 0.57, paperSubject: 1, passageSubject: 0 } })
+    ]
+    const [forVerdict] = contradictingByPaper(evidence, { onTopic: true })
+    expect(forVerdict!.against.map((e) => e.text)).toEqual([SPEEDS])
+    // counterevidence (not for a verdict) keeps every sentence the judge labelled `contradict`
+    const [ranked] = contradictingByPaper(evidence)
+    expect(ranked!.against.map((e) => e.text).sort()).toEqual([DEPTH, SPEEDS].sort())
+  })
+})
