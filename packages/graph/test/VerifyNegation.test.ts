@@ -19,8 +19,10 @@ import {
   negatedWording,
   statesStatement,
   subjectOnlyCompared,
+  withoutMarkers,
   writtenOut
 } from "../src/internal/claims/verify.js"
+import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import { findingOf } from "@kg/extraction/Findings"
 
 const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
@@ -141,5 +143,25 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     // counterevidence (not for a verdict) keeps every sentence the judge labelled `contradict`
     const [ranked] = contradictingByPaper(evidence)
     expect(ranked!.against.map((e) => e.text).sort()).toEqual([DEPTH, SPEEDS].sort())
+  })
+
+  it("a null about an outcome that shares no word with the hypothesis' is no contradiction of its effect", () => {
+    const h = "Normalized contrastive learning improves text-video retrieval"
+    const COMPLEXITY = "Given that embedding-based retrieval already has {{formula:ec7a}} complexity, NCL does not increase the overall test time complexity."
+    const learnedSupport = { label: "support" as const, score: 0.6, signals: { pContradict: 0.4 } }
+    expect(byFindings(learnedSupport, findingOf(COMPLEXITY), findingOf(h), COMPLEXITY, h).label).toBe("support")
+    // near miss: a null about the hypothesis' own outcome still contradicts it
+    const NONE = "Normalized contrastive learning had no significant effect on text-video retrieval."
+    expect(byFindings(learnedSupport, findingOf(NONE), findingOf(h), NONE, h)).toMatchObject({ label: "contradict", signals: { findingRule: 2 } })
+  })
+
+  it("a converted paper's markers are no part of a sentence's subject: 'MCTS generally performs worse than Retro* (Table REF )'", () => {
+    const h = "MCTS performs better than Retro* in multi-step retrosynthesis"
+    const MCTS = "Introducing the single-step models into the search algorithms, MCTS generally performs worse than Retro* (Table REF )."
+    expect(withoutMarkers(MCTS)).toBe("Introducing the single-step models into the search algorithms, MCTS generally performs worse than Retro*.")
+    const overlap = (text: string) => ClaimIdentity.subjectOverlap({ text: h, metric: null }, { text, metric: null }, { subjectClash: false })
+    expect(overlap(MCTS)).toBe(0)
+    expect(overlap(withoutMarkers(MCTS))).toBeGreaterThan(0.2)
+    expect(withoutMarkers("As shown by {{cite:abc}}, NCL reduces {{formula:x}} costs (Fig. REF).")).toBe("As shown by, NCL reduces costs.")
   })
 })

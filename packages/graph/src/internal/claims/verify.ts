@@ -79,6 +79,21 @@ const MAX_ABBREVIATION_PAPERS = 40
 const sentencesOf = (text: string): ReadonlyArray<string> =>
   text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
 
+/**
+ * A sentence without the markers a converted paper leaves for citations, formulas and cross-references ("{{cite:...}}",
+ * "{{formula:...}}", "(Table REF )"), for reading its subject: the linker reads no subject in a sentence that has one
+ * (a claim about a formula says nothing to link), but "MCTS generally performs worse than Retro* (Table REF )" is
+ * about MCTS, and a user asked about it.
+ */
+export const withoutMarkers = (sentence: string): string =>
+  sentence
+    .replace(/\{\{cite:[^}]*\}\}/g, "")
+    .replace(/\{\{formula:[^}]*\}\}/g, "")
+    .replace(/\(?\s*(?:Tables?|Figs?\.?|Figures?|Sections?|Eqs?\.?|Equations?|Appendix|Algorithm)\s+REF\s*\)?/g, "")
+    .replace(/\bREF\b|\[ref\]|\[formula\]/g, "")
+    .replace(/\s+([,.;:)])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A candidate before judging: `finding` is false for a sentence that does not read as a finding (never judged). */
@@ -259,7 +274,7 @@ export const candidates = (
         const matched = matchText(ch.paper_id, sentence)
         const stems = contentStems(matched)
         if (!sharesEnough(stems)) continue
-        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
+        const relevance = ClaimIdentity.subjectOverlap(query, { text: withoutMarkers(sentence), metric: null }, {
           weight,
           stemsA: qStems,
           stemsB: stems,
@@ -323,7 +338,7 @@ export const candidates = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
+          relevance: ClaimIdentity.subjectOverlap(query, { text: withoutMarkers(sentence), metric: null }, {
             weight,
             stemsA: qStems,
             stemsB: contentStems(matched),
@@ -578,9 +593,13 @@ export const byFindings = (
   // hypothesis of no difference in the statistical sense, "no significant difference", still is)
   const atLeastAsGood = hypothesis.direction === "null" && evidence.direction === "up" && MATCHES.test(hypothesisText) &&
     !/\b(?:no|not|without)\b/i.test(hypothesisText)
+  // a null about an outcome that shares no word with the hypothesis' ("NCL does not increase the overall test time
+  // complexity" against "NCL improves text-video retrieval") says nothing of the hypothesis' outcome
+  const otherNull = nullAgainstEffect && cmp.outcome !== "same" && evidence.outcome !== null && hypothesis.outcome !== null &&
+    !Array.from(contentStems(evidence.outcome)).some((x) => contentStems(hypothesis.outcome!).has(x))
   if (
     cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && !atLeastAsGood &&
-    (nullAgainstEffect || cmp.outcome !== "different") && !saysSameWay(evidenceText, hypothesisText)
+    (nullAgainstEffect || cmp.outcome !== "different") && !otherNull && !saysSameWay(evidenceText, hypothesisText)
   ) {
     return contradict(2)
   }
