@@ -14,6 +14,7 @@ import {
   contradictingByPaper,
   countsAsSupport,
   decidesAgainst,
+  evidenceFinding,
   type JudgedEvidence,
   namesQuality,
   negatedWording,
@@ -163,5 +164,22 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     expect(overlap(MCTS)).toBe(0)
     expect(overlap(withoutMarkers(MCTS))).toBeGreaterThan(0.2)
     expect(withoutMarkers("As shown by {{cite:abc}}, NCL reduces {{formula:x}} costs (Fig. REF).")).toBe("As shown by, NCL reduces costs.")
+  })
+
+  it("a sentence's finding is read again without its opening phrase when the reader took the phrase for its subject", () => {
+    const h = "MCTS performs better than Retro* in multi-step retrosynthesis"
+    const MCTS = "Introducing the single-step models into the selected search algorithms, MCTS generally performs worse than Retro* (Table REF )."
+    expect(findingOf(MCTS).subject).toBe("Introducing the single-step models into the selected search algorithms")
+    expect(evidenceFinding(MCTS)).toMatchObject({ subject: "MCTS", direction: "down" })
+    expect(byFindings(support, evidenceFinding(MCTS), findingOf(h), MCTS, h)).toMatchObject({ label: "contradict", signals: { findingRule: 2 } })
+    const nat = "The NAT outperforms its autoregressive teacher in BLEU"
+    const NAT = "Across the three datasets we used, the NAT performs between 2-5 BLEU points worse than its autoregressive teacher."
+    expect(evidenceFinding(NAT)).toMatchObject({ subject: "NAT", direction: "down" })
+    expect(byFindings(support, evidenceFinding(NAT), findingOf(nat), NAT, nat).label).toBe("contradict")
+    // near misses: a subject read outside the opening phrase stays; a rest about "we" or stating no direction is not read
+    const OWN = "On CIFAR-10, stochastic pooling outperforms max pooling."
+    expect(evidenceFinding(OWN)).toEqual(findingOf(OWN))
+    const WE = "When it comes to the actual task of ESG rating prediction, we are only aware of few works."
+    expect(evidenceFinding(WE)).toEqual(findingOf(WE))
   })
 })

@@ -411,6 +411,33 @@ const withSingulars = (defs: Map<string, Array<string>>): Map<string, Array<stri
 }
 
 /**
+ * An opening phrase before a sentence's subject: a prepositional or participial phrase, or a subordinate clause, up to
+ * its comma ("Across the three datasets we used, the NAT performs ...", "Introducing the single-step models into the
+ * selected search algorithms, MCTS generally performs worse than Retro*").
+ */
+const OPENING =
+  /^\s*(?:(?:across|in|on|with|for|after|before|during|under|at|from|by|among|over|given|compared|unlike|like|as|when|while|although|though|since|because|if|overall|finally|moreover|furthermore|however|thus|therefore|importantly|notably|interestingly|surprisingly|similarly|in addition|in particular|in contrast)\b|[a-z]+ing\b)[^,;:]{0,150},\s*(?=\S)/i
+
+/**
+ * A sentence's finding, read again without its opening phrase when the reader took the phrase for the subject or found
+ * none ("Introducing the single-step models into the selected search algorithms" is no subject of "..., MCTS generally
+ * performs worse than Retro*"), when the rest states a direction about a subject that is no pronoun; the datasets and
+ * conditions the phrase names are kept.
+ */
+export const evidenceFinding = (text: string): Finding => {
+  const f = findingOf(text)
+  const m = OPENING.exec(text)
+  if (m === null) return f
+  const opening = m[0].toLowerCase()
+  if (f.subject !== null && !opening.includes(f.subject.toLowerCase())) return f
+  const rest = findingOf(text.slice(m[0].length))
+  if (rest.subject === null || rest.direction === "none" || /^(?:we|our|it|they|this|these|those|he|she|there|here)\b/i.test(rest.subject.trim())) {
+    return f
+  }
+  return { ...rest, scope: Array.from(new Set([...f.scope, ...rest.scope])), dataset: rest.dataset ?? f.dataset }
+}
+
+/**
  * A text with the short forms of `defs` written out in place, the short form kept in parentheses ("we found that the
  * QRNN is substantially faster" -> "... the quasi-recurrent neural networks (QRNN) is substantially faster"), where the
  * text does not already write the long form and the statement does not use the short form itself: its finding then
@@ -446,7 +473,7 @@ export const verify = (
     const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, written, ...c }) =>
       (finding
         ? judge(c.text, statement).pipe(
-          Effect.map((j) => byFindings(j, findingOf(written ?? c.text), hypothesis, written ?? c.text, statement)),
+          Effect.map((j) => byFindings(j, evidenceFinding(written ?? c.text), hypothesis, written ?? c.text, statement)),
           Effect.map((j) => ({ ...j, signals: { ...j.signals, ...states } }))
         )
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
