@@ -182,4 +182,16 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     const WE = "When it comes to the actual task of ESG rating prediction, we are only aware of few works."
     expect(evidenceFinding(WE)).toEqual(findingOf(WE))
   })
+
+  it("a negated hypothesis is supported only by a sentence that negates or finds no difference (findingRule 10)", () => {
+    const h = "Dust grain alignment is not observed in Class 0 protostellar cores"
+    const HIGH = "Earlier work showed that the grain alignment efficiency is high and roughly constant with respect to column density in a prototypical Class 0 protostellar core."
+    expect(byFindings(support, findingOf(HIGH), findingOf(h), HIGH, h)).toMatchObject({ label: "neutral", signals: { findingRule: 10 } })
+    // near misses: a sentence that negates too; "without" is no negation of the hypothesis' claim
+    const NONE = "Dust grain alignment is not observed in the Class 0 protostellar cores of our sample."
+    expect(byFindings(support, findingOf(NONE), findingOf(h), NONE, h).label).toBe("support")
+    const w = "Dilated convolutions increase the receptive field without losing resolution"
+    const USE = "The masked convolutions use dilation to increase the receptive field of the target network."
+    expect(byFindings(support, findingOf(USE), findingOf(w), USE, w).signals["findingRule"]).not.toBe(10)
+  })
 })

@@ -646,6 +646,16 @@ export const byFindings = (
   if (compareEffectSize(evidenceText, hypothesisText) === 1 && sharedOutcome(evidenceText, hypothesisText)) return contradict(7)
   // restricted to another condition: "only for long sentences" cannot support "on short sentences"
   if (judgement.label === "support" && restrictedElsewhere(evidenceText, hypothesisText)) return neutral(5)
+  // a negated hypothesis is supported only by a sentence that negates or finds no difference ("... showed that the
+  // grain alignment efficiency is high ..." does not say "Dust grain alignment is not observed ..."); "without" is
+  // no negation of the hypothesis' claim ("... increase the receptive field without losing resolution")
+  if (
+    judgement.label === "support" && NEGATED.test(hypothesisText.replace(/\bwithout\b/gi, "")) && !NEGATED.test(evidenceText) &&
+    !evidence.negated &&
+    evidence.direction !== "null"
+  ) {
+    return neutral(10)
+  }
   // support from other datasets only
   const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
   if (
