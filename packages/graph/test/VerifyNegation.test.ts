@@ -18,12 +18,14 @@ import {
   type JudgedEvidence,
   namesQuality,
   negatedWording,
+  sentenceRelevance,
   statesStatement,
   subjectOnlyCompared,
   withoutMarkers,
   writtenOut
 } from "../src/internal/claims/verify.js"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
+import { contentStems } from "../src/internal/claims/identityText.js"
 import { findingOf } from "@kg/extraction/Findings"
 
 const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
@@ -193,5 +195,16 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     const w = "Dilated convolutions increase the receptive field without losing resolution"
     const USE = "The masked convolutions use dilation to increase the receptive field of the target network."
     expect(byFindings(support, findingOf(USE), findingOf(w), USE, w).signals["findingRule"]).not.toBe(10)
+  })
+
+  it("a sentence whose opening phrase alone hides its subject is read by the rest ('As it can be observed in the table, S-Graphs+ ...')", () => {
+    const h = "S-Graphs+ is less accurate than S-Graphs"
+    const relevance = (sentence: string) =>
+      sentenceRelevance(h, sentence, { weight: () => 1, stemsA: contentStems(h), stemsB: contentStems(sentence) })
+    const TABLE = "As it can be observed in the table, S-Graphs+ is more accurate than the baseline in most of the cases."
+    expect(ClaimIdentity.subjectOverlap({ text: h, metric: null }, { text: TABLE, metric: null }, { subjectClash: false })).toBe(0)
+    expect(relevance(TABLE)).toBeGreaterThan(0.2)
+    // near miss: a rest without a subject of its own stays unread
+    expect(relevance("As it can be observed in the table, thereafter S-Graphs+ is more accurate than S-Graphs.")).toBe(0)
   })
 })

@@ -217,6 +217,8 @@ export const candidates = (
         }
       }
     }
+    const relevanceOf = (sentence: string, stems: ReadonlySet<string>): number =>
+      sentenceRelevance(statement, sentence, { weight, stemsA: qStems, stemsB: stems })
     /** The sentence with the other forms of the abbreviations it uses (for matching words only). */
     const matchText = (paperId: string, sentence: string): string => {
       const more = expansions(sentence, defsOf.get(paperId) ?? new Map())
@@ -274,12 +276,7 @@ export const candidates = (
         const matched = matchText(ch.paper_id, sentence)
         const stems = contentStems(matched)
         if (!sharesEnough(stems)) continue
-        const relevance = ClaimIdentity.subjectOverlap(query, { text: withoutMarkers(sentence), metric: null }, {
-          weight,
-          stemsA: qStems,
-          stemsB: stems,
-          subjectClash: false
-        })
+        const relevance = relevanceOf(sentence, stems)
         if (relevance < floor) continue
         sentences.push({
           kind: "sentence",
@@ -338,12 +335,7 @@ export const candidates = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance: ClaimIdentity.subjectOverlap(query, { text: withoutMarkers(sentence), metric: null }, {
-            weight,
-            stemsA: qStems,
-            stemsB: contentStems(matched),
-            subjectClash: false
-          }),
+          relevance: relevanceOf(sentence, contentStems(matched)),
           coverage,
           matched,
           context: true,
@@ -417,6 +409,25 @@ const withSingulars = (defs: Map<string, Array<string>>): Map<string, Array<stri
  */
 const OPENING =
   /^\s*(?:(?:across|in|on|with|for|after|before|during|under|at|from|by|among|over|given|compared|unlike|like|as|when|while|although|though|since|because|if|overall|finally|moreover|furthermore|however|thus|therefore|importantly|notably|interestingly|surprisingly|similarly|in addition|in particular|in contrast)\b|[a-z]+ing\b)[^,;:]{0,150},\s*(?=\S)/i
+
+/**
+ * A sentence's subject overlap with the statement (`ClaimIdentity.subjectOverlap`, no subject clash: every candidate is
+ * judged), read without a converted paper's markers ({@link withoutMarkers}), and without its opening phrase when that
+ * phrase alone made its subject unreadable and the rest opens with a subject of its own ("As it can be observed in the
+ * table, S-Graphs+ is more accurate than the baseline ..."; not "..., thereafter increased the drop-out rate").
+ */
+export const sentenceRelevance = (
+  statement: string,
+  sentence: string,
+  options: { readonly weight: (stem: string) => number; readonly stemsA: ReadonlySet<string>; readonly stemsB: ReadonlySet<string> }
+): number => {
+  const overlap = (text: string) => ClaimIdentity.subjectOverlap({ text: statement, metric: null }, { text, metric: null }, { ...options, subjectClash: false })
+  const text = withoutMarkers(sentence)
+  const first = overlap(text)
+  const m = first > 0 ? null : OPENING.exec(text)
+  const rest = m === null ? "" : text.slice(m[0].length)
+  return m === null || !/^(?:[A-Z0-9]|(?:the|a|an) )/.test(rest) ? first : overlap(rest)
+}
 
 /**
  * A sentence's finding, read again without its opening phrase when the reader took the phrase for the subject or found
