@@ -207,4 +207,18 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     // near miss: a rest without a subject of its own stays unread
     expect(relevance("As it can be observed in the table, thereafter S-Graphs+ is more accurate than S-Graphs.")).toBe(0)
   })
+
+  it("for a verdict, a paper decides only through a confident sentence that decides on its own", () => {
+    // the paper rule reads the paper by its most contradiction-like sentence (0.6, off the hypothesis' words); the one
+    // sentence about the hypothesis is below the rule's confidence (0.525): the paper decides nothing
+    const TOP = judged({ text: "Fewer infants were sensitised to egg.", relevance: 0.35, coverage: 0.3, verdict: "contradict", confidence: 0.6, signals: { pContradict: 0.6, paperSubject: 1, passageSubject: 1 } })
+    const WEAK = judged({ text: "n-3 LCPUFA supplementation did not reduce the overall incidence of allergies.", relevance: 0.37, coverage: 0.45, verdict: "contradict", confidence: 0.51, signals: { pContradict: 0.51, paperSubject: 1, passageSubject: 1 } })
+    const [paper] = contradictingByPaper([TOP, WEAK], { onTopic: true })
+    expect(paper === undefined || !decidesAgainst(paper)).toBe(true)
+    // near miss: the same sentence at the rule's confidence decides
+    const SURE = judged({ ...WEAK, confidence: 0.6, signals: { ...WEAK.signals, pContradict: 0.6 } })
+    const [sure] = contradictingByPaper([TOP, SURE], { onTopic: true })
+    expect(sure!.against.map((e) => e.text)).toEqual([SURE.text])
+    expect(decidesAgainst(sure!)).toBe(true)
+  })
 })

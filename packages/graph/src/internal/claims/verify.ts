@@ -982,8 +982,12 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule,
     // for a verdict, the sentences that decide it on their own are the paper's contradiction (when some do): the
     // paper's other sentences the judge labelled `contradict` ("extra depth may slow training, but does not impair
     // accuracy" beside "employing batch normalization speeds training") decide nothing and are shown with the rest
-    const deciding = onTopic ? all.filter((e) => decidesAgainst({ paperId, strength: 0, against: [e] })) : []
-    const against = deciding.length > 0 ? deciding : all
+    const decidesAlone = (e: JudgedEvidence) => decidesAgainst({ paperId, strength: 0, against: [e] })
+    const confident = (e: JudgedEvidence) => (e.signals["findingRule"] ?? 0) > 0 || pOf(e)! >= rule.contradictAt
+    const deciding = onTopic ? all.filter((e) => decidesAlone(e) && confident(e)) : []
+    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing
+    const against = deciding.length > 0 ? deciding : onTopic ? all.filter((e) => !decidesAlone(e)) : all
+    if (against.length === 0) continue
     out.push({ paperId, strength: round3(Math.max(...against.map((e) => e.relevance * e.confidence))), against })
   }
   return out
