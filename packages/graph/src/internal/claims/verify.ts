@@ -79,6 +79,21 @@ const MAX_ABBREVIATION_PAPERS = 40
 const sentencesOf = (text: string): ReadonlyArray<string> =>
   text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
 
+/**
+ * A sentence without the markers a converted paper leaves for citations, formulas and cross-references ("{{cite:...}}",
+ * "{{formula:...}}", "(Table REF )"), for reading its subject: the linker reads no subject in a sentence that has one
+ * (a claim about a formula says nothing to link), but "MCTS generally performs worse than Retro* (Table REF )" is
+ * about MCTS, and a user asked about it.
+ */
+export const withoutMarkers = (sentence: string): string =>
+  sentence
+    .replace(/\{\{cite:[^}]*\}\}/g, "")
+    .replace(/\{\{formula:[^}]*\}\}/g, "")
+    .replace(/\(?\s*(?:Tables?|Figs?\.?|Figures?|Sections?|Eqs?\.?|Equations?|Appendix|Algorithm)\s+REF\s*\)?/g, "")
+    .replace(/\bREF\b|\[ref\]|\[formula\]/g, "")
+    .replace(/\s+([,.;:)])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A candidate before judging: `finding` is false for a sentence that does not read as a finding (never judged). */
@@ -88,6 +103,11 @@ export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals
   readonly matched?: string
   /** Whether it names the statement's subject and how much of the rest it says ({@link statesStatement}). */
   readonly states?: StatedSignals
+  /**
+   * The text with its paper's (and the statement's) short forms written out in place ("the quasi-recurrent neural
+   * networks (QRNN) is substantially faster ..."): what its finding is read from when compared with the statement's.
+   */
+  readonly written?: string
 }
 
 /** Whether a sentence names the statement's subject and how much of the rest it says ({@link statesStatement}). */
@@ -101,6 +121,8 @@ export interface StatedSignals {
   readonly passageSubject?: number
   /** 0 when the statement states a change or a relation and the sentence states none ({@link statesRelation}). */
   readonly relationStated?: number
+  /** 0 when the statement compares a quality ("faster", "easier", "smaller") the sentence does not name ({@link QUALITIES}). */
+  readonly qualityStated?: number
 }
 
 /**
@@ -166,7 +188,7 @@ export const candidates = (
     {
       const texts = new Map<string, Array<string>>()
       for (const ch of chunks) texts.set(ch.paper_id, [...(texts.get(ch.paper_id) ?? [ch.title ?? ""]), ch.text])
-      for (const [paperId, list] of texts) defsOf.set(paperId, definitions(list.join("\n")))
+      for (const [paperId, list] of texts) defsOf.set(paperId, withSingulars(definitions(list.join("\n"))))
       // the chunks of those papers that write only the short form of a long form about the statement ("CDCA" in a
       // later chunk of a paper that defined "chenodeoxycholic acid (CDCA)" in its first)
       const shortForms = new Map<string, Set<string>>()
@@ -195,6 +217,8 @@ export const candidates = (
         }
       }
     }
+    const relevanceOf = (sentence: string, stems: ReadonlySet<string>): number =>
+      sentenceRelevance(statement, sentence, { weight, stemsA: qStems, stemsB: stems })
     /** The sentence with the other forms of the abbreviations it uses (for matching words only). */
     const matchText = (paperId: string, sentence: string): string => {
       const more = expansions(sentence, defsOf.get(paperId) ?? new Map())
@@ -252,12 +276,7 @@ export const candidates = (
         const matched = matchText(ch.paper_id, sentence)
         const stems = contentStems(matched)
         if (!sharesEnough(stems)) continue
-        const relevance = ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
-          weight,
-          stemsA: qStems,
-          stemsB: stems,
-          subjectClash: false
-        })
+        const relevance = relevanceOf(sentence, stems)
         if (relevance < floor) continue
         sentences.push({
           kind: "sentence",
@@ -316,12 +335,7 @@ export const candidates = (
           chunkId: ch.chunk_id,
           page: ch.page,
           quote: sentence,
-          relevance: ClaimIdentity.subjectOverlap(query, { text: sentence, metric: null }, {
-            weight,
-            stemsA: qStems,
-            stemsB: contentStems(matched),
-            subjectClash: false
-          }),
+          relevance: relevanceOf(sentence, contentStems(matched)),
           coverage,
           matched,
           context: true,
@@ -342,7 +356,8 @@ export const candidates = (
     }
     const stated = found.map((c) => {
       const text = withOwn(c.matched ?? c.text)
-      return { c, text, states: statesStatement(text, statement, hypothesis, weight, known) }
+      const written = writtenOut(c.text, defsOf.get(c.paperId) ?? new Map(), statement)
+      return { c: written === c.text ? c : { ...c, written }, text, states: statesStatement(text, statement, hypothesis, weight, known) }
     })
     // the papers that name the subject in some sentence read here (a contradiction needs one: decidesAgainst)
     if (subjectOfStatement(statement, hypothesis).length === 0) return stated.map(({ c, states }) => ({ ...c, states }))
@@ -376,6 +391,83 @@ export const candidates = (
   })
 
 /**
+ * Definitions with the singular of each plural short form ("QRNN" of "quasi-recurrent neural networks (QRNNs)"): a
+ * paper that defines the plural writes "the QRNN is substantially faster than a standard LSTM" later.
+ */
+const withSingulars = (defs: Map<string, Array<string>>): Map<string, Array<string>> => {
+  for (const [sf, lfs] of Array.from(defs)) {
+    const one = sf.slice(0, -1)
+    if (sf.length >= 4 && sf.endsWith("s") && /\d|[^aeiou]{3}/.test(one) && !defs.has(one)) defs.set(one, lfs)
+  }
+  return defs
+}
+
+/**
+ * An opening phrase before a sentence's subject: a prepositional or participial phrase, or a subordinate clause, up to
+ * its comma ("Across the three datasets we used, the NAT performs ...", "Introducing the single-step models into the
+ * selected search algorithms, MCTS generally performs worse than Retro*").
+ */
+const OPENING =
+  /^\s*(?:(?:across|in|on|with|for|after|before|during|under|at|from|by|among|over|given|compared|unlike|like|as|when|while|although|though|since|because|if|overall|finally|moreover|furthermore|however|thus|therefore|importantly|notably|interestingly|surprisingly|similarly|in addition|in particular|in contrast)\b|[a-z]+ing\b)[^,;:]{0,150},\s*(?=\S)/i
+
+/**
+ * A sentence's subject overlap with the statement (`ClaimIdentity.subjectOverlap`, no subject clash: every candidate is
+ * judged), read without a converted paper's markers ({@link withoutMarkers}), and without its opening phrase when that
+ * phrase alone made its subject unreadable and the rest opens with a subject of its own ("As it can be observed in the
+ * table, S-Graphs+ is more accurate than the baseline ..."; not "..., thereafter increased the drop-out rate").
+ */
+export const sentenceRelevance = (
+  statement: string,
+  sentence: string,
+  options: { readonly weight: (stem: string) => number; readonly stemsA: ReadonlySet<string>; readonly stemsB: ReadonlySet<string> }
+): number => {
+  const overlap = (text: string) => ClaimIdentity.subjectOverlap({ text: statement, metric: null }, { text, metric: null }, { ...options, subjectClash: false })
+  const text = withoutMarkers(sentence)
+  const first = overlap(text)
+  const m = first > 0 ? null : OPENING.exec(text)
+  const rest = m === null ? "" : text.slice(m[0].length)
+  return m === null || !/^(?:[A-Z0-9]|(?:the|a|an) )/.test(rest) ? first : overlap(rest)
+}
+
+/**
+ * A sentence's finding, read again without its opening phrase when the reader took the phrase for the subject or found
+ * none ("Introducing the single-step models into the selected search algorithms" is no subject of "..., MCTS generally
+ * performs worse than Retro*"), when the rest states a direction about a subject that is no pronoun; the datasets and
+ * conditions the phrase names are kept.
+ */
+export const evidenceFinding = (text: string): Finding => {
+  const f = findingOf(text)
+  const m = OPENING.exec(text)
+  if (m === null) return f
+  const opening = m[0].toLowerCase()
+  if (f.subject !== null && !opening.includes(f.subject.toLowerCase())) return f
+  const rest = findingOf(text.slice(m[0].length))
+  if (rest.subject === null || rest.direction === "none" || /^(?:we|our|it|they|this|these|those|he|she|there|here)\b/i.test(rest.subject.trim())) {
+    return f
+  }
+  return { ...rest, scope: Array.from(new Set([...f.scope, ...rest.scope])), dataset: rest.dataset ?? f.dataset }
+}
+
+/**
+ * A text with the short forms of `defs` written out in place, the short form kept in parentheses ("we found that the
+ * QRNN is substantially faster" -> "... the quasi-recurrent neural networks (QRNN) is substantially faster"), where the
+ * text does not already write the long form and the statement does not use the short form itself: its finding then
+ * names its subject as the statement does.
+ */
+export const writtenOut = (text: string, defs: Abbreviations, statement: string): string => {
+  let out = text
+  for (const [sf, lfs] of defs) {
+    const lf = lfs[0]
+    if (lf === undefined || out.toLowerCase().includes(lf.toLowerCase())) continue
+    const re = new RegExp(`(?<![\\p{L}\\p{N}(-])${escapeRe(sf.replace(/s$/, ""))}s?(?![\\p{L}\\p{N})-])`, "giu")
+    // a short form the statement uses itself is the statement's name for it ("PyramidNet improves ...")
+    if (new RegExp(re.source, "iu").test(statement)) continue
+    out = out.replace(re, (m) => `${lf} (${m})`)
+  }
+  return out
+}
+
+/**
  * Judge the stored evidence about `statement`. Returns the candidates at or
  * above the floor, each with its verdict, best first by relevance; an
  * empty list when nothing in the store speaks to it.
@@ -389,10 +481,10 @@ export const verify = (
   Effect.gen(function*() {
     const found = yield* candidates(db, statement, options)
     const hypothesis = findingOf(statement)
-    const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, ...c }) =>
+    const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, written, ...c }) =>
       (finding
         ? judge(c.text, statement).pipe(
-          Effect.map((j) => byFindings(j, findingOf(c.text), hypothesis, c.text, statement)),
+          Effect.map((j) => byFindings(j, evidenceFinding(written ?? c.text), hypothesis, written ?? c.text, statement)),
           Effect.map((j) => ({ ...j, signals: { ...j.signals, ...states } }))
         )
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
@@ -506,10 +598,6 @@ export const byFindings = (
 ): NliJudgement => {
   const cmp = compareFindings(evidence, hypothesis, { a: evidenceText, b: hypothesisText })
   const neutral = (rule: number): NliJudgement => ({ label: "neutral", score: 0.5, signals: { ...judgement.signals, pContradict: 0.5, findingRule: rule } })
-  if (cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText) || aboutBaseline(evidence, hypothesis)) {
-    return neutral(4)
-  }
-  const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
   const contradict = (rule: number): NliJudgement => ({
     label: "contradict",
     score: Math.max(judgement.label === "contradict" ? judgement.score : 0, FINDING_CONTRADICTION),
@@ -519,6 +607,17 @@ export const byFindings = (
       findingRule: rule
     }
   })
+  // the hypothesis' own words with a negation before its verb ("spectral pooling does not suffer from the sharp
+  // reduction in output dimensionality" against "Spectral pooling suffers from a sharp reduction ..."): the finding
+  // reader may read another subject or no negation in such a sentence, so this is read first
+  if (negatedWording(evidenceText, hypothesisText, evidence)) return contradict(9)
+  if (
+    cmp.subject === "different" || ClaimIdentity.subjectsClash(evidenceText, hypothesisText) || aboutBaseline(evidence, hypothesis) ||
+    subjectOnlyCompared(evidenceText, hypothesisText, hypothesis)
+  ) {
+    return neutral(4)
+  }
+  const hypothesisDatasets = [...(hypothesis.dataset === null ? [] : [hypothesis.dataset]), ...hypothesis.scope]
   // the evidence excludes what the hypothesis is about
   const excluded = evidence.excludes.some((x) => hypothesisDatasets.some((h) => sameName(h, x)))
   if (excluded && hypothesis.direction !== "null" && evidence.direction !== "null") return contradict(1)
@@ -532,9 +631,13 @@ export const byFindings = (
   // hypothesis of no difference in the statistical sense, "no significant difference", still is)
   const atLeastAsGood = hypothesis.direction === "null" && evidence.direction === "up" && MATCHES.test(hypothesisText) &&
     !/\b(?:no|not|without)\b/i.test(hypothesisText)
+  // a null about an outcome that shares no word with the hypothesis' ("NCL does not increase the overall test time
+  // complexity" against "NCL improves text-video retrieval") says nothing of the hypothesis' outcome
+  const otherNull = nullAgainstEffect && cmp.outcome !== "same" && evidence.outcome !== null && hypothesis.outcome !== null &&
+    !Array.from(contentStems(evidence.outcome)).some((x) => contentStems(hypothesis.outcome!).has(x))
   if (
     cmp.subject === "same" && cmp.direction === "oppose" && oneClause && !outcomeClash && !atLeastAsGood &&
-    (nullAgainstEffect || cmp.outcome !== "different") && !saysSameWay(evidenceText, hypothesisText)
+    (nullAgainstEffect || cmp.outcome !== "different") && !otherNull && !saysSameWay(evidenceText, hypothesisText)
   ) {
     return contradict(2)
   }
@@ -554,6 +657,16 @@ export const byFindings = (
   if (compareEffectSize(evidenceText, hypothesisText) === 1 && sharedOutcome(evidenceText, hypothesisText)) return contradict(7)
   // restricted to another condition: "only for long sentences" cannot support "on short sentences"
   if (judgement.label === "support" && restrictedElsewhere(evidenceText, hypothesisText)) return neutral(5)
+  // a negated hypothesis is supported only by a sentence that negates or finds no difference ("... showed that the
+  // grain alignment efficiency is high ..." does not say "Dust grain alignment is not observed ..."); "without" is
+  // no negation of the hypothesis' claim ("... increase the receptive field without losing resolution")
+  if (
+    judgement.label === "support" && NEGATED.test(hypothesisText.replace(/\bwithout\b/gi, "")) && !NEGATED.test(evidenceText) &&
+    !evidence.negated &&
+    evidence.direction !== "null"
+  ) {
+    return neutral(10)
+  }
   // support from other datasets only
   const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
   if (
@@ -657,6 +770,80 @@ export const oppositeWording = (evidenceText: string, hypothesisText: string): b
     const same = before.some((w) => (more ? MORE_WORDS : LESS_WORDS).test(w))
     return opposite && !same
   })
+}
+
+/** A negation before a verb: "not" (and "n't"), "never", "cannot", "fails to", "unable to", "neither", "nor". */
+const NEGATION_WORD = /^(?:not|never|cannot|fail(?:s|ed)?|unable|neither|nor)$/
+
+/**
+ * Words that may stand between a negation and the verb it negates: hedges and degree ("does not seem to have the same
+ * benefits", "is not strictly necessary", "does not always improve", "did not significantly change"). "only" is none
+ * of them: "not only X but also Y" negates nothing.
+ */
+const HEDGE = /^(?:seem\w*|appear\w*|always|necessarily|strictly|really|significantly|substantially|markedly|much|greatly|clearly|consistently|generally|further)$/
+
+/** Pronouns and relatives a clause may open with instead of its own subject ("it is not strictly necessary ..."). */
+const PRONOUN = /^(?:it|they|this|these|that|which|who|he|she|we)$/
+
+/**
+ * Whether a sentence says the hypothesis in its own words with a negation before its verb: the hypothesis has no
+ * negation, the sentence contains every content word of it, and in some clause a negation (skipping hedges: "does
+ * not seem to have", "is not strictly necessary") stands right before one of the hypothesis' words, with every word
+ * the hypothesis says before that one (its subject) earlier in the clause, or, when the clause opens with a pronoun
+ * or its verb, earlier in the sentence, and every word it says after it (its object) later in the same clause or in
+ * the sentence's subject ("Fractal networks are resistant to being too deep; extra depth may slow training, but does
+ * not impair accuracy" against "Extra depth impairs the accuracy of fractal networks"). "Batch normalization
+ * improved ReLU and LReLU networks, but did not improve ELU and SReLU networks" negates "Batch normalization improves
+ * ELU networks" and not "... improves ReLU networks" (ReLU is not in the negated clause): `findingRule` 9.
+ */
+export const negatedWording = (evidenceText: string, hypothesisText: string, evidence: Finding): boolean => {
+  if (NEGATED.test(hypothesisText)) return false
+  const h = tokens(hypothesisText).filter((t) => t.stem !== "")
+  if (h.length < 2) return false
+  const text = evidenceText.replace(/n['’]t\b/gi, " not")
+  const own = new Set(tokens(text).map((t) => t.stem))
+  if (!h.every((t) => own.has(t.stem))) return false
+  const clauses = text.split(CONTRAST).map(tokens)
+  const sentenceSubject = evidence.subject === null ? new Set<string>() : contentStems(evidence.subject)
+  return clauses.some((clause, ci) =>
+    clause.some((t, j) => {
+      if (!NEGATION_WORD.test(t.word)) return false
+      // the verb it negates: the next content word, past at most two hedges
+      let at = j + 1, hedges = 0
+      while (at < clause.length && (clause[at]!.stem === "" || HEDGE.test(clause[at]!.word))) {
+        if (clause[at]!.stem !== "" && ++hedges > 2) return false
+        if (clause[at]!.word === "only") return false
+        at++
+      }
+      const verb = clause[at]
+      if (verb === undefined) return false
+      const k = h.findIndex((x) => x.stem === verb.stem)
+      if (k <= 0) return false
+      const before = clause.slice(0, j).filter((x) => x.stem !== "" && !HEDGE.test(x.word))
+      const opensWithout = before.length === 0 || PRONOUN.test(clause.find((x) => x.word !== "and")?.word ?? "")
+      const subjectPart = new Set([...(opensWithout ? clauses.slice(0, ci).flat() : []), ...clause.slice(0, j)].map((x) => x.stem))
+      const objectPart = new Set(clause.slice(at + 1).map((x) => x.stem))
+      return h.slice(0, k).every((x) => subjectPart.has(x.stem)) &&
+        h.slice(k + 1).every((x) => objectPart.has(x.stem) || sentenceSubject.has(x.stem))
+    })
+  )
+}
+
+/**
+ * Whether a sentence names the hypothesis' subject only on the other side of its own comparison, after "than" ("ELU
+ * networks perform significantly better than ReLU networks trained with batch normalization" is about ELU networks, not
+ * about "Batch normalization improves ELU networks"). A comparison turned round (the hypothesis' baseline before
+ * "than": "LSTMs are slower than QRNNs" for "QRNNs are faster than LSTMs") is about the subject: false.
+ */
+export const subjectOnlyCompared = (evidenceText: string, hypothesisText: string, hypothesis: Finding): boolean => {
+  const m = /\bthan\b/i.exec(evidenceText)
+  if (m === null) return false
+  const subject = subjectOfStatement(hypothesisText, hypothesis)
+  if (subject.length === 0) return false
+  const before = contentStems(evidenceText.slice(0, m.index)), after = contentStems(evidenceText.slice(m.index))
+  const baseline = hypothesis.baseline === null ? [] : Array.from(contentStems(hypothesis.baseline))
+  if (baseline.some((x) => before.has(x) && !subject.includes(x))) return false
+  return !subject.some((x) => before.has(x)) && subject.every((x) => after.has(x))
 }
 
 /** Clause boundaries of contrast: ";", "but", "whereas", "while", "although", "though", "yet". */
@@ -791,7 +978,16 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule,
     if (maxP < rule.contradictAt || maxP <= maxSupport) continue
     const shown: JudgedEvidence = { ...top, verdict: "contradict", confidence: round3(Math.max(top.verdict === "contradict" ? top.confidence : 0, maxP)) }
     const others = read.filter((e) => e !== top && e.verdict === "contradict")
-    const against = [shown, ...others].sort((a, b) => b.relevance * b.confidence - a.relevance * a.confidence)
+    const all = [shown, ...others].sort((a, b) => b.relevance * b.confidence - a.relevance * a.confidence)
+    // for a verdict, the sentences that decide it on their own are the paper's contradiction (when some do): the
+    // paper's other sentences the judge labelled `contradict` ("extra depth may slow training, but does not impair
+    // accuracy" beside "employing batch normalization speeds training") decide nothing and are shown with the rest
+    const decidesAlone = (e: JudgedEvidence) => decidesAgainst({ paperId, strength: 0, against: [e] })
+    const confident = (e: JudgedEvidence) => (e.signals["findingRule"] ?? 0) > 0 || pOf(e)! >= rule.contradictAt
+    const deciding = onTopic ? all.filter((e) => decidesAlone(e) && confident(e)) : []
+    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing
+    const against = deciding.length > 0 ? deciding : onTopic ? all.filter((e) => !decidesAlone(e)) : all
+    if (against.length === 0) continue
     out.push({ paperId, strength: round3(Math.max(...against.map((e) => e.relevance * e.confidence))), against })
   }
   return out
@@ -865,7 +1061,7 @@ export const countsAsSupport = (e: JudgedEvidence): boolean =>
   e.verdict === "support" && !e.context && (e.signals["paperSide"] ?? -1) < 0 &&
   (pOf(e) === undefined || (e.coverage >= SUPPORT_COVERAGE && (e.signals["subjectStated"] ?? 1) > 0 &&
     (e.signals["claimCoverage"] ?? 1) >= SUPPORT_CLAIM_COVERAGE &&
-    (e.signals["metricStated"] ?? 1) > 0 && (e.signals["relationStated"] ?? 1) > 0))
+    (e.signals["metricStated"] ?? 1) > 0 && (e.signals["relationStated"] ?? 1) > 0 && (e.signals["qualityStated"] ?? 1) > 0))
 
 /**
  * The share of the words a statement says about its subject (its predicate, outcome and object: "harder to optimize
@@ -952,7 +1148,7 @@ export const statesStatement = (
   known: (stem: string) => boolean
 ): StatedSignals => {
   const subject = subjectOfStatement(statement, hypothesis)
-  if (subject.length === 0) return {}
+  if (subject.length === 0) return namesQuality(sentence.replace(PURPOSE, ""), statement) ? {} : { qualityStated: 0 }
   const own = contentStems(sentence)
   const subjectStated = namesMostSpecific(subject, own, weight, known) ? 1 : 0
   const inSubject = new Set(subject)
@@ -966,14 +1162,38 @@ export const statesStatement = (
       !sameNumber(sentence, statement)
     ? { relationStated: 0 }
     : {}
-  if (rest.length === 0) return { subjectStated, ...metricStated, ...relationStated }
+  const qualityStated = namesQuality(sentence.replace(PURPOSE, ""), statement) ? {} : { qualityStated: 0 }
+  if (rest.length === 0) return { subjectStated, ...metricStated, ...relationStated, ...qualityStated }
   return {
     subjectStated,
     claimCoverage: Math.round((rest.filter((x) => said.has(x)).length / rest.length) * 1000) / 1000,
     ...metricStated,
-    ...relationStated
+    ...relationStated,
+    ...qualityStated
   }
 }
+
+/**
+ * Qualities a comparison may be about, by the words that compare them and the words that name them. A hypothesis
+ * that compares one ("Quasi-recurrent neural networks are faster than LSTMs") is decided only by a sentence that
+ * names it in some words ("the QRNN is substantially faster than a standard LSTM", "... speeds training"), not by one
+ * that compares something else ("the QRNN outperformed the character-level LSTM").
+ */
+const QUALITIES: ReadonlyArray<{ readonly compares: RegExp; readonly names: RegExp }> = [
+  {
+    compares: /\b(?:faster|slower|quicker|speeds? up|sped up|slows? down)\b/i,
+    names: /\b(?:fast\w*|slow\w*|quick\w*|speed\w*|sped|latenc\w*|run-?times?|time|throughput|accelerat\w*|decelerat\w*|efficien\w*|per second)\b/i
+  },
+  { compares: /\b(?:easier|harder|more difficult|less difficult)\b/i, names: /\b(?:eas(?:e|es|ed|y|ier|iest|ily)|hard\w*|difficult\w*)\b/i },
+  {
+    compares: /\b(?:smaller|larger|bigger)\b/i,
+    names: /\b(?:small\w*|larg\w*|big\w*|sizes?|compact\w*|param\w*|memory|footprint|fewer|less)\b/i
+  }
+]
+
+/** Whether a sentence names every quality the statement compares ({@link QUALITIES}). */
+export const namesQuality = (sentence: string, statement: string): boolean =>
+  QUALITIES.every((q) => !q.compares.test(statement) || q.names.test(sentence))
 
 /** An opening purpose clause: "To predict ESG ratings from news articles, ...", "In order to reduce memory, ...". */
 const PURPOSE = /^\s*(?:(?:sub)*section:\s*)?(?:in order )?to [a-z][\w-]*\b[^,;:]{0,200},\s*/i
@@ -1058,7 +1278,8 @@ export const decidesAgainst = (paper: PaperAgainst): boolean =>
   paper.against.every((e) => (e.signals["paperSide"] ?? 1) > 0) &&
   paper.against.some((e) =>
     e.verdict === "contradict" &&
-    (pOf(e) === undefined || (saysOutcome(e) && (e.signals["paperSubject"] ?? 1) > 0 && ((e.signals["findingRule"] ?? 0) > 0 ||
+    (pOf(e) === undefined || (saysOutcome(e) && (e.signals["paperSubject"] ?? 1) > 0 && (e.signals["qualityStated"] ?? 1) > 0 &&
+      ((e.signals["findingRule"] ?? 0) > 0 ||
       (e.coverage >= CONTRADICTION_COVERAGE && e.relevance >= CONTRADICTION_RELEVANCE && (e.signals["passageSubject"] ?? 1) > 0))))
   )
 
