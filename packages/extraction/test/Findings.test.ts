@@ -441,6 +441,17 @@ describe("Findings", () => {
     expect(findingOf("Dropout improves accuracy over the baseline on CIFAR-10.").dataset).toBe("CIFAR-10")
   })
 
+  it("directions in more words: 'encourages', 'has risen / fallen', 'slows down' are changes; 'unrelated to' is a null", () => {
+    expect(findingOf("Microcin J25 encourages nucleoside triphosphate binding.").direction).toBe("up")
+    expect(findingOf("Sepsis related mortality has risen from 2009 to 2014.").direction).toBe("up")
+    expect(findingOf("Incidence of sepsis has fallen substantially from 2009 to 2014.").direction).toBe("down")
+    expect(findingOf("Batch normalization slows down training.").direction).toBe("down")
+    expect(findingOf("Hypothalamic glutamate neurotransmission is unrelated to energy balance.").direction).toBe("null")
+    // near misses: an adjective of praise is no change; a negated change stays a null
+    expect(findingOf("These encouraging results suggest that the method works.").direction).toBe("none")
+    expect(findingOf("Mortality has not risen since 2009.").direction).toBe("null")
+  })
+
   describe("an improvement stated by how much is a delta, never the value (issue 24's related papers)", () => {
     it("'by X and Y', 'gains X', 'X boost', 'a X improvement', '+X', 'X percentage points': deltas", () => {
       const erasing = findingOf("For CIFAR-10, our method improves the accuracy by 0.49% and 0.33% using ResNet-110 and ResNet-110-PreAct, respectively.")
