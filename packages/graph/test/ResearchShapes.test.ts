@@ -455,7 +455,11 @@ describe("answers17: causes read on the third fresh set", () => {
       "We show that our system outperforms a highly-optimized attention-based seq2seq system and other baselines on three different sequence to sequence tasks: word ordering, parsing, and machine translation.",
       bso
     )).toEqual(["word ordering", "parsing", "machine translation"])
-    expect(analyse("On which datasets is Normalized Contrastive Learning evaluated for text-video retrieval?").settingsOf).toBe("normalized contrastive learning")
+    const ncl = analyse("On which datasets is Normalized Contrastive Learning evaluated for text-video retrieval?")
+    expect(ncl.settingsOf).toBe("normalized contrastive learning")
+    // near miss: a list of names after the kind does not run on into the next clause (arXiv:2212.11790)
+    expect(settingsListed("We evaluate NCL on popular text-video datasets including ActivityNet, MSVD, and MSR-VTT and report recall-at-K (R@K) metrics.", ncl))
+      .toEqual(["ActivityNet", "MSVD", "MSR-VTT"])
     // near miss: no verb after the subject, no subject
     expect(analyse("Which datasets were used?").settingsOf).toBeNull()
     // the InPlace-ABN paper (scirex-325093f2c5b3): "Cityscapes" and "Mapillary Vistas" are in COCO-Stuff's list; the
@@ -504,6 +508,11 @@ describe("answers17: causes read on the third fresh set", () => {
       const esg = "Did adding a bidirectional LSTM layer improve the ESG relevance model?"
       const tried = "We compared it to other architectures by adding an additional dense layer or a bidirectional LSTM layer between the embedding and the dense layer, however these did not improve the results."
       expect(judge(esg, tried, "Predicting ESG Ratings\nThe relevance model classifies ESG articles. " + tried).stance).toBe("against")
+      // near miss (the ELU paper, scirex-09da677bdbba): the passage counts only for a finding that holds the change word
+      // itself; one stating another change ("decrease the forward propagated variation") is not about faster learning
+      const elu = "Do ELUs lead to faster learning than ReLUs?"
+      const saturate = "During learning, ELUs saturate to a negative value unlike ReLUs and thereby decrease the forward propagated variation and information."
+      expect(judge(elu, saturate, "Exponential Linear Units\nELUs lead to faster learning than ReLUs. " + saturate).stance).toBe("neutral")
       // near miss (the covert channel paper, arXiv:2212.11850): a statement of no change is not stated by a sentence
       // whose passage alone holds its predicate
       const home = "Does the home network setup give a reliable transmission?"

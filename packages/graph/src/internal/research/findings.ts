@@ -1269,7 +1269,9 @@ export const stanceOf = (
     // (the passage's words count half for a statement of a change, which a clause must then state: "these did not
     // improve the results" in a passage on the ESG relevance model; answers17)
     const terms = new Set([...nlp.terms(finding), ...nlp.terms(title), ...opposite])
-    const scene = changeDirection(statement) !== 0
+    // (only when the finding itself holds the statement's change word, "improve": the passage does not make a sentence
+    // that states another change, "ELUs saturate ... and thereby decrease the variation", about "faster learning")
+    const scene = changeDirection(statement) !== 0 && changeTerms(nlp, statement, subject).every((t) => terms.has(t))
     const held = predicate.reduce((m, t) => m + (terms.has(t) ? idf(t) : scene && passage.has(t) ? 0.5 * idf(t) : 0), 0) / predicateMass
     // (the subject's words left out, what is left is the predicate and its setting: 40 % of it)
     if (held < (subjectTerms.size > 0 ? 0.4 : 0.5)) {
@@ -1370,6 +1372,19 @@ const comparisonSense = (clause: string): number => {
     }
   })
   return better === worse ? 0 : better ? 1 : -1
+}
+
+/**
+ * The terms of a statement's first change word after its subject ("improve" of "adding a bidirectional LSTM layer
+ * improve the ESG relevance model", "lead" of "ELUs lead to faster learning than ReLUs"); empty when it has none.
+ */
+const changeTerms = (nlp: NlpService["Type"], statement: string, subject: string): ReadonlyArray<string> => {
+  const words = statement.slice(subject.length).match(/[\p{L}][\p{L}-]*/gu) ?? []
+  const change = words.find((w) =>
+    POSITIVE_CHANGE.test(w) || NEGATIVE_CHANGE.test(w) || UP_CHANGE.test(w.toLowerCase()) || DOWN_CHANGE.test(w.toLowerCase()) ||
+    SPEED.test(w.toLowerCase())
+  )
+  return change === undefined ? [] : nlp.terms(change)
 }
 
 /** A statement that something holds without exception. */

@@ -230,9 +230,11 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
     }
   }
   // the things a sentence lists after naming their kind ("three different sequence to sequence tasks: word ordering,
-  // parsing, and machine translation"), written in lower case as tasks often are (answers17)
+  // parsing, and machine translation"), written in lower case as tasks often are, when it names none as names (a list
+  // of names runs on into the sentence's next clause: "including ActivityNet, MSVD, and MSR-VTT and report
+  // recall-at-K"; answers17)
   const kind = /\b(?:datasets|tasks|benchmarks|corpora)\s*(?::|,?\s+(?:such as|including|namely))\s+([^.;:()]+)/i.exec(sentence)
-  if (kind !== null) {
+  if (kind !== null && out.length === 0) {
     for (const part of kind[1]!.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/i)) {
       const thing = part.trim().replace(/^(?:the|a|an)\s+/i, "")
       if (thing === "" || thing.split(/\s+/).length > 4 || /\d{4}/.test(thing) || out.includes(thing)) continue
