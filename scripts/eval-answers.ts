@@ -2,7 +2,7 @@
  * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
- *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|levels|all] [--json out.json]
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|fresh3|levels|all] [--json out.json]
  *                                                 [--verbose] [--src | --bin file.mjs]
  *
  * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
@@ -51,11 +51,13 @@ interface Question {
    * `fresh`: a held-out set written by answers9 before any run on it (scripts/data/answers-fresh.json, with each fact's source);
    * `fresh2`: a second held-out set, written by answers16 before any run on it, on the related and the md papers
    *   (scripts/data/answers-fresh2.json, with each fact's source);
+   * `fresh3`: a third held-out set, written by answers17 before any run on it, on papers and facts no earlier set asks
+   *   about (scripts/data/answers-fresh3.json, with each fact's source);
    * `levels`: answers13's development questions on the dev split's papers: levels stated near a difference, a bound
    *   or a baseline's value, and a list about an effect (scripts/data/answers-levels.json, with each fact's source;
-   *   run with `--set levels`: `all` is the five sets above; its `bySet` figures compare with earlier runs).
+   *   run with `--set levels`: `all` is the six sets above; its `bySet` figures compare with earlier runs).
    */
-  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "levels"
+  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "fresh3" | "levels"
   readonly store: "related" | "md" | "examples"
   readonly kind: Kind
   readonly question: string
@@ -141,7 +143,7 @@ export const QUESTIONS: ReadonlyArray<Question> = [
 ]
 
 /** A question set kept with the source of each key fact in scripts/data/ (store: `related` unless a question names another). */
-const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "levels"): ReadonlyArray<Question> =>
+const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "fresh3" | "levels"): ReadonlyArray<Question> =>
   (JSON.parse(fs.readFileSync(path.join(root, "scripts/data", file), "utf8")) as {
     readonly questions: ReadonlyArray<Omit<Question, "set" | "store"> & { readonly store?: Question["store"] }>
   }).questions.map((q) => ({ ...q, set, store: q.store ?? "related" }))
@@ -154,10 +156,13 @@ const FRESH: ReadonlyArray<Question> = fromFile("answers-fresh.json", "fresh")
 /** answers16's second fresh held-out set (related and md papers), with each fact's source in scripts/data/answers-fresh2.json. */
 const FRESH2: ReadonlyArray<Question> = fromFile("answers-fresh2.json", "fresh2")
 
+/** answers17's third fresh held-out set (related and md papers), with each fact's source in scripts/data/answers-fresh3.json. */
+const FRESH3: ReadonlyArray<Question> = fromFile("answers-fresh3.json", "fresh3")
+
 /** answers13's development questions (levels near differences, bounds and baselines; a list about an effect). */
 const LEVELS: ReadonlyArray<Question> = fromFile("answers-levels.json", "levels")
 
-const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...LEVELS]
+const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...LEVELS]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
   related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
@@ -270,7 +275,7 @@ export const main = async () => {
     questions: results.length,
     research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
     ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
-    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "levels"].map((set) => {
+    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "fresh3", "levels"].map((set) => {
       const of = results.filter((r) => (r.question.set ?? "dev") === set)
       return [set, {
         questions: of.length,

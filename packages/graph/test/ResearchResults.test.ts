@@ -902,4 +902,41 @@ describe("a lookup's lead is the asked item's value in the asked setting (answer
       const shaped = shape(nlp, () => 1, a, scoreCandidates(nlp, () => 1, q, a, found, t), i, RESEARCH_LIMITS, new Map())
       expect(shaped.shape.table?.rows.map((r) => r.value)).toEqual(["3.2x"])
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a list of one thing's data sets keeps the papers whose title names it; a lookup's top-1 is no top-50 (answers17)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // beam search optimization (scirex-28703eef8fe5) among other papers with tasks
+      const titles = new Map([
+        ["bso", "Sequence-to-Sequence Learning as Beam-Search Optimization"],
+        ["kd", "Sequence-Level Knowledge Distillation"]
+      ])
+      const info = new Map(Array.from(titles, ([id, title]) => [id, { title, year: 2016 }] as const))
+      const tasks = "We show that our system outperforms a highly-optimized attention-based seq2seq system and other baselines on three different sequence to sequence tasks: word ordering, parsing, and machine translation."
+      const other = "We evaluate sequence-level knowledge distillation on the tasks of machine translation and parsing, including WMT 2014."
+      const q = "Which tasks is beam search optimization evaluated on?"
+      const a = analyse(q)
+      const found = [candidate("kd", other, 1), candidate("bso", tasks, 0.9)]
+      const shaped = shape(nlp, () => 1, a, scoreCandidates(nlp, () => 1, q, a, found, titles), info, RESEARCH_LIMITS, new Map())
+      expect(shaped.shape.groups!.map((g) => g.paper_id)).toEqual(["bso"])
+      expect(shaped.shape.lead).toMatch(/: word ordering, parsing, machine translation$/)
+      // near miss: a thing no title names keeps every paper
+      const n = "Which tasks is the proposed training evaluated on?"
+      const na = analyse(n)
+      const all = shape(nlp, () => 1, na, scoreCandidates(nlp, () => 1, n, na, found, titles), info, RESEARCH_LIMITS, new Map())
+      expect(all.shape.groups!.map((g) => g.paper_id).sort()).toEqual(["bso", "kd"])
+      // the retrosynthesis paper (arXiv:2212.11809): a value of the top-50 is no top-1 accuracy
+      const rt = new Map([["retro", "Mind the Retrosynthesis Gap"]])
+      const ri = new Map([["retro", { title: "Mind the Retrosynthesis Gap", year: 2022 }]])
+      const l = "What top-1 accuracy does LocalRetro reach?"
+      const la = analyse(l)
+      const top50 = candidate("retro", "Within the top-50 predictions, LocalRetro shows 96.6% (± 0.3%) accuracy, followed by MHNreact with 93.3% (± 0.4%) accuracy.", 1)
+      const top1 = candidate("retro", "LocalRetro and MHNreact follow this with 52.5% (± 0.7%) and 49.8% (± 0.8%) accuracy, respectively.", 0.8)
+      const looked = shape(nlp, () => 1, la, scoreCandidates(nlp, () => 1, l, la, [top50, top1], rt), ri, RESEARCH_LIMITS, new Map())
+      expect(looked.shape.lead).toMatch(/^52\.5% /)
+      // near miss: asked for the top-50, the top-50 value leads
+      const f = "What top-50 accuracy does LocalRetro reach?"
+      const fa = analyse(f)
+      expect(shape(nlp, () => 1, fa, scoreCandidates(nlp, () => 1, f, fa, [top50, top1], rt), ri, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^96\.6% /)
+    }).pipe(Effect.provide(NlpService.layer)))
 })

@@ -9,7 +9,17 @@ import * as fc from "fast-check"
 import type * as Domain from "@kg/core/Domain"
 import { emptyFinding } from "@kg/core/Domain"
 import * as NlpService from "@kg/core/NlpService"
-import { changeDirection, excludesSetting, fieldsOf, stanceOf, statedPieces, storedValue, valueIn } from "../src/internal/research/findings.js"
+import {
+  changeDirection,
+  excludesSetting,
+  fieldsOf,
+  isRatio,
+  respectiveNumber,
+  stanceOf,
+  statedPieces,
+  storedValue,
+  valueIn
+} from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
 import { settingsListed } from "../src/internal/research/shape.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
@@ -400,6 +410,127 @@ describe("the stance of a finding on a yes/no statement", () => {
       // a statement that asks no change ("have a clear atmosphere") is stated by a sentence without one
       expect(judge("Does GJ 486b have a clear hydrogen-dominated atmosphere?", "GJ 486b has a clear hydrogen-dominated atmosphere.").stance)
         .toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("answers17: causes read on the third fresh set", () => {
+  it("reads a possessive as no part of a name, and a change's object as its quantity", () => {
+    // the DFN paper (scirex-0cfdcf2a0e34): "Network's" is the name "Discriminative Feature Network"
+    const dfn = analyse("Does randomly scaling the input images improve the Discriminative Feature Network's performance?")
+    expect(dfn.names.map((n) => n.text)).toEqual(["Discriminative Feature Network"])
+    expect(dfn.statement).toBe("randomly scaling the input images improve the Discriminative Feature Network performance")
+    // near miss: a name's own apostrophe stays ("WMT'14")
+    expect(analyse("What BLEU does ConvS2S get on WMT'14 English-German?").names.map((n) => n.text)).toContain("WMT'14 English-German")
+    // "How much does X reduce model size?": the object is the quantity (answers17); a named metric stays the quantity
+    const size = analyse("How much does the integer-only approach reduce model size?")
+    expect(size.quantity).toEqual(["model", "size"])
+    expect(analyse("How much does actor-critic training improve BLEU with greedy search?").quantity).toContain("bleu")
+    expect(analyse("How much does end-to-end training improve CRF-RNN after the CRF parameters are initialised?").quantity).not.toContain("crf-rnn")
+  })
+
+  it("reads LaTeX's \\times as a ratio, an uncertainty as no value, and pairs a '..., respectively' list", () => {
+    const value = (q: string, s: string) => valueIn(s, analyse(q))?.phrase ?? null
+    // the integer-only RNN paper (arXiv:2212.11791)
+    const integer = "The proposed method enables RNN-based language models to run on edge devices with $2\\times$ improvement in runtime, and $4\\times$ reduction in model size while maintaining similar accuracy."
+    expect(value("How much does the integer-only approach reduce model size?", integer)).toBe("4\\times")
+    expect(isRatio({ phrase: "4\\times" })).toBe(true)
+    // the retrosynthesis paper (arXiv:2212.11809): "± 0.7%" is no value; the names and the numbers pair in order
+    const retro = "LocalRetro and MHNreact follow this with 52.5% (± 0.7%) and 49.8% (± 0.8%) accuracy, respectively, and AZF performs notably worse with an accuracy of 43.3% (± 1.0%)."
+    expect(value("What top-1 accuracy does LocalRetro reach?", retro)).toBe("52.5%")
+    expect(value("What top-1 accuracy does MHNreact reach?", retro)).toBe("49.8%")
+    expect(value("What accuracy does AZF reach?", retro)).toBe("43.3%")
+    expect(value("What accuracy does AZF reach?", "AZF performs notably worse with an accuracy of 43.3% (± 1.0%).")).toBe("43.3%")
+    // near misses: no "respectively", or a count of names that does not fit the numbers, pairs nothing
+    const names = analyse("What top-1 accuracy does MHNreact reach?").names
+    const nums = [{ start: 41, end: 46 }, { start: 62, end: 67 }]
+    expect(respectiveNumber("LocalRetro and MHNreact follow this with 52.5% and 49.8% accuracy.", names, nums)).toBeUndefined()
+    expect(respectiveNumber("LocalRetro and MHNreact follow this with 52.5% and 49.8% accuracy, respectively.", names, nums)?.pick).toBe(62)
+    expect(respectiveNumber("MHNreact follows with 52.5% accuracy, respectively.", names, [{ start: 22, end: 27 }])).toBeUndefined()
+  })
+
+  it("lists the data sets of one thing: a kind named before a list, a listed name's capitalised neighbours", () => {
+    const bso = analyse("Which tasks is beam search optimization evaluated on?")
+    expect(bso.settingsOf).toBe("beam search optimization")
+    expect(settingsListed(
+      "We show that our system outperforms a highly-optimized attention-based seq2seq system and other baselines on three different sequence to sequence tasks: word ordering, parsing, and machine translation.",
+      bso
+    )).toEqual(["word ordering", "parsing", "machine translation"])
+    const ncl = analyse("On which datasets is Normalized Contrastive Learning evaluated for text-video retrieval?")
+    expect(ncl.settingsOf).toBe("normalized contrastive learning")
+    // near miss: a list of names after the kind does not run on into the next clause (arXiv:2212.11790)
+    expect(settingsListed("We evaluate NCL on popular text-video datasets including ActivityNet, MSVD, and MSR-VTT and report recall-at-K (R@K) metrics.", ncl))
+      .toEqual(["ActivityNet", "MSVD", "MSR-VTT"])
+    // near miss: no verb after the subject, no subject
+    expect(analyse("Which datasets were used?").settingsOf).toBeNull()
+    // the InPlace-ABN paper (scirex-325093f2c5b3): "Cityscapes" and "Mapillary Vistas" are in COCO-Stuff's list; the
+    // method's synchronised variant is no data set
+    const abn = analyse("Which semantic segmentation datasets is InPlace-ABN evaluated on?")
+    expect(settingsListed("On the memory-demanding task of semantic segmentation, we report results for COCO-Stuff, Cityscapes and Mapillary Vistas, obtaining new results.", abn))
+      .toEqual(["COCO-Stuff", "Cityscapes", "Mapillary Vistas"])
+    expect(settingsListed("We have trained several models on ImageNet-1k to show the effectiveness of InPlace-ABN and InPlace-ABNsync.", abn)).toEqual(["ImageNet-1k"])
+    // near miss: a capitalised word after a list's name that is not in the list ("Table") is no data set
+    expect(settingsListed("We report results on MNIST, and Table 2 shows them.", abn)).toEqual(["MNIST"])
+  })
+
+  it.effect("judges what a sentence asks as no finding, 'always' by a finding that says so, the other comparative, 'lags behind'", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the Weighted Transformer (scirex-3861ae2a6bdd): what a sentence analyses "whether" it holds is not found
+      const gates = "Do gates perform better than the concatenation-addition strategy in the Weighted Transformer?"
+      const wt = "Weighted Transformer Network for Machine Translation\n"
+      expect(judge(gates, "In order to analyze whether gating will outperform our normalization strategy, we experimented with using gates instead of the proposed concatenation-addition strategy.", wt).stance)
+        .toBe("neutral")
+      expect(judge(gates, "Gates perform better than the concatenation-addition strategy in the Weighted Transformer.", wt).stance).toBe("for")
+      // mixed-precision Runge-Kutta (arXiv:2212.11849): "always" is stated only by a finding that says so
+      const always = "Do more corrections always improve the efficiency of the mixed precision codes?"
+      expect(judge(always, "We observe that successive corrections improve the efficiency of the mixed precision codes.").stance).toBe("neutral")
+      expect(judge(always, "The table shows that more corrections do not always improve efficiency of the mixed precision codes.").stance).toBe("against")
+      expect(judge(always, "More corrections consistently improve the efficiency of the mixed precision codes.").stance).toBe("for")
+      // near miss: without "always", the plain finding states it
+      expect(judge("Do more corrections improve the efficiency of the mixed precision codes?", "We observe that more corrections improve the efficiency of the mixed precision codes.").stance)
+        .toBe("for")
+      // the retrosynthesis paper: the other comparative is against; a quantity of unknown sense, or a third thing
+      // compared with, decides nothing
+      const mcts = "Does MCTS perform better than Retro* in multi-step retrosynthesis planning?"
+      const scene = "Mind the Retrosynthesis Gap\n3.2 Multi-step retrosynthesis planning. "
+      expect(judge(mcts, "Introducing the single-step models, MCTS generally performs worse than Retro* (Table REF).", `${scene}MCTS generally performs worse than Retro*.`).stance)
+        .toBe("against")
+      expect(judge(mcts, "Chemformer with MCTS still has a lower overall solvability than with Retro* in multi-step retrosynthesis planning.").reason)
+        .toMatch(/^it compares a quantity of unknown sense/)
+      expect(judge(mcts, "In multi-step retrosynthesis planning with MCTS and Retro*, the single-step models perform better than the baseline AZF model.").reason)
+        .toMatch(/^it compares with another/)
+      expect(judge(mcts, "MCTS performs better than Retro* in multi-step retrosynthesis planning.").stance).toBe("for")
+      // the ESG paper (arXiv:2212.11765): for a statement of a change, the object its passage names counts half
+      const esg = "Did adding a bidirectional LSTM layer improve the ESG relevance model?"
+      const tried = "We compared it to other architectures by adding an additional dense layer or a bidirectional LSTM layer between the embedding and the dense layer, however these did not improve the results."
+      expect(judge(esg, tried, "Predicting ESG Ratings\nThe relevance model classifies ESG articles. " + tried).stance).toBe("against")
+      // near miss (the ELU paper, scirex-09da677bdbba): the passage counts only for a finding that holds the change word
+      // itself; one stating another change ("decrease the forward propagated variation") is not about faster learning
+      const elu = "Do ELUs lead to faster learning than ReLUs?"
+      const saturate = "During learning, ELUs saturate to a negative value unlike ReLUs and thereby decrease the forward propagated variation and information."
+      expect(judge(elu, saturate, "Exponential Linear Units\nELUs lead to faster learning than ReLUs. " + saturate).stance).toBe("neutral")
+      // near miss (the covert channel paper, arXiv:2212.11850): a statement of no change is not stated by a sentence
+      // whose passage alone holds its predicate
+      const home = "Does the home network setup give a reliable transmission?"
+      const benefits = "We can therefore see that the home network setup benefits from more aggressive configurations."
+      expect(judge(home, benefits, "DYST\nThe home network gave a less reliable transmission. " + benefits).stance).toBe("neutral")
+      // the slot machine paper (arXiv:2212.11766): a negation followed by the subject's words only denies nothing of
+      // the predicate; followed by the predicate's, it does
+      const casino = "Is the casino's win rate greater than 50%?"
+      expect(judge(casino, "All casino projects are essentially unfair, because it has never been heard that the casino win rate was defeated by players.").stance)
+        .not.toBe("against")
+      expect(judge(casino, "The casino win rate is never greater than 50% in these projects.").stance).toBe("against")
+      // beam search optimization (scirex-28703eef8fe5): "lags behind" the state of the art does not reach it
+      const sota = "Does beam search optimization reach the state of the art on dependency parsing?"
+      const bso = "Sequence-to-Sequence Learning as Beam-Search Optimization\n"
+      expect(judge(sota, "On dependency parsing, beam search optimization lags behind the state of the art.", bso).stance).toBe("against")
+      expect(judge(sota, "On dependency parsing, beam search optimization falls short of the state of the art.", bso).stance).toBe("against")
+      // near miss: reaching it is stated
+      expect(judge(sota, "On dependency parsing, beam search optimization reaches the state of the art.", bso).stance).toBe("for")
     }).pipe(Effect.provide(NlpService.layer)))
 })
 

@@ -319,9 +319,10 @@ export const sentenceCandidates = (
 // Values
 // ---------------------------------------------------------------------------
 
-const NUMBER = /(?<![\p{L}\d.,'’-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|x\b|×|M\b|K\b|B\b|k\b))?(?![\d\p{L}])/gu
+// (LaTeX's "$4\times$" is a ratio's "4×": answers17)
+const NUMBER = /(?<![\p{L}\d.,'’-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|x\b|×|\\times(?![\p{L}])|M\b|K\b|B\b|k\b))?(?![\d\p{L}])/gu
 const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)\.?\s*$/i
-const UNIT = /\s?(%|x|×|M|K|B|k)$/
+const UNIT = /\s?(%|x|×|\\times|M|K|B|k)$/
 
 /** Numbers of a sentence (identifiers like CIFAR-10 or 224x224, references like Table 3, and years left out). */
 const numbersOf = (sentence: string, allowYears: boolean) => {
@@ -330,6 +331,8 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     const start = m.index
     const before = sentence.slice(Math.max(0, start - 14), start)
     if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
+    // an uncertainty, "52.5% (± 0.7%)", is no value of its own (answers17)
+    if (/(?:±|\+\/-|\+-)\s*$/.test(before)) continue
     // a list's enumerator, "(1) basic ESG scores, (2) ...": no value
     if (/\($/.test(before) && /^\d\)/.test(sentence.slice(start, start + 2))) continue
     const raw = m[0].trim()
@@ -427,8 +430,11 @@ export const valueIn = (
       if (window.length > 0 && nameIn(n, window) && nameIn({ text: "", pieces: [n.pieces[0]!] }, sentencePieces[i]!)) nameAt.push(i)
     }
   }
+  // a "..., respectively" sentence pairs the question's name with one of its numbers (answers17)
+  const paired = respectiveNumber(sentence, analysis.names, nums)
   let best: (FoundValue & { key: number }) | null = null
   for (const n of nums) {
+    if (paired !== undefined && paired.others.includes(n.start)) continue
     const unit = n.phrase.replace(/^[\d.,]+\s?/, "").toLowerCase()
     const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
     const unitHit = unit !== "" && quantity.includes(unit)
@@ -480,6 +486,51 @@ export const valueIn = (
   if (best === null) return null
   const { key: _key, ...value } = best
   return value
+}
+
+/** A list's separators: a comma (with or without "and" / "or"), or "and" / "or". */
+const LIST_SEPARATOR = /\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/giu
+
+/**
+ * The numbers a "..., respectively" sentence pairs with a name of the question: "LocalRetro and MHNreact follow this
+ * with 52.5% (± 0.7%) and 49.8% (± 0.8%) accuracy, respectively" gives LocalRetro 52.5% (answers17). The numbers
+ * between the name and "respectively" are one list (two to six of them); the name's place among as many listed
+ * things before the first of them ("A and B", "A, B and C", the last one running up to the numbers) is its number's
+ * place. `pick` is the start of the name's number, `others` those of the list's other numbers; a name named only after
+ * "respectively" ("..., respectively, and AZF performs notably worse with an accuracy of 43.3%") has none of the
+ * numbers before it (`others`: all of them). Undefined when the sentence says no "respectively", names none of the
+ * names, or the counts do not fit.
+ */
+export const respectiveNumber = (
+  sentence: string,
+  names: ReadonlyArray<Name>,
+  nums: ReadonlyArray<{ readonly start: number; readonly end: number }>
+): { readonly pick?: number; readonly others: ReadonlyArray<number> } | undefined => {
+  const end = sentence.search(/\brespectively\b/i)
+  if (end < 0) return undefined
+  const ordered = [...names].sort((a, b) => (a.role === "context" ? 1 : 0) - (b.role === "context" ? 1 : 0))
+  for (const n of ordered) {
+    if (n.pieces.length === 0) continue
+    const re = new RegExp(`(?<![\\p{L}\\d])${n.pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^\\p{L}\\d]*")}(?![\\p{L}\\d])`, "iu")
+    const m = re.exec(sentence.slice(0, end))
+    if (m === null) {
+      if (re.test(sentence.slice(end))) return { others: nums.filter((x) => x.start < end).map((x) => x.start) }
+      continue
+    }
+    const group = nums.filter((x) => x.start > m.index + m[0].length && x.start < end)
+    if (group.length < 2 || group.length > 6) continue
+    // the listed things: from the number before the name (or the sentence's start) up to the group's first number
+    const from = Math.max(0, ...nums.filter((x) => x.end <= m.index).map((x) => x.end))
+    const text = sentence.slice(from, group[0]!.start)
+    const cuts = [0, ...Array.from(text.matchAll(LIST_SEPARATOR), (c) => c.index + c[0].length)]
+    const listed = cuts.slice(-group.length)
+    if (cuts.length < group.length) continue
+    const at = m.index - from
+    const place = listed.findIndex((c, i) => at >= c && (i === listed.length - 1 || at < listed[i + 1]!))
+    if (place < 0 || at < listed[0]!) continue
+    return { pick: group[place]!.start, others: group.filter((_, i) => i !== place).map((x) => x.start) }
+  }
+  return undefined
 }
 
 /**
@@ -553,7 +604,7 @@ const relationAt = (quote: string, at: number, phrase: string): ValueRelation =>
  * speed gain") is the level of a speed-up, not a difference of levels.
  */
 export const isRatio = (v: Pick<FoundValue, "phrase">): boolean =>
-  /^[\d.,]+(?:[-–][\d.,]+)?(?:\s?(?:x|×)(?![\p{L}\d])|\s+times\b|-?fold\b)/iu.test(v.phrase.trim())
+  /^[\d.,]+(?:[-–][\d.,]+)?(?:\s?(?:x|×|\\times)(?![\p{L}\d])|\s+times\b|-?fold\b)/iu.test(v.phrase.trim())
 
 /** A value that is a difference ("improves by 0.49%", "a 1.5 BLEU improvement", "an improvement of 1.4 BLEU"), not a level. */
 export const isDelta = (quote: string, v: Pick<FoundValue, "phrase">): boolean => valueRelation(quote, v) === "difference"
@@ -859,7 +910,7 @@ export type Stance = "for" | "against" | "neutral"
  * so do the words a paper denies a property with: "lacks a clear atmosphere", "rule out", "inconsistent with".
  */
 const NEGATION =
-  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|lacks?|lacking|lacked|(?:rules?|ruled|ruling) out|inconsistent with|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
+  /\b(not|never|nor|neither|cannot|less|fails? to|failed to|unable to|lacks?|lacking|lacked|(?:rules?|ruled|ruling) out|inconsistent with|lag(?:s|ged|ging)? behind|(?:falls?|fell|falling) short of|(?:little|no) (?:significant |clear |noticeable |statistically significant |measurable )?(?:effect|impact|benefit|improvement|difference|gain|change|evidence))\b|n't\b/i
 const NEGATIVE_CHANGE = /\b(degrad\w*|hurts?|hurting|harm\w*|worse|worsen\w*|deteriorat\w*|underperform\w*|drops?|dropped|declin\w*|impair\w*)\b/i
 const POSITIVE_CHANGE = /\b(improv\w*|help\w*|benefit\w*|boost\w*|outperform\w*|better|gains?|increas\w*|reduc\w*|faster|converg\w*|enhanc\w*|lead\w*|yield\w*|achiev\w*)\b/i
 const CONTRAST = /,?\s+\b(?:but|whereas|while|although|though|however|yet|except)\b\s+|;\s+/i
@@ -1052,7 +1103,13 @@ const opposesComparison = (statement: string, clause: string, names: ReadonlyArr
 
 /** Clauses of a sentence, split at contrast markers ("but not for X" is its own clause). */
 const clausesOf = (sentence: string): ReadonlyArray<string> =>
-  sentence.replace(/\bnot only\b/gi, "").split(CONTRAST).map((c) => c.trim()).filter((c) => c !== "")
+  sentence.replace(/\bnot only\b/gi, "").replace(WHETHER, " ").split(CONTRAST).map((c) => c.trim()).filter((c) => c !== "")
+
+/**
+ * What a sentence asks or tests, not what it finds: "whether" and its clause ("In order to analyze whether gating will
+ * outperform our normalization strategy, we experimented with using gates"; answers17).
+ */
+const WHETHER = /\bwhether\b[^,;]*/gi
 
 /**
  * The stance of a finding on a statement, by its clauses. The finding must
@@ -1179,11 +1236,28 @@ export const stanceOf = (
     return { stance: "neutral", reason: "it is about the training error" }
   }
   const nameTerms = new Set(names.flatMap((n) => nlp.terms(n.text)))
-  const share = (text: string) => {
-    const terms = new Set(nlp.terms(text))
-    return sTerms.reduce((m, t) => m + (terms.has(t) || nameTerms.has(t) ? idf(t) : 0), 0) / mass
+  // a comparative the finding states the other way ("worse" for "better") speaks to the statement's word (answers17)
+  const statementWords = new Set(wordsOf(statement))
+  const opposite = new Set<string>()
+  for (const w of wordsOf(finding)) {
+    for (const [a, b] of ANTONYMS) {
+      const other = w === a ? b : w === b ? a : null
+      if (other !== null && statementWords.has(other)) for (const t of nlp.terms(other)) opposite.add(t)
+    }
   }
-  const whole = share(finding)
+  // a statement's word only its passage or title holds ("in multi-step retrosynthesis planning" in a passage on
+  // multi-step planning, "the ESG relevance model" in one on it) counts half: the passage sets the scene (answers17)
+  const passage = new Set(context === "" ? [] : nlp.terms(context))
+  // (for the share of the statement: only the words of its setting, after a preposition past its verb; the passage
+  // or title may hold the subject's words without the finding being about it)
+  const tail = /\s(?:in|on|for|during|at|across|under)\s+(?!the\s+(?:same|other)\b)([^,;]+)$/i.exec(statement.slice(subject.length))
+  const sceneTerms = new Set(tail === null ? [] : nlp.terms(tail[1]!))
+  const share = (text: string, scene = false) => {
+    const terms = new Set(nlp.terms(text))
+    return sTerms.reduce((m, t) =>
+      m + (terms.has(t) || nameTerms.has(t) || opposite.has(t) ? idf(t) : scene && sceneTerms.has(t) && passage.has(t) ? 0.5 * idf(t) : 0), 0) / mass
+  }
+  const whole = share(finding, true)
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
   // and its predicate: the statement's terms besides the names and its subject ("lead faster learning" of "ELUs lead
   // to faster learning than ReLUs"), at least half of them by IDF
@@ -1192,8 +1266,13 @@ export const stanceOf = (
   const predicateMass = predicate.reduce((m, t) => m + idf(t), 0)
   if (predicateMass > 0) {
     // the finding's terms, and its paper's title's (a qualifier of the setting: "for the non-autoregressive model")
-    const terms = new Set([...nlp.terms(finding), ...nlp.terms(title)])
-    const held = predicate.reduce((m, t) => m + (terms.has(t) ? idf(t) : 0), 0) / predicateMass
+    // (the passage's words count half for a statement of a change, which a clause must then state: "these did not
+    // improve the results" in a passage on the ESG relevance model; answers17)
+    const terms = new Set([...nlp.terms(finding), ...nlp.terms(title), ...opposite])
+    // (only when the finding itself holds the statement's change word, "improve": the passage does not make a sentence
+    // that states another change, "ELUs saturate ... and thereby decrease the variation", about "faster learning")
+    const scene = changeDirection(statement) !== 0 && changeTerms(nlp, statement, subject).every((t) => terms.has(t))
+    const held = predicate.reduce((m, t) => m + (terms.has(t) ? idf(t) : scene && passage.has(t) ? 0.5 * idf(t) : 0), 0) / predicateMass
     // (the subject's words left out, what is left is the predicate and its setting: 40 % of it)
     if (held < (subjectTerms.size > 0 ? 0.4 : 0.5)) {
       return { stance: "neutral", reason: `it states ${Math.round(held * 100)}% of what the question asks about its subject` }
@@ -1207,6 +1286,14 @@ export const stanceOf = (
   // the deciding clause: the one naming the question's names, else the one sharing most terms
   const ranked = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)
   const statementTerms = new Set(sTerms)
+  // a negation negates the statement when a word of its predicate follows it, not a word of its subject alone ("it has
+  // never been heard that the casinos are defeated" denies nothing of "the casino's win rate is greater than 50%";
+  // answers17)
+  // (a statement with no verb, "the casino win rate greater than 50%", has its subject before its comparative)
+  const copula = subject === "" ? /^(.+?)\s+\S+\s+than\b/i.exec(statement) : null
+  const ownTerms = copula === null ? subjectTerms : new Set(nlp.terms(copula[1]!))
+  const rest = sTerms.filter((t) => !ownTerms.has(t))
+  const negatable = rest.length > 0 ? new Set(rest) : statementTerms
   const statementNegated = NEGATION.test(statement)
   // a change the other way: "hurts" for "improves", and a change word read by its quantity ("reduced the accuracy")
   const statementDirection = changeDirection(statement)
@@ -1216,7 +1303,7 @@ export const stanceOf = (
   // a negation or a comparison of a word of the predicate ("however did not result in increased accuracy"; not "but
   // training took longer") (answers16)
   const statesChange = (c: string) =>
-    changeDirection(c) !== 0 || STATED_CHANGE.test(c) || negatesStatement(nlp, c, statementTerms, names)
+    changeDirection(c) !== 0 || STATED_CHANGE.test(c) || negatesStatement(nlp, c, negatable, names)
   const predicateTerms = new Set(predicate)
   const stating = statementDirection !== 0 && !statesChange(ranked[0]!.clause)
     ? ranked.find((c) =>
@@ -1224,7 +1311,7 @@ export const stanceOf = (
     )
     : undefined
   const decisive = stating ?? ranked[0]!
-  const negated = negatesStatement(nlp, decisive.clause, statementTerms, names)
+  const negated = negatesStatement(nlp, decisive.clause, negatable, names)
   const clauseDirection = changeDirection(decisive.clause)
   const reversed = statementDirection !== 0 && clauseDirection !== 0 && statementDirection !== clauseDirection
   // a loss the finding says did not happen ("expand the receptive field without losing resolution") denies a
@@ -1236,6 +1323,18 @@ export const stanceOf = (
   if (opposesComparison(statement, decisive.clause, names)) {
     return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
   }
+  // a statement that one thing does better than another ("MCTS performs better than Retro*") is not stated by a
+  // clause comparing a quantity of unknown sense ("a lower overall solvability"): lower may be worse or better
+  // (answers17)
+  // ... nor by one comparing with a third thing ("mostly outperform the baseline AZF model" for MCTS against Retro*)
+  const comparedWith = /\b(?:than|outperform\w*|beat\w*|surpass\w*)\s+(.{0,60})/i.exec(decisive.clause)
+  if (/\bthan\b/i.test(statement) && items.length >= 2 && comparedWith !== null && !items.some((n) => nameIn(n, pieces(comparedWith[1]!)))) {
+    return { stance: "neutral", reason: `it compares with another: "${decisive.clause}"` }
+  }
+  const sense = comparisonSense(decisive.clause)
+  if (/\b(?:better|worse)\b/i.test(statement) && /\bthan\b/i.test(statement) && !/\b(?:better|worse)\b/i.test(decisive.clause) && sense === 0) {
+    return { stance: "neutral", reason: `it compares a quantity of unknown sense: "${decisive.clause}"` }
+  }
   // a statement of a change ("Does dropout reduce overfitting?") is stated only by a clause that states a change or
   // a comparison: one that merely names the outcome ("we observed poor performance because of overfitting") is no
   // evidence either way (answers15)
@@ -1245,8 +1344,53 @@ export const stanceOf = (
   if (judged !== null && judged.label === "contradict" && judged.score >= NLI_CONTRADICT) {
     return { stance: "against", reason: `the NLI judge: contradict (${judged.score.toFixed(2)})` }
   }
+  // a statement that something always holds ("Do more corrections always improve efficiency?") is stated only by a
+  // finding that says it holds always, in all cases or consistently: one case is no "always" (one stated exception,
+  // "do not always improve", is against it, as a negation; answers17)
+  if (UNIVERSAL.test(statement) && !UNIVERSAL_STATED.test(decisive.clause)) {
+    return { stance: "neutral", reason: `it does not say it always holds: "${decisive.clause}"` }
+  }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
 }
+
+/**
+ * The sense of a clause's comparatives: +1 for better ("better", "a higher accuracy", "a lower error"), -1 for worse,
+ * 0 when it compares nothing of known sense ("a lower overall solvability") or both ways.
+ */
+const comparisonSense = (clause: string): number => {
+  const words = clause.toLowerCase().match(/[\p{L}\d]+/gu) ?? []
+  let better = false
+  let worse = false
+  words.forEach((w, i) => {
+    if (w === "better" || w === "superior" || w === "outperform" || w === "outperforms") better = true
+    else if (w === "worse" || w === "inferior" || w === "underperforms") worse = true
+    else if (/^(?:higher|lower|larger|smaller|greater|fewer|more|less)$/.test(w)) {
+      const wanted = wantedOf(words.slice(i + 1, i + 4))
+      const up = /^(?:higher|larger|greater|more)$/.test(w)
+      if (wanted !== 0 && up === (wanted > 0)) better = true
+      else if (wanted !== 0) worse = true
+    }
+  })
+  return better === worse ? 0 : better ? 1 : -1
+}
+
+/**
+ * The terms of a statement's first change word after its subject ("improve" of "adding a bidirectional LSTM layer
+ * improve the ESG relevance model", "lead" of "ELUs lead to faster learning than ReLUs"); empty when it has none.
+ */
+const changeTerms = (nlp: NlpService["Type"], statement: string, subject: string): ReadonlyArray<string> => {
+  const words = statement.slice(subject.length).match(/[\p{L}][\p{L}-]*/gu) ?? []
+  const change = words.find((w) =>
+    POSITIVE_CHANGE.test(w) || NEGATIVE_CHANGE.test(w) || UP_CHANGE.test(w.toLowerCase()) || DOWN_CHANGE.test(w.toLowerCase()) ||
+    SPEED.test(w.toLowerCase())
+  )
+  return change === undefined ? [] : nlp.terms(change)
+}
+
+/** A statement that something holds without exception. */
+const UNIVERSAL = /\b(?:always|necessarily|invariably|in (?:all|every) cases?)\b/i
+/** A finding that says so: "always", "consistently", "in all cases", "for every", "across all". */
+const UNIVERSAL_STATED = /\b(?:always|necessarily|invariably|consistently|in (?:all|every|each)|for (?:all|every|each)|across (?:all|every))\b/i
 
 /**
  * Words that state a change or a comparison besides {@link changeDirection}'s change words: what a method keeps from

@@ -68,6 +68,12 @@ export interface QuestionAnalysis {
   /** A list question that asks for data sets, tasks or benchmarks, not methods ("Which datasets does X evaluate on?"; answers16). */
   readonly settingsAsked?: boolean
   /**
+   * For a question asking for data sets or tasks, what they are asked of: the words between its auxiliary and its verb
+   * ("beam search optimization" of "Which tasks is beam search optimization evaluated on?"), lower case, or null
+   * (answers17).
+   */
+  readonly settingsOf?: string | null | undefined
+  /**
    * The names the question itself compares with ("the cuDNN LSTM" of "What speedup does the QRNN give over the cuDNN
    * LSTM?"): the texts of those named after "over", "than", "compared to / with" or "versus" (answers15).
    */
@@ -261,7 +267,8 @@ const METRIC_WORDS = new Set(METRICS.flatMap((m) => m.split(/\s+/)))
 /** Tokens of the question, punctuation trimmed; `""` where a comma, semicolon or colon separates. */
 const tokensOf = (question: string): ReadonlyArray<string> =>
   question.replace(/[?!]+\s*$/, "").split(/\s+/).flatMap((t) => {
-    const word = t.replace(/^[("'“‘]+|[)"'”’,.;:]+$/g, "")
+    // (a possessive's "'s" is no part of the name: "the Discriminative Feature Network's performance"; answers17)
+    const word = t.replace(/^[("'“‘]+|[)"'”’,.;:]+$/g, "").replace(/(?<=\p{L})['’]s$/u, "")
     return /[,;:]["'”’)]*$/.test(t) ? [word, ""] : [word]
   })
 
@@ -357,7 +364,8 @@ const askedNoun = (lower: string): ReadonlyArray<string> => {
 
 /** A yes/no question as a statement: "Does adding ELMo improve QA?" -> "adding ELMo improve QA". */
 export const statementOf = (question: string): string => {
-  const q = question.trim().replace(/[?]+\s*$/, "")
+  // (a possessive's "'s" is no term of the statement: "the Discriminative Feature Network's performance"; answers17)
+  const q = question.trim().replace(/[?]+\s*$/, "").replace(/(?<=\p{L})['’]s\b/gu, "")
   const m = /^(\S+)\s+(.*)$/.exec(q)
   if (m === null) return q
   const aux = m[1]!.toLowerCase()
@@ -434,6 +442,18 @@ export const analyse = (question: string): QuestionAnalysis => {
     if (!GENERIC_QUANTITY.has(w) && !METRIC_WORDS.has(w)) head.add(w)
     for (const u of UNITS[w] ?? []) quantity.add(u)
   }
+  // a change asked with no quantity named before its verb ("How much does X reduce model size?"): the verb's object is
+  // the quantity ("model size"; answers17), its words that are not a name's
+  if (quantity.size === 0 && metric === null && /^(how much|by how much)\b/.test(lower)) {
+    const object = /\b(?:improv|increas|reduc|decreas|lower|rais|boost|shrink|cut)\w*\s+(?:the\s+|its\s+|their\s+)?([\w\s-]+?)(?:\s+(?:of|in|on|for|by|with|over|than|compared|relative|after|when)\b|$)/
+      .exec(lower.replace(/[?!.]+$/, ""))
+    const named = new Set(namesOf(question).flatMap((n) => n.pieces))
+    for (const w of object?.[1]?.split(/\s+/) ?? []) {
+      if (w === "" || STOP.has(w) || AUX_WORD.has(w) || pieces(w).every((x) => named.has(x))) continue
+      quantity.add(w)
+      if (!GENERIC_QUANTITY.has(w)) head.add(w)
+    }
+  }
   const how = /^how (\w+)/.exec(lower)
   if (how !== null) for (const u of UNITS[how[1]!] ?? []) quantity.add(u)
   if (metric !== null) {
@@ -474,6 +494,7 @@ export const analyse = (question: string): QuestionAnalysis => {
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     setup: setupOf(question),
     settingsAsked: type === "list" && LIST_OF_SETTINGS.test(lower),
+    settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(lower) : null,
     comparedTo: comparedInQuestion(question, names),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
@@ -488,6 +509,29 @@ export const analyse = (question: string): QuestionAnalysis => {
  */
 const CHANGE_ASKED =
   /^(?:what|how (?:large|big|high) (?:is|was|are|were))\s+(?:[\w'’-]+\s+){0,3}?(?:gains?|boosts?|improvements?|reductions?|increases?|decreases?|speed-?ups?)\b/
+
+/**
+ * What a question asking for data sets asks them of: its words after the auxiliary up to the verb ("Which tasks is beam
+ * search optimization evaluated on?": "beam search optimization"), without an article; null when there is none.
+ */
+const settingsSubject = (lower: string): string | null => {
+  const m = /^(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:datasets|tasks|benchmarks|corpora|languages|metrics)\s+(?:is|are|was|were|does|do|did|has|have)\s+(.+)$/
+    .exec(lower.replace(/[?!.]+$/, ""))
+  if (m === null) return null
+  const all = m[1]!.split(/\s+/)
+  const words: Array<string> = []
+  for (const [i, w] of all.entries()) {
+    // (a participle before a noun is an adjective: "normalized contrastive learning")
+    if (SUBJECT_VERB.test(w) && (!/ed$/.test(w) || i === all.length - 1 || /^(?:on|in|for|with|by|at|to|as|across|over)$/.test(all[i + 1]!))) break
+    words.push(w)
+  }
+  const subject = words.join(" ").replace(/^(?:the|a|an|its|their)\s+/, "").trim()
+  return subject === "" || words.length === all.length ? null : subject
+}
+
+/** The verb that ends a list question's subject ("evaluated", "set", "use", "report"). */
+const SUBJECT_VERB =
+  /^(?:\w+ed|evaluates?|tests?|uses?|reports?|sets?|achieves?|reach(?:es)?|gets?|run|runs|apply|applies|show|shows|outperforms?|improves?|beat|beats|cover|covers|include|includes|consider|considers|target|targets)$/
 
 /** The names a question names after a comparison ("over the cuDNN LSTM", "than ReLUs", "compared with the LSTM"). */
 const comparedInQuestion = (question: string, names: ReadonlyArray<Name>): ReadonlyArray<string> => {

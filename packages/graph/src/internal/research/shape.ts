@@ -206,12 +206,40 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
     const before = sentence.slice(0, words[i]!.at)
     const after = sentence.slice(words[j - 1]!.at + words[j - 1]!.w.length)
     i = j - 1
-    const listed = /(?:\b(?:on|including|includes|include|such as|and|or)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
+    const listed = /(?:\b(?:on|including|includes|include|such as|and|or|results for)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
       /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
     if (!listed) continue
     const p = pieces(run)
     if (items.some((n) => nameIn(n, p)) || initials.includes(run.toLowerCase())) continue
+    // (nor a variant of an item, "InPlace-ABNsync" of "InPlace-ABN"; answers17)
+    if (items.some((n) => p.join("").startsWith(n.pieces.join("")))) continue
     if (!out.includes(run)) out.push(run)
+  }
+  // a listed name's capitalised neighbours in its list are listed too ("COCO-Stuff, Cityscapes and Mapillary Vistas";
+  // answers17)
+  for (const found of [...out]) {
+    let rest = sentence.slice(sentence.indexOf(found) + found.length)
+    for (let k = 0; k < 6; k++) {
+      const m = /^(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(\p{Lu}[\p{L}\d'-]*(?:\s+(?:\p{Lu}[\p{L}\d'-]*|\d+\b)){0,3})/u.exec(rest)
+      if (m === null) break
+      const next = m[1]!
+      const p = pieces(next)
+      if (COMMON_CAPITALISED.has(next.split(/\s+/)[0]!.toLowerCase()) || items.some((n) => nameIn(n, p))) break
+      if (!out.some((o) => o === next || o.startsWith(`${next} `))) out.push(next)
+      rest = rest.slice(m[0].length)
+    }
+  }
+  // the things a sentence lists after naming their kind ("three different sequence to sequence tasks: word ordering,
+  // parsing, and machine translation"), written in lower case as tasks often are, when it names none as names (a list
+  // of names runs on into the sentence's next clause: "including ActivityNet, MSVD, and MSR-VTT and report
+  // recall-at-K"; answers17)
+  const kind = /\b(?:datasets|tasks|benchmarks|corpora)\s*(?::|,?\s+(?:such as|including|namely))\s+([^.;:()]+)/i.exec(sentence)
+  if (kind !== null && out.length === 0) {
+    for (const part of kind[1]!.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/i)) {
+      const thing = part.trim().replace(/^(?:the|a|an)\s+/i, "")
+      if (thing === "" || thing.split(/\s+/).length > 4 || /\d{4}/.test(thing) || out.includes(thing)) continue
+      out.push(thing)
+    }
   }
   return out
 }
@@ -286,6 +314,18 @@ const otherQualifier = (metric: string | null, quote: string): boolean => {
   const want = metric === null ? null : /\b(top|rank|hits|r|p|recall|precision)[-@ ]?(\d+)\b/i.exec(metric)
   if (want === null) return false
   return !new RegExp(`\\b${want[1]}[-@ ]?${want[2]}\\b`, "i").test(quote)
+}
+
+/**
+ * The question's metric has a qualifier ("top-1") and the finding names only others of its kind ("Within the top-50
+ * predictions, LocalRetro shows 96.6%"): the value is another metric's (answers17). A finding that names no such
+ * qualifier is not judged (its passage may name the asked one).
+ */
+const conflictingQualifier = (metric: string | null, quote: string): boolean => {
+  const want = metric === null ? null : /\b(top|rank|hits)[-@ ]?(\d+)\b/i.exec(metric)
+  if (want === null) return false
+  const named = Array.from(quote.matchAll(new RegExp(`\\b${want[1]}[-@ ]?(\\d+)\\b`, "gi")), (m) => m[1])
+  return named.length > 0 && !named.includes(want[2])
 }
 
 /** The most frequent metric named in the best findings (for a comparison that names none). */
@@ -771,7 +811,8 @@ export const shape = (
       // question about a change is, and a gain written as a ratio is a level of speed-up ("a 16x speed gain")
       const withValue = analysis.wantsValue
         ? scored.filter((s) =>
-          s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value))
+          s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value)) &&
+          !conflictingQualifier(analysis.metric, s.quote)
         )
         : []
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
@@ -908,6 +949,13 @@ export const shape = (
         const list = byPaper.get(f.paperId) ?? []
         list.push(f)
         byPaper.set(f.paperId, list)
+      }
+      // a question asking for the data sets of one thing ("Which tasks is beam search optimization evaluated on?") is
+      // answered by the papers whose title names it, when some do: not by every paper with a task (answers17)
+      if (analysis.settingsOf != null) {
+        const want: Name = { text: analysis.settingsOf, pieces: pieces(analysis.settingsOf) }
+        const titled = Array.from(byPaper.keys()).filter((p) => nameMatch(want, titlePieces(papers.get(p)?.title ?? "")) >= 0.8)
+        if (titled.length > 0) for (const p of Array.from(byPaper.keys())) if (!titled.includes(p)) byPaper.delete(p)
       }
       // each paper's best findings (2, ask 1); for a question asking for data sets, those that list some first
       // ("... datasets, including NYUDv2, PASCAL VOC 2012, ..." before "we show how to improve semantic
