@@ -450,6 +450,8 @@ describe("Findings", () => {
     // near misses: an adjective of praise is no change; a negated change stays a null
     expect(findingOf("These encouraging results suggest that the method works.").direction).toBe("none")
     expect(findingOf("Mortality has not risen since 2009.").direction).toBe("null")
+    // "give rise to" is no rise of a quantity
+    expect(findingOf("Human embryonic stem cells give rise to cell types from all three embryonic germ layers.").direction).toBe("none")
   })
 
   describe("an improvement stated by how much is a delta, never the value (issue 24's related papers)", () => {

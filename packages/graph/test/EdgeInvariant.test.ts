@@ -95,6 +95,22 @@ describe("strong-edge invariant", () => {
     expect(gateStrong({ decision: "merge" as const, candidate: null, reason: "" }, transformer, weighted).decision).toBe("weak_link")
   })
 
+  it("an agreement needs the same scope: an exclusion on one side only makes a merge or a replication a candidate", () => {
+    // SciFact held-out: two claims merged, and the merged claim became established, before this gate
+    const all = f({ subject: "Human embryonic stem cells", outcome: "cell types from all three embryonic germ layers" })
+    const outer = f({ subject: "Human embryonic stem cells", outcome: "cell types from the outer embryonic germ layer", excludes: ["other two layers"] })
+    const merge = { decision: "merge" as const, candidate: null, reason: "same finding" }
+    const gated = gateStrong(merge, all, outer)
+    expect(gated.decision).toBe("weak_link")
+    expect(gated.candidate).toBe("merge")
+    expect(gated.reason).toMatch(/exclusion on one side only \("but not other two layers"\)/)
+    expect(gateStrong({ ...merge, decision: "replicates" as const }, outer, all).decision).toBe("weak_link")
+    // near misses: a contradiction may rest on the exclusion; the same exclusion on both sides agrees
+    const contradicts = { decision: "contradicts" as const, candidate: null, reason: "opposite" }
+    expect(gateStrong(contradicts, all, { ...outer, outcome: all.outcome })).toBe(contradicts)
+    expect(gateStrong(merge, outer, f({ ...outer }))).toBe(merge)
+  })
+
   it.effect("the linker writes no strong edge that breaks it", () =>
     Effect.gen(function*() {
       yield* write([

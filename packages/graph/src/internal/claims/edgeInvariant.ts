@@ -133,6 +133,16 @@ const sameOutcomeWords = (a: string | null, b: string | null): "same" | "differe
 export const strongEdgeViolations = (a: Finding, b: Finding): ReadonlyArray<string> =>
   [subjectViolation(a, b), outcomeViolation(a, b)].filter((x): x is string => x !== null)
 
+/**
+ * An agreement (a merge, `replicates`) needs the same scope: a finding that excludes a part ("give rise to cell types
+ * from the outer embryonic germ layer, but not the other two layers") is not the one that does not ("... from all three
+ * embryonic germ layers"), whatever words they share. (A contradiction may rest on just that exclusion.)
+ */
+export const exclusionViolation = (a: Finding, b: Finding): ReadonlyArray<string> => {
+  const ea = a.excludes.map((x) => x.toLowerCase()).sort().join("; "), eb = b.excludes.map((x) => x.toLowerCase()).sort().join("; ")
+  return ea === eb ? [] : [`an exclusion on one side only ("but not ${a.excludes.length > 0 ? a.excludes.join(", ") : b.excludes.join(", ")}")`]
+}
+
 /** A linker decision (`ClaimIdentity.decideFinding`). */
 export interface Decided {
   readonly decision: "merge" | "contradicts" | "replicates" | "weak_link" | "none"
@@ -146,7 +156,7 @@ export interface Decided {
  */
 export const gateStrong = <D extends Decided>(d: D, a: Finding, b: Finding): D | Decided => {
   if (d.decision !== "merge" && d.decision !== "contradicts" && d.decision !== "replicates") return d
-  const violations = strongEdgeViolations(a, b)
+  const violations = [...strongEdgeViolations(a, b), ...(d.decision === "contradicts" ? [] : exclusionViolation(a, b))]
   if (violations.length === 0) return d
   return {
     decision: "weak_link",
