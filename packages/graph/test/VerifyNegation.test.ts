@@ -15,7 +15,6 @@ import {
   countsAsSupport,
   decidesAgainst,
   evidenceFinding,
-  type JudgedEvidence,
   namesQuality,
   negatedWording,
   sentenceRelevance,
@@ -27,12 +26,8 @@ import {
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import { contentStems } from "../src/internal/claims/identityText.js"
 import { findingOf } from "@kg/extraction/Findings"
+import { judged } from "./fixtures/judged.js"
 
-const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
-  kind: "sentence", claimId: null, text: "t", paperId: "p", title: "p", year: null, retracted: false, chunkId: "k",
-  page: 1, quote: "t", relevance: 0.6, coverage: 1, context: false, verdict: "support", confidence: 0.7,
-  signals: { pContradict: 0.3 }, ...over
-})
 
 const support = { label: "support" as const, score: 0.7, signals: { pContradict: 0.3 } }
 const negates = (evidence: string, hypothesis: string) => negatedWording(evidence, hypothesis, findingOf(evidence))

@@ -23,13 +23,9 @@ import {
   statesStatement
 } from "../src/internal/claims/verify.js"
 import { findingOf } from "@kg/extraction/Findings"
+import { judged } from "./fixtures/judged.js"
 import { testLayer, write } from "./fixtures/claimPapers.js"
 
-const judged = (over: Partial<JudgedEvidence>): JudgedEvidence => ({
-  kind: "sentence", claimId: null, text: "t", paperId: "p", title: "p", year: null, retracted: false, chunkId: "k",
-  page: 1, quote: "t", relevance: 0.6, coverage: 1, context: false, verdict: "support", confidence: 0.7,
-  signals: { pContradict: 0.3 }, ...over
-})
 
 describe("what a sentence must say to decide a hypothesis (verdicts16)", () => {
   it("a support states a change or a relation when the hypothesis does: 'refined after training' says nothing of speed", () => {
