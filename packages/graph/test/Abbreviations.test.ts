@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { type Abbreviations, expansions } from "../src/internal/claims/abbreviations.js"
+import { type Abbreviations, definitions, expansions } from "../src/internal/claims/abbreviations.js"
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
@@ -75,5 +75,15 @@ describe("abbreviations.expansions", () => {
     // the long s and the Kelvin sign fold onto ASCII letters
     expect(expansions("the \u017fk test", defs)).toEqual(["spin kinase"])
     expect(expansions("S\u212a", defs)).toEqual(["spin kinase"])
+  })
+
+  it("a plural short form is defined by its singular: 'QRNNs' defines 'QRNN' and 'QRNNs' alike", () => {
+    const defs = definitions("We introduce quasi-recurrent neural networks (QRNNs), an approach to neural sequence modeling.")
+    expect(Array.from(defs.keys())).toEqual(["qrnn"])
+    expect(expansions("We found that the QRNN is substantially faster than a standard LSTM.", defs)).toEqual(["quasi-recurrent neural networks"])
+    expect(expansions("QRNNs are faster.", defs)).toEqual(["quasi-recurrent neural networks"])
+    expect(Array.from(definitions("in vascular smooth muscle cells (VSMCs) of the lesion").keys())).toEqual(["vsmc"])
+    // near miss: a short form in capitals that ends in S is no plural
+    expect(Array.from(definitions("severe acute respiratory syndrome (SARS) spread").keys())).toEqual(["sars"])
   })
 })

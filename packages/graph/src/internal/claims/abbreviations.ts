@@ -19,6 +19,9 @@
 /** Short form (lower-cased) -> long forms, as written. */
 export type Abbreviations = ReadonlyMap<string, ReadonlyArray<string>>
 
+/** A short form written as a plural: capitals (and digits), then one lower-case "s" ("QRNNs", "VSMCs", "ELUs"). */
+const PLURAL_SHORT = /^[A-Z][A-Z0-9-]*[A-Z0-9]s$/
+
 const SYMBOL = /^(?=.*[A-Z])(?=.*(?:\d|[A-Z].*[A-Z]))[A-Za-z0-9][A-Za-z0-9-]{1,11}$/
 
 /** Whether the letters and digits of `sf` occur in order in `lf`, the first one at a word's start (Schwartz & Hearst). */
@@ -39,7 +42,9 @@ const spells = (sf: string, lf: string): number | null => {
 export const definitions = (text: string): Map<string, Array<string>> => {
   const out = new Map<string, Array<string>>()
   const add = (sf: string, lf: string) => {
-    const key = sf.toLowerCase(), list = out.get(key) ?? []
+    // a plural short form is kept by its singular ("quasi-recurrent neural networks (QRNNs)" is "QRNN"): a use of the
+    // short form matches it with or without its plural "s", so "the QRNN is faster" meets the definition too
+    const key = (PLURAL_SHORT.test(sf) ? sf.slice(0, -1) : sf).toLowerCase(), list = out.get(key) ?? []
     if (!list.some((x) => x.toLowerCase() === lf.toLowerCase())) list.push(lf)
     out.set(key, list)
   }
