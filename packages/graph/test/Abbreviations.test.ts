@@ -83,6 +83,7 @@ describe("abbreviations.expansions", () => {
     expect(expansions("We found that the QRNN is substantially faster than a standard LSTM.", defs)).toEqual(["quasi-recurrent neural networks"])
     expect(expansions("QRNNs are faster.", defs)).toEqual(["quasi-recurrent neural networks"])
     expect(Array.from(definitions("in vascular smooth muscle cells (VSMCs) of the lesion").keys())).toEqual(["vsmc"])
+    expect(Array.from(definitions("rectified linear units (ReLUs) train fast").keys())).toEqual(["relu"])
     // near miss: a short form in capitals that ends in S is no plural
     expect(Array.from(definitions("severe acute respiratory syndrome (SARS) spread").keys())).toEqual(["sars"])
   })

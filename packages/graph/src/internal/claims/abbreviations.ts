@@ -19,8 +19,11 @@
 /** Short form (lower-cased) -> long forms, as written. */
 export type Abbreviations = ReadonlyMap<string, ReadonlyArray<string>>
 
-/** A short form written as a plural: capitals (and digits), then one lower-case "s" ("QRNNs", "VSMCs", "ELUs"). */
-const PLURAL_SHORT = /^[A-Z][A-Z0-9-]*[A-Z0-9]s$/
+/**
+ * A short form written as a plural: two capitals or more, the last letter before one lower-case "s" a capital or a digit
+ * ("QRNNs", "VSMCs", "ELUs", "ReLUs", "iPSCs"; not "SARS").
+ */
+const PLURAL_SHORT = /^(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z][A-Za-z0-9-]*[A-Z0-9]s$/
 
 const SYMBOL = /^(?=.*[A-Z])(?=.*(?:\d|[A-Z].*[A-Z]))[A-Za-z0-9][A-Za-z0-9-]{1,11}$/
 

@@ -188,7 +188,7 @@ export const candidates = (
     {
       const texts = new Map<string, Array<string>>()
       for (const ch of chunks) texts.set(ch.paper_id, [...(texts.get(ch.paper_id) ?? [ch.title ?? ""]), ch.text])
-      for (const [paperId, list] of texts) defsOf.set(paperId, withSingulars(definitions(list.join("\n"))))
+      for (const [paperId, list] of texts) defsOf.set(paperId, definitions(list.join("\n")))
       // the chunks of those papers that write only the short form of a long form about the statement ("CDCA" in a
       // later chunk of a paper that defined "chenodeoxycholic acid (CDCA)" in its first)
       const shortForms = new Map<string, Set<string>>()
@@ -389,18 +389,6 @@ export const candidates = (
       states: { ...states, paperSubject: naming.has(c.paperId) ? 1 : 0, passageSubject: namesInPassage(c.chunkId) ? 1 : 0 }
     }))
   })
-
-/**
- * Definitions with the singular of each plural short form ("QRNN" of "quasi-recurrent neural networks (QRNNs)"): a
- * paper that defines the plural writes "the QRNN is substantially faster than a standard LSTM" later.
- */
-const withSingulars = (defs: Map<string, Array<string>>): Map<string, Array<string>> => {
-  for (const [sf, lfs] of Array.from(defs)) {
-    const one = sf.slice(0, -1)
-    if (sf.length >= 4 && sf.endsWith("s") && /\d|[^aeiou]{3}/.test(one) && !defs.has(one)) defs.set(one, lfs)
-  }
-  return defs
-}
 
 /**
  * An opening phrase before a sentence's subject: a prepositional or participial phrase, or a subordinate clause, up to
