@@ -809,7 +809,11 @@ export const nameInBothSubjects: (a: Finding, b: Finding) => string | null = nam
  * @category findings
  */
 export const relatedLabel = (related: RelatedSide): string =>
-  related.side === "wording" ? `close wording (${related.name})` : `same ${related.side} (${related.name})`
+  related.side === "wording"
+    ? `close wording (${related.name})`
+    : related.side === "topic"
+    ? `same topic (${related.name})`
+    : `same ${related.side} (${related.name})`
 
 /**
  * The related side an edge's signals record (`related`, with `relatedTo`), or null for any
@@ -820,7 +824,7 @@ export const relatedLabel = (related: RelatedSide): string =>
  */
 export const relatedOfSignals = (signals: Readonly<Record<string, unknown>>): RelatedSide | null => {
   const side = signals["related"]
-  if (side !== "subject" && side !== "outcome" && side !== "wording") return null
+  if (side !== "subject" && side !== "outcome" && side !== "wording" && side !== "topic") return null
   const name = signals["relatedTo"]
   return { side, name: typeof name === "string" ? name : "" }
 }

@@ -46,6 +46,7 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
+import { topicPairs, topicReach, type TopicPair } from "./internal/claims/topicLinks.js"
 import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
@@ -74,6 +75,8 @@ export interface LinkOptions {
   readonly blocking?: Partial<BlockingOptions> | undefined
   /** Merge claims the identity says are one (default true); false writes a `same_as` edge instead. */
   readonly merge?: boolean | undefined
+  /** Topic links (`internal/claims/topicLinks.ts`): a claim and a finding of a paper whose title names its terms. Default true. */
+  readonly topics?: boolean | undefined
   /**
    * Judge both directions (premise/hypothesis swapped) and average. Default false: the longer statement
    * (the more detailed evidence) is the premise and the shorter the hypothesis, the direction the
@@ -357,6 +360,41 @@ const closeWording = (
 }
 
 /**
+ * The topic links of the store (`internal/claims/topicLinks.ts`), with every claim's papers: paper titles and claim
+ * sources are read whole (one row per paper and per source), the match texts only of the claims a title reaches.
+ */
+const topicLinkPairs = (
+  db: DuckDbService,
+  stems: ReadonlyMap<string, ReadonlySet<string>>,
+  weight: (stem: string) => number,
+  focus: ReadonlySet<string> | null
+) =>
+  Effect.gen(function*() {
+    const papersOf = new Map<string, Set<string>>()
+    for (const r of yield* db.query<{ claim_id: string; paper_id: string }>("SELECT DISTINCT claim_id, paper_id FROM claim_sources")) {
+      if (!stems.has(r.claim_id)) continue
+      const set = papersOf.get(r.claim_id)
+      if (set === undefined) papersOf.set(r.claim_id, new Set([r.paper_id]))
+      else set.add(r.paper_id)
+    }
+    const papers = (yield* db.query<{ paper_id: string; title: string | null }>("SELECT paper_id, title FROM papers"))
+      .filter((p) => p.title !== null && p.title.trim() !== "")
+      .map((p) => ({ id: p.paper_id, title: p.title!, stems: contentStems(p.title!) }))
+    const claims = Array.from(papersOf, ([id, ps]) => ({ id, stems: stems.get(id)!, papers: ps as ReadonlySet<string> }))
+    const reach = topicReach({ claims, papers, weight, focus })
+    if (reach.size === 0) return { pairs: [] as ReadonlyArray<TopicPair>, papersOf }
+    const texts = yield* matchTexts(db, Array.from(reach).sort())
+    const pairs = topicPairs({
+      claims: claims.filter((c) => reach.has(c.id)).map((c) => ({ ...c, text: texts.get(c.id) ?? "" })),
+      papers,
+      weight,
+      focus,
+      closeness: (a, b) => ClaimIdentity.subjectOverlap({ text: a.text, metric: null }, { text: b.text, metric: null }, { weight, stemsA: a.stems, stemsB: b.stems })
+    })
+    return { pairs, papersOf }
+  })
+
+/**
  * Link claims: block, score, decide, and write edges and merges in one
  * transaction.
  *
@@ -396,7 +434,14 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     }
     pairIds.push([a, b])
   }
-  const rows = yield* claimRows(db, Array.from(new Set(pairIds.flat())))
+  // topic links (`internal/claims/topicLinks.ts`): a claim and a finding of a paper whose title names its terms
+  const topic = options.topics === false
+    ? { pairs: [] as ReadonlyArray<TopicPair>, papersOf: new Map<string, Set<string>>() }
+    : yield* topicLinkPairs(db, stems, weight, focus)
+  for (const x of topic.pairs) {
+    for (const id of [x.a, x.b]) if (!papersOf.has(id)) papersOf.set(id, topic.papersOf.get(id) ?? new Set())
+  }
+  const rows = yield* claimRows(db, Array.from(new Set([...pairIds.flat(), ...topic.pairs.flatMap((x) => [x.a, x.b])])))
   const claims = new Map(rows.map((r) => [r.claim_id, r] as const))
   const pairs: Array<readonly [ClaimRow, ClaimRow]> = pairIds.map(([a, b]) => [claims.get(a)!, claims.get(b)!] as const)
 
@@ -554,6 +599,35 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   }
   decisions.none = pairs.length - scored.filter((s) => s !== null).length
   decisions.outranked = outranked
+
+  // --- Topic links ------------------------------------------------------------
+  // only where nothing else links the claim to that paper (a topic link never doubles a closer link)
+  const linkedToPaper = new Set<string>()
+  for (const x of scored) {
+    if (x === null || x.decision === "none") continue
+    for (const p of papersOf.get(x.b.claim_id) ?? []) linkedToPaper.add(`${x.a.claim_id}\u0000${p}`)
+    for (const p of papersOf.get(x.a.claim_id) ?? []) linkedToPaper.add(`${x.b.claim_id}\u0000${p}`)
+  }
+  for (const x of topic.pairs) {
+    const a = claims.get(x.a), b = claims.get(x.b)
+    if (a === undefined || b === undefined) continue
+    const bPapers = papersOf.get(x.b) ?? new Set<string>(), aPapers = papersOf.get(x.a) ?? new Set<string>()
+    if (Array.from(bPapers).some((p) => linkedToPaper.has(`${x.a}\u0000${p}`)) || Array.from(aPapers).some((p) => linkedToPaper.has(`${x.b}\u0000${p}`))) continue
+    const compared = ClaimIdentity.compareFindings(findings.get(x.a)!, findings.get(x.b)!, { a: a.text, b: b.text })
+    const judgements = yield* judgePair_(a, b)
+    nliJudgements += judgements.length
+    const m = ClaimIdentity.mergeScore(facets(a), facets(b), judgements, { clustering, thresholds: t, stemsA: stems.get(x.a)!, stemsB: stems.get(x.b)!, weight })
+    const related: ClaimIdentity.RelatedSide = { side: "topic", name: x.name }
+    decisions.topic = (decisions.topic ?? 0) + 1
+    const shared = ClaimIdentity.sharedIdentity(findings.get(x.a)!, findings.get(x.b)!, compared, { a: a.text, b: b.text }, stems.get(x.a)!, stems.get(x.b)!)
+    scored.push({
+      a, b, m, decision: "weak_link" as const, candidate: null,
+      reason: `related: ${ClaimIdentity.relatedLabel(related)}: the title of ${x.paper} names them; not the same finding`,
+      comparison: compared, sameFinding: false, shared, related, named: false
+    })
+    for (const p of bPapers) linkedToPaper.add(`${x.a}\u0000${p}`)
+    for (const p of aPapers) linkedToPaper.add(`${x.b}\u0000${p}`)
+  }
 
   // --- Plan -----------------------------------------------------------------
   const edges: Array<PlannedEdge> = []

@@ -514,7 +514,7 @@ const proposedOf = (json: string | null): ClaimEdgeKind | null => {
 /** A related link's label ("same subject (AMPK)", "close wording (bariatric, ...)"), from the signals `related` and `relatedTo`; null for any other edge. */
 const relatedOf = (json: string | null): string | null => {
   const side = signalText(json, "related")
-  if (side !== "subject" && side !== "outcome" && side !== "wording") return null
+  if (side !== "subject" && side !== "outcome" && side !== "wording" && side !== "topic") return null
   return ClaimIdentity.relatedLabel({ side, name: signalText(json, "relatedTo") ?? "" })
 }
 

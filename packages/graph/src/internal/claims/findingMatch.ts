@@ -642,7 +642,7 @@ export interface RelatedSide {
    * What the two statements share: a subject or an outcome by name, or (`wording`) close wording in two or more
    * technical terms when the finding reader aligned neither side (`internal/claims/wording.ts`).
    */
-  readonly side: "subject" | "outcome" | "wording"
+  readonly side: "subject" | "outcome" | "wording" | "topic"
   /** The subject or outcome both findings name; for `wording`, the shared terms. */
   readonly name: string
 }

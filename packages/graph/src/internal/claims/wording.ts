@@ -88,7 +88,7 @@ export const enoughTerms = (
  * The stems of a text with the word forms that write them (lower-cased), for the term test: a stem is a term of a pair
  * only if no form of it in either sentence is a common word ("transplantation" and "transplant" are one stem).
  */
-const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
+export const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
   const out = new Map<string, Array<string>>()
   for (const w of stemWords(text)) {
     if (w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue

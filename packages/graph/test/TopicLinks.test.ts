@@ -1,0 +1,162 @@
+/**
+ * Topic links (issue 24: SciFact-style linking recall; `internal/claims/topicLinks.ts`): a claim and a finding of a
+ * paper whose title names two of the claim's rare technical terms get a related link, never a same-finding candidate,
+ * never a status. Sentences and titles of SciFact (allenai/scifact, CC BY 4.0) and of the related full papers
+ * (SciREX, Apache 2.0). Each join has its near misses, read on real output: one shared term, words of English, words
+ * of a field that many claims use, a paper whose findings never write the terms, the claim's own paper.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as ClaimIdentity from "../src/ClaimIdentity.js"
+import * as ClaimLinker from "../src/ClaimLinker.js"
+import { DuckDb } from "../src/DuckDb.js"
+import { contentStems } from "../src/internal/claims/identityText.js"
+import { MAX_TOPIC_PAPERS, TOPIC_TERM_WEIGHT, topicPairs, topicReach, type TopicClaim, type TopicPaper } from "../src/internal/claims/topicLinks.js"
+import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
+
+const claim = (id: string, text: string, paper: string): TopicClaim => ({ id, text, stems: contentStems(text), papers: new Set([paper]) })
+const paper = (id: string, title: string): TopicPaper => ({ id, title, stems: contentStems(title) })
+const rare = () => TOPIC_TERM_WEIGHT
+const pairsOf = (claims: ReadonlyArray<TopicClaim>, papers: ReadonlyArray<TopicPaper>, weight = rare, focus: ReadonlySet<string> | null = null) =>
+  topicPairs({ claims, papers, weight, focus, closeness: (a, b) => Array.from(a.stems).filter((s) => b.stems.has(s)).length })
+
+const hypothesis = "Combination nicotine replacement therapies with varenicline or bupropion are more effective after 12 weeks of treatment compared to placebo."
+const trialTitle = "Combination varenicline and bupropion SR for tobacco-dependence treatment in cigarette smokers: a randomized trial."
+const trialFinding = "CONCLUSIONS AND RELEVANCE Among cigarette smokers, combined use of varenicline and bupropion, compared with varenicline alone, increased prolonged abstinence but not 7-day point prevalence at 12 and 26 weeks."
+const trialSetup = "Participants were randomly assigned to 12 weeks of the combined treatment or to placebo."
+
+describe("topic links: which pairs", () => {
+  it("a claim and the finding of a paper whose title names two of its rare terms", () => {
+    const pairs = pairsOf(
+      [claim("h", hypothesis, "claims"), claim("f", trialFinding, "trial"), claim("s", trialSetup, "trial")],
+      [paper("claims", "SciFact claim 1"), paper("trial", trialTitle)]
+    )
+    expect(pairs).toHaveLength(1)
+    expect(pairs[0]).toMatchObject({ a: "h", b: "f", paper: "trial" })
+    expect(pairs[0]!.name).toMatch(/varenicline/)
+    expect(pairs[0]!.name).toMatch(/bupropion/)
+  })
+
+  it("near miss: one shared term only", () => {
+    const pairs = pairsOf(
+      [claim("h", hypothesis, "claims"), claim("f", trialFinding, "trial")],
+      [paper("trial", "Varenicline for smoking cessation in cigarette smokers.")]
+    )
+    expect(pairs).toEqual([])
+  })
+
+  it("near miss: shared words of English (placebo, treatment, randomized) make no topic, however rare in the store", () => {
+    const pairs = pairsOf(
+      [claim("h", hypothesis, "claims"), claim("f", "Treatment compared to placebo reduced weeks of symptoms in the randomized groups.", "trial")],
+      [paper("trial", "Randomized placebo-controlled treatment trial over 12 weeks.")]
+    )
+    expect(pairs).toEqual([])
+  })
+
+  it("near miss: terms many claims of the store use (words of a field: RNN, encoder-decoder) are no topic", () => {
+    const a = "Our RNN Encoder-Decoder scores the phrase pairs better than the baseline does."
+    const b = "We can observe that the RNN Encoder-Decoder prefers shorter phrases in general."
+    const title = "Learning Phrase Representations using RNN Encoder-Decoder for Statistical Machine Translation"
+    const claims = [claim("a", a, "other"), claim("b", b, "rnn")]
+    const field = (s: string) => (s.startsWith("rnn") || s.startsWith("encod") ? TOPIC_TERM_WEIGHT - 0.5 : 6)
+    expect(pairsOf(claims, [paper("rnn", title)], field)).toEqual([])
+    // the same words, rare in the store, do make one
+    expect(pairsOf(claims, [paper("rnn", title)])).toHaveLength(1)
+  })
+
+  it("near miss: no finding of the titled paper writes the shared terms", () => {
+    const pairs = pairsOf(
+      [claim("h", hypothesis, "claims"), claim("s", "Participants were randomly assigned to 12 weeks of combined treatment.", "trial")],
+      [paper("trial", trialTitle)]
+    )
+    expect(pairs).toEqual([])
+  })
+
+  it("near miss: the claim's own paper's title", () => {
+    const pairs = pairsOf([claim("f", trialFinding, "trial"), claim("g", "Varenicline and bupropion together raised abstinence at 26 weeks.", "trial")], [paper("trial", trialTitle)])
+    expect(pairs).toEqual([])
+  })
+
+  it("one link from a paper to a title, by its claim sharing the most; and at most MAX_TOPIC_PAPERS titles per claim", () => {
+    const two = [
+      claim("x1", "Varenicline and bupropion were tolerated.", "review"),
+      claim("x2", "Varenicline, bupropion and SR formulations were tolerated by cigarette smokers.", "review"),
+      claim("f", trialFinding, "trial")
+    ]
+    const pairs = pairsOf(two, [paper("trial", trialTitle)])
+    expect(pairs).toHaveLength(1)
+    expect(pairs[0]!.a).toBe("x2")
+    const many = Array.from({ length: MAX_TOPIC_PAPERS + 2 }, (_, i) => i)
+    const fanned = pairsOf(
+      [claim("h", hypothesis, "claims"), ...many.map((i) => claim(`f${i}`, trialFinding.replace("26 weeks", `${26 + i} weeks`), `t${i}`))],
+      many.map((i) => paper(`t${i}`, trialTitle))
+    )
+    expect(fanned.filter((p) => p.a === "h" || p.b === "h")).toHaveLength(MAX_TOPIC_PAPERS)
+  })
+
+  it("an incremental link: only pairs with a side in the focus; the reach names the texts to read", () => {
+    const claims = [claim("h", hypothesis, "claims"), claim("f", trialFinding, "trial")]
+    const papers = [paper("trial", trialTitle)]
+    expect(pairsOf(claims, papers, rare, new Set(["h"]))).toHaveLength(1)
+    expect(pairsOf(claims, papers, rare, new Set(["other"]))).toEqual([])
+    const bare = claims.map(({ text: _text, ...c }) => c)
+    expect(Array.from(topicReach({ claims: bare, papers, weight: rare })).sort()).toEqual(["f", "h"])
+    expect(Array.from(topicReach({ claims: bare, papers, weight: rare, focus: new Set(["h"]) })).sort()).toEqual(["f", "h"])
+    // a focus that neither names the title's terms nor belongs to a titled paper reaches nothing
+    expect(Array.from(topicReach({ claims: bare, papers, weight: rare, focus: new Set(["other"]) }))).toEqual([])
+  })
+})
+
+/** Filler claims of one paper, so that the store's weights are those of a real store (a term two claims use is rare). */
+const filler = Array.from({ length: 400 }, (_, i) => ({ text: `Measurement ${i + 1} of the control group gave the expected value in trial arm ${i % 7}.` }))
+
+describe("topic links through the linker", () => {
+  it.effect("a related link naming the terms, in a store large enough to call them rare; no candidate, no status", () =>
+    Effect.gen(function*() {
+      yield* write([
+        { id: "filler", title: "Control measurements", claims: filler },
+        { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
+        { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
+      ])
+      yield* ClaimLinker.linkAll()
+      const db = yield* DuckDb
+      const edges = yield* db.query<{ src: string; dst: string; kind: string; signals: string }>(
+        "SELECT src_claim_id AS src, dst_claim_id AS dst, kind, signals::VARCHAR AS signals FROM claim_edges"
+      )
+      const topic = edges.filter((e) => ClaimIdentity.relatedOfSignals(JSON.parse(e.signals) as Record<string, unknown>)?.side === "topic")
+      expect(topic).toHaveLength(1)
+      expect([topic[0]!.src, topic[0]!.dst].sort()).toEqual([idOf(hypothesis), idOf(trialFinding)].sort())
+      expect(topic[0]!.kind).toBe("weak_link")
+      const signals = JSON.parse(topic[0]!.signals) as Record<string, unknown>
+      expect(signals["relatedTo"]).toMatch(/varenicline/i)
+      expect(signals["candidate"]).toBeUndefined()
+      expect(String(signals["reason"])).toMatch(/same topic/)
+      const statuses = yield* db.query<{ status: string }>("SELECT status FROM claims WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [[idOf(hypothesis), idOf(trialFinding)]])
+      expect(statuses.map((s) => s.status)).toEqual(["preliminary", "preliminary"])
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("near miss: a small store (no word is rare among a few claims) has no topic link", () =>
+    Effect.gen(function*() {
+      yield* write([
+        { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
+        { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
+      ])
+      yield* ClaimLinker.linkAll()
+      const db = yield* DuckDb
+      const rows = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'")
+      expect(rows[0]!.n).toBe(0)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("`topics: false` links no topic in a large store", () =>
+    Effect.gen(function*() {
+      yield* write([
+        { id: "filler", title: "Control measurements", claims: filler },
+        { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
+        { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
+      ])
+      yield* ClaimLinker.linkClaims({ topics: false })
+      const db = yield* DuckDb
+      const rows = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'")
+      expect(rows[0]!.n).toBe(0)
+    }).pipe(Effect.provide(testLayer)))
+})
