@@ -106,16 +106,31 @@ export const topicReach = (input: {
   const papers = new Set<string>()
   for (const a of input.claims) {
     const inFocus = focus === null || focus.has(a.id)
-    for (const s of a.stems) {
-      for (const p of byStem.get(s) ?? []) {
-        if (a.papers.has(p.id) || (!inFocus && !focusPapers!.has(p.id))) continue
-        reached.add(a.id)
-        papers.add(p.id)
-      }
+    for (const p of titledPapers(a, byStem)) {
+      if (!inFocus && !focusPapers!.has(p.id)) continue
+      reached.add(a.id)
+      papers.add(p.id)
     }
   }
   for (const c of input.claims) if (Array.from(c.papers).some((p) => papers.has(p))) reached.add(c.id)
   return reached
+}
+
+/**
+ * The papers whose titles share at least {@link MIN_TOPIC_TERMS} rare stems with a claim (a necessary condition of a
+ * topic, cheap: the term test proper reads the texts), never the claim's own papers.
+ */
+const titledPapers = (
+  a: Omit<TopicClaim, "text">,
+  byStem: ReadonlyMap<string, ReadonlyArray<TopicPaper>>
+): ReadonlyArray<TopicPaper> => {
+  const counts = new Map<TopicPaper, number>()
+  for (const s of a.stems) {
+    for (const p of byStem.get(s) ?? []) if (!a.papers.has(p.id)) counts.set(p, (counts.get(p) ?? 0) + 1)
+  }
+  const out: Array<TopicPaper> = []
+  for (const [p, n] of counts) if (n >= MIN_TOPIC_TERMS) out.push(p)
+  return out
 }
 
 /** stem -> the papers whose titles have it (specific stems only: a stem most claims use names no topic). */
@@ -161,16 +176,9 @@ export const topicPairs = (input: {
   const seen = new Set<string>()
   for (const a of input.claims) {
     const aInFocus = focus === null || focus.has(a.id)
-    // the papers whose titles share a specific stem with the claim (never the claim's own papers)
-    const papers = new Map<string, TopicPaper>()
-    for (const s of a.stems) {
-      for (const p of byStem.get(s) ?? []) {
-        if (a.papers.has(p.id) || (!aInFocus && !(focusPapers?.has(p.id) ?? false))) continue
-        papers.set(p.id, p)
-      }
-    }
     const topics: Array<{ paper: TopicPaper; terms: ReadonlyArray<string>; score: number }> = []
-    for (const p of papers.values()) {
+    for (const p of titledPapers(a, byStem)) {
+      if (!aInFocus && !(focusPapers?.has(p.id) ?? false)) continue
       const terms = topicTerms(a.text, p.title, sharedTerms(a.text, p.title, a.stems, p.stems, weight), weight)
       if (terms.length < MIN_TOPIC_TERMS) continue
       topics.push({ paper: p, terms, score: terms.reduce((sum, s) => sum + weight(s), 0) })

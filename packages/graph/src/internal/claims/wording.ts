@@ -24,6 +24,7 @@
  * @internal
  */
 import commonWords from "./common-words.json" with { type: "json" }
+import { memoByText } from "@kg/core/Memo"
 import { stem } from "../nli/rules.js"
 import { stemWords } from "./identityText.js"
 
@@ -88,7 +89,7 @@ export const enoughTerms = (
  * The stems of a text with the word forms that write them (lower-cased), for the term test: a stem is a term of a pair
  * only if no form of it in either sentence is a common word ("transplantation" and "transplant" are one stem).
  */
-export const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<string>> => {
+export const formsByStem: (text: string) => ReadonlyMap<string, ReadonlyArray<string>> = memoByText((text) => {
   const out = new Map<string, Array<string>>()
   for (const w of stemWords(text)) {
     if (w.length < 2 || /^\d+(?:[.,]\d+)?$/.test(w)) continue
@@ -98,7 +99,7 @@ export const formsByStem = (text: string): ReadonlyMap<string, ReadonlyArray<str
     else if (!forms.includes(w)) forms.push(w)
   }
   return out
-}
+}, 20_000)
 
 /**
  * The shared terms of two statements, most specific first: stems both use (`stemsA` / `stemsB`, the linker's stems
