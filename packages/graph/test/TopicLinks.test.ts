@@ -107,8 +107,8 @@ describe("topic links: which pairs", () => {
   })
 })
 
-/** Filler claims of one paper, so that the store's weights are those of a real store (a term two claims use is rare). */
-const filler = Array.from({ length: 400 }, (_, i) => ({ text: `Measurement ${i + 1} of the control group gave the expected value in trial arm ${i % 7}.` }))
+/** Filler claims of one paper, so that the store's weights are those of a real store (a term three claims use is rare). */
+const filler = Array.from({ length: 600 }, (_, i) => ({ text: `Measurement ${i + 1} of the control group gave the expected value in trial arm ${i % 7}.` }))
 
 describe("topic links through the linker", () => {
   it.effect("a related link naming the terms, in a store large enough to call them rare; no candidate, no status", () =>
@@ -145,6 +145,31 @@ describe("topic links through the linker", () => {
       const db = yield* DuckDb
       const rows = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'")
       expect(rows[0]!.n).toBe(0)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("incremental: a claim added after the titled paper, and a titled paper added after the claim, are linked alike", () =>
+    Effect.gen(function*() {
+      const db = yield* DuckDb
+      const topicCount = () =>
+        Effect.map(
+          db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'"),
+          (rows) => rows[0]!.n
+        )
+      yield* write([{ id: "filler", title: "Control measurements", claims: filler }, { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }])
+      yield* ClaimLinker.linkAll()
+      expect(yield* topicCount()).toBe(0)
+      // the claim arrives: linked against the stored titled paper
+      yield* write([{ id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] }])
+      yield* ClaimLinker.linkClaims({ onlyClaimIds: [idOf(hypothesis)] })
+      expect(yield* topicCount()).toBe(1)
+      // a second titled paper arrives: the stored claim is linked to its finding too
+      const other = "Varenicline and bupropion together increased prolonged abstinence at 12 weeks in heavy smokers."
+      yield* write([{ id: "trial2", title: "Varenicline plus bupropion for heavy cigarette smokers: a randomized trial", claims: [{ text: other }] }])
+      yield* ClaimLinker.linkClaims({ onlyClaimIds: [idOf(other)] })
+      const edges = yield* db.query<{ src: string; dst: string }>(
+        "SELECT src_claim_id AS src, dst_claim_id AS dst FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'"
+      )
+      expect(edges.some((e) => [e.src, e.dst].sort().join() === [idOf(hypothesis), idOf(other)].sort().join())).toBe(true)
     }).pipe(Effect.provide(testLayer)))
 
   it.effect("`topics: false` links no topic in a large store", () =>
