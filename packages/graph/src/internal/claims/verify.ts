@@ -939,7 +939,9 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000
  * the most contradiction-like of them reaches `contradictAt` and is further
  * from 0.5 than the most support-like one. Its evidence is that sentence
  * (verdict `contradict`, confidence its P(contradict)) and any other of them
- * the judge labelled `contradict`.
+ * the judge labelled `contradict`: for a verdict (`onTopic`) those that decide
+ * on their own when some do ({@link decidesAgainst}), for counterevidence those
+ * that pass {@link trustedAgainst} (a paper with none is not listed).
  */
 const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule, onTopic: boolean): Array<PaperAgainst> => {
   const out: Array<PaperAgainst> = []
@@ -973,12 +975,43 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule,
     const decidesAlone = (e: JudgedEvidence) => decidesAgainst({ paperId, strength: 0, against: [e] })
     const confident = (e: JudgedEvidence) => (e.signals["findingRule"] ?? 0) > 0 || pOf(e)! >= rule.contradictAt
     const deciding = onTopic ? all.filter((e) => decidesAlone(e) && confident(e)) : []
-    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing
-    const against = deciding.length > 0 ? deciding : onTopic ? all.filter((e) => !decidesAlone(e)) : all
+    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing;
+    // counterevidence lists the sentences that pass a verdict's trust tests short of saying most of the statement
+    const against = deciding.length > 0
+      ? deciding
+      : onTopic
+      ? all.filter((e) => !decidesAlone(e))
+      : all.filter((e) => trustedAgainst(e, rule.contradictAt))
     if (against.length === 0) continue
     out.push({ paperId, strength: round3(Math.max(...against.map((e) => e.relevance * e.confidence))), against })
   }
   return out
+}
+
+/**
+ * Whether a sentence the learned judge's paper rule reads as contradicting a statement is listed as counterevidence
+ * (`kg counterevidence`, `kg challenges`): the trust tests of a verdict's contradiction ({@link decidesAgainst}) short of
+ * saying a good part of the statement, since counterevidence ranks every paper that may challenge it. The sentence is
+ * read confidently (a finding rule, or P(contradict) at least the paper rule's `contradictAt`, as a verdict's deciding
+ * sentence must be; not only the paper's most contradiction-like one), its paper is not settled on the statement's side
+ * (`paperSide`, {@link settlePapers}), it names a quality the statement compares (`qualityStated`), a contradiction read
+ * from opposite directions says some of the statement's outcome ({@link saysOutcome}), and it states the statement's
+ * subject (`subjectStated`, the test support needs) unless it is about the statement by a verdict's measure (relevance
+ * at least {@link CONTRADICTION_RELEVANCE}, coverage at least {@link CONTRADICTION_COVERAGE}). On SciFact's development
+ * half: found 45.9 -> 43.5 %, supporting abstracts returned 6.5 -> 5.4 %, "not enough info" claims given an abstract
+ * they cite 10 -> 5 (docs/benchmarks.md, counter18); "A lower concentration of Hb per erythrocyte ... may be a
+ * biologically advantageous strategy ..." was returned against both "Patients with microcytosis ... are more
+ * vulnerable to severe malarial anaemia" and its opposite.
+ */
+export const trustedAgainst = (e: JudgedEvidence, contradictAt: number): boolean => {
+  const p = pOf(e)
+  if (p === undefined) return true
+  // a structured finding rule that reads a contradiction (a rule that neutralises sets P(contradict) 0.5)
+  const opposed = (e.signals["findingRule"] ?? 0) > 0 && e.verdict === "contradict"
+  return (e.signals["paperSide"] ?? 1) > 0 && (opposed || p >= contradictAt) && (e.signals["qualityStated"] ?? 1) > 0 &&
+    saysOutcome(e) &&
+    (opposed || (e.signals["subjectStated"] ?? 1) > 0 ||
+      (e.relevance >= CONTRADICTION_RELEVANCE && e.coverage >= CONTRADICTION_COVERAGE))
 }
 
 /**
@@ -1016,8 +1049,9 @@ export const contradictingByPaper = (
     readonly rule?: PaperRule | null
     /**
      * For a verdict: a paper whose most contradiction-like sentence is off topic is read by an on-topic one the judge
-     * is confident about (see `byLearnedRule`). Counterevidence, which ranks every paper that may challenge a
-     * statement, keeps the stricter reading (on SciFact it returned one more supporting abstract per half with it).
+     * is confident about (see `byLearnedRule`), and shown by its sentences that decide on their own. Counterevidence,
+     * which ranks every paper that may challenge a statement, keeps the stricter reading of the paper (on SciFact it
+     * returned one more supporting abstract per half with it) and lists its sentences that pass {@link trustedAgainst}.
      */
     readonly onTopic?: boolean
   } = {}
