@@ -455,6 +455,46 @@ export const writtenOut = (text: string, defs: Abbreviations, statement: string)
   return out
 }
 
+/** A word written with a capital initial and lower case after it ("Active", "Weighted"; not "Ly49Q", "ResNet", "CD44"). */
+const CAPITALISED = /^\p{Lu}\p{Ll}+$/u
+
+/**
+ * The words (lower case) that some text writes with a capital initial inside a sentence, not as a sentence's first word
+ * nor after a colon or a sentence's end ("... outperforms the Weighted Transformer ..."): the words that are part of a
+ * name there.
+ */
+export const capitalisedInside = (texts: ReadonlyArray<string>): ReadonlySet<string> => {
+  const out = new Set<string>()
+  for (const text of texts) {
+    const words = text.normalize("NFKC").split(/\s+/)
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!.replace(/^[("'\[]+|[)"',;:.!?\]]+$/g, "")
+      if (CAPITALISED.test(w) && !/[.!?:]["')\]]*$/.test(words[i - 1]!)) out.add(w.toLowerCase())
+    }
+  }
+  return out
+}
+
+/**
+ * A finding whose subject opens its sentence with a word capitalised only as the sentence's first, before a name ("Active
+ * Ly49Q induces neutrophil polarization"), with that word in lower case: the subject comparison reads capitalised
+ * words as a name's ("Active Ly49Q" / "Ly49Q" were two subjects, so no sentence of the Ly49Q paper could decide either
+ * hypothesis). Not when the word is written capitalised inside a sentence of the texts read (`inside`, from
+ * {@link capitalisedInside}): "Weighted Transformer" is a model's name where a paper writes "... the Weighted
+ * Transformer ...", another thing than the Transformer.
+ */
+export const ordinaryOpening = (finding: Finding, text: string, inside: ReadonlySet<string>): Finding => {
+  const subject = finding.subject
+  if (subject === null) return finding
+  const first = /^[\p{L}\p{N}-]+/u.exec(subject)?.[0]
+  if (first === undefined || !CAPITALISED.test(first) || inside.has(first.toLowerCase())) return finding
+  // the subject opens the sentence (past quotes or a bracket), and a name follows the word
+  if (!text.trimStart().replace(/^["'(\[]+/, "").startsWith(subject)) return finding
+  const rest = subject.slice(first.length)
+  if (!/[\p{L}\p{N}]/u.test(rest) || !/\p{Lu}|\p{N}/u.test(rest)) return finding
+  return { ...finding, subject: first.toLowerCase() + rest }
+}
+
 /**
  * Judge the stored evidence about `statement`. Returns the candidates at or
  * above the floor, each with its verdict, best first by relevance; an
@@ -468,11 +508,14 @@ export const verify = (
 ): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
   Effect.gen(function*() {
     const found = yield* candidates(db, statement, options)
-    const hypothesis = findingOf(statement)
+    const inside = capitalisedInside([statement, ...found.map((c) => c.text)])
+    const hypothesis = ordinaryOpening(findingOf(statement), statement, inside)
     const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, written, ...c }) =>
       (finding
         ? judge(c.text, statement).pipe(
-          Effect.map((j) => byFindings(j, evidenceFinding(written ?? c.text), hypothesis, written ?? c.text, statement)),
+          Effect.map((j) =>
+            byFindings(j, ordinaryOpening(evidenceFinding(written ?? c.text), written ?? c.text, inside), hypothesis, written ?? c.text, statement)
+          ),
           Effect.map((j) => ({ ...j, signals: { ...j.signals, ...states } }))
         )
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
@@ -573,7 +616,10 @@ export const FINDING_CONTRADICTION = 0.9
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
  * the hypothesis' direction on the same outcome, 8 the hypothesis' change word
- * turned round before the same object, {@link oppositeWording}), and a
+ * turned round before the same object, {@link oppositeWording}; 9 the
+ * hypothesis' words negated, {@link negatedWording}; 10 a negated hypothesis
+ * supported by no negation; 11 a sentence that compares with two groups both
+ * ways, {@link comparedBothWays}), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -655,6 +701,11 @@ export const byFindings = (
   ) {
     return neutral(10)
   }
+  // a sentence that compares its subject with two groups in opposite directions ("... was greater than in NN women ...
+  // but less than in PIH women") says which way the hypothesis goes only against the group the hypothesis names
+  if ((judgement.label === "support" || judgement.label === "contradict") && comparedBothWays(evidenceText, hypothesisText, hypothesis)) {
+    return neutral(11)
+  }
   // support from other datasets only
   const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
   if (
@@ -664,6 +715,52 @@ export const byFindings = (
     return neutral(3)
   }
   return judgement
+}
+
+/** Comparatives that say more or less of something before a "than" ("greater", "less", "more stable", "lower"). */
+const MORE_THAN = /^(?:greater|higher|more|larger|bigger|longer|stronger|faster|better|increased|elevated)$/i
+const LESS_THAN = /^(?:less|lower|smaller|fewer|shorter|weaker|slower|worse|reduced|decreased)$/i
+
+/**
+ * The comparisons a text states with "than": each one's way (`up` for "greater", "more ... than"; `down` for "less",
+ * "lower") and the words of the group it compares with (after "than", up to the next clause). The comparative is one
+ * of the five words before "than" in its clause, a parenthesis between them read past ("was greater (P<0.05) than in NN
+ * women", "lower in normal pregnancy than ...").
+ */
+export const comparisonsOf = (text: string): ReadonlyArray<{ readonly way: "up" | "down"; readonly group: string }> => {
+  const out: Array<{ way: "up" | "down"; group: string }> = []
+  const flat = text.replace(/\([^()]*\)/g, " ")
+  for (const m of flat.matchAll(/\bthan\b/gi)) {
+    // (the words before "than" in its clause, at most five: "lower in normal pregnancy than ...")
+    const clause = flat.slice(0, m.index).split(/[,;]|\b(?:but|whereas|while|although|despite)\b/i).pop()!
+    const before = clause.trim().split(/\s+/).slice(-5).map((w) => w.replace(/[^\p{L}-]/gu, ""))
+    const word = [...before].reverse().find((w) => MORE_THAN.test(w) || LESS_THAN.test(w))
+    if (word === undefined) continue
+    const group = flat.slice(m.index + m[0].length).split(/[,;]|\b(?:but|whereas|while|although|and was|and were|despite)\b/i)[0]!.trim()
+    out.push({ way: MORE_THAN.test(word) ? "up" : "down", group })
+  }
+  return out
+}
+
+/**
+ * Whether a text compares its subject with groups in both directions ("The s-MSNA in NP ... was greater (P<0.05) than
+ * in NN women ... but less than in PIH women"), and the hypothesis names none of the groups it compares with in its own
+ * words as what it compares with (its baseline, or the words after its own "than"): which way such a sentence goes
+ * depends on the group, so the learned judge's reading of it (support for "Sympathetic nerve activity is reduced
+ * throughout normal pregnancy", from "less than") decides nothing (`findingRule` 11). A hypothesis that compares with
+ * one of the groups ("... lower in normal pregnancy than in hypertensive pregnancy" against "... than in
+ * pregnancy-induced hypertension (PIH) women") is read by the judge as before.
+ */
+export const comparedBothWays = (evidenceText: string, hypothesisText: string, hypothesis: Finding): boolean => {
+  const comparisons = comparisonsOf(evidenceText)
+  if (!comparisons.some((c) => c.way === "up") || !comparisons.some((c) => c.way === "down")) return false
+  // the group the hypothesis compares with: its baseline, or what follows its own "than"
+  const groups = [...(hypothesis.baseline === null ? [] : [hypothesis.baseline]), ...comparisonsOf(hypothesisText).map((c) => c.group)]
+  const stems = (g: string) => Array.from(contentStems(g.replace(/-/g, " ")))
+  const named = groups.flatMap(stems)
+  // a word of one group names the other's when one stem begins the other ("hypertensiv" / "hypertens")
+  const meets = (x: string) => named.some((y) => x === y || (Math.min(x.length, y.length) >= 5 && (x.startsWith(y) || y.startsWith(x))))
+  return !comparisons.some((c) => stems(c.group).some(meets))
 }
 
 /** Words that turn a statement's direction: negations and their kin. */
