@@ -96,6 +96,10 @@ describe("a sentence that compares with two groups, both ways (counter18)", () =
     expect(byFindings(supports, evidenceFinding(one), findingOf(REDUCED), one, REDUCED).signals["findingRule"]).not.toBe(11)
     const sameWay = "The s-MSNA in normal pregnancy was greater than in nonpregnant women and higher than in men."
     expect(comparedBothWays(sameWay, REDUCED, findingOf(REDUCED))).toBe(false)
+    // amounts are no groups: "more than 9 h or less than 6 h" compares nothing with anything
+    const amounts = "Mortality was higher in women sleeping more than 9 h or less than 6 h, and lower than about 20% in the others."
+    expect(comparisonsOf(amounts)).toEqual([])
+    expect(comparedBothWays(amounts, REDUCED, findingOf(REDUCED))).toBe(false)
     for (const h of [
       "Sympathetic nerve activity is lower in normal pregnancy than in hypertensive pregnancy.",
       "Sympathetic nerve activity is higher in normal pregnancy than in nonpregnant women."

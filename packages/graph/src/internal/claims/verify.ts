@@ -720,10 +720,13 @@ export const byFindings = (
 /** Comparatives that say more or less of something before a "than" ("greater", "less", "more stable", "lower"). */
 const MORE_THAN = /^(?:greater|higher|more|larger|bigger|longer|stronger|faster|better|increased|elevated)$/i
 const LESS_THAN = /^(?:less|lower|smaller|fewer|shorter|weaker|slower|worse|reduced|decreased)$/i
+/** What follows a "than" that is an amount, not a group compared with ("than 9 h", "than about 20%", "than half"). */
+const QUANTITY = /^(?:(?:about|approximately|around|nearly|roughly|only|just)\s+)?(?:[<>≤≥~±+-]?\s*\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|a third|a quarter|a half|a few)\b)/i
 
 /**
  * The comparisons a text states with "than": each one's way (`up` for "greater", "more ... than"; `down` for "less",
- * "lower") and the words of the group it compares with (after "than", up to the next clause). The comparative is one
+ * "lower") and the words of the group it compares with (after "than", up to the next clause; an amount, "more than 9 h",
+ * is no group). The comparative is one
  * of the five words before "than" in its clause, a parenthesis between them read past ("was greater (P<0.05) than in NN
  * women", "lower in normal pregnancy than ...").
  */
@@ -737,6 +740,8 @@ export const comparisonsOf = (text: string): ReadonlyArray<{ readonly way: "up" 
     const word = [...before].reverse().find((w) => MORE_THAN.test(w) || LESS_THAN.test(w))
     if (word === undefined) continue
     const group = flat.slice(m.index + m[0].length).split(/[,;]|\b(?:but|whereas|while|although|and was|and were|despite)\b/i)[0]!.trim()
+    // a quantity is no group ("more than 9 h or less than 6 h", "lower than 120 mm Hg")
+    if (QUANTITY.test(group)) continue
     out.push({ way: MORE_THAN.test(word) ? "up" : "down", group })
   }
   return out
