@@ -455,6 +455,46 @@ export const writtenOut = (text: string, defs: Abbreviations, statement: string)
   return out
 }
 
+/** A word written with a capital initial and lower case after it ("Active", "Weighted"; not "Ly49Q", "ResNet", "CD44"). */
+const CAPITALISED = /^\p{Lu}\p{Ll}+$/u
+
+/**
+ * The words (lower case) that some text writes with a capital initial inside a sentence, not as a sentence's first word
+ * nor after a colon or a sentence's end ("... outperforms the Weighted Transformer ..."): the words that are part of a
+ * name there.
+ */
+export const capitalisedInside = (texts: ReadonlyArray<string>): ReadonlySet<string> => {
+  const out = new Set<string>()
+  for (const text of texts) {
+    const words = text.normalize("NFKC").split(/\s+/)
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!.replace(/^[("'\[]+|[)"',;:.!?\]]+$/g, "")
+      if (CAPITALISED.test(w) && !/[.!?:]["')\]]*$/.test(words[i - 1]!)) out.add(w.toLowerCase())
+    }
+  }
+  return out
+}
+
+/**
+ * A finding whose subject opens its sentence with a word capitalised only as the sentence's first, before a name ("Active
+ * Ly49Q induces neutrophil polarization"), with that word in lower case: the subject comparison reads capitalised
+ * words as a name's ("Active Ly49Q" / "Ly49Q" were two subjects, so no sentence of the Ly49Q paper could decide either
+ * hypothesis). Not when the word is written capitalised inside a sentence of the texts read (`inside`, from
+ * {@link capitalisedInside}): "Weighted Transformer" is a model's name where a paper writes "... the Weighted
+ * Transformer ...", another thing than the Transformer.
+ */
+export const ordinaryOpening = (finding: Finding, text: string, inside: ReadonlySet<string>): Finding => {
+  const subject = finding.subject
+  if (subject === null) return finding
+  const first = /^[\p{L}\p{N}-]+/u.exec(subject)?.[0]
+  if (first === undefined || !CAPITALISED.test(first) || inside.has(first.toLowerCase())) return finding
+  // the subject opens the sentence (past quotes or a bracket), and a name follows the word
+  if (!text.trimStart().replace(/^["'(\[]+/, "").startsWith(subject)) return finding
+  const rest = subject.slice(first.length)
+  if (!/[\p{L}\p{N}]/u.test(rest) || !/\p{Lu}|\p{N}/u.test(rest)) return finding
+  return { ...finding, subject: first.toLowerCase() + rest }
+}
+
 /**
  * Judge the stored evidence about `statement`. Returns the candidates at or
  * above the floor, each with its verdict, best first by relevance; an
@@ -468,11 +508,14 @@ export const verify = (
 ): Effect.Effect<ReadonlyArray<JudgedEvidence>, DuckDbError | NliError> =>
   Effect.gen(function*() {
     const found = yield* candidates(db, statement, options)
-    const hypothesis = findingOf(statement)
+    const inside = capitalisedInside([statement, ...found.map((c) => c.text)])
+    const hypothesis = ordinaryOpening(findingOf(statement), statement, inside)
     const judged = yield* Effect.forEach(found, ({ finding, matched: _matched, states, written, ...c }) =>
       (finding
         ? judge(c.text, statement).pipe(
-          Effect.map((j) => byFindings(j, evidenceFinding(written ?? c.text), hypothesis, written ?? c.text, statement)),
+          Effect.map((j) =>
+            byFindings(j, ordinaryOpening(evidenceFinding(written ?? c.text), written ?? c.text, inside), hypothesis, written ?? c.text, statement)
+          ),
           Effect.map((j) => ({ ...j, signals: { ...j.signals, ...states } }))
         )
         : Effect.succeed<NliJudgement>({ label: "neutral", score: 0.5, signals: { finding: 0 } })).pipe(
@@ -573,7 +616,10 @@ export const FINDING_CONTRADICTION = 0.9
  * condition than the one the evidence is restricted to, 6 the clause about
  * the hypothesis' dataset states the opposite, 7 an effect size opposite to
  * the hypothesis' direction on the same outcome, 8 the hypothesis' change word
- * turned round before the same object, {@link oppositeWording}), and a
+ * turned round before the same object, {@link oppositeWording}; 9 the
+ * hypothesis' words negated, {@link negatedWording}; 10 a negated hypothesis
+ * supported by no negation; 11 a sentence that compares with two groups both
+ * ways, {@link comparedBothWays}), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -655,6 +701,11 @@ export const byFindings = (
   ) {
     return neutral(10)
   }
+  // a sentence that compares its subject with two groups in opposite directions ("... was greater than in NN women ...
+  // but less than in PIH women") says which way the hypothesis goes only against the group the hypothesis names
+  if ((judgement.label === "support" || judgement.label === "contradict") && comparedBothWays(evidenceText, hypothesisText, hypothesis)) {
+    return neutral(11)
+  }
   // support from other datasets only
   const evidenceDatasets = [...(evidence.dataset === null ? [] : [evidence.dataset]), ...evidence.scope]
   if (
@@ -664,6 +715,57 @@ export const byFindings = (
     return neutral(3)
   }
   return judgement
+}
+
+/** Comparatives that say more or less of something before a "than" ("greater", "less", "more stable", "lower"). */
+const MORE_THAN = /^(?:greater|higher|more|larger|bigger|longer|stronger|faster|better|increased|elevated)$/i
+const LESS_THAN = /^(?:less|lower|smaller|fewer|shorter|weaker|slower|worse|reduced|decreased)$/i
+/** What follows a "than" that is an amount, not a group compared with ("than 9 h", "than about 20%", "than half"). */
+const QUANTITY = /^(?:(?:about|approximately|around|nearly|roughly|only|just)\s+)?(?:[<>≤≥~±+-]?\s*\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half|a third|a quarter|a half|a few)\b)/i
+
+/**
+ * The comparisons a text states with "than": each one's way (`up` for "greater", "more ... than"; `down` for "less",
+ * "lower") and the words of the group it compares with (after "than", up to the next clause; an amount, "more than 9 h",
+ * is no group). The comparative is one
+ * of the five words before "than" in its clause, a parenthesis between them read past ("was greater (P<0.05) than in NN
+ * women", "lower in normal pregnancy than ...").
+ */
+export const comparisonsOf = (text: string): ReadonlyArray<{ readonly way: "up" | "down"; readonly group: string }> => {
+  const out: Array<{ way: "up" | "down"; group: string }> = []
+  const flat = text.replace(/\([^()]*\)/g, " ")
+  for (const m of flat.matchAll(/\bthan\b/gi)) {
+    // (the words before "than" in its clause, at most five: "lower in normal pregnancy than ...")
+    const clause = flat.slice(0, m.index).split(/[,;]|\b(?:but|whereas|while|although|despite)\b/i).pop()!
+    const before = clause.trim().split(/\s+/).slice(-5).map((w) => w.replace(/[^\p{L}-]/gu, ""))
+    const word = [...before].reverse().find((w) => MORE_THAN.test(w) || LESS_THAN.test(w))
+    if (word === undefined) continue
+    const group = flat.slice(m.index + m[0].length).split(/[,;]|\b(?:but|whereas|while|although|and was|and were|despite)\b/i)[0]!.trim()
+    // a quantity is no group ("more than 9 h or less than 6 h", "lower than 120 mm Hg")
+    if (QUANTITY.test(group)) continue
+    out.push({ way: MORE_THAN.test(word) ? "up" : "down", group })
+  }
+  return out
+}
+
+/**
+ * Whether a text compares its subject with groups in both directions ("The s-MSNA in NP ... was greater (P<0.05) than
+ * in NN women ... but less than in PIH women"), and the hypothesis names none of the groups it compares with in its own
+ * words as what it compares with (its baseline, or the words after its own "than"): which way such a sentence goes
+ * depends on the group, so the learned judge's reading of it (support for "Sympathetic nerve activity is reduced
+ * throughout normal pregnancy", from "less than") decides nothing (`findingRule` 11). A hypothesis that compares with
+ * one of the groups ("... lower in normal pregnancy than in hypertensive pregnancy" against "... than in
+ * pregnancy-induced hypertension (PIH) women") is read by the judge as before.
+ */
+export const comparedBothWays = (evidenceText: string, hypothesisText: string, hypothesis: Finding): boolean => {
+  const comparisons = comparisonsOf(evidenceText)
+  if (!comparisons.some((c) => c.way === "up") || !comparisons.some((c) => c.way === "down")) return false
+  // the group the hypothesis compares with: its baseline, or what follows its own "than"
+  const groups = [...(hypothesis.baseline === null ? [] : [hypothesis.baseline]), ...comparisonsOf(hypothesisText).map((c) => c.group)]
+  const stems = (g: string) => Array.from(contentStems(g.replace(/-/g, " ")))
+  const named = groups.flatMap(stems)
+  // a word of one group names the other's when one stem begins the other ("hypertensiv" / "hypertens")
+  const meets = (x: string) => named.some((y) => x === y || (Math.min(x.length, y.length) >= 5 && (x.startsWith(y) || y.startsWith(x))))
+  return !comparisons.some((c) => stems(c.group).some(meets))
 }
 
 /** Words that turn a statement's direction: negations and their kin. */
@@ -939,7 +1041,9 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000
  * the most contradiction-like of them reaches `contradictAt` and is further
  * from 0.5 than the most support-like one. Its evidence is that sentence
  * (verdict `contradict`, confidence its P(contradict)) and any other of them
- * the judge labelled `contradict`.
+ * the judge labelled `contradict`: for a verdict (`onTopic`) those that decide
+ * on their own when some do ({@link decidesAgainst}), for counterevidence those
+ * that pass {@link trustedAgainst} (a paper with none is not listed).
  */
 const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule, onTopic: boolean): Array<PaperAgainst> => {
   const out: Array<PaperAgainst> = []
@@ -973,12 +1077,43 @@ const byLearnedRule = (evidence: ReadonlyArray<JudgedEvidence>, rule: PaperRule,
     const decidesAlone = (e: JudgedEvidence) => decidesAgainst({ paperId, strength: 0, against: [e] })
     const confident = (e: JudgedEvidence) => (e.signals["findingRule"] ?? 0) > 0 || pOf(e)! >= rule.contradictAt
     const deciding = onTopic ? all.filter((e) => decidesAlone(e) && confident(e)) : []
-    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing
-    const against = deciding.length > 0 ? deciding : onTopic ? all.filter((e) => !decidesAlone(e)) : all
+    // for a verdict, a paper whose only sentences that decide alone are below the rule's confidence decides nothing;
+    // counterevidence lists the sentences that pass a verdict's trust tests short of saying most of the statement
+    const against = deciding.length > 0
+      ? deciding
+      : onTopic
+      ? all.filter((e) => !decidesAlone(e))
+      : all.filter((e) => trustedAgainst(e, rule.contradictAt))
     if (against.length === 0) continue
     out.push({ paperId, strength: round3(Math.max(...against.map((e) => e.relevance * e.confidence))), against })
   }
   return out
+}
+
+/**
+ * Whether a sentence the learned judge's paper rule reads as contradicting a statement is listed as counterevidence
+ * (`kg counterevidence`, `kg challenges`): the trust tests of a verdict's contradiction ({@link decidesAgainst}) short of
+ * saying a good part of the statement, since counterevidence ranks every paper that may challenge it. The sentence is
+ * read confidently (a finding rule, or P(contradict) at least the paper rule's `contradictAt`, as a verdict's deciding
+ * sentence must be; not only the paper's most contradiction-like one), its paper is not settled on the statement's side
+ * (`paperSide`, {@link settlePapers}), it names a quality the statement compares (`qualityStated`), a contradiction read
+ * from opposite directions says some of the statement's outcome ({@link saysOutcome}), and it states the statement's
+ * subject (`subjectStated`, the test support needs) unless it is about the statement by a verdict's measure (relevance
+ * at least {@link CONTRADICTION_RELEVANCE}, coverage at least {@link CONTRADICTION_COVERAGE}). On SciFact's development
+ * half: found 45.9 -> 43.5 %, supporting abstracts returned 6.5 -> 5.4 %, "not enough info" claims given an abstract
+ * they cite 10 -> 5 (docs/benchmarks.md, counter18); "A lower concentration of Hb per erythrocyte ... may be a
+ * biologically advantageous strategy ..." was returned against both "Patients with microcytosis ... are more
+ * vulnerable to severe malarial anaemia" and its opposite.
+ */
+export const trustedAgainst = (e: JudgedEvidence, contradictAt: number): boolean => {
+  const p = pOf(e)
+  if (p === undefined) return true
+  // a structured finding rule that reads a contradiction (a rule that neutralises sets P(contradict) 0.5)
+  const opposed = (e.signals["findingRule"] ?? 0) > 0 && e.verdict === "contradict"
+  return (e.signals["paperSide"] ?? 1) > 0 && (opposed || p >= contradictAt) && (e.signals["qualityStated"] ?? 1) > 0 &&
+    saysOutcome(e) &&
+    (opposed || (e.signals["subjectStated"] ?? 1) > 0 ||
+      (e.relevance >= CONTRADICTION_RELEVANCE && e.coverage >= CONTRADICTION_COVERAGE))
 }
 
 /**
@@ -1016,8 +1151,9 @@ export const contradictingByPaper = (
     readonly rule?: PaperRule | null
     /**
      * For a verdict: a paper whose most contradiction-like sentence is off topic is read by an on-topic one the judge
-     * is confident about (see `byLearnedRule`). Counterevidence, which ranks every paper that may challenge a
-     * statement, keeps the stricter reading (on SciFact it returned one more supporting abstract per half with it).
+     * is confident about (see `byLearnedRule`), and shown by its sentences that decide on their own. Counterevidence,
+     * which ranks every paper that may challenge a statement, keeps the stricter reading of the paper (on SciFact it
+     * returned one more supporting abstract per half with it) and lists its sentences that pass {@link trustedAgainst}.
      */
     readonly onTopic?: boolean
   } = {}
