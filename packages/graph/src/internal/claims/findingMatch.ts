@@ -116,7 +116,14 @@ export const baseSubject: (subject: string) => { readonly base: string; readonly
 ): { readonly base: string; readonly inverted: boolean } => {
   const s = subject.trim()
   const patterns: ReadonlyArray<RegExp> = [
-    /^anti-?\s*(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
+    // "anti-N-cadherin antibody", "anti TNF therapy" (not "antibodies ...", "antimicrobial ...": words that begin so)
+    /^anti(?:-\s*|\s+)(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
+    // an antibody against a thing ("Monoclonal antibody targeting of N-cadherin", "antibodies against IL-17")
+    /^(?:(?:monoclonal|neutrali[sz]ing|blocking|therapeutic)\s+)*antibod(?:y|ies)\s+(?:targeting|against|directed against|to)\s+(?:of\s+)?(.+)$/i,
+    // a means named before the loss ("siRNA knockdown of A20", "genetic deletion of Sirt1")
+    /^(?:siRNA|shRNA|RNAi|CRISPR|genetic|pharmacologic(?:al)?|targeted|selective|partial|complete|conditional|acute)(?:-mediated)?\s+(?:knockdown|knockout|inhibition|deletion|depletion|ablation|silencing|loss|inactivation|blockade)\s+(?:of\s+)?(.+)$/i,
+    // a mutation that removes the function ("loss-of-function mutations in PRDM1"; a bare "mutations in X" may be either)
+    /^(?:loss-of-function|inactivating|truncating|null)\s+(?:mutations?|variants?|alleles?)\s+(?:in|of)\s+(.+)$/i,
     /^(?:loss|lack|absence|deficiency|depletion|deletion|inhibition|blockade|blocking|knockdown|knockout|silencing|ablation|suppression|inactivation|elimination|eliminating|inhibiting|blocking|removal|removing|disruption|downregulation|down-regulation|reduced|low|lower|decreased)\s+(?:levels?\s+)?(?:of\s+)?(.+)$/i,
     /^(.+?)\s+(?:inhibitors?|inhibition|antagonists?|blockade|blockers?|knockdown|knockout|deficiency|deletion|depletion|silencing|ablation|loss|null|-\/-|deficient)$/i,
     /^(.+?)-(?:deficient|null|knockout|negative)\b.*$/i
