@@ -15,7 +15,7 @@ import * as NlpService from "@kg/core/NlpService"
 import * as EmbeddingsLive from "../src/EmbeddingsLive.js"
 import * as Extractor from "../src/Extractor.js"
 import { attributionOf } from "../src/internal/offline/attribution.js"
-import { claimSectionOfHeading, headingBefore, headingsOf } from "../src/internal/offline/sections.js"
+import { claimSectionOfHeading, enclosingBefore, headingBefore, headingsOf, insideRelated, nestHeading } from "../src/internal/offline/sections.js"
 import { inlineSectionHeadings, refineSentences } from "../src/internal/offline/sentences.js"
 import { abstractRunsOn, bodyNonFindingReason, claimSection, nonFindingReason, sectionProbability, startsInside, unfinishedSentence } from "../src/internal/roles/decide.js"
 import { inlineHeading, roles } from "../src/internal/roles/features.js"
@@ -617,6 +617,52 @@ describe("role features and rules", () => {
     expect(headingBefore(hs, text.indexOf("Our model"))).toBe("## 4 Experiments")
     expect(headingBefore(hs, text.indexOf("Removing"))).toBe("subsection: Ablation")
   })
+
+  // fullpaper18: the outline of a converted paper whose headings are all "##", each level numbered from 1 again
+  it("reads the outline from numbers that start again at 1 (a review's section on one cited tool)", () => {
+    const outline = (headings: ReadonlyArray<string>) => {
+      let open: Array<string> = []
+      return headings.map((h) => (open = nestHeading(open, h)).slice(0, -1).map((x) => x.replace(/^## /, "").slice(0, 12)))
+    }
+    const review = [
+      "# A literature review on bug localization", "## Abstract", "## 1 Introduction", "## 4 Discussion",
+      "## 1 BLUiR {{cite:e884}}", "## 1 Methodology", "## 2 Evaluation", "## 3 Advantages",
+      "## 2 Bug2Commit {{cite:5e39}}", "## 1 Methodology", "## 2 Evaluation", "## 3 CBT {{cite:7dd3}}",
+      "## 12 Recommendation", "## 5 Conclusion", "## -1 Acknowledgment"
+    ]
+    expect(outline(review)).toEqual([
+      [], [], [], [],
+      ["4 Discussion"], ["4 Discussion", "1 BLUiR {{ci"], ["4 Discussion", "1 BLUiR {{ci"], ["4 Discussion", "1 BLUiR {{ci"],
+      // "2 Bug2Commit [cite]" continues the cited tools' level, not the tool's subsections
+      ["4 Discussion"], ["4 Discussion", "2 Bug2Commit"], ["4 Discussion", "2 Bug2Commit"],
+      ["4 Discussion"],
+      // a number that continues nothing open, and one with no number, start the outline again (nested in nothing)
+      [], [], []
+    ])
+    // the title names the topic ("literature review"), not an enclosing section
+    expect(insideRelated(["# A literature review on bug localization"])).toBe(false)
+    expect(insideRelated(["## 4 Discussion", "## 1 BLUiR {{cite:e884}}"])).toBe(true)
+    expect(insideRelated(["## 2 Context and related work"])).toBe(true)
+    expect(insideRelated(["## 6 Experiments", "## 2 ImageNet"])).toBe(false)
+    // near misses: a section after a related-work section's subsections closes it (the outermost level it can
+    // continue), so the paper's own method is not read as related work
+    expect(outline(["## 2 Related Work", "## 1 Transformers", "## 2 CNNs", "## 3 Method", "## 1 Encoder"])).toEqual([
+      [], ["2 Related Wo"], ["2 Related Wo"], [], ["3 Method"]
+    ])
+    // markdown levels, when they differ, and dotted numbers say it outright
+    expect(outline(["## Related Work", "### Attention", "## Model", "### 3.1 Encoder", "### 3.2 Decoder"])).toEqual([
+      [], ["Related Work"], [], ["Model"], ["Model"]
+    ])
+    expect(outline(["## 3 Model", "## 3.1 Encoder", "## 3.2 Decoder", "## 4 Results"])).toEqual([
+      [], ["3 Model"], ["3 Model"], []
+    ])
+    const text = "# T\n\n## 4 Discussion\n\n## 1 BLUiR {{cite:e}}\n\nIt ranks files.\n\n## 1 Methodology\n\nIt uses IR.\n\n" +
+      "## 2 Evaluation\n\nBLUiR outperforms BugLocator.\n\n## 5 Conclusion\n\nWe recommend X."
+    const hs = headingsOf(text)
+    expect(enclosingBefore(hs, text.indexOf("BLUiR outperforms"))).toEqual(["## 4 Discussion", "## 1 BLUiR {{cite:e}}"])
+    expect(enclosingBefore(hs, text.indexOf("We recommend"))).toEqual([])
+    expect(enclosingBefore(hs, 0)).toEqual([])
+  })
 })
 
 interface CsAbstract {
@@ -753,6 +799,34 @@ describe("the offline extractor keeps findings only", () => {
     const inRelated = OfflineExtractor.extract(nlp, chunk, { context: { heading: "## 2 Related Work", atStart: false } })
     expect(inResults.claims.length).toBeGreaterThan(0)
     expect(inRelated.claims.filter((c) => c.attribution == null)).toEqual([])
+  })
+
+  it("reads a section inside a cited work's section as that work's (fullpaper18: a review's 'Evaluation' of one tool)", () => {
+    const results = "Legion improves the Top 1 accuracy of BugLocator by 143.4% and outperforms BL+ on all six repositories. " +
+      "The improvement is largest on the smallest repositories."
+    const own = (context: OfflineExtractor.TextContext, text = results) =>
+      OfflineExtractor.extract(nlp, text, { context }).claims.filter((c) => c.attribution == null)
+    // the same sentences: the paper's own under its own "Evaluation", the cited tool's inside "8 Legion [cite]"
+    expect(own({ heading: "## 2 Evaluation", atStart: false }).length).toBeGreaterThan(0)
+    expect(own({ heading: "## 2 Evaluation", atStart: false, enclosing: ["## 4 Discussion", "## 8 Legion {{cite:8359}}"] }))
+      .toEqual([])
+    expect(own({ heading: "## 1 Transformers", atStart: false, enclosing: ["## 2 Related Work"] })).toEqual([])
+    // near misses: enclosed by sections of the paper's own, or by a title that names a review
+    expect(own({ heading: "## 2 Evaluation", atStart: false, enclosing: ["## 4 Discussion", "## 8 Legion"] }).length)
+      .toBeGreaterThan(0)
+    expect(own({ heading: "## 2 Evaluation", atStart: false, enclosing: ["# A literature review on bug localization"] }).length)
+      .toBeGreaterThan(0)
+    // headings met inside the chunk: the tool's section opens, then the paper's own conclusion closes it
+    const chunk = "## 8 Legion {{cite:8359}}\n\n## 1 Methodology\n\nLegion ranks the files with a random forest.\n\n" +
+      "## 2 Evaluation\n\n" + results + "\n\n## 5 Conclusion\n\n" +
+      "Our review finds that Legion outperforms BL+ on all six repositories by 143.4%."
+    const context = { heading: "## 3 Advantages", atStart: false, enclosing: ["## 4 Discussion", "## 7 DNNLoc {{cite:e829}}"] }
+    const analysis = OfflineExtractor.analyze(nlp, chunk, { context })
+    const sectionOf = (words: string) => analysis.find((s) => chunk.slice(s.start, s.end).includes(words))?.section
+    expect(sectionOf("random forest")).toBe("related")
+    expect(sectionOf("Legion improves")).toBe("related")
+    expect(sectionOf("largest on the smallest")).toBe("related")
+    expect(sectionOf("Our review finds")).toBe("conclusion")
   })
 
   it("an 'Abstract' section that runs on past an abstract is read as a body (a paper whose headings were lost)", () => {
