@@ -591,6 +591,31 @@ describe("role features and rules", () => {
     expect(body("The 34-layer plain net is in Fig. 3 (middle), and we see that it trains worse.")).toBeUndefined()
   })
 
+  it("a measure worked out for a comparison, a setting held fixed, a legend, what could be added, what was told (fullpaper18), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("As the differences between the Asset4 and the predicted ratings can be positive or negative, the average of the absolute differences is taken for comparison.")).toBe("setup")
+    expect(body("More precisely, the average absolute difference between the Asset4 ratings and the predicted ratings is calculated to compare the models based thereon.")).toBe("setup")
+    expect(body("In all cases, the average fidelity {{formula:3480}} between the states created by the circuits with and without chop is computed as a measure to benchmark the quality of the approximation.")).toBe("setup")
+    expect(body("For each cluster its articles, are grouped by company to derive the number of articles per company included in each cluster.")).toBe("setup")
+    expect(body("In these figures, the temperature is fixed to {{formula:cee8}} MeV and the two representative densities are chosen.")).toBe("setup")
+    expect(body("All instances are depicted in gray, with the average in bold dark, and the latest convergent result in red.")).toBe("pointer")
+    expect(body("When the 1D Gaussian fit converges (for the white lines in Figure REF ), it is shown as a dashed line.")).toBe("pointer")
+    expect(body("For instance, the amount of green house emission or similar information could be included.")).toBe("future")
+    expect(body("We also presented feasible application scenarios besides network protocol-based approaches and discussed potential countermeasures.")).toBe("description")
+    expect(body("We also discussed whether singularities exist for the {{formula:74dd}} -soliton solutions.")).toBe("description")
+    // near misses: what the comparison found, a value measured, a colour beside a comparison, a finding frame, a
+    // result the paper introduced, an addition with a measured effect
+    expect(body("The average absolute difference is calculated to compare the models, and the CNN is lower than all baselines.")).toBeUndefined()
+    expect(body("The mean error, computed as a measure of the fit, is 12% for the deep model.")).toBeUndefined()
+    expect(body("The relative error is calculated to be 0.3 for all samples.")).toBeUndefined()
+    expect(body("With the temperature fixed at 1 MeV, the conductivity increases with the density.")).toBeUndefined()
+    expect(body("The proposed model, shown in red, outperforms all baselines at every density.")).toBeUndefined()
+    expect(body("Our results show that the error is highlighted in red only for the rods, which scatter more strongly.")).toBeUndefined()
+    expect(body("We find that adding the emission data could be included at no cost, since it improves the rating by 2 points.")).toBeUndefined()
+    expect(body("We have also introduced a new type of convolution, which shows incremental performance improvements over depthwise separable convolutions.")).toBeUndefined()
+    expect(body("We also presented evidence that the stealthiness of DYST increases with the robustness.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

@@ -329,6 +329,35 @@ const weSetupMoreRe =
   /\bwe (?:also |then |first |further )?(?:unroll(?:ed)?|quanti[sz]e[ds]?|binari[sz]e[ds]?|discreti[sz]e[ds]?|pad(?:ded)?|prune[ds]?|freeze|froze|concatenate[ds]?|feed|fed)\b/
 
 /**
+ * A quantity worked out for a comparison or as a measure, in the passive: how the evaluation is done, not what it
+ * found (fullpaper18, read on the md papers of several fields): "the average of the absolute differences is taken for
+ * comparison", "the average absolute difference ... is calculated to compare the models", "the average fidelity ... is
+ * computed as a measure to benchmark the quality", "its articles are grouped by company to derive the number of ...".
+ */
+const workedOutForRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:then |also |first |finally )?(?:taken|calculated|computed|grouped|counted|summed|estimated|derived|chosen|selected|averaged) (?:[^.,;]{0,40}? )?(?:for (?:the )?comparisons?|(?:in order )?to (?:compare|derive|calculate|compute|estimate|benchmark|quantify|assess|determine)|as (?:a |an |the )?(?:measure|metric|proxy|criterion|indicator|reference|benchmark))\b/
+
+/** A setting held fixed: "the temperature is fixed to [formula] MeV", "the batch size was kept fixed at 64". */
+const heldFixedRe = /\b(?:is|are|was|were) (?:kept |held )?fixed (?:to|at)\b/
+
+/**
+ * A figure's legend inside a sentence: what a colour or a line style stands for ("All instances are depicted in gray,
+ * with the average in bold dark ...", "..., which is represented by the grey histogram", "it is shown as a dashed
+ * line"); `legendRe` reads the legend only at the start.
+ */
+const legendClauseRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:depicted|shown|plotted|drawn|marked|represented|displayed|indicated|highlighted|denoted) (?:in|by|with|as) (?:the |a |an )?(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|magenta|cyan|dashed|dotted|solid|bold|shaded|colou?red|light|dark)\b/
+
+/** What could still be added or studied: "similar information could be included", "this could be explored further". */
+const couldBeAddedRe =
+  /\b(?:could|might|may) (?:also |further |easily |readily )?be (?:included|added|incorporated|integrated|explored|investigated|examined|addressed)\b/
+
+/** What the paper did, told in its conclusion, not what it found: "We also discussed whether singularities exist ...",
+ * "We also presented feasible application scenarios ... and discussed potential countermeasures." */
+const weToldRe =
+  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed)\b/
+
+/**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
  * results (they sit in results sections and name metrics): "The translations are evaluated using BLEU.", "Our code is
@@ -419,6 +448,17 @@ export const bodyNonFindingReason = (
     weSetupMoreRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower) &&
     !/%|\b\d+(?:\.\d+)? (?:points?|times|x)\b|\b(?:drops?|dropped|fell|falls?|rose|rises?)\b/.test(lower)
   ) return "setup"
+  // fullpaper18: kinds read on the md papers of several fields (each with no outcome or finding frame beside it)
+  const unframed = !strictOutcomeRe.test(named) && !findingFrameRe.test(lower)
+  if (workedOutForRe.test(lower) && unframed && !/%|\bper ?cent/.test(lower)) return "setup"
+  if (heldFixedRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
+  // ("the latest convergent result in red" names a colour, not an outcome: "results in")
+  if (
+    legendClauseRe.test(lower) && !findingFrameRe.test(lower) &&
+    !strictOutcomeRe.test(named.replace(/\bresults? in (?:the )?(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|magenta|cyan|bold|dashed|dotted|solid)\b/g, ""))
+  ) return "pointer"
+  if (couldBeAddedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
+  if (weToldRe.test(lower) && unframed && !outcomeWords.test(named)) return "description"
   return fullPaperReason(sentence, lower, named)
 }
 
