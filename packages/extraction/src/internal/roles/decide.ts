@@ -358,6 +358,34 @@ const weToldRe =
   /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed)\b/
 
 /**
+ * A method step in the authors' voice that the set-up verbs lack (fullpaper18): "In this application, we transform the
+ * multipoint distribution ... into two-point distribution.", "Thus, we extend the analysis of to include massive scalar
+ * fields", "we make a reduction to (1+2)-dimensional real spaces", "we neglect ...", "We do not consider neutron
+ * superfluidity". ("we assume that" is left out: it also opens a hedged reading of a result.)
+ */
+const weMethodStepRe =
+  /(?:^|[,;] |\band )(?:[a-z]+,? )?we (?:also |then |first |further |finally |now |here |therefore |thus )?(?:transform(?:ed)?|convert(?:ed)?|extend(?:ed)? the (?:analysis|model|method|approach|framework|formalism|calculations?|treatment|study)|ma(?:k|d)e an? (?:reduction|approximation|assumption|ansatz)|approximate[ds]?|neglect(?:ed)?|restrict(?:ed)? (?:ourselves|our|the)|(?:do|did) not (?:consider|take into account|account for|model|treat))\b/
+
+/** Work still to do, in other words than `outlookMoreRe`: "It remains to demonstrate that ...", "it might be feasible
+ * to link ...", "this issue should be better addressed on the feature level", "need to be further explored". */
+const stillToDoRe =
+  /\bit remains to (?:demonstrate|test|see|be seen|be tested|be demonstrated|be shown|be proven)\b|\bit (?:might|may|could|would) (?:also )?be (?:feasible|possible|interesting|worthwhile|instructive|desirable) to\b|\bshould be (?:further |better |also )?(?:addressed|investigated|explored|studied|examined)\b|\bneeds? (?:further investigation|to be (?:further )?(?:evaluated|investigated|explored|studied))\b/
+
+/** Work told in another paper of the authors: "... radiation transfer calculations presented in Paper II", "... will be
+ * discussed in a forthcoming paper". */
+const companionPaperRe =
+  /\b(?:presented|discussed|addressed|described|treated|studied|derived|shown|given|analy[sz]ed) in (?:paper (?:[ivx]+|\d+)\b|(?:a|our) (?:companion|forthcoming|future|separate|subsequent|follow-up) (?:paper|work|publication|article|study))/
+
+/** Others' results summed up: "The general result of these works is that only extreme magnetic fields ...". */
+const othersResultsRe =
+  /\b(?:the )?(?:general |main |key |common )?(?:results?|findings?|conclusions?) of (?:these|those|previous|earlier|prior|other|such) (?:works|studies|papers|investigations|authors|analyses)\b/
+
+/** A figure's panels or marks described: "The angle in each panel is the position angle ...", "The size of the white
+ * bar indicates the relative pressure difference." */
+const panelLegendRe =
+  /\b(?:in|of) (?:each|every) (?:panel|subplot|sub-?figure|inset)\b|\bthe (?:size|length|width|colou?r) of the (?:white|black|red|blue|green|gr[ae]y|orange|yellow|dashed|dotted|solid) (?:bars?|arrows?|lines?|circles?|boxes|markers?)\b/
+
+/**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
  * results (they sit in results sections and name metrics): "The translations are evaluated using BLEU.", "Our code is
@@ -449,7 +477,9 @@ export const bodyNonFindingReason = (
     !/%|\b\d+(?:\.\d+)? (?:points?|times|x)\b|\b(?:drops?|dropped|fell|falls?|rose|rises?)\b/.test(lower)
   ) return "setup"
   // fullpaper18: kinds read on the md papers of several fields (each with no outcome or finding frame beside it)
-  const unframed = !strictOutcomeRe.test(named) && !findingFrameRe.test(lower)
+  // ("with the help of" names a means, not an outcome's "helps")
+  const plain = shown.replace(/\bwith the help of\b/g, "with")
+  const unframed = !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower)
   if (workedOutForRe.test(lower) && unframed && !/%|\bper ?cent/.test(lower)) return "setup"
   if (heldFixedRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
   // ("the latest convergent result in red" names a colour, not an outcome: "results in")
@@ -459,6 +489,23 @@ export const bodyNonFindingReason = (
   ) return "pointer"
   if (couldBeAddedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
   if (weToldRe.test(lower) && unframed && !outcomeWords.test(named)) return "description"
+  // ("While we do not include all the features ..., even the baseline is quite performant": a concession before a finding)
+  if (
+    weMethodStepRe.test(lower) && !/^(?:while|although|though|even though)\b/.test(lower) && !outcomeWords.test(plain) &&
+    !findingFrameRe.test(lower) && !/%|\bper ?cent/.test(lower)
+  ) return "setup"
+  // (what it remains to show is no outcome: "It remains to demonstrate that this can yield superior generalization")
+  const toDo = stillToDoRe.exec(lower)
+  if (
+    toDo !== null && !findingFrameRe.test(lower) && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, "")) &&
+    (toDo[0].startsWith("it remains") || !strictOutcomeRe.test(plain))
+  ) return "future"
+  if (companionPaperRe.test(lower) && unframed) return "pointer"
+  // (the paper's own result set against others': "our results agree with the general result of these works")
+  if (othersResultsRe.test(lower) && !/\b(?:we|our|us)\b|\b(?:agree\w*|consistent|contrast\w*|unlike|confirm\w*|contradict\w*|in line with)\b/.test(lower)) {
+    return "related"
+  }
+  if (panelLegendRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "pointer"
   return fullPaperReason(sentence, lower, named)
 }
 
