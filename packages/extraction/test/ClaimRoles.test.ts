@@ -643,6 +643,24 @@ describe("role features and rules", () => {
     expect(body("We find that the lines in each panel peak at the same position angle.")).toBeUndefined()
   })
 
+  it("data processed in the passive, a quantity defined, a later part announced, work done told in a conclusion, a panel named (fullpaper18), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("The images were made with the tclean task.")).toBe("setup")
+    expect(body("The images were produced with an adapted mask constructed manually in each channel covering the entire emission.")).toBe("setup")
+    expect(body("Energy positions of exciton peaks were extracted by Gaussian peak fitting the negative of the second-derivative of smoothed spectra.")).toBe("setup")
+    expect(body("For the sake of comparison with experiments, four energy windows centered at local maxima of {{formula:4b71}} have been defined for the mono- and bilayer spectra.")).toBe("setup")
+    expect(body("We will show that the non-singular {{formula:5eb9}} -solitons can be constructed completely for all {{formula:5c2b}} by suitable choices of the constant.")).toBe("description")
+    expect(body("Further we analyzed the composition of the clusters in more detail.")).toBe("description")
+    expect(body("In the top left and top middle panels of Figure REF , the {{formula:d3c4}} moment 0 maps are overlaid with the polarized intensity contours.")).toBe("pointer")
+    // near misses: the outcome beside it, a value computed, a finding frame, a panel that shows a change
+    expect(body("Better fits were produced with the adapted mask than with the default one.")).toBeUndefined()
+    expect(body("The error was reduced with the new mask by 12%.")).toBeUndefined()
+    expect(body("We also analyzed the detectability of DYST and have shown that traditional heuristics are unable to provide satisfying results.")).toBeUndefined()
+    expect(body("We computed the correlation between the two maps: r = 0.82 in B335.")).toBeUndefined()
+    expect(body("We will show that this is because the magnetic field is pinched, as we found in Section 3.")).toBeUndefined()
+    expect(body("In addition, mostly in the upper panel of Fig.REF , the statistical noise is seen to increase when the angle is close to the symmetric case.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

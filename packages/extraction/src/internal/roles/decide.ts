@@ -355,7 +355,16 @@ const couldBeAddedRe =
 /** What the paper did, told in its conclusion, not what it found: "We also discussed whether singularities exist ...",
  * "We also presented feasible application scenarios ... and discussed potential countermeasures." */
 const weToldRe =
-  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed)\b/
+  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed|calculated|computed|evaluated|studied|investigated|analy[sz]ed|examined|explored|derived|constructed)\b/
+
+/** What a later part will show, announced: "We will show that the non-singular solitons can be constructed ...". */
+const willShowRe =
+  /^(?:[a-z]+,? )?(?:in (?:this|the following|the next) (?:section|subsection|chapter|part),? )?we will (?:\w+ly )?(?:show|prove|demonstrate|see|discuss|present|derive|argue|describe|consider|study|investigate|analy[sz]e)\b/
+
+/** Data processed, in the passive: "The images were made with the tclean task.", "Energy positions ... were extracted
+ * by Gaussian peak fitting ...", "four energy windows ... have been defined for the mono- and bilayer spectra". */
+const processedWithRe =
+  /\b(?:is|are|was|were|have been|has been) (?:\w+ly )?(?:made|produced|processed|extracted|fitted|smoothed|filtered|reconstructed|imaged|reduced) (?:with|using|by (?:[\w-]+ ){0,2}?(?:fitting|means of|applying|using))\b|\b(?:is|are|was|were|has been|have been) (?:\w+ly )?defined (?:as|for|by|to|in terms of)\b/
 
 /**
  * A method step in the authors' voice that the set-up verbs lack (fullpaper18): "In this application, we transform the
@@ -383,7 +392,7 @@ const othersResultsRe =
 /** A figure's panels or marks described: "The angle in each panel is the position angle ...", "The size of the white
  * bar indicates the relative pressure difference." */
 const panelLegendRe =
-  /\b(?:in|of) (?:each|every) (?:panel|subplot|sub-?figure|inset)\b|\bthe (?:size|length|width|colou?r) of the (?:white|black|red|blue|green|gr[ae]y|orange|yellow|dashed|dotted|solid) (?:bars?|arrows?|lines?|circles?|boxes|markers?)\b/
+  /\b(?:in|of) (?:each|every) (?:panel|subplot|sub-?figure|inset)\b|\bin the (?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?(?:(?:,| and) (?:the )?(?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?)* (?:panels?|plots?|rows?|columns?|subplots?)\b|\bthe (?:size|length|width|colou?r) of the (?:white|black|red|blue|green|gr[ae]y|orange|yellow|dashed|dotted|solid) (?:bars?|arrows?|lines?|circles?|boxes|markers?)\b/
 
 /**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
@@ -488,7 +497,12 @@ export const bodyNonFindingReason = (
     !strictOutcomeRe.test(named.replace(/\bresults? in (?:the )?(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|magenta|cyan|bold|dashed|dotted|solid)\b/g, ""))
   ) return "pointer"
   if (couldBeAddedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
-  if (weToldRe.test(lower) && unframed && !outcomeWords.test(named)) return "description"
+  // (a value beside it is what was computed: "We computed the correlation: r = 0.8")
+  if (weToldRe.test(lower) && unframed && !outcomeWords.test(named) && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) {
+    return "description"
+  }
+  if (willShowRe.test(lower) && !findingFrameRe.test(lower)) return "description"
+  if (processedWithRe.test(lower) && unframed && !outcomeWords.test(plain) && !/%|\bper ?cent/.test(lower)) return "setup"
   // ("While we do not include all the features ..., even the baseline is quite performant": a concession before a finding)
   if (
     weMethodStepRe.test(lower) && !/^(?:while|although|though|even though)\b/.test(lower) && !outcomeWords.test(plain) &&
