@@ -355,7 +355,7 @@ const couldBeAddedRe =
 /** What the paper did, told in its conclusion, not what it found: "We also discussed whether singularities exist ...",
  * "We also presented feasible application scenarios ... and discussed potential countermeasures." */
 const weToldRe =
-  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed|calculated|computed|evaluated|studied|investigated|analy[sz]ed|examined|explored|derived|constructed)\b/
+  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed|calculated|computed|evaluated|studied|investigated|analy[sz]ed|examined|explored)\b/
 
 /** What a later part will show, announced: "We will show that the non-singular solitons can be constructed ...". */
 const willShowRe =
