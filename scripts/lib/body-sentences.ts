@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import type { NlpService } from "../../packages/core/src/NlpService.js"
 import * as ChunkSentences from "../../packages/extraction/src/ChunkSentences.js"
-import { headingBefore, headingsOf } from "../../packages/extraction/src/internal/offline/sections.js"
+import { enclosingBefore, headingBefore, headingsOf } from "../../packages/extraction/src/internal/offline/sections.js"
 import type { BodyModel } from "../../packages/extraction/src/internal/roles/body.js"
 import type { RoleModel } from "../../packages/extraction/src/internal/roles/model.js"
 import { analyze, type SentenceAnalysis } from "../../packages/extraction/src/OfflineExtractor.js"
@@ -69,7 +69,11 @@ export const readPaper = (
             ? stored.map((s) => ({ text: t.slice(s.start, s.end), start: s.start, end: s.end }))
             : nlp.sentencize(t)
       }
-      const context = { heading: headingBefore(headings, c.start_char), atStart: text.slice(0, c.start_char).trim() === "" }
+      const context = {
+        heading: headingBefore(headings, c.start_char),
+        enclosing: enclosingBefore(headings, c.start_char),
+        atStart: text.slice(0, c.start_char).trim() === ""
+      }
       for (const a of analyze(own, c.text, { context, bodyModel, ...(roleModel === undefined ? {} : { roleModel }) })) {
         const at = c.start_char + a.start
         if (at < covered) continue

@@ -52,6 +52,8 @@ export interface ChunkInput {
 export interface ChunkContext {
   readonly heading: string | null
   readonly atStart: boolean
+  /** The headings that enclose `heading`, outermost first, read from the outline (absent: none known). */
+  readonly enclosing?: ReadonlyArray<string> | undefined
 }
 
 /**

@@ -14,7 +14,7 @@ import { NlpService } from "@kg/core/NlpService"
 import * as Effect from "effect/Effect"
 import { attributionOf } from "./internal/offline/attribution.js"
 import { findConditions, scoreClaim, skipReason } from "./internal/offline/claims.js"
-import { claimSectionOfHeading } from "./internal/offline/sections.js"
+import { claimSectionOfHeading, insideRelated, nestHeading } from "./internal/offline/sections.js"
 import {
   abstractLike,
   abstractRunsOn,
@@ -124,6 +124,11 @@ export interface TextContext {
   readonly heading?: string | null | undefined
   /** Whether the text starts the document (default true when no heading is given). */
   readonly atStart?: boolean | undefined
+  /**
+   * The headings that enclose `heading`, outermost first (`internal/offline/sections.ts` `enclosingBefore`; default
+   * none). A section inside a cited work's section ("## 1 BLUiR [cite]" > "## 2 Evaluation") reports that work.
+   */
+  readonly enclosing?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -299,7 +304,13 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
   // headings ("RESULTS ...") name the part of the abstract a sentence is in.
   const startHeading = options.context?.heading ?? null
   const atStart = options.context?.atStart ?? startHeading === null
-  let section: ClaimSection = startHeading === null ? "none" : claimSectionOfHeading(startHeading)
+  // the section inside another's: a subsection of a cited work's section or of related work reports that work
+  const nested = (kind: ClaimSection, enclosing: ReadonlyArray<string>): ClaimSection =>
+    kind !== "abstract" && kind !== "back" && kind !== "none" && insideRelated(enclosing) ? "related" : kind
+  let open: Array<string> = startHeading === null ? [] : [...(options.context?.enclosing ?? []), startHeading]
+  let section: ClaimSection = startHeading === null
+    ? "none"
+    : nested(claimSectionOfHeading(startHeading), open.slice(0, -1))
   // a chunk that continues an "Abstract" section begun in an earlier chunk: past an abstract's length, the section is
   // a paper whose headings the conversion lost, read as a body of unknown kind (`abstractRunsOn`)
   if (section === "abstract" && !atStart) {
@@ -314,7 +325,8 @@ export const analyze = (nlp: Nlp, text: string, options: Options = {}): Readonly
     const evidence = text.slice(s.start, s.end)
     if (s.heading) {
       inAbstract = /^\s*#*\s*(?:\d+\.?\s*)?(abstract|summary)\b/i.test(evidence)
-      section = claimSectionOfHeading(evidence)
+      open = nestHeading(open, evidence.trim())
+      section = nested(claimSectionOfHeading(evidence), open.slice(0, -1))
       part = undefined
     } else {
       const h = inlineHeading(evidence)

@@ -636,6 +636,7 @@ export const extractPaper = (
     const headings = OfflineSections.headingsOf(doc.text)
     const contextOf = (chunk: Chunk): ChunkContext => ({
       heading: OfflineSections.headingBefore(headings, chunk.startChar),
+      enclosing: OfflineSections.enclosingBefore(headings, chunk.startChar),
       atStart: doc.text.slice(0, chunk.startChar).trim() === ""
     })
     const preparedExtraction = (chunk: Chunk): Either.Either<ChunkExtraction, ExtractionFailed> => {

@@ -22,7 +22,9 @@ export type WorkerRequest =
     readonly kind: "chunk"
     readonly text: string
     /** The section the chunk starts in. */
-    readonly context: { readonly heading: string | null; readonly atStart: boolean } | null
+    readonly context:
+      | { readonly heading: string | null; readonly atStart: boolean; readonly enclosing?: ReadonlyArray<string> | undefined }
+      | null
   }
   | { readonly id: number; readonly kind: "record"; readonly paperId: string; readonly title: string; readonly text: string }
   | {

@@ -13,7 +13,7 @@ import * as ChunkSentences from "../../ChunkSentences.js"
 import * as OfflineExtractor from "../../OfflineExtractor.js"
 import * as PaperRecordOffline from "../../PaperRecordOffline.js"
 import { chunkInWindows, recordText } from "../ingest/chunkWindows.js"
-import { headingBefore, headingsOf } from "./sections.js"
+import { enclosingBefore, headingBefore, headingsOf } from "./sections.js"
 
 type Nlp = NlpService.NlpService["Type"]
 
@@ -125,6 +125,7 @@ export const preparePaper = (nlp: Nlp, input: PaperInput): PreparedPaper => {
   const headings = headingsOf(input.text)
   const contextOf = (p: Piece) => ({
     heading: headingBefore(headings, p.start),
+    enclosing: enclosingBefore(headings, p.start),
     atStart: input.text.slice(0, p.start).trim() === ""
   })
   const extractions = pieces.map((p, i) => {

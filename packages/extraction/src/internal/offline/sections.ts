@@ -58,33 +58,122 @@ export const claimSectionOfHeading = (line: string): ClaimSection => {
 export interface HeadingAt {
   readonly at: number
   readonly heading: string
+  /** The headings that enclose it, outermost first, as `nestHeading` reads the outline. */
+  readonly enclosing: ReadonlyArray<string>
 }
+
+/** A heading's markdown level (7 for an inline heading, "subsection: ..."), and its number's parts ("2.3" -> [2, 3]). */
+const outlineOf = (heading: string): { readonly level: number; readonly number: ReadonlyArray<number> | undefined } => {
+  const hashes = /^\s*(#+)\s*/.exec(heading)
+  const rest = heading.replace(/^\s*#+\s*/, "")
+  const n = /^(\d+(?:\.\d+)*)\.?\s+\S/.exec(rest)
+  return { level: hashes === null ? 7 : hashes[1]!.length, number: n === null ? undefined : n[1]!.split(".").map(Number) }
+}
+
+/**
+ * The outline after a heading: `open` is the headings open before it (outermost first, the last one the heading in
+ * force), the answer those open after it, ending with the heading itself. Converted papers often flatten every
+ * heading to one markdown level and number each level from 1 again (unarXive: "## 4 Discussion", "## 1 BLUiR [cite]",
+ * "## 1 Methodology", "## 2 Evaluation", "## 2 Bug2Commit [cite]", ...), so nesting is read from:
+ * - markdown levels, when they differ: a deeper heading is inside the one before, a shallower one closes it;
+ * - dotted numbers: "2.3" sits inside the open "2";
+ * - single numbers at one level: "1" opens a level inside the heading in force when that is numbered; "n" continues a level whose last
+ *   number is n - 1. When several could ("## 1 BLUiR [cite]", "## 1 Methodology", then "## 2 Evaluation"), the one
+ *   whose last heading is like it (both name a cited work, or neither), else the outermost: reading a heading as a
+ *   sibling of its parent nests less, so a section of the paper's own is not put inside another's by mistake.
+ * A level-1 heading (a title) encloses nothing. A heading with no number at the same level and a number that
+ * continues nothing start the outline again: nothing encloses them.
+ */
+export const nestHeading = (open: ReadonlyArray<string>, heading: string): Array<string> => {
+  const here = outlineOf(heading)
+  if (here.level === 1) return [heading]
+  // a title encloses nothing as a section would ("# A literature review on ..." names the paper's topic)
+  const within = open.filter((h) => outlineOf(h).level !== 1)
+  const top = within.length === 0 ? undefined : outlineOf(within[within.length - 1]!)
+  if (top !== undefined && here.level > top.level) return [...within, heading]
+  // a shallower heading closes the deeper ones
+  let kept = [...within]
+  while (kept.length > 0 && outlineOf(kept[kept.length - 1]!).level > here.level) kept = kept.slice(0, -1)
+  const sameLevel = kept.map(outlineOf)
+  const number = here.number
+  if (number === undefined) return [heading]
+  if (number.length > 1) {
+    // "2.3" inside the open heading numbered "2" (the innermost one)
+    const parent = number.slice(0, -1).join(".")
+    for (let i = kept.length - 1; i >= 0; i--) {
+      if (sameLevel[i]!.number?.join(".") === parent) return [...kept.slice(0, i + 1), heading]
+      // or a sibling "2.2" where no "2" is open ("### 3.2 Decoder" after "### 3.1 Encoder" under "## Model")
+      const n = sameLevel[i]!.number
+      if (n !== undefined && n.length === number.length && n.slice(0, -1).join(".") === parent) return [...kept.slice(0, i), heading]
+    }
+    return [heading]
+  }
+  // "1" opens a level inside a numbered heading ("## Abstract" then "## 1 Introduction" are at one level)
+  if (number[0] === 1) return kept.length === 0 || sameLevel[kept.length - 1]!.number === undefined ? [heading] : [...kept, heading]
+  const continues = sameLevel.flatMap((o, i) => {
+    const n = o.number
+    return n !== undefined && n.length === 1 && n[0] === number[0]! - 1 ? [i] : []
+  })
+  if (continues.length === 0) return [heading]
+  // of the levels it could continue, one whose last heading is like it (both name a cited work, or neither), the
+  // outermost first
+  const cited = citedHeadingRe.test(heading)
+  const i = continues.find((k) => citedHeadingRe.test(kept[k]!) === cited) ?? continues[0]!
+  return [...kept.slice(0, i), heading]
+}
+
+/** A heading that names a cited work: "## 1 BLUiR {{cite:...}}", "## 3 CBT [12]". */
+const citedHeadingRe = /\{\{cite:[^}]*\}\}|\[\d+(?:\s*[,–-]\s*\d+)*\]\s*$/
 
 /** Every heading of a text in order: markdown heading lines and inline section headings ("subsection: ..."). */
 export const headingsOf = (text: string): Array<HeadingAt> => {
-  const out: Array<HeadingAt> = []
+  const found: Array<{ at: number; heading: string }> = []
   headingRe.lastIndex = 0
-  for (const m of text.matchAll(headingRe)) if (m.index !== undefined) out.push({ at: m.index, heading: m[0].trim() })
+  for (const m of text.matchAll(headingRe)) if (m.index !== undefined) found.push({ at: m.index, heading: m[0].trim() })
   if (text.includes("section:") || text.includes("paragraph:")) {
-    for (const h of inlineSectionHeadings(text)) out.push({ at: h.start, heading: h.heading })
+    for (const h of inlineSectionHeadings(text)) found.push({ at: h.start, heading: h.heading })
   }
-  return out.sort((a, b) => a.at - b.at)
+  let open: Array<string> = []
+  return found.sort((a, b) => a.at - b.at).map((h) => {
+    open = nestHeading(open, h.heading)
+    return { ...h, enclosing: open.slice(0, -1) }
+  })
 }
 
-/** The last heading that starts before `offset`, or null. */
-export const headingBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): string | null => {
+/** The index of the last heading that starts before `offset`, or -1. */
+const lastBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): number => {
   let lo = 0
   let hi = headings.length - 1
-  let found: string | null = null
+  let found = -1
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
     if (headings[mid]!.at < offset) {
-      found = headings[mid]!.heading
+      found = mid
       lo = mid + 1
     } else hi = mid - 1
   }
   return found
 }
+
+/** The last heading that starts before `offset`, or null. */
+export const headingBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): string | null => {
+  const i = lastBefore(headings, offset)
+  return i === -1 ? null : headings[i]!.heading
+}
+
+/** The headings enclosing the last heading that starts before `offset` (outermost first; empty when none). */
+export const enclosingBefore = (headings: ReadonlyArray<HeadingAt>, offset: number): ReadonlyArray<string> => {
+  const i = lastBefore(headings, offset)
+  return i === -1 ? [] : headings[i]!.enclosing
+}
+
+/**
+ * Whether a section sits inside another's work: one of the headings enclosing it names a cited work or related work
+ * ("## 1 BLUiR [cite]" > "## 2 Evaluation": the evaluation reported is the cited tool's, not the paper's own).
+ */
+export const insideRelated = (enclosing: ReadonlyArray<string>): boolean =>
+  // (a title names the paper's topic: "# A literature review on ...")
+  enclosing.some((h) => outlineOf(h).level !== 1 && claimSection(h) === "related")
 
 /**
  * Splits a markdown text into sections at its headings. Text before the

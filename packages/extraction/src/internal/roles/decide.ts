@@ -329,6 +329,72 @@ const weSetupMoreRe =
   /\bwe (?:also |then |first |further )?(?:unroll(?:ed)?|quanti[sz]e[ds]?|binari[sz]e[ds]?|discreti[sz]e[ds]?|pad(?:ded)?|prune[ds]?|freeze|froze|concatenate[ds]?|feed|fed)\b/
 
 /**
+ * A quantity worked out for a comparison or as a measure, in the passive: how the evaluation is done, not what it
+ * found (fullpaper18, read on the md papers of several fields): "the average of the absolute differences is taken for
+ * comparison", "the average absolute difference ... is calculated to compare the models", "the average fidelity ... is
+ * computed as a measure to benchmark the quality", "its articles are grouped by company to derive the number of ...".
+ */
+const workedOutForRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:then |also |first |finally )?(?:taken|calculated|computed|grouped|counted|summed|estimated|derived|chosen|selected|averaged) (?:[^.,;]{0,40}? )?(?:for (?:the )?comparisons?|(?:in order )?to (?:compare|derive|calculate|compute|estimate|benchmark|quantify|assess|determine)|as (?:a |an |the )?(?:measure|metric|proxy|criterion|indicator|reference|benchmark))\b/
+
+/** A setting held fixed: "the temperature is fixed to [formula] MeV", "the batch size was kept fixed at 64". */
+const heldFixedRe = /\b(?:is|are|was|were) (?:kept |held )?fixed (?:to|at)\b/
+
+/**
+ * A figure's legend inside a sentence: what a colour or a line style stands for ("All instances are depicted in gray,
+ * with the average in bold dark ...", "..., which is represented by the grey histogram", "it is shown as a dashed
+ * line"); `legendRe` reads the legend only at the start.
+ */
+const legendClauseRe =
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:depicted|shown|plotted|drawn|marked|represented|displayed|indicated|highlighted|denoted) (?:in|by|with|as) (?:the |a |an )?(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|magenta|cyan|dashed|dotted|solid|bold|shaded|colou?red|light|dark)\b/
+
+/** What could still be added or studied: "similar information could be included", "this could be explored further". */
+const couldBeAddedRe =
+  /\b(?:could|might|may) (?:also |further |easily |readily )?be (?:included|added|incorporated|integrated|explored|investigated|examined|addressed)\b/
+
+/** What the paper did, told in its conclusion, not what it found: "We also discussed whether singularities exist ...",
+ * "We also presented feasible application scenarios ... and discussed potential countermeasures." */
+const weToldRe =
+  /^(?:[a-z]+,? )?we (?:also |have |further |then |finally |additionally )*(?:presented|discussed|described|outlined|reviewed|calculated|computed|evaluated|studied|investigated|analy[sz]ed|examined|explored)\b/
+
+/** What a later part will show, announced: "We will show that the non-singular solitons can be constructed ...". */
+const willShowRe =
+  /^(?:[a-z]+,? )?(?:in (?:this|the following|the next) (?:section|subsection|chapter|part),? )?we will (?:\w+ly )?(?:show|prove|demonstrate|see|discuss|present|derive|argue|describe|consider|study|investigate|analy[sz]e)\b/
+
+/** Data processed, in the passive: "The images were made with the tclean task.", "Energy positions ... were extracted
+ * by Gaussian peak fitting ...", "four energy windows ... have been defined for the mono- and bilayer spectra". */
+const processedWithRe =
+  /\b(?:is|are|was|were|have been|has been) (?:\w+ly )?(?:made|produced|processed|extracted|fitted|smoothed|filtered|reconstructed|imaged|reduced) (?:with|using|by (?:[\w-]+ ){0,2}?(?:fitting|means of|applying|using))\b|\b(?:is|are|was|were|has been|have been) (?:\w+ly )?defined (?:as|for|by|to|in terms of)\b/
+
+/**
+ * A method step in the authors' voice that the set-up verbs lack (fullpaper18): "In this application, we transform the
+ * multipoint distribution ... into two-point distribution.", "Thus, we extend the analysis of to include massive scalar
+ * fields", "we make a reduction to (1+2)-dimensional real spaces", "we neglect ...", "We do not consider neutron
+ * superfluidity". ("we assume that" is left out: it also opens a hedged reading of a result.)
+ */
+const weMethodStepRe =
+  /(?:^|[,;] |\band )(?:[a-z]+,? )?we (?:also |then |first |further |finally |now |here |therefore |thus )?(?:transform(?:ed)?|convert(?:ed)?|extend(?:ed)? the (?:analysis|model|method|approach|framework|formalism|calculations?|treatment|study)|ma(?:k|d)e an? (?:reduction|approximation|assumption|ansatz)|approximate[ds]?|neglect(?:ed)?|restrict(?:ed)? (?:ourselves|our|the)|(?:do|did) not (?:consider|take into account|account for|model|treat))\b/
+
+/** Work still to do, in other words than `outlookMoreRe`: "It remains to demonstrate that ...", "it might be feasible
+ * to link ...", "this issue should be better addressed on the feature level", "need to be further explored". */
+const stillToDoRe =
+  /\bit remains to (?:demonstrate|test|see|be seen|be tested|be demonstrated|be shown|be proven)\b|\bit (?:might|may|could|would) (?:also )?be (?:feasible|possible|interesting|worthwhile|instructive|desirable) to\b|\bshould be (?:further |better |also )?(?:addressed|investigated|explored|studied|examined)\b|\bneeds? (?:further investigation|to be (?:further )?(?:evaluated|investigated|explored|studied))\b/
+
+/** Work told in another paper of the authors: "... radiation transfer calculations presented in Paper II", "... will be
+ * discussed in a forthcoming paper". */
+const companionPaperRe =
+  /\b(?:presented|discussed|addressed|described|treated|studied|derived|shown|given|analy[sz]ed) in (?:paper (?:[ivx]+|\d+)\b|(?:a|our) (?:companion|forthcoming|future|separate|subsequent|follow-up) (?:paper|work|publication|article|study))/
+
+/** Others' results summed up: "The general result of these works is that only extreme magnetic fields ...". */
+const othersResultsRe =
+  /\b(?:the )?(?:general |main |key |common )?(?:results?|findings?|conclusions?) of (?:these|those|previous|earlier|prior|other|such) (?:works|studies|papers|investigations|authors|analyses)\b/
+
+/** A figure's panels or marks described: "The angle in each panel is the position angle ...", "The size of the white
+ * bar indicates the relative pressure difference." */
+const panelLegendRe =
+  /\b(?:in|of) (?:each|every) (?:panel|subplot|sub-?figure|inset)\b|\bin the (?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?(?:(?:,| and) (?:the )?(?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?)* (?:panels?|plots?|rows?|columns?|subplots?)\b|\bthe (?:size|length|width|colou?r) of the (?:white|black|red|blue|green|gr[ae]y|orange|yellow|dashed|dotted|solid) (?:bars?|arrows?|lines?|circles?|boxes|markers?)\b/
+
+/**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
  * results (they sit in results sections and name metrics): "The translations are evaluated using BLEU.", "Our code is
@@ -419,6 +485,41 @@ export const bodyNonFindingReason = (
     weSetupMoreRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower) &&
     !/%|\b\d+(?:\.\d+)? (?:points?|times|x)\b|\b(?:drops?|dropped|fell|falls?|rose|rises?)\b/.test(lower)
   ) return "setup"
+  // fullpaper18: kinds read on the md papers of several fields (each with no outcome or finding frame beside it)
+  // ("with the help of" names a means, not an outcome's "helps")
+  const plain = shown.replace(/\bwith the help of\b/g, "with")
+  const unframed = !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower)
+  if (workedOutForRe.test(lower) && unframed && !/%|\bper ?cent/.test(lower)) return "setup"
+  if (heldFixedRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "setup"
+  // ("the latest convergent result in red" names a colour, not an outcome: "results in")
+  if (
+    legendClauseRe.test(lower) && !findingFrameRe.test(lower) &&
+    !strictOutcomeRe.test(named.replace(/\bresults? in (?:the )?(?:red|blue|green|black|gr[ae]y|orange|purple|yellow|magenta|cyan|bold|dashed|dotted|solid)\b/g, ""))
+  ) return "pointer"
+  if (couldBeAddedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
+  // (a value beside it is what was computed: "We computed the correlation: r = 0.8")
+  if (weToldRe.test(lower) && unframed && !outcomeWords.test(named) && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) {
+    return "description"
+  }
+  if (willShowRe.test(lower) && !findingFrameRe.test(lower)) return "description"
+  if (processedWithRe.test(lower) && unframed && !outcomeWords.test(plain) && !/%|\bper ?cent/.test(lower)) return "setup"
+  // ("While we do not include all the features ..., even the baseline is quite performant": a concession before a finding)
+  if (
+    weMethodStepRe.test(lower) && !/^(?:while|although|though|even though)\b/.test(lower) && !outcomeWords.test(plain) &&
+    !findingFrameRe.test(lower) && !/%|\bper ?cent/.test(lower)
+  ) return "setup"
+  // (what it remains to show is no outcome: "It remains to demonstrate that this can yield superior generalization")
+  const toDo = stillToDoRe.exec(lower)
+  if (
+    toDo !== null && !findingFrameRe.test(lower) && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, "")) &&
+    (toDo[0].startsWith("it remains") || !strictOutcomeRe.test(plain))
+  ) return "future"
+  if (companionPaperRe.test(lower) && unframed) return "pointer"
+  // (the paper's own result set against others': "our results agree with the general result of these works")
+  if (othersResultsRe.test(lower) && !/\b(?:we|our|us)\b|\b(?:agree\w*|consistent|contrast\w*|unlike|confirm\w*|contradict\w*|in line with)\b/.test(lower)) {
+    return "related"
+  }
+  if (panelLegendRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "pointer"
   return fullPaperReason(sentence, lower, named)
 }
 
