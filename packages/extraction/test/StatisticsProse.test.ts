@@ -21,6 +21,12 @@ describe("statistics read as prose", () => {
     expect(skipReason(HAZARDS)).toBeUndefined()
   })
 
+  it("a percentage with its interval in brackets, the Lancet's decimal point too (SciFact rationale)", () => {
+    expect(skipReason("Prevalences in individuals aged 16-24 years were 3·1% (2·2-4·3) in women and 2·3% (1·5-3·4) in men.")).toBeUndefined()
+    // near miss: the same numbers without their brackets are a table's cells
+    expect(skipReason("Prevalences 16-24 3·1% 2·2-4·3 2·3% 1·5-3·4 women men 4·1 5·2 6·3 7·4")).not.toBeUndefined()
+  })
+
   it("near misses stay noise: LaTeX, a short notice, a table's cells, digits with no statistic's notation", () => {
     expect(skipReason("$\\alpha_{t} = 0.5$ for $t \\le T$ and $\\beta = 0.9$ in all runs (95% CI 0.2-0.3).")).toBe("latex-noise")
     expect(skipReason("© 2004 SPIE and IS&T. [DOI: 10.1117/1.1631316] (p < 0.05)")).not.toBeUndefined()

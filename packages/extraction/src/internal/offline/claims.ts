@@ -85,8 +85,11 @@ const statisticsProse = (cleaned: string, letters: number, words: number): boole
   words >= 8 && STATISTIC.test(cleaned) && !/[\\$^_{}]/.test(cleaned) &&
   (letters + (cleaned.match(/\d/g) ?? []).length) / Math.max(1, cleaned.length) >= 0.55
 
-/** A statistic's notation: a confidence interval, a ratio (odds, hazard, relative risk), a deviation, a p-value, ±. */
-const STATISTIC = /\b(?:CI|OR|HR|RR|aOR|aHR|SD|SEM?|IQR)\b|\b[pP]\s*[<=>≤≥]\s*[0.·]|±|\b(?:confidence interval|odds ratio|hazard ratio|relative risk)\b/
+/**
+ * A statistic's notation: a confidence interval, a ratio (odds, hazard, relative risk), a deviation, a p-value, ±, a
+ * percentage with its interval in brackets ("3·1% (2·2-4·3)", the Lancet's decimal point).
+ */
+const STATISTIC = /\b(?:CI|OR|HR|RR|aOR|aHR|SD|SEM?|IQR)\b|\b[pP]\s*[<=>≤≥]\s*[0.·]|±|\b(?:confidence interval|odds ratio|hazard ratio|relative risk)\b|\d\s*%\s*\(\s*\d+(?:[.·]\d+)?\s*[-–]\s*\d/
 
 const skipMemo = memoByText(skipReasonNow)
 
