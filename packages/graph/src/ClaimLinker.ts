@@ -46,7 +46,7 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
-import { topicPairs, topicReach, type TopicPair } from "./internal/claims/topicLinks.js"
+import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach } from "./internal/claims/topicLinks.js"
 import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
@@ -381,14 +381,16 @@ const topicLinkPairs = (
       .filter((p) => p.title !== null && p.title.trim() !== "")
       .map((p) => ({ id: p.paper_id, title: p.title!, stems: contentStems(p.title!) }))
     const claims = Array.from(papersOf, ([id, ps]) => ({ id, stems: stems.get(id)!, papers: ps as ReadonlySet<string> }))
-    const reach = topicReach({ claims, papers, weight, focus })
+    const candidates = topicCandidates({ claims, papers, weight, focus })
+    const reach = topicReach(candidates)
     if (reach.size === 0) return { pairs: [] as ReadonlyArray<TopicPair>, papersOf }
     const texts = yield* matchTexts(db, Array.from(reach).sort())
+    const byId = new Map<string, TopicClaim>()
+    for (const c of claims) if (reach.has(c.id)) byId.set(c.id, { ...c, text: texts.get(c.id) ?? "" })
     const pairs = topicPairs({
-      claims: claims.filter((c) => reach.has(c.id)).map((c) => ({ ...c, text: texts.get(c.id) ?? "" })),
-      papers,
+      candidates,
+      claims: byId,
       weight,
-      focus,
       closeness: (a, b) => ClaimIdentity.subjectOverlap({ text: a.text, metric: null }, { text: b.text, metric: null }, { weight, stemsA: a.stems, stemsB: b.stems })
     })
     return { pairs, papersOf }

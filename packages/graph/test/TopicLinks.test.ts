@@ -11,14 +11,28 @@ import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import { contentStems } from "../src/internal/claims/identityText.js"
-import { MAX_TOPIC_PAPERS, TOPIC_TERM_WEIGHT, topicPairs, topicReach, type TopicClaim, type TopicPaper } from "../src/internal/claims/topicLinks.js"
+import {
+  CANDIDATES_PER_PAPER_PAIR,
+  MAX_TOPIC_PAPERS,
+  TOPIC_TERM_WEIGHT,
+  topicCandidates,
+  type TopicClaim,
+  type TopicPaper,
+  topicPairs,
+  topicReach
+} from "../src/internal/claims/topicLinks.js"
 import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
 
 const claim = (id: string, text: string, paper: string): TopicClaim => ({ id, text, stems: contentStems(text), papers: new Set([paper]) })
 const paper = (id: string, title: string): TopicPaper => ({ id, title, stems: contentStems(title) })
-const rare = () => TOPIC_TERM_WEIGHT
+const rare = (_stem: string): number => TOPIC_TERM_WEIGHT
 const pairsOf = (claims: ReadonlyArray<TopicClaim>, papers: ReadonlyArray<TopicPaper>, weight = rare, focus: ReadonlySet<string> | null = null) =>
-  topicPairs({ claims, papers, weight, focus, closeness: (a, b) => Array.from(a.stems).filter((s) => b.stems.has(s)).length })
+  topicPairs({
+    candidates: topicCandidates({ claims, papers, weight, focus }),
+    claims: new Map(claims.map((c) => [c.id, c])),
+    weight,
+    closeness: (a, b) => Array.from(a.stems).filter((s) => b.stems.has(s)).length
+  })
 
 const hypothesis = "Combination nicotine replacement therapies with varenicline or bupropion are more effective after 12 weeks of treatment compared to placebo."
 const trialTitle = "Combination varenicline and bupropion SR for tobacco-dependence treatment in cigarette smokers: a randomized trial."
@@ -94,16 +108,24 @@ describe("topic links: which pairs", () => {
     expect(fanned.filter((p) => p.a === "h" || p.b === "h")).toHaveLength(MAX_TOPIC_PAPERS)
   })
 
+  it("the candidates are bounded before any text is read: at most CANDIDATES_PER_PAPER_PAIR claims of one paper per title", () => {
+    const review = Array.from({ length: CANDIDATES_PER_PAPER_PAIR + 4 }, (_, i) => claim(`r${i}`, `Varenicline and bupropion were studied in trial ${i}.`, "review"))
+    const candidates = topicCandidates({ claims: [...review, claim("f", trialFinding, "trial")], papers: [paper("trial", trialTitle)], weight: rare })
+    expect(candidates.filter((c) => c.paper.id === "trial")).toHaveLength(CANDIDATES_PER_PAPER_PAIR)
+    expect(candidates.every((c) => c.bs.includes("f"))).toBe(true)
+  })
+
   it("an incremental link: only pairs with a side in the focus; the reach names the texts to read", () => {
     const claims = [claim("h", hypothesis, "claims"), claim("f", trialFinding, "trial")]
     const papers = [paper("trial", trialTitle)]
     expect(pairsOf(claims, papers, rare, new Set(["h"]))).toHaveLength(1)
     expect(pairsOf(claims, papers, rare, new Set(["other"]))).toEqual([])
     const bare = claims.map(({ text: _text, ...c }) => c)
-    expect(Array.from(topicReach({ claims: bare, papers, weight: rare })).sort()).toEqual(["f", "h"])
-    expect(Array.from(topicReach({ claims: bare, papers, weight: rare, focus: new Set(["h"]) })).sort()).toEqual(["f", "h"])
+    const reach = (focus: ReadonlySet<string> | null) => Array.from(topicReach(topicCandidates({ claims: bare, papers, weight: rare, focus }))).sort()
+    expect(reach(null)).toEqual(["f", "h"])
+    expect(reach(new Set(["h"]))).toEqual(["f", "h"])
     // a focus that neither names the title's terms nor belongs to a titled paper reaches nothing
-    expect(Array.from(topicReach({ claims: bare, papers, weight: rare, focus: new Set(["other"]) }))).toEqual([])
+    expect(reach(new Set(["other"]))).toEqual([])
   })
 })
 

@@ -86,54 +86,96 @@ const topicTerms = (a: string, title: string, terms: ReadonlyArray<string>, weig
   return out
 }
 
+/** The most claims of one paper proposed for another paper's title before the texts are read (those sharing the most). */
+export const CANDIDATES_PER_PAPER_PAIR = 3
+
+/** A claim and a paper whose title shares rare stems with it, with the paper's claims that write one of them. */
+export interface TopicCandidate {
+  readonly a: string
+  readonly paper: TopicPaper
+  /** The summed store weight of the rare stems the claim shares with the title. */
+  readonly score: number
+  /** The claims of `paper` that write one of those stems (the findings a topic link may join). */
+  readonly bs: ReadonlyArray<string>
+}
+
 /**
- * The claims whose texts {@link topicPairs} reads: those sharing a rare stem with another paper's title, and the
- * claims of those papers; with a focus (an incremental link), only the pairs it can propose (a focus claim and a titled
- * paper, or any claim and a paper of a focus claim). The linker loads only these texts.
+ * The candidates of topic links, read from stems alone (cheap; {@link topicPairs} then reads the texts): for each claim
+ * (with a focus, an incremental link: the pairs with a side in it), the papers whose titles share at least
+ * {@link MIN_TOPIC_TERMS} rare stems with it, the {@link MAX_TOPIC_PAPERS} + 2 sharing the most; of the claims of one
+ * paper proposed for one title, the {@link CANDIDATES_PER_PAPER_PAIR} sharing the most; and the titled paper's claims
+ * that write one of the shared stems. The work is bounded by the claims, not by the pairs of papers.
  */
-export const topicReach = (input: {
+export const topicCandidates = (input: {
   readonly claims: ReadonlyArray<Omit<TopicClaim, "text">>
   readonly papers: ReadonlyArray<TopicPaper>
   readonly weight: (stem: string) => number
   readonly focus?: ReadonlySet<string> | null | undefined
-}): ReadonlySet<string> => {
+}): ReadonlyArray<TopicCandidate> => {
+  const { weight } = input
   const focus = input.focus ?? null
-  const byStem = titleIndex(input.papers, input.weight)
+  const byStem = titleIndex(input.papers, weight)
   const focusPapers = focus === null
     ? null
     : new Set(input.claims.filter((c) => focus.has(c.id)).flatMap((c) => Array.from(c.papers)))
-  const reached = new Set<string>()
-  const papers = new Set<string>()
+  // per (claim's paper, titled paper): the claims sharing the most rare stems with the title
+  const byPair = new Map<string, Array<{ a: Omit<TopicClaim, "text">; paper: TopicPaper; shared: ReadonlyArray<string>; score: number }>>()
   for (const a of input.claims) {
     const inFocus = focus === null || focus.has(a.id)
-    for (const p of titledPapers(a, byStem)) {
-      if (!inFocus && !focusPapers!.has(p.id)) continue
-      reached.add(a.id)
-      papers.add(p.id)
+    const shared = new Map<TopicPaper, Array<string>>()
+    for (const s of a.stems) {
+      for (const p of byStem.get(s) ?? []) {
+        if (a.papers.has(p.id) || (!inFocus && !focusPapers!.has(p.id))) continue
+        const list = shared.get(p)
+        if (list === undefined) shared.set(p, [s])
+        else list.push(s)
+      }
+    }
+    const titled = Array.from(shared, ([paper, stems]) => ({ a, paper, shared: stems, score: stems.reduce((sum, x) => sum + weight(x), 0) }))
+      .filter((x) => x.shared.length >= MIN_TOPIC_TERMS)
+      .sort((x, y) => y.score - x.score || (x.paper.id < y.paper.id ? -1 : x.paper.id > y.paper.id ? 1 : 0))
+      .slice(0, MAX_TOPIC_PAPERS + 2)
+    const from = firstPaper(a)
+    for (const x of titled) {
+      const key = `${from}\u0000${x.paper.id}`
+      const list = byPair.get(key)
+      if (list === undefined) byPair.set(key, [x])
+      else list.push(x)
     }
   }
-  for (const c of input.claims) if (Array.from(c.papers).some((p) => papers.has(p))) reached.add(c.id)
-  return reached
-}
-
-/**
- * The papers whose titles share at least {@link MIN_TOPIC_TERMS} rare stems with a claim (a necessary condition of a
- * topic, cheap: the term test proper reads the texts), never the claim's own papers.
- */
-const titledPapers = (
-  a: Omit<TopicClaim, "text">,
-  byStem: ReadonlyMap<string, ReadonlyArray<TopicPaper>>
-): ReadonlyArray<TopicPaper> => {
-  const counts = new Map<TopicPaper, number>()
-  for (const s of a.stems) {
-    for (const p of byStem.get(s) ?? []) if (!a.papers.has(p.id)) counts.set(p, (counts.get(p) ?? 0) + 1)
+  const claimsOf = new Map<string, Array<Omit<TopicClaim, "text">>>()
+  for (const c of input.claims) {
+    for (const p of c.papers) {
+      const list = claimsOf.get(p)
+      if (list === undefined) claimsOf.set(p, [c])
+      else list.push(c)
+    }
   }
-  const out: Array<TopicPaper> = []
-  for (const [p, n] of counts) if (n >= MIN_TOPIC_TERMS) out.push(p)
-  return out
+  const out: Array<TopicCandidate> = []
+  for (const list of byPair.values()) {
+    list.sort((x, y) => y.score - x.score || (x.a.id < y.a.id ? -1 : x.a.id > y.a.id ? 1 : 0))
+    for (const x of list.slice(0, CANDIDATES_PER_PAPER_PAIR)) {
+      const inFocus = focus === null || focus.has(x.a.id)
+      const bs = (claimsOf.get(x.paper.id) ?? [])
+        .filter((b) =>
+          b.id !== x.a.id && (inFocus || focus!.has(b.id)) && !Array.from(b.papers).some((q) => x.a.papers.has(q)) &&
+          x.shared.some((s) => b.stems.has(s))
+        )
+        .map((b) => b.id)
+      if (bs.length > 0) out.push({ a: x.a.id, paper: x.paper, score: x.score, bs })
+    }
+  }
+  return out.sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : x.paper.id < y.paper.id ? -1 : x.paper.id > y.paper.id ? 1 : 0))
 }
 
-/** stem -> the papers whose titles have it (specific stems only: a stem most claims use names no topic). */
+/** The claims whose texts {@link topicPairs} reads: each candidate's claim and the findings it may join. */
+export const topicReach = (candidates: ReadonlyArray<TopicCandidate>): ReadonlySet<string> =>
+  new Set(candidates.flatMap((c) => [c.a, ...c.bs]))
+
+/** A claim of several papers (a merged one) counts as its first paper's. */
+const firstPaper = (c: { readonly papers: ReadonlySet<string> }): string => Array.from(c.papers).sort()[0] ?? ""
+
+/** stem -> the papers whose titles have it (rare stems only: a stem many claims use names no topic). */
 const titleIndex = (papers: ReadonlyArray<TopicPaper>, weight: (stem: string) => number): ReadonlyMap<string, ReadonlyArray<TopicPaper>> => {
   const byStem = new Map<string, Array<TopicPaper>>()
   for (const p of papers) {
@@ -148,54 +190,49 @@ const titleIndex = (papers: ReadonlyArray<TopicPaper>, weight: (stem: string) =>
 }
 
 /**
- * The topic links of a set of claims. `claims` are every claim that may take part; `focus` (null: all) limits the
- * pairs to those with at least one side in it (an incremental link). `closeness(a, b)` ranks the findings of one paper
- * for a claim (the linker passes its weighted word overlap). Deterministic: ties are broken by id.
+ * The topic links of a set of candidates ({@link topicCandidates}), the texts read: the terms the claim and the title
+ * share must pass the term test ({@link MIN_TOPIC_TERMS} terms no word of English); of a claim's titles the
+ * {@link MAX_TOPIC_PAPERS} sharing the most specific terms; of a title's findings the one that writes a shared term
+ * and is closest to the claim (`closeness`, the linker's weighted word overlap); one link from a paper to a title.
+ * Deterministic: ties are broken by id.
  */
 export const topicPairs = (input: {
-  readonly claims: ReadonlyArray<TopicClaim>
-  readonly papers: ReadonlyArray<TopicPaper>
+  readonly candidates: ReadonlyArray<TopicCandidate>
+  readonly claims: ReadonlyMap<string, TopicClaim>
   readonly weight: (stem: string) => number
-  readonly focus: ReadonlySet<string> | null
   readonly closeness: (a: TopicClaim, b: TopicClaim) => number
 }): ReadonlyArray<TopicPair> => {
-  const { weight, focus } = input
-  const byStem = titleIndex(input.papers, weight)
-  const claimsOf = new Map<string, Array<TopicClaim>>()
-  for (const c of input.claims) {
-    for (const p of c.papers) {
-      const list = claimsOf.get(p)
-      if (list === undefined) claimsOf.set(p, [c])
-      else list.push(c)
-    }
+  const { weight } = input
+  const byClaim = new Map<string, Array<TopicCandidate>>()
+  for (const c of input.candidates) {
+    const list = byClaim.get(c.a)
+    if (list === undefined) byClaim.set(c.a, [c])
+    else list.push(c)
   }
-  const focusPapers = focus === null
-    ? null
-    : new Set(input.claims.filter((c) => focus.has(c.id)).flatMap((c) => Array.from(c.papers)))
   const proposed: Array<{ readonly pair: TopicPair; readonly from: string; readonly score: number; readonly closeness: number }> = []
   const seen = new Set<string>()
-  for (const a of input.claims) {
-    const aInFocus = focus === null || focus.has(a.id)
-    const topics: Array<{ paper: TopicPaper; terms: ReadonlyArray<string>; score: number }> = []
-    for (const p of titledPapers(a, byStem)) {
-      if (!aInFocus && !(focusPapers?.has(p.id) ?? false)) continue
+  for (const [id, candidates] of byClaim) {
+    const a = input.claims.get(id)
+    if (a === undefined) continue
+    const topics: Array<{ candidate: TopicCandidate; terms: ReadonlyArray<string>; score: number }> = []
+    for (const candidate of candidates) {
+      const p = candidate.paper
       const terms = topicTerms(a.text, p.title, sharedTerms(a.text, p.title, a.stems, p.stems, weight), weight)
       if (terms.length < MIN_TOPIC_TERMS) continue
-      topics.push({ paper: p, terms, score: terms.reduce((sum, s) => sum + weight(s), 0) })
+      topics.push({ candidate, terms, score: terms.reduce((sum, s) => sum + weight(s), 0) })
     }
-    topics.sort((x, y) => y.score - x.score || (x.paper.id < y.paper.id ? -1 : x.paper.id > y.paper.id ? 1 : 0))
-    for (const { paper, terms } of topics.slice(0, MAX_TOPIC_PAPERS)) {
+    topics.sort((x, y) => y.score - x.score || (x.candidate.paper.id < y.candidate.paper.id ? -1 : x.candidate.paper.id > y.candidate.paper.id ? 1 : 0))
+    for (const { candidate, terms, score } of topics.slice(0, MAX_TOPIC_PAPERS)) {
       // the paper's findings that write one of the shared terms, the closest to the claim first
       let best: TopicClaim | null = null
       let bestScore = -Infinity
-      for (const b of claimsOf.get(paper.id) ?? []) {
-        if (b.id === a.id || !aInFocus && !focus!.has(b.id)) continue
-        if (Array.from(b.papers).some((x) => a.papers.has(x))) continue
-        if (!terms.some((s) => b.stems.has(s))) continue
-        const score = input.closeness(a, b)
-        if (score > bestScore || (score === bestScore && best !== null && b.id < best.id)) {
+      for (const bid of candidate.bs) {
+        const b = input.claims.get(bid)
+        if (b === undefined || !terms.some((s) => b.stems.has(s))) continue
+        const c = input.closeness(a, b)
+        if (c > bestScore || (c === bestScore && best !== null && b.id < best.id)) {
           best = b
-          bestScore = score
+          bestScore = c
         }
       }
       if (best === null) continue
@@ -203,10 +240,9 @@ export const topicPairs = (input: {
       if (seen.has(key)) continue
       seen.add(key)
       proposed.push({
-        pair: { a: a.id, b: best.id, paper: paper.id, terms, name: termNames(a.text, terms, paper.title) },
-        // (a claim of several papers, a merged one, counts as its first paper's)
-        from: Array.from(a.papers).sort()[0] ?? "",
-        score: terms.reduce((sum, s) => sum + weight(s), 0),
+        pair: { a: a.id, b: best.id, paper: candidate.paper.id, terms, name: termNames(a.text, terms, candidate.paper.title) },
+        from: firstPaper(a),
+        score,
         closeness: bestScore
       })
     }
