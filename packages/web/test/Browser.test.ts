@@ -499,6 +499,18 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     expect(await label.count()).toBe(1)
     expect(await label.textContent()).toBe("related: same subject (ResNet-101)")
     expect(await page.locator(".edge-contradicts, .edge-replicates, .edge-same_as").count()).toBe(0)
+    // the related link is listed apart from the edges a status counts, and said not to be evidence
+    const headings = await page.locator("section.card h2").allTextContents()
+    expect(headings).toContain("Edges (0)")
+    expect(headings).toContain("Related and candidate links (1)")
+    const linksSection = page.locator("section.card", { has: page.locator("h2", { hasText: "Related and candidate links" }) })
+    expect(await linksSection.locator(".edge.edge-weak_link").count()).toBe(1)
+    expect(await linksSection.locator("[data-testid=links-note]").textContent()).toMatch(/^Not evidence: no status counts them/)
+    const edgesSection = page.locator("section.card", { has: page.locator("h2", { hasText: /^Edges \(/ }) })
+    expect(await edgesSection.locator(".edge").count()).toBe(0)
+    expect(await edgesSection.textContent()).toContain("No edges that count for the status")
+    // the NLI signal is named for what it measures
+    expect(await linksSection.locator("td").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("NLI agreement")]))
     const reason = (await page.locator("[data-testid=edge-reason]").textContent())!
     expect(reason).toContain("same subject (ResNet-101)")
     expect(reason).toContain("not the same finding")

@@ -14,16 +14,26 @@ export const resolutionLine = (r: GraphQueries.Resolution): string =>
     ? `entity ${r.label} (${r.id})`
     : `claim ${r.id}\n  ${r.label}`
 
-/** A claim in one line: status, support and text. */
+/** A claim in one line: status, support (papers), relevance, role with its P(finding), and text. */
 export const summaryLine = (c: GraphQueries.ClaimSummary): string =>
   `[${c.status}] (${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}${
     c.papers > c.livePapers ? `, ${c.papers - c.livePapers} retracted` : ""
-  }${c.score === null ? "" : `, score ${c.score}`}${
-    c.role == null ? "" : `, ${c.role}${c.roleConfidence == null ? "" : ` ${c.roleConfidence}`}`
+  }${c.score === null ? "" : `, relevance ${c.score}`}${
+    c.role == null ? "" : `, role ${c.role}${c.roleConfidence == null ? "" : `, P(finding) ${c.roleConfidence}`}`
   }) ${c.ownSubject == null ? "" : `[${c.ownSubject}] `}${c.text}\n    ${c.id}`
 
-/** A source in one line: paper, year, page and quote. */
+/**
+ * A paper as a reader knows it: its id, then its title when the store has one (`scirex-0b0cf7e00e75 "Attention Is
+ * All You Need"`); a title that only spells the id ("SciFact claim 12" for scifact-claim-12) adds nothing.
+ */
+export const paperLabel = (paperId: string, title: string | null | undefined): string => {
+  const t = title?.trim() ?? ""
+  const spelt = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+  return t === "" || spelt(t) === spelt(paperId) ? paperId : `${paperId} "${t.length > 90 ? `${t.slice(0, 87)}...` : t}"`
+}
+
+/** A source in one line: paper (with its title), year, page and quote. */
 export const sourceLine = (s: GraphQueries.SourceView): string =>
-  `${s.paperId}${s.year === null ? "" : ` (${s.year})`}${s.page === null ? "" : `, page ${s.page}`}${
+  `${paperLabel(s.paperId, s.title)}${s.year === null ? "" : ` (${s.year})`}${s.page === null ? "" : `, page ${s.page}`}${
     s.retracted ? " [RETRACTED]" : ""
   }: "${s.quote}"`

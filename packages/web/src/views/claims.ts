@@ -72,8 +72,17 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
   await load()
 }
 
+/** The kinds a status counts (`docs/epistemics.md`); a `weak_link` (related link, candidate) never counts. */
+const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
+
+/**
+ * A signal's name as a reader reads it: `outcome` is the NLI judgement of the two sentences (support 1, neutral 0.5,
+ * contradict 0), not whether they share an outcome.
+ */
+const signalName = (k: string) => (k === "outcome" ? "NLI agreement" : k.replace(/_/g, " "))
+
 const signalText = (signals: Readonly<Record<string, number>>) =>
-  Object.entries(signals).map(([k, v]) => `${k.replace(/_/g, " ")} ${Math.round(v * 100) / 100}`).join(" · ")
+  Object.entries(signals).map(([k, v]) => `${signalName(k)} ${Math.round(v * 100) / 100}`).join(" · ")
 
 /**
  * An edge's signals: the linker's reason in words first (what both findings share, what is not shared, the
@@ -113,6 +122,18 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
   document.title = `${shorten(detail.claim.text, 50)} · kg workbench`
   const a = detail.assessment
   const c = detail.claim
+  // The edges a status counts, apart from related links and candidates (weak links), so that neither reads as evidence.
+  const counted = detail.edges.filter((e) => COUNTED_KINDS.has(e.kind))
+  const links = detail.edges.filter((e) => !COUNTED_KINDS.has(e.kind))
+  const edgeTable = (edges: ReadonlyArray<ClaimDetail["edges"][number]>) =>
+    table(["kind", "other claim", "score", "signals", "curate"], edges.map((e) => [
+      h("span", { class: `edge edge-${e.kind}` },
+        e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
+      h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
+      String(Math.round(e.score * 100) / 100),
+      edgeSignals(e.reason ?? null, e.signals),
+      edgeControls(c.id, e.other.id, e.kind, curated, reload)
+    ]))
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
@@ -146,17 +167,19 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
         }, s.page === null ? "Show the passage" : `Show on page ${s.page}`))
     ))),
     section(
-      `Edges (${detail.edges.length})`,
-      detail.edges.length === 0
-        ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
-        : table(["kind", "other claim", "score", "signals", "curate"], detail.edges.map((e) => [
-          h("span", { class: `edge edge-${e.kind}` },
-            e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
-          h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
-          String(Math.round(e.score * 100) / 100),
-          edgeSignals(e.reason ?? null, e.signals),
-          edgeControls(c.id, e.other.id, e.kind, curated, reload)
-        ]))
+      `Edges (${counted.length})`,
+      counted.length === 0
+        ? h("p", { class: "muted" }, links.length === 0
+          ? "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked."
+          : "No edges that count for the status: no other claim states the same finding, replicates or contradicts it.")
+        : edgeTable(counted)
+    ),
+    links.length === 0 ? "" : section(
+      `Related and candidate links (${links.length})`,
+      h("p", { class: "muted", "data-testid": "links-note" },
+        "Not evidence: no status counts them. A related link shares one side (the subject, the outcome, the wording or " +
+          "the paper's topic) but is not the same finding; a candidate was proposed for a kind the finding rules could not confirm."),
+      edgeTable(links)
     ),
     section("Entities", detail.entities.length === 0 ? h("p", { class: "muted" }, "none") : h("ul", { class: "chips" }, detail.entities.map((e) =>
       h("li", {}, h("a", { href: graphHref("entity", e.id), class: "chip" }, `${e.label} `, h("span", { class: "muted" }, e.type)))
