@@ -142,6 +142,12 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.click("button:has-text('Challenges')")
     await page.waitForSelector(".question-result h3")
     expect(await page.locator(".question-result").textContent()).toContain("trial-a")
+    // both trials have a year: the lineage may say where the claim first appears
+    await page.click("button:has-text('Lineage')")
+    await page.waitForSelector("[data-testid=lineage-first]")
+    expect(await page.locator("[data-testid=lineage-first]").textContent()).toMatch(/^First appears in .+ \((2019|2021)\)$/)
+    await page.click("button:has-text('Challenges')")
+    await page.waitForSelector(".question-result h3")
     await shot(page, "05-claim")
     await page.click("button:has-text('Show on page'), button:has-text('Show the passage')")
     await page.waitForSelector("mark.quote-mark")

@@ -14,6 +14,7 @@ import {
 } from "../api.js"
 import { type CurationRecord } from "../api.js"
 import { clear, h } from "../dom.js"
+import { lineageDating } from "../lineage.js"
 import { openEvidence } from "../evidence.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
 import { claimControls, claimCurations, edgeControls } from "./curation.js"
@@ -224,14 +225,24 @@ const counterNode = (r: Counterevidence) =>
       h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
   ))
 
-const lineageNode = (r: Lineage) =>
-  h("div", {},
-    h("p", {}, r.firstAppearance === null ? "First appearance unknown." : [
-      "First appears in ", h("a", { href: paperHref(r.firstAppearance.paperId) }, r.firstAppearance.title), ` (${r.firstAppearance.year ?? "n.d."})`
-    ]),
+const lineageNode = (r: Lineage) => {
+  const dating = lineageDating(r)
+  const first = r.firstAppearance
+  return h("div", {},
+    h("p", { "data-testid": "lineage-first" }, first === null
+      ? "First appearance unknown."
+      : dating.known
+      ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${first.year ?? "n.d."})`]
+      : [
+        `First appearance unknown: ${dating.undatedPapers} paper${dating.undatedPapers === 1 ? " has" : "s have"} no year, and the order is known only among the dated ones. `,
+        first.year === null ? "Undated: " : "Earliest dated: ",
+        h("a", { href: paperHref(first.paperId) }, first.title),
+        ` (${first.year ?? "n.d."})`
+      ]),
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
       h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title), ` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`)
     )))
+}
 
 const foundationsNode = (r: Foundations) =>
   r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
