@@ -4,7 +4,7 @@
  * without front matter) may well be the origin, so with one the first appearance is unknown and the dated papers
  * are only the earliest dated.
  */
-import type { Lineage } from "./api.js"
+import type { Lineage } from "@kg/graph/GraphQueries"
 
 /** How a lineage's papers are dated. */
 export interface LineageDating {

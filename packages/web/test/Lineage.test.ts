@@ -2,7 +2,7 @@
  * The claim page's lineage says "first appears" only when every paper involved has a year (`src/lineage.ts`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Lineage } from "../src/api.js"
+import type { Lineage } from "@kg/graph/GraphQueries"
 import { lineageDating } from "../src/lineage.js"
 
 const resolution: Lineage["resolution"] = { query: "c", by: "id", id: "c", label: "a claim", similarity: null }
