@@ -50,6 +50,12 @@ describe("graph questions and research through the CLI", () => {
       "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.",
       "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."
     ])
+    // in text, each contested claim says the count behind its status: one paper for, one against
+    const listed = await kg("claims", "--status", "contested")
+    expect(listed.code, listed.stderr).toBe(0)
+    const heads = listed.stdout.split("\n").filter((l) => l.startsWith("["))
+    expect(heads).toHaveLength(2)
+    for (const head of heads) expect(head).toMatch(/^\[contested: 1 paper for, 1 against\] \(role \w+, P\(finding\) [\d.]+\) We find that daily/)
     const challenges = lastJson(await kg("challenges", "aspirin reduces stroke risk", "--json")) as {
       resolution: { by: string }
       papers: ReadonlyArray<{ paperId: string }>

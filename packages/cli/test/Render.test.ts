@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type * as GraphQueries from "@kg/graph/GraphQueries"
+import type * as Epistemics from "@kg/graph/Epistemics"
 import { edgeSections } from "../src/handlers/claim.js"
+import { renderChallenges } from "../src/handlers/challenges.js"
+import { listedLine, statusCount } from "../src/handlers/claims.js"
+import { renderCounterevidence } from "../src/handlers/counterevidence.js"
 import { paperLabel, sourceLine, summaryLine } from "../src/handlers/format.js"
 import { renderLineage } from "../src/handlers/lineage.js"
 
@@ -97,6 +101,26 @@ describe("claim and source lines", () => {
       .toBe("[preliminary] (1 paper) Old claim.")
   })
 
+  it("kg claims: the count behind a status, for and against, replaces the claim's own papers", () => {
+    const assessment = (status: Epistemics.Assessment["status"], support: number, opposition: number): Epistemics.Assessment =>
+      ({ claimId: "c:1", status, support, independent: support, opposition, narrow: false, reason: "" })
+    const contested = summary("c:1", "The DESMOND program demonstrates no significant impact on weight loss.", { status: "contested" })
+    expect(listedLine(contested, assessment("contested", 1, 1)).split("\n")[0]).toBe(
+      "[contested: 1 paper for, 1 against] (role statement, P(finding) 0.14) The DESMOND program demonstrates no significant impact on weight loss."
+    )
+    // established by a replication: its own source is one paper, the status counts two
+    const established = summary("c:2", "Adult macrophages are seeded before birth.", { status: "established", role: null, roleConfidence: null })
+    expect(listedLine(established, assessment("established", 2, 0)).split("\n")[0])
+      .toBe("[established: 2 papers for] Adult macrophages are seeded before birth.")
+    // a retracted source stays said
+    expect(listedLine({ ...established, papers: 2, livePapers: 1 }, assessment("established", 2, 0)).split("\n")[0])
+      .toBe("[established: 2 papers for] (1 retracted) Adult macrophages are seeded before birth.")
+    // an assessment that disagrees with the stored status (a stale store) is not shown
+    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(1 paper, role statement/)
+    expect(listedLine(contested, undefined)).toBe(summaryLine(contested))
+    expect(statusCount({ status: "preliminary", support: 0, opposition: 0 })).toBe("preliminary: 0 papers for")
+  })
+
   it("names a paper by its title, unless the title only spells the id", () => {
     expect(paperLabel("scirex-0b0cf7e00e75", "Attention Is All You Need")).toBe("scirex-0b0cf7e00e75 \"Attention Is All You Need\"")
     expect(paperLabel("scifact-claim-1159", "SciFact claim 1159")).toBe("scifact-claim-1159")
@@ -112,6 +136,46 @@ describe("claim and source lines", () => {
       page: 3,
       quote: "We propose the Transformer."
     })).toBe("scirex-0b0cf7e00e75 \"Attention Is All You Need\" (2017), page 3: \"We propose the Transformer.\"")
+  })
+})
+
+describe("kg challenges and kg counterevidence", () => {
+  const resolution: GraphQueries.Resolution = { query: "c:loss", by: "id", id: "c:loss", label: "No impact on weight loss.", similarity: null }
+
+  it("counts papers in words, names each by its title, and says what each number is", () => {
+    const text = renderChallenges({
+      resolution,
+      claim: null,
+      papers: [{
+        paperId: "trial-b",
+        title: "DESMOND, a second trial",
+        year: 2020,
+        retracted: false,
+        claims: [
+          { id: "c:gain", text: "It caused weight loss.", edgeScore: 0.8888, page: 3, quote: "It caused weight loss.", via: "edge" },
+          { id: null, text: "Weight fell.", edgeScore: 0.41, page: null, quote: "Weight fell.", via: "judged" }
+        ]
+      }]
+    })
+    expect(text).toContain("1 paper contradicts it:\n  trial-b \"DESMOND, a second trial\" (2020):\n")
+    expect(text).toContain("    - (a stored contradicts edge, score 0.8888, page 3) \"It caused weight loss.\"")
+    expect(text).toContain("    - (judged now, relevance x NLI confidence 0.41) \"Weight fell.\"")
+    expect(text).not.toContain("(s)")
+  })
+
+  it("says how many papers back each piece of counterevidence, without '(s)'", () => {
+    const text = renderCounterevidence({
+      resolution,
+      claim: null,
+      against: [
+        { claim: summary("c:gain", "It caused weight loss.", { status: "contested" }), text: "It caused weight loss.", via: "edge", support: 2, edgeScore: 0.8888, signals: {}, sources: [] },
+        { claim: null, text: "Weight fell.", via: "judged", support: 1, edgeScore: 0.287, signals: {}, sources: [] }
+      ]
+    })
+    expect(text).toContain("2 pieces of counterevidence, strongest first:")
+    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (1 paper, role statement, P(finding) 0.14) It caused weight loss.")
+    expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
+    expect(text).not.toContain("(s)")
   })
 })
 

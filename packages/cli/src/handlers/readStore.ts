@@ -20,12 +20,14 @@ import { flag, withSettings } from "../internal/settings.js"
 export const readQuery = <A, E>(
   args: { readonly db: Option.Option<string>; readonly config: Option.Option<string>; readonly json: boolean },
   query: Effect.Effect<A, E, Store | DuckDb | Embeddings | NlpService>,
-  render: (a: A) => string
+  render: (a: A) => string,
+  /** What `--json` prints of the result (default: all of it). */
+  toJson: (a: A) => unknown = (a) => a
 ) =>
   withSettings(args.config, { db: args.db._tag === "Some" ? args.db.value : undefined }, (settings) =>
     Effect.gen(function*() {
       const result = yield* query
-      yield* Console.log(args.json ? JSON.stringify(result) : render(result))
+      yield* Console.log(args.json ? JSON.stringify(toJson(result)) : render(result))
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))
 
 /**
