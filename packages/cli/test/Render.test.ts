@@ -12,6 +12,7 @@ import { listedLine, statusCount } from "../src/handlers/claims.js"
 import { renderCounterevidence } from "../src/handlers/counterevidence.js"
 import { paperLabel, sourceLine, summaryLine } from "../src/handlers/format.js"
 import { renderLineage } from "../src/handlers/lineage.js"
+import { looksLikeOneId } from "../src/internal/options.js"
 
 const summary = (id: string, text: string, extra: Partial<GraphQueries.ClaimSummary> = {}): GraphQueries.ClaimSummary => ({
   id,
@@ -220,5 +221,16 @@ describe("kg lineage", () => {
     })
     expect(text).toContain("first appearance: unknown (2 papers without a year;")
     expect(text).toContain("  undated: a \"Paper A\"")
+  })
+})
+
+describe("an argument that can only be an id", () => {
+  it("is a URL or IRI, or a 16-hex tail, as one word; a statement is not", () => {
+    expect(looksLikeOneId(["https://w3id.org/kg/id/claim/0000000000000000"])).toBe(true)
+    expect(looksLikeOneId(["cb922a3a73a81062"])).toBe(true)
+    expect(looksLikeOneId(["ELUs learn faster than ReLUs"])).toBe(false)
+    expect(looksLikeOneId(["ELUs", "learn", "faster"])).toBe(false)
+    expect(looksLikeOneId(["cb922a3a73a81062", "0000000000000000"])).toBe(false)
+    expect(looksLikeOneId(["dropout"])).toBe(false)
   })
 })

@@ -6,7 +6,7 @@ import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as challengesConfig } from "../commands/challenges.js"
 import { paperLabel, resolutionLine } from "./format.js"
-import { readJudgedQuery } from "./readStore.js"
+import { readJudgedQuery, storedIfId } from "./readStore.js"
 
 /** The parsed options and arguments of `kg challenges`. @since 0.1.0 */
 export type ChallengesArgs = Command.Command.ParseConfig<typeof challengesConfig>
@@ -30,4 +30,4 @@ export const renderChallenges = (c: GraphQueries.Challenges): string =>
     )
   ].join("\n")
 
-export const challenges = (args: ChallengesArgs) => readJudgedQuery(args, GraphQueries.challenges(args.claim), renderChallenges)
+export const challenges = (args: ChallengesArgs) => readJudgedQuery(args, storedIfId(args.claim, GraphQueries.challenges(args.claim)), renderChallenges)

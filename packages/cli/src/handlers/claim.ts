@@ -9,7 +9,7 @@ import type * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as claimConfig } from "../commands/claim.js"
-import { looksLikeClaimIds } from "../internal/options.js"
+import { looksLikeClaimIds, looksLikeOneId } from "../internal/options.js"
 import { paperLabel, resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
 
@@ -163,7 +163,8 @@ export const claim = (args: ClaimArgs) =>
       args,
       GraphQueries.getClaim(args.claim.join(" ")).pipe(
         Effect.map((d): GraphQueries.ClaimDetail | GraphQueries.Verification => d),
-        Effect.catchTag("NotFoundError", () => GraphQueries.verifyStatement(args.claim.join(" ")))
+        Effect.catchTag("NotFoundError", (e) =>
+          looksLikeOneId(args.claim) ? Effect.fail(e) : GraphQueries.verifyStatement(args.claim.join(" ")))
       ),
       (x) => (isDetail(x) ? renderDetail(x) : renderVerification(x))
     )

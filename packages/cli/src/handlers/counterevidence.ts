@@ -6,7 +6,7 @@ import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as counterevidenceConfig } from "../commands/counterevidence.js"
 import { resolutionLine, sourceLine, summaryLine } from "./format.js"
-import { readJudgedQuery } from "./readStore.js"
+import { readJudgedQuery, storedIfId } from "./readStore.js"
 
 /** The parsed options and arguments of `kg counterevidence`. @since 0.1.0 */
 export type CounterevidenceArgs = Command.Command.ParseConfig<typeof counterevidenceConfig>
@@ -33,4 +33,4 @@ export const renderCounterevidence = (c: GraphQueries.Counterevidence): string =
   ].join("\n")
 
 export const counterevidence = (args: CounterevidenceArgs) =>
-  readJudgedQuery(args, GraphQueries.counterevidence(args.claim), renderCounterevidence)
+  readJudgedQuery(args, storedIfId(args.claim, GraphQueries.counterevidence(args.claim)), renderCounterevidence)
