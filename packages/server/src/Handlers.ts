@@ -115,6 +115,14 @@ const stageOf = (mode: "research" | "ask", line: string, count: number): { index
   return { index: count + 1, stage: mode === "ask" && label !== "" ? label : `stage ${count + 1}` }
 }
 
+/**
+ * `/claims/{id}/challenges` and `/counterevidence` take a claim id or a hypothesis: an argument that can only be an id
+ * (a URL or IRI, or the 16-hex tail of a claim IRI) must name a stored claim (404 otherwise), never be judged as a
+ * statement against the evidence (its words "https", "w3id", "org" would match a paper's links).
+ */
+const storedIfId = <A, E, R>(idOrText: string, query: Effect.Effect<A, E, R>) =>
+  /^(https?:\/\/\S+|[0-9a-f]{16})$/.test(idOrText.trim()) ? Effect.zipRight(GraphQueries.getClaim(idOrText), query) : query
+
 const citedClaims = (answer: Research.Answer) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
@@ -327,8 +335,9 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
         }))
       })))
     .handle("get", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.getClaim(p.id)))))
-    .handle("challenges", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.challenges(p.id)))))
-    .handle("counterevidence", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.counterevidence(p.id)))))
+    .handle("challenges", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(storedIfId(p.id, GraphQueries.challenges(p.id))))))
+    .handle("counterevidence", ({ path: p }) =>
+      api(Effect.flatMap(Workbench, (wb) => wb.read(storedIfId(p.id, GraphQueries.counterevidence(p.id))))))
     .handle("lineage", ({ urlParams }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.lineage(urlParams.subject)))))
     .handle("foundations", ({ urlParams }) =>
       api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.foundations(urlParams.subject, { maxDepth: urlParams.maxDepth })))))

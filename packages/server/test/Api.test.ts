@@ -296,6 +296,14 @@ describe("kg serve: the API", () => {
     expect(challenges.papers.map((p: Json) => p.paperId)).toEqual(["trial-a"])
     const counter = (await get(`${api}/claims/${encodeURIComponent(id)}/counterevidence`)).body
     expect(counter.against[0].sources[0].paperId).toBe("trial-a")
+    // an id that names no stored claim is a 404, never a hypothesis judged against the evidence
+    for (const question of ["challenges", "counterevidence"]) {
+      const missing = await get(`${api}/claims/${encodeURIComponent("https://w3id.org/kg/id/claim/0000000000000000")}/${question}`)
+      expect(missing.status, question).toBe(404)
+      expect(missing.body.message).toContain("No claim in")
+    }
+    // free text is still a hypothesis
+    expect((await get(`${api}/claims/${encodeURIComponent("aspirin reduces stroke risk")}/challenges`)).body.resolution.by).toBe("hypothesis")
     const assessment = (await get(`${api}/claims/${encodeURIComponent(id)}/assessment`)).body
     expect(assessment).toMatchObject({ status: "contested", support: 1, opposition: 1 })
     const lineage = (await get(`${api}/lineage?subject=${encodeURIComponent(id)}`)).body
