@@ -9,6 +9,7 @@ import type * as Epistemics from "@kg/graph/Epistemics"
 import { edgeSections } from "../src/handlers/claim.js"
 import { renderChallenges } from "../src/handlers/challenges.js"
 import { listedLine, statusCount } from "../src/handlers/claims.js"
+import { renderFoundations } from "../src/handlers/foundations.js"
 import { renderCounterevidence } from "../src/handlers/counterevidence.js"
 import { paperLabel, sourceLine, summaryLine } from "../src/handlers/format.js"
 import { renderLineage } from "../src/handlers/lineage.js"
@@ -177,6 +178,25 @@ describe("kg challenges and kg counterevidence", () => {
     expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (1 paper, role statement, P(finding) 0.14) It caused weight loss.")
     expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
     expect(text).not.toContain("(s)")
+  })
+})
+
+describe("kg foundations", () => {
+  it("names the papers stating each relation by their titles", () => {
+    const text = renderFoundations({
+      resolution: { query: "Transformer", by: "entity", id: "e:t", label: "Transformer", similarity: null },
+      roots: [{ id: "e:t", label: "Transformer", type: "Method" }],
+      nodes: [{
+        entity: { id: "e:mha", label: "Multi-Head Attention", type: "Method" },
+        depth: 1,
+        predicate: "uses",
+        from: "e:t",
+        papers: [{ paperId: "scirex-0b0cf7e00e75", title: "Attention Is All You Need", year: null }, { paperId: "p2", title: "p2", year: 2018 }]
+      }],
+      maxDepth: 3,
+      truncated: false
+    })
+    expect(text).toContain("  Multi-Head Attention (Method) — uses, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
   })
 })
 
