@@ -133,6 +133,8 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const page = await open(1280, 900)
     await page.goto(`${server.url}#/claims?status=contested`)
     await page.waitForSelector(".claim-list a")
+    // the list says the count behind each status, as the claim's page does, not the claim's own one paper
+    expect(await page.locator(".claim-list .badge").allTextContents()).toEqual(["contested: 1 paper for, 1 against", "contested: 1 paper for, 1 against"])
     await shot(page, "04-claims-contested")
     await page.click("text=does not reduce the risk of stroke")
     await page.waitForSelector("h1.claim-title")

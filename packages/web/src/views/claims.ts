@@ -5,7 +5,7 @@
 import {
   type Challenges,
   type ClaimDetail,
-  type ClaimSummary,
+  type ListedClaim,
   type Counterevidence,
   type Foundations,
   getJson,
@@ -38,7 +38,7 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
     clear(results)
     results.append(loading("claims"))
     try {
-      const claims = await getJson<ReadonlyArray<ClaimSummary>>("/claims", {
+      const claims = await getJson<ReadonlyArray<ListedClaim>>("/claims", {
         status: status.value || undefined,
         about: about.value.trim() || undefined,
         paper: paper.value || undefined,
@@ -48,9 +48,14 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
       results.append(h("p", { class: "muted" }, `${claims.length} claim${claims.length === 1 ? "" : "s"}`))
       results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
         h("li", {},
-          badge(c.status), " ",
+          // the papers for and against behind the status, as on the claim's page; its own papers only when not given
+          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0 }), " ",
           h("a", { href: claimHref(c.id) }, c.text), " ",
-          h("span", { class: "muted" }, `${c.papers} paper${c.papers === 1 ? "" : "s"}${c.score !== null ? ` · relevance ${c.score}` : ""}`))
+          h("span", { class: "muted" }, [
+            c.support === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
+            c.papers > c.livePapers ? `${c.papers - c.livePapers} retracted` : null,
+            c.score !== null ? `relevance ${c.score}` : null
+          ].filter((x) => x !== null).join(" · ")))
       )))
     } catch (e) {
       clear(results)
