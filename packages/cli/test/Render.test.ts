@@ -233,6 +233,19 @@ describe("kg lineage", () => {
     expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentioned")
   })
 
+  it("gives a linked claim's text once, and says a related claim is not the same finding", () => {
+    const claimResolution: GraphQueries.Resolution = { query: "c:1", by: "id", id: "c:1", label: "No impact on weight loss.", similarity: null }
+    const linked = (paperId: string, relation: string, text: string): GraphQueries.Lineage["events"][number] =>
+      ({ year: 2020, paperId, title: paperId, relation, via: "claim_edge", other: { id: `c:${paperId}`, label: text, type: "Claim" }, quote: text })
+    const text = renderLineage({
+      resolution: claimResolution,
+      firstAppearance: { paperId: "p1", title: "p1", year: 2020 },
+      events: [linked("p2", "contradicted", "It caused weight loss."), linked("p3", "related", "No impact on lifestyle outcomes.")]
+    })
+    expect(text).toContain("later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    expect(text.match(/It caused weight loss/g)?.length).toBe(1)
+  })
+
   it("counts an undated first paper among the papers without a year", () => {
     const text = renderLineage({
       resolution,

@@ -21,9 +21,16 @@ export const renderLineage = (l: GraphQueries.Lineage): string => {
   const undated = l.events.filter((e) => e.year === null)
   const dated = l.events.filter((e) => e.year !== null)
   const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
-  const eventLine = (e: GraphQueries.Lineage["events"][number]) =>
-    `  ${e.year ?? "n.d."} ${paperLabel(e.paperId, e.title)}: ${e.relation}${e.other === null ? "" : ` by ${e.other.label}`}` +
-    (e.quote === "" ? "" : `\n      "${e.quote}"`)
+  const eventLine = (e: GraphQueries.Lineage["events"][number]) => {
+    const head = `  ${e.year ?? "n.d."} ${paperLabel(e.paperId, e.title)}: `
+    if (e.via === "claim_edge" && e.other !== null) {
+      // a claim linked by an edge: its text once (the quote is that same text); a related link is said not to be
+      // the same finding
+      const what = e.relation === "related" ? "a related claim (not the same finding)" : `${e.relation} by its claim`
+      return `${head}${what} "${e.other.label}"` + (e.quote === "" || e.quote === e.other.label ? "" : `\n      "${e.quote}"`)
+    }
+    return `${head}${e.relation}${e.other === null ? "" : ` by ${e.other.label}`}` + (e.quote === "" ? "" : `\n      "${e.quote}"`)
+  }
   if (first === null) {
     return [resolutionLine(l.resolution), "", "first appearance: unknown", ...(l.events.length === 0 ? [] : ["stored work:"]), ...l.events.map(eventLine)].join("\n")
   }
