@@ -523,6 +523,11 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     expect(reason).toContain("same subject (ResNet-101)")
     expect(reason).toContain("not the same finding")
     expect(await page.evaluate(overflowing)).toEqual([])
+    // its lineage lists the related claim as what it is
+    await page.click("button:has-text('Lineage')")
+    await page.waitForSelector("[data-testid=lineage-first]")
+    expect(await page.locator(".question-result li").allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringContaining("a related claim, not the same finding")]))
     await page.locator("[data-testid=edge-reason]").scrollIntoViewIfNeeded()
     await shot(page, "23-claim-related-link")
     await page.close()

@@ -245,7 +245,10 @@ const lineageNode = (r: Lineage) => {
         ` (${first.year ?? "n.d."})`
       ]),
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
-      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title), ` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`)
+      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title),
+        // a related link (a weak link of one shared side) is no same finding: said so, not a bare "related"
+        e.via === "claim_edge" && e.relation === "related" ? " a related claim, not the same finding" : ` ${e.relation}`,
+        e.other === null ? "" : ` (${e.other.label})`)
     )))
 }
 
