@@ -50,6 +50,19 @@ describe("graph questions and research through the CLI", () => {
       "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.",
       "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."
     ])
+    // in text, each contested claim says the count behind its status: one paper for, one against
+    const listed = await kg("claims", "--status", "contested")
+    expect(listed.code, listed.stderr).toBe(0)
+    const heads = listed.stdout.split("\n").filter((l) => l.startsWith("["))
+    expect(heads).toHaveLength(2)
+    for (const head of heads) expect(head).toMatch(/^\[contested: 1 paper for, 1 against\] \(role \w+, P\(finding\) [\d.]+\) We find that daily/)
+    // an id that names no stored claim is an error, never a hypothesis judged against the evidence
+    for (const command of ["claim", "challenges", "counterevidence"]) {
+      const missing = await kg(command, "https://w3id.org/kg/id/claim/0000000000000000")
+      expect(missing.code, `${command}: ${missing.stdout}`).toBe(1)
+      expect(missing.stderr).toContain("No claim in")
+      expect(missing.stdout).not.toContain("judged now")
+    }
     const challenges = lastJson(await kg("challenges", "aspirin reduces stroke risk", "--json")) as {
       resolution: { by: string }
       papers: ReadonlyArray<{ paperId: string }>

@@ -813,6 +813,20 @@ export type CompareRequest = typeof CompareRequest.Type
 // Endpoints
 // ---------------------------------------------------------------------------------------------------------------
 
+/**
+ * A claim of `GET /api/claims`: its summary, with the papers for and against behind its status (as
+ * `Epistemics.Assessment` counts them) when they agree with the stored status.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ListedClaim = Schema.extend(GraphQueries.ClaimSummary, Schema.Struct({
+  support: Schema.optional(Schema.Number),
+  opposition: Schema.optional(Schema.Number)
+}))
+/** @since 0.1.0 @category models */
+export type ListedClaim = typeof ListedClaim.Type
+
 const ClaimIdPath = Schema.Struct({
   id: HttpApiSchema.param("id", Schema.String.pipe(Schema.minLength(1)))
 })
@@ -884,7 +898,7 @@ export class ClaimsGroup extends HttpApiGroup.make("claims")
         paper: opt(Schema.String),
         limit: opt(IntParam(1, 500))
       }))
-      .addSuccess(Schema.Array(GraphQueries.ClaimSummary))
+      .addSuccess(Schema.Array(ListedClaim))
       .addError(NotFound)
   )
   .add(HttpApiEndpoint.get("get", "/claims/:id").setPath(ClaimIdPath).addSuccess(GraphQueries.ClaimDetail).addError(NotFound))

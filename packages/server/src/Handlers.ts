@@ -115,6 +115,29 @@ const stageOf = (mode: "research" | "ask", line: string, count: number): { index
   return { index: count + 1, stage: mode === "ask" && label !== "" ? label : `stage ${count + 1}` }
 }
 
+/**
+ * Listed claims with the papers for and against behind each status (`support`, `opposition`, as the claim page's
+ * badge says them), so that a list does not explain a contested claim by its own one paper; left out where the
+ * assessment disagrees with the stored status (a stale store).
+ */
+const withCounts = (claims: ReadonlyArray<GraphQueries.ClaimSummary>) =>
+  Effect.gen(function*() {
+    if (claims.length === 0) return claims
+    const assessed = new Map((yield* Epistemics.assess(yield* DuckDb, claims.map((c) => c.id))).map((a) => [a.claimId, a] as const))
+    return claims.map((c) => {
+      const a = assessed.get(c.id)
+      return a === undefined || a.status !== c.status ? c : { ...c, support: a.support, opposition: a.opposition }
+    })
+  })
+
+/**
+ * `/claims/{id}/challenges` and `/counterevidence` take a claim id or a hypothesis: an argument that can only be an id
+ * (a URL or IRI, or the 16-hex tail of a claim IRI) must name a stored claim (404 otherwise), never be judged as a
+ * statement against the evidence (its words "https", "w3id", "org" would match a paper's links).
+ */
+const storedIfId = <A, E, R>(idOrText: string, query: Effect.Effect<A, E, R>) =>
+  /^(https?:\/\/\S+|[0-9a-f]{16})$/.test(idOrText.trim()) ? Effect.zipRight(GraphQueries.getClaim(idOrText), query) : query
+
 const citedClaims = (answer: Research.Answer) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
@@ -308,7 +331,7 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
         const limit = urlParams.limit ?? 50
         const about = urlParams.about !== undefined && urlParams.about.trim() !== "" ? urlParams.about : undefined
         if (urlParams.paper === undefined) {
-          return yield* wb.read(GraphQueries.listClaims({ status: urlParams.status, about, limit }))
+          return yield* wb.read(GraphQueries.listClaims({ status: urlParams.status, about, limit }).pipe(Effect.flatMap(withCounts)))
         }
         const paperId = urlParams.paper
         return yield* wb.read(Effect.gen(function*() {
@@ -323,12 +346,13 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
             const byId = new Map(claims.map((c) => [c.id, c] as const))
             claims = ranked.flatMap((r) => (byId.has(r.id) ? [r] : []))
           }
-          return claims.slice(0, limit)
+          return yield* withCounts(claims.slice(0, limit))
         }))
       })))
     .handle("get", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.getClaim(p.id)))))
-    .handle("challenges", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.challenges(p.id)))))
-    .handle("counterevidence", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.counterevidence(p.id)))))
+    .handle("challenges", ({ path: p }) => api(Effect.flatMap(Workbench, (wb) => wb.read(storedIfId(p.id, GraphQueries.challenges(p.id))))))
+    .handle("counterevidence", ({ path: p }) =>
+      api(Effect.flatMap(Workbench, (wb) => wb.read(storedIfId(p.id, GraphQueries.counterevidence(p.id))))))
     .handle("lineage", ({ urlParams }) => api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.lineage(urlParams.subject)))))
     .handle("foundations", ({ urlParams }) =>
       api(Effect.flatMap(Workbench, (wb) => wb.read(GraphQueries.foundations(urlParams.subject, { maxDepth: urlParams.maxDepth })))))

@@ -271,11 +271,14 @@ describe("kg serve: the API", () => {
       "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.",
       "We find that daily low-dose aspirin significantly reduces the risk of stroke in older adults."
     ])
+    // each listed claim carries the papers for and against behind its status
+    expect(contested.map((c: Json) => [c.support, c.opposition])).toEqual([[1, 1], [1, 1]])
     const about = (await get(`${api}/claims?about=${encodeURIComponent("annotators faithfulness")}&limit=3`)).body
     expect(about.length).toBe(3)
     expect(about[0].score).not.toBeNull()
     const ofPaper = (await get(`${api}/claims?paper=trial-b`)).body
     expect(ofPaper.map((c: Json) => c.text)).toEqual(["We find that daily low-dose aspirin does not reduce the risk of stroke in older adults."])
+    expect(ofPaper[0]).toMatchObject({ status: "contested", support: 1, opposition: 1 })
     expect((await get(`${api}/claims?paper=nope`)).status).toBe(404)
     expect((await get(`${api}/claims?status=wrong`)).status).toBe(400)
     expect((await get(`${api}/claims?limit=0`)).status).toBe(400)
@@ -296,6 +299,14 @@ describe("kg serve: the API", () => {
     expect(challenges.papers.map((p: Json) => p.paperId)).toEqual(["trial-a"])
     const counter = (await get(`${api}/claims/${encodeURIComponent(id)}/counterevidence`)).body
     expect(counter.against[0].sources[0].paperId).toBe("trial-a")
+    // an id that names no stored claim is a 404, never a hypothesis judged against the evidence
+    for (const question of ["challenges", "counterevidence"]) {
+      const missing = await get(`${api}/claims/${encodeURIComponent("https://w3id.org/kg/id/claim/0000000000000000")}/${question}`)
+      expect(missing.status, question).toBe(404)
+      expect(missing.body.message).toContain("No claim in")
+    }
+    // free text is still a hypothesis
+    expect((await get(`${api}/claims/${encodeURIComponent("aspirin reduces stroke risk")}/challenges`)).body.resolution.by).toBe("hypothesis")
     const assessment = (await get(`${api}/claims/${encodeURIComponent(id)}/assessment`)).body
     expect(assessment).toMatchObject({ status: "contested", support: 1, opposition: 1 })
     const lineage = (await get(`${api}/lineage?subject=${encodeURIComponent(id)}`)).body

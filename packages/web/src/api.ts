@@ -26,6 +26,7 @@ export type StudioValidation = Api.StudioValidation
 export type StudioCache = Api.StudioCache
 export type ArxivHit = Api.ArxivHit
 export type ClaimSummary = GraphQueries.ClaimSummary
+export type ListedClaim = Api.ListedClaim
 export type ClaimDetail = GraphQueries.ClaimDetail
 export type Challenges = GraphQueries.Challenges
 export type Counterevidence = GraphQueries.Counterevidence

@@ -9,8 +9,8 @@ import type * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as claimConfig } from "../commands/claim.js"
-import { looksLikeClaimIds } from "../internal/options.js"
-import { resolutionLine, sourceLine, summaryLine } from "./format.js"
+import { looksLikeClaimIds, looksLikeOneId } from "../internal/options.js"
+import { paperLabel, resolutionLine, sourceLine, summaryLine } from "./format.js"
 import { readJudgedQuery } from "./readStore.js"
 
 /** The parsed options and arguments of `kg claim`. @since 0.1.0 */
@@ -32,19 +32,66 @@ export const findingLine = (f: NonNullable<GraphQueries.ClaimDetail["claim"]["fi
   return parts.join("; ")
 }
 
-const edgeLine = (e: GraphQueries.ClaimDetail["edges"][number]): string => {
+/** The kinds a status counts (`docs/epistemics.md`); a `weak_link` (related link, candidate) never counts. */
+const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
+
+/**
+ * The linker's reason, without the tail a related link's heading already says: "...; related: same subject (X), not
+ * the same finding (no outcome named by both (...))" reads "...; not the same finding: no outcome named by both (...)".
+ */
+const edgeReason = (e: GraphQueries.EdgeView): string | null => {
+  if (e.reason == null || e.reason === "") return null
+  if (e.related == null) return e.reason
+  const tail = `related: ${e.related}, not the same finding (`
+  const at = e.reason.lastIndexOf(tail)
+  if (at < 0 || !e.reason.endsWith(")")) return e.reason
+  const head = e.reason.slice(0, at).replace(/;\s*$/, "")
+  const why = e.reason.slice(at + tail.length, -1)
+  return `${head === "" ? "" : `${head}; `}not the same finding: ${why}`
+}
+
+/**
+ * The numbers the linker weighed, named as a reader reads them: `outcome` is the NLI judgement of the two sentences
+ * (support 1, neutral 0.5, contradict 0), not whether they share an outcome, so it reads "NLI agreement".
+ */
+const signalsText = (e: GraphQueries.EdgeView): string =>
+  `subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"] ?? "-"}, domain ${e.signals["domain"] ?? "-"}, ` +
+  `conditions ${e.signals["conditions"] ?? "-"}, NLI agreement ${e.signals["outcome"] ?? "-"}`
+
+const edgeLine = (e: GraphQueries.EdgeView): string => {
   const kind = e.kind === "weak_link" && e.related != null
-    ? `related: ${e.related} (weak link, not the same finding)`
+    ? `related: ${e.related} (not the same finding)`
     : e.kind === "weak_link" && e.proposed != null
-    ? `candidate ${e.proposed} (weak link)`
+    ? `candidate ${e.proposed} (unconfirmed)`
+    : e.kind === "weak_link"
+    ? "weak link"
     : e.kind
-  return `  ${kind} (score ${e.score}; subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"]}, ` +
-    `domain ${e.signals["domain"]}, conditions ${e.signals["conditions"]}, outcome ${e.signals["outcome"]})` +
-    (e.reason == null ? "" : `\n    why: ${e.reason}`) +
+  const reason = edgeReason(e)
+  return `  ${kind} (score ${e.score}; ${signalsText(e)})` +
+    (reason === null ? "" : `\n    why: ${reason}`) +
     `\n    ${summaryLine(e.other).replace(/\n/g, "\n    ")}`
 }
 
-const renderDetail = (d: GraphQueries.ClaimDetail): string =>
+/**
+ * A claim's edges in two groups, so that a related link or a candidate is never read as evidence: the edges its
+ * status counts (same finding, replication, contradiction), then the links it does not.
+ */
+export const edgeSections = (edges: ReadonlyArray<GraphQueries.EdgeView>): ReadonlyArray<string> => {
+  const counted = edges.filter((e) => COUNTED_KINDS.has(e.kind))
+  const links = edges.filter((e) => !COUNTED_KINDS.has(e.kind))
+  return [
+    `edges (${counted.length}${counted.length === 0 ? "" : ", counted by the status"}):`,
+    ...counted.map(edgeLine),
+    ...(links.length === 0 ? [] : [
+      "",
+      `related and candidate links (${links.length}, not evidence: no status counts them):`,
+      ...links.map(edgeLine)
+    ])
+  ]
+}
+
+/** `kg claim <id>` in text. */
+export const renderDetail = (d: GraphQueries.ClaimDetail): string =>
   [
     resolutionLine(d.resolution),
     "",
@@ -62,12 +109,11 @@ const renderDetail = (d: GraphQueries.ClaimDetail): string =>
     `sources (${d.sources.length}):`,
     ...d.sources.map((s) => `  ${sourceLine(s)}`),
     "",
-    `edges (${d.edges.length}):`,
-    ...d.edges.map(edgeLine)
+    ...edgeSections(d.edges)
   ].join("\n")
 
 const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>
-  `  ${e.paperId}${e.year === null ? "" : ` (${e.year})`}${e.page === null ? "" : `, page ${e.page}`}` +
+  `  ${paperLabel(e.paperId, e.title)}${e.year === null ? "" : ` (${e.year})`}${e.page === null ? "" : `, page ${e.page}`}` +
   `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, confidence ${e.confidence}` +
   `${e.status === null ? "" : `, ${e.status} claim`}): "${e.quote}"`
 
@@ -117,7 +163,8 @@ export const claim = (args: ClaimArgs) =>
       args,
       GraphQueries.getClaim(args.claim.join(" ")).pipe(
         Effect.map((d): GraphQueries.ClaimDetail | GraphQueries.Verification => d),
-        Effect.catchTag("NotFoundError", () => GraphQueries.verifyStatement(args.claim.join(" ")))
+        Effect.catchTag("NotFoundError", (e) =>
+          looksLikeOneId(args.claim) ? Effect.fail(e) : GraphQueries.verifyStatement(args.claim.join(" ")))
       ),
       (x) => (isDetail(x) ? renderDetail(x) : renderVerification(x))
     )

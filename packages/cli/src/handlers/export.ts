@@ -2,6 +2,8 @@
  * `kg export`.
  */
 import type * as Command from "@effect/cli/Command"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -15,6 +17,18 @@ import { flag, withSettings } from "../internal/settings.js"
 
 /** The parsed options and arguments of `kg export`. @since 0.1.0 */
 export type ExportArgs = Command.Command.ParseConfig<typeof exportConfig>
+
+/** A file's folder, created when missing; an error naming the file when it cannot be. */
+export const outputFolder = (file: string) =>
+  Effect.try({
+    try: () => {
+      const folder = path.dirname(path.resolve(file))
+      if (!fs.existsSync(folder)) fs.mkdirSync(folder, { recursive: true })
+      else if (!fs.statSync(folder).isDirectory()) throw new Error(`${folder} is a file, not a folder`)
+    },
+    catch: (e) =>
+      new Error(`cannot write ${file}: ${e instanceof Error ? e.message : String(e)}. Nothing was written; choose another --out.`)
+  })
 
 export const export_ = (args: ExportArgs) =>
   withSettings(args.config, { db: flag(args.db) }, (settings) =>
@@ -45,6 +59,9 @@ export const export_ = (args: ExportArgs) =>
         const tables = yield* store.exportTables(fmt, args.out.value)
         return yield* Console.log(args.json ? JSON.stringify(tables) : `wrote ${tables.length} ${fmt} files to ${args.out.value}`)
       }
+      // as csv, parquet and training data do: the output's folder is created when missing (the RDF writer would
+      // otherwise crash on the missing folder with a stack trace instead of an error)
+      yield* outputFolder(args.out.value)
       const summary = yield* GraphExport.exportRdf(fmt, args.out.value)
       yield* Console.log(
         args.json ? JSON.stringify(summary) : `wrote ${summary.triples} triples from ${summary.papers} papers to ${summary.path}`

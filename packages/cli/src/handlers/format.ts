@@ -14,16 +14,34 @@ export const resolutionLine = (r: GraphQueries.Resolution): string =>
     ? `entity ${r.label} (${r.id})`
     : `claim ${r.id}\n  ${r.label}`
 
-/** A claim in one line: status, support and text. */
-export const summaryLine = (c: GraphQueries.ClaimSummary): string =>
-  `[${c.status}] (${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}${
-    c.papers > c.livePapers ? `, ${c.papers - c.livePapers} retracted` : ""
-  }${c.score === null ? "" : `, score ${c.score}`}${
-    c.role == null ? "" : `, ${c.role}${c.roleConfidence == null ? "" : ` ${c.roleConfidence}`}`
-  }) ${c.ownSubject == null ? "" : `[${c.ownSubject}] `}${c.text}\n    ${c.id}`
+/**
+ * A claim in one line: status, support (its own papers), relevance, role with its P(finding), and text. With
+ * `statusCount` ("contested: 1 paper for, 1 against", from its assessment), the count behind the status replaces the
+ * count of its own papers.
+ */
+export const summaryLine = (c: GraphQueries.ClaimSummary, statusCount?: string): string => {
+  const details = [
+    statusCount === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
+    c.papers > c.livePapers ? `${c.papers - c.livePapers} retracted` : null,
+    c.score === null ? null : `relevance ${c.score}`,
+    c.role == null ? null : `role ${c.role}${c.roleConfidence == null ? "" : `, P(finding) ${c.roleConfidence}`}`
+  ].filter((x): x is string => x !== null)
+  return `[${statusCount ?? c.status}]${details.length === 0 ? "" : ` (${details.join(", ")})`} ` +
+    `${c.ownSubject == null ? "" : `[${c.ownSubject}] `}${c.text}\n    ${c.id}`
+}
 
-/** A source in one line: paper, year, page and quote. */
+/**
+ * A paper as a reader knows it: its id, then its title when the store has one (`scirex-0b0cf7e00e75 "Attention Is
+ * All You Need"`); a title that only spells the id ("SciFact claim 12" for scifact-claim-12) adds nothing.
+ */
+export const paperLabel = (paperId: string, title: string | null | undefined): string => {
+  const t = title?.trim() ?? ""
+  const spelt = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+  return t === "" || spelt(t) === spelt(paperId) ? paperId : `${paperId} "${t.length > 90 ? `${t.slice(0, 87)}...` : t}"`
+}
+
+/** A source in one line: paper (with its title), year, page and quote. */
 export const sourceLine = (s: GraphQueries.SourceView): string =>
-  `${s.paperId}${s.year === null ? "" : ` (${s.year})`}${s.page === null ? "" : `, page ${s.page}`}${
+  `${paperLabel(s.paperId, s.title)}${s.year === null ? "" : ` (${s.year})`}${s.page === null ? "" : `, page ${s.page}`}${
     s.retracted ? " [RETRACTED]" : ""
   }: "${s.quote}"`

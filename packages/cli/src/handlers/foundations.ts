@@ -4,13 +4,14 @@
 import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as foundationsConfig } from "../commands/foundations.js"
-import { resolutionLine } from "./format.js"
+import { paperLabel, resolutionLine } from "./format.js"
 import { readQuery } from "./readStore.js"
 
 /** The parsed options and arguments of `kg foundations`. @since 0.1.0 */
 export type FoundationsArgs = Command.Command.ParseConfig<typeof foundationsConfig>
 
-const render = (f: GraphQueries.Foundations): string =>
+/** `kg foundations` in text: each entity it depends on, with the papers (by title) that state the relation. */
+export const renderFoundations = (f: GraphQueries.Foundations): string =>
   [
     resolutionLine(f.resolution),
     `starting from: ${f.roots.map((r) => r.label).join(", ") || "no entity"}`,
@@ -18,10 +19,10 @@ const render = (f: GraphQueries.Foundations): string =>
     f.nodes.length === 0 ? "No based-on / uses relation is stored for it." : "depends on:",
     ...f.nodes.map((n) =>
       `${"  ".repeat(n.depth)}${n.entity.label} (${n.entity.type}) — ${n.predicate}, in ` +
-      n.papers.map((p) => `${p.paperId}${p.year === null ? "" : ` (${p.year})`}`).join(", ")
+      n.papers.map((p) => `${paperLabel(p.paperId, p.title)}${p.year === null ? "" : ` (${p.year})`}`).join(", ")
     ),
     ...(f.truncated ? [`(stopped at depth ${f.maxDepth}; use --depth for more)`] : [])
   ].join("\n")
 
 export const foundations = (args: FoundationsArgs) =>
-  readQuery(args, GraphQueries.foundations(args.subject, { maxDepth: args.depth }), render)
+  readQuery(args, GraphQueries.foundations(args.subject, { maxDepth: args.depth }), renderFoundations)

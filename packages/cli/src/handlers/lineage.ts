@@ -4,24 +4,55 @@
 import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as lineageConfig } from "../commands/lineage.js"
-import { resolutionLine } from "./format.js"
+import { paperLabel, resolutionLine } from "./format.js"
 import { readQuery } from "./readStore.js"
 
 /** The parsed options and arguments of `kg lineage`. @since 0.1.0 */
 export type LineageArgs = Command.Command.ParseConfig<typeof lineageConfig>
 
-const render = (l: GraphQueries.Lineage): string =>
-  [
+/**
+ * `kg lineage` in text. "First appears" and "later" are claims about dates: they are said only when every paper
+ * involved has a year. When some have none (a markdown paper without front matter), the dated papers are listed
+ * in order, the undated ones apart, and the first appearance is said to be unknown: an undated paper may well be
+ * the origin (the dropout paper of 2012, undated, is no "later" work than a dated 2017 paper that uses dropout).
+ */
+export const renderLineage = (l: GraphQueries.Lineage): string => {
+  const first = l.firstAppearance
+  const undated = l.events.filter((e) => e.year === null)
+  const dated = l.events.filter((e) => e.year !== null)
+  const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
+  const eventLine = (e: GraphQueries.Lineage["events"][number]) => {
+    const head = `  ${e.year ?? "n.d."} ${paperLabel(e.paperId, e.title)}: `
+    if (e.via === "claim_edge" && e.other !== null) {
+      // a claim linked by an edge: its text once (the quote is that same text); a related link is said not to be
+      // the same finding
+      const what = e.relation === "related" ? "a related claim (not the same finding)" : `${e.relation} by its claim`
+      return `${head}${what} "${e.other.label}"` + (e.quote === "" || e.quote === e.other.label ? "" : `\n      "${e.quote}"`)
+    }
+    return `${head}${e.relation}${e.other === null ? "" : ` by ${e.other.label}`}` + (e.quote === "" ? "" : `\n      "${e.quote}"`)
+  }
+  if (first === null) {
+    return [resolutionLine(l.resolution), "", "first appearance: unknown", ...(l.events.length === 0 ? [] : ["stored work:"]), ...l.events.map(eventLine)].join("\n")
+  }
+  const firstPaper = `${paperLabel(first.paperId, first.title)}${first.year === null ? "" : ` (${first.year})`}`
+  if (first.year !== null && undated.length === 0) {
+    return [
+      resolutionLine(l.resolution),
+      "",
+      `first appears in ${firstPaper}`,
+      ...(l.events.length === 0 ? ["no later work is stored"] : ["later:"]),
+      ...l.events.map(eventLine)
+    ].join("\n")
+  }
+  const undatedPapers = new Set([...undated.map((e) => e.paperId), ...(first.year === null ? [first.paperId] : [])])
+  return [
     resolutionLine(l.resolution),
     "",
-    l.firstAppearance === null
-      ? "first appearance: unknown"
-      : `first appears in ${l.firstAppearance.paperId}${l.firstAppearance.year === null ? "" : ` (${l.firstAppearance.year})`}: ${l.firstAppearance.title}`,
-    ...(l.events.length === 0 ? ["no later work is stored"] : ["later:"]),
-    ...l.events.map((e) =>
-      `  ${e.year ?? "????"} ${e.paperId}: ${e.relation}${e.other === null ? "" : ` by ${e.other.label}`}` +
-      (e.quote === "" ? "" : `\n      "${e.quote}"`)
-    )
+    `first appearance: unknown (${papers(undatedPapers.size)} without a year; add years with \`kg papers set\`)`,
+    first.year === null ? `  undated: ${firstPaper}` : `  earliest dated: ${firstPaper}`,
+    ...(dated.length === 0 ? [] : [first.year === null ? "dated work:" : "later dated work:", ...dated.map(eventLine)]),
+    ...(undated.length === 0 ? [] : ["undated work (order unknown):", ...undated.map(eventLine)])
   ].join("\n")
+}
 
-export const lineage = (args: LineageArgs) => readQuery(args, GraphQueries.lineage(args.subject), render)
+export const lineage = (args: LineageArgs) => readQuery(args, GraphQueries.lineage(args.subject), renderLineage)

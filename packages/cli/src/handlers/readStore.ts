@@ -15,17 +15,28 @@ import * as Layer from "effect/Layer"
 import * as OptionM from "effect/Option"
 import type { ProviderName } from "@kg/core/LlmProvider"
 import * as Layers from "../Layers.js"
+import * as GraphQueries from "@kg/graph/GraphQueries"
+import { looksLikeOneId } from "../internal/options.js"
 import { flag, withSettings } from "../internal/settings.js"
+
+/**
+ * A question about a claim or a hypothesis: when the argument can only be an id (a URL or IRI, or a 16-hex tail), it
+ * must name a stored claim (else the graph's "No claim in ... matches" error), never be judged as a statement.
+ */
+export const storedIfId = <A, E, R>(claim: string, query: Effect.Effect<A, E, R>) =>
+  looksLikeOneId([claim]) ? Effect.zipRight(GraphQueries.getClaim(claim), query) : query
 
 export const readQuery = <A, E>(
   args: { readonly db: Option.Option<string>; readonly config: Option.Option<string>; readonly json: boolean },
   query: Effect.Effect<A, E, Store | DuckDb | Embeddings | NlpService>,
-  render: (a: A) => string
+  render: (a: A) => string,
+  /** What `--json` prints of the result (default: all of it). */
+  toJson: (a: A) => unknown = (a) => a
 ) =>
   withSettings(args.config, { db: args.db._tag === "Some" ? args.db.value : undefined }, (settings) =>
     Effect.gen(function*() {
       const result = yield* query
-      yield* Console.log(args.json ? JSON.stringify(result) : render(result))
+      yield* Console.log(args.json ? JSON.stringify(toJson(result)) : render(result))
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))
 
 /**

@@ -101,6 +101,14 @@ export const claimWords = Args.text({ name: "claim" }).pipe(
 export const looksLikeClaimIds = (words: ReadonlyArray<string>): boolean =>
   words.length > 1 && words.every((w) => /^(https?:\/\/\S+\/claim\/)?[0-9a-f]{16}$/.test(w))
 
+/**
+ * One word that can only be an id (a URL or IRI, or the 16-hex-digit tail of a kg claim IRI): never a statement to
+ * judge. An id that names no stored claim is an error, not a hypothesis judged against the evidence (which would
+ * match the words "https", "w3id", "org" in a paper's links).
+ */
+export const looksLikeOneId = (words: ReadonlyArray<string>): boolean =>
+  words.length === 1 && /^(https?:\/\/\S+|[0-9a-f]{16})$/.test(words[0]!.trim())
+
 /** An entity-or-claim argument: an id, an entity label or alias, or free text. */
 export const subjectArg = Args.text({ name: "entity-or-claim" }).pipe(
   Args.atLeast(1),

@@ -5,7 +5,7 @@
 import {
   type Challenges,
   type ClaimDetail,
-  type ClaimSummary,
+  type ListedClaim,
   type Counterevidence,
   type Foundations,
   getJson,
@@ -14,6 +14,7 @@ import {
 } from "../api.js"
 import { type CurationRecord } from "../api.js"
 import { clear, h } from "../dom.js"
+import { lineageDating } from "../lineage.js"
 import { openEvidence } from "../evidence.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
 import { claimControls, claimCurations, edgeControls } from "./curation.js"
@@ -37,7 +38,7 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
     clear(results)
     results.append(loading("claims"))
     try {
-      const claims = await getJson<ReadonlyArray<ClaimSummary>>("/claims", {
+      const claims = await getJson<ReadonlyArray<ListedClaim>>("/claims", {
         status: status.value || undefined,
         about: about.value.trim() || undefined,
         paper: paper.value || undefined,
@@ -47,9 +48,14 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
       results.append(h("p", { class: "muted" }, `${claims.length} claim${claims.length === 1 ? "" : "s"}`))
       results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
         h("li", {},
-          badge(c.status), " ",
+          // the papers for and against behind the status, as on the claim's page; its own papers only when not given
+          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0 }), " ",
           h("a", { href: claimHref(c.id) }, c.text), " ",
-          h("span", { class: "muted" }, `${c.papers} paper${c.papers === 1 ? "" : "s"}${c.score !== null ? ` · relevance ${c.score}` : ""}`))
+          h("span", { class: "muted" }, [
+            c.support === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
+            c.papers > c.livePapers ? `${c.papers - c.livePapers} retracted` : null,
+            c.score !== null ? `relevance ${c.score}` : null
+          ].filter((x) => x !== null).join(" · ")))
       )))
     } catch (e) {
       clear(results)
@@ -72,8 +78,17 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
   await load()
 }
 
+/** The kinds a status counts (`docs/epistemics.md`); a `weak_link` (related link, candidate) never counts. */
+const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
+
+/**
+ * A signal's name as a reader reads it: `outcome` is the NLI judgement of the two sentences (support 1, neutral 0.5,
+ * contradict 0), not whether they share an outcome.
+ */
+const signalName = (k: string) => (k === "outcome" ? "NLI agreement" : k.replace(/_/g, " "))
+
 const signalText = (signals: Readonly<Record<string, number>>) =>
-  Object.entries(signals).map(([k, v]) => `${k.replace(/_/g, " ")} ${Math.round(v * 100) / 100}`).join(" · ")
+  Object.entries(signals).map(([k, v]) => `${signalName(k)} ${Math.round(v * 100) / 100}`).join(" · ")
 
 /**
  * An edge's signals: the linker's reason in words first (what both findings share, what is not shared, the
@@ -113,6 +128,18 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
   document.title = `${shorten(detail.claim.text, 50)} · kg workbench`
   const a = detail.assessment
   const c = detail.claim
+  // The edges a status counts, apart from related links and candidates (weak links), so that neither reads as evidence.
+  const counted = detail.edges.filter((e) => COUNTED_KINDS.has(e.kind))
+  const links = detail.edges.filter((e) => !COUNTED_KINDS.has(e.kind))
+  const edgeTable = (edges: ReadonlyArray<ClaimDetail["edges"][number]>) =>
+    table(["kind", "other claim", "score", "signals", "curate"], edges.map((e) => [
+      h("span", { class: `edge edge-${e.kind}` },
+        e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
+      h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
+      String(Math.round(e.score * 100) / 100),
+      edgeSignals(e.reason ?? null, e.signals),
+      edgeControls(c.id, e.other.id, e.kind, curated, reload)
+    ]))
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
@@ -146,17 +173,19 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
         }, s.page === null ? "Show the passage" : `Show on page ${s.page}`))
     ))),
     section(
-      `Edges (${detail.edges.length})`,
-      detail.edges.length === 0
-        ? h("p", { class: "muted" }, "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked.")
-        : table(["kind", "other claim", "score", "signals", "curate"], detail.edges.map((e) => [
-          h("span", { class: `edge edge-${e.kind}` },
-            e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
-          h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
-          String(Math.round(e.score * 100) / 100),
-          edgeSignals(e.reason ?? null, e.signals),
-          edgeControls(c.id, e.other.id, e.kind, curated, reload)
-        ]))
+      `Edges (${counted.length})`,
+      counted.length === 0
+        ? h("p", { class: "muted" }, links.length === 0
+          ? "No edges: no other claim was found to be the same, contradicting, replicating or weakly linked."
+          : "No edges that count for the status: no other claim states the same finding, replicates or contradicts it.")
+        : edgeTable(counted)
+    ),
+    links.length === 0 ? "" : section(
+      `Related and candidate links (${links.length})`,
+      h("p", { class: "muted", "data-testid": "links-note" },
+        "Not evidence: no status counts them. A related link shares one side (the subject, the outcome, the wording or " +
+          "the paper's topic) but is not the same finding; a candidate was proposed for a kind the finding rules could not confirm."),
+      edgeTable(links)
     ),
     section("Entities", detail.entities.length === 0 ? h("p", { class: "muted" }, "none") : h("ul", { class: "chips" }, detail.entities.map((e) =>
       h("li", {}, h("a", { href: graphHref("entity", e.id), class: "chip" }, `${e.label} `, h("span", { class: "muted" }, e.type)))
@@ -201,14 +230,27 @@ const counterNode = (r: Counterevidence) =>
       h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
   ))
 
-const lineageNode = (r: Lineage) =>
-  h("div", {},
-    h("p", {}, r.firstAppearance === null ? "First appearance unknown." : [
-      "First appears in ", h("a", { href: paperHref(r.firstAppearance.paperId) }, r.firstAppearance.title), ` (${r.firstAppearance.year ?? "n.d."})`
-    ]),
+const lineageNode = (r: Lineage) => {
+  const dating = lineageDating(r)
+  const first = r.firstAppearance
+  return h("div", {},
+    h("p", { "data-testid": "lineage-first" }, first === null
+      ? "First appearance unknown."
+      : dating.known
+      ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${first.year ?? "n.d."})`]
+      : [
+        `First appearance unknown: ${dating.undatedPapers} paper${dating.undatedPapers === 1 ? " has" : "s have"} no year, and the order is known only among the dated ones. `,
+        first.year === null ? "Undated: " : "Earliest dated: ",
+        h("a", { href: paperHref(first.paperId) }, first.title),
+        ` (${first.year ?? "n.d."})`
+      ]),
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
-      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title), ` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`)
+      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title),
+        // a related link (a weak link of one shared side) is no same finding: said so, not a bare "related"
+        e.via === "claim_edge" && e.relation === "related" ? " a related claim, not the same finding" : ` ${e.relation}`,
+        e.other === null ? "" : ` (${e.other.label})`)
     )))
+}
 
 const foundationsNode = (r: Foundations) =>
   r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>

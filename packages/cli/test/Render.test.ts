@@ -1,0 +1,269 @@
+/**
+ * The text the read commands print, as a researcher reads it: a related link or a candidate is never listed among
+ * the edges a status counts, a signal is named for what it measures, a role's number says what it is, a paper is
+ * named by its title, and `kg lineage` says "first appears" only when every paper involved has a year.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type * as GraphQueries from "@kg/graph/GraphQueries"
+import type * as Epistemics from "@kg/graph/Epistemics"
+import { edgeSections } from "../src/handlers/claim.js"
+import { renderChallenges } from "../src/handlers/challenges.js"
+import { listedLine, statusCount } from "../src/handlers/claims.js"
+import { renderFoundations } from "../src/handlers/foundations.js"
+import { renderCounterevidence } from "../src/handlers/counterevidence.js"
+import { paperLabel, sourceLine, summaryLine } from "../src/handlers/format.js"
+import { renderLineage } from "../src/handlers/lineage.js"
+import { looksLikeOneId } from "../src/internal/options.js"
+
+const summary = (id: string, text: string, extra: Partial<GraphQueries.ClaimSummary> = {}): GraphQueries.ClaimSummary => ({
+  id,
+  text,
+  status: "preliminary",
+  confidence: 0.8,
+  domainTags: [],
+  papers: 1,
+  livePapers: 1,
+  sources: 1,
+  score: null,
+  role: "statement",
+  roleConfidence: 0.14,
+  ownSubject: null,
+  ...extra
+})
+
+const contradicts: GraphQueries.EdgeView = {
+  kind: "contradicts",
+  score: 0.8888,
+  signals: { subject: 0.68, semantic: 0.628, domain: 0.875, conditions: 1, outcome: 0 },
+  other: summary("c:gain", "The DESMOND program caused substantial weight loss in most participants.", { status: "contested" }),
+  proposed: null,
+  reason: "same subject (DESMOND program); same outcome (weight loss); opposite directions (up / null)",
+  related: null
+}
+
+const related: GraphQueries.EdgeView = {
+  kind: "weak_link",
+  score: 0.7257,
+  signals: { subject: 0.7257, semantic: 0.5891, domain: 0.875, conditions: 0.4, outcome: 1, related: 1 },
+  other: summary("c:lifestyle", "The DESMOND program demonstrates no significant impact on lifestyles outcomes."),
+  proposed: null,
+  reason: "same subject (DESMOND program); different outcomes (lifestyles outcomes / weight loss); same direction (null); " +
+    "related: same subject (DESMOND), not the same finding (no outcome named by both (outcomes \"lifestyles outcomes\" / " +
+    "\"weight loss\"; subject: DESMOND program))",
+  related: "same subject (DESMOND)"
+}
+
+const candidate: GraphQueries.EdgeView = {
+  kind: "weak_link",
+  score: 0.61,
+  signals: { subject: 0.7, semantic: 0.61, domain: 0.5, conditions: 0.4, outcome: 0, candidate: 1 },
+  other: summary("c:other", "Another claim."),
+  proposed: "contradicts",
+  reason: "same subject (X); the values are not compared",
+  related: null
+}
+
+describe("kg claim: edges and links", () => {
+  it("lists the edges a status counts apart from related links and candidates, which are said not to be evidence", () => {
+    const text = edgeSections([related, contradicts, candidate]).join("\n")
+    const [edges, links] = text.split("related and candidate links")
+    expect(edges).toContain("edges (1, counted by the status):")
+    expect(edges).toContain("  contradicts (score 0.8888;")
+    expect(edges).not.toContain("lifestyles")
+    expect(edges).not.toContain("candidate")
+    expect(links).toMatch(/^ \(2, not evidence: no status counts them\):/)
+    expect(links).toContain("  related: same subject (DESMOND) (not the same finding) (score 0.7257;")
+    expect(links).toContain("  candidate contradicts (unconfirmed) (score 0.61;")
+  })
+
+  it("names the NLI signal for what it is, and does not repeat a related link's heading in its reason", () => {
+    const text = edgeSections([contradicts, related]).join("\n")
+    expect(text).toContain("conditions 1, NLI agreement 0)")
+    expect(text).not.toMatch(/outcome 0\)/)
+    expect(text).toContain(
+      "why: same subject (DESMOND program); different outcomes (lifestyles outcomes / weight loss); same direction (null); " +
+        "not the same finding: no outcome named by both (outcomes \"lifestyles outcomes\" / \"weight loss\"; subject: DESMOND program)\n"
+    )
+    expect(text.match(/related: same subject \(DESMOND\)/g)?.length).toBe(1)
+  })
+
+  it("says there is no edge when a claim has only related links", () => {
+    const text = edgeSections([related]).join("\n")
+    expect(text.split("\n")[0]).toBe("edges (0):")
+    expect(text).toContain("related and candidate links (1, not evidence")
+    expect(edgeSections([]).join("\n")).toBe("edges (0):")
+  })
+})
+
+describe("claim and source lines", () => {
+  it("labels the role's number as P(finding) and the ranking number as relevance", () => {
+    const line = summaryLine(summary("c:1", "ELUs learn faster.", { role: "result", roleConfidence: 0.96, score: 0.715 }))
+    expect(line.split("\n")[0]).toBe("[preliminary] (1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
+    expect(summaryLine(summary("c:2", "Old claim.", { role: null, roleConfidence: null })).split("\n")[0])
+      .toBe("[preliminary] (1 paper) Old claim.")
+  })
+
+  it("kg claims: the count behind a status, for and against, replaces the claim's own papers", () => {
+    const assessment = (status: Epistemics.Assessment["status"], support: number, opposition: number): Epistemics.Assessment =>
+      ({ claimId: "c:1", status, support, independent: support, opposition, narrow: false, reason: "" })
+    const contested = summary("c:1", "The DESMOND program demonstrates no significant impact on weight loss.", { status: "contested" })
+    expect(listedLine(contested, assessment("contested", 1, 1)).split("\n")[0]).toBe(
+      "[contested: 1 paper for, 1 against] (role statement, P(finding) 0.14) The DESMOND program demonstrates no significant impact on weight loss."
+    )
+    // established by a replication: its own source is one paper, the status counts two
+    const established = summary("c:2", "Adult macrophages are seeded before birth.", { status: "established", role: null, roleConfidence: null })
+    expect(listedLine(established, assessment("established", 2, 0)).split("\n")[0])
+      .toBe("[established: 2 papers for] Adult macrophages are seeded before birth.")
+    // a retracted source stays said
+    expect(listedLine({ ...established, papers: 2, livePapers: 1 }, assessment("established", 2, 0)).split("\n")[0])
+      .toBe("[established: 2 papers for] (1 retracted) Adult macrophages are seeded before birth.")
+    // an assessment that disagrees with the stored status (a stale store) is not shown
+    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(1 paper, role statement/)
+    expect(listedLine(contested, undefined)).toBe(summaryLine(contested))
+    expect(statusCount({ status: "preliminary", support: 0, opposition: 0 })).toBe("preliminary: 0 papers for")
+  })
+
+  it("names a paper by its title, unless the title only spells the id", () => {
+    expect(paperLabel("scirex-0b0cf7e00e75", "Attention Is All You Need")).toBe("scirex-0b0cf7e00e75 \"Attention Is All You Need\"")
+    expect(paperLabel("scifact-claim-1159", "SciFact claim 1159")).toBe("scifact-claim-1159")
+    expect(paperLabel("p1", "p1")).toBe("p1")
+    expect(paperLabel("p1", null)).toBe("p1")
+    expect(paperLabel("p1", "x".repeat(120))).toBe(`p1 "${"x".repeat(87)}..."`)
+    expect(sourceLine({
+      paperId: "scirex-0b0cf7e00e75",
+      title: "Attention Is All You Need",
+      year: 2017,
+      retracted: false,
+      chunkId: "k",
+      page: 3,
+      quote: "We propose the Transformer."
+    })).toBe("scirex-0b0cf7e00e75 \"Attention Is All You Need\" (2017), page 3: \"We propose the Transformer.\"")
+  })
+})
+
+describe("kg challenges and kg counterevidence", () => {
+  const resolution: GraphQueries.Resolution = { query: "c:loss", by: "id", id: "c:loss", label: "No impact on weight loss.", similarity: null }
+
+  it("counts papers in words, names each by its title, and says what each number is", () => {
+    const text = renderChallenges({
+      resolution,
+      claim: null,
+      papers: [{
+        paperId: "trial-b",
+        title: "DESMOND, a second trial",
+        year: 2020,
+        retracted: false,
+        claims: [
+          { id: "c:gain", text: "It caused weight loss.", edgeScore: 0.8888, page: 3, quote: "It caused weight loss.", via: "edge" },
+          { id: null, text: "Weight fell.", edgeScore: 0.41, page: null, quote: "Weight fell.", via: "judged" }
+        ]
+      }]
+    })
+    expect(text).toContain("1 paper contradicts it:\n  trial-b \"DESMOND, a second trial\" (2020):\n")
+    expect(text).toContain("    - (a stored contradicts edge, score 0.8888, page 3) \"It caused weight loss.\"")
+    expect(text).toContain("    - (judged now, relevance x NLI confidence 0.41) \"Weight fell.\"")
+    expect(text).not.toContain("(s)")
+  })
+
+  it("says how many papers back each piece of counterevidence, without '(s)'", () => {
+    const text = renderCounterevidence({
+      resolution,
+      claim: null,
+      against: [
+        { claim: summary("c:gain", "It caused weight loss.", { status: "contested" }), text: "It caused weight loss.", via: "edge", support: 2, edgeScore: 0.8888, signals: {}, sources: [] },
+        { claim: null, text: "Weight fell.", via: "judged", support: 1, edgeScore: 0.287, signals: {}, sources: [] }
+      ]
+    })
+    expect(text).toContain("2 pieces of counterevidence, strongest first:")
+    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (1 paper, role statement, P(finding) 0.14) It caused weight loss.")
+    expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
+    expect(text).not.toContain("(s)")
+  })
+})
+
+describe("kg foundations", () => {
+  it("names the papers stating each relation by their titles", () => {
+    const text = renderFoundations({
+      resolution: { query: "Transformer", by: "entity", id: "e:t", label: "Transformer", similarity: null },
+      roots: [{ id: "e:t", label: "Transformer", type: "Method" }],
+      nodes: [{
+        entity: { id: "e:mha", label: "Multi-Head Attention", type: "Method" },
+        depth: 1,
+        predicate: "uses",
+        from: "e:t",
+        papers: [{ paperId: "scirex-0b0cf7e00e75", title: "Attention Is All You Need", year: null }, { paperId: "p2", title: "p2", year: 2018 }]
+      }],
+      maxDepth: 3,
+      truncated: false
+    })
+    expect(text).toContain("  Multi-Head Attention (Method) — uses, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
+  })
+})
+
+describe("kg lineage", () => {
+  const resolution: GraphQueries.Resolution = { query: "dropout", by: "entity", id: "e:dropout", label: "dropout", similarity: null }
+  const event = (paperId: string, title: string, year: number | null): GraphQueries.Lineage["events"][number] =>
+    ({ year, paperId, title, relation: "mentioned", via: "mention", other: null, quote: "" })
+
+  it("says where an idea first appears, and what came later, when every paper has a year", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "hinton", title: "Improving neural networks by preventing co-adaptation", year: 2012 },
+      events: [event("convs2s", "Convolutional Sequence to Sequence Learning", 2017)]
+    })
+    expect(text).toContain("first appears in hinton \"Improving neural networks by preventing co-adaptation\" (2012)")
+    expect(text).toContain("later:\n  2017 convs2s \"Convolutional Sequence to Sequence Learning\": mentioned")
+  })
+
+  it("does not call a dated paper the first, nor undated papers later, when some papers have no year", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "convs2s", title: "Convolutional Sequence to Sequence Learning", year: 2017 },
+      events: [
+        event("hinton", "Improving neural networks by preventing co-adaptation", null),
+        event("fractal", "FractalNet", null),
+        event("later", "A later paper", 2019)
+      ]
+    })
+    expect(text).not.toContain("first appears in")
+    expect(text).not.toContain("later:")
+    expect(text).toContain("first appearance: unknown (2 papers without a year; add years with `kg papers set`)")
+    expect(text).toContain("  earliest dated: convs2s \"Convolutional Sequence to Sequence Learning\" (2017)")
+    expect(text).toContain("later dated work:\n  2019 later \"A later paper\": mentioned")
+    expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentioned")
+  })
+
+  it("gives a linked claim's text once, and says a related claim is not the same finding", () => {
+    const claimResolution: GraphQueries.Resolution = { query: "c:1", by: "id", id: "c:1", label: "No impact on weight loss.", similarity: null }
+    const linked = (paperId: string, relation: string, text: string): GraphQueries.Lineage["events"][number] =>
+      ({ year: 2020, paperId, title: paperId, relation, via: "claim_edge", other: { id: `c:${paperId}`, label: text, type: "Claim" }, quote: text })
+    const text = renderLineage({
+      resolution: claimResolution,
+      firstAppearance: { paperId: "p1", title: "p1", year: 2020 },
+      events: [linked("p2", "contradicted", "It caused weight loss."), linked("p3", "related", "No impact on lifestyle outcomes.")]
+    })
+    expect(text).toContain("later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    expect(text.match(/It caused weight loss/g)?.length).toBe(1)
+  })
+
+  it("counts an undated first paper among the papers without a year", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "a", title: "Paper A", year: null },
+      events: [event("b", "Paper B", null)]
+    })
+    expect(text).toContain("first appearance: unknown (2 papers without a year;")
+    expect(text).toContain("  undated: a \"Paper A\"")
+  })
+})
+
+describe("an argument that can only be an id", () => {
+  it("is a URL or IRI, or a 16-hex tail, as one word; a statement is not", () => {
+    expect(looksLikeOneId(["https://w3id.org/kg/id/claim/0000000000000000"])).toBe(true)
+    expect(looksLikeOneId(["cb922a3a73a81062"])).toBe(true)
+    expect(looksLikeOneId(["ELUs learn faster than ReLUs"])).toBe(false)
+    expect(looksLikeOneId(["ELUs", "learn", "faster"])).toBe(false)
+    expect(looksLikeOneId(["cb922a3a73a81062", "0000000000000000"])).toBe(false)
+    expect(looksLikeOneId(["dropout"])).toBe(false)
+  })
+})

@@ -1,0 +1,31 @@
+/**
+ * The claim page's lineage says "first appears" only when every paper involved has a year (`src/lineage.ts`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { Lineage } from "@kg/graph/GraphQueries"
+import { lineageDating } from "../src/lineage.js"
+
+const resolution: Lineage["resolution"] = { query: "c", by: "id", id: "c", label: "a claim", similarity: null }
+const event = (paperId: string, year: number | null): Lineage["events"][number] =>
+  ({ year, paperId, title: `Paper ${paperId}`, relation: "reasserted", via: "source", other: null, quote: "" })
+
+describe("lineageDating", () => {
+  it("knows the first appearance when every paper has a year", () => {
+    expect(lineageDating({ resolution, firstAppearance: { paperId: "a", title: "A", year: 2012 }, events: [event("b", 2017)] }))
+      .toEqual({ known: true, undatedPapers: 0 })
+  })
+
+  it("does not know it when a later-listed paper has no year (it may be the origin), and counts distinct papers", () => {
+    expect(lineageDating({
+      resolution,
+      firstAppearance: { paperId: "a", title: "A", year: 2017 },
+      events: [event("b", null), event("b", null), event("c", null), event("d", 2019)]
+    })).toEqual({ known: false, undatedPapers: 2 })
+  })
+
+  it("counts an undated first paper, and knows nothing without one", () => {
+    expect(lineageDating({ resolution, firstAppearance: { paperId: "a", title: "A", year: null }, events: [] }))
+      .toEqual({ known: false, undatedPapers: 1 })
+    expect(lineageDating({ resolution, firstAppearance: null, events: [] })).toEqual({ known: false, undatedPapers: 0 })
+  })
+})
