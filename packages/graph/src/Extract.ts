@@ -79,7 +79,8 @@ export type ExtractEvent = Data.TaggedEnum<{
     /** The first failed chunk's reason. */
     readonly reason: string
   }
-  Linking: { readonly claims: number }
+  /** Linking `claims` claims; when the pending claims are linked in batches, this batch starts after `done` of `total`. */
+  Linking: { readonly claims: number; readonly done?: number | undefined; readonly total?: number | undefined }
   Linked: {
     readonly claims: number
     readonly comparisons: number
@@ -659,32 +660,48 @@ export const runExtraction = <E, R>(
   })
 
 /**
+ * The most pending claims linked in one pass of {@link linkPending}: a corpus extracted in one run (hundreds of
+ * thousands of claims) is linked in passes of this many, each marked linked when done, so memory follows the pass and
+ * an interrupted run resumes at the next pass. Linking all 335,046 claims of the 1M-chunk store at once ran out of the
+ * default 4 GB heap.
+ */
+export const LINK_BATCH = 20_000
+
+/**
  * Link the claims not linked yet (new claims, claims that gained or lost a
  * source) to the rest of the graph, re-grade them and their neighbours, and
- * mark them linked. Safe to repeat: a run killed before this step leaves its
- * claims unlinked and the next run links them.
+ * mark them linked, in passes of at most `batch` ({@link LINK_BATCH}) claims.
+ * Safe to repeat: a run killed before this step (or between two passes)
+ * leaves its claims unlinked and the next run links them.
  *
  * @since 0.1.0
  * @category pipeline
  */
-export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<void, E, R>) =>
+export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<void, E, R>, batch: number = LINK_BATCH) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const nli = yield* Effect.serviceOption(Nli)
     if (nli._tag === "None") return // no NLI judge in context: claims stay unlinked until a run (or `kg link`) has one
-    const pending = (yield* db.query<{ claim_id: string }>("SELECT claim_id FROM claims WHERE NOT linked ORDER BY claim_id"))
-      .map((r) => r.claim_id)
-    if (pending.length === 0) return
-    yield* emit(ExtractEvent.Linking({ claims: pending.length }))
-    const { grade, link } = yield* ClaimLinker.linkAndGrade(pending).pipe(Effect.provideService(Nli, nli.value))
-    yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
-    yield* emit(ExtractEvent.Linked({
-      claims: pending.length,
-      comparisons: link.comparisons,
-      edgesByKind: link.edgesByKind,
-      merges: link.merges,
-      statusChanges: grade.changed.length
-    }))
+    const total = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked"))[0]?.n ?? 0
+    if (total === 0) return
+    const size = Math.max(1, Math.floor(batch))
+    const sum = { claims: 0, comparisons: 0, edgesByKind: {} as Record<string, number>, merges: 0, statusChanges: 0 }
+    // each pass marks its claims linked, and linking never marks a claim unlinked: at most ceil(total / size) passes
+    for (let pass = 0; pass < Math.ceil(total / size); pass++) {
+      const pending = (yield* db.query<{ claim_id: string }>(
+        `SELECT claim_id FROM claims WHERE NOT linked ORDER BY claim_id LIMIT ${size}`
+      )).map((r) => r.claim_id)
+      if (pending.length === 0) break
+      yield* emit(ExtractEvent.Linking(total > size ? { claims: pending.length, done: sum.claims, total } : { claims: pending.length }))
+      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending).pipe(Effect.provideService(Nli, nli.value))
+      yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
+      sum.claims += pending.length
+      sum.comparisons += link.comparisons
+      for (const [k, v] of Object.entries(link.edgesByKind)) sum.edgesByKind[k] = (sum.edgesByKind[k] ?? 0) + v
+      sum.merges += link.merges
+      sum.statusChanges += grade.changed.length
+    }
+    yield* emit(ExtractEvent.Linked(sum))
   })
 
 /**

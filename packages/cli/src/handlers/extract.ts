@@ -225,7 +225,11 @@ export const showEvent = (progress: Progress.Progress, event: Extract.ExtractEve
           `(${event.reason}); the stored version is unchanged and the next run tries again`
       )
     case "Linking":
-      return progress.line(`linking ${event.claims} claims to the graph and grading them ...`)
+      return progress.line(
+        event.total === undefined || event.done === undefined
+          ? `linking ${event.claims} claims to the graph and grading them ...`
+          : `linking claims ${event.done + 1}-${event.done + event.claims} of ${event.total} to the graph and grading them ...`
+      )
     case "Linked":
       return progress.line(
         `linked: ${event.comparisons} comparisons, ${edgeList(event.edgesByKind)}, ` +

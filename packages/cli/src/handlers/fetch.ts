@@ -99,7 +99,11 @@ export const fetchArxiv = (args: FetchArxivArgs) =>
                     `kept the stored ${e.paperId}: ${e.failedChunks} of ${e.chunks} chunks failed (${e.reason}); tried again next run`
                   )
                 case "Linking":
-                  return progress.line(`linking ${e.claims} claims to the graph and grading them ...`)
+                  return progress.line(
+                    e.total === undefined || e.done === undefined
+                      ? `linking ${e.claims} claims to the graph and grading them ...`
+                      : `linking claims ${e.done + 1}-${e.done + e.claims} of ${e.total} to the graph and grading them ...`
+                  )
                 case "FileSkipped":
                   return progress.line(`skipped ${e.path}: ${e.reason}`)
                 default:

@@ -1,0 +1,49 @@
+/**
+ * Pending claims linked in passes (`Extract.linkPending`): a corpus extracted in one run is linked in passes of at
+ * most `batch` claims, each marked linked when done, so memory follows the pass and an interrupted run resumes at the
+ * next pass. The passes find the same links as one pass (a pair split across two passes is compared in the later one).
+ * Sentences of SciFact (allenai/scifact, CC BY 4.0).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { DuckDb } from "../src/DuckDb.js"
+import * as Extract from "../src/Extract.js"
+import { testLayer, write } from "./fixtures/claimPapers.js"
+
+const papers = [
+  { id: "p0", claims: [{ text: "Antihypertensive therapy reduces cardiovascular mortality among hemodialysis patients." }] },
+  { id: "p1", claims: [{ text: "Randomized trials suggested a benefit of antihypertensive therapy among hemodialysis patients." }] },
+  { id: "p2", claims: [{ text: "Forkhead 0 (fox0) transcription factors are involved in apoptosis." }] },
+  { id: "p3", claims: [{ text: "Forkhead 0 (fox0) transcription factors are involved in cellular differentiation." }] }
+]
+
+const linkIn = (batch: number) =>
+  Effect.gen(function*() {
+    yield* write(papers)
+    const events: Array<Extract.ExtractEvent> = []
+    yield* Extract.linkPending((e) => Effect.sync(() => void events.push(e)), batch)
+    const db = yield* DuckDb
+    const edges = yield* db.query<{ src: string; dst: string; kind: string }>(
+      "SELECT src_claim_id AS src, dst_claim_id AS dst, kind FROM claim_edges ORDER BY src, dst"
+    )
+    const unlinked = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked"))[0]!.n
+    return { events, edges, unlinked }
+  })
+
+describe("pending claims linked in passes", () => {
+  it.effect("passes of one claim: every claim linked, progress per pass, one summary, the links of one pass", () =>
+    Effect.gen(function*() {
+      const one = yield* linkIn(1000).pipe(Effect.provide(testLayer))
+      const passes = yield* linkIn(1).pipe(Effect.provide(testLayer))
+      expect(one.edges.length).toBeGreaterThan(0)
+      expect(passes.edges).toEqual(one.edges)
+      expect(passes.unlinked).toBe(0)
+      const linking = passes.events.filter((e) => e._tag === "Linking")
+      expect(linking.map((e) => e._tag === "Linking" ? [e.claims, e.done, e.total] : [])).toEqual([[1, 0, 4], [1, 1, 4], [1, 2, 4], [1, 3, 4]])
+      const linked = passes.events.filter((e) => e._tag === "Linked")
+      expect(linked).toHaveLength(1)
+      expect(linked[0]!._tag === "Linked" && linked[0]!.claims).toBe(4)
+      // one pass reports no progress fields
+      expect(one.events.filter((e) => e._tag === "Linking")).toEqual([Extract.ExtractEvent.Linking({ claims: 4 })])
+    }))
+})
