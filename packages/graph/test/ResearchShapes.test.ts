@@ -613,3 +613,66 @@ describe("the scope filter (--where)", () => {
     fc.assert(fc.property(filter, papers, (f, p) => matches(parseWhere(showFilter(f)), p) === matches(f, p)))
   })
 })
+
+describe("answers18: causes read on the fourth fresh set", () => {
+  it("reads a superlative of the thing's own settings as no best-of, and a name set aside as none asked about", () => {
+    // identity mappings (scirex-1f76b7b071f3): "its best initialisation" is the gating shortcut's own setting
+    expect(analyse("What test error does the exclusive gating shortcut reach with its best initialisation?").type).toBe("lookup")
+    expect(analyse("What accuracy does the model reach with their best configuration?").type).toBe("lookup")
+    // near misses: a best-of across methods stays one
+    expect(analyse("Which method has the best top-1 accuracy on ImageNet?").type).toBe("best")
+    expect(analyse("Which model reaches the best accuracy with its default initialisation?").type).toBe("best")
+    // Dual Path Networks (scirex-09da677bdbba): "besides ImageNet-1k" is not asked about, and the list is of DPN's data sets
+    const dpn = analyse("Which datasets besides ImageNet-1k is the Dual Path Network evaluated on?")
+    expect(dpn.type).toBe("list")
+    expect(dpn.names.map((n) => n.text)).toEqual(["Dual Path Network"])
+    expect(dpn.settingsOf).toBe("dual path network")
+    expect(analyse("Which datasets other than CIFAR-10 is ResNet evaluated on?").names.map((n) => n.text)).toEqual(["ResNet"])
+    // near miss: without a word that sets it aside, the name is asked about
+    expect(analyse("Which datasets with ImageNet-1k is the Dual Path Network evaluated on?").names.map((n) => n.text))
+      .toEqual(["ImageNet-1k", "Dual Path Network"])
+  })
+
+  it.effect("judges a negation in a condition as no negation of the statement, a verb of doing better the other way round, a comparative", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // identity mappings (scirex-1f76b7b071f3): the statement's "not" is its condition's
+      const gating = "Does the exclusive gating network converge to a good solution when it is not appropriately initialized?"
+      expect(judge(gating, "Table [reference] also reports the results of using other initialized values, noting that the exclusive gating network does not converge to a good solution when is not appropriately initialized.").stance)
+        .toBe("against")
+      // near misses: the finding's only negation in its condition; a negation of the condition's own in both
+      expect(judge(gating, "The exclusive gating network converges to a good solution even when it is not appropriately initialized.").stance).toBe("for")
+      expect(judge("Does the exclusive gating network converge to a good solution?", "The exclusive gating network converges to a good solution if the gate is not initialized to zero.").stance)
+        .toBe("for")
+      expect(judge("Does the exclusive gating network converge to a good solution?", "The exclusive gating network does not converge to a good solution.").stance).toBe("against")
+      // the quantum path kernel (arXiv:2212.11826): what is outdone is named before the verb
+      const kernel = "Does the kernel approach outperform neural networks as the number of zero-valued features grows?"
+      expect(judge(kernel, "It may be observed that Neural Networks outperform the kernel approach in each case, with the differential in accuracy increasing with the number of zero-valued features.").stance)
+        .toBe("against")
+      expect(judge(kernel, "It may be observed that the kernel approach outperforms neural networks in each case, with the differential in accuracy increasing with the number of zero-valued features.").stance)
+        .toBe("for")
+      // near miss: words both sides share tell nothing ("deep networks" / "shallow networks")
+      expect(judge("Do deep networks outperform shallow networks?", "Deep networks outperform shallow networks on every task.").stance).toBe("for")
+      expect(judge("Do deep networks outperform shallow networks?", "Shallow networks outperform deep networks on every task.").stance).toBe("against")
+      // hopping matrix elements (arXiv:2212.11831): a comparative is stated only by a clause that compares so
+      const homo = "Is the pyrrole HOMO lower in energy than the thiophene HOMO?"
+      expect(judge(homo, "The pyrrole HOMO-1 energy of -6.34 eV is nearly degenerate with the thiophene HOMO energy of -6.35 eV.").reason)
+        .toMatch(/^it does not compare as the question does/)
+      expect(judge(homo, "The pyrrole HOMO is significantly higher in energy than for thiophene, but the orbitals have roughly the same shape.").stance).toBe("against")
+      expect(judge(homo, "The pyrrole HOMO is lower in energy than the thiophene HOMO.").stance).toBe("for")
+      // laser cooling (arXiv:2212.11863): "more critical than" by "critical" after a comparative word
+      const detuning = "Is the detuning of the repumper laser more critical than the detuning of the cooling laser?"
+      expect(judge(detuning, "The exact detuning of the repumper laser is less critical than the detuning of the cooling laser since most absorption events occur between the S and the P states.").stance)
+        .toBe("against")
+      expect(judge(detuning, "Scanning the detuning of the cooling laser and of the repumper laser beam was not found to yield conditions for efficient cooling.").stance)
+        .toBe("neutral")
+      expect(judge(detuning, "The detuning of the repumper laser is more critical than the detuning of the cooling laser.").stance).toBe("for")
+      // near miss: a statement comparing by "better" keeps its own rule (a comparison of known sense)
+      expect(judge("Does MCTS perform better than Retro* in multi-step retrosynthesis planning?", "MCTS achieves a higher accuracy than Retro* in multi-step retrosynthesis planning.").stance)
+        .toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+})

@@ -97,6 +97,11 @@ const LIST = new RegExp(`^(which|what)\\s+(?:[\\w-]+\\s+){0,2}?(${PLURAL_THINGS}
  * sets, not for the best method): a list even with a superlative (answers16).
  */
 const LIST_OF_SETTINGS = /^(which|what)\s+(?:[\w-]+\s+){0,2}?(datasets|tasks|benchmarks|corpora|languages|metrics)\b/
+/**
+ * A superlative of the thing's own settings, not of the methods: "with its best initialisation", "their best
+ * configuration" asks one method's result (answers18).
+ */
+const OWN_BEST = /\b(?:its|their|his|her|our|your)\s+(?:own\s+)?(?:best|highest|lowest|top)\b/g
 const BEST =
   /\b(best|highest|lowest|top(?![-\s]?\d)|state[- ]of[- ]the[- ]art|sota|most accurate|least|smallest|largest|strongest|fastest|slowest|maximum|minimum|outperforms? (all|every|the others))\b/
 const COMPARE = /\b(compare|compared|comparing|comparison|versus|vs\.?|difference between|differ|differences)\b|^how does .+ (compare|stack up|fare)\b/
@@ -415,16 +420,19 @@ export const analyse = (question: string): QuestionAnalysis => {
   const metric = metricOf(question)
   let type: AnswerType
   const startsAux = AUX.test(lower)
+  // (a superlative of the thing's own settings makes no best-of: "What test error does X reach with its best
+  // initialisation?"; answers18)
+  const forBest = lower.replace(OWN_BEST, " ")
   const alternatives = /\b(\w+) or (\w+)\b/.test(lower) && /\b(better|worse|faster|slower|more|less|higher|lower)\b/.test(lower)
   if (startsAux && !alternatives && !/^(can|could) you\b/.test(lower)) {
     type = "yesno"
     cues.push("yes/no: starts with an auxiliary verb")
-  } else if (LIST.test(lower) && (!BEST.test(lower) || LIST_OF_SETTINGS.test(lower))) {
+  } else if (LIST.test(lower) && (!BEST.test(forBest) || LIST_OF_SETTINGS.test(lower))) {
     type = "list"
     cues.push("list: which/what + plural noun")
-  } else if (BEST.test(lower) && /^(which|what|who|name)\b/.test(lower)) {
+  } else if (BEST.test(forBest) && /^(which|what|who|name)\b/.test(lower)) {
     type = "best"
-    cues.push(`best-of: "${BEST.exec(lower)![0]}"`)
+    cues.push(`best-of: "${BEST.exec(forBest)![0]}"`)
   } else if (COMPARE.test(lower) || alternatives) {
     type = "comparison"
     cues.push("comparison: compare / versus / difference / alternatives")
@@ -476,7 +484,11 @@ export const analyse = (question: string): QuestionAnalysis => {
   } else if (type === "comparison") {
     direction = LOWER_IS_BETTER.test(metric ?? lower) ? "min" : "max"
   }
-  const names = namesOf(question)
+  // a name the question sets aside ("Which datasets besides ImageNet-1k is X evaluated on?") is not asked about: no
+  // finding need name it (answers18)
+  const aside = ASIDE.exec(question)
+  const names = namesOf(question).filter((n) => aside === null || !nameIn(n, pieces(aside[1]!)))
+  const listed = aside === null ? lower : lower.replace(ASIDE_LOWER, " ").replace(/\s+/g, " ")
   return {
     type,
     cues,
@@ -494,13 +506,18 @@ export const analyse = (question: string): QuestionAnalysis => {
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     setup: setupOf(question),
     settingsAsked: type === "list" && LIST_OF_SETTINGS.test(lower),
-    settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(lower) : null,
+    settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(listed) : null,
     comparedTo: comparedInQuestion(question, names),
     direction,
     statement: type === "yesno" ? statementOf(question) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** What a question sets aside: "besides X", "other than X", "except (for) X", "apart from X", up to a verb or a comma. */
+const ASIDE =
+  /\b(?:besides|except(?:\s+for)?|excluding|other than|apart from|aside from)\s+((?:(?!(?:is|are|was|were|does|do|did|has|have|had)\b)[^\s,;?]+\s*){1,4})/i
+const ASIDE_LOWER = new RegExp(ASIDE.source, "i")
 
 /**
  * A question that asks for a change by its noun: "What relative gain in R@1 does NCL give ...?", "How large is the

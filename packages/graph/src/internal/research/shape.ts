@@ -821,7 +821,19 @@ export const shape = (
       // (not a value whose sentence, passage and paper title name nothing the question names: "$4\times$ reduction in
       // model size" of an integer-only LSTM for "How large is the runtime overhead ... in BLUiR?" answers another
       // question; answers16)
-      const named = analysis.names.length === 0 ? withValue : withValue.filter((f) => f.names > 0)
+      // (nor a value of a paper none of whose findings found names a setting the question names, in its sentence,
+      // passage or title: "What error rate does the Dual Path Network reach on CIFAR-10?" is not answered by a top-1
+      // error of its ImageNet table, nor "What mean IoU does ICNet achieve on PASCAL VOC 2012?" by its Cityscapes mIoU;
+      // answers18. One of them is enough: "for Convolutional Neural Networks" may be part of a method's name.)
+      const settings = analysis.names.filter((n) => n.role === "context")
+      const inSettings = new Set(
+        settings.length === 0
+          ? []
+          : scored.filter((f) => settings.some((n) => isAbout([n], f, papers.get(f.paperId)?.title))).map((f) => f.paperId)
+      )
+      const named = analysis.names.length === 0
+        ? withValue
+        : withValue.filter((f) => f.names > 0 && (settings.length === 0 || inSettings.has(f.paperId)))
       // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
       const theirs = named.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
@@ -839,7 +851,11 @@ export const shape = (
         const rest = pickDiverse(scored.filter((s) => !first.includes(s)), limits.sentences - first.length)
         return { shape: { type: "lookup", lead: "", cues }, chosen: [...first, ...rest] }
       }
-      const lead = top === undefined || top.score < LEAD_FLOOR * best
+      // no value about the item, and no finding about it in the value's paper: the value is another item's and answers
+      // another question ("What BLEU does the Quasi-Recurrent Neural Network reach on WMT14 English-German?" is not
+      // answered by the Transformer's 28.4; answers18)
+      const lead = top === undefined || top.score < LEAD_FLOOR * best ||
+          (items.length > 0 && aboutItems.length === 0 && !about.some((f) => f.paperId === top.paperId))
         ? undefined
         : top
       if (lead === undefined) {
