@@ -331,7 +331,8 @@ describe("a lookup's lead", () => {
       // Dual Path Networks (scirex-09da677bdbba) is evaluated on ImageNet-1k, Places365 and PASCAL VOC, not CIFAR-10
       const q = "What error rate does the Dual Path Network reach on CIFAR-10?"
       const a = analyse(q)
-      const dpn = "A shallow DPN reduces the top-1 error rate to 20.7% on ImageNet-1k compared with ResNeXt-101."
+      // (its sentence names no setting: no other setting rules it out)
+      const dpn = "A shallow DPN reaches a top-1 error rate of 20.7%, lower than the ResNeXt-101."
       const titles = new Map([["dpn", "Dual Path Networks"], ["res", "Identity Mappings in Deep Residual Networks"]])
       const info = new Map([["dpn", { title: titles.get("dpn")!, year: 2017 }], ["res", { title: titles.get("res")!, year: 2016 }]])
       const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("dpn", dpn, 1)], titles)

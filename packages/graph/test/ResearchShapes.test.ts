@@ -468,6 +468,12 @@ describe("answers17: causes read on the third fresh set", () => {
     expect(settingsListed("On the memory-demanding task of semantic segmentation, we report results for COCO-Stuff, Cityscapes and Mapillary Vistas, obtaining new results.", abn))
       .toEqual(["COCO-Stuff", "Cityscapes", "Mapillary Vistas"])
     expect(settingsListed("We have trained several models on ImageNet-1k to show the effectiveness of InPlace-ABN and InPlace-ABNsync.", abn)).toEqual(["ImageNet-1k"])
+    // Dual Path Networks (scirex-09da677bdbba): the methods a comparison lists are no data sets (answers18)
+    const dpn = analyse("Which datasets besides ImageNet-1k is the Dual Path Network evaluated on?")
+    expect(settingsListed("Experiments on the Places365 large-scale scene dataset, PASCAL VOC detection dataset, and PASCAL VOC segmentation dataset also demonstrate its consistently better performance than DenseNet, ResNet and the latest ResNeXt model over various applications.", dpn))
+      .toEqual(["Places365", "PASCAL VOC"])
+    // near miss: a data set named after the comparison, after "on", is listed
+    expect(settingsListed("DPN performs better than ResNet on ImageNet-1k, Places365 and PASCAL VOC.", dpn)).toEqual(["ImageNet-1k", "Places365", "PASCAL VOC"])
     // near miss: a capitalised word after a list's name that is not in the list ("Table") is no data set
     expect(settingsListed("We report results on MNIST, and Table 2 shows them.", abn)).toEqual(["MNIST"])
   })
@@ -628,6 +634,14 @@ describe("answers18: causes read on the fourth fresh set", () => {
     expect(dpn.names.map((n) => n.text)).toEqual(["Dual Path Network"])
     expect(dpn.settingsOf).toBe("dual path network")
     expect(analyse("Which datasets other than CIFAR-10 is ResNet evaluated on?").names.map((n) => n.text)).toEqual(["ResNet"])
+    // identity mappings: a setting before the question's own words leaves what is asked (a lookup), and stays the
+    // statement's setting in a yes/no question
+    const front = analyse("In the study of identity mappings in deep residual networks, what test error does the baseline ResNet-110 have?")
+    expect([front.type, front.wantsValue, front.metric]).toEqual(["lookup", true, "error"])
+    expect(analyse("On CIFAR-10, does random erasing improve accuracy?").statement).toBe("random erasing improve accuracy On CIFAR-10")
+    // near misses: no comma after the setting, or no question word after the comma
+    expect(analyse("In which paper is the Transformer proposed?").type).toBe("open")
+    expect(analyse("In the study of identity mappings, the baseline ResNet-110 has what test error?").type).toBe("open")
     // near miss: without a word that sets it aside, the name is asked about
     expect(analyse("Which datasets with ImageNet-1k is the Dual Path Network evaluated on?").names.map((n) => n.text))
       .toEqual(["ImageNet-1k", "Dual Path Network"])
@@ -674,5 +688,31 @@ describe("answers18: causes read on the fourth fresh set", () => {
       // near miss: a statement comparing by "better" keeps its own rule (a comparison of known sense)
       expect(judge("Does MCTS perform better than Retro* in multi-step retrosynthesis planning?", "MCTS achieves a higher accuracy than Retro* in multi-step retrosynthesis planning.").stance)
         .toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("judges a statement's setting as a qualifier the finding must hold, in itself or half in its passage", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the character-level decoder (scirex-0a49b4de2136): a difference in general is no difference in translating
+      // long sentences
+      const long = "Is there a significant difference between the subword-level and character-level decoders in translating long sentences?"
+      const title = "A Character-Level Decoder without Explicit Segmentation\n"
+      const outperform = "We see that the both types of character-level decoder outperform the subword-level decoder for En-Cs and En-Fi quite significantly."
+      expect(judge(long, outperform, `${title}${outperform} The sentences are translated by beam search.`).reason)
+        .toBe("it does not say it holds in translating long sentences")
+      const none = "We show that there is no significant difference between the subword-level and character-level decoders, even though the lengths of the generated translations are generally 5-10 times longer in characters."
+      expect(judge(long, none, `${title}Figure 3 shows the quality in translating long sentences. ${none}`).stance).toBe("against")
+      // near misses: the finding that says so itself; a setting its passage names (half) and the finding's other words
+      expect(judge(long, "There is a significant difference between the subword-level and character-level decoders in translating long sentences.").stance)
+        .toBe("for")
+      const erasing = "Random erasing improves the accuracy by 0.49%."
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nFor CIFAR-10, the results are in Table 2. ${erasing}`).stance)
+        .toBe("for")
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nThe results are in Table 2. ${erasing}`).stance)
+        .toBe("neutral")
     }).pipe(Effect.provide(NlpService.layer)))
 })

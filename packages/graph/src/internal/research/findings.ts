@@ -1017,6 +1017,9 @@ const CONDITION = /\b(?:when|whenever|if|unless|once|until)\b[^,;]*/gi
 /** A text without its conditions' clauses. */
 const withoutCondition = (text: string): string => text.replace(CONDITION, " ")
 
+/** Words of a statement's setting too generic to qualify it ("model" of "for the non-autoregressive model"), as terms. */
+const GENERIC_SCENE = new Set(["model", "method", "approach", "network", "system", "task", "data", "dataset", "result", "perform"])
+
 /** A metric measured on the training data. */
 const TRAINING_METRIC = /\btrain(?:ing)? (?:error|accuracy|loss)\b/i
 
@@ -1322,6 +1325,18 @@ export const stanceOf = (
   }
   const whole = share(finding, true)
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
+  // the statement's setting is a qualifier the finding must hold too, in itself (or half in its passage or title):
+  // "Is there a significant difference between the subword-level and character-level decoders in translating long
+  // sentences?" is not stated by "the character-level decoder outperforms the subword-level decoder for En-Cs"
+  // (answers18)
+  // (not its generic words: "for the non-autoregressive model" is held by a paper titled "Non-Autoregressive ...")
+  const qualifier = Array.from(sceneTerms).filter((t) => !GENERIC_SCENE.has(t))
+  const sceneMass = qualifier.reduce((m, t) => m + idf(t), 0)
+  if (sceneMass > 0) {
+    const stated = new Set([...nlp.terms(finding), ...nameTerms])
+    const held = qualifier.reduce((m, t) => m + (stated.has(t) ? idf(t) : passage.has(t) ? 0.5 * idf(t) : 0), 0) / sceneMass
+    if (held < 0.5) return { stance: "neutral", reason: `it does not say it holds ${tail![0].trim()}` }
+  }
   // and its predicate: the statement's terms besides the names and its subject ("lead faster learning" of "ELUs lead
   // to faster learning than ReLUs"), at least half of them by IDF
   const subjectTerms = new Set(nlp.terms(subject))

@@ -414,8 +414,12 @@ export const nameVariants = (name: Name): ReadonlyArray<string> => {
  * and (yes/no) statement.
  */
 export const analyse = (question: string): QuestionAnalysis => {
+  // "In the study of identity mappings in deep residual networks, what test error ...?": a setting put before the
+  // question's own words does not change what is asked (answers18); it stays the statement's setting
+  const front = FRONT.exec(question.trim())
+  const asked = front === null ? question.trim() : question.trim().slice(front[0].length)
   // "For how many companies ...", "On which dataset ...": the preposition does not change what is asked
-  const lower = question.trim().toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
+  const lower = asked.toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
   const cues: Array<string> = []
   const metric = metricOf(question)
   let type: AnswerType
@@ -509,10 +513,14 @@ export const analyse = (question: string): QuestionAnalysis => {
     settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(listed) : null,
     comparedTo: comparedInQuestion(question, names),
     direction,
-    statement: type === "yesno" ? statementOf(question) : null,
+    statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** A setting before a question's own words, up to a comma: "In the study of X, what ...?", "On CIFAR-10, does ...?". */
+const FRONT =
+  /^((?:in|on|for|with|at|across|under|during|among|according to)\s[^,?]{2,100}),\s+(?=(?:how|what|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b)/i
 
 /** What a question sets aside: "besides X", "other than X", "except (for) X", "apart from X", up to a verb or a comma. */
 const ASIDE =

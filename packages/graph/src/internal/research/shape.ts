@@ -183,6 +183,19 @@ const ownWork = /\b(our|we|ours)\b/i
 const NAME_LIKE = /^(?=.*\p{L})(?:(?=.*\d)[\p{L}\d]+(?:[-'’][\p{L}\d]+)*|\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*(?:-[\p{L}\d]+)*|\p{Lu}{2,}(?:-[\p{L}\d]+)+)$/u
 
 /**
+ * Whether the list a name ends a text before is of things compared with: a comparison ("than", "compared with",
+ * "outperforms") opens the list, with no "on", "including" or clause break after it ("better performance than
+ * DenseNet, ResNet and ..." lists methods, not data sets; answers18).
+ */
+const compared = (before: string): boolean => {
+  const marks = Array.from(before.matchAll(/\b(?:than|compared (?:to|with)|versus|vs\.?|outperform\w*|surpass\w*|over)\s/gi))
+  const last = marks[marks.length - 1]
+  if (last === undefined) return false
+  const since = before.slice(last.index + last[0].length)
+  return !/[.;:]|\b(?:on|including|includes|such as|results for|datasets?|benchmarks?)\b/i.test(since)
+}
+
+/**
  * The data sets a sentence lists (answers16): runs of name-like words (with the numbers that follow them: "PASCAL VOC
  * 2012") after "on", "including", "such as", "and" or a comma, or before "dataset(s)", "benchmark(s)", "corpus":
  * "on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and
@@ -208,7 +221,7 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
     i = j - 1
     const listed = /(?:\b(?:on|including|includes|include|such as|and|or|results for)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
       /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
-    if (!listed) continue
+    if (!listed || compared(before)) continue
     const p = pieces(run)
     if (items.some((n) => nameIn(n, p)) || initials.includes(run.toLowerCase())) continue
     // (nor a variant of an item, "InPlace-ABNsync" of "InPlace-ABN"; answers17)
@@ -225,6 +238,7 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
       const next = m[1]!
       const p = pieces(next)
       if (COMMON_CAPITALISED.has(next.split(/\s+/)[0]!.toLowerCase()) || items.some((n) => nameIn(n, p))) break
+      if (compared(sentence.slice(0, sentence.length - rest.length + m.index + m[0].length - next.length))) break
       if (!out.some((o) => o === next || o.startsWith(`${next} `))) out.push(next)
       rest = rest.slice(m[0].length)
     }
