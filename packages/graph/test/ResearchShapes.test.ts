@@ -642,6 +642,13 @@ describe("answers18: causes read on the fourth fresh set", () => {
     // near misses: no comma after the setting, or no question word after the comma
     expect(analyse("In which paper is the Transformer proposed?").type).toBe("open")
     expect(analyse("In the study of identity mappings, the baseline ResNet-110 has what test error?").type).toBe("open")
+    // Quasi-Recurrent Neural Networks (scirex-2d876ed1dd2c): a name of three words or more is named by its initials
+    const qrnn = analyse("Which tasks are Quasi-Recurrent Neural Networks evaluated on?").names[0]!
+    expect(nameMatch(qrnn, pieces("We evaluate the performance of the QRNN on three different natural language tasks."))).toBe(0.8)
+    expect(nameMatch(qrnn, pieces("Stacked QRNNs have better predictive accuracy than stacked LSTMs."))).toBe(0.8)
+    // near misses: other initials; a name of two words ("Mapillary Vistas" is no "MV")
+    expect(nameMatch(qrnn, pieces("We evaluate the performance of the QRN on three tasks."))).toBe(0)
+    expect(nameMatch({ text: "Mapillary Vistas", pieces: pieces("Mapillary Vistas") }, pieces("results on MV"))).toBe(0)
     // near miss: without a word that sets it aside, the name is asked about
     expect(analyse("Which datasets with ImageNet-1k is the Dual Path Network evaluated on?").names.map((n) => n.text))
       .toEqual(["ImageNet-1k", "Dual Path Network"])

@@ -249,7 +249,8 @@ const inWindow = (p: ReadonlyArray<string>, textPieces: ReadonlyArray<string>): 
  * (at most two other pieces between: "English-to-German" for
  * "English-German"), 0.8 for all its pieces in any order nearby ("the
  * English-German data comes from WMT 2014"), 0.6 for all but a two-digit
- * year of a name like "WMT14" ("the WMT English to German task"), else 0.
+ * year of a name like "WMT14" ("the WMT English to German task"), 0.8 for a name of three words or more written
+ * as its initials ("QRNN" for "Quasi-Recurrent Neural Networks"), else 0.
  */
 export const nameMatch = (name: Name, textPieces: ReadonlyArray<string>): number => {
   const p = name.pieces
@@ -260,6 +261,12 @@ export const nameMatch = (name: Name, textPieces: ReadonlyArray<string>): number
   if (year && p.length > 2) {
     const rest = p.filter((x) => !/^\d{2}$/.test(x))
     if (inOrder(rest, textPieces) || inWindow(rest, textPieces)) return 0.6
+  }
+  // a name of three words or more written as its initials ("QRNN", "QRNNs" for "Quasi-Recurrent Neural Networks";
+  // answers18)
+  if (p.length >= 3 && p.every((x) => /^\p{L}{2,}$/u.test(x))) {
+    const initials = p.map((x) => x[0]!).join("")
+    if (textPieces.some((t) => t === initials || t === `${initials}s`)) return 0.8
   }
   return 0
 }
