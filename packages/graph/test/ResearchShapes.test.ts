@@ -472,6 +472,9 @@ describe("answers17: causes read on the third fresh set", () => {
     const dpn = analyse("Which datasets besides ImageNet-1k is the Dual Path Network evaluated on?")
     expect(settingsListed("Experiments on the Places365 large-scale scene dataset, PASCAL VOC detection dataset, and PASCAL VOC segmentation dataset also demonstrate its consistently better performance than DenseNet, ResNet and the latest ResNeXt model over various applications.", dpn))
       .toEqual(["Places365", "PASCAL VOC"])
+    // normalized contrastive learning (arXiv:2212.11790): a list after a kind of method is of methods
+    expect(settingsListed("NCL consistently improves retrieval across all datasets on different base architectures, including those of CLIP4Clip and SSB.", ncl))
+      .toEqual([])
     // near miss: a data set named after the comparison, after "on", is listed
     expect(settingsListed("DPN performs better than ResNet on ImageNet-1k, Places365 and PASCAL VOC.", dpn)).toEqual(["ImageNet-1k", "Places365", "PASCAL VOC"])
     // near miss: a capitalised word after a list's name that is not in the list ("Table") is no data set
@@ -643,6 +646,9 @@ describe("answers18: causes read on the fourth fresh set", () => {
     expect(analyse("In which paper is the Transformer proposed?").type).toBe("open")
     expect(analyse("In the study of identity mappings, the baseline ResNet-110 has what test error?").type).toBe("open")
     // Quasi-Recurrent Neural Networks (scirex-2d876ed1dd2c): a name of three words or more is named by its initials
+    // MultiGrain (scirex-1e7678467b18): a possessive ends a name
+    expect(analyse("How much does MultiGrain's ResNet-50 improve over AutoAugment in top-1 accuracy on ImageNet?").names.map((n) => n.text))
+      .toEqual(["MultiGrain", "ResNet-50", "AutoAugment", "ImageNet"])
     const qrnn = analyse("Which tasks are Quasi-Recurrent Neural Networks evaluated on?").names[0]!
     expect(nameMatch(qrnn, pieces("We evaluate the performance of the QRNN on three different natural language tasks."))).toBe(0.8)
     expect(nameMatch(qrnn, pieces("Stacked QRNNs have better predictive accuracy than stacked LSTMs."))).toBe(0.8)
@@ -692,6 +698,11 @@ describe("answers18: causes read on the fourth fresh set", () => {
       expect(judge(detuning, "Scanning the detuning of the cooling laser and of the repumper laser beam was not found to yield conditions for efficient cooling.").stance)
         .toBe("neutral")
       expect(judge(detuning, "The detuning of the repumper laser is more critical than the detuning of the cooling laser.").stance).toBe("for")
+      // near misses: a word of the comparative's dimension ("higher" for "greater"), a word of how good for "more
+      // accurate" (MIXER, scirex-35c1668dc64d; the casino paper, arXiv:2212.11766)
+      expect(judge("Is the casino's win rate greater than 50%?", "Hence the casino's win rate is higher than 50% in every game.").stance).toBe("for")
+      expect(judge("Is MIXER with greedy search more accurate than the cross-entropy model with beam search?", "MIXER with greedy search outperforms the cross-entropy model with beam search.").stance)
+        .toBe("for")
       // near miss: a statement comparing by "better" keeps its own rule (a comparison of known sense)
       expect(judge("Does MCTS perform better than Retro* in multi-step retrosynthesis planning?", "MCTS achieves a higher accuracy than Retro* in multi-step retrosynthesis planning.").stance)
         .toBe("for")

@@ -1139,17 +1139,24 @@ const outdoneBy = (nlp: NlpService["Type"], statement: string, clause: string): 
   return before.some((t) => object.has(t)) && !before.some((t) => subject.has(t)) && after.some((t) => subject.has(t))
 }
 
-/** Comparatives a statement may compare by, with their opposites (better / worse have a rule of their own). */
-const COMPARATIVES: ReadonlyArray<readonly [string, string]> = [
-  ...ANTONYMS.filter(([a]) => a !== "worse"),
-  ["greater", "smaller"], ["deeper", "shallower"], ["wider", "narrower"], ["cheaper", "costlier"], ["easier", "harder"],
-  ["simpler", "harder"]
+/**
+ * Comparatives a statement may compare by, in groups of one dimension with their opposites (better / worse have a
+ * rule of their own); a clause compares in the statement's dimension when it holds a word of its group.
+ */
+const COMPARATIVES: ReadonlyArray<ReadonlyArray<string>> = [
+  ["higher", "greater", "larger", "bigger", "lower", "smaller", "fewer", "more", "less"],
+  ["faster", "slower", "quicker"], ["shorter", "longer"], ["weaker", "stronger"], ["deeper", "shallower"],
+  ["wider", "narrower"], ["cheaper", "costlier"], ["easier", "harder", "simpler"]
 ]
 
+/** Words that compare how good: they state "more accurate", "more robust" too. */
+const BETTER_WORDS = "better|worse|superior|inferior|outperform(?:s|ed|ing)?"
+
 /**
- * The comparison a statement makes before "than": a comparative of {@link COMPARATIVES} ("lower in energy than") as a
- * pattern matching it or its opposite; "more" / "less" with the word after it ("more critical than") as one matching
- * that word after "more", "less" or "as"; null for none, and for "better" / "worse".
+ * The comparison a statement makes before "than" as a pattern a clause comparing so matches: a comparative of
+ * {@link COMPARATIVES} ("lower in energy than") by any word of its group; "more" / "less" with the word after it
+ * ("more critical than") by that word after "more", "less", "as", "most" or "least", or a word of how good; null
+ * for none, and for "better" / "worse".
  */
 const comparativeOf = (statement: string): RegExp | null => {
   const words: ReadonlyArray<string> = statement.toLowerCase().match(/[\p{L}][\p{L}-]*/gu) ?? []
@@ -1159,10 +1166,10 @@ const comparativeOf = (statement: string): RegExp | null => {
     if (word === "better" || word === "worse") return null
     if (word === "more" || word === "less") {
       const quality = words[i + 1]!
-      return quality === "than" ? null : new RegExp(`\\b(?:more|less|as|most|least)\\s+${quality}\\b`, "i")
+      return quality === "than" ? null : new RegExp(`\\b(?:(?:more|less|as|most|least)\\s+${quality}|${BETTER_WORDS})\\b`, "i")
     }
-    const pair = COMPARATIVES.find(([x, y]) => x === word || y === word)
-    if (pair !== undefined) return new RegExp(`\\b(?:${pair[0]}|${pair[1]})\\b`, "i")
+    const group = COMPARATIVES.find((g) => g.includes(word))
+    if (group !== undefined) return new RegExp(`\\b(?:${group.join("|")})\\b`, "i")
   }
   return null
 }

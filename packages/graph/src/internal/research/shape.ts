@@ -185,9 +185,12 @@ const NAME_LIKE = /^(?=.*\p{L})(?:(?=.*\d)[\p{L}\d]+(?:[-'’][\p{L}\d]+)*|\p{Lu
 /**
  * Whether the list a name ends a text before is of things compared with: a comparison ("than", "compared with",
  * "outperforms") opens the list, with no "on", "including" or clause break after it ("better performance than
- * DenseNet, ResNet and ..." lists methods, not data sets; answers18).
+ * DenseNet, ResNet and ..." lists methods, not data sets; answers18); or a kind of method does ("architectures,
+ * including those of CLIP4Clip and SSB").
  */
 const compared = (before: string): boolean => {
+  // (a list of the kinds of method: "on different base architectures, including those of CLIP4Clip and SSB")
+  if (/\b(?:architectures|models|methods|baselines|backbones|approaches|systems)\b[^.;:]{0,30}\b(?:including|such as|like)\b[^.;:]*$/i.test(before)) return true
   const marks = Array.from(before.matchAll(/\b(?:than|compared (?:to|with)|versus|vs\.?|outperform\w*|surpass\w*|over)\s/gi))
   const last = marks[marks.length - 1]
   if (last === undefined) return false
