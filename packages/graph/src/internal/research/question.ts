@@ -32,6 +32,8 @@ export interface QuestionAnalysis {
   readonly cues: ReadonlyArray<string>
   /** Datasets, methods and other entities the question names. */
   readonly names: ReadonlyArray<Name>
+  /** The names the question sets aside ("besides ImageNet-1k"): no answer needs them, a list does not list them (answers18). */
+  readonly aside?: ReadonlyArray<Name> | undefined
   /** Words of the quantity asked for (a metric, the counted noun, unit words), lower case. */
   readonly quantity: ReadonlyArray<string>
   /** The specific words of the quantity (the metric's head, the counted noun), without generic words and units. */
@@ -500,12 +502,14 @@ export const analyse = (question: string): QuestionAnalysis => {
   // a name the question sets aside ("Which datasets besides ImageNet-1k is X evaluated on?") is not asked about: no
   // finding need name it (answers18)
   const aside = ASIDE.exec(question)
-  const names = namesOf(question).filter((n) => aside === null || !nameIn(n, pieces(aside[1]!)))
+  const named = namesOf(question)
+  const names = named.filter((n) => aside === null || !nameIn(n, pieces(aside[1]!)))
   const listed = aside === null ? lower : lower.replace(ASIDE_LOWER, " ").replace(/\s+/g, " ")
   return {
     type,
     cues,
     names,
+    aside: named.filter((n) => !names.includes(n)),
     quantity: Array.from(quantity),
     head: Array.from(head),
     count: /^how many\b/.test(lower),

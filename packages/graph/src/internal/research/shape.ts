@@ -205,8 +205,9 @@ const compared = (before: string): boolean => {
  * SIFT-flow" gives the four; not a method named before its verb ("We evaluate NCL on ...") nor the question's items
  * or their initials.
  */
-export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names">): ReadonlyArray<string> => {
-  const items = analysis.names.filter((n) => n.role !== "context")
+export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names" | "aside">): ReadonlyArray<string> => {
+  // (nor what the question sets aside: "Which datasets besides ImageNet-1k ..."; answers18)
+  const items = [...analysis.names.filter((n) => n.role !== "context"), ...(analysis.aside ?? [])]
   const initials = items.map((n) => n.text.split(/[\s-]+/).map((w) => w[0] ?? "").join("").toLowerCase())
   const words = Array.from(sentence.matchAll(/[^\s,;:()]+/g), (m) => ({ w: m[0].replace(/[.'"”’]+$/, ""), at: m.index }))
   const out: Array<string> = []
