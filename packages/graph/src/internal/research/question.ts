@@ -283,9 +283,7 @@ const tokensOf = (question: string): ReadonlyArray<string> =>
   question.replace(/[?!]+\s*$/, "").split(/\s+/).flatMap((t) => {
     // (a possessive's "'s" is no part of the name: "the Discriminative Feature Network's performance"; answers17)
     const word = t.replace(/^[("'“‘]+|[)"'”’,.;:]+$/g, "").replace(/(?<=\p{L})['’]s$/u, "")
-    // (and ends it: "MultiGrain's ResNet-50" names MultiGrain and its ResNet-50, not one "MultiGrain ResNet-50";
-    // answers18)
-    return /[,;:]["'”’)]*$/.test(t) || /(?<=\p{L})['’]s[,;:.]?$/u.test(t) ? [word, ""] : [word]
+    return /[,;:]["'”’)]*$/.test(t) ? [word, ""] : [word]
   })
 
 /** A token that reads as part of a name: letters and digits mixed, inner capitals, or capitalised past the first word. */
