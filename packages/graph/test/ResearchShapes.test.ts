@@ -705,6 +705,13 @@ describe("answers18: causes read on the fourth fresh set", () => {
       expect(judge("Is the casino's win rate greater than 50%?", "Hence the casino's win rate is higher than 50% in every game.").stance).toBe("for")
       expect(judge("Is MIXER with greedy search more accurate than the cross-entropy model with beam search?", "MIXER with greedy search outperforms the cross-entropy model with beam search.").stance)
         .toBe("for")
+      // ... a speed-up for "faster", and a comparative in another clause than the deciding one (the ELU paper,
+      // scirex-0b8759d61e93; the Weighted Transformer, scirex-3861ae2a6bdd)
+      const speeds = "We introduce the exponential linear unit (ELU) which speeds up learning in deep neural networks and leads to higher classification accuracies."
+      expect(judge("Do ELUs lead to faster learning than ReLUs?", speeds, `Fast and Accurate Deep Network Learning by Exponential Linear Units (ELUs)\n${speeds} Like rectified linear units (ReLUs), ELUs alleviate the vanishing gradient problem.`).stance)
+        .toBe("for")
+      expect(judge("Does the Weighted Transformer train faster than the baseline Transformer?", "We propose Weighted Transformer, a Transformer with modified attention layers, that not only outperforms the baseline Transformer in BLEU score but also trains faster.").stance)
+        .toBe("for")
       // near miss: a statement comparing by "better" keeps its own rule (a comparison of known sense)
       expect(judge("Does MCTS perform better than Retro* in multi-step retrosynthesis planning?", "MCTS achieves a higher accuracy than Retro* in multi-step retrosynthesis planning.").stance)
         .toBe("for")
