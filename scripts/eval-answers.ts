@@ -2,7 +2,7 @@
  * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
- *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|fresh3|levels|all] [--json out.json]
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|fresh3|fresh4|levels|all] [--json out.json]
  *                                                 [--verbose] [--src | --bin file.mjs]
  *
  * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
@@ -20,6 +20,8 @@
  * - **lead**: the key fact appears in what the answer leads with: its first line (the lead of the answer shape), the
  *   first sentence, the table of findings and the list of papers (for answers from before the shapes: the first
  *   sentence); a yes/no question needs the expected verdict; a list question needs `min` of the papers named;
+ *   a question whose answer is in no paper of its store (`absent`) needs an answer that states nothing: no lead value,
+ *   row or paper (an empty lead line), or "Unclear" for a yes/no question;
  * - **anywhere**: the key fact appears anywhere in the answer;
  * - **quotes**: every cited quote occurs, up to whitespace, in a chunk of the cited paper on the cited page.
  *
@@ -53,17 +55,21 @@ interface Question {
    *   (scripts/data/answers-fresh2.json, with each fact's source);
    * `fresh3`: a third held-out set, written by answers17 before any run on it, on papers and facts no earlier set asks
    *   about (scripts/data/answers-fresh3.json, with each fact's source);
+   * `fresh4`: a fourth held-out set, written by answers18 before any run on it, with questions whose answer is in no
+   *   paper of the store (scripts/data/answers-fresh4.json, with each fact's source or why it is absent);
    * `levels`: answers13's development questions on the dev split's papers: levels stated near a difference, a bound
    *   or a baseline's value, and a list about an effect (scripts/data/answers-levels.json, with each fact's source;
-   *   run with `--set levels`: `all` is the six sets above; its `bySet` figures compare with earlier runs).
+   *   run with `--set levels`: `all` is the seven sets above; its `bySet` figures compare with earlier runs).
    */
-  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "fresh3" | "levels"
+  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "levels"
   readonly store: "related" | "md" | "examples"
   readonly kind: Kind
   readonly question: string
   /** Strings of which `min` (default: all for comparisons, else 1) must appear. */
   readonly facts?: ReadonlyArray<string>
   readonly min?: number
+  /** The answer is in no paper of the store: the right answer states nothing (no lead value, row or paper; "Unclear"). */
+  readonly absent?: boolean
   /** yes/no: the expected verdict. */
   readonly verdict?: "yes" | "no"
   /** list: the papers that answer (SciREX gold: the papers with a result on this material), of which `min` must be named. */
@@ -143,7 +149,7 @@ export const QUESTIONS: ReadonlyArray<Question> = [
 ]
 
 /** A question set kept with the source of each key fact in scripts/data/ (store: `related` unless a question names another). */
-const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "fresh3" | "levels"): ReadonlyArray<Question> =>
+const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "levels"): ReadonlyArray<Question> =>
   (JSON.parse(fs.readFileSync(path.join(root, "scripts/data", file), "utf8")) as {
     readonly questions: ReadonlyArray<Omit<Question, "set" | "store"> & { readonly store?: Question["store"] }>
   }).questions.map((q) => ({ ...q, set, store: q.store ?? "related" }))
@@ -159,10 +165,13 @@ const FRESH2: ReadonlyArray<Question> = fromFile("answers-fresh2.json", "fresh2"
 /** answers17's third fresh held-out set (related and md papers), with each fact's source in scripts/data/answers-fresh3.json. */
 const FRESH3: ReadonlyArray<Question> = fromFile("answers-fresh3.json", "fresh3")
 
+/** answers18's fourth fresh held-out set (with questions answered in no paper), each fact's source in scripts/data/answers-fresh4.json. */
+const FRESH4: ReadonlyArray<Question> = fromFile("answers-fresh4.json", "fresh4")
+
 /** answers13's development questions (levels near differences, bounds and baselines; a list about an effect). */
 const LEVELS: ReadonlyArray<Question> = fromFile("answers-levels.json", "levels")
 
-const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...LEVELS]
+const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...FRESH4, ...LEVELS]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
   related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
@@ -229,9 +238,12 @@ export const main = async () => {
       const allPapers = new Set(a.citations.map((c) => c.paper_id))
       for (const p of lead.papers) allPapers.add(p)
       const verdict = a.shape?.verdict?.answer ?? null
-      const leadHit = q.verdict !== undefined ? verdict === q.verdict : factsHit(q, lead.text, lead.papers)
+      // a question answered in no paper: an answer that states nothing (the found passages may follow, unframed)
+      const statesNothing = a.shape !== undefined &&
+        (a.shape.type === "yesno" ? verdict === "unclear" : a.shape.lead.trim() === "" && (a.shape.table?.rows ?? []).length === 0)
+      const leadHit = q.absent === true ? statesNothing : q.verdict !== undefined ? verdict === q.verdict : factsHit(q, lead.text, lead.papers)
       const anyText = `${a.answer}\n${lead.text}`
-      const anywhere = q.verdict !== undefined ? leadHit : factsHit(q, anyText, allPapers)
+      const anywhere = q.absent === true || q.verdict !== undefined ? leadHit : factsHit(q, anyText, allPapers)
       // quotes on their pages
       const ok = await quotesOnPage(db, a.citations, (c) => {
         if (VERBOSE) console.error(`  quote not on its page: [${c.paper_id}, ${c.page}] ${c.quote.replace(/\s+/g, " ").trim().slice(0, 120)}`)
@@ -275,7 +287,7 @@ export const main = async () => {
     questions: results.length,
     research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
     ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
-    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "fresh3", "levels"].map((set) => {
+    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "fresh3", "fresh4", "levels"].map((set) => {
       const of = results.filter((r) => (r.question.set ?? "dev") === set)
       return [set, {
         questions: of.length,

@@ -205,9 +205,9 @@ describe("a lookup's lead", () => {
         expect(shaped.shape.lead).toBe("")
         expect(shaped.chosen[0]!.quote).toBe(CRF_ABSTRACT)
       }
-      // with nothing about CRF-RNN, the value found is still given (as before)
+      // with nothing about CRF-RNN, another method's value is no answer either (answers18; it was given before)
       const alone = scoreCandidates(nlp, () => 1, q, a, [candidate("dfn", DFN, 1)], titles)
-      expect(shape(nlp, () => 1, a, alone, papers, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^86\.2% mean IOU /)
+      expect(shape(nlp, () => 1, a, alone, papers, RESEARCH_LIMITS, new Map()).shape.lead).toBe("")
     }).pipe(Effect.provide(NlpService.layer)))
 
   it.effect("keeps a value of a paper that has findings about the asked method", () =>
@@ -325,6 +325,40 @@ describe("a lookup's lead", () => {
       expect(shape(nlp, () => 1, a, withValue, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^12x/)
     }).pipe(Effect.provide(NlpService.layer)))
 
+  it.effect("states no value of a setting or a method the question does not ask about (answers18)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // Dual Path Networks (scirex-09da677bdbba) is evaluated on ImageNet-1k, Places365 and PASCAL VOC, not CIFAR-10
+      const q = "What error rate does the Dual Path Network reach on CIFAR-10?"
+      const a = analyse(q)
+      // (its sentence names no setting: no other setting rules it out)
+      const dpn = "A shallow DPN reaches a top-1 error rate of 20.7%, lower than the ResNeXt-101."
+      const titles = new Map([["dpn", "Dual Path Networks"], ["res", "Identity Mappings in Deep Residual Networks"]])
+      const info = new Map([["dpn", { title: titles.get("dpn")!, year: 2017 }], ["res", { title: titles.get("res")!, year: 2016 }]])
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("dpn", dpn, 1)], titles)
+      expect(scored[0]!.value).not.toBeNull()
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) expect(shape(nlp, () => 1, a, scored, info, limits, new Map()).shape.lead).toBe("")
+      // near miss: a passage that names the setting sets the sentence's scene, and its value leads
+      const onCifar = "A shallow DPN reaches an error rate of 3.2% in our experiments."
+      const scene = scoreCandidates(nlp, () => 1, q, a, [candidate("dpn", onCifar, 1, `Results on CIFAR-10. ${onCifar}`)], titles)
+      expect(shape(nlp, () => 1, a, scene, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^3\.2% /)
+      // Quasi-Recurrent Neural Networks (scirex-2d876ed1dd2c) report no WMT14 English-German BLEU: the Transformer's
+      // value is another method's, and no finding about the QRNN has one
+      const qrnn = "What BLEU does the Quasi-Recurrent Neural Network reach on WMT14 English-German?"
+      const b = analyse(qrnn)
+      const transformer = "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task."
+      const qrnnSpeed = "Quasi-recurrent neural networks are up to 16 times faster at train and test time."
+      const titles2 = new Map([["tr", "Attention Is All You Need"], ["qr", "Quasi-Recurrent Neural Networks"]])
+      const info2 = new Map([["tr", { title: titles2.get("tr")!, year: 2017 }], ["qr", { title: titles2.get("qr")!, year: 2016 }]])
+      const other = scoreCandidates(nlp, () => 1, qrnn, b, [candidate("tr", transformer, 1), candidate("qr", qrnnSpeed, 0.2)], titles2)
+      expect(other[0]!.paperId).toBe("tr")
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) expect(shape(nlp, () => 1, b, other, info2, limits, new Map()).shape.lead).toBe("")
+      // near miss: the asked method's own value leads
+      const own = "On the WMT 2014 English-to-German task, the QRNN achieves 25.1 BLEU."
+      const withOwn = scoreCandidates(nlp, () => 1, qrnn, b, [candidate("tr", transformer, 1), candidate("qr", own, 0.8)], titles2)
+      expect(shape(nlp, () => 1, b, withOwn, info2, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^25\.1 BLEU \(Quasi-Recurrent/)
+    }).pipe(Effect.provide(NlpService.layer)))
+
   it.effect("is a difference for a question about a change that names no quantity (answers16)", () =>
     Effect.gen(function*() {
       const nlp = yield* NlpService.NlpService
@@ -424,9 +458,12 @@ describe("a lookup's lead, in the asked setting", () => {
       const gray = "Our method also works well for gray-scale images: the erasing method improves WRN-28-10 from 4.01% to 3.65% in top-1 error on Fashion-MNIST."
       const hundred = "For CIFAR-100, our erasing method obtains 17.73% error rate which gains 0.76% than the WRN-28-10 baseline."
       const own = "In particular, our erasing method obtains 3.08% error rate using WRN-28-10, which improves the accuracy by 0.72%."
-      const titles = new Map([["erase", "Erasing Data Augmentation"]])
-      const info = new Map([["erase", { title: titles.get("erase")!, year: 2017 }]])
-      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("erase", gray, 1), candidate("erase", hundred, 0.9), candidate("erase", own, 0.5)], titles)
+      const titles = new Map([["erase", "Erasing Data Augmentation"], ["spectral", "Spectral Representations for Convolutional Neural Networks"]])
+      const info = new Map([["erase", { title: titles.get("erase")!, year: 2017 }], ["spectral", { title: titles.get("spectral")!, year: 2015 }]])
+      // (its passage names the setting, as the paper's does: "For CIFAR-10, our method improves ..."; a value whose
+      // sentence, passage and title name no setting the question names is no answer, answers18)
+      const ownPassage = `For CIFAR-10, our method improves the accuracy by 0.49% using ResNet-110. ${own}`
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("erase", gray, 1), candidate("erase", hundred, 0.9), candidate("erase", own, 0.1, ownPassage)], titles)
       expect(scored[0]!.quote).not.toBe(own)
       for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
         const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
@@ -450,7 +487,8 @@ describe("a lookup's lead, in the asked setting", () => {
       const ta = analyse(t)
       const both = "These settings allow us to attain classification rates of 8.6% on CIFAR-10 and 31.6% on CIFAR-100."
       const cells = "Method CIFAR-10 CIFAR-100 Stochastic pooling 15.13% 41.51% Maxout 11.68% 38.57% Network-in-network 10.41% 35.68%"
-      const rated = scoreCandidates(nlp, () => 1, t, ta, [candidate("erase", both, 1), candidate("erase", cells, 0.9)], titles)
+      // (in the paper the question names: a value of a paper with no finding about the asked item answers nothing; answers18)
+      const rated = scoreCandidates(nlp, () => 1, t, ta, [candidate("spectral", both, 1), candidate("spectral", cells, 0.9)], titles)
       expect(rated[0]!.quote).toBe(both)
       expect(shape(nlp, () => 1, ta, rated, info, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^31\.6% /)
     }).pipe(Effect.provide(NlpService.layer)))
@@ -773,15 +811,18 @@ describe("a lookup's other values hold for the question's setting and set-up (an
       const more = "When applying I + ORE during training, the mAP of Fast-RCNN increases to 76.2%, surpassing the baseline by 1.4%."
       const text = `When training with VOC07 trainval, the baseline is 69.1% mAP. ${own} With the 07 + 12 set, ${more}`
       const at = inChunk("erase", "voc", text)
+      // (the paper names PASCAL VOC 2007 in another passage: a value of a paper that names no setting the question
+      // names is no answer, answers18)
+      const setup = inChunk("erase", "setup", "We evaluate Fast-RCNN on PASCAL VOC 2007.")("We evaluate Fast-RCNN on PASCAL VOC 2007.", 0.1)
       expect(otherSetting(a.names, more)).toBe(false)
       expect(otherSetting(a.names, "the mAP of SSD300 increases to 77.2%")).toBe(true)
       expect(valueIn(more, a)).toMatchObject({ phrase: "76.2%", headCoverage: 1 })
       // near miss: a metric in another clause is not the value's
       expect(valueIn("The mAP, on the other hand, reaches 76.2%.", a)).toMatchObject({ phrase: "76.2%", headCoverage: 0 })
-      expect(yield* lead(q, [at(own, 1), at(more, 0.9)]))
+      expect(yield* lead(q, [at(own, 1), at(more, 0.9), setup]))
         .toBe("71.5% mAP (Random Erasing Data Augmentation) [erase]; the paper also reports 76.2% [erase]")
       // another passage's value, whose passage names no PASCAL VOC 2007, is not the lead's setting
-      expect(yield* lead(q, [at(own, 1), inChunk("erase", "coco", "On COCO we train Fast-RCNN for longer.")(more, 0.9)]))
+      expect(yield* lead(q, [at(own, 1), inChunk("erase", "coco", "On COCO we train Fast-RCNN for longer.")(more, 0.9), setup]))
         .toBe("71.5% mAP (Random Erasing Data Augmentation) [erase]")
     }).pipe(Effect.provide(NlpService.layer)))
 
@@ -855,7 +896,8 @@ describe("a lookup's lead is the asked item's value in the asked setting (answer
       const before = "On ImageNet, the ResNet-200 has a top-1 error rate of 20.7%, lower than the ResNet-152."
       expect(yield* lead(q, [candidate("identity", before, 1)])).toBe("20.7% (Identity Mappings in Deep Residual Networks) [identity]")
       // near miss: what the question itself compares with ("over the cuDNN LSTM") may follow the value
-      const sped = "We observed a speedup of 3.2x on IMDb train time compared to the LSTM implementation in the cuDNN library."
+      // (the sentence names the QRNN: a value of a paper with no finding about the asked item answers nothing; answers18)
+      const sped = "We observed a speedup of 3.2x for the QRNN on IMDb train time compared to the LSTM implementation in the cuDNN library."
       expect(yield* lead("What speedup does the QRNN give over the cuDNN LSTM on IMDb?", [candidate("pyramid", sped, 1)]))
         .toBe("3.2x (Deep Pyramidal Residual Networks) [pyramid]")
       const both = "The ResNet-152 and the ResNet-200 have top-1 errors of 21.3% and 20.7% on ImageNet."

@@ -468,6 +468,20 @@ describe("answers17: causes read on the third fresh set", () => {
     expect(settingsListed("On the memory-demanding task of semantic segmentation, we report results for COCO-Stuff, Cityscapes and Mapillary Vistas, obtaining new results.", abn))
       .toEqual(["COCO-Stuff", "Cityscapes", "Mapillary Vistas"])
     expect(settingsListed("We have trained several models on ImageNet-1k to show the effectiveness of InPlace-ABN and InPlace-ABNsync.", abn)).toEqual(["ImageNet-1k"])
+    // Dual Path Networks (scirex-09da677bdbba): the methods a comparison lists are no data sets (answers18)
+    const dpn = analyse("Which datasets besides ImageNet-1k is the Dual Path Network evaluated on?")
+    expect(settingsListed("Experiments on the Places365 large-scale scene dataset, PASCAL VOC detection dataset, and PASCAL VOC segmentation dataset also demonstrate its consistently better performance than DenseNet, ResNet and the latest ResNeXt model over various applications.", dpn))
+      .toEqual(["Places365", "PASCAL VOC"])
+    // normalized contrastive learning (arXiv:2212.11790): a list after a kind of method is of methods
+    expect(settingsListed("NCL consistently improves retrieval across all datasets on different base architectures, including those of CLIP4Clip and SSB.", ncl))
+      .toEqual([])
+    // ... nor what the question sets aside; near miss: asked without "besides", it is listed
+    const validated = "Experimental results validate the outstanding high accuracy of DPN on both ImageNet-1k dataset and Places365-Standard dataset."
+    expect(settingsListed(validated, dpn)).toEqual(["Places365-Standard"])
+    expect(settingsListed(validated, analyse("Which datasets is the Dual Path Network evaluated on?"))).toEqual(["ImageNet-1k", "Places365-Standard"])
+    // near miss: a data set named after the comparison, after "on", is listed
+    expect(settingsListed("DPN performs better than ResNet on ImageNet-1k, Places365 and PASCAL VOC.", analyse("Which datasets is the Dual Path Network evaluated on?")))
+      .toEqual(["ImageNet-1k", "Places365", "PASCAL VOC"])
     // near miss: a capitalised word after a list's name that is not in the list ("Table") is no data set
     expect(settingsListed("We report results on MNIST, and Table 2 shows them.", abn)).toEqual(["MNIST"])
   })
@@ -612,4 +626,120 @@ describe("the scope filter (--where)", () => {
     })
     fc.assert(fc.property(filter, papers, (f, p) => matches(parseWhere(showFilter(f)), p) === matches(f, p)))
   })
+})
+
+describe("answers18: causes read on the fourth fresh set", () => {
+  it("reads a superlative of the thing's own settings as no best-of, and a name set aside as none asked about", () => {
+    // identity mappings (scirex-1f76b7b071f3): "its best initialisation" is the gating shortcut's own setting
+    expect(analyse("What test error does the exclusive gating shortcut reach with its best initialisation?").type).toBe("lookup")
+    expect(analyse("What accuracy does the model reach with their best configuration?").type).toBe("lookup")
+    // near misses: a best-of across methods stays one
+    expect(analyse("Which method has the best top-1 accuracy on ImageNet?").type).toBe("best")
+    expect(analyse("Which model reaches the best accuracy with its default initialisation?").type).toBe("best")
+    // Dual Path Networks (scirex-09da677bdbba): "besides ImageNet-1k" is not asked about, and the list is of DPN's data sets
+    const dpn = analyse("Which datasets besides ImageNet-1k is the Dual Path Network evaluated on?")
+    expect(dpn.type).toBe("list")
+    expect(dpn.names.map((n) => n.text)).toEqual(["Dual Path Network"])
+    expect(dpn.settingsOf).toBe("dual path network")
+    expect(analyse("Which datasets other than CIFAR-10 is ResNet evaluated on?").names.map((n) => n.text)).toEqual(["ResNet"])
+    // identity mappings: a setting before the question's own words leaves what is asked (a lookup), and stays the
+    // statement's setting in a yes/no question
+    const front = analyse("In the study of identity mappings in deep residual networks, what test error does the baseline ResNet-110 have?")
+    expect([front.type, front.wantsValue, front.metric]).toEqual(["lookup", true, "error"])
+    expect(analyse("On CIFAR-10, does random erasing improve accuracy?").statement).toBe("random erasing improve accuracy On CIFAR-10")
+    // near misses: no comma after the setting, or no question word after the comma
+    expect(analyse("In which paper is the Transformer proposed?").type).toBe("open")
+    expect(analyse("In the study of identity mappings, the baseline ResNet-110 has what test error?").type).toBe("open")
+    // Quasi-Recurrent Neural Networks (scirex-2d876ed1dd2c): a name of three words or more is named by its initials
+    const qrnn = analyse("Which tasks are Quasi-Recurrent Neural Networks evaluated on?").names[0]!
+    expect(nameMatch(qrnn, pieces("We evaluate the performance of the QRNN on three different natural language tasks."))).toBe(0.8)
+    expect(nameMatch(qrnn, pieces("Stacked QRNNs have better predictive accuracy than stacked LSTMs."))).toBe(0.8)
+    // near misses: other initials; a name of two words ("Mapillary Vistas" is no "MV")
+    expect(nameMatch(qrnn, pieces("We evaluate the performance of the QRN on three tasks."))).toBe(0)
+    expect(nameMatch({ text: "Mapillary Vistas", pieces: pieces("Mapillary Vistas") }, pieces("results on MV"))).toBe(0)
+    // near miss: without a word that sets it aside, the name is asked about
+    expect(analyse("Which datasets with ImageNet-1k is the Dual Path Network evaluated on?").names.map((n) => n.text))
+      .toEqual(["ImageNet-1k", "Dual Path Network"])
+  })
+
+  it.effect("judges a negation in a condition as no negation of the statement, a verb of doing better the other way round, a comparative", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // identity mappings (scirex-1f76b7b071f3): the statement's "not" is its condition's
+      const gating = "Does the exclusive gating network converge to a good solution when it is not appropriately initialized?"
+      expect(judge(gating, "Table [reference] also reports the results of using other initialized values, noting that the exclusive gating network does not converge to a good solution when is not appropriately initialized.").stance)
+        .toBe("against")
+      // near misses: the finding's only negation in its condition; a negation of the condition's own in both
+      expect(judge(gating, "The exclusive gating network converges to a good solution even when it is not appropriately initialized.").stance).toBe("for")
+      expect(judge("Does the exclusive gating network converge to a good solution?", "The exclusive gating network converges to a good solution if the gate is not initialized to zero.").stance)
+        .toBe("for")
+      expect(judge("Does the exclusive gating network converge to a good solution?", "The exclusive gating network does not converge to a good solution.").stance).toBe("against")
+      // the quantum path kernel (arXiv:2212.11826): what is outdone is named before the verb
+      const kernel = "Does the kernel approach outperform neural networks as the number of zero-valued features grows?"
+      expect(judge(kernel, "It may be observed that Neural Networks outperform the kernel approach in each case, with the differential in accuracy increasing with the number of zero-valued features.").stance)
+        .toBe("against")
+      expect(judge(kernel, "It may be observed that the kernel approach outperforms neural networks in each case, with the differential in accuracy increasing with the number of zero-valued features.").stance)
+        .toBe("for")
+      // near miss: words both sides share tell nothing ("deep networks" / "shallow networks")
+      expect(judge("Do deep networks outperform shallow networks?", "Deep networks outperform shallow networks on every task.").stance).toBe("for")
+      expect(judge("Do deep networks outperform shallow networks?", "Shallow networks outperform deep networks on every task.").stance).toBe("against")
+      // hopping matrix elements (arXiv:2212.11831): a comparative is stated only by a clause that compares so
+      const homo = "Is the pyrrole HOMO lower in energy than the thiophene HOMO?"
+      expect(judge(homo, "The pyrrole HOMO-1 energy of -6.34 eV is nearly degenerate with the thiophene HOMO energy of -6.35 eV.").reason)
+        .toMatch(/^it does not compare as the question does/)
+      expect(judge(homo, "The pyrrole HOMO is significantly higher in energy than for thiophene, but the orbitals have roughly the same shape.").stance).toBe("against")
+      expect(judge(homo, "The pyrrole HOMO is lower in energy than the thiophene HOMO.").stance).toBe("for")
+      // laser cooling (arXiv:2212.11863): "more critical than" by "critical" after a comparative word
+      const detuning = "Is the detuning of the repumper laser more critical than the detuning of the cooling laser?"
+      expect(judge(detuning, "The exact detuning of the repumper laser is less critical than the detuning of the cooling laser since most absorption events occur between the S and the P states.").stance)
+        .toBe("against")
+      expect(judge(detuning, "Scanning the detuning of the cooling laser and of the repumper laser beam was not found to yield conditions for efficient cooling.").stance)
+        .toBe("neutral")
+      expect(judge(detuning, "The detuning of the repumper laser is more critical than the detuning of the cooling laser.").stance).toBe("for")
+      // near misses: a word of the comparative's dimension ("higher" for "greater"), a word of how good for "more
+      // accurate" (MIXER, scirex-35c1668dc64d; the casino paper, arXiv:2212.11766)
+      expect(judge("Is the casino's win rate greater than 50%?", "Hence the casino's win rate is higher than 50% in every game.").stance).toBe("for")
+      expect(judge("Is MIXER with greedy search more accurate than the cross-entropy model with beam search?", "MIXER with greedy search outperforms the cross-entropy model with beam search.").stance)
+        .toBe("for")
+      // ... a speed-up for "faster", and a comparative in another clause than the deciding one (the ELU paper,
+      // scirex-0b8759d61e93; the Weighted Transformer, scirex-3861ae2a6bdd)
+      const speeds = "We introduce the exponential linear unit (ELU) which speeds up learning in deep neural networks and leads to higher classification accuracies."
+      expect(judge("Do ELUs lead to faster learning than ReLUs?", speeds, `Fast and Accurate Deep Network Learning by Exponential Linear Units (ELUs)\n${speeds} Like rectified linear units (ReLUs), ELUs alleviate the vanishing gradient problem.`).stance)
+        .toBe("for")
+      expect(judge("Does the Weighted Transformer train faster than the baseline Transformer?", "We propose Weighted Transformer, a Transformer with modified attention layers, that not only outperforms the baseline Transformer in BLEU score but also trains faster.").stance)
+        .toBe("for")
+      // near miss: a statement comparing by "better" keeps its own rule (a comparison of known sense)
+      expect(judge("Does MCTS perform better than Retro* in multi-step retrosynthesis planning?", "MCTS achieves a higher accuracy than Retro* in multi-step retrosynthesis planning.").stance)
+        .toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("judges a statement's setting as a qualifier the finding must hold, in itself or half in its passage", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the character-level decoder (scirex-0a49b4de2136): a difference in general is no difference in translating
+      // long sentences
+      const long = "Is there a significant difference between the subword-level and character-level decoders in translating long sentences?"
+      const title = "A Character-Level Decoder without Explicit Segmentation\n"
+      const outperform = "We see that the both types of character-level decoder outperform the subword-level decoder for En-Cs and En-Fi quite significantly."
+      expect(judge(long, outperform, `${title}${outperform} The sentences are translated by beam search.`).reason)
+        .toBe("it does not say it holds in translating long sentences")
+      const none = "We show that there is no significant difference between the subword-level and character-level decoders, even though the lengths of the generated translations are generally 5-10 times longer in characters."
+      expect(judge(long, none, `${title}Figure 3 shows the quality in translating long sentences. ${none}`).stance).toBe("against")
+      // near misses: the finding that says so itself; a setting its passage names (half) and the finding's other words
+      expect(judge(long, "There is a significant difference between the subword-level and character-level decoders in translating long sentences.").stance)
+        .toBe("for")
+      const erasing = "Random erasing improves the accuracy by 0.49%."
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nFor CIFAR-10, the results are in Table 2. ${erasing}`).stance)
+        .toBe("for")
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nThe results are in Table 2. ${erasing}`).stance)
+        .toBe("neutral")
+    }).pipe(Effect.provide(NlpService.layer)))
 })

@@ -999,7 +999,7 @@ const negatesStatement = (
   statementTerms: ReadonlySet<string>,
   names: ReadonlyArray<Name>
 ): boolean => {
-  const text = clause.replace(/\bnot only\b/gi, "")
+  const text = withoutCondition(clause.replace(/\bnot only\b/gi, ""))
   for (const m of text.matchAll(new RegExp(NEGATION.source, "gi"))) {
     const after = text.slice(m.index, m.index + m[0].length + 60).split(/\s+/).slice(0, 7).join(" ")
     if (nlp.terms(after).some((t) => statementTerms.has(t))) return true
@@ -1007,6 +1007,18 @@ const negatesStatement = (
   }
   return false
 }
+
+/**
+ * A condition's clause ("when it is not appropriately initialized", "if no data is augmented"): a negation in it
+ * negates the condition, not what the sentence states of its subject (answers18).
+ */
+const CONDITION = /\b(?:when|whenever|if|unless|once|until)\b[^,;]*/gi
+
+/** A text without its conditions' clauses. */
+const withoutCondition = (text: string): string => text.replace(CONDITION, " ")
+
+/** Words of a statement's setting too generic to qualify it ("model" of "for the non-autoregressive model"), as terms. */
+const GENERIC_SCENE = new Set(["model", "method", "approach", "network", "system", "task", "data", "dataset", "result", "perform"])
 
 /** A metric measured on the training data. */
 const TRAINING_METRIC = /\btrain(?:ing)? (?:error|accuracy|loss)\b/i
@@ -1099,6 +1111,69 @@ const opposesComparison = (statement: string, clause: string, names: ReadonlyArr
   const cThan = thanName(clause, items)
   const inverted = sThan !== null && cThan !== null && sThan !== cThan
   return opposite !== inverted
+}
+
+/** A verb that says one thing does better than another. */
+const OUTDO = /\b(?:outperform(?:s|ed|ing)?|beats?|beaten|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\b/i
+
+/** Where what a statement's verb is compared with ends: a preposition or conjunction of its setting or condition. */
+const OBJECT_STOP = /\s+(?:as|when|if|in|on|for|with|by|at|across|under|while|because|whereas|and|but)\s+|[,;]/i
+
+/**
+ * Whether a clause says the other way round what a statement says with a verb of doing better: the statement's
+ * object ("neural networks" of "the kernel approach outperform neural networks as ...") before the clause's verb and
+ * its subject after it, not before ("Neural Networks outperform the kernel approach in each case"; answers18).
+ */
+const outdoneBy = (nlp: NlpService["Type"], statement: string, clause: string): boolean => {
+  const s = OUTDO.exec(statement)
+  const c = OUTDO.exec(clause)
+  if (s === null || c === null) return false
+  const subjectTerms = nlp.terms(statement.slice(0, s.index))
+  const objectTerms = nlp.terms(statement.slice(s.index + s[0].length).split(OBJECT_STOP)[0]!)
+  // (the words both sides share, "network" of "deep networks outperform shallow networks", tell them apart not)
+  const subject = new Set(subjectTerms.filter((t) => !objectTerms.includes(t)))
+  const object = new Set(objectTerms.filter((t) => !subjectTerms.includes(t)))
+  if (subject.size === 0 || object.size === 0) return false
+  const before = nlp.terms(clause.slice(0, c.index))
+  const after = nlp.terms(clause.slice(c.index + c[0].length).split(OBJECT_STOP)[0]!)
+  return before.some((t) => object.has(t)) && !before.some((t) => subject.has(t)) && after.some((t) => subject.has(t))
+}
+
+/**
+ * Comparatives a statement may compare by, in groups of one dimension with their opposites (better / worse have a
+ * rule of their own); a clause compares in the statement's dimension when it holds a word of its group.
+ */
+const COMPARATIVES: ReadonlyArray<ReadonlyArray<string>> = [
+  ["higher", "greater", "larger", "bigger", "lower", "smaller", "fewer", "more", "less"],
+  ["faster", "slower", "quicker"], ["shorter", "longer"], ["weaker", "stronger"], ["deeper", "shallower"],
+  ["wider", "narrower"], ["cheaper", "costlier"], ["easier", "harder", "simpler"]
+]
+
+/** Words that compare how good: they state "more accurate", "more robust" too. */
+const BETTER_WORDS = "better|worse|superior|inferior|outperform(?:s|ed|ing)?"
+
+/**
+ * The comparison a statement makes before "than" as a pattern a clause comparing so matches: a comparative of
+ * {@link COMPARATIVES} ("lower in energy than") by any word of its group; "more" / "less" with the word after it
+ * ("more critical than") by that word after "more", "less", "as", "most" or "least", or a word of how good; null
+ * for none, and for "better" / "worse".
+ */
+const comparativeOf = (statement: string): RegExp | null => {
+  const words: ReadonlyArray<string> = statement.toLowerCase().match(/[\p{L}][\p{L}-]*/gu) ?? []
+  const at = words.indexOf("than")
+  for (let i = at - 1; at > 0 && i >= Math.max(0, at - 5); i--) {
+    const word = words[i]!
+    if (word === "better" || word === "worse") return null
+    if (word === "more" || word === "less") {
+      const quality = words[i + 1]!
+      return quality === "than" ? null : new RegExp(`\\b(?:(?:more|less|as|most|least)\\s+${quality}|${BETTER_WORDS})\\b`, "i")
+    }
+    const group = COMPARATIVES.find((g) => g.includes(word))
+    // (a speed-up is faster: "which speeds up learning"; answers18)
+    const speed = group?.includes("faster") === true ? "|speeds? up|sped up|speeding up|accelerat\\w*" : ""
+    if (group !== undefined) return new RegExp(`\\b(?:${group.join("|")}${speed})\\b`, "i")
+  }
+  return null
 }
 
 /** Clauses of a sentence, split at contrast markers ("but not for X" is its own clause). */
@@ -1259,6 +1334,18 @@ export const stanceOf = (
   }
   const whole = share(finding, true)
   if (whole < 0.5) return { stance: "neutral", reason: `about ${Math.round(whole * 100)}% of the statement` }
+  // the statement's setting is a qualifier the finding must hold too, in itself (or half in its passage or title):
+  // "Is there a significant difference between the subword-level and character-level decoders in translating long
+  // sentences?" is not stated by "the character-level decoder outperforms the subword-level decoder for En-Cs"
+  // (answers18)
+  // (not its generic words: "for the non-autoregressive model" is held by a paper titled "Non-Autoregressive ...")
+  const qualifier = Array.from(sceneTerms).filter((t) => !GENERIC_SCENE.has(t))
+  const sceneMass = qualifier.reduce((m, t) => m + idf(t), 0)
+  if (sceneMass > 0) {
+    const stated = new Set([...nlp.terms(finding), ...nameTerms])
+    const held = qualifier.reduce((m, t) => m + (stated.has(t) ? idf(t) : passage.has(t) ? 0.5 * idf(t) : 0), 0) / sceneMass
+    if (held < 0.5) return { stance: "neutral", reason: `it does not say it holds ${tail![0].trim()}` }
+  }
   // and its predicate: the statement's terms besides the names and its subject ("lead faster learning" of "ELUs lead
   // to faster learning than ReLUs"), at least half of them by IDF
   const subjectTerms = new Set(nlp.terms(subject))
@@ -1294,7 +1381,7 @@ export const stanceOf = (
   const ownTerms = copula === null ? subjectTerms : new Set(nlp.terms(copula[1]!))
   const rest = sTerms.filter((t) => !ownTerms.has(t))
   const negatable = rest.length > 0 ? new Set(rest) : statementTerms
-  const statementNegated = NEGATION.test(statement)
+  const statementNegated = NEGATION.test(withoutCondition(statement))
   // a change the other way: "hurts" for "improves", and a change word read by its quantity ("reduced the accuracy")
   const statementDirection = changeDirection(statement)
   // for a statement of a change, a clause that only names the subject ("We also experimented with additional dropout
@@ -1320,8 +1407,16 @@ export const stanceOf = (
   if (kept !== undefined) return { stance: "against", reason: `it keeps ${kept}: "${decisive.clause}"` }
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
   if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
-  if (opposesComparison(statement, decisive.clause, names)) {
+  if (opposesComparison(statement, decisive.clause, names) || outdoneBy(nlp, statement, decisive.clause)) {
     return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
+  }
+  // a statement comparing by a comparative ("lower in energy than", "more critical than") is stated only by a clause
+  // that compares so too (the comparative or its opposite): "the pyrrole HOMO-1 energy ... is nearly degenerate with
+  // the thiophene HOMO energy" states no "lower" (answers18)
+  // (anywhere in the finding: "not only outperforms the baseline network in BLEU score but also converges faster")
+  const comparative = comparativeOf(statement)
+  if (comparative !== null && !comparative.test(finding)) {
+    return { stance: "neutral", reason: `it does not compare as the question does: "${decisive.clause}"` }
   }
   // a statement that one thing does better than another ("MCTS performs better than Retro*") is not stated by a
   // clause comparing a quantity of unknown sense ("a lower overall solvability"): lower may be worse or better

@@ -32,6 +32,8 @@ export interface QuestionAnalysis {
   readonly cues: ReadonlyArray<string>
   /** Datasets, methods and other entities the question names. */
   readonly names: ReadonlyArray<Name>
+  /** The names the question sets aside ("besides ImageNet-1k"): no answer needs them, a list does not list them (answers18). */
+  readonly aside?: ReadonlyArray<Name> | undefined
   /** Words of the quantity asked for (a metric, the counted noun, unit words), lower case. */
   readonly quantity: ReadonlyArray<string>
   /** The specific words of the quantity (the metric's head, the counted noun), without generic words and units. */
@@ -97,6 +99,11 @@ const LIST = new RegExp(`^(which|what)\\s+(?:[\\w-]+\\s+){0,2}?(${PLURAL_THINGS}
  * sets, not for the best method): a list even with a superlative (answers16).
  */
 const LIST_OF_SETTINGS = /^(which|what)\s+(?:[\w-]+\s+){0,2}?(datasets|tasks|benchmarks|corpora|languages|metrics)\b/
+/**
+ * A superlative of the thing's own settings, not of the methods: "with its best initialisation", "their best
+ * configuration" asks one method's result (answers18).
+ */
+const OWN_BEST = /\b(?:its|their|his|her|our|your)\s+(?:own\s+)?(?:best|highest|lowest|top)\b/g
 const BEST =
   /\b(best|highest|lowest|top(?![-\s]?\d)|state[- ]of[- ]the[- ]art|sota|most accurate|least|smallest|largest|strongest|fastest|slowest|maximum|minimum|outperforms? (all|every|the others))\b/
 const COMPARE = /\b(compare|compared|comparing|comparison|versus|vs\.?|difference between|differ|differences)\b|^how does .+ (compare|stack up|fare)\b/
@@ -244,7 +251,8 @@ const inWindow = (p: ReadonlyArray<string>, textPieces: ReadonlyArray<string>): 
  * (at most two other pieces between: "English-to-German" for
  * "English-German"), 0.8 for all its pieces in any order nearby ("the
  * English-German data comes from WMT 2014"), 0.6 for all but a two-digit
- * year of a name like "WMT14" ("the WMT English to German task"), else 0.
+ * year of a name like "WMT14" ("the WMT English to German task"), 0.8 for a name of three words or more written
+ * as its initials ("QRNN" for "Quasi-Recurrent Neural Networks"), else 0.
  */
 export const nameMatch = (name: Name, textPieces: ReadonlyArray<string>): number => {
   const p = name.pieces
@@ -255,6 +263,12 @@ export const nameMatch = (name: Name, textPieces: ReadonlyArray<string>): number
   if (year && p.length > 2) {
     const rest = p.filter((x) => !/^\d{2}$/.test(x))
     if (inOrder(rest, textPieces) || inWindow(rest, textPieces)) return 0.6
+  }
+  // a name of three words or more written as its initials ("QRNN", "QRNNs" for "Quasi-Recurrent Neural Networks";
+  // answers18)
+  if (p.length >= 3 && p.every((x) => /^\p{L}{2,}$/u.test(x))) {
+    const initials = p.map((x) => x[0]!).join("")
+    if (textPieces.some((t) => t === initials || t === `${initials}s`)) return 0.8
   }
   return 0
 }
@@ -409,22 +423,29 @@ export const nameVariants = (name: Name): ReadonlyArray<string> => {
  * and (yes/no) statement.
  */
 export const analyse = (question: string): QuestionAnalysis => {
+  // "In the study of identity mappings in deep residual networks, what test error ...?": a setting put before the
+  // question's own words does not change what is asked (answers18); it stays the statement's setting
+  const front = FRONT.exec(question.trim())
+  const asked = front === null ? question.trim() : question.trim().slice(front[0].length)
   // "For how many companies ...", "On which dataset ...": the preposition does not change what is asked
-  const lower = question.trim().toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
+  const lower = asked.toLowerCase().replace(/\s+/g, " ").replace(/^(for|in|on|at|by|to|from|with|of|across|over) (?=(how|what|which|who|whom|whose)\b)/, "")
   const cues: Array<string> = []
   const metric = metricOf(question)
   let type: AnswerType
   const startsAux = AUX.test(lower)
+  // (a superlative of the thing's own settings makes no best-of: "What test error does X reach with its best
+  // initialisation?"; answers18)
+  const forBest = lower.replace(OWN_BEST, " ")
   const alternatives = /\b(\w+) or (\w+)\b/.test(lower) && /\b(better|worse|faster|slower|more|less|higher|lower)\b/.test(lower)
   if (startsAux && !alternatives && !/^(can|could) you\b/.test(lower)) {
     type = "yesno"
     cues.push("yes/no: starts with an auxiliary verb")
-  } else if (LIST.test(lower) && (!BEST.test(lower) || LIST_OF_SETTINGS.test(lower))) {
+  } else if (LIST.test(lower) && (!BEST.test(forBest) || LIST_OF_SETTINGS.test(lower))) {
     type = "list"
     cues.push("list: which/what + plural noun")
-  } else if (BEST.test(lower) && /^(which|what|who|name)\b/.test(lower)) {
+  } else if (BEST.test(forBest) && /^(which|what|who|name)\b/.test(lower)) {
     type = "best"
-    cues.push(`best-of: "${BEST.exec(lower)![0]}"`)
+    cues.push(`best-of: "${BEST.exec(forBest)![0]}"`)
   } else if (COMPARE.test(lower) || alternatives) {
     type = "comparison"
     cues.push("comparison: compare / versus / difference / alternatives")
@@ -476,11 +497,17 @@ export const analyse = (question: string): QuestionAnalysis => {
   } else if (type === "comparison") {
     direction = LOWER_IS_BETTER.test(metric ?? lower) ? "min" : "max"
   }
-  const names = namesOf(question)
+  // a name the question sets aside ("Which datasets besides ImageNet-1k is X evaluated on?") is not asked about: no
+  // finding need name it (answers18)
+  const aside = ASIDE.exec(question)
+  const named = namesOf(question)
+  const names = named.filter((n) => aside === null || !nameIn(n, pieces(aside[1]!)))
+  const listed = aside === null ? lower : lower.replace(ASIDE_LOWER, " ").replace(/\s+/g, " ")
   return {
     type,
     cues,
     names,
+    aside: named.filter((n) => !names.includes(n)),
     quantity: Array.from(quantity),
     head: Array.from(head),
     count: /^how many\b/.test(lower),
@@ -494,13 +521,22 @@ export const analyse = (question: string): QuestionAnalysis => {
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,
     setup: setupOf(question),
     settingsAsked: type === "list" && LIST_OF_SETTINGS.test(lower),
-    settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(lower) : null,
+    settingsOf: type === "list" && LIST_OF_SETTINGS.test(lower) ? settingsSubject(listed) : null,
     comparedTo: comparedInQuestion(question, names),
     direction,
-    statement: type === "yesno" ? statementOf(question) : null,
+    statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
     expansions: names.flatMap(nameVariants)
   }
 }
+
+/** A setting before a question's own words, up to a comma: "In the study of X, what ...?", "On CIFAR-10, does ...?". */
+const FRONT =
+  /^((?:in|on|for|with|at|across|under|during|among|according to)\s[^,?]{2,100}),\s+(?=(?:how|what|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b)/i
+
+/** What a question sets aside: "besides X", "other than X", "except (for) X", "apart from X", up to a verb or a comma. */
+const ASIDE =
+  /\b(?:besides|except(?:\s+for)?|excluding|other than|apart from|aside from)\s+((?:(?!(?:is|are|was|were|does|do|did|has|have|had)\b)[^\s,;?]+\s*){1,4})/i
+const ASIDE_LOWER = new RegExp(ASIDE.source, "i")
 
 /**
  * A question that asks for a change by its noun: "What relative gain in R@1 does NCL give ...?", "How large is the

@@ -183,14 +183,31 @@ const ownWork = /\b(our|we|ours)\b/i
 const NAME_LIKE = /^(?=.*\p{L})(?:(?=.*\d)[\p{L}\d]+(?:[-'’][\p{L}\d]+)*|\p{Lu}[\p{L}\d]*\p{Lu}[\p{L}\d]*(?:-[\p{L}\d]+)*|\p{Lu}{2,}(?:-[\p{L}\d]+)+)$/u
 
 /**
+ * Whether the list a name ends a text before is of things compared with: a comparison ("than", "compared with",
+ * "outperforms") opens the list, with no "on", "including" or clause break after it ("better performance than
+ * DenseNet, ResNet and ..." lists methods, not data sets; answers18); or a kind of method does ("architectures,
+ * including those of CLIP4Clip and SSB").
+ */
+const compared = (before: string): boolean => {
+  // (a list of the kinds of method: "on different base architectures, including those of CLIP4Clip and SSB")
+  if (/\b(?:architectures|models|methods|baselines|backbones|approaches|systems)\b[^.;:]{0,30}\b(?:including|such as|like)\b[^.;:]*$/i.test(before)) return true
+  const marks = Array.from(before.matchAll(/\b(?:than|compared (?:to|with)|versus|vs\.?|outperform\w*|surpass\w*|over)\s/gi))
+  const last = marks[marks.length - 1]
+  if (last === undefined) return false
+  const since = before.slice(last.index + last[0].length)
+  return !/[.;:]|\b(?:on|including|includes|such as|results for|datasets?|benchmarks?)\b/i.test(since)
+}
+
+/**
  * The data sets a sentence lists (answers16): runs of name-like words (with the numbers that follow them: "PASCAL VOC
  * 2012") after "on", "including", "such as", "and" or a comma, or before "dataset(s)", "benchmark(s)", "corpus":
  * "on a number of popular semantic segmentation datasets, including NYUDv2, PASCAL VOC 2012, PASCAL-Context, and
  * SIFT-flow" gives the four; not a method named before its verb ("We evaluate NCL on ...") nor the question's items
  * or their initials.
  */
-export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names">): ReadonlyArray<string> => {
-  const items = analysis.names.filter((n) => n.role !== "context")
+export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis, "names" | "aside">): ReadonlyArray<string> => {
+  // (nor what the question sets aside: "Which datasets besides ImageNet-1k ..."; answers18)
+  const items = [...analysis.names.filter((n) => n.role !== "context"), ...(analysis.aside ?? [])]
   const initials = items.map((n) => n.text.split(/[\s-]+/).map((w) => w[0] ?? "").join("").toLowerCase())
   const words = Array.from(sentence.matchAll(/[^\s,;:()]+/g), (m) => ({ w: m[0].replace(/[.'"”’]+$/, ""), at: m.index }))
   const out: Array<string> = []
@@ -208,7 +225,7 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
     i = j - 1
     const listed = /(?:\b(?:on|including|includes|include|such as|and|or|results for)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
       /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
-    if (!listed) continue
+    if (!listed || compared(before)) continue
     const p = pieces(run)
     if (items.some((n) => nameIn(n, p)) || initials.includes(run.toLowerCase())) continue
     // (nor a variant of an item, "InPlace-ABNsync" of "InPlace-ABN"; answers17)
@@ -225,6 +242,7 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
       const next = m[1]!
       const p = pieces(next)
       if (COMMON_CAPITALISED.has(next.split(/\s+/)[0]!.toLowerCase()) || items.some((n) => nameIn(n, p))) break
+      if (compared(sentence.slice(0, sentence.length - rest.length + m.index + m[0].length - next.length))) break
       if (!out.some((o) => o === next || o.startsWith(`${next} `))) out.push(next)
       rest = rest.slice(m[0].length)
     }
@@ -821,7 +839,19 @@ export const shape = (
       // (not a value whose sentence, passage and paper title name nothing the question names: "$4\times$ reduction in
       // model size" of an integer-only LSTM for "How large is the runtime overhead ... in BLUiR?" answers another
       // question; answers16)
-      const named = analysis.names.length === 0 ? withValue : withValue.filter((f) => f.names > 0)
+      // (nor a value of a paper none of whose findings found names a setting the question names, in its sentence,
+      // passage or title: "What error rate does the Dual Path Network reach on CIFAR-10?" is not answered by a top-1
+      // error of its ImageNet table, nor "What mean IoU does ICNet achieve on PASCAL VOC 2012?" by its Cityscapes mIoU;
+      // answers18. One of them is enough: "for Convolutional Neural Networks" may be part of a method's name.)
+      const settings = analysis.names.filter((n) => n.role === "context")
+      const inSettings = new Set(
+        settings.length === 0
+          ? []
+          : scored.filter((f) => settings.some((n) => isAbout([n], f, papers.get(f.paperId)?.title))).map((f) => f.paperId)
+      )
+      const named = analysis.names.length === 0
+        ? withValue
+        : withValue.filter((f) => f.names > 0 && (settings.length === 0 || inSettings.has(f.paperId)))
       // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
       const theirs = named.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
@@ -839,7 +869,11 @@ export const shape = (
         const rest = pickDiverse(scored.filter((s) => !first.includes(s)), limits.sentences - first.length)
         return { shape: { type: "lookup", lead: "", cues }, chosen: [...first, ...rest] }
       }
-      const lead = top === undefined || top.score < LEAD_FLOOR * best
+      // no value about the item, and no finding about it in the value's paper: the value is another item's and answers
+      // another question ("What BLEU does the Quasi-Recurrent Neural Network reach on WMT14 English-German?" is not
+      // answered by the Transformer's 28.4; answers18)
+      const lead = top === undefined || top.score < LEAD_FLOOR * best ||
+          (items.length > 0 && aboutItems.length === 0 && !about.some((f) => f.paperId === top.paperId))
         ? undefined
         : top
       if (lead === undefined) {
