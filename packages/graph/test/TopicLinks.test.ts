@@ -132,14 +132,17 @@ describe("topic links: which pairs", () => {
 /** Filler claims of one paper, so that the store's weights are those of a real store (a term three claims use is rare). */
 const filler = Array.from({ length: 600 }, (_, i) => ({ text: `Measurement ${i + 1} of the control group gave the expected value in trial arm ${i % 7}.` }))
 
+/** A store large enough to call a term rare: the filler, the claim and the trial it names. */
+const writeTrial = write([
+  { id: "filler", title: "Control measurements", claims: filler },
+  { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
+  { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
+])
+
 describe("topic links through the linker", () => {
   it.effect("a related link naming the terms, in a store large enough to call them rare; no candidate, no status", () =>
     Effect.gen(function*() {
-      yield* write([
-        { id: "filler", title: "Control measurements", claims: filler },
-        { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
-        { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
-      ])
+      yield* writeTrial
       yield* ClaimLinker.linkAll()
       const db = yield* DuckDb
       const edges = yield* db.query<{ src: string; dst: string; kind: string; signals: string }>(
@@ -196,11 +199,7 @@ describe("topic links through the linker", () => {
 
   it.effect("`topics: false` links no topic in a large store", () =>
     Effect.gen(function*() {
-      yield* write([
-        { id: "filler", title: "Control measurements", claims: filler },
-        { id: "claim", title: "SciFact claim 1", claims: [{ text: hypothesis }] },
-        { id: "trial", title: trialTitle, claims: [{ text: trialFinding }] }
-      ])
+      yield* writeTrial
       yield* ClaimLinker.linkClaims({ topics: false })
       const db = yield* DuckDb
       const rows = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claim_edges WHERE json_extract_string(signals, '$.related') = 'topic'")
