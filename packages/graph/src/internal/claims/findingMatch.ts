@@ -116,8 +116,9 @@ export const baseSubject: (subject: string) => { readonly base: string; readonly
 ): { readonly base: string; readonly inverted: boolean } => {
   const s = subject.trim()
   const patterns: ReadonlyArray<RegExp> = [
-    // "anti-N-cadherin antibody", "anti TNF therapy" (not "antibodies ...", "antimicrobial ...": words that begin so)
-    /^anti(?:-\s*|\s+)(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
+    // "anti-N-cadherin antibody", "anti TNF therapy", "Antihypertensive therapy" (against hypertension); not an
+    // antibody, which is no "anti-body"
+    /^anti(?!bod)-?\s*(.+?)(?:\s+(?:antibod(?:y|ies)|treatment|therapy|drugs?|agents?))?$/i,
     // an antibody against a thing ("Monoclonal antibody targeting of N-cadherin", "antibodies against IL-17")
     /^(?:(?:monoclonal|neutrali[sz]ing|blocking|therapeutic)\s+)*antibod(?:y|ies)\s+(?:targeting|against|directed against|to)\s+(?:of\s+)?(.+)$/i,
     // a means named before the loss ("siRNA knockdown of A20", "genetic deletion of Sirt1")
