@@ -5,7 +5,8 @@
  * (counter18), with its near misses.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { contradictingByPaper, type JudgedEvidence, trustedAgainst } from "../src/internal/claims/verify.js"
+import { findingOf } from "@kg/extraction/Findings"
+import { byFindings, contradictingByPaper, type JudgedEvidence, trustedAgainst } from "../src/internal/claims/verify.js"
 import { judged } from "./fixtures/judged.js"
 
 const rule = { coverageRatio: 0.6, contradictAt: 0.525 }
@@ -82,5 +83,28 @@ describe("counterevidence: the sentences a verdict's trust tests keep (counter18
     const malaria = against(MALARIA, 0.754, { relevance: 0.346, coverage: 0.385 }, { subjectStated: 0 })
     // (coverage under 0.4: decides nothing; the verdict lists it as the paper's undeciding contradiction, as before)
     expect(contradictingByPaper([malaria], { rule, onTopic: true }).flatMap((p) => p.against.map((e) => e.text))).toEqual([MALARIA])
+  })
+})
+
+describe("a null about another outcome says nothing of the hypothesis' outcome (findingRule 12, lead, tenth session)", () => {
+  // SciFact claims (CC BY 4.0): the stored claims a judged counterevidence listed against "caused weight loss"
+  const learned = { label: "contradict" as const, score: 0.68, signals: { pContradict: 0.68 } }
+  const read = (evidence: string, hypothesis: string) => byFindings(learned, findingOf(evidence), findingOf(hypothesis), evidence, hypothesis)
+  const HYP = "The DESMOND program caused substantial weight loss"
+
+  it("no effect on another outcome is no contradiction, whatever the learned judge reads", () => {
+    const j = read("The DESMOND program demonstrates no significant impact on lifestyles outcomes.", HYP)
+    expect(j.label).toBe("neutral")
+    expect(j.signals["findingRule"]).toBe(12)
+  })
+
+  it("near misses: no effect on the same outcome still contradicts; an effect against a null hypothesis is read as before", () => {
+    expect(read("The DESMOND program demonstrates no significant impact on weight loss.", HYP).label).toBe("contradict")
+    // an effect on one outcome can deny that the subject is unrelated to a broader one (a gold contradiction of SciFact)
+    const glutamate = read(
+      "Thus, glutamate release from VMH neurons is an important component of the neurocircuitry that functions to prevent hypoglycemia.",
+      "Hypothalamic glutamate neurotransmission is unrelated to energy balance."
+    )
+    expect(glutamate.signals["findingRule"]).not.toBe(12)
   })
 })

@@ -619,7 +619,7 @@ export const FINDING_CONTRADICTION = 0.9
  * turned round before the same object, {@link oppositeWording}; 9 the
  * hypothesis' words negated, {@link negatedWording}; 10 a negated hypothesis
  * supported by no negation; 11 a sentence that compares with two groups both
- * ways, {@link comparedBothWays}), and a
+ * ways, {@link comparedBothWays}; 12 no effect found on another outcome), and a
  * contradiction the learned paper rule reads as P(contradict) =
  * {@link FINDING_CONTRADICTION}.
  */
@@ -675,6 +675,12 @@ export const byFindings = (
   ) {
     return contradict(2)
   }
+  // a sentence that finds no effect on another outcome, read by the learned judge as a contradiction: it says nothing of
+  // the hypothesis' outcome either ("The DESMOND program demonstrates no significant impact on lifestyles outcomes"
+  // against "The DESMOND program caused substantial weight loss"). Not the other way round: an effect on one outcome
+  // can deny that the subject is "unrelated to" a broader one ("glutamate release from VMH neurons ... prevent[s]
+  // hypoglycemia" against "Hypothalamic glutamate neurotransmission is unrelated to energy balance")
+  if (judgement.label === "contradict" && otherNull && evidence.direction === "null" && cmp.outcome === "different") return neutral(12)
   // the hypothesis' own words with its change word turned round, right before the same object ("employing batch
   // normalization speeds training" against "Batch normalization slows down training")
   if (oppositeWording(evidenceText, hypothesisText)) return contradict(8)
