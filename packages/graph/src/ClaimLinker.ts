@@ -176,21 +176,30 @@ const loadCorpus = (db: DuckDbService, focus: ReadonlyArray<string> | undefined,
     return { keys, claimEntities }
   })
 
-/** The papers of the given claims (their sources). */
-const papersOfClaims = (db: DuckDbService, ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const papersOf = new Map<string, Set<string>>()
-    if (ids.length === 0) return papersOf
-    for (const r of yield* db.query<{ claim_id: string; paper_id: string }>(
-      "SELECT DISTINCT claim_id, paper_id FROM claim_sources WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
-      [ids]
-    )) {
-      const s = papersOf.get(r.claim_id) ?? new Set<string>()
-      s.add(r.paper_id)
-      papersOf.set(r.claim_id, s)
-    }
-    return papersOf
-  })
+/** Claim -> its papers, from (claim, paper) source rows. */
+const papersByClaim = (rows: ReadonlyArray<{ readonly claim_id: string; readonly paper_id: string }>) => {
+  const papersOf = new Map<string, Set<string>>()
+  for (const r of rows) {
+    const s = papersOf.get(r.claim_id)
+    if (s === undefined) papersOf.set(r.claim_id, new Set([r.paper_id]))
+    else s.add(r.paper_id)
+  }
+  return papersOf
+}
+
+/** The papers of the given claims (their sources); of every claim when `ids` is undefined. */
+const papersOfClaims = (db: DuckDbService, ids: ReadonlyArray<string> | undefined) =>
+  ids !== undefined && ids.length === 0
+    ? Effect.succeed(new Map<string, Set<string>>())
+    : Effect.map(
+      ids === undefined
+        ? db.query<{ claim_id: string; paper_id: string }>("SELECT DISTINCT claim_id, paper_id FROM claim_sources")
+        : db.query<{ claim_id: string; paper_id: string }>(
+          "SELECT DISTINCT claim_id, paper_id FROM claim_sources WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))",
+          [ids]
+        ),
+      papersByClaim
+    )
 
 /** The rows (without their embeddings) of the given claims. */
 const claimRows = (db: DuckDbService, ids: ReadonlyArray<string>) =>
@@ -370,13 +379,8 @@ const topicLinkPairs = (
   focus: ReadonlySet<string> | null
 ) =>
   Effect.gen(function*() {
-    const papersOf = new Map<string, Set<string>>()
-    for (const r of yield* db.query<{ claim_id: string; paper_id: string }>("SELECT DISTINCT claim_id, paper_id FROM claim_sources")) {
-      if (!stems.has(r.claim_id)) continue
-      const set = papersOf.get(r.claim_id)
-      if (set === undefined) papersOf.set(r.claim_id, new Set([r.paper_id]))
-      else set.add(r.paper_id)
-    }
+    const papersOf = yield* papersOfClaims(db, undefined)
+    for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const papers = (yield* db.query<{ paper_id: string; title: string | null }>("SELECT paper_id, title FROM papers"))
       .filter((p) => p.title !== null && p.title.trim() !== "")
       .map((p) => ({ id: p.paper_id, title: p.title!, stems: contentStems(p.title!) }))
