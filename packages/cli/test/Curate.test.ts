@@ -10,7 +10,7 @@ import { removeDir, runKg, tempDir } from "./helpers.js"
 
 const artPaper = (id: string, year: number, finding: string) =>
   `---\nid: "${id}"\ntitle: "Antiretroviral therapy and HIV transmission (${id})"\nauthors: ["${id} Author"]\nyear: ${year}\n---\n\n` +
-  `# Results\n\nWe followed 1,200 couples for three years. ${finding}\n`
+  `# Results\n\nWe followed 1,200 couples for three years. Each couple was tested every six months. We found that ${finding}\n`
 
 describe("kg curate", () => {
   let dir = ""

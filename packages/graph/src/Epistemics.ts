@@ -60,7 +60,12 @@ export const Assessment = Schema.Struct({
   /** The non-retracted papers supporting it (its own and those of claims that replicate it). */
   papersFor: Schema.optional(Schema.Array(Schema.String)),
   /** The non-retracted papers of claims that contradict it (papers on both sides left out). */
-  papersAgainst: Schema.optional(Schema.Array(Schema.String))
+  papersAgainst: Schema.optional(Schema.Array(Schema.String)),
+  /**
+   * Papers on its side or against it whose claim is a statement given on its own (a text that is one claim, with
+   * no evidence around it): shown, never counted in `support` or `opposition`.
+   */
+  stated: Schema.optional(Schema.Array(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type Assessment = typeof Assessment.Type
@@ -179,6 +184,14 @@ export const assess = (
        WHERE s.claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
     )
     const authors = new Map(sources.map((s) => [s.paper_id, s.authors ?? []] as const))
+    // claims given on their own ("statement": a text that is one claim, no evidence around it): their papers state
+    // a claim, they report no finding, so they are not evidence for or against one (docs/epistemics.md)
+    const statements = new Set(
+      (yield* db.query<{ claim_id: string }>(
+        `SELECT claim_id FROM claim_roles WHERE role = 'statement'
+           AND claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
+      )).map((r) => r.claim_id)
+    )
     const live = new Map<string, Array<string>>()
     const dead = new Map<string, Array<string>>()
     for (const s of sources) {
@@ -200,6 +213,9 @@ export const assess = (
       const replicating = ns.filter((n) => n.kind === "replicates" || n.kind === "same_as")
         .flatMap((n) => live.get(n.other) ?? [])
       const contradicting = ns.filter((n) => n.kind === "contradicts" && n.score >= r.minContradictionScore)
+      const statedBy = [c.claim_id, ...ns.filter((n) => n.kind !== "weak_link").map((n) => n.other)]
+        .filter((id) => statements.has(id))
+        .flatMap((id) => live.get(id) ?? [])
       const a = rules.grade({
         claimId: c.claim_id,
         text: c.text,
@@ -210,6 +226,7 @@ export const assess = (
         replicatingPapers: Array.from(new Set(replicating)),
         contradictingPapers: Array.from(new Set(contradicting.flatMap((n) => live.get(n.other) ?? []))),
         contradictingClaims: contradicting.map((n) => n.other),
+        statementPapers: Array.from(new Set(statedBy)),
         authorsOf: (p) => authors.get(p) ?? [],
         selfReferential: ClaimIdentity.selfReferential(c.text),
         ...findingFacts(c.text, c.finding)

@@ -18,7 +18,7 @@ type Json = Record<string, any>
 
 const artPaper = (id: string, year: number, finding: string) =>
   `---\nid: "${id}"\ntitle: "Antiretroviral therapy and HIV transmission (${id})"\nauthors: ["${id} Author"]\nyear: ${year}\n---\n\n` +
-  `# Results\n\nWe followed 1,200 couples for three years. ${finding}\n`
+  `# Results\n\nWe followed 1,200 couples for three years. Each couple was tested every six months. We found that ${finding}\n`
 
 describe("the curation API", () => {
   it("reject an edge (CSRF), list, unknown ids, undo twice; a read-only server refuses decisions", async () => {

@@ -433,7 +433,7 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     fs.mkdirSync(art, { recursive: true })
     const artPaper = (id: string, year: number, finding: string) =>
       `---\nid: "${id}"\ntitle: "Antiretroviral therapy and HIV transmission (${id})"\nauthors: ["${id} Author"]\nyear: ${year}\n---\n\n` +
-      `# Results\n\nWe followed 1,200 couples for three years. ${finding}\n`
+      `# Results\n\nWe followed 1,200 couples for three years. Each couple was tested every six months. We found that ${finding}\n`
     fs.writeFileSync(path.join(art, "a.md"), artPaper("art-a", 2018, "ART substantially reduces infectiveness of HIV-positive people."))
     fs.writeFileSync(path.join(art, "b.md"), artPaper("art-b", 2020, "ART has no effect on the infectiveness of HIV-positive people."))
     expect((await extractThrough(server.url, [art])).events.at(-1)!.kind).toBe("completed")

@@ -119,6 +119,12 @@ export interface Evidence {
   readonly selfReferential?: boolean | undefined
   /** The claim's finding names its subject (a method or intervention, resolved). Default true (unknown). */
   readonly identified?: boolean | undefined
+  /**
+   * Papers among the own, replicating and contradicting ones whose claim is a statement given on its own (role
+   * `statement`: the paper's whole text is that one claim, a hypothesis or a note): it states the claim and reports
+   * no finding, so it counts neither for nor against. Default none.
+   */
+  readonly statementPapers?: ReadonlyArray<string> | undefined
 }
 
 /** A grade with its reasons. */
@@ -138,18 +144,26 @@ export interface Assessment {
   readonly papersFor: ReadonlyArray<string>
   /** The contradicting papers (non-retracted, not also supporting). */
   readonly papersAgainst: ReadonlyArray<string>
+  /** Papers for or against it that state a claim on its own, without evidence: never counted. */
+  readonly stated: ReadonlyArray<string>
 }
 
 const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
 
-/** "2 papers for, 1 against" */
-const tally = (s: number, k: number) => `${papers(s)} for, ${k} against`
+/** "2 papers for, 1 against", and the statements without evidence beside them: "(1 statement without evidence)" */
+const tally = (s: number, k: number, stated: number) =>
+  `${papers(s)} for, ${k} against` + (stated > 0 ? ` (${stated} statement${stated === 1 ? "" : "s"} without evidence)` : "")
 
 /** Grade one claim. */
 export const grade = (e: Evidence, rules: GradingRules): Assessment => {
-  const supporting = new Set(e.ownPapers)
-  if (rules.countReplications) for (const p of e.replicatingPapers) supporting.add(p)
-  const opposing = new Set(e.contradictingPapers.filter((p) => !supporting.has(p)))
+  const statement = new Set(e.statementPapers ?? [])
+  const own = e.ownPapers.filter((p) => !statement.has(p))
+  const supporting = new Set(own)
+  if (rules.countReplications) for (const p of e.replicatingPapers) if (!statement.has(p)) supporting.add(p)
+  const opposing = new Set(e.contradictingPapers.filter((p) => !supporting.has(p) && !statement.has(p)))
+  const stated = Array.from(statement).filter((p) =>
+    e.ownPapers.includes(p) || e.contradictingPapers.includes(p) || (rules.countReplications && e.replicatingPapers.includes(p))
+  ).sort()
   const s = supporting.size, k = opposing.size
   const independent = independentGroups(Array.from(supporting), e.authorsOf ?? (() => []))
   const narrow = isNarrow(e, rules)
@@ -160,9 +174,10 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     opposition: k,
     narrow: narrow.narrow,
     papersFor: Array.from(supporting).sort(),
-    papersAgainst: Array.from(opposing).sort()
+    papersAgainst: Array.from(opposing).sort(),
+    stated
   }
-  const head = tally(s, k)
+  const head = tally(s, k, stated.length)
   if (e.ownPapers.length === 0) {
     return {
       ...base,
@@ -179,10 +194,18 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
       reason: `${head}: contradicted on the same finding by ${papers(k)} (${Array.from(opposing).sort().join(", ")})`
     }
   }
-  const replicated = e.replicatingPapers.filter((p) => !e.ownPapers.includes(p)).length
+  const replicated = e.replicatingPapers.filter((p) => !e.ownPapers.includes(p) && !statement.has(p)).length
   const why = replicated > 0
     ? `replicated by ${papers(replicated)} on the same finding`
-    : `${papers(e.ownPapers.length)} state${e.ownPapers.length === 1 ? "s" : ""} it`
+    : `${papers(own.length)} state${own.length === 1 ? "s" : ""} it`
+  if (s === 0) {
+    // every paper on its side gives it as a statement on its own: a claim to check, not a finding
+    return {
+      ...base,
+      status: "preliminary",
+      reason: `${head}: stated on its own, no paper reports it as a finding`
+    }
+  }
   if (s >= rules.minIndependentPapers && e.selfReferential === true) {
     return {
       ...base,

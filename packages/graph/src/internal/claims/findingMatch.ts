@@ -399,6 +399,40 @@ export const compareDirections = (a: Finding, b: Finding, textA: string, textB: 
   return statesChange(textA) && statesChange(textB) ? "oppose" : "unknown"
 }
 
+/** A rate a sentence writes: a percentage or a fold change. */
+export interface StatedRate {
+  readonly value: number
+  readonly kind: "%" | "fold"
+}
+
+/**
+ * The rates a sentence writes: numbers given as a percentage or a fold change ("10%", "50 per cent", "2.5-fold"),
+ * not part of a name ("IL-6", "CD4") and not a confidence level ("95% CI", "95% confidence interval").
+ */
+export const statedRates: (text: string) => ReadonlyArray<StatedRate> = memoByText((text: string): ReadonlyArray<StatedRate> => {
+  const out: Array<StatedRate> = []
+  const re = /(?<![\p{L}\p{N}.·,-])(\d+(?:[.·]\d+)?)\s*(%|per\s?cent\b|-?fold\b)(?!\s*(?:CI\b|confidence\b|credible\b))/giu
+  for (const m of text.matchAll(re)) {
+    out.push({ value: Number(m[1]!.replace("·", ".")), kind: /fold/i.test(m[2]!) ? "fold" : "%" })
+  }
+  return out
+}, 50_000)
+
+/**
+ * Whether two sentences write rates of one kind and none of them close ("Less than 10% ..." / "50% ..."), with no
+ * close pair of another kind.
+ */
+export const ratesDiffer = (x: ReadonlyArray<StatedRate>, y: ReadonlyArray<StatedRate>): boolean => {
+  let apart = false
+  for (const kind of ["%", "fold"] as const) {
+    const u = x.filter((r) => r.kind === kind), v = y.filter((r) => r.kind === kind)
+    if (u.length === 0 || v.length === 0) continue
+    if (u.some((a) => v.some((b) => close(a.value, b.value)))) return false
+    apart = true
+  }
+  return apart
+}
+
 /** Values on the same setting are close when within 1 % of the larger, or 0.3 absolute. */
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= Math.max(0.3, 0.01 * Math.max(Math.abs(a), Math.abs(b)))
 
@@ -467,6 +501,16 @@ export const compareFindings = (
     reasons.push(numbers === "close"
       ? `close values (${a.valueText ?? a.value} / ${b.valueText ?? b.value})`
       : `values differ (${a.valueText ?? a.value} / ${b.valueText ?? b.value})`)
+  }
+  if (numbers === "none" && (a.value === null || b.value === null) && subject.part === "same" && !subject.variant && outcome === "same") {
+    // no value read on one side: the rates the two sentences write still tell two claims apart ("Less than 10% of
+    // patients ..." / "50% of patients ..."): a disagreement to read, never the same claim nor an agreement
+    const x = statedRates(texts.a), y = statedRates(texts.b)
+    if (ratesDiffer(x, y)) {
+      numbers = "far"
+      const show = (r: ReadonlyArray<StatedRate>) => r.map((q) => `${q.value}${q.kind === "%" ? "%" : "-fold"}`).join(", ")
+      reasons.push(`the rates written differ (${show(x)} / ${show(y)})`)
+    }
   }
   const ex = excludedBy(a, b) ?? excludedBy(b, a)
   if (ex !== null) reasons.push(`one excludes what the other includes (${ex})`)
