@@ -250,6 +250,21 @@ describe("NlpService (wink)", () => {
     ])
   })
 
+  it("attaches a PDF's footnote mark (superscript digits glued after the full stop) to the sentence it ends", () => {
+    const text = "Agreement is lower than FINE.3\nHuman evaluation is\nchallenging and expensive. " +
+      "We use these datasets.2 All of these papers were published later."
+    expect(wink.sentencize(text).map((s) => s.text)).toEqual([
+      "Agreement is lower than FINE.3",
+      "Human evaluation is\nchallenging and expensive.",
+      "We use these datasets.2",
+      "All of these papers were published later."
+    ])
+    // near misses: a year or decimal, a section number, an abbreviation, a number that starts a lower-case clause
+    expect(wink.sentencize("The value rose in 2019.2020 saw a fall. It is 0.5 in Section 3.1 here. See Fig.3 for it.").map((s) => s.text))
+      .toEqual(["The value rose in 2019.2020 saw a fall.", "It is 0.5 in Section 3.1 here.", "See Fig.3 for it."])
+    expect(wink.sentencize("The loss fell.2 of the runs failed.").map((s) => s.text)[0]).not.toBe("The loss fell.2")
+  })
+
   it("returns nothing for empty and whitespace-only input", () => {
     for (const text of ["", "   ", "\n\n\t \n"]) {
       expect(wink.sentencize(text)).toEqual([])

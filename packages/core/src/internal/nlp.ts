@@ -277,6 +277,26 @@ const attachTrailingCitations = (lexed: Omit<Lexed, "sentenceStarts">, breaks: U
   }
 }
 
+/**
+ * A footnote mark glued to the end of a sentence ("... than FINE.3 Human evaluation ...", "... datasets.2 All of
+ * these ...": a PDF's superscript, read as digits) belongs to that sentence: wink starts the next sentence with the
+ * digits. The boundary moves after them when the sentence's last word ends in a letter, the "." and the one or two
+ * digits are glued to it, and a capitalised word follows after a space. Not a decimal or a year ("in 2019.2020 saw"),
+ * not "Section 3.1", not "Fig.3 shows" (the abbreviation keeps its sentence whole before this).
+ */
+const attachFootnoteMarks = (lexed: Omit<Lexed, "sentenceStarts">, breaks: Uint8Array): void => {
+  const { ends, size, starts, values } = lexed
+  for (let k = 2; k + 1 < size; k++) {
+    if (breaks[k] === 0 || breaks[k + 1] === 1) continue
+    const dot = values[k - 1]
+    if ((dot !== "." && dot !== "!" && dot !== "?") || ends[k - 1] !== starts[k] || ends[k - 2] !== starts[k - 1]) continue
+    if (!/^\d{1,2}$/.test(values[k]) || !/\p{L}$/u.test(values[k - 2]) || ends[k] === starts[k + 1]) continue
+    if (!/^\p{Lu}/u.test(values[k + 1])) continue
+    breaks[k] = 0
+    breaks[k + 1] = 1
+  }
+}
+
 const NUMBERED_HEADING = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|[A-Z]\.)[ \t]+\p{Lu}\S*(?:[ \t]+\S+){0,9}$/u
 
 const LineKind = { Plain: 0, Own: 1, Bullet: 2 } as const
@@ -529,6 +549,7 @@ const lexWink = (w: WinkMethods, text: string, withSentences: boolean): WinkLexe
   }
   mergeAbbreviations(base, breaks)
   attachTrailingCitations(base, breaks)
+  attachFootnoteMarks(base, breaks)
   applyLayout(text, starts, size, breaks)
   const sentenceStarts: Array<number> = []
   for (let k = 0; k < size; k++) if (breaks[k] === 1) sentenceStarts.push(k)
