@@ -591,6 +591,28 @@ describe("resolvePaper: coordinated splits after a name (entities4)", () => {
   })
 })
 
+describe("resolvePaper: a numbered name takes its base name's kind (entities19)", () => {
+  const withVotes = (label: string, type: string, votes: ReadonlyArray<readonly [string, number]>): PaperEntity => ({
+    entity: new Entity({ id: EntityCache.entityIri(label), label, type, aliases: [] }),
+    stored: false,
+    votes: new Map(votes)
+  })
+  it("a numbered name nothing typed votes the kind of the base the paper names", () => {
+    const r = run([withVotes("DPN-131", "Concept", [["Concept", 3]]), withVotes("DPN", "Method", [["Method", 4]])], "DPN-131 and DPN")
+    expect(r.votes.get(id("DPN-131"))).toEqual(new Map([["Method", 1]]))
+  })
+  it("near misses: a numbered name typed already; a base nothing typed; a base that is no name; two kinds", () => {
+    const typed = run([withVotes("CIFAR-10", "Dataset", [["Dataset", 1], ["Concept", 2]]), withVotes("CIFAR", "Method", [["Method", 1]])], "x")
+    expect(typed.votes.get(id("CIFAR-10"))).toBeUndefined()
+    const untyped = run([withVotes("DPN-131", "Concept", [["Concept", 3]]), withVotes("DPN", "Concept", [["Concept", 1]])], "x")
+    expect(untyped.votes.get(id("DPN-131"))).toBeUndefined()
+    const common = run([withVotes("layer 3", "Concept", [["Concept", 1]]), withVotes("layer", "Method", [["Method", 5]])], "x")
+    expect(common.votes.get(id("layer 3"))).toBeUndefined()
+    const two = [withVotes("XY-2", "Concept", [["Concept", 1]]), withVotes("XY", "Method", [["Method", 2]]), withVotes("xY", "Dataset", [["Dataset", 2]])]
+    expect(run(two, "x").votes.get(id("XY-2"))).toBeUndefined()
+  })
+})
+
 describe("resolvePaper: the one edition of a data set the paper uses (entities19)", () => {
   it("joins a bare data set's name and the one edition the paper writes, as a name of this paper", () => {
     const text = "We train on the ImageNet-2012 training set. Results on ImageNet are strong; ImageNet is hard, ImageNet is large."

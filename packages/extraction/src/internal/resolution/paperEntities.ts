@@ -1292,5 +1292,27 @@ export const documentTypeVotes = (
     for (const n of bare) for (const [kind, k] of before.get(n) ?? []) counts.set(kind, (counts.get(kind) ?? 0) + k)
     if (counts.size > 0) out.set(e.entity.id, counts)
   }
+  // A numbered name that nothing typed (`DPN-131`, only `Concept` votes) is of the kind of its base name, when the paper
+  // names the base as a name and something typed it (`DPN`, a method: "Dual Path Networks (DPN)"): one vote.
+  const kindOfKey = new Map<string, Set<string>>()
+  for (const e of inputs) {
+    const kind = majority(e.votes, e.entity.type)
+    if (kind === "Concept") continue
+    for (const n of [e.entity.label, ...e.entity.aliases]) {
+      if (!isBareName(n) || /\p{N}/u.test(n)) continue
+      const k = EntityCache.keyOf(n)
+      kindOfKey.set(k, new Set([...(kindOfKey.get(k) ?? []), kind]))
+    }
+  }
+  for (const e of inputs) {
+    if ([...e.votes].some(([kind, n]) => kind !== "Concept" && n > 0) || (out.get(e.entity.id)?.size ?? 0) > 0) continue
+    const kinds = new Set<string>()
+    for (const n of [e.entity.label, ...e.entity.aliases]) {
+      const words = EntityName.canonicalName(n).split(" ")
+      if (words.length < 2 || !/^\p{N}+$/u.test(words[words.length - 1]!)) continue
+      for (const kind of kindOfKey.get(EntityCache.keyOf(words.slice(0, -1).join(" "))) ?? []) kinds.add(kind)
+    }
+    if (kinds.size === 1) out.set(e.entity.id, new Map([[[...kinds][0]!, 1]]))
+  }
   return out
 }
