@@ -18,7 +18,8 @@ import {
   spells,
   splitPairBase,
   trainingLearningKey,
-  typoApart
+  typoApart,
+  workingDataName
 } from "../src/internal/resolution/paperEntities.js"
 
 const e = (label: string, type: string, aliases: ReadonlyArray<string> = [], stored = false): PaperEntity => ({
@@ -629,6 +630,9 @@ describe("resolvePaper: the one edition of a data set the paper uses (entities19
     const voc = "We use the Pascal VOC 2012 dataset. The VOC-2012 test set. The Pascal VOC dataset has 20 classes."
     expect(meant([e("Pascal VOC dataset", "Dataset"), e("Pascal VOC 2012 dataset", "Dataset")], voc)("Pascal VOC dataset"))
       .toBe(id("Pascal VOC 2012 dataset"))
+    // a stored entity whose label is the bare name (`PASCAL VOC`): the text writes it before a data head
+    expect(meant([e("PASCAL VOC", "Dataset", [], true), e("Pascal VOC 2012 dataset", "Dataset")], voc)("PASCAL VOC"))
+      .toBe(id("Pascal VOC 2012 dataset"))
   })
 
   it("near misses: two editions written; a count is no edition; a model and its variant; a task; no entity of it", () => {
@@ -647,6 +651,15 @@ describe("resolvePaper: the one edition of a data set the paper uses (entities19
     // a series named once beside another (SciERC X98-1022: SUMMAC, the evaluation, and SUMMAC-1, its first edition)
     const series = "MUC and SUMMAC play their roles. Two tasks initiated by SUMMAC-1 are studied."
     expect(run([e("SUMMAC", "Material"), e("SUMMAC-1", "Material")], series).moved.size).toBe(0)
+    // the bare name written once (a mention inside the edition is none: shared paper 2212.11809, "trained on USPTO
+    // data" is the whole USPTO, not USPTO-50k); a unit after the number (2212.11899: the ALMA 12m array)
+    const uspto = "On the USPTO-50k benchmark. USPTO-50k is common. A tool is trained on USPTO data. USPTO-50k again."
+    expect(run([e("USPTO data", "Dataset"), e("USPTO-50k", "Dataset")], uspto).moved.size).toBe(0)
+    expect(workingDataName(uspto, "USPTO")).toBe(false)
+    expect(workingDataName("The VOC-2012 set. The Pascal VOC dataset has 20 classes.", "VOC")).toBe(true)
+    const alma = "ALMA observations. ALMA 12m datasets and ALMA data. We use ALMA."
+    expect(run([e("ALMA", "Dataset"), e("ALMA 12m datasets", "Dataset")], alma).moved.size).toBe(0)
+    expect(editionsOf("JFT-300M and ImageNet-1k", "JFT")).toEqual(new Set(["jft300m"]))
     // a common noun phrase is no name
     expect(run([e("test set", "Dataset"), e("test set 2", "Dataset")], "the test set 2 and the test set").moved.size).toBe(0)
   })

@@ -492,25 +492,44 @@ export const typoApart = (a: string, b: string): boolean => {
   return Math.max(x.length, y.length) >= 5 && /^\p{L}+$/u.test(x) && /^\p{L}+$/u.test(y) && oneLetterApart(x, y)
 }
 
-/**
- * The editions of a name the text writes: `word` followed by a year, a number or a version (`VOC 2012`, `VOC-2012`,
- * `CIFAR-100`, `ImageNet-1k`, `WMT'14`), each as the identity key of `word` and the edition (`voc12`), any case. A
- * number followed by a unit of count (`ImageNet-14 M`, `300 million`) is a size, not an edition.
- */
-export const editionsOf = (text: string, word: string): ReadonlySet<string> => {
-  // the word in any case (the unit after the number is matched in capitals only)
-  const anyCase = [...word].map((c) => {
+/** `word` as a pattern in any case (`[iI][mM]...`), its other characters escaped. */
+const anyCasePattern = (word: string): string =>
+  [...word].map((c) => {
     const lower = c.toLowerCase()
     const upper = c.toUpperCase()
     return lower === upper ? c.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&") : `[${lower}${upper}]`
   }).join("")
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${anyCase}[-‐ ]?['’]?(\\p{N}+\\p{L}*)(?![\\p{L}\\p{N}]|\\.\\p{N}|\\s?(?:[MKB]|million|billion|thousand)\\b)`, "gu")
+
+/**
+ * The editions of a name the text writes: `word` followed by a year, a number or a version (`VOC 2012`, `VOC-2012`,
+ * `CIFAR-100`, `ImageNet-1k`, `JFT-300M`, `WMT'14`), each as the identity key of `word` and the edition (`voc12`),
+ * any case. A number followed by a unit of count (`ImageNet-14 M`, `300 million`) or another unit (`ALMA 12m`, the
+ * 12-metre array) is no edition.
+ */
+export const editionsOf = (text: string, word: string): ReadonlySet<string> => {
+  // (the unit after the number is matched in capitals only)
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}])${anyCasePattern(word)}[-‐ ]?['’]?(\\p{N}+(?:[kK]|M)?)(?![\\p{L}\\p{N}]|\\.\\p{N}|\\s?(?:[MKB]|million|billion|thousand)\\b)`,
+    "gu"
+  )
   const out = new Set<string>()
   for (const m of text.matchAll(pattern)) {
     const key = EntityCache.keyOf(`${word} ${m[1]!}`)
     if (key !== "") out.add(key)
   }
   return out
+}
+
+/**
+ * Whether the text uses `word` (any case, no number after it) as the name of its data: written three times or more,
+ * or once before a data head (`the CIFAR dataset`, `Pascal VOC benchmark`). A mention inside an edition (`USPTO-50k`)
+ * is none, and `data` is no data head (`trained on USPTO data` names the whole USPTO).
+ */
+export const workingDataName = (text: string, word: string): boolean => {
+  const w = anyCasePattern(word)
+  const bare = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}]|[-‐ ]?['’]?\\p{N})`, "gu"))].length
+  if (bare >= MIN_HEAD_COUNT) return true
+  return new RegExp(`(?<![\\p{L}\\p{N}])${w}\\s+(?:datasets?|data\\s+sets?|corpus|corpora|benchmarks?)(?![\\p{L}\\p{N}])`, "iu").test(text)
 }
 
 /**
@@ -617,6 +636,11 @@ export const resolvePaper = (
    * representative while it has another.
    */
   const shortened = new Set<EntityId>()
+  /**
+   * Names that never represent their group, even when stored: a data set's bare name joined to its one edition in this
+   * paper (`PASCAL VOC`, stored by another paper, is this paper's `PASCAL VOC 2012`; the edition keeps the mentions).
+   */
+  const subordinate = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
     if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
@@ -998,11 +1022,11 @@ export const resolvePaper = (
         // text writes it with an edition), not a common noun phrase
         const tokens = n.trim().split(/[\s\-–/]+/u).filter((t) => t !== "" && !EntityName.GENERIC_HEADS.has(t.toLowerCase()))
         if (tokens.length === 0 || !(EntityName.looksLikeName(tokens) || tokens.every((t) => /^\p{Lu}/u.test(t)))) continue
-        // the paper's working name for its data set: written with a data head (`CIFAR dataset`) or three times or more;
-        // a series named once beside others ("MUC and SUMMAC play their roles") is the series, not its one edition
-        const head = n.trim().split(/\s+/u).pop()!.toLowerCase()
-        if (!DATA_HEADS.has(head) && countOf(e) < MIN_HEAD_COUNT) continue
-        const written = editionsOfWord(tokens[tokens.length - 1]!)
+        // the paper's working name for its data set (`workingDataName`): a series named once beside others ("MUC and
+        // SUMMAC play their roles") is the series, not its one edition
+        const word = tokens[tokens.length - 1]!
+        if (!workingDataName(context.text, word)) continue
+        const written = editionsOfWord(word)
         if (written.size !== 1) continue
         const [edition] = written
         const fits = new Set(inputs.filter((o) =>
@@ -1015,7 +1039,7 @@ export const resolvePaper = (
         ).map((o) => groups.find(o.entity.id)))
         if (fits.size !== 1 || groups.find(e.entity.id) === [...fits][0]) continue
         paperOnly.add(e.entity.id)
-        shortened.add(e.entity.id)
+        subordinate.add(e.entity.id)
         join(e.entity.id, [...fits][0]!, "edition")
       }
     }
@@ -1095,7 +1119,8 @@ export const resolvePaper = (
     }
   }
 
-  // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
+  // Representatives: never a data set's bare name joined to its edition; a stored entity first (it keeps the paper's
+  // mentions where other papers find them), then a
   // longer name over the shorter one a prefix join gave, then a name over an acronym, then the most mentioned, then
   // the smallest id.
   const members = new Map<EntityId, Array<PaperEntityInput>>()
@@ -1104,6 +1129,7 @@ export const resolvePaper = (
     members.set(root, [...(members.get(root) ?? []), e])
   }
   const rank = (e: PaperEntityInput): ReadonlyArray<number> => [
+    subordinate.has(e.entity.id) ? 1 : 0,
     e.stored ? 0 : 1,
     shortened.has(e.entity.id) ? 1 : 0,
     isAcronym(e.entity.label) ? 1 : 0,
