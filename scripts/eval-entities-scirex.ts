@@ -26,15 +26,19 @@
  * to another kg entity) and, beside them, B-cubed recall and precision over the resolved forms (graded: one stray
  * form of ten costs a tenth, not the whole entity).
  *
- * Two views of the gold: `all` (every surface form), and `linked` (the forms
+ * Views of the gold: `all` (every surface form), `linked` (the forms
  * lexically linked to another form of their entity: a shared content word or
  * an acronym of its initials; SciREX's clusters also hold forms that are no
  * name of the entity, "Data augmentation" under semantic segmentation, "SGD"
- * under Smooth Network). A form listed under two gold entities of one paper
- * ("accuracy" for top-1 and top-5 accuracy) is left out of every view.
+ * under Smooth Network), `scierc` / `scierc-aliases`, and `clean`: each gold
+ * entity split by hand into groups that each name one thing
+ * (`scripts/data/scirex-entities-clean.jsonl`, `--clean FILE`; criteria in
+ * docs/entities.md), each group scored as a gold entity, so over-merge counts
+ * a kg entity joining two groups. A form listed under two gold entities of one
+ * paper ("accuracy" for top-1 and top-5 accuracy) is left out of every view.
  *
  *   npx tsx --conditions=@kg/source scripts/eval-entities-scirex.ts [dev|heldout|all] [--examples N]
- *     [--papers DIR --gold FILE] [--keep-db PATH] [--resolver-only] [--json]
+ *     [--papers DIR --gold FILE] [--clean FILE] [--keep-db PATH] [--resolver-only] [--json]
  *
  * `--papers`/`--gold` measure any SciREX-format set (markdown papers whose front matter names the SciREX sha, or
  * whose file stem is the doc id, and a gold file of the same shape as related_gold.jsonl).
@@ -56,7 +60,7 @@ import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as EntityFamilies from "../packages/graph/src/EntityFamilies.js"
 import * as Extract from "../packages/graph/src/Extract.js"
 import * as Store from "../packages/graph/src/Store.js"
-import { loadPapers, papersDir, type ScirexPaper, splitOf } from "./lib/scirex.js"
+import { cleanClusters, loadPapers, papersDir, readCleanGold, type ScirexPaper, splitOf } from "./lib/scirex.js"
 
 const argv = process.argv.slice(2)
 const option = (name: string) => {
@@ -77,8 +81,14 @@ const papers = loadPapers(option("--papers") ?? path.join(papersDir, "related"),
 // ---------------------------------------------------------------------------
 
 const asScirex: ReadonlyArray<EntityEval.ScirexPaper> = papers.map((p) => ({ id: p.paperId, text: p.text, entities: p.gold.salient_entities }))
-const VIEWS = ["all", "linked", "scierc", "scierc-aliases"] as const
-const gold = Object.fromEntries(VIEWS.map((v) => [v, EntityEval.scirexGold(asScirex, v)])) as Record<typeof VIEWS[number], EntityEval.GoldClusters>
+const VIEWS = ["all", "linked", "scierc", "scierc-aliases", "clean"] as const
+const cleanFile = option("--clean") ?? path.join(import.meta.dirname, "data", "scirex-entities-clean.jsonl")
+const gold = Object.fromEntries(VIEWS.map((v) => [
+  v,
+  v === "clean"
+    ? (fs.existsSync(cleanFile) ? cleanClusters(readCleanGold(cleanFile), papers, EntityName.cleanLabel) : new Map())
+    : EntityEval.scirexGold(asScirex, v)
+])) as Record<typeof VIEWS[number], EntityEval.GoldClusters>
 /** Forms listed under two or more entities of a paper ("accuracy" for top-1 and top-5 accuracy): left out. */
 const ambiguousForms = asScirex.reduce((n, p) => {
   const listed = new Map<string, number>()

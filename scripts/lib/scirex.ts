@@ -62,6 +62,54 @@ export const loadPapers = (
   return out
 }
 
+/** One group of a clean gold entity: forms that name one thing (`docs/entities.md`, "What is one thing"). */
+export interface CleanGroup {
+  readonly name: string
+  readonly forms: ReadonlyArray<string>
+  readonly why?: string
+}
+
+/** One row of `scripts/data/scirex-entities-clean.jsonl`: a SciREX gold entity split into groups. */
+export interface CleanEntity {
+  readonly doc_id: string
+  readonly entity: string
+  readonly groups: ReadonlyArray<CleanGroup>
+  readonly dropped: ReadonlyArray<{ readonly form: string; readonly why: string }>
+}
+
+/** The clean gold's rows (`scripts/data/scirex-entities-clean.jsonl` by default). */
+export const readCleanGold = (file: string): ReadonlyArray<CleanEntity> =>
+  readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l, i) => {
+    const row = JSON.parse(l) as CleanEntity
+    if (typeof row.doc_id !== "string" || !Array.isArray(row.groups)) throw new Error(`${file}:${i + 1}: not a clean gold row`)
+    return row
+  })
+
+/**
+ * The clean gold as clusters per kg paper id: each group is one gold entity (groups of one name within a paper are
+ * one), its forms cleaned by `clean` as the raw views clean theirs. Papers without rows have no clusters.
+ */
+export const cleanClusters = (
+  rows: ReadonlyArray<CleanEntity>,
+  papers: ReadonlyArray<ScirexPaper>,
+  clean: (form: string) => string
+): Map<string, Map<string, ReadonlyArray<string>>> => {
+  const byDoc = new Map(papers.map((p) => [p.docId, p.paperId]))
+  const out = new Map<string, Map<string, ReadonlyArray<string>>>()
+  for (const row of rows) {
+    const paper = byDoc.get(row.doc_id)
+    if (paper === undefined) continue
+    const clusters = out.get(paper) ?? new Map<string, ReadonlyArray<string>>()
+    out.set(paper, clusters)
+    for (const g of row.groups) {
+      const forms = g.forms.map(clean).filter((f) => f !== "")
+      clusters.set(g.name, Array.from(new Set([...(clusters.get(g.name) ?? []), ...forms])))
+    }
+  }
+  for (const [paper, clusters] of out) if (clusters.size === 0) out.delete(paper)
+  return out
+}
+
 /** One gold result of `related_gold.jsonl`: a score of a method on a dataset and metric. */
 export interface GoldResult {
   readonly Material: string

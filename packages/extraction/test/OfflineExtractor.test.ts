@@ -358,6 +358,15 @@ describe("OfflineExtractor entity types from context (names whose words do not t
     expect(typeOf("Our system obtains 40.1 TER on the test data.", "TER")).toBe("Metric")
   })
 
+  it("a normalisation of a network's parts is a method, other normalisations tasks (entities19)", () => {
+    expect(typeOf("We apply batch normalization after each layer.", "batch normalization")).toBe("Method")
+    expect(typeOf("Layer Normalization stabilises training.", "Layer Normalization")).toBe("Method")
+    expect(typeOf("We use batch-normalization in every block.", "batch-normalization")).toBe("Method")
+    // near misses: what is normalised is text or data, not a network's part
+    expect(typeOf("We study text normalization for tweets.", "text normalization")).toBe("Task")
+    expect(typeOf("We study tweet normalization for search.", "tweet normalization")).toBe("Task")
+  })
+
   it("near misses: a head that names the kind wins; a common noun phrase and a count take no context type", () => {
     // `on machine translation`: the head says task
     expect(typeOf("We report results on machine translation.", "machine translation")).toBe("Task")

@@ -44,6 +44,15 @@ export const taskHeads = words(`
 `)
 
 /** Head nouns that make a noun phrase a named data set or benchmark. */
+/**
+ * What a network normalises (`batch normalization`, `layer normalization`, `weight normalization`): before
+ * `normalization` these make a technique, not a task (`text normalization` is a task).
+ */
+export const normalisedParts = words(`
+  batch batches layer layers weight weights group groups instance instances spectral response channel channels
+  feature features activation activations cross-channel cross-map
+`)
+
 export const datasetHeads = words(`
   corpus corpora dataset datasets treebank benchmark benchmarks collection database databases test-set
   testbed suite archive repository lexicon dictionary wordnet thesaurus inventory bank

@@ -22,6 +22,7 @@ import {
   metricNames,
   metricPhrases,
   nominalGerunds,
+  normalisedParts,
   type OfflineEntityType,
   relationalParticiples,
   taskHeads,
@@ -283,6 +284,9 @@ export const phraseTyping = (
   const has = (set: ReadonlySet<string>) => headKeys.some((k) => set.has(k))
   if (has(metricHeads)) return strong("Metric")
   if (has(datasetHeads)) return strong("Dataset")
+  // a normalisation of a network's parts is a technique (`batch normalization`, `layer-normalization`), not a task
+  const normalised = /^(?:(.+)-)?normali[sz]ations?$/u.exec(head.lower)
+  if (normalised !== null && normalisedParts.has(normalised[1] ?? words[words.length - 2]?.lower ?? "")) return strong("Method")
   if (has(taskHeads)) return strong("Task")
   if (has(methodHeads)) return strong("Method")
   if (has(materialHeads) || has(languageNames)) return strong("Material")

@@ -71,6 +71,8 @@ export type PaperJoinRule =
   | "typo"
   | "split-pair"
   | "title"
+  | "edition"
+  | "image-task"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -332,6 +334,8 @@ const majority = (votes: ReadonlyMap<string, number>, fallback: string): string 
 const DATA_HEADS = new Set(["dataset", "datasets", "corpus", "corpora", "benchmark", "benchmarks"])
 /** Types a data set's entity may not have (a method's may be a lone acronym's wrong guess: the head corrects it). */
 const NOT_DATA_TYPES = new Set(["Task", "Metric"])
+/** The types of a data set. */
+const DATA_TYPES = new Set(["Dataset", "Material"])
 
 /** A word naming an activity or a field (`detection`, `classification`, `answering`, `analysis`). */
 const ACTIVITY = /^\p{Ll}{3,}(?:tion|sion|ing|ment|sis)$/u
@@ -488,6 +492,58 @@ export const typoApart = (a: string, b: string): boolean => {
   return Math.max(x.length, y.length) >= 5 && /^\p{L}+$/u.test(x) && /^\p{L}+$/u.test(y) && oneLetterApart(x, y)
 }
 
+/** `word` as a pattern in any case (`[iI][mM]...`), its other characters escaped. */
+const anyCasePattern = (word: string): string =>
+  [...word].map((c) => {
+    const lower = c.toLowerCase()
+    const upper = c.toUpperCase()
+    return lower === upper ? c.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&") : `[${lower}${upper}]`
+  }).join("")
+
+/**
+ * The editions of a name the text writes: `word` followed by a year, a number or a version (`VOC 2012`, `VOC-2012`,
+ * `CIFAR-100`, `ImageNet-1k`, `JFT-300M`, `WMT'14`), each as the identity key of `word` and the edition (`voc12`),
+ * any case. A number followed by a unit of count (`ImageNet-14 M`, `300 million`) or another unit (`ALMA 12m`, the
+ * 12-metre array) is no edition.
+ */
+export const editionsOf = (text: string, word: string): ReadonlySet<string> => {
+  // (the unit after the number is matched in capitals only)
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}])${anyCasePattern(word)}[-‐ ]?['’]?(\\p{N}+(?:[kK]|M)?)(?![\\p{L}\\p{N}]|\\.\\p{N}|\\s?(?:[MKB]|million|billion|thousand)\\b)`,
+    "gu"
+  )
+  const out = new Set<string>()
+  for (const m of text.matchAll(pattern)) {
+    const key = EntityCache.keyOf(`${word} ${m[1]!}`)
+    if (key !== "") out.add(key)
+  }
+  return out
+}
+
+/**
+ * Whether the text uses `word` (any case, no number after it) as the name of its data: written three times or more,
+ * or once before a data head (`the CIFAR dataset`, `Pascal VOC benchmark`). A mention inside an edition (`USPTO-50k`)
+ * is none, and `data` is no data head (`trained on USPTO data` names the whole USPTO).
+ */
+export const workingDataName = (text: string, word: string): boolean => {
+  const w = anyCasePattern(word)
+  const bare = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}]|[-‐ ]?['’]?\\p{N})`, "gu"))].length
+  if (bare >= MIN_HEAD_COUNT) return true
+  return new RegExp(`(?<![\\p{L}\\p{N}])${w}\\s+(?:datasets?|data\\s+sets?|corpus|corpora|benchmarks?)(?![\\p{L}\\p{N}])`, "iu").test(text)
+}
+
+/**
+ * `semantic image segmentation` -> `semantic segmentation`: a task name of three words or more with `image` (or
+ * `images`) inside it, not first (`image classification` is no `classification`) and not last.
+ */
+export const imageTaskBase = (name: string): string | null => {
+  const words = name.trim().split(/\s+/u)
+  if (words.length < 3) return null
+  const at = words.slice(1, -1).findIndex((w) => /^images?$/iu.test(w))
+  if (at < 0) return null
+  return [...words.slice(0, at + 1), ...words.slice(at + 2)].join(" ")
+}
+
 /** A data set's splits, coordinated (`training and validation sets`, `train/test splits`). */
 const SPLIT_WORD = /^(?:training|train|test|testing|validation|val|dev|development)$/iu
 
@@ -580,6 +636,11 @@ export const resolvePaper = (
    * representative while it has another.
    */
   const shortened = new Set<EntityId>()
+  /**
+   * Names that never represent their group, even when stored: a data set's bare name joined to its one edition in this
+   * paper (`PASCAL VOC`, stored by another paper, is this paper's `PASCAL VOC 2012`; the edition keeps the mentions).
+   */
+  const subordinate = new Set<EntityId>()
   const joins: Array<{ from: EntityId; to: EntityId; rule: PaperJoinRule }> = []
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
     if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
@@ -936,6 +997,58 @@ export const resolvePaper = (
   // (`splitPairBase`), when exactly one entity of the paper is named so and it is no task or metric.
   joinByBase(splitPairBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "split-pair")
 
+  // The one edition of a data set the paper uses: a bare data set's name (`ImageNet`, `CIFAR dataset`, `Pascal VOC
+  // dataset`) is the paper's `ImageNet-2012`, `CIFAR-100`, `Pascal VOC 2012` when the text writes that name with one
+  // edition only (a year, a number or a version: `editionsOf`; `ImageNet-14 M`, a count, is none) and exactly one
+  // entity of the paper is named so, and the bare name is the paper's working name for it (below). Data sets only: one of the two is typed a data set and neither a method, task or
+  // metric (`ResNet` and `ResNet-50` are a model and its depth variant). A name of this paper only (another paper's
+  // `ImageNet` is not this edition); the edition represents the group.
+  {
+    const editions = new Map<string, ReadonlySet<string>>()
+    const editionsOfWord = (word: string): ReadonlySet<string> => {
+      const known = editions.get(word)
+      if (known !== undefined) return known
+      const found = editionsOf(context.text, word)
+      editions.set(word, found)
+      return found
+    }
+    const notData = (x: PaperEntityInput): boolean => ["Method", "Task", "Metric"].includes(typeOf(x))
+    for (const e of inputs) {
+      if (notData(e)) continue
+      for (const n of namesOf(e)) {
+        const base = EntityName.canonicalName(n)
+        if (base === "" || /\p{N}/u.test(base) || base.split(" ").length > 3) continue
+        // a name as written (`ImageNet`, `Pascal VOC`, `CIFAR` before a generic head; `Imagenet`, capitalised, since the
+        // text writes it with an edition), not a common noun phrase
+        const tokens = n.trim().split(/[\s\-–/]+/u).filter((t) => t !== "" && !EntityName.GENERIC_HEADS.has(t.toLowerCase()))
+        if (tokens.length === 0 || !(EntityName.looksLikeName(tokens) || tokens.every((t) => /^\p{Lu}/u.test(t)))) continue
+        // the paper's working name for its data set (`workingDataName`): a series named once beside others ("MUC and
+        // SUMMAC play their roles") is the series, not its one edition
+        const word = tokens[tokens.length - 1]!
+        if (!workingDataName(context.text, word)) continue
+        const written = editionsOfWord(word)
+        if (written.size !== 1) continue
+        const [edition] = written
+        const fits = new Set(inputs.filter((o) =>
+          o.entity.id !== e.entity.id && !notData(o) && (DATA_TYPES.has(typeOf(o)) || DATA_TYPES.has(typeOf(e))) &&
+          namesOf(o).some((x) => {
+            const words = EntityName.canonicalName(x).split(" ")
+            return words.length >= 2 && words.slice(0, -1).join(" ") === base &&
+              EntityCache.keyOf(`${tokens[tokens.length - 1]!} ${words[words.length - 1]!}`) === edition
+          })
+        ).map((o) => groups.find(o.entity.id)))
+        if (fits.size !== 1 || groups.find(e.entity.id) === [...fits][0]) continue
+        paperOnly.add(e.entity.id)
+        subordinate.add(e.entity.id)
+        join(e.entity.id, [...fits][0]!, "edition")
+      }
+    }
+  }
+
+  // A vision task with its object written inside it: `semantic image segmentation` is the paper's `semantic
+  // segmentation` (`imageTaskBase`), when exactly one task of the paper is named so; both are tasks.
+  joinByBase(imageTaskBase, (id) => typeOf(byId.get(id)!) === "Task", "image-task")
+
   // The paper's title as a name of its method: "Deep Networks with Internal Selective Attention through Feedback
   // Connections" is the paper's dasNet, the method it defines as "Deep Attention Selective Network (dasNet)": every
   // content word of the definition's long form (three or more) is a word of the title. One such definition only, and
@@ -1006,7 +1119,8 @@ export const resolvePaper = (
     }
   }
 
-  // Representatives: a stored entity first (it keeps the paper's mentions where other papers find them), then a
+  // Representatives: never a data set's bare name joined to its edition; a stored entity first (it keeps the paper's
+  // mentions where other papers find them), then a
   // longer name over the shorter one a prefix join gave, then a name over an acronym, then the most mentioned, then
   // the smallest id.
   const members = new Map<EntityId, Array<PaperEntityInput>>()
@@ -1015,6 +1129,7 @@ export const resolvePaper = (
     members.set(root, [...(members.get(root) ?? []), e])
   }
   const rank = (e: PaperEntityInput): ReadonlyArray<number> => [
+    subordinate.has(e.entity.id) ? 1 : 0,
     e.stored ? 0 : 1,
     shortened.has(e.entity.id) ? 1 : 0,
     isAcronym(e.entity.label) ? 1 : 0,
@@ -1042,6 +1157,22 @@ export const resolvePaper = (
       const w = wordsOf(n).join(" ")
       return w.length > 0 && ` ${opening} `.includes(` ${w} `)
     })
+  /**
+   * A task named only with a named thing before its head (`ImageNet classification`, `classification of ImageNet`);
+   * an entity that also has a plain name (`image classification`, aka `ImageNet classification`) is no such task.
+   */
+  const datasetKeys = new Set(inputs.filter((e) => DATA_TYPES.has(typeOf(e))).flatMap((e) => namesOf(e).map(EntityCache.keyOf)))
+  const onNamedThing = (b: PaperEntityInput): boolean =>
+    namesOf(b).every((n) => {
+      const tokens = n.trim().split(/\s+/u)
+      const of = tokens.findIndex((t) => t.toLowerCase() === "of")
+      // the words that modify the head: before it, or after `of`
+      const modifier = of > 0 ? tokens.slice(of + 1) : tokens.slice(0, -1).filter((t) => !EntityName.GENERIC_HEADS.has(t.toLowerCase()))
+      const words = modifier.filter((t) => !MINOR.has(t.toLowerCase()))
+      return words.length > 0 &&
+        (words.flatMap((t) => t.split(/[-–/]/u)).some((t) => t !== "" && EntityName.looksLikeName([t])) ||
+          (words.some((t) => /\p{Lu}/u.test(t)) && datasetKeys.has(EntityCache.keyOf(words.join(" ")))))
+    })
   {
   const tasks = inputs.filter((e) => typeOf(e) === "Task")
   for (const a of tasks) {
@@ -1064,6 +1195,10 @@ export const resolvePaper = (
       // `translation` names
       if (namesOf(b).every((n) => isDirection(n.trim().split(/\s+/u).slice(0, -1).join(" ")))) continue
       ending.add(repOf(b.entity.id))
+      // a task on a named data set or system (`ImageNet classification`, `COCO detection`, `classification of
+      // ImageNet`) is narrower than the bare word: it is a task with that head (so no other is the sole one), but the
+      // bare word is not it (the paper classifies other data too, or the field at large)
+      if (onNamedThing(b)) continue
       // the paper's task is named in its title or abstract
       if (!inOpening(b)) continue
       const root = repOf(b.entity.id)
@@ -1078,13 +1213,15 @@ export const resolvePaper = (
     const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
     // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
     // task's other words are words, not a letter left of a formula: `p measurements` from `p+p measurements`)
-    const singular = namesOf(a).every((n) => {
+    const singularName = (n: string): boolean => {
       const w = n.trim().split(/\s+/u)[0]!.toLowerCase()
       return !/s$/u.test(w) || /(?:sis|ss)$/u.test(w)
-    })
+    }
+    const singular = namesOf(a).every(singularName)
     const worded = formsOf(byId.get(first[0])!).some((n) => wordsOf(n).length >= 2 && wordsOf(n).every((w) => w.length >= 2))
     const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT && singular && worded
-    if (!dominant && !sole) continue
+    // (a bare plural names things done, not the task: `segmentations` alone are outputs of semantic segmentation)
+    if ((!dominant && !sole) || !namesOf(a).some(singularName)) continue
     if (members.get(groups.find(a.entity.id))!.length > 1) continue
     representative.set(a.entity.id, first[0])
     paperOnly.add(a.entity.id)
@@ -1180,6 +1317,28 @@ export const documentTypeVotes = (
     const counts = new Map<string, number>()
     for (const n of bare) for (const [kind, k] of before.get(n) ?? []) counts.set(kind, (counts.get(kind) ?? 0) + k)
     if (counts.size > 0) out.set(e.entity.id, counts)
+  }
+  // A numbered name that nothing typed (`DPN-131`, only `Concept` votes) is of the kind of its base name, when the paper
+  // names the base as a name and something typed it (`DPN`, a method: "Dual Path Networks (DPN)"): one vote.
+  const kindOfKey = new Map<string, Set<string>>()
+  for (const e of inputs) {
+    const kind = majority(e.votes, e.entity.type)
+    if (kind === "Concept") continue
+    for (const n of [e.entity.label, ...e.entity.aliases]) {
+      if (!isBareName(n) || /\p{N}/u.test(n)) continue
+      const k = EntityCache.keyOf(n)
+      kindOfKey.set(k, new Set([...(kindOfKey.get(k) ?? []), kind]))
+    }
+  }
+  for (const e of inputs) {
+    if ([...e.votes].some(([kind, n]) => kind !== "Concept" && n > 0) || (out.get(e.entity.id)?.size ?? 0) > 0) continue
+    const kinds = new Set<string>()
+    for (const n of [e.entity.label, ...e.entity.aliases]) {
+      const words = EntityName.canonicalName(n).split(" ")
+      if (words.length < 2 || !/^\p{N}+$/u.test(words[words.length - 1]!)) continue
+      for (const kind of kindOfKey.get(EntityCache.keyOf(words.slice(0, -1).join(" "))) ?? []) kinds.add(kind)
+    }
+    if (kinds.size === 1) out.set(e.entity.id, new Map([[[...kinds][0]!, 1]]))
   }
   return out
 }
