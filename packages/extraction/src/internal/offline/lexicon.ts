@@ -43,7 +43,6 @@ export const taskHeads = words(`
   generalisation adaptation discovery optimization optimisation simulation-task measurement vision
 `)
 
-/** Head nouns that make a noun phrase a named data set or benchmark. */
 /**
  * What a network normalises (`batch normalization`, `layer normalization`, `weight normalization`): before
  * `normalization` these make a technique, not a task (`text normalization` is a task).
@@ -53,6 +52,7 @@ export const normalisedParts = words(`
   feature features activation activations cross-channel cross-map
 `)
 
+/** Head nouns that make a noun phrase a named data set or benchmark. */
 export const datasetHeads = words(`
   corpus corpora dataset datasets treebank benchmark benchmarks collection database databases test-set
   testbed suite archive repository lexicon dictionary wordnet thesaurus inventory bank
