@@ -173,12 +173,15 @@ export const assess = (
       involved.add(e.dst)
     }
     yield* loadIds(db, "kg_grade_involved", involved)
-    const sources = yield* db.query<{ claim_id: string; paper_id: string; retracted: boolean | null; authors: ReadonlyArray<string> | null }>(
-      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted, p.authors
+    const sources = yield* db.query<
+      { claim_id: string; paper_id: string; retracted: boolean | null; authors: ReadonlyArray<string> | null; title: string | null }
+    >(
+      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted, p.authors, p.title
        FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
        WHERE s.claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
     )
     const authors = new Map(sources.map((s) => [s.paper_id, s.authors ?? []] as const))
+    const titles = new Map(sources.map((s) => [s.paper_id, s.title] as const))
     const live = new Map<string, Array<string>>()
     const dead = new Map<string, Array<string>>()
     for (const s of sources) {
@@ -194,6 +197,16 @@ export const assess = (
         list.push({ other: b, kind: e.kind, score: e.score })
         neighbours.set(a, list)
       }
+    }
+    // the texts of contradicting claims, for a reason that says what contradicts (only these few are read)
+    const against = Array.from(new Set(edges.filter((e) => e.kind === "contradicts").flatMap((e) => [e.src, e.dst])))
+    const texts = new Map(claims.map((c) => [c.claim_id, c.text] as const))
+    const unread = against.filter((id) => !texts.has(id))
+    if (unread.length > 0) {
+      for (const row of yield* db.query<{ claim_id: string; text: string }>(
+        "SELECT claim_id, text FROM claims WHERE list_contains($1, claim_id)",
+        [unread]
+      )) texts.set(row.claim_id, row.text)
     }
     return claims.map((c) => {
       const ns = neighbours.get(c.claim_id) ?? []
@@ -211,6 +224,11 @@ export const assess = (
         contradictingPapers: Array.from(new Set(contradicting.flatMap((n) => live.get(n.other) ?? []))),
         contradictingClaims: contradicting.map((n) => n.other),
         authorsOf: (p) => authors.get(p) ?? [],
+        titleOf: (p) => titles.get(p),
+        // the claim of that paper which contradicts this one (the first, by id, when it has several)
+        contradictionOf: (p) =>
+          contradicting.map((n) => n.other).filter((o) => (live.get(o) ?? []).includes(p)).sort().map((o) => texts.get(o))
+            .find((t) => t !== undefined),
         selfReferential: ClaimIdentity.selfReferential(c.text),
         ...findingFacts(c.text, c.finding)
       }, r)
