@@ -4,7 +4,7 @@
  * named by its title, and `kg lineage` says "first appears" only when every paper involved has a year.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type * as GraphQueries from "@kg/graph/GraphQueries"
+import * as GraphQueries from "@kg/graph/GraphQueries"
 import type * as Epistemics from "@kg/graph/Epistemics"
 import { edgeSections } from "../src/handlers/claim.js"
 import { renderChallenges } from "../src/handlers/challenges.js"
@@ -34,7 +34,7 @@ const summary = (id: string, text: string, extra: Partial<GraphQueries.ClaimSumm
 const contradicts: GraphQueries.EdgeView = {
   kind: "contradicts",
   score: 0.8888,
-  signals: { subject: 0.68, semantic: 0.628, domain: 0.875, conditions: 1, outcome: 0 },
+  signals: { subject: 0.68, semantic: 0.628, domain: 0.875, conditions: 1, outcome: 0, nliScore: 0.758, score: 0.5762 },
   other: summary("c:gain", "The DESMOND program caused substantial weight loss in most participants.", { status: "contested" }),
   proposed: null,
   reason: "same subject (DESMOND program); same outcome (weight loss); opposite directions (up / null)",
@@ -72,19 +72,56 @@ describe("kg claim: edges and links", () => {
     expect(edges).not.toContain("lifestyles")
     expect(edges).not.toContain("candidate")
     expect(links).toMatch(/^ \(2, not evidence: no status counts them\):/)
-    expect(links).toContain("  related: same subject (DESMOND) (not the same finding) (score 0.7257;")
+    expect(links).toContain("  related: same subject (DESMOND), not the same finding (score 0.7257;")
     expect(links).toContain("  candidate contradicts (unconfirmed) (score 0.61;")
   })
 
-  it("names the NLI signal for what it is, and does not repeat a related link's heading in its reason", () => {
+  it("says the NLI judge's call once, in words with its confidence, and says each part of a related link's reason once", () => {
     const text = edgeSections([contradicts, related]).join("\n")
-    expect(text).toContain("conditions 1, NLI agreement 0)")
-    expect(text).not.toMatch(/outcome 0\)/)
+    // the judgement (outcome 0) and the judge's confidence (nliScore) are one phrase, not two unexplained numbers
+    expect(text).toContain("conditions 1; NLI judge: contradiction, confidence 0.758)")
+    expect(text).toContain("conditions 0.4; NLI judge: entailment)")
+    expect(text).not.toMatch(/outcome 0\)|nliScore|NLI agreement|score 0\.5762/)
     expect(text).toContain(
       "why: same subject (DESMOND program); different outcomes (lifestyles outcomes / weight loss); same direction (null); " +
-        "not the same finding: no outcome named by both (outcomes \"lifestyles outcomes\" / \"weight loss\"; subject: DESMOND program)\n"
+        "not the same finding: no outcome named by both\n"
     )
     expect(text.match(/related: same subject \(DESMOND\)/g)?.length).toBe(1)
+    expect(text.match(/DESMOND program\)/g)?.length).toBe(2)
+  })
+
+  it("a related link's reason keeps what its comparison did not already say; other reasons are left as they are", () => {
+    // near miss: the verdict's subject ("smcs", a stem) is not in the comparison: kept
+    expect(GraphQueries.readableReason(
+      "a subject is not stated; different outcomes (underestimated / expression of PTEN); same direction (down); " +
+        "related: close wording (SMCs, lesion), not the same finding (no outcome named by both (outcomes \"underestimated\" / " +
+        "\"expression of PTEN\"; subject: smcs))",
+      "close wording (SMCs, lesion)"
+    )).toBe(
+      "a subject is not stated; different outcomes (underestimated / expression of PTEN); same direction (down); " +
+        "not the same finding: no outcome named by both (subject: smcs)"
+    )
+    // a verdict without a detail group: kept whole
+    expect(GraphQueries.readableReason(
+      "one subject overlaps the other (\"foci of GRSF1\" / \"knockdown of GRSF1\"); related: same subject (GRSF1), not the same " +
+        "finding (shared subject (grsf1) and outcome (rna), in sentences with too few words in common)",
+      "same subject (GRSF1)"
+    )).toBe(
+      "one subject overlaps the other (\"foci of GRSF1\" / \"knockdown of GRSF1\"); not the same finding: shared subject (grsf1) " +
+        "and outcome (rna), in sentences with too few words in common"
+    )
+    // a topic link: what names them, once
+    expect(GraphQueries.readableReason(
+      "related: same topic (Helicobacter, pylori): the title of scifact-doc-22703082 names them; not the same finding",
+      "same topic (Helicobacter, pylori)"
+    )).toBe("the title of scifact-doc-22703082 names them")
+    // not a related link, a heading that is not in the reason, an empty reason: unchanged
+    expect(GraphQueries.readableReason(contradicts.reason, null)).toBe(contradicts.reason)
+    expect(GraphQueries.readableReason(related.reason, "same outcome (weight loss)")).toBe(related.reason)
+    expect(GraphQueries.readableReason("", "same subject (X)")).toBeNull()
+    // the view's own readable reason wins when the store gave one
+    const text = edgeSections([{ ...related, why: "as the view says" }]).join("\n")
+    expect(text).toContain("why: as the view says\n")
   })
 
   it("says there is no edge when a claim has only related links", () => {

@@ -105,10 +105,82 @@ export const EdgeView = Schema.Struct({
    * For a related link (a `weak_link` between findings that share one side only, never a candidate of a same-finding
    * kind): what they share, "same outcome (error rate on CIFAR-10)".
    */
-  related: Schema.optional(Schema.NullOr(Schema.String))
+  related: Schema.optional(Schema.NullOr(Schema.String)),
+  /**
+   * The reason as a reader reads it ({@link readableReason}): for a related link, each part said once (the stored
+   * reason ends with the heading `related` already gives and the outcomes and subject it already named).
+   */
+  why: Schema.optional(Schema.NullOr(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type EdgeView = typeof EdgeView.Type
+
+/** Split at `sep` outside brackets. */
+const splitTop = (text: string, sep: string): Array<string> => {
+  const out: Array<string> = []
+  let depth = 0, from = 0
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (ch === "(") depth++
+    else if (ch === ")") depth = Math.max(0, depth - 1)
+    else if (depth === 0 && text.startsWith(sep, i)) {
+      out.push(text.slice(from, i))
+      from = i + sep.length
+      i += sep.length - 1
+    }
+  }
+  out.push(text.slice(from))
+  return out
+}
+
+/** The last bracketed group of `text` when the text ends with it: [before, inside], else null. */
+const lastGroup = (text: string): readonly [string, string] | null => {
+  if (!text.endsWith(")")) return null
+  let depth = 0
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ")") depth++
+    else if (text[i] === "(" && --depth === 0) return [text.slice(0, i).trimEnd(), text.slice(i + 1, -1)]
+  }
+  return null
+}
+
+/**
+ * An edge's stored reason as a reader reads it. A related link's reason is the finding comparison ("same subject
+ * (DESMOND program); different outcomes (weight loss / lifestyles outcomes); ...") followed by the linker's verdict,
+ * which repeats the heading and the values just named: "related: same subject (DESMOND), not the same finding (no
+ * outcome named by both (outcomes "weight loss" / "lifestyles outcomes"; subject: DESMOND program))". Here the
+ * verdict keeps only what is new: "...; not the same finding: no outcome named by both". A topic link's "related:
+ * same topic (X, Y): the title of P names them; not the same finding" reads "the title of P names them". Any other
+ * reason is returned as it is.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const readableReason = (reason: string | null | undefined, related: string | null | undefined): string | null => {
+  if (reason == null || reason === "") return null
+  if (related == null || related === "") return reason
+  const clauses = splitTop(reason, "; ")
+  const at = clauses.findIndex((c) => c.startsWith(`related: ${related}`))
+  if (at < 0) return reason
+  const head = clauses.slice(0, at)
+  const tail = clauses.slice(at).join("; ").slice(`related: ${related}`.length)
+  const said = head.join("; ").toLowerCase()
+  if (tail.startsWith(": ") && tail.endsWith("; not the same finding")) {
+    return [...head, tail.slice(2, -"; not the same finding".length)].join("; ")
+  }
+  const verdict = /^, not the same finding \((.*)\)$/s.exec(tail)
+  if (verdict === null) return reason
+  const why = verdict[1]!
+  const group = lastGroup(why)
+  // the detail of the verdict, each item kept only when the comparison before it did not already name its values
+  const kept = group === null ? [] : splitTop(group[1], "; ").filter((item) => {
+    const quoted = Array.from(item.matchAll(/"([^"]+)"/g), (m) => m[1]!)
+    const values = quoted.length > 0 ? quoted : [item.replace(/^[\p{L} ]+:\s*/u, "")]
+    return !values.every((v) => said.includes(v.trim().toLowerCase()))
+  })
+  const main = group === null ? why : group[0]
+  return [...head, `not the same finding: ${main}${group !== null && kept.length > 0 ? ` (${kept.join("; ")})` : ""}`].join("; ")
+}
 
 /**
  * How a user's argument was resolved: by id, or by free text to the nearest
@@ -779,7 +851,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
         other,
         proposed: proposedOf(e.signals),
         reason: signalText(e.signals, "reason"),
-        related: relatedOf(e.signals)
+        related: relatedOf(e.signals),
+        why: readableReason(signalText(e.signals, "reason"), relatedOf(e.signals))
       }]
     }),
     entities: entities.map((e) => ({ id: e.entity_id, label: e.label, type: e.type })),

@@ -81,14 +81,32 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
 /** The kinds a status counts (`docs/epistemics.md`); a `weak_link` (related link, candidate) never counts. */
 const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
 
-/**
- * A signal's name as a reader reads it: `outcome` is the NLI judgement of the two sentences (support 1, neutral 0.5,
- * contradict 0), not whether they share an outcome.
- */
-const signalName = (k: string) => (k === "outcome" ? "NLI agreement" : k.replace(/_/g, " "))
+/** The linker's signals a reader weighs, in order, with their names (the rest of the edge's numbers are internal). */
+const SIGNALS: ReadonlyArray<readonly [string, string]> = [
+  ["subject", "subject"],
+  ["semantic", "semantic"],
+  ["domain", "domain"],
+  ["conditions", "conditions"]
+]
 
-const signalText = (signals: Readonly<Record<string, number>>) =>
-  Object.entries(signals).map(([k, v]) => `${signalName(k)} ${Math.round(v * 100) / 100}`).join(" · ")
+/**
+ * The NLI judge's call on the two sentences, in words with its confidence: the `outcome` signal is the judgement
+ * (entailment 1, neutral 0.5, contradiction 0), `nliScore` the judge's mean confidence in it. One phrase for the two
+ * numbers, so neither reads as "the same outcome" or as a second score.
+ */
+export const nliText = (signals: Readonly<Record<string, number>>): string | null => {
+  const o = signals["outcome"]
+  if (o === undefined) return null
+  const call = o === 1 ? "entailment" : o === 0 ? "contradiction" : o === 0.5 ? "neutral" : `between (${o})`
+  const confidence = signals["nliScore"]
+  return `NLI judge: ${call}${confidence === undefined ? "" : `, confidence ${Math.round(confidence * 100) / 100}`}`
+}
+
+export const signalText = (signals: Readonly<Record<string, number>>): string =>
+  [
+    ...SIGNALS.flatMap(([k, name]) => (signals[k] === undefined ? [] : [`${name} ${Math.round(signals[k] * 100) / 100}`])),
+    nliText(signals)
+  ].filter((x) => x !== null).join(" · ")
 
 /**
  * An edge's signals: the linker's reason in words first (what both findings share, what is not shared, the
@@ -137,7 +155,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
         e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
       h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
       String(Math.round(e.score * 100) / 100),
-      edgeSignals(e.reason ?? null, e.signals),
+      edgeSignals(e.why ?? e.reason ?? null, e.signals),
       edgeControls(c.id, e.other.id, e.kind, curated, reload)
     ]))
   main.append(
@@ -219,7 +237,9 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
 const challengesNode = (r: Challenges) =>
   r.papers.length === 0 ? h("p", {}, "No paper contradicts this claim.") : h("ul", {}, r.papers.map((p) =>
     h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${p.year ?? "n.d."})`,
-      h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${c.id === null ? "judged now" : "edge"} ${Math.round(c.edgeScore * 100) / 100}`))))
+      h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${
+        c.id === null ? "judged now, relevance × NLI confidence" : "a stored contradicts edge, score"
+      } ${Math.round(c.edgeScore * 100) / 100}`))))
   ))
 
 const counterNode = (r: Counterevidence) =>
@@ -227,7 +247,13 @@ const counterNode = (r: Counterevidence) =>
     h("li", {}, ...(a.claim === null
       ? [`"${a.text}"`]
       : [badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
-      h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
+      h("div", { class: "muted" }, [
+        `backed by ${a.support} independent paper${a.support === 1 ? "" : "s"}`,
+        a.via === "edge"
+          ? `a stored contradicts edge, score ${Math.round(a.edgeScore * 100) / 100}`
+          : `judged now, relevance × NLI confidence ${Math.round(a.edgeScore * 100) / 100}`,
+        a.via === "edge" ? signalText(a.signals) : ""
+      ].filter((x) => x !== "").join(" · ")))
   ))
 
 const lineageNode = (r: Lineage) => {
