@@ -249,7 +249,7 @@ describe("kg lineage", () => {
       events: [event("convs2s", "Convolutional Sequence to Sequence Learning", 2017)]
     })
     expect(text).toContain("first appears in hinton \"Improving neural networks by preventing co-adaptation\" (2012)")
-    expect(text).toContain("later:\n  2017 convs2s \"Convolutional Sequence to Sequence Learning\": mentioned")
+    expect(text).toContain("later:\n  2017 convs2s \"Convolutional Sequence to Sequence Learning\": mentions it")
   })
 
   it("does not call a dated paper the first, nor undated papers later, when some papers have no year", () => {
@@ -266,8 +266,8 @@ describe("kg lineage", () => {
     expect(text).not.toContain("later:")
     expect(text).toContain("first appearance: unknown (2 papers without a year; add years with `kg papers set`)")
     expect(text).toContain("  earliest dated: convs2s \"Convolutional Sequence to Sequence Learning\" (2017)")
-    expect(text).toContain("later dated work:\n  2019 later \"A later paper\": mentioned")
-    expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentioned")
+    expect(text).toContain("later dated work:\n  2019 later \"A later paper\": mentions it")
+    expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentions it")
   })
 
   it("gives a linked claim's text once, and says a related claim is not the same finding", () => {
@@ -281,6 +281,52 @@ describe("kg lineage", () => {
     })
     expect(text).toContain("later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
     expect(text.match(/It caused weight loss/g)?.length).toBe(1)
+  })
+
+  it("reads a stored relation as it was stated, with a phrase for every predicate, never a bare identifier", () => {
+    const rel = (paperId: string, predicate: string, other: string): GraphQueries.Lineage["events"][number] => ({
+      year: 2017,
+      paperId,
+      title: paperId,
+      relation: GraphQueries.relationPhrase(predicate),
+      via: "relation",
+      other: { id: `e:${other}`, label: other, type: "Method" },
+      quote: ""
+    })
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "hinton", title: "hinton", year: 2012 },
+      events: [
+        rel("p1", "conjunction", "weight decay"),
+        rel("p2", "uses", "ConvS2S"),
+        rel("p3", "relatedTo", "data augmentation"),
+        rel("p4", "basedOn", "FractalNet"),
+        rel("p5", "hyponymOf", "Residual Dropout"),
+        rel("p6", "trainedWith", "Model X")
+      ]
+    })
+    expect(text).toContain("  2017 p1: weight decay is named together with dropout")
+    expect(text).toContain("  2017 p2: ConvS2S uses dropout")
+    expect(text).toContain("  2017 p3: data augmentation is related to dropout")
+    expect(text).toContain("  2017 p4: FractalNet is built on dropout")
+    expect(text).toContain("  2017 p5: Residual Dropout is a kind of dropout")
+    // another ontology's predicate: its words
+    expect(text).toContain("  2017 p6: Model X trained with dropout")
+    // the nonsense of before: a predicate name or a verb glued to "by"
+    expect(text).not.toMatch(/conjunction|relatedTo|hyponymOf| by weight decay| by ConvS2S/)
+  })
+
+  it("every predicate of the default ontology has its phrase", () => {
+    const predicates = ["uses", "improves", "comparesTo", "basedOn", "appliesTo", "evaluatedOn", "measuredBy", "partOf",
+      "hyponymOf", "featureOf", "conjunction", "relatedTo", "extends"]
+    for (const p of predicates) {
+      const phrase = GraphQueries.relationPhrase(p)
+      expect(phrase).toMatch(/^[a-z ]+$/)
+      // a phrase of its own, not the identifier's words read out ("conjunction", "related to")
+      if (p !== "uses" && p !== "extends") expect(phrase).not.toBe(p.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase())
+    }
+    expect(GraphQueries.relationPhrase("uses")).toBe("uses")
+    expect(GraphQueries.relationPhrase("https://w3id.org/kg/ontology#trained_with")).toBe("trained with")
   })
 
   it("counts an undated first paper among the papers without a year", () => {

@@ -370,6 +370,18 @@ export const Applied = Schema.Struct({
    * cue ("fastText for text classification", "we apply X to Y", "X evaluated on Y").
    */
   sentences: Schema.Array(SourceView),
+  /**
+   * Papers whose problem is the asked one and which say they use the method, each with both quotes: the problem in
+   * the paper's title or in an abstract sentence of its own ("Experiments on two machine translation tasks show ..."),
+   * and the use in its own voice anywhere in the paper ("We apply dropout to the output of each sub-layer").
+   */
+  papersApplying: Schema.optional(Schema.Array(Schema.Struct({
+    paperId: Schema.String,
+    title: Schema.String,
+    year: Schema.NullOr(Schema.Number),
+    problem: SourceView,
+    use: SourceView
+  }))),
   papers: Schema.Array(Schema.String)
 })
 /** @since 0.1.0 @category models */
@@ -392,7 +404,11 @@ export const Lineage = Schema.Struct({
     year: Schema.NullOr(Schema.Number),
     paperId: Schema.String,
     title: Schema.String,
-    /** used, improved, built on, evaluated on, compared with, reasserted, replicated, contradicted, related, ... */
+    /**
+     * For a relation (`via: "relation"`), the words between the later work (`other`) and the idea: "uses", "is built
+     * on", "is named together with" ({@link relationPhrase}); for a claim, "reasserted", "restated", "replicated",
+     * "contradicted" or "related"; for a paper that only mentions the idea, "mentioned".
+     */
     relation: Schema.String,
     via: Schema.Literal("relation", "claim_edge", "source", "mention"),
     other: Schema.NullOr(EntityRef),
@@ -1105,6 +1121,107 @@ const usageSentences = (db: DuckDbService, methodNames: ReadonlyArray<string>, p
     return out
   })
 
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const SENTENCES = /(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/
+
+/**
+ * A sentence in the paper's own voice saying it uses the method: "we" (an adverb allowed: "we also", "we further"),
+ * a use verb, then the method's name within three words ("We apply dropout to ...", "we use a dropout rate of 0.1").
+ * Not when a negation stands between ("we use no dropout"); "we do not use" has no use verb right after "we".
+ */
+const ownUse = (name: string) =>
+  new RegExp(
+    "(?<![\\p{L}])we\\s+(?:(?:also|further|additionally|then|first|only|here|therefore|thus|again)\\s+)?" +
+      "(?:use|used|apply|applied|employ|employed|add|added|adopt|adopted|utili[sz]e|utili[sz]ed|incorporate|incorporated)\\s+" +
+      `(?:(?!(?:no|not|without|never)\\s)[\\p{L}\\p{N}'-]+\\s+){0,3}?${escapeRe(name)}(?![\\p{L}\\p{N}])`,
+    "iu"
+  )
+
+/** Words that make a sentence background (other work, the field before), not the paper's own problem. */
+const BACKGROUND = /\b(?:ha(?:ve|s|d) been|previous(?:ly)?|prior|existing|traditional(?:ly)?|conventional(?:ly)?)\b/i
+
+/** Words that make an abstract sentence the paper's own: its work, its experiments, its results. */
+const OWN_WORK = /\b(?:we|our|this (?:paper|work|study)|experiments?|results?|evaluat\w*|benchmarks?|tasks?)\b/i
+
+/**
+ * The abstract of a paper from its opening text: the words after an "Abstract" heading (a markdown heading or a
+ * line of its own) up to the next heading or "Introduction"; null when no abstract is marked (then only the title
+ * can say what the paper is about).
+ */
+const abstractOf = (opening: string): string | null => {
+  const start = /(?:^|\n)[ \t]*(?:#+[ \t]*)?abstract[ \t]*[:.]?[ \t]*\n/i.exec(opening)
+  if (start === null) return null
+  const rest = opening.slice(start.index + start[0].length)
+  const end = /\n[ \t]*(?:#+[ \t]|(?:\d+\.?[ \t]+)?introduction[ \t]*\n)/i.exec(rest)
+  return end === null ? rest : rest.slice(0, end.index)
+}
+
+/**
+ * Papers about the problem that apply the method, read from their text (the evidence need not be in one sentence:
+ * the Transformer paper names machine translation in its abstract and applies residual dropout in its section on
+ * regularisation). The problem must be the paper's own: named in its title, or in an abstract sentence about its own
+ * work ("we", "our", "experiments", "results") that is not background ("have been", "existing", "previous"). The use
+ * must be in the paper's own voice ({@link ownUse}). Each paper once, with its first such sentences.
+ */
+const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>, problemNames: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    type Application = NonNullable<Applied["papersApplying"]>[number]
+    if (methodNames.length === 0 || problemNames.length === 0) return [] as Array<Application>
+    const any = (list: ReadonlyArray<string>) => list.map((_, i) => `contains(lower(c.text), $${i + 1})`).join(" OR ")
+    type Row = { chunk_id: string; paper_id: string; page: number | null; text: string; title: string | null; year: number | null; retracted: boolean | null }
+    const chunks = yield* db.query<Row>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE (${any(methodNames)}) AND contains(lower(c.text), 'we ')
+       ORDER BY p.year NULLS LAST, c.paper_id, c.ordinal LIMIT 2000`,
+      [...methodNames]
+    )
+    const useRes = methodNames.map(ownUse)
+    const view = (r: Row, quote: string): SourceView => ({
+      paperId: r.paper_id,
+      title: r.title ?? r.paper_id,
+      year: r.year,
+      retracted: r.retracted === true,
+      chunkId: r.chunk_id,
+      page: r.page,
+      quote
+    })
+    const uses = new Map<string, SourceView>()
+    for (const ch of chunks) {
+      if (uses.has(ch.paper_id)) continue
+      const sentence = ch.text.split(SENTENCES).find((x) => useRes.some((re) => re.test(x)))
+      if (sentence !== undefined) uses.set(ch.paper_id, view(ch, sentence.replace(/\s+/g, " ").trim()))
+    }
+    if (uses.size === 0) return [] as Array<Application>
+    const openings = yield* db.query<Row>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE list_contains($1::VARCHAR[], c.paper_id) AND c.ordinal <= 1 ORDER BY c.paper_id, c.ordinal`,
+      [Array.from(uses.keys())]
+    )
+    const problemRes = problemNames.map(nameRe)
+    const names = (text: string) => problemRes.some((re) => re.test(text))
+    const byPaper = new Map<string, Array<Row>>()
+    for (const o of openings) byPaper.set(o.paper_id, [...(byPaper.get(o.paper_id) ?? []), o])
+    const out: Array<Application> = []
+    for (const [paperId, use] of uses) {
+      const opening = byPaper.get(paperId) ?? []
+      const first = opening[0]
+      if (first === undefined) continue
+      let problem: SourceView | null = null
+      if (first.title !== null && names(first.title)) problem = view(first, first.title)
+      else {
+        const abstract = abstractOf(opening.map((o) => o.text).join("\n"))
+        const sentence = abstract?.split(SENTENCES).map((x) => x.replace(/\s+/g, " ").trim())
+          .find((x) => names(x) && OWN_WORK.test(x) && !BACKGROUND.test(x))
+        if (sentence !== undefined) problem = view(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
+      }
+      if (problem === null) continue
+      out.push({ paperId, title: use.title, year: use.year, problem, use })
+      if (out.length >= 50) break
+    }
+    return out
+  })
+
 /**
  * Has anyone applied `method` to `problem`? Entities are matched by label or
  * alias; the evidence is relations between them (uses, appliesTo,
@@ -1174,38 +1291,61 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
     if (s !== undefined) claims.push({ claim: s, sources: yield* sourcesOf(db, id) })
   }
   const sentences = yield* usageSentences(db, mNames, pNames)
+  const papersApplying = yield* paperApplications(db, mNames, pNames)
   const papers = Array.from(
     new Set([
       ...direct.map((r) => r.paperId),
       ...claims.flatMap((c) => c.sources.map((s) => s.paperId)),
-      ...sentences.map((s) => s.paperId)
+      ...sentences.map((s) => s.paperId),
+      ...papersApplying.map((p) => p.paperId)
     ])
   ).sort()
   const ref = (e: { entityId: string; label: string; type: string }) => ({ id: e.entityId, label: e.label, type: e.type })
   return {
-    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0,
+    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0 || papersApplying.length > 0,
     method: { query: options.method, entities: methods.map(ref) },
     problem: { query: options.problem, entities: problems.map(ref) },
     relations: direct,
     related,
     claims,
     sentences,
+    papersApplying,
     papers
   } satisfies Applied
 })
 
-/** Verbs of later work, by predicate (the later work is the relation's subject, the idea its object). */
-const LINEAGE_VERBS: Readonly<Record<string, string>> = {
-  uses: "used",
-  improves: "improved",
-  basedOn: "built on",
-  extends: "extended",
-  evaluatedOn: "evaluated on",
-  comparesTo: "compared with",
-  appliesTo: "applied to",
-  hyponymOf: "specialised",
-  partOf: "included"
+/**
+ * What a stored relation says, by predicate, as the words between its subject and its object: a lineage event reads
+ * "<later work> <phrase> <the idea>" ("ConvS2S is built on dropout", "weight decay is named together with dropout").
+ * Every predicate of the default ontology has one; another ontology's predicate reads as its words ("featureOf":
+ * "feature of"), never as a bare identifier.
+ */
+const RELATION_PHRASES: Readonly<Record<string, string>> = {
+  uses: "uses",
+  improves: "improves on",
+  basedOn: "is built on",
+  extends: "extends",
+  evaluatedOn: "is evaluated on",
+  comparesTo: "is compared with",
+  appliesTo: "is applied to",
+  measuredBy: "is measured by",
+  partOf: "is part of",
+  hyponymOf: "is a kind of",
+  featureOf: "is a feature of",
+  conjunction: "is named together with",
+  relatedTo: "is related to"
 }
+
+/**
+ * The words a relation's predicate stands for, read between its subject and object ({@link RELATION_PHRASES}; an
+ * unknown predicate by its words: "trainedWith" reads "trained with").
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const relationPhrase = (predicate: string): string =>
+  RELATION_PHRASES[predicate] ??
+    predicate.replace(/^.*[#/]/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase().trim()
 
 const EDGE_VERBS: Readonly<Record<ClaimEdgeKind, string>> = {
   same_as: "restated",
@@ -1275,7 +1415,7 @@ export const lineage = Effect.fn("GraphQueries.lineage")(function*(entityOrClaim
         year: r.year,
         paperId: r.paperId,
         title: r.title,
-        relation: LINEAGE_VERBS[r.predicate] ?? r.predicate,
+        relation: relationPhrase(r.predicate),
         via: "relation",
         other: r.subject,
         quote: r.quote

@@ -29,7 +29,13 @@ export const renderLineage = (l: GraphQueries.Lineage): string => {
       const what = e.relation === "related" ? "a related claim (not the same finding)" : `${e.relation} by its claim`
       return `${head}${what} "${e.other.label}"` + (e.quote === "" || e.quote === e.other.label ? "" : `\n      "${e.quote}"`)
     }
-    return `${head}${e.relation}${e.other === null ? "" : ` by ${e.other.label}`}` + (e.quote === "" ? "" : `\n      "${e.quote}"`)
+    // a stored relation reads as it was stated, "<later work> <phrase> <the idea>": "ConvS2S is built on dropout"
+    const what = e.via === "relation" && e.other !== null
+      ? `${e.other.label} ${e.relation} ${l.resolution.label}`
+      : e.via === "mention"
+      ? "mentions it"
+      : `${e.relation}${e.other === null ? "" : ` (${e.other.label})`}`
+    return `${head}${what}` + (e.quote === "" ? "" : `\n      "${e.quote}"`)
   }
   if (first === null) {
     return [resolutionLine(l.resolution), "", "first appearance: unknown", ...(l.events.length === 0 ? [] : ["stored work:"]), ...l.events.map(eventLine)].join("\n")

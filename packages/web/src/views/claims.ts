@@ -273,8 +273,14 @@ const lineageNode = (r: Lineage) => {
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
       h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title),
         // a related link (a weak link of one shared side) is no same finding: said so, not a bare "related"
-        e.via === "claim_edge" && e.relation === "related" ? " a related claim, not the same finding" : ` ${e.relation}`,
-        e.other === null ? "" : ` (${e.other.label})`)
+        e.via === "claim_edge" && e.relation === "related"
+          ? [" a related claim, not the same finding", e.other === null ? "" : ` (${e.other.label})`]
+          : e.via === "relation" && e.other !== null
+          // a stored relation as it was stated: "ConvS2S is built on dropout"
+          ? `: ${e.other.label} ${e.relation} ${r.resolution.label}`
+          : e.via === "mention"
+          ? ": mentions it"
+          : [` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`])
     )))
 }
 
