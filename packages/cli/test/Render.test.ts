@@ -135,9 +135,9 @@ describe("kg claim: edges and links", () => {
 describe("claim and source lines", () => {
   it("labels the role's number as P(finding) and the ranking number as relevance", () => {
     const line = summaryLine(summary("c:1", "ELUs learn faster.", { role: "result", roleConfidence: 0.96, score: 0.715 }))
-    expect(line.split("\n")[0]).toBe("[preliminary] (1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
+    expect(line.split("\n")[0]).toBe("[preliminary] (stated in 1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
     expect(summaryLine(summary("c:2", "Old claim.", { role: null, roleConfidence: null })).split("\n")[0])
-      .toBe("[preliminary] (1 paper) Old claim.")
+      .toBe("[preliminary] (stated in 1 paper) Old claim.")
   })
 
   it("kg claims: the count behind a status, for and against, replaces the claim's own papers", () => {
@@ -155,7 +155,7 @@ describe("claim and source lines", () => {
     expect(listedLine({ ...established, papers: 2, livePapers: 1 }, assessment("established", 2, 0)).split("\n")[0])
       .toBe("[established: 2 papers for] (1 retracted) Adult macrophages are seeded before birth.")
     // an assessment that disagrees with the stored status (a stale store) is not shown
-    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(1 paper, role statement/)
+    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(stated in 1 paper, role statement/)
     expect(listedLine(contested, undefined)).toBe(summaryLine(contested))
     expect(statusCount({ status: "preliminary", support: 0, opposition: 0 })).toBe("preliminary: 0 papers for")
   })
@@ -212,7 +212,7 @@ describe("kg challenges and kg counterevidence", () => {
       ]
     })
     expect(text).toContain("2 pieces of counterevidence, strongest first:")
-    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (1 paper, role statement, P(finding) 0.14) It caused weight loss.")
+    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (stated in 1 paper, role statement, P(finding) 0.14) It caused weight loss.")
     expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
     expect(text).not.toContain("(s)")
   })
@@ -233,7 +233,9 @@ describe("kg foundations", () => {
       maxDepth: 3,
       truncated: false
     })
-    expect(text).toContain("  Multi-Head Attention (Method) — uses, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
+    // as the relation was stated, from the entity one level up
+    expect(text).toContain("  Multi-Head Attention (Method): Transformer uses it, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
+    expect(text).not.toContain("— uses")
   })
 })
 
@@ -279,7 +281,10 @@ describe("kg lineage", () => {
       firstAppearance: { paperId: "p1", title: "p1", year: 2020 },
       events: [linked("p2", "contradicted", "It caused weight loss."), linked("p3", "related", "No impact on lifestyle outcomes.")]
     })
-    expect(text).toContain("later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    // p2 and p3 are of p1's year: p1 is not called the first, nor they later
+    expect(text).toContain("first appears in 2020: p1 (2020) and 2 more papers of that year (order within the year unknown)")
+    expect(text).toContain("the same year or later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    expect(text).not.toMatch(/^later:/m)
     expect(text.match(/It caused weight loss/g)?.length).toBe(1)
   })
 
@@ -327,6 +332,21 @@ describe("kg lineage", () => {
     }
     expect(GraphQueries.relationPhrase("uses")).toBe("uses")
     expect(GraphQueries.relationPhrase("https://w3id.org/kg/ontology#trained_with")).toBe("trained with")
+  })
+
+  it("a first paper alone in its year is the first; a quote's line breaks read as spaces", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "hinton", title: "hinton", year: 2012 },
+      events: [
+        { ...event("a", "a", 2014), relation: "uses", via: "relation", other: { id: "e:a", label: "A", type: "Method" }, quote: "We use.\n\nsubsection: Regularization   We apply dropout." },
+        event("b", "b", 2014)
+      ]
+    })
+    expect(text).toContain("first appears in hinton (2012)\nlater:\n")
+    expect(text).toContain("  2014 a: A uses dropout\n      \"We use. subsection: Regularization We apply dropout.\"")
+    // near miss: two papers of one later year are no tie with the first
+    expect(text).not.toContain("order within the year unknown")
   })
 
   it("counts an undated first paper among the papers without a year", () => {

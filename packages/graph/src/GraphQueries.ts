@@ -431,6 +431,8 @@ export const Foundations = Schema.Struct({
     entity: EntityRef,
     depth: Schema.Number,
     predicate: Schema.String,
+    /** The predicate's words, read "<from> <relation> <entity>": "uses", "is built on" ({@link relationPhrase}). */
+    relation: Schema.optional(Schema.String),
     from: Schema.String,
     papers: Schema.Array(Schema.Struct({ paperId: Schema.String, title: Schema.String, year: Schema.NullOr(Schema.Number) }))
   })),
@@ -1533,6 +1535,7 @@ export const foundations = Effect.fn("GraphQueries.foundations")(function*(
         entity: { id: objectId, label: head.label, type: head.type },
         depth,
         predicate: localName(head.predicate),
+        relation: relationPhrase(localName(head.predicate)),
         from: head.subject_id,
         papers
       })

@@ -264,6 +264,8 @@ describe("GraphQueries", () => {
         ["transformer", 2, "uses"]
       ])
       expect(f.nodes[0]!.papers.map((p) => p.paperId)).toEqual(["clip4clip"])
+      // each with its words, read from the entity one level up: "CLIP4Clip is built on CLIP", "CLIP uses transformer"
+      expect(f.nodes.map((n) => n.relation)).toEqual(["is built on", "uses"])
       expect(f.truncated).toBe(false)
       const shallow = yield* GraphQueries.foundations("CLIP4Clip", { maxDepth: 1 })
       expect(shallow.nodes.map((n) => n.entity.label)).toEqual(["CLIP"])

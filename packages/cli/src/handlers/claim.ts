@@ -109,7 +109,7 @@ export const renderDetail = (d: GraphQueries.ClaimDetail): string =>
 
 const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>
   `  ${paperLabel(e.paperId, e.title)}${e.year === null ? "" : ` (${e.year})`}${e.page === null ? "" : `, page ${e.page}`}` +
-  `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, confidence ${e.confidence}` +
+  `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, NLI confidence ${e.confidence}` +
   `${e.status === null ? "" : `, ${e.status} claim`}): "${e.quote}"`
 
 /** Sentences about a hypothesis that decide neither way, shown in text (all of them with --json). */

@@ -262,6 +262,13 @@ const lineageNode = (r: Lineage) => {
   return h("div", {},
     h("p", { "data-testid": "lineage-first" }, first === null
       ? "First appearance unknown."
+      : dating.known && dating.sameYearPapers > 0
+      // other papers of that year: which came first is not known
+      ? [
+        `First appears in ${first.year}: `,
+        h("a", { href: paperHref(first.paperId) }, first.title),
+        ` and ${dating.sameYearPapers} more paper${dating.sameYearPapers === 1 ? "" : "s"} of that year (order within the year unknown).`
+      ]
       : dating.known
       ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${first.year ?? "n.d."})`]
       : [
@@ -284,8 +291,12 @@ const lineageNode = (r: Lineage) => {
     )))
 }
 
-const foundationsNode = (r: Foundations) =>
-  r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
-    h("li", {}, `${"· ".repeat(n.depth - 1)}`, h("a", { href: graphHref("entity", n.entity.id) }, n.entity.label), ` ${n.predicate} (depth ${n.depth}) `,
-      h("span", { class: "muted" }, n.papers.map((p) => p.paperId).join(", ")))
+const foundationsNode = (r: Foundations) => {
+  const labels = new Map([...r.roots.map((x) => [x.id, x.label] as const), ...r.nodes.map((n) => [n.entity.id, n.entity.label] as const)])
+  return r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
+    h("li", {}, `${"· ".repeat(n.depth - 1)}`, h("a", { href: graphHref("entity", n.entity.id) }, n.entity.label),
+      // as the relation was stated, from the entity one level up: "Transformer uses it"
+      `: ${labels.get(n.from) ?? n.from} ${n.relation ?? n.predicate} it (depth ${n.depth}), in `,
+      h("span", { class: "muted" }, n.papers.map((p) => p.title).join("; ")))
   ))
+}
