@@ -139,7 +139,9 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.click("text=does not reduce the risk of stroke")
     await page.waitForSelector("h1.claim-title")
     expect(await page.locator(".status-line .badge").textContent()).toBe("contested: 1 paper for, 1 against")
-    expect(await page.locator(".status-line .reason").textContent()).toContain("contradicted on the same finding by")
+    // the reason names the paper against by its title, and does not repeat the count the badge gives
+    const why = (await page.locator(".status-line .reason").textContent())!
+    expect(why).toMatch(/^Why: Contradicted on the same finding by 1 paper \(trial-[ab] ".+"\)$/)
     expect(await page.locator(".edge-contradicts").count()).toBeGreaterThan(0)
     await page.click("button:has-text('Challenges')")
     await page.waitForSelector(".question-result h3")
@@ -151,6 +153,8 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const counter = (await page.locator(".question-result").textContent())!
     expect(counter).toMatch(/backed by 1 independent paper · (a stored contradicts edge, score|judged now, relevance × NLI confidence)/)
     expect(counter).not.toMatch(/nliScore|jaccard|findingSubject|pContradict/)
+    // the contradicting claim's badge is its status: a count of papers for beside "contested" would hide those against
+    expect(await page.locator(".question-result .badge").allTextContents()).toEqual(["contested"])
     // both trials have a year: the lineage may say where the claim first appears
     await page.click("button:has-text('Lineage')")
     await page.waitForSelector("[data-testid=lineage-first]")

@@ -120,6 +120,15 @@ const edgeSignals = (reason: string | null, signals: Readonly<Record<string, num
     numbers.length === 0 ? null : h("div", { class: "muted small" }, numbers))
 }
 
+/**
+ * A status reason without the count it opens with ("1 paper for, 1 against: contradicted ..."): the badge beside it
+ * already says the count.
+ */
+export const reasonAfterCount = (reason: string): string => {
+  const rest = reason.replace(/^\d+ papers? for, \d+ against: /, "")
+  return rest === "" ? reason : rest.charAt(0).toUpperCase() + rest.slice(1)
+}
+
 export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
   main.append(loading("the claim"))
   let detail: ClaimDetail
@@ -162,7 +171,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
     h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
-      h("span", { class: "reason" }, `Why: ${a.reason}`)),
+      h("span", { class: "reason" }, `Why: ${reasonAfterCount(a.reason)}`)),
     claimControls(c.id, curated, reload),
     curated,
     claimCurations(curations, curated, reload) ?? "",
@@ -246,7 +255,9 @@ const counterNode = (r: Counterevidence) =>
   r.against.length === 0 ? h("p", {}, "No contradicting claim.") : h("ul", {}, r.against.map((a) =>
     h("li", {}, ...(a.claim === null
       ? [`"${a.text}"`]
-      : [badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
+      // the status alone: "backed by N independent papers" follows, and a count of papers for beside "contested" would
+      // leave out the papers against
+      : [badge(a.claim.status), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
       h("div", { class: "muted" }, [
         `backed by ${a.support} independent paper${a.support === 1 ? "" : "s"}`,
         a.via === "edge"
@@ -287,6 +298,8 @@ const lineageNode = (r: Lineage) => {
           ? `: ${e.other.label} ${e.relation} ${r.resolution.label}`
           : e.via === "mention"
           ? ": mentions it"
+          : e.via === "claim_edge" && e.other !== null
+          ? ` ${e.relation} by its claim “${e.other.label}”`
           : [` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`])
     )))
 }
