@@ -1130,11 +1130,12 @@ const SENTENCES = /(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/
 /**
  * A sentence in the paper's own voice saying it uses the method: "we" (an adverb allowed: "we also", "we further"),
  * a use verb, then the method's name within three words ("We apply dropout to ...", "we use a dropout rate of 0.1").
- * Not when a negation stands between ("we use no dropout"); "we do not use" has no use verb right after "we".
+ * Not when a negation stands between ("we use no dropout"); "we do not use" has no use verb right after "we"; not a
+ * condition ("If we apply BPE independently, ...").
  */
 const ownUse = (name: string) =>
   new RegExp(
-    "(?<![\\p{L}])we\\s+(?:(?:also|further|additionally|then|first|only|here|therefore|thus|again)\\s+)?" +
+    "(?<![\\p{L}])(?<!\\b(?:if|unless|whether)\\s+)we\\s+(?:(?:also|further|additionally|then|first|only|here|therefore|thus|again)\\s+)?" +
       "(?:use|used|apply|applied|employ|employed|add|added|adopt|adopted|utili[sz]e|utili[sz]ed|incorporate|incorporated)\\s+" +
       `(?:(?!(?:no|not|without|never)\\s)[\\p{L}\\p{N}'-]+\\s+){0,3}?${escapeRe(name)}(?![\\p{L}\\p{N}])`,
     "iu"
@@ -1145,6 +1146,18 @@ const BACKGROUND = /\b(?:ha(?:ve|s|d) been|previous(?:ly)?|prior|existing|tradit
 
 /** Words that make an abstract sentence the paper's own: its work, its experiments, its results. */
 const OWN_WORK = /\b(?:we|our|this (?:paper|work|study)|experiments?|results?|evaluat\w*|benchmarks?|tasks?)\b/i
+
+/**
+ * Whether the problem `re` finds in `sentence` is one item of a list joined by a comma, "and" or "or" ("language
+ * modeling, sentiment classification, and ... machine translation", "a sentiment analysis task and machine
+ * translation"): the paper has several problems.
+ */
+const listed = (sentence: string, re: RegExp): boolean => {
+  const m = re.exec(sentence)
+  if (m === null) return false
+  const before = sentence.slice(0, m.index), after = sentence.slice(m.index + m[0].length)
+  return /(?:,|\band|\bor)\s+(?:\S+\s+){0,2}$/i.test(before) || /^(?:\s+\S+){0,1}\s*(?:,|\s(?:and|or)\b)/i.test(after)
+}
 
 /**
  * The abstract of a paper from its opening text: the words after an "Abstract" heading (a markdown heading or a
@@ -1188,11 +1201,12 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
       page: r.page,
       quote
     })
-    const uses = new Map<string, SourceView>()
+    // every chunk's first use sentence, by paper, with the chunk's text (to read where the use was made)
+    const uses = new Map<string, Array<{ readonly view: SourceView; readonly chunk: string }>>()
     for (const ch of chunks) {
-      if (uses.has(ch.paper_id)) continue
       const sentence = ch.text.split(SENTENCES).find((x) => useRes.some((re) => re.test(x)))
-      if (sentence !== undefined) uses.set(ch.paper_id, view(ch, sentence.replace(/\s+/g, " ").trim()))
+      if (sentence === undefined) continue
+      uses.set(ch.paper_id, [...(uses.get(ch.paper_id) ?? []), { view: view(ch, sentence.replace(/\s+/g, " ").trim()), chunk: ch.text }])
     }
     if (uses.size === 0) return [] as Array<Application>
     const openings = yield* db.query<Row>(
@@ -1205,20 +1219,28 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
     const byPaper = new Map<string, Array<Row>>()
     for (const o of openings) byPaper.set(o.paper_id, [...(byPaper.get(o.paper_id) ?? []), o])
     const out: Array<Application> = []
-    for (const [paperId, use] of uses) {
+    for (const [paperId, paperUses] of uses) {
       const opening = byPaper.get(paperId) ?? []
       const first = opening[0]
       if (first === undefined) continue
       let problem: SourceView | null = null
+      let shared = false
       if (first.title !== null && names(first.title)) problem = view(first, first.title)
       else {
         const abstract = abstractOf(opening.map((o) => o.text).join("\n"))
         const sentence = abstract?.split(SENTENCES).map((x) => x.replace(/\s+/g, " ").trim())
           .find((x) => names(x) && OWN_WORK.test(x) && !BACKGROUND.test(x))
-        if (sentence !== undefined) problem = view(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
+        if (sentence !== undefined) {
+          problem = view(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
+          shared = problemRes.some((re) => listed(sentence, re))
+        }
       }
       if (problem === null) continue
-      out.push({ paperId, title: use.title, year: use.year, problem, use })
+      // a paper of several problems ("Experiments on language modeling, sentiment classification, and ... machine
+      // translation"): the use must be made where the asked problem is (its passage names it), not for another one
+      const use = shared ? paperUses.find((u) => names(u.chunk)) : paperUses[0]
+      if (use === undefined) continue
+      out.push({ paperId, title: use.view.title, year: use.view.year, problem, use: use.view })
       if (out.length >= 50) break
     }
     return out

@@ -211,12 +211,26 @@ describe("GraphQueries", () => {
         {
           id: "no-dropout",
           title: "Residual Learning for Machine Translation",
-          claims: [{ text: "In this paper, we use no dropout and regularize by design only." }]
+          claims: [
+            { text: "In this paper, we use no dropout and regularize by design only." },
+            { text: "If we apply dropout independently to each layer, the model fails to converge." }
+          ]
         },
         {
           id: "cited",
           title: "A Survey of Neural Machine Translation",
           claims: [{ text: "Dropout was applied to recurrent networks by Zaremba et al. to prevent overfitting." }]
+        },
+        // a paper of several problems (QRNN, arXiv:1611.01576, abridged): the use counts for the problem whose passage
+        // it is in; beam search was used for translation, dropout for language modeling
+        {
+          id: "qrnn",
+          title: "Quasi-Recurrent Neural Networks",
+          claims: [
+            { text: abstract("Experiments on language modeling, sentiment classification, and character-level neural machine translation demonstrate these advantages.") },
+            { text: "subsection: Language Modeling We also apply dropout between layers, including between word embeddings and the first QRNN layer." },
+            { text: "subsection: Character-level Neural Machine Translation The criterion we used in beam search for translation experiments is a length-normalised log-probability." }
+          ]
         }
       ])
       const a = yield* GraphQueries.applied({ method: "dropout", problem: "machine translation" })
@@ -229,6 +243,13 @@ describe("GraphQueries", () => {
         ["transformer", "Experiments on two machine translation tasks show these models to be superior in quality.", "We apply dropout to the output of each sub-layer, before it is added to the sub-layer input and normalized.", 3]
       ])
       expect(a.papers).toEqual(["edinburgh", "transformer"])
+      // the paper of several problems: dropout where it models language, beam search where it translates; not crossed
+      const lm = yield* GraphQueries.applied({ method: "dropout", problem: "language modeling" })
+      expect((lm.papersApplying ?? []).map((p) => [p.paperId, p.use.page])).toEqual([["qrnn", 2]])
+      const beam = yield* GraphQueries.applied({ method: "beam search", problem: "machine translation" })
+      expect((beam.papersApplying ?? []).map((p) => [p.paperId, p.use.page])).toEqual([["qrnn", 3]])
+      expect((yield* GraphQueries.applied({ method: "beam search", problem: "language modeling" })).papersApplying).toEqual([])
+      expect((yield* GraphQueries.applied({ method: "beam search", problem: "sentiment classification" })).papersApplying).toEqual([])
       // the same papers for another method they never use in their own words, and another problem: nothing
       expect((yield* GraphQueries.applied({ method: "label smoothing", problem: "machine translation" })).applied).toBe(false)
       expect((yield* GraphQueries.applied({ method: "dropout", problem: "speech recognition" })).applied).toBe(false)
