@@ -1159,6 +1159,12 @@ const listed = (sentence: string, re: RegExp): boolean => {
   return /(?:,|\band|\bor)\s+(?:\S+\s+){0,2}$/i.test(before) || /^(?:\s+\S+){0,1}\s*(?:,|\s(?:and|or)\b)/i.test(after)
 }
 
+/** The passage around a sentence of a text: the sentence with the 600 characters either side (about a paragraph). */
+const near = (text: string, sentence: string): string => {
+  const at = text.indexOf(sentence)
+  return at < 0 ? "" : text.slice(Math.max(0, at - 600), at + sentence.length + 600)
+}
+
 /**
  * The abstract of a paper from its opening text: the words after an "Abstract" heading (a markdown heading or a
  * line of its own) up to the next heading or "Introduction"; null when no abstract is marked (then only the title
@@ -1206,7 +1212,10 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
     for (const ch of chunks) {
       const sentence = ch.text.split(SENTENCES).find((x) => useRes.some((re) => re.test(x)))
       if (sentence === undefined) continue
-      uses.set(ch.paper_id, [...(uses.get(ch.paper_id) ?? []), { view: view(ch, sentence.replace(/\s+/g, " ").trim()), chunk: ch.text }])
+      uses.set(ch.paper_id, [...(uses.get(ch.paper_id) ?? []), {
+        view: view(ch, sentence.replace(/\s+/g, " ").trim()),
+        chunk: ch.text.replace(/\s+/g, " ")
+      }])
     }
     if (uses.size === 0) return [] as Array<Application>
     const openings = yield* db.query<Row>(
@@ -1237,8 +1246,9 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
       }
       if (problem === null) continue
       // a paper of several problems ("Experiments on language modeling, sentiment classification, and ... machine
-      // translation"): the use must be made where the asked problem is (its passage names it), not for another one
-      const use = shared ? paperUses.find((u) => names(u.chunk)) : paperUses[0]
+      // translation"): the use must be made where the asked problem is (the paragraph around it names it), not for
+      // another one
+      const use = shared ? paperUses.find((u) => names(near(u.chunk, u.view.quote))) : paperUses[0]
       if (use === undefined) continue
       out.push({ paperId, title: use.view.title, year: use.view.year, problem, use: use.view })
       if (out.length >= 50) break
