@@ -228,7 +228,12 @@ describe("GraphQueries", () => {
           title: "Quasi-Recurrent Neural Networks",
           claims: [
             { text: abstract("Experiments on language modeling, sentiment classification, and character-level neural machine translation demonstrate these advantages.") },
-            { text: "subsection: Language Modeling We also apply dropout between layers, including between word embeddings and the first QRNN layer." },
+            // the chunk goes on past the paragraph to the model's use for translation: too far to be where dropout was used
+            {
+              text: "subsection: Language Modeling We also apply dropout between layers, including between word embeddings and the first QRNN layer. " +
+                "The pooling layer keeps a hidden state per channel and updates it from the gates at every timestep. ".repeat(8) +
+                "Encoder-decoder models extend the QRNN to sequence tasks such as machine translation."
+            },
             { text: "subsection: Character-level Neural Machine Translation The criterion we used in beam search for translation experiments is a length-normalised log-probability." }
           ]
         }
