@@ -247,7 +247,9 @@ describe("GraphQueries", () => {
         ["edinburgh", "Edinburgh Neural Machine Translation Systems for WMT 16", "To mitigate this, we also apply dropout to all layers in the network, including recurrent ones.", 2],
         ["transformer", "Experiments on two machine translation tasks show these models to be superior in quality.", "We apply dropout to the output of each sub-layer, before it is added to the sub-layer input and normalized.", 3]
       ])
-      expect(a.papers).toEqual(["edinburgh", "transformer"])
+      // (the fixture stores each chunk as a claim: QRNN's long one names both, a claim about both, not an application)
+      expect(a.claims.map((c) => c.sources[0]!.paperId)).toEqual(["qrnn"])
+      expect(a.papers).toEqual(["edinburgh", "qrnn", "transformer"])
       // the paper of several problems: dropout where it models language, beam search where it translates; not crossed
       const lm = yield* GraphQueries.applied({ method: "dropout", problem: "language modeling" })
       expect((lm.papersApplying ?? []).map((p) => [p.paperId, p.use.page])).toEqual([["qrnn", 2]])
