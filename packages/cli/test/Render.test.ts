@@ -282,7 +282,7 @@ describe("kg lineage", () => {
       events: [linked("p2", "contradicted", "It caused weight loss."), linked("p3", "related", "No impact on lifestyle outcomes.")]
     })
     // p2 and p3 are of p1's year: p1 is not called the first, nor they later
-    expect(text).toContain("first appears in 2020: p1 (2020) and 2 more papers of that year (order within the year unknown)")
+    expect(text).toContain("first appears in 2020: p1 and 2 more papers of that year (order within the year unknown)\n")
     expect(text).toContain("the same year or later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
     expect(text).not.toMatch(/^later:/m)
     expect(text.match(/It caused weight loss/g)?.length).toBe(1)
@@ -347,6 +347,16 @@ describe("kg lineage", () => {
     expect(text).toContain("  2014 a: A uses dropout\n      \"We use. subsection: Regularization We apply dropout.\"")
     // near miss: two papers of one later year are no tie with the first
     expect(text).not.toContain("order within the year unknown")
+  })
+
+  it("with undated papers and a tie in the earliest dated year, says the year once", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "convs2s", title: "ConvS2S", year: 2017 },
+      events: [event("transformer", "Transformer", 2017), event("hinton", "Hinton", null)]
+    })
+    expect(text).toContain("  earliest dated (2017): convs2s \"ConvS2S\" and 1 more paper of that year (order within the year unknown)\n")
+    expect(text).toContain("dated work, the same year or later:\n  2017 transformer \"Transformer\": mentions it")
   })
 
   it("counts an undated first paper among the papers without a year", () => {

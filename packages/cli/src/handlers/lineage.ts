@@ -45,7 +45,8 @@ export const renderLineage = (l: GraphQueries.Lineage): string => {
     ? 0
     : new Set(dated.filter((e) => e.year === first.year && e.paperId !== first.paperId).map((e) => e.paperId)).size
   const tie = sameYear === 0 ? "" : ` and ${sameYear} more paper${sameYear === 1 ? "" : "s"} of that year (order within the year unknown)`
-  const firstPaper = `${paperLabel(first.paperId, first.title)}${first.year === null ? "" : ` (${first.year})`}${tie}`
+  // with a tie the year leads the line ("first appears in 2020: ..."), once
+  const firstPaper = `${paperLabel(first.paperId, first.title)}${first.year === null || sameYear > 0 ? "" : ` (${first.year})`}${tie}`
   if (first.year !== null && undated.length === 0) {
     return [
       resolutionLine(l.resolution),
@@ -60,7 +61,7 @@ export const renderLineage = (l: GraphQueries.Lineage): string => {
     resolutionLine(l.resolution),
     "",
     `first appearance: unknown (${papers(undatedPapers.size)} without a year; add years with \`kg papers set\`)`,
-    first.year === null ? `  undated: ${firstPaper}` : `  earliest dated: ${firstPaper}`,
+    first.year === null ? `  undated: ${firstPaper}` : `  earliest dated${sameYear > 0 ? ` (${first.year})` : ""}: ${firstPaper}`,
     ...(dated.length === 0 ? [] : [first.year === null ? "dated work:" : sameYear === 0 ? "later dated work:" : "dated work, the same year or later:", ...dated.map(eventLine)]),
     ...(undated.length === 0 ? [] : ["undated work (order unknown):", ...undated.map(eventLine)])
   ].join("\n")
