@@ -355,8 +355,8 @@ describe("kg lineage", () => {
       firstAppearance: { paperId: "convs2s", title: "ConvS2S", year: 2017 },
       events: [event("transformer", "Transformer", 2017), event("hinton", "Hinton", null)]
     })
-    expect(text).toContain("  earliest dated (2017): convs2s \"ConvS2S\" and 1 more paper of that year (order within the year unknown)\n")
-    expect(text).toContain("dated work, the same year or later:\n  2017 transformer \"Transformer\": mentions it")
+    expect(text).toContain("  earliest dated (2017): convs2s and 1 more paper of that year (order within the year unknown)\n")
+    expect(text).toContain("dated work, the same year or later:\n  2017 transformer: mentions it")
   })
 
   it("counts an undated first paper among the papers without a year", () => {
