@@ -173,15 +173,12 @@ export const assess = (
       involved.add(e.dst)
     }
     yield* loadIds(db, "kg_grade_involved", involved)
-    const sources = yield* db.query<
-      { claim_id: string; paper_id: string; retracted: boolean | null; authors: ReadonlyArray<string> | null; title: string | null }
-    >(
-      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted, p.authors, p.title
+    const sources = yield* db.query<{ claim_id: string; paper_id: string; retracted: boolean | null; authors: ReadonlyArray<string> | null }>(
+      `SELECT DISTINCT s.claim_id, s.paper_id, p.retracted, p.authors
        FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
        WHERE s.claim_id IN (SELECT claim_id FROM temp.main.kg_grade_involved)`
     )
     const authors = new Map(sources.map((s) => [s.paper_id, s.authors ?? []] as const))
-    const titles = new Map(sources.map((s) => [s.paper_id, s.title] as const))
     const live = new Map<string, Array<string>>()
     const dead = new Map<string, Array<string>>()
     for (const s of sources) {
@@ -198,7 +195,8 @@ export const assess = (
         neighbours.set(a, list)
       }
     }
-    // the texts of contradicting claims, for a reason that says what contradicts (only these few are read)
+    // For a reason that names what contradicts: the texts of contradicting claims and the titles of their papers and
+    // of retracted sources (only these few are read, not every source's title).
     const against = Array.from(new Set(edges.filter((e) => e.kind === "contradicts").flatMap((e) => [e.src, e.dst])))
     const texts = new Map(claims.map((c) => [c.claim_id, c.text] as const))
     const unread = against.filter((id) => !texts.has(id))
@@ -207,6 +205,14 @@ export const assess = (
         "SELECT claim_id, text FROM claims WHERE list_contains($1, claim_id)",
         [unread]
       )) texts.set(row.claim_id, row.text)
+    }
+    const named = Array.from(new Set([...against.flatMap((id) => live.get(id) ?? []), ...Array.from(dead.values()).flat()]))
+    const titles = new Map<string, string | null>()
+    if (named.length > 0) {
+      for (const row of yield* db.query<{ paper_id: string; title: string | null }>(
+        "SELECT paper_id, title FROM papers WHERE list_contains($1, paper_id)",
+        [named]
+      )) titles.set(row.paper_id, row.title)
     }
     return claims.map((c) => {
       const ns = neighbours.get(c.claim_id) ?? []
