@@ -110,6 +110,8 @@ describe("Epistemics", () => {
       const [a] = yield* Epistemics.assess(db, [idOf(AMITRIPTYLINE)])
       expect(a!.status).toBe("preliminary")
       expect(a!.reason).toContain("retracted")
+      // the retracted sources by their titles, read for the reason
+      expect(a!.reason).toMatch(/every source is retracted \(trial-[ab] "Paper trial-[ab]"; trial-[ab] "Paper trial-[ab]"\)$/)
       // the contradiction lost its support on one side: the other claim is no longer contested
       expect(yield* statusOf(db, LY49Q_INDUCES)).toBe("preliminary")
       expect(yield* statusOf(db, LY49Q_PREVENTS)).toBe("preliminary")
