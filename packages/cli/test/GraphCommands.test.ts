@@ -92,6 +92,23 @@ describe("graph questions and research through the CLI", () => {
     expect(nothing.stderr).toContain("Nothing in")
   }, 60_000)
 
+  it("kg claim names the paper against by its title; kg stats says which edges a status counts", async () => {
+    const text = (await kg("claim", "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.")).stdout
+    expect(text).toContain(
+      'status: contested (1 paper for, 1 against: contradicted on the same finding by 1 paper (trial-a "Low-dose aspirin and stroke (trial-a)"))'
+    )
+    // the NLI judge's call in words, once; the contradicting claim's own papers, not read as the papers against
+    expect(text).toMatch(/NLI judge: (contradiction|neutral|entailment)/)
+    expect(text).not.toMatch(/NLI agreement|nliScore/)
+    expect(text).toMatch(/\[contested\] \(stated in 1 paper, /)
+    const stats = await kg("stats")
+    expect(stats.code, stats.stderr).toBe(0)
+    const edges = stats.stdout.slice(stats.stdout.indexOf("Claim edges (a status counts contradicts, replicates and same_as only):"))
+    expect(edges).toMatch(/^Claim edges .*\n {2}contradicts +[1-9]\d*\n {2}replicates +\d+\n {2}same_as +\d+\n/)
+    // the JSON is unchanged: the tables and statuses only
+    expect(Object.keys(lastJson(await kg("stats", "--json")) as object)).not.toContain("edgeKinds")
+  }, 60_000)
+
   it("research: every citation points at a stored chunk whose text, on that page, contains the quote", async () => {
     const result = await kg("research", "How reliable is human evaluation of faithfulness in long-form summarization?", "--json")
     expect(result.code, result.stderr).toBe(0)

@@ -4,7 +4,7 @@
  * named by its title, and `kg lineage` says "first appears" only when every paper involved has a year.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type * as GraphQueries from "@kg/graph/GraphQueries"
+import * as GraphQueries from "@kg/graph/GraphQueries"
 import type * as Epistemics from "@kg/graph/Epistemics"
 import { edgeSections } from "../src/handlers/claim.js"
 import { renderChallenges } from "../src/handlers/challenges.js"
@@ -34,7 +34,7 @@ const summary = (id: string, text: string, extra: Partial<GraphQueries.ClaimSumm
 const contradicts: GraphQueries.EdgeView = {
   kind: "contradicts",
   score: 0.8888,
-  signals: { subject: 0.68, semantic: 0.628, domain: 0.875, conditions: 1, outcome: 0 },
+  signals: { subject: 0.68, semantic: 0.628, domain: 0.875, conditions: 1, outcome: 0, nliScore: 0.758, score: 0.5762 },
   other: summary("c:gain", "The DESMOND program caused substantial weight loss in most participants.", { status: "contested" }),
   proposed: null,
   reason: "same subject (DESMOND program); same outcome (weight loss); opposite directions (up / null)",
@@ -72,19 +72,56 @@ describe("kg claim: edges and links", () => {
     expect(edges).not.toContain("lifestyles")
     expect(edges).not.toContain("candidate")
     expect(links).toMatch(/^ \(2, not evidence: no status counts them\):/)
-    expect(links).toContain("  related: same subject (DESMOND) (not the same finding) (score 0.7257;")
+    expect(links).toContain("  related: same subject (DESMOND), not the same finding (score 0.7257;")
     expect(links).toContain("  candidate contradicts (unconfirmed) (score 0.61;")
   })
 
-  it("names the NLI signal for what it is, and does not repeat a related link's heading in its reason", () => {
+  it("says the NLI judge's call once, in words with its confidence, and says each part of a related link's reason once", () => {
     const text = edgeSections([contradicts, related]).join("\n")
-    expect(text).toContain("conditions 1, NLI agreement 0)")
-    expect(text).not.toMatch(/outcome 0\)/)
+    // the judgement (outcome 0) and the judge's confidence (nliScore) are one phrase, not two unexplained numbers
+    expect(text).toContain("conditions 1; NLI judge: contradiction, confidence 0.758)")
+    expect(text).toContain("conditions 0.4; NLI judge: entailment)")
+    expect(text).not.toMatch(/outcome 0\)|nliScore|NLI agreement|score 0\.5762/)
     expect(text).toContain(
       "why: same subject (DESMOND program); different outcomes (lifestyles outcomes / weight loss); same direction (null); " +
-        "not the same finding: no outcome named by both (outcomes \"lifestyles outcomes\" / \"weight loss\"; subject: DESMOND program)\n"
+        "not the same finding: no outcome named by both\n"
     )
     expect(text.match(/related: same subject \(DESMOND\)/g)?.length).toBe(1)
+    expect(text.match(/DESMOND program\)/g)?.length).toBe(2)
+  })
+
+  it("a related link's reason keeps what its comparison did not already say; other reasons are left as they are", () => {
+    // near miss: the verdict's subject ("smcs", a stem) is not in the comparison: kept
+    expect(GraphQueries.readableReason(
+      "a subject is not stated; different outcomes (underestimated / expression of PTEN); same direction (down); " +
+        "related: close wording (SMCs, lesion), not the same finding (no outcome named by both (outcomes \"underestimated\" / " +
+        "\"expression of PTEN\"; subject: smcs))",
+      "close wording (SMCs, lesion)"
+    )).toBe(
+      "a subject is not stated; different outcomes (underestimated / expression of PTEN); same direction (down); " +
+        "not the same finding: no outcome named by both (subject: smcs)"
+    )
+    // a verdict without a detail group: kept whole
+    expect(GraphQueries.readableReason(
+      "one subject overlaps the other (\"foci of GRSF1\" / \"knockdown of GRSF1\"); related: same subject (GRSF1), not the same " +
+        "finding (shared subject (grsf1) and outcome (rna), in sentences with too few words in common)",
+      "same subject (GRSF1)"
+    )).toBe(
+      "one subject overlaps the other (\"foci of GRSF1\" / \"knockdown of GRSF1\"); not the same finding: shared subject (grsf1) " +
+        "and outcome (rna), in sentences with too few words in common"
+    )
+    // a topic link: what names them, once
+    expect(GraphQueries.readableReason(
+      "related: same topic (Helicobacter, pylori): the title of scifact-doc-22703082 names them; not the same finding",
+      "same topic (Helicobacter, pylori)"
+    )).toBe("the title of scifact-doc-22703082 names them")
+    // not a related link, a heading that is not in the reason, an empty reason: unchanged
+    expect(GraphQueries.readableReason(contradicts.reason, null)).toBe(contradicts.reason)
+    expect(GraphQueries.readableReason(related.reason, "same outcome (weight loss)")).toBe(related.reason)
+    expect(GraphQueries.readableReason("", "same subject (X)")).toBeNull()
+    // the view's own readable reason wins when the store gave one
+    const text = edgeSections([{ ...related, why: "as the view says" }]).join("\n")
+    expect(text).toContain("why: as the view says\n")
   })
 
   it("says there is no edge when a claim has only related links", () => {
@@ -98,9 +135,9 @@ describe("kg claim: edges and links", () => {
 describe("claim and source lines", () => {
   it("labels the role's number as P(finding) and the ranking number as relevance", () => {
     const line = summaryLine(summary("c:1", "ELUs learn faster.", { role: "result", roleConfidence: 0.96, score: 0.715 }))
-    expect(line.split("\n")[0]).toBe("[preliminary] (1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
+    expect(line.split("\n")[0]).toBe("[preliminary] (stated in 1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
     expect(summaryLine(summary("c:2", "Old claim.", { role: null, roleConfidence: null })).split("\n")[0])
-      .toBe("[preliminary] (1 paper) Old claim.")
+      .toBe("[preliminary] (stated in 1 paper) Old claim.")
   })
 
   it("kg claims: the count behind a status, for and against, replaces the claim's own papers", () => {
@@ -118,7 +155,7 @@ describe("claim and source lines", () => {
     expect(listedLine({ ...established, papers: 2, livePapers: 1 }, assessment("established", 2, 0)).split("\n")[0])
       .toBe("[established: 2 papers for] (1 retracted) Adult macrophages are seeded before birth.")
     // an assessment that disagrees with the stored status (a stale store) is not shown
-    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(1 paper, role statement/)
+    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(stated in 1 paper, role statement/)
     expect(listedLine(contested, undefined)).toBe(summaryLine(contested))
     expect(statusCount({ status: "preliminary", support: 0, opposition: 0 })).toBe("preliminary: 0 papers for")
   })
@@ -175,7 +212,7 @@ describe("kg challenges and kg counterevidence", () => {
       ]
     })
     expect(text).toContain("2 pieces of counterevidence, strongest first:")
-    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (1 paper, role statement, P(finding) 0.14) It caused weight loss.")
+    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (stated in 1 paper, role statement, P(finding) 0.14) It caused weight loss.")
     expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
     expect(text).not.toContain("(s)")
   })
@@ -196,7 +233,9 @@ describe("kg foundations", () => {
       maxDepth: 3,
       truncated: false
     })
-    expect(text).toContain("  Multi-Head Attention (Method) — uses, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
+    // as the relation was stated, from the entity one level up
+    expect(text).toContain("  Multi-Head Attention (Method): Transformer uses it, in scirex-0b0cf7e00e75 \"Attention Is All You Need\", p2 (2018)")
+    expect(text).not.toContain("— uses")
   })
 })
 
@@ -212,7 +251,7 @@ describe("kg lineage", () => {
       events: [event("convs2s", "Convolutional Sequence to Sequence Learning", 2017)]
     })
     expect(text).toContain("first appears in hinton \"Improving neural networks by preventing co-adaptation\" (2012)")
-    expect(text).toContain("later:\n  2017 convs2s \"Convolutional Sequence to Sequence Learning\": mentioned")
+    expect(text).toContain("later:\n  2017 convs2s \"Convolutional Sequence to Sequence Learning\": mentions it")
   })
 
   it("does not call a dated paper the first, nor undated papers later, when some papers have no year", () => {
@@ -229,8 +268,8 @@ describe("kg lineage", () => {
     expect(text).not.toContain("later:")
     expect(text).toContain("first appearance: unknown (2 papers without a year; add years with `kg papers set`)")
     expect(text).toContain("  earliest dated: convs2s \"Convolutional Sequence to Sequence Learning\" (2017)")
-    expect(text).toContain("later dated work:\n  2019 later \"A later paper\": mentioned")
-    expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentioned")
+    expect(text).toContain("later dated work:\n  2019 later \"A later paper\": mentions it")
+    expect(text).toContain("undated work (order unknown):\n  n.d. hinton \"Improving neural networks by preventing co-adaptation\": mentions it")
   })
 
   it("gives a linked claim's text once, and says a related claim is not the same finding", () => {
@@ -242,8 +281,82 @@ describe("kg lineage", () => {
       firstAppearance: { paperId: "p1", title: "p1", year: 2020 },
       events: [linked("p2", "contradicted", "It caused weight loss."), linked("p3", "related", "No impact on lifestyle outcomes.")]
     })
-    expect(text).toContain("later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    // p2 and p3 are of p1's year: p1 is not called the first, nor they later
+    expect(text).toContain("first appears in 2020: p1 and 2 more papers of that year (order within the year unknown)\n")
+    expect(text).toContain("the same year or later:\n  2020 p2: contradicted by its claim \"It caused weight loss.\"\n  2020 p3: a related claim (not the same finding) \"No impact on lifestyle outcomes.\"")
+    expect(text).not.toMatch(/^later:/m)
     expect(text.match(/It caused weight loss/g)?.length).toBe(1)
+  })
+
+  it("reads a stored relation as it was stated, with a phrase for every predicate, never a bare identifier", () => {
+    const rel = (paperId: string, predicate: string, other: string): GraphQueries.Lineage["events"][number] => ({
+      year: 2017,
+      paperId,
+      title: paperId,
+      relation: GraphQueries.relationPhrase(predicate),
+      via: "relation",
+      other: { id: `e:${other}`, label: other, type: "Method" },
+      quote: ""
+    })
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "hinton", title: "hinton", year: 2012 },
+      events: [
+        rel("p1", "conjunction", "weight decay"),
+        rel("p2", "uses", "ConvS2S"),
+        rel("p3", "relatedTo", "data augmentation"),
+        rel("p4", "basedOn", "FractalNet"),
+        rel("p5", "hyponymOf", "Residual Dropout"),
+        rel("p6", "trainedWith", "Model X")
+      ]
+    })
+    expect(text).toContain("  2017 p1: weight decay is named together with dropout")
+    expect(text).toContain("  2017 p2: ConvS2S uses dropout")
+    expect(text).toContain("  2017 p3: data augmentation is related to dropout")
+    expect(text).toContain("  2017 p4: FractalNet is built on dropout")
+    expect(text).toContain("  2017 p5: Residual Dropout is a kind of dropout")
+    // another ontology's predicate: its words
+    expect(text).toContain("  2017 p6: Model X trained with dropout")
+    // the nonsense of before: a predicate name or a verb glued to "by"
+    expect(text).not.toMatch(/conjunction|relatedTo|hyponymOf| by weight decay| by ConvS2S/)
+  })
+
+  it("every predicate of the default ontology has its phrase", () => {
+    const predicates = ["uses", "improves", "comparesTo", "basedOn", "appliesTo", "evaluatedOn", "measuredBy", "partOf",
+      "hyponymOf", "featureOf", "conjunction", "relatedTo", "extends"]
+    for (const p of predicates) {
+      const phrase = GraphQueries.relationPhrase(p)
+      expect(phrase).toMatch(/^[a-z ]+$/)
+      // a phrase of its own, not the identifier's words read out ("conjunction", "related to")
+      if (p !== "uses" && p !== "extends") expect(phrase).not.toBe(p.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase())
+    }
+    expect(GraphQueries.relationPhrase("uses")).toBe("uses")
+    expect(GraphQueries.relationPhrase("https://w3id.org/kg/ontology#trained_with")).toBe("trained with")
+  })
+
+  it("a first paper alone in its year is the first; a quote's line breaks read as spaces", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "hinton", title: "hinton", year: 2012 },
+      events: [
+        { ...event("a", "a", 2014), relation: "uses", via: "relation", other: { id: "e:a", label: "A", type: "Method" }, quote: "We use.\n\nsubsection: Regularization   We apply dropout." },
+        event("b", "b", 2014)
+      ]
+    })
+    expect(text).toContain("first appears in hinton (2012)\nlater:\n")
+    expect(text).toContain("  2014 a: A uses dropout\n      \"We use. subsection: Regularization We apply dropout.\"")
+    // near miss: two papers of one later year are no tie with the first
+    expect(text).not.toContain("order within the year unknown")
+  })
+
+  it("with undated papers and a tie in the earliest dated year, says the year once", () => {
+    const text = renderLineage({
+      resolution,
+      firstAppearance: { paperId: "convs2s", title: "ConvS2S", year: 2017 },
+      events: [event("transformer", "Transformer", 2017), event("hinton", "Hinton", null)]
+    })
+    expect(text).toContain("  earliest dated (2017): convs2s and 1 more paper of that year (order within the year unknown)\n")
+    expect(text).toContain("dated work, the same year or later:\n  2017 transformer: mentions it")
   })
 
   it("counts an undated first paper among the papers without a year", () => {

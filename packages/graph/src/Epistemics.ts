@@ -208,6 +208,25 @@ export const assess = (
         neighbours.set(a, list)
       }
     }
+    // For a reason that names what contradicts: the texts of contradicting claims and the titles of their papers and
+    // of retracted sources (only these few are read, not every source's title).
+    const against = Array.from(new Set(edges.filter((e) => e.kind === "contradicts").flatMap((e) => [e.src, e.dst])))
+    const texts = new Map(claims.map((c) => [c.claim_id, c.text] as const))
+    const unread = against.filter((id) => !texts.has(id))
+    if (unread.length > 0) {
+      for (const row of yield* db.query<{ claim_id: string; text: string }>(
+        "SELECT claim_id, text FROM claims WHERE list_contains($1, claim_id)",
+        [unread]
+      )) texts.set(row.claim_id, row.text)
+    }
+    const named = Array.from(new Set([...against.flatMap((id) => live.get(id) ?? []), ...Array.from(dead.values()).flat()]))
+    const titles = new Map<string, string | null>()
+    if (named.length > 0) {
+      for (const row of yield* db.query<{ paper_id: string; title: string | null }>(
+        "SELECT paper_id, title FROM papers WHERE list_contains($1, paper_id)",
+        [named]
+      )) titles.set(row.paper_id, row.title)
+    }
     return claims.map((c) => {
       const ns = neighbours.get(c.claim_id) ?? []
       const replicating = ns.filter((n) => n.kind === "replicates" || n.kind === "same_as")
@@ -228,6 +247,11 @@ export const assess = (
         contradictingClaims: contradicting.map((n) => n.other),
         statementPapers: Array.from(new Set(statedBy)),
         authorsOf: (p) => authors.get(p) ?? [],
+        titleOf: (p) => titles.get(p),
+        // the claim of that paper which contradicts this one (the first, by id, when it has several)
+        contradictionOf: (p) =>
+          contradicting.map((n) => n.other).filter((o) => (live.get(o) ?? []).includes(p)).sort().map((o) => texts.get(o))
+            .find((t) => t !== undefined),
         selfReferential: ClaimIdentity.selfReferential(c.text),
         ...findingFacts(c.text, c.finding)
       }, r)

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { createWriteStream, type WriteStream } from "node:fs"
+import type { Writable } from "node:stream"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Writer } from "n3"
@@ -90,7 +90,7 @@ const groupBy = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyMap
 const RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 /** Writes quads to a file in one of the formats, de-duplicating shared nodes across papers. */
-const makeSink = (stream: WriteStream, format: RdfFormat) => {
+const makeSink = (stream: Writable, format: RdfFormat) => {
   const seen = new Set<string>()
   let count = 0
   let firstNode = true
@@ -137,14 +137,14 @@ const makeSink = (stream: WriteStream, format: RdfFormat) => {
         }
       }
     },
+    /** The format's closing words (the stream itself is ended by its writer); resolves to the number of triples. */
     end: () =>
       new Promise<number>((resolve, reject) => {
-        const finish = () => stream.end((error?: Error | null) => (error ? reject(error) : resolve(count)))
         if (n3 !== undefined) {
-          n3.end((error: unknown) => (error ? reject(error) : finish()))
+          n3.end((error: unknown) => (error ? reject(error) : resolve(count)))
         } else {
           if (format === "jsonld") stream.write(`\n  ]\n}\n`)
-          finish()
+          resolve(count)
         }
       })
   }
@@ -280,25 +280,18 @@ export const exportRdf = (format: RdfFormat, path: string) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
     const papers = yield* db.query<{ paper_id: string }>("SELECT paper_id FROM papers ORDER BY paper_id")
-    const written = yield* OutputFile.writeWith(path, { stores: [db.path] }, (tmp) =>
+    // every error of the file's stream (it cannot be opened, the disk is full) fails the export, naming the file
+    const written = yield* OutputFile.writeStream(path, { stores: [db.path] }, (writer) =>
       Effect.gen(function*() {
-        const stream = yield* Effect.try({
-          try: () => createWriteStream(tmp, { encoding: "utf8", flags: "wx" }),
-          catch: (e) => new GraphExportError({ path, detail: String(e) })
+        const sink = makeSink(writer.stream, format)
+        for (const p of papers) {
+          sink.add(yield* paperQuads(p.paper_id))
+          yield* writer.check
+        }
+        return yield* Effect.tryPromise({
+          try: () => sink.end(),
+          catch: (e) => new GraphExportError({ path, detail: e instanceof Error ? e.message : String(e) })
         })
-        const sink = makeSink(stream, format)
-        return yield* Effect.gen(function*() {
-          for (const p of papers) sink.add(yield* paperQuads(p.paper_id))
-          return yield* Effect.tryPromise({
-            try: () => sink.end(),
-            catch: (e) => new GraphExportError({ path, detail: String(e) })
-          })
-        }).pipe(Effect.onExit(() =>
-          Effect.sync(() => {
-            // A failed export closes its file before the temporary file is removed.
-            if (!stream.writableFinished) stream.destroy()
-          })
-        ))
       }))
     return { path, format, papers: papers.length, triples: written } satisfies ExportSummary
   })

@@ -105,10 +105,82 @@ export const EdgeView = Schema.Struct({
    * For a related link (a `weak_link` between findings that share one side only, never a candidate of a same-finding
    * kind): what they share, "same outcome (error rate on CIFAR-10)".
    */
-  related: Schema.optional(Schema.NullOr(Schema.String))
+  related: Schema.optional(Schema.NullOr(Schema.String)),
+  /**
+   * The reason as a reader reads it ({@link readableReason}): for a related link, each part said once (the stored
+   * reason ends with the heading `related` already gives and the outcomes and subject it already named).
+   */
+  why: Schema.optional(Schema.NullOr(Schema.String))
 })
 /** @since 0.1.0 @category models */
 export type EdgeView = typeof EdgeView.Type
+
+/** Split at `sep` outside brackets. */
+const splitTop = (text: string, sep: string): Array<string> => {
+  const out: Array<string> = []
+  let depth = 0, from = 0
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (ch === "(") depth++
+    else if (ch === ")") depth = Math.max(0, depth - 1)
+    else if (depth === 0 && text.startsWith(sep, i)) {
+      out.push(text.slice(from, i))
+      from = i + sep.length
+      i += sep.length - 1
+    }
+  }
+  out.push(text.slice(from))
+  return out
+}
+
+/** The last bracketed group of `text` when the text ends with it: [before, inside], else null. */
+const lastGroup = (text: string): readonly [string, string] | null => {
+  if (!text.endsWith(")")) return null
+  let depth = 0
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ")") depth++
+    else if (text[i] === "(" && --depth === 0) return [text.slice(0, i).trimEnd(), text.slice(i + 1, -1)]
+  }
+  return null
+}
+
+/**
+ * An edge's stored reason as a reader reads it. A related link's reason is the finding comparison ("same subject
+ * (DESMOND program); different outcomes (weight loss / lifestyles outcomes); ...") followed by the linker's verdict,
+ * which repeats the heading and the values just named: "related: same subject (DESMOND), not the same finding (no
+ * outcome named by both (outcomes "weight loss" / "lifestyles outcomes"; subject: DESMOND program))". Here the
+ * verdict keeps only what is new: "...; not the same finding: no outcome named by both". A topic link's "related:
+ * same topic (X, Y): the title of P names them; not the same finding" reads "the title of P names them". Any other
+ * reason is returned as it is.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const readableReason = (reason: string | null | undefined, related: string | null | undefined): string | null => {
+  if (reason == null || reason === "") return null
+  if (related == null || related === "") return reason
+  const clauses = splitTop(reason, "; ")
+  const at = clauses.findIndex((c) => c.startsWith(`related: ${related}`))
+  if (at < 0) return reason
+  const head = clauses.slice(0, at)
+  const tail = clauses.slice(at).join("; ").slice(`related: ${related}`.length)
+  const said = head.join("; ").toLowerCase()
+  if (tail.startsWith(": ") && tail.endsWith("; not the same finding")) {
+    return [...head, tail.slice(2, -"; not the same finding".length)].join("; ")
+  }
+  const verdict = /^, not the same finding \((.*)\)$/s.exec(tail)
+  if (verdict === null) return reason
+  const why = verdict[1]!
+  const group = lastGroup(why)
+  // the detail of the verdict, each item kept only when the comparison before it did not already name its values
+  const kept = group === null ? [] : splitTop(group[1], "; ").filter((item) => {
+    const quoted = Array.from(item.matchAll(/"([^"]+)"/g), (m) => m[1]!)
+    const values = quoted.length > 0 ? quoted : [item.replace(/^[\p{L} ]+:\s*/u, "")]
+    return !values.every((v) => said.includes(v.trim().toLowerCase()))
+  })
+  const main = group === null ? why : group[0]
+  return [...head, `not the same finding: ${main}${group !== null && kept.length > 0 ? ` (${kept.join("; ")})` : ""}`].join("; ")
+}
 
 /**
  * How a user's argument was resolved: by id, or by free text to the nearest
@@ -298,6 +370,18 @@ export const Applied = Schema.Struct({
    * cue ("fastText for text classification", "we apply X to Y", "X evaluated on Y").
    */
   sentences: Schema.Array(SourceView),
+  /**
+   * Papers whose problem is the asked one and which say they use the method, each with both quotes: the problem in
+   * the paper's title or in an abstract sentence of its own ("Experiments on two machine translation tasks show ..."),
+   * and the use in its own voice anywhere in the paper ("We apply dropout to the output of each sub-layer").
+   */
+  papersApplying: Schema.optional(Schema.Array(Schema.Struct({
+    paperId: Schema.String,
+    title: Schema.String,
+    year: Schema.NullOr(Schema.Number),
+    problem: SourceView,
+    use: SourceView
+  }))),
   papers: Schema.Array(Schema.String)
 })
 /** @since 0.1.0 @category models */
@@ -320,7 +404,11 @@ export const Lineage = Schema.Struct({
     year: Schema.NullOr(Schema.Number),
     paperId: Schema.String,
     title: Schema.String,
-    /** used, improved, built on, evaluated on, compared with, reasserted, replicated, contradicted, related, ... */
+    /**
+     * For a relation (`via: "relation"`), the words between the later work (`other`) and the idea: "uses", "is built
+     * on", "is named together with" ({@link relationPhrase}); for a claim, "reasserted", "restated", "replicated",
+     * "contradicted" or "related"; for a paper that only mentions the idea, "mentioned".
+     */
     relation: Schema.String,
     via: Schema.Literal("relation", "claim_edge", "source", "mention"),
     other: Schema.NullOr(EntityRef),
@@ -343,6 +431,8 @@ export const Foundations = Schema.Struct({
     entity: EntityRef,
     depth: Schema.Number,
     predicate: Schema.String,
+    /** The predicate's words, read "<from> <relation> <entity>": "uses", "is built on" ({@link relationPhrase}). */
+    relation: Schema.optional(Schema.String),
     from: Schema.String,
     papers: Schema.Array(Schema.Struct({ paperId: Schema.String, title: Schema.String, year: Schema.NullOr(Schema.Number) }))
   })),
@@ -779,7 +869,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
         other,
         proposed: proposedOf(e.signals),
         reason: signalText(e.signals, "reason"),
-        related: relatedOf(e.signals)
+        related: relatedOf(e.signals),
+        why: readableReason(signalText(e.signals, "reason"), relatedOf(e.signals))
       }]
     }),
     entities: entities.map((e) => ({ id: e.entity_id, label: e.label, type: e.type })),
@@ -1032,6 +1123,139 @@ const usageSentences = (db: DuckDbService, methodNames: ReadonlyArray<string>, p
     return out
   })
 
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const SENTENCES = /(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/
+
+/**
+ * A sentence in the paper's own voice saying it uses the method: "we" (an adverb allowed: "we also", "we further"),
+ * a use verb, then the method's name within three words ("We apply dropout to ...", "we use a dropout rate of 0.1").
+ * Not when a negation stands between ("we use no dropout"); "we do not use" has no use verb right after "we"; not a
+ * condition ("If we apply BPE independently, ...").
+ */
+const ownUse = (name: string) =>
+  new RegExp(
+    "(?<![\\p{L}])(?<!\\b(?:if|unless|whether)\\s+)we\\s+(?:(?:also|further|additionally|then|first|only|here|therefore|thus|again)\\s+)?" +
+      "(?:use|used|apply|applied|employ|employed|add|added|adopt|adopted|utili[sz]e|utili[sz]ed|incorporate|incorporated)\\s+" +
+      `(?:(?!(?:no|not|without|never)\\s)[\\p{L}\\p{N}'-]+\\s+){0,3}?${escapeRe(name)}(?![\\p{L}\\p{N}])`,
+    "iu"
+  )
+
+/** Words that make a sentence background (other work, the field before), not the paper's own problem. */
+const BACKGROUND = /\b(?:ha(?:ve|s|d) been|previous(?:ly)?|prior|existing|traditional(?:ly)?|conventional(?:ly)?)\b/i
+
+/** Words that make an abstract sentence the paper's own: its work, its experiments, its results. */
+const OWN_WORK = /\b(?:we|our|this (?:paper|work|study)|experiments?|results?|evaluat\w*|benchmarks?|tasks?)\b/i
+
+/**
+ * Whether the problem `re` finds in `sentence` is one item of a list joined by a comma, "and" or "or" ("language
+ * modeling, sentiment classification, and ... machine translation", "a sentiment analysis task and machine
+ * translation"): the paper has several problems.
+ */
+const listed = (sentence: string, re: RegExp): boolean => {
+  const m = re.exec(sentence)
+  if (m === null) return false
+  const before = sentence.slice(0, m.index), after = sentence.slice(m.index + m[0].length)
+  return /(?:,|\band|\bor)\s+(?:\S+\s+){0,2}$/i.test(before) || /^(?:\s+\S+){0,1}\s*(?:,|\s(?:and|or)\b)/i.test(after)
+}
+
+/** The passage around a sentence of a text: the sentence with the 600 characters either side (about a paragraph). */
+const near = (text: string, sentence: string): string => {
+  const at = text.indexOf(sentence)
+  return at < 0 ? "" : text.slice(Math.max(0, at - 600), at + sentence.length + 600)
+}
+
+/**
+ * The abstract of a paper from its opening text: the words after an "Abstract" heading (a markdown heading or a
+ * line of its own) up to the next heading or "Introduction"; null when no abstract is marked (then only the title
+ * can say what the paper is about).
+ */
+const abstractOf = (opening: string): string | null => {
+  const start = /(?:^|\n)[ \t]*(?:#+[ \t]*)?abstract[ \t]*[:.]?[ \t]*\n/i.exec(opening)
+  if (start === null) return null
+  const rest = opening.slice(start.index + start[0].length)
+  const end = /\n[ \t]*(?:#+[ \t]|(?:\d+\.?[ \t]+)?introduction[ \t]*\n)/i.exec(rest)
+  return end === null ? rest : rest.slice(0, end.index)
+}
+
+/**
+ * Papers about the problem that apply the method, read from their text (the evidence need not be in one sentence:
+ * the Transformer paper names machine translation in its abstract and applies residual dropout in its section on
+ * regularisation). The problem must be the paper's own: named in its title, or in an abstract sentence about its own
+ * work ("we", "our", "experiments", "results") that is not background ("have been", "existing", "previous"). The use
+ * must be in the paper's own voice ({@link ownUse}). Each paper once, with its first such sentences.
+ */
+const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>, problemNames: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    type Application = NonNullable<Applied["papersApplying"]>[number]
+    if (methodNames.length === 0 || problemNames.length === 0) return [] as Array<Application>
+    const any = (list: ReadonlyArray<string>) => list.map((_, i) => `contains(lower(c.text), $${i + 1})`).join(" OR ")
+    type Row = { chunk_id: string; paper_id: string; page: number | null; text: string; title: string | null; year: number | null; retracted: boolean | null }
+    const chunks = yield* db.query<Row>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE (${any(methodNames)}) AND contains(lower(c.text), 'we ')
+       ORDER BY p.year NULLS LAST, c.paper_id, c.ordinal LIMIT 2000`,
+      [...methodNames]
+    )
+    const useRes = methodNames.map(ownUse)
+    const view = (r: Row, quote: string): SourceView => ({
+      paperId: r.paper_id,
+      title: r.title ?? r.paper_id,
+      year: r.year,
+      retracted: r.retracted === true,
+      chunkId: r.chunk_id,
+      page: r.page,
+      quote
+    })
+    // every chunk's first use sentence, by paper, with the chunk's text (to read where the use was made)
+    const uses = new Map<string, Array<{ readonly view: SourceView; readonly chunk: string }>>()
+    for (const ch of chunks) {
+      const sentence = ch.text.split(SENTENCES).find((x) => useRes.some((re) => re.test(x)))
+      if (sentence === undefined) continue
+      uses.set(ch.paper_id, [...(uses.get(ch.paper_id) ?? []), {
+        view: view(ch, sentence.replace(/\s+/g, " ").trim()),
+        chunk: ch.text.replace(/\s+/g, " ")
+      }])
+    }
+    if (uses.size === 0) return [] as Array<Application>
+    const openings = yield* db.query<Row>(
+      `SELECT c.chunk_id, c.paper_id, c.page, c.text, p.title, p.year, p.retracted FROM chunks c LEFT JOIN papers p USING (paper_id)
+       WHERE list_contains($1::VARCHAR[], c.paper_id) AND c.ordinal <= 1 ORDER BY c.paper_id, c.ordinal`,
+      [Array.from(uses.keys())]
+    )
+    const problemRes = problemNames.map(nameRe)
+    const names = (text: string) => problemRes.some((re) => re.test(text))
+    const byPaper = new Map<string, Array<Row>>()
+    for (const o of openings) byPaper.set(o.paper_id, [...(byPaper.get(o.paper_id) ?? []), o])
+    const out: Array<Application> = []
+    for (const [paperId, paperUses] of uses) {
+      const opening = byPaper.get(paperId) ?? []
+      const first = opening[0]
+      if (first === undefined) continue
+      let problem: SourceView | null = null
+      let shared = false
+      if (first.title !== null && names(first.title)) problem = view(first, first.title)
+      else {
+        const abstract = abstractOf(opening.map((o) => o.text).join("\n"))
+        const sentence = abstract?.split(SENTENCES).map((x) => x.replace(/\s+/g, " ").trim())
+          .find((x) => names(x) && OWN_WORK.test(x) && !BACKGROUND.test(x))
+        if (sentence !== undefined) {
+          problem = view(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
+          shared = problemRes.some((re) => listed(sentence, re))
+        }
+      }
+      if (problem === null) continue
+      // a paper of several problems ("Experiments on language modeling, sentiment classification, and ... machine
+      // translation"): the use must be made where the asked problem is (the paragraph around it names it), not for
+      // another one
+      const use = shared ? paperUses.find((u) => names(near(u.chunk, u.view.quote))) : paperUses[0]
+      if (use === undefined) continue
+      out.push({ paperId, title: use.view.title, year: use.view.year, problem, use: use.view })
+      if (out.length >= 50) break
+    }
+    return out
+  })
+
 /**
  * Has anyone applied `method` to `problem`? Entities are matched by label or
  * alias; the evidence is relations between them (uses, appliesTo,
@@ -1101,38 +1325,61 @@ export const applied = Effect.fn("GraphQueries.applied")(function*(options: {
     if (s !== undefined) claims.push({ claim: s, sources: yield* sourcesOf(db, id) })
   }
   const sentences = yield* usageSentences(db, mNames, pNames)
+  const papersApplying = yield* paperApplications(db, mNames, pNames)
   const papers = Array.from(
     new Set([
       ...direct.map((r) => r.paperId),
       ...claims.flatMap((c) => c.sources.map((s) => s.paperId)),
-      ...sentences.map((s) => s.paperId)
+      ...sentences.map((s) => s.paperId),
+      ...papersApplying.map((p) => p.paperId)
     ])
   ).sort()
   const ref = (e: { entityId: string; label: string; type: string }) => ({ id: e.entityId, label: e.label, type: e.type })
   return {
-    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0,
+    applied: direct.length > 0 || claims.length > 0 || sentences.length > 0 || papersApplying.length > 0,
     method: { query: options.method, entities: methods.map(ref) },
     problem: { query: options.problem, entities: problems.map(ref) },
     relations: direct,
     related,
     claims,
     sentences,
+    papersApplying,
     papers
   } satisfies Applied
 })
 
-/** Verbs of later work, by predicate (the later work is the relation's subject, the idea its object). */
-const LINEAGE_VERBS: Readonly<Record<string, string>> = {
-  uses: "used",
-  improves: "improved",
-  basedOn: "built on",
-  extends: "extended",
-  evaluatedOn: "evaluated on",
-  comparesTo: "compared with",
-  appliesTo: "applied to",
-  hyponymOf: "specialised",
-  partOf: "included"
+/**
+ * What a stored relation says, by predicate, as the words between its subject and its object: a lineage event reads
+ * "<later work> <phrase> <the idea>" ("ConvS2S is built on dropout", "weight decay is named together with dropout").
+ * Every predicate of the default ontology has one; another ontology's predicate reads as its words ("featureOf":
+ * "feature of"), never as a bare identifier.
+ */
+const RELATION_PHRASES: Readonly<Record<string, string>> = {
+  uses: "uses",
+  improves: "improves on",
+  basedOn: "is built on",
+  extends: "extends",
+  evaluatedOn: "is evaluated on",
+  comparesTo: "is compared with",
+  appliesTo: "is applied to",
+  measuredBy: "is measured by",
+  partOf: "is part of",
+  hyponymOf: "is a kind of",
+  featureOf: "is a feature of",
+  conjunction: "is named together with",
+  relatedTo: "is related to"
 }
+
+/**
+ * The words a relation's predicate stands for, read between its subject and object ({@link RELATION_PHRASES}; an
+ * unknown predicate by its words: "trainedWith" reads "trained with").
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const relationPhrase = (predicate: string): string =>
+  RELATION_PHRASES[predicate] ??
+    predicate.replace(/^.*[#/]/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase().trim()
 
 const EDGE_VERBS: Readonly<Record<ClaimEdgeKind, string>> = {
   same_as: "restated",
@@ -1202,7 +1449,7 @@ export const lineage = Effect.fn("GraphQueries.lineage")(function*(entityOrClaim
         year: r.year,
         paperId: r.paperId,
         title: r.title,
-        relation: LINEAGE_VERBS[r.predicate] ?? r.predicate,
+        relation: relationPhrase(r.predicate),
         via: "relation",
         other: r.subject,
         quote: r.quote
@@ -1320,6 +1567,7 @@ export const foundations = Effect.fn("GraphQueries.foundations")(function*(
         entity: { id: objectId, label: head.label, type: head.type },
         depth,
         predicate: localName(head.predicate),
+        relation: relationPhrase(localName(head.predicate)),
         from: head.subject_id,
         papers
       })

@@ -7,15 +7,19 @@
  *   store, the store's write-ahead log (`<store>.wal`) or a file inside its
  *   retrieval index; when the file there is a DuckDB database (its header's
  *   magic bytes, whatever its name); or when it is the `.wal` of one.
- * - {@link writeWith} / {@link write}: the output is written to a temporary
- *   file in the destination's folder and renamed into place only when
- *   complete, so a failed or interrupted write leaves the old file (or none),
- *   never a truncated one.
+ * - {@link writeWith} / {@link write} / {@link writeStream}: the output is
+ *   written to a temporary file in the destination's folder and renamed into
+ *   place only when complete, so a failed or interrupted write leaves the old
+ *   file (or none), never a truncated one.
+ * - {@link streamWriter}: a Node stream's `error` event (a file that cannot be
+ *   opened, a full disk) becomes an Effect failure, never an unhandled event
+ *   that ends the process.
  *
  * @since 0.1.0
  */
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import type { Writable } from "node:stream"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 
@@ -215,3 +219,106 @@ export const write = (
       try: () => fs.writeFileSync(tmp, contents, { flag: "wx" }),
       catch: (e) => new OutputWriteError({ path: file, detail: detailOf(e) })
     }))
+
+/**
+ * A Node writable stream seen through Effects: every error the stream emits (opening the file, writing, flushing)
+ * is kept, and the next `write`, `check` or `end` fails with it as an {@link OutputWriteError} naming the file.
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export interface StreamWriter {
+  readonly stream: Writable
+  /** Write a chunk, waiting for the stream to drain when its buffer is full. */
+  readonly write: (chunk: string | Uint8Array) => Effect.Effect<void, OutputWriteError>
+  /** Fail with the stream's first error so far (a writer that writes through `stream` directly checks here). */
+  readonly check: Effect.Effect<void, OutputWriteError>
+  /** End the stream and wait until everything is flushed, or fail with its error. */
+  readonly end: Effect.Effect<void, OutputWriteError>
+}
+
+/**
+ * Listen to `stream`'s errors from now on and write through Effects (see {@link StreamWriter}). `file` is the path
+ * the error messages name.
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const streamWriter = (stream: Writable, file: string): StreamWriter => {
+  let failure: { readonly error: unknown } | undefined
+  stream.on("error", (error: unknown) => {
+    failure ??= { error }
+  })
+  const failed = () => new OutputWriteError({ path: file, detail: failure === undefined ? "the stream failed" : detailOf(failure.error) })
+  const check = Effect.suspend(() => (failure === undefined ? Effect.void : Effect.fail(failed())))
+  /** Wait for one of `events` (or an error) and resume with the stream's state then. */
+  const await_ = (event: "drain" | "finish", start: () => void) =>
+    Effect.async<void, OutputWriteError>((resume) => {
+      const done = () => {
+        stream.off(event, done)
+        stream.off("error", done)
+        stream.off("close", done)
+        resume(failure === undefined ? Effect.void : Effect.fail(failed()))
+      }
+      stream.on(event, done)
+      stream.on("error", done)
+      // a stream destroyed without an error closes: nothing more will come
+      stream.on("close", done)
+      start()
+    })
+  return {
+    stream,
+    check,
+    write: (chunk) =>
+      Effect.suspend(() => {
+        if (failure !== undefined) return Effect.fail(failed())
+        if (stream.destroyed) return Effect.fail(new OutputWriteError({ path: file, detail: "the stream was closed" }))
+        return stream.write(chunk) ? check : await_("drain", () => undefined)
+      }),
+    end: Effect.suspend(() => {
+      if (failure !== undefined) return Effect.fail(failed())
+      if (stream.writableFinished) return Effect.void
+      return await_("finish", () => stream.end())
+    })
+  }
+}
+
+/**
+ * Write `file` through a temporary file as a stream (see {@link writeWith}): `body` writes through the
+ * {@link StreamWriter} it is given, then the stream is ended and flushed; any error of the stream (the temporary file
+ * cannot be opened, the disk is full) fails the Effect with an {@link OutputWriteError}, and the file is unchanged.
+ * `open` makes the stream (default: a new file at the temporary path).
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const writeStream = <A, E, R>(
+  file: string,
+  options: {
+    readonly stores?: ReadonlyArray<string>
+    readonly createFolder?: boolean
+    readonly open?: (temporaryPath: string) => Writable
+  },
+  body: (writer: StreamWriter) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | OutputFileError | OutputWriteError, R> =>
+  writeWith(file, options, (tmp) =>
+    Effect.acquireUseRelease(
+      Effect.try({
+        try: () => streamWriter((options.open ?? ((p: string) => fs.createWriteStream(p, { flags: "wx" })))(tmp), file),
+        catch: (e) => new OutputWriteError({ path: file, detail: detailOf(e) })
+      }),
+      (writer) =>
+        Effect.gen(function*() {
+          const result = yield* body(writer)
+          yield* writer.end
+          return result
+        }),
+      // the file is closed before the temporary file is removed (a file still opening would appear after it)
+      (writer) =>
+        writer.stream.closed
+          ? Effect.void
+          : Effect.async<void>((resume) => {
+            writer.stream.once("close", () => resume(Effect.void))
+            writer.stream.destroy()
+          })
+    ))

@@ -73,6 +73,24 @@ describe("Epistemics", () => {
       const [haploid] = yield* Epistemics.assess(db, [idOf(HAPLOID)])
       expect(haploid!.support).toBe(2)
       expect(haploid!.reason).toContain("in vitro")
+      // a contested claim's reason names the paper against by its stored title ("Paper lab-d" in these fixtures)
+      const [induces] = yield* Epistemics.assess(db, [idOf(LY49Q_INDUCES)])
+      expect(induces!.reason).toBe('1 paper for, 1 against: contradicted on the same finding by 1 paper (lab-d "Paper lab-d")')
+      const [prevents] = yield* Epistemics.assess(db, [idOf(LY49Q_PREVENTS)])
+      expect(prevents!.reason).toContain('by 1 paper (trial-a "Paper trial-a")')
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("a title that only spells the id gives way to the contradicting claim's text in the reason", () =>
+    Effect.gen(function*() {
+      yield* write([
+        { id: "claim-1", title: "Claim 1", claims: [{ text: LY49Q_INDUCES, tags: ["immunology"], entities: ["Ly49Q"] }] },
+        { id: "claim-2", title: "Claim 2", claims: [{ text: LY49Q_PREVENTS, tags: ["immunology"], entities: ["Ly49Q"] }] }
+      ])
+      yield* ClaimLinker.linkAll()
+      const db = yield* DuckDb
+      const [a] = yield* Epistemics.assess(db, [idOf(LY49Q_INDUCES)])
+      expect(a!.status).toBe("contested")
+      expect(a!.reason).toBe(`1 paper for, 1 against: contradicted on the same finding by 1 paper (claim-2, whose claim "${LY49Q_PREVENTS}")`)
     }).pipe(Effect.provide(testLayer)))
 
   it.effect("re-grades after a retraction, never leaves a claim of retracted papers established, and corrupts nothing", () =>
@@ -92,6 +110,8 @@ describe("Epistemics", () => {
       const [a] = yield* Epistemics.assess(db, [idOf(AMITRIPTYLINE)])
       expect(a!.status).toBe("preliminary")
       expect(a!.reason).toContain("retracted")
+      // the retracted sources by their titles, read for the reason
+      expect(a!.reason).toMatch(/every source is retracted \(trial-[ab] "Paper trial-[ab]"; trial-[ab] "Paper trial-[ab]"\)$/)
       // the contradiction lost its support on one side: the other claim is no longer contested
       expect(yield* statusOf(db, LY49Q_INDUCES)).toBe("preliminary")
       expect(yield* statusOf(db, LY49Q_PREVENTS)).toBe("preliminary")
@@ -163,5 +183,35 @@ describe("Epistemics rules: independence", () => {
     )
     expect(a.status).toBe("preliminary")
     expect(a.reason).toContain("self-referential")
+  })
+  it("names the papers against by title, or by the claim that contradicts when the title only spells the id", () => {
+    const contested = (over: Partial<Rules.Evidence>) =>
+      Rules.grade(evidence({ replicatingPapers: [], contradictingPapers: ["p7"], contradictingClaims: ["c7"], ...over }), Rules.defaultRules)
+    // a real title
+    const titled = contested({ titleOf: (p) => (p === "p7" ? "Attention Is All You Need" : null), contradictionOf: () => "X does not help." })
+    expect(titled.status).toBe("contested")
+    expect(titled.reason).toBe('1 paper for, 1 against: contradicted on the same finding by 1 paper (p7 "Attention Is All You Need")')
+    // a title that only spells the id (SciFact's "SciFact claim 1159"): the contradicting claim instead
+    const spelt = contested({
+      contradictingPapers: ["scifact-claim-1159"],
+      titleOf: () => "SciFact claim 1159",
+      contradictionOf: (p) => (p === "scifact-claim-1159" ? "The DESMOND program demonstrates no significant impact on weight loss." : null)
+    })
+    expect(spelt.reason).toBe(
+      "1 paper for, 1 against: contradicted on the same finding by 1 paper (scifact-claim-1159, whose claim " +
+        '"The DESMOND program demonstrates no significant impact on weight loss.")'
+    )
+    // near misses: nothing known about the paper (the id alone, as before); a blank title; two papers, sorted, ";"
+    expect(contested({}).reason).toBe("1 paper for, 1 against: contradicted on the same finding by 1 paper (p7)")
+    expect(contested({ titleOf: () => "  ", contradictionOf: () => "" }).reason).toContain("by 1 paper (p7)")
+    const two = contested({ contradictingPapers: ["p9", "p8"], titleOf: (p) => `Title of ${p}`, contradictionOf: () => "ignored" })
+    expect(two.reason).toContain('by 2 papers (p8 "Title of p8"; p9 "Title of p9")')
+    // retracted sources are named the same way; plurals are words, not "(s)"
+    const dead = Rules.grade(
+      evidence({ ownPapers: [], replicatingPapers: [], retractedPapers: ["p1"], titleOf: () => "Dropout: A Simple Way" }),
+      Rules.defaultRules
+    )
+    expect(dead.reason).toBe('0 papers for, 0 against: every source is retracted (p1 "Dropout: A Simple Way")')
+    expect(Rules.grade(evidence({}), Rules.defaultRules).reason).toContain("2 independent author groups; no contradiction")
   })
 })

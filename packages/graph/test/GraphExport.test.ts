@@ -54,5 +54,13 @@ describe("GraphExport", () => {
       yield* GraphExport.exportRdf("jsonld", jsonld)
       const doc = JSON.parse(readFileSync(jsonld, "utf8")) as { "@graph": ReadonlyArray<{ "@id": string }> }
       expect(doc["@graph"].some((n) => n["@id"].includes("/claim/"))).toBe(true)
+
+      // a file that cannot be opened (its folder is missing) fails the export with the file's name, for every format;
+      // before, the stream's error event went unhandled and ended the process
+      for (const format of ["turtle", "ntriples", "jsonld"] as const) {
+        const missing = join(dir, "no-such-folder", `kg.${format}`)
+        const error = yield* Effect.flip(GraphExport.exportRdf(format, missing))
+        expect(error.message).toMatch(new RegExp(`^cannot write .*no-such-folder/kg\\.${format}: ENOENT`))
+      }
     }).pipe(Effect.provide(layer)), 120_000)
 })

@@ -166,6 +166,102 @@ describe("GraphQueries", () => {
       expect(no.relations).toEqual([])
     }).pipe(provided))
 
+  it.effect("a paper about the problem that applies the method in its own words is an application, though no one sentence names both", () =>
+    Effect.gen(function*() {
+      // The Transformer paper's own sentences (arXiv:1706.03762, abridged): machine translation in the abstract, dropout
+      // in the section on regularisation. The near misses keep one part and break the other.
+      const abstract = (body: string, intro = "Recurrent networks are established in language modeling.") =>
+        `# Title\n\n## Abstract\n\n${body}\n\n## Introduction\n\n${intro}`
+      yield* write([
+        {
+          id: "transformer",
+          title: "Attention Is All You Need",
+          claims: [
+            { text: abstract("Experiments on two machine translation tasks show these models to be superior in quality.") },
+            { text: "The encoder is composed of a stack of six identical layers." },
+            { text: "We apply dropout to the output of each sub-layer, before it is added to the sub-layer input and normalized." }
+          ]
+        },
+        {
+          id: "edinburgh",
+          title: "Edinburgh Neural Machine Translation Systems for WMT 16",
+          claims: [{ text: "We participated in the WMT 2016 shared news translation task." }, {
+            text: "To mitigate this, we also apply dropout to all layers in the network, including recurrent ones."
+          }]
+        },
+        // near miss: machine translation only as background in the abstract ("have been shown")
+        {
+          id: "background",
+          title: "Depthwise Separable Convolutions for Image Models",
+          claims: [
+            { text: abstract("Depthwise separable convolutions have been shown to be successful in machine translation models.") },
+            { text: "We apply dropout to the last layer of every block." }
+          ]
+        },
+        // near miss: machine translation only after the abstract
+        {
+          id: "intro-only",
+          title: "Deep Residual Learning",
+          claims: [
+            { text: abstract("We present a residual learning framework for image recognition.", "Our results on machine translation are left for later work.") },
+            { text: "We use dropout between the fully connected layers." }
+          ]
+        },
+        // near misses: a paper on machine translation that uses no dropout, or names someone else's use of it
+        {
+          id: "no-dropout",
+          title: "Residual Learning for Machine Translation",
+          claims: [
+            { text: "In this paper, we use no dropout and regularize by design only." },
+            { text: "If we apply dropout independently to each layer, the model fails to converge." }
+          ]
+        },
+        {
+          id: "cited",
+          title: "A Survey of Neural Machine Translation",
+          claims: [{ text: "Dropout was applied to recurrent networks by Zaremba et al. to prevent overfitting." }]
+        },
+        // a paper of several problems (QRNN, arXiv:1611.01576, abridged): the use counts for the problem whose passage
+        // it is in; beam search was used for translation, dropout for language modeling
+        {
+          id: "qrnn",
+          title: "Quasi-Recurrent Neural Networks",
+          claims: [
+            { text: abstract("Experiments on language modeling, sentiment classification, and character-level neural machine translation demonstrate these advantages.") },
+            // the chunk goes on past the paragraph to the model's use for translation: too far to be where dropout was used
+            {
+              text: "subsection: Language Modeling We also apply dropout between layers, including between word embeddings and the first QRNN layer. " +
+                "The pooling layer keeps a hidden state per channel and updates it from the gates at every timestep. ".repeat(8) +
+                "Encoder-decoder models extend the QRNN to sequence tasks such as machine translation."
+            },
+            { text: "subsection: Character-level Neural Machine Translation The criterion we used in beam search for translation experiments is a length-normalised log-probability." }
+          ]
+        }
+      ])
+      const a = yield* GraphQueries.applied({ method: "dropout", problem: "machine translation" })
+      expect(a.applied).toBe(true)
+      // no relation, claim or single sentence says it; the papers do
+      expect(a.relations).toEqual([])
+      expect(a.sentences).toEqual([])
+      expect((a.papersApplying ?? []).map((p) => [p.paperId, p.problem.quote, p.use.quote, p.use.page])).toEqual([
+        ["edinburgh", "Edinburgh Neural Machine Translation Systems for WMT 16", "To mitigate this, we also apply dropout to all layers in the network, including recurrent ones.", 2],
+        ["transformer", "Experiments on two machine translation tasks show these models to be superior in quality.", "We apply dropout to the output of each sub-layer, before it is added to the sub-layer input and normalized.", 3]
+      ])
+      // (the fixture stores each chunk as a claim: QRNN's long one names both, a claim about both, not an application)
+      expect(a.claims.map((c) => c.sources[0]!.paperId)).toEqual(["qrnn"])
+      expect(a.papers).toEqual(["edinburgh", "qrnn", "transformer"])
+      // the paper of several problems: dropout where it models language, beam search where it translates; not crossed
+      const lm = yield* GraphQueries.applied({ method: "dropout", problem: "language modeling" })
+      expect((lm.papersApplying ?? []).map((p) => [p.paperId, p.use.page])).toEqual([["qrnn", 2]])
+      const beam = yield* GraphQueries.applied({ method: "beam search", problem: "machine translation" })
+      expect((beam.papersApplying ?? []).map((p) => [p.paperId, p.use.page])).toEqual([["qrnn", 3]])
+      expect((yield* GraphQueries.applied({ method: "beam search", problem: "language modeling" })).papersApplying).toEqual([])
+      expect((yield* GraphQueries.applied({ method: "beam search", problem: "sentiment classification" })).papersApplying).toEqual([])
+      // the same papers for another method they never use in their own words, and another problem: nothing
+      expect((yield* GraphQueries.applied({ method: "label smoothing", problem: "machine translation" })).applied).toBe(false)
+      expect((yield* GraphQueries.applied({ method: "dropout", problem: "speech recognition" })).applied).toBe(false)
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("traces the lineage of an entity by year and of a claim through its edges", () =>
     Effect.gen(function*() {
       const clip4clip = yield* GraphQueries.lineage("CLIP4Clip")
@@ -174,8 +270,8 @@ describe("GraphQueries", () => {
       expect(clip4clip.firstAppearance!.year).toBe(2021)
       const later = clip4clip.events.filter((e) => e.via === "relation").map((e) => [e.year, e.relation, e.other?.label])
       expect(later).toEqual([
-        [2022, "built on", "Normalized Contrastive Learning"],
-        [2022, "improved", "Normalized Contrastive Learning"]
+        [2022, "improves on", "Normalized Contrastive Learning"],
+        [2022, "is built on", "Normalized Contrastive Learning"]
       ])
       const claim = yield* GraphQueries.lineage(idOf(ART_NO_EFFECT))
       expect(claim.firstAppearance!.paperId).toBe("hiv-2")
@@ -196,6 +292,8 @@ describe("GraphQueries", () => {
         ["transformer", 2, "uses"]
       ])
       expect(f.nodes[0]!.papers.map((p) => p.paperId)).toEqual(["clip4clip"])
+      // each with its words, read from the entity one level up: "CLIP4Clip is built on CLIP", "CLIP uses transformer"
+      expect(f.nodes.map((n) => n.relation)).toEqual(["is built on", "uses"])
       expect(f.truncated).toBe(false)
       const shallow = yield* GraphQueries.foundations("CLIP4Clip", { maxDepth: 1 })
       expect(shallow.nodes.map((n) => n.entity.label)).toEqual(["CLIP"])

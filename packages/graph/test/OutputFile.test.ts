@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Writable } from "node:stream"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as DuckDbModule from "../src/DuckDb.js"
@@ -113,6 +114,56 @@ describe("OutputFile", () => {
         fs.mkdirSync(path.join(dir, "folder"))
         const folder = yield* Effect.exit(OutputFile.write(path.join(dir, "folder"), "x"))
         expect(Exit.isFailure(folder)).toBe(true)
+      })
+    ))
+
+  /** A stream that fails as a full disk does: its first write, or only its final flush. */
+  const failing = (when: "write" | "final") =>
+    new Writable({
+      write: (_chunk, _encoding, callback) => callback(when === "write" ? new Error("ENOSPC: no space left on device, write") : null),
+      final: (callback) => callback(new Error("ENOSPC: no space left on device, flush"))
+    })
+
+  it.effect("a stream's error is a failure naming the file, never an unhandled error event; the file is unchanged", () =>
+    withDir((dir) =>
+      Effect.gen(function*() {
+        const file = path.join(dir, "graph.ttl")
+        fs.writeFileSync(file, "old\n")
+        for (const when of ["write", "final"] as const) {
+          const exit = yield* Effect.exit(OutputFile.writeStream(file, { open: () => failing(when) }, (w) =>
+            Effect.gen(function*() {
+              yield* w.write("<a> <b> <c> .\n")
+              return 1
+            })))
+          expect(Exit.isFailure(exit)).toBe(true)
+          const error = Exit.isFailure(exit) ? exit.cause : null
+          expect(String(error)).toContain(`cannot write ${file}: ENOSPC: no space left on device, ${when === "write" ? "write" : "flush"}`)
+          expect(fs.readFileSync(file, "utf8")).toBe("old\n")
+          expect(fs.readdirSync(dir)).toEqual(["graph.ttl"])
+        }
+        // a writer that writes to the stream directly (an RDF serialiser) finds the error at its next check
+        const direct = yield* Effect.exit(OutputFile.writeStream(file, { open: () => failing("write") }, (w) =>
+          Effect.gen(function*() {
+            w.stream.write("<a> <b> <c> .\n")
+            yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+            yield* w.check
+            return yield* Effect.die("not reached: the check fails first")
+          })))
+        expect(String(Exit.isFailure(direct) ? direct.cause : "")).toContain("OutputWriteError")
+        // a real file that cannot be opened (its folder is missing): a failure, and nothing is created
+        const missing = path.join(dir, "no-such-folder", "graph.ttl")
+        const open = yield* Effect.exit(OutputFile.writeStream(missing, {}, (w) => w.write("x")))
+        expect(String(Exit.isFailure(open) ? open.cause : "")).toMatch(/cannot write .*no-such-folder\/graph\.ttl: ENOENT/)
+        expect(fs.readdirSync(dir)).toEqual(["graph.ttl"])
+        // near miss: a stream that works writes the file, renamed into place
+        const ok = yield* OutputFile.writeStream(file, {}, (w) =>
+          Effect.gen(function*() {
+            yield* w.write("new\n")
+            return "done"
+          }))
+        expect(ok).toBe("done")
+        expect(fs.readFileSync(file, "utf8")).toBe("new\n")
+        expect(fs.readdirSync(dir)).toEqual(["graph.ttl"])
       })
     ))
 })

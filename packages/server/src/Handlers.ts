@@ -28,6 +28,7 @@ import * as Epistemics from "@kg/graph/Epistemics"
 import * as GraphExport from "@kg/graph/GraphExport"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import * as L4 from "@kg/graph/L4"
+import * as OutputFile from "@kg/graph/OutputFile"
 import * as Research from "@kg/graph/Research"
 import { Store } from "@kg/graph/Store"
 import * as StoreSchema from "@kg/graph/StoreSchema"
@@ -607,10 +608,13 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
         const tooLarge = () => new PayloadTooLarge({ message: `${name} is larger than ${wb.maxUploadBytes} bytes, the most the server accepts` })
         // The body streams to the file; over the limit, on a broken upload or when the client goes away, the
         // partial file and its folder are removed.
+        // Every error of the file's stream (it cannot be opened, the disk is full) is a failure of this request, never
+        // an unhandled error event that ends the server.
+        const cannotStore = (e: OutputFile.OutputWriteError) => new BadRequest({ message: `cannot store ${name}: ${e.detail}` })
         const written = yield* Effect.acquireUseRelease(
           Effect.sync(() => {
             fs.mkdirSync(dir, { recursive: true })
-            return fs.createWriteStream(file)
+            return OutputFile.streamWriter(fs.createWriteStream(file), file)
           }),
           (out) =>
             request.stream.pipe(
@@ -618,24 +622,14 @@ const JobsLive = HttpApiBuilder.group(KgApi, "jobs", (handlers) =>
               Stream.runFoldEffect(0, (size, chunk): Effect.Effect<number, BadRequest | PayloadTooLarge> =>
                 size + chunk.length > wb.maxUploadBytes
                   ? Effect.fail(tooLarge())
-                  : Effect.async<number, BadRequest>((resume) => {
-                    out.write(chunk, (err) => {
-                      resume(
-                        err ? Effect.fail(new BadRequest({ message: `cannot store ${name}: ${err.message}` })) : Effect.succeed(size + chunk.length)
-                      )
-                    })
-                  })),
-              Effect.tap(() =>
-                Effect.async<void>((resume) => {
-                  out.end(() => resume(Effect.void))
-                })
-              )
+                  : out.write(chunk).pipe(Effect.mapError(cannotStore), Effect.as(size + chunk.length))),
+              Effect.tap(() => out.end.pipe(Effect.mapError(cannotStore)))
             ),
           (out, exit) =>
             Exit.isSuccess(exit)
               ? Effect.void
               : Effect.sync(() => {
-                out.destroy()
+                out.stream.destroy()
                 fs.rmSync(dir, { recursive: true, force: true })
               }).pipe(Effect.asVoid)
         )

@@ -12,10 +12,19 @@ export interface LineageDating {
   readonly known: boolean
   /** Distinct papers without a year (the first appearance's included). */
   readonly undatedPapers: number
+  /**
+   * Other papers of the first appearance's year: which of them came first is not known, so the first appearance is
+   * only the year.
+   */
+  readonly sameYearPapers: number
 }
 
 export const lineageDating = (r: Lineage): LineageDating => {
   const undated = new Set(r.events.filter((e) => e.year === null).map((e) => e.paperId))
-  if (r.firstAppearance !== null && r.firstAppearance.year === null) undated.add(r.firstAppearance.paperId)
-  return { known: r.firstAppearance !== null && undated.size === 0, undatedPapers: undated.size }
+  const first = r.firstAppearance
+  if (first !== null && first.year === null) undated.add(first.paperId)
+  const sameYear = first === null || first.year === null
+    ? 0
+    : new Set(r.events.filter((e) => e.year === first.year && e.paperId !== first.paperId).map((e) => e.paperId)).size
+  return { known: first !== null && undated.size === 0, undatedPapers: undated.size, sameYearPapers: sameYear }
 }

@@ -139,11 +139,22 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.click("text=does not reduce the risk of stroke")
     await page.waitForSelector("h1.claim-title")
     expect(await page.locator(".status-line .badge").textContent()).toBe("contested: 1 paper for, 1 against")
-    expect(await page.locator(".status-line .reason").textContent()).toContain("contradicted on the same finding by")
+    // the reason names the paper against by its title, and does not repeat the count the badge gives
+    const why = (await page.locator(".status-line .reason").textContent())!
+    expect(why).toMatch(/^Why: Contradicted on the same finding by 1 paper \(trial-[ab] ".+"\)$/)
     expect(await page.locator(".edge-contradicts").count()).toBeGreaterThan(0)
     await page.click("button:has-text('Challenges')")
     await page.waitForSelector(".question-result h3")
     expect(await page.locator(".question-result").textContent()).toContain("trial-a")
+    expect(await page.locator(".question-result").textContent()).toMatch(/a stored contradicts edge, score|judged now, relevance × NLI confidence/)
+    // counterevidence says what its number is and names the signals as the claim's edges do
+    await page.click("button:has-text('Counterevidence')")
+    await page.waitForSelector(".question-result h3:has-text('Counterevidence')")
+    const counter = (await page.locator(".question-result").textContent())!
+    expect(counter).toMatch(/backed by 1 independent paper · (a stored contradicts edge, score|judged now, relevance × NLI confidence)/)
+    expect(counter).not.toMatch(/nliScore|jaccard|findingSubject|pContradict/)
+    // the contradicting claim's badge is its status: a count of papers for beside "contested" would hide those against
+    expect(await page.locator(".question-result .badge").allTextContents()).toEqual(["contested"])
     // both trials have a year: the lineage may say where the claim first appears
     await page.click("button:has-text('Lineage')")
     await page.waitForSelector("[data-testid=lineage-first]")
@@ -517,11 +528,15 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     const edgesSection = page.locator("section.card", { has: page.locator("h2", { hasText: /^Edges \(/ }) })
     expect(await edgesSection.locator(".edge").count()).toBe(0)
     expect(await edgesSection.textContent()).toContain("No edges that count for the status")
-    // the NLI signal is named for what it measures
-    expect(await linksSection.locator("td").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("NLI agreement")]))
+    // the NLI judge's call is said once, in words with its confidence; no internal number (nliScore, jaccard) is shown
+    const cells = (await linksSection.locator("td").allTextContents()).join(" | ")
+    expect(cells).toMatch(/NLI judge: (entailment|neutral|contradiction)/)
+    expect(cells).not.toMatch(/nliScore|NLI agreement|jaccard|findingSubject/)
     const reason = (await page.locator("[data-testid=edge-reason]").textContent())!
     expect(reason).toContain("same subject (ResNet-101)")
     expect(reason).toContain("not the same finding")
+    // each part once: the heading's "related: same subject (ResNet-101)" is not repeated in the reason
+    expect(reason).not.toContain("related: same subject")
     expect(await page.evaluate(overflowing)).toEqual([])
     // its lineage lists the related claim as what it is
     await page.click("button:has-text('Lineage')")

@@ -36,37 +36,32 @@ export const findingLine = (f: NonNullable<GraphQueries.ClaimDetail["claim"]["fi
 const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
 
 /**
- * The linker's reason, without the tail a related link's heading already says: "...; related: same subject (X), not
- * the same finding (no outcome named by both (...))" reads "...; not the same finding: no outcome named by both (...)".
+ * The NLI judge's call on the two sentences, in words with its confidence: the `outcome` signal is the judgement
+ * (entailment 1, neutral 0.5, contradiction 0; a mean when both directions were judged), `nliScore` the judge's mean
+ * confidence in it. One phrase for the two numbers, so neither reads as "the same outcome" or as a second score.
  */
-const edgeReason = (e: GraphQueries.EdgeView): string | null => {
-  if (e.reason == null || e.reason === "") return null
-  if (e.related == null) return e.reason
-  const tail = `related: ${e.related}, not the same finding (`
-  const at = e.reason.lastIndexOf(tail)
-  if (at < 0 || !e.reason.endsWith(")")) return e.reason
-  const head = e.reason.slice(0, at).replace(/;\s*$/, "")
-  const why = e.reason.slice(at + tail.length, -1)
-  return `${head === "" ? "" : `${head}; `}not the same finding: ${why}`
+export const nliText = (signals: Readonly<Record<string, number>>): string => {
+  const o = signals["outcome"]
+  if (o === undefined) return "NLI judge: -"
+  const call = o === 1 ? "entailment" : o === 0 ? "contradiction" : o === 0.5 ? "neutral" : `between (${o})`
+  const confidence = signals["nliScore"]
+  return `NLI judge: ${call}${confidence === undefined ? "" : `, confidence ${confidence}`}`
 }
 
-/**
- * The numbers the linker weighed, named as a reader reads them: `outcome` is the NLI judgement of the two sentences
- * (support 1, neutral 0.5, contradict 0), not whether they share an outcome, so it reads "NLI agreement".
- */
+/** The numbers the linker weighed, named as a reader reads them. */
 const signalsText = (e: GraphQueries.EdgeView): string =>
   `subject ${e.signals["subject"] ?? "-"}, semantic ${e.signals["semantic"] ?? "-"}, domain ${e.signals["domain"] ?? "-"}, ` +
-  `conditions ${e.signals["conditions"] ?? "-"}, NLI agreement ${e.signals["outcome"] ?? "-"}`
+  `conditions ${e.signals["conditions"] ?? "-"}; ${nliText(e.signals)}`
 
 const edgeLine = (e: GraphQueries.EdgeView): string => {
   const kind = e.kind === "weak_link" && e.related != null
-    ? `related: ${e.related} (not the same finding)`
+    ? `related: ${e.related}, not the same finding`
     : e.kind === "weak_link" && e.proposed != null
     ? `candidate ${e.proposed} (unconfirmed)`
     : e.kind === "weak_link"
     ? "weak link"
     : e.kind
-  const reason = edgeReason(e)
+  const reason = e.why ?? GraphQueries.readableReason(e.reason, e.related)
   return `  ${kind} (score ${e.score}; ${signalsText(e)})` +
     (reason === null ? "" : `\n    why: ${reason}`) +
     `\n    ${summaryLine(e.other).replace(/\n/g, "\n    ")}`
@@ -114,7 +109,7 @@ export const renderDetail = (d: GraphQueries.ClaimDetail): string =>
 
 const evidenceLine = (e: GraphQueries.JudgedEvidenceView): string =>
   `  ${paperLabel(e.paperId, e.title)}${e.year === null ? "" : ` (${e.year})`}${e.page === null ? "" : `, page ${e.page}`}` +
-  `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, confidence ${e.confidence}` +
+  `${e.retracted ? " [RETRACTED]" : ""} (relevance ${e.relevance}, NLI confidence ${e.confidence}` +
   `${e.status === null ? "" : `, ${e.status} claim`}): "${e.quote}"`
 
 /** Sentences about a hypothesis that decide neither way, shown in text (all of them with --json). */

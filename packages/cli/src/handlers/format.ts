@@ -15,13 +15,14 @@ export const resolutionLine = (r: GraphQueries.Resolution): string =>
     : `claim ${r.id}\n  ${r.label}`
 
 /**
- * A claim in one line: status, support (its own papers), relevance, role with its P(finding), and text. With
+ * A claim in one line: status, the papers that state it, relevance, role with its P(finding), and text. With
  * `statusCount` ("contested: 1 paper for, 1 against", from its assessment), the count behind the status replaces the
  * count of its own papers.
  */
 export const summaryLine = (c: GraphQueries.ClaimSummary, statusCount?: string): string => {
   const details = [
-    statusCount === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
+    // "stated in 1 paper": beside "[contested]" a bare "1 paper" reads as the paper against it
+    statusCount === undefined ? `stated in ${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
     c.papers > c.livePapers ? `${c.papers - c.livePapers} retracted` : null,
     c.score === null ? null : `relevance ${c.score}`,
     c.role == null ? null : `role ${c.role}${c.roleConfidence == null ? "" : `, P(finding) ${c.roleConfidence}`}`
@@ -39,6 +40,9 @@ export const paperLabel = (paperId: string, title: string | null | undefined): s
   const spelt = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
   return t === "" || spelt(t) === spelt(paperId) ? paperId : `${paperId} "${t.length > 90 ? `${t.slice(0, 87)}...` : t}"`
 }
+
+/** A quote on one line: a passage's line breaks and runs of spaces (a heading, a paragraph) read as one space. */
+export const oneLine = (quote: string): string => quote.replace(/\s+/g, " ").trim()
 
 /** A source in one line: paper (with its title), year, page and quote. */
 export const sourceLine = (s: GraphQueries.SourceView): string =>

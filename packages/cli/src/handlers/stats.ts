@@ -90,6 +90,35 @@ export const runReports = (table: Pricing.PriceTable) =>
 
 const fmt = (n: number) => n.toLocaleString("en-US")
 
+/**
+ * The claim edges by what they are to a reader: the kinds a status counts, then related links and candidates (weak
+ * links), which no status counts. "claim_edges 429" alone reads as 429 pieces of evidence.
+ */
+export const edgeKinds = Effect.gen(function*() {
+  const db = yield* DuckDb
+  const rows = yield* db.query<{ kind: string; n: number }>(
+    `SELECT CASE WHEN kind <> 'weak_link' THEN kind
+                 WHEN json_extract_string(signals, '$.related') IS NOT NULL THEN 'related'
+                 WHEN json_extract_string(signals, '$.candidate') IS NOT NULL THEN 'candidate'
+                 ELSE 'weak_link' END AS kind,
+            count(*)::INTEGER AS n
+     FROM claim_edges GROUP BY 1`
+  )
+  const count = new Map(rows.map((r) => [r.kind, r.n] as const))
+  const kinds: ReadonlyArray<readonly [label: string, key: string, note: string, always: boolean]> = [
+    ["contradicts", "contradicts", "", true],
+    ["replicates", "replicates", "", true],
+    ["same_as", "same_as", "", true],
+    ["related links", "related", "not evidence: one side shared, not the same finding", false],
+    ["candidates", "candidate", "not evidence: proposed, not confirmed", false],
+    ["other weak links", "weak_link", "not evidence", false]
+  ]
+  return kinds.flatMap(([label, key, note, always]) => {
+    const n = count.get(key) ?? 0
+    return n === 0 && !always ? [] : [[label, n, note] as const]
+  })
+})
+
 export const stats = (args: StatsArgs) =>
   withSettings(args.config, { db: args.db._tag === "Some" ? args.db.value : undefined }, (settings) =>
     Effect.gen(function*() {
@@ -103,6 +132,10 @@ export const stats = (args: StatsArgs) =>
       for (const [table, count] of Object.entries(stats.tables)) yield* Console.log(`  ${table.padEnd(width)}  ${count}`)
       yield* Console.log("Claims by epistemic status:")
       for (const [status, count] of Object.entries(stats.claimsByStatus)) yield* Console.log(`  ${status.padEnd(width)}  ${count}`)
+      yield* Console.log("Claim edges (a status counts contradicts, replicates and same_as only):")
+      for (const [label, count, note] of yield* edgeKinds) {
+        yield* Console.log(`  ${label.padEnd(width)}  ${count}${note === "" ? "" : ` (${note})`}`)
+      }
       if (runs.length > 0) {
         yield* Console.log("Runs (LLM tokens: input / cache reads / cache writes / output; estimated cost):")
         for (const r of runs) {

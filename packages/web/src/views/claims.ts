@@ -81,14 +81,32 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
 /** The kinds a status counts (`docs/epistemics.md`); a `weak_link` (related link, candidate) never counts. */
 const COUNTED_KINDS: ReadonlySet<string> = new Set(["same_as", "replicates", "contradicts"])
 
-/**
- * A signal's name as a reader reads it: `outcome` is the NLI judgement of the two sentences (support 1, neutral 0.5,
- * contradict 0), not whether they share an outcome.
- */
-const signalName = (k: string) => (k === "outcome" ? "NLI agreement" : k.replace(/_/g, " "))
+/** The linker's signals a reader weighs, in order, with their names (the rest of the edge's numbers are internal). */
+const SIGNALS: ReadonlyArray<readonly [string, string]> = [
+  ["subject", "subject"],
+  ["semantic", "semantic"],
+  ["domain", "domain"],
+  ["conditions", "conditions"]
+]
 
-const signalText = (signals: Readonly<Record<string, number>>) =>
-  Object.entries(signals).map(([k, v]) => `${signalName(k)} ${Math.round(v * 100) / 100}`).join(" · ")
+/**
+ * The NLI judge's call on the two sentences, in words with its confidence: the `outcome` signal is the judgement
+ * (entailment 1, neutral 0.5, contradiction 0), `nliScore` the judge's mean confidence in it. One phrase for the two
+ * numbers, so neither reads as "the same outcome" or as a second score.
+ */
+export const nliText = (signals: Readonly<Record<string, number>>): string | null => {
+  const o = signals["outcome"]
+  if (o === undefined) return null
+  const call = o === 1 ? "entailment" : o === 0 ? "contradiction" : o === 0.5 ? "neutral" : `between (${o})`
+  const confidence = signals["nliScore"]
+  return `NLI judge: ${call}${confidence === undefined ? "" : `, confidence ${Math.round(confidence * 100) / 100}`}`
+}
+
+export const signalText = (signals: Readonly<Record<string, number>>): string =>
+  [
+    ...SIGNALS.flatMap(([k, name]) => (signals[k] === undefined ? [] : [`${name} ${Math.round(signals[k] * 100) / 100}`])),
+    nliText(signals)
+  ].filter((x) => x !== null).join(" · ")
 
 /**
  * An edge's signals: the linker's reason in words first (what both findings share, what is not shared, the
@@ -100,6 +118,19 @@ const edgeSignals = (reason: string | null, signals: Readonly<Record<string, num
   return h("div", {},
     h("div", { class: "edge-reason", "data-testid": "edge-reason" }, reason),
     numbers.length === 0 ? null : h("div", { class: "muted small" }, numbers))
+}
+
+/**
+ * A status reason without the count it opens with ("1 paper for, 1 against: contradicted ..."): the badge beside it
+ * already says the count.
+ */
+export const reasonAfterCount = (reason: string): string => {
+  // the badge gives the count; statements without evidence, which it does not count, stay in the reason
+  const rest = reason.replace(
+    /^\d+ papers? for, \d+ against(?: \((\d+ statements? without evidence)\))?: /,
+    (_m, stated: string | undefined) => (stated === undefined ? "" : `${stated}; `)
+  )
+  return rest === "" ? reason : rest.charAt(0).toUpperCase() + rest.slice(1)
 }
 
 export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
@@ -137,14 +168,14 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
         e.related != null ? `related: ${e.related}` : e.proposed != null ? `candidate ${e.proposed.replace(/_/g, " ")}` : e.kind.replace(/_/g, " ")),
       h("span", {}, badge(e.other.status), " ", h("a", { href: claimHref(e.other.id) }, e.other.text)),
       String(Math.round(e.score * 100) / 100),
-      edgeSignals(e.reason ?? null, e.signals),
+      edgeSignals(e.why ?? e.reason ?? null, e.signals),
       edgeControls(c.id, e.other.id, e.kind, curated, reload)
     ]))
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
     h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
-      h("span", { class: "reason" }, `Why: ${a.reason}`)),
+      h("span", { class: "reason" }, `Why: ${reasonAfterCount(a.reason)}`)),
     claimControls(c.id, curated, reload),
     curated,
     claimCurations(curations, curated, reload) ?? "",
@@ -219,15 +250,25 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
 const challengesNode = (r: Challenges) =>
   r.papers.length === 0 ? h("p", {}, "No paper contradicts this claim.") : h("ul", {}, r.papers.map((p) =>
     h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${p.year ?? "n.d."})`,
-      h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${c.id === null ? "judged now" : "edge"} ${Math.round(c.edgeScore * 100) / 100}`))))
+      h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${
+        c.id === null ? "judged now, relevance × NLI confidence" : "a stored contradicts edge, score"
+      } ${Math.round(c.edgeScore * 100) / 100}`))))
   ))
 
 const counterNode = (r: Counterevidence) =>
   r.against.length === 0 ? h("p", {}, "No contradicting claim.") : h("ul", {}, r.against.map((a) =>
     h("li", {}, ...(a.claim === null
       ? [`"${a.text}"`]
-      : [badge(a.claim.status, { support: a.support }), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
-      h("div", { class: "muted" }, `support ${a.support} · edge ${Math.round(a.edgeScore * 100) / 100} · ${signalText(a.signals)}`))
+      // the status alone: "backed by N independent papers" follows, and a count of papers for beside "contested" would
+      // leave out the papers against
+      : [badge(a.claim.status), " ", h("a", { href: claimHref(a.claim.id) }, a.claim.text)]),
+      h("div", { class: "muted" }, [
+        `backed by ${a.support} independent paper${a.support === 1 ? "" : "s"}`,
+        a.via === "edge"
+          ? `a stored contradicts edge, score ${Math.round(a.edgeScore * 100) / 100}`
+          : `judged now, relevance × NLI confidence ${Math.round(a.edgeScore * 100) / 100}`,
+        a.via === "edge" ? signalText(a.signals) : ""
+      ].filter((x) => x !== "").join(" · ")))
   ))
 
 const lineageNode = (r: Lineage) => {
@@ -236,6 +277,13 @@ const lineageNode = (r: Lineage) => {
   return h("div", {},
     h("p", { "data-testid": "lineage-first" }, first === null
       ? "First appearance unknown."
+      : dating.known && dating.sameYearPapers > 0
+      // other papers of that year: which came first is not known
+      ? [
+        `First appears in ${first.year}: `,
+        h("a", { href: paperHref(first.paperId) }, first.title),
+        ` and ${dating.sameYearPapers} more paper${dating.sameYearPapers === 1 ? "" : "s"} of that year (order within the year unknown).`
+      ]
       : dating.known
       ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${first.year ?? "n.d."})`]
       : [
@@ -247,13 +295,25 @@ const lineageNode = (r: Lineage) => {
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
       h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title),
         // a related link (a weak link of one shared side) is no same finding: said so, not a bare "related"
-        e.via === "claim_edge" && e.relation === "related" ? " a related claim, not the same finding" : ` ${e.relation}`,
-        e.other === null ? "" : ` (${e.other.label})`)
+        e.via === "claim_edge" && e.relation === "related"
+          ? [" a related claim, not the same finding", e.other === null ? "" : ` (${e.other.label})`]
+          : e.via === "relation" && e.other !== null
+          // a stored relation as it was stated: "ConvS2S is built on dropout"
+          ? `: ${e.other.label} ${e.relation} ${r.resolution.label}`
+          : e.via === "mention"
+          ? ": mentions it"
+          : e.via === "claim_edge" && e.other !== null
+          ? ` ${e.relation} by its claim “${e.other.label}”`
+          : [` ${e.relation}`, e.other === null ? "" : ` (${e.other.label})`])
     )))
 }
 
-const foundationsNode = (r: Foundations) =>
-  r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
-    h("li", {}, `${"· ".repeat(n.depth - 1)}`, h("a", { href: graphHref("entity", n.entity.id) }, n.entity.label), ` ${n.predicate} (depth ${n.depth}) `,
-      h("span", { class: "muted" }, n.papers.map((p) => p.paperId).join(", ")))
+const foundationsNode = (r: Foundations) => {
+  const labels = new Map([...r.roots.map((x) => [x.id, x.label] as const), ...r.nodes.map((n) => [n.entity.id, n.entity.label] as const)])
+  return r.nodes.length === 0 ? h("p", {}, "No based-on or uses relations from this claim's entities.") : h("ul", {}, r.nodes.map((n) =>
+    h("li", {}, `${"· ".repeat(n.depth - 1)}`, h("a", { href: graphHref("entity", n.entity.id) }, n.entity.label),
+      // as the relation was stated, from the entity one level up: "Transformer uses it"
+      `: ${labels.get(n.from) ?? n.from} ${n.relation ?? n.predicate} it (depth ${n.depth}), in `,
+      h("span", { class: "muted" }, n.papers.map((p) => p.title).join("; ")))
   ))
+}

@@ -125,6 +125,10 @@ export interface Evidence {
    * no finding, so it counts neither for nor against. Default none.
    */
   readonly statementPapers?: ReadonlyArray<string> | undefined
+  /** A paper's stored title, for the reason (default: none known; the reason then names the id). */
+  readonly titleOf?: ((paperId: string) => string | null | undefined) | undefined
+  /** The text of the claim by which a paper contradicts this one, for the reason (default: none known). */
+  readonly contradictionOf?: ((paperId: string) => string | null | undefined) | undefined
 }
 
 /** A grade with its reasons. */
@@ -149,6 +153,31 @@ export interface Assessment {
 }
 
 const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
+
+const spelt = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+const clip = (x: string, n: number) => (x.length > n ? `${x.slice(0, n - 3)}...` : x)
+
+/**
+ * A paper as a reader recognises it: its id with its title (`p7 "Attention Is All You Need"`); a title that only
+ * spells the id ("SciFact claim 1159" for scifact-claim-1159) adds nothing, so the id alone.
+ */
+export const paperNamed = (paperId: string, title: string | null | undefined): string => {
+  const t = title?.trim() ?? ""
+  return t === "" || spelt(t) === spelt(paperId) ? paperId : `${paperId} "${clip(t, 90)}"`
+}
+
+/**
+ * The papers against a claim, each as a reader recognises it: its title, and when the title says nothing the
+ * claim by which it contradicts (`scifact-claim-1159, whose claim "X has no effect on Y"`).
+ */
+const opposingNamed = (e: Evidence, ids: ReadonlyArray<string>): string =>
+  ids.map((p) => {
+    const named = paperNamed(p, e.titleOf?.(p))
+    const claim = e.contradictionOf?.(p)?.trim() ?? ""
+    return named === p && claim !== "" ? `${p}, whose claim "${clip(claim, 160)}"` : named
+  }).join("; ")
+
+const groups = (n: number) => `${n} independent author group${n === 1 ? "" : "s"}`
 
 /** "2 papers for, 1 against", and the statements without evidence beside them: "(1 statement without evidence)" */
 const tally = (s: number, k: number, stated: number) =>
@@ -183,7 +212,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
       ...base,
       status: "preliminary",
       reason: `${head}: ` + (e.retractedPapers.length > 0
-        ? `every source is retracted (${e.retractedPapers.join(", ")})`
+        ? `every source is retracted (${e.retractedPapers.map((p) => paperNamed(p, e.titleOf?.(p))).join("; ")})`
         : "no source paper")
     }
   }
@@ -191,7 +220,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     return {
       ...base,
       status: "contested",
-      reason: `${head}: contradicted on the same finding by ${papers(k)} (${Array.from(opposing).sort().join(", ")})`
+      reason: `${head}: contradicted on the same finding by ${papers(k)} (${opposingNamed(e, Array.from(opposing).sort())})`
     }
   }
   const replicated = e.replicatingPapers.filter((p) => !e.ownPapers.includes(p) && !statement.has(p)).length
@@ -225,7 +254,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     return {
       ...base,
       status: "preliminary",
-      reason: `${head}: ${why}, but only ${independent} independent author group(s)`
+      reason: `${head}: ${why}, but only ${groups(independent)}`
     }
   }
   if (s >= rules.minIndependentPapers) {
@@ -235,7 +264,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     return {
       ...base,
       status: "established",
-      reason: `${head}: ${why}; ${independent} independent author group(s)` +
+      reason: `${head}: ${why}; ${groups(independent)}` +
         (k > 0 ? `; ${papers(k)} against, below the contest ratio` : "; no contradiction")
     }
   }
@@ -243,7 +272,7 @@ export const grade = (e: Evidence, rules: GradingRules): Assessment => {
     ...base,
     status: "preliminary",
     reason: `${head}: ${s <= 1 ? "one paper states it, no other paper replicates it" : why}` +
-      (k > 0 ? `; ${k} contradiction(s) below the contest ratio` : "") +
+      (k > 0 ? `; ${papers(k)} against, below the contest ratio` : "") +
       (narrow.narrow ? `; ${narrow.reason}` : "")
   }
 }
