@@ -100,7 +100,7 @@ describe("graph questions and research through the CLI", () => {
     // the NLI judge's call in words, once; the contradicting claim's own papers, not read as the papers against
     expect(text).toMatch(/NLI judge: (contradiction|neutral|entailment)/)
     expect(text).not.toMatch(/NLI agreement|nliScore/)
-    expect(text).toMatch(/\[contested\] \(stated in 1 paper, /)
+    expect(text).toMatch(/\[contested\] \(in 1 paper, /)
     const stats = await kg("stats")
     expect(stats.code, stats.stderr).toBe(0)
     const edges = stats.stdout.slice(stats.stdout.indexOf("Claim edges (a status counts contradicts, replicates and same_as only):"))

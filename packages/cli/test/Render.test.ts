@@ -135,9 +135,9 @@ describe("kg claim: edges and links", () => {
 describe("claim and source lines", () => {
   it("labels the role's number as P(finding) and the ranking number as relevance", () => {
     const line = summaryLine(summary("c:1", "ELUs learn faster.", { role: "result", roleConfidence: 0.96, score: 0.715 }))
-    expect(line.split("\n")[0]).toBe("[preliminary] (stated in 1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
+    expect(line.split("\n")[0]).toBe("[preliminary] (in 1 paper, relevance 0.715, role result, P(finding) 0.96) ELUs learn faster.")
     expect(summaryLine(summary("c:2", "Old claim.", { role: null, roleConfidence: null })).split("\n")[0])
-      .toBe("[preliminary] (stated in 1 paper) Old claim.")
+      .toBe("[preliminary] (in 1 paper) Old claim.")
   })
 
   it("kg claims: the count behind a status, for and against, replaces the claim's own papers", () => {
@@ -155,9 +155,14 @@ describe("claim and source lines", () => {
     expect(listedLine({ ...established, papers: 2, livePapers: 1 }, assessment("established", 2, 0)).split("\n")[0])
       .toBe("[established: 2 papers for] (1 retracted) Adult macrophages are seeded before birth.")
     // an assessment that disagrees with the stored status (a stale store) is not shown
-    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(stated in 1 paper, role statement/)
+    expect(listedLine(contested, assessment("preliminary", 1, 0)).split("\n")[0]).toMatch(/^\[contested\] \(in 1 paper, role statement/)
     expect(listedLine(contested, undefined)).toBe(summaryLine(contested))
     expect(statusCount({ status: "preliminary", support: 0, opposition: 0 })).toBe("preliminary: 0 papers for")
+    // statements given on their own (hypotheses), which the status does not count, are said beside the count
+    expect(statusCount({ status: "preliminary", support: 0, opposition: 0, stated: ["claim-85", "claim-86"] }))
+      .toBe("preliminary: 0 papers for, 2 statements without evidence")
+    expect(statusCount({ status: "contested", support: 0, opposition: 1, stated: ["claim-1087"] }))
+      .toBe("contested: 0 papers for, 1 against, 1 statement without evidence")
   })
 
   it("names a paper by its title, unless the title only spells the id", () => {
@@ -212,7 +217,7 @@ describe("kg challenges and kg counterevidence", () => {
       ]
     })
     expect(text).toContain("2 pieces of counterevidence, strongest first:")
-    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (stated in 1 paper, role statement, P(finding) 0.14) It caused weight loss.")
+    expect(text).toContain("1. backed by 2 independent papers; a stored contradicts edge, score 0.8888: [contested] (in 1 paper, role statement, P(finding) 0.14) It caused weight loss.")
     expect(text).toContain("2. backed by 1 independent paper; judged now, relevance x NLI confidence 0.287: (sentence) Weight fell.")
     expect(text).not.toContain("(s)")
   })

@@ -15,8 +15,12 @@ import { readQuery } from "./readStore.js"
 export type ClaimsArgs = Command.Command.ParseConfig<typeof claimsConfig>
 
 /** The papers for and against behind a status, as the claim page's badge says it: "contested: 1 paper for, 1 against". */
-export const statusCount = (a: Pick<Epistemics.Assessment, "status" | "support" | "opposition">): string =>
-  `${a.status}: ${a.support} paper${a.support === 1 ? "" : "s"} for${a.opposition > 0 ? `, ${a.opposition} against` : ""}`
+export const statusCount = (a: Pick<Epistemics.Assessment, "status" | "support" | "opposition" | "stated">): string => {
+  const stated = a.stated?.length ?? 0
+  return `${a.status}: ${a.support} paper${a.support === 1 ? "" : "s"} for${a.opposition > 0 ? `, ${a.opposition} against` : ""}` +
+    // statements given on their own (a hypothesis, a note), which the status does not count
+    (stated > 0 ? `, ${stated} statement${stated === 1 ? "" : "s"} without evidence` : "")
+}
 
 /**
  * A listed claim with the count behind its status when the assessment agrees with the stored status

@@ -21,8 +21,9 @@ export const resolutionLine = (r: GraphQueries.Resolution): string =>
  */
 export const summaryLine = (c: GraphQueries.ClaimSummary, statusCount?: string): string => {
   const details = [
-    // "stated in 1 paper": beside "[contested]" a bare "1 paper" reads as the paper against it
-    statusCount === undefined ? `stated in ${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
+    // "in 1 paper": beside "[contested]" a bare "1 paper" reads as the paper against it (not "stated in": a statement
+    // is a claim given on its own, which the status does not count)
+    statusCount === undefined ? `in ${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
     c.papers > c.livePapers ? `${c.papers - c.livePapers} retracted` : null,
     c.score === null ? null : `relevance ${c.score}`,
     c.role == null ? null : `role ${c.role}${c.roleConfidence == null ? "" : `, P(finding) ${c.roleConfidence}`}`
