@@ -902,7 +902,8 @@ export const decideFinding = (
     d = nli.labels.includes("contradict") ? "contradicts" : "replicates"
   }
   if (d === "none") return { decision: "none", candidate: null, reason }
-  const proposed = d === "weak_link" ? "replicates" : d
+  // opposite directions never propose an agreement ("... does not alter the incidence" / "... reduces the incidence")
+  const proposed = comparison.direction === "oppose" ? "contradicts" : d === "weak_link" ? "replicates" : d
   return { decision: "weak_link", candidate: proposed, reason: `${reason} (candidate)` }
 }
 

@@ -157,6 +157,21 @@ describe("edges only between the same finding (issue 24 pairs)", () => {
     expect(sure.decision).toBe("replicates")
   })
 
+  // SciFact (CC BY 4.0), development half: a pair whose outcome is not identified on both sides, with opposite
+  // directions, was proposed as a candidate *replication*; a candidate of opposite directions proposes a contradiction
+  it("opposite directions never propose a replication, even as a candidate", () => {
+    const a = "Active Ly49Q prevents neutrophil polarization."
+    const b = "Here, we show that an inhibitory MHC I receptor, Ly49Q, was crucial for the swift polarization of neutrophils."
+    const comparison = { ...ClaimIdentity.compareFindings(findingOf(a), findingOf(b), { a, b }), direction: "oppose" as const }
+    const signals = { semantic: 0.6, domain: 0.8, conditions: 1, outcome: 0.5, subject: 0.6 }
+    const opposed = ClaimIdentity.decideFinding(comparison, signals, { labels: ["support"], pContradict: 0.3 })
+    expect(opposed.decision).toBe("weak_link")
+    expect(opposed.candidate).toBe("contradicts")
+    // near miss: the same pair read with agreeing directions proposes a replication
+    const agreeing = ClaimIdentity.decideFinding({ ...comparison, direction: "agree" }, signals, { labels: ["support"], pContradict: 0.3 })
+    expect(agreeing.candidate).toBe("replicates")
+  })
+
   // real edges
   it.effect("an effect against no effect on the same outcome is a contradiction", () =>
     Effect.gen(function*() {
