@@ -25,8 +25,24 @@ import {
   ownNamesIn as ownNamesIn_,
   resultSubjects as resultSubjects_
 } from "./internal/offline/findings.js"
+import { inlineSectionHeadings } from "./internal/offline/sentences.js"
 
 export type { Contribution, FindingContext }
+
+/**
+ * A sentence without the section heading a conversion ran into its start ("subsection: Pervasive Dropout For English
+ * Romanian, we observed ..." is "For English Romanian, we observed ..."): the heading's words are no part of what the
+ * sentence says. A sentence without one is returned as it is.
+ *
+ * @since 0.1.0
+ * @category findings
+ */
+export const withoutRunInHeading = (sentence: string): string => {
+  const first = inlineSectionHeadings(sentence)[0]
+  if (first === undefined || sentence.slice(0, first.start).trim() !== "") return sentence
+  const rest = sentence.slice(first.end).trimStart()
+  return rest === "" ? sentence : rest
+}
 
 /**
  * The finding a claim sentence states. Self-references resolve to the first

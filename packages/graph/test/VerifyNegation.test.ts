@@ -163,6 +163,21 @@ describe("negation and scope in a hypothesis' verdict (verdicts17)", () => {
     expect(withoutMarkers("As shown by {{cite:abc}}, NCL reduces {{formula:x}} costs (Fig. REF).")).toBe("As shown by, NCL reduces costs.")
   })
 
+  // SciREX (allenai/SciREX, Apache-2.0), the WMT 16 Edinburgh systems paper: the heading "Pervasive Dropout" runs into
+  // the section's first sentence, and made it support "Dropout reduces overfitting" (found by ux19)
+  it("a section heading run into a sentence is no part of its subject: 'subsection: Pervasive Dropout For English Romanian, ...'", () => {
+    const h = "Dropout reduces overfitting"
+    const S = "subsection: Pervasive Dropout For English Romanian, we observed poor performance because of overfitting."
+    expect(withoutMarkers(S)).toBe("For English Romanian, we observed poor performance because of overfitting.")
+    const overlap = (text: string) => ClaimIdentity.subjectOverlap({ text: h, metric: null }, { text, metric: null }, { subjectClash: false })
+    expect(overlap(S)).toBeGreaterThan(0)
+    expect(sentenceRelevance(h, S, { weight: () => 1, stemsA: new Set(), stemsB: new Set() })).toBe(0)
+    // near misses: a sentence with no heading, and prose that says "section:" in passing, are read whole
+    const plain = "Dropout reduces overfitting in the sixth hidden layer."
+    expect(withoutMarkers(plain)).toBe(plain)
+    expect(withoutMarkers("We explain this in the next section: dropout reduces overfitting.")).toBe("We explain this in the next section: dropout reduces overfitting.")
+  })
+
   it("a sentence's finding is read again without its opening phrase when the reader took the phrase for its subject", () => {
     const h = "MCTS performs better than Retro* in multi-step retrosynthesis"
     const MCTS = "Introducing the single-step models into the selected search algorithms, MCTS generally performs worse than Retro* (Table REF )."

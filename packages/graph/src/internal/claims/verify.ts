@@ -11,7 +11,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Finding } from "@kg/core/Domain"
-import { findingOf } from "@kg/extraction/Findings"
+import { findingOf, withoutRunInHeading } from "@kg/extraction/Findings"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import { compareDirections, compareFindings } from "./findingMatch.js"
 import * as ClaimIdentity from "../../ClaimIdentity.js"
@@ -81,12 +81,14 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
 
 /**
  * A sentence without the markers a converted paper leaves for citations, formulas and cross-references ("{{cite:...}}",
- * "{{formula:...}}", "(Table REF )"), for reading its subject: the linker reads no subject in a sentence that has one
+ * "{{formula:...}}", "(Table REF )") and without a section heading run into its start ("subsection: Pervasive Dropout
+ * For English Romanian, we observed poor performance because of overfitting" is not about dropout), for reading its
+ * subject: the linker reads no subject in a sentence that has one
  * (a claim about a formula says nothing to link), but "MCTS generally performs worse than Retro* (Table REF )" is
  * about MCTS, and a user asked about it.
  */
 export const withoutMarkers = (sentence: string): string =>
-  sentence
+  withoutRunInHeading(sentence)
     .replace(/\{\{cite:[^}]*\}\}/g, "")
     .replace(/\{\{formula:[^}]*\}\}/g, "")
     .replace(/\(?\s*(?:Tables?|Figs?\.?|Figures?|Sections?|Eqs?\.?|Equations?|Appendix|Algorithm)\s+REF\s*\)?/g, "")
