@@ -25,6 +25,7 @@ import { ChunkId, Claim, ClaimEdgeKind, ClaimId, type ClaimRole, ClaimSource, Ep
 import * as ClaimIdentity from "./ClaimIdentity.js"
 import { DuckDb, type DuckDbService } from "./DuckDb.js"
 import * as Epistemics from "./Epistemics.js"
+import { genericLabel } from "./GenericEntities.js"
 import { contentStems, words } from "./internal/claims/identityText.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
@@ -1547,7 +1548,8 @@ export const foundations = Effect.fn("GraphQueries.foundations")(function*(
     const next: Array<string> = []
     const byObject = new Map<string, Array<typeof rows[number]>>()
     for (const r of rows) {
-      if (visited.has(r.object_id)) continue
+      // a generic entity ("equations", "weights", "unit") is no foundation, and nothing is reached through it
+      if (visited.has(r.object_id) || genericLabel(r.label)) continue
       const list = byObject.get(r.object_id) ?? []
       list.push(r)
       byObject.set(r.object_id, list)

@@ -300,6 +300,26 @@ describe("GraphQueries", () => {
       expect(shallow.truncated).toBe(true)
     }).pipe(provided))
 
+  // the related papers' store (found by ux19): "Multi-Head Attention uses equations", then "equations is built on
+  // addition-based widening step factor" of another paper: a generic entity led foundations astray
+  it.effect("foundations list no generic entity and reach nothing through one", () =>
+    Effect.gen(function*() {
+      yield* write([{
+        id: "transformer",
+        title: "Attention Is All You Need",
+        year: 2017,
+        claims: [{ text: "The Transformer uses multi-head attention.", entities: ["Transformer", "Multi-Head Attention"] }],
+        relations: [
+          ["Transformer", "uses", "Multi-Head Attention"],
+          ["Multi-Head Attention", "uses", "equations"],
+          ["Multi-Head Attention", "uses", "dot products"],
+          ["equations", "basedOn", "widening step factor"]
+        ]
+      }])
+      const f = yield* GraphQueries.foundations("Transformer")
+      expect(f.nodes.map((n) => n.entity.label)).toEqual(["Multi-Head Attention", "dot products"])
+    }).pipe(Effect.provide(testLayer)))
+
   it.effect("says clearly when nothing matches", () =>
     Effect.gen(function*() {
       const e = yield* Effect.flip(GraphQueries.getClaim("zzzz qqqq"))
