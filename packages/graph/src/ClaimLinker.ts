@@ -46,7 +46,7 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
-import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach } from "./internal/claims/topicLinks.js"
+import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach, topicScope } from "./internal/claims/topicLinks.js"
 import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
@@ -380,8 +380,11 @@ const closeWording = (
 }
 
 /**
- * The topic links of the store (`internal/claims/topicLinks.ts`), with every claim's papers: paper titles and claim
- * sources are read whole (one row per paper and per source), the match texts only of the claims a title reaches.
+ * The topic links of the store (`internal/claims/topicLinks.ts`), with the papers of the claims they read. Linking
+ * everything reads every claim's sources; an incremental link (a focus) reads only the sources of the claims its focus
+ * can pair with (`topicScope`): the focus claims, the claims that share rare stems with the title of a focus claim's
+ * paper, and the claims of the papers whose titles a focus claim reaches. Paper titles are read whole (one row per
+ * paper); the match texts only of the claims a title reaches.
  */
 const topicLinkPairs = (
   db: DuckDbService,
@@ -390,11 +393,22 @@ const topicLinkPairs = (
   focus: ReadonlySet<string> | null
 ) =>
   Effect.gen(function*() {
-    const papersOf = yield* papersOfClaims(db, undefined)
-    for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const papers = (yield* db.query<{ paper_id: string; title: string | null }>("SELECT paper_id, title FROM papers"))
       .filter((p) => p.title !== null && p.title.trim() !== "")
       .map((p) => ({ id: p.paper_id, title: p.title!, stems: contentStems(p.title!) }))
+    const papersOf = focus === null
+      ? yield* papersOfClaims(db, undefined)
+      : yield* Effect.gen(function*() {
+        const focusIds = Array.from(focus).sort()
+        const focusPapers = new Set(Array.from((yield* papersOfClaims(db, focusIds)).values()).flatMap((ps) => Array.from(ps)))
+        const scope = topicScope({ stems, papers, weight, focus, focusPapers })
+        const ofTitled = scope.titled.size === 0 ? [] : yield* db.query<{ claim_id: string }>(
+          "SELECT DISTINCT claim_id FROM claim_sources WHERE paper_id IN (SELECT unnest($1::VARCHAR[]))",
+          [Array.from(scope.titled).sort()]
+        )
+        return yield* papersOfClaims(db, Array.from(new Set([...scope.claims, ...ofTitled.map((r) => r.claim_id)])).sort())
+      })
+    for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const claims = Array.from(papersOf, ([id, ps]) => ({ id, stems: stems.get(id)!, papers: ps as ReadonlySet<string> }))
     const candidates = topicCandidates({ claims, papers, weight, focus })
     const reach = topicReach(candidates)
