@@ -52,6 +52,8 @@ import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }
 
+const TEMP = { catalog: "temp", schema: "main" } as const
+
 /**
  * The default blocking options: 8 LSH tables of ceil(log2 n) + 2 bits (10 to 24), buckets of at most
  * 200 claims, hub entities above 50 claims skipped, rare terms at most in 25
@@ -402,11 +404,19 @@ const topicLinkPairs = (
         const focusIds = Array.from(focus).sort()
         const focusPapers = new Set(Array.from((yield* papersOfClaims(db, focusIds)).values()).flatMap((ps) => Array.from(ps)))
         const scope = topicScope({ stems, papers, weight, focus, focusPapers })
-        const ofTitled = scope.titled.size === 0 ? [] : yield* db.query<{ claim_id: string }>(
-          "SELECT DISTINCT claim_id FROM claim_sources WHERE paper_id IN (SELECT unnest($1::VARCHAR[]))",
-          [Array.from(scope.titled).sort()]
+        // a scope of half the store or more (a pass of many pending claims): every source row, as when linking all
+        if (2 * scope.claims.size >= stems.size) return yield* papersOfClaims(db, undefined)
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_topic_claims (claim_id VARCHAR)")
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_topic_papers (paper_id VARCHAR)")
+        if (scope.claims.size > 0) yield* db.append("kg_topic_claims", Array.from(scope.claims, (id) => [id]), TEMP)
+        if (scope.titled.size > 0) yield* db.append("kg_topic_papers", Array.from(scope.titled, (id) => [id]), TEMP)
+        return papersByClaim(
+          yield* db.query<{ claim_id: string; paper_id: string }>(
+            `SELECT DISTINCT claim_id, paper_id FROM claim_sources
+             WHERE claim_id IN (SELECT claim_id FROM temp.main.kg_topic_claims)
+                OR claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id IN (SELECT paper_id FROM temp.main.kg_topic_papers))`
+          )
         )
-        return yield* papersOfClaims(db, Array.from(new Set([...scope.claims, ...ofTitled.map((r) => r.claim_id)])).sort())
       })
     for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const claims = Array.from(papersOf, ([id, ps]) => ({ id, stems: stems.get(id)!, papers: ps as ReadonlySet<string> }))
