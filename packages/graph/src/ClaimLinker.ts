@@ -46,11 +46,13 @@ import { gateStrong } from "./internal/claims/edgeInvariant.js"
 import { findingsOf } from "./internal/claims/findings.js"
 import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/linkKeys.js"
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
-import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach } from "./internal/claims/topicLinks.js"
+import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach, topicScope } from "./internal/claims/topicLinks.js"
 import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
 import { Nli } from "./Nli.js"
 
 export type { BlockingOptions }
+
+const TEMP = { catalog: "temp", schema: "main" } as const
 
 /**
  * The default blocking options: 8 LSH tables of ceil(log2 n) + 2 bits (10 to 24), buckets of at most
@@ -157,6 +159,8 @@ class Groups {
  * What blocking reads of the store: every claim's stems and LSH keys (kept with the claims between runs, see
  * `internal/claims/linkKeys.ts`), and the claim-entity rows of the entities the focus claims mention (all of them
  * when linking everything): an entity block holds every claim of its entity, so its size cap is decided as before.
+ * A hub entity (more than `maxEntityClaims` claims: a block blocking skips) is only counted, not read: on the
+ * 1M-chunk store the entities of 20,000 pending claims held 1.6M claim-entity rows, nearly all of hubs.
  */
 const loadCorpus = (db: DuckDbService, focus: ReadonlyArray<string> | undefined, blocking: BlockingOptions, persist: boolean) =>
   Effect.gen(function*() {
@@ -166,14 +170,22 @@ const loadCorpus = (db: DuckDbService, focus: ReadonlyArray<string> | undefined,
       stemsOf: contentStems,
       matchTexts: (ids) => matchTexts(db, ids)
     })
-    const claimEntities = focus === undefined
-      ? yield* db.query<{ claim_id: string; entity_id: string }>("SELECT DISTINCT claim_id, entity_id FROM claim_entities")
-      : yield* db.query<{ claim_id: string; entity_id: string }>(
-        `SELECT DISTINCT claim_id, entity_id FROM claim_entities
-         WHERE entity_id IN (SELECT entity_id FROM claim_entities WHERE claim_id IN (SELECT unnest($1::VARCHAR[])))`,
-        [focus]
-      )
-    return { keys, claimEntities }
+    const cap = Math.max(0, Math.floor(blocking.maxEntityClaims))
+    // the claim-entity rows of the stored claims (of the focus claims' entities), with the size of each entity's block
+    const sized = `WITH e AS (
+        SELECT DISTINCT claim_id, entity_id FROM claim_entities
+        WHERE claim_id IN (SELECT claim_id FROM claims)${
+      focus === undefined ? "" : `
+          AND entity_id IN (SELECT entity_id FROM claim_entities WHERE claim_id IN (SELECT unnest($1::VARCHAR[])))`
+    }
+      ), n AS (SELECT entity_id, count(*) AS n FROM e GROUP BY entity_id)`
+    const params = focus === undefined ? [] : [focus]
+    const claimEntities = yield* db.query<{ claim_id: string; entity_id: string }>(
+      `${sized} SELECT e.claim_id, e.entity_id FROM e JOIN n USING (entity_id) WHERE n.n <= ${cap}`,
+      params
+    )
+    const hubs = yield* db.query<{ n: number }>(`${sized} SELECT count(*)::INTEGER AS n FROM n WHERE n.n > ${cap} AND n.n > 1`, params)
+    return { keys, claimEntities, hubEntities: Number(hubs[0]?.n ?? 0) }
   })
 
 /** Claim -> its papers, from (claim, paper) source rows. */
@@ -277,6 +289,7 @@ const block = (
   corpus: {
     readonly keys: LinkKeys
     readonly claimEntities: ReadonlyArray<{ claim_id: string; entity_id: string }>
+    readonly hubEntities: number
   },
   focus: ReadonlySet<string> | null,
   blocking: BlockingOptions
@@ -323,7 +336,7 @@ const block = (
       entities: entities.pairs.size,
       terms: termPairs.size,
       oversizedBuckets: lsh.oversized,
-      hubEntities: entities.oversized,
+      hubEntities: corpus.hubEntities + entities.oversized,
       claimsWithoutEmbedding: corpus.keys.ids.length - corpus.keys.withVectors
     }
   }
@@ -369,8 +382,11 @@ const closeWording = (
 }
 
 /**
- * The topic links of the store (`internal/claims/topicLinks.ts`), with every claim's papers: paper titles and claim
- * sources are read whole (one row per paper and per source), the match texts only of the claims a title reaches.
+ * The topic links of the store (`internal/claims/topicLinks.ts`), with the papers of the claims they read. Linking
+ * everything reads every claim's sources; an incremental link (a focus) reads only the sources of the claims its focus
+ * can pair with (`topicScope`): the focus claims, the claims that share rare stems with the title of a focus claim's
+ * paper, and the claims of the papers whose titles a focus claim reaches. Paper titles are read whole (one row per
+ * paper); the match texts only of the claims a title reaches.
  */
 const topicLinkPairs = (
   db: DuckDbService,
@@ -379,11 +395,30 @@ const topicLinkPairs = (
   focus: ReadonlySet<string> | null
 ) =>
   Effect.gen(function*() {
-    const papersOf = yield* papersOfClaims(db, undefined)
-    for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const papers = (yield* db.query<{ paper_id: string; title: string | null }>("SELECT paper_id, title FROM papers"))
       .filter((p) => p.title !== null && p.title.trim() !== "")
       .map((p) => ({ id: p.paper_id, title: p.title!, stems: contentStems(p.title!) }))
+    const papersOf = focus === null
+      ? yield* papersOfClaims(db, undefined)
+      : yield* Effect.gen(function*() {
+        const focusIds = Array.from(focus).sort()
+        const focusPapers = new Set(Array.from((yield* papersOfClaims(db, focusIds)).values()).flatMap((ps) => Array.from(ps)))
+        const scope = topicScope({ stems, papers, weight, focus, focusPapers })
+        // a scope of half the store or more (a pass of many pending claims): every source row, as when linking all
+        if (2 * scope.claims.size >= stems.size) return yield* papersOfClaims(db, undefined)
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_topic_claims (claim_id VARCHAR)")
+        yield* db.run("CREATE OR REPLACE TEMP TABLE kg_topic_papers (paper_id VARCHAR)")
+        if (scope.claims.size > 0) yield* db.append("kg_topic_claims", Array.from(scope.claims, (id) => [id]), TEMP)
+        if (scope.titled.size > 0) yield* db.append("kg_topic_papers", Array.from(scope.titled, (id) => [id]), TEMP)
+        return papersByClaim(
+          yield* db.query<{ claim_id: string; paper_id: string }>(
+            `SELECT DISTINCT claim_id, paper_id FROM claim_sources
+             WHERE claim_id IN (SELECT claim_id FROM temp.main.kg_topic_claims)
+                OR claim_id IN (SELECT claim_id FROM claim_sources WHERE paper_id IN (SELECT paper_id FROM temp.main.kg_topic_papers))`
+          )
+        )
+      })
+    for (const id of papersOf.keys()) if (!stems.has(id)) papersOf.delete(id)
     const claims = Array.from(papersOf, ([id, ps]) => ({ id, stems: stems.get(id)!, papers: ps as ReadonlySet<string> }))
     const candidates = topicCandidates({ claims, papers, weight, focus })
     const reach = topicReach(candidates)
@@ -429,6 +464,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const weight = ClaimIdentity.specificity(stems.values())
   // only the claims of candidate pairs are read (their papers, then the rows of those compared)
   const sortedCandidates = Array.from(candidates).sort().map(splitPair)
+  // what a pass no longer needs is let go as it goes (a pass of 20,000 claims of the 1M-chunk store: 842k candidates)
+  const candidateCount = candidates.size
+  candidates.clear()
   const papersOf = yield* papersOfClaims(db, Array.from(new Set(sortedCandidates.flat())))
   const pairIds: Array<readonly [string, string]> = []
   let samePaper = 0
@@ -440,6 +478,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     }
     pairIds.push([a, b])
   }
+  sortedCandidates.length = 0
   // topic links (`internal/claims/topicLinks.ts`): a claim and a finding of a paper whose title names its terms
   const topic = options.topics === false
     ? { pairs: [] as ReadonlyArray<TopicPair>, papersOf: new Map<string, Set<string>>() }
@@ -450,6 +489,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const rows = yield* claimRows(db, Array.from(new Set([...pairIds.flat(), ...topic.pairs.flatMap((x) => [x.a, x.b])])))
   const claims = new Map(rows.map((r) => [r.claim_id, r] as const))
   const pairs: Array<readonly [ClaimRow, ClaimRow]> = pairIds.map(([a, b]) => [claims.get(a)!, claims.get(b)!] as const)
+  pairIds.length = 0
 
   // --- Scoring --------------------------------------------------------------
   const judgePair_ = (a: ClaimRow, b: ClaimRow) =>
@@ -477,6 +517,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     confidence: r.confidence
   })
   const findings = yield* findingsOf(db, rows, papersOf)
+  // the decision of each pair judged, for the merges' complete linkage below (a pair decided "none" is kept here
+  // only: its scores are let go as soon as it is decided)
+  const decided = new Map<string, ClaimIdentity.Decision>()
   let nliJudgements = 0
   const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0, findingsDiffer: 0, candidates: 0 }
   // first the checks that need no vector: the same finding, the same specific subject in words
@@ -574,7 +617,10 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       if (d.candidate !== null && d.reason.includes("by the strict check")) decisions.strictCheck = (decisions.strictCheck ?? 0) + 1
       if (related !== null) {
         // one side shared: at most a related link, whatever the signals proposed (no same-finding candidate)
-        if (d.decision === "none") return { a, b, m, decision: d.decision, candidate: null, reason: d.reason, comparison: compared, sameFinding, shared, related, named }
+        if (d.decision === "none") {
+          decided.set(pairKey(a.claim_id, b.claim_id), "none")
+          return null
+        }
         decisions.related = (decisions.related ?? 0) + 1
         return {
           a, b, m, decision: "weak_link" as const, candidate: null,
@@ -582,21 +628,27 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
           comparison: compared, sameFinding, shared, related, named
         }
       }
+      if (d.decision === "none") {
+        decided.set(pairKey(a.claim_id, b.claim_id), "none")
+        if (d.candidate !== null) decisions.candidates!++
+        return null
+      }
       return { a, b, m, decision: d.decision, candidate: d.candidate, reason: d.reason, comparison: compared, sameFinding, shared, related, named }
     }), { concurrency: Math.max(1, options.nliConcurrency ?? 1) })
+  screened.length = 0
   // A claim links to what it is most specifically about: a pair survives when its subject is within
   // `subjectMargin` of the best subject of one of its two claims (among pairs that would link). The same
   // structured finding is never outranked.
   const bestSubject = new Map<string, number>()
   for (const x of scored) {
     // (a related link never outranks a same-finding link)
-    if (x === null || x.decision === "none" || x.related !== null) continue
+    if (x === null || x.related !== null) continue
     for (const id of [x.a.claim_id, x.b.claim_id]) bestSubject.set(id, Math.max(bestSubject.get(id) ?? 0, x.m.signals.subject))
   }
   let outranked = 0
   for (let i = 0; i < scored.length; i++) {
     const x = scored[i]
-    if (x === null || x === undefined || x.decision === "none" || x.sameFinding) continue
+    if (x === null || x === undefined || x.sameFinding) continue
     const near = (id: string) => x.m.signals.subject >= (bestSubject.get(id) ?? 0) - t.subjectMargin
     if (!near(x.a.claim_id) && !near(x.b.claim_id)) {
       scored[i] = null
@@ -610,7 +662,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   // only where nothing else links the claim to that paper (a topic link never doubles a closer link)
   const linkedToPaper = new Set<string>()
   for (const x of scored) {
-    if (x === null || x.decision === "none") continue
+    if (x === null) continue
     for (const p of papersOf.get(x.b.claim_id) ?? []) linkedToPaper.add(`${x.a.claim_id}\u0000${p}`)
     for (const p of papersOf.get(x.a.claim_id) ?? []) linkedToPaper.add(`${x.b.claim_id}\u0000${p}`)
   }
@@ -681,7 +733,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     if (s === null) continue
     decisions[s.decision] = (decisions[s.decision] ?? 0) + 1
     if (s.candidate !== null) decisions.candidates!++
-    if (s.decision === "none") continue
     if (s.decision === "merge") {
       mergeCandidates.push(s)
       continue
@@ -697,7 +748,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   // Merges, strongest first, as complete linkage: two groups become one claim only when every pair across
   // them is itself a merge (pairs blocking did not propose are judged now), and never when the union would
   // hold two claims of the same paper (a paper's distinct claims are distinct).
-  const decided = new Map<string, ClaimIdentity.Decision>()
   for (const s of scored) if (s !== null) decided.set(pairKey(s.a.claim_id, s.b.claim_id), s.decision)
   const judgePair = (x: string, y: string) =>
     Effect.gen(function*() {
@@ -795,7 +845,7 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     claims: n,
     linked: k,
     allPairs,
-    candidates: candidates.size,
+    candidates: candidateCount,
     comparisons: pairs.length,
     nliJudgements,
     blocking: { ...stats, samePaper },

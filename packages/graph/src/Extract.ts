@@ -663,7 +663,8 @@ export const runExtraction = <E, R>(
  * The most pending claims linked in one pass of {@link linkPending}: a corpus extracted in one run (hundreds of
  * thousands of claims) is linked in passes of this many, each marked linked when done, so memory follows the pass and
  * an interrupted run resumes at the next pass. Linking all 335,046 claims of the 1M-chunk store at once ran out of the
- * default 4 GB heap.
+ * default 4 GB heap. (So did a later pass, until a pass wrote back only the edges it decides instead of every stored
+ * edge of the claims it touches: `internal/claims/linkerApply.ts`; a pass of this size there holds under 3 GB.)
  */
 export const LINK_BATCH = 20_000
 

@@ -224,3 +224,36 @@ describe("ClaimLinker", () => {
       expect(yield* fgf21Linked("A metabolic hormone in mice")).toBe(false)
     }).pipe(Effect.provide(testLayer)))
 })
+
+describe("ClaimLinker: entity blocks and hub entities (read in SQL)", () => {
+  // entity blocking alone: no LSH table, no term blocks; a block of more than 2 claims is a hub
+  const entitiesOnly = { lshTables: 0, minSharedTerms: 0, maxSingleTermDf: 0, maxEntityClaims: 2 }
+  const papers: ReadonlyArray<PaperSpec> = [
+    { id: "e1", claims: [{ text: ART_REDUCES, entities: ["hub", "pair"] }, { text: LY49Q_INDUCES, entities: ["hub"] }] },
+    { id: "e2", claims: [{ text: ART_NO_EFFECT, entities: ["hub", "pair"] }] },
+    { id: "e3", claims: [{ text: AMPK_LUNG, entities: ["alone"] }] }
+  ]
+  const pair = [idOf(ART_NO_EFFECT), idOf(ART_REDUCES)].sort().join("\u0000")
+
+  it.effect("an entity of more claims than the cap is counted as a hub and proposes nothing; one at the cap proposes its pair", () =>
+    Effect.gen(function*() {
+      yield* write(papers)
+      const all = yield* ClaimLinker.candidatePairs({ blocking: entitiesOnly })
+      expect(Array.from(all)).toEqual([pair])
+      const report = yield* ClaimLinker.linkClaims({ blocking: entitiesOnly, topics: false })
+      expect(report.blocking.hubEntities).toBe(1)
+      expect(report.blocking.entities).toBe(1)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("incremental: the focus claim's entities only; near miss: a focus claim of a hub alone has no candidate", () =>
+    Effect.gen(function*() {
+      yield* write(papers)
+      const focused = yield* ClaimLinker.linkClaims({ onlyClaimIds: [idOf(ART_REDUCES)], blocking: entitiesOnly, topics: false })
+      expect(focused.blocking.hubEntities).toBe(1)
+      expect(focused.comparisons).toBe(1)
+      expect(Array.from(yield* ClaimLinker.candidatePairs({ onlyClaimIds: [idOf(LY49Q_INDUCES)], blocking: entitiesOnly }))).toEqual([])
+      const alone = yield* ClaimLinker.linkClaims({ onlyClaimIds: [idOf(AMPK_LUNG)], blocking: entitiesOnly, topics: false })
+      expect(alone.blocking.hubEntities).toBe(0)
+      expect(alone.comparisons).toBe(0)
+    }).pipe(Effect.provide(testLayer)))
+})

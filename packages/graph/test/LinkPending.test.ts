@@ -46,4 +46,33 @@ describe("pending claims linked in passes", () => {
       // one pass reports no progress fields
       expect(one.events.filter((e) => e._tag === "Linking")).toEqual([Extract.ExtractEvent.Linking({ claims: 4 })])
     }))
+
+  it.effect("stopped before its third pass, a run keeps two passes; the next run links the rest: the same edges, none twice", () =>
+    Effect.gen(function*() {
+      const one = yield* linkIn(1000).pipe(Effect.provide(testLayer))
+      const resumed = yield* Effect.gen(function*() {
+        yield* write(papers)
+        const db = yield* DuckDb
+        let passes = 0
+        const stop = yield* Extract.linkPending((e) => (e._tag === "Linking" && ++passes === 3 ? Effect.fail("stopped" as const) : Effect.void), 1).pipe(
+          Effect.flip
+        )
+        expect(stop).toBe("stopped")
+        const pending = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked"))[0]!.n
+        expect(pending).toBe(2)
+        const events: Array<Extract.ExtractEvent> = []
+        yield* Extract.linkPending((e) => Effect.sync(() => void events.push(e)), 1)
+        expect(events.filter((e) => e._tag === "Linking").map((e) => (e._tag === "Linking" ? [e.claims, e.done, e.total] : []))).toEqual([[1, 0, 2], [1, 1, 2]])
+        const edges = yield* db.query<{ src: string; dst: string; kind: string }>(
+          "SELECT src_claim_id AS src, dst_claim_id AS dst, kind FROM claim_edges ORDER BY src, dst"
+        )
+        const twice = yield* db.query<{ n: number }>(
+          `SELECT count(*)::INTEGER AS n FROM (SELECT least(src_claim_id, dst_claim_id), greatest(src_claim_id, dst_claim_id)
+           FROM claim_edges GROUP BY 1, 2 HAVING count(*) > 1)`
+        )
+        expect(twice[0]!.n).toBe(0)
+        return edges
+      }).pipe(Effect.provide(testLayer))
+      expect(resumed).toEqual(one.edges)
+    }))
 })

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as fc from "fast-check"
 import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
@@ -19,7 +20,8 @@ import {
   type TopicClaim,
   type TopicPaper,
   topicPairs,
-  topicReach
+  topicReach,
+  topicScope
 } from "../src/internal/claims/topicLinks.js"
 import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
 
@@ -127,6 +129,83 @@ describe("topic links: which pairs", () => {
     // a focus that neither names the title's terms nor belongs to a titled paper reaches nothing
     expect(reach(new Set(["other"]))).toEqual([])
   })
+})
+
+/** What an incremental pass reads (`topicScope`, as the linker uses it): the scope's claims and the claims of its titled papers. */
+const scoped = (claims: ReadonlyArray<Omit<TopicClaim, "text">>, papers: ReadonlyArray<TopicPaper>, weight: (stem: string) => number, focus: ReadonlySet<string>) => {
+  const focusPapers = new Set(claims.filter((c) => focus.has(c.id)).flatMap((c) => Array.from(c.papers)))
+  const scope = topicScope({ stems: new Map(claims.map((c) => [c.id, c.stems])), papers, weight, focus, focusPapers })
+  return { scope, claims: claims.filter((c) => scope.claims.has(c.id) || Array.from(c.papers).some((p) => scope.titled.has(p))) }
+}
+
+describe("topic links: what an incremental pass reads (topicScope)", () => {
+  const bare = (c: TopicClaim): Omit<TopicClaim, "text"> => ({ id: c.id, stems: c.stems, papers: c.papers })
+  const papers = [paper("trial", trialTitle), paper("claims", "SciFact claim 1"), paper("review", "Smoking cessation in general practice")]
+  const store = [
+    claim("h", hypothesis, "claims"),
+    claim("f", trialFinding, "trial"),
+    claim("s", trialSetup, "trial"),
+    // near misses: one of the trial title's rare terms only; none; a paper no title of the focus reaches
+    claim("one", "Varenicline was tolerated by most participants.", "review"),
+    claim("none", "General practitioners recorded every consultation.", "review")
+  ].map(bare)
+
+  it("a focus claim: itself, and the claims of the papers whose titles share two rare terms with it", () => {
+    const { scope, claims } = scoped(store, papers, rare, new Set(["h"]))
+    expect(Array.from(scope.claims)).toEqual(["h"])
+    expect(Array.from(scope.titled)).toEqual(["trial"])
+    expect(claims.map((c) => c.id)).toEqual(["h", "f", "s"])
+  })
+
+  it("a focus claim of a titled paper: the claims that share two rare terms with its paper's title; near miss: one term", () => {
+    const { scope, claims } = scoped(store, papers, rare, new Set(["f"]))
+    // (the trial's own setup sentence shares two of its title's stems too: read, and left out by the candidates)
+    expect(Array.from(scope.claims).sort()).toEqual(["f", "h", "s"])
+    expect(claims.map((c) => c.id)).not.toContain("one")
+    expect(claims.map((c) => c.id)).not.toContain("none")
+  })
+
+  it("near miss: the terms are words of a field many claims use (weight below the topic bar), so nothing is in scope but the focus", () => {
+    const common = (_stem: string) => TOPIC_TERM_WEIGHT - 1
+    const { scope, claims } = scoped(store, papers, common, new Set(["h"]))
+    expect(scope.titled.size).toBe(0)
+    expect(claims.map((c) => c.id)).toEqual(["h"])
+  })
+
+  it("the same candidates from the scope as from every claim", () => {
+    for (const focus of [["h"], ["f"], ["s"], ["one"], ["h", "none"]]) {
+      const f = new Set(focus)
+      expect(topicCandidates({ claims: scoped(store, papers, rare, f).claims, papers, weight: rare, focus: f }))
+        .toEqual(topicCandidates({ claims: store, papers, weight: rare, focus: f }))
+    }
+  })
+
+  // random stores of a few papers whose titles and claims draw on a small pool of terms, some rare and some not,
+  // claims of one or two papers (merged claims), any focus: the scope gives the candidates every claim gives
+  const terms = ["varenicline", "bupropion", "nicotine", "naltrexone", "GRSF1", "granules", "mitochondrial", "NLRP3", "inflammasome", "pylori"]
+  const common = new Set(contentStems("nicotine granules"))
+  const weightOf = (stem: string) => (common.has(stem) ? TOPIC_TERM_WEIGHT - 1 : TOPIC_TERM_WEIGHT + stem.length / 10)
+  const words = fc.array(fc.constantFrom(...terms), { minLength: 1, maxLength: 4 })
+  it.prop(
+    "a random store: the scope's claims give the candidates every claim gives",
+    [
+      fc.array(words, { minLength: 1, maxLength: 5 }),
+      fc.array(fc.tuple(words, fc.nat(4), fc.option(fc.nat(4), { nil: undefined })), { minLength: 1, maxLength: 14 }),
+      fc.array(fc.nat(13), { maxLength: 4 })
+    ],
+    ([titles, claimSpecs, focusIdx]) => {
+      const ps = titles.map((t, i) => paper(`p${i}`, `${t.join(" and ")} in a trial`))
+      const claims = claimSpecs.map(([w, p, q], i) => {
+        const own = new Set([`p${p % ps.length}`, ...(q === undefined ? [] : [`p${q % ps.length}`])])
+        const text = `${w.join(" with ")} changed the outcome.`
+        return { id: `c${i}`, stems: contentStems(text), papers: own }
+      })
+      const focus = new Set(focusIdx.filter((i) => i < claims.length).map((i) => `c${i}`))
+      expect(topicCandidates({ claims: scoped(claims, ps, weightOf, focus).claims, papers: ps, weight: weightOf, focus }))
+        .toEqual(topicCandidates({ claims, papers: ps, weight: weightOf, focus }))
+    },
+    { fastCheck: { numRuns: 300 } }
+  )
 })
 
 /** Filler claims of one paper, so that the store's weights are those of a real store (a term three claims use is rare). */

@@ -168,6 +168,45 @@ export const topicCandidates = (input: {
   return out.sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : x.paper.id < y.paper.id ? -1 : x.paper.id > y.paper.id ? 1 : 0))
 }
 
+/**
+ * What an incremental topic pass (with a focus) must read of the store: {@link topicCandidates} with a focus proposes a
+ * focus claim for a paper whose title shares {@link MIN_TOPIC_TERMS} rare stems with it (and that paper's claims as its
+ * findings), or another claim for the title of a focus claim's paper (and focus claims only as its findings). So the
+ * claims it can use are the focus claims, the claims sharing that many rare stems with the title of a focus claim's
+ * paper, and the claims of the papers whose titles a focus claim reaches (`titled`: the caller reads their claims).
+ * Given those claims (with all their papers), {@link topicCandidates} proposes exactly what it proposes given every
+ * claim of the store; found from the stems held in memory and the titles, without reading every claim's sources.
+ */
+export const topicScope = (input: {
+  /** Every claim's stems. */
+  readonly stems: ReadonlyMap<string, ReadonlySet<string>>
+  readonly papers: ReadonlyArray<TopicPaper>
+  readonly weight: (stem: string) => number
+  readonly focus: ReadonlySet<string>
+  /** The papers of the focus claims. */
+  readonly focusPapers: ReadonlySet<string>
+}): { readonly titled: ReadonlySet<string>; readonly claims: ReadonlySet<string> } => {
+  const byStem = titleIndex(input.papers, input.weight)
+  /** The papers (among those `keep` accepts) whose titles share at least MIN_TOPIC_TERMS rare stems with `stems`. */
+  const reached = (stems: ReadonlySet<string>, keep: (paper: string) => boolean): ReadonlyArray<string> => {
+    const shared = new Map<string, number>()
+    for (const s of stems) for (const p of byStem.get(s) ?? []) if (keep(p.id)) shared.set(p.id, (shared.get(p.id) ?? 0) + 1)
+    return Array.from(shared).filter(([, n]) => n >= MIN_TOPIC_TERMS).map(([p]) => p)
+  }
+  const titled = new Set<string>()
+  const claims = new Set<string>()
+  for (const id of input.focus) {
+    const stems = input.stems.get(id)
+    if (stems === undefined) continue
+    claims.add(id)
+    for (const p of reached(stems, () => true)) titled.add(p)
+  }
+  for (const [id, stems] of input.stems) {
+    if (!claims.has(id) && reached(stems, (p) => input.focusPapers.has(p)).length > 0) claims.add(id)
+  }
+  return { titled, claims }
+}
+
 /** The claims whose texts {@link topicPairs} reads: each candidate's claim and the findings it may join. */
 export const topicReach = (candidates: ReadonlyArray<TopicCandidate>): ReadonlySet<string> =>
   new Set(candidates.flatMap((c) => [c.a, ...c.bs]))
