@@ -120,7 +120,9 @@ const loadIds = (db: DuckDbService, table: string, ids: Iterable<string>) =>
 
 /**
  * The claims whose grade depends on these claims: themselves and their edge
- * neighbours (only ids still stored).
+ * neighbours by the edges a status counts (`replicates`, `same_as`,
+ * `contradicts`; a `weak_link` candidate or related link never changes a
+ * grade, so the grading does not spread through them), only ids still stored.
  *
  * @since 0.1.0
  * @category grading
@@ -135,8 +137,10 @@ export const withNeighbours = (
     const rows = yield* db.query<{ claim_id: string }>(
       `SELECT claim_id FROM claims WHERE claim_id IN (
          SELECT claim_id FROM temp.main.kg_grade_seed
-         UNION SELECT dst_claim_id FROM claim_edges WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
-         UNION SELECT src_claim_id FROM claim_edges WHERE dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
+         UNION SELECT dst_claim_id FROM claim_edges
+           WHERE kind <> 'weak_link' AND src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
+         UNION SELECT src_claim_id FROM claim_edges
+           WHERE kind <> 'weak_link' AND dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_seed)
        ) ORDER BY claim_id`
     )
     return rows.map((r) => r.claim_id)
@@ -165,10 +169,11 @@ export const assess = (
     >(`SELECT c.claim_id, c.text, c.confidence, c.conditions, c.status, f.finding::VARCHAR AS finding
         FROM claims c LEFT JOIN claim_findings f USING (claim_id) ${scopeFilter.replace("claim_id IN", "c.claim_id IN")}
         ORDER BY c.claim_id`)
+    // only the edges a status counts: candidates and related links (`weak_link`) never change a grade
     const edgeFilter = claimIds === undefined
-      ? ""
-      : `WHERE src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)
-            OR dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)`
+      ? "WHERE kind <> 'weak_link'"
+      : `WHERE kind <> 'weak_link' AND (src_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope)
+            OR dst_claim_id IN (SELECT claim_id FROM temp.main.kg_grade_scope))`
     const edges = yield* db.query<{ src: string; dst: string; kind: string; score: number }>(
       `SELECT src_claim_id AS src, dst_claim_id AS dst, kind, score FROM claim_edges ${edgeFilter}`
     )

@@ -214,4 +214,20 @@ describe("Epistemics rules: independence", () => {
     expect(dead.reason).toBe('0 papers for, 0 against: every source is retracted (p1 "Dropout: A Simple Way")')
     expect(Rules.grade(evidence({}), Rules.defaultRules).reason).toContain("2 independent author groups; no contradiction")
   })
+
+  it.effect("grading spreads through the edges a status counts, never through candidates and related links", () =>
+    Effect.gen(function*() {
+      yield* write([{ id: "pa", claims: [{ text: AMITRIPTYLINE }] }, { id: "pb", claims: [{ text: ALDH1 }] }, { id: "pc", claims: [{ text: HAPLOID }] }])
+      const db = yield* DuckDb
+      yield* db.run(
+        "INSERT INTO claim_edges (src_claim_id, dst_claim_id, kind, score) VALUES ($1, $2, 'weak_link', 0.6), ($1, $3, 'replicates', 0.9)",
+        [idOf(AMITRIPTYLINE), idOf(ALDH1), idOf(HAPLOID)]
+      )
+      const scope = yield* Epistemics.withNeighbours(db, [idOf(AMITRIPTYLINE)])
+      expect([...scope].sort()).toEqual([idOf(AMITRIPTYLINE), idOf(HAPLOID)].sort())
+      // the related neighbour's grade is not read either: it cannot change with this claim
+      const graded = yield* Epistemics.assess(db, scope)
+      expect(graded.map((a) => a.claimId).sort()).toEqual([idOf(AMITRIPTYLINE), idOf(HAPLOID)].sort())
+      expect(graded.find((a) => a.claimId === idOf(AMITRIPTYLINE))!.support).toBe(2)
+    }).pipe(Effect.provide(testLayer)))
 })
