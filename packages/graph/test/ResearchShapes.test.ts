@@ -15,6 +15,7 @@ import {
   fieldsOf,
   isRatio,
   respectiveNumber,
+  sidesOrder,
   stanceOf,
   statedPieces,
   storedValue,
@@ -742,4 +743,150 @@ describe("answers18: causes read on the fourth fresh set", () => {
       expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nThe results are in Table 2. ${erasing}`).stance)
         .toBe("neutral")
     }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("answers19: causes read on the fifth fresh set", () => {
+  it.effect("judges a comparison whose sides the question names by no name by their words", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Convolutional Sequence to Sequence Learning (scirex-43428880d75b): the sides the other way round
+      const kernels = "Do encoders with wider kernels perform better than encoders with narrow kernels and many layers?"
+      expect(judge(kernels, "Table 7 shows that encoders with narrow kernels and many layers perform better than wider kernels.").stance).toBe("against")
+      // near misses: the sides the straight way; the opposite comparative with the sides the other way round
+      expect(judge(kernels, "Table 7 shows that encoders with wider kernels perform better than narrow kernels with many layers.").stance).toBe("for")
+      expect(judge(kernels, "Table 7 shows that encoders with narrow kernels and many layers perform worse than wider kernels.").stance).not.toBe("against")
+      // dropout (scirex-2116b2eaaece): the clause's comparative is the one before its "than", not a later "worse"
+      const dropout = "For fully connected layers, does dropout in only one hidden layer work better than dropout in all hidden layers?"
+      expect(judge(dropout, "For fully connected layers, dropout in all hidden layers works better than dropout in only one hidden layer and more extreme probabilities tend to be worse, which is why we have used 0.5 throughout this paper.").stance)
+        .toBe("against")
+      expect(judge(dropout, "For fully connected layers, dropout in only one hidden layer works better than dropout in all hidden layers.").stance).toBe("for")
+      // the sides' words: what tells them apart, and no verdict when the words do not tell
+      expect(sidesOrder("deep networks perform better than shallow networks", "Shallow networks perform better than deep networks.")).toBe("inverted")
+      expect(sidesOrder("deep networks perform better than shallow networks", "Deep networks perform better than shallow networks.")).toBe("straight")
+      expect(sidesOrder("deep networks perform better than shallow networks", "These networks perform better than those networks.")).toBeNull()
+      expect(sidesOrder("deep networks perform better than shallow networks", "Deep networks are very accurate.")).toBeNull()
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("states a verb of doing better only by a finding that compares, with the subject as what does better", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Sequence to Sequence Learning (scirex-39dba6f22d72) and Convolutional Sequence to Sequence Learning
+      // (scirex-43428880d75b): the LSTM ensemble is what another outperforms, or a value close to the best
+      const ensemble = "Does the LSTM ensemble outperform the best WMT14 system?"
+      const scene = "Sequence to Sequence Learning with Neural Networks\nOn WMT14 English to French, the LSTM ensemble reaches 34.81 BLEU."
+      // (the papers' sentences, with "the best system" added: the test's flat IDF weighs "outperform" as much as
+      // "best" and "system", which the store's does not)
+      expect(judge(ensemble, "On WMT14 English-German we outperform the strong LSTM ensemble of [reference] and the best system by 0.5 BLEU.", scene).reason)
+        .toMatch(/only as what another is compared with/)
+      expect(judge(ensemble, "We outperform the accuracy of the deep LSTM ensemble of [reference] and the best system on WMT14 at a faster speed.", scene).reason)
+        .toMatch(/only as what another is compared with/)
+      expect(judge(ensemble, "When we used the LSTM ensemble to rerank the 1000 hypotheses, its BLEU score on WMT14 increases to 36.5, which is close to the previous best system.", scene).reason)
+        .toMatch(/^it does not compare as the question does/)
+      // near misses: the ensemble outperforms, is better than, or is outperformed (a passive: against)
+      expect(judge(ensemble, "The LSTM ensemble outperforms the best WMT14 system by 0.5 BLEU.", scene).stance).toBe("for")
+      expect(judge(ensemble, "The LSTM ensemble is better than the best WMT14 system.", scene).stance).toBe("for")
+      expect(judge(ensemble, "While the decoded translations of the LSTM ensemble do not outperform the best WMT14 system, it is a first.", scene).stance)
+        .toBe("against")
+      expect(judge(ensemble, "The best WMT14 system is outperformed by the LSTM ensemble.", scene).stance).not.toBe("against")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("needs the statement's own verb, and reads a denial of something else as no statement", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Sequence to Sequence Learning (scirex-39dba6f22d72): nothing of suffering
+      const suffer = "Does the LSTM suffer on very long sentences?"
+      expect(judge(suffer, "We were also surprised by the ability of the LSTM to correctly translate very long sentences.").reason)
+        .toBe("it does not say whether its subject does \"suffer\"")
+      expect(judge(suffer, "Surprisingly, the LSTM did not suffer on very long sentences, despite the experience of other researchers.").stance).toBe("against")
+      expect(judge(suffer, "The LSTM suffers on very long sentences.").stance).toBe("for")
+      // GJ 486b (arXiv:2212.11816): searching is not detecting
+      const detect = "Did the cross-correlation search detect any robust atmospheric signal on GJ 486b?"
+      expect(judge(detect, "We observed three transits of GJ 486b and searched for absorption by its atmosphere with the high-resolution cross-correlation search.").stance)
+        .toBe("neutral")
+      expect(judge(detect, "The cross-correlation search of GJ 486b did not detect any robust atmospheric signals.").stance).toBe("against")
+      // near misses: a verb of a change is read by its direction, a light verb by its object
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", "On CIFAR-10, random erasing increases the accuracy by 0.5%.").stance).toBe("for")
+      expect(judge("Does the home network setup give a reliable transmission?", "The home network setup had a reliable transmission in every test.").stance).toBe("for")
+      // the mapping approach to surface hopping (arXiv:2212.11773): the MRE denied something else
+      const mre = "Does the MRE give a quantitative description of the total error in MASH?"
+      const passage = "A mapping approach to surface hopping\nWe compare the MRE with the error of MASH."
+      // (the paper's sentence, with the statement's words added for the test's flat IDF)
+      expect(judge(mre, "This is to be expected, as the MRE does not report on the main source of the total error, a quantitative description of which comes from quantum nuclear effects.", passage).reason)
+        .toMatch(/^it denies its subject something else/)
+      expect(judge(mre, "Comparing the MRE with the MASH results demonstrates that the MRE clearly does not give a quantitative description of the total error in MASH.", passage).stance)
+        .toBe("against")
+      // near miss: a negation of another subject's verb
+      expect(judge(mre, "The MRE gives a quantitative description of the total error in MASH, since exact results do not exist.", passage).stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("reads \"this strategy\" in a sentence's middle as the thing the sentence before names", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the Weighted Transformer (scirex-3861ae2a6bdd): "this strategy" is gating
+      const gates = "Do gates perform better than the concatenation-addition strategy in the Weighted Transformer?"
+      const worse = "We found that this strategy performs worse than our proposed mechanism."
+      const title = "Weighted Transformer Network for Machine Translation\n"
+      expect(judge(gates, worse, `${title}We experimented with using gates instead of the proposed concatenation-addition strategy. ${worse}`).stance)
+        .toBe("against")
+      // near miss: the sentence before names no gates
+      expect(judge(gates, worse, `${title}We experimented with a larger learning rate instead of the concatenation-addition strategy. ${worse}`).stance)
+        .toBe("neutral")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a lookup's subject, a name with an inner capital, a rank cut-off and a list after its kind", () => {
+    // dropout (scirex-2116b2eaaece), the piecewise-trained model (scirex-165ef2b5f86b): the subject named by no name
+    expect(analyse("What error rate does dropout in the last hidden layer give on CIFAR-10?").asksOf).toBe("dropout in the last hidden layer")
+    expect(analyse("What mean IoU does the piecewise-trained contextual model reach on Cityscapes?").asksOf).toBe("piecewise-trained contextual model")
+    // near misses: no verb ends it; a negation; no "does"
+    expect(analyse("What error rate does dropout in the last hidden layer?").asksOf).toBeNull()
+    expect(analyse("What share of papers do not perform human evaluation?").asksOf).toBeNull()
+    expect(analyse("What is the error rate of dropout on CIFAR-10?").asksOf).toBeNull()
+    // dasNet (scirex-1bb5520bbc16): an inner capital after a lower-case start is a name
+    expect(analyse("What error rate does dasNet reach on SVHN?").names.map((n) => [n.text, n.role])).toEqual([["dasNet", "item"], ["SVHN", "context"]])
+    expect(analyse("What error rate does dropout reach on SVHN?").names.map((n) => n.text)).toEqual(["SVHN"])
+    // the bug localization review (arXiv:2212.11774): "Top 1" is a rank cut-off, no value
+    const map = analyse("What MAP does D&C reach on Bench4BL?")
+    expect(valueIn("The evaluation metrics are the widely used MAP, MRR and Recall at Top 1,5,10.", map)).toBeNull()
+    expect(valueIn("D&C reaches a MAP of 0.41 at Top 1.", map)?.phrase).toBe("0.41")
+    expect(valueIn("It reaches 79.4% top-1 accuracy.", analyse("What top-1 accuracy does it reach?"))?.phrase).toMatch(/^79\.4%/)
+    // ... and lists its data sets after their kind and a dash
+    const polisetty = analyse("Which datasets do Polisetty et al. evaluate bug localization models on?")
+    expect(settingsListed("Polisetty et al. evaluate multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.", polisetty))
+      .toEqual(expect.arrayContaining(["AspectJ", "Tomcat", "SWT", "Eclipse", "JDT"]))
+    // non-autoregressive translation (scirex-15e81c8d1c21): points lost are a change
+    expect(analyse("How many BLEU points does the non-autoregressive model lose relative to its autoregressive teacher?").change).toBe(true)
+    expect(analyse("How many BLEU points does the non-autoregressive model reach?").change).toBe(false)
+    expect(analyse("How many layers does the model lose?").change).toBe(false)
+    // near miss: a dash after another word lists nothing
+    expect(settingsListed("Polisetty et al. compare their models - AspectJ is one project.", polisetty)).toEqual([])
+  })
+
+  it("reads the two things a comparison compares when it names them by no name", () => {
+    // mutation-based text generation (arXiv:2212.11808), the character-level decoder (scirex-0a49b4de2136)
+    expect(analyse("Compare the human detection accuracy of the individually captioned and the grouped captioned data sets out of distribution.").comparedItems)
+      .toEqual(["individually captioned", "grouped captioned data sets"])
+    expect(analyse("Compare the decoding speed of the subword-level base decoder and the character-level bi-scale decoder.").comparedItems)
+      .toEqual(["subword-level base decoder", "character-level bi-scale decoder"])
+    expect(analyse("How does the deeper body compare with the shallow body on the validation set?").comparedItems).toEqual(["deeper body", "shallow body"])
+    // near misses: a name among the things compared (two settings of a named system), a comparison of no two things
+    expect(analyse("Compare the BLEU of the baseline phrase-based SMT system on the development and test sets.").comparedItems).toEqual([])
+    expect(analyse("Compare the error rates reported on CIFAR-100.").comparedItems).toEqual([])
+    expect(analyse("How does the deep LSTM compare with the phrase-based SMT system on WMT'14 English to French?").comparedItems).toEqual([])
+  })
 })
