@@ -385,6 +385,15 @@ describe("a lookup's lead", () => {
       const info2 = new Map([["res", { title: titles2.get("res")!, year: 2016 }], ["dr", { title: titles2.get("dr")!, year: 2012 }]])
       const both = scoreCandidates(nlp, () => 1, d, b, [candidate("res", resnet, 1), candidate("dr", drop, 0.7, `CIFAR-10 is a benchmark task for object recognition. ${drop}`)], titles2)
       for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) expect(shape(nlp, () => 1, b, both, info2, limits, new Map()).shape.lead).toMatch(/^15\.6% /)
+      // a sentence that holds the subject's words itself before one whose passage does (both of the dropout paper)
+      const imagenet = "what error does 50% dropout in the sixth hidden layer reach on imagenet?"
+      const c = analyse(imagenet)
+      const record = "Using 50% dropout in the sixth hidden layer reduces this to a record 42.4%."
+      const plain = "A feedforward neural network with 2 fully connected layers of 2000 hidden units gets 31.05% error on the test set."
+      const dropPassage = `We use 50% dropout in the sixth hidden layer on ImageNet. ${plain}`
+      const both2 = scoreCandidates(nlp, () => 1, imagenet, c, [candidate("dr", plain, 1, dropPassage), candidate("dr", record, 0.7)], titles2)
+      expect(both2[0]!.quote).toBe(plain)
+      expect(shape(nlp, () => 1, c, both2, info2, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^42\.4% /)
       // near miss: a question that names its subject by a name keeps the rules of names (ResNet's value leads)
       const named = analyse("What error rate does the 1001-layer ResNet reach on CIFAR-10?")
       const byName = scoreCandidates(nlp, () => 1, "What error rate does the 1001-layer ResNet reach on CIFAR-10?", named, [candidate("res", resnet, 1)], titles2)

@@ -15,6 +15,7 @@ import {
   fieldsOf,
   isRatio,
   respectiveNumber,
+  sentenceCandidates,
   sidesOrder,
   stanceOf,
   statedPieces,
@@ -869,6 +870,12 @@ describe("answers19: causes read on the fifth fresh set", () => {
     const polisetty = analyse("Which datasets do Polisetty et al. evaluate bug localization models on?")
     expect(settingsListed("Polisetty et al. evaluate multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.", polisetty))
       .toEqual(expect.arrayContaining(["AspectJ", "Tomcat", "SWT", "Eclipse", "JDT"]))
+    // dropout (scirex-2116b2eaaece): the question's own "50%" is given, not asked
+    const fifty = analyse("what error does 50% dropout in the sixth hidden layer reach on imagenet?")
+    expect(fifty.given).toEqual(["50"])
+    expect(valueIn("Using 50% dropout in the sixth hidden layer reduces this to a record 42.4%.", fifty)?.phrase).toBe("42.4%")
+    expect(analyse("What error does dropout in the sixth hidden layer reach on ImageNet?").given).toEqual([])
+    expect(analyse("What BLEU does the Transformer get on WMT14 English-German?").given).toEqual([])
     // non-autoregressive translation (scirex-15e81c8d1c21): points lost are a change
     expect(analyse("How many BLEU points does the non-autoregressive model lose relative to its autoregressive teacher?").change).toBe(true)
     expect(analyse("How many BLEU points does the non-autoregressive model reach?").change).toBe(false)
@@ -876,6 +883,23 @@ describe("answers19: causes read on the fifth fresh set", () => {
     // near miss: a dash after another word lists nothing
     expect(settingsListed("Polisetty et al. compare their models - AspectJ is one project.", polisetty)).toEqual([])
   })
+
+  it.effect("mends a sentence the splitter cut after \"et al.\"", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the bug localization review (arXiv:2212.11774)
+      const text = "When comparing the CNN model to another CNN, the implementation of Polisetty et al. {{cite:c5ef3dd6}} evaluate the " +
+        "performance of multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT. " +
+        "This was done by Saha et al. The results are in Table 2."
+      const quotes = sentenceCandidates(nlp, [{ paperId: "bugs", chunkId: "bugs#1", page: null, text, score: 1, layer: "L1", focus: [] }])
+        .map((c) => c.quote)
+      expect(quotes).toContain("When comparing the CNN model to another CNN, the implementation of Polisetty et al. {{cite:c5ef3dd6}} evaluate the " +
+        "performance of multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.")
+      // near miss: "et al." that ends a sentence before a capitalised one stays a cut
+      expect(quotes).toContain("This was done by Saha et al.")
+      expect(quotes).toContain("The results are in Table 2.")
+      for (const q of quotes) expect(text).toContain(q)
+    }).pipe(Effect.provide(NlpService.layer)))
 
   it("reads the two things a comparison compares when it names them by no name", () => {
     // mutation-based text generation (arXiv:2212.11808), the character-level decoder (scirex-0a49b4de2136)

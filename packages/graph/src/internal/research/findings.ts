@@ -424,9 +424,14 @@ const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The numbers of a sentence that may be a value: not identifiers, references or years, nor in the question's names ("VOC 2012"). */
-const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quantity" | "names"> & { readonly count?: boolean }) => {
+const valueNumbers = (
+  sentence: string,
+  analysis: Pick<QuestionAnalysis, "quantity" | "names"> & { readonly count?: boolean; readonly given?: ReadonlyArray<string> | undefined }
+) => {
   const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
-  const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
+  // (and not a number the question states itself, with its unit: "50%" of "What error does 50% dropout ... reach?";
+  // answers19)
+  const namePieces = new Set([...analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))), ...(analysis.given ?? [])])
   // a number joined to the word after it modifies that word ("7-class accuracy", "a 1001-layer ResNet", "10-fold"):
   // no value, except of a count ("152-layer" answers how many layers; answers15)
   const modifier = (n: { readonly end: number }) => analysis.count !== true && /^-\p{L}/u.test(sentence.slice(n.end, n.end + 2))
@@ -446,7 +451,11 @@ const OTHER_CLAUSE = /\b(?:and|while|whereas|but)\s+(?:on|in|for|at)\b|;/i
 
 export const valueIn = (
   sentence: string,
-  analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
+  analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & {
+    readonly change?: boolean
+    readonly count?: boolean
+    readonly given?: ReadonlyArray<string> | undefined
+  }
 ): FoundValue | null => {
   const nums = valueNumbers(sentence, analysis)
   if (nums.length === 0) return null
@@ -724,10 +733,12 @@ export const excludesSetting = (names: ReadonlyArray<Name>, fields: FindingField
  */
 export const storedValue = (
   c: Pick<Candidate, "quote" | "fields">,
-  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change">
+  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change" | "given">
 ): FoundValue | null => {
   const f = c.fields.finding
   if (f === null || f.value === null || f.metric === null || analysis.metric === null || analysis.change) return null
+  // (a number the question states itself is no answer: answers19)
+  if ((analysis.given ?? []).some((g) => Number(g) === f.value)) return null
   if (!surelySameMetric(analysis.metric, f.metric)) return null
   const where = [f.dataset, ...f.scope].filter(nonEmpty).map(pieces)
   const settings = analysis.names.filter((n) => n.role === "context")

@@ -98,6 +98,8 @@ export interface QuestionAnalysis {
    * (answers19).
    */
   readonly comparedItems?: ReadonlyArray<string> | undefined
+  /** Numbers the question states itself ("50" of "What error does 50% dropout ... reach?"): no answer's value (answers19). */
+  readonly given?: ReadonlyArray<string> | undefined
 }
 
 const AUX = /^(is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|might|must)\b/
@@ -541,7 +543,8 @@ export const analyse = (question: string): QuestionAnalysis => {
     statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
     expansions: names.flatMap(nameVariants),
     asksOf: type === "lookup" ? lookupSubject(lower) : null,
-    comparedItems: type === "comparison" ? unnamedItems(lower, names) : []
+    comparedItems: type === "comparison" ? unnamedItems(lower, names) : [],
+    given: Array.from(question.matchAll(/(?<![\p{L}\d.,-])\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\p{L}\d-])/gu), (m) => m[0].replace(/,/g, ""))
   }
 }
 

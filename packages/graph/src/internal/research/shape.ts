@@ -392,8 +392,8 @@ const unnamedRows = (
       if (clause === undefined) continue
       // (the quantity's words near the value, else the clause's value nearest the thing: "The subword-level base
       // decoder generates 31.9 words per second" for a decoding speed)
-      const v = valueIn(clause, { quantity: [...head, ...analysis.quantity], head: head.length > 0 ? head : analysis.head, names: [n] }) ??
-        valueIn(clause, { quantity: [], head: [], names: [n] })
+      const v = valueIn(clause, { quantity: [...head, ...analysis.quantity], head: head.length > 0 ? head : analysis.head, names: [n], given: analysis.given }) ??
+        valueIn(clause, { quantity: [], head: [], names: [n], given: analysis.given })
       if (v === null || v.relation !== "level") continue
       const info = papers.get(f.paperId)
       rows.push({
@@ -447,7 +447,7 @@ const tableOf = (
       // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
       const v = metric === null || f.value?.stored === true
         ? f.value
-        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
+        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names, given: analysis.given })
       // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
       if (v === null || v.relation !== relation) continue
       // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
