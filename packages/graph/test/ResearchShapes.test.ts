@@ -864,6 +864,12 @@ describe("answers19: causes read on the fifth fresh set", () => {
     // the bug localization review (arXiv:2212.11774): "Top 1" is a rank cut-off, no value
     const map = analyse("What MAP does D&C reach on Bench4BL?")
     expect(valueIn("The evaluation metrics are the widely used MAP, MRR and Recall at Top 1,5,10.", map)).toBeNull()
+    expect(valueIn("The MAP of each tool is reported at Top 1 for every project.", map)).toBeNull()
+    // ... and "2,5-8%" (a decimal comma) no value one can read
+    expect(valueIn("Combining it with the relevancy and metadata features improves its results by 2,5-8%.", analyse("By how much does BLUiR improve its results?")))
+      .toBeNull()
+    expect(valueIn("Combining it with the relevancy features improves its results by 2.5-8%.", analyse("By how much does BLUiR improve its results?"))?.phrase)
+      .toMatch(/^2\.5-8/)
     expect(valueIn("D&C reaches a MAP of 0.41 at Top 1.", map)?.phrase).toBe("0.41")
     expect(valueIn("It reaches 79.4% top-1 accuracy.", analyse("What top-1 accuracy does it reach?"))?.phrase).toMatch(/^79\.4%/)
     // ... and lists its data sets after their kind and a dash

@@ -1191,8 +1191,6 @@ const outdoneBy = (nlp: NlpService["Type"], statement: string, clause: string): 
   // (a pronoun before the verb is the clause's own subject: in "On WMT'14 English-German we outperform the strong LSTM
   // setup", the setting's "WMT'14" is not what outperforms; answers19)
   if (/\b(?:we|they|it|which|that)\s+(?:\w+ly\s+)?$/i.test(clause.slice(0, c.index))) return false
-  // (nor is a passive's "is outperformed by X" the other way round)
-  if (/^\s+by\b/i.test(clause.slice(c.index + c[0].length))) return false
   const before = nlp.terms(clause.slice(0, c.index))
   const after = nlp.terms(clause.slice(c.index + c[0].length).split(OBJECT_STOP)[0]!)
   return before.some((t) => object.has(t)) && !before.some((t) => subject.has(t)) && after.some((t) => subject.has(t))
