@@ -817,7 +817,10 @@ describe("answers19: causes read on the fifth fresh set", () => {
       expect(judge(detect, "We observed three transits of GJ 486b and searched for absorption by its atmosphere with the high-resolution cross-correlation search.").stance)
         .toBe("neutral")
       expect(judge(detect, "The cross-correlation search of GJ 486b did not detect any robust atmospheric signals.").stance).toBe("against")
-      // near misses: a verb of a change is read by its direction, a light verb by its object
+      // near misses: a verb of a change is read by its direction, a light verb by its object, a verb of parity by a
+      // comparison (FractalNet, scirex-0d0101e65e52)
+      expect(judge("Do fractal networks match the performance of residual networks on CIFAR and ImageNet?",
+        "Without data augmentation, fractal networks exceed the performance of residual networks on CIFAR and ImageNet.").stance).toBe("for")
       expect(judge("Does random erasing improve accuracy on CIFAR-10?", "On CIFAR-10, random erasing increases the accuracy by 0.5%.").stance).toBe("for")
       expect(judge("Does the home network setup give a reliable transmission?", "The home network setup had a reliable transmission in every test.").stance).toBe("for")
       // the mapping approach to surface hopping (arXiv:2212.11773): the MRE denied something else
@@ -876,6 +879,13 @@ describe("answers19: causes read on the fifth fresh set", () => {
     const polisetty = analyse("Which datasets do Polisetty et al. evaluate bug localization models on?")
     expect(settingsListed("Polisetty et al. evaluate multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.", polisetty))
       .toEqual(expect.arrayContaining(["AspectJ", "Tomcat", "SWT", "Eclipse", "JDT"]))
+    // the actor-critic paper (scirex-0d24a0695c9f): SciREX's text writes 6,969 as "6, 969"
+    const sentences = analyse("How many sentences are in the IWSLT 2014 validation set?")
+    expect(valueIn("The validation set has 6, 969 sentences.", sentences)).toMatchObject({ number: 6969 })
+    expect(valueIn("The validation and test sets have 6, 969 and 6, 750 sentences, respectively.", sentences)?.number).toBeGreaterThan(6000)
+    // near misses: a list of numbers is no thousands group
+    expect(valueIn("We use batch sizes of 8, 128 and 256 sentences.", sentences)?.number).toBe(256)
+    expect(valueIn("The splits have 500, 250 and 30 sentences.", sentences)?.number).toBe(30)
     // dropout (scirex-2116b2eaaece): the question's own "50%" is given, not asked
     const fifty = analyse("what error does 50% dropout in the sixth hidden layer reach on imagenet?")
     expect(fifty.given).toEqual(["50"])

@@ -370,18 +370,45 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     // a number run on by a comma and a digit that make no thousands, "2,5-8%" (a decimal comma) or "Top 1,5,10" (a
     // list), is no value one can read (answers19)
     if (m[3] === undefined && /^,\d/.test(sentence.slice(start + m[0].length))) continue
+    // the other end of the range this number opens is part of its phrase, not a number of its own (nor is the second
+    // half of a thousands group written with a space)
+    if (out.length > 0 && start < out[out.length - 1]!.end) continue
+    // a thousands group written with a space after its comma ("6, 969", as SciREX's text writes 6,969): one number
+    // (answers19)
+    const spaced = m[2] === undefined && m[3] === undefined ? spacedThousands(sentence, start) : null
+    if (spaced !== null) {
+      out.push(spaced)
+      continue
+    }
     const raw = m[0].trim()
     const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
     if (!Number.isFinite(n)) continue
     if (!allowYears && m[2] === undefined && m[3] === undefined && n >= 1900 && n <= 2099) continue
-    // the other end of the range this number opens is part of its phrase, not a number of its own
-    if (out.length > 0 && start < out[out.length - 1]!.end) continue
     const end = start + m[0].length
     const range = m[3] === undefined ? RANGE_END.exec(sentence.slice(end)) : null
     if (range !== null) out.push({ phrase: `${raw}${range[0].trimEnd()}`, number: n, start, end: end + range[0].trimEnd().length })
     else out.push({ phrase: raw, number: n, start, end })
   }
   return out
+}
+
+/** A thousands group with a space after its comma: "6, 969" (and what follows it, to tell a list). */
+const SPACED_THOUSANDS = /^(\d{1,3}), (\d{3})(?![\d.]|,\d)/
+/** What goes on a list after an item: ", 500", " and 30", ", and 233". */
+const LIST_GOES_ON = /^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(\d[\d, ]*)/
+
+/**
+ * The number a thousands group written with a space after its comma gives at `start` ("6, 969" is 6969, as SciREX's
+ * text writes numbers), unless it is two items of a list ("500, 250 and 30", "8, 128 and 256": a list goes on after
+ * it with an item that is no such group); null when there is none there.
+ */
+const spacedThousands = (sentence: string, start: number) => {
+  const m = SPACED_THOUSANDS.exec(sentence.slice(start))
+  if (m === null || /[\d.,]\s?$/.test(sentence.slice(Math.max(0, start - 2), start))) return null
+  const end = start + m[0].length
+  const next = LIST_GOES_ON.exec(sentence.slice(end))
+  if (next !== null && !SPACED_THOUSANDS.test(next[1]!)) return null
+  return { phrase: m[0], number: Number(`${m[1]}${m[2]}`), start, end }
 }
 
 /** The rest of a range after its first number: a dash and a number ("2-5 times", "3.4–5.7 BLEU", "5–10%"). */
@@ -1643,9 +1670,13 @@ const deniedOfSubject = (nlp: NlpService["Type"], clause: string, subject: strin
   return false
 }
 
-/** Verbs that say little of their own (their object says it): "have", "give", "perform", "reach", ... */
+/**
+ * Verbs that say little of their own (their object says it): "have", "give", "perform", "reach", ...; and verbs of
+ * parity ("match", "equal"), which a comparison states ("fractal networks ... exceed the performance of residual
+ * networks" for "Do fractal networks match the performance of residual networks?").
+ */
 const LIGHT_VERB =
-  /^(?:be|have|do|get|give|make|take|lead|perform|show|use|provide|yield|achieve|reach|obtain|attain|contain|include|work|come|go|become|remain|seem|appear|play|keep|allow|enable|let|offer|bring|see|find|tend|need)$/
+  /^(?:be|have|do|get|give|make|take|lead|perform|show|use|provide|yield|achieve|reach|obtain|attain|contain|include|work|come|go|become|remain|seem|appear|play|keep|allow|enable|let|offer|bring|see|find|tend|need|match|equal|rival)$/
 
 /**
  * The main verb of a yes/no statement when it says something of its own ("suffer", "detect", "match", "require"):
