@@ -791,6 +791,11 @@ describe("answers19: causes read on the fifth fresh set", () => {
         .toMatch(/only as what another is compared with/)
       expect(judge(ensemble, "When we used the LSTM ensemble to rerank the 1000 hypotheses, its BLEU score on WMT14 increases to 36.5, which is close to the previous best system.", scene).reason)
         .toMatch(/^it does not compare as the question does/)
+      // near miss: a word the subject shares with what it is compared with tells nothing (Bayesian optimization,
+      // scirex-1001c09821f6, in its own voice)
+      const bayes = "Can Bayesian optimization surpass human expert-level optimization for convolutional neural networks?"
+      expect(judge(bayes, "We show that these proposed algorithms improve on previous automatic procedures and can reach or surpass human expert-level optimization for convolutional neural networks.",
+        "Practical Bayesian Optimization of Machine Learning Algorithms\nWe show that these proposed algorithms improve on previous automatic procedures.").stance).toBe("for")
       // near misses: the ensemble outperforms, is better than, or is outperformed (a passive: against)
       expect(judge(ensemble, "The LSTM ensemble outperforms the best WMT14 system by 0.5 BLEU.", scene).stance).toBe("for")
       expect(judge(ensemble, "The LSTM ensemble is better than the best WMT14 system.", scene).stance).toBe("for")

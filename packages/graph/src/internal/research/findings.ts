@@ -1615,7 +1615,7 @@ export const stanceOf = (
   }
   // a finding that names the statement's subject only as what something else is compared with ("we outperform the
   // strong LSTM setup" for "Does the LSTM ensemble outperform ...?") says nothing of what the subject does (answers19)
-  if (subject !== "" && comparedOnly(nlp, subject, finding)) {
+  if (subject !== "" && comparedOnly(nlp, statement, subject, finding)) {
     return { stance: "neutral", reason: `it names ${subject} only as what another is compared with: "${decisive.clause}"` }
   }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
@@ -1631,10 +1631,13 @@ const COMPARED_MARK = /\b(?:than|over|upon|outperform(?:s|ed|ing)?|beats?|beatin
 /**
  * Whether a finding names a statement's subject ("the LSTM ensemble") only within the eight words after a mark of
  * what is compared with ("we outperform the strong LSTM setup of [reference]"): every word of the subject it holds is
- * there, and it holds some.
+ * there, and it holds some. The subject's words that what it is compared with shares ("optimization" of "Bayesian
+ * optimization surpass human expert-level optimization") tell nothing.
  */
-const comparedOnly = (nlp: NlpService["Type"], subject: string, finding: string): boolean => {
-  const terms = new Set(nlp.terms(subject))
+const comparedOnly = (nlp: NlpService["Type"], statement: string, subject: string, finding: string): boolean => {
+  const mark = new RegExp(COMPARED_MARK.source, "i").exec(statement)
+  const object = new Set(mark === null ? [] : nlp.terms(statement.slice(mark.index)))
+  const terms = new Set(nlp.terms(subject).filter((t) => !object.has(t)))
   if (terms.size === 0) return false
   const words = Array.from(finding.matchAll(/[\p{L}\d][\p{L}\d'’-]*/gu), (m) => ({ w: m[0], at: m.index }))
   const marks = Array.from(finding.matchAll(COMPARED_MARK), (m) => m.index + m[0].length)
