@@ -1688,6 +1688,20 @@ const LIGHT_VERB =
  * statement compares ("than"). Null otherwise.
  */
 const statementVerb = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
+  let verbs = VERBS.get(nlp)
+  if (verbs === undefined) VERBS.set(nlp, verbs = new Map())
+  const known = verbs.get(statement)
+  if (known !== undefined) return known
+  const verb = verbOf(nlp, statement)
+  if (verbs.size >= 1_000) verbs.clear()
+  verbs.set(statement, verb)
+  return verb
+}
+
+/** {@link statementVerb}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
+const VERBS = new WeakMap<NlpService["Type"], Map<string, { readonly word: string; readonly term: string } | null>>()
+
+const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
   const token = nlp.tokenize(statement).find((t, i) => i > 0 && t.pos === "VERB" && t.text.toLowerCase() === t.lemma)
   if (token === undefined) return null

@@ -930,7 +930,7 @@ const splitTerms = (nlp: NlpService["Type"], text: string): ReadonlyArray<string
 const SUBJECT_HELD = 0.6
 
 const holdsSubject = (
-  nlp: NlpService["Type"],
+  termsOf: (text: string) => ReadonlySet<string>,
   idf: (term: string) => number,
   terms: ReadonlyArray<string>,
   f: Scored,
@@ -939,8 +939,18 @@ const holdsSubject = (
 ): boolean => {
   const mass = terms.reduce((m, t) => m + idf(t), 0)
   if (mass === 0) return true
-  const held = new Set([...splitTerms(nlp, f.quote), ...(scene ? [...splitTerms(nlp, f.chunkText), ...splitTerms(nlp, title ?? "")] : [])])
-  return terms.reduce((m, t) => m + (held.has(t) ? idf(t) : 0), 0) / mass >= SUBJECT_HELD
+  const texts = scene ? [f.quote, f.chunkText, title ?? ""] : [f.quote]
+  return terms.reduce((m, t) => m + (texts.some((x) => termsOf(x).has(t)) ? idf(t) : 0), 0) / mass >= SUBJECT_HELD
+}
+
+/** {@link splitTerms} of each text once (a passage and a title recur across a question's candidates). */
+const termsMemo = (nlp: NlpService["Type"]): ((text: string) => ReadonlySet<string>) => {
+  const memo = new Map<string, ReadonlySet<string>>()
+  return (text) => {
+    let terms = memo.get(text)
+    if (terms === undefined) memo.set(text, terms = new Set(splitTerms(nlp, text)))
+    return terms
+  }
 }
 
 /** A lookup's answer led by a finding's value, with the paper's other values for the question named after it. */
@@ -1018,10 +1028,11 @@ export const shape = (
       const subjectTerms = items.length === 0 && analysis.asksOf != null ? unnamedSubjectTerms(nlp, analysis) : []
       if (subjectTerms.length > 0) {
         const best = scored[0]?.score ?? 0
-        const held = theirs.filter((f) => holdsSubject(nlp, idf, subjectTerms, f, papers.get(f.paperId)?.title))
+        const termsOf = termsMemo(nlp)
+        const held = theirs.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, papers.get(f.paperId)?.title))
         // (a finding that holds them itself first: "Using 50% dropout in the sixth hidden layer reduces this to a record
         // 42.4%" before another value of its passage)
-        const itself = levelFirst(held.filter((f) => holdsSubject(nlp, idf, subjectTerms, f, undefined, false)), analysis, best)
+        const itself = levelFirst(held.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, undefined, false)), analysis, best)
         const top = itself !== undefined && itself.score >= LEAD_FLOOR * best ? itself : levelFirst(held, analysis, best)
         if (top === undefined || top.score < LEAD_FLOOR * best) {
           return { shape: { type: "lookup", lead: "", cues }, chosen: pickDiverse(scored, limits.sentences) }
