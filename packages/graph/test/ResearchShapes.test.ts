@@ -796,6 +796,11 @@ describe("answers19: causes read on the fifth fresh set", () => {
       const bayes = "Can Bayesian optimization surpass human expert-level optimization for convolutional neural networks?"
       expect(judge(bayes, "We show that these proposed algorithms improve on previous automatic procedures and can reach or surpass human expert-level optimization for convolutional neural networks.",
         "Practical Bayesian Optimization of Machine Learning Algorithms\nWe show that these proposed algorithms improve on previous automatic procedures.").stance).toBe("for")
+      // near miss: what another improves upon ends at a comma (sequence-level knowledge distillation,
+      // scirex-32a93598e8a3)
+      expect(judge("Does sequence-level knowledge distillation do better than word-level knowledge distillation on English-German?",
+        "We find that while word-level knowledge distillation (Word-KD) does improve upon the baseline, sequence-level knowledge distillation (Seq-KD) does better on English German and performs similarly on Thai English.").stance)
+        .toBe("for")
       // near misses: the ensemble outperforms, is better than, or is outperformed (a passive: against)
       expect(judge(ensemble, "The LSTM ensemble outperforms the best WMT14 system by 0.5 BLEU.", scene).stance).toBe("for")
       expect(judge(ensemble, "The LSTM ensemble is better than the best WMT14 system.", scene).stance).toBe("for")

@@ -1640,14 +1640,20 @@ const comparedOnly = (nlp: NlpService["Type"], statement: string, subject: strin
   const terms = new Set(nlp.terms(subject).filter((t) => !object.has(t)))
   if (terms.size === 0) return false
   const words = Array.from(finding.matchAll(/[\p{L}\d][\p{L}\d'’-]*/gu), (m) => ({ w: m[0], at: m.index }))
-  const marks = Array.from(finding.matchAll(COMPARED_MARK), (m) => m.index + m[0].length)
+  // (what is compared with runs at most eight words, up to a comma, a bracket or a conjunction: "improve upon the
+  // baseline, sequence-level knowledge distillation does better" compares the baseline)
+  const spans = Array.from(finding.matchAll(COMPARED_MARK), (m) => {
+    const from = m.index + m[0].length
+    const stop = /[,;:()]|\b(?:and|but|while|whereas)\b/.exec(finding.slice(from))
+    return { from, to: stop === null ? finding.length : from + stop.index }
+  })
   let held = false
   for (const [i, w] of words.entries()) {
     if (!nlp.terms(w.w).some((t) => terms.has(t))) continue
     held = true
-    const compared = marks.some((end) => {
-      const first = words.findIndex((x) => x.at >= end)
-      return first >= 0 && i >= first && i < first + 8
+    const compared = spans.some(({ from, to }) => {
+      const first = words.findIndex((x) => x.at >= from)
+      return first >= 0 && i >= first && i < first + 8 && w.at < to
     })
     if (!compared) return false
   }
