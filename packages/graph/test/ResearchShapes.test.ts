@@ -896,6 +896,10 @@ describe("answers19: causes read on the fifth fresh set", () => {
     // near misses: a list of numbers is no thousands group
     expect(valueIn("We use batch sizes of 8, 128 and 256 sentences.", sentences)?.number).toBe(256)
     expect(valueIn("The splits have 500, 250 and 30 sentences.", sentences)?.number).toBe(30)
+    // integer-only RNNs (arXiv:2212.11791): a reference to lines is no value, as one to a line is
+    const size = analyse("How much does the integer-only approach reduce model size?")
+    expect(valueIn("To avoid any further confusion, we have added the following sentence as well (lines 451-452): our fully-integer model keeps its size.", size)).toBeNull()
+    expect(valueIn("The integer-only approach reduces the model size by 4x (line 12).", size)?.phrase).toMatch(/^4x/)
     // dropout (scirex-2116b2eaaece): the question's own "50%" is given, not asked
     const fifty = analyse("what error does 50% dropout in the sixth hidden layer reach on imagenet?")
     expect(fifty.given).toEqual(["50"])

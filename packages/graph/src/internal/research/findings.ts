@@ -351,7 +351,8 @@ export const sentenceCandidates = (
 
 // (LaTeX's "$4\times$" is a ratio's "4×": answers17)
 const NUMBER = /(?<![\p{L}\d.,'’-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|x\b|×|\\times(?![\p{L}])|M\b|K\b|B\b|k\b))?(?![\d\p{L}])/gu
-const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)\.?\s*$/i
+// (plural too: "(lines 451-452)", "pages 3-5"; answers19)
+const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)s?\.?\s*$/i
 const UNIT = /\s?(%|x|×|\\times|M|K|B|k)$/
 
 /** Numbers of a sentence (identifiers like CIFAR-10 or 224x224, references like Table 3, and years left out). */
