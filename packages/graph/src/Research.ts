@@ -88,6 +88,7 @@ import {
   focusPapers,
   type FindingsTable,
   isAbout,
+  namesUnfound,
   type PaperGroup,
   type PaperInfo,
   RESEARCH_LIMITS,
@@ -645,6 +646,9 @@ const FOCUS_K = 8
 /** The papers a lookup's focused search reads (see {@link focusedPassages}). */
 const FOCUS_PAPERS = 2
 
+/** How many of a yes/no question's best findings are read for one about its named items (see {@link focusedPassages}). */
+const FOCUS_DEPTH = 50
+
 /**
  * A lookup's focused search: the funnel cuts each paper's passages at a share of the best one's score, and a
  * value a paper states once (a dataset's size in its introduction) can be in a passage it cut. So the papers of
@@ -652,7 +656,8 @@ const FOCUS_PAPERS = 2
  * searched again for the question, their {@link FOCUS_K} closest passages with no cut-off; the ones not yet in the
  * evidence are added, scored below every passage of the funnel (half the best evidence score, by their rank in
  * this search), so that they add candidates without outranking the funnel's. One filtered search of a few papers'
- * rows (as the funnel's own) and the stored sentences of at most eight chunks: no work grows with the store.
+ * rows (as the funnel's own) and the stored sentences of at most eight chunks: no work grows with the store. A yes/no
+ * question whose named items none of its best findings is about searches the papers that name them (answers19).
  */
 const focusedPassages = (
   question: string,
@@ -662,12 +667,16 @@ const focusedPassages = (
   allowed: AllowedPapers
 ) =>
   Effect.gen(function*() {
-    if (analysis.type !== "lookup") return { papers: [] as ReadonlyArray<string>, evidence: [] as ReadonlyArray<Evidence> }
+    const items = analysis.names.filter((n) => n.role !== "context")
     const retrieval = yield* Retrieval
     const idx = yield* retrieval.index
-    let papers = focusPapers(analysis, scored, idx.titles, FOCUS_PAPERS)
+    // a yes/no question whose named items no finding found is about, nor its passage or paper title ("Is the worst
+    // performance of CBT better than the best of Tarantula?" found the retrosynthesis paper's "best performing" and
+    // "worst performing"): the papers that name them are searched for it, as a lookup's are (answers19)
+    const unfound = analysis.type === "yesno" && namesUnfound(analysis, scored, idx.titles, FOCUS_DEPTH)
+    if (analysis.type !== "lookup" && !unfound) return { papers: [] as ReadonlyArray<string>, evidence: [] as ReadonlyArray<Evidence> }
+    let papers = unfound ? [] : focusPapers(analysis, scored, idx.titles, FOCUS_PAPERS)
     // none of them is the paper of what the question names (its title does not give it): the papers that name it too
-    const items = analysis.names.filter((n) => n.role !== "context")
     if (items.length > 0 && !papers.some((p) => titleNames(items, idx.titles.get(p)))) {
       const named = yield* namedPapers(items, allowed)
       papers = Array.from(new Set([...named, ...papers])).slice(0, FOCUS_PAPERS + 1)

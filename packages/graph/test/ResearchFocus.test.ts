@@ -14,7 +14,7 @@ import { DuckDb } from "../src/DuckDb.js"
 import * as Extract from "../src/Extract.js"
 import { type Candidate, fieldsOf, scoreCandidates } from "../src/internal/research/findings.js"
 import { analyse } from "../src/internal/research/question.js"
-import { focusPapers } from "../src/internal/research/shape.js"
+import { focusPapers, namesUnfound } from "../src/internal/research/shape.js"
 import * as Research from "../src/Research.js"
 import * as Store from "../src/Store.js"
 import { answeringLayer } from "./fixtures/answering.js"
@@ -117,6 +117,37 @@ describe("the papers a lookup searches again", () => {
       expect(focusPapers(b, best, titles, 1)).toEqual([best[0]!.paperId])
       // nothing scored: nothing to search
       expect(focusPapers(b, [], titles, 2)).toEqual([])
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("a yes/no question searches the papers that name its items when no best finding is about them (answers19)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the bug localization review (arXiv:2212.11774): the funnel found the retrosynthesis paper's "best performing"
+      const q = "Is the worst performance of CBT better than the best of Tarantula?"
+      const a = analyse(q)
+      const candidate = (paperId: string, quote: string, chunkText = quote): Candidate => ({
+        paperId,
+        chunkId: `${paperId}#1`,
+        page: null,
+        quote,
+        chunkText,
+        claimId: null,
+        fields: fieldsOf({ metric: null, value: null, conditions: null }, null),
+        layer: "L1",
+        retrieval: 1
+      })
+      const titles = new Map([["retro", "Mind the Retrosynthesis Gap"], ["bugs", "A literature review on different types of empirically evaluated bug localization approaches"]])
+      const other = scoreCandidates(nlp, () => 1, q, a, [
+        candidate("retro", "A cause for this could be its single-step accuracy profile, going from the best performing to the worst performing model.")
+      ], titles)
+      expect(namesUnfound(a, other, titles, 50)).toBe(true)
+      // near misses: a finding whose passage names the items; a question that names none
+      const significant = "In this comparison the difference between the performance of both approaches is significant."
+      const passage = `A comparison between CBT and Tarantula is performed on the software project Apache Ant. ${significant}`
+      const found = scoreCandidates(nlp, () => 1, q, a, [candidate("bugs", significant, passage)], titles)
+      expect(found.length).toBe(1)
+      expect(namesUnfound(a, found, titles, 50)).toBe(false)
+      expect(namesUnfound(analyse("Is the worst performance better than the best?"), other, titles, 50)).toBe(false)
     }).pipe(Effect.provide(NlpService.layer)))
 
   it.effect("a lookup naming nothing (its method in lower case) leads with the finding that has its words", () =>

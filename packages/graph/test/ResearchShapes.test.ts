@@ -15,6 +15,8 @@ import {
   fieldsOf,
   isRatio,
   respectiveNumber,
+  sentenceCandidates,
+  sidesOrder,
   stanceOf,
   statedPieces,
   storedValue,
@@ -742,4 +744,203 @@ describe("answers18: causes read on the fourth fresh set", () => {
       expect(judge("Does random erasing improve accuracy on CIFAR-10?", erasing, `Random Erasing\nThe results are in Table 2. ${erasing}`).stance)
         .toBe("neutral")
     }).pipe(Effect.provide(NlpService.layer)))
+})
+
+describe("answers19: causes read on the fifth fresh set", () => {
+  it.effect("judges a comparison whose sides the question names by no name by their words", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Convolutional Sequence to Sequence Learning (scirex-43428880d75b): the sides the other way round
+      const kernels = "Do encoders with wider kernels perform better than encoders with narrow kernels and many layers?"
+      expect(judge(kernels, "Table 7 shows that encoders with narrow kernels and many layers perform better than wider kernels.").stance).toBe("against")
+      // near misses: the sides the straight way; the opposite comparative with the sides the other way round
+      expect(judge(kernels, "Table 7 shows that encoders with wider kernels perform better than narrow kernels with many layers.").stance).toBe("for")
+      expect(judge(kernels, "Table 7 shows that encoders with narrow kernels and many layers perform worse than wider kernels.").stance).not.toBe("against")
+      // dropout (scirex-2116b2eaaece): the clause's comparative is the one before its "than", not a later "worse"
+      const dropout = "For fully connected layers, does dropout in only one hidden layer work better than dropout in all hidden layers?"
+      expect(judge(dropout, "For fully connected layers, dropout in all hidden layers works better than dropout in only one hidden layer and more extreme probabilities tend to be worse, which is why we have used 0.5 throughout this paper.").stance)
+        .toBe("against")
+      expect(judge(dropout, "For fully connected layers, dropout in only one hidden layer works better than dropout in all hidden layers.").stance).toBe("for")
+      // the sides' words: what tells them apart, and no verdict when the words do not tell
+      expect(sidesOrder("deep networks perform better than shallow networks", "Shallow networks perform better than deep networks.")).toBe("inverted")
+      expect(sidesOrder("deep networks perform better than shallow networks", "Deep networks perform better than shallow networks.")).toBe("straight")
+      expect(sidesOrder("deep networks perform better than shallow networks", "These networks perform better than those networks.")).toBeNull()
+      expect(sidesOrder("deep networks perform better than shallow networks", "Deep networks are very accurate.")).toBeNull()
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("states a verb of doing better only by a finding that compares, with the subject as what does better", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Sequence to Sequence Learning (scirex-39dba6f22d72) and Convolutional Sequence to Sequence Learning
+      // (scirex-43428880d75b): the LSTM ensemble is what another outperforms, or a value close to the best
+      const ensemble = "Does the LSTM ensemble outperform the best WMT14 system?"
+      const scene = "Sequence to Sequence Learning with Neural Networks\nOn WMT14 English to French, the LSTM ensemble reaches 34.81 BLEU."
+      // (the papers' sentences, with "the best system" added: the test's flat IDF weighs "outperform" as much as
+      // "best" and "system", which the store's does not)
+      expect(judge(ensemble, "On WMT14 English-German we outperform the strong LSTM ensemble of [reference] and the best system by 0.5 BLEU.", scene).reason)
+        .toMatch(/only as what another is compared with/)
+      expect(judge(ensemble, "We outperform the accuracy of the deep LSTM ensemble of [reference] and the best system on WMT14 at a faster speed.", scene).reason)
+        .toMatch(/only as what another is compared with/)
+      expect(judge(ensemble, "When we used the LSTM ensemble to rerank the 1000 hypotheses, its BLEU score on WMT14 increases to 36.5, which is close to the previous best system.", scene).reason)
+        .toMatch(/^it does not compare as the question does/)
+      // near miss: a word the subject shares with what it is compared with tells nothing (Bayesian optimization,
+      // scirex-1001c09821f6, in its own voice)
+      const bayes = "Can Bayesian optimization surpass human expert-level optimization for convolutional neural networks?"
+      expect(judge(bayes, "We show that these proposed algorithms improve on previous automatic procedures and can reach or surpass human expert-level optimization for convolutional neural networks.",
+        "Practical Bayesian Optimization of Machine Learning Algorithms\nWe show that these proposed algorithms improve on previous automatic procedures.").stance).toBe("for")
+      // near miss: what another improves upon ends at a comma (sequence-level knowledge distillation,
+      // scirex-32a93598e8a3)
+      expect(judge("Does sequence-level knowledge distillation do better than word-level knowledge distillation on English-German?",
+        "We find that while word-level knowledge distillation (Word-KD) does improve upon the baseline, sequence-level knowledge distillation (Seq-KD) does better on English German and performs similarly on Thai English.").stance)
+        .toBe("for")
+      // near misses: the ensemble outperforms, is better than, or is outperformed (a passive: against)
+      expect(judge(ensemble, "The LSTM ensemble outperforms the best WMT14 system by 0.5 BLEU.", scene).stance).toBe("for")
+      expect(judge(ensemble, "The LSTM ensemble is better than the best WMT14 system.", scene).stance).toBe("for")
+      expect(judge(ensemble, "While the decoded translations of the LSTM ensemble do not outperform the best WMT14 system, it is a first.", scene).stance)
+        .toBe("against")
+      expect(judge(ensemble, "The best WMT14 system is outperformed by the LSTM ensemble.", scene).stance).not.toBe("against")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("needs the statement's own verb, and reads a denial of something else as no statement", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // Sequence to Sequence Learning (scirex-39dba6f22d72): nothing of suffering
+      const suffer = "Does the LSTM suffer on very long sentences?"
+      expect(judge(suffer, "We were also surprised by the ability of the LSTM to correctly translate very long sentences.").reason)
+        .toBe("it does not say whether its subject does \"suffer\"")
+      expect(judge(suffer, "Surprisingly, the LSTM did not suffer on very long sentences, despite the experience of other researchers.").stance).toBe("against")
+      expect(judge(suffer, "The LSTM suffers on very long sentences.").stance).toBe("for")
+      // GJ 486b (arXiv:2212.11816): searching is not detecting
+      const detect = "Did the cross-correlation search detect any robust atmospheric signal on GJ 486b?"
+      expect(judge(detect, "We observed three transits of GJ 486b and searched for absorption by its atmosphere with the high-resolution cross-correlation search.").stance)
+        .toBe("neutral")
+      expect(judge(detect, "The cross-correlation search of GJ 486b did not detect any robust atmospheric signals.").stance).toBe("against")
+      // near misses: a verb of a change is read by its direction, a light verb by its object, a verb of parity by a
+      // comparison (FractalNet, scirex-0d0101e65e52)
+      expect(judge("Do fractal networks match the performance of residual networks on CIFAR and ImageNet?",
+        "Without data augmentation, fractal networks exceed the performance of residual networks on CIFAR and ImageNet.").stance).toBe("for")
+      expect(judge("Does random erasing improve accuracy on CIFAR-10?", "On CIFAR-10, random erasing increases the accuracy by 0.5%.").stance).toBe("for")
+      expect(judge("Does the home network setup give a reliable transmission?", "The home network setup had a reliable transmission in every test.").stance).toBe("for")
+      // the mapping approach to surface hopping (arXiv:2212.11773): the MRE denied something else
+      const mre = "Does the MRE give a quantitative description of the total error in MASH?"
+      const passage = "A mapping approach to surface hopping\nWe compare the MRE with the error of MASH."
+      // (the paper's sentence, with the statement's words added for the test's flat IDF)
+      expect(judge(mre, "This is to be expected, as the MRE does not report on the main source of the total error, a quantitative description of which comes from quantum nuclear effects.", passage).reason)
+        .toMatch(/^it denies its subject something else/)
+      expect(judge(mre, "Comparing the MRE with the MASH results demonstrates that the MRE clearly does not give a quantitative description of the total error in MASH.", passage).stance)
+        .toBe("against")
+      // near miss: a negation of another subject's verb
+      expect(judge(mre, "The MRE gives a quantitative description of the total error in MASH, since exact results do not exist.", passage).stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("reads \"this strategy\" in a sentence's middle as the thing the sentence before names", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the Weighted Transformer (scirex-3861ae2a6bdd): "this strategy" is gating
+      const gates = "Do gates perform better than the concatenation-addition strategy in the Weighted Transformer?"
+      const worse = "We found that this strategy performs worse than our proposed mechanism."
+      const title = "Weighted Transformer Network for Machine Translation\n"
+      expect(judge(gates, worse, `${title}We experimented with using gates instead of the proposed concatenation-addition strategy. ${worse}`).stance)
+        .toBe("against")
+      // near miss: the sentence before names no gates
+      expect(judge(gates, worse, `${title}We experimented with a larger learning rate instead of the concatenation-addition strategy. ${worse}`).stance)
+        .toBe("neutral")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a lookup's subject, a name with an inner capital, a rank cut-off and a list after its kind", () => {
+    // dropout (scirex-2116b2eaaece), the piecewise-trained model (scirex-165ef2b5f86b): the subject named by no name
+    expect(analyse("What error rate does dropout in the last hidden layer give on CIFAR-10?").asksOf).toBe("dropout in the last hidden layer")
+    expect(analyse("What mean IoU does the piecewise-trained contextual model reach on Cityscapes?").asksOf).toBe("piecewise-trained contextual model")
+    // near misses: no verb ends it; a negation; no "does"
+    expect(analyse("What error rate does dropout in the last hidden layer?").asksOf).toBeNull()
+    expect(analyse("What share of papers do not perform human evaluation?").asksOf).toBeNull()
+    expect(analyse("What is the error rate of dropout on CIFAR-10?").asksOf).toBeNull()
+    // dasNet (scirex-1bb5520bbc16): an inner capital after a lower-case start is a name
+    expect(analyse("What error rate does dasNet reach on SVHN?").names.map((n) => [n.text, n.role])).toEqual([["dasNet", "item"], ["SVHN", "context"]])
+    expect(analyse("What error rate does dropout reach on SVHN?").names.map((n) => n.text)).toEqual(["SVHN"])
+    // the bug localization review (arXiv:2212.11774): "Top 1" is a rank cut-off, no value
+    const map = analyse("What MAP does D&C reach on Bench4BL?")
+    expect(valueIn("The evaluation metrics are the widely used MAP, MRR and Recall at Top 1,5,10.", map)).toBeNull()
+    expect(valueIn("The MAP of each tool is reported at Top 1 for every project.", map)).toBeNull()
+    // ... and "2,5-8%" (a decimal comma) no value one can read
+    expect(valueIn("Combining it with the relevancy and metadata features improves its results by 2,5-8%.", analyse("By how much does BLUiR improve its results?")))
+      .toBeNull()
+    expect(valueIn("Combining it with the relevancy features improves its results by 2.5-8%.", analyse("By how much does BLUiR improve its results?"))?.phrase)
+      .toMatch(/^2\.5-8/)
+    expect(valueIn("D&C reaches a MAP of 0.41 at Top 1.", map)?.phrase).toBe("0.41")
+    expect(valueIn("It reaches 79.4% top-1 accuracy.", analyse("What top-1 accuracy does it reach?"))?.phrase).toMatch(/^79\.4%/)
+    // ... and lists its data sets after their kind and a dash
+    const polisetty = analyse("Which datasets do Polisetty et al. evaluate bug localization models on?")
+    expect(settingsListed("Polisetty et al. evaluate multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.", polisetty))
+      .toEqual(expect.arrayContaining(["AspectJ", "Tomcat", "SWT", "Eclipse", "JDT"]))
+    // the actor-critic paper (scirex-0d24a0695c9f): SciREX's text writes 6,969 as "6, 969"
+    const sentences = analyse("How many sentences are in the IWSLT 2014 validation set?")
+    expect(valueIn("The validation set has 6, 969 sentences.", sentences)).toMatchObject({ number: 6969 })
+    expect(valueIn("The validation and test sets have 6, 969 and 6, 750 sentences, respectively.", sentences)?.number).toBeGreaterThan(6000)
+    // near misses: a list of numbers is no thousands group
+    expect(valueIn("We use batch sizes of 8, 128 and 256 sentences.", sentences)?.number).toBe(256)
+    expect(valueIn("The splits have 500, 250 and 30 sentences.", sentences)?.number).toBe(30)
+    // integer-only RNNs (arXiv:2212.11791): a reference to lines is no value, as one to a line is
+    const size = analyse("How much does the integer-only approach reduce model size?")
+    expect(valueIn("To avoid any further confusion, we have added the following sentence as well (lines 451-452): our fully-integer model keeps its size.", size)).toBeNull()
+    expect(valueIn("The integer-only approach reduces the model size by 4x (line 12).", size)?.phrase).toMatch(/^4x/)
+    // dropout (scirex-2116b2eaaece): the question's own "50%" is given, not asked
+    const fifty = analyse("what error does 50% dropout in the sixth hidden layer reach on imagenet?")
+    expect(fifty.given).toEqual(["50"])
+    expect(valueIn("Using 50% dropout in the sixth hidden layer reduces this to a record 42.4%.", fifty)?.phrase).toBe("42.4%")
+    expect(analyse("What error does dropout in the sixth hidden layer reach on ImageNet?").given).toEqual([])
+    expect(analyse("What BLEU does the Transformer get on WMT14 English-German?").given).toEqual([])
+    // non-autoregressive translation (scirex-15e81c8d1c21): points lost are a change
+    expect(analyse("How many BLEU points does the non-autoregressive model lose relative to its autoregressive teacher?").change).toBe(true)
+    expect(analyse("How many BLEU points does the non-autoregressive model reach?").change).toBe(false)
+    expect(analyse("How many layers does the model lose?").change).toBe(false)
+    // near miss: a dash after another word lists nothing
+    expect(settingsListed("Polisetty et al. compare their models - AspectJ is one project.", polisetty)).toEqual([])
+  })
+
+  it.effect("mends a sentence the splitter cut after \"et al.\"", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the bug localization review (arXiv:2212.11774)
+      const text = "When comparing the CNN model to another CNN, the implementation of Polisetty et al. {{cite:c5ef3dd6}} evaluate the " +
+        "performance of multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT. " +
+        "This was done by Saha et al. The results are in Table 2."
+      const quotes = sentenceCandidates(nlp, [{ paperId: "bugs", chunkId: "bugs#1", page: null, text, score: 1, layer: "L1", focus: [] }])
+        .map((c) => c.quote)
+      expect(quotes).toContain("When comparing the CNN model to another CNN, the implementation of Polisetty et al. {{cite:c5ef3dd6}} evaluate the " +
+        "performance of multiple models on five open source bug localization datasets - AspectJ, Tomcat, SWT, Eclipse, JDT.")
+      // near miss: "et al." that ends a sentence before a capitalised one stays a cut
+      expect(quotes).toContain("This was done by Saha et al.")
+      expect(quotes).toContain("The results are in Table 2.")
+      for (const q of quotes) expect(text).toContain(q)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads the two things a comparison compares when it names them by no name", () => {
+    // mutation-based text generation (arXiv:2212.11808), the character-level decoder (scirex-0a49b4de2136)
+    expect(analyse("Compare the human detection accuracy of the individually captioned and the grouped captioned data sets out of distribution.").comparedItems)
+      .toEqual(["individually captioned", "grouped captioned data sets"])
+    expect(analyse("Compare the decoding speed of the subword-level base decoder and the character-level bi-scale decoder.").comparedItems)
+      .toEqual(["subword-level base decoder", "character-level bi-scale decoder"])
+    expect(analyse("How does the deeper body compare with the shallow body on the validation set?").comparedItems).toEqual(["deeper body", "shallow body"])
+    // near misses: a name among the things compared (two settings of a named system), a comparison of no two things
+    expect(analyse("Compare the BLEU of the baseline phrase-based SMT system on the development and test sets.").comparedItems).toEqual([])
+    expect(analyse("Compare the error rates reported on CIFAR-100.").comparedItems).toEqual([])
+    expect(analyse("How does the deep LSTM compare with the phrase-based SMT system on WMT'14 English to French?").comparedItems).toEqual([])
+  })
 })

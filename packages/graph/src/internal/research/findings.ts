@@ -255,7 +255,7 @@ const chunkSentences = (nlp: NlpService["Type"], text: string, stored?: string |
   const decoded = stored === null || stored === undefined ? undefined : ChunkSentences.decode(stored, text)
   if (decoded !== undefined) {
     const out: Array<string> = []
-    for (const s of decoded) {
+    for (const s of joinAbbreviated(text, decoded)) {
       const sentence = text.slice(s.start, s.end)
       out.push(sentence)
       const quote = sentence.trim()
@@ -267,13 +267,43 @@ const chunkSentences = (nlp: NlpService["Type"], text: string, stored?: string |
   }
   return memoOf(nlp).chunks.get(text, () => {
     const out: Array<string> = []
-    for (const s of nlp.sentencize(text)) {
-      out.push(s.text)
-      const tail = afterAbstractMarker(s.text)
+    for (const s of joinAbbreviated(text, nlp.sentencize(text))) {
+      const sentence = text.slice(s.start, s.end)
+      out.push(sentence)
+      const tail = afterAbstractMarker(sentence)
       if (tail !== undefined) out.push(tail)
     }
     return out
   })
+}
+
+/** An abbreviation that ends a sentence the splitter cut too early: "et al.", "e.g.", "i.e.", "cf.", "vs.". */
+const ABBREVIATION_END = /\b(?:et al|e\.g|i\.e|cf|vs)\.\s*$/
+/** What the text after such a cut opens with when it goes on the sentence: a citation, a bracket, a lower-case word, a number. */
+const GOES_ON = /^\s*(?:\{\{cite|\[|\(|\p{Ll}|\d)/u
+
+/**
+ * Spans of a chunk's sentences with the cuts after an abbreviation mended: "... the implementation of Polisetty et al."
+ * and "{{cite:...}} evaluate the performance of multiple models on five ... datasets" are one sentence (answers19).
+ * The span of a mended sentence runs from the first one's start to the last one's end, verbatim.
+ */
+const joinAbbreviated = <S extends { readonly start: number; readonly end: number }>(
+  text: string,
+  sentences: ReadonlyArray<S>
+): ReadonlyArray<{ readonly start: number; readonly end: number; readonly cue: number | null }> => {
+  const out: Array<{ start: number; end: number; cue: number | null }> = []
+  for (const s of sentences) {
+    const cue = "cue" in s && typeof s.cue === "number" ? s.cue : null
+    const last = out[out.length - 1]
+    if (last !== undefined && ABBREVIATION_END.test(text.slice(last.start, last.end)) && GOES_ON.test(text.slice(s.start, s.end))) {
+      last.end = s.end
+      // (the mended sentence's cues are computed afresh: the stored ones were each fragment's)
+      last.cue = null
+      continue
+    }
+    out.push({ start: s.start, end: s.end, cue })
+  }
+  return out
 }
 
 /** The name pieces of a chunk's text (a candidate's context: with its paper's title, `pieces(title + " " + text)`). */
@@ -321,7 +351,8 @@ export const sentenceCandidates = (
 
 // (LaTeX's "$4\times$" is a ratio's "4×": answers17)
 const NUMBER = /(?<![\p{L}\d.,'’-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?(?:%|x\b|×|\\times(?![\p{L}])|M\b|K\b|B\b|k\b))?(?![\d\p{L}])/gu
-const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)\.?\s*$/i
+// (plural too: "(lines 451-452)", "pages 3-5"; answers19)
+const REFERENCE_BEFORE = /\b(table|tab|figure|fig|section|sec|eq|equation|appendix|chapter|line|page|step|stage|round|layer|version|v)s?\.?\s*$/i
 const UNIT = /\s?(%|x|×|\\times|M|K|B|k)$/
 
 /** Numbers of a sentence (identifiers like CIFAR-10 or 224x224, references like Table 3, and years left out). */
@@ -331,22 +362,54 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     const start = m.index
     const before = sentence.slice(Math.max(0, start - 14), start)
     if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
+    // a rank cut-off, "at Top 1", "the top 50 predictions", "R@1", is no value (answers19)
+    if (/\b(?:top|rank|hits)\s*$|@\s*$/i.test(before)) continue
     // an uncertainty, "52.5% (± 0.7%)", is no value of its own (answers17)
     if (/(?:±|\+\/-|\+-)\s*$/.test(before)) continue
     // a list's enumerator, "(1) basic ESG scores, (2) ...": no value
     if (/\($/.test(before) && /^\d\)/.test(sentence.slice(start, start + 2))) continue
+    // a number run on by a comma and a digit that make no thousands, "2,5-8%" (a decimal comma) or "Top 1,5,10" (a
+    // list), is no value one can read (answers19)
+    if (m[3] === undefined && /^,\d/.test(sentence.slice(start + m[0].length))) continue
+    // the other end of the range this number opens is part of its phrase, not a number of its own (nor is the second
+    // half of a thousands group written with a space)
+    if (out.length > 0 && start < out[out.length - 1]!.end) continue
+    // a thousands group written with a space after its comma ("6, 969", as SciREX's text writes 6,969): one number
+    // (answers19)
+    const spaced = m[2] === undefined && m[3] === undefined ? spacedThousands(sentence, start) : null
+    if (spaced !== null) {
+      out.push(spaced)
+      continue
+    }
     const raw = m[0].trim()
     const n = Number(`${m[1]!.replace(/,/g, "")}${m[2] ?? ""}`)
     if (!Number.isFinite(n)) continue
     if (!allowYears && m[2] === undefined && m[3] === undefined && n >= 1900 && n <= 2099) continue
-    // the other end of the range this number opens is part of its phrase, not a number of its own
-    if (out.length > 0 && start < out[out.length - 1]!.end) continue
     const end = start + m[0].length
     const range = m[3] === undefined ? RANGE_END.exec(sentence.slice(end)) : null
     if (range !== null) out.push({ phrase: `${raw}${range[0].trimEnd()}`, number: n, start, end: end + range[0].trimEnd().length })
     else out.push({ phrase: raw, number: n, start, end })
   }
   return out
+}
+
+/** A thousands group with a space after its comma: "6, 969" (and what follows it, to tell a list). */
+const SPACED_THOUSANDS = /^(\d{1,3}), (\d{3})(?![\d.]|,\d)/
+/** What goes on a list after an item: ", 500", " and 30", ", and 233". */
+const LIST_GOES_ON = /^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(\d[\d, ]*)/
+
+/**
+ * The number a thousands group written with a space after its comma gives at `start` ("6, 969" is 6969, as SciREX's
+ * text writes numbers), unless it is two items of a list ("500, 250 and 30", "8, 128 and 256": a list goes on after
+ * it with an item that is no such group); null when there is none there.
+ */
+const spacedThousands = (sentence: string, start: number) => {
+  const m = SPACED_THOUSANDS.exec(sentence.slice(start))
+  if (m === null || /[\d.,]\s?$/.test(sentence.slice(Math.max(0, start - 2), start))) return null
+  const end = start + m[0].length
+  const next = LIST_GOES_ON.exec(sentence.slice(end))
+  if (next !== null && !SPACED_THOUSANDS.test(next[1]!)) return null
+  return { phrase: m[0], number: Number(`${m[1]}${m[2]}`), start, end }
 }
 
 /** The rest of a range after its first number: a dash and a number ("2-5 times", "3.4–5.7 BLEU", "5–10%"). */
@@ -389,9 +452,14 @@ const HEAD_NOUNS: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /** The numbers of a sentence that may be a value: not identifiers, references or years, nor in the question's names ("VOC 2012"). */
-const valueNumbers = (sentence: string, analysis: Pick<QuestionAnalysis, "quantity" | "names"> & { readonly count?: boolean }) => {
+const valueNumbers = (
+  sentence: string,
+  analysis: Pick<QuestionAnalysis, "quantity" | "names"> & { readonly count?: boolean; readonly given?: ReadonlyArray<string> | undefined }
+) => {
   const allowYears = analysis.quantity.some((q) => q === "year" || q === "years")
-  const namePieces = new Set(analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))))
+  // (and not a number the question states itself, with its unit: "50%" of "What error does 50% dropout ... reach?";
+  // answers19)
+  const namePieces = new Set([...analysis.names.flatMap((n) => n.pieces.filter((p) => /\d/.test(p))), ...(analysis.given ?? [])])
   // a number joined to the word after it modifies that word ("7-class accuracy", "a 1001-layer ResNet", "10-fold"):
   // no value, except of a count ("152-layer" answers how many layers; answers15)
   const modifier = (n: { readonly end: number }) => analysis.count !== true && /^-\p{L}/u.test(sentence.slice(n.end, n.end + 2))
@@ -411,7 +479,11 @@ const OTHER_CLAUSE = /\b(?:and|while|whereas|but)\s+(?:on|in|for|at)\b|;/i
 
 export const valueIn = (
   sentence: string,
-  analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & { readonly change?: boolean; readonly count?: boolean }
+  analysis: Pick<QuestionAnalysis, "quantity" | "head" | "names"> & {
+    readonly change?: boolean
+    readonly count?: boolean
+    readonly given?: ReadonlyArray<string> | undefined
+  }
 ): FoundValue | null => {
   const nums = valueNumbers(sentence, analysis)
   if (nums.length === 0) return null
@@ -689,10 +761,12 @@ export const excludesSetting = (names: ReadonlyArray<Name>, fields: FindingField
  */
 export const storedValue = (
   c: Pick<Candidate, "quote" | "fields">,
-  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change">
+  analysis: Pick<QuestionAnalysis, "metric" | "quantity" | "names" | "change" | "given">
 ): FoundValue | null => {
   const f = c.fields.finding
   if (f === null || f.value === null || f.metric === null || analysis.metric === null || analysis.change) return null
+  // (a number the question states itself is no answer: answers19)
+  if ((analysis.given ?? []).some((g) => Number(g) === f.value)) return null
   if (!surelySameMetric(analysis.metric, f.metric)) return null
   const where = [f.dataset, ...f.scope].filter(nonEmpty).map(pieces)
   const settings = analysis.names.filter((n) => n.role === "context")
@@ -1101,11 +1175,19 @@ const opposesComparison = (statement: string, clause: string, names: ReadonlyArr
   const pair = ANTONYMS.find(([a, b]) => sWords.includes(a) || sWords.includes(b))
   if (pair === undefined || !/\bthan\b/i.test(statement) || !/\bthan\b/i.test(clause)) return false
   const items = names.filter((n) => n.role !== "context")
-  if (!items.some((n) => nameIn(n, pieces(clause)))) return false
   const said = sWords.includes(pair[0]) ? pair[0] : pair[1]
   const other = said === pair[0] ? pair[1] : pair[0]
   const opposite = cWords.has(other) && !cWords.has(said)
   const same = cWords.has(said) && !cWords.has(other)
+  if (!items.some((n) => nameIn(n, pieces(clause)))) {
+    // sides the question names by no name the clause gives: their words tell them apart, when they do, and the
+    // clause's comparative is the one before its "than" ("... works better than dropout in only one hidden layer and
+    // more extreme probabilities tend to be worse"; answers19)
+    const order = sidesOrder(statement, clause)
+    const word = comparisonSides(clause, 8)?.comparative
+    if (order === null || (word !== said && word !== other)) return false
+    return (word === other) !== (order === "inverted")
+  }
   if (!opposite && !same) return false
   const sThan = thanName(statement, items)
   const cThan = thanName(clause, items)
@@ -1134,9 +1216,65 @@ const outdoneBy = (nlp: NlpService["Type"], statement: string, clause: string): 
   const subject = new Set(subjectTerms.filter((t) => !objectTerms.includes(t)))
   const object = new Set(objectTerms.filter((t) => !subjectTerms.includes(t)))
   if (subject.size === 0 || object.size === 0) return false
+  // (a pronoun before the verb is the clause's own subject: in "On WMT'14 English-German we outperform the strong LSTM
+  // setup", the setting's "WMT'14" is not what outperforms; answers19)
+  if (/\b(?:we|they|it|which|that)\s+(?:\w+ly\s+)?$/i.test(clause.slice(0, c.index))) return false
   const before = nlp.terms(clause.slice(0, c.index))
   const after = nlp.terms(clause.slice(c.index + c[0].length).split(OBJECT_STOP)[0]!)
   return before.some((t) => object.has(t)) && !before.some((t) => subject.has(t)) && after.some((t) => subject.has(t))
+}
+
+/** Words of a comparison's side that do not tell the sides apart: articles, prepositions, copulas. */
+const SIDE_STOP = new Set(["the", "a", "an", "of", "and", "or", "with", "in", "on", "for", "to", "by", "at", "is", "are", "was", "were", "be", "that", "which", "its", "their", "those", "ones", "one's"])
+
+/** The comparative of a "... than ..." comparison (within the three words before "than"). */
+const SIDE_COMPARATIVE = /^(?:better|worse|lower|higher|smaller|larger|bigger|slower|faster|fewer|more|less|shorter|longer|weaker|stronger)$/
+
+/** A side's words: lower case, a plural's "s" off, without {@link SIDE_STOP}. */
+const sideWords = (words: ReadonlyArray<string>): ReadonlySet<string> =>
+  new Set(words.filter((w) => !SIDE_STOP.has(w)).map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)))
+
+/**
+ * The two sides of a text's "A <comparative> than B": the words before the comparative (without the word right
+ * before it, the verb of "perform better", "provide larger"; at most `reach` of them) and up to eight after "than".
+ */
+const comparisonSides = (text: string, reach: number) => {
+  const words: ReadonlyArray<string> = text.toLowerCase().match(/[\p{L}\d][\p{L}\d'’-]*/gu) ?? []
+  const than = words.indexOf("than")
+  let at = -1
+  for (let i = than - 1; than > 0 && i >= Math.max(0, than - 3); i--) {
+    if (SIDE_COMPARATIVE.test(words[i]!)) {
+      at = i
+      break
+    }
+  }
+  if (at < 1) return null
+  return { comparative: words[at]!, before: words.slice(Math.max(0, at - 1 - reach), at - 1), after: words.slice(than + 1, than + 9) }
+}
+
+/**
+ * How a clause's "A <comparative> than B" lines up with the statement's, by the words that tell the statement's two
+ * sides apart (for sides the question names by no name: "encoders with wider kernels perform better than encoders
+ * with narrow kernels", "dropout in only one hidden layer ... than dropout in all hidden layers"; answers19):
+ * `inverted` when the clause has words of the statement's second side before its comparative and of its first after
+ * "than", and none the straight way; `straight` the other way round; null when the words do not tell.
+ */
+export const sidesOrder = (statement: string, clause: string): "inverted" | "straight" | null => {
+  const s = comparisonSides(statement, 40)
+  const c = comparisonSides(clause, 8)
+  if (s === null || c === null) return null
+  const first = sideWords(s.before)
+  const second = sideWords(s.after)
+  const firstOnly = new Set(Array.from(first).filter((w) => !second.has(w)))
+  const secondOnly = new Set(Array.from(second).filter((w) => !first.has(w)))
+  const before = sideWords(c.before)
+  const after = sideWords(c.after)
+  const hits = (side: ReadonlySet<string>, only: ReadonlySet<string>) => Array.from(side).some((w) => only.has(w))
+  const crossed = hits(before, secondOnly) && hits(after, firstOnly)
+  const straight = hits(before, firstOnly) || hits(after, secondOnly)
+  if (crossed && !straight) return "inverted"
+  if (!crossed && hits(before, firstOnly) && hits(after, secondOnly) && !hits(before, secondOnly) && !hits(after, firstOnly)) return "straight"
+  return null
 }
 
 /**
@@ -1202,6 +1340,13 @@ const OWN_VOICE = /\b(?:we|our|ours|the proposed|this (?:paper|work|method|appro
 
 /** A sentence opening on a pronoun that refers back (not the "it" of "it is clear that"). */
 const ANAPHOR = /^(?:this|these|they|such|doing so)\b|^it\b(?!\s+(?:is|was|can|could|has been|seems|appears)\b)/i
+
+/**
+ * A thing a sentence refers back to in its middle: "this strategy", "these variants" ("We found that this strategy
+ * performs worse than our proposed mechanism", after a sentence on gates; answers19). Not "this method / approach",
+ * the paper's own voice.
+ */
+const MID_ANAPHOR = /\b(?:this|these|such)\s+(?:strateg(?:y|ies)|variants?|alternatives?|schemes?|choices?|modifications?|changes?|settings?|configurations?|options?|techniques?)\b/i
 
 /** Verbs of yes/no questions that `ClaimIdentity.subjectPhrase` does not end a subject at ("speed up", "converge"). */
 const QUESTION_VERB = /^(?:speeds?|slows?|converges?|gives?|boosts?|hurts?|eases?|benefits?|works?|scales?|generali[sz]es?|stabili[sz]es?|regulari[sz]es?|overfits?|matters?)$/i
@@ -1280,7 +1425,7 @@ export const stanceOf = (
   const title = context.split("\n", 1)[0] ?? ""
   // a finding that opens on a pronoun ("This hurts perplexity") names what the sentence before it does; one in the
   // paper's own voice ("our approach", "we") names what the paper's title does
-  const at = ANAPHOR.test(finding) ? context.indexOf(finding.slice(0, 40)) : -1
+  const at = ANAPHOR.test(finding) || MID_ANAPHOR.test(finding) ? context.indexOf(finding.slice(0, 40)) : -1
   const before = at > 0 ? context.slice(Math.max(title.length, at - 300), at) : ""
   // (and one naming the paper's method by its title's acronym, "two layers (CKN-PM2)" in "Convolutional Kernel
   // Networks", names what the title does; answers16)
@@ -1365,6 +1510,14 @@ export const stanceOf = (
       return { stance: "neutral", reason: `it states ${Math.round(held * 100)}% of what the question asks about its subject` }
     }
   }
+  // the statement's own verb ("suffer" of "the LSTM suffer on very long sentences", "detect"), when it is no verb of a
+  // change, a comparison or a light verb, is said by the finding: "the ability of the LSTM to correctly translate very
+  // long sentences" says nothing of suffering, "searched for absorption ... with the cross-correlation method" nothing
+  // of detecting (answers19)
+  const verb = statementVerb(nlp, statement)
+  if (verb !== null && !nlp.terms(finding).includes(verb.term)) {
+    return { stance: "neutral", reason: `it does not say whether its subject does "${verb.word}"` }
+  }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
   const clauses = clausesOf(finding).map((c) => {
     const p = pieces(c)
@@ -1406,9 +1559,19 @@ export const stanceOf = (
   const kept = statementNegated ? undefined : keptAgainstLoss(nlp, statement, decisive.clause, statementTerms)
   if (kept !== undefined) return { stance: "against", reason: `it keeps ${kept}: "${decisive.clause}"` }
   if (negated !== statementNegated) return { stance: "against", reason: `negated: "${decisive.clause}"` }
-  if (reversed) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
+  // (the opposite word with the sides the other way round says the same: "narrow kernels perform worse than wider
+  // kernels" for "Do wider kernels perform better than narrow kernels?"; answers19)
+  const swapped = !items.some((n) => nameIn(n, pieces(decisive.clause))) && sidesOrder(statement, decisive.clause) === "inverted"
+  if (reversed && !swapped) return { stance: "against", reason: `the opposite change: "${decisive.clause}"` }
   if (opposesComparison(statement, decisive.clause, names) || outdoneBy(nlp, statement, decisive.clause)) {
     return { stance: "against", reason: `the opposite comparison: "${decisive.clause}"` }
+  }
+  // a clause that denies its subject something else than the statement asks ("the MRE does not report on the main
+  // source of error" for "Does the MRE give a quantitative description of the total error in MASH?") does not state
+  // it either (answers19)
+  if (!negated && !statementNegated) {
+    const denied = deniedOfSubject(nlp, decisive.clause, subject === "" ? names.filter((n) => n.role !== "context").map((n) => n.text).join(" ") : subject)
+    if (denied) return { stance: "neutral", reason: `it denies its subject something else: "${decisive.clause}"` }
   }
   // a statement comparing by a comparative ("lower in energy than", "more critical than") is stated only by a clause
   // that compares so too (the comparative or its opposite): "the pyrrole HOMO-1 energy ... is nearly degenerate with
@@ -1416,6 +1579,12 @@ export const stanceOf = (
   // (anywhere in the finding: "not only outperforms the baseline network in BLEU score but also converges faster")
   const comparative = comparativeOf(statement)
   if (comparative !== null && !comparative.test(finding)) {
+    return { stance: "neutral", reason: `it does not compare as the question does: "${decisive.clause}"` }
+  }
+  // ... and one that says a thing does better ("Does the LSTM ensemble outperform the best WMT'14 system?") only by a
+  // finding that compares: "its BLEU score increases to 36.5, which is close to the previous best result" does not
+  // (answers19)
+  if (OUTDO.test(statement) && !COMPARES.test(finding)) {
     return { stance: "neutral", reason: `it does not compare as the question does: "${decisive.clause}"` }
   }
   // a statement that one thing does better than another ("MCTS performs better than Retro*") is not stated by a
@@ -1445,7 +1614,108 @@ export const stanceOf = (
   if (UNIVERSAL.test(statement) && !UNIVERSAL_STATED.test(decisive.clause)) {
     return { stance: "neutral", reason: `it does not say it always holds: "${decisive.clause}"` }
   }
+  // a finding that names the statement's subject only as what something else is compared with ("we outperform the
+  // strong LSTM setup" for "Does the LSTM ensemble outperform ...?") says nothing of what the subject does (answers19)
+  if (subject !== "" && comparedOnly(nlp, statement, subject, finding)) {
+    return { stance: "neutral", reason: `it names ${subject} only as what another is compared with: "${decisive.clause}"` }
+  }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
+}
+
+/** Words of a finding that compare: a verb of doing better, better / worse, superior / inferior, "than", "improve over". */
+const COMPARES =
+  /\b(?:outperform\w*|beats?|beaten|beating|surpass\w*|exceed\w*|better|worse|superior|inferior|stronger|weaker|than|improv\w*\s+(?:over|on|upon))\b/i
+
+/** Where a finding names what its subject is compared with: "than", "over", a verb of doing better (not "... by"). */
+const COMPARED_MARK = /\b(?:than|over|upon|outperform(?:s|ed|ing)?|beats?|beating|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?|compared (?:to|with)|relative to|versus|vs\.?)\s+(?!by\b)/gi
+
+/**
+ * Whether a finding names a statement's subject ("the LSTM ensemble") only within the eight words after a mark of
+ * what is compared with ("we outperform the strong LSTM setup of [reference]"): every word of the subject it holds is
+ * there, and it holds some. The subject's words that what it is compared with shares ("optimization" of "Bayesian
+ * optimization surpass human expert-level optimization") tell nothing.
+ */
+const comparedOnly = (nlp: NlpService["Type"], statement: string, subject: string, finding: string): boolean => {
+  const mark = new RegExp(COMPARED_MARK.source, "i").exec(statement)
+  const object = new Set(mark === null ? [] : nlp.terms(statement.slice(mark.index)))
+  const terms = new Set(nlp.terms(subject).filter((t) => !object.has(t)))
+  if (terms.size === 0) return false
+  const words = Array.from(finding.matchAll(/[\p{L}\d][\p{L}\d'’-]*/gu), (m) => ({ w: m[0], at: m.index }))
+  // (what is compared with runs at most eight words, up to a comma, a bracket or a conjunction: "improve upon the
+  // baseline, sequence-level knowledge distillation does better" compares the baseline)
+  const spans = Array.from(finding.matchAll(COMPARED_MARK), (m) => {
+    const from = m.index + m[0].length
+    const stop = /[,;:()]|\b(?:and|but|while|whereas)\b/.exec(finding.slice(from))
+    return { from, to: stop === null ? finding.length : from + stop.index }
+  })
+  let held = false
+  for (const [i, w] of words.entries()) {
+    if (!nlp.terms(w.w).some((t) => terms.has(t))) continue
+    held = true
+    const compared = spans.some(({ from, to }) => {
+      const first = words.findIndex((x) => x.at >= from)
+      return first >= 0 && i >= first && i < first + 8 && w.at < to
+    })
+    if (!compared) return false
+  }
+  return held
+}
+
+/** Negations of a clause's main verb ("does not report", "cannot", "fails to"). */
+const VERB_NEGATION = /\b(?:not|never|cannot|fails? to|failed to|unable to)\b|n't\b/gi
+
+/**
+ * Whether a clause denies its subject something: a negation of a verb right after (within four words of) a word of the
+ * subject ("the MRE does not report on ..."), outside a condition. The caller has found that the negation denies
+ * nothing the statement says.
+ */
+const deniedOfSubject = (nlp: NlpService["Type"], clause: string, subject: string): boolean => {
+  const terms = new Set(nlp.terms(subject))
+  if (terms.size === 0) return false
+  const text = withoutCondition(clause.replace(/\bnot only\b/gi, ""))
+  for (const m of text.matchAll(VERB_NEGATION)) {
+    const before = text.slice(0, m.index).split(/\s+/).filter((w) => w !== "").slice(-4).join(" ")
+    if (nlp.terms(before).some((t) => terms.has(t))) return true
+  }
+  return false
+}
+
+/**
+ * Verbs that say little of their own (their object says it): "have", "give", "perform", "reach", ...; and verbs of
+ * parity ("match", "equal"), which a comparison states ("fractal networks ... exceed the performance of residual
+ * networks" for "Do fractal networks match the performance of residual networks?").
+ */
+const LIGHT_VERB =
+  /^(?:be|have|do|get|give|make|take|lead|perform|show|use|provide|yield|achieve|reach|obtain|attain|contain|include|work|come|go|become|remain|seem|appear|play|keep|allow|enable|let|offer|bring|see|find|tend|need|match|equal|rival)$/
+
+/**
+ * The main verb of a yes/no statement when it says something of its own ("suffer", "detect", "match", "require"):
+ * its first verb in its base form after the first word (the auxiliary went with the question), unless it is light
+ * ({@link LIGHT_VERB}), a verb of a change or a comparison (their paraphrases are read by their direction), or the
+ * statement compares ("than"). Null otherwise.
+ */
+const statementVerb = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
+  let verbs = VERBS.get(nlp)
+  if (verbs === undefined) VERBS.set(nlp, verbs = new Map())
+  const known = verbs.get(statement)
+  if (known !== undefined) return known
+  const verb = verbOf(nlp, statement)
+  if (verbs.size >= 1_000) verbs.clear()
+  verbs.set(statement, verb)
+  return verb
+}
+
+/** {@link statementVerb}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
+const VERBS = new WeakMap<NlpService["Type"], Map<string, { readonly word: string; readonly term: string } | null>>()
+
+const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
+  if (/\bthan\b/i.test(statement)) return null
+  const token = nlp.tokenize(statement).find((t, i) => i > 0 && t.pos === "VERB" && t.text.toLowerCase() === t.lemma)
+  if (token === undefined) return null
+  const word = token.lemma
+  if (LIGHT_VERB.test(word) || OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
+  const term = nlp.terms(word)[0]
+  return term === undefined ? null : { word, term }
 }
 
 /**

@@ -86,6 +86,20 @@ export interface QuestionAnalysis {
   readonly statement: string | null
   /** Variants of the names for lexical search ("WMT 2014 WMT'14" for "WMT14"). */
   readonly expansions: ReadonlyArray<string>
+  /**
+   * For a lookup, what it asks the value of: its words between "does / do / did" and the verb ("dropout in the last
+   * hidden layer" of "What error rate does dropout in the last hidden layer give on CIFAR-10?"), lower case, or null
+   * (answers19).
+   */
+  readonly asksOf?: string | null | undefined
+  /**
+   * For a comparison of things the question names by no name ("Compare the decoding speed of the subword-level base
+   * decoder and the character-level bi-scale decoder."), the two things compared, lower case; empty otherwise
+   * (answers19).
+   */
+  readonly comparedItems?: ReadonlyArray<string> | undefined
+  /** Numbers the question states itself ("50" of "What error does 50% dropout ... reach?"): no answer's value (answers19). */
+  readonly given?: ReadonlyArray<string> | undefined
 }
 
 const AUX = /^(is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|might|must)\b/
@@ -291,6 +305,8 @@ const nameLike = (token: string, index: number): boolean => {
   if (/^\d+$/.test(token)) return false
   if (/\p{L}/u.test(token) && /\d/.test(token)) return true
   if (/^\p{Lu}/u.test(token) && /\p{Lu}/u.test(token.slice(1))) return true
+  // (an inner capital after a lower-case start: "dasNet", "iPhone"; answers19)
+  if (/^\p{Ll}+\p{Lu}/u.test(token)) return true
   if (index > 0 && /^\p{Lu}\p{Ll}/u.test(token)) return true
   return false
 }
@@ -513,7 +529,7 @@ export const analyse = (question: string): QuestionAnalysis => {
     count: /^how many\b/.test(lower),
     change: (/^(how much|by how much)\b/.test(lower) &&
       /\b(improv\w*|increas\w*|reduc\w*|decreas\w*|gain\w*|boost\w*|add|adds|added|contribut\w*|faster|slower|better|worse|higher|lower|more|less|outperform\w*|beat\w*|surpass\w*|exceed\w*)\b/.test(lower)) ||
-      CHANGE_ASKED.test(lower),
+      CHANGE_ASKED.test(lower) || POINTS_CHANGED.test(lower),
     metric,
     wantsValue,
     rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
@@ -525,8 +541,57 @@ export const analyse = (question: string): QuestionAnalysis => {
     comparedTo: comparedInQuestion(question, names),
     direction,
     statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
-    expansions: names.flatMap(nameVariants)
+    expansions: names.flatMap(nameVariants),
+    asksOf: type === "lookup" ? lookupSubject(lower) : null,
+    comparedItems: type === "comparison" ? unnamedItems(lower, names) : [],
+    given: Array.from(question.matchAll(/(?<![\p{L}\d.,-])\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\p{L}\d-])/gu), (m) => m[0].replace(/,/g, ""))
   }
+}
+
+/**
+ * A count of points a thing loses or gains ("How many BLEU points does the non-autoregressive model lose relative to
+ * its autoregressive teacher?"): a difference answers it (answers19).
+ */
+const POINTS_CHANGED =
+  /^how many\s+(?:[\w-]+\s+){0,2}points?\b.*\b(?:lose|loses|lost|gain|gains|gained|add|adds|added|drop|drops|dropped|improve|improves|improved|sacrifice|sacrifices)\b/
+
+/** Where a compared thing's words end and its setting begins ("... data sets out of distribution", "... on CIFAR-10"). */
+const ITEM_SETTING = /\s+(?:on|in|for|at|across|under|out of|when|during)\s+.*$/
+
+/**
+ * The two things a comparison compares when the question names them by no name: "Compare the <quantity> of A and
+ * (of) B" or "How does A compare with B", each without its article and setting; empty when either is, or holds, a
+ * name of the question ("Compare the BLEU of the baseline phrase-based SMT system on the development and test sets."
+ * compares two settings of a named system), or has more than six words (answers19).
+ */
+const unnamedItems = (lower: string, names: ReadonlyArray<Name>): ReadonlyArray<string> => {
+  const text = lower.replace(/[?!.]+$/, "").trim()
+  const m = /^compare\s+(?:the\s+)?(?:[\w'’-]+\s+){0,4}?of\s+(.+?),?\s+(?:and|with|to|against|versus|vs\.?)\s+(?:(?:that|those)\s+of\s+)?(.+)$/.exec(text) ??
+    /^how\s+(?:does|do|did)\s+(.+?)\s+compare\s+(?:with|to|against)\s+(?:(?:that|those)\s+of\s+)?(.+)$/.exec(text)
+  if (m === null) return []
+  const items = [m[1]!, m[2]!].map((x) => x.replace(ITEM_SETTING, "").replace(/^(?:of\s+)?(?:the|a|an|its|their)\s+/, "").trim())
+  const namePieces = names.map((n) => n.pieces)
+  if (items.some((x) => x === "" || x.split(/\s+/).length > 6 || namePieces.some((p) => inOrder(p, pieces(x))))) return []
+  return items
+}
+
+/** The verb that ends a lookup's subject ("give", "reach", "lose", ...). */
+const LOOKUP_VERB =
+  /^(?:give|gives|get|gets|have|has|reach|reaches|achieve|achieves|attain|attains|obtain|obtains|score|scores|yield|yields|produce|produces|lose|loses|add|adds|gain|gains|save|saves|need|needs|require|requires|take|takes|use|uses|run|runs|improve|improves|reduce|reduces|increase|increases|show|shows|report|reports|contain|contains|cost|costs|bring|brings|beat|beats|outperform|outperforms|surpass|surpasses)$/
+
+/**
+ * What a lookup asks the value of: the words between "does / do / did" and its verb ("What error rate does dropout in
+ * the last hidden layer give on CIFAR-10?": "dropout in the last hidden layer"), without an article; null when the
+ * question has no such words (answers19).
+ */
+const lookupSubject = (lower: string): string | null => {
+  const m = /^(?:what|which|how\s+\w+)\s+(?:[\w'’%-]+\s+){0,4}?(?:does|do|did)\s+(.+)$/.exec(lower.replace(/[?!.]+$/, ""))
+  if (m === null) return null
+  const all = m[1]!.split(/\s+/)
+  const at = all.findIndex((w, i) => i > 0 && LOOKUP_VERB.test(w))
+  if (at < 1) return null
+  const subject = all.slice(0, at).join(" ").replace(/^(?:the|a|an|its|their)\s+/, "").trim()
+  return subject === "" || /^not\b/.test(subject) ? null : subject
 }
 
 /** A setting before a question's own words, up to a comma: "In the study of X, what ...?", "On CIFAR-10, does ...?". */

@@ -223,7 +223,8 @@ export const settingsListed = (sentence: string, analysis: Pick<QuestionAnalysis
     const before = sentence.slice(0, words[i]!.at)
     const after = sentence.slice(words[j - 1]!.at + words[j - 1]!.w.length)
     i = j - 1
-    const listed = /(?:\b(?:on|including|includes|include|such as|and|or|results for)\s+(?:the\s+)?|,\s*)$/i.test(before) ||
+    // (also after its kind and a dash or colon: "five open source bug localization datasets - AspectJ, Tomcat, ..."; answers19)
+    const listed = /(?:\b(?:on|including|includes|include|such as|and|or|results for)\s+(?:the\s+)?|,\s*|\b(?:datasets?|benchmarks?|corpora|tasks)\s*[-–—:]\s*)$/i.test(before) ||
       /^\s*(?:datasets?|benchmarks?|corpus|corpora)\b/i.test(after)
     if (!listed || compared(before)) continue
     const p = pieces(run)
@@ -363,6 +364,56 @@ const metricHead = (metric: string): ReadonlyArray<string> => {
   return words.length === 0 ? metric.toLowerCase().split(/\s+/) : words
 }
 
+/** Where a sentence goes on to another thing: "..., while ...", "; ", ", and ...". */
+const ITEM_CLAUSE = /,?\s+(?:while|whereas|but)\s+|;\s+|,\s+and\s+/i
+
+/**
+ * The rows of a comparison of two things named by no name ({@link QuestionAnalysis.comparedItems}): for each, the
+ * level its best finding gives in the clause that names it (its words in order; a "..., respectively" clause pairs it
+ * with its number; the value nearest the quantity's words, else nearest the thing), at most one row each; none for a
+ * thing no finding names.
+ */
+const unnamedRows = (
+  analysis: QuestionAnalysis,
+  things: ReadonlyArray<string>,
+  scored: ReadonlyArray<Scored>,
+  papers: ReadonlyMap<string, PaperInfo>,
+  head: ReadonlyArray<string>,
+  bestScore: number
+): Array<TableRow & { score: number }> => {
+  const names: ReadonlyArray<Name> = things.map((text) => ({ text, pieces: pieces(text), role: "item" }))
+  const rows: Array<TableRow & { score: number }> = []
+  for (const f of scored) {
+    if (f.score < 0.4 * bestScore || rows.length === names.length) break
+    const clauses = f.quote.split(ITEM_CLAUSE)
+    for (const n of names) {
+      if (rows.some((r) => r.method === n.text)) continue
+      const clause = clauses.find((c) => nameIn(n, pieces(c)))
+      if (clause === undefined) continue
+      // (the quantity's words near the value, else the clause's value nearest the thing: "The subword-level base
+      // decoder generates 31.9 words per second" for a decoding speed)
+      const v = valueIn(clause, { quantity: [...head, ...analysis.quantity], head: head.length > 0 ? head : analysis.head, names: [n], given: analysis.given }) ??
+        valueIn(clause, { quantity: [], head: [], names: [n], given: analysis.given })
+      if (v === null || v.relation !== "level") continue
+      const info = papers.get(f.paperId)
+      rows.push({
+        method: n.text,
+        dataset: datasetOf(f, analysis),
+        metric: analysis.metric,
+        value: oneLine(v.phrase),
+        number: v.number,
+        paper_id: f.paperId,
+        title: info?.title ?? f.paperId,
+        page: f.page,
+        quote: f.quote,
+        claim_id: f.claimId,
+        score: f.score
+      })
+    }
+  }
+  return rows
+}
+
 /** Table rows of findings with a value of the metric: one per paper and value, the most relevant, sorted by value. */
 const tableOf = (
   analysis: QuestionAnalysis,
@@ -379,6 +430,14 @@ const tableOf = (
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
   const head = metric === null ? [] : metricHead(metric)
   const items = analysis.names.filter((n) => n.role !== "context")
+  // a comparison of two things the question names by no name ("the individually captioned and the grouped captioned
+  // data sets"): a row for each, the value of the clause of a finding that names it (answers19)
+  const unnamed = analysis.type === "comparison" && items.length === 0 ? (analysis.comparedItems ?? []) : []
+  if (unnamed.length === 2) {
+    const rows = unnamedRows(analysis, unnamed, scored, papers, head, bestScore)
+    rows.sort((a, b) => (direction === "max" ? b.number - a.number : a.number - b.number) || b.score - a.score)
+    return { columns: ["method", "dataset", "metric", "value", "paper", "page"], metric, direction, rows: rows.map(({ score: _score, ...r }) => r) }
+  }
   const rowsOf = (relation: "level" | "difference") => {
     const rows: Array<TableRow & { score: number }> = []
     const seen = new Set<string>()
@@ -388,7 +447,7 @@ const tableOf = (
       // (the stored finding's value when its metric is the question's; recomputed when the metric was inferred)
       const v = metric === null || f.value?.stored === true
         ? f.value
-        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names })
+        : valueIn(f.quote, { quantity: [...head, ...analysis.quantity], head, names: analysis.names, given: analysis.given })
       // a level of the metric: not a difference ("by 0.5%") nor a bound ("lower than 60%")
       if (v === null || v.relation !== relation) continue
       // the metric's head word near the value, or its unit ("91.1%") in a finding whose metric (stored, or named
@@ -473,6 +532,46 @@ export const focusPapers = (
     if (isAbout(items, f, titles.get(f.paperId))) out.push(f.paperId)
   }
   return out
+}
+
+/** Whether a sentence itself names every item (match 0.6 or more). */
+const namesItems = (items: ReadonlyArray<Name>, quote: string): boolean => {
+  const p = pieces(quote)
+  return items.every((n) => nameMatch(n, p) >= 0.6)
+}
+
+/** Verbs a sentence's subject reports a result with ("Chemformer outperforms", "DPN-92 achieves"). */
+const RESULT_VERB = /^(?:outperforms?|achieves?|reaches|reach|obtains?|gets?|yields?|shows?|has|have|scores?|performs?|attains?|gives?|is|are)$/i
+
+/**
+ * Whether a sentence's value is another thing's: before the value, a capitalised word the question does not name (not
+ * a common one) is the subject of a verb of result ("For top-1 accuracy, Chemformer outperforms the other models, with
+ * an average accuracy of 54.7%").
+ */
+const namesOther = (f: Scored, analysis: QuestionAnalysis): boolean => {
+  const at = f.value === null ? -1 : f.quote.indexOf(f.value.phrase)
+  if (at < 0) return false
+  const words = f.quote.slice(0, at).split(/\s+/).map((w) => w.replace(/^[("'“‘[]+|[)"'”’,.;:\]]+$/g, ""))
+  return words.some((w, i) => {
+    if (w.length < 2 || !/^\p{Lu}/u.test(w) || COMMON_CAPITALISED.has(w.toLowerCase())) return false
+    const p = pieces(w)
+    if (analysis.names.some((n) => nameIn(n, p) || p.every((x) => n.pieces.includes(x)))) return false
+    return words.slice(i + 1, i + 3).some((v) => RESULT_VERB.test(v))
+  })
+}
+
+/**
+ * Whether a question names items ("CBT", "Tarantula") none of its best findings (the first `depth`) is about
+ * ({@link isAbout}: in its sentence, passage or paper title): the funnel found other papers (answers19).
+ */
+export const namesUnfound = (
+  analysis: Pick<QuestionAnalysis, "names">,
+  scored: ReadonlyArray<Scored>,
+  titles: ReadonlyMap<string, string>,
+  depth: number
+): boolean => {
+  const items = analysis.names.filter((n) => n.role !== "context")
+  return items.length > 0 && !scored.slice(0, depth).some((f) => isAbout(items, f, titles.get(f.paperId)))
 }
 
 /**
@@ -813,6 +912,74 @@ export const OTHERS_WORK =
  * Shape an answer from scored findings (best first). `judge` is the NLI
  * judgement of a finding against the yes/no statement (or null).
  */
+/** Words of a lookup's subject that say nothing of which thing it is ("the proposed model", "the experiments"). */
+const GENERIC_SUBJECT =
+  /^(?:models?|methods?|approach(?:es)?|networks?|systems?|proposed|new|our|results?|experiments?|stud(?:y|ies)|papers?|works?|frameworks?|techniques?)$/
+
+/** The terms of a lookup's subject the question names by no name ({@link QuestionAnalysis.asksOf}), its generic and quantity words left out. */
+const unnamedSubjectTerms = (nlp: NlpService["Type"], analysis: QuestionAnalysis): ReadonlyArray<string> => {
+  const quantity = new Set(analysis.quantity.flatMap((q) => nlp.terms(q)))
+  const words = (analysis.asksOf ?? "").split(/\s+/).filter((w) => !GENERIC_SUBJECT.test(w)).join(" ")
+  return Array.from(new Set(splitTerms(nlp, words))).filter((t) => !quantity.has(t))
+}
+
+/** A text's terms with its hyphenated words in their parts ("piecewise-trained": "piecewis", "train"; "Quasi-Recurrent": "recurr"). */
+const splitTerms = (nlp: NlpService["Type"], text: string): ReadonlyArray<string> => nlp.terms(text.replace(/(?<=\p{L})-(?=\p{L})/gu, " "))
+
+/** Whether a finding, its passage or its paper's title (`scene`; else the finding itself) hold at least this share (by IDF) of a subject's terms. */
+const SUBJECT_HELD = 0.6
+
+const holdsSubject = (
+  termsOf: (text: string) => ReadonlySet<string>,
+  idf: (term: string) => number,
+  terms: ReadonlyArray<string>,
+  f: Scored,
+  title: string | undefined,
+  scene = true
+): boolean => {
+  const mass = terms.reduce((m, t) => m + idf(t), 0)
+  if (mass === 0) return true
+  const texts = scene ? [f.quote, f.chunkText, title ?? ""] : [f.quote]
+  return terms.reduce((m, t) => m + (texts.some((x) => termsOf(x).has(t)) ? idf(t) : 0), 0) / mass >= SUBJECT_HELD
+}
+
+/** {@link splitTerms} of each text once (a passage and a title recur across a question's candidates). */
+const termsMemo = (nlp: NlpService["Type"]): ((text: string) => ReadonlySet<string>) => {
+  const memo = new Map<string, ReadonlySet<string>>()
+  return (text) => {
+    let terms = memo.get(text)
+    if (terms === undefined) memo.set(text, terms = new Set(splitTerms(nlp, text)))
+    return terms
+  }
+}
+
+/** A lookup's answer led by a finding's value, with the paper's other values for the question named after it. */
+const lookupLead = (
+  lead: Scored,
+  candidates: ReadonlyArray<Scored>,
+  analysis: QuestionAnalysis,
+  scored: ReadonlyArray<Scored>,
+  papers: ReadonlyMap<string, PaperInfo>,
+  limits: ShapeLimits,
+  cues: ReadonlyArray<string>
+): Shaped => {
+  const best = scored[0]?.score ?? 0
+  // the paper's other values for the question, named after the lead's and quoted after its finding
+  const also = alsoStated(lead, candidates, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
+  const rest = pickDiverse(scored.filter((s) => s !== lead && !also.includes(s)), limits.sentences - 1)
+  const title = papers.get(lead.paperId)?.title ?? lead.paperId
+  const others = also.map((f) => `${oneLine(f.value!.phrase)} ${formatCitation(f.paperId, f.page)}`)
+  return {
+    shape: {
+      type: "lookup",
+      lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}` +
+        (others.length === 0 ? "" : `; the paper also reports ${others.join(", ")}`),
+      cues
+    },
+    chosen: [lead, ...also, ...rest]
+  }
+}
+
 export const shape = (
   nlp: NlpService["Type"],
   idf: (term: string) => number,
@@ -854,9 +1021,36 @@ export const shape = (
         : withValue.filter((f) => f.names > 0 && (settings.length === 0 || inSettings.has(f.paperId)))
       // (not a value the sentence gives for what the item is compared with, or for another numbered variant of it)
       const theirs = named.filter((f) => !comparedWith(items, f, analysis.comparedTo) && !otherNumbered(items, f))
+      // a subject the question names by no name ("dropout in the last hidden layer", "the piecewise-trained contextual
+      // model"): a value is its only where the finding, its passage or its paper's title holds its words (most of their
+      // weight), else no value leads ("What mean IoU does the piecewise-trained contextual model reach on
+      // Cityscapes?" is not answered by another paper's Cityscapes mean IoU; answers19)
+      const subjectTerms = items.length === 0 && analysis.asksOf != null ? unnamedSubjectTerms(nlp, analysis) : []
+      if (subjectTerms.length > 0) {
+        const best = scored[0]?.score ?? 0
+        const termsOf = termsMemo(nlp)
+        const held = theirs.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, papers.get(f.paperId)?.title))
+        // (a finding that holds them itself first: "Using 50% dropout in the sixth hidden layer reduces this to a record
+        // 42.4%" before another value of its passage)
+        const itself = levelFirst(held.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, undefined, false)), analysis, best)
+        const top = itself !== undefined && itself.score >= LEAD_FLOOR * best ? itself : levelFirst(held, analysis, best)
+        if (top === undefined || top.score < LEAD_FLOOR * best) {
+          return { shape: { type: "lookup", lead: "", cues }, chosen: pickDiverse(scored, limits.sentences) }
+        }
+        // (the paper's other values for the question need not hold the subject's words: they are its paper's)
+        return lookupLead(top, theirs, analysis, scored, papers, limits, cues)
+      }
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
-      const top = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
+      const first = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
+      // a value whose sentence names another thing ("For top-1 accuracy, Chemformer outperforms the other models, with
+      // an average accuracy of 54.7%") and the asked item only in its passage gives way to one whose sentence names the
+      // item ("LocalRetro and MHNreact follow this with 52.5% ... and 49.8% ... accuracy, respectively"; answers19), with
+      // the asked quantity's word near its value (not "LocalRetro ... increases solvability by +30.0% to 80.6%")
+      const own = first === undefined || items.length === 0 || namesItems(items, first.quote) || !namesOther(first, analysis)
+        ? undefined
+        : levelFirst(aboutItems.filter((f) => namesItems(items, f.quote) && (analysis.head.length === 0 || (f.value?.headDistance ?? Infinity) <= 6)), analysis, best)
+      const top = own !== undefined && own.score >= LEAD_FLOOR * best ? own : first
       // no value about the item, but findings about it in other papers than the value's: that value is another
       // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
       // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
@@ -880,20 +1074,7 @@ export const shape = (
         const chosen = pickDiverse(scored, limits.sentences)
         return { shape: { type: "lookup", lead: "", cues }, chosen }
       }
-      // the paper's other values for the question, named after the lead's and quoted after its finding
-      const also = alsoStated(lead, aboutItems.length > 0 ? aboutItems : theirs, analysis, papers, best, limits.short ? 1 : ALSO_STATED)
-      const rest = pickDiverse(scored.filter((s) => s !== lead && !also.includes(s)), limits.sentences - 1)
-      const title = papers.get(lead.paperId)?.title ?? lead.paperId
-      const others = also.map((f) => `${oneLine(f.value!.phrase)} ${formatCitation(f.paperId, f.page)}`)
-      return {
-        shape: {
-          type: "lookup",
-          lead: `${oneLine(lead.value!.phrase)} (${shortTitle(title)}) ${formatCitation(lead.paperId, lead.page)}` +
-            (others.length === 0 ? "" : `; the paper also reports ${others.join(", ")}`),
-          cues
-        },
-        chosen: [lead, ...also, ...rest]
-      }
+      return lookupLead(lead, aboutItems.length > 0 ? aboutItems : theirs, analysis, scored, papers, limits, cues)
     }
     case "yesno": {
       const statement = analysis.statement ?? ""
