@@ -1,9 +1,9 @@
 /**
  * The claim page's "Why:" line leaves out the count its badge already gives, and keeps what the badge does not
- * count: statements given on their own, without evidence (`reasonAfterCount`, `src/views/claims.ts`).
+ * count: statements given on their own, without evidence (`reasonAfterCount`, `src/reason.ts`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reasonAfterCount } from "../src/views/claims.js"
+import { reasonAfterCount } from "../src/reason.js"
 
 describe("reasonAfterCount", () => {
   it("drops the count, keeps the reason", () => {

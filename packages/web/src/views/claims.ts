@@ -15,6 +15,7 @@ import {
 import { type CurationRecord } from "../api.js"
 import { clear, h } from "../dom.js"
 import { lineageDating } from "../lineage.js"
+import { reasonAfterCount } from "../reason.js"
 import { openEvidence } from "../evidence.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
 import { claimControls, claimCurations, edgeControls } from "./curation.js"
@@ -120,18 +121,6 @@ const edgeSignals = (reason: string | null, signals: Readonly<Record<string, num
     numbers.length === 0 ? null : h("div", { class: "muted small" }, numbers))
 }
 
-/**
- * A status reason without the count it opens with ("1 paper for, 1 against: contradicted ..."): the badge beside it
- * already says the count.
- */
-export const reasonAfterCount = (reason: string): string => {
-  // the badge gives the count; statements without evidence, which it does not count, stay in the reason
-  const rest = reason.replace(
-    /^\d+ papers? for, \d+ against(?: \((\d+ statements? without evidence)\))?: /,
-    (_m, stated: string | undefined) => (stated === undefined ? "" : `${stated}; `)
-  )
-  return rest === "" ? reason : rest.charAt(0).toUpperCase() + rest.slice(1)
-}
 
 export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: string): Promise<void> => {
   main.append(loading("the claim"))
