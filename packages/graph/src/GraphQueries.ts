@@ -559,6 +559,27 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
     } satisfies ClaimSummary] as const))
   })
 
+/** A source as it is shown: a stored row of a paper's chunk (`paper_id`, `title`, ...) with the quote it gives. */
+const sourceView = (
+  r: {
+    readonly paper_id: string
+    readonly title: string | null
+    readonly year: number | null
+    readonly retracted: boolean | null
+    readonly chunk_id: string
+    readonly page: number | null
+  },
+  quote: string
+): SourceView => ({
+  paperId: r.paper_id,
+  title: r.title ?? r.paper_id,
+  year: r.year,
+  retracted: r.retracted === true,
+  chunkId: r.chunk_id,
+  page: r.page,
+  quote
+})
+
 const sourcesOf = (db: DuckDbService, claimId: string) =>
   db.query<{
     paper_id: string
@@ -573,17 +594,7 @@ const sourcesOf = (db: DuckDbService, claimId: string) =>
      FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
      WHERE s.claim_id = $1 ORDER BY p.year NULLS LAST, s.paper_id, s.page NULLS LAST, s.chunk_id`,
     [claimId]
-  ).pipe(Effect.map((rows) =>
-    rows.map((r): SourceView => ({
-      paperId: r.paper_id,
-      title: r.title ?? r.paper_id,
-      year: r.year,
-      retracted: r.retracted === true,
-      chunkId: r.chunk_id,
-      page: r.page,
-      quote: r.quote
-    }))
-  ))
+  ).pipe(Effect.map((rows) => rows.map((r) => sourceView(r, r.quote))))
 
 const signalText = (json: string | null, key: string): string | null => {
   if (json === null) return null
@@ -1199,15 +1210,7 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
       [...methodNames]
     )
     const useRes = methodNames.map(ownUse)
-    const view = (r: Row, quote: string): SourceView => ({
-      paperId: r.paper_id,
-      title: r.title ?? r.paper_id,
-      year: r.year,
-      retracted: r.retracted === true,
-      chunkId: r.chunk_id,
-      page: r.page,
-      quote
-    })
+    const view = (r: Row, quote: string): SourceView => sourceView(r, quote)
     // every chunk's first use sentence, by paper, with the chunk's text (to read where the use was made)
     const uses = new Map<string, Array<{ readonly view: SourceView; readonly chunk: string }>>()
     for (const ch of chunks) {

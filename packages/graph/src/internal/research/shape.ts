@@ -134,6 +134,24 @@ export interface Shaped {
 /** Text on one line (a value phrase may span a line break of the PDF's layout). */
 const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim()
 
+/** A table row of a finding's value: the row's own columns, then the value, its paper, page and quote. */
+const valueRow = (
+  f: Scored,
+  v: { readonly phrase: string; readonly number: number },
+  columns: { readonly method: string; readonly dataset: string | null; readonly metric: string | null },
+  papers: ReadonlyMap<string, PaperInfo>
+): TableRow & { score: number } => ({
+  ...columns,
+  value: oneLine(v.phrase),
+  number: v.number,
+  paper_id: f.paperId,
+  title: papers.get(f.paperId)?.title ?? f.paperId,
+  page: f.page,
+  quote: f.quote,
+  claim_id: f.claimId,
+  score: f.score
+})
+
 /** A paper's short title: the part before a colon, or the first words. */
 export const shortTitle = (title: string): string => {
   const t = title.trim().replace(/\s+/g, " ")
@@ -395,20 +413,7 @@ const unnamedRows = (
       const v = valueIn(clause, { quantity: [...head, ...analysis.quantity], head: head.length > 0 ? head : analysis.head, names: [n], given: analysis.given }) ??
         valueIn(clause, { quantity: [], head: [], names: [n], given: analysis.given })
       if (v === null || v.relation !== "level") continue
-      const info = papers.get(f.paperId)
-      rows.push({
-        method: n.text,
-        dataset: datasetOf(f, analysis),
-        metric: analysis.metric,
-        value: oneLine(v.phrase),
-        number: v.number,
-        paper_id: f.paperId,
-        title: info?.title ?? f.paperId,
-        page: f.page,
-        quote: f.quote,
-        claim_id: f.claimId,
-        score: f.score
-      })
+      rows.push(valueRow(f, v, { method: n.text, dataset: datasetOf(f, analysis), metric: analysis.metric }, papers))
     }
   }
   return rows
@@ -467,20 +472,7 @@ const tableOf = (
       const key = `${f.paperId}\u0000${v.number}`
       if (seen.has(key)) continue
       seen.add(key)
-      const info = papers.get(f.paperId)
-      rows.push({
-        method: methodOf(f, analysis, info),
-        dataset: datasetOf(f, analysis),
-        metric: rowMetric ?? metric,
-        value: oneLine(v.phrase),
-        number: v.number,
-        paper_id: f.paperId,
-        title: info?.title ?? f.paperId,
-        page: f.page,
-        quote: f.quote,
-        claim_id: f.claimId,
-        score: f.score
-      })
+      rows.push(valueRow(f, v, { method: methodOf(f, analysis, papers.get(f.paperId)), dataset: datasetOf(f, analysis), metric: rowMetric ?? metric }, papers))
     }
     return rows
   }
