@@ -661,6 +661,40 @@ describe("role features and rules", () => {
     expect(body("In addition, mostly in the upper panel of Fig.REF , the statistical noise is seen to increase when the angle is close to the symmetric case.")).toBeUndefined()
   })
 
+  it("a pointer ahead, a step announced, a use claimed without a test, an appraisal or a belief (fullpaper19), with near misses", () => {
+    const body = bodyNonFindingReason
+    expect(body("The main properties of the detector are summarized below.")).toBe("pointer")
+    expect(body("This is discussed in more detail in what follows.")).toBe("pointer")
+    expect(body("Our experimental workflow is pictured in Figure REF .")).toBe("pointer")
+    expect(body("We now describe the observations of the three protostars.")).toBe("description")
+    expect(body("Next, we now discuss the implications of the pasta phase.")).toBe("description")
+    expect(body("FieldView can be used by students and lecturers as a visual aid during study of the topic of vector fields.")).toBe("future")
+    expect(body("However, the analytical results are general and can be used to calculate the transport properties of the inner crust.")).toBe("future")
+    expect(body("Our claim seems promising in the light of the work , which consider equational axiomatisations.")).toBe("future")
+    expect(body("We believe the proposed framework offers a new direction to evaluate language models that will be very useful to those who are seeking insightful analysis of such models.")).toBe("future")
+    expect(body("However, we believe that this issue should be better addressed on the feature level since any changes at the text level will lead to changes in the tokenization stage.")).toBe("future")
+    // near misses: what follows a pointer ahead, a finding frame after "we now", a use measured, a use beside a
+    // finding, an appraisal beside an outcome, a belief after a finding, a belief with no modal (a reading of a result)
+    expect(body("As shown below, the error drops by half when the gate is added.")).toBeUndefined()
+    expect(body("These estimates are summarized below and are better than all baselines.")).toBeUndefined()
+    expect(body("We now show that the bound is tight.")).toBeUndefined()
+    expect(body("The learned features can be used to improve accuracy by 2 points on CIFAR-10.")).toBeUndefined()
+    expect(body("Through the experimental evaluation we find out that our approach provides accurate results outperforming the state-of-the-art, and can be used in practice to support a manual determination of ESG ratings.")).toBeUndefined()
+    expect(body("We found that combining an RL training objective with log-likelihood can help, but in general we think this issue deserves further investigation.")).toBeUndefined()
+    expect(body("Our model outperforms the baseline on all three tasks, and we believe it will generalize to other languages.")).toBeUndefined()
+    expect(body("We believe that this property is also the reason for the success of activation functions like LReLUs.")).toBeUndefined()
+  })
+
+  it("reads a no-break space as a space (fullpaper19: unarXive's 'summarized in\u00a0fig.parametric')", () => {
+    expect(nonFindingReason("The parametric activation is summarized in\u00a0fig.parametric.")).toBe("pointer")
+    expect(nonFindingReason("The soft activation is depicted in\u00a0fig.soft, for experiments with 8 and 10 qubits.")).toBe("pointer")
+    expect(bodyNonFindingReason("The main properties of the detector are summarized\u00a0below.")).toBe("pointer")
+    // near misses: the same sentence with its outcome, and a finding with a no-break space
+    expect(nonFindingReason("The activation is summarized in\u00a0fig.parametric and outperforms the abrupt one.")).toBeUndefined()
+    expect(nonFindingReason("The C exciton energy blueshifts by\u00a0200 meV with the twist angle.")).toBeUndefined()
+    expect(bodyNonFindingReason("The C exciton energy blueshifts by\u00a0200 meV with the twist angle.")).toBeUndefined()
+  })
+
   it("a heading that cites a work is a section about that work (a review's section on a reviewed paper)", () => {
     expect(claimSection("## 8 Legion {{cite:8359764e4242babe1a46a1acfc6abf093e93ad83}}")).toBe("related")
     expect(claimSection("## 3 Deep residual networks [12]")).toBe("related")

@@ -395,6 +395,43 @@ const panelLegendRe =
   /\b(?:in|of) (?:each|every) (?:panel|subplot|sub-?figure|inset)\b|\bin the (?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?(?:(?:,| and) (?:the )?(?:top|bottom|left|right|middle|upper|lower|central)(?:[ -](?:left|right|middle|top|bottom|center))?)* (?:panels?|plots?|rows?|columns?|subplots?)\b|\bthe (?:size|length|width|colou?r) of the (?:white|black|red|blue|green|gr[ae]y|orange|yellow|dashed|dotted|solid) (?:bars?|arrows?|lines?|circles?|boxes|markers?)\b/
 
 /**
+ * A space other than the ASCII one (fullpaper19): unarXive's text puts a no-break space between a word and its
+ * reference ("summarized in\u00a0fig.parametric", "Fig.\u00a0REF"), and the rules below are written with plain spaces,
+ * so a pointer such as "The parametric activation is summarized in fig.parametric." passed every rule. The rules read
+ * the sentence with these spaces made plain (31 of the 49 md papers have them; the related papers none).
+ */
+const oddSpaceRe = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g
+
+/** A sentence with its odd spaces ({@link oddSpaceRe}) made plain. */
+const plainSpaces = (sentence: string): string => sentence.replace(oddSpaceRe, " ")
+
+/** What a later part or a figure gives (fullpaper19): "The main properties of the detector are summarized below.", "The
+ * procedure is outlined in what follows.", "Our experimental workflow is pictured in Figure REF ." */
+const givenBelowRe =
+  /\b(?:is|are|will be) (?:\w+ly |also |further )?(?:summari[sz]ed|outlined|listed|described|given|detailed|discussed|presented|shown|explained|defined|provided|reported|tabulated|derived|sketched|illustrated) (?:in (?:more |greater |further |full )?details? )?(?:below|in the following|hereafter|later on|later|in what follows)\b|\b(?:is|are) (?:\w+ly )?(?:pictured|sketched|schemati[sz]ed|drawn) in (?:the )?(?:fig|figure|table|tab)/
+
+/** A step announced in the authors' voice (fullpaper19): "We now turn to the effect of the magnetic field on ...", "We
+ * now define a loss function that ...", "Next, we describe ..." ("we now show that" is a finding's frame). */
+const weNowRe =
+  /^(?:[^,]{0,40},\s*)?we (?:now|next) (?:turn|describe|discuss|present|introduce|consider|define|outline|review|explain|detail|derive|address|examine|study|investigate|analy[sz]e|focus|proceed|move|return|give|compute|calculate|estimate|evaluate|apply|extend|generali[sz]e|specify|formulate|construct|summari[sz]e|briefly)\b/
+
+/** A use the paper claims for its work without a test (fullpaper19): "FieldView can be used by students and lecturers
+ * as a visual aid ...", "the analytical results are general and can be used to calculate the transport properties
+ * ...", "The following lemma will be used in the proof." (`couldBeUsedRe` reads could / might / may). */
+const canBeUsedRe =
+  /\b(?:can|will) (?:also |then |thus |therefore |easily |readily |directly |potentially |in principle )?be (?:used|applied|employed|utili[sz]ed|adopted|exploited|leveraged) (?:by|for|to|in|as|with)\b/
+
+/** An appraisal of the paper's own work, or a belief about what would follow (fullpaper19): "Our claim seems promising
+ * in the light of the work ...", "... a new direction ... that will be very useful to those who ...", "we believe
+ * that a standard RNN should be easily trainable when ...", "we believe that this issue should be better addressed on
+ * the feature level", "this issue deserves further investigation". */
+const appraisalRe =
+  /\b(?:will|would|could|may|might|should|can) (?:also )?(?:be|prove|prove to be|turn out to be) (?:very |particularly |extremely |highly |quite |especially )?(?:useful|valuable|helpful|beneficial|of (?:great |much |some |practical )?(?:use|value|interest))\b|\b(?:seems?|appears?|looks?) (?:very |quite |highly )?promising\b|\bshould be (?:better |further |more carefully )?addressed\b|\bdeserves? (?:further|more|additional|closer) (?:investigation|study|attention|research|work)\b/
+
+/** The authors' belief, then a modal: what they expect, not what they found. */
+const believeModalRe = /\bwe (?:\w+ )?(?:believe|think|hope|feel) (?:that )?[^.]*\b(?:should|would|could|may|might|will)\b/
+
+/**
  * Why a sentence in the body of a full paper (not an abstract) is not a finding, beyond `nonFindingReason`, or
  * `undefined`. Full papers state their set-up, data and protocol at length in sentences the classifier reads as
  * results (they sit in results sections and name metrics): "The translations are evaluated using BLEU.", "Our code is
@@ -407,6 +444,7 @@ const panelLegendRe =
 export const bodyNonFindingReason = (
   sentence: string
 ): "setup" | "pointer" | "description" | "future" | "limitation" | "related" | "derivation" | undefined => {
+  sentence = plainSpaces(sentence)
   // a pointer in parentheses is an aside: "... reduces this to a record 42.4% (For details see Appendix [reference])."
   const lower = sentence.toLowerCase().replace(/\(\s*(?:for (?:more |further |full )?details,?\s*)?(?:see|cf\.)\s[^()]*\)/g, "")
   // "the state-of-the-art models" names what is compared, not an outcome
@@ -520,7 +558,30 @@ export const bodyNonFindingReason = (
     return "related"
   }
   if (panelLegendRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "pointer"
-  return fullPaperReason(sentence, lower, named)
+  return fullPaperReason(sentence, lower, named) ?? announcedOrAppraisedReason(lower, plain)
+}
+
+/**
+ * fullpaper19, read last (after every other body rule): a pointer ahead, a step announced, a use claimed without a
+ * test, an appraisal or a belief; each with no strict outcome or finding frame beside it. `plain` is the lower-cased
+ * sentence with its pointers' "results in Table" and means' "with the help of" taken out (as `bodyNonFindingReason`
+ * reads it).
+ */
+const announcedOrAppraisedReason = (lower: string, plain: string): "pointer" | "description" | "future" | undefined => {
+  const unframed = !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower)
+  if (givenBelowRe.test(lower) && unframed) return "pointer"
+  if (weNowRe.test(lower) && unframed && !/%|\bper ?cent/.test(lower)) return "description"
+  if (canBeUsedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
+  // (an outcome inside the belief is believed, not found: "we believe that this issue should be better addressed ...,
+  // since any changes at the text level will lead to ..."; what comes before the belief still decides)
+  const belief = believeModalRe.exec(lower)
+  const beforeBelief = belief === null ? lower : lower.slice(0, belief.index)
+  if (
+    (appraisalRe.test(lower) || belief !== null) &&
+    !strictOutcomeRe.test(belief === null ? plain : beforeBelief) && !findingFrameRe.test(beforeBelief) &&
+    !/\d/.test(beforeBelief.replace(/\{\{[^}]*\}\}/g, ""))
+  ) return "future"
+  return undefined
 }
 
 /** Reviewed work's finding in a review's voice: "the researchers conclude that ...", "The authors find that ...". */
@@ -884,6 +945,7 @@ export const startsInside = (sentence: string): boolean => /^\s*[a-z]{2,}(?:-[a-
 export const nonFindingReason = (
   sentence: string
 ): "setup" | "pointer" | "description" | "availability" | "future" | "fragment" | "limitation" | "related" | undefined => {
+  sentence = plainSpaces(sentence)
   const lower = sentence.toLowerCase()
   // "results in Table 3" points to a table; it is not "results in" (leads to)
   // ("other than" names what is left out, not a comparison: "... compressing layers other than word embeddings")
