@@ -159,7 +159,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "3"
+export const KEY_RULES = "4"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
