@@ -159,7 +159,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "3"
+export const KEY_RULES = "4"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
@@ -480,9 +480,39 @@ const canonicalOnce = (label: string): string => {
     else if (cls !== undefined) tokens = [...tokens.slice(0, -1), cls]
   }
   const lower = tokens.map((t) => t.toLowerCase())
-  if (lower.length > 0) lower[lower.length - 1] = singular(lower[lower.length - 1]!)
+  if (lower.length > 0 && !(lower.length === 1 && OUTPUT_PLURALS.has(lower[0]!))) {
+    lower[lower.length - 1] = singular(lower[lower.length - 1]!)
+  }
   return lower.join(" ")
 }
+
+/**
+ * Bare plurals of task words that name the task's outputs, not the task: `segmentations` are masks a model outputs,
+ * `translations` are translated sentences, `detections` are boxes, `predictions` are predicted values. Written alone,
+ * such a plural keeps its own key (it would otherwise be the key of the bare task word, and through it of the task the
+ * paper names by that word: `segmentation tasks` and `segmentations` were one entity). With other words before it
+ * (`image segmentations`, `machine translations`) or a generic head (`segmentation tasks`) the name keeps the usual key.
+ */
+const OUTPUT_PLURALS: ReadonlySet<string> = new Set([
+  "segmentations",
+  "translations",
+  "detections",
+  "classifications",
+  "predictions",
+  "transcriptions",
+  "localizations",
+  "localisations",
+  "reconstructions"
+])
+
+/**
+ * Whether a word, alone, is a task word's plural that names the task's outputs (`translations`, `Segmentations`):
+ * such a name keeps its own identity key and joins no task in a paper.
+ *
+ * @since 0.1.0
+ * @category identity
+ */
+export const isOutputPlural = (word: string): boolean => OUTPUT_PLURALS.has(word.toLowerCase())
 
 /**
  * The key of entity identity: {@link canonicalName} with the spaces removed,
@@ -903,8 +933,9 @@ export const stemWord = (word: string): string => {
  * coordinations (`object, scene, and action recognition` names several
  * things), phrases with another preposition (`temporal expressions in
  * newswire texts`) or more than one `of`, verb phrases (`parsing written
- * language`), names with no content word, and names with a digit (versions
- * are compared by the identity key only).
+ * language`), names with no content word, names with a digit (versions
+ * are compared by the identity key only), and a task word's bare plural
+ * (`translations`, `segmentations`: outputs, not the task).
  *
  * @since 0.1.0
  * @category coreference
@@ -931,6 +962,8 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
   while (tokens.length - from > 1 && ARTICLES.has(tokens[from]!)) from++
   if (from > 0) tokens = tokens.slice(from)
   if (tokens.length === 0 || tokens.some((t) => PREPOSITIONS.has(t))) return null
+  // A task word's bare plural names the task's outputs (`translations`), not the task: see OUTPUT_PLURALS.
+  if (tokens.length === 1 && OUTPUT_PLURALS.has(tokens[0]!)) return null
   // A verb phrase names an act on a thing (`parsing written language`, `automatically detecting ASR errors`).
   if (tokens.length >= 3 && /(?:ing|ly)$/u.test(tokens[0]!)) return null
   const of = tokens.indexOf("of")

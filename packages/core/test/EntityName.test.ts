@@ -108,7 +108,15 @@ describe("EntityName: identity", () => {
     // `N-layer Name` is `Name-N`
     ["1001-layer ResNet", "ResNet-1001"],
     // a capitalised generic head is kept in the key, so case variants of a common noun phrase still meet
-    ["Hidden Markov Model", "hidden Markov model"]
+    ["Hidden Markov Model", "hidden Markov model"],
+    // a task word with a generic head or other words before it keeps the usual key; so does a plural not of a task word
+    ["segmentation tasks", "segmentation"],
+    ["image segmentations", "image segmentation"],
+    ["machine translations", "machine translation"],
+    ["the segmentations", "Segmentations"],
+    ["dilations", "dilation"],
+    ["convolutions", "convolution"],
+    ["networks", "network"]
   ]
   const different: ReadonlyArray<readonly [string, string]> = [
     ["ResNet-50", "ResNet-101"],
@@ -151,7 +159,13 @@ describe("EntityName: identity", () => {
     ["training set", "training"],
     ["error rate", "error"],
     // a head after a common noun stays (a model is not its task)
-    ["translation model", "translation"]
+    ["translation model", "translation"],
+    // a task word's bare plural names its outputs (masks, translated sentences, boxes), not the task
+    ["segmentations", "segmentation"],
+    ["Segmentations", "segmentation tasks"],
+    ["translations", "translation"],
+    ["detections", "detection"],
+    ["predictions", "prediction"]
   ]
   it("joins variants of one name", () => {
     for (const [a, b] of same) expect([a, EntityName.entityKey(a)]).toEqual([a, EntityName.entityKey(b)])
@@ -245,7 +259,10 @@ describe("EntityName: coreference within a paper", () => {
     ["error correction mechanisms", "error corrector"],
     ["parsing algorithm", "parser"],
     ["segmentation model", "segmenter"],
-    ["classification stage", "classifier"]
+    ["classification stage", "classifier"],
+    // a plural with other words, or of a word that is no task word, meets its singular as before
+    ["machine translations", "machine translation"],
+    ["dilations", "dilation"]
   ]
   const different: ReadonlyArray<readonly [string, string]> = [
     ["language model", "language"],
@@ -270,7 +287,12 @@ describe("EntityName: coreference within a paper", () => {
     ["parsing strategies", "parser"],
     ["clustering method", "cluster"],
     ["minimization procedure", "minimizers"],
-    ["statistical singing voice conversion (SVC) technique", "statistical singing voice conversion"]
+    ["statistical singing voice conversion (SVC) technique", "statistical singing voice conversion"],
+    // a task word's bare plural names its outputs, not the task
+    ["translations", "translation"],
+    ["Segmentations", "segmentation"],
+    ["the predictions", "prediction"],
+    ["translations", "translating"]
   ]
   it("joins names of one thing", () => {
     for (const [a, b] of same) expect([a, b, inPaper(a, b)]).toEqual([a, b, true])

@@ -400,10 +400,17 @@ describe("coreference within a paper", () => {
         ["information extraction techniques", "information extraction tasks"],
         ["neural network", "recurrent neural network"],
         ["Korean-to-English dictionary", "English-to-Korean dictionary"],
-        ["ResNet-50", "ResNet-101"]
+        ["ResNet-50", "ResNet-101"],
+        // a task word's bare plural names the task's outputs (`All translations are decoded by beam search`)
+        ["translations", "translation"],
+        ["Segmentations", "segmentation tasks"]
       ]
     ) {
       expect([pair, one(pair).entities.length]).toEqual([pair, 2])
+    }
+    // near misses: a plural with other words before it, or of a word that names no task, is one with its singular
+    for (const pair of [["machine translations", "machine translation"], ["dilations", "dilation"]]) {
+      expect([pair, one(pair).entities.length]).toEqual([pair, 1])
     }
   })
 

@@ -367,6 +367,16 @@ describe("OfflineExtractor entity types from context (names whose words do not t
     expect(typeOf("We study tweet normalization for search.", "tweet normalization")).toBe("Task")
   })
 
+  it("a task word's bare plural names the task's outputs, not a task (entities20)", () => {
+    expect(typeOf("On the WMT'14 task, the translations produced by the LSTM achieve a BLEU score of 34.8.", "translations")).toBe("Concept")
+    expect(typeOf("The segmentations produced by the CRF are sharper.", "segmentations")).toBe("Concept")
+    // near misses: the task word alone, and a plural with other words before it, are tasks
+    expect(typeOf("We study translation for news.", "translation")).toBe("Task")
+    expect(typeOf("We study machine translations for news.", "machine translations")).toBe("Task")
+    // and such a plural heads `X of Y` as a task word does (the phrase is kept whole, as before)
+    expect(typeOf("We study predictions of future traffic in cities.", "predictions of future traffic")).toBe("Task")
+  })
+
   it("near misses: a head that names the kind wins; a common noun phrase and a count take no context type", () => {
     // `on machine translation`: the head says task
     expect(typeOf("We report results on machine translation.", "machine translation")).toBe("Task")

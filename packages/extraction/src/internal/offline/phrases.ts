@@ -9,7 +9,7 @@
  *
  * @internal
  */
-import { abbreviationMatch } from "@kg/core/EntityName"
+import { abbreviationMatch, isOutputPlural } from "@kg/core/EntityName"
 import type { Token } from "@kg/core/NlpService"
 import {
   datasetHeads,
@@ -287,6 +287,9 @@ export const phraseTyping = (
   // a normalisation of a network's parts is a technique (`batch normalization`, `layer-normalization`), not a task
   const normalised = /^(?:(.+)-)?normali[sz]ations?$/u.exec(head.lower)
   if (normalised !== null && normalisedParts.has(normalised[1] ?? words[words.length - 2]?.lower ?? "")) return strong("Method")
+  // a task word's bare plural names the task's outputs (`All translations are decoded`, `invariance to small
+  // translations`), not the task: no vote for a kind
+  if (words.length === 1 && isOutputPlural(head.lower)) return { type: "Concept", strong: false }
   if (has(taskHeads)) return strong("Task")
   if (has(methodHeads)) return strong("Method")
   if (has(materialHeads) || has(languageNames)) return strong("Material")
@@ -484,12 +487,16 @@ const mergeTaskOf = (source: string, words: ReadonlyArray<Word>, mentions: Reado
   for (let i = 0; i < mentions.length; i++) {
     const m = mentions[i]!
     const n = mentions[i + 1]
+    // (a task word's bare plural is typed no task, `translations`, but heads such a phrase as before:
+    // `predictions of future traffic`)
+    const outputs = m.first === m.last && isOutputPlural(words[m.first]!.lower)
     if (
-      n !== undefined && m.type === "Task" && !m.generic && m.aliases.length === 0 && m.last - m.first <= 1 &&
+      n !== undefined && (m.type === "Task" || outputs) && !m.generic && m.aliases.length === 0 && m.last - m.first <= 1 &&
       n.first === m.last + 2 && words[m.last + 1]!.lower === "of" && !n.generic
     ) {
       const label = source.slice(m.start, n.end)
-      out.push({ ...m, last: n.last, end: n.end, label, norm: normalizeLabel(label), aliases: n.aliases })
+      const typed = outputs ? { type: "Task" as const, strong: true } : {}
+      out.push({ ...m, ...typed, last: n.last, end: n.end, label, norm: normalizeLabel(label), aliases: n.aliases })
       i++
     } else out.push(m)
   }
