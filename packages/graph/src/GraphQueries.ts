@@ -895,7 +895,8 @@ export const getClaim = Effect.fn("GraphQueries.getClaim")(function*(idOrText: s
       narrow: assessment!.narrow,
       reason: assessment!.reason,
       papersFor: assessment!.papersFor,
-      papersAgainst: assessment!.papersAgainst
+      papersAgainst: assessment!.papersAgainst,
+      ...(assessment!.stated === undefined || assessment!.stated.length === 0 ? {} : { stated: assessment!.stated })
     }
   } satisfies ClaimDetail
 })

@@ -13,6 +13,7 @@ import * as ClaimIdentity from "../src/ClaimIdentity.js"
 import * as ClaimLinker from "../src/ClaimLinker.js"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Epistemics from "../src/Epistemics.js"
+import * as GraphQueries from "../src/GraphQueries.js"
 import { ratesDiffer, statedRates } from "../src/internal/claims/findingMatch.js"
 import { defaultRules, type Evidence, grade } from "../src/internal/claims/epistemicsRules.js"
 import { idOf, testLayer, write } from "./fixtures/claimPapers.js"
@@ -100,6 +101,10 @@ describe("a claim given on its own is no evidence", () => {
       expect(h.stated).toEqual(["h1"])
       expect(f.status).toBe("preliminary")
       expect(f.support).toBe(1)
+      // the claim's detail (kg claim, the API) carries them too
+      const detail = yield* GraphQueries.getClaim(idOf(hypothesis))
+      expect(detail.assessment.stated).toEqual(["h1"])
+      expect((yield* GraphQueries.getClaim(idOf(finding))).assessment.stated).toEqual(["h1"])
       // near miss: without the statement role both papers count, and both claims are established
       yield* db.run("DELETE FROM claim_roles WHERE claim_id = $1", [idOf(hypothesis)])
       const again = yield* Epistemics.assess(db, [idOf(hypothesis), idOf(finding)])
