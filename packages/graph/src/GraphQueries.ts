@@ -28,9 +28,11 @@ import * as Epistemics from "./Epistemics.js"
 import { genericLabel } from "./GenericEntities.js"
 import { contentStems, words } from "./internal/claims/identityText.js"
 import { findingsOf } from "./internal/claims/findings.js"
+import { SENTENCE_BREAK, shownSource } from "./internal/claims/sources.js"
 import { claimById, matchEntities, rankClaims } from "./internal/claims/resolve.js"
 import { contradictingByPaper, countsAsSupport, decidesAgainst, type JudgedEvidence, onceEach, verify as verifyEvidence } from "./internal/claims/verify.js"
 import { Nli } from "./Nli.js"
+import { escape as escapeRe } from "@kg/core/RegExps"
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -559,27 +561,6 @@ const summaries = (db: DuckDbService, ids: ReadonlyArray<string>) =>
     } satisfies ClaimSummary] as const))
   })
 
-/** A source as it is shown: a stored row of a paper's chunk (`paper_id`, `title`, ...) with the quote it gives. */
-const sourceView = (
-  r: {
-    readonly paper_id: string
-    readonly title: string | null
-    readonly year: number | null
-    readonly retracted: boolean | null
-    readonly chunk_id: string
-    readonly page: number | null
-  },
-  quote: string
-): SourceView => ({
-  paperId: r.paper_id,
-  title: r.title ?? r.paper_id,
-  year: r.year,
-  retracted: r.retracted === true,
-  chunkId: r.chunk_id,
-  page: r.page,
-  quote
-})
-
 const sourcesOf = (db: DuckDbService, claimId: string) =>
   db.query<{
     paper_id: string
@@ -594,7 +575,7 @@ const sourcesOf = (db: DuckDbService, claimId: string) =>
      FROM claim_sources s LEFT JOIN papers p ON p.paper_id = s.paper_id
      WHERE s.claim_id = $1 ORDER BY p.year NULLS LAST, s.paper_id, s.page NULLS LAST, s.chunk_id`,
     [claimId]
-  ).pipe(Effect.map((rows) => rows.map((r) => sourceView(r, r.quote))))
+  ).pipe(Effect.map((rows) => rows.map((r) => shownSource(r, r.quote))))
 
 const signalText = (json: string | null, key: string): string | null => {
   if (json === null) return null
@@ -1114,31 +1095,21 @@ const usageSentences = (db: DuckDbService, methodNames: ReadonlyArray<string>, p
     const mRes = methodNames.map(nameRe), pRes = problemNames.map(nameRe)
     const out: Array<SourceView> = []
     for (const ch of chunks) {
-      for (const sentence of ch.text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/)) {
+      for (const sentence of ch.text.split(SENTENCE_BREAK)) {
         const m = mRes.map((re) => re.exec(sentence)).find((x) => x !== null)
         const p = pRes.map((re) => re.exec(sentence)).find((x) => x !== null)
         if (m == null || p == null) continue
         const [first, second] = m.index <= p.index ? [m, p] : [p, m]
         const between = sentence.slice(first.index + first[0].length, second.index)
         if (between.split(/\s+/).filter((w) => w !== "").length > 12 || !USE_CUE.test(between)) continue
-        out.push({
-          paperId: ch.paper_id,
-          title: ch.title ?? ch.paper_id,
-          year: ch.year,
-          retracted: ch.retracted === true,
-          chunkId: ch.chunk_id,
-          page: ch.page,
-          quote: sentence.trim()
-        })
+        out.push(shownSource(ch, sentence.trim()))
         if (out.length >= 50) return out
       }
     }
     return out
   })
 
-const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
-const SENTENCES = /(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/
 
 /**
  * A sentence in the paper's own voice saying it uses the method: "we" (an adverb allowed: "we also", "we further"),
@@ -1211,14 +1182,13 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
       [...methodNames]
     )
     const useRes = methodNames.map(ownUse)
-    const view = (r: Row, quote: string): SourceView => sourceView(r, quote)
     // every chunk's first use sentence, by paper, with the chunk's text (to read where the use was made)
     const uses = new Map<string, Array<{ readonly view: SourceView; readonly chunk: string }>>()
     for (const ch of chunks) {
-      const sentence = ch.text.split(SENTENCES).find((x) => useRes.some((re) => re.test(x)))
+      const sentence = ch.text.split(SENTENCE_BREAK).find((x) => useRes.some((re) => re.test(x)))
       if (sentence === undefined) continue
       uses.set(ch.paper_id, [...(uses.get(ch.paper_id) ?? []), {
-        view: view(ch, sentence.replace(/\s+/g, " ").trim()),
+        view: shownSource(ch, sentence.replace(/\s+/g, " ").trim()),
         chunk: ch.text.replace(/\s+/g, " ")
       }])
     }
@@ -1239,13 +1209,13 @@ const paperApplications = (db: DuckDbService, methodNames: ReadonlyArray<string>
       if (first === undefined) continue
       let problem: SourceView | null = null
       let shared = false
-      if (first.title !== null && names(first.title)) problem = view(first, first.title)
+      if (first.title !== null && names(first.title)) problem = shownSource(first, first.title)
       else {
         const abstract = abstractOf(opening.map((o) => o.text).join("\n"))
-        const sentence = abstract?.split(SENTENCES).map((x) => x.replace(/\s+/g, " ").trim())
+        const sentence = abstract?.split(SENTENCE_BREAK).map((x) => x.replace(/\s+/g, " ").trim())
           .find((x) => names(x) && OWN_WORK.test(x) && !BACKGROUND.test(x))
         if (sentence !== undefined) {
-          problem = view(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
+          problem = shownSource(opening.find((o) => o.text.replace(/\s+/g, " ").includes(sentence)) ?? first, sentence)
           shared = problemRes.some((re) => listed(sentence, re))
         }
       }

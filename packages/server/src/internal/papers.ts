@@ -12,6 +12,7 @@ import { redactText } from "@kg/core/Redact"
 import type { DuckDbService } from "@kg/graph/DuckDb"
 import type * as GraphQueries from "@kg/graph/GraphQueries"
 import type { PagePassage, PaperDetail, PaperSummary } from "../Api.js"
+import { escape as escapeRegExp } from "@kg/core/RegExps"
 
 type Format = PaperSummary["format"]
 
@@ -151,7 +152,6 @@ export const claimSummaries = (db: DuckDbService, where: string, params: Readonl
 // Mentions
 // ---------------------------------------------------------------------------------------------------------------
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** Non-overlapping occurrences of the names in `text`, longest names first, whole words only. */
 export const locateMentions = (

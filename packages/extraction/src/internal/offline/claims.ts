@@ -16,6 +16,7 @@ import {
   unitPattern
 } from "./lexicon.js"
 import { cleanSentence, headingLine, memoByText, textCounts } from "./text.js"
+import { escape as escapeRe } from "@kg/core/RegExps"
 
 /** Why a sentence is not a claim, or `undefined` when it may be one. */
 export const skipReason = (sentence: string): string | undefined => skipMemo(sentence)
@@ -97,7 +98,6 @@ const skipMemo = memoByText(skipReasonNow)
 // Numbers, metrics, conditions
 // ---------------------------------------------------------------------------
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** Metric names, longest first; lower-case entries match case-insensitively, others exactly. */
 const metricOrder: ReadonlyArray<string> = [...metricNames].sort((a, b) => b.length - a.length)

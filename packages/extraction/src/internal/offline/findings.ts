@@ -16,6 +16,7 @@
 import type { Finding, FindingDirection } from "@kg/core/Domain"
 import { metricNames } from "./lexicon.js"
 import { cleanSentence, memoByText } from "./text.js"
+import { escape as escapeRe } from "@kg/core/RegExps"
 
 // ---------------------------------------------------------------------------
 // Paper context
@@ -196,7 +197,6 @@ const EXTRA_METRICS = [
   "F1 score", "EM", "pixel accuracy", "mean accuracy"
 ]
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const METRIC_RE = new RegExp(
   "(?<![\\p{L}\\p{N}-])(" +

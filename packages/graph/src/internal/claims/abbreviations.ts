@@ -15,6 +15,7 @@
  *
  * @internal
  */
+import { escape as escapeRe } from "@kg/core/RegExps"
 
 /** Short form (lower-cased) -> long forms, as written. */
 export type Abbreviations = ReadonlyMap<string, ReadonlyArray<string>>
@@ -78,7 +79,6 @@ export const definitions = (text: string): Map<string, Array<string>> => {
   return out
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const ASCII = /^[\x00-\x7f]*$/
 

@@ -22,6 +22,8 @@ import { contentStems } from "./identityText.js"
 import { compareEffectSize, sharedOutcome } from "../nli/direction.js"
 import { relatedness } from "../nli/features.js"
 import { shippedModel } from "../nli/model.js"
+import { escape as escapeRe } from "@kg/core/RegExps"
+import { SENTENCE_BREAK, type ShownSource, shownSource } from "./sources.js"
 
 /** One piece of evidence judged against the statement. */
 export interface JudgedEvidence {
@@ -77,7 +79,7 @@ const MAX_ABBREVIATION_PAPERS = 40
 
 /** Sentences of a chunk: split after . ! ? before an upper-case letter, a digit or a bracket. */
 const sentencesOf = (text: string): ReadonlyArray<string> =>
-  text.split(/(?<=[.!?])\s+(?=[A-Z0-9([])|\n{2,}/).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
+  text.split(SENTENCE_BREAK).map((s) => s.trim()).filter((s) => s.length >= 20 && s.length <= 1500)
 
 /**
  * A sentence without the markers a converted paper leaves for citations, formulas and cross-references ("{{cite:...}}",
@@ -96,7 +98,6 @@ export const withoutMarkers = (sentence: string): string =>
     .replace(/\s+([,.;:)])/g, "$1")
     .replace(/\s{2,}/g, " ")
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A candidate before judging: `finding` is false for a sentence that does not read as a finding (never judged). */
 export type Candidate = Omit<JudgedEvidence, "verdict" | "confidence" | "signals"> & {
@@ -229,7 +230,7 @@ export const candidates = (
     const found: Array<Candidate> = []
     // every stored quote of a candidate claim: a sentence that is one is that claim, not new evidence
     const quoted = new Set<string>()
-    const sourceOf = new Map<string, { paperId: string; title: string; year: number | null; retracted: boolean; chunkId: string; page: number | null; quote: string }>()
+    const sourceOf = new Map<string, ShownSource>()
     if (scoredClaims.length > 0) {
       const rows = yield* db.query<{
         claim_id: string
@@ -250,15 +251,7 @@ export const candidates = (
       for (const r of rows) {
         quoted.add(`${r.chunk_id}\u0000${r.quote}`)
         if (sourceOf.has(r.claim_id)) continue
-        sourceOf.set(r.claim_id, {
-          paperId: r.paper_id,
-          title: r.title ?? r.paper_id,
-          year: r.year,
-          retracted: r.retracted === true,
-          chunkId: r.chunk_id,
-          page: r.page,
-          quote: r.quote
-        })
+        sourceOf.set(r.claim_id, shownSource(r, r.quote))
       }
     }
     for (const { c, relevance } of scoredClaims) {
