@@ -159,7 +159,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "4"
+export const KEY_RULES = "5"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
@@ -266,7 +266,11 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "test dataset",
   "test datasets",
   "validation dataset",
-  "validation datasets"
+  "validation datasets",
+  "implementation",
+  "implementations",
+  "activation function",
+  "activation functions"
 ])
 
 /**
@@ -281,7 +285,8 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
 export const HEAD_SYNONYMS: ReadonlyArray<ReadonlyArray<string>> = [
   ["method", "methods", "approach", "approaches", "technique", "techniques", "procedure", "procedures", "scheme", "schemes", "strategy", "strategies", "framework", "frameworks"],
   ["dataset", "datasets", "corpus", "corpora", "collection", "collections"],
-  ["task", "tasks", "problem", "problems"]
+  ["task", "tasks", "problem", "problems"],
+  ["network", "networks", "net", "nets"]
 ]
 const HEAD_CLASS = new Map(HEAD_SYNONYMS.flatMap((list) => list.map((w) => [w, list[0]!] as const)))
 
@@ -472,7 +477,10 @@ const canonicalOnce = (label: string): string => {
   }
   if (from > 0) tokens = tokens.slice(from)
   const tail = genericTail(tokens)
-  if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
+  if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) {
+    tokens = tokens.slice(0, tokens.length - tail)
+    if (namedDirectionTask(tokens)) tokens = tokens.slice(0, -1)
+  } else if (namedDirectionTask(tokens)) tokens = tokens.slice(0, -1)
   else if (tokens.length >= 2) {
     const head = tokens[tokens.length - 1]!
     const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
@@ -484,6 +492,19 @@ const canonicalOnce = (label: string): string => {
     lower[lower.length - 1] = singular(lower[lower.length - 1]!)
   }
   return lower.join(" ")
+}
+
+/**
+ * `WMT'14 English-French translation`: translation on a named collection's direction is that data's task, as `the
+ * CoNLL-2003 shared task` is CoNLL-2003 (`WMT'14 English-French translation` = `WMT'14 English-French task` =
+ * `WMT'14 English-French`). Not without a name before the direction: `English-French translation` is a direction
+ * of the task (rules 5).
+ */
+const namedDirectionTask = (tokens: ReadonlyArray<string>): boolean => {
+  const n = tokens.length
+  if (n < 4 || tokens[n - 1] !== "translation") return false
+  const language = (t: string) => /^\p{Lu}/u.test(t) && LANGUAGE_NAMES.has(t.toLowerCase())
+  return language(tokens[n - 2]!) && language(tokens[n - 3]!) && looksLikeName(tokens.slice(0, n - 3))
 }
 
 /**

@@ -116,7 +116,15 @@ describe("EntityName: identity", () => {
     ["the segmentations", "Segmentations"],
     ["dilations", "dilation"],
     ["convolutions", "convolution"],
-    ["networks", "network"]
+    ["networks", "network"],
+    // rules 5 (lead20): `net` is `network` after a common noun; an implementation or an activation function after a
+    // name is the named thing; translation on a named collection's direction is that data's task
+    ["residual nets", "residual networks"],
+    ["neural net", "neural network"],
+    ["QRNN implementation", "QRNN"],
+    ["ELU activation functions", "ELU"],
+    ["WMT'14 English-French translation", "WMT'14 English-French"],
+    ["WMT 2014 English-to-French translation task", "WMT14 English-French"]
   ]
   const different: ReadonlyArray<readonly [string, string]> = [
     ["ResNet-50", "ResNet-101"],
@@ -165,7 +173,13 @@ describe("EntityName: identity", () => {
     ["Segmentations", "segmentation tasks"],
     ["translations", "translation"],
     ["detections", "detection"],
-    ["predictions", "prediction"]
+    ["predictions", "prediction"],
+    // rules 5: without a name before them, these heads stay; a direction alone is a direction of the task
+    ["English-French translation", "English-French"],
+    ["neural net", "neural"],
+    ["activation functions", "activation"],
+    ["parallel implementation", "parallel"],
+    ["WMT'14 English-French translation", "WMT'14 English-German"]
   ]
   it("joins variants of one name", () => {
     for (const [a, b] of same) expect([a, EntityName.entityKey(a)]).toEqual([a, EntityName.entityKey(b)])

@@ -17,6 +17,7 @@ import {
   roleBase,
   spells,
   splitPairBase,
+  swappedAcronym,
   trainingLearningKey,
   typoApart,
   workingDataName
@@ -680,5 +681,96 @@ describe("resolvePaper: a vision task with its object inside it (entities19)", (
     const entities = [e("semantic image segmentation", "Task"), e("semantic segmentation", "Method")]
     expect(run(entities, "semantic image segmentation, semantic segmentation").moved.size).toBe(0)
     expect(run([e("semantic image segmentation", "Task")], "semantic image segmentation").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside a metric's name, a swapped acronym)", () => {
+  const opening = "Machine translation is hard. We study machine translation here."
+  it("gives the paper's dominant task its bare word when the text writes it and no entity has it", () => {
+    const entities = [e("machine translation", "Task"), e("translation experiment", "Concept")]
+    const text = `${opening} ${repeat("machine translation works.", 3)} Our first translation experiment.`
+    const r = run(entities, text)
+    expect(r.paperNames.get(id("machine translation"))).toEqual(["translation"])
+    // nothing moves: it is a name, not a join
+    expect(r.moved.size).toBe(0)
+  })
+
+  it("near misses: no dominant task, a task absent from the opening, an entity that has the word", () => {
+    const two = [e("machine translation", "Task"), e("speech translation", "Task")]
+    const both = `Machine translation and speech translation. ${repeat("machine translation", 3)} ${repeat("speech translation", 3)}`
+    expect(run(two, both).paperNames.size).toBe(0)
+    // the task is named often but not in the opening (the first 2,500 characters)
+    const late = [e("machine translation", "Task")]
+    expect(run(late, `${"We study language. ".repeat(150)} ${repeat("machine translation", 4)}`).paperNames.size).toBe(0)
+    // the bare word is an entity of the paper: the head-word join decides (here it joins)
+    const bare = [e("machine translation", "Task"), e("translation", "Task")]
+    const r = run(bare, `${opening} ${repeat("machine translation", 3)} translation`)
+    expect(r.moved.get(id("translation"))).toBe(id("machine translation"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["head-word"])
+  })
+
+  it("joins a metric written with a split or task word inside to the metric without it", () => {
+    const entities = [e("top-1 error", "Metric"), e("top-1 test error", "Metric"), e("BLEU", "Metric"), e("test BLEU scores", "Metric")]
+    const r = run(entities, "top-1 error top-1 test error BLEU test BLEU scores")
+    expect(r.moved.get(id("top-1 test error"))).toBe(id("top-1 error"))
+    expect(r.moved.get(id("test BLEU scores"))).toBe(id("BLEU"))
+    expect(r.joins.filter((j) => j.rule === "measure-infix").length).toBe(2)
+    // a name of this paper only
+    expect(r.paperNames.get(id("top-1 error"))).toEqual(["top-1 test error"])
+  })
+
+  it("near misses: two such words for one metric, a word before a common noun, a training error, no metric", () => {
+    const two = [e("top-5 error", "Metric"), e("top-5 classification error", "Metric"), e("top-5 localization error", "Metric")]
+    expect(run(two, "top-5 error top-5 classification error top-5 localization error").moved.size).toBe(0)
+    expect(run([e("accuracy", "Metric"), e("classification accuracy", "Metric")], "accuracy classification accuracy").moved.size)
+      .toBe(0)
+    expect(run([e("top-1 error", "Metric"), e("top-1 training error", "Metric")], "top-1 error top-1 training error").moved.size)
+      .toBe(0)
+    // the rest names a data set, not a metric
+    expect(run([e("CIFAR-10", "Dataset"), e("CIFAR-10 test accuracy", "Metric")], "CIFAR-10 CIFAR-10 test accuracy").moved.size)
+      .toBe(0)
+  })
+
+  it("joins an acronym with two letters swapped, written once, to the one the paper writes often", () => {
+    const entities = [e("BLEU", "Metric"), e("BELU score", "Metric")]
+    const r = run(entities, `${repeat("BLEU rises.", 5)} The BELU score.`)
+    expect(r.moved.get(id("BELU score"))).toBe(id("BLEU"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["typo"])
+    expect(swappedAcronym("BELU", "BLEU")).toBe(true)
+    expect(swappedAcronym("BLUE", "BLEU")).toBe(true)
+    expect(swappedAcronym("CNK", "CKN")).toBe(false) // three letters: too short to call a slip
+    expect(swappedAcronym("BLEU", "LBEU")).toBe(false) // the first letter
+    expect(swappedAcronym("ROUGE", "RUOGE")).toBe(true)
+    expect(swappedAcronym("ROUGE", "ROGUE")).toBe(true)
+    expect(swappedAcronym("ABCD", "ACDB")).toBe(false) // not neighbours
+    // both written often: two names
+    expect(run(entities, `${repeat("BLEU rises.", 5)} ${repeat("The BELU score.", 3)}`).moved.size).toBe(0)
+  })
+
+  it("gives a defined short form no entity holds to the one entity of its long form, as a name of this paper", () => {
+    const entities = [e("mean pixel intersection-over-union", "Metric"), e("IOU", "Metric")]
+    const text = "We measure the mean pixel intersection-over-union (mean IOU). Ours reaches 86.2% mean IOU."
+    const r = run(entities, text)
+    expect(r.paperNames.get(id("mean pixel intersection-over-union"))).toEqual(["mean IOU"])
+    expect(r.moved.size).toBe(0)
+  })
+
+  it("near misses: a longer name of another entity before the short form; a short form defined two ways; one held", () => {
+    // `person re-identification (re-ID)`: Schwartz-Hearst's shortest long form is `re-identification`
+    const longer = [e("re-identification", "Task"), e("person re-identification", "Task")]
+    expect(run(longer, "Person re-identification (re-ID) is hard. re-identification is studied.").paperNames.size).toBe(0)
+    const twice = [e("natural language processing", "Task"), e("natural language parsing", "Task")]
+    expect(run(twice, "natural language processing (NLP) and natural language parsing (NLP)").paperNames.size).toBe(0)
+    // the short form has an entity: the definition rule joins it (an alias), no extra name
+    const held = run([e("neural machine translation", "Task"), e("NMT", "Method")], "neural machine translation (NMT)")
+    expect(held.paperNames.size).toBe(0)
+    expect(held.moved.get(id("NMT"))).toBe(id("neural machine translation"))
+  })
+
+  it("reads two data heads as one: `X segmentation benchmark dataset` is the benchmark of X", () => {
+    expect(descriptorBase("PASCAL VOC 2012 segmentation benchmark dataset")).toBe("PASCAL VOC 2012")
+    expect(descriptorBase("PASCAL VOC 2012 segmentation benchmark")).toBe("PASCAL VOC 2012")
+    expect(descriptorBase("object detection benchmark dataset")).toBe(null) // no name before the words
+    expect(descriptorBase("benchmark dataset")).toBe(null)
   })
 })

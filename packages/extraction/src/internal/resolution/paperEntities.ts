@@ -62,6 +62,7 @@ export type PaperJoinRule =
   | "ellipsis"
   | "depth"
   | "measure-head"
+  | "measure-infix"
   | "paper-key"
   | "descriptor"
   | "organisation"
@@ -203,6 +204,18 @@ const near = (text: string, acronym: string, long: string): boolean => {
 const DEPTH_HEADS = new Set(["net", "nets", "network", "networks", "model", "models", "architecture", "architectures"])
 /** Types of entities that are no model (a depth never names them). */
 const NOT_MODELS = new Set(["Dataset", "Material", "Metric", "Task"])
+
+/**
+ * Words a paper puts inside a metric's name to say where or on what it was measured (`top-1 test error`, `top-5
+ * classification error`, `test BLEU`): a split of the data, or the task. `training` is not one: a training error is
+ * another measure than the error a paper reports.
+ */
+const MEASURE_INFIXES = new Set([
+  "test", "testing", "validation", "val", "dev", "development", "classification", "recognition", "detection",
+  "segmentation", "localization", "translation"
+])
+/** Types a name with a measure infix may not have: it names a split of the data (a task vote is a slip: `top-5 classification error`). */
+const NOT_METRIC_TYPES = new Set(["Dataset", "Material"])
 
 /** A metric written as one lower-case word with a number: `rank-1`, `top-5`, `hits@10`. */
 const MEASURE_NAME = /^\p{Ll}+[-@‐]?\p{N}+$/u
@@ -357,6 +370,10 @@ export const descriptorBase = (name: string): string | null => {
   if (tokens.length >= 2 && /^data$/iu.test(tokens[tokens.length - 2]!) && /^sets?$/u.test(tokens[tokens.length - 1]!)) {
     tokens = [...tokens.slice(0, -2), "dataset"]
   }
+  // two data heads: `segmentation benchmark dataset` is the benchmark
+  if (tokens.length >= 4 && DATA_HEADS.has(tokens[tokens.length - 1]!) && DATA_HEADS.has(tokens[tokens.length - 2]!)) {
+    tokens = tokens.slice(0, -1)
+  }
   if (tokens.length < 3 || !DATA_HEADS.has(tokens[tokens.length - 1]!)) return null
   const body = tokens.slice(0, -1)
   // the descriptive words: lower-case words at the end of the body, the last an activity
@@ -490,6 +507,18 @@ export const typoApart = (a: string, b: string): boolean => {
   if (differ.length !== 1) return false
   const [x, y] = [pa[differ[0]!]!, pb[differ[0]!]!]
   return Math.max(x.length, y.length) >= 5 && /^\p{L}+$/u.test(x) && /^\p{L}+$/u.test(y) && oneLetterApart(x, y)
+}
+
+/**
+ * Two acronyms of four capitals or more, one with two neighbouring letters swapped after the first (`BELU` / `BLEU`):
+ * a typing slip, when one of them is rare in the paper (the caller counts).
+ */
+export const swappedAcronym = (a: string, b: string): boolean => {
+  if (a.length !== b.length || a.length < 4 || a === b || a[0] !== b[0] || !/^\p{Lu}+$/u.test(a) || !/^\p{Lu}+$/u.test(b)) {
+    return false
+  }
+  const at = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]))
+  return at.length === 2 && at[1] === at[0]! + 1 && a[at[0]!] === b[at[1]!] && a[at[1]!] === b[at[0]!]
 }
 
 /** `word` as a pattern in any case (`[iI][mM]...`), its other characters escaped. */
@@ -645,6 +674,15 @@ export const resolvePaper = (
   const join = (a: EntityId, b: EntityId, rule: PaperJoinRule): void => {
     if (groups.union(a, b)) joins.push({ from: a, to: b, rule })
   }
+  /**
+   * Names the paper writes that no entity of the paper holds (the extractor kept longer phrases only), given to the
+   * entity the paper means by them: names of this paper only (a definition's short form, the dominant task's bare word).
+   */
+  const extraNames = new Map<EntityId, Array<string>>()
+  const addExtraName = (id: EntityId, name: string): void => {
+    if ((byKey.get(EntityCache.keyOf(name))?.size ?? 0) > 0) return
+    extraNames.set(id, [...(extraNames.get(id) ?? []), name])
+  }
 
   // Definitions anywhere in the paper.
   const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
@@ -697,6 +735,30 @@ export const resolvePaper = (
       /\s/u.test(n.trim()) && EntityCache.keyOf(n) !== EntityCache.keyOf(d.long) && EntityName.abbreviationMatch(d.short, n) !== null
     )
     if (!other) join(l!, s!, "definition")
+  }
+  // A short form the paper defines but no entity of it holds (`mean IOU` in "mean pixel intersection-over-union (mean
+  // IOU)", the extractor having kept `IOU` alone): a name of this paper for the one entity of the long form, when the
+  // paper defines that short form one way only.
+  {
+    const longsOf = new Map<string, Set<string>>()
+    for (const d of definitions) {
+      const k = EntityCache.keyOf(d.short)
+      longsOf.set(k, new Set([...(longsOf.get(k) ?? []), EntityCache.keyOf(d.long)]))
+    }
+    for (const d of definitions) {
+      if ((byKey.get(EntityCache.keyOf(d.short))?.size ?? 0) > 0 || longsOf.get(EntityCache.keyOf(d.short))!.size !== 1) continue
+      const longs = byKey.get(EntityCache.keyOf(d.long)) ?? writtenBefore(d)
+      if (longs === undefined || longs.size !== 1) continue
+      // (not when the text writes a longer name of another entity right before the short form: `person
+      // re-identification (re-ID)` defines re-ID as the shortest long form, `re-identification`, but means the longer)
+      const tail = ` ${EntityName.canonicalName(d.long)}`
+      const longer = inputs.some((o) => !longs.has(o.entity.id) && namesOf(o).some((n) =>
+        EntityName.canonicalName(n).endsWith(tail) &&
+        flatText().includes(`${n.replace(/\s+/gu, " ").trim().toLowerCase()} (${d.short.trim().toLowerCase()})`)
+      ))
+      if (longer) continue
+      addExtraName([...longs][0]!, d.short.trim())
+    }
   }
 
   // Initials: an acronym and the one multi-word name of the paper it spells.
@@ -921,6 +983,44 @@ export const resolvePaper = (
     }
   }
 
+  // A split or a task word inside a metric's name: `top-1 test error`, `top-5 classification error` and `test BLEU
+  // scores` are the paper's `top-1 error`, `top-5 error` and `BLEU`, when the paper puts no other such word in that
+  // metric's name (`top-1 validation error` beside `top-1 test error` leaves both apart: the bare one may be either),
+  // and exactly one entity of the paper, a metric, is named by the rest. A word before the metric only before a name
+  // (`test BLEU`; `classification accuracy` is no name of a bare `accuracy`). A name of this paper only.
+  {
+    const found = new Map<string, { readonly words: Set<string>; readonly from: Set<EntityId> }>()
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const tokens = n.trim().split(/\s+/u)
+        for (let i = 0; i < tokens.length - 1; i++) {
+          const w = tokens[i]!.toLowerCase()
+          if (!MEASURE_INFIXES.has(w)) continue
+          if (i === 0 && !EntityName.looksLikeName([tokens[1]!])) continue
+          const base = EntityCache.keyOf([...tokens.slice(0, i), ...tokens.slice(i + 1)].join(" "))
+          if (base === "") continue
+          const f = found.get(base) ?? { words: new Set<string>(), from: new Set<EntityId>() }
+          f.words.add(w)
+          f.from.add(e.entity.id)
+          found.set(base, f)
+        }
+      }
+    }
+    const metric = (id: EntityId): boolean =>
+      inputs.some((o) => groups.find(o.entity.id) === groups.find(id) && typeOf(o) === "Metric")
+    for (const [base, f] of found) {
+      if (f.words.size !== 1) continue
+      const targets = new Set([...(byKey.get(base) ?? [])].filter((id) => !f.from.has(id) && metric(id)))
+      if (targets.size !== 1) continue
+      for (const id of f.from) {
+        if (NOT_METRIC_TYPES.has(typeOf(byId.get(id)!))) continue
+        paperOnly.add(id)
+        shortened.add(id)
+        join(id, [...targets][0]!, "measure-infix")
+      }
+    }
+  }
+
   // The rules below share one shape: a name of an entity reduces to a base name (`baseOf`); when exactly one other
   // entity of the paper is named by that base and `fits` it, the longer-named entity joins it, and the shorter name
   // represents the group (it is the name other papers write).
@@ -1117,6 +1217,22 @@ export const resolvePaper = (
       shortened.add(rare.e.entity.id)
       join(rare.e.entity.id, [...close][0]!, "typo")
     }
+    // the same for an acronym with two letters swapped (`BELU score` once in a paper that writes `BLEU` forty times)
+    const acronyms = inputs.flatMap((e) =>
+      [...new Set(namesOf(e).map(firstWord))].filter((n) => /^\p{Lu}{4,}$/u.test(n)).map((n) => ({ e, n }))
+    )
+    for (const rare of acronyms) {
+      const k = written(rare.n)
+      if (k === 0 || k > 2 || countOf(rare.e) > 2) continue
+      const close = new Set(
+        acronyms.filter((o) => o.e.entity.id !== rare.e.entity.id && swappedAcronym(rare.n, o.n) && countOf(o.e) >= Math.max(3, 2 * k))
+          .map((o) => o.e.entity.id)
+      )
+      if (close.size !== 1) continue
+      paperOnly.add(rare.e.entity.id)
+      shortened.add(rare.e.entity.id)
+      join(rare.e.entity.id, [...close][0]!, "typo")
+    }
   }
 
   // Representatives: never a data set's bare name joined to its edition; a stored entity first (it keeps the paper's
@@ -1173,19 +1289,18 @@ export const resolvePaper = (
         (words.flatMap((t) => t.split(/[-–/]/u)).some((t) => t !== "" && EntityName.looksLikeName([t])) ||
           (words.some((t) => /\p{Lu}/u.test(t)) && datasetKeys.has(EntityCache.keyOf(words.join(" ")))))
     })
-  {
   const tasks = inputs.filter((e) => typeOf(e) === "Task")
-  for (const a of tasks) {
-    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`), a word naming
-    // an activity (`-tion`, `-ing`, `-ment`, `-sis`, `-val`)
-    const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
-    if (!bare.every((w) => w.length === 1 && /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w[0]!) && !PROCESS_WORDS.has(w[0]!))) continue
-    const head = EntityName.stemWord(bare[0]![0]!)
+  /** A bare activity word: one word naming an activity (`-tion`, `-ing`, `-ment`, `-sis`, `-val`), no process word. */
+  const activityWord = (w: string): boolean => /^\p{L}+(?:tion|sion|ing|ment|sis|val)$/u.test(w) && !PROCESS_WORDS.has(w)
+  /**
+   * The paper's tasks ending in a head word (stemmed), other than `self`'s group: every such task (`ending`), and the
+   * candidates for the task the bare word names (plain tasks named in the opening) with their counts, most first.
+   */
+  const tasksEnding = (head: string, self: EntityId | undefined) => {
     const candidates = new Map<EntityId, number>()
-    /** Every task of the paper ending in the head, named in its opening or not. */
     const ending = new Set<EntityId>()
     for (const b of tasks) {
-      if (repOf(b.entity.id) === repOf(a.entity.id)) continue
+      if (self !== undefined && repOf(b.entity.id) === repOf(self)) continue
       // its words, and `X of Y` read as `Y X` (`classification of ImageNet` is ImageNet classification)
       const ends = formsOf(b).flatMap((n) => [wordsOf(n), ofReordered(wordsOf(n))]).some((w) =>
         w !== null && w.length >= 2 && w.length <= 4 && EntityName.stemWord(w[w.length - 1]!) === head
@@ -1204,19 +1319,26 @@ export const resolvePaper = (
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
-    const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
-    const [first, second] = ranked
+    const [first, second] = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    // the task the paper names far more often than any other of that head
+    const dominant = first !== undefined && first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
+    return { first, ending, dominant }
+  }
+  // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
+  // task's other words are words, not a letter left of a formula: `p measurements` from `p+p measurements`)
+  const singularName = (n: string): boolean => {
+    const w = n.trim().split(/\s+/u)[0]!.toLowerCase()
+    return !/s$/u.test(w) || /(?:sis|ss)$/u.test(w)
+  }
+  for (const a of tasks) {
+    // every name one word, up to its generic head (`translation`, `Translation`, `translation tasks`)
+    const bare = namesOf(a).map((n) => EntityName.canonicalName(n).split(" "))
+    if (!bare.every((w) => w.length === 1 && activityWord(w[0]!))) continue
+    const head = EntityName.stemWord(bare[0]![0]!)
+    const { first, ending, dominant } = tasksEnding(head, a.entity.id)
     if (first === undefined) continue
-    // the task the paper names far more often than any other of that head; or the one task of the paper with that
-    // head at all, named in its opening and at least twice (`ImageNet classification` in a paper whose only
-    // classification task it is)
-    const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
-    // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
-    // task's other words are words, not a letter left of a formula: `p measurements` from `p+p measurements`)
-    const singularName = (n: string): boolean => {
-      const w = n.trim().split(/\s+/u)[0]!.toLowerCase()
-      return !/s$/u.test(w) || /(?:sis|ss)$/u.test(w)
-    }
+    // or the one task of the paper with that head at all, named in its opening and at least twice (`ImageNet
+    // classification` in a paper whose only classification task it is)
     const singular = namesOf(a).every(singularName)
     const worded = formsOf(byId.get(first[0])!).some((n) => wordsOf(n).length >= 2 && wordsOf(n).every((w) => w.length >= 2))
     const sole = ending.size === 1 && first[1] >= SOLE_HEAD_COUNT && singular && worded
@@ -1227,6 +1349,26 @@ export const resolvePaper = (
     paperOnly.add(a.entity.id)
     joins.push({ from: a.entity.id, to: first[0], rule: dominant ? "head-word" : "sole-head" })
   }
+  // The bare word of the paper's dominant task though no chunk made an entity of it (`translation` in a paper on
+  // machine translation whose extractor kept only longer phrases, `translation experiment`, `machine translation
+  // system`): a name of this paper only for that task, so that the paper's own word finds its task when it is asked
+  // about in the paper (`StoredEntities.paperNames`). The task must dominate as above (named in the opening, three times
+  // or more and twice as often as any other task with that head), and no entity of the paper may have the word's key
+  // (that one is joined above, or deliberately not).
+  {
+    const heads = new Map<string, string>()
+    for (const b of tasks) {
+      for (const n of formsOf(b)) {
+        const w = wordsOf(n)
+        const last = w[w.length - 1]
+        if (w.length >= 2 && last !== undefined && activityWord(last)) heads.set(EntityName.stemWord(last), last)
+      }
+    }
+    for (const [head, word] of heads) {
+      const { first, dominant } = tasksEnding(head, undefined)
+      if (first === undefined || !dominant) continue
+      addExtraName(first[0], word)
+    }
   }
 
   // A moved entity's names: aliases every paper finds when the join holds anywhere (a definition, initials, a
@@ -1251,6 +1393,18 @@ export const resolvePaper = (
       list.push(n)
     }
     if (list.length > 0) into.set(rep, list)
+  }
+  for (const [id, words] of extraNames) {
+    const rep = repOf(id)
+    const have = given.get(rep) ?? new Set(namesOf(byId.get(rep)!).map(EntityCache.keyOf))
+    given.set(rep, have)
+    const list = paperNames.get(rep) ?? []
+    for (const w of words) {
+      if (have.has(EntityCache.keyOf(w))) continue
+      have.add(EntityCache.keyOf(w))
+      list.push(w)
+    }
+    if (list.length > 0) paperNames.set(rep, list)
   }
   return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text, textWords) }
 }
