@@ -477,10 +477,7 @@ const canonicalOnce = (label: string): string => {
   }
   if (from > 0) tokens = tokens.slice(from)
   const tail = genericTail(tokens)
-  if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) {
-    tokens = tokens.slice(0, tokens.length - tail)
-    if (namedDirectionTask(tokens)) tokens = tokens.slice(0, -1)
-  } else if (namedDirectionTask(tokens)) tokens = tokens.slice(0, -1)
+  if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
   else if (tokens.length >= 2) {
     const head = tokens[tokens.length - 1]!
     const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
@@ -492,19 +489,6 @@ const canonicalOnce = (label: string): string => {
     lower[lower.length - 1] = singular(lower[lower.length - 1]!)
   }
   return lower.join(" ")
-}
-
-/**
- * `WMT'14 English-French translation`: translation on a named collection's direction is that data's task, as `the
- * CoNLL-2003 shared task` is CoNLL-2003 (`WMT'14 English-French translation` = `WMT'14 English-French task` =
- * `WMT'14 English-French`). Not without a name before the direction: `English-French translation` is a direction
- * of the task (rules 5).
- */
-const namedDirectionTask = (tokens: ReadonlyArray<string>): boolean => {
-  const n = tokens.length
-  if (n < 4 || tokens[n - 1] !== "translation") return false
-  const language = (t: string) => /^\p{Lu}/u.test(t) && LANGUAGE_NAMES.has(t.toLowerCase())
-  return language(tokens[n - 2]!) && language(tokens[n - 3]!) && looksLikeName(tokens.slice(0, n - 3))
 }
 
 /**

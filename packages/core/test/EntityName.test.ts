@@ -118,13 +118,11 @@ describe("EntityName: identity", () => {
     ["convolutions", "convolution"],
     ["networks", "network"],
     // rules 5 (lead20): `net` is `network` after a common noun; an implementation or an activation function after a
-    // name is the named thing; translation on a named collection's direction is that data's task
+    // name is the named thing
     ["residual nets", "residual networks"],
     ["neural net", "neural network"],
     ["QRNN implementation", "QRNN"],
-    ["ELU activation functions", "ELU"],
-    ["WMT'14 English-French translation", "WMT'14 English-French"],
-    ["WMT 2014 English-to-French translation task", "WMT14 English-French"]
+    ["ELU activation functions", "ELU"]
   ]
   const different: ReadonlyArray<readonly [string, string]> = [
     ["ResNet-50", "ResNet-101"],
@@ -174,12 +172,12 @@ describe("EntityName: identity", () => {
     ["translations", "translation"],
     ["detections", "detection"],
     ["predictions", "prediction"],
-    // rules 5: without a name before them, these heads stay; a direction alone is a direction of the task
-    ["English-French translation", "English-French"],
+    // rules 5: without a name before them, these heads stay; translation on a named direction stays apart from the
+    // direction's data (tried: the one entity took the task's type and lost the relations that point at the data)
     ["neural net", "neural"],
     ["activation functions", "activation"],
     ["parallel implementation", "parallel"],
-    ["WMT'14 English-French translation", "WMT'14 English-German"]
+    ["WMT'14 English-French translation", "WMT'14 English-French"]
   ]
   it("joins variants of one name", () => {
     for (const [a, b] of same) expect([a, EntityName.entityKey(a)]).toEqual([a, EntityName.entityKey(b)])
