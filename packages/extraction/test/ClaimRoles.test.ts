@@ -711,6 +711,12 @@ describe("role features and rules", () => {
     expect(body("The results were obtained with the help of the xAct collection of Mathematica packages.")).toBe("setup")
     expect(body("In Fig. 2, Fig. REF and Fig. REF , the mean amplitude spectra are shown.")).toBe("pointer")
     expect(body("In Fig. REF the Coulomb logarithms eqs(REF ) are shown as a function of the density for T=1 and 3 MeV.")).toBe("pointer")
+    expect(body("In order to reduce the computational load associated with padding, sentences were batched such that they were approximately of the same length.")).toBe("setup")
+    expect(body("Here we are interested in the improvements of replacing VGG-16 [reference] with ResNet-101.")).toBe("description")
+    expect(body("For the sake of a more complete analysis, we include two recurrent ByteNet variants (which we do not evaluate in the experiments).")).toBe("setup")
+    expect(body("Assuming that planar degeneracy works as a reasonable approximation, we can now plot all the three form-factors in terms of the single scale (see Fig.")).toBe("pointer")
+    expect(body("In Figs. REF (REF ) we show the conductivity components when the magnetic field forms an angle [formula] with the symmetry axis of the pasta.")).toBe("pointer")
+    expect(body("In Table REF , we present our estimations of the widths of the process.")).toBe("pointer")
     // near misses: a value or a performance beside the design, the best set-up named, a comparison of run times, the
     // paper's own method proposed, a finding frame, a measured outcome of a part
     expect(body("These settings allow us to attain classification rates of 8.6% on CIFAR-10 and 31.6% on CIFAR-100.")).toBeUndefined()
@@ -723,6 +729,9 @@ describe("role features and rules", () => {
     expect(body("Our baseline ResNet-110 has 6.61% error on the test set.")).toBeUndefined()
     expect(body("The Res2Net-50 has an improvement of 1.84 on top-1 error over the ResNet-50.")).toBeUndefined()
     expect(body("Cells were incubated with the inhibitor, and proliferation was found to drop by half.")).toBeUndefined()
+    expect(body("In Appendix C, we plot attention scores for a deep decoder and show that at different layers, different portions of the source are attended to.")).toBeUndefined()
+    expect(body("In Table 2 we show that our model outperforms all baselines.")).toBeUndefined()
+    expect(body("For reference, at 1000 au from the protostar our fiducial model yields an irradiation field of 10 G0.")).toBeUndefined()
     expect(body("In Fig. 3 the error of our model is shown as a function of depth, and it is lower than the baseline's at every depth.")).toBeUndefined()
     expect(body("Another variant are RReLUs which randomly sample the slope of the negative part which raised the performance on image benchmark datasets.")).toBeUndefined()
   })

@@ -603,7 +603,7 @@ const madeOfPartsRe =
  * fields): "The cast PDMS pieces were cut to size and bonded to microscope slides ...", "A thin layer of aluminium oxide
  * ... was deposited in an ALD system", "Holes were punched through the PDMS ...", "Cells were incubated for 24 h". */
 const labProtocolRe =
-  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all |subsequently )?(?:cut|bonded|punched|drilled|glued|coated|spin-?coated|deposited|etched|baked|cured|washed|rinsed|diluted|dissolved|stirred|centrifuged|incubated|heated|cooled|sonicated|stained|harvested|transfected|injected|immersed|soaked|dried|polished|sputtered|grown|cultured|seeded|plated|lysed|purified|sequenced|genotyped|randomi[sz]ed|enrolled|recruited|administered|ana?esthetized|euthanized|sacrificed|sealed|assembled|fabricated|synthesi[sz]ed|exfoliated|illuminated|irradiated|evacuated|pipetted|aliquoted|vortexed|autoclaved|sterili[sz]ed|weighed|milled|quenched|flushed|perfused)\b/
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all |subsequently )?(?:cut|bonded|punched|drilled|glued|coated|spin-?coated|deposited|etched|baked|cured|washed|rinsed|diluted|dissolved|stirred|centrifuged|incubated|heated|cooled|sonicated|stained|harvested|transfected|injected|immersed|soaked|dried|polished|sputtered|grown|cultured|seeded|plated|lysed|purified|sequenced|genotyped|randomi[sz]ed|enrolled|recruited|administered|ana?esthetized|euthanized|sacrificed|sealed|assembled|fabricated|synthesi[sz]ed|exfoliated|illuminated|irradiated|evacuated|pipetted|aliquoted|vortexed|autoclaved|sterili[sz]ed|weighed|milled|quenched|flushed|perfused|batched|bucketed|sorted|grouped|binned)\b/
 
 /** A known fact recalled for the argument (fullpaper20): "Recall, that the variety ... can be further seen as the union
  * of irreducible varieties", "We recall that at LO there are no quark-antiquark transitions ...". */
@@ -621,18 +621,34 @@ const panelCorrespondsRe =
 const shownAsRe =
   /\b(?:in|on) (?:the )?(?:fig\.?|figs\.?|figure|figures|table|tables|tab\.)\s*(?:\d+[a-z]?|ref|\[reference\])\b[^.]{0,160}\b(?:is|are) (?:\w+ly )?(?:shown|plotted|displayed|depicted|presented|drawn|illustrated)(?:\s*[.;]?\s*$| as a function of\b| (?:versus|vs\.?|against)\b)/
 
+/** What the authors look at, not what they found (fullpaper20): "Here we are interested in the improvements of replacing
+ * VGG-16 with ResNet-101.", "Finally, we are interested in comparing the generalization performances of ...". */
+const interestedInRe = /\bwe are (?:\w+ )?interested in\b/
+
+/** A choice made for the reader's sake (fullpaper20): "For the sake of a more complete analysis, we include two recurrent
+ * ByteNet variants", "For simplicity, all Res2Net models in Table 1 has the scale.", "For completeness, we list ...". */
+const forTheSakeRe = /^(?:[^,]{0,20}\s)?for (?:the sake of|completeness|reference|clarity|simplicity|brevity|convenience)\b/
+
+/** A plot or a table announced in the authors' voice (fullpaper20): "we can now plot all the three form-factors ...",
+ * "In Figs. REF (REF ) we show the conductivity components when ...", "In Table REF , we present our estimations of
+ * the widths of ...", "We visualise some of the converged UPOs in figure REF ." ("we show that" and a comparison keep it). */
+const wePlotRe = /\bwe (?:can )?(?:now |also |then |further |first )?(?:plot|visuali[sz]e|display|depict)\b/
+const figureWeShowRe =
+  /^(?:in|on) (?:the )?(?:figs?\.?|figures?|tables?|tab\.)\s*(?:\d+[a-z]?|ref|\[reference\])[^.]{0,40}?,? we (?:\w+ )?(?:show|plot|present|display|depict|give|report|list) (?:the|all|a|an|our|their|its)\b/
+
 /**
  * fullpaper20, read last: the kinds the eleventh session named for the held-out samples, in the forms found among the
  * development papers' stored claims and text: design properties true by construction, a part's role, where the
  * numbers come from, run times, other work introduced, a quantity worked out by a procedure in the passive, a part
- * described by its parts, a laboratory step in the passive, a fact recalled, a panel matched to what it shows, what a
- * figure shows named with the figure; each with no strict outcome and no finding frame, and (for most) no value or performance
+ * described by its parts, a laboratory or data step in the passive, a fact recalled, a panel matched to what it shows,
+ * what a figure shows named with the figure, a plot announced, what the authors are interested in, a choice made for
+ * the reader's sake; each with no strict outcome and no finding frame, and (for most) no value or performance
  * beside it.
  */
 const constructionOrLiteratureReason = (
   lower: string,
   plain: string
-): "setup" | "pointer" | "related" | undefined => {
+): "setup" | "pointer" | "description" | "related" | undefined => {
   const text = lower.replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
   // ("the help of" names a means, also where `plain` lost the "with" before it with an "obtained with")
   const unframed = !strictOutcomeRe.test(plain.replace(/\b(?:with )?the help of\b/g, "")) && !findingFrameRe.test(lower)
@@ -645,9 +661,23 @@ const constructionOrLiteratureReason = (
   if (panelCorrespondsRe.test(text) && !findingFrameRe.test(lower) && !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)) {
     return "pointer"
   }
+  if (
+    figureWeShowRe.test(text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")) && !findingFrameRe.test(lower.replace(/\bwe (?:\w+ )?show (?!that)/g, "")) &&
+    // (a value beside it is a result read off the figure, as roles10 reads it: "..., where one can find the width will
+    // be about 2 keV")
+    !/\b\d+(?:\.\d+)?\b/.test(lower.replace(/\{\{[^}]*\}\}/g, "").replace(/^(?:in|on) (?:the )?(?:\w+\.? )?\d+[a-z]?\b/, "")) &&
+    !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)
+  ) return "pointer"
+  // (what the authors are interested in names what they look at: "the improvements of replacing VGG-16" is no outcome)
+  if (
+    interestedInRe.test(text) && !/\d\s*%|\d\.\d/.test(lower) && !findingFrameRe.test(lower) &&
+    !/\b(?:than|better|worse|outperform\w*|achiev\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)
+  ) return "description"
   if (!unframed) return undefined
+  if (wePlotRe.test(text)) return "pointer"
+  if (forTheSakeRe.test(text) && !performanceRe.test(lower)) return "setup"
   // (a means is no outcome: "The results were obtained with the help of the xAct collection ...")
-  const perf = lower.replace(/\bwith the help of\b/g, "with")
+  const perf = plain.replace(/\b(?:with )?the help of\b/g, "")
   if (designAllowsRe.test(text) && noValue && !performanceRe.test(perf)) return "setup"
   if (servesAsRe.test(text) && noValue && !performanceRe.test(perf.replace(/\bresults?\b/g, ""))) return "setup"
   if (
@@ -662,7 +692,7 @@ const constructionOrLiteratureReason = (
   ) return "setup"
   if (madeOfPartsRe.test(text) && !performanceRe.test(perf) && !/%|\bper ?cent/.test(lower)) return "setup"
   if (
-    labProtocolRe.test(text) && !outcomeWords.test(lower) && !performanceRe.test(perf) && !/%|\bper ?cent/.test(lower) &&
+    labProtocolRe.test(text) && !outcomeWords.test(perf) && !performanceRe.test(perf) && !/%|\bper ?cent/.test(lower) &&
     !/\b(?:found|shown|observed|proven) to\b/.test(lower)
   ) return "setup"
   if (recallRe.test(text)) return "related"
