@@ -177,7 +177,7 @@ const aimRe =
 
 /** Code, data or copyright notices ("Our code is available at ...", "Published by Elsevier"). */
 const availabilityRe =
-  /\b(?:(?:code|data|dataset|software|implementation|models?|tool|source|corpus|resources?|materials?)\b.{0,60}\b(?:is|are|will be|has been|have been|made) (?:publicly |freely |openly )?(?:available|released|accessible|open-?sourced)|(?:publicly |freely )?available (?:at|from|on|for download)|funded by|grant (?:no\.?|number|agreement)|this (?:research|work|project) (?:was|is) (?:performed|conducted|carried out|done|supported|funded)|published in (?:the )?(?:proceedings|journal|workshop|\d)|(?:portions|parts) of this .{0,40}(?:have )?(?:already )?appeared|published by (?:elsevier|springer|ieee|acm|wiley|taylor|sage|oxford|cambridge|mdpi|frontiers|hindawi|ios press|the american|the royal)|all rights reserved|special issue|(?:(?:we|the authors?|i) (?:would like to |wish to |also |sincerely |gratefully )?(?:thank|acknowledge)|thanks (?:also )?(?:go|goes|are due)|(?:are|am|is) (?:very |deeply )?grateful|gratefully acknowledge)\b|©|copyright|peer-review under|licensed under|creative commons)\b/
+  /\b(?:(?:codes?|data|dataset|software|implementation|models?|tool|source|corpus|resources?|materials?|notebooks?|scripts?)\b.{0,60}\b(?:is|are|will be|has been|have been|made) (?:also )?(?:publicly |freely |openly )?(?:available|released|accessible|open-?sourced)|(?:publicly |freely )?available (?:at|from|on|for download)|funded by|grant (?:no\.?|number|agreement)|this (?:research|work|project) (?:was|is) (?:performed|conducted|carried out|done|supported|funded)|published in (?:the )?(?:proceedings|journal|workshop|\d)|(?:portions|parts) of this .{0,40}(?:have )?(?:already )?appeared|published by (?:elsevier|springer|ieee|acm|wiley|taylor|sage|oxford|cambridge|mdpi|frontiers|hindawi|ios press|the american|the royal)|all rights reserved|special issue|(?:(?:we|the authors?|i) (?:would like to |wish to |also |sincerely |gratefully )?(?:thank|acknowledge)|thanks (?:also )?(?:go|goes|are due)|(?:are|am|is) (?:very |deeply )?grateful|gratefully acknowledge)\b|©|copyright|peer-review under|licensed under|creative commons)\b/
 
 /**
  * A strict outcome: a comparison, an achievement or a reported observation. Unlike `outcomeWords` it leaves out
@@ -193,7 +193,7 @@ const weChangeSettingRe =
 
 /** "X are used", "The following datasets are used:": what the paper used, stated with no outcome. */
 const usedRe =
-  /\b(?:is|are|was|were) (?:\w+ly )?(?:also )?(?:used|adopted|employed|utili[sz]ed|considered|compared (?:to|with|against)(?: the)?)\s*(?:[.:;]|(?:the )?following\b|$|\((?:see|cf)|\b(?:for|in|as|to|throughout|with|on)\b(?! (?:a|an|the) (?:\w+ )?(?:improvement|gain|increase|reduction)))/
+  /\b(?:is|are|was|were) (?:\w+ly )?(?:also )?(?:then |thus |subsequently )?(?:used|adopted|employed|utili[sz]ed|considered|compared (?:to|with|against)(?: the)?)\s*(?:[.:;]|(?:the )?following\b|$|\((?:see|cf)|\b(?:for|in|as|to|throughout|with|on)\b(?! (?:a|an|the) (?:\w+ )?(?:improvement|gain|increase|reduction)))/
 
 /** An evaluation protocol: "The translations are evaluated using BLEU", "accuracy is measured with ...". */
 const evaluatedWithRe =
@@ -558,7 +558,145 @@ export const bodyNonFindingReason = (
     return "related"
   }
   if (panelLegendRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "pointer"
-  return fullPaperReason(sentence, lower, named) ?? announcedOrAppraisedReason(lower, plain)
+  return fullPaperReason(sentence, lower, named) ?? announcedOrAppraisedReason(lower, plain) ??
+    constructionOrLiteratureReason(lower, plain)
+}
+
+/** What a design allows by construction (fullpaper20): "This allows the model to attend to all positions", "The gates
+ * enable the network to skip a layer". A value or a performance beside it ("These settings allow us to attain
+ * classification rates of 8.6 %") keeps the sentence. */
+const designAllowsRe =
+  /^(?:[^,]{0,40},\s*)?(?:this|that|it|which|these|those|such|the|each|our|its|their|both)\b[^.;:]{0,80}?\b(?:allows?|enables?|permits?|lets|makes? it possible for) (?:\w+ ){0,4}?to\b/
+
+/** A part's role in the set-up (fullpaper20): "For our baseline, this serves as back-off dictionary for rare words.",
+ * "a small subset of the training data serves as validation set", "Units ... act as bias for the next layer". */
+const servesAsRe = /\b(?:serves?|served|acts?|acted) as (?:an? |the |our |their )?(?!(?:strong |clear |further |additional |more )?(?:evidence|proof|confirmation)\b)/
+
+/** Which runs or set-up the numbers come from (fullpaper20): "The results achieved by PyramidNets are based on the
+ * proposed residual unit", "all results are obtained by single-scale training / testing", "the GNMT CPU results were
+ * obtained with an 88 core machine". "The best results are obtained with an ensemble" names the best set-up: kept. */
+const resultsFromRe =
+  /\b(?:results?|numbers|scores|figures|values) (?:[\w-]+ ){0,4}?(?:are|were|is|was) (?:all |also |then )?(?:based on|obtained (?:with|using|by|on|from|in)|computed (?:with|using|on|by)|reported (?:with|using|for))\b/
+
+/** How long a run took (fullpaper20): "Training took about ten days with this implementation." */
+const tookTimeRe =
+  /^(?:[^,]{0,40},\s*)?(?:the )?(?:training|inference|decoding|each run|a run|one run|the run|computation|each epoch|an epoch|one epoch|it) (?:\w+ )?(?:took|takes|lasted|lasts) (?:about |approximately |roughly |around |nearly |less than |more than |over |under |only )?(?:a |an |one |two |three |four |five |\d)/
+
+/** Other work introduced, not the paper's (fullpaper20): "X was first proposed by [cite] for ...", "... have been
+ * developed in ...". The paper's own voice keeps it ("the method we proposed in Section 3"). */
+const proposedByRe =
+  /\b(?:was|were|has been|have been|had been) (?:first |originally |recently |previously |independently )?(?:proposed|introduced|developed|presented|suggested|pioneered|popularized|popularised) (?:by|in)\b/
+
+/** A quantity worked out by a procedure, in the passive (fullpaper20): "The two-dimensional projections are obtained using
+ * PCA.", "The anomalies are then computed by using heat kernel formulae.", "Each update is computed using a minibatch
+ * of 128 sentence pairs.". */
+const passiveProcedureRe =
+  /\b(?:is|are|was|were) (?:then |also |first |all |thus |finally )?(?:obtained|computed|calculated|estimated|extracted|derived|measured|generated|produced|determined) (?:using|with|via|through|by (?:using|applying|means of|fitting|running|solving))\b/
+
+/** A part described by its parts (fullpaper20): "A bottleneck Residual Unit consist of a 1x1 layer for reducing
+ * dimension, a 3x3 layer, and a 1x1 layer ...", "Each layer has two sub-layers.", "The encoder consists of a stack of
+ * N identical layers." */
+const madeOfPartsRe =
+  /^(?:[^,]{0,30},\s*)?(?:the |each |every |our |this |a |an |its )?(?:[\w-]+ ){0,3}?(?:layers?|blocks?|modules?|units?|cells?|stages?|branch(?:es)?|encoders?|decoders?|networks?|models?|architectures?|pipelines?|circuits?|devices?|detectors?|set-?ups?|apparatus|instruments?|systems?) (?:consists? of|comprises?|is composed of|are composed of|contains?|has|have|includes?) (?:two|three|four|five|six|seven|eight|\d+|a stack of|a sequence of|a series of|an? )/
+
+/** A laboratory or fabrication step in the passive (fullpaper20; the procedure verbs `passiveSetupRe` lacks, across
+ * fields): "The cast PDMS pieces were cut to size and bonded to microscope slides ...", "A thin layer of aluminium oxide
+ * ... was deposited in an ALD system", "Holes were punched through the PDMS ...", "Cells were incubated for 24 h". */
+const labProtocolRe =
+  /\b(?:is|are|was|were|has been|have been) (?:\w+ly )?(?:also |then |first |finally |further |each |all |subsequently )?(?:cut|bonded|punched|drilled|glued|coated|spin-?coated|deposited|etched|baked|cured|washed|rinsed|diluted|dissolved|stirred|centrifuged|incubated|heated|cooled|sonicated|stained|harvested|transfected|injected|immersed|soaked|dried|polished|sputtered|grown|cultured|seeded|plated|lysed|purified|sequenced|genotyped|randomi[sz]ed|enrolled|recruited|administered|ana?esthetized|euthanized|sacrificed|sealed|assembled|fabricated|synthesi[sz]ed|exfoliated|illuminated|irradiated|evacuated|pipetted|aliquoted|vortexed|autoclaved|sterili[sz]ed|weighed|milled|quenched|flushed|perfused|batched|bucketed|sorted|grouped|binned)\b/
+
+/** A known fact recalled for the argument (fullpaper20): "Recall, that the variety ... can be further seen as the union
+ * of irreducible varieties", "We recall that at LO there are no quark-antiquark transitions ...". */
+const recallRe = /^(?:[^,]{0,30},\s*)?(?:we )?recall,? that\b/
+
+/** A figure's panel or a movie matched to what it shows (fullpaper20): "The movie corresponds to the data shown in Fig.",
+ * "The three panels correspond to the scenario when ...". */
+const panelCorrespondsRe =
+  /^(?:the )?(?:(?:two|three|four|five|six|left|right|top|bottom|upper|lower|middle) )?(?:movies?|videos?|animations?|panels?|rows?|columns?|insets?|subplots?) (?:\w+ )?(?:corresponds?|correspond|refers?) to\b/
+
+/** What a figure shows, named with the figure and no outcome (fullpaper20): "In Fig. 2, Fig. REF and Fig. REF , the mean
+ * amplitude spectra are shown.", "In Fig. REF the Coulomb logarithms eqs(REF ) are shown as a function of the density
+ * for T=1 and 3 MeV." (`figureFirstRe` leaves out a value such as "T=1"; here the figure and "are shown" both name it a
+ * pointer). */
+const shownAsRe =
+  /\b(?:in|on) (?:the )?(?:fig\.?|figs\.?|figure|figures|table|tables|tab\.)\s*(?:\d+[a-z]?|ref|\[reference\])\b[^.]{0,160}\b(?:is|are) (?:\w+ly )?(?:shown|plotted|displayed|depicted|presented|drawn|illustrated)(?:\s*[.;]?\s*$| as a function of\b| (?:versus|vs\.?|against)\b)/
+
+/** What the authors look at, not what they found (fullpaper20): "Here we are interested in the improvements of replacing
+ * VGG-16 with ResNet-101.", "Finally, we are interested in comparing the generalization performances of ...". */
+const interestedInRe = /\bwe are (?:\w+ )?interested in\b/
+
+/** A choice made for the reader's sake (fullpaper20): "For the sake of a more complete analysis, we include two recurrent
+ * ByteNet variants", "For simplicity, all Res2Net models in Table 1 has the scale.", "For completeness, we list ...". */
+const forTheSakeRe = /^(?:[^,]{0,20}\s)?for (?:the sake of|completeness|reference|clarity|simplicity|brevity|convenience)\b/
+
+/** A plot or a table announced in the authors' voice (fullpaper20): "we can now plot all the three form-factors ...",
+ * "In Figs. REF (REF ) we show the conductivity components when ...", "In Table REF , we present our estimations of
+ * the widths of ...", "We visualise some of the converged UPOs in figure REF ." ("we show that" and a comparison keep it). */
+const wePlotRe = /\bwe (?:can )?(?:now |also |then |further |first )?(?:plot|visuali[sz]e|display|depict)\b/
+const figureWeShowRe =
+  /^(?:in|on) (?:the )?(?:figs?\.?|figures?|tables?|tab\.)\s*(?:\d+[a-z]?|ref|\[reference\])[^.]{0,40}?,? we (?:\w+ )?(?:show|plot|present|display|depict|give|report|list) (?:the|all|a|an|our|their|its)\b/
+
+/**
+ * fullpaper20, read last: the kinds the eleventh session named for the held-out samples, in the forms found among the
+ * development papers' stored claims and text: design properties true by construction, a part's role, where the
+ * numbers come from, run times, other work introduced, a quantity worked out by a procedure in the passive, a part
+ * described by its parts, a laboratory or data step in the passive, a fact recalled, a panel matched to what it shows,
+ * what a figure shows named with the figure, a plot announced, what the authors are interested in, a choice made for
+ * the reader's sake; each with no strict outcome and no finding frame, and (for most) no value or performance
+ * beside it.
+ */
+const constructionOrLiteratureReason = (
+  lower: string,
+  plain: string
+): "setup" | "pointer" | "description" | "related" | undefined => {
+  const text = lower.replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
+  // ("the help of" names a means, also where `plain` lost the "with" before it with an "obtained with")
+  const unframed = !strictOutcomeRe.test(plain.replace(/\b(?:with )?the help of\b/g, "")) && !findingFrameRe.test(lower)
+  const noValue = !/\d/.test(text.replace(/\b(?:table|tab\.|fig\.?|figure|section|sec\.|eq\.?|equation)\s*\d+[a-z]?\b/g, ""))
+  if (shownAsRe.test(text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")) && !findingFrameRe.test(lower) && !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)) {
+    return "pointer"
+  }
+  // (a panel matched to a scenario names what it shows; "results in" there is no outcome: "The three panels correspond to
+  // the scenario when a jet topology results in varying places of the RSD ...")
+  if (panelCorrespondsRe.test(text) && !findingFrameRe.test(lower) && !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)) {
+    return "pointer"
+  }
+  if (
+    figureWeShowRe.test(text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")) && !findingFrameRe.test(lower.replace(/\bwe (?:\w+ )?show (?!that)/g, "")) &&
+    // (a value beside it is a result read off the figure, as roles10 reads it: "..., where one can find the width will
+    // be about 2 keV")
+    !/\b\d+(?:\.\d+)?\b/.test(lower.replace(/\{\{[^}]*\}\}/g, "").replace(/^(?:in|on) (?:the )?(?:\w+\.? )?\d+[a-z]?\b/, "")) &&
+    !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)
+  ) return "pointer"
+  // (what the authors are interested in names what they look at: "the improvements of replacing VGG-16" is no outcome)
+  if (
+    interestedInRe.test(text) && !/\d\s*%|\d\.\d/.test(lower) && !findingFrameRe.test(lower) &&
+    !/\b(?:than|better|worse|outperform\w*|achiev\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)
+  ) return "description"
+  if (!unframed) return undefined
+  if (wePlotRe.test(text)) return "pointer"
+  if (forTheSakeRe.test(text) && !performanceRe.test(lower)) return "setup"
+  // (a means is no outcome: "The results were obtained with the help of the xAct collection ...")
+  const perf = plain.replace(/\b(?:with )?the help of\b/g, "")
+  if (designAllowsRe.test(text) && noValue && !performanceRe.test(perf)) return "setup"
+  if (servesAsRe.test(text) && noValue && !performanceRe.test(perf.replace(/\bresults?\b/g, ""))) return "setup"
+  if (
+    resultsFromRe.test(text) && !/\b(?:best|highest|lowest|worst|top)\b|\d\s*%/.test(lower) &&
+    !performanceRe.test(perf.replace(resultsFromRe, "").replace(/\bresults?\b/g, ""))
+  ) return "setup"
+  if (tookTimeRe.test(text) && !/\b(?:faster|slower|less|more|fewer|than|compared|versus|vs\.?)\b/.test(lower)) return "setup"
+  if (proposedByRe.test(text) && !/\b(?:we|our|us)\b/.test(lower)) return "related"
+  if (
+    passiveProcedureRe.test(text) && noValue && !/\b(?:best|highest|lowest|worst|top)\b/.test(lower) &&
+    !performanceRe.test(perf.replace(/\bresults?\b/g, ""))
+  ) return "setup"
+  if (madeOfPartsRe.test(text) && !performanceRe.test(perf) && !/%|\bper ?cent/.test(lower)) return "setup"
+  if (
+    labProtocolRe.test(text) && !outcomeWords.test(perf) && !performanceRe.test(perf) && !/%|\bper ?cent/.test(lower) &&
+    !/\b(?:found|shown|observed|proven) to\b/.test(lower)
+  ) return "setup"
+  if (recallRe.test(text)) return "related"
+  return undefined
 }
 
 /**
