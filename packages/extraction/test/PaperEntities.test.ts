@@ -773,4 +773,14 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
     expect(descriptorBase("object detection benchmark dataset")).toBe(null) // no name before the words
     expect(descriptorBase("benchmark dataset")).toBe(null)
   })
+
+  it("near miss: a descriptor on a collection the paper writes in several editions stays apart", () => {
+    const entities = [e("Pascal VOC challenge", "Dataset"), e("Pascal VOC segmentation benchmark", "Dataset"), e("VOC 2012", "Dataset")]
+    const several = "We compare with VOC 2010, VOC 2011 and VOC 2012 entries of the Pascal VOC challenge on the Pascal VOC segmentation benchmark."
+    expect(run(entities, several).joins.filter((j) => j.rule === "descriptor")).toEqual([])
+    // one edition written: the descriptor joins the collection's name as before
+    const one = "We use VOC 2012 data of the Pascal VOC challenge and report on the Pascal VOC segmentation benchmark."
+    expect(run(entities, one).moved.get(id("Pascal VOC segmentation benchmark"))).toBe(id("Pascal VOC challenge"))
+  })
 })
+

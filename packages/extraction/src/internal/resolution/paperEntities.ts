@@ -1026,7 +1026,7 @@ export const resolvePaper = (
   // represents the group (it is the name other papers write).
   const joinByBase = (
     baseOf: (name: string) => string | null,
-    fits: (other: EntityId) => boolean,
+    fits: (other: EntityId, base: string) => boolean,
     reason: Parameters<typeof join>[2],
     onlyInPaper = false
   ): void => {
@@ -1034,7 +1034,7 @@ export const resolvePaper = (
       for (const n of namesOf(e)) {
         const base = baseOf(n)
         if (base === null) continue
-        const found = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id && fits(id)))
+        const found = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id && fits(id, base)))
         if (found.size !== 1) continue
         if (onlyInPaper) paperOnly.add(e.entity.id)
         shortened.add(e.entity.id)
@@ -1046,7 +1046,13 @@ export const resolvePaper = (
   // Descriptive words before a data set's head: `COCO object detection dataset` and `ImageNet-1k object
   // classification dataset` are the paper's `COCO` and `ImageNet-1k` (`descriptorBase`), when exactly one entity of
   // the paper is named so and it is no method, task or metric.
-  joinByBase(descriptorBase, (id) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)), "descriptor")
+  // Not a collection the paper writes in several editions (`Pascal VOC segmentation benchmark` in a paper on VOC 2010,
+  // 2011 and 2012 may be any of them; `Pascal VOC` there is the series): lead20.
+  const severalEditions = (base: string): boolean => {
+    const last = base.trim().split(/\s+/u).pop() ?? ""
+    return last !== "" && !/\p{N}/u.test(base) && editionsOf(context.text, last).size >= 2
+  }
+  joinByBase(descriptorBase, (id, base) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)) && !severalEditions(base), "descriptor")
 
   // An organisation before a data set's or a tool's name: `MS COCO`, `Microsoft COCO` and `COCO`, `Stanford CoreNLP`
   // and `CoreNLP` (`organisationBase`), when exactly one entity of the paper is named by the rest, it is no task, and
