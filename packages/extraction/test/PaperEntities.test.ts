@@ -722,8 +722,9 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
   it("near misses: two such words for one metric, a word before a common noun, a training error, no metric", () => {
     const two = [e("top-5 error", "Metric"), e("top-5 classification error", "Metric"), e("top-5 localization error", "Metric")]
     expect(run(two, "top-5 error top-5 classification error top-5 localization error").moved.size).toBe(0)
-    expect(run([e("accuracy", "Metric"), e("classification accuracy", "Metric")], "accuracy classification accuracy").moved.size)
-      .toBe(0)
+    // (the sole-measure rule joins these two, below; the infix rule does not)
+    expect(run([e("accuracy", "Metric"), e("classification accuracy", "Metric")], "accuracy classification accuracy").joins
+      .filter((j) => j.rule === "measure-infix")).toEqual([])
     expect(run([e("top-1 error", "Metric"), e("top-1 training error", "Metric")], "top-1 error top-1 training error").moved.size)
       .toBe(0)
     // the rest names a data set, not a metric
@@ -781,6 +782,25 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
     // one edition written: the descriptor joins the collection's name as before
     const one = "We use VOC 2012 data of the Pascal VOC challenge and report on the Pascal VOC segmentation benchmark."
     expect(run(entities, one).moved.get(id("Pascal VOC segmentation benchmark"))).toBe(id("Pascal VOC challenge"))
+  })
+
+  it("joins a bare error or accuracy to the paper's one metric with that head (sole measure)", () => {
+    const entities = [e("error rate", "Metric"), e("top-1 error", "Metric", ["top-1 error rates"])]
+    const r = run(entities, "The error rate drops; top-1 error rates fall.")
+    expect(r.moved.get(id("error rate"))).toBe(id("top-1 error"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["sole-measure"])
+    expect(r.paperNames.get(id("top-1 error"))).toEqual(["error rate"])
+    const acc = run([e("accuracy", "Metric"), e("classification accuracy", "Metric")], "accuracy classification accuracy")
+    expect(acc.moved.get(id("accuracy"))).toBe(id("classification accuracy"))
+  })
+
+  it("near misses: two qualified metrics with the head, another head, a bare word not typed a metric", () => {
+    const two = [e("error rate", "Metric"), e("top-1 error", "Metric"), e("top-5 error", "Metric")]
+    expect(run(two, "error rate top-1 error top-5 error").moved.size).toBe(0)
+    const trainTest = [e("error", "Metric"), e("test error", "Metric"), e("training error", "Metric")]
+    expect(run(trainTest, "error test error training error").moved.size).toBe(0)
+    expect(run([e("accuracy", "Metric"), e("top-1 error", "Metric")], "accuracy top-1 error").moved.size).toBe(0)
+    expect(run([e("error", "Concept"), e("test error", "Metric")], "an error in the data; test error").moved.size).toBe(0)
   })
 })
 

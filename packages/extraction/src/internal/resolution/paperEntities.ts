@@ -63,6 +63,7 @@ export type PaperJoinRule =
   | "depth"
   | "measure-head"
   | "measure-infix"
+  | "sole-measure"
   | "paper-key"
   | "descriptor"
   | "organisation"
@@ -980,6 +981,44 @@ export const resolvePaper = (
       // `top-1 error rate` and `top-1 error`, `classification error rates` and `classification error`
       const errors = [...new Set(list.filter((x) => x.head === "error").map((x) => x.id))].sort()
       for (const x of errors.slice(1)) join(x, errors[0]!, "measure-head")
+    }
+  }
+
+  // The paper's one error or accuracy: a bare `error rate`, `error` or `accuracy` (a metric) is the one metric of the
+  // paper named with that head and a qualifier (`top-1 error`, `test error`, `classification accuracy`), when the paper
+  // names no other (`top-1 error` beside `top-5 error`, `test error` beside `training error`: the bare word may be
+  // either). A name of this paper only (lead20).
+  {
+    const measureOf = (n: string): { readonly head: string; readonly qualified: boolean } | undefined => {
+      let t = n.trim().toLowerCase().split(/\s+/u)
+      if (t.length >= 2 && /^rates?$/u.test(t[t.length - 1]!) && /^errors?$/u.test(t[t.length - 2]!)) t = t.slice(0, -1)
+      const last = t[t.length - 1]
+      const head = last === undefined ? undefined : /^errors?$/u.test(last) ? "error" : /^accurac(?:y|ies)$/u.test(last) ? "accuracy" : undefined
+      if (head === undefined) return undefined
+      const before = t.slice(0, -1).filter((w) => !/^(?:the|a|an|our|overall|final|mean|average)$/u.test(w))
+      return { head, qualified: before.length > 0 }
+    }
+    const isMetric = (e: PaperEntityInput): boolean => typeOf(e) === "Metric"
+    for (const e of inputs) {
+      if (!isMetric(e)) continue
+      const bareHeads = new Set(namesOf(e).flatMap((n) => {
+        const m = measureOf(n)
+        return m !== undefined && !m.qualified ? [m.head] : []
+      }))
+      // (an entity that is also named with a qualifier is that metric already)
+      if (bareHeads.size !== 1 || namesOf(e).some((n) => measureOf(n)?.qualified === true)) continue
+      const [head] = bareHeads
+      const others = new Set(inputs.filter((o) =>
+        groups.find(o.entity.id) !== groups.find(e.entity.id) && isMetric(o) &&
+        namesOf(o).some((n) => {
+          const m = measureOf(n)
+          return m !== undefined && m.head === head && m.qualified
+        })
+      ).map((o) => groups.find(o.entity.id)))
+      if (others.size !== 1) continue
+      paperOnly.add(e.entity.id)
+      shortened.add(e.entity.id)
+      join(e.entity.id, [...others][0]!, "sole-measure")
     }
   }
 
