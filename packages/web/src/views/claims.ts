@@ -50,7 +50,7 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
       results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
         h("li", {},
           // the papers for and against behind the status, as on the claim's page; its own papers only when not given
-          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0 }), " ",
+          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0, stated: c.stated ?? 0 }), " ",
           h("a", { href: claimHref(c.id) }, c.text), " ",
           h("span", { class: "muted" }, [
             c.support === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
@@ -163,7 +163,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
-    h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
+    h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, stated: a.stated?.length ?? 0, reason: a.reason }), " ",
       h("span", { class: "reason" }, `Why: ${reasonAfterCount(a.reason)}`)),
     claimControls(c.id, curated, reload),
     curated,
