@@ -688,13 +688,14 @@ export const linkPending = <E, R>(
   Effect.gen(function*() {
     const nli = yield* Effect.serviceOption(Nli)
     if (nli._tag === "None") return // no NLI judge in context: claims stay unlinked until a run (or `kg link`) has one
-    const sum = yield* linkInPasses(emit, batch, options).pipe(Effect.provideService(Nli, nli.value))
+    const sum = yield* linkInPasses(emit, batch, options, false).pipe(Effect.provideService(Nli, nli.value))
     if (sum.claims > 0) yield* emit(linkedEvent(sum))
   })
 
 /**
- * What linking in passes did, summed over its passes. A pair of claims of two passes is compared in both, so
- * `comparisons` and `nliJudgements` count it twice; `edgesByKind` counts the edges each pass wrote.
+ * What linking in passes did, summed over its passes. In {@link linkPending} a pair of claims of two passes is
+ * compared in both, so `comparisons` and `nliJudgements` count it twice; {@link linkAll} compares each pair once.
+ * `edgesByKind` counts the edges each pass wrote.
  *
  * @since 0.1.0
  * @category models
@@ -722,11 +723,17 @@ const linkedEvent = (sum: PassesSummary) =>
     statusChanges: sum.statusChanges
   })
 
-/** The pending claims linked in passes (the body of {@link linkPending} and {@link linkAll}); Linking per pass. */
+/**
+ * The pending claims linked in passes (the body of {@link linkPending} and {@link linkAll}); Linking per pass. With
+ * `oncePerPair`, a pass does not compare its claims again with the claims of the earlier passes of this call, whose
+ * pairs with them those passes decided (each pair is compared once, as in one pass); without it (the pending claims of
+ * an extraction), a pair split across two passes is decided again by the later one.
+ */
 const linkInPasses = <E, R>(
   emit: (event: ExtractEvent) => Effect.Effect<void, E, R>,
   batch: number,
-  options: Omit<ClaimLinker.LinkOptions, "onlyClaimIds">
+  options: Omit<ClaimLinker.LinkOptions, "onlyClaimIds">,
+  oncePerPair: boolean
 ) =>
   Effect.gen(function*() {
     const db = yield* DuckDb
@@ -746,6 +753,7 @@ const linkInPasses = <E, R>(
     const total = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked"))[0]?.n ?? 0
     if (total === 0) return sum satisfies PassesSummary
     const size = Math.max(1, Math.floor(batch))
+    const done = new Set<string>()
     const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
       for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
     }
@@ -756,8 +764,9 @@ const linkInPasses = <E, R>(
       )).map((r) => r.claim_id)
       if (pending.length === 0) break
       yield* emit(ExtractEvent.Linking(total > size ? { claims: pending.length, done: sum.claims, total } : { claims: pending.length }))
-      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending, options)
+      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending, oncePerPair ? { ...options, decidedWith: done } : options)
       yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
+      if (oncePerPair) for (const id of pending) done.add(id)
       sum.passes++
       sum.claims += pending.length
       sum.candidates += link.candidates
@@ -802,7 +811,8 @@ export interface LinkAllReport extends PassesSummary {
  * Link every stored claim again (`kg link`), in the passes of {@link linkPending} so that memory follows a pass, not
  * the store: every claim is marked pending (with {@link LINK_ALL_KEY} set, in one transaction), the pending claims are
  * linked `batch` at a time (each pass rewrites only the edges it decides, grades what it touched and marks its claims
- * linked), then the curators' decisions are applied again and every claim is graded, and the key cleared. Stopped
+ * linked; a pass does not compare its claims again with those of the earlier passes, which decided those pairs),
+ * then the curators' decisions are applied again and every claim is graded, and the key cleared. Stopped
  * between passes (or killed), the next run finds the key and links only the claims still pending: no pair is written
  * twice and the passes done are kept. With one pass (a store of at most `batch` claims) the edges are those of
  * `ClaimLinker.linkAll`; across passes, what a run decides over all its pairs at once (which of a claim's links is
@@ -827,7 +837,9 @@ export const linkAll = <E, R>(
       ], { discard: true }))
     }
     const storedClaims = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims"))[0]?.n ?? 0
-    const sum = yield* linkInPasses(emit, batch, linkOptions)
+    // each pair once: a pass leaves out the claims of the earlier passes of this run (a resumed run compares its
+    // claims with those linked before it stopped again: an extraction between the two may have added claims)
+    const sum = yield* linkInPasses(emit, batch, linkOptions, true)
     if (sum.claims > 0) yield* emit(linkedEvent(sum))
     // a curator's decisions hold over what linking wrote anew; then every claim is graded, as one linking of all
     yield* Curation.reapply()

@@ -75,6 +75,10 @@ describe("kg link in passes (Extract.linkAll)", () => {
         .toEqual([[0, 5], [1, 5], [2, 5], [3, 5], [4, 5]])
       // these five claims have no pair whose decision depends on a third claim: the passes find the same edges
       expect(passes.edges).toEqual(one.edges)
+      // each pair compared once: a pass leaves out the claims of the earlier passes (linkPending compares them again)
+      expect(one.report.link.comparisons).toBeGreaterThan(0)
+      expect(passes.report.link.comparisons).toBe(one.report.link.comparisons)
+      expect(passes.report.link.nliJudgements).toBe(one.report.link.nliJudgements)
       expect([passes.key, passes.pending, passes.twice]).toEqual([0, 0, 0])
     }))
 
