@@ -11,8 +11,9 @@ import { renderChallenges } from "../src/handlers/challenges.js"
 import { listedLine, statusCount } from "../src/handlers/claims.js"
 import { renderFoundations } from "../src/handlers/foundations.js"
 import { renderCounterevidence } from "../src/handlers/counterevidence.js"
-import { paperLabel, sourceLine, summaryLine } from "../src/handlers/format.js"
+import { paperLabel, sourceLine, summaryLine, yearLabel } from "../src/handlers/format.js"
 import { renderLineage } from "../src/handlers/lineage.js"
+import { papersTable } from "../src/handlers/papers.js"
 import { looksLikeOneId } from "../src/internal/options.js"
 
 const summary = (id: string, text: string, extra: Partial<GraphQueries.ClaimSummary> = {}): GraphQueries.ClaimSummary => ({
@@ -383,5 +384,30 @@ describe("an argument that can only be an id", () => {
     expect(looksLikeOneId(["ELUs", "learn", "faster"])).toBe(false)
     expect(looksLikeOneId(["cb922a3a73a81062", "0000000000000000"])).toBe(false)
     expect(looksLikeOneId(["dropout"])).toBe(false)
+  })
+})
+
+describe("an unknown year", () => {
+  it("is \"n.d.\" in the papers table as in kg lineage and the references, never \"????\"", () => {
+    expect([yearLabel(null), yearLabel(undefined), yearLabel(2017)]).toEqual(["n.d.", "n.d.", "2017"])
+    const stored = (id: string, year: number | null) => ({
+      paper: { id, title: `Paper ${id}`, authors: ["A. Author"], year, source: `${id}.md`, contentHash: id, pages: null },
+      ingestedAt: new Date(0),
+      retracted: false,
+      runId: null,
+      chunks: 1,
+      claims: 2
+    }) as unknown as Parameters<typeof papersTable>[0][number]
+    const [head, undated, dated] = papersTable([stored("p-undated", null), stored("p-dated", 2017)])
+    expect(head).toMatch(/^id\s+year\s+first author/)
+    expect(undated).toMatch(/^p-undated\s+n\.d\.\s+A\. Author/)
+    expect(dated).toMatch(/^p-dated\s+2017\s+A\. Author/)
+    expect([undated, dated].join("\n")).not.toContain("????")
+    const lineage = renderLineage({
+      resolution: { query: "c", by: "id", id: "c", label: "a claim", similarity: null },
+      firstAppearance: { paperId: "p-undated", title: "Paper p-undated", year: null },
+      events: [{ year: null, paperId: "p-undated", title: "Paper p-undated", relation: "reasserted", via: "source", other: null, quote: "q" }]
+    })
+    expect(lineage).toContain("n.d. ")
   })
 })

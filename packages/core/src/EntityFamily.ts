@@ -27,7 +27,15 @@
  * - `part`: a named thing's part, `Res2Net block` -> `Res2Net`, `CRF-RNN
  *   part` -> `CRF-RNN`, `QRNN layer` -> `QRNN` (SKOS `broader` is also
  *   partitive);
- * - `setting`: `CIFAR-10 with dropout` -> `CIFAR-10`.
+ * - `setting`: `CIFAR-10 with dropout` -> `CIFAR-10`;
+ * - `kind`: a lower-case method of a modifier and a technique, `attention
+ *   dropout` -> `dropout`, `recurrent dropout` -> `dropout`, `max pooling` ->
+ *   `pooling`, `conditional batch normalization` -> `batch normalization`
+ *   (both methods, the broader one not written as a one-word name such as
+ *   `Transformer`: `EntityFamilies`; never under a word that names a
+ *   structure or a role, which would gather every phrase ending in it:
+ *   `convolutional layer` is not put under `layer`, nor `deep networks` under
+ *   `networks`).
  *
  * Never a family: the two directions of a language pair (`German-English` is
  * no kind of `English-German`), two numbers on a data set (`CIFAR-10`,
@@ -44,7 +52,7 @@ import * as EntityName from "./EntityName.js"
  * @since 0.1.0
  * @category families
  */
-export type FamilyRule = "year" | "version" | "modifier" | "subtask" | "mean" | "based-on" | "part" | "setting"
+export type FamilyRule = "year" | "version" | "modifier" | "subtask" | "mean" | "based-on" | "part" | "setting" | "kind"
 
 /**
  * A broader name a name belongs to, by one rule.
@@ -63,7 +71,7 @@ export interface Broader {
  * @since 0.1.0
  * @category families
  */
-export const FAMILY_RULES = "2"
+export const FAMILY_RULES = "3"
 
 const ARTICLE = /^(?:the|a|an|our|their|its)$/iu
 
@@ -120,6 +128,62 @@ const MODALITIES = new Set([
 /** A modifier before a task or metric that makes a kind of it: an adjective ({@link isKindModifier}), a modality, a number (`top-1`). */
 const isSubtaskModifier = (w: string): boolean =>
   isKindModifier(w) || MODALITIES.has(w) || (/\p{N}/u.test(w) && /^[\p{Ll}\p{N}]+-[\p{Ll}\p{N}]+$/u.test(w))
+
+/**
+ * Heads (singular) that name a structure, a part, a role or a field rather than a technique: a lower-case method is
+ * never put under one of these alone by the `kind` rule (`convolutional layer`, `deep networks`, `positional
+ * embeddings`, `reinforcement learning`, `stochastic policy`, `linear operator`, `numerical simulations` would make
+ * every phrase ending in the word one family). Measured on the shared papers (`benchmarks.md`, ux20).
+ */
+const STRUCTURE_HEADS = new Set([
+  "model", "method", "approach", "framework", "system", "algorithm", "technique", "strategy", "scheme", "procedure",
+  "process", "mechanism", "module", "block", "unit", "cell", "component", "layer", "network", "net", "architecture",
+  "operator", "function", "filter", "kernel", "channel", "feature", "map", "embedding", "representation", "encoder",
+  "decoder", "encoder-decoder", "classifier", "generator", "discriminator", "baseline", "variant", "version", "design",
+  "formulation", "equation", "formula", "theory", "principle", "policy", "agent", "device", "machine", "tool",
+  "platform", "pipeline", "protocol", "simulation", "simulator", "implementation", "solver", "optimizer", "optimiser",
+  "learner", "estimator", "transformation", "transform", "structure", "stage", "step", "path", "connection", "head",
+  "learning", "training", "optimization", "optimisation", "inference", "prediction", "classification", "estimation",
+  "computation", "evaluation", "analysis", "approximation", "generalization", "parallelism", "operation", "paradigm",
+  "language", "logic", "semantics", "grammar", "calculus", "data", "input", "output", "parameter", "weight", "state"
+])
+
+/** Heads of a task (`machine translation`, `semantic segmentation`): the `subtask` rule's, never a method's kind. */
+const TASK_HEADS = new Set([
+  "translation", "recognition", "classification", "detection", "parsing", "tagging", "retrieval", "segmentation",
+  "generation", "summarization", "summarisation", "answering", "understanding", "labeling", "labelling", "extraction",
+  "prediction", "estimation", "localization", "tracking", "captioning", "synthesis", "modeling", "modelling"
+])
+
+/** Words before a method that rate it, size it or point at it, not a kind of it (`close attention`, `deep networks`). */
+const RATING = new Set([
+  "large", "small", "big", "deep", "deeper", "shallow", "wide", "wider", "narrow", "long", "short", "high", "low", "new",
+  "old", "modern", "full", "simple", "plain", "vanilla", "own", "same", "other", "such", "many", "more", "most", "few",
+  "first", "last", "next", "previous", "close", "free", "open", "true", "whole", "main", "major", "minor", "key", "good",
+  "best", "better", "worse", "poor", "strong", "weak", "fast", "slow", "rich", "basic", "naive", "ordinary", "regular",
+  "common", "classic", "classical", "traditional", "popular", "prior", "extra", "further", "extensive", "careful",
+  "sufficient", "increased", "reduced", "improved", "modified", "enhanced", "extended", "advanced", "desired",
+  "appropriate", "suitable", "necessary", "certain", "specific", "exact", "approximate", "proper", "heavy", "light",
+  "severe", "extreme", "excessive", "expensive", "cheap", "costly", "efficient", "effective", "robust", "careful",
+  "separate", "widespread", "utilized", "utilised", "newly-introduced", "generic", "clear", "unique", "pure",
+  "plausible", "thorough", "trained", "learned", "pre-trained", "pretrained",
+  "apply", "use", "train", "make", "perform", "enable", "allow", "provide", "add", "remove", "employ", "adopt", "run",
+  "recompute", "compute",
+  // nouns a name's span may start with (the end of the words before it: "worst case beam search")
+  "case", "way", "level", "kind", "type", "part", "form", "order", "end", "time", "step", "problem", "task"
+])
+
+/** A word before a lower-case method that makes a kind of it: an adjective ({@link isKindModifier}), a modality, or a
+ * noun (`attention dropout`, `max pooling`, `beam search`): lower case, three letters or more, no plural, gerund,
+ * adverb or comparative (`enables`, `learning`, `training`, `only`, `shallower`: glued verbs, nouns of another role,
+ * ratings), no rating ({@link RATING}) and no structure (`layer`, `model`: what the technique works on, not a kind). */
+const isMethodKindModifier = (w: string): boolean =>
+  !RATING.has(w) && !NOT_KIND.has(w) && !STRUCTURE_HEADS.has(w) && !EntityName.GENERIC_HEADS.has(w) &&
+  (isKindModifier(w) || MODALITIES.has(w) || (/^\p{Ll}{3,}(?:-\p{Ll}{2,})?$/u.test(w) && !/(?:s|ing|ly|er|est)$/u.test(w)))
+
+/** Singular of a lower-case word (`networks` -> `network`, `theories` -> `theory`). */
+const singular = (w: string): string =>
+  w.length <= 3 || /(?:ss|us|is)$/u.test(w) ? w : /ies$/u.test(w) ? `${w.slice(0, -3)}y` : /(?:ch|sh|x)es$/u.test(w) ? w.slice(0, -2) : /s$/u.test(w) ? w.slice(0, -1) : w
 
 /** Tokens as written, split at spaces. */
 const spaced = (name: string): Array<string> => name.trim().split(/\s+/u).filter((t) => t !== "")
@@ -269,6 +333,25 @@ export const broaderNames = (name: string): ReadonlyArray<Broader> => {
       push(lower.slice(1), "subtask")
     }
   }
+  // kind: a lower-case method of a modifier and a technique (`attention dropout`, `recurrent dropout`, `max pooling`,
+  // `conditional batch normalization`), written in lower case (a capitalised word may be a name: `Moggi
+  // transformers`, `Weighted Transformer`); the technique of one word of four letters or more, or of several words,
+  // its head no structure, role or generic head ({@link STRUCTURE_HEADS}: a word alone that would gather every phrase
+  // ending in it); both methods (`familyTypesFit`)
+  {
+    const lower = tokens
+    if (lower.length >= 2 && lower.length <= 4 && lower.every((t) => /^[\p{Ll}][\p{Ll}-]*$/u.test(t))) {
+      const base = lower.slice(1)
+      const head = singular(base[base.length - 1]!)
+      if (
+        isMethodKindModifier(lower[0]!) && !STRUCTURE_HEADS.has(head) && !TASK_HEADS.has(head) && !EntityName.GENERIC_HEADS.has(head) &&
+        !EntityName.GENERIC_HEADS.has(base[base.length - 1]!) && !head.includes("-") &&
+        (base.length >= 2 || base[0]!.length >= 4) && base.every((t) => !RATING.has(t))
+      ) {
+        push(base, "kind")
+      }
+    }
+  }
   return out
 }
 
@@ -285,6 +368,7 @@ export const familyTypesFit = (rule: FamilyRule, narrowerType: string, broaderTy
   switch (rule) {
     case "version":
     case "based-on":
+    case "kind":
       // `ResNet-50` is a ResNet, `Res2Net based model` a Res2Net; an `APT-based classifier` is no transcription
       return narrowerType === "Method" && broaderType === "Method"
     case "subtask":

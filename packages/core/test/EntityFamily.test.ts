@@ -59,6 +59,38 @@ describe("EntityFamily.broaderNames", () => {
     expect(broader("CIFAR-10")).toEqual(["version: CIFAR"])
   })
 
+  it("kind: a lower-case method of a modifier and a technique (an adjective or a noun before it)", () => {
+    expect(broader("attention dropout")).toEqual(["kind: dropout"])
+    expect(broader("recurrent dropout")).toEqual(["kind: dropout"])
+    expect(broader("max pooling")).toEqual(["kind: pooling"])
+    expect(broader("beam search")).toEqual(["kind: search"])
+    // (three lower-case words: the subtask rule proposes the same base, for two tasks or two metrics)
+    expect(broader("spatial pyramid pooling")).toEqual(["subtask: pyramid pooling", "kind: pyramid pooling"])
+    expect(broader("conditional batch normalization")).toContain("kind: batch normalization")
+    expect(broader("depthwise separable convolutions")).toContain("kind: separable convolutions")
+    // (the types decide: two methods only)
+    expect(EntityFamily.familyTypesFit("kind", "Method", "Method")).toBe(true)
+    expect(EntityFamily.familyTypesFit("kind", "Method", "Concept")).toBe(false)
+    expect(EntityFamily.familyTypesFit("kind", "Task", "Task")).toBe(false)
+  })
+
+  it("kind, near misses: a structure or role word alone gathers nothing; ratings, glued verbs, capitals, short words", () => {
+    for (const n of [
+      // a word that names a structure, a role or a field would gather every phrase ending in it
+      "convolutional layer", "deep networks", "positional embeddings", "reinforcement learning", "stochastic policy",
+      "linear operator", "numerical simulations", "mathematical formulation", "variational inference",
+      "neural network", "feedforward neural network", "output layer", "attention mechanism", "sequence prediction problem",
+      // a rating, a size, a glued verb or noun, a gerund or a comparative before it
+      "close attention", "large kernels", "vanilla dropout", "apply convolutions", "enables initialization",
+      "learning filters", "training initialization", "shallower quantum computing", "case beam search", "way learning rate",
+      "model pruning",
+      // a capitalised word may be a name: no kind by these words (`Weighted Transformer`, `Moggi transformers`)
+      "Weighted Transformer", "Moggi transformers", "Multi-Head Attention", "Adaptive dropout",
+      // a base too short, a number; a task (the subtask rule's)
+      "soft net", "8-bit quantization", "semantic segmentation", "neural machine translation"
+    ]) expect(broader(n).filter((b) => b.startsWith("kind:")), n).toEqual([])
+  })
+
   it("a broader name is always shorter (following links ends)", () => {
     for (const n of ["Pascal VOC 2012 dataset", "subword-level neural machine translation", "Res2Net-50 based method"]) {
       for (const b of EntityFamily.broaderNames(n)) expect(EntityName.entityKey(b.name).length).toBeLessThan(EntityName.entityKey(n).length)

@@ -43,6 +43,20 @@ describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
     expect(r.entities.map((e) => e.label)).not.toContain("problem")
   })
 
+  it("uses: \"X for Y\" is Y uses X; \"X (applied) to Y\" names where X goes, never Y uses X", () => {
+    // a purpose: the decoder uses attention
+    expect(hasRelation(OfflineExtractor.extract(nlp, "We use attention for the decoder."), "decoder", "uses", "attention")).toBe(true)
+    // a target (the Transformer paper's "we apply dropout to the sums of the embeddings ..."): the sums do not use dropout
+    const sums = OfflineExtractor.extract(nlp, "We apply dropout to the sums of the embeddings and the positional encodings.")
+    expect(sums.entities.map((e) => e.label)).toContain("dropout")
+    expect(sums.relations.filter((x) => x.predicate === "uses")).toEqual([])
+    const layers = OfflineExtractor.extract(nlp, "Residual connections are applied to the layers of the encoder.")
+    expect(layers.relations.some((x) => x.predicate === "uses" && x.subject === "layers")).toBe(false)
+    // a task after "for" or "to" is still what a method applies to
+    expect(hasRelation(OfflineExtractor.extract(nlp, "Convolutional networks are used for image classification."),
+      "Convolutional networks", "appliesTo", "image classification")).toBe(true)
+  })
+
   it("an (ACRONYM) is an alias only of the words it abbreviates, reaching back over words the phrase left out", () => {
     // a reference list: the acronym is the venue's, not the task's inside its name
     const venue = OfflineExtractor.extract(nlp, "In Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP), pages 1-10.")

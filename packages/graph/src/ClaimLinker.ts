@@ -87,6 +87,11 @@ export interface LinkOptions {
   readonly bidirectional?: boolean | undefined
   /** Concurrent NLI judgements (useful with an LLM judge). Default 1. */
   readonly nliConcurrency?: number | undefined
+  /**
+   * With `onlyClaimIds`: claims whose pairs with these claims were decided already (the earlier passes of one
+   * `kg link`, `Extract.linkAll`): a pair with one of them is neither compared again nor rewritten.
+   */
+  readonly decidedWith?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -463,7 +468,9 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   const { candidates, stems, stats } = block(corpus, focus, blocking)
   const weight = ClaimIdentity.specificity(stems.values())
   // only the claims of candidate pairs are read (their papers, then the rows of those compared)
+  const decidedWith = focus === null ? undefined : options.decidedWith
   const sortedCandidates = Array.from(candidates).sort().map(splitPair)
+    .filter(([a, b]) => decidedWith === undefined || (!decidedWith.has(a) && !decidedWith.has(b)))
   // what a pass no longer needs is let go as it goes (a pass of 20,000 claims of the 1M-chunk store: 842k candidates)
   const candidateCount = candidates.size
   candidates.clear()
@@ -480,9 +487,12 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   }
   sortedCandidates.length = 0
   // topic links (`internal/claims/topicLinks.ts`): a claim and a finding of a paper whose title names its terms
-  const topic = options.topics === false
+  const topicAll = options.topics === false
     ? { pairs: [] as ReadonlyArray<TopicPair>, papersOf: new Map<string, Set<string>>() }
     : yield* topicLinkPairs(db, stems, weight, focus)
+  const topic = decidedWith === undefined
+    ? topicAll
+    : { ...topicAll, pairs: topicAll.pairs.filter((x) => !decidedWith.has(x.a) && !decidedWith.has(x.b)) }
   for (const x of topic.pairs) {
     for (const id of [x.a, x.b]) if (!papersOf.has(id)) papersOf.set(id, topic.papersOf.get(id) ?? new Set())
   }

@@ -202,10 +202,15 @@ const ownKeys = (r: {
  */
 export const refresh: Effect.Effect<number, DuckDbError, DuckDb> = Effect.flatMap(DuckDb, refreshWith)
 
-/** The SQL condition of `EntityFamily.familyTypesFit` on narrower `n` and broader `b`. */
+/**
+ * The SQL condition of `EntityFamily.familyTypesFit` on narrower `n` and broader `b`; a lower-case method's `kind`
+ * link also needs a broader entity not labelled as a one-word name (`Transformer`: `monad transformers` in a paper on
+ * functional programming is no kind of it, while `dropout` gathers `attention dropout`).
+ */
 const TYPES_FIT = `CASE k.rule
   WHEN 'version' THEN n.type = 'Method' AND b.type = 'Method'
   WHEN 'based-on' THEN n.type = 'Method' AND b.type = 'Method'
+  WHEN 'kind' THEN n.type = 'Method' AND b.type = 'Method' AND NOT regexp_matches(b.label, '^[[:upper:]][[:lower:]-]+$')
   WHEN 'subtask' THEN (n.type = 'Task' AND b.type = 'Task') OR (n.type = 'Metric' AND b.type = 'Metric')
   WHEN 'mean' THEN n.type = 'Metric' AND b.type = 'Metric'
   ELSE n.type = b.type OR n.type = 'Concept' OR b.type = 'Concept' END`

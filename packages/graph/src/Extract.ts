@@ -26,6 +26,8 @@ import type { RunId } from "@kg/core/Domain"
 import * as EntityFamilies from "./EntityFamilies.js"
 import { DuckDb, type DuckDbError, type DuckDbService } from "./DuckDb.js"
 import * as ClaimLinker from "./ClaimLinker.js"
+import * as Curation from "./Curation.js"
+import * as Epistemics from "./Epistemics.js"
 import { Nli } from "./Nli.js"
 import { assignPaperId } from "./internal/store/paperIds.js"
 import { validate as validateBundle } from "./internal/store/store.js"
@@ -678,15 +680,83 @@ export const LINK_BATCH = 20_000
  * @since 0.1.0
  * @category pipeline
  */
-export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<void, E, R>, batch: number = LINK_BATCH) =>
+export const linkPending = <E, R>(
+  emit: (event: ExtractEvent) => Effect.Effect<void, E, R>,
+  batch: number = LINK_BATCH,
+  options: Omit<ClaimLinker.LinkOptions, "onlyClaimIds"> = {}
+) =>
   Effect.gen(function*() {
-    const db = yield* DuckDb
     const nli = yield* Effect.serviceOption(Nli)
     if (nli._tag === "None") return // no NLI judge in context: claims stay unlinked until a run (or `kg link`) has one
+    const sum = yield* linkInPasses(emit, batch, options, false).pipe(Effect.provideService(Nli, nli.value))
+    if (sum.claims > 0) yield* emit(linkedEvent(sum))
+  })
+
+/**
+ * What linking in passes did, summed over its passes. In {@link linkPending} a pair of claims of two passes is
+ * compared in both, so `comparisons` and `nliJudgements` count it twice; {@link linkAll} compares each pair once.
+ * `edgesByKind` counts the edges each pass wrote.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PassesSummary {
+  readonly passes: number
+  readonly claims: number
+  readonly candidates: number
+  readonly comparisons: number
+  readonly nliJudgements: number
+  readonly edgesByKind: Record<string, number>
+  readonly decisions: Record<string, number>
+  readonly blocking: Record<string, number>
+  readonly merges: number
+  readonly mergedInto: ReadonlyArray<{ readonly from: string; readonly into: string }>
+  readonly statusChanges: number
+}
+
+const linkedEvent = (sum: PassesSummary) =>
+  ExtractEvent.Linked({
+    claims: sum.claims,
+    comparisons: sum.comparisons,
+    edgesByKind: sum.edgesByKind,
+    merges: sum.merges,
+    statusChanges: sum.statusChanges
+  })
+
+/**
+ * The pending claims linked in passes (the body of {@link linkPending} and {@link linkAll}); Linking per pass. With
+ * `oncePerPair`, a pass does not compare its claims again with the claims of the earlier passes of this call, whose
+ * pairs with them those passes decided (each pair is compared once, as in one pass); without it (the pending claims of
+ * an extraction), a pair split across two passes is decided again by the later one.
+ */
+const linkInPasses = <E, R>(
+  emit: (event: ExtractEvent) => Effect.Effect<void, E, R>,
+  batch: number,
+  options: Omit<ClaimLinker.LinkOptions, "onlyClaimIds">,
+  oncePerPair: boolean
+) =>
+  Effect.gen(function*() {
+    const db = yield* DuckDb
+    const sum = {
+      passes: 0,
+      claims: 0,
+      candidates: 0,
+      comparisons: 0,
+      nliJudgements: 0,
+      edgesByKind: {} as Record<string, number>,
+      decisions: {} as Record<string, number>,
+      blocking: {} as Record<string, number>,
+      merges: 0,
+      mergedInto: [] as Array<{ readonly from: string; readonly into: string }>,
+      statusChanges: 0
+    }
     const total = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked"))[0]?.n ?? 0
-    if (total === 0) return
+    if (total === 0) return sum satisfies PassesSummary
     const size = Math.max(1, Math.floor(batch))
-    const sum = { claims: 0, comparisons: 0, edgesByKind: {} as Record<string, number>, merges: 0, statusChanges: 0 }
+    const done = new Set<string>()
+    const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+      for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
+    }
     // each pass marks its claims linked, and linking never marks a claim unlinked: at most ceil(total / size) passes
     for (let pass = 0; pass < Math.ceil(total / size); pass++) {
       const pending = (yield* db.query<{ claim_id: string }>(
@@ -694,15 +764,99 @@ export const linkPending = <E, R>(emit: (event: ExtractEvent) => Effect.Effect<v
       )).map((r) => r.claim_id)
       if (pending.length === 0) break
       yield* emit(ExtractEvent.Linking(total > size ? { claims: pending.length, done: sum.claims, total } : { claims: pending.length }))
-      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending).pipe(Effect.provideService(Nli, nli.value))
+      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending, oncePerPair ? { ...options, decidedWith: done } : options)
       yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
+      if (oncePerPair) for (const id of pending) done.add(id)
+      sum.passes++
       sum.claims += pending.length
+      sum.candidates += link.candidates
       sum.comparisons += link.comparisons
-      for (const [k, v] of Object.entries(link.edgesByKind)) sum.edgesByKind[k] = (sum.edgesByKind[k] ?? 0) + v
+      sum.nliJudgements += link.nliJudgements
+      add(sum.edgesByKind, link.edgesByKind)
+      add(sum.decisions, link.decisions)
+      add(sum.blocking, link.blocking)
       sum.merges += link.merges
+      sum.mergedInto.push(...link.mergedInto)
       sum.statusChanges += grade.changed.length
     }
-    yield* emit(ExtractEvent.Linked(sum))
+    return sum satisfies PassesSummary
+  })
+
+/**
+ * The `meta` key a full link ({@link linkAll}) sets when it marks every claim pending and clears when its last pass
+ * and the grading of every claim are done: a run that finds it set was stopped, and goes on with the claims still
+ * pending instead of starting again.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const LINK_ALL_KEY = "link_all_started"
+
+/**
+ * What {@link linkAll} did: the passes' sums, the claims and pairs of the store when it started (`allPairs`: what
+ * comparing every pair would cost), the edges stored afterwards by kind, and whether it resumed a stopped run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface LinkAllReport extends PassesSummary {
+  readonly storedClaims: number
+  readonly allPairs: number
+  readonly storedEdgesByKind: Record<string, number>
+  readonly resumed: boolean
+  readonly seconds: number
+}
+
+/**
+ * Link every stored claim again (`kg link`), in the passes of {@link linkPending} so that memory follows a pass, not
+ * the store: every claim is marked pending (with {@link LINK_ALL_KEY} set, in one transaction), the pending claims are
+ * linked `batch` at a time (each pass rewrites only the edges it decides, grades what it touched and marks its claims
+ * linked; a pass does not compare its claims again with those of the earlier passes, which decided those pairs),
+ * then the curators' decisions are applied again and every claim is graded, and the key cleared. Stopped
+ * between passes (or killed), the next run finds the key and links only the claims still pending: no pair is written
+ * twice and the passes done are kept. With one pass (a store of at most `batch` claims) the edges are those of
+ * `ClaimLinker.linkAll`; across passes, what a run decides over all its pairs at once (which of a claim's links is
+ * the closest, which claims merge, a claim's three topic papers) is decided per pass: `docs/epistemics.md`.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const linkAll = <E, R>(
+  emit: (event: ExtractEvent) => Effect.Effect<void, E, R>,
+  options: Omit<ClaimLinker.LinkOptions, "onlyClaimIds"> & { readonly batch?: number | undefined } = {}
+) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const db = yield* DuckDb
+    const { batch = LINK_BATCH, ...linkOptions } = options
+    const resumed = (yield* db.query<{ value: string }>(`SELECT value FROM meta WHERE key = '${LINK_ALL_KEY}'`)).length > 0
+    if (!resumed) {
+      yield* db.transaction(Effect.all([
+        db.run("UPDATE claims SET linked = false WHERE linked"),
+        db.run(`INSERT OR REPLACE INTO meta VALUES ('${LINK_ALL_KEY}', $1)`, [new Date(started).toISOString()])
+      ], { discard: true }))
+    }
+    const storedClaims = (yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM claims"))[0]?.n ?? 0
+    // each pair once: a pass leaves out the claims of the earlier passes of this run (a resumed run compares its
+    // claims with those linked before it stopped again: an extraction between the two may have added claims)
+    const sum = yield* linkInPasses(emit, batch, linkOptions, true)
+    if (sum.claims > 0) yield* emit(linkedEvent(sum))
+    // a curator's decisions hold over what linking wrote anew; then every claim is graded, as one linking of all
+    yield* Curation.reapply()
+    const grade = yield* Epistemics.regrade({})
+    yield* db.run(`DELETE FROM meta WHERE key = '${LINK_ALL_KEY}'`)
+    const stored = yield* db.query<{ kind: string; n: number }>("SELECT kind, count(*)::INTEGER AS n FROM claim_edges GROUP BY kind ORDER BY kind")
+    return {
+      link: {
+        ...sum,
+        storedClaims,
+        allPairs: storedClaims < 2 ? 0 : (storedClaims * (storedClaims - 1)) / 2,
+        storedEdgesByKind: Object.fromEntries(stored.map((r) => [r.kind, Number(r.n)])),
+        resumed,
+        seconds: Math.round((Date.now() - started) / 10) / 100
+      } satisfies LinkAllReport,
+      grade
+    }
   })
 
 /**

@@ -91,6 +91,35 @@ describe("EntityFamilies", () => {
       expect((yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))).size).toBe(0)
     }))
 
+  it.scoped("kind: lower-case methods under their technique (`kg entities dropout` lists them); a structure word and a one-word name gather none", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir
+      const { db, store, ctx } = yield* openStore(path.join(dir, "kg.duckdb"))
+      yield* store.writePaper(runId, paperNaming(1, [
+        ["attention dropout", "Method"], ["recurrent dropout", "Method"], ["max pooling", "Method"],
+        ["convolutional layer", "Method"], ["monad transformers", "Method"], ["dropout rate", "Metric"], ["image dropout", "Concept"]
+      ]))
+      yield* store.writePaper(runId, paperNaming(2, [
+        ["dropout", "Method"], ["pooling", "Method"], ["layer", "Method"], ["Transformer", "Method"]
+      ]))
+      yield* EntityFamilies.refreshWith(db)
+      const links = yield* EntityFamilies.broaderOf().pipe(Effect.provide(ctx))
+      const of = (label: string) => {
+        const l = links.get(idOf(label))
+        return l === undefined ? undefined : `${l.rule}: ${l.broaderLabel}`
+      }
+      expect(of("attention dropout")).toBe("kind: dropout")
+      expect(of("recurrent dropout")).toBe("kind: dropout")
+      expect(of("max pooling")).toBe("kind: pooling")
+      // a structure word alone gathers nothing; a one-word name (`Transformer`) is no technique of lower-case words;
+      // another type is no kind of a method
+      expect(of("convolutional layer")).toBeUndefined()
+      expect(of("monad transformers")).toBeUndefined()
+      expect(of("image dropout")).toBeUndefined()
+      const members = yield* EntityFamilies.members(idOf("dropout")).pipe(Effect.provide(ctx))
+      expect(members.map((m) => `${m.label} (${m.rule})`)).toEqual(["attention dropout (kind)", "recurrent dropout (kind)"])
+    }))
+
   it.scoped("the refresh takes the stored identity keys of labels and aliases, and computes a missing one the same", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir

@@ -822,7 +822,9 @@ export type CompareRequest = typeof CompareRequest.Type
  */
 export const ListedClaim = Schema.extend(GraphQueries.ClaimSummary, Schema.Struct({
   support: Schema.optional(Schema.Number),
-  opposition: Schema.optional(Schema.Number)
+  opposition: Schema.optional(Schema.Number),
+  /** Papers that only state the claim (a note, a hypothesis): the status does not count them. */
+  stated: Schema.optional(Schema.Number)
 }))
 /** @since 0.1.0 @category models */
 export type ListedClaim = typeof ListedClaim.Type

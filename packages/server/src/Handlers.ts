@@ -127,7 +127,7 @@ const withCounts = (claims: ReadonlyArray<GraphQueries.ClaimSummary>) =>
     const assessed = new Map((yield* Epistemics.assess(yield* DuckDb, claims.map((c) => c.id))).map((a) => [a.claimId, a] as const))
     return claims.map((c) => {
       const a = assessed.get(c.id)
-      return a === undefined || a.status !== c.status ? c : { ...c, support: a.support, opposition: a.opposition }
+      return a === undefined || a.status !== c.status ? c : { ...c, support: a.support, opposition: a.opposition, stated: a.stated?.length ?? 0 }
     })
   })
 
@@ -365,7 +365,7 @@ const ClaimsLive = HttpApiBuilder.group(KgApi, "claims", (handlers) =>
           const resolution = yield* GraphQueries.resolveClaim(p.id)
           const [a] = yield* Epistemics.assess(yield* DuckDb, [resolution.id])
           if (a === undefined) return yield* new NotFound({ message: `no claim ${p.id}` })
-          return { claimId: a.claimId, status: a.status, support: a.support, opposition: a.opposition, independent: a.independent, narrow: a.narrow, reason: a.reason }
+          return { claimId: a.claimId, status: a.status, support: a.support, opposition: a.opposition, independent: a.independent, narrow: a.narrow, reason: a.reason, ...(a.stated === undefined ? {} : { stated: a.stated }) }
         })))))
 )
 

@@ -28,3 +28,9 @@ export const lineageDating = (r: Lineage): LineageDating => {
     : new Set(r.events.filter((e) => e.year === first.year && e.paperId !== first.paperId).map((e) => e.paperId)).size
   return { known: first !== null && undated.size === 0, undatedPapers: undated.size, sameYearPapers: sameYear }
 }
+
+/**
+ * A paper's year, "n.d." (no date) when it has none: the page's one rendering, the same as the commands'
+ * (`kg papers`, `kg lineage`: `cli/src/handlers/format.ts`, `yearLabel`).
+ */
+export const yearLabel = (year: number | null | undefined): string => (year == null ? "n.d." : String(year))

@@ -3,6 +3,7 @@
  */
 import { ApiError } from "./api.js"
 import { h } from "./dom.js"
+import { statusCount } from "./reason.js"
 
 export const STATUS_TEXT: Readonly<Record<string, string>> = {
   established: "established",
@@ -11,19 +12,16 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = {
   ungrounded: "ungrounded"
 }
 
-/** "contested: 2 papers for, 1 against" */
-export const badgeText = (status: string, support?: number, opposition?: number): string => {
-  if (support === undefined) return status
-  const parts = [`${support} paper${support === 1 ? "" : "s"} for`]
-  if (opposition !== undefined && opposition > 0) parts.push(`${opposition} against`)
-  return `${status}: ${parts.join(", ")}`
-}
-
-export const badge = (status: string, options: { readonly support?: number; readonly opposition?: number; readonly reason?: string } = {}) =>
+/** A status badge: "contested: 2 papers for, 1 against", "preliminary: 0 papers for, 2 statements without evidence"
+ * (`statusCount`, `reason.ts`), its reason as the tooltip. */
+export const badge = (
+  status: string,
+  options: { readonly support?: number; readonly opposition?: number; readonly stated?: number; readonly reason?: string } = {}
+) =>
   h("span", {
     class: `badge badge-${STATUS_TEXT[status] === undefined ? "other" : status}`,
     title: options.reason ?? status
-  }, badgeText(status, options.support, options.opposition))
+  }, statusCount(status, options.support, options.opposition, options.stated))
 
 export const claimHref = (id: string) => `#/claim/${encodeURIComponent(id)}`
 export const paperHref = (id: string) => `#/paper/${encodeURIComponent(id)}`

@@ -548,6 +548,32 @@ describe.skipIf(!enabled)("the workbench page in chromium", () => {
     await page.close()
   }, 180_000)
 
+  it("a claim only stated (two notes, no evidence): its badge says the statements, as `kg claims` does; the reason says it once", async () => {
+    const notes = path.join(dir, "notes")
+    fs.mkdirSync(notes, { recursive: true })
+    const note = (id: string) =>
+      `---\nid: "${id}"\ntitle: "Reading note ${id}"\n---\n\nRegular moderate exercise lowers resting blood pressure in adults with hypertension.\n`
+    fs.writeFileSync(path.join(notes, "n1.md"), note("note-1"))
+    fs.writeFileSync(path.join(notes, "n2.md"), note("note-2"))
+    expect((await extractThrough(server.url, [notes])).events.at(-1)!.kind).toBe("completed")
+    const page = await open(1280, 900)
+    await page.goto(`${server.url}#/claims?about=${encodeURIComponent("resting blood pressure")}`)
+    await page.waitForSelector(".claim-list a")
+    const item = page.locator(".claim-list li", { hasText: "lowers resting blood pressure" })
+    expect(await item.locator(".badge").textContent()).toBe("preliminary: 0 papers for, 2 statements without evidence")
+    await item.locator("a").first().click()
+    await page.waitForSelector("h1.claim-title")
+    const badge = page.locator(".status-line .badge")
+    expect(await badge.textContent()).toBe("preliminary: 0 papers for, 2 statements without evidence")
+    // the tooltip is the reason in full; the "Why:" line leaves out the count the badge gives
+    expect(await badge.getAttribute("title")).toContain("2 statements without evidence")
+    const why = (await page.locator(".status-line .reason").textContent())!
+    expect(why).toMatch(/^Why: Stated on its own/)
+    expect(why).not.toContain("without evidence")
+    await shot(page, "24-claim-statements-without-evidence")
+    await page.close()
+  }, 180_000)
+
   it("nothing failed in the page: no script errors, no failed requests, nothing fetched from another origin", () => {
     expect(errors).toEqual([])
   })

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Lineage } from "@kg/graph/GraphQueries"
-import { lineageDating } from "../src/lineage.js"
+import { lineageDating, yearLabel } from "../src/lineage.js"
 
 const resolution: Lineage["resolution"] = { query: "c", by: "id", id: "c", label: "a claim", similarity: null }
 const event = (paperId: string, year: number | null): Lineage["events"][number] =>
@@ -35,5 +35,11 @@ describe("lineageDating", () => {
       firstAppearance: { paperId: "a", title: "A", year: 2020 },
       events: [event("b", 2020), event("b", 2020), event("c", 2020), event("d", 2021), event("a", 2020)]
     })).toEqual({ known: true, undatedPapers: 0, sameYearPapers: 2 })
+  })
+})
+
+describe("yearLabel", () => {
+  it("is \"n.d.\" for an unknown year everywhere on the page (papers table, claim sources, lineage, references)", () => {
+    expect([yearLabel(null), yearLabel(undefined), yearLabel(2019)]).toEqual(["n.d.", "n.d.", "2019"])
   })
 })

@@ -17,8 +17,13 @@ const concurrency = Options.integer("concurrency").pipe(
   Options.withDescription("NLI judgements at once (useful with an LLM judge)"),
   Options.withDefault(1)
 )
+const batch = Options.integer("batch").pipe(
+  O.within("batch", { min: 1 }),
+  Options.withDescription("claims linked in one pass (memory follows a pass; a stopped run resumes at the next pass)"),
+  Options.optional
+)
 /** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
-export const config = { noMerge, provider: O.provider("NLI judge: offline rules (default) or an LLM on anthropic / openai"), model: O.model("model name for the LLM judge"), concurrency, ...O.store }
+export const config = { noMerge, provider: O.provider("NLI judge: offline rules (default) or an LLM on anthropic / openai"), model: O.model("model name for the LLM judge"), concurrency, batch, ...O.store }
 
 /** @since 0.1.0 */
 export const linkCommand = Command.make("link", config, lazy(() => import("../handlers/link.js"), (m) => m.link)).pipe(

@@ -3,6 +3,12 @@
  */
 import type * as GraphQueries from "@kg/graph/GraphQueries"
 
+/**
+ * A paper's year, "n.d." (no date) when it has none: one rendering in every command (`kg papers`, `kg lineage`,
+ * the references of `kg research`) and on the workbench page (`web/src/lineage.ts`, `yearLabel`).
+ */
+export const yearLabel = (year: number | null | undefined): string => (year == null ? "n.d." : String(year))
+
 /** One line about how an argument was resolved. */
 export const resolutionLine = (r: GraphQueries.Resolution): string =>
   r.by === "text"

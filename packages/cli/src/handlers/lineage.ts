@@ -4,7 +4,7 @@
 import type * as Command from "@effect/cli/Command"
 import * as GraphQueries from "@kg/graph/GraphQueries"
 import type { config as lineageConfig } from "../commands/lineage.js"
-import { oneLine, paperLabel, resolutionLine } from "./format.js"
+import { oneLine, paperLabel, resolutionLine, yearLabel } from "./format.js"
 import { readQuery } from "./readStore.js"
 
 /** The parsed options and arguments of `kg lineage`. @since 0.1.0 */
@@ -22,7 +22,7 @@ export const renderLineage = (l: GraphQueries.Lineage): string => {
   const dated = l.events.filter((e) => e.year !== null)
   const papers = (n: number) => `${n} paper${n === 1 ? "" : "s"}`
   const eventLine = (e: GraphQueries.Lineage["events"][number]) => {
-    const head = `  ${e.year ?? "n.d."} ${paperLabel(e.paperId, e.title)}: `
+    const head = `  ${yearLabel(e.year)} ${paperLabel(e.paperId, e.title)}: `
     if (e.via === "claim_edge" && e.other !== null) {
       // a claim linked by an edge: its text once (the quote is that same text); a related link is said not to be
       // the same finding

@@ -11,6 +11,7 @@ import type { listConfig as papersConfig } from "../commands/papers.js"
 import type { setConfig as papersSetConfig } from "../commands/papers.js"
 import * as Layers from "../Layers.js"
 import { flag, withSettings } from "../internal/settings.js"
+import { yearLabel } from "./format.js"
 
 /** The parsed options and arguments of `kg papers`. @since 0.1.0 */
 export type PapersArgs = Command.Command.ParseConfig<typeof papersConfig>
@@ -33,10 +34,11 @@ const asJson = (p: StoredPaper) => ({
 
 const clip = (s: string, width: number) => (s.length <= width ? s : `${s.slice(0, width - 1)}…`)
 
-const table = (papers: ReadonlyArray<StoredPaper>): ReadonlyArray<string> => {
+/** The table of `kg papers`: id, year ("n.d." when unknown), first author, pages, claims, title. */
+export const papersTable = (papers: ReadonlyArray<StoredPaper>): ReadonlyArray<string> => {
   const rows = papers.map((p) => [
     p.paper.id,
-    p.paper.year === null ? "????" : String(p.paper.year),
+    yearLabel(p.paper.year),
     clip(p.paper.authors[0] ?? "?", 24),
     p.paper.pages === null ? "-" : String(p.paper.pages),
     String(p.claims),
@@ -56,7 +58,7 @@ export const papers = (args: PapersArgs) =>
       const list = yield* store.listPapers()
       if (args.json) return yield* Console.log(JSON.stringify(list.map(asJson)))
       if (list.length === 0) return yield* Console.log(`No papers in ${settings.db.value}. Add some with: kg extract <folder>`)
-      for (const line of table(list)) yield* Console.log(line)
+      for (const line of papersTable(list)) yield* Console.log(line)
       yield* Console.log(`${list.length} paper${list.length === 1 ? "" : "s"} in ${settings.db.value}`)
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { readOnly: true, mustExist: true }))))
 
@@ -83,7 +85,7 @@ export const papersSet = (args: PapersSetArgs) =>
       const stored = yield* store(args.paperId as PaperId, fields)
       if (args.json) return yield* Console.log(JSON.stringify(asJson(stored)))
       yield* Console.log(
-        `${stored.paper.id}: ${stored.paper.year ?? "????"}, ${stored.paper.authors.join("; ") || "unknown authors"}, ` +
+        `${stored.paper.id}: ${yearLabel(stored.paper.year)}, ${stored.paper.authors.join("; ") || "unknown authors"}, ` +
           `"${stored.paper.title}"${stored.paper.venue ? `, ${stored.paper.venue}` : ""} (kept when the paper is extracted again)`
       )
     }).pipe(Effect.provide(Layers.storeLayer(settings.db.value, { mustExist: true }))))

@@ -9,6 +9,7 @@ import { type Answer, type AnswerEvent, type CitedClaim, getJson, type PaperSumm
 import { clear, h } from "../dom.js"
 import { openEvidence } from "../evidence.js"
 import { badge, claimHref, errorBox, pageLabel, paperHref, section } from "../widgets.js"
+import { yearLabel } from "../lineage.js"
 
 const RESEARCH_STAGES: ReadonlyArray<readonly [string, string]> = [
   ["scoping", "Scoping: paper records and claims"],
@@ -270,7 +271,7 @@ const shapeView = (a: Answer, evidence: HTMLElement): ReadonlyArray<Node> => {
       h("li", {},
         h("strong", {}, g.method), " ",
         h("a", { href: paperHref(g.paper_id) }, g.title),
-        h("span", { class: "muted" }, ` (${g.year ?? "n.d."})`),
+        h("span", { class: "muted" }, ` (${yearLabel(g.year)})`),
         h("ul", {}, g.items.map((i) => h("li", {}, i.text, " ", citeButton(evidence, { paper_id: g.paper_id, page: i.page, quote: i.quote }))))))))
   }
   return out
@@ -315,7 +316,7 @@ const renderAnswer = (answer: HTMLElement, sentences: HTMLElement, a: Answer, ev
     a.references.length === 0 ? h("p", {}, "(none)") : h("ol", { class: "references" }, a.references.map((r) =>
       h("li", {},
         h("a", { href: paperHref(r.paper_id) }, r.title), " ",
-        h("span", { class: "muted" }, `${r.authors.slice(0, 3).join(", ")}${r.authors.length > 3 ? " et al." : ""} (${r.year ?? "n.d."}) [${r.paper_id}]`))
+        h("span", { class: "muted" }, `${r.authors.slice(0, 3).join(", ")}${r.authors.length > 3 ? " et al." : ""} (${yearLabel(r.year)}) [${r.paper_id}]`))
     ))
   ))
 }

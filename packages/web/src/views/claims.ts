@@ -14,7 +14,7 @@ import {
 } from "../api.js"
 import { type CurationRecord } from "../api.js"
 import { clear, h } from "../dom.js"
-import { lineageDating } from "../lineage.js"
+import { lineageDating, yearLabel } from "../lineage.js"
 import { reasonAfterCount } from "../reason.js"
 import { openEvidence } from "../evidence.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, shorten, table } from "../widgets.js"
@@ -50,7 +50,7 @@ export const claimsView = async (main: HTMLElement, params: URLSearchParams): Pr
       results.append(h("ul", { class: "claim-list card" }, claims.map((c) =>
         h("li", {},
           // the papers for and against behind the status, as on the claim's page; its own papers only when not given
-          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0 }), " ",
+          badge(c.status, c.support === undefined ? {} : { support: c.support, opposition: c.opposition ?? 0, stated: c.stated ?? 0 }), " ",
           h("a", { href: claimHref(c.id) }, c.text), " ",
           h("span", { class: "muted" }, [
             c.support === undefined ? `${c.livePapers} paper${c.livePapers === 1 ? "" : "s"}` : null,
@@ -163,7 +163,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/claims" }, "Claims"), " / claim"),
     h("h1", { class: "claim-title" }, c.text),
-    h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, reason: a.reason }), " ",
+    h("p", { class: "status-line" }, badge(a.status, { support: a.support, opposition: a.opposition, stated: a.stated?.length ?? 0, reason: a.reason }), " ",
       h("span", { class: "reason" }, `Why: ${reasonAfterCount(a.reason)}`)),
     claimControls(c.id, curated, reload),
     curated,
@@ -184,7 +184,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
       h("ul", { class: "sources" }, detail.sources.map((s) =>
       h("li", {},
         h("a", { href: paperHref(s.paperId) }, s.title), " ",
-        h("span", { class: "muted" }, `${s.year ?? "n.d."} ${pageLabel(s.page)}${s.retracted ? " · retracted" : ""}`),
+        h("span", { class: "muted" }, `${yearLabel(s.year)} ${pageLabel(s.page)}${s.retracted ? " · retracted" : ""}`),
         h("blockquote", { class: "quote" }, `“${s.quote}”`),
         h("button", {
           type: "button",
@@ -238,7 +238,7 @@ export const claimView = async (main: HTMLElement, evidence: HTMLElement, id: st
 
 const challengesNode = (r: Challenges) =>
   r.papers.length === 0 ? h("p", {}, "No paper contradicts this claim.") : h("ul", {}, r.papers.map((p) =>
-    h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${p.year ?? "n.d."})`,
+    h("li", {}, h("a", { href: paperHref(p.paperId) }, p.title), ` (${yearLabel(p.year)})`,
       h("ul", {}, p.claims.map((c) => h("li", {}, c.id === null ? `"${c.text}"` : h("a", { href: claimHref(c.id) }, c.text), ` ${pageLabel(c.page)} · ${
         c.id === null ? "judged now, relevance × NLI confidence" : "a stored contradicts edge, score"
       } ${Math.round(c.edgeScore * 100) / 100}`))))
@@ -274,15 +274,15 @@ const lineageNode = (r: Lineage) => {
         ` and ${dating.sameYearPapers} more paper${dating.sameYearPapers === 1 ? "" : "s"} of that year (order within the year unknown).`
       ]
       : dating.known
-      ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${first.year ?? "n.d."})`]
+      ? ["First appears in ", h("a", { href: paperHref(first.paperId) }, first.title), ` (${yearLabel(first.year)})`]
       : [
         `First appearance unknown: ${dating.undatedPapers} paper${dating.undatedPapers === 1 ? " has" : "s have"} no year, and the order is known only among the dated ones. `,
         first.year === null ? "Undated: " : "Earliest dated: ",
         h("a", { href: paperHref(first.paperId) }, first.title),
-        ` (${first.year ?? "n.d."})`
+        ` (${yearLabel(first.year)})`
       ]),
     r.events.length === 0 ? h("p", { class: "muted" }, "No later use recorded.") : h("ul", {}, r.events.map((e) =>
-      h("li", {}, `${e.year ?? "n.d."}: `, h("a", { href: paperHref(e.paperId) }, e.title),
+      h("li", {}, `${yearLabel(e.year)}: `, h("a", { href: paperHref(e.paperId) }, e.title),
         // a related link (a weak link of one shared side) is no same finding: said so, not a bare "related"
         e.via === "claim_edge" && e.relation === "related"
           ? [" a related claim, not the same finding", e.other === null ? "" : ` (${e.other.label})`]

@@ -5,6 +5,7 @@
 import { type ArxivHit, del, getJson, type Job, type JobEvent, type Pattern, postJson, stream, upload } from "../api.js"
 import { clear, h } from "../dom.js"
 import { claimHref, errorBox, loading, section } from "../widgets.js"
+import { yearLabel } from "../lineage.js"
 
 const watched = new Set<string>()
 
@@ -146,7 +147,7 @@ const arxivForm = (onJob: (job: Job) => void, problems: HTMLElement): HTMLElemen
         hits.append(h("li", {},
           h("label", { for: `arxiv-${hit.arxivId}`, class: "check" }, box,
             h("strong", {}, hit.title), " ",
-            h("span", { class: "muted" }, `${hit.authors.slice(0, 3).join(", ")}${hit.authors.length > 3 ? " et al." : ""} · ${hit.year ?? "n.d."} · ${hit.arxivId}`),
+            h("span", { class: "muted" }, `${hit.authors.slice(0, 3).join(", ")}${hit.authors.length > 3 ? " et al." : ""} · ${yearLabel(hit.year)} · ${hit.arxivId}`),
             hit.stored ? h("span", { class: "badge badge-established" }, "stored") : "")))
       }
     } catch (e) {

@@ -8,6 +8,7 @@ import { openEvidence } from "../evidence.js"
 import { typeColour } from "../graphStyle.js"
 import { studioSection } from "./studio.js"
 import { askWithinHref, badge, claimHref, errorBox, graphHref, loading, pageLabel, paperHref, section, table } from "../widgets.js"
+import { yearLabel } from "../lineage.js"
 
 const EXPORT_FORMATS: ReadonlyArray<readonly [string, string]> = [
   ["turtle", "Turtle (RDF)"],
@@ -78,7 +79,7 @@ export const papersView = async (main: HTMLElement): Promise<void> => {
       papers.map((p) => [
         pick(p.paperId, p.title),
         h("a", { href: paperHref(p.paperId) }, p.title),
-        String(p.year ?? "—"),
+        yearLabel(p.year),
         p.format,
         String(p.pages ?? "—"),
         String(p.chunks),
@@ -108,7 +109,7 @@ export const paperView = async (main: HTMLElement, evidence: HTMLElement, id: st
   main.append(
     h("p", { class: "crumbs" }, h("a", { href: "#/papers" }, "Papers"), " / paper"),
     h("h1", {}, p.title),
-    h("p", { class: "muted" }, `${p.authors.join(", ") || "unknown authors"} · ${p.year ?? "n.d."} · ${p.format}` +
+    h("p", { class: "muted" }, `${p.authors.join(", ") || "unknown authors"} · ${yearLabel(p.year)} · ${p.format}` +
       `${p.pages !== null ? ` · ${p.pages} pages` : ""}${p.retracted ? " · RETRACTED" : ""}`),
     h("p", { class: "row wrap" },
       h("a", { href: graphHref("paper", p.paperId), class: "button" }, "Graph around this paper"),

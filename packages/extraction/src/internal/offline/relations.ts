@@ -24,6 +24,9 @@ export interface MentionRelation {
 /** Evaluation verbs: "X is evaluated on Y". */
 const evalWords = /^(is |are |was |were |been |being )?(evaluated|tested|validated|benchmarked|assessed|measured|experimented|trained and tested|compared)( it| them)? (on|against|using|with|in|over)( the| a| an)?$/
 
+/** A gap that ends in a preposition of direction or place (`to`, `applied to the`, `towards`, `in`, `at`), not `for`. */
+const TO_A_TARGET = /(?:^|\s)(?:to|towards|in|at)(?: the| a| an| its| their| these| this| both| all)?$/
+
 type Rule = (ctx: {
   readonly between: string
   readonly a: Mention
@@ -75,6 +78,11 @@ const rules: ReadonlyArray<Rule> = [
     /^(for|to|in order to|towards|((is|are|was|were|be|been|can be|could be) )?(used|applied|employed|proposed|designed|developed|adapted|tailored|exploited|introduced|presented|suited|useful|helpful|effective|suitable|important|necessary|crucial|optimi[sz]ed|utili[sz]ed|intended|targeted|aimed) (for|to|in|at)|for the|to the|for a|for an|, for|to solve|to address|to improve|to perform|to support|to handle|to model|to tackle|(is|are|can be|could be )?(used |utili[sz]ed |employed |applied |designed |developed )?(to|for) (learn|learning|extract|extracting|identify|identifying|build|building|construct|constructing|detect|detecting|produce|producing|generate|generating|estimate|estimating|predict|predicting|compute|computing|recogni[sz]e|recogni[sz]ing|classify|classifying|represent|representing|acquire|acquiring|train|training|achieve|achieving|capture|capturing|find|finding|infer|inferring|obtain|obtaining|derive|deriving|determine|determining|create|creating|select|selecting|resolve|resolving|parse|parsing|translate|translating|retrieve|retrieving|segment|segmenting|track|tracking|analy[sz]e|analy[sz]ing|evaluate|evaluating|handle|handling|solve|solving|improve|improving|model|modeling|modelling|reduce|reducing|support|supporting|perform|performing|facilitate|facilitating|enable|enabling|guide|guiding|measure|measuring|encode|encoding|rank|ranking|label|labeling|labelling|align|aligning|describe|describing|discover|discovering|address|addressing|tackle|tackling|deal with|dealing with|cope with|coping with)|that (can )?(handles?|solves?|supports?|performs?|addresses))( the| a| an| its| their| these| this| both| all)?$/.test(between)
       ? b.type === "Task"
         ? { predicate: "appliesTo", reversed: false, confidence: 0.65, rule: "for-task" }
+        // "X for Y" is a purpose: Y uses X ("attention for the decoder"). "X (applied) to Y" with Y no task names
+        // where X goes, not what uses it ("apply dropout to the sums", "residual connections are applied to the
+        // layers", "maps the input to a sequence"): no relation rather than one read backwards
+        : TO_A_TARGET.test(between)
+        ? undefined
         : { predicate: "uses", reversed: true, confidence: 0.55, rule: "for" }
       : undefined,
   ({ between }) =>
