@@ -783,6 +783,17 @@ const linkInPasses = <E, R>(
   })
 
 /**
+ * The claims of one pass of a full link ({@link linkAll}) unless `--batch` says otherwise: larger than
+ * {@link LINK_BATCH}, since each pass repeats fixed work (the claims' link keys, the grading of what it touched):
+ * passes of 20,000 on a 91,470-claim store took twice the CPU of one pass for the same peak memory (ux20,
+ * `benchmarks.md`). A store of at most this many claims is linked in one pass, as before passes.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export const LINK_ALL_BATCH = 100_000
+
+/**
  * The `meta` key a full link ({@link linkAll}) sets when it marks every claim pending and clears when its last pass
  * and the grading of every claim are done: a run that finds it set was stopped, and goes on with the claims still
  * pending instead of starting again.
@@ -828,7 +839,7 @@ export const linkAll = <E, R>(
   Effect.gen(function*() {
     const started = Date.now()
     const db = yield* DuckDb
-    const { batch = LINK_BATCH, ...linkOptions } = options
+    const { batch = LINK_ALL_BATCH, ...linkOptions } = options
     const resumed = (yield* db.query<{ value: string }>(`SELECT value FROM meta WHERE key = '${LINK_ALL_KEY}'`)).length > 0
     if (!resumed) {
       yield* db.transaction(Effect.all([
