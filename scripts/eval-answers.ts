@@ -46,7 +46,7 @@ const DIR = arg("dir") ?? path.join(root, "scratchpad/eval-answers")
 
 type Kind = "lookup" | "yesno" | "comparison" | "best" | "list" | "open"
 
-interface Question {
+export interface Question {
   /**
    * `dev`: the questions the answer shapes were developed on; `heldout`: written afterwards, before any run on them;
    * `issue20`: issue 20's evaluation on the related papers (scripts/data/answers-issue20.json, with each fact's source);
@@ -183,7 +183,7 @@ const FRESH6: ReadonlyArray<Question> = fromFile("answers-fresh6.json", "fresh6"
 /** answers13's development questions (levels near differences, bounds and baselines; a list about an effect). */
 const LEVELS: ReadonlyArray<Question> = fromFile("answers-levels.json", "levels")
 
-const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...FRESH4, ...FRESH5, ...FRESH6, ...LEVELS]
+export const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...FRESH4, ...FRESH5, ...FRESH6, ...LEVELS]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
   related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
@@ -209,7 +209,7 @@ interface Check {
   readonly leadText: string
 }
 
-const factsHit = (q: Question, text: string, papers: ReadonlySet<string>): boolean => {
+export const factsHit = (q: Question, text: string, papers: ReadonlySet<string>): boolean => {
   if (q.papers !== undefined) return goldPapers(q.papers.material).filter((p) => papers.has(p)).length >= (q.min ?? 1)
   const facts = q.facts ?? []
   const need = q.min ?? (q.kind === "comparison" || q.kind === "best" ? facts.length : 1)

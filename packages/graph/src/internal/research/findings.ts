@@ -507,7 +507,8 @@ export const valueIn = (
   let best: (FoundValue & { key: number }) | null = null
   for (const n of nums) {
     if (paired !== undefined && paired.others.includes(n.start)) continue
-    const unit = n.phrase.replace(/^[\d.,]+\s?/, "").toLowerCase()
+    // (a range's unit is that of its end: "9-11%" is in %; answers20)
+    const unit = n.phrase.replace(/^[\d.,]+(?:[-–][\d.,]+)?\s?/, "").toLowerCase()
     const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
     const unitHit = unit !== "" && quantity.includes(unit)
     // a count's noun follows its number ("9,280 summaries", not "articles from 30,000 domains")
@@ -1518,6 +1519,25 @@ export const stanceOf = (
   if (verb !== null && !nlp.terms(finding).includes(verb.term)) {
     return { stance: "neutral", reason: `it does not say whether its subject does "${verb.word}"` }
   }
+  // ... and what it is asked of: the predicate adjective of a statement with no verb ("DYST detectable with the
+  // compressibility score", of "Is DYST detectable ...?"), said by the finding as an adjective or a verb ("not
+  // detectable", "detected"), not only named as a thing ("the detection of DYST"); the nouns of the object of a verb
+  // that is no change ("use depth information": "the use of contextual information" says nothing of depth) (answers20)
+  const asked = askedOf(nlp, statement)
+  if (asked !== null) {
+    const nameTermsOf = new Set(names.flatMap((n) => nlp.terms(n.text)))
+    if (asked.kind === "adjective") {
+      const said = new Set(nlp.tokenize(finding).filter((t) => t.pos === "ADJ" || t.pos === "VERB" || t.pos === "ADV").flatMap((t) => nlp.terms(t.text)))
+      if (!nlp.terms(asked.words).every((t) => said.has(t) || nameTermsOf.has(t))) {
+        return { stance: "neutral", reason: `it does not say whether its subject is "${asked.words}"` }
+      }
+    } else {
+      // (by its words and their lemmas: "the mass spectra" speaks of "the mass spectrum")
+      const held = new Set(nlp.tokenize(finding).flatMap((t) => [...nlp.terms(t.text), ...nlp.terms(t.lemma)]))
+      const missed = nlp.terms(asked.words).filter((t) => !held.has(t) && !nameTermsOf.has(t))
+      if (missed.length > 0) return { stance: "neutral", reason: `it does not speak of "${asked.words}"` }
+    }
+  }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
   const clauses = clausesOf(finding).map((c) => {
     const p = pieces(c)
@@ -1716,6 +1736,45 @@ const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: st
   if (LIGHT_VERB.test(word) || OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
   const term = nlp.terms(word)[0]
   return term === undefined ? null : { word, term }
+}
+
+/**
+ * What a yes/no statement asks of its subject besides its verb (answers20): the predicate adjective of a statement
+ * with no verb ("detectable" of "DYST detectable with the compressibility score": the question's "is" went with the
+ * question), or the nouns of the object of its verb when that verb is no change or comparison ("depth information" of
+ * "the contextual model use depth information on NYUDv2"; wink may tag the verb a noun, "use", "train": a light verb
+ * after a noun is read as the verb). Null for a comparison ("than") or when there is none.
+ */
+const askedOf = (nlp: NlpService["Type"], statement: string): { readonly kind: "adjective" | "object"; readonly words: string } | null => {
+  if (/\bthan\b/i.test(statement)) return null
+  const tokens = nlp.tokenize(statement)
+  const at = tokens.findIndex((t, i) =>
+    i > 0 && ((t.pos === "VERB" && t.text.toLowerCase() === t.lemma) || (t.pos === "AUX" && /^(?:have|has)$/i.test(t.text)) ||
+      (t.pos === "NOUN" && LIGHT_VERB.test(t.text.toLowerCase()) && /^(?:NOUN|PROPN)$/.test(tokens[i - 1]!.pos) &&
+        /^(?:DET|ADJ|NOUN|NUM)$/.test(tokens[i + 1]?.pos ?? "")))
+  )
+  if (at < 0) {
+    // no verb: the first adjective after the subject that is predicative (followed by a preposition or "to"), in a
+    // statement with no change word a tagger may have read as a noun ("additional dropout increase the accuracy")
+    if (tokens.some((t) => t.pos === "VERB" || t.pos === "AUX" || changeDirection(t.text) !== 0 || STATED_CHANGE.test(t.text))) return null
+    const adjective = tokens.findIndex((t, i) => i > 0 && t.pos === "ADJ" && /^(?:ADP|PART)$/.test(tokens[i + 1]?.pos ?? ""))
+    return adjective < 0 ? null : { kind: "adjective", words: tokens[adjective]!.text }
+  }
+  const word = tokens[at]!.lemma.toLowerCase()
+  if (OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
+  // the object: its head, the nouns that end the words after the verb, up to a preposition, a conjunction or a
+  // punctuation mark ("depth information"; "atmosphere" of "a clear hydrogen-dominated atmosphere": a hyphenated
+  // modifier is no head)
+  let object: Array<string> = []
+  const rest = tokens.slice(at + 1)
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i]!
+    const hyphen = t.text === "-" && rest[i - 1] !== undefined && rest[i - 1]!.end === t.start && rest[i + 1]?.start === t.end
+    if (t.pos === "NOUN" || t.pos === "PROPN") object.push(t.text)
+    else if (/^(?:DET|ADJ|NUM)$/.test(t.pos) || hyphen || (rest[i - 1]?.text === "-" && rest[i - 1]!.end === t.start)) object = []
+    else break
+  }
+  return object.length === 0 ? null : { kind: "object", words: object.join(" ") }
 }
 
 /**
