@@ -364,6 +364,9 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
     // a rank cut-off, "at Top 1", "the top 50 predictions", "R@1", is no value (answers19)
     if (/\b(?:top|rank|hits)\s*$|@\s*$/i.test(before)) continue
+    // a number of a standard's or a product's name, an integer after a capitalised acronym that is no metric ("IEEE
+    // 754", "ISO 9001"), is no value (answers20)
+    if (m[2] === undefined && m[3] === undefined && /\b\p{Lu}{3,}\s$/u.test(before) && !METRIC_ACRONYM.test(before)) continue
     // an uncertainty, "52.5% (± 0.7%)", is no value of its own (answers17)
     if (/(?:±|\+\/-|\+-)\s*$/.test(before)) continue
     // a list's enumerator, "(1) basic ESG scores, (2) ...": no value
@@ -392,6 +395,9 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
   }
   return out
 }
+
+/** Acronyms of measures a value may follow ("BLEU 28", "mAP 76"), unlike a name's ("IEEE 754"). */
+const METRIC_ACRONYM = /\b(?:BLEU|ROUGE|METEOR|CIDER|SPICE|CHRF\d?|PSNR|SSIM|MAP|MRR|NDCG|AUC|EER|WER|CER|TER|FID|IOU|MIOU|PPL|BPC|FPS|TOP|MAE|RMSE|MSE)\s$/i
 
 /** A thousands group with a space after its comma: "6, 969" (and what follows it, to tell a list). */
 const SPACED_THOUSANDS = /^(\d{1,3}), (\d{3})(?![\d.]|,\d)/
@@ -507,6 +513,9 @@ export const valueIn = (
   let best: (FoundValue & { key: number }) | null = null
   for (const n of nums) {
     if (paired !== undefined && paired.others.includes(n.start)) continue
+    // the whole of an "X out of Y" is not the count asked: "890 out of 50 K validation images have near-duplicate
+    // images" counts 890 (answers20)
+    if (analysis.count === true && /\bout of\s*$/i.test(sentence.slice(Math.max(0, n.start - 8), n.start))) continue
     // (a range's unit is that of its end: "9-11%" is in %; answers20)
     const unit = n.phrase.replace(/^[\d.,]+(?:[-–][\d.,]+)?\s?/, "").toLowerCase()
     const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
