@@ -982,6 +982,24 @@ describe("answers20: causes read on the sixth fresh set", () => {
         "We also experimented with additional dropout in the all convolutional net, which however did not result in increased accuracy.").stance).toBe("against")
     }).pipe(Effect.provide(NlpService.layer)))
 
+  it.effect("reads a base-form verb wink tags a noun in a verb's place ('systems train their ...') as the statement's verb", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string) => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null)
+      }
+      // Edinburgh's WMT16 systems (scirex-1a5ea605111e): "train" is tagged a noun; a finding that does not say "train"
+      // is no "yes"
+      const edinburgh = "Did the Edinburgh WMT16 systems train their ensemble components independently?"
+      const reranking = judge(edinburgh, "Experiments show that the Edinburgh WMT16 reranking systems are stronger than an ensemble created from two independent runs.")
+      expect(reranking.stance).toBe("neutral")
+      expect(reranking.reason).toBe(`it does not say whether its subject does "train"`)
+      expect(judge(edinburgh, "Due to resource limitations, the Edinburgh WMT16 systems did not train ensemble components independently.").stance).toBe("against")
+      // near miss: a noun before a relative pronoun is no verb ("the ResNet model which ...")
+      expect(judge("Does the ResNet model which uses dropout converge?", "The ResNet model which uses dropout converges within 30 epochs.").stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
   it("reads a range's unit from its end: 9-11% is a percentage", () => {
     const a = analyse("What share of the test sets do rare and unseen words constitute?")
     const v = valueIn("Our subword representations cause big improvements in the translation of rare and unseen words, but these only constitute 9-11% of the test sets.", a)

@@ -10,7 +10,7 @@
  * @internal
  */
 import type { Finding } from "@kg/core/Domain"
-import type { NlpService } from "@kg/core/NlpService"
+import type { NlpService, Token } from "@kg/core/NlpService"
 import * as ChunkSentences from "@kg/extraction/ChunkSentences"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as Effect from "effect/Effect"
@@ -1739,13 +1739,31 @@ const VERBS = new WeakMap<NlpService["Type"], Map<string, { readonly word: strin
 
 const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
-  const token = nlp.tokenize(statement).find((t, i) => i > 0 && t.pos === "VERB" && t.text.toLowerCase() === t.lemma)
+  const tokens = nlp.tokenize(statement)
+  const token = tokens[baseVerbAt(tokens)]
   if (token === undefined) return null
   const word = token.lemma
   if (LIGHT_VERB.test(word) || OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
   const term = nlp.terms(word)[0]
   return term === undefined ? null : { word, term }
 }
+
+/**
+ * Where a statement's verb in its base form is (after its first word): the first token tagged a verb in its base
+ * form, or one wink tags a noun ("use", "train") in a verb's place: after a noun, in its base form, and before a
+ * determiner or a possessive ("systems train their ensemble components"), or a light verb before a determiner, an
+ * adjective, a number or a noun ("model use depth information"), whichever comes first; -1 when there is none
+ * (answers20).
+ */
+const baseVerbAt = (tokens: ReadonlyArray<Token>): number =>
+  tokens.findIndex((t, i) =>
+    i > 0 && (
+      (t.pos === "VERB" && t.text.toLowerCase() === t.lemma) ||
+      (t.pos === "NOUN" && t.text.toLowerCase() === t.lemma && /^(?:NOUN|PROPN)$/.test(tokens[i - 1]!.pos) &&
+        (tokens[i + 1]?.pos === "DET" || /^(?:their|its|our|his|her|my|your)$/i.test(tokens[i + 1]?.text ?? "") ||
+          (LIGHT_VERB.test(t.text.toLowerCase()) && /^(?:ADJ|NOUN|NUM)$/.test(tokens[i + 1]?.pos ?? ""))))
+    )
+  )
 
 /**
  * What a yes/no statement asks of its subject besides its verb (answers20): the predicate adjective of a statement
@@ -1757,11 +1775,9 @@ const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: st
 const askedOf = (nlp: NlpService["Type"], statement: string): { readonly kind: "adjective" | "object"; readonly words: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
   const tokens = nlp.tokenize(statement)
-  const at = tokens.findIndex((t, i) =>
-    i > 0 && ((t.pos === "VERB" && t.text.toLowerCase() === t.lemma) || (t.pos === "AUX" && /^(?:have|has)$/i.test(t.text)) ||
-      (t.pos === "NOUN" && LIGHT_VERB.test(t.text.toLowerCase()) && /^(?:NOUN|PROPN)$/.test(tokens[i - 1]!.pos) &&
-        /^(?:DET|ADJ|NOUN|NUM)$/.test(tokens[i + 1]?.pos ?? "")))
-  )
+  const have = tokens.findIndex((t, i) => i > 0 && t.pos === "AUX" && /^(?:have|has)$/i.test(t.text))
+  const verb = baseVerbAt(tokens)
+  const at = have < 0 ? verb : verb < 0 ? have : Math.min(have, verb)
   if (at < 0) {
     // no verb: the first adjective after the subject that is predicative (followed by a preposition or "to"), in a
     // statement with no change word a tagger may have read as a noun ("additional dropout increase the accuracy")
