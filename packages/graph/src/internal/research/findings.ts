@@ -1532,19 +1532,23 @@ export const stanceOf = (
   // compressibility score", of "Is DYST detectable ...?"), said by the finding as an adjective or a verb ("not
   // detectable", "detected"), not only named as a thing ("the detection of DYST"); the nouns of the object of a verb
   // that is no change ("use depth information": "the use of contextual information" says nothing of depth) (answers20)
-  const asked = askedOf(nlp, statement)
+  const asked = askedOfMemo(nlp, statement)
   if (asked !== null) {
     const nameTermsOf = new Set(names.flatMap((n) => nlp.terms(n.text)))
+    const wanted = nlp.terms(asked.words).filter((t) => !nameTermsOf.has(t))
+    const findingTerms = new Set(nlp.terms(finding))
     if (asked.kind === "adjective") {
-      const said = new Set(nlp.tokenize(finding).filter((t) => t.pos === "ADJ" || t.pos === "VERB" || t.pos === "ADV").flatMap((t) => nlp.terms(t.text)))
-      if (!nlp.terms(asked.words).every((t) => said.has(t) || nameTermsOf.has(t))) {
-        return { stance: "neutral", reason: `it does not say whether its subject is "${asked.words}"` }
-      }
+      // (the finding is tagged only when it holds the word at all)
+      const said = wanted.every((t) => findingTerms.has(t)) &&
+        wanted.every((t) =>
+          nlp.tokenize(finding).some((k) => (k.pos === "ADJ" || k.pos === "VERB" || k.pos === "ADV") && nlp.terms(k.text).includes(t))
+        )
+      if (!said) return { stance: "neutral", reason: `it does not say whether its subject is "${asked.words}"` }
     } else {
-      // (by its words and their lemmas: "the mass spectra" speaks of "the mass spectrum")
-      const held = new Set(nlp.tokenize(finding).flatMap((t) => [...nlp.terms(t.text), ...nlp.terms(t.lemma)]))
-      const missed = nlp.terms(asked.words).filter((t) => !held.has(t) && !nameTermsOf.has(t))
-      if (missed.length > 0) return { stance: "neutral", reason: `it does not speak of "${asked.words}"` }
+      // (by its words, else their lemmas: "the mass spectra" speaks of "the mass spectrum")
+      const missed = wanted.filter((t) => !findingTerms.has(t))
+      const lemmas = missed.length === 0 ? null : new Set(nlp.tokenize(finding).flatMap((k) => nlp.terms(k.lemma)))
+      if (lemmas !== null && missed.some((t) => !lemmas.has(t))) return { stance: "neutral", reason: `it does not speak of "${asked.words}"` }
     }
   }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
@@ -1772,6 +1776,20 @@ const baseVerbAt = (tokens: ReadonlyArray<Token>): number =>
  * "the contextual model use depth information on NYUDv2"; wink may tag the verb a noun, "use", "train": a light verb
  * after a noun is read as the verb). Null for a comparison ("than") or when there is none.
  */
+const askedOfMemo = (nlp: NlpService["Type"], statement: string): ReturnType<typeof askedOf> => {
+  let known = ASKED.get(nlp)
+  if (known === undefined) ASKED.set(nlp, known = new Map())
+  const hit = known.get(statement)
+  if (hit !== undefined) return hit
+  const asked = askedOf(nlp, statement)
+  if (known.size >= 1_000) known.clear()
+  known.set(statement, asked)
+  return asked
+}
+
+/** {@link askedOf}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
+const ASKED = new WeakMap<NlpService["Type"], Map<string, { readonly kind: "adjective" | "object"; readonly words: string } | null>>()
+
 const askedOf = (nlp: NlpService["Type"], statement: string): { readonly kind: "adjective" | "object"; readonly words: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
   const tokens = nlp.tokenize(statement)
