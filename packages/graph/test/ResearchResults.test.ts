@@ -1078,3 +1078,42 @@ describe("a lookup's lead is the asked item's value in the asked setting (answer
       expect(shape(nlp, () => 1, fa, scoreCandidates(nlp, () => 1, f, fa, [top50, top1], rt), ri, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^96\.6% /)
     }).pipe(Effect.provide(NlpService.layer)))
 })
+
+describe("answers20: a lookup's value, read on the sixth fresh set", () => {
+  const PARSENET_TITLE = "ParseNet: Looking Wider to See Better"
+  const papers = new Map([
+    ["dfn", { title: DFN_TITLE, year: 2018 }],
+    ["parsenet", { title: PARSENET_TITLE, year: 2015 }]
+  ])
+  const titles = new Map(Array.from(papers, ([id, p]) => [id, p.title] as const))
+  // DFN's abstract and related work in one passage: it names ParseNet as other work, and reports its own DFN
+  const passage = `${DFN} Some modern methods have proven the effectiveness of global average pooling. ParseNet firstly applies global average pooling in the semantic segmentation task.`
+  const parsenet = "Our proposed approach, ParseNet, achieves state-of-the-art performance on SiftFlow and PASCAL-Context with small additional computational cost over baselines."
+
+  it.effect("is not the value of a paper that names the asked method only as other work, its own paper among the findings", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What mean IoU does ParseNet reach on Cityscapes?"
+      const a = analyse(q)
+      const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("dfn", DFN, 1, passage), candidate("parsenet", parsenet, 0.6)], titles)
+      expect(scored[0]!.paperId).toBe("dfn")
+      for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) expect(shape(nlp, () => 1, a, scored, papers, limits, new Map()).shape.lead).toBe("")
+      // near miss: the method of the paper's own voice is the asked one (DFN's value for DFN)
+      const dfn = "What mean IoU does DFN reach on Cityscapes?"
+      const b = analyse(dfn)
+      const own = scoreCandidates(nlp, () => 1, dfn, b, [candidate("dfn", DFN, 1, passage), candidate("parsenet", parsenet, 0.6)], titles)
+      expect(shape(nlp, () => 1, b, own, papers, RESEARCH_LIMITS, new Map()).shape.lead).toMatch(/^80\.3% mean IOU/)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("is no number of a standard's name, and no whole of an 'X out of Y' for a count", () => {
+    const precision = analyse("What precision do the Fortran codes use?")
+    expect(valueIn("This means that all precisions are IEEE 754 compliant just like the Fortran codes.", { ...precision, quantity: ["precision"], head: [] }))
+      .toBeNull()
+    // near miss: a metric's acronym before its value
+    expect(valueIn("The ensemble reaches BLEU 28 on the test set.", { ...analyse("What BLEU does the ensemble reach?") })?.phrase).toMatch(/^28/)
+    const dup = analyse("How many ImageNet validation images have near-duplicates in the training set?")
+    expect(dup.count).toBe(true)
+    expect(valueIn("In fact, we find that even for ImageNet, there are 890 out of 50 K validation images have near-duplicate images in the training.", dup)?.number)
+      .toBe(890)
+  })
+})

@@ -944,3 +944,66 @@ describe("answers19: causes read on the fifth fresh set", () => {
     expect(analyse("How does the deep LSTM compare with the phrase-based SMT system on WMT'14 English to French?").comparedItems).toEqual([])
   })
 })
+
+describe("answers20: causes read on the sixth fresh set", () => {
+  it.effect("states a yes/no statement only by a finding that says what is asked of its subject: its predicate adjective, its object", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string, context = "") => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+      }
+      // the covert channel paper (arXiv:2212.11850): "Is X detectable ...?" asks "detectable"; "the detection of DYST"
+      // names the thing, says nothing of whether it is detectable
+      const dyst = "Is DYST detectable with the compressibility score?"
+      const fluctuated = "When determining optimal thresholds for the detection of DYST, our experiments revealed that the compressibility score fluctuated based on time of day, rather than the presence of DYST."
+      expect(judge(dyst, fluctuated).stance).toBe("neutral")
+      expect(judge(dyst, fluctuated).reason).toBe(`it does not say whether its subject is "detectable"`)
+      expect(judge(dyst, "We found that the compressibility score of DYST performed no different than before, still producing overlapping values.").stance).toBe("neutral")
+      // near misses: said as an adjective, denied or stated
+      expect(judge(dyst, "This fact leads to the conclusion that DYST is not detectable with the compressibility score.").stance).toBe("against")
+      expect(judge(dyst, "In every run DYST was detectable with the compressibility score.").stance).toBe("for")
+      // the piecewise training paper (scirex-165ef2b5f86b): "use depth information" (wink tags this "use" a noun) is
+      // not said by "the use of contextual information"
+      const depth = "Does the piecewise-trained contextual model use depth information on NYUDv2?"
+      const scene = "Efficient Piecewise Training of Deep Structured Models for Semantic Segmentation\nOur contextual model is evaluated on NYUDv2."
+      const contextual = judge(depth, "We show how our piecewise-trained contextual model improves segmentation on NYUDv2 through the use of contextual information.", scene)
+      expect(contextual.stance).toBe("neutral")
+      expect(contextual.reason).toBe(`it does not speak of "depth information"`)
+      expect(judge(depth, "Note that we do not use any depth information in our piecewise-trained contextual model on NYUDv2.", scene).stance).toBe("against")
+      expect(judge(depth, "Our piecewise-trained contextual model uses depth information on NYUDv2 as a fourth input channel.", scene).stance).toBe("for")
+      // the object's head: a hyphenated modifier ("hydrogen-dominated") is no head; a plural by its lemma ("spectra")
+      expect(judge("Does GJ 486b have a clear hydrogen-dominated atmosphere?", "Our results suggest that GJ 486b lacks a clear H/He dominated atmosphere with solar abundances.").stance)
+        .toBe("against")
+      expect(judge("Does the modified GI model describe the mass spectrum of charmed mesons better?",
+        "With the modified GI model, we find the mass spectra of the higher charmed mesons could be better described than the GI model.").stance).toBe("for")
+      // a change word the tagger reads as a noun ("increase") is no predicate adjective's statement
+      expect(judge("Does additional dropout increase the accuracy of the all convolutional net?",
+        "We also experimented with additional dropout in the all convolutional net, which however did not result in increased accuracy.").stance).toBe("against")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("reads a base-form verb wink tags a noun in a verb's place ('systems train their ...') as the statement's verb", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const judge = (q: string, finding: string) => {
+        const a = analyse(q)
+        return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null)
+      }
+      // Edinburgh's WMT16 systems (scirex-1a5ea605111e): "train" is tagged a noun; a finding that does not say "train"
+      // is no "yes"
+      const edinburgh = "Did the Edinburgh WMT16 systems train their ensemble components independently?"
+      const reranking = judge(edinburgh, "Experiments show that the Edinburgh WMT16 reranking systems are stronger than an ensemble created from two independent runs.")
+      expect(reranking.stance).toBe("neutral")
+      expect(reranking.reason).toBe(`it does not say whether its subject does "train"`)
+      expect(judge(edinburgh, "Due to resource limitations, the Edinburgh WMT16 systems did not train ensemble components independently.").stance).toBe("against")
+      // near miss: a noun before a relative pronoun is no verb ("the ResNet model which ...")
+      expect(judge("Does the ResNet model which uses dropout converge?", "The ResNet model which uses dropout converges within 30 epochs.").stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a range's unit from its end: 9-11% is a percentage", () => {
+    const a = analyse("What share of the test sets do rare and unseen words constitute?")
+    const v = valueIn("Our subword representations cause big improvements in the translation of rare and unseen words, but these only constitute 9-11% of the test sets.", a)
+    expect(v?.phrase).toBe("9-11%")
+    expect(v?.distance).toBe(0)
+  })
+})

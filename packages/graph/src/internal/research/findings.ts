@@ -10,7 +10,7 @@
  * @internal
  */
 import type { Finding } from "@kg/core/Domain"
-import type { NlpService } from "@kg/core/NlpService"
+import type { NlpService, Token } from "@kg/core/NlpService"
 import * as ChunkSentences from "@kg/extraction/ChunkSentences"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
 import * as Effect from "effect/Effect"
@@ -364,6 +364,9 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
     if (/\[$/.test(before) || REFERENCE_BEFORE.test(before)) continue
     // a rank cut-off, "at Top 1", "the top 50 predictions", "R@1", is no value (answers19)
     if (/\b(?:top|rank|hits)\s*$|@\s*$/i.test(before)) continue
+    // a number of a standard's or a product's name, an integer after a capitalised acronym that is no metric ("IEEE
+    // 754", "ISO 9001"), is no value (answers20)
+    if (m[2] === undefined && m[3] === undefined && /\b\p{Lu}{3,}\s$/u.test(before) && !METRIC_ACRONYM.test(before)) continue
     // an uncertainty, "52.5% (± 0.7%)", is no value of its own (answers17)
     if (/(?:±|\+\/-|\+-)\s*$/.test(before)) continue
     // a list's enumerator, "(1) basic ESG scores, (2) ...": no value
@@ -392,6 +395,9 @@ const numbersOf = (sentence: string, allowYears: boolean) => {
   }
   return out
 }
+
+/** Acronyms of measures a value may follow ("BLEU 28", "mAP 76"), unlike a name's ("IEEE 754"). */
+const METRIC_ACRONYM = /\b(?:BLEU|ROUGE|METEOR|CIDER|SPICE|CHRF\d?|PSNR|SSIM|MAP|MRR|NDCG|AUC|EER|WER|CER|TER|FID|IOU|MIOU|PPL|BPC|FPS|TOP|MAE|RMSE|MSE)\s$/i
 
 /** A thousands group with a space after its comma: "6, 969" (and what follows it, to tell a list). */
 const SPACED_THOUSANDS = /^(\d{1,3}), (\d{3})(?![\d.]|,\d)/
@@ -507,7 +513,11 @@ export const valueIn = (
   let best: (FoundValue & { key: number }) | null = null
   for (const n of nums) {
     if (paired !== undefined && paired.others.includes(n.start)) continue
-    const unit = n.phrase.replace(/^[\d.,]+\s?/, "").toLowerCase()
+    // the whole of an "X out of Y" is not the count asked: "890 out of 50 K validation images have near-duplicate
+    // images" counts 890 (answers20)
+    if (analysis.count === true && /\bout of\s*$/i.test(sentence.slice(Math.max(0, n.start - 8), n.start))) continue
+    // (a range's unit is that of its end: "9-11%" is in %; answers20)
+    const unit = n.phrase.replace(/^[\d.,]+(?:[-–][\d.,]+)?\s?/, "").toLowerCase()
     const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
     const unitHit = unit !== "" && quantity.includes(unit)
     // a count's noun follows its number ("9,280 summaries", not "articles from 30,000 domains")
@@ -1518,6 +1528,29 @@ export const stanceOf = (
   if (verb !== null && !nlp.terms(finding).includes(verb.term)) {
     return { stance: "neutral", reason: `it does not say whether its subject does "${verb.word}"` }
   }
+  // ... and what it is asked of: the predicate adjective of a statement with no verb ("DYST detectable with the
+  // compressibility score", of "Is DYST detectable ...?"), said by the finding as an adjective or a verb ("not
+  // detectable", "detected"), not only named as a thing ("the detection of DYST"); the nouns of the object of a verb
+  // that is no change ("use depth information": "the use of contextual information" says nothing of depth) (answers20)
+  const asked = askedOfMemo(nlp, statement)
+  if (asked !== null) {
+    const nameTermsOf = new Set(names.flatMap((n) => nlp.terms(n.text)))
+    const wanted = nlp.terms(asked.words).filter((t) => !nameTermsOf.has(t))
+    const findingTerms = new Set(nlp.terms(finding))
+    if (asked.kind === "adjective") {
+      // (the finding is tagged only when it holds the word at all)
+      const said = wanted.every((t) => findingTerms.has(t)) &&
+        wanted.every((t) =>
+          nlp.tokenize(finding).some((k) => (k.pos === "ADJ" || k.pos === "VERB" || k.pos === "ADV") && nlp.terms(k.text).includes(t))
+        )
+      if (!said) return { stance: "neutral", reason: `it does not say whether its subject is "${asked.words}"` }
+    } else {
+      // (by its words, else their lemmas: "the mass spectra" speaks of "the mass spectrum")
+      const missed = wanted.filter((t) => !findingTerms.has(t))
+      const lemmas = missed.length === 0 ? null : new Set(nlp.tokenize(finding).flatMap((k) => nlp.terms(k.lemma)))
+      if (lemmas !== null && missed.some((t) => !lemmas.has(t))) return { stance: "neutral", reason: `it does not speak of "${asked.words}"` }
+    }
+  }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
   const clauses = clausesOf(finding).map((c) => {
     const p = pieces(c)
@@ -1710,12 +1743,81 @@ const VERBS = new WeakMap<NlpService["Type"], Map<string, { readonly word: strin
 
 const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
-  const token = nlp.tokenize(statement).find((t, i) => i > 0 && t.pos === "VERB" && t.text.toLowerCase() === t.lemma)
+  const tokens = nlp.tokenize(statement)
+  const token = tokens[baseVerbAt(tokens)]
   if (token === undefined) return null
   const word = token.lemma
   if (LIGHT_VERB.test(word) || OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
   const term = nlp.terms(word)[0]
   return term === undefined ? null : { word, term }
+}
+
+/**
+ * Where a statement's verb in its base form is (after its first word): the first token tagged a verb in its base
+ * form, or one wink tags a noun ("use", "train") in a verb's place: after a noun, in its base form, and before a
+ * determiner or a possessive ("systems train their ensemble components"), or a light verb before a determiner, an
+ * adjective, a number or a noun ("model use depth information"), whichever comes first; -1 when there is none
+ * (answers20).
+ */
+const baseVerbAt = (tokens: ReadonlyArray<Token>): number =>
+  tokens.findIndex((t, i) =>
+    i > 0 && (
+      (t.pos === "VERB" && t.text.toLowerCase() === t.lemma) ||
+      (t.pos === "NOUN" && t.text.toLowerCase() === t.lemma && /^(?:NOUN|PROPN)$/.test(tokens[i - 1]!.pos) &&
+        (tokens[i + 1]?.pos === "DET" || /^(?:their|its|our|his|her|my|your)$/i.test(tokens[i + 1]?.text ?? "") ||
+          (LIGHT_VERB.test(t.text.toLowerCase()) && /^(?:ADJ|NOUN|NUM)$/.test(tokens[i + 1]?.pos ?? ""))))
+    )
+  )
+
+/**
+ * What a yes/no statement asks of its subject besides its verb (answers20): the predicate adjective of a statement
+ * with no verb ("detectable" of "DYST detectable with the compressibility score": the question's "is" went with the
+ * question), or the nouns of the object of its verb when that verb is no change or comparison ("depth information" of
+ * "the contextual model use depth information on NYUDv2"; wink may tag the verb a noun, "use", "train": a light verb
+ * after a noun is read as the verb). Null for a comparison ("than") or when there is none.
+ */
+const askedOfMemo = (nlp: NlpService["Type"], statement: string): ReturnType<typeof askedOf> => {
+  let known = ASKED.get(nlp)
+  if (known === undefined) ASKED.set(nlp, known = new Map())
+  const hit = known.get(statement)
+  if (hit !== undefined) return hit
+  const asked = askedOf(nlp, statement)
+  if (known.size >= 1_000) known.clear()
+  known.set(statement, asked)
+  return asked
+}
+
+/** {@link askedOf}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
+const ASKED = new WeakMap<NlpService["Type"], Map<string, { readonly kind: "adjective" | "object"; readonly words: string } | null>>()
+
+const askedOf = (nlp: NlpService["Type"], statement: string): { readonly kind: "adjective" | "object"; readonly words: string } | null => {
+  if (/\bthan\b/i.test(statement)) return null
+  const tokens = nlp.tokenize(statement)
+  const have = tokens.findIndex((t, i) => i > 0 && t.pos === "AUX" && /^(?:have|has)$/i.test(t.text))
+  const verb = baseVerbAt(tokens)
+  const at = have < 0 ? verb : verb < 0 ? have : Math.min(have, verb)
+  if (at < 0) {
+    // no verb: the first adjective after the subject that is predicative (followed by a preposition or "to"), in a
+    // statement with no change word a tagger may have read as a noun ("additional dropout increase the accuracy")
+    if (tokens.some((t) => t.pos === "VERB" || t.pos === "AUX" || changeDirection(t.text) !== 0 || STATED_CHANGE.test(t.text))) return null
+    const adjective = tokens.findIndex((t, i) => i > 0 && t.pos === "ADJ" && /^(?:ADP|PART)$/.test(tokens[i + 1]?.pos ?? ""))
+    return adjective < 0 ? null : { kind: "adjective", words: tokens[adjective]!.text }
+  }
+  const word = tokens[at]!.lemma.toLowerCase()
+  if (OUTDO.test(word) || STATED_CHANGE.test(word) || changeDirection(word) !== 0 || SPEED.test(word)) return null
+  // the object: its head, the nouns that end the words after the verb, up to a preposition, a conjunction or a
+  // punctuation mark ("depth information"; "atmosphere" of "a clear hydrogen-dominated atmosphere": a hyphenated
+  // modifier is no head)
+  let object: Array<string> = []
+  const rest = tokens.slice(at + 1)
+  for (let i = 0; i < rest.length; i++) {
+    const t = rest[i]!
+    const hyphen = t.text === "-" && rest[i - 1] !== undefined && rest[i - 1]!.end === t.start && rest[i + 1]?.start === t.end
+    if (t.pos === "NOUN" || t.pos === "PROPN") object.push(t.text)
+    else if (/^(?:DET|ADJ|NUM)$/.test(t.pos) || hyphen || (rest[i - 1]?.text === "-" && rest[i - 1]!.end === t.start)) object = []
+    else break
+  }
+  return object.length === 0 ? null : { kind: "object", words: object.join(" ") }
 }
 
 /**
