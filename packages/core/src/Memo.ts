@@ -24,3 +24,22 @@ export const memoByText = <A>(f: (text: string) => A, limit = 20_000): (text: st
     return out
   }
 }
+
+/**
+ * {@link memoByText} per owner (an NLP service, a store): `f(owner, text)` is computed once per owner and text, each
+ * owner's answers held while the owner lives.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const memoByOwnerAndText = <O extends object, A>(
+  f: (owner: O, text: string) => A,
+  limit = 20_000
+): (owner: O, text: string) => A => {
+  const memos = new WeakMap<O, (text: string) => A>()
+  return (owner, text) => {
+    let memo = memos.get(owner)
+    if (memo === undefined) memos.set(owner, memo = memoByText((t) => f(owner, t), limit))
+    return memo(text)
+  }
+}

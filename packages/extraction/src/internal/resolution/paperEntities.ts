@@ -1087,9 +1087,18 @@ export const resolvePaper = (
   // the paper is named so and it is no method, task or metric.
   // Not a collection the paper writes in several editions (`Pascal VOC segmentation benchmark` in a paper on VOC 2010,
   // 2011 and 2012 may be any of them; `Pascal VOC` there is the series): lead20.
+  // (the editions the text writes of a word, read once per word for this rule and the edition rule below)
+  const editions = new Map<string, ReadonlySet<string>>()
+  const editionsOfWord = (word: string): ReadonlySet<string> => {
+    const known = editions.get(word)
+    if (known !== undefined) return known
+    const found = editionsOf(context.text, word)
+    editions.set(word, found)
+    return found
+  }
   const severalEditions = (base: string): boolean => {
     const last = base.trim().split(/\s+/u).pop() ?? ""
-    return last !== "" && !/\p{N}/u.test(base) && editionsOf(context.text, last).size >= 2
+    return last !== "" && !/\p{N}/u.test(base) && editionsOfWord(last).size >= 2
   }
   joinByBase(descriptorBase, (id, base) => !NOT_DATA_TYPES.has(typeOf(byId.get(id)!)) && !severalEditions(base), "descriptor")
 
@@ -1149,14 +1158,6 @@ export const resolvePaper = (
   // metric (`ResNet` and `ResNet-50` are a model and its depth variant). A name of this paper only (another paper's
   // `ImageNet` is not this edition); the edition represents the group.
   {
-    const editions = new Map<string, ReadonlySet<string>>()
-    const editionsOfWord = (word: string): ReadonlySet<string> => {
-      const known = editions.get(word)
-      if (known !== undefined) return known
-      const found = editionsOf(context.text, word)
-      editions.set(word, found)
-      return found
-    }
     const notData = (x: PaperEntityInput): boolean => ["Method", "Task", "Metric"].includes(typeOf(x))
     for (const e of inputs) {
       if (notData(e)) continue
@@ -1246,38 +1247,26 @@ export const resolvePaper = (
       const t = spaced(n)
       return t.length > 1 && t.slice(1).every((w) => /^\p{Ll}+$/u.test(w)) ? t[0]! : n
     }
-    const camel = inputs.flatMap((e) =>
-      [...new Set(namesOf(e).map(firstWord))].filter((n) => camelParts(n) !== null).map((n) => ({ e, n }))
-    )
     const written = (n: string): number => counts.get(wordsOf(n).join(" ")) ?? 0
-    for (const rare of camel) {
-      const k = written(rare.n)
-      if (k === 0 || k > 2) continue
-      const close = new Set(
-        camel.filter((o) => o.e.entity.id !== rare.e.entity.id && typoApart(rare.n, o.n) && countOf(o.e) >= Math.max(3, 2 * k))
-          .map((o) => o.e.entity.id)
-      )
-      if (close.size !== 1 || countOf(rare.e) > 2) continue
-      paperOnly.add(rare.e.entity.id)
-      shortened.add(rare.e.entity.id)
-      join(rare.e.entity.id, [...close][0]!, "typo")
+    // the names of one shape (`shape`), and the rare spelling of each that is `apart` from the one common spelling
+    const slips = (shape: (n: string) => boolean, apart: (rare: string, common: string) => boolean): void => {
+      const names = inputs.flatMap((e) => [...new Set(namesOf(e).map(firstWord))].filter(shape).map((n) => ({ e, n })))
+      for (const rare of names) {
+        const k = written(rare.n)
+        if (k === 0 || k > 2 || countOf(rare.e) > 2) continue
+        const close = new Set(
+          names.filter((o) => o.e.entity.id !== rare.e.entity.id && apart(rare.n, o.n) && countOf(o.e) >= Math.max(3, 2 * k))
+            .map((o) => o.e.entity.id)
+        )
+        if (close.size !== 1) continue
+        paperOnly.add(rare.e.entity.id)
+        shortened.add(rare.e.entity.id)
+        join(rare.e.entity.id, [...close][0]!, "typo")
+      }
     }
+    slips((n) => camelParts(n) !== null, typoApart)
     // the same for an acronym with two letters swapped (`BELU score` once in a paper that writes `BLEU` forty times)
-    const acronyms = inputs.flatMap((e) =>
-      [...new Set(namesOf(e).map(firstWord))].filter((n) => /^\p{Lu}{4,}$/u.test(n)).map((n) => ({ e, n }))
-    )
-    for (const rare of acronyms) {
-      const k = written(rare.n)
-      if (k === 0 || k > 2 || countOf(rare.e) > 2) continue
-      const close = new Set(
-        acronyms.filter((o) => o.e.entity.id !== rare.e.entity.id && swappedAcronym(rare.n, o.n) && countOf(o.e) >= Math.max(3, 2 * k))
-          .map((o) => o.e.entity.id)
-      )
-      if (close.size !== 1) continue
-      paperOnly.add(rare.e.entity.id)
-      shortened.add(rare.e.entity.id)
-      join(rare.e.entity.id, [...close][0]!, "typo")
-    }
+    slips((n) => /^\p{Lu}{4,}$/u.test(n), swappedAcronym)
   }
 
   // Representatives: never a data set's bare name joined to its edition; a stored entity first (it keeps the paper's
@@ -1423,15 +1412,12 @@ export const resolvePaper = (
   const paperNames = new Map<EntityId, Array<string>>()
   const aliases = new Map<EntityId, Array<string>>()
   const given = new Map<EntityId, Set<string>>()
-  for (const e of inputs) {
-    const rep = representative.get(e.entity.id) ?? e.entity.id
-    if (rep === e.entity.id) continue
-    moved.set(e.entity.id, rep)
+  /** `names` given to `rep` in `into`, each key once over all names `rep` has or is given. */
+  const give = (into: Map<EntityId, Array<string>>, rep: EntityId, names: ReadonlyArray<string>): void => {
     const have = given.get(rep) ?? new Set(namesOf(byId.get(rep)!).map(EntityCache.keyOf))
     given.set(rep, have)
-    const into = e.stored || paperOnly.has(e.entity.id) ? paperNames : aliases
     const list = into.get(rep) ?? []
-    for (const n of namesOf(e)) {
+    for (const n of names) {
       const k = EntityCache.keyOf(n)
       if (k === "" || have.has(k)) continue
       have.add(k)
@@ -1439,18 +1425,14 @@ export const resolvePaper = (
     }
     if (list.length > 0) into.set(rep, list)
   }
-  for (const [id, words] of extraNames) {
-    const rep = repOf(id)
-    const have = given.get(rep) ?? new Set(namesOf(byId.get(rep)!).map(EntityCache.keyOf))
-    given.set(rep, have)
-    const list = paperNames.get(rep) ?? []
-    for (const w of words) {
-      if (have.has(EntityCache.keyOf(w))) continue
-      have.add(EntityCache.keyOf(w))
-      list.push(w)
-    }
-    if (list.length > 0) paperNames.set(rep, list)
+  for (const e of inputs) {
+    const rep = representative.get(e.entity.id) ?? e.entity.id
+    if (rep === e.entity.id) continue
+    moved.set(e.entity.id, rep)
+    give(e.stored || paperOnly.has(e.entity.id) ? paperNames : aliases, rep, namesOf(e))
   }
+  // names the paper writes that no entity held: names of this paper only
+  for (const [id, names] of extraNames) give(paperNames, repOf(id), names)
   return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text, textWords) }
 }
 

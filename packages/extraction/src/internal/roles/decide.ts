@@ -636,6 +636,9 @@ const wePlotRe = /\bwe (?:can )?(?:now |also |then |further |first )?(?:plot|vis
 const figureWeShowRe =
   /^(?:in|on) (?:the )?(?:figs?\.?|figures?|tables?|tab\.)\s*(?:\d+[a-z]?|ref|\[reference\])[^.]{0,40}?,? we (?:\w+ )?(?:show|plot|present|display|depict|give|report|list) (?:the|all|a|an|our|their|its)\b/
 
+/** A comparison or a conclusion drawn in the sentence (fullpaper20): such a sentence is no mere pointer or set-up. */
+const comparesOrConcludes = /\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/
+
 /**
  * fullpaper20, read last: the kinds the eleventh session named for the held-out samples, in the forms found among the
  * development papers' stored claims and text: design properties true by construction, a part's role, where the
@@ -650,23 +653,25 @@ const constructionOrLiteratureReason = (
   plain: string
 ): "setup" | "pointer" | "description" | "related" | undefined => {
   const text = lower.replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
+  // ("Fig." and "Tab." without their dot, for the figure patterns)
+  const unabbreviated = text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")
   // ("the help of" names a means, also where `plain` lost the "with" before it with an "obtained with")
   const unframed = !strictOutcomeRe.test(plain.replace(/\b(?:with )?the help of\b/g, "")) && !findingFrameRe.test(lower)
   const noValue = !/\d/.test(text.replace(/\b(?:table|tab\.|fig\.?|figure|section|sec\.|eq\.?|equation)\s*\d+[a-z]?\b/g, ""))
-  if (shownAsRe.test(text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")) && !findingFrameRe.test(lower) && !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)) {
+  if (shownAsRe.test(unabbreviated) && !findingFrameRe.test(lower) && !comparesOrConcludes.test(lower)) {
     return "pointer"
   }
   // (a panel matched to a scenario names what it shows; "results in" there is no outcome: "The three panels correspond to
   // the scenario when a jet topology results in varying places of the RSD ...")
-  if (panelCorrespondsRe.test(text) && !findingFrameRe.test(lower) && !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)) {
+  if (panelCorrespondsRe.test(text) && !findingFrameRe.test(lower) && !comparesOrConcludes.test(lower)) {
     return "pointer"
   }
   if (
-    figureWeShowRe.test(text.replace(/\b(figs?|tabs?|eqs?|secs?)\./g, "$1")) && !findingFrameRe.test(lower.replace(/\bwe (?:\w+ )?show (?!that)/g, "")) &&
+    figureWeShowRe.test(unabbreviated) && !findingFrameRe.test(lower.replace(/\bwe (?:\w+ )?show (?!that)/g, "")) &&
     // (a value beside it is a result read off the figure, as roles10 reads it: "..., where one can find the width will
     // be about 2 keV")
     !/\b\d+(?:\.\d+)?\b/.test(lower.replace(/\{\{[^}]*\}\}/g, "").replace(/^(?:in|on) (?:the )?(?:\w+\.? )?\d+[a-z]?\b/, "")) &&
-    !/\b(?:than|better|worse|outperform\w*|(?:shows?|indicates?|suggests?|confirms?) that)\b/.test(lower)
+    !comparesOrConcludes.test(lower)
   ) return "pointer"
   // (what the authors are interested in names what they look at: "the improvements of replacing VGG-16" is no outcome)
   if (

@@ -25,19 +25,12 @@ import { shippedModel } from "../nli/model.js"
 import { escape as escapeRe } from "@kg/core/RegExps"
 import { SENTENCE_BREAK, type ShownSource, shownSource } from "./sources.js"
 
-/** One piece of evidence judged against the statement. */
-export interface JudgedEvidence {
+/** One piece of evidence judged against the statement: its source as shown, and the judgement. */
+export interface JudgedEvidence extends ShownSource {
   readonly kind: "claim" | "sentence"
   /** The stored claim, for kind `claim`. */
   readonly claimId: string | null
   readonly text: string
-  readonly paperId: string
-  readonly title: string
-  readonly year: number | null
-  readonly retracted: boolean
-  readonly chunkId: string
-  readonly page: number | null
-  readonly quote: string
   /** Subject overlap with the statement, in [0, 1]. */
   readonly relevance: number
   /** Share of the statement's content words the evidence contains, in [0, 1]. */

@@ -10,6 +10,7 @@
  * @internal
  */
 import type { Finding } from "@kg/core/Domain"
+import { memoByOwnerAndText } from "@kg/core/Memo"
 import type { NlpService, Token } from "@kg/core/NlpService"
 import * as ChunkSentences from "@kg/extraction/ChunkSentences"
 import { findingScore } from "@kg/extraction/OfflineExtractor"
@@ -1727,19 +1728,10 @@ const LIGHT_VERB =
  * ({@link LIGHT_VERB}), a verb of a change or a comparison (their paraphrases are read by their direction), or the
  * statement compares ("than"). Null otherwise.
  */
-const statementVerb = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
-  let verbs = VERBS.get(nlp)
-  if (verbs === undefined) VERBS.set(nlp, verbs = new Map())
-  const known = verbs.get(statement)
-  if (known !== undefined) return known
-  const verb = verbOf(nlp, statement)
-  if (verbs.size >= 1_000) verbs.clear()
-  verbs.set(statement, verb)
-  return verb
-}
-
-/** {@link statementVerb}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
-const VERBS = new WeakMap<NlpService["Type"], Map<string, { readonly word: string; readonly term: string } | null>>()
+const statementVerb = memoByOwnerAndText(
+  (nlp: NlpService["Type"], statement: string) => verbOf(nlp, statement),
+  1_000
+)
 
 const verbOf = (nlp: NlpService["Type"], statement: string): { readonly word: string; readonly term: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
@@ -1776,19 +1768,7 @@ const baseVerbAt = (tokens: ReadonlyArray<Token>): number =>
  * "the contextual model use depth information on NYUDv2"; wink may tag the verb a noun, "use", "train": a light verb
  * after a noun is read as the verb). Null for a comparison ("than") or when there is none.
  */
-const askedOfMemo = (nlp: NlpService["Type"], statement: string): ReturnType<typeof askedOf> => {
-  let known = ASKED.get(nlp)
-  if (known === undefined) ASKED.set(nlp, known = new Map())
-  const hit = known.get(statement)
-  if (hit !== undefined) return hit
-  const asked = askedOf(nlp, statement)
-  if (known.size >= 1_000) known.clear()
-  known.set(statement, asked)
-  return asked
-}
-
-/** {@link askedOf}'s answers, per NLP service: a question's statement is judged against up to 40 findings. */
-const ASKED = new WeakMap<NlpService["Type"], Map<string, { readonly kind: "adjective" | "object"; readonly words: string } | null>>()
+const askedOfMemo = memoByOwnerAndText((nlp: NlpService["Type"], statement: string) => askedOf(nlp, statement), 1_000)
 
 const askedOf = (nlp: NlpService["Type"], statement: string): { readonly kind: "adjective" | "object"; readonly words: string } | null => {
   if (/\bthan\b/i.test(statement)) return null
