@@ -819,8 +819,8 @@ export interface LinkAllReport extends PassesSummary {
 }
 
 /**
- * Link every stored claim again (`kg link`), in the passes of {@link linkPending} so that memory follows a pass, not
- * the store: every claim is marked pending (with {@link LINK_ALL_KEY} set, in one transaction), the pending claims are
+ * Link every stored claim again (`kg link`), in the passes of {@link linkPending} so that a long run can be stopped
+ * and resumed (each pass also reads every stored claim's link keys: peak memory follows the store too): every claim is marked pending (with {@link LINK_ALL_KEY} set, in one transaction), the pending claims are
  * linked `batch` at a time (each pass rewrites only the edges it decides, grades what it touched and marks its claims
  * linked; a pass does not compare its claims again with those of the earlier passes, which decided those pairs),
  * then the curators' decisions are applied again and every claim is graded, and the key cleared. Stopped

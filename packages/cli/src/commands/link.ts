@@ -19,7 +19,7 @@ const concurrency = Options.integer("concurrency").pipe(
 )
 const batch = Options.integer("batch").pipe(
   O.within("batch", { min: 1 }),
-  Options.withDescription("claims linked in one pass (memory follows a pass; a stopped run resumes at the next pass)"),
+  Options.withDescription("claims linked in one pass (default 100000; a stopped run resumes at the next pass)"),
   Options.optional
 )
 /** The options and arguments of the command (its handler derives its args type from it). @since 0.1.0 */
