@@ -431,6 +431,42 @@ describe("resolvePaper: the paper's task by its head word", () => {
     expect(meant(entities, directions)("translation tasks")).toBe(id("machine translation"))
   })
 
+  it("session 21: the bare word is the genus of the leading task (`machine translation`, not its kind `neural machine translation`)", () => {
+    // the paper names neural machine translation most, and also machine translation: a bare `translation` names the
+    // field, and every mention of a kind names its genus too; character-level translation is its only rival
+    const text = `${repeat("neural machine translation", 6)} ${repeat("machine translation", 2)} ${repeat("character-level translation", 3)} translation`
+    const entities = [
+      e("translation", "Task"),
+      e("Neural Machine Translation", "Task", ["Neural machine translation models", "NMT"]),
+      e("machine translation", "Task"),
+      e("character-level translation", "Task")
+    ]
+    const r = run(entities, text)
+    expect(r.moved.get(id("translation"))).toBe(id("machine translation"))
+    // the kind keeps its own identity
+    expect(r.moved.has(id("Neural Machine Translation"))).toBe(false)
+    // the genus is the leading task even when the opening names only its kind (`statistical machine translation`)
+    const late = `${repeat("statistical machine translation", 5)} ${"x ".repeat(1500)} machine translation translation`
+    expect(meant([e("translation", "Task"), e("statistical machine translation", "Task"), e("machine translation", "Task")], late)("translation"))
+      .toBe(id("machine translation"))
+  })
+
+  it("near misses of the genus: a name of the kind that does not end in the genus; a rival that is no kind of it", () => {
+    // `semantic segmentation`, aka `semantic image segmentation`, is no kind of `image segmentation`: the bare word
+    // stays with the task the paper names most
+    const text = `${repeat("semantic segmentation", 6)} ${repeat("image segmentation", 1)} segmentation`
+    const entities = [
+      e("segmentation", "Task"),
+      e("semantic segmentation", "Task", ["semantic image segmentation"]),
+      e("image segmentation", "Task")
+    ]
+    expect(meant(entities, text)("segmentation")).toBe(id("semantic segmentation"))
+    // a genus whose rival (not a kind of it) is named about as often leaves the bare word alone
+    const even = `${repeat("neural machine translation", 3)} machine translation ${repeat("speech translation", 3)} translation`
+    const rivals = [e("translation", "Task"), e("neural machine translation", "Task"), e("machine translation", "Task"), e("speech translation", "Task")]
+    expect(run(rivals, even).moved.has(id("translation"))).toBe(false)
+  })
+
   it("the one task of the paper with that head, named in its opening twice, takes the bare word; `X of Y` is `Y X`", () => {
     const sole = "We report gender classification tasks results. On gender classification we are strong. classification"
     const entities = [e("classification", "Task"), e("gender classification tasks", "Task")]

@@ -1330,6 +1330,30 @@ export const resolvePaper = (
    * The paper's tasks ending in a head word (stemmed), other than `self`'s group: every such task (`ending`), and the
    * candidates for the task the bare word names (plain tasks named in the opening) with their counts, most first.
    */
+  /** A task's names as words (`Neural Machine Translation` -> neural, machine, translation). */
+  const taskWords = (id: EntityId): ReadonlyArray<ReadonlyArray<string>> =>
+    formsOf(byId.get(id)!).map(wordsOf).filter((w) => w.length > 0)
+  /** `kind` is a kind of `genus`: each of its names ends with one of the genus's names of two words or more. */
+  const isKindOf = (kind: EntityId, genus: EntityId): boolean => {
+    const genera = taskWords(genus).filter((g) => g.length >= 2)
+    const heads = new Set(genera.map((g) => EntityName.stemWord(g[g.length - 1]!)))
+    const names = taskWords(kind).filter((k) => k.length >= 2 && heads.has(EntityName.stemWord(k[k.length - 1]!)))
+    // every name of the kind of two words or more that ends in the genus's head (an acronym or a `... models`
+    // aside): `semantic segmentation`, aka `semantic image segmentation`, is no kind of `image segmentation`
+    return names.length > 0 && genera.length > 0 &&
+      names.every((k) => genera.some((g) => k.length > g.length && g.every((w, i) => k[k.length - g.length + i] === w)))
+  }
+  /** The shortest task among `among` (not a translation direction or a task on a named thing) that `id` is a kind of. */
+  const genusOf = (id: EntityId, among: ReadonlySet<EntityId>): EntityId | undefined => {
+    let best: EntityId | undefined
+    let bestLength = Infinity
+    for (const g of among) {
+      if (g === id || onNamedThing(byId.get(g)!) || !isKindOf(id, g)) continue
+      const length = Math.min(...taskWords(g).map((w) => w.length))
+      if (length < bestLength) [best, bestLength] = [g, length]
+    }
+    return best
+  }
   const tasksEnding = (head: string, self: EntityId | undefined) => {
     const candidates = new Map<EntityId, number>()
     const ending = new Set<EntityId>()
@@ -1353,9 +1377,19 @@ export const resolvePaper = (
       const root = repOf(b.entity.id)
       candidates.set(root, (candidates.get(root) ?? 0) + countOf(b))
     }
-    const [first, second] = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    const ranked = [...candidates].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    const top = ranked[0]
+    if (top === undefined) return { first: undefined, ending, dominant: false }
+    // The bare word names the field, not one kind of it: when the leading task is a kind of a shorter task of the
+    // paper (`statistical machine translation`, `neural machine translation` of `machine translation`), the bare word
+    // is the shorter one, the genus, which every mention of its kinds names too; its rivals are the tasks that are
+    // not its kinds.
+    const genus = genusOf(top[0], ending)
+    const first: readonly [EntityId, number] = genus === undefined ? top : [genus, Math.max(top[1], countOf(byId.get(genus)!))]
+    const kinds = new Set([first[0], ...ranked.filter(([id]) => isKindOf(id, first[0])).map(([id]) => id)])
+    const second = ranked.find(([id]) => !kinds.has(id))
     // the task the paper names far more often than any other of that head
-    const dominant = first !== undefined && first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
+    const dominant = first[1] >= MIN_HEAD_COUNT && (second === undefined || first[1] >= 2 * second[1])
     return { first, ending, dominant }
   }
   // (a task or field is written in the singular: a bare plural, `measurements`, names things measured, and the
