@@ -17,6 +17,7 @@ import {
   roleBase,
   spells,
   splitPairBase,
+  stepBase,
   swappedAcronym,
   trainingLearningKey,
   typoApart,
@@ -766,6 +767,23 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
     // the rest names a data set, not a metric
     expect(run([e("CIFAR-10", "Dataset"), e("CIFAR-10 test accuracy", "Metric")], "CIFAR-10 CIFAR-10 test accuracy").moved.size)
       .toBe(0)
+  })
+
+  it("session 21: a step of a method is the method (`fine-tuning step` = `Fine-tuning`), as a name of this paper", () => {
+    expect(stepBase("fine-tuning step")).toBe("fine-tuning")
+    expect(stepBase("the pre-training phase")).toBe("pre-training")
+    expect(stepBase("greedy layer-wise training procedure")).toBe("greedy layer-wise training")
+    expect(stepBase("time step")).toBeNull() // no activity
+    expect(stepBase("decoding steps")).toBeNull() // the plural counts iterations
+    expect(stepBase("CRF step")).toBeNull()
+    expect(stepBase("step")).toBeNull()
+    const entities = [e("Fine-tuning", "Method"), e("fine-tuning step", "Method")]
+    const r = run(entities, "Fine-tuning helps. In the fine-tuning step we train all layers.")
+    expect(r.moved.get(id("fine-tuning step"))).toBe(id("Fine-tuning"))
+    expect(r.paperNames.get(id("Fine-tuning"))).toEqual(["fine-tuning step"])
+    expect(r.joins.map((j) => j.rule)).toEqual(["step"])
+    // near miss: a task's stage is a part of a system (`classification stage` is no name of classification)
+    expect(run([e("classification", "Task"), e("classification stage", "Method")], "classification stage; classification").moved.size).toBe(0)
   })
 
   it("joins an acronym with two letters swapped, written once, to the one the paper writes often", () => {

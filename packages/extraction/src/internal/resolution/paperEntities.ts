@@ -75,6 +75,7 @@ export type PaperJoinRule =
   | "title"
   | "edition"
   | "image-task"
+  | "step"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -560,6 +561,26 @@ export const workingDataName = (text: string, word: string): boolean => {
   const bare = [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}]|[-‐ ]?['’]?\\p{N})`, "gu"))].length
   if (bare >= MIN_HEAD_COUNT) return true
   return new RegExp(`(?<![\\p{L}\\p{N}])${w}\\s+(?:datasets?|data\\s+sets?|corpus|corpora|benchmarks?)(?![\\p{L}\\p{N}])`, "iu").test(text)
+}
+
+/** Heads that name a part of a process by the activity before them (`fine-tuning step`, `pre-training phase`). */
+const STEP_HEADS = new Set(["step", "stage", "phase", "procedure", "process"])
+
+/**
+ * `fine-tuning step` -> `fine-tuning`, `the pre-training phase` -> `pre-training`: an activity (a word ending in
+ * `-ing`, `-tion`, `-sion` or `-ment`, after at most two other words) and a step head in the singular, lower case; the
+ * activity and the step of doing it are one thing in a paper. Null otherwise (`time step`: no activity; `decoding
+ * steps`: the plural counts iterations; a name before it, `CRF step`).
+ */
+export const stepBase = (name: string): string | null => {
+  const words = name.trim().replace(/^(?:the|a|an|our|this)\s+/iu, "").split(/\s+/u)
+  if (words.length < 2 || words.length > 4) return null
+  const head = words[words.length - 1]!
+  if (!STEP_HEADS.has(head)) return null
+  const activity = words[words.length - 2]!
+  if (!/^\p{Ll}[\p{Ll}-]*(?:ing|tion|sion|ment)$/u.test(activity)) return null
+  if (!words.slice(0, -1).every((w) => /^[\p{L}-]+$/u.test(w))) return null
+  return words.slice(0, -1).join(" ")
 }
 
 /**
@@ -1194,6 +1215,11 @@ export const resolvePaper = (
   // A vision task with its object written inside it: `semantic image segmentation` is the paper's `semantic
   // segmentation` (`imageTaskBase`), when exactly one task of the paper is named so; both are tasks.
   joinByBase(imageTaskBase, (id) => typeOf(byId.get(id)!) === "Task", "image-task")
+
+  // A step of a method: `fine-tuning step` is the paper's `Fine-tuning` (`stepBase`), when exactly one entity of the
+  // paper is named by the activity and it is a method (session 21; a task's stage is a part of a system:
+  // `classification stage` is no name of the paper's classification task). A name of this paper only.
+  joinByBase(stepBase, (id) => typeOf(byId.get(id)!) === "Method", "step", true)
 
   // The paper's title as a name of its method: "Deep Networks with Internal Selective Attention through Feedback
   // Connections" is the paper's dasNet, the method it defines as "Deep Attention Selective Network (dasNet)": every
