@@ -477,6 +477,17 @@ describe("resolvePaper: the paper's task by its head word", () => {
       .toBe(id("classification of digits"))
   })
 
+  it("session 21: in a full paper, the sole task named once in the opening takes a bare word the paper writes three times", () => {
+    const opening = "We study image classification with deep networks."
+    const body = `${"filler text. ".repeat(900)} ${repeat("The classification tasks are hard.", 3)}`
+    const entities = [e("classification tasks", "Task"), e("image classification", "Task")]
+    expect(meant(entities, `${opening} ${body}`)("classification tasks")).toBe(id("image classification"))
+    // near misses: an abstract (short text) writing the bare word three times; a full paper writing it twice
+    expect(run(entities, `${opening} ${repeat("The classification tasks are hard.", 3)}`).moved.size).toBe(0)
+    const twice = `${opening} ${"filler text. ".repeat(900)} ${repeat("The classification tasks are hard.", 2)}`
+    expect(run(entities, twice).moved.size).toBe(0)
+  })
+
   it("near misses (entities19): a task on a named data set or system is narrower than the bare word", () => {
     // `classification` in a paper whose one classification task is ImageNet classification names the field (the
     // paper also classifies CIFAR and SVHN); the clean SciREX gold keeps the two apart
