@@ -934,6 +934,11 @@ const assemble = (
       entityById.delete(from)
       const moving = votesById.get(from)
       if (moving === undefined) continue
+      // a name that says what is done with the representative (a translation task on a data set) votes for nothing
+      if (paperPass.votesStay.has(from)) {
+        votesById.delete(from)
+        continue
+      }
       const acc = votesById.get(rep) ?? new Map<string, number>()
       for (const [type, n] of moving) acc.set(type, (acc.get(type) ?? 0) + n)
       votesById.set(rep, acc)

@@ -7,7 +7,9 @@ import * as EntityCache from "@kg/core/EntityCache"
 import { describe, expect, it } from "@effect/vitest"
 import { type PaperEntity, resolvePaper } from "../src/EntityResolution.js"
 import {
+  collectionDirection,
   compoundWords,
+  directionTaskBase,
   descriptorBase,
   editionsOf,
   imageTaskBase,
@@ -795,6 +797,40 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
     expect(r.joins.map((j) => j.rule)).toEqual(["step"])
     // near miss: a task's stage is a part of a system (`classification stage` is no name of classification)
     expect(run([e("classification", "Task"), e("classification stage", "Method")], "classification stage; classification").moved.size).toBe(0)
+  })
+
+  it("session 21: the translation task on a collection's data for one direction is that data set, which keeps its type", () => {
+    expect(directionTaskBase("WMT'14 English-French translation")).toBe("WMT'14 English-French")
+    expect(directionTaskBase("WMT 2014 English-to-French translation task")).toBe("WMT 2014 English-to-French")
+    expect(directionTaskBase("English-French translation")).toBeNull() // no collection
+    expect(directionTaskBase("WMT'14 translation")).toBeNull() // no direction
+    expect(directionTaskBase("WMT 2014 English-French dataset")).toBeNull() // the data set itself
+    expect(collectionDirection("WMT 2014 English-French dataset")).toBe("English-French")
+    expect(collectionDirection("IWSLT German-English")).toBe("German-English")
+    expect(collectionDirection("English-French")).toBeNull()
+    const entities = [e("WMT'14 English-French translation", "Task"), e("WMT'14 English-French", "Dataset")]
+    const r = run(entities, "We evaluate on the WMT'14 English-French translation. WMT'14 English-French has 36M pairs.")
+    expect(r.moved.get(id("WMT'14 English-French translation"))).toBe(id("WMT'14 English-French"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["direction-task"])
+    // the task's votes stay behind: the data set stays a data set
+    expect([...r.votesStay]).toEqual([id("WMT'14 English-French translation")])
+    // near miss: a method named so (a system trained on the data) is not the data
+    const method = [e("WMT'14 English-French translation", "Task"), e("WMT'14 English-French", "Method")]
+    expect(run(method, "WMT'14 English-French").moved.size).toBe(0)
+  })
+
+  it("session 21: a bare direction no entity holds names the paper's one data set for it; two data sets leave it", () => {
+    const one = [e("WMT 2014 English-French dataset", "Dataset"), e("WMT 2014 English-German dataset", "Dataset")]
+    const r = run(one, "On English-French and English-German we train.")
+    expect(r.paperNames.get(id("WMT 2014 English-French dataset"))).toEqual(["English-French"])
+    expect(r.paperNames.get(id("WMT 2014 English-German dataset"))).toEqual(["English-German"])
+    const two = [e("WMT 2014 English-German dataset", "Dataset"), e("WMT 2015 English-German", "Dataset")]
+    expect(run(two, "English-German").paperNames.size).toBe(0)
+    // an entity of the paper holds the direction: the prefix rule joins it (its own name), no other name is given
+    const held = [e("WMT 2014 English-French dataset", "Dataset"), e("English-to-French", "Task")]
+    const h = run(held, "English-to-French")
+    expect(h.joins.map((j) => j.rule)).toEqual(["prefix"])
+    expect(h.paperNames.get(id("WMT 2014 English-French dataset"))).toEqual(["English-to-French"])
   })
 
   it("joins an acronym with two letters swapped, written once, to the one the paper writes often", () => {

@@ -76,6 +76,8 @@ export type PaperJoinRule =
   | "edition"
   | "image-task"
   | "step"
+  | "direction-task"
+  | "direction"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -92,6 +94,11 @@ export interface PaperResolution {
   readonly votes: ReadonlyMap<EntityId, ReadonlyMap<string, number>>
   /** Every join, with its rule (for reports and tests). */
   readonly joins: ReadonlyArray<{ readonly from: EntityId; readonly to: EntityId; readonly rule: PaperJoinRule }>
+  /**
+   * Moved ids whose type votes stay behind: the name says what is done with the representative, not what it is
+   * (`WMT'14 English-French translation` is a task on the data set `WMT'14 English-French`, which stays a data set).
+   */
+  readonly votesStay: ReadonlySet<EntityId>
 }
 
 // ---------------------------------------------------------------------------
@@ -566,6 +573,39 @@ export const workingDataName = (text: string, word: string): boolean => {
   return new RegExp(`(?<![\\p{L}\\p{N}])${w}\\s+(?:datasets?|data\\s+sets?|corpus|corpora|benchmarks?)(?![\\p{L}\\p{N}])`, "iu").test(text)
 }
 
+/** A collection's name before a translation direction: in capitals, or with a digit (`WMT 2014`, `WMT'14`, `IWSLT`). */
+const collectionPrefix = (tokens: ReadonlyArray<string>): boolean =>
+  tokens.length > 0 && (tokens.every((t) => /^\p{Lu}{3,}$/u.test(t) || /\p{N}/u.test(t)) ||
+    (tokens.length === 2 && /^\p{Lu}{2,}$/u.test(tokens[0]!) && /^[’']?\p{N}+$/u.test(tokens[1]!)))
+
+/**
+ * A collection's name and a translation direction: the direction (`WMT 2014 English-French dataset` ->
+ * `English-French`, `WMT'14 English to French` -> `English to French`); null for other names.
+ */
+export const collectionDirection = (name: string): string | null => {
+  const tokens = EntityName.cleanLabel(name).trim().split(/\s+/u)
+  while (tokens.length > 0 && EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!)) tokens.pop()
+  for (let cut = 1; cut <= Math.min(2, tokens.length - 1); cut++) {
+    const rest = tokens.slice(cut).join(" ")
+    if (collectionPrefix(tokens.slice(0, cut)) && isDirection(rest)) return rest
+  }
+  return null
+}
+
+/**
+ * `WMT'14 English-French translation` -> `WMT'14 English-French`, `WMT 2014 English-to-French translation task` ->
+ * `WMT 2014 English-to-French`: a collection's data for one direction and the word `translation` (with a generic
+ * head or none): the translation task on that data, which SciREX and the clean gold count as the data set. Null
+ * otherwise (`English-French translation`: no collection; `WMT'14 translation`: no direction).
+ */
+export const directionTaskBase = (name: string): string | null => {
+  const tokens = EntityName.cleanLabel(name).trim().split(/\s+/u)
+  while (tokens.length > 0 && EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!)) tokens.pop()
+  if (tokens.length < 3 || tokens[tokens.length - 1]!.toLowerCase() !== "translation") return null
+  const base = tokens.slice(0, -1).join(" ")
+  return collectionDirection(base) === null ? null : base
+}
+
 /** Heads that name a part of a process by the activity before them (`fine-tuning step`, `pre-training phase`). */
 const STEP_HEADS = new Set(["step", "stage", "phase", "procedure", "process"])
 
@@ -690,6 +730,8 @@ export const resolvePaper = (
    * representative while it has another.
    */
   const shortened = new Set<EntityId>()
+  const votesStay = new Set<EntityId>()
+  const directionNames = new Map<string, string>()
   /**
    * Names that never represent their group, even when stored: a data set's bare name joined to its one edition in this
    * paper (`PASCAL VOC`, stored by another paper, is this paper's `PASCAL VOC 2012`; the edition keeps the mentions).
@@ -1224,6 +1266,45 @@ export const resolvePaper = (
   // `classification stage` is no name of the paper's classification task). A name of this paper only.
   joinByBase(stepBase, (id) => typeOf(byId.get(id)!) === "Method", "step", true)
 
+  // The translation task on a collection's data for one direction is that data set: `WMT'14 English-French
+  // translation` is the paper's `WMT'14 English-French` (`directionTaskBase`; SciREX and the clean gold count the two
+  // as one), when exactly one entity of the paper is named so and it is no method or metric (session 21). The data
+  // set represents the group and keeps its type: the task's votes stay behind (lead20 joined them without that, and
+  // the joined entity became a task that the `evaluatedOn` shape refused as an object).
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const base = directionTaskBase(n)
+      if (base === null) continue
+      const found = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) =>
+        id !== e.entity.id && !["Method", "Metric"].includes(typeOf(byId.get(id)!))
+      ))
+      if (found.size !== 1) continue
+      subordinate.add(e.entity.id)
+      votesStay.add(e.entity.id)
+      join(e.entity.id, [...found][0]!, "direction-task")
+    }
+  }
+  // A bare direction no entity of the paper holds (`English-French`, `English-to-French`) names the paper's one data
+  // set of a collection for that direction (`WMT 2014 English-French dataset`): a name of this paper only (another
+  // paper's English-French is its own data). Two such data sets (WMT 2014 and WMT 2015 English-German) leave it alone.
+  {
+    const byDirection = new Map<string, Set<EntityId>>()
+    for (const e of inputs) {
+      if (!DATA_TYPES.has(typeOf(e))) continue
+      for (const n of namesOf(e)) {
+        const direction = collectionDirection(n)
+        if (direction === null) continue
+        const key = EntityCache.keyOf(direction)
+        byDirection.set(key, (byDirection.get(key) ?? new Set()).add(groups.find(e.entity.id)))
+        if (!directionNames.has(key)) directionNames.set(key, direction)
+      }
+    }
+    for (const [key, owners] of byDirection) {
+      if (owners.size !== 1 || byKey.has(key)) continue
+      addExtraName([...owners][0]!, directionNames.get(key)!)
+    }
+  }
+
   // The paper's title as a name of its method: "Deep Networks with Internal Selective Attention through Feedback
   // Connections" is the paper's dasNet, the method it defines as "Deep Attention Selective Network (dasNet)": every
   // content word of the definition's long form (three or more) is a word of the title. One such definition only, and
@@ -1505,7 +1586,7 @@ export const resolvePaper = (
   }
   // names the paper writes that no entity held: names of this paper only
   for (const [id, names] of extraNames) give(paperNames, repOf(id), names)
-  return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text, textWords) }
+  return { moved, paperNames, aliases, joins, votes: documentTypeVotes(inputs, context.text, textWords), votesStay }
 }
 
 /**
