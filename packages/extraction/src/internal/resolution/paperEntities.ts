@@ -77,7 +77,6 @@ export type PaperJoinRule =
   | "image-task"
   | "step"
   | "direction-task"
-  | "direction"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
