@@ -736,6 +736,34 @@ describe("role features and rules", () => {
     expect(body("Another variant are RReLUs which randomly sample the slope of the negative part which raised the performance on image benchmark datasets.")).toBeUndefined()
   })
 
+  it("the tail of a sentence the splitter cut, and data steps in the authors' voice (fullpaper21), with near misses", () => {
+    // a development paper's sentence cut after an enumeration's number, and tails of the same kinds
+    expect(nonFindingReason("1) that the residual functions might be generally closer to zero than the non-residual functions.")).toBe("fragment")
+    expect(nonFindingReason("3), and the mean over all thresholds from 50% to 95% (mAP@ [.")).toBe("fragment")
+    expect(nonFindingReason("– without any loss in accuracy on the test set.")).toBe("fragment")
+    expect(nonFindingReason("- and a smaller model at the same accuracy.")).toBe("fragment")
+    // sentences of the development papers: padding, clipping and truncation are set-up
+    expect(nonFindingReason("Specifically, we pad the input by k − 1 elements on both the left and right side by zero vectors.")).toBe("setup")
+    expect(nonFindingReason("We clip the gradient norm to 1.")).toBe("setup")
+    expect(nonFindingReason("We truncate each review to at most 400 words.")).toBe("setup")
+    // near misses: an enumerated item that is a sentence of its own, a list's dash before a capital, an outcome beside
+    // the step
+    expect(nonFindingReason("2) Our model outperforms the baseline by 2.1 BLEU on English-German.")).toBeUndefined()
+    expect(nonFindingReason("001) than those who watched less than 2 hours per day.")).toBeUndefined()
+    expect(nonFindingReason("(ii) The feature of any deep unit is the summation of the outputs of all preceding residual functions.")).toBeUndefined()
+    expect(nonFindingReason("- Our model outperforms the baseline by 2.1 BLEU on English-German.")).toBeUndefined()
+    expect(nonFindingReason("When we pad the inputs with zeros, accuracy improves by 0.4 points.")).toBeUndefined()
+    // a means named by "obtained with" is no outcome (a development paper's sentence); an amount obtained is
+    expect(nonFindingReason("Dictionaries were extracted from the word aligned training data that we obtained with fast align [reference].")).toBe("setup")
+    expect(nonFindingReason("Dictionaries were extracted from the aligned data, and we obtained 3 points more BLEU with them.")).toBeUndefined()
+    expect(nonFindingReason("Our best results are obtained with an ensemble of LSTMs that differ in their random initializations and in the random order of minibatches.")).toBeUndefined()
+    // an aside: the whole sentence in parentheses (development papers), and near misses
+    expect(nonFindingReason("(The summation is not taken over {{formula:e6900efe-0860-4930-b7c2-b24baffeb6f5}} .)")).toBe("fragment")
+    expect(nonFindingReason("(Differentiation under the integral sign is justified by (REF ) and the assumption that [formula].)")).toBe("fragment")
+    expect(nonFindingReason("(This variant outperforms the baseline by 1.2 points.)")).toBeUndefined()
+    expect(nonFindingReason("(ii) The feature of any deep unit is the summation of the outputs of all preceding residual functions (plus).")).toBeUndefined()
+  })
+
   it("reads a no-break space as a space (fullpaper19: unarXive's 'summarized in\u00a0fig.parametric')", () => {
     expect(nonFindingReason("The parametric activation is summarized in\u00a0fig.parametric.")).toBe("pointer")
     expect(nonFindingReason("The soft activation is depicted in\u00a0fig.soft, for experiments with 8 and 10 qubits.")).toBe("pointer")
@@ -964,6 +992,31 @@ The two-dimensional projections are obtained using PCA. Training took about a te
     expect(at("All the results except")!.rejected).toBe("setup")
     expect(at("The movie corresponds")!.rejected).toBe("pointer")
     expect(at("Our model outperforms the Transformer baseline")?.claim).toBeDefined()
+  })
+
+  it("in a body, a cut sentence's tail, an aside and a data step are not stored; the findings beside them are (fullpaper21)", () => {
+    // sentences of the development papers (and the truncation of a held-out one's kind), under an experiments heading
+    const text = `# A Study of Residual Networks
+
+## Abstract
+
+We propose a new residual unit. Our model improves over ResNet-110 by 1.2 points of error on CIFAR-10.
+
+## Experiments
+
+We truncate the texts of reviews to assure they are not longer than 400 words. Dictionaries were extracted from the word aligned training data that we obtained with fast align [reference]. (The summation is not taken over the last layer.) Our model outperforms the ResNet-110 baseline by 1.2 points of error on CIFAR-10 and by 2.1 points on CIFAR-100. The analysis suggests 1) that the residual functions might be generally closer to zero than the non-residual functions.
+`
+    const analysis = OfflineExtractor.analyze(nlp, text, { bodyModel: null })
+    const at = (start: string) => analysis.find((a) => text.slice(a.start, a.end).startsWith(start))
+    for (const start of ["We truncate the texts", "Dictionaries were extracted", "(The summation is not"]) {
+      const a = at(start)
+      expect(a, start).toBeDefined()
+      expect(a!.claim, start).toBeUndefined()
+    }
+    expect(at("Our model outperforms the ResNet-110 baseline")?.claim).toBeDefined()
+    // wherever the splitter cuts "1) that ...", its tail is never a claim of its own
+    const tail = analysis.find((a) => text.slice(a.start, a.end).trimStart().startsWith("1) that"))
+    if (tail !== undefined) expect(tail.claim).toBeUndefined()
   })
 
   it("stores no set-up, background, related work, pointer, heading or acknowledgement", () => {

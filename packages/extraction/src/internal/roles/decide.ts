@@ -137,7 +137,7 @@ const subfigureRe = /\(\s*[a-d]\s*\)\s*\S.*\(\s*[b-e]\s*\)\s*\S/
 
 /** The paper's own set-up in its voice: "We tried both ...", "We also evaluate on the test-dev split." */
 const weSetupRe =
-  /(?:^(?:[a-z]+,? |[^,]{0,60}, |(?:in|for|on|at|during|with|after|before|when|to) [^,]{0,60}? )?|[,;] (?:and |then )?|\band )we (?:also |further |then |first |next |finally |additionally |instead |only |now |always |simply |randomly |manually )?(?:tried|try|experimented|experiment|adopt(?:ed)?|use[ds]?|follow(?:ed)?|employ(?:ed)?|appl(?:y|ied)|train(?:ed)?|evaluate[ds]?|test(?:ed)?|compare[ds]?|report(?:ed)?(?! that\b)|conduct(?:ed)?|perform(?:ed)?|run|ran|implement(?:ed)?|initiali[sz]e[ds]?|set|choose|chose|select(?:ed)?|replace[ds]?|remove[ds]?|add(?:ed)?|fix(?:ed)?|keep|kept|sample[ds]?|resize[ds]?|crop(?:ped)?|pre-?train(?:ed)?|fine-?tune[ds]?|optimi[sz]e[ds]?|tune[ds]?|collect(?:ed)?|construct(?:ed)?|build|built|generate[ds]?|randomly|extract(?:ed)?|compute[ds]?|calculate[ds]?|measure[ds]? (?:\w+ )?(?:through|by|with|using|as)\b|var(?:y|ied)|ma(?:k|d)e (?:\w+ ){0,3}experiments?|(?:do|did) not (?:use|apply|employ|tune)|tokeni[sz]e[ds]?|truecase[ds]?|lower-?case[ds]?|preprocess(?:ed)?|filter(?:ed)?|shuffle[ds]?|average[ds]?|normali[sz]e[ds]?|split|discard(?:ed)?|augment(?:ed)?)\b/
+  /(?:^(?:[a-z]+,? |[^,]{0,60}, |(?:in|for|on|at|during|with|after|before|when|to) [^,]{0,60}? )?|[,;] (?:and |then )?|\band )we (?:also |further |then |first |next |finally |additionally |instead |only |now |always |simply |randomly |manually )?(?:tried|try|experimented|experiment|adopt(?:ed)?|use[ds]?|follow(?:ed)?|employ(?:ed)?|appl(?:y|ied)|train(?:ed)?|evaluate[ds]?|test(?:ed)?|compare[ds]?|report(?:ed)?(?! that\b)|conduct(?:ed)?|perform(?:ed)?|run|ran|implement(?:ed)?|initiali[sz]e[ds]?|set|choose|chose|select(?:ed)?|replace[ds]?|remove[ds]?|add(?:ed)?|fix(?:ed)?|keep|kept|sample[ds]?|resize[ds]?|crop(?:ped)?|pre-?train(?:ed)?|fine-?tune[ds]?|optimi[sz]e[ds]?|tune[ds]?|collect(?:ed)?|construct(?:ed)?|build|built|generate[ds]?|randomly|extract(?:ed)?|compute[ds]?|calculate[ds]?|measure[ds]? (?:\w+ )?(?:through|by|with|using|as)\b|var(?:y|ied)|ma(?:k|d)e (?:\w+ ){0,3}experiments?|(?:do|did) not (?:use|apply|employ|tune)|tokeni[sz]e[ds]?|truecase[ds]?|lower-?case[ds]?|preprocess(?:ed)?|filter(?:ed)?|shuffle[ds]?|truncate[ds]?|(?:zero-?)?pad(?:s|ded)?|clip(?:s|ped)?|average[ds]?|normali[sz]e[ds]?|split|discard(?:ed)?|augment(?:ed)?)\b/
 
 /** A caveat of the paper's own ("Our result has one limitation ..."). */
 const limitationRe = /\b(?:(?:one|a|the main|another|an important|a major|the only) limitation|limitations? (?:of (?:our|this|the proposed)|is|are))\b/
@@ -1044,6 +1044,19 @@ const openingFragment = (sentence: string): boolean => {
   return first.length <= 3 && next !== undefined && /^[A-Z][a-z]+$/.test(next)
 }
 
+/** Whether a sentence is one parenthesis from its start to its end ("(Differentiation under the integral sign is justified
+ * by (REF ) ...)"); "(ii) The feature of ..." is not. */
+const wholeAside = (sentence: string): boolean => {
+  const t = sentence.trim()
+  if (!t.startsWith("(")) return false
+  let depth = 0
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === "(") depth++
+    else if (t[i] === ")" && --depth === 0) return /^\s*\.?\s*$/.test(t.slice(i + 1))
+  }
+  return false
+}
+
 /** Words a sentence of prose always has one of. */
 const FUNCTION_WORD =
   /\b(?:the|a|an|of|in|on|to|for|with|by|from|at|as|is|are|was|were|be|been|has|have|had|and|or|but|that|this|these|we|it|its|our|not|no|than|can|which|will|would|do|does)\b/i
@@ -1098,15 +1111,30 @@ export const nonFindingReason = (
   if (pointerAnywhereRe.test(lower) && !outcomeWords.test(pointing)) return "pointer"
   if (subfigureRe.test(sentence) && !findingFrameRe.test(lower)) return "fragment"
   if (/^\s*(?:[\])}>,;:.%]|\d+\s*\])/.test(sentence)) return "fragment"
+  // (fullpaper21) the tail of a sentence the splitter cut: after an enumeration's number ("5), and the average of mAP at
+  // IOU thresholds ...", "1) that the residual functions might be ...") or after a dash ("– without adversely impacting
+  // the accuracy of the method."); an item that opens a sentence of its own ("2) Our model ...") is no tail, and neither
+  // is what follows a p-value the splitter cut at its dot ("P<.001) than those who watched less ...": SciFact's
+  // rationales hold such tails, so only an item's one digit counts)
+  if (/^\s*(?:[1-9]\)\s*(?:[,;.]|[a-z])|[–—]\s|-\s+[a-z])/.test(sentence)) return "fragment"
+  // (fullpaper21) an aside: the whole sentence in parentheses ("(The summation is not taken over [formula] .)"), unless it
+  // reports an outcome
+  if (wholeAside(sentence) && !strictOutcomeRe.test(lower) && !findingFrameRe.test(lower)) return "fragment"
   // (the paper's own measured value is a result, whatever set-up it names: "Using dropout in the last hidden layer gives
   // an error rate of 15.6%.")
   const ownValue = measuredOwnRe.test(sentence)
-  if (setupWords.test(lower) && !outcomeWords.test(lower) && !ownValue) return "setup"
-  if (weSetupRe.test(lower) && !outcomeWords.test(lower) && !ownValue) return "setup"
+  // (fullpaper21) a participle that names a means is no outcome: "Dictionaries were extracted from the word aligned
+  // training data that we obtained with fast align" ("we obtained 5 % more" still is, and so is the best set-up named:
+  // "Our best results are obtained with an ensemble of LSTMs ...")
+  const means = /\b(?:best|highest|lowest|worst|top|optimal)\b/.test(lower)
+    ? lower
+    : lower.replace(/\bobtained (?:by|with|from|using|via|through)\b/g, "")
+  if (setupWords.test(lower) && !outcomeWords.test(means) && !ownValue) return "setup"
+  if (weSetupRe.test(lower) && !outcomeWords.test(means) && !ownValue) return "setup"
   if (limitationRe.test(lower)) return "limitation"
   // (a metric with a value is a measurement; a metric named as the protocol is set-up)
   const measured = findMetrics(sentence).length > 0 && /\d/.test(sentence)
-  if (protocolWords.test(lower) && !outcomeWords.test(lower) && !/%|\bper ?cent/.test(lower) && !measured) {
+  if (protocolWords.test(lower) && !outcomeWords.test(means) && !/%|\bper ?cent/.test(lower) && !measured) {
     return "setup"
   }
   if (descriptionRe.test(lower) && !outcomeWords.test(lower) && !/\b(?:no|not|none|neither|nor|never|without)\b/.test(lower) && !/\d\s*%/.test(lower)) {
