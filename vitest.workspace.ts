@@ -12,6 +12,12 @@ import { defineWorkspace } from "vitest/config"
 // cores: 249 s -> 154 s wall (collect 57 -> 27 s, setup 9.6 -> 1.2 s, tests 151 -> 123 s), the same results. Not graph:
 // without isolation three of its research/retrieval files fail after the others (some module state of an earlier file
 // leaks; not found yet). cli, web and cluster: not verified without isolation (cli spends its time in child processes).
+// Measured in session 21 (speed21, docs/benchmarks.md): Vitest 3.2 reads `poolOptions.forks.isolate` from the ROOT
+// config only, so with the root's default every test file still gets its own process and this project option changes
+// nothing (25 small graph files: the same 89 s CPU with it and without). With the root option off (one process runs a
+// project's files one after another) the same 25 files took 72.7 s instead of 116.6 s wall, but in the whole graph
+// project state leaked between files of a reused process: Cost.test.ts and RetrievalIndexThreads.test.ts failed with
+// "Invalid string length" and a ResearchFocus.test.ts test timed out; not turned on until that leak is found.
 const project = (name: string, testTimeout: number, groupOrder = 0, isolate = true) => ({
   resolve: { conditions: ["@kg/source"] },
   ssr: { resolve: { conditions: ["@kg/source"], externalConditions: ["@kg/source"] } },
