@@ -3,8 +3,7 @@ import { defineConfig } from "vitest/config"
 
 // Global options of the test run (the projects are in vitest.workspace.ts). Vitest's default is one worker fewer
 // than the cores, which is one worker on a 2-core machine: most of the cli project's time is spent waiting on `kg`
-// child processes, so two test files at once use the second core. The cluster project still runs alone after the
-// others (its `groupOrder`), since it asserts a wall-time speed-up.
+// child processes, so two test files at once use the second core.
 export default defineConfig({
   test: {
     maxWorkers: Math.max(2, os.availableParallelism() - 1),

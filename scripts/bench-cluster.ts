@@ -6,7 +6,11 @@
  * calls in flight, and the CPU time every process used (runners, writer) per LLM call; then a run with one runner
  * killed (SIGKILL) mid-call, and a re-run that all comes from the answer cache. Records the load beside the figures.
  *
- *   pnpm build && pnpm tsx --conditions=@kg/source scripts/bench-cluster.ts [abstracts=30] [papers=6] [delayMs=500]
+ *   pnpm build && pnpm tsx --conditions=@kg/source scripts/bench-cluster.ts [abstracts=30] [papers=6] [delayMs=500] [minSpeedup]
+ *
+ * With `minSpeedup` (issue 23 asks 2.5: `scripts/bench-cluster.ts 70 2 3000 2.5`, what the loopback test asserted
+ * until session 21) it exits 1 when three runners are less than that many times faster than one. It is a wall-time
+ * ratio: run it on a machine with CPU to spare (the runners must wait for the model, not for the CPU).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -19,6 +23,7 @@ import { maxInFlight, slowAnthropic, type SlowLlm } from "../packages/cluster/te
 const abstracts = Number(process.argv[2] ?? "30")
 const papers = Number(process.argv[3] ?? "6")
 const delay = Number(process.argv[4] ?? "500")
+const minSpeedup = process.argv[5] === undefined ? undefined : Number(process.argv[5])
 const repo = path.join(import.meta.dirname, "..")
 const bin = path.join(repo, "packages/cli/bin/kg.mjs")
 const md = path.join(repo, "testdata/papers/md")
@@ -143,7 +148,8 @@ await startRunner(1, 2)
 await startRunner(2, 3)
 await extract(warmup, path.join(dir, "w3.duckdb"))
 const three = await measure("3", "three.duckdb")
-console.log(`\nspeed-up of the extraction with 3 runners: x${(one.extraction / three.extraction).toFixed(2)}`)
+const speedup = one.extraction / three.extraction
+console.log(`\nspeed-up of the extraction with 3 runners: x${speedup.toFixed(2)}`)
 
 // A runner killed mid-call.
 pg.psql("DELETE FROM kg_llm_answers")
@@ -170,4 +176,8 @@ for (const r of runners) r?.child.kill("SIGKILL")
 for (const l of llms) await l.close()
 pg.stop()
 fs.rmSync(dir, { recursive: true, force: true })
+if (minSpeedup !== undefined && !(speedup >= minSpeedup)) {
+  console.error(`FAIL: three runners x${speedup.toFixed(2)}, less than the x${minSpeedup} asked (load ${os.loadavg()[0]!.toFixed(1)})`)
+  process.exit(1)
+}
 process.exit(0)

@@ -7,13 +7,15 @@
  * The store is changed IN PLACE (its pending claims are linked and marked): give it a copy. `--passes N` stops the
  * run before its (N+1)th pass starts (the passes done are kept; a re-run resumes with the next). The peak RSS of a
  * pass is sampled every 100 ms by a worker thread (the main thread is busy while it links); the heap is read after
- * each pass (after a full collection when node runs with `--expose-gc`).
+ * each pass (after a full collection when node runs with `--expose-gc`). `nliJudgements` counts the NLI judge's calls
+ * over the whole run (a pair split across two passes is judged once: `ClaimLinker.JudgementMemo`).
  */
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import { DuckDb } from "../packages/graph/src/DuckDb.js"
 import * as Extract from "../packages/graph/src/Extract.js"
 import * as Kg from "../packages/graph/src/Kg.js"
+import { Nli } from "../packages/graph/src/Nli.js"
 import { arg } from "./lib/args.js"
 
 const db = arg("db")
@@ -82,6 +84,8 @@ const program = Effect.gen(function*() {
   const count = (sql: string) => Effect.map(store.query<{ n: number }>(sql), (r) => Number(r[0]?.n ?? 0))
   const pendingBefore = yield* count("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked")
   let summary: unknown = null
+  let nliJudgements = 0
+  const nli = yield* Nli
   yield* Extract.linkPending((e) =>
     Effect.suspend(() => {
       if (e._tag === "Linking") {
@@ -95,11 +99,14 @@ const program = Effect.gen(function*() {
         summary = e
       }
       return Effect.void
-    }), batch).pipe(Effect.catchIf((e): e is Stop => e instanceof Stop, () => Effect.void))
+    }), batch).pipe(
+    Effect.catchIf((e): e is Stop => e instanceof Stop, () => Effect.void),
+    Effect.provideService(Nli, { ...nli, judge: (p, h) => Effect.suspend(() => (nliJudgements++, nli.judge(p, h))) })
+  )
   const pendingAfter = yield* count("SELECT count(*)::INTEGER AS n FROM claims WHERE NOT linked")
   const claimsAfter = yield* count("SELECT count(*)::INTEGER AS n FROM claims")
   const edges = yield* count("SELECT count(*)::INTEGER AS n FROM claim_edges")
-  return { pendingBefore, pendingAfter, claimsAfter, edges, summary }
+  return { pendingBefore, pendingAfter, claimsAfter, edges, nliJudgements, summary }
 })
 
 const out = await Effect.runPromise(program.pipe(Effect.provide(Kg.layerOffline({ db }))))
@@ -115,6 +122,6 @@ if (asJson) console.log(JSON.stringify(result, null, 2))
 else {
   console.log(
     `${passes.length} passes in ${result.seconds} s; pending ${out.pendingBefore} -> ${out.pendingAfter}; ` +
-      `claims ${out.claimsAfter}, edges ${out.edges}; peak RSS ${result.peakRssMb} MB`
+      `claims ${out.claimsAfter}, edges ${out.edges}, ${out.nliJudgements} NLI judgements; peak RSS ${result.peakRssMb} MB`
   )
 }

@@ -1,14 +1,12 @@
 /**
  * Extraction on a cluster, end to end on loopback: a throwaway PostgreSQL (`utils/postgres.ts`), `kg worker`
- * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after 3 seconds
+ * runners as child processes of the built CLI, each with its own loopback LLM stand-in answering after a delay
  * (the real Anthropic wire format, deterministic answers from the chunk text) with two calls at once per runner, and
- * `kg extract --cluster` as the writer. The delay is what makes the work LLM-bound: the CPU the runners, the writer
- * and PostgreSQL spend per call (tens of milliseconds; ~0.1 s of the writer's per paper) stays well below it on two
- * cores. A real model takes 5-30 s a call.
+ * `kg extract --cluster` as the writer.
  *
- * - one runner (a corpus of 3 abstracts and a 2-chunk paper), then three (72 papers, 77 LLM calls): the same store as
- *   one process, row for row, and three runners finish the LLM-bound extraction at least 2.5 times faster than one
- *   runner would (wall time from submission to the last paper's answers; see "The one-runner time" below);
+ * - one runner (a corpus of 3 abstracts and a 2-chunk paper), then three (26 papers, about 30 LLM calls): the same
+ *   store as one process, row for row; one runner makes at most its 2 calls at once and exactly the calls of one
+ *   process; three runners have more than 2 calls in flight at once and each answers a fair share;
  * - a runner killed with SIGKILL while it is answering (a smaller corpus of 20 abstracts): nothing is lost, the store
  *   is the same as one process's;
  * - the same corpus again into a new store: every request comes from the shared answer cache, zero LLM requests.
@@ -16,22 +14,12 @@
  * PostgreSQL comes from Debian's `postgresql` package (`.ci/run` installs it). When none can be started the file fails
  * with the reason and the fix (`utils/postgres.ts`: `KG_SKIP_CLUSTER=1` skips it on purpose).
  *
- * The speed-up is a wall-time ratio, so it needs CPU to spare: the cluster project runs after every other project
- * (`sequence.groupOrder` in vitest.workspace.ts), alone on the machine, and in CI (`CI` set; `.ci/run` sets it) the
- * ratio is always asserted. On a developer machine that other work oversubscribes (load per core 3 or more during the
- * timed runs) the runners wait for the CPU, not for the model, and the ratio measures the scheduler: there it is
- * printed with the load and not asserted. Everything else is asserted everywhere. Before the timed run the test waits
- * (up to 30 s) for the machine to be at least 85 % idle, and the corpus is large enough (72 papers) that the run's
- * fixed work (runners picking up shards, the writer's start) is a small part of it: with 50 papers the ratio was
- * 2.59-2.65 alone and 2.42 twice in a full run of the suite.
- *
- * The one-runner time of the 72 papers is not run (for 50 papers it took 82 s of the suite): it is bounded below. One runner makes
- * at most 2 calls at once (`--concurrency 2`; the one-runner test asserts it, and that a runner makes exactly the calls
- * of one process), each call takes at least DELAY_MS at the stand-in, and one runner makes the calls one process makes
- * for the corpus (counted by the single-process baseline's stand-in). So one runner needs at least
- * ceil(calls / 2) x DELAY_MS, however fast its CPU: the speed-up asserted against that bound implies the speed-up
- * against a measured one-runner time (which is the bound plus the runner's fixed work: 81.9 s for a bound of 81 s in
- * CI before this change). The one-runner test prints its own measured time beside its bound.
+ * The speed-up (three runners at least 2.5 times faster than one on an LLM-bound extraction, issue 23) is a wall-time
+ * ratio, so it is measured by a benchmark, not asserted here: `scripts/bench-cluster.ts 70 2 3000 2.5` (exits 1 below
+ * x2.5; docs/scale.md, "Testing it"). Until session 21 this file asserted it, which made the cluster project run
+ * alone after every other project, wait for an idle machine and extract 72 papers: 117-120 s of the suite's wall time
+ * in the last CI runs. The test prints three runners' time beside the lower bound of one runner's
+ * (ceil(calls / 2) x the delay) for reading, without asserting it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -45,8 +33,8 @@ import { maxInFlight, slowAnthropic, type SlowLlm } from "./utils/slowLlm.js"
 const started = await requirePostgres("the cluster extraction tests")
 
 const mdPapers = new URL("../../../testdata/papers/md/", import.meta.url).pathname
-const DELAY_MS = 3000
-const ABSTRACTS = 70
+const DELAY_MS = 1000
+const ABSTRACTS = 24
 const PAPERS = 2
 const CORPUS = ABSTRACTS + PAPERS
 /** The one-runner corpus: a few abstracts and a paper of several chunks (the third paper, not in the corpus). */
@@ -80,10 +68,9 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
   const pg = started as TestPostgres
   let dir: string
   let corpus: string
-  let warmup: string
   let one: string
   let oneBaseline: string
-  /** LLM calls one process makes for the 50-paper corpus (and so one runner: the one-runner test checks it on its corpus). */
+  /** LLM calls one process makes for the corpus (and so one runner: the one-runner test checks it on its corpus). */
   let corpusCalls = 0
   /** LLM calls one process makes for the one-runner corpus. */
   let oneCalls = 0
@@ -92,35 +79,6 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
   let smallBaseline: string
   const llms: Array<SlowLlm> = []
   const runners: Array<KgProcess | undefined> = []
-  /** The machine's load per core during the timed runs: other work competing for the CPU makes wall times meaningless. */
-  let busiest = 0
-  const noteLoad = () => (busiest = Math.max(busiest, os.loadavg()[0]! / os.cpus().length))
-  /** The share of the machine's CPU time idle over `ms` (from /proc/stat; 1 where the system does not say). */
-  const idleShare = async (ms: number): Promise<number> => {
-    const read = () => {
-      try {
-        const cpu = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
-        return { idle: cpu[3]! + (cpu[4] ?? 0), total: cpu.reduce((a, b) => a + b, 0) }
-      } catch {
-        return null
-      }
-    }
-    const a = read()
-    await new Promise((resolve) => setTimeout(resolve, ms))
-    const b = read()
-    return a === null || b === null || b.total === a.total ? 1 : (b.idle - a.idle) / (b.total - a.total)
-  }
-  /**
-   * Wait (up to `maxMs`) until the machine is mostly idle: processes the other projects left finishing (a test
-   * file's child still exiting, a database checkpoint) take CPU the timed run needs. Returns the last idle share.
-   */
-  const settle = async (maxMs = 30_000): Promise<number> => {
-    const until = Date.now() + maxMs
-    let idle = await idleShare(1000)
-    while (idle < 0.85 && Date.now() < until) idle = await idleShare(1000)
-    return idle
-  }
-
   const workerEnv = (llm: SlowLlm) => ({
     ANTHROPIC_API_KEY: "sk-ant-loopback-0123456789abcdef",
     ANTHROPIC_BASE_URL: llm.url,
@@ -134,11 +92,14 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     const llm = llms[i]!
     runners[i] = spawnKg(["worker", "--cluster", pg.url, "--port", "0", "--concurrency", "2"], { env: workerEnv(llm) })
     await runners[i]!.waitForStderr(/^kg worker: runner /)
-    await until(`${expected} runners holding the shards`, () => {
+    await shardsHeldBy(expected)
+  }
+  /** Wait until `expected` runners hold all the shards (their advisory locks in PostgreSQL). */
+  const shardsHeldBy = (expected: number) =>
+    until(`${expected} runners holding the shards`, () => {
       const [locks, holders] = pg.psql("SELECT count(*), count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory'").split("|")
       return Number(locks) === 128 && Number(holders) === expected
     })
-  }
 
   /** `kg extract --cluster` of `paths` into `db`: its result, and when the run started and its last paper came back. */
   const extractOnCluster = async (paths: string, db: string) => {
@@ -169,8 +130,6 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     writeAbstracts(one, ONE_ABSTRACTS, 300)
     const third = fs.readdirSync(mdPapers).filter((f) => f.endsWith(".md")).sort()[PAPERS]!
     fs.writeFileSync(path.join(one, third), truncated(path.join(mdPapers, third), 2000))
-    warmup = path.join(dir, "warmup")
-    writeAbstracts(warmup, 6, 200)
     small = path.join(dir, "small")
     writeAbstracts(small, SMALL, 100)
     for (let i = 0; i < 3; i++) llms.push(await slowAnthropic(DELAY_MS))
@@ -232,36 +191,27 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     await sameAsBaseline(path.join(dir, "one.duckdb"), oneBaseline, ONE)
   })
 
-  it("three runners: the LLM-bound extraction at least 2.5 times faster, the same store", async () => {
+  it("three runners: the calls spread over the runners, each a fair share, the same store", async () => {
     pg.psql("DELETE FROM kg_llm_answers")
     await startRunner(1, 2)
     await startRunner(2, 3)
-    await extractOnCluster(warmup, path.join(dir, "warmup-3.duckdb"))
-    pg.psql("DELETE FROM kg_llm_answers")
-    const idle = await settle()
     const at = Date.now()
-    noteLoad()
     const { seconds, summary } = await extractOnCluster(corpus, path.join(dir, "three.duckdb"))
-    noteLoad()
     expect(summary).toMatchObject({ papers: CORPUS, failedChunks: 0 })
     // The calls were spread: the three runners' model slots (2 each) were busy at once, and each runner answered a
     // fair share (placement by probing the runners' load; by key alone the split is random).
     expect(maxInFlight(spansSince(at))).toBeGreaterThan(2)
     const split = llms.slice(0, 3).map((llm) => llm.spans().filter((x) => x.start >= at).length)
     expect(Math.min(...split), `calls per runner ${split.join("/")}`).toBeGreaterThanOrEqual(Math.floor(spansSince(at).length / 5))
-    // One runner, 2 calls at once, each at least DELAY_MS: at least this long for the corpus's calls (see the top).
+    // One runner, 2 calls at once, each at least DELAY_MS: at least this long for the corpus's calls. Printed for
+    // reading; the speed-up is measured by scripts/bench-cluster.ts (see the top).
     expect(corpusCalls).toBeGreaterThanOrEqual(CORPUS)
     const oneRunnerSeconds = Math.ceil(corpusCalls / 2) * DELAY_MS / 1000
     console.log(
       `cluster extraction of ${CORPUS} papers, ${DELAY_MS} ms per LLM call: one runner at least ${oneRunnerSeconds.toFixed(1)} s ` +
         `(${corpusCalls} calls, 2 at once), three runners ${seconds.toFixed(1)} s (x${(oneRunnerSeconds / seconds).toFixed(2)}; ` +
-        `calls per runner ${split.join("/")}); load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores, ` +
-        `${Math.round(idle * 100)} % idle before the run`
+        `calls per runner ${split.join("/")}); load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`
     )
-    // The work is LLM-bound when the CPU is ours: always in CI (this project runs last, alone on its machine). On a
-    // developer machine that other work keeps busy several times over, the ratio measures the scheduler: reported only.
-    if (process.env["CI"] !== undefined || busiest < 3) expect(oneRunnerSeconds / seconds).toBeGreaterThanOrEqual(2.5)
-    else console.warn(`speed-up not asserted outside CI: the machine is oversubscribed (load ${busiest.toFixed(1)} per core)`)
     await sameAsBaseline(path.join(dir, "three.duckdb"))
   })
 
@@ -284,6 +234,8 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
     expect(summary).toMatchObject({ papers: SMALL, failedChunks: 0 })
     expect(totalRequests() - requestsBefore).toBeGreaterThanOrEqual(SMALL)
     await sameAsBaseline(db, smallBaseline, SMALL)
+    // the two runners left hold the victim's shards before the next run (its writer must not route to the dead one)
+    await shardsHeldBy(2)
   })
 
   it("the same corpus again, into a new store: every answer from the shared cache, no LLM request", async () => {

@@ -48,7 +48,7 @@ import { currentMean, type LinkKeys, loadLinkKeys } from "./internal/claims/link
 import { applyLinking, type PlannedEdge, type PlannedMerge, type SurvivorFields } from "./internal/claims/linkerApply.js"
 import { type TopicClaim, topicCandidates, type TopicPair, topicPairs, topicReach, topicScope } from "./internal/claims/topicLinks.js"
 import { enoughTerms, sharedTerms, termNames } from "./internal/claims/wording.js"
-import { Nli } from "./Nli.js"
+import { Nli, type NliJudgement } from "./Nli.js"
 
 export type { BlockingOptions }
 
@@ -92,6 +92,52 @@ export interface LinkOptions {
    * `kg link`, `Extract.linkAll`): a pair with one of them is neither compared again nor rewritten.
    */
   readonly decidedWith?: ReadonlySet<string> | undefined
+  /**
+   * With `onlyClaimIds`: the judgements a later pass of one run needs (`Extract.linkPending`), so that each pair is
+   * judged once. A pair of a claim of this pass and a claim pending for a later pass is compared by both passes (the
+   * later one decides its edge, with all the pairs of its own claims); its NLI judgement is kept here by the first and
+   * taken from here by the later one instead of being asked again. See {@link JudgementMemo}.
+   */
+  readonly judgements?: JudgementMemo | undefined
+}
+
+/**
+ * NLI judgements carried from one pass of a run to a later one ({@link LinkOptions.judgements}): `later(id)` says
+ * whether a claim is pending for a later pass of the run; the judgement of a pair with such a claim is kept, keyed by
+ * the pair and checked against the two statements judged (a claim whose text changed is judged again). `forget` lets
+ * go of the pairs no later pass can ask for (call it after each pass, once `later` has moved on).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface JudgementMemo {
+  readonly later: (claimId: string) => boolean
+  readonly kept: Map<string, KeptJudgement>
+}
+
+/** @since 0.1.0 @category models */
+export interface KeptJudgement {
+  readonly ids: readonly [string, string]
+  readonly texts: readonly [string, string]
+  readonly judgements: ReadonlyArray<NliJudgement>
+}
+
+/**
+ * An empty {@link JudgementMemo} for the passes of one run, `later` saying which claims a later pass links.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const judgementMemo = (later: (claimId: string) => boolean): JudgementMemo => ({ later, kept: new Map() })
+
+/**
+ * Drop the judgements of a {@link JudgementMemo} that no later pass can use (neither claim pending any more).
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const forgetDecided = (memo: JudgementMemo): void => {
+  for (const [key, kept] of memo.kept) if (!memo.later(kept.ids[0]) && !memo.later(kept.ids[1])) memo.kept.delete(key)
 }
 
 /**
@@ -502,7 +548,8 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   pairIds.length = 0
 
   // --- Scoring --------------------------------------------------------------
-  const judgePair_ = (a: ClaimRow, b: ClaimRow) =>
+  let nliJudgements = 0
+  const judgeNow = (a: ClaimRow, b: ClaimRow) =>
     Effect.gen(function*() {
       if (options.bidirectional === true) {
         const older_ = older(a, b) ? a : b
@@ -513,6 +560,22 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
         ? [a, b]
         : [b, a]
       return [yield* nli.judge(premise.text, hypothesis.text)]
+    })
+  // a pair an earlier pass of this run judged is not judged again (`options.judgements`); the count is of the
+  // judgements asked here
+  const memo = focus === null ? undefined : options.judgements
+  const judgePair_ = (a: ClaimRow, b: ClaimRow) =>
+    Effect.gen(function*() {
+      const [x, y] = a.claim_id < b.claim_id ? [a, b] : [b, a]
+      const key = memo === undefined ? "" : pairKey(x.claim_id, y.claim_id)
+      const kept = memo?.kept.get(key)
+      if (kept !== undefined && kept.texts[0] === x.text && kept.texts[1] === y.text) return kept.judgements
+      const judgements = yield* judgeNow(a, b)
+      nliJudgements += judgements.length
+      if (memo !== undefined && (memo.later(x.claim_id) || memo.later(y.claim_id))) {
+        memo.kept.set(key, { ids: [x.claim_id, y.claim_id], texts: [x.text, y.text], judgements })
+      }
+      return judgements
     })
   // Embeddings (centred on the store's current mean) are read only for the claims of pairs that reach the cosine.
   const centred = new Map<string, ArrayLike<number>>()
@@ -530,7 +593,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
   // the decision of each pair judged, for the merges' complete linkage below (a pair decided "none" is kept here
   // only: its scores are let go as soon as it is decided)
   const decided = new Map<string, ClaimIdentity.Decision>()
-  let nliJudgements = 0
   const decisions: Record<string, number> = { merge: 0, contradicts: 0, replicates: 0, weak_link: 0, none: 0, findingsDiffer: 0, candidates: 0 }
   // first the checks that need no vector: the same finding, the same specific subject in words
   const screened = pairs.map(([a, b]) => {
@@ -610,7 +672,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       const quick = ClaimIdentity.semanticSimilarity(fa, fb, { cosineWeight: t.cosineWeight, stemsA: sa, stemsB: sb })
       if (!sameSubject && quick.semantic < t.similar) return null
       const judgements = yield* judgePair_(a, b)
-      nliJudgements += judgements.length
       const m = ClaimIdentity.mergeScore(fa, fb, judgements, {
         clustering,
         thresholds: t,
@@ -683,7 +744,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
     if (Array.from(bPapers).some((p) => linkedToPaper.has(`${x.a}\u0000${p}`)) || Array.from(aPapers).some((p) => linkedToPaper.has(`${x.b}\u0000${p}`))) continue
     const compared = ClaimIdentity.compareFindings(findings.get(x.a)!, findings.get(x.b)!, { a: a.text, b: b.text })
     const judgements = yield* judgePair_(a, b)
-    nliJudgements += judgements.length
     const m = ClaimIdentity.mergeScore(facets(a), facets(b), judgements, { clustering, thresholds: t, stemsA: stems.get(x.a)!, stemsB: stems.get(x.b)!, weight })
     const related: ClaimIdentity.RelatedSide = { side: "topic", name: x.name }
     decisions.topic = (decisions.topic ?? 0) + 1
@@ -765,7 +825,6 @@ export const linkClaims = Effect.fn("ClaimLinker.linkClaims")(function*(options:
       if (known !== undefined) return known
       const a = claims.get(x)!, b = claims.get(y)!
       const judgements = yield* judgePair_(a, b)
-      nliJudgements += judgements.length
       const m = ClaimIdentity.mergeScore(facets(a), facets(b), judgements, {
         clustering,
         thresholds: t,

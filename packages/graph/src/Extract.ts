@@ -694,7 +694,8 @@ export const linkPending = <E, R>(
 
 /**
  * What linking in passes did, summed over its passes. In {@link linkPending} a pair of claims of two passes is
- * compared in both, so `comparisons` and `nliJudgements` count it twice; {@link linkAll} compares each pair once.
+ * compared in both, so `comparisons` counts it twice, but judged once (the later pass takes the earlier one's NLI
+ * judgement), so `nliJudgements` counts it once; {@link linkAll} compares each pair once.
  * `edgesByKind` counts the edges each pass wrote.
  *
  * @since 0.1.0
@@ -727,7 +728,9 @@ const linkedEvent = (sum: PassesSummary) =>
  * The pending claims linked in passes (the body of {@link linkPending} and {@link linkAll}); Linking per pass. With
  * `oncePerPair`, a pass does not compare its claims again with the claims of the earlier passes of this call, whose
  * pairs with them those passes decided (each pair is compared once, as in one pass); without it (the pending claims of
- * an extraction), a pair split across two passes is decided again by the later one.
+ * an extraction), a pair split across two passes is decided again by the later one, which decides it among all the
+ * pairs of its own claims, but with the NLI judgement the earlier pass made (`ClaimLinker.JudgementMemo`): each pair
+ * is judged once, and the edges are those of judging it in both passes.
  */
 const linkInPasses = <E, R>(
   emit: (event: ExtractEvent) => Effect.Effect<void, E, R>,
@@ -754,6 +757,13 @@ const linkInPasses = <E, R>(
     if (total === 0) return sum satisfies PassesSummary
     const size = Math.max(1, Math.floor(batch))
     const done = new Set<string>()
+    // without `oncePerPair`, a pair of two passes is compared by both (the later decides its edge) but judged once:
+    // the earlier pass keeps the NLI judgement of its pairs with the claims pending for a later pass
+    const later = new Set<string>()
+    const memo = oncePerPair || total <= size ? undefined : ClaimLinker.judgementMemo((id) => later.has(id))
+    if (memo !== undefined) {
+      for (const r of yield* db.query<{ claim_id: string }>("SELECT claim_id FROM claims WHERE NOT linked")) later.add(r.claim_id)
+    }
     const add = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
       for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
     }
@@ -764,9 +774,14 @@ const linkInPasses = <E, R>(
       )).map((r) => r.claim_id)
       if (pending.length === 0) break
       yield* emit(ExtractEvent.Linking(total > size ? { claims: pending.length, done: sum.claims, total } : { claims: pending.length }))
-      const { grade, link } = yield* ClaimLinker.linkAndGrade(pending, oncePerPair ? { ...options, decidedWith: done } : options)
+      for (const id of pending) later.delete(id)
+      const { grade, link } = yield* ClaimLinker.linkAndGrade(
+        pending,
+        oncePerPair ? { ...options, decidedWith: done } : memo === undefined ? options : { ...options, judgements: memo }
+      )
       yield* db.run("UPDATE claims SET linked = true WHERE claim_id IN (SELECT unnest($1::VARCHAR[]))", [pending])
       if (oncePerPair) for (const id of pending) done.add(id)
+      if (memo !== undefined) ClaimLinker.forgetDecided(memo)
       sum.passes++
       sum.claims += pending.length
       sum.candidates += link.candidates

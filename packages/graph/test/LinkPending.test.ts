@@ -1,14 +1,17 @@
 /**
  * Pending claims linked in passes (`Extract.linkPending`): a corpus extracted in one run is linked in passes of at
  * most `batch` claims, each marked linked when done, so memory follows the pass and an interrupted run resumes at the
- * next pass. The passes find the same links as one pass (a pair split across two passes is compared in the later one).
+ * next pass. The passes find the same links as one pass (a pair split across two passes is compared in the later one),
+ * and judge each pair once (the later pass takes the earlier one's NLI judgement).
  * Sentences of SciFact (allenai/scifact, CC BY 4.0).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { DuckDb } from "../src/DuckDb.js"
 import * as Extract from "../src/Extract.js"
-import { testLayer, write } from "./fixtures/claimPapers.js"
+import * as Nli from "../src/Nli.js"
+import { storeLayer, testLayer, write } from "./fixtures/claimPapers.js"
 
 const papers = [
   { id: "p0", claims: [{ text: "Antihypertensive therapy reduces cardiovascular mortality among hemodialysis patients." }] },
@@ -74,5 +77,36 @@ describe("pending claims linked in passes", () => {
         return edges
       }).pipe(Effect.provide(testLayer))
       expect(resumed).toEqual(one.edges)
+    }))
+
+  it.effect("each pair judged once: the NLI judgements of passes of one claim are those of one pass, none asked twice", () =>
+    Effect.gen(function*() {
+      // the offline judge, counting what it is asked
+      const counted = () => {
+        const asked: Array<string> = []
+        const layer = Layer.merge(
+          storeLayer,
+          Layer.effect(
+            Nli.Nli,
+            Effect.map(Nli.Nli, (judge) =>
+              Nli.Nli.of({
+                name: judge.name,
+                judge: (premise, hypothesis) => Effect.suspend(() => (asked.push(`${premise} => ${hypothesis}`), judge.judge(premise, hypothesis)))
+              }))
+          ).pipe(Layer.provide(Nli.layerOffline))
+        )
+        return { asked, layer }
+      }
+      const one = counted()
+      const inOne = yield* linkIn(1000).pipe(Effect.provide(one.layer))
+      const passes = counted()
+      const inPasses = yield* linkIn(1).pipe(Effect.provide(passes.layer))
+      expect(inPasses.edges).toEqual(inOne.edges)
+      // pairs split across passes (p0/p1 and p2/p3 each link) were judged, once each
+      expect(one.asked.length).toBeGreaterThanOrEqual(2)
+      expect(new Set(passes.asked).size).toBe(passes.asked.length)
+      expect([...passes.asked].sort()).toEqual([...one.asked].sort())
+      const linked = inPasses.events.find((e) => e._tag === "Linked")
+      expect(linked?._tag === "Linked" ? linked.claims : 0).toBe(4)
     }))
 })
