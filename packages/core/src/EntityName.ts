@@ -159,7 +159,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "5"
+export const KEY_RULES = "6"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
@@ -460,11 +460,15 @@ const contentVariants = (tokens: ReadonlyArray<string>): Array<string> => {
   return out
 }
 
+/** A `+` ending a word is part of it, a version of its own (`S-Graphs+` is not the baseline `S-Graphs`; `C++`). */
+const plusWords = (text: string): string =>
+  text.includes("+") ? text.replace(/(?<=[\p{L}\p{N}])(\+{1,2})(?![\p{L}\p{N}+])/gu, (m) => (m.length === 1 ? "plus" : "plusplus")) : text
+
 const canonicalOnce = (label: string): string => {
   const def = splitDefinition(label)
   const clean = cleanLabel(def === null ? label : def.long)
   const inner = definedHead(clean)
-  const text = stripAccents(dropParentheticals(inner === null ? clean : inner.long))
+  const text = plusWords(stripAccents(dropParentheticals(inner === null ? clean : inner.long)))
   let tokens = contentVariants(tokensOf(text).map(acronymSingular))
   // Leading articles and pointers: counted, then cut once (cutting one at a time is quadratic on hostile labels).
   let from = 0
@@ -947,7 +951,7 @@ export const stemWord = (word: string): string => {
  */
 export const mentionWords = (label: string): ReadonlyArray<string> | null => {
   const def = splitDefinition(label)
-  const text = stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long)))
+  const text = plusWords(stripAccents(dropParentheticals(cleanLabel(def === null ? label : def.long))))
   if (/[,;]|\s(?:and|or|&)\s/iu.test(text)) return null
   let raw = tokensOf(text)
   if (raw.length === 0 || raw.some((t) => /\p{N}/u.test(t))) return null

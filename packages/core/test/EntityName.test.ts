@@ -16,6 +16,20 @@ const labelLike = fc.tuple(
   fc.constantFrom("", ".", " ", "\n")
 ).map(([a, b, c, d]) => `${a}${b}${c}${d}`)
 
+describe("EntityName: a `+` ending a name (key rules 6, session 21)", () => {
+  it("is a version of its own: `S-Graphs+` is not its baseline `S-Graphs`", () => {
+    expect(EntityName.entityKey("S-Graphs+")).not.toBe(EntityName.entityKey("S-Graphs"))
+    expect(EntityName.entityKey("the S-Graphs+ model")).toBe(EntityName.entityKey("S-Graphs+"))
+    expect(EntityName.entityKey("C++")).toBe("cplusplus")
+    expect(EntityName.entityKey("DeepLab+")).not.toBe(EntityName.entityKey("DeepLab"))
+    // a `+` between words is a separator, as before
+    expect(EntityName.entityKey("BERT+CRF")).toBe(EntityName.entityKey("BERT CRF"))
+    expect(EntityName.entityKey("LSTM + attention")).toBe(EntityName.entityKey("LSTM attention"))
+    // and the in-paper words keep the version apart too
+    expect(EntityName.corefersInPaper("S-Graphs+", "S-Graphs")).toBe(false)
+  })
+})
+
 describe("EntityName: identity", () => {
   it.prop("canonicalName is idempotent (any string)", [fc.fullUnicodeString({ maxLength: 40 })], ([s]) => {
     const once = EntityName.canonicalName(s)
