@@ -1395,15 +1395,13 @@ const MID_ANAPHOR = /\b(?:this|these|such)\s+(?:strateg(?:y|ies)|variants?|alter
 /** Verbs of yes/no questions that `ClaimIdentity.subjectPhrase` does not end a subject at ("speed up", "converge"). */
 const QUESTION_VERB = /^(?:speeds?|slows?|converges?|gives?|boosts?|hurts?|eases?|benefits?|works?|scales?|generali[sz]es?|stabili[sz]es?|regulari[sz]es?|overfits?|matters?)$/i
 
-/** The subject of a yes/no statement: its words before the verb (empty when none is found). */
-const statementSubject = (statement: string): string => statementSubjectOf(statement)
-
 /**
- * The head noun of a yes/no statement's subject when neither `ClaimIdentity.subjectPhrase` nor {@link QUESTION_VERB}
+ * The head of a yes/no statement's subject when neither `ClaimIdentity.subjectPhrase` nor {@link QUESTION_VERB}
  * finds its verb (then {@link statementSubject} is empty), read from the tagger's verb: the first base-form verb
  * ({@link baseVerbAt}: "stochastic pooling add parameters"), or a base-form word tagged a noun right after a noun and
- * before a preposition ("the spin-orbit splitting of twisted bilayer WSe2 change with the twist angle"); the head is
- * the last word before a preposition ("splitting"). Null when there is none (answers21).
+ * before a preposition ("the spin-orbit splitting of twisted bilayer WSe2 change with the twist angle"); `words` are the
+ * subject's words up to a preposition ("spin-orbit splitting"), `head` the last of them. Null when there is none
+ * (answers21).
  */
 const subjectHeadOfMemo = memoByOwnerAndText((nlp: NlpService["Type"], statement: string) => subjectHeadOf(nlp, statement), 1_000)
 
@@ -1423,7 +1421,8 @@ const subjectHeadOf = (nlp: NlpService["Type"], statement: string): { readonly h
   return head === undefined ? null : { head: head.text, words: statement.slice(words[0]!.start, head.end) }
 }
 
-const statementSubjectOf = (statement: string): string => {
+/** The subject of a yes/no statement: its words before the verb (empty when none is found). */
+const statementSubject = (statement: string): string => {
   const tokens = statement.trim().split(/\s+/)
   const at = tokens.findIndex((w, i) => i > 0 && i <= 12 && QUESTION_VERB.test(w.replace(/[,;:.]+$/, "")))
   const subject = subjectPhrase(statement)
@@ -1736,7 +1735,7 @@ export const stanceOf = (
 
 /**
  * Where a finding denies a thing by a determiner: "no", "without (any)", "not any" or "zero" before the word whose
- * term is `term`, at most two adjectives or nouns between ("no parameters", "with no additional parameters",
+ * term is `term`, at most three adjectives, nouns or numbers between ("no parameters", "with no additional parameters",
  * "without any extra memory"). The words from the denial to the word, or null.
  */
 const deniedObject = (nlp: NlpService["Type"], finding: string, term: string): string | null => {
