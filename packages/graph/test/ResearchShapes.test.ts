@@ -1007,3 +1007,63 @@ describe("answers20: causes read on the sixth fresh set", () => {
     expect(v?.distance).toBe(0)
   })
 })
+
+describe("answers21: causes read on the seventh fresh set", () => {
+  const judge = (nlp: NlpService.NlpService["Type"], q: string, finding: string, context = "") => {
+    const a = analyse(q)
+    return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, context)
+  }
+
+  it.effect("reads a finding that denies the asked object ('adds ... but no parameters') as against the statement", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the generalized pooling paper (scirex-23ae5fa0e8d5): "adds" is said, of the overhead; the parameters are denied
+      const add = "Does stochastic pooling add parameters to the network?"
+      const overhead = judge(nlp, add, "Using stochastic pooling adds computational overhead but no parameters and results in 8.50% error.")
+      expect(overhead.stance).toBe("against")
+      expect(overhead.reason).toBe(`it denies "parameters": "no parameters"`)
+      expect(judge(nlp, add, "Stochastic pooling adds computational overhead to the network with no additional parameters.").stance).toBe("against")
+      // near misses: the parameters stated, or a denial of another thing
+      expect(judge(nlp, add, "Stochastic pooling adds 0.5 M extra parameters to the network.").stance).toBe("for")
+      expect(judge(nlp, add, "Stochastic pooling adds no computational overhead but many parameters to the network.").stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("asks a subject only the tagger finds to be named by its head: another subject of the same paper states nothing", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // twisted bilayer WSe2 (arXiv:2212.11895): the C exciton's blueshift with the twist angle says nothing of the
+      // spin-orbit splitting (the statement's verb "change" is tagged a noun; subjectPhrase finds no verb)
+      const splitting = "Does the spin-orbit splitting of twisted bilayer WSe2 change with the twist angle?"
+      const exciton = judge(nlp, splitting, "For the twisted bilayer WSe2 with increasing relative twist angle, the C exciton energy blueshifts by 200 meV.")
+      expect(exciton.stance).toBe("neutral")
+      expect(exciton.reason).toMatch(/^it does not name the spin-orbit splitting/)
+      // near miss: the splitting itself, denied
+      const title = "Excitonic Absorption Signatures of Twisted Bilayer WSe2 by Electron Energy-Loss Spectroscopy"
+      expect(judge(nlp, splitting, "At the K point, both the direct band gap and the spin-orbit splitting do not change with the twist angle.",
+        `${title}\nIn twisted bilayer WSe2 the unfolded bands are shown as a function of the twist angle.`).stance).toBe("against")
+      // parameters added by another thing (conv layers) are not stochastic pooling's: the subject's head is held
+      // ("pooling layers") but not its specific word
+      const add = "Does stochastic pooling add parameters to the network?"
+      // (by IDF, as in a store: "stochastic" is the rare word)
+      const a = analyse(add)
+      const conv = stanceOf(nlp, (t) => (t.startsWith("stochast") ? 3 : 1), a.statement!, a.names,
+        "Replacing each of the 2 max pooling layers with stacked stride 2 conv layers adds 0.5 M extra parameters to the network.", null)
+      expect(conv.stance).toBe("neutral")
+      expect(conv.reason).toMatch(/^it does not name the stochastic pooling/)
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("gives a number its own setting in a list ('0.30 on MNIST, 8.02 on CIFAR10'): the asked setting's number, never another's", () => {
+    const list = "Using this option for the mixed max-avg strategy, we observe test error (in) of 0.30 on MNIST, 8.02 on CIFAR10, 33.27 on CIFAR100, and 1.64 on SVHN."
+    expect(valueIn(list, analyse("What CIFAR-10 error does the mixed max-avg strategy reach?"))?.number).toBe(8.02)
+    expect(valueIn(list, analyse("What SVHN error does the mixed max-avg strategy reach?"))?.number).toBe(1.64)
+    expect(valueIn(list, analyse("What MNIST error does the mixed max-avg strategy reach?"))?.number).toBe(0.3)
+    // near miss: a sentence whose numbers name no setting of their own keeps the other rules ("4% error" of SVHN)
+    expect(valueIn("The network's performance on SVHN (4% error) is also competitive.", analyse("What SVHN error does the network reach?"))?.number).toBe(4)
+    // a stored value the sentence gives another setting is no answer (the extractor's 0.30 of MNIST for CIFAR-10)
+    const stored = (value: number) =>
+      ({ quote: list, fields: fieldsOf({ metric: null, value: null, conditions: null }, { ...emptyFinding, metric: "test error", value }) })
+    const q = analyse("What CIFAR-10 test error does the mixed max-avg strategy reach?")
+    expect(storedValue(stored(0.3), q)).toBeNull()
+    expect(storedValue(stored(8.02), q)?.number).toBe(8.02)
+  })
+})

@@ -511,9 +511,14 @@ export const valueIn = (
   }
   // a "..., respectively" sentence pairs the question's name with one of its numbers (answers17)
   const paired = respectiveNumber(sentence, analysis.names, nums)
+  // a list of numbers each followed by its own setting ("test error of 0.30 on MNIST, 8.02 on CIFAR10, ... and 1.64 on
+  // SVHN") gives the question's name the number its setting follows; a number another setting follows is that
+  // setting's (answers21)
+  const own = ownSettings(sentence, nums, present)
   let best: (FoundValue & { key: number }) | null = null
   for (const n of nums) {
     if (paired !== undefined && paired.others.includes(n.start)) continue
+    if (own !== null && own.others.includes(n.start)) continue
     // the whole of an "X out of Y" is not the count asked: "890 out of 50 K validation images have near-duplicate
     // images" counts 890 (answers20)
     if (analysis.count === true && /\bout of\s*$/i.test(sentence.slice(Math.max(0, n.start - 8), n.start))) continue
@@ -528,7 +533,7 @@ export const valueIn = (
     if (quantity.length > 0 && distance > 8 && headDistance > 8) continue
     // (a setting across another clause's opening is the other clause's: in "On WMT'14 English-German we outperform
     // ... by 0.5 BLEU and on WMT'14 English-French we outperform ... by 1.6 BLEU", English-French is 1.6's; answers16)
-    const nameDistance = nameAt.length === 0
+    const nameDistance = nameAt.length === 0 || own?.picks.includes(n.start) === true
       ? 0
       : Math.min(...nameAt.map((i) => {
         const [from, to] = i < at ? [words[i]!.start, n.start] : [n.end, words[i]!.start]
@@ -569,6 +574,28 @@ export const valueIn = (
   if (best === null) return null
   const { key: _key, ...value } = best
   return value
+}
+
+/** A setting right after a number (and its unit): "on MNIST", "for English-German", "over beam search", up to a comma. */
+const OWN_SETTING = /^\s?(?:%|points?|pp)?\s*(?:on|for|over|in)\s+(?:the\s+)?([^,;()]{1,40}?)(?=\s*(?:[,;()]|\band\b|\bor\b|\bwith\b|\bwhile\b|\bwhereas\b|$))/i
+
+/**
+ * The numbers of a sentence that name their own setting right after them ("0.30 on MNIST, 8.02 on CIFAR10, ..."), at
+ * least two: those whose setting holds one of `names` (`picks`) and the others (`others`), or null when the sentence
+ * gives no number so, or none of them holds a name (then the other rules decide).
+ */
+export const ownSettings = (
+  sentence: string,
+  nums: ReadonlyArray<{ readonly start: number; readonly end: number }>,
+  names: ReadonlyArray<Name>
+): { readonly picks: ReadonlyArray<number>; readonly others: ReadonlyArray<number> } | null => {
+  if (names.length === 0) return null
+  const settled = nums.flatMap((n) => {
+    const m = OWN_SETTING.exec(sentence.slice(n.end))
+    return m === null ? [] : [{ start: n.start, holds: names.some((name) => nameIn(name, pieces(m[1]!))) }]
+  })
+  if (settled.length < 2 || !settled.some((x) => x.holds)) return null
+  return { picks: settled.filter((x) => x.holds).map((x) => x.start), others: settled.filter((x) => !x.holds).map((x) => x.start) }
 }
 
 /** A list's separators: a comma (with or without "and" / "or"), or "and" / "or". */
@@ -782,8 +809,14 @@ export const storedValue = (
   const where = [f.dataset, ...f.scope].filter(nonEmpty).map(pieces)
   const settings = analysis.names.filter((n) => n.role === "context")
   if (settings.some((n) => !where.some((w) => nameMatch(n, w) >= 0.8))) return null
-  const at = numbersOf(c.quote, true).find((n) => Math.abs(n.number - f.value!) < 1e-9)
+  const numbers = numbersOf(c.quote, true)
+  const at = numbers.find((n) => Math.abs(n.number - f.value!) < 1e-9)
   if (at === undefined) return null
+  // (a stored number the sentence gives another setting than the question's: "0.30 on MNIST, 8.02 on CIFAR10" for
+  // CIFAR-10; answers21)
+  const quotePieces = pieces(c.quote)
+  const own = ownSettings(c.quote, numbers, analysis.names.filter((n) => nameIn(n, quotePieces)))
+  if (own !== null && own.others.includes(at.start)) return null
   const relation = relationAt(c.quote, at.start, at.phrase)
   if (relation !== "level") return null
   return {
@@ -1362,6 +1395,32 @@ const MID_ANAPHOR = /\b(?:this|these|such)\s+(?:strateg(?:y|ies)|variants?|alter
 /** Verbs of yes/no questions that `ClaimIdentity.subjectPhrase` does not end a subject at ("speed up", "converge"). */
 const QUESTION_VERB = /^(?:speeds?|slows?|converges?|gives?|boosts?|hurts?|eases?|benefits?|works?|scales?|generali[sz]es?|stabili[sz]es?|regulari[sz]es?|overfits?|matters?)$/i
 
+/**
+ * The head of a yes/no statement's subject when neither `ClaimIdentity.subjectPhrase` nor {@link QUESTION_VERB}
+ * finds its verb (then {@link statementSubject} is empty), read from the tagger's verb: the first base-form verb
+ * ({@link baseVerbAt}: "stochastic pooling add parameters"), or a base-form word tagged a noun right after a noun and
+ * before a preposition ("the spin-orbit splitting of twisted bilayer WSe2 change with the twist angle"); `words` are the
+ * subject's words up to a preposition ("spin-orbit splitting"), `head` the last of them. Null when there is none
+ * (answers21).
+ */
+const subjectHeadOfMemo = memoByOwnerAndText((nlp: NlpService["Type"], statement: string) => subjectHeadOf(nlp, statement), 1_000)
+
+const subjectHeadOf = (nlp: NlpService["Type"], statement: string): { readonly head: string; readonly words: string } | null => {
+  const tokens = nlp.tokenize(statement)
+  const verb = baseVerbAt(tokens)
+  const at = verb > 0 ? verb : tokens.findIndex((t, i) =>
+    i > 1 && t.pos === "NOUN" && t.text.toLowerCase() === t.lemma && /^(?:NOUN|PROPN)$/.test(tokens[i - 1]!.pos) &&
+    tokens[i + 1]?.pos === "ADP" && /^(?:with|to|on|in|for|from|at|across|over|under)$/i.test(tokens[i + 1]!.text)
+  )
+  // (a subject of at least two words: one word before a verb is rather a tagging slip)
+  if (at <= 1) return null
+  const before = tokens.slice(0, at)
+  const preposition = before.findIndex((t, i) => i > 0 && t.pos === "ADP")
+  const words = before.slice(0, preposition > 0 ? preposition : before.length).filter((t) => !/^(?:DET|PUNCT|ADP|CCONJ|PRON)$/.test(t.pos))
+  const head = words[words.length - 1]
+  return head === undefined ? null : { head: head.text, words: statement.slice(words[0]!.start, head.end) }
+}
+
 /** The subject of a yes/no statement: its words before the verb (empty when none is found). */
 const statementSubject = (statement: string): string => {
   const tokens = statement.trim().split(/\s+/)
@@ -1445,6 +1504,19 @@ export const stanceOf = (
   const subject = statementSubject(statement)
   const unnamed = unnamedSubject(nlp, idf, subject, names, findingPieces, finding, `${own}\n${before}`)
   if (unnamed !== null) return { stance: "neutral", reason: `it does not name ${unnamed}` }
+  // a subject before a verb only the tagger finds is named at least by its head noun: "the C exciton energy blueshifts
+  // with increasing twist angle" says nothing of "the spin-orbit splitting of twisted bilayer WSe2" (answers21)
+  // (its head, and 40 % of its words by IDF: "adds many more parameters" of conv layers names no "stochastic pooling")
+  const fallback = subject === "" ? subjectHeadOfMemo(nlp, statement) : null
+  if (fallback !== null) {
+    const named = new Set(nlp.terms(`${finding}\n${own}\n${before}`))
+    const terms = Array.from(new Set(nlp.terms(fallback.words)))
+    const weight = terms.reduce((m, t) => m + idf(t), 0)
+    const held = weight === 0 ? 1 : terms.reduce((m, t) => m + (named.has(t) ? idf(t) : 0), 0) / weight
+    if (nlp.terms(fallback.head).some((t) => !named.has(t)) || held < 0.4) {
+      return { stance: "neutral", reason: `it does not name the ${fallback.words} the question asks about` }
+    }
+  }
   // a finding in another setting ("For DukeMTMC-reID, ...") than the one asked about (CIFAR-10) decides nothing
   // (a setting named with another number, "WMT 2014 English-to-German" for WMT16 English-German, is another; answers15)
   if (names.some((n) => n.role === "context" && !nameIn(n, findingPieces)) && otherSetting(names, finding)) {
@@ -1550,6 +1622,11 @@ export const stanceOf = (
       const missed = wanted.filter((t) => !findingTerms.has(t))
       const lemmas = missed.length === 0 ? null : new Set(nlp.tokenize(finding).flatMap((k) => nlp.terms(k.lemma)))
       if (lemmas !== null && missed.some((t) => !lemmas.has(t))) return { stance: "neutral", reason: `it does not speak of "${asked.words}"` }
+      // ... and a finding that denies the object ("adds computational overhead but no parameters", "with no additional
+      // parameters", "without any extra memory") says the subject does not do it to that (answers21)
+      const head = wanted[wanted.length - 1]
+      const denied = head === undefined || NEGATION.test(withoutCondition(statement)) ? null : deniedObject(nlp, finding, head)
+      if (denied !== null) return { stance: "against", reason: `it denies "${asked.words}": "${denied}"` }
     }
   }
   // a clause naming the question's setting ("on SQuAD") counts twice: "improves SNLI but not SQuAD" is decided by its second clause
@@ -1654,6 +1731,26 @@ export const stanceOf = (
     return { stance: "neutral", reason: `it names ${subject} only as what another is compared with: "${decisive.clause}"` }
   }
   return { stance: "for", reason: `states it: "${decisive.clause}"` }
+}
+
+/**
+ * Where a finding denies a thing by a determiner: "no", "without (any)", "not any" or "zero" before the word whose
+ * term is `term`, at most three adjectives, nouns or numbers between ("no parameters", "with no additional parameters",
+ * "without any extra memory"). The words from the denial to the word, or null.
+ */
+const deniedObject = (nlp: NlpService["Type"], finding: string, term: string): string | null => {
+  const tokens = nlp.tokenize(finding)
+  for (const [i, t] of tokens.entries()) {
+    if (!nlp.terms(t.text).includes(term) && !nlp.terms(t.lemma).includes(term)) continue
+    for (let j = i - 1; j >= Math.max(0, i - 4); j--) {
+      const w = tokens[j]!.text.toLowerCase()
+      const denies = w === "no" || w === "zero" || w === "without" ||
+        (w === "any" && /^(?:not|without)$/i.test(tokens[j - 1]?.text ?? ""))
+      if (denies) return finding.slice(tokens[w === "any" ? j - 1 : j]!.start, t.end)
+      if (!/^(?:ADJ|NOUN|PROPN|NUM)$/.test(tokens[j]!.pos) && !(w === "any" || w === "additional" || w === "extra")) break
+    }
+  }
+  return null
 }
 
 /** Words of a finding that compare: a verb of doing better, better / worse, superior / inferior, "than", "improve over". */
