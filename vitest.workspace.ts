@@ -12,12 +12,13 @@ import { defineWorkspace } from "vitest/config"
 // nothing. With it off, one process runs a project's files in turn (two at once, one per worker; the workers are
 // recycled between projects, and each project waits for the one before it) and the `isolate` below decides only
 // whether that process re-imports the sources before each file (`true`) or keeps them (`false`: core, extraction,
-// server, which passed that way). Modules outside the sources (node_modules: Effect, DuckDB, wink) are loaded once a
-// process either way: what they hold outlives a file. That is how the graph project failed in a reused process
-// (speed21: 7 of 73 files, "Invalid string length"): wink-eng-lite-web-model nests its custom-entity model one JSON
-// level deeper on each `winkNLP(model)`, and each file re-imported the NlpService and built its pipelines again
-// (fixed in core/src/internal/nlp.ts, `stableWinkModel`). Not on by default: the cli, web and cluster projects have
-// not passed twice in a reused process (docs/benchmarks.md).
+// server, which passed that way once, speed21). Modules outside the sources (node_modules: Effect, DuckDB, wink) are
+// loaded once a process either way: what they hold outlives a file. That is how the graph project failed in a reused
+// process (speed21: 7 of 73 files, "Invalid string length"): wink-eng-lite-web-model nests its custom-entity model one
+// JSON level deeper on each `winkNLP(model)`, and each file re-imported the NlpService and built its pipelines again
+// (fixed in core/src/internal/nlp.ts, `stableWinkModel`; graph then passed twice in a reused process, with 12-24 %
+// less CPU and no less wall time). Not on by default: the cli, web and cluster projects have not been run in a reused
+// process (docs/benchmarks.md).
 const project = (name: string, testTimeout: number, groupOrder = 0, isolate = true) => ({
   resolve: { conditions: ["@kg/source"] },
   ssr: { resolve: { conditions: ["@kg/source"], externalConditions: ["@kg/source"] } },
