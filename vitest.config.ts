@@ -7,6 +7,10 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    minWorkers: 1
+    minWorkers: 1,
+    // A fresh process for every test file (Vitest's default; only this root value counts: vitest.workspace.ts).
+    // KG_TEST_REUSE=1 runs a project's files in reused processes instead, to check a project without isolation
+    // before turning it on (docs/benchmarks.md, "speed21b").
+    poolOptions: { forks: { isolate: process.env["KG_TEST_REUSE"] !== "1" } }
   }
 })

@@ -6,18 +6,19 @@ import { defineWorkspace } from "vitest/config"
 // `groupOrder`: every project is in group 0 and runs with the others. (Until session 21 the cluster project ran after
 // them, alone on the machine, because its loopback test asserted a wall-time speed-up of three runners over one: that
 // ratio is now measured by scripts/bench-cluster.ts, and the test asserts what does not depend on the machine's load.)
-// `isolate: false` (core, extraction, server): the test files of the project share one worker's module cache instead
-// of each importing Effect, DuckDB, wink and the packages again (the suite spent 94 s collecting and 16 s in setup for
-// 104 files); files still run one at a time. Measured on core + extraction (34 files) back to back, load 17-20 on 2
-// cores: 249 s -> 154 s wall (collect 57 -> 27 s, setup 9.6 -> 1.2 s, tests 151 -> 123 s), the same results. Not graph:
-// without isolation three of its research/retrieval files fail after the others (some module state of an earlier file
-// leaks; not found yet). cli, web and cluster: not verified without isolation (cli spends its time in child processes).
-// Measured in session 21 (speed21, docs/benchmarks.md): Vitest 3.2 reads `poolOptions.forks.isolate` from the ROOT
-// config only, so with the root's default every test file still gets its own process and this project option changes
-// nothing (25 small graph files: the same 89 s CPU with it and without). With the root option off (one process runs a
-// project's files one after another) the same 25 files took 72.7 s instead of 116.6 s wall, but in the whole graph
-// project state leaked between files of a reused process: Cost.test.ts and RetrievalIndexThreads.test.ts failed with
-// "Invalid string length" and a ResearchFocus.test.ts test timed out; not turned on until that leak is found.
+// Process isolation (checked in vitest 3.2.4's pool code, session 21, docs/benchmarks.md "speed21b"): whether a test
+// file gets a fresh process is decided by the ROOT config's `poolOptions.forks.isolate` alone (vitest.config.ts: on,
+// the default, unless KG_TEST_REUSE=1). With it on, every file gets its own process and the `isolate` below changes
+// nothing. With it off, one process runs a project's files in turn (two at once, one per worker; the workers are
+// recycled between projects, and each project waits for the one before it) and the `isolate` below decides only
+// whether that process re-imports the sources before each file (`true`) or keeps them (`false`: core, extraction,
+// server, which passed that way once, speed21). Modules outside the sources (node_modules: Effect, DuckDB, wink) are
+// loaded once a process either way: what they hold outlives a file. That is how the graph project failed in a reused
+// process (speed21: 7 of 73 files, "Invalid string length"): wink-eng-lite-web-model nests its custom-entity model one
+// JSON level deeper on each `winkNLP(model)`, and each file re-imported the NlpService and built its pipelines again
+// (fixed in core/src/internal/nlp.ts, `stableWinkModel`; graph then passed twice in a reused process, with 12-24 %
+// less CPU and no less wall time). Not on by default: the cli, web and cluster projects have not been run in a reused
+// process (docs/benchmarks.md).
 const project = (name: string, testTimeout: number, groupOrder = 0, isolate = true) => ({
   resolve: { conditions: ["@kg/source"] },
   ssr: { resolve: { conditions: ["@kg/source"], externalConditions: ["@kg/source"] } },

@@ -2,8 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import type WinkNlp from "wink-nlp"
 import type { ChunkConfig, Sentence, TextChunk, Token } from "../src/NlpService.js"
-import { WINK_TERMS_ID, winkHistoryFree, winkTermPaths } from "../src/internal/nlp.js"
+import { stableWinkModel, WINK_TERMS_ID, winkHistoryFree, winkTermPaths } from "../src/internal/nlp.js"
 import * as Nlp from "../src/NlpService.js"
 
 type Service = Effect.Effect.Success<typeof Nlp.NlpService>
@@ -522,5 +524,31 @@ describe("wink: chunkParsed (one full parse for the chunks and their tokens)", (
       expect(chunk.sentences[0]!.start).toBe(0)
       expect(chunk.sentences.at(-1)!.end).toBe(chunk.text.length)
     }
+  })
+})
+
+describe("wink's custom-entity meta model in a long-lived process", () => {
+  // wink-eng-lite-web-model 1.8.1's metaCER() nests its meta model one JSON level deeper on every call; a test
+  // worker that runs many files (each importing the NlpService again) built a pipeline per file and threw
+  // "Invalid string length" after about 20
+  const require = createRequire(import.meta.url)
+  const winkNLP = require("wink-nlp") as typeof WinkNlp
+  const model = require("wink-eng-lite-web-model") as Parameters<typeof WinkNlp>[0]
+  const metaOf = (m: Parameters<typeof WinkNlp>[0]) => (m.metaCER as () => { machines: string })().machines
+
+  it("every pipeline gets the meta model at one JSON level, however many are built, after another caller nested it", () => {
+    // another holder of the model calls it first (and nests it twice more)
+    metaOf(model)
+    metaOf(model)
+    const first = metaOf(stableWinkModel(model))
+    expect(typeof JSON.parse(first)).not.toBe("string")
+    // what winkNLP(model) does once per pipeline; the raw model's 21st call throws
+    for (let i = 0; i < 25; i++) expect(metaOf(stableWinkModel(model))).toBe(first)
+    for (const pipe of [["sbd"], []] as const) {
+      const nlp = winkNLP(stableWinkModel(model), [...pipe])
+      expect(nlp.readDoc("Results improved. They held.").tokens().out()).toEqual(["Results", "improved", ".", "They", "held", "."])
+    }
+    expect(metaOf(stableWinkModel(model))).toBe(first)
+    expect(first.length).toBeLessThan(10_000)
   })
 })

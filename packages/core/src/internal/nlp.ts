@@ -459,6 +459,37 @@ const installHistoryFreeLookups = (require: NodeJS.Require): void => {
 
 const isStemmer = (f: unknown): f is (word: string) => string => typeof f === "function"
 
+type WinkModel = Parameters<typeof WinkNlp>[0]
+interface CerMeta {
+  readonly machines: string
+  readonly transformers: unknown
+}
+const CER_META = Symbol.for("kg.wink-eng-lite-web-model.metaCER")
+
+/**
+ * The model with a `metaCER` that gives the same custom-entity meta model to every pipeline. wink-eng-lite-web-model
+ * 1.8.1's `metaCER()` replaces its module's meta model with that model's JSON on each call, and `winkNLP(model)`
+ * calls it once per pipeline: in one process the n-th pipeline gets it nested n JSON levels deep (2.9 KB, 3.6 KB,
+ * 4.8 KB, ... 330 MB at the 20th; the 21st throws "Invalid string length"). The first level is kept on the model
+ * object itself, which outlives a re-import of this module (the model is a CommonJS module loaded once a process);
+ * levels already added by an earlier caller are unwrapped.
+ */
+export const stableWinkModel = (model: WinkModel): WinkModel => {
+  const holder = model as WinkModel & { [CER_META]?: CerMeta }
+  let meta = holder[CER_META]
+  if (meta === undefined) {
+    const read = (model.metaCER as () => CerMeta)()
+    let machines = read.machines
+    for (let parsed: unknown = JSON.parse(machines); typeof parsed === "string"; parsed = JSON.parse(machines)) {
+      machines = parsed
+    }
+    meta = { machines, transformers: read.transformers }
+    Object.defineProperty(holder, CER_META, { value: meta, enumerable: false })
+  }
+  const kept = meta
+  return { ...model, metaCER: () => kept } as WinkModel
+}
+
 const loadWink = (): Wink => {
   if (wink === undefined) {
     // Loaded on first use, not at import: commands that never parse text (stats, config) never pay for the model.
@@ -470,6 +501,7 @@ const loadWink = (): Wink => {
     }
     const stem = model.addons.stem
     if (!isStemmer(stem)) throw new Error("wink-eng-lite-web-model has no stemmer addon: reinstall wink-eng-lite-web-model@1.8.1")
+    const stable = stableWinkModel(model)
     // the pipeline of `tokenize`: what its tokens carry (sentences, negation, POS, lemmas); named entities, sentiment
     // and custom entities change none of them (checked on the 49 papers of shared/data/papers/md)
     // Each pipeline reads the model when first used (~0.1 s of CPU each): a thread that only chunks and tokenises
@@ -479,13 +511,13 @@ const loadWink = (): Wink => {
     let bare: WinkMethods | undefined
     wink = {
       get full() {
-        return (full ??= winkNLP(model, ["sbd", "negation", "pos"]))
+        return (full ??= winkNLP(stable, ["sbd", "negation", "pos"]))
       },
       get sbd() {
-        return (sbd ??= winkNLP(model, ["sbd"]))
+        return (sbd ??= winkNLP(stable, ["sbd"]))
       },
       get bare() {
-        return (bare ??= winkNLP(model, []))
+        return (bare ??= winkNLP(stable, []))
       },
       stem
     }
