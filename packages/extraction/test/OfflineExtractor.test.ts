@@ -27,6 +27,18 @@ const entity = (r: ExtractionResult, label: string) => r.entities.find((e) => e.
 const hasRelation = (r: ExtractionResult, subject: string, predicate: string, object: string) =>
   r.relations.some((x) => x.subject === subject && x.predicate === predicate && x.object === object)
 
+describe("OfflineExtractor: a + glued to a name (session 21)", () => {
+  it("keeps the version's + in the name: DeepLabv3+ is not the DeepLabv3 it improves; BERT+CRF stays two", () => {
+    const r = OfflineExtractor.extract(nlp, "DeepLabv3+ outperforms DeepLabv3 on PASCAL VOC 2012.")
+    expect(r.entities.map((e) => e.label)).toContain("DeepLabv3+")
+    expect(r.entities.map((e) => e.label)).not.toContain("DeepLabv3")
+    const ours = OfflineExtractor.extract(nlp, "Our S-Graphs+ achieves bigger error reductions for larger scenes.")
+    expect(ours.entities.map((e) => e.label)).toContain("S-Graphs+")
+    const two = OfflineExtractor.extract(nlp, "We combine BERT+CRF with C++ code.")
+    expect(two.entities.map((e) => e.label)).toEqual(expect.arrayContaining(["BERT", "CRF", "C++ code"]))
+  })
+})
+
 describe("OfflineExtractor entities and relations (SciERC sentences)", () => {
   it("keeps a following (ACRONYM) in the span, records it as an alias, and finds a named hyponym", () => {
     // SciERC train, doc with Priority-BP

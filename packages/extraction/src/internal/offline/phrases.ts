@@ -106,6 +106,19 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
       ) j += 1
       else break
     }
+    // a `+` (or `++`) glued to the end of a word is part of its name: `DeepLabv3+` is a version of its own, not the
+    // `DeepLabv3` it improves; `C++` (not when a word follows glued: `BERT+CRF` names two)
+    let plusEnd = j
+    while (/[\p{L}\p{N}+]$/u.test(tokens[plusEnd]!.text)) {
+      const plus = tokens[plusEnd + 1]
+      if (plus === undefined || plus.start !== tokens[plusEnd]!.end || !/^\+{1,2}$/u.test(plus.text)) break
+      const after = tokens[plusEnd + 2]
+      if (after !== undefined && after.start === plus.end && /^[\p{L}\p{N}]/u.test(after.text)) break
+      if (overlapsAny(noise, plus.start, plus.end)) break
+      plusEnd += 1
+    }
+    const named = plusEnd > j ? j : -1
+    j = plusEnd
     if (j === i) {
       words.push({
         text: t.text,
@@ -118,7 +131,8 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
       })
     } else {
       const parts = tokens.slice(i, j + 1)
-      const lastPart = parts[parts.length - 1]!
+      // (the word's kind is its last part's before a glued `+`)
+      const lastPart = named >= 0 ? tokens[named]! : parts[parts.length - 1]!
       const text = parts.map((p) => p.text).join("")
       const anyProper = parts.some((p) => p.pos === "PROPN")
       const pos = lastPart.pos === "NOUN" || lastPart.pos === "PROPN" || lastPart.pos === "X"
@@ -129,9 +143,9 @@ export const toWords = (tokens: ReadonlyArray<Token>, noise: ReadonlyArray<Span>
       words.push({
         text,
         lower: text.toLowerCase(),
-        lemma: parts.slice(0, -1).map((p) => p.text.toLowerCase()).join("") + lastPart.lemma.toLowerCase(),
+        lemma: named >= 0 ? text.toLowerCase() : parts.slice(0, -1).map((p) => p.text.toLowerCase()).join("") + lastPart.lemma.toLowerCase(),
         start: t.start,
-        end: lastPart.end,
+        end: parts[parts.length - 1]!.end,
         // "the-th step", "a-dimensional vector", "the-layer ResNet": a function word glued to what is left of a
         // formula or number the source dropped ("the $i$-th", "a $d$-dimensional", "the 110-layer") is no name part
         pos: STRIPPED_FORMULA.test(text) ? "NOISE" : pos,
