@@ -941,9 +941,7 @@ export const resolvePaper = (
       for (let cut = 1; cut < Math.min(tokens.length, 3); cut++) {
         const prefix = tokens.slice(0, cut)
         const rest = tokens.slice(cut).join(" ")
-        const prefixOk = prefix.every((t) => /^\p{Lu}{3,}$/u.test(t) || /\p{N}/u.test(t)) ||
-          (prefix.length === 2 && /^\p{Lu}{2,}$/u.test(prefix[0]!) && /^[’']?\p{N}+$/u.test(prefix[1]!))
-        if (!prefixOk) continue
+        if (!collectionPrefix(prefix)) continue
         const restKey = EntityCache.keyOf(rest)
         const restOk = /\p{N}/u.test(rest) || isDirection(rest)
         if (!restOk || restKey === "") continue
