@@ -319,6 +319,12 @@ describe("resolvePaper: an organisation before a name", () => {
     expect(organisationBase("Google News")).toBeNull()
     expect(organisationBase("Stanford Parser")).toBeNull()
     expect(organisationBase("Google's BERT")).toBe("BERT")
+    // joined by a hyphen: the organisation's data set; a method before a hyphen is no organisation
+    expect(organisationBase("CMU-MOSI")).toBe("MOSI")
+    expect(organisationBase("MS-COCO")).toBe("COCO")
+    expect(organisationBase("CNN-LSTM")).toBeNull()
+    expect(organisationBase("BERT-CRF")).toBeNull()
+    expect(organisationBase("MS-5")).toBeNull()
     // Google's NMT system is not neural machine translation
     expect(run([e("NMT", "Method", ["neural machine translation"]), e("Google NMT", "Method")], "").moved.size).toBe(0)
     expect(run([e("QA", "Task"), e("Google QA", "Method")], "").moved.size).toBe(0)

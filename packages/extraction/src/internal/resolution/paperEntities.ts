@@ -408,12 +408,18 @@ const ORGANISATIONS = new Set([
 ])
 
 /**
- * `MS COCO` -> `COCO`, `Microsoft COCO` -> `COCO`, `Stanford CoreNLP` -> `CoreNLP`, `Google's BERT` -> `BERT`: an
+ * `MS COCO` -> `COCO`, `Microsoft COCO` -> `COCO`, `Stanford CoreNLP` -> `CoreNLP`, `Google's BERT` -> `BERT`,
+ * `CMU-MOSI` and `MS-COCO` (joined by a hyphen) -> `MOSI` and `COCO`: an
  * organisation ({@link ORGANISATIONS}) before a name written as one (an acronym, an inner capital, a digit: never a
  * common word, `Google News`, nor a capitalised word, `Stanford Parser`). Null otherwise.
  */
 export const organisationBase = (name: string): string | null => {
-  const tokens = spaced(name)
+  const spacedTokens = spaced(name)
+  // `CMU-MOSI`, `MS-COCO`: the organisation joined to the name by a hyphen
+  const hyphened = /^(\p{Lu}[\p{L}]*)[-‐–](\p{Lu}.*)$/u.exec(spacedTokens[0] ?? "")
+  const tokens = hyphened !== null && ORGANISATIONS.has(hyphened[1]!.toLowerCase())
+    ? [hyphened[1]!, hyphened[2]!, ...spacedTokens.slice(1)]
+    : spacedTokens
   if (tokens.length < 2) return null
   const org = tokens[0]!.replace(/[’']s$/u, "")
   if (!/^\p{Lu}/u.test(org) || !ORGANISATIONS.has(org.toLowerCase())) return null
