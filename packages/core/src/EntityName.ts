@@ -159,7 +159,7 @@ export const cleanLabel = (raw: string): string => {
  * @since 0.1.0
  * @category identity
  */
-export const KEY_RULES = "6"
+export const KEY_RULES = "7"
 
 const ARTICLES = new Set(["the", "a", "an"])
 
@@ -270,7 +270,9 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "implementation",
   "implementations",
   "activation function",
-  "activation functions"
+  "activation functions",
+  "mode",
+  "modes"
 ])
 
 /**

@@ -10,9 +10,12 @@ import {
   collectionDirection,
   compoundWords,
   directionTaskBase,
+  descriptionAppositions,
   descriptorBase,
   editionsOf,
   imageTaskBase,
+  initialsAcronym,
+  isInstrumentDescription,
   metricHeadBase,
   organisationBase,
   paperTitle,
@@ -23,6 +26,7 @@ import {
   swappedAcronym,
   trainingLearningKey,
   typoApart,
+  wayHeadBase,
   workingDataName
 } from "../src/internal/resolution/paperEntities.js"
 
@@ -911,3 +915,72 @@ describe("resolvePaper: lead20 (the bare task word no chunk kept, a word inside 
   })
 })
 
+
+describe("resolvePaper: session 22 (a way with its head, initials before an acronym, a tool's description in apposition)", () => {
+  it("a way named by its words and a head is the paper's method named by the words", () => {
+    expect(wayHeadBase("tree pooling approach")).toBe("tree pooling")
+    expect(wayHeadBase("the mean-field algorithm")).toBe("mean-field")
+    expect(wayHeadBase("pooling schemes")).toBeNull() // a plural names a class of ways
+    expect(wayHeadBase("kernel methods")).toBeNull()
+    expect(wayHeadBase("search algorithm")).toBeNull() // one word: as often a thing or an activity as a way
+    expect(wayHeadBase("baseline method")).toBeNull() // a generic word
+    expect(wayHeadBase("our approach")).toBeNull() // a pointer
+    expect(wayHeadBase("two 2-step method")).toBeNull() // a digit
+    expect(wayHeadBase("approach")).toBeNull()
+    const entities = [e("Tree Pooling", "Method"), e("tree pooling approach", "Method")]
+    const r = run(entities, "Tree Pooling. The tree pooling approach learns a tree.")
+    expect(r.moved.get(id("tree pooling approach"))).toBe(id("Tree Pooling"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["way-head"])
+    // a name of this paper only
+    expect(r.paperNames.get(id("Tree Pooling"))).toEqual(["tree pooling approach"])
+  })
+
+  it("near misses: a task's algorithm, things the way finds, a plural class", () => {
+    expect(run([e("room segmentation", "Task"), e("room segmentation algorithm", "Method")], "").moved.size).toBe(0)
+    expect(run([e("closed itemsets", "Concept"), e("closed itemset algorithm", "Method")], "").moved.size).toBe(0)
+    expect(run([e("deep learning", "Method"), e("deep learning techniques", "Method")], "").moved.size).toBe(0)
+    // two words typed a concept, a head in the singular: one thing
+    expect(run([e("variational inference", "Concept"), e("variational inference approach", "Method")], "").moved.get(id("variational inference approach")))
+      .toBe(id("variational inference"))
+  })
+
+  it("words before an acronym that spell another acronym of the paper with it", () => {
+    expect(initialsAcronym("conditional WGAN-GP")).toBe("CWGAN-GP")
+    expect(initialsAcronym("Conditional WGAN-GP model")).toBe("CWGAN-GP")
+    expect(initialsAcronym("Deep Convolutional GAN")).toBe("DCGAN")
+    expect(initialsAcronym("deep CNN")).toBe("DCNN")
+    expect(initialsAcronym("our CNN")).toBeNull() // a pointer
+    expect(initialsAcronym("CNN")).toBeNull()
+    expect(initialsAcronym("deep learning")).toBeNull() // no acronym
+    const entities = [e("CWGAN-GP", "Method"), e("conditional WGAN-GP", "Method"), e("WGAN-GP", "Method")]
+    expect(run(entities, "").moved.get(id("conditional WGAN-GP"))).toBe(id("CWGAN-GP"))
+    // near miss: a task or a metric is left alone
+    expect(run([e("MAP", "Metric"), e("mean AP", "Metric")], "").moved.size).toBe(0)
+  })
+
+  it("a tool's description in apposition to its name, used definitely elsewhere, is the tool", () => {
+    expect(isInstrumentDescription("ray tracing tool")).toBe(true)
+    expect(isInstrumentDescription("ray tracing tools")).toBe(false) // a class
+    expect(isInstrumentDescription("Wireless InSite tool")).toBe(false) // a name, not a description
+    const text = "We use a powerful ray tracing tool, Wireless InSite by Remcom. In addition, the ray tracing tool only " +
+      "collects strong paths. Event Display is part of O2, the data processing framework of the experiment."
+    expect(descriptionAppositions(text, "ray tracing tool")).toEqual({ names: [["Wireless InSite", "Wireless"]], definite: true })
+    expect(descriptionAppositions(text, "data processing framework").names).toEqual([["O2"]])
+    const entities = [e("Wireless InSite", "Method"), e("ray tracing tool", "Method"), e("O2", "Method"), e("data processing framework", "Method")]
+    const of = meant(entities, text)
+    expect(of("ray tracing tool")).toBe(id("Wireless InSite"))
+    expect(of("data processing framework")).toBe(id("O2"))
+  })
+
+  it("near misses: the description also written with `a` or in the plural; two names; a name with no entity", () => {
+    const indefinite = "a ray tracing tool, Wireless InSite. We compare with a ray tracing tool of our own."
+    expect(descriptionAppositions(indefinite, "ray tracing tool").definite).toBe(false)
+    expect(run([e("Wireless InSite", "Method"), e("ray tracing tool", "Method")], indefinite).moved.size).toBe(0)
+    const plural = "a ray tracing tool, Wireless InSite. Other ray tracing tools exist."
+    expect(run([e("Wireless InSite", "Method"), e("ray tracing tool", "Method")], plural).moved.size).toBe(0)
+    const two = "the ray tracing tool Wireless InSite; the ray tracing tool Sionna RT."
+    expect(run([e("Wireless InSite", "Method"), e("Sionna RT", "Method"), e("ray tracing tool", "Method")], two).moved.size).toBe(0)
+    const unknown = "the ray tracing tool Wireless InSite and the ray tracing tool."
+    expect(run([e("ray tracing tool", "Method")], unknown).moved.size).toBe(0)
+  })
+})

@@ -77,6 +77,9 @@ export type PaperJoinRule =
   | "image-task"
   | "step"
   | "direction-task"
+  | "way-head"
+  | "initials-acronym"
+  | "apposition"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -629,6 +632,100 @@ export const stepBase = (name: string): string | null => {
   if (!/^\p{Ll}[\p{Ll}-]*(?:ing|tion|sion|ment)$/u.test(activity)) return null
   if (!words.slice(0, -1).every((w) => /^[\p{L}-]+$/u.test(w))) return null
   return words.slice(0, -1).join(" ")
+}
+
+/** Heads that name a way of doing something after the words that name it (`ribbon approach`, `the LRP method`). */
+const WAY_HEADS = new Set(["approach", "approaches", "method", "methods", "technique", "techniques", "algorithm", "algorithms", "scheme", "schemes"])
+
+/**
+ * `tree pooling approach` -> `tree pooling`, `the mean-field algorithm` -> `mean-field`: two words or more (letters and
+ * hyphens, no generic word among them) and a head naming a way of doing something, in the singular, lower case. The
+ * paper's method named by the words and the same words with that head are one method (the criteria's "the thing
+ * with a generic head"). Null otherwise: a plural names a class of ways (`deep learning techniques`, `kernel
+ * methods`); one word is as often a thing or a generic activity as a way (`search algorithm`, `kernel approach`,
+ * `code scheme`); `baseline method` (a generic word); `our approach` (a pointer); `2-step method` (a digit).
+ */
+export const wayHeadBase = (name: string): string | null => {
+  const words = name.trim().replace(/^(?:the|a|an|this|that)\s+/iu, "").split(/\s+/u)
+  if (words.length < 2 || words.length > 4) return null
+  const head = words[words.length - 1]!
+  if (!WAY_HEADS.has(head) || /s$/u.test(head)) return null
+  const base = words.slice(0, -1)
+  if (base.flatMap((w) => w.split("-")).filter((w) => w !== "").length < 2) return null
+  if (!base.every((w) => /^\p{L}[\p{L}-]*$/u.test(w))) return null
+  if (base.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || /^(?:our|proposed|novel|new|same|other|such|each|these|those|their|its|first|second|final|existing|previous|standard|baseline|original|simple|general)$/iu.test(w))) return null
+  return base.join(" ")
+}
+
+/**
+ * `conditional WGAN-GP` -> `CWGAN-GP`, `deep CNN` -> `DCNN`, `Deep Convolutional GAN` -> `DCGAN`: one or two words
+ * (letters only) before an acronym, read as the acronym their initials make with it. Null when the last token is no
+ * acronym (two capitals or more) or a word is no plain word.
+ */
+export const initialsAcronym = (name: string): string | null => {
+  const words = name.trim().split(/\s+/u)
+  while (words.length > 2 && EntityName.GENERIC_HEADS.has(words[words.length - 1]!)) words.pop()
+  if (words.length < 2 || words.length > 3) return null
+  const acronym = words[words.length - 1]!
+  if (!/^\p{Lu}[\p{Lu}\p{N}]*\p{Lu}[\p{Lu}\p{N}]*(?:-[\p{Lu}\p{N}]+)*$/u.test(acronym)) return null
+  const before = words.slice(0, -1)
+  if (!before.every((w) => /^\p{L}{3,}$/u.test(w))) return null
+  if (before.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || /^(?:our|proposed|novel|new|the|this|that|with|and|for|from|using|each|all|other)$/iu.test(w))) return null
+  return before.map((w) => w[0]!.toUpperCase()).join("") + acronym
+}
+
+/** Heads of a description that names a tool, a package or a framework by what it does (`ray tracing tool`). */
+const INSTRUMENT_HEADS = new Set(["tool", "package", "software", "framework", "library", "toolkit", "toolbox", "platform", "simulator", "engine", "suite"])
+
+/**
+ * A description of a tool by what it does: two to four lower-case words (letters and hyphens) ending in an instrument
+ * head in the singular (`ray tracing tool`, `data processing framework`). A plural (`ray tracing tools`) names a class.
+ */
+export const isInstrumentDescription = (name: string): boolean => {
+  const words = name.trim().split(/\s+/u)
+  return words.length >= 2 && words.length <= 4 && INSTRUMENT_HEADS.has(words[words.length - 1]!) &&
+    words.every((w) => /^\p{Ll}[\p{Ll}-]*$/u.test(w))
+}
+
+/** Up to four capitalised tokens (a name as written: `Wireless InSite`, `O2`), longest first. */
+const nameRuns = (tokens: ReadonlyArray<string>): Array<string> => {
+  const run: Array<string> = []
+  for (const t of tokens) {
+    if (!/^\p{Lu}[\p{L}\p{N}.+\-]*$/u.test(t) || run.length === 4) break
+    run.push(t)
+  }
+  return run.map((_, i) => run.slice(0, run.length - i).join(" "))
+}
+
+/**
+ * Where the text puts a tool's description beside a name, in apposition: `a powerful ray tracing tool, Wireless
+ * InSite`, `the ray tracing package Wireless InSite`, `O2, the data processing framework`. Returns the candidate names
+ * (longest first for each place) and whether every other use of the description is definite (`the ray tracing tool
+ * only collects ...`): a description the paper also writes with `a` or in the plural names the class, not the tool.
+ */
+export const descriptionAppositions = (
+  text: string,
+  description: string
+): { readonly names: ReadonlyArray<ReadonlyArray<string>>; readonly definite: boolean } => {
+  const names: Array<ReadonlyArray<string>> = []
+  let definite = true
+  const escaped = description.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${escaped}(s?)(?![\\p{L}\\p{N}-])`, "gu")
+  for (const m of text.matchAll(pattern)) {
+    if (m[1] === "s") {
+      definite = false
+      continue
+    }
+    const at = m.index!
+    const after = text.slice(at + m[0].length, at + m[0].length + 80)
+    const before = text.slice(Math.max(0, at - 80), at)
+    const following = /^,?\s+(\p{Lu}[^\n,;:()]*)/u.exec(after)
+    const preceding = /(?:^|[\s(])(\p{Lu}[\p{L}\p{N}.+\-]*(?:\s+\p{Lu}[\p{L}\p{N}.+\-]*){0,3}),\s+(?:the|a|an)\s+$/u.exec(before)
+    if (following !== null) names.push(nameRuns(following[1]!.split(/\s+/u)))
+    else if (preceding !== null) names.push(nameRuns(preceding[1]!.split(/\s+/u)))
+    else if (!/(?:^|\s)(?:the|this|that)\s+$/iu.test(before)) definite = false
+  }
+  return { names, definite }
 }
 
 /**
@@ -1268,6 +1365,49 @@ export const resolvePaper = (
   // paper is named by the activity and it is a method (session 21; a task's stage is a part of a system:
   // `classification stage` is no name of the paper's classification task). A name of this paper only.
   joinByBase(stepBase, (id) => typeOf(byId.get(id)!) === "Method", "step", true)
+
+  // A way of doing something named by its words and a head: `ribbon approach` is the paper's `Ribbons`
+  // (`wayHeadBase`), when exactly one entity of the paper is named by the words and it is a method (a task's
+  // `room segmentation algorithm` is the method doing the task, typed apart). A name of this paper only (session 22).
+  // The entity is typed a method or a concept and named in the singular somewhere (`closed itemsets` are the things
+  // an algorithm finds, not the algorithm).
+  const pluralName = (n: string): boolean => /[^s]s$/u.test(n.trim()) && !/(?:us|is)$/u.test(n.trim())
+  joinByBase(wayHeadBase, (id) =>
+    ["Method", "Concept"].includes(typeOf(byId.get(id)!)) && !namesOf(byId.get(id)!).every(pluralName), "way-head", true)
+
+  // A tool's description in apposition to its name: `a powerful ray tracing tool, Wireless InSite` and later `the ray
+  // tracing tool` are the paper's `Wireless InSite`; `O2, the data processing framework` (`descriptionAppositions`),
+  // when every apposition of the description names one entity of the paper, no task or metric, and the paper writes
+  // the description otherwise only with `the` (never `a ray tracing tool`, never in the plural). A name of this paper
+  // only (session 22).
+  for (const e of inputs) {
+    if (["Task", "Metric"].includes(typeOf(e))) continue
+    for (const n of namesOf(e)) {
+      if (!isInstrumentDescription(n)) continue
+      const { names, definite } = descriptionAppositions(context.text, n.trim())
+      if (!definite || names.length === 0) continue
+      const found = new Set<EntityId>()
+      for (const runs of names) {
+        const run = runs.find((r) => (byKey.get(EntityCache.keyOf(r))?.size ?? 0) > 0)
+        if (run === undefined) {
+          found.add(e.entity.id) // a name the paper holds no entity for: unsure, leave the description alone
+          continue
+        }
+        for (const id of byKey.get(EntityCache.keyOf(run))!) found.add(groups.find(id))
+      }
+      if (found.size !== 1) continue
+      const [to] = found
+      if (to === groups.find(e.entity.id) || ["Task", "Metric"].includes(typeOf(byId.get(to!)!))) continue
+      paperOnly.add(e.entity.id)
+      subordinate.add(e.entity.id)
+      join(e.entity.id, to!, "apposition")
+    }
+  }
+
+  // Words before an acronym that spell with it another acronym of the paper: `conditional WGAN-GP` is the paper's
+  // `CWGAN-GP` (`initialsAcronym`), when exactly one entity of the paper is named so and neither is a task or a
+  // metric (session 22).
+  joinByBase(initialsAcronym, (id) => !["Task", "Metric"].includes(typeOf(byId.get(id)!)), "initials-acronym")
 
   // The translation task on a collection's data for one direction is that data set: `WMT'14 English-French
   // translation` is the paper's `WMT'14 English-French` (`directionTaskBase`; SciREX and the clean gold count the two
