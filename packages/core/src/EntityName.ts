@@ -272,7 +272,13 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "activation function",
   "activation functions",
   "mode",
-  "modes"
+  "modes",
+  "word embedding",
+  "word embeddings",
+  "word vector",
+  "word vectors",
+  "word representation",
+  "word representations"
 ])
 
 /**
@@ -425,7 +431,7 @@ const languageOf = (t: string, codes: boolean): string | undefined => {
  * Spelling variants of content, token by token: a translation direction is its two languages in order (`EN-DE`,
  * `En–De`, `English→German`, `English-to-German`: `english german`); a year after a name is its last two digits
  * (`WMT 2014` = `WMT'14` = `WMT14`, `VOC2007` = `VOC07`); `N-layer Name` is `Name N` (`1001-layer ResNet` =
- * `ResNet-1001`).
+ * `ResNet-1001`); `2-class` or `two-class` before a word is `binary` (`2-class accuracy` = `binary accuracy`).
  */
 const contentVariants = (tokens: ReadonlyArray<string>): Array<string> => {
   const out: Array<string> = []
@@ -453,6 +459,12 @@ const contentVariants = (tokens: ReadonlyArray<string>): Array<string> => {
       out.push(`${year[1] ?? ""}${year[2]!.slice(2)}`)
       continue
     }
+    // `2-class` and `two-class` are `binary` (`2-class accuracy` = `binary accuracy`)
+    if (/^(?:2|two)$/iu.test(t) && /^class$/iu.test(tokens[i + 1] ?? "") && i + 2 < tokens.length) {
+      out.push("binary")
+      i += 1
+      continue
+    }
     out.push(t)
   }
   // `1001-layer ResNet` -> `ResNet 1001`
@@ -465,6 +477,9 @@ const contentVariants = (tokens: ReadonlyArray<string>): Array<string> => {
 /** A `+` ending a word is part of it, a version of its own (`S-Graphs+` is not the baseline `S-Graphs`; `C++`). */
 const plusWords = (text: string): string =>
   text.includes("+") ? text.replace(/(?<=[\p{L}\p{N}])(\+{1,2})(?![\p{L}\p{N}+])/gu, (m) => (m.length === 1 ? "plus" : "plusplus")) : text
+
+/** Heads after `word` that name the same thing without it (`word embeddings`, `word vectors`). */
+const WORD_HEADS = /^(?:embeddings?|vectors?|representations?)$/u
 
 const canonicalOnce = (label: string): string => {
   const def = splitDefinition(label)
@@ -484,7 +499,10 @@ const canonicalOnce = (label: string): string => {
   if (from > 0) tokens = tokens.slice(from)
   const tail = genericTail(tokens)
   if (tail > 0 && looksLikeName(tokens.slice(0, tokens.length - tail))) tokens = tokens.slice(0, tokens.length - tail)
-  else if (tokens.length >= 2) {
+  else if (tokens.length >= 3 && /^word$/u.test(tokens[tokens.length - 2]!) && WORD_HEADS.test(tokens[tokens.length - 1]!)) {
+    // `Glove word embeddings` = `Glove embeddings`, `pre-trained word vectors` = `pre-trained vectors`
+    tokens = [...tokens.slice(0, -2), tokens[tokens.length - 1]!]
+  } else if (tokens.length >= 2) {
     const head = tokens[tokens.length - 1]!
     const cls = /^\p{Ll}/u.test(head) ? HEAD_CLASS.get(head) : undefined
     if (cls === "task") tokens = tokens.slice(0, -1)

@@ -30,6 +30,30 @@ describe("EntityName: a `+` ending a name (key rules 6, session 21)", () => {
   })
 })
 
+describe("EntityName: key rules 7 (session 22)", () => {
+  it("a mode after a name is the name", () => {
+    expect(EntityName.entityKey("DYST-Ext mode")).toBe(EntityName.entityKey("DYST-Ext"))
+    // after a common word it stays
+    expect(EntityName.entityKey("training mode")).not.toBe(EntityName.entityKey("training"))
+  })
+
+  it("`word` before embeddings, vectors or representations adds nothing", () => {
+    expect(EntityName.entityKey("GloVe word embeddings")).toBe(EntityName.entityKey("GloVe"))
+    expect(EntityName.entityKey("Glove word embeddings")).toBe(EntityName.entityKey("Glove embeddings"))
+    expect(EntityName.entityKey("pre-trained word vectors")).toBe(EntityName.entityKey("pre-trained vectors"))
+    // alone, `word embeddings` stays itself (no name before it)
+    expect(EntityName.entityKey("word embeddings")).toBe("wordembedding")
+  })
+
+  it("`2-class` and `two-class` before a word are `binary`", () => {
+    expect(EntityName.entityKey("2-class accuracy")).toBe(EntityName.entityKey("binary accuracy"))
+    expect(EntityName.entityKey("two-class classification")).toBe(EntityName.entityKey("binary classification"))
+    // other counts and a class numbered 2 stay
+    expect(EntityName.entityKey("7-class accuracy")).not.toBe(EntityName.entityKey("binary accuracy"))
+    expect(EntityName.entityKey("class 2")).toBe("class2")
+  })
+})
+
 describe("EntityName: identity", () => {
   it.prop("canonicalName is idempotent (any string)", [fc.fullUnicodeString({ maxLength: 40 })], ([s]) => {
     const once = EntityName.canonicalName(s)

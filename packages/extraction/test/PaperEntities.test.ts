@@ -939,6 +939,8 @@ describe("resolvePaper: session 22 (a way with its head, initials before an acro
     expect(run([e("room segmentation", "Task"), e("room segmentation algorithm", "Method")], "").moved.size).toBe(0)
     expect(run([e("closed itemsets", "Concept"), e("closed itemset algorithm", "Method")], "").moved.size).toBe(0)
     expect(run([e("deep learning", "Method"), e("deep learning techniques", "Method")], "").moved.size).toBe(0)
+    // a concept that is a thing the approach uses (SciERC keeps `vocabulary tree` and its approach apart)
+    expect(run([e("vocabulary tree", "Concept"), e("vocabulary tree approach", "Method")], "").moved.size).toBe(0)
     // two words typed a concept, a head in the singular: one thing
     expect(run([e("variational inference", "Concept"), e("variational inference approach", "Method")], "").moved.get(id("variational inference approach")))
       .toBe(id("variational inference"))

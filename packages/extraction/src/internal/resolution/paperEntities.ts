@@ -1369,11 +1369,15 @@ export const resolvePaper = (
   // A way of doing something named by its words and a head: `ribbon approach` is the paper's `Ribbons`
   // (`wayHeadBase`), when exactly one entity of the paper is named by the words and it is a method (a task's
   // `room segmentation algorithm` is the method doing the task, typed apart). A name of this paper only (session 22).
-  // The entity is typed a method or a concept and named in the singular somewhere (`closed itemsets` are the things
-  // an algorithm finds, not the algorithm).
+  // The entity is typed a method, or a concept whose words end in an activity (`variational inference`, `alignment
+  // adaptation`; a `vocabulary tree approach` uses the tree, SciERC's annotators keep the two apart), and it is named
+  // in the singular somewhere (`closed itemsets` are the things an algorithm finds, not the algorithm).
   const pluralName = (n: string): boolean => /[^s]s$/u.test(n.trim()) && !/(?:us|is)$/u.test(n.trim())
-  joinByBase(wayHeadBase, (id) =>
-    ["Method", "Concept"].includes(typeOf(byId.get(id)!)) && !namesOf(byId.get(id)!).every(pluralName), "way-head", true)
+  const activityEnd = (base: string): boolean => /(?:ing|tion|sion|ment|sis|ence|ance)$/iu.test(base.trim())
+  joinByBase(wayHeadBase, (id, base) => {
+    const type = typeOf(byId.get(id)!)
+    return (type === "Method" || (type === "Concept" && activityEnd(base))) && !namesOf(byId.get(id)!).every(pluralName)
+  }, "way-head", true)
 
   // A tool's description in apposition to its name: `a powerful ray tracing tool, Wireless InSite` and later `the ray
   // tracing tool` are the paper's `Wireless InSite`; `O2, the data processing framework` (`descriptionAppositions`),
