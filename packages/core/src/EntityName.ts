@@ -278,7 +278,15 @@ export const GENERIC_HEADS: ReadonlySet<string> = new Set([
   "word vector",
   "word vectors",
   "word representation",
-  "word representations"
+  "word representations",
+  "tool",
+  "tools",
+  "protocol",
+  "protocols",
+  "package",
+  "packages",
+  "code",
+  "codes"
 ])
 
 /**
@@ -486,7 +494,10 @@ const canonicalOnce = (label: string): string => {
   const clean = cleanLabel(def === null ? label : def.long)
   const inner = definedHead(clean)
   const text = plusWords(stripAccents(dropParentheticals(inner === null ? clean : inner.long)))
-  let tokens = contentVariants(tokensOf(text).map(acronymSingular))
+  // an acronym's plural anywhere (`CNNs features`); a name with an inner capital only last (`ResNets`: `ApacheCommons
+  // Math` is no plural)
+  const raw = tokensOf(text)
+  let tokens = contentVariants(raw.map((t, i) => (i === raw.length - 1 || /^[\p{Lu}\p{N}]+s$/u.test(t) ? acronymSingular(t) : t)))
   // Leading articles and pointers: counted, then cut once (cutting one at a time is quadratic on hostile labels).
   let from = 0
   for (;;) {
@@ -633,9 +644,16 @@ const abbreviationMatchLetters = (short: string, long: string): string | null =>
   if (found.length <= short.length) return null
   const words = found.toLowerCase().split(/[^\p{L}\p{N}]+/u)
   if (words.includes(short.toLowerCase())) return null
-  if (found.split(/\s+/).length < 2 && !/[-/]/.test(found)) return null
+  // one word will do when its capitals spell the short form (`BugLocator (BL)`, `DenseNet (DN)`)
+  if (found.split(/\s+/).length < 2 && !/[-/]/.test(found) && !camelSpells(short, found)) return null
   if (found.split(/[\s/-]+/u).some((w) => /^\p{L}\.$/u.test(w))) return null
   return found
+}
+
+/** A word written in camel case whose capitals, in order, are the short form's letters (`BugLocator`: `BL`). */
+const camelSpells = (short: string, word: string): boolean => {
+  const capitals = word.replace(/[^\p{Lu}]/gu, "")
+  return capitals.length >= 2 && /^\p{Lu}\p{Ll}/u.test(word) && capitals === short.replace(/[^\p{L}]/gu, "").toUpperCase()
 }
 
 const MINOR = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by", "at", "from"])

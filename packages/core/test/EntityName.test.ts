@@ -45,6 +45,30 @@ describe("EntityName: key rules 7 (session 22)", () => {
     expect(EntityName.entityKey("word embeddings")).toBe("wordembedding")
   })
 
+  it("a short form defined after one camel-case word whose capitals spell it", () => {
+    expect(EntityName.findDefinitions("based on information retrieval (IR) BugLocator (BL), proposed by Zhou")).toEqual([
+      { short: "IR", long: "information retrieval" },
+      { short: "BL", long: "BugLocator" }
+    ])
+    // capitals that do not spell it, and a lower-case word, define nothing
+    expect(EntityName.abbreviationMatch("BL", "BugTracker")).toBeNull()
+    expect(EntityName.abbreviationMatch("BL", "baseline")).toBeNull()
+  })
+
+  it("a name with an inner capital is no plural before another word", () => {
+    expect(EntityName.entityKey("ApacheCommons Math")).toBe(EntityName.entityKey("Apache Commons Math"))
+    expect(EntityName.entityKey("ResNets")).toBe(EntityName.entityKey("ResNet"))
+    expect(EntityName.entityKey("CNNs features")).toBe(EntityName.entityKey("CNN features"))
+  })
+
+  it("a tool, a protocol, a package or code after a name is the name", () => {
+    expect(EntityName.entityKey("GNPy tool")).toBe(EntityName.entityKey("GNPy"))
+    expect(EntityName.entityKey("NETCONF protocol")).toBe(EntityName.entityKey("NETCONF"))
+    expect(EntityName.entityKey("LIBSVM package")).toBe(EntityName.entityKey("LIBSVM"))
+    expect(EntityName.entityKey("MATLAB code")).toBe(EntityName.entityKey("MATLAB"))
+    expect(EntityName.entityKey("source code")).toBe("sourcecode")
+  })
+
   it("`2-class` and `two-class` before a word are `binary`", () => {
     expect(EntityName.entityKey("2-class accuracy")).toBe(EntityName.entityKey("binary accuracy"))
     expect(EntityName.entityKey("two-class classification")).toBe(EntityName.entityKey("binary classification"))
