@@ -49,7 +49,7 @@ import type { RoleModel } from "../packages/extraction/src/internal/roles/model.
 import { type Block, blockProbabilities, evaluate, foldOf, train } from "../packages/extraction/src/internal/roles/train.js"
 import { analyze } from "../packages/extraction/src/OfflineExtractor.js"
 import * as RoleClassifier from "../packages/extraction/src/RoleClassifier.js"
-import { csabstructDir, scifactAbstracts } from "./lib/roles.js"
+import { csabstructDir, readCsabstruct, scifactAbstracts } from "./lib/roles.js"
 import { defaultTokenize, lookupParts, rankWeighter } from "../packages/extraction/src/internal/embeddings/text.js"
 import { cachePathIn, defaultCacheDir, ensureCache } from "../packages/extraction/src/internal/embeddings/offline.js"
 import { cutTable, loadTable, type VectorTable } from "../packages/extraction/src/internal/roles/vectors.js"
@@ -83,9 +83,22 @@ const data = Effect.runSync(RoleClassifier.readData(dataDir))
  * (it stays as its neighbours' context): the models spend their capacity on the sentences they decide.
  */
 const maskRules = process.argv.includes("--mask-rules")
+/**
+ * `--conf-weight P`: each CSAbstruct label weighs its annotators' agreement to the power P (`confs` of the released
+ * CSAbstruct, read from `csabstruct/train.jsonl` beside the repository): a label the annotators split on counts less.
+ */
+const confWeight = argValue("--conf-weight") === undefined ? undefined : Number(argValue("--conf-weight"))
+const confsById: Map<string, ReadonlyArray<number>> = confWeight === undefined ? new Map() : new Map(
+  readCsabstruct(`${csabstructDir}train.jsonl`).flatMap((a) => (a.confs === undefined ? [] : [[a.id, a.confs] as const]))
+)
 const trainBlocks = data.train.filter((b) => excludeFold === undefined || foldOf(b) !== excludeFold).map((b) =>
   !maskRules ? b : { ...b, labels: b.labels.map((l, i) => (nonFindingReason(b.sentences[i]!) === undefined ? l : null)) }
-)
+).map((b) => {
+  const confs = confWeight === undefined || b.source !== "csabstruct" ? undefined : confsById.get(b.id)
+  if (confWeight !== undefined && b.source === "csabstruct" && confs?.length !== b.sentences.length) throw new Error(`--conf-weight: no agreement for ${b.id}`)
+  return confs === undefined ? b : { ...b, weights: confs.map((c) => c ** confWeight!) }
+})
+if (confWeight !== undefined) console.log(`--conf-weight ${confWeight}: ${confsById.size} CSAbstruct abstracts weighted by their annotators' agreement`)
 if (maskRules) {
   console.log(`--mask-rules: ${data.train.reduce((n, b) => n + b.sentences.filter((s, i) => b.labels[i] !== null && nonFindingReason(s) !== undefined).length, 0)} labelled sentences the rules reject are not targets`)
 }

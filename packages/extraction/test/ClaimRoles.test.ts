@@ -764,6 +764,27 @@ describe("role features and rules", () => {
     expect(nonFindingReason("(ii) The feature of any deep unit is the summation of the outputs of all preceding residual functions (plus).")).toBeUndefined()
   })
 
+  it("an outlook or a prediction in a body, and thanks for an opportunity, are not findings (fullpaper22), with near misses", () => {
+    // development papers' labelled non-findings: a prediction whose outcome words are predicted ("better", "help")
+    expect(bodyNonFindingReason("It is expected that applying better refinement approaches will gain further performance improvement.")).toBe("future")
+    expect(bodyNonFindingReason("Such studies will give insight into the heterogeniety of electronic coupling within these disordered molecular solids, and help us identify those configurations that lead to particularly large or small couplings.")).toBe("future")
+    // work still under way, and what the work may open up
+    expect(bodyNonFindingReason("In our on going work, we are exploring combining our technique with structure training / inference as done in.")).toBe("future")
+    expect(bodyNonFindingReason("This opens up new avenues for the control of turbulent flows.")).toBe("future")
+    // near misses: a finding stated before the outlook, a value, a finding frame, and "opens up" a measured margin
+    expect(bodyNonFindingReason("All this suggests that a representation of turbulence with a UPO expansion is a viable modelling approach, which opens up exciting new vistas for prediction and control.")).toBeUndefined()
+    expect(bodyNonFindingReason("We find that the gain opens up a margin of 2 BLEU over the baseline.")).toBeUndefined()
+    expect(bodyNonFindingReason("Our model outperforms the baseline by 2.1 BLEU, and it is expected that larger models will do better still.")).toBeUndefined()
+    expect(bodyNonFindingReason("It is expected that the error falls with depth, and we found that it falls by 2 points.")).toBeUndefined()
+    expect(bodyNonFindingReason("The deeper network gives 3.57% error on the test set.")).toBeUndefined()
+    // outlook is read in bodies only: CSAbstruct labels an abstract's outlook a result as often as not
+    expect(nonFindingReason("In our on going work, we are exploring combining our technique with structure training.")).toBeUndefined()
+    // thanks "for" an opportunity is an acknowledgement, as thanks "to" someone already was (abstracts too)
+    expect(nonFindingReason("We are honored and grateful for the opportunity of observing the Universe from Maunakea, which has the cultural, historical, and natural significance in Hawaii.")).toBe("availability")
+    expect(nonFindingReason("We are grateful to the anonymous reviewers for their comments.")).toBe("availability")
+    expect(nonFindingReason("Users were grateful for the faster responses, and task time fell by 20%.")).toBeUndefined()
+  })
+
   it("reads a no-break space as a space (fullpaper19: unarXive's 'summarized in\u00a0fig.parametric')", () => {
     expect(nonFindingReason("The parametric activation is summarized in\u00a0fig.parametric.")).toBe("pointer")
     expect(nonFindingReason("The soft activation is depicted in\u00a0fig.soft, for experiments with 8 and 10 qubits.")).toBe("pointer")

@@ -163,7 +163,7 @@ const futureRe =
  * (8 sentences, none a result).
  */
 const acknowledgementRe =
-  /\backnowledges? (?:the )?(?:\w+ )?(?:support|funding)\b|\b(?:funded|sponsored|financed)\b[^.]{0,40}\bby\b|\bsupported (?:\[?in part\]? |partially |partly |financially )?by (?:the |a |an )?(?:[\w.-]+ ){0,6}?(?:grants?|foundation|fellowship|council|agency|programme|program|ministry|fund|nsf|erc|dfg|jsps|nserc|nsfc)\b|\bwe (?:would like to |wish to )?(?:thank|acknowledge)\b|\bwould like to thank\b|\b(?:is|are|am) (?:\w+ )?grateful to\b|\bgrant (?:no\.?|number|agreement) ?[a-z0-9-]*\d|\bunder grants?\b/i
+  /\backnowledges? (?:the )?(?:\w+ )?(?:support|funding)\b|\b(?:funded|sponsored|financed)\b[^.]{0,40}\bby\b|\bsupported (?:\[?in part\]? |partially |partly |financially )?by (?:the |a |an )?(?:[\w.-]+ ){0,6}?(?:grants?|foundation|fellowship|council|agency|programme|program|ministry|fund|nsf|erc|dfg|jsps|nserc|nsfc)\b|\bwe (?:would like to |wish to )?(?:thank|acknowledge)\b|\bwould like to thank\b|\b(?:is|are|am) (?:\w+ )?(?:\w+ and )?grateful (?:to|for)\b|\bgrant (?:no\.?|number|agreement) ?[a-z0-9-]*\d|\bunder grants?\b/i
 
 /** A web address. */
 const urlRe = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]/i
@@ -710,8 +710,31 @@ const constructionOrLiteratureReason = (
  * sentence with its pointers' "results in Table" and means' "with the help of" taken out (as `bodyNonFindingReason`
  * reads it).
  */
+/**
+ * An outlook in words `outlookRe` and `outlookMoreRe` miss (fullpaper22): what the work may open up, work still under
+ * way, or a prediction: "All this ... opens up new avenues for ...", "In our ongoing work, we are exploring combining our
+ * technique with ...". Only what comes before the outlook decides (a finding stated first keeps the sentence). Bodies only: CSAbstruct labels an abstract's outlook a result as often as not ("Recent advances in ... open the
+ * door to many new types of applications.").
+ */
+const outlookTooRe = new RegExp([
+  String.raw`\bopens? (?:up )?(?:the (?:door|way)|(?:\w+ )?(?:new )?(?:avenues|vistas|possibilities|perspectives|opportunities))\b`,
+  String.raw`\bon-?going work\b|\bwe are (?:currently |now )?(?:exploring|working on|investigating|extending)\b`,
+  // a prediction whose outcome words are predicted, not found (`outlookMoreRe` keeps a sentence with "better" anywhere):
+  // "It is expected that applying better refinement approaches will gain further performance improvement.", "Such
+  // studies will give insight into ... and help us identify ..."
+  String.raw`^(?:[^,]{0,40},\s*)?it is (?:also )?(?:expected|anticipated|hoped) that\b[^.]*\b(?:will|would)\b`,
+  String.raw`\b(?:will|would|could|may|might) (?:likely |probably |hopefully |also |further )?(?:give|provide|offer|yield|bring) (?:\w+ ){0,3}insights?\b`
+].join("|"))
+
 const announcedOrAppraisedReason = (lower: string, plain: string): "pointer" | "description" | "future" | undefined => {
   const unframed = !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower)
+  // (what comes before the outlook decides: "All this suggests that ... is a viable modelling approach, which opens up
+  // exciting new vistas for prediction" states a finding first)
+  const outlook = outlookTooRe.exec(lower)
+  if (outlook !== null) {
+    const before = lower.slice(0, outlook.index)
+    if (!strictOutcomeRe.test(before) && !findingFrameRe.test(before) && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"
+  }
   if (givenBelowRe.test(lower) && unframed) return "pointer"
   if (weNowRe.test(lower) && unframed && !/%|\bper ?cent/.test(lower)) return "description"
   if (canBeUsedRe.test(lower) && unframed && !/\d/.test(lower.replace(/\{\{[^}]*\}\}/g, ""))) return "future"

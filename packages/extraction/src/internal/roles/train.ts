@@ -44,6 +44,8 @@ export interface Block {
   readonly source: string
   readonly sentences: ReadonlyArray<string>
   readonly labels: ReadonlyArray<Role | null>
+  /** Each label's weight in the losses (CSAbstruct: the annotators' agreement); 1 when absent. */
+  readonly weights?: ReadonlyArray<number> | undefined
 }
 
 /** FNV-1a 32-bit hash. */
@@ -168,8 +170,9 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
       rows[bi]!.forEach((r, si) => {
         const label = labelOf(blocks[bi]!, si)
         if (label === null) return
-        out.push({ ...r.positioned, label, weight: 1 })
-        out.push({ ...r.unpositioned, label, weight: UNPOSITIONED_WEIGHT })
+        const w = blocks[bi]!.weights?.[si] ?? 1
+        out.push({ ...r.positioned, label, weight: w })
+        out.push({ ...r.unpositioned, label, weight: w * UNPOSITIONED_WEIGHT })
       })
     }
     return out
@@ -239,7 +242,7 @@ export const train = (blocks: ReadonlyArray<Block>, options: TrainOptions): Trai
       const label = labelOf(blocks[x.block]!, x.sentence)
       return label === null || !which(i)
         ? []
-        : [{ index: x.index, value: x.value, label, weight: x.positioned ? 1 : UNPOSITIONED_WEIGHT }]
+        : [{ index: x.index, value: x.value, label, weight: (blocks[x.block]!.weights?.[x.sentence] ?? 1) * (x.positioned ? 1 : UNPOSITIONED_WEIGHT) }]
     })
   const seqFold = seqInputs.map((x) => foldOf(blocks[x.block]!))
   let bestSequence: { l2: number; loss: number; oof: Array<Array<number>>; folds: Array<Fitted> } | undefined
