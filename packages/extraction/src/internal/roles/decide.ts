@@ -705,12 +705,6 @@ const constructionOrLiteratureReason = (
 }
 
 /**
- * fullpaper19, read last (after every other body rule): a pointer ahead, a step announced, a use claimed without a
- * test, an appraisal or a belief; each with no strict outcome or finding frame beside it. `plain` is the lower-cased
- * sentence with its pointers' "results in Table" and means' "with the help of" taken out (as `bodyNonFindingReason`
- * reads it).
- */
-/**
  * An outlook in words `outlookRe` and `outlookMoreRe` miss (fullpaper22): what the work may open up, work still under
  * way, or a prediction: "All this ... opens up new avenues for ...", "In our ongoing work, we are exploring combining our
  * technique with ...". Only what comes before the outlook decides (a finding stated first keeps the sentence). Bodies only: CSAbstruct labels an abstract's outlook a result as often as not ("Recent advances in ... open the
@@ -726,6 +720,12 @@ const outlookTooRe = new RegExp([
   String.raw`\b(?:will|would|could|may|might) (?:likely |probably |hopefully |also |further )?(?:give|provide|offer|yield|bring) (?:\w+ ){0,3}insights?\b`
 ].join("|"))
 
+/**
+ * fullpaper19, read last (after every other body rule): a pointer ahead, a step announced, a use claimed without a
+ * test, an appraisal or a belief; each with no strict outcome or finding frame beside it. `plain` is the lower-cased
+ * sentence with its pointers' "results in Table" and means' "with the help of" taken out (as `bodyNonFindingReason`
+ * reads it).
+ */
 const announcedOrAppraisedReason = (lower: string, plain: string): "pointer" | "description" | "future" | undefined => {
   const unframed = !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower)
   // (what comes before the outlook decides: "All this suggests that ... is a viable modelling approach, which opens up
