@@ -1102,6 +1102,13 @@ describe("answers22: causes read on the eighth fresh set", () => {
       expect(a.wantsValue, q).toBe(true)
     }
     expect(analyse("At what altitude did AIR-Spec observe the solar corona during the eclipses?").head).toEqual(["altitude"])
+    // such a lookup is led only by a value next to every word of the asked phrase: an initial temperature is no final one
+    // (laser cooling, arXiv:2212.11863: "1 K" led the absent "What final temperature ...?")
+    const final = analyse("What final temperature does the laser-cooled ion reach in the hybrid trap?")
+    expect(final.measure).toBe(true)
+    expect(valueIn("Figure 5 shows the average of 32 simulations, each with an initial velocity corresponding to a temperature of 1 K.", final)?.headCoverage).toBeLessThan(1)
+    expect(valueIn("After 20 ms the ion reaches a final temperature of 5 mK in the hybrid trap.", final)?.headCoverage).toBe(1)
+    expect(analyse("What BLEU does the Transformer get on WMT14 English-German?").measure).toBe(false)
     // near misses: a thing that is no measure, and an open question
     expect(analyse("What dataset does the convolutional kernel network use?").wantsValue).toBe(false)
     expect(analyse("What do the CiteSee studies show?").type).toBe("open")
