@@ -23,7 +23,7 @@ import {
   valueIn
 } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
-import { settingsListed } from "../src/internal/research/shape.js"
+import { sceneElsewhere, settingsListed, siblingSettings } from "../src/internal/research/shape.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
 
@@ -1065,5 +1065,103 @@ describe("answers21: causes read on the seventh fresh set", () => {
     const q = analyse("What CIFAR-10 test error does the mixed max-avg strategy reach?")
     expect(storedValue(stored(0.3), q)).toBeNull()
     expect(storedValue(stored(8.02), q)?.number).toBe(8.02)
+  })
+})
+
+describe("answers22: causes read on the eighth fresh set", () => {
+  const judge = (nlp: NlpService.NlpService["Type"], q: string, finding: string) => {
+    const a = analyse(q)
+    return stanceOf(nlp, () => 1, a.statement!, a.names, finding, null, "")
+  }
+
+  it("keeps a unit with its value ('70 GB', '4 days', '25 T/m'), and no word that is none", () => {
+    const phrase = (sentence: string, q: string) => valueIn(sentence, analyse(q))?.phrase
+    // the fast-learning shallow network (scirex-0dcde9f2c514): "70" alone was the lead
+    expect(phrase("We found it necessary to use a PC with more RAM (peak usage was approximately 70 GB) for.",
+      "What peak memory did the fast-learning shallow convolutional network need?")).toBe("70 GB")
+    expect(phrase("Training took of dasNet took around 4 days on a GTX 560 Ti GPU, excluding the original time used to train M.",
+      "How long did training dasNet take?")).toBe("4 days")
+    expect(phrase("In those experiments, relatively small gradients of about 0.25-25 T/m were used and no significant effect was reported.",
+      "What magnetic field gradients were used in earlier laser cooling experiments?")).toBe("0.25-25 T/m")
+    expect(phrase("The instrument flew on-board the Gulfstream V at an altitude of 12 km, where atmospheric absorption is much reduced.",
+      "At what altitude did AIR-Spec observe the corona?")).toBe("12 km")
+    // near misses: the quantity's own words as before, and a following word that is no unit
+    expect(phrase("Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task.", "What BLEU does the model get?")).toBe("28.4 BLEU")
+    expect(phrase("They consist of 8 heads of size 200 each and a dropout of 0.2 is applied.", "What dropout do the Transformer layers apply?")).toBe("0.2")
+    expect(phrase("Dropout of 0.5 was used in all layers, for 4 epochs.", "What dropout does the model use?")).toBe("0.5")
+  })
+
+  it("asks for a value when the question asks for a measured quantity ('At what altitude ...?', 'What receptive field ...?')", () => {
+    for (const q of [
+      "At what altitude did AIR-Spec observe the solar corona during the eclipses?",
+      "What receptive field does the masked kernel of ByteNet's decoder give?",
+      "What magnetic field gradients were used in earlier laser cooling experiments with trapped ions?"
+    ]) {
+      const a = analyse(q)
+      expect(a.type, q).toBe("lookup")
+      expect(a.wantsValue, q).toBe(true)
+    }
+    expect(analyse("At what altitude did AIR-Spec observe the solar corona during the eclipses?").head).toEqual(["altitude"])
+    // such a lookup is led only by a value next to every word of the asked phrase: an initial temperature is no final one
+    // (laser cooling, arXiv:2212.11863: "1 K" led the absent "What final temperature ...?")
+    const final = analyse("What final temperature does the laser-cooled ion reach in the hybrid trap?")
+    expect(final.measure).toBe(true)
+    expect(valueIn("Figure 5 shows the average of 32 simulations, each with an initial velocity corresponding to a temperature of 1 K.", final)?.headCoverage).toBeLessThan(1)
+    expect(valueIn("After 20 ms the ion reaches a final temperature of 5 mK in the hybrid trap.", final)?.headCoverage).toBe(1)
+    expect(analyse("What BLEU does the Transformer get on WMT14 English-German?").measure).toBe(false)
+    // near misses: a thing that is no measure, and an open question
+    expect(analyse("What dataset does the convolutional kernel network use?").wantsValue).toBe(false)
+    expect(analyse("What do the CiteSee studies show?").type).toBe("open")
+    expect(analyse("What architecture does ByteNet's decoder give?").type).toBe("open")
+  })
+
+  it.effect("reads a finding that holds in only some cases ('three out of four settings') as against 'in all four settings'", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      // the actor-critic sequence predictor (scirex-0d24a0695c9f): the partial finding read "for" (Yes 2 to 0)
+      const all = "Does actor-critic training give a better CER than REINFORCE-critic in all four settings of the spelling task?"
+      const partial = judge(nlp, all, "Without simultaneous log-likelihood training, actor-critic training results in a better CER than REINFORCE-critic in three out of four settings.")
+      expect(partial.stance).toBe("against")
+      expect(partial.reason).toMatch(/^it holds only three out of four/)
+      expect(judge(nlp, "Does the method improve accuracy on all datasets?", "The method improves accuracy on most of the datasets we tried.").stance).toBe("against")
+      // near misses: all of them stated (for), one case alone (no "all": neutral), and the same finding for a statement
+      // that asks no "all" (for)
+      expect(judge(nlp, all, "Actor-critic training results in a better CER than REINFORCE-critic in all four settings.").stance).toBe("for")
+      expect(judge(nlp, all, "Actor-critic training results in a better CER than REINFORCE-critic on the first setting.").stance).toBe("neutral")
+      expect(judge(nlp, "Does actor-critic training give a better CER than REINFORCE-critic?",
+        "Without simultaneous log-likelihood training, actor-critic training results in a better CER than REINFORCE-critic in three out of four settings.").stance).toBe("for")
+    }).pipe(Effect.provide(NlpService.layer)))
+
+  it("reads a sentence's setting from its section: another setting the paper lists with the asked one answers nothing asked", () => {
+    // ICNet (scirex-0d5fa5be4bfe): "66.5%" of its Cityscapes ablation led for "What mean IoU does ICNet reach on
+    // COCO-Stuff?", which the text never answers
+    const abstract = "We provide in-depth analysis and show results on challenging datasets like Cityscapes, CamVid and COCO-Stuff."
+    const ablation = "subsubsection: Cascade Branches We do ablation study on cascade branches. Based on this baseline, we test our ICNet on different branches. " +
+      "We test these three settings on the validation set of Cityscapes and list the results in Table [reference]. " +
+      "Using two and three branches, we increase mIoU to 66.5% and 67.7% respectively. subsection: COCO-Stuff COCO-Stuff is a recently labeled dataset based on MS-COCO."
+    const coco = "subsection: COCO-Stuff COCO-Stuff is a recently labeled dataset based on MS-COCO for stuff segmentation in context. " +
+      "ICNet still performs satisfyingly regarding common thing and stuff understanding. Compared to our baseline model, it achieves 5.4 times speedup."
+    const a = analyse("What mean IoU does ICNet reach on COCO-Stuff?")
+    const settings = a.names.filter((n) => n.role === "context")
+    const pool = [abstract, ablation, coco].map((chunkText, i) => ({ paperId: "p", chunkId: `c${i}`, chunkText, quote: "" }))
+    const siblings = siblingSettings(settings, pool as never).get("p") ?? []
+    expect(siblings).toEqual(["Cityscapes", "CamVid"])
+    const branches = { chunkText: ablation, quote: "Using two and three branches, we increase mIoU to 66.5% and 67.7% respectively." }
+    expect(sceneElsewhere(settings, siblings, branches)).toBe(true)
+    // near misses: the asked setting's own section, and a paper that lists no other setting with it
+    expect(sceneElsewhere(settings, siblings, { chunkText: coco, quote: "Compared to our baseline model, it achieves 5.4 times speedup." })).toBe(false)
+    expect(sceneElsewhere(settings, [], branches)).toBe(false)
+    // a sentence that names another listed setting itself, and a scene that names the asked one by a distinctive word
+    // (In-Place ABN, scirex-325093f2c5b3: "Vistas" for "Mapillary Vistas")
+    const vistas = analyse("What single-scale score does InPlace-ABN reach on Mapillary Vistas validation data?").names.filter((n) => n.role === "context")
+    const listed = ["Cityscapes", "COCO-Stuff"]
+    const chunk = "Applying this sampling strategy yields 79.40%, which matches the highest reported score on Cityscapes validation data. " +
+      "Vistas is considerably larger than Cityscapes, so running an exhaustive amount of experiments is prohibitive. " +
+      "This setting leads to the highest reported single-scale score of 53.12% on validation data so far."
+    expect(sceneElsewhere(vistas, listed, { chunkText: chunk, quote: "Applying this sampling strategy yields 79.40%, which matches the highest reported score on Cityscapes validation data." })).toBe(true)
+    expect(sceneElsewhere(vistas, listed, { chunkText: chunk, quote: "This setting leads to the highest reported single-scale score of 53.12% on validation data so far." })).toBe(false)
+    // a Cityscapes question is answered there
+    const city = analyse("What mean IoU does ICNet reach on Cityscapes?").names.filter((n) => n.role === "context")
+    expect(sceneElsewhere(city, siblingSettings(city, pool as never).get("p") ?? [], branches)).toBe(false)
   })
 })

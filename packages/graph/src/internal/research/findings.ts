@@ -725,15 +725,29 @@ const throughWord = (sentence: string, end: number, words: number, phrase: strin
   return m === null ? phrase : `${phrase}${m[0].replace(/-\d.*$/, "").replace(/[,.;:)]+$/, "")}`
 }
 
-/** The number's phrase and up to two following words that are the quantity or a unit ("28.4 BLEU", "86.2% mean IOU", "1001-layer"). */
+/**
+ * A unit of measure written after a number: sizes, times, rates, lengths, temperatures, energies, a field gradient
+ * ("70 GB", "4 days", "30 fps", "12 km", "1.3 MK", "25 T/m"; answers22). Case matters where a letter is both a unit
+ * and a word ("s", "m", "h", "T" only with a per-unit).
+ */
+const UNIT_WORD =
+  /^(?:[KMGTP]i?B|[kK]B|bytes?|bits?|Gbps|Mbps|kbps|bps|ms|µs|μs|ns|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|fps|FPS|Hz|kHz|MHz|GHz|THz|mK|MK|eV|keV|MeV|GeV|TeV|nm|µm|μm|mm|cm|m|km|Å|kg|g|mg|W|kW|MW|dB|dBm|T\/m|mT|°C|K)$/u
+
+/**
+ * The number's phrase and up to two following words that are the quantity or a unit ("28.4 BLEU", "86.2% mean IOU",
+ * "1001-layer", "70 GB": a unit is kept with its value, else "peak usage was approximately 70 GB" reads "70").
+ */
 const withNextWords = (sentence: string, end: number, quantity: ReadonlyArray<string>, phrase: string): string => {
   let out = phrase
   let rest = sentence.slice(end)
   for (let i = 0; i < 2; i++) {
-    const m = /^(\s?)(-?[\p{L}][\p{L}\d@]*(?:-(?:[\p{L}]+|\d+(?![\d.×x])))*)/u.exec(rest)
+    // (a unit that is no word: "Å", "°C", "T/m")
+    const unit = /^(\s?)(Å|°C|[\p{L}]{1,3}\/[\p{L}]{1,3})(?![\p{L}\d])/u.exec(rest)
+    const m = unit ?? /^(\s?)(-?[\p{L}][\p{L}\d@]*(?:-(?:[\p{L}]+|\d+(?![\d.×x])))*)/u.exec(rest)
     if (m === null) break
     const word = m[2]!
-    if (!(quantityMatch(word.replace(/^-/, "").toLowerCase(), quantity) || /^(fps|ms|BLEU|times|x|points?)$/i.test(word))) break
+    const isUnit = UNIT_WORD.test(word)
+    if (!(quantityMatch(word.replace(/^-/, "").toLowerCase(), quantity) || /^(fps|ms|BLEU|times|x|points?)$/i.test(word) || isUnit)) break
     out = `${out}${m[1]}${word}`
     rest = rest.slice(m[0].length)
   }
@@ -1723,6 +1737,10 @@ export const stanceOf = (
   // finding that says it holds always, in all cases or consistently: one case is no "always" (one stated exception,
   // "do not always improve", is against it, as a negation; answers17)
   if (UNIVERSAL.test(statement) && !UNIVERSAL_STATED.test(decisive.clause)) {
+    // ... and one that says it holds in only some of them ("in three out of four settings" for "in all four
+    // settings") is against it (answers22)
+    const some = partOnly(decisive.clause)
+    if (some !== null) return { stance: "against", reason: `it holds only ${some}: "${decisive.clause}"` }
     return { stance: "neutral", reason: `it does not say it always holds: "${decisive.clause}"` }
   }
   // a finding that names the statement's subject only as what something else is compared with ("we outperform the
@@ -1931,8 +1949,31 @@ const changeTerms = (nlp: NlpService["Type"], statement: string, subject: string
   return change === undefined ? [] : nlp.terms(change)
 }
 
-/** A statement that something holds without exception. */
-const UNIVERSAL = /\b(?:always|necessarily|invariably|in (?:all|every) cases?)\b/i
+/**
+ * A statement that something holds without exception: "always", "in all cases", "in all four settings", "on every
+ * dataset" (a count between "all" and its noun: answers22).
+ */
+const UNIVERSAL =
+  /\b(?:always|necessarily|invariably|(?:in|on|for|across) (?:all|every|each)(?: (?:the|of the))?(?: (?:two|three|four|five|six|seven|eight|nine|ten|\d+))? (?:cases?|settings?|datasets?|tasks?|benchmarks?|experiments?|conditions?|configurations?|languages?|language pairs?|domains?|runs?|models?|scenarios?))\b/i
+
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12
+}
+const countOf = (w: string): number => /^\d+$/.test(w) ? Number(w) : COUNT_WORDS[w.toLowerCase()] ?? NaN
+
+/**
+ * Where a finding says something holds in only part of the cases: "in three out of four settings", "on 2 of the 3
+ * datasets" (fewer than all), "in most / some / many cases". The words that say so, or null.
+ */
+const partOnly = (clause: string): string | null => {
+  const counted = /\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:out\s+)?of\s+(?:the\s+)?(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i.exec(clause)
+  if (counted !== null) {
+    const [k, n] = [countOf(counted[1]!), countOf(counted[2]!)]
+    if (k < n) return counted[0]
+  }
+  const some = /\b(?:in|on|for|across)\s+(?:most|some|many|several|a few)\s+(?:of\s+the\s+)?(?:cases|settings|datasets|tasks|benchmarks|experiments|conditions|configurations|languages|domains|runs|models|scenarios)\b/i.exec(clause)
+  return some === null ? null : some[0]
+}
 /** A finding that says so: "always", "consistently", "in all cases", "for every", "across all". */
 const UNIVERSAL_STATED = /\b(?:always|necessarily|invariably|consistently|in (?:all|every|each)|for (?:all|every|each)|across (?:all|every))\b/i
 

@@ -47,6 +47,11 @@ export interface QuestionAnalysis {
   /** Whether the question asks for a value (a lookup of a number, a best-of, a comparison). */
   readonly wantsValue: boolean
   /**
+   * Whether the question is a lookup by a noun of a measured quantity alone ("At what altitude ...?", "What final
+   * temperature ...?": {@link MEASURE}): its value must be stated next to every word of the asked phrase (answers22).
+   */
+  readonly measure?: boolean
+  /**
    * Whether the question asks for a rate itself ("How fast does ICNet run on CamVid?": frames per second, a time),
    * not a comparison of rates ("how much faster", "what speedup"), which a ratio ("5 times", "5.4x speedup") answers.
    */
@@ -174,6 +179,13 @@ const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   // "how accurate is X": an accuracy, an error or a score of agreement (not a count near the thing judged)
   accurate: ["%", "accuracy", "error", "f1", "precision", "recall", "auc", "mae", "rmse", "correlation"]
 }
+
+/**
+ * Nouns of a measured quantity, always stated as a number ("At what altitude ...?", "What magnetic field gradients were
+ * used ...?", "What receptive field does ... give?": answers22): a question asking for one asks for a value.
+ */
+const MEASURE =
+  /^(?:altitudes?|heights?|lengths?|widths?|distances?|radius|radii|diameters?|temperatures?|pressures?|densit(?:y|ies)|mass(?:es)?|weights?|energ(?:y|ies)|voltages?|frequenc(?:y|ies)|wavelengths?|resolutions?|gradients?|durations?|latenc(?:y|ies)|runtimes?|bandwidths?|throughputs?|capacit(?:y|ies)|receptive|p-values?|thresholds?|momentum|velocit(?:y|ies)|fidelit(?:y|ies)|learning)$/
 
 const STOP = new Set([
   "the", "a", "an", "of", "on", "in", "for", "to", "and", "or", "with", "by", "at", "from", "as", "is", "are", "was",
@@ -468,6 +480,9 @@ export const analyse = (question: string): QuestionAnalysis => {
   } else if (LOOKUP.test(lower) || (/^(what|which)\b/.test(lower) && metric !== null)) {
     type = "lookup"
     cues.push(LOOKUP.test(lower) ? `lookup: "${LOOKUP.exec(lower)![0]}"` : `lookup: asks for ${metric}`)
+  } else if (/^what\b/.test(lower) && askedNoun(lower).some((w) => MEASURE.test(w))) {
+    type = "lookup"
+    cues.push(`lookup: asks for a measure ("${askedNoun(lower).find((w) => MEASURE.test(w))}")`)
   } else {
     type = "open"
     cues.push("open: no cue for a value, a verdict, a comparison or a list")
@@ -501,6 +516,7 @@ export const analyse = (question: string): QuestionAnalysis => {
     for (const u of UNITS[metric.split(/\s+/).pop()!] ?? []) quantity.add(u)
   }
   const wantsValue = type === "best" || type === "comparison" ||
+    (type === "lookup" && /^what\b/.test(lower) && askedNoun(lower).some((w) => MEASURE.test(w))) ||
     (type === "lookup" &&
       (/^how (many|much|long|large|big|high|low|fast|accurate|often|old|deep|well)\b/.test(lower) || metric !== null ||
         (head.size > 0 && /\b(reach|reaches|reached|achieve|achieves|achieved|obtain|obtains|obtained|score|scores|scored|attain|attains|get|gets|got)\b/.test(lower))))
@@ -532,6 +548,7 @@ export const analyse = (question: string): QuestionAnalysis => {
       CHANGE_ASKED.test(lower) || POINTS_CHANGED.test(lower),
     metric,
     wantsValue,
+    measure: type === "lookup" && cues.some((c) => c.startsWith("lookup: asks for a measure")),
     rate: /^how fast\b/.test(lower) && !/\b(faster|slower|speed-?ups?|times|x)\b/.test(lower),
     effect: EFFECT.test(lower),
     effectDirection: EFFECT.test(lower) ? askedDirection(question) : null,

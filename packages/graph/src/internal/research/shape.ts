@@ -599,9 +599,10 @@ export const BASELINE_SUBJECT = /^(?:\W*(?:in comparison|by contrast|for compari
 const levelFirst = (
   withValue: ReadonlyArray<Scored>,
   analysis: Pick<QuestionAnalysis, "count" | "change" | "names" | "rate">,
-  best: number
+  best: number,
+  pool: ReadonlyArray<Scored> = withValue
 ): Scored | undefined => {
-  const plain = plainLevel(analysis)
+  const plain = plainLevel(analysis, pool)
   const first = withValue[0]
   if (first === undefined || plain(first)) return first
   // the paper's own level: another paper's level answers for another method or setting
@@ -609,11 +610,81 @@ const levelFirst = (
   if (level !== undefined && level.score >= LEAD_FLOOR * best) return level
   // another setting's value ("27.22% error rate on CIFAR-100" for CIFAR-10) answers nothing asked: any plain level
   // leads instead, else none (answers15)
-  if (settingElsewhere(analysis)(first)) {
+  if (settingElsewhere(analysis, pool)(first)) {
     const any = withValue.find(plain)
     return any !== undefined && any.score >= LEAD_FLOOR * best ? any : undefined
   }
   return first
+}
+
+/** An item of a list of names: capitalised words or words with a digit ("Cityscapes", "COCO-Stuff", "PASCAL VOC 2012"). */
+const LIST_ITEM = "(?:[\\p{Lu}\\d][\\p{L}\\d'’-]*(?:\\s+[\\p{Lu}\\d][\\p{L}\\d'’-]*){0,2})"
+const NAME_LIST = new RegExp(`${LIST_ITEM}(?:(?:,\\s*(?:and\\s+|or\\s+)?|\\s+(?:and|or)\\s+)${LIST_ITEM}){1,7}`, "gu")
+const LIST_SPLIT = /,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/u
+
+/**
+ * The settings a paper lists together with the question's ("on challenging datasets like Cityscapes, CamVid and
+ * COCO-Stuff": Cityscapes and CamVid for a COCO-Stuff question), read from the passages of its findings: the paper's
+ * other settings, each of which may set the scene of a passage (answers22).
+ */
+export const siblingSettings = (settings: ReadonlyArray<Name>, pool: ReadonlyArray<Scored>): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const out = new Map<string, Array<string>>()
+  if (settings.length === 0) return out
+  const seen = new Set<string>()
+  for (const f of pool) {
+    if (seen.has(f.chunkId)) continue
+    seen.add(f.chunkId)
+    for (const m of f.chunkText.matchAll(NAME_LIST)) {
+      const items = m[0].split(LIST_SPLIT).map((x) => x.trim()).filter((x) => x.length >= 3)
+      if (!items.some((x) => settings.some((n) => nameMatch(n, pieces(x)) >= 0.8))) continue
+      const list = out.get(f.paperId) ?? []
+      for (const x of items) {
+        if (settings.some((n) => nameMatch(n, pieces(x)) > 0) || list.includes(x)) continue
+        list.push(x)
+      }
+      out.set(f.paperId, list)
+    }
+  }
+  return out
+}
+
+/** A heading in a passage's text ("subsection: Cascade Branches", "paragraph: ...", "## Results"). */
+const HEADING = /(?:\b(?:sub)*section:|\bparagraph:|(?:^|\s)#{1,6}\s)/g
+
+/** How far around a sentence its scene is read in its passage, at most (characters each way). */
+const SCENE_REACH = 800
+
+/**
+ * Whether a finding's scene is another setting of its paper: its sentence names no setting of the question's but one
+ * the paper lists with it, or the section of its passage it falls under (from the heading before it to the next, at
+ * most {@link SCENE_REACH} characters each way) names such a setting and no distinctive word of the question's ("subsubsection: Cascade
+ * Branches ... We test these three settings on the validation set of Cityscapes ... Using two and three branches, we
+ * increase mIoU to 66.5% and 67.7% respectively" is no COCO-Stuff value; answers22).
+ */
+export const sceneElsewhere = (
+  settings: ReadonlyArray<Name>,
+  siblings: ReadonlyArray<string>,
+  f: Pick<Scored, "chunkText" | "quote">
+): boolean => {
+  if (siblings.length === 0) return false
+  const at = f.chunkText.indexOf(f.quote.slice(0, 40))
+  if (at < 0) return false
+  let before = f.chunkText.slice(Math.max(0, at - SCENE_REACH), at)
+  const headings = Array.from(before.matchAll(HEADING))
+  if (headings.length > 0) before = before.slice(headings[headings.length - 1]!.index)
+  let after = f.chunkText.slice(at + f.quote.length, at + f.quote.length + SCENE_REACH)
+  const next = after.search(HEADING)
+  if (next >= 0) after = after.slice(0, next)
+  const sibling = (x: string) => nameRegExp({ text: x, pieces: pieces(x) })
+  // the sentence itself names another of the paper's settings ("... the highest reported score on Cityscapes validation
+  // data" for a Mapillary Vistas question)
+  if (siblings.some((x) => sibling(x)?.test(f.quote) === true)) return true
+  // the question's setting named in the scene by any of its distinctive words ("Vistas" for "Mapillary Vistas")
+  const scenePieces = new Set(pieces(`${before} ${after}`))
+  const named = (n: Name) => n.pieces.some((p) => p.length >= 4 && !/^\d+$/.test(p) && scenePieces.has(p))
+  if (settings.some(named)) return false
+  const scene = `${before} ${after}`
+  return siblings.some((x) => sibling(x)?.test(scene) === true)
 }
 
 /**
@@ -624,11 +695,14 @@ const levelFirst = (
  * value is another ("a 1001-layer ResNet on CIFAR-10 (4.62% error) ... and a 200-layer ResNet on ImageNet" for
  * ImageNet; answers15).
  */
-const settingElsewhere = (analysis: Pick<QuestionAnalysis, "names">) => {
+const settingElsewhere = (analysis: Pick<QuestionAnalysis, "names">, pool: ReadonlyArray<Scored> = []) => {
   const settings = analysis.names.filter((n) => n.role === "context")
+  const siblings = siblingSettings(settings, pool)
   return (f: Scored): boolean => {
     if (settings.length === 0) return false
-    if (!settings.some((n) => nameIn(n, pieces(f.quote)))) return otherSetting(analysis.names, f.quote)
+    if (!settings.some((n) => nameIn(n, pieces(f.quote)))) {
+      return otherSetting(analysis.names, f.quote) || sceneElsewhere(settings, siblings.get(f.paperId) ?? [], f)
+    }
     // (a metric's qualifier, "in top-1 error", is no setting)
     const named = settingsNamed(f.quote).filter((x) => !/^(?:top|rank|hits|recall|precision|p|r)-?\d+$/.test(x.word))
     if (f.value === null || named.length < 2) return false
@@ -644,13 +718,13 @@ const settingElsewhere = (analysis: Pick<QuestionAnalysis, "names">) => {
  * unless the sentence names the asked item itself) nor another setting's (the sentence names a setting that is not
  * the question's, {@link otherSetting}, and names none of the question's settings).
  */
-const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names" | "rate">) => {
+const plainLevel = (analysis: Pick<QuestionAnalysis, "count" | "change" | "names" | "rate">, pool: ReadonlyArray<Scored> = []) => {
   const items = analysis.names.filter((n) => n.role !== "context")
   // a baseline the sentence names as the question's item ("the ResNet-110 baseline" for ResNet-110) is the item
   const baseline = (f: Scored) =>
     BASELINE_SUBJECT.test(f.quote) && !(items.length > 0 && items.every((n) => nameIn(n, pieces(f.quote))))
   // a value in another setting ({@link settingElsewhere})
-  const elsewhere = settingElsewhere(analysis)
+  const elsewhere = settingElsewhere(analysis, pool)
   // a question about a rate itself ("How fast does ICNet run?") is answered by the rate ("27.8 fps"), not by a ratio
   // to another method's ("5 speedup of inference time", "5.7 times faster than the second one"; answers14)
   const relative = (f: Scored) =>
@@ -1005,6 +1079,9 @@ export const shape = (
       const withValue = analysis.wantsValue
         ? scored.filter((s) =>
           s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value)) &&
+          // (a lookup by a measure's noun alone: every word of the asked phrase next to the value, "a temperature of
+          // 1 K" is no "final temperature", "fields of strength 1-10 G" no "magnetic field gradients"; answers22)
+          (analysis.measure !== true || s.value.headCoverage === 1) &&
           !conflictingQualifier(analysis.metric, s.quote)
         )
         : []
@@ -1040,8 +1117,8 @@ export const shape = (
         const held = theirs.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, papers.get(f.paperId)?.title))
         // (a finding that holds them itself first: "Using 50% dropout in the sixth hidden layer reduces this to a record
         // 42.4%" before another value of its passage)
-        const itself = levelFirst(held.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, undefined, false)), analysis, best)
-        const top = itself !== undefined && itself.score >= LEAD_FLOOR * best ? itself : levelFirst(held, analysis, best)
+        const itself = levelFirst(held.filter((f) => holdsSubject(termsOf, idf, subjectTerms, f, undefined, false)), analysis, best, scored)
+        const top = itself !== undefined && itself.score >= LEAD_FLOOR * best ? itself : levelFirst(held, analysis, best, scored)
         if (top === undefined || top.score < LEAD_FLOOR * best) {
           return { shape: { type: "lookup", lead: "", cues }, chosen: pickDiverse(scored, limits.sentences) }
         }
@@ -1050,14 +1127,14 @@ export const shape = (
       }
       const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
       const best = scored[0]?.score ?? 0
-      const first = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best)
+      const first = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best, scored)
       // a value whose sentence names another thing ("For top-1 accuracy, Chemformer outperforms the other models, with
       // an average accuracy of 54.7%") and the asked item only in its passage gives way to one whose sentence names the
       // item ("LocalRetro and MHNreact follow this with 52.5% ... and 49.8% ... accuracy, respectively"; answers19), with
       // the asked quantity's word near its value (not "LocalRetro ... increases solvability by +30.0% to 80.6%")
       const own = first === undefined || items.length === 0 || namesItems(items, first.quote) || !namesOther(first, analysis)
         ? undefined
-        : levelFirst(aboutItems.filter((f) => namesItems(items, f.quote) && (analysis.head.length === 0 || (f.value?.headDistance ?? Infinity) <= 6)), analysis, best)
+        : levelFirst(aboutItems.filter((f) => namesItems(items, f.quote) && (analysis.head.length === 0 || (f.value?.headDistance ?? Infinity) <= 6)), analysis, best, scored)
       const top = own !== undefined && own.score >= LEAD_FLOOR * best ? own : first
       // no value about the item, but findings about it in other papers than the value's: that value is another
       // item's and answers another question ("What mean IoU does CRF-RNN achieve?" is not answered by DFN's 86.2%
