@@ -90,7 +90,7 @@ describe("graph questions and research through the CLI", () => {
     const nothing = await kg("counterevidence", "vaccines cause autism")
     expect(nothing.code).not.toBe(0)
     expect(nothing.stderr).toContain("Nothing in")
-  }, 60_000)
+  }, 180_000)
 
   it("kg claim names the paper against by its title; kg stats says which edges a status counts", async () => {
     const text = (await kg("claim", "We find that daily low-dose aspirin does not reduce the risk of stroke in older adults.")).stdout

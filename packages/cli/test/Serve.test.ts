@@ -80,10 +80,9 @@ describe("kg serve", () => {
       seen += new TextDecoder().decode(value)
     }
     expect(seen).toContain("\"kind\":\"chunk\"")
-    const stoppedAt = Date.now()
+    // How promptly it stops is measured by scripts/bench-stop.mjs (serve-sigterm); a hang fails on the time-out here.
     kg.child.kill("SIGTERM")
     const done = await kg.done
-    expect(Date.now() - stoppedAt).toBeLessThan(15_000)
     expect(done.stderr).toContain("stopping")
     const { runs } = await queryStore<{ runs: ReadonlyArray<{ status: string }> }>(db, {
       runs: "SELECT status FROM runs ORDER BY started_at DESC LIMIT 1"
