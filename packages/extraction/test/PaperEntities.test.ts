@@ -9,6 +9,7 @@ import { type PaperEntity, resolvePaper } from "../src/EntityResolution.js"
 import {
   collectionDirection,
   compoundWords,
+  declaredSynonyms,
   directionTaskBase,
   descriptionAppositions,
   descriptorBase,
@@ -984,5 +985,32 @@ describe("resolvePaper: session 22 (a way with its head, initials before an acro
     expect(run([e("Wireless InSite", "Method"), e("Sionna RT", "Method"), e("ray tracing tool", "Method")], two).moved.size).toBe(0)
     const unknown = "the ray tracing tool Wireless InSite and the ray tracing tool."
     expect(run([e("ray tracing tool", "Method")], unknown).moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: names the paper declares one (session 22)", () => {
+  it("finds the phrases around `also referred to as`, `a.k.a.`, `also known as`", () => {
+    const [d] = declaredSynonyms("Bug localization, also referred to as fault localization, is the automated process.")
+    expect(d!.left).toContain("Bug localization")
+    expect(d!.right).toContain("fault localization")
+    const [k] = declaredSynonyms("we use incremental learning (a.k.a. curriculum learning) to train")
+    expect(k!.left).toContain("incremental learning")
+    expect(k!.right[k!.right.length - 1]).toBe("curriculum")
+    expect(k!.right).toContain("curriculum learning")
+  })
+
+  it("joins the two entities the declaration names", () => {
+    const text = "Bug localization, also referred to as fault localization, is the automated process of finding bugs."
+    const entities = [e("bug localization", "Task"), e("fault localization", "Task")]
+    const r = run(entities, text)
+    expect(r.moved.get(id("fault localization"))).toBe(id("bug localization"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["declared"])
+  })
+
+  it("near misses: a lone common word; two types; no declaration", () => {
+    expect(run([e("software faults", "Concept"), e("bugs", "Concept")], "a rise in software faults also known as bugs").moved.size).toBe(0)
+    expect(run([e("classifier", "Method"), e("policy", "Method")], "a classifier (a.k.a. policy) is trained").moved.size).toBe(0)
+    expect(run([e("image classification", "Task"), e("ResNet-50", "Method")], "image classification, also called ResNet-50").moved.size).toBe(0)
+    expect(run([e("bug localization", "Task"), e("fault localization", "Task")], "bug localization and fault localization").moved.size).toBe(0)
   })
 })

@@ -80,6 +80,7 @@ export type PaperJoinRule =
   | "way-head"
   | "initials-acronym"
   | "apposition"
+  | "declared"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -726,6 +727,28 @@ export const descriptionAppositions = (
     else if (!/(?:^|\s)(?:the|this|that)\s+$/iu.test(before)) definite = false
   }
   return { names, definite }
+}
+
+/** Words by which a paper declares two names one: `X (a.k.a. Y)`, `X, also known as Y`, `X, also referred to as Y`. */
+const DECLARED = /\s*[(,]?\s*(?:a\.k\.a\.?|aka|also known as|also referred to as|also called|otherwise known as|also termed)\s*,?\s*/giu
+
+/**
+ * The pairs of phrases a text declares to be one name (`Bug localization, also referred to as fault localization`,
+ * `incremental learning (a.k.a. curriculum learning)`): for each declaration, up to six words before it (the phrase
+ * ends there) and up to six words after it (to the next bracket or punctuation), as candidate phrases, longest first.
+ */
+export const declaredSynonyms = (text: string): ReadonlyArray<{ readonly left: ReadonlyArray<string>; readonly right: ReadonlyArray<string> }> => {
+  const out: Array<{ left: Array<string>; right: Array<string> }> = []
+  for (const m of text.matchAll(DECLARED)) {
+    const at = m.index!
+    const before = text.slice(Math.max(0, at - 120), at).split(/[.;:()[\]{}\n]/u).pop()!.trim().split(/\s+/u).filter((w) => w !== "").slice(-6)
+    const after = text.slice(at + m[0].length, at + m[0].length + 120).split(/[.,;:()[\]{}\n]/u)[0]!.trim().split(/\s+/u).filter((w) => w !== "").slice(0, 6)
+    if (before.length === 0 || after.length === 0) continue
+    const left = before.map((_, i) => before.slice(i).join(" "))
+    const right = after.map((_, i) => after.slice(0, after.length - i).join(" "))
+    out.push({ left, right })
+  }
+  return out
 }
 
 /**
@@ -1405,6 +1428,32 @@ export const resolvePaper = (
       paperOnly.add(e.entity.id)
       subordinate.add(e.entity.id)
       join(e.entity.id, to!, "apposition")
+    }
+  }
+
+  // Two names the paper declares one: `Bug localization, also referred to as fault localization`, `incremental
+  // learning (a.k.a. curriculum learning)` (`declaredSynonyms`), when each side names exactly one entity of the paper
+  // by a phrase of two words or more or a name (a lone common word, `bugs`, `policy`, is no name of a thing), and the
+  // two are of one type (or one is a concept). A name of this paper only (session 22).
+  {
+    const named = (phrases: ReadonlyArray<string>): EntityId | undefined => {
+      for (const phrase of phrases) {
+        const words = phrase.replace(/^(?:the|a|an)\s+/iu, "").trim()
+        if (words === "" || (words.split(/[\s-]+/u).length < 2 && !EntityName.looksLikeName([words]))) continue
+        const found = new Set([...(byKey.get(EntityCache.keyOf(words)) ?? [])].map((id) => groups.find(id)))
+        if (found.size === 1) return [...found][0]
+        if (found.size > 1) return undefined
+      }
+      return undefined
+    }
+    for (const { left, right } of declaredSynonyms(context.text)) {
+      const a = named(left)
+      const b = named(right)
+      if (a === undefined || b === undefined || a === b) continue
+      const [ta, tb] = [typeOf(byId.get(a)!), typeOf(byId.get(b)!)]
+      if (ta !== tb && ta !== "Concept" && tb !== "Concept") continue
+      paperOnly.add(b)
+      join(b, a, "declared")
     }
   }
 
