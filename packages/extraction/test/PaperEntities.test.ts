@@ -993,6 +993,8 @@ describe("resolvePaper: names the paper declares one (session 22)", () => {
     const [d] = declaredSynonyms("Bug localization, also referred to as fault localization, is the automated process.")
     expect(d!.left).toContain("Bug localization")
     expect(d!.right).toContain("fault localization")
+    // `aka` inside a word declares nothing
+    expect(declaredSynonyms("We met in Osaka University and Kawasaki labs.")).toEqual([])
     const [k] = declaredSynonyms("we use incremental learning (a.k.a. curriculum learning) to train")
     expect(k!.left).toContain("incremental learning")
     expect(k!.right[k!.right.length - 1]).toBe("curriculum")

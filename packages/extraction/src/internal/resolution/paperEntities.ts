@@ -635,6 +635,13 @@ export const stepBase = (name: string): string | null => {
   return words.slice(0, -1).join(" ")
 }
 
+/**
+ * Words that point, count, link or judge rather than name (`our`, `these`, `with`, `baseline`): a phrase holding one
+ * names no particular way (`our approach`, `baseline method`) and spells no acronym (`our CNN`, `standard CNN`).
+ */
+const NOT_NAMING =
+  /^(?:our|proposed|novel|new|same|other|such|each|all|these|those|their|its|the|this|that|with|and|for|from|using|first|second|final|existing|previous|standard|baseline|original|simple|general)$/iu
+
 /** Heads that name a way of doing something after the words that name it (`ribbon approach`, `the LRP method`). */
 const WAY_HEADS = new Set(["approach", "approaches", "method", "methods", "technique", "techniques", "algorithm", "algorithms", "scheme", "schemes"])
 
@@ -654,7 +661,7 @@ export const wayHeadBase = (name: string): string | null => {
   const base = words.slice(0, -1)
   if (base.flatMap((w) => w.split("-")).filter((w) => w !== "").length < 2) return null
   if (!base.every((w) => /^\p{L}[\p{L}-]*$/u.test(w))) return null
-  if (base.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || /^(?:our|proposed|novel|new|same|other|such|each|these|those|their|its|first|second|final|existing|previous|standard|baseline|original|simple|general)$/iu.test(w))) return null
+  if (base.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || NOT_NAMING.test(w))) return null
   return base.join(" ")
 }
 
@@ -671,7 +678,7 @@ export const initialsAcronym = (name: string): string | null => {
   if (!/^\p{Lu}[\p{Lu}\p{N}]*\p{Lu}[\p{Lu}\p{N}]*(?:-[\p{Lu}\p{N}]+)*$/u.test(acronym)) return null
   const before = words.slice(0, -1)
   if (!before.every((w) => /^\p{L}{3,}$/u.test(w))) return null
-  if (before.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || /^(?:our|proposed|novel|new|the|this|that|with|and|for|from|using|each|all|other)$/iu.test(w))) return null
+  if (before.some((w) => EntityName.GENERIC_HEADS.has(w.toLowerCase()) || NOT_NAMING.test(w))) return null
   return before.map((w) => w[0]!.toUpperCase()).join("") + acronym
 }
 
@@ -730,7 +737,7 @@ export const descriptionAppositions = (
 }
 
 /** Words by which a paper declares two names one: `X (a.k.a. Y)`, `X, also known as Y`, `X, also referred to as Y`. */
-const DECLARED = /\s*[(,]?\s*(?:a\.k\.a\.?|aka|also known as|also referred to as|also called|otherwise known as|also termed)\s*,?\s*/giu
+const DECLARED = /\s*[(,]?\s*(?<![\p{L}\p{N}])(?:a\.k\.a\.?|aka(?![\p{L}\p{N}])|also known as|also referred to as|also called|otherwise known as|also termed)\s*,?\s*/giu
 
 /**
  * The pairs of phrases a text declares to be one name (`Bug localization, also referred to as fault localization`,
