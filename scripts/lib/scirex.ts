@@ -56,7 +56,7 @@ export const loadPapers = (
     const docId = f.replace(/\.md$/u, "")
     const g = gold.get(docId)
     if (g === undefined) continue
-    const paperId = /^id:\s*(\S+)\s*$/mu.exec(text)?.[1] ?? docId
+    const paperId = /^id:\s*"?([^"\s]+)"?\s*$/mu.exec(text)?.[1] ?? docId
     out.push({ docId, paperId, file: join(dir, f), text, gold: g })
   }
   return out

@@ -1016,3 +1016,48 @@ describe("resolvePaper: names the paper declares one (session 22)", () => {
     expect(run([e("bug localization", "Task"), e("fault localization", "Task")], "bug localization and fault localization").moved.size).toBe(0)
   })
 })
+
+describe("resolvePaper: `neural` before a network's head (lead23)", () => {
+  it("joins `convolutional neural networks` and `convolutional networks`", () => {
+    const entities = [e("convolutional neural networks", "Method"), e("convolutional networks", "Method")]
+    const r = run(entities, "We replace the multiplications of convolutional neural networks. Convolutional networks are costly.")
+    expect(r.moved.get(id("convolutional neural networks"))).toBe(id("convolutional networks"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["neural"])
+  })
+
+  it("near misses: a bare `neural network`; `neural` not before the head", () => {
+    expect(run([e("neural network", "Method"), e("network", "Method")], "a neural network and its network").moved.size).toBe(0)
+    expect(run([e("neural machine translation", "Task"), e("machine translation", "Task")], "neural machine translation").moved.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: a measure's other form the text writes (lead23)", () => {
+  it("gives `top-1` to the paper's `top-1 accuracy`, and `top-1 accuracy` to a bare `top-1`", () => {
+    const a = run([e("top-1 accuracy", "Metric")], "We report top-1 accuracy. The top-1 to top-50 accuracies rise.")
+    expect(a.paperNames.get(id("top-1 accuracy"))).toEqual(["top-1"])
+    const b = run([e("top-1", "Concept")], "Table 2 gives the top-1 accuracy; top-1 and top-5 both rise.")
+    expect(b.paperNames.get(id("top-1"))).toEqual(["top-1 accuracy"])
+  })
+
+  it("near misses: the text measures another thing after the name; a name no measure's", () => {
+    expect(run([e("top-1 accuracy", "Metric")], "top-1 accuracy and top-1 error on ImageNet").paperNames.size).toBe(0)
+    expect(run([e("top-1", "Concept")], "top-1 error rate rises").paperNames.size).toBe(0)
+    expect(run([e("CIFAR10", "Dataset")], "CIFAR10 accuracy").paperNames.size).toBe(0)
+  })
+})
+
+describe("resolvePaper: a capitalised head the paper's acronym spells (lead23)", () => {
+  it("keeps `ACL Anthology Network (AAN)` apart from the `ACL Anthology`, joins `Weighted Transformer Network`", () => {
+    const aan = run(
+      [e("ACL Anthology Network", "Dataset", ["AAN"]), e("ACL Anthology", "Dataset")],
+      "corpora such as the ACL Anthology Network (AAN) derived from the ACL Anthology"
+    )
+    expect(aan.moved.size).toBe(0)
+    const wt = run(
+      [e("Weighted Transformer Network", "Method"), e("Weighted Transformer", "Method")],
+      "the Weighted Transformer Network improves; the Weighted Transformer trains faster"
+    )
+    expect(wt.moved.get(id("Weighted Transformer Network"))).toBe(id("Weighted Transformer"))
+    expect(wt.joins.map((j) => j.rule)).toEqual(["generic-head"])
+  })
+})

@@ -81,6 +81,7 @@ export type PaperJoinRule =
   | "initials-acronym"
   | "apposition"
   | "declared"
+  | "neural"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -207,7 +208,7 @@ const near = (text: string, acronym: string, long: string): boolean => {
   const target = long.replace(/\s+/gu, " ").toLowerCase()
   for (let at = lower.indexOf(target); at >= 0; at = lower.indexOf(target, at + 1)) {
     const window = flat.slice(Math.max(0, at - 300), at + target.length + 300)
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${acronym.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(window)) return true
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(acronym)}(?![\\p{L}\\p{N}])`, "u").test(window)) return true
   }
   return false
 }
@@ -234,6 +235,9 @@ const MEASURE_NAME = /^\p{Ll}+[-@‐]?\p{N}+$/u
 
 /** Types a bare measure name may have (`rank-1`): a metric, or nothing more specific. */
 const MEASURE_TYPES = new Set(["Metric", "Concept"])
+
+/** Words after a measure's name that make it another measure (`top-1 error`, `rank-1 rate`). */
+const MEASURE_HEAD_WORDS = /^(?:errors?|rates?|loss|losses|scores?|precisions?|recalls?|accurac(?:y|ies)|performances?)$/u
 
 /** Heads that name a metric's value as an accuracy: `rank-1 accuracy`, `rank-1 performance`. */
 const ACCURACY_HEADS = new Set(["accuracy", "accuracies", "performance", "performances"])
@@ -312,6 +316,9 @@ const PROCESS_WORDS = new Set([
 const OPENING = 2500
 
 /** A name written as a name (capitalised words, an acronym, an inner capital) and with no generic head after it. */
+/** `s` as a literal in a regular expression. */
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
+
 const isBareName = (name: string): boolean => {
   const tokens = name.trim().split(/[\s\-–/]+/u).filter((t) => /[\p{L}\p{N}]/u.test(t))
   if (!EntityName.looksLikeName(tokens)) return false
@@ -547,7 +554,7 @@ const anyCasePattern = (word: string): string =>
   [...word].map((c) => {
     const lower = c.toLowerCase()
     const upper = c.toUpperCase()
-    return lower === upper ? c.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&") : `[${lower}${upper}]`
+    return lower === upper ? escapeRegExp(c) : `[${lower}${upper}]`
   }).join("")
 
 /**
@@ -717,7 +724,7 @@ export const descriptionAppositions = (
 ): { readonly names: ReadonlyArray<ReadonlyArray<string>>; readonly definite: boolean } => {
   const names: Array<ReadonlyArray<string>> = []
   let definite = true
-  const escaped = description.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
+  const escaped = escapeRegExp(description)
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${escaped}(s?)(?![\\p{L}\\p{N}-])`, "gu")
   for (const m of text.matchAll(pattern)) {
     if (m[1] === "s") {
@@ -885,6 +892,9 @@ export const resolvePaper = (
 
   // Definitions anywhere in the paper.
   const definitions = context.definitions ?? EntityName.findDefinitions(context.text)
+  /** Whether the paper defines an acronym for `name` with a letter for each of its `words` (`AAN` for `ACL Anthology Network`). */
+  const headInAcronym = (name: string, words: number): boolean =>
+    definitions.some((d) => EntityCache.keyOf(d.long) === EntityCache.keyOf(name) && d.short.replace(/s$/u, "").length >= words)
   // the text flattened, asked only when a name passes `writtenBefore`'s other tests
   let flat: string | undefined
   const flatText = (): string => (flat ??= context.text.replace(/\s+/gu, " ").toLowerCase())
@@ -1033,6 +1043,9 @@ export const resolvePaper = (
     for (const n of namesOf(e)) {
       const tokens = n.trim().split(/\s+/u)
       if (tokens.length < 2 || !EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!.toLowerCase())) continue
+      // a head the paper's acronym for the name spells is part of the name (`ACL Anthology Network (AAN)` is a corpus
+      // built from the `ACL Anthology`; `Weighted Transformer Network` is the `Weighted Transformer`)
+      if (headInAcronym(n, tokens.length)) continue
       const rest = tokens.slice(0, -1)
       if (!EntityName.looksLikeName(rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) continue
       const restKey = EntityCache.keyOf(rest.join(" "))
@@ -1040,6 +1053,25 @@ export const resolvePaper = (
       // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
       const others = new Set([...(bareByKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
       if (others.size === 1) join(e.entity.id, [...others][0]!, "generic-head")
+    }
+  }
+
+  // `neural` before a network's head: `convolutional neural networks` and `convolutional network(s)` are one in a
+  // paper (a bare `neural network` stays itself: the word before `neural` must name a kind of network).
+  {
+    const withoutNeural = (n: string): string | null => {
+      const words = EntityName.canonicalName(n).split(" ")
+      const i = words.indexOf("neural")
+      if (i < 1 || i !== words.length - 2 || !/^(?:network|net)$/u.test(words[i + 1]!)) return null
+      return [...words.slice(0, i), words[i + 1]!].join(" ")
+    }
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const base = withoutNeural(n)
+        if (base === null) continue
+        const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id))
+        if (fits.size === 1) join(e.entity.id, [...fits][0]!, "neural")
+      }
     }
   }
 
@@ -1177,6 +1209,36 @@ export const resolvePaper = (
       // `top-1 error rate` and `top-1 error`, `classification error rates` and `classification error`
       const errors = [...new Set(list.filter((x) => x.head === "error").map((x) => x.id))].sort()
       for (const x of errors.slice(1)) join(x, errors[0]!, "measure-head")
+    }
+  }
+
+  // A measure's bare name and its accuracy head, when the paper writes the one no entity holds (the extractor kept
+  // `top-1 accuracy` in one paper and a bare `top-1` in another): the other form is a name of this paper only for the
+  // entity, when the text never writes another measure after the bare name (`top-1 error` beside `top-1 accuracy`).
+  {
+    const after = new Map<string, Set<string>>()
+    const headsAfter = (bare: string): Set<string> => {
+      const known = after.get(bare)
+      if (known !== undefined) return known
+      const found = new Set<string>()
+      const re = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRegExp(bare.toLowerCase())}(?![\\p{L}\\p{N}-])\\s*(\\p{L}*)`, "gu")
+      for (const m of flatText().matchAll(re)) found.add(m[1]!)
+      after.set(bare, found)
+      return found
+    }
+    const onlyAccuracy = (bare: string): boolean =>
+      [...headsAfter(bare)].every((w) => !MEASURE_HEAD_WORDS.test(w) || ACCURACY_HEADS.has(w))
+    for (const e of inputs) {
+      if (!MEASURE_TYPES.has(typeOf(e))) continue
+      for (const n of namesOf(e)) {
+        const tokens = n.trim().split(/\s+/u)
+        const bare = tokens[0]!
+        if (!MEASURE_NAME.test(bare) || tokens.length > 2) continue
+        if (tokens.length === 2 && !ACCURACY_HEADS.has(tokens[1]!.toLowerCase())) continue
+        if (!onlyAccuracy(bare)) continue
+        const other = tokens.length === 1 ? [...headsAfter(bare)].filter((w) => ACCURACY_HEADS.has(w)).map((w) => `${bare} ${w}`) : [bare]
+        for (const o of other) addExtraName(e.entity.id, o)
+      }
     }
   }
 
