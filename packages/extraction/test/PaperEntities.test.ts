@@ -1061,3 +1061,22 @@ describe("resolvePaper: a capitalised head the paper's acronym spells (lead23)",
     expect(wt.joins.map((j) => j.rule)).toEqual(["generic-head"])
   })
 })
+
+describe("resolvePaper: a program's or language's name before a software head (lead23)", () => {
+  const text = "We develop codes in FORTRAN and Julia. Fortran code is fast, as Fortran always was. The Julia language is young; Julia runs the tests."
+  it("joins `Fortran code` to `FORTRAN` and `Julia language` to `Julia` (a capitalised word the paper never writes in lower case)", () => {
+    const entities = [e("FORTRAN", "Method"), e("Fortran code", "Method"), e("Julia", "Method"), e("Julia language", "Material")]
+    const of = meant(entities, text)
+    expect(of("Fortran code")).toBe(of("FORTRAN"))
+    expect(of("Julia language")).toBe(of("Julia"))
+    expect(of("Julia")).not.toBe(of("FORTRAN"))
+    expect(run(entities, text).joins.map((j) => j.rule)).toEqual(["generic-head", "generic-head"])
+  })
+
+  it("near misses: the word also in lower case; a head that is no software's; an acronym before `languages`", () => {
+    expect(run([e("Julia", "Method"), e("Julia language", "Method")], "the Julia language and Julia; julia is also a name").moved.size).toBe(0)
+    expect(run([e("German", "Concept"), e("German training data", "Dataset")], "German training data; German text; German").moved.size).toBe(0)
+    expect(run([e("logistics", "Concept"), e("Logistic Model", "Method")], "The Logistic Model fits. Logistic curves; logistics").moved.size).toBe(0)
+    expect(run([e("OO", "Concept"), e("OO languages", "Concept")], "OO languages such as Java; OO design").moved.size).toBe(0)
+  })
+})

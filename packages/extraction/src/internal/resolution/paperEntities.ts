@@ -319,6 +319,15 @@ const OPENING = 2500
 /** `s` as a literal in a regular expression. */
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
 
+/** Heads after a language's name: `the Julia language`, `the Python programming language`. */
+const LANGUAGE_HEADS: ReadonlySet<string> = new Set(["language", "languages", "programming language", "programming languages"])
+
+/** Heads after a program's or a language's name: `Julia code`, `the Fortran implementation`, `the Python package`. */
+const SOFTWARE_HEADS: ReadonlySet<string> = new Set([
+  ...LANGUAGE_HEADS, "code", "codes", "implementation", "implementations", "package", "packages", "library", "libraries",
+  "toolkit", "toolkits", "tool", "tools"
+])
+
 const isBareName = (name: string): boolean => {
   const tokens = name.trim().split(/[\s\-–/]+/u).filter((t) => /[\p{L}\p{N}]/u.test(t))
   if (!EntityName.looksLikeName(tokens)) return false
@@ -1030,11 +1039,34 @@ export const resolvePaper = (
 
   // Generic heads written in capitals (`Pascal Context Dataset`, `Cityscapes Benchmark`): the name before them, when
   // it is a name (the identity key drops a generic head only in lower case: `Hidden Markov Model` must stay
-  // `hidden Markov model`).
+  // `hidden Markov model`). Before a software head, a name is also one capitalised word the paper writes only so,
+  // never in lower case (`Julia code`, `Fortran codes`: the key cannot tell `Julia` from a sentence's first word), and
+  // a language's name may end in `language` (`the Julia language`).
+  const proper = new Map<string, boolean>()
+  const properWord = (t: string): boolean => {
+    if (!/^\p{Lu}\p{Ll}{2,}$/u.test(t)) return false
+    const known = proper.get(t)
+    if (known !== undefined) return known
+    const written = (w: string) => (context.text.match(new RegExp(`(?<![\\p{L}\\p{N}_./-])${w}(?![\\p{L}\\p{N}_/])`, "gu")) ?? []).length
+    const ok = written(t) >= 2 && written(t.toLowerCase()) === 0
+    proper.set(t, ok)
+    return ok
+  }
+  const nameLike = (tokens: ReadonlyArray<string>): boolean =>
+    EntityName.looksLikeName(tokens.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))
+  /** How many of a name's last words are a generic head (`code`, `word embeddings`, `programming language`). */
+  const headLength = (tokens: ReadonlyArray<string>): number => {
+    const n = tokens.length
+    const two = n >= 3 ? `${tokens[n - 2]!} ${tokens[n - 1]!}`.toLowerCase() : ""
+    if (two !== "" && (EntityName.GENERIC_HEADS.has(two) || LANGUAGE_HEADS.has(two))) return 2
+    const one = tokens[n - 1]!.toLowerCase()
+    return n >= 2 && (EntityName.GENERIC_HEADS.has(one) || LANGUAGE_HEADS.has(one)) ? 1 : 0
+  }
   const bareByKey = new Map<string, Set<EntityId>>()
   for (const e of inputs) {
     for (const n of namesOf(e)) {
-      if (!isBareName(n)) continue
+      const tokens = n.trim().split(/\s+/u)
+      if (!isBareName(n) && !(tokens.length === 1 && properWord(tokens[0]!))) continue
       const k = EntityCache.keyOf(n)
       bareByKey.set(k, new Set([...(bareByKey.get(k) ?? []), e.entity.id]))
     }
@@ -1042,12 +1074,18 @@ export const resolvePaper = (
   for (const e of inputs) {
     for (const n of namesOf(e)) {
       const tokens = n.trim().split(/\s+/u)
-      if (tokens.length < 2 || !EntityName.GENERIC_HEADS.has(tokens[tokens.length - 1]!.toLowerCase())) continue
+      const head = headLength(tokens)
+      if (head === 0) continue
       // a head the paper's acronym for the name spells is part of the name (`ACL Anthology Network (AAN)` is a corpus
       // built from the `ACL Anthology`; `Weighted Transformer Network` is the `Weighted Transformer`)
       if (headInAcronym(n, tokens.length)) continue
-      const rest = tokens.slice(0, -1)
-      if (!EntityName.looksLikeName(rest.flatMap((t) => t.split(/[-–/]/u)).filter((t) => t !== ""))) continue
+      const rest = tokens.slice(0, -head)
+      const headWords = tokens.slice(-head).join(" ").toLowerCase()
+      // one capitalised word is a name before a software head only (`Julia code`; `German training data` is data in
+      // a language, `Logistic Model` a kind of model), and a language's head follows only such a word (`Julia
+      // language`; not `natural language`, nor `OO languages`)
+      const softwareName = rest.length === 1 && SOFTWARE_HEADS.has(headWords) && properWord(rest[0]!)
+      if (LANGUAGE_HEADS.has(headWords) ? !softwareName : !(nameLike(rest) || softwareName)) continue
       const restKey = EntityCache.keyOf(rest.join(" "))
       // the other entity must be named by that name itself, as a name (`PASCAL-Context`), not by a common noun
       // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
