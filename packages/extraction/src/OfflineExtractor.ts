@@ -181,6 +181,10 @@ const OWN_FINDING = new RegExp(
   [
     String.raw`\b(?:we|this (?:paper|work|study))\s+(?:\w+ly\s+|also\s+|further\s+)?(?:conclude|concluded|find|found|show|showed|demonstrate|demonstrated|observe|observed)\s+that\b`,
     String.raw`\b(?:our|these|the)\s+(?:results|findings|experiments|data|analyses)\s+(?:clearly\s+)?(?:show|shows|showed|indicate|indicated|suggest|suggested|demonstrate|demonstrated|confirm|confirmed|reveal|revealed)\b`,
+    // the reader told what the results show (fullpaper23): "From the table, one can find the modified GI model can
+    // better describe the mass spectrum", "By comparing our estimations with ..., one can find the transition widths
+    // are very similar" (not "one can see this fact by looking at Fig. REF", a pointer)
+    String.raw`\bone\s+(?:can|could)\s+(?:\w+ly\s+|also\s+)?(?:find|see|notice|observe)\s+(?:that\s+)?(?!this\b|it\b|that\b|how\b|in\b|from\b)`,
     String.raw`\b(?:improv\w*|outperform\w*|reduc\w*|increas\w*|surpass\w*|beat\w*)\b[^.;]{0,80}?\bby\s+(?:about\s+|over\s+|nearly\s+|up to\s+)?\d+(?:\.\d+)?\s*(?:%|percent|points?|pp|BLEU|absolute)`,
     // "This establishes a new state-of-the-art result for this challenging dataset" (roles6)
     String.raw`^(?:this|we|our\s+\w+)\s+(?:\w+ly\s+)?(?:establish(?:es|ed)?|sets?|achieve[sd]?)\s+(?:a\s+)?new\s+state[- ]of[- ]the[- ]art\b`

@@ -559,7 +559,7 @@ export const bodyNonFindingReason = (
   }
   if (panelLegendRe.test(lower) && !outcomeWords.test(named) && !findingFrameRe.test(lower)) return "pointer"
   return fullPaperReason(sentence, lower, named) ?? announcedOrAppraisedReason(lower, plain) ??
-    constructionOrLiteratureReason(lower, plain)
+    constructionOrLiteratureReason(lower, plain) ?? proofOrAdviceReason(lower, plain)
 }
 
 /** What a design allows by construction (fullpaper20): "This allows the model to attend to all positions", "The gates
@@ -701,6 +701,92 @@ const constructionOrLiteratureReason = (
     !/\b(?:found|shown|observed|proven) to\b/.test(lower)
   ) return "setup"
   if (recallRe.test(text)) return "related"
+  return undefined
+}
+
+/**
+ * A step of a proof or a derivation in words {@link derivationRe} misses (fullpaper23, read among the stored claims of
+ * the development papers): a named theorem or inequality applied ("By Taylor's theorem, we may then write ..."), a
+ * lemma applied anywhere in the sentence ("Then again applying Lemma REF , ..., we obtain ..."), a consequence of a
+ * lemma or an equation ("..., where the second inequality is an immediate consequence of Lemma REF"), what is easy to
+ * see or holds trivially, the steps of a proof ("In Step 2 we verify that ...", "At this step we verified ..."), an
+ * argument like another ("The argument is slightly more involved for ..."), "We show [formula]" and a numbered remark,
+ * definition or example ("Remark 3.4 Observe that our choice of ... is such that ...").
+ */
+const proofStepRe = new RegExp([
+  String.raw`^(?:[^,]{0,30},\s*)?(?:by|from|using|applying) (?:the )?[\w-]+(?:'s|’s)? (?:theorem|lemma|inequality|identity|formula)\b`,
+  String.raw`\b(?:by|applying|invoking|using|combining) (?:again |now |then |also )?(?:lemma|theorem|proposition|corollary)s? (?:ref\b|\[reference\]|\[formula\]|\d)`,
+  String.raw`\b(?:immediate|direct|simple|easy|straightforward) (?:consequence|corollary) of (?:the )?(?:lemma|theorem|proposition|corollary|definition|eq\b|eqs\b|eq\.|equation|\(|\[formula\]|ref\b)`,
+  String.raw`\bfollows? (?:immediately|directly|easily|trivially|readily) from (?:the )?(?:lemma|theorem|proposition|corollary|definitions?|eq\b|eqs\b|eq\.|equations?|\(|\[formula\]|ref\b|construction)`,
+  String.raw`\bit is (?:not (?:hard|difficult)|easy|straightforward|routine|elementary) to (?:see|check|verify|show|prove)\b`,
+  String.raw`^(?:[^,]{0,30},\s*)?we (?:now |then |next |first |also )?(?:show|prove|check|verify) \[formula\]`,
+  String.raw`\bholds? (?:trivially|by definition|by construction)\b|\bthe following (?:is|are|holds?) (?:also )?(?:true|valid)\b`,
+  String.raw`\bthe (?:first|second|third|last|latter|former|remaining) (?:in)?equalit(?:y|ies) (?:holds?|follows?|comes?|is|are)\b`,
+  String.raw`\bthe (?:argument|proof|computation|calculation|derivation) is (?:\w+ )?(?:similar|analogous|identical|the same|more involved|straightforward)\b`,
+  String.raw`^(?:[^,]{0,20}\s)?(?:in|at) (?:step \d+|this step|the (?:first|second|third|next|last|final) step)\b`,
+  String.raw`^(?:remark|definition|notation|example|convention)\s+\d+(?:\.\d+)*\b`
+].join("|"))
+
+/**
+ * Advice or a norm, not something found (fullpaper23): "the impact of X on profits should also be considered when ...",
+ * "it is essential to ...", "we need to keep in mind that ...", "Another element to take into account
+ * is ...". What comes before it decides: "We conclude that it is important to find
+ * a problem encoding ..." states a conclusion first and stays; "it is important to note that" or "one must notice that"
+ * introduces what follows, which then decides.
+ */
+const adviceRe = new RegExp([
+  String.raw`^(?:[^,]{0,60},\s*)?it is (?:therefore |thus |hence |also |then |always )?(?:important|crucial|essential|advisable|recommended|vital|critical) (?:to|that)\b(?! (?:note|notice|mention|point out|remember|stress|emphasi[sz]e|observe|recall|see)\b)`,
+  String.raw`\bshould (?:also |always |therefore |thus )?be (?:considered|taken into (?:account|consideration)|kept in mind|borne in mind|accounted for)\b`,
+  String.raw`^(?:[^,]{0,60},\s*)?one (?:should|must|needs to|has to|ought to)\b(?! (?:note|notice|mention|point out|remember|stress|emphasi[sz]e|observe|recall|see)\b)`,
+  String.raw`\b(?:care|caution) (?:must|should|needs to) be (?:taken|exercised)\b`,
+  // "However, we need to keep in mind that the Xsemantic feature includes ...", "Another element to take into account is ..."
+  String.raw`\b(?:need|needs|have|has) to (?:keep|bear) in mind\b|\b(?:element|aspect|factor|point|issue)s? to (?:take into account|keep in mind|bear in mind)\b`
+].join("|"))
+
+/**
+ * The work's own contribution appraised, with nothing found in it (fullpaper23): "Our results represent an additional
+ * test of the AdS/CFT conjecture." (what the results yield, offer or give: insight, a test, a step, understanding); an
+ * outcome word beside it keeps the sentence ("... provide a better understanding of ..." stays).
+ */
+const contributionAppraisedRe =
+  /^(?:[^,]{0,40},\s*)?(?:our|the present|this|the current|these) (?:[\w-]+ ){0,2}?(?:study|work|paper|analysis|analyses|results?|findings|investigation|approach|framework|constraints|measurements|observations|calculations)\b[^.;]{0,60}?\b(?:yields?|offers?|provides?|gives?|represents?|constitutes?|sheds?|brings?|adds?|contributes?)\b[^.;]{0,60}?\b(?:insights?|understanding|test|step|contribution|light|perspective|foundation|starting point)\b/
+
+/**
+ * Set-up the authors left out, in their voice (fullpaper23): "We do not consider neutron superfluidity, which results
+ * in corrections to ...", "We do not report it since we were never able to make it converge ...".
+ * (`weSetupRe` reads "we do not use / apply / employ / tune"). A comparison keeps the sentence ("We did not
+ * exhaustively consider all options, but settled on the Overfeat filters as being marginally superior ..."); a
+ * relative clause's "results in" is no outcome.
+ */
+const weDidNotRe =
+  /^(?:[^,]{0,40},\s*)?we (?:do|did) not (?:\w+ly )?(?:conduct|include|run|report|evaluate|consider|pursue|investigate|explore|test|perform|attempt|address|examine|compare)\b/
+
+/**
+ * fullpaper23, read last: proof steps, advice, the contribution appraised and set-up left out, each with no strict
+ * outcome or finding frame (for advice: before it) and, for an appraisal, no value beside it.
+ */
+const proofOrAdviceReason = (
+  lower: string,
+  plain: string
+): "derivation" | "future" | "setup" | undefined => {
+  const text = lower.replace(/\{\{formula:[^}]*\}\}/g, "[formula]")
+  const noValue = !/\d/.test(
+    text.replace(/\b(?:table|tab\.|fig\.?|figure|section|sec\.|eq\.?|equation|lemma|theorem|proposition|corollary|remark|definition|example|step)\s*\d+(?:\.\d+)*[a-z]?\b/g, "")
+  )
+  // (a proof's "we show" is a step: "We show [formula], where the second inequality is an immediate consequence of ...")
+  // (a result announced from the steps stays: "As a direct consequence of Lemma REF and Theorem REF we obtain the
+  // following result, which, in combination with Theorem REF , tells us that ...")
+  if (proofStepRe.test(text) && !/\d\s*%/.test(lower) && !/\b(?:tells? us|shows?|implies|proves?|establish(?:es)?) that\b/.test(lower)) {
+    return "derivation"
+  }
+  const advice = adviceRe.exec(text)
+  if (advice !== null) {
+    const before = text.slice(0, advice.index)
+    if (!strictOutcomeRe.test(before) && !findingFrameRe.test(before) && !/\d/.test(before)) return "future"
+  }
+  if (contributionAppraisedRe.test(text) && !strictOutcomeRe.test(plain) && !findingFrameRe.test(lower) && noValue) return "future"
+  const unrelated = plain.replace(/,\s*which [^,]*/g, "")
+  if (weDidNotRe.test(text) && !strictOutcomeRe.test(unrelated) && !findingFrameRe.test(lower) && !/\d\s*%/.test(lower)) return "setup"
   return undefined
 }
 
