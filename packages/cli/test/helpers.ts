@@ -12,8 +12,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
-import * as DuckDbModule from "@kg/graph/DuckDb"
-import { DuckDb } from "@kg/graph/DuckDb"
 import { spawnTracked, type TrackOptions } from "./utils/children.js"
 
 /** The repository root. */
@@ -138,20 +136,23 @@ export const removeDir = (dir: string): void => fs.rmSync(dir, { recursive: true
 
 /**
  * Run SQL queries against a store file after its writers have ended (opens it
- * read-only in this process and closes it again).
+ * read-only in this process and closes it again). The store module (and DuckDB) is loaded on the first call, so a
+ * test file that never reads a store does not load it.
  */
-export const queryStore = <A extends Record<string, ReadonlyArray<Record<string, unknown>>>>(
+export const queryStore = async <A extends Record<string, ReadonlyArray<Record<string, unknown>>>>(
   dbPath: string,
   queries: { readonly [K in keyof A]: string }
-): Promise<A> =>
-  Effect.runPromise(
+): Promise<A> => {
+  const DuckDbModule = await import("@kg/graph/DuckDb")
+  return Effect.runPromise(
     Effect.gen(function*() {
-      const db = yield* DuckDb
+      const db = yield* DuckDbModule.DuckDb
       const out: Record<string, ReadonlyArray<Record<string, unknown>>> = {}
       for (const [name, sql] of Object.entries(queries)) out[name] = yield* db.query(sql as string)
       return out as A
     }).pipe(Effect.provide(DuckDbModule.layer({ path: dbPath, readOnly: true })), Effect.scoped)
   )
+}
 
 /**
  * The content of the data tables, row by row as sorted JSON strings, without

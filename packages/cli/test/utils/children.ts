@@ -19,7 +19,8 @@
  * A child meant to outlive its test (a cluster runner shared by the tests after it) says `lifetime: "file"`.
  */
 import { type ChildProcess, spawn, type SpawnOptions } from "node:child_process"
-import { afterAll, afterEach, beforeEach } from "vitest"
+import * as fs from "node:fs"
+import { afterAll, afterEach, beforeEach, expect } from "vitest"
 
 /** What a test passes to tie a child to itself: Vitest's test context (`it("...", async (ctx) => ...)`). */
 export interface TestLike {
@@ -98,6 +99,34 @@ const killWhere = (which: (t: Tracked) => boolean, because: string): number => {
   return n
 }
 
+/**
+ * KG_TEST_SPAWN_LOG=<file>: a measuring aid (docs/benchmarks.md, speed23). Each child's CPU (user+sys, with the children
+ * it waited for), read from /proc every 100 ms while it runs (so up to 100 ms short), its wall time and command line
+ * are appended to the file as one JSON line when it ends.
+ */
+const spawnLog = process.env["KG_TEST_SPAWN_LOG"]
+const ticks = 100 // USER_HZ on Linux
+const logCpu = (child: ChildProcess, label: string): void => {
+  const started = Date.now()
+  let cpu = 0
+  const read = () => {
+    try {
+      const stat = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8")
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      // fields 14-17 of stat (utime, stime, cutime, cstime), counted from the state (field 3) here
+      cpu = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / ticks
+    } catch {
+      // ended
+    }
+  }
+  const poll = setInterval(read, 100)
+  poll.unref()
+  child.on("exit", () => {
+    clearInterval(poll)
+    const file = (expect.getState().testPath ?? "?").replace(/.*\/packages\//, "")
+    fs.appendFileSync(spawnLog!, JSON.stringify({ file, cpu, wall: (Date.now() - started) / 1000, command: label.replace(/^\S*node /, "") }) + "\n")
+  })
+}
 /** The tracked children still running (pids), for tests of this module. */
 export const liveChildren = (): ReadonlyArray<number> =>
   [...registry.live].flatMap((t) => (t.child.pid !== undefined ? [t.child.pid] : []))
@@ -171,5 +200,6 @@ export const spawnTracked = (
   }
   child.on("close", forget)
   child.on("error", forget)
+  if (spawnLog !== undefined) logCpu(child, t.label)
   return { child, killedBecause: () => t.killedBecause }
 }
