@@ -20,7 +20,9 @@
  */
 import { type ChildProcess, spawn, type SpawnOptions } from "node:child_process"
 import * as fs from "node:fs"
-import { afterAll, afterEach, beforeEach, expect } from "vitest"
+
+/** Inside a Vitest worker: the hooks below are registered (outside one, as in a script, importing vitest throws). */
+const vitest = process.env["VITEST_WORKER_ID"] !== undefined ? await import("vitest") : undefined
 
 /** What a test passes to tie a child to itself: Vitest's test context (`it("...", async (ctx) => ...)`). */
 export interface TestLike {
@@ -123,7 +125,7 @@ const logCpu = (child: ChildProcess, label: string): void => {
   poll.unref()
   child.on("exit", () => {
     clearInterval(poll)
-    const file = (expect.getState().testPath ?? "?").replace(/.*\/packages\//, "")
+    const file = (vitest?.expect.getState().testPath ?? "?").replace(/.*\/packages\//, "")
     fs.appendFileSync(spawnLog!, JSON.stringify({ file, cpu, wall: (Date.now() - started) / 1000, command: label.replace(/^\S*node /, "") }) + "\n")
   })
 }
@@ -146,15 +148,15 @@ if (!registry.exitHandlers) {
 }
 
 // The hooks of the file that imports this module (its root suite): which tests are running, and the kills.
-if (process.env["VITEST"] !== undefined) {
-  beforeEach((ctx) => {
+if (vitest !== undefined) {
+  vitest.beforeEach((ctx) => {
     registry.running.add(ctx)
   })
-  afterEach((ctx) => {
+  vitest.afterEach((ctx) => {
     registry.running.delete(ctx)
     killWhere((t) => t.owner === ctx, "its test ended")
   })
-  afterAll(() => {
+  vitest.afterAll(() => {
     registry.running.clear()
     killWhere(() => true, "its test file ended")
   })
