@@ -86,18 +86,18 @@ describe.concurrent("kg CLI", () => {
   })
   afterAll(() => removeDir(dir))
 
-  it("prints help and its version", async () => {
-    const [help, ver] = await Promise.all([runKg(["--help"]), runKg(["--version"])])
+  it("prints help and its version", async (ctx) => {
+    const [help, ver] = await Promise.all([runKg(["--help"], { test: ctx }), runKg(["--version"], { test: ctx })])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("extract")
     expect(ver.code).toBe(0)
     expect(ver.stdout.trim()).toBe(version)
   })
 
-  it("fails naming a path that does not exist, and creates no store", async () => {
+  it("fails naming a path that does not exist, and creates no store", async (ctx) => {
     const db = path.join(dir, "missing.duckdb")
     const missing = path.join(dir, "no-such-folder")
-    const r = await runKg(["extract", examples, missing, "--db", db])
+    const r = await runKg(["extract", examples, missing, "--db", db], { test: ctx })
     expect(r.code).not.toBe(0)
     expect(r.stderr).toContain(missing)
     expect(r.stderr).toMatch(/does not exist/)
@@ -121,8 +121,8 @@ describe.concurrent("kg CLI", () => {
       )
     })
 
-    it.sequential("extracts the good files, warns naming each bad one, and prints one JSON summary", async () => {
-      const r = await runKg(["extract", corpus, "--db", db, "--json"])
+    it.sequential("extracts the good files, warns naming each bad one, and prints one JSON summary", async (ctx) => {
+      const r = await runKg(["extract", corpus, "--db", db, "--json"], { test: ctx })
       expect(r.code, r.stderr).toBe(0)
       const lines = r.stdout.trim().split("\n")
       expect(lines).toHaveLength(1)
@@ -143,9 +143,9 @@ describe.concurrent("kg CLI", () => {
       expect(await count(db, "claims")).toBe(summary.claims)
     })
 
-    it.sequential("reports everything unchanged on a second run and writes no new rows", async () => {
+    it.sequential("reports everything unchanged on a second run and writes no new rows", async (ctx) => {
       const before = await dumpStore(db)
-      const r = await runKg(["extract", corpus, "--db", db, "--json"])
+      const r = await runKg(["extract", corpus, "--db", db, "--json"], { test: ctx })
       expect(r.code, r.stderr).toBe(0)
       const summary = lastJson(r)
       expect(summary).toMatchObject({ papers: 0, papersUnchanged: 2, chunks: 0, claims: 0, filesSkipped: 3 })
@@ -154,7 +154,7 @@ describe.concurrent("kg CLI", () => {
       expect(await count(db, "runs")).toBe(2)
     })
 
-    it.sequential("re-extracts a changed file, adds a new one, and removes a paper with kg remove", async () => {
+    it.sequential("re-extracts a changed file, adds a new one, and removes a paper with kg remove", async (ctx) => {
       const changed = path.join(corpus, "2212.11808.md")
       const before = await queryStore<{ c: ReadonlyArray<{ content_hash: string; n: number }> }>(db, {
         c: "SELECT content_hash, (SELECT count(*)::INTEGER FROM chunks WHERE paper_id = 'arXiv:2212.11808') AS n FROM papers WHERE paper_id = 'arXiv:2212.11808'"
@@ -164,7 +164,7 @@ describe.concurrent("kg CLI", () => {
         "\n\n## Added results\n\nOur method improves the F1 score by 4.2 points over the strongest baseline on the held-out test set.\n"
       )
       fs.copyFileSync(path.join(examples, "2212.11803.md"), path.join(corpus, "2212.11803.md"))
-      const r = await runKg(["extract", corpus, "--db", db, "--json"])
+      const r = await runKg(["extract", corpus, "--db", db, "--json"], { test: ctx })
       expect(r.code, r.stderr).toBe(0)
       expect(lastJson(r)).toMatchObject({ papers: 2, papersUnchanged: 1, failedChunks: 0 })
       expect(r.stderr).toMatch(/re-extracting \(changed\) arXiv:2212\.11808/)
@@ -188,7 +188,7 @@ describe.concurrent("kg CLI", () => {
       expect(indexed.chunks).toBe(await count(db, "chunks"))
 
       fs.rmSync(path.join(corpus, "2212.11791.md"))
-      const removed = await runKg(["remove", "arXiv:2212.11791", "--db", db])
+      const removed = await runKg(["remove", "arXiv:2212.11791", "--db", db], { test: ctx })
       expect(removed.code, removed.stderr).toBe(0)
       const rest = await queryStore<{
         p: ReadonlyArray<{ paper_id: string }>
@@ -211,7 +211,7 @@ describe.concurrent("kg CLI", () => {
     })
   })
 
-  it("resumes after SIGKILL to the same rows as a clean run", async () => {
+  it("resumes after SIGKILL to the same rows as a clean run", async (ctx) => {
     const corpus = path.join(dir, "ten")
     fs.mkdirSync(corpus)
     const files = fs.readdirSync(sharedMd).filter((f) => f.endsWith(".md")).sort().slice(0, 10)
@@ -219,8 +219,8 @@ describe.concurrent("kg CLI", () => {
     const killedDb = path.join(dir, "killed.duckdb")
     const cleanDb = path.join(dir, "clean.duckdb")
 
-    const clean = runKg(["extract", corpus, "--db", cleanDb, "--json"])
-    const victim = spawnKg(["extract", corpus, "--db", killedDb])
+    const clean = runKg(["extract", corpus, "--db", cleanDb, "--json"], { test: ctx })
+    const victim = spawnKg(["extract", corpus, "--db", killedDb], { test: ctx })
     await victim.waitForStderr(/^stored /)
     victim.child.kill("SIGKILL")
     const killed = await victim.done
@@ -229,7 +229,7 @@ describe.concurrent("kg CLI", () => {
     expect(storedBeforeKill).toBeGreaterThanOrEqual(1)
     expect(storedBeforeKill).toBeLessThan(10)
 
-    const resumed = await runKg(["extract", corpus, "--db", killedDb, "--json"])
+    const resumed = await runKg(["extract", corpus, "--db", killedDb, "--json"], { test: ctx })
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(lastJson(resumed)).toMatchObject({ papers: 10 - storedBeforeKill, papersUnchanged: storedBeforeKill })
     const cleanRun = await clean
@@ -247,13 +247,13 @@ describe.concurrent("kg CLI", () => {
     expect(runs.r.map((r) => r.status)).toEqual(["completed", "interrupted"])
   })
 
-  it("refuses a second writer on a held store, and stops cleanly on Ctrl-C", async () => {
+  it("refuses a second writer on a held store, and stops cleanly on Ctrl-C", async (ctx) => {
     const db = path.join(dir, "held.duckdb")
-    const first = spawnKg(["extract", sharedMd, "--db", db])
+    const first = spawnKg(["extract", sharedMd, "--db", db], { test: ctx })
     await first.waitForStderr(/^extracting /)
     // The first writer holds the store; pause it so that it does not compete for the CPU meanwhile.
     first.child.kill("SIGSTOP")
-    const second = await runKg(["extract", path.join(examples, "2212.11791.md"), "--db", db]).finally(() =>
+    const second = await runKg(["extract", path.join(examples, "2212.11791.md"), "--db", db], { test: ctx }).finally(() =>
       first.child.kill("SIGCONT")
     )
     expect(second.code).not.toBe(0)

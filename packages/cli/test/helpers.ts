@@ -3,16 +3,16 @@
  * (`node packages/cli/bin/kg.mjs ...`, built by the global setup) with a controlled
  * environment (offline, `KG_EMBEDDINGS=hash`, no API keys), watch its stderr,
  * make temporary folders, and read a store after the processes end.
+ * Every child dies with its test (a time-out included), its file, or the test worker: `utils/children.ts`.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
-import * as DuckDbModule from "@kg/graph/DuckDb"
-import { DuckDb } from "@kg/graph/DuckDb"
+import { spawnTracked, type TrackOptions } from "./utils/children.js"
 
 /** The repository root. */
 export const repoRoot: string = fileURLToPath(new URL("../../../", import.meta.url))
@@ -35,6 +35,8 @@ export interface KgResult {
   readonly signal: NodeJS.Signals | null
   readonly stdout: string
   readonly stderr: string
+  /** Why the test helpers killed it (its deadline, its test's end or time-out), when they did. */
+  readonly killed?: string
 }
 
 /** A running `kg` process. */
@@ -46,8 +48,12 @@ export interface KgProcess {
   readonly done: Promise<KgResult>
 }
 
-/** Options of a `kg` run: its environment additions, working folder, stdin, and the user and group it runs as. */
-export interface KgRunOptions {
+/**
+ * Options of a `kg` run: its environment additions, working folder, stdin, and the user and group it runs as; and how
+ * long it may live (`TrackOptions`: its test's context, a time-out, or `lifetime: "file"` for a child that serves the
+ * tests after the one that started it).
+ */
+export interface KgRunOptions extends TrackOptions {
   readonly env?: Readonly<Record<string, string>>
   readonly cwd?: string
   readonly stdin?: string
@@ -58,13 +64,13 @@ export interface KgRunOptions {
 
 /** Start `kg <args...>`. */
 export const spawnKg = (args: ReadonlyArray<string>, options: KgRunOptions = {}): KgProcess => {
-  const child = spawn(process.execPath, [binPath, ...args], {
+  const { child, killedBecause } = spawnTracked(process.execPath, [binPath, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: baseEnv(options.env),
     stdio: [options.stdin !== undefined ? "pipe" : "ignore", "pipe", "pipe"],
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {})
-  })
+  }, options)
   if (options.stdin !== undefined) child.stdin!.end(options.stdin)
   let stdout = ""
   let stderr = ""
@@ -89,10 +95,12 @@ export const spawnKg = (args: ReadonlyArray<string>, options: KgRunOptions = {})
   const done = new Promise<KgResult>((resolve, reject) => {
     child.on("error", reject)
     child.on("close", (code, signal) => {
+      const killed = killedBecause()
+      if (killed !== undefined) stderr += `\n[kg test helpers] kg ${args.join(" ")} killed: ${killed}\n`
       for (const w of watchers.splice(0)) {
         w.reject(new Error(`kg ${args.join(" ")} ended (code ${code}, signal ${signal}) before stderr matched ${w.pattern}:\n${stderr}`))
       }
-      resolve({ code, signal, stdout, stderr })
+      resolve({ code, signal, stdout, stderr, ...(killed !== undefined ? { killed } : {}) })
     })
   })
   const waitForStderr = (pattern: RegExp) =>
@@ -128,20 +136,23 @@ export const removeDir = (dir: string): void => fs.rmSync(dir, { recursive: true
 
 /**
  * Run SQL queries against a store file after its writers have ended (opens it
- * read-only in this process and closes it again).
+ * read-only in this process and closes it again). The store module (and DuckDB) is loaded on the first call, so a
+ * test file that never reads a store does not load it.
  */
-export const queryStore = <A extends Record<string, ReadonlyArray<Record<string, unknown>>>>(
+export const queryStore = async <A extends Record<string, ReadonlyArray<Record<string, unknown>>>>(
   dbPath: string,
   queries: { readonly [K in keyof A]: string }
-): Promise<A> =>
-  Effect.runPromise(
+): Promise<A> => {
+  const DuckDbModule = await import("@kg/graph/DuckDb")
+  return Effect.runPromise(
     Effect.gen(function*() {
-      const db = yield* DuckDb
+      const db = yield* DuckDbModule.DuckDb
       const out: Record<string, ReadonlyArray<Record<string, unknown>>> = {}
       for (const [name, sql] of Object.entries(queries)) out[name] = yield* db.query(sql as string)
       return out as A
     }).pipe(Effect.provide(DuckDbModule.layer({ path: dbPath, readOnly: true })), Effect.scoped)
   )
+}
 
 /**
  * The content of the data tables, row by row as sorted JSON strings, without
@@ -198,24 +209,27 @@ export const freePort = () =>
 
 /**
  * Run a command as a child process and collect its output, without blocking this worker's event loop (a synchronous
- * spawn stalls Vitest's RPC with its worker for as long as the command runs); killed after `timeout` ms.
+ * spawn stalls Vitest's RPC with its worker for as long as the command runs); killed, with everything it started
+ * (`pnpm` -> `node kg.mjs`), after `timeout` ms or when its test ends.
  */
 export const runCommand = (
   command: string,
   args: ReadonlyArray<string>,
-  options: { readonly cwd: string; readonly timeout: number }
+  options: { readonly cwd: string; readonly timeout: number; readonly env?: Readonly<Record<string, string>> } & Omit<TrackOptions, "timeout">
 ): Promise<{ code: number | null; stdout: string; stderr: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const { child, killedBecause } = spawnTracked(command, args, {
       cwd: options.cwd,
-      env: baseEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: options.timeout
-    })
+      env: baseEnv(options.env),
+      stdio: ["ignore", "pipe", "pipe"]
+    }, options)
     let stdout = ""
     let stderr = ""
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
     child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
+    child.on("close", (code) => {
+      const killed = killedBecause()
+      resolve({ code, stdout, stderr: killed !== undefined ? `${stderr}\n[kg test helpers] ${command} ${args.join(" ")} killed: ${killed}\n` : stderr })
+    })
   })

@@ -90,7 +90,8 @@ describe.skipIf(started === null).sequential("kg extract --cluster: three runner
   /** Start runner `i` (its own LLM stand-in, 2 calls at once) and wait until the cluster has `expected` runners holding all the shards. */
   const startRunner = async (i: number, expected: number) => {
     const llm = llms[i]!
-    runners[i] = spawnKg(["worker", "--cluster", pg.url, "--port", "0", "--concurrency", "2"], { env: workerEnv(llm) })
+    // a runner serves the tests after the one that started it: it belongs to the file (killed in afterAll)
+    runners[i] = spawnKg(["worker", "--cluster", pg.url, "--port", "0", "--concurrency", "2"], { env: workerEnv(llm), lifetime: "file" })
     await runners[i]!.waitForStderr(/^kg worker: runner /)
     await shardsHeldBy(expected)
   }

@@ -531,7 +531,9 @@ describe("kg serve: the API", () => {
     expect(note).toMatchObject({ pid: process.pid, url: server.url, tokenRequired: false })
     const child = spawn(process.execPath, [path.join(repoRoot, "packages/cli/bin/kg.mjs"), "extract", corpus, "--db", server.db], {
       env: { ...process.env, KG_EMBEDDINGS: "hash", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"]
+      stdio: ["ignore", "pipe", "pipe"],
+      // killed well before this test's own time-out (120 s), so a hung refusal cannot outlive the test
+      timeout: 60_000
     })
     let stderr = ""
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()))
