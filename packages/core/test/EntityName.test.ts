@@ -438,3 +438,11 @@ describe("lastWordOf (findDefinitions' word before a parenthesis)", () => {
     )
   })
 })
+
+describe("entityKey: an article joined by a hyphen (key rules 8)", () => {
+  it("keeps `A-Fast-RCNN` apart from `Fast-RCNN`, and still drops a spaced article", () => {
+    expect(EntityName.entityKey("A-Fast-RCNN")).not.toBe(EntityName.entityKey("Fast-RCNN"))
+    expect(EntityName.entityKey("the Fast-RCNN")).toBe(EntityName.entityKey("Fast-RCNN"))
+    expect(EntityName.entityKey("a Fast-RCNN")).toBe(EntityName.entityKey("Fast-RCNN"))
+  })
+})

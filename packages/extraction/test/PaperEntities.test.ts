@@ -1080,3 +1080,44 @@ describe("resolvePaper: a program's or language's name before a software head (l
     expect(run([e("OO", "Concept"), e("OO languages", "Concept")], "OO languages such as Java; OO design").moved.size).toBe(0)
   })
 })
+
+describe("resolvePaper: names read through the paper's definitions and numerals (lead23)", () => {
+  it("reads a defined short form inside a longer name as its long form", () => {
+    const r = run([e("SW dispersion", "Concept"), e("spin-wave dispersion", "Concept")], "the group velocity of spin waves (SWs). The SW dispersion and the spin-wave dispersion.")
+    expect(r.moved.get(id("SW dispersion"))).toBe(id("spin-wave dispersion"))
+    expect(r.joins.map((j) => j.rule)).toEqual(["expanded"])
+    // near miss: no definition, no reading
+    expect(run([e("SW dispersion", "Concept"), e("spin-wave dispersion", "Concept")], "The SW dispersion and the spin-wave dispersion.").moved.size).toBe(0)
+  })
+
+  it("joins a name's Roman numeral and its number (`Fe XII`, `Fe12`), not another number", () => {
+    const entities = [e("Fe XII", "Material"), e("Fe12", "Material"), e("S XI", "Material"), e("S10", "Material")]
+    const text = "Fe XII and S XI lines; the Fe12 and S10 ratios"
+    const of = meant(entities, text)
+    expect(of("Fe XII")).toBe(of("Fe12"))
+    expect(of("S XI")).not.toBe(of("S10"))
+    expect(run(entities, text).joins.map((j) => j.rule)).toEqual(["roman"])
+    expect(run([e("model I", "Method"), e("model 1", "Method")], "model I and model 1").moved.size).toBe(0)
+  })
+
+  it("joins an instrument's name and the name with a singular device head; a plural names a class", () => {
+    const text = "The EIS instrument on Hinode. EIS saw it. The Subaru telescope; Subaru again. NIR detectors see the NIR band."
+    const of = meant([e("EIS instrument", "Material"), e("EIS", "Material"), e("Subaru telescope", "Material"), e("Subaru", "Material")], text)
+    expect(of("EIS instrument")).toBe(of("EIS"))
+    expect(of("Subaru telescope")).toBe(of("Subaru"))
+    expect(of("EIS")).not.toBe(of("Subaru"))
+    expect(run([e("NIR detectors", "Material"), e("NIR", "Concept")], text).moved.size).toBe(0)
+  })
+
+  it("joins a longer name written before a definition whose words before the long form are a name, or that the short form spells", () => {
+    const eve = run(
+      [e("EVE", "Material"), e("Solar Dynamics Observatory Extreme ultraviolet Variability Experiment", "Material")],
+      "data from the Solar Dynamics Observatory Extreme ultraviolet Variability Experiment (EVE). EVE data show it."
+    )
+    expect(eve.joins.map((j) => j.rule)).toEqual(["definition"])
+    const hbn = run([e("h-BN", "Material"), e("hexagonal boron nitride", "Material")], "phonons in hexagonal boron nitride (h-BN) layers. The h-BN is thin.")
+    expect(hbn.joins.map((j) => j.rule)).toEqual(["definition"])
+    expect(spells("h-BN", "hexagonal boron nitride")).toBe(true)
+    expect(spells("h-BN", "hexagonal nitride")).toBe(false)
+  })
+})

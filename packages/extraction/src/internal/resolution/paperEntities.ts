@@ -82,6 +82,8 @@ export type PaperJoinRule =
   | "apposition"
   | "declared"
   | "neural"
+  | "expanded"
+  | "roman"
 
 /** The paper's entities that are one: each moved id goes to its representative. */
 export interface PaperResolution {
@@ -192,7 +194,8 @@ export const spells = (acronym: string, name: string): boolean => {
   const letters = acronym.replace(/s$/u, "")
   // its capitals and digits, with a lower-case letter leading them (`mAP`: m, a, p; `BiDAF`: b, d, a, f)
   const capitals = EntityName.shortFormLetters(letters)
-  const all = letters.toLowerCase()
+  // (a hyphen or a dot inside the short form is no letter: `h-BN` is hexagonal boron nitride)
+  const all = letters.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
   const initials = parts.map((w) => w[0]!.toLowerCase()).join("")
   const significant = parts.filter((w) => !MINOR.has(w.toLowerCase())).map((w) => w[0]!.toLowerCase()).join("")
   // Every letter, one per word (`IoU`: intersection over union); the capitals alone only when there are three or more
@@ -316,11 +319,27 @@ const PROCESS_WORDS = new Set([
 const OPENING = 2500
 
 /** A name written as a name (capitalised words, an acronym, an inner capital) and with no generic head after it. */
+/** The value of a Roman numeral from II to XXXIX (`I` alone is too often a word or a letter). */
+const romanValue = (t: string): number | undefined => {
+  const m = /^(X{0,3})(IX|IV|V?I{0,3})$/u.exec(t)
+  if (m === null || t === "I" || t === "") return undefined
+  const units: Record<string, number> = { "": 0, I: 1, II: 2, III: 3, IV: 4, V: 5, VI: 6, VII: 7, VIII: 8, IX: 9 }
+  return m[1]!.length * 10 + units[m[2]!]!
+}
+
 /** `s` as a literal in a regular expression. */
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
 
 /** Heads after a language's name: `the Julia language`, `the Python programming language`. */
 const LANGUAGE_HEADS: ReadonlySet<string> = new Set(["language", "languages", "programming language", "programming languages"])
+
+/**
+ * Heads after an instrument's name, in the singular: `the EIS instrument`, `the PolarCam detector`, `the Subaru
+ * telescope` (a plural names a class: `NIR detectors` are not the near-infrared band).
+ */
+const DEVICE_HEADS: ReadonlySet<string> = new Set([
+  "instrument", "detector", "telescope", "spectrometer", "spectrograph", "camera", "satellite", "imager"
+])
 
 /** Heads after a program's or a language's name: `Julia code`, `the Fortran implementation`, `the Python package`. */
 const SOFTWARE_HEADS: ReadonlySet<string> = new Set([
@@ -927,7 +946,11 @@ export const resolvePaper = (
         // (or a mean of a measure, which the short form names as the paper reports it: `average intersection over
         // union (IU)`, a metric's entity)
         const mean = words.length >= 3 && /^(?:mean|average)$/iu.test(words[0]!) && MEASURE_TYPES.has(typeOf(e))
-        if (!sameStart && !mean && !words.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))) continue
+        // (only the words before the long form need be a name: `Solar Dynamics Observatory Extreme ultraviolet
+        // Variability Experiment (EVE)`; or the short form spells them too: `hexagonal boron nitride (h-BN)`)
+        const before = words.slice(0, Math.max(0, words.length - d.long.trim().split(/\s+/u).length))
+        const proper = before.length > 0 && before.every((w) => /^\p{Lu}/u.test(w) || MINOR.has(w))
+        if (!sameStart && !mean && !proper && !spells(d.short, n)) continue
         const written = n.replace(/\s+/gu, " ").trim().toLowerCase()
         if (flatText().includes(`${written} (${d.short.toLowerCase()})`)) found.add(e.entity.id)
       }
@@ -1060,7 +1083,7 @@ export const resolvePaper = (
     const two = n >= 3 ? `${tokens[n - 2]!} ${tokens[n - 1]!}`.toLowerCase() : ""
     if (two !== "" && (EntityName.GENERIC_HEADS.has(two) || LANGUAGE_HEADS.has(two))) return 2
     const one = tokens[n - 1]!.toLowerCase()
-    return n >= 2 && (EntityName.GENERIC_HEADS.has(one) || LANGUAGE_HEADS.has(one)) ? 1 : 0
+    return n >= 2 && (EntityName.GENERIC_HEADS.has(one) || LANGUAGE_HEADS.has(one) || DEVICE_HEADS.has(one)) ? 1 : 0
   }
   const bareByKey = new Map<string, Set<EntityId>>()
   for (const e of inputs) {
@@ -1084,13 +1107,46 @@ export const resolvePaper = (
       // one capitalised word is a name before a software head only (`Julia code`; `German training data` is data in
       // a language, `Logistic Model` a kind of model), and a language's head follows only such a word (`Julia
       // language`; not `natural language`, nor `OO languages`)
-      const softwareName = rest.length === 1 && SOFTWARE_HEADS.has(headWords) && properWord(rest[0]!)
+      const softwareName = rest.length === 1 && (SOFTWARE_HEADS.has(headWords) || DEVICE_HEADS.has(headWords)) &&
+        properWord(rest[0]!)
       if (LANGUAGE_HEADS.has(headWords) ? !softwareName : !(nameLike(rest) || softwareName)) continue
       const restKey = EntityCache.keyOf(rest.join(" "))
       // the other entity must be named by that name itself, as a name (`PASCAL-Context`), not by a common noun
       // phrase or another head with the same key (`sentiment analysis task` is not `Sentiment Analysis Dataset`)
       const others = new Set([...(bareByKey.get(restKey) ?? [])].filter((id) => id !== e.entity.id))
       if (others.size === 1) join(e.entity.id, [...others][0]!, "generic-head")
+    }
+  }
+
+  // A defined short form inside a longer name, read as its long form: `SW dispersion` is the `spin-wave dispersion` of
+  // a paper that defines `spin waves (SWs)`; `NMT system` its `neural machine translation system`.
+  for (const d of definitions) {
+    const short = d.short.replace(/s$/u, "")
+    if (short.length < 2) continue
+    const long = EntityName.canonicalName(d.long)
+    for (const e of inputs) {
+      for (const n of namesOf(e)) {
+        const tokens = n.trim().split(/\s+/u)
+        if (tokens.length < 2) continue
+        const i = tokens.findIndex((t) => t === short || t === `${short}s`)
+        if (i < 0) continue
+        const fits = new Set([...(byKey.get(EntityCache.keyOf([...tokens.slice(0, i), long, ...tokens.slice(i + 1)].join(" "))) ?? [])]
+          .filter((id) => id !== e.entity.id))
+        if (fits.size === 1) join(e.entity.id, [...fits][0]!, "expanded")
+      }
+    }
+  }
+
+  // A name's Roman numeral and the same name with its number (`Fe XII` and `Fe12`, `Model III` and `Model 3`): both
+  // written in the paper, one thing.
+  for (const e of inputs) {
+    for (const n of namesOf(e)) {
+      const tokens = n.trim().split(/\s+/u)
+      const value = tokens.length >= 2 ? romanValue(tokens[tokens.length - 1]!) : undefined
+      if (value === undefined || !/^\p{Lu}/u.test(tokens[0]!)) continue
+      const fits = new Set([...(byKey.get(EntityCache.keyOf([...tokens.slice(0, -1), String(value)].join(" "))) ?? [])]
+        .filter((id) => id !== e.entity.id))
+      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "roman")
     }
   }
 
