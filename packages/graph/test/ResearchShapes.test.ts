@@ -26,7 +26,7 @@ import {
   valueIn
 } from "../src/internal/research/findings.js"
 import { analyse, nameMatch, pieces } from "../src/internal/research/question.js"
-import { sceneElsewhere, settingsListed, siblingSettings, topicPapers, variantOf } from "../src/internal/research/shape.js"
+import { bareCount, sceneElsewhere, settingsListed, siblingSettings, topicPapers, variantOf } from "../src/internal/research/shape.js"
 import { type Filter, matches, parseWhere, type ScopePaper, showFilter, WhereSyntax } from "../src/internal/research/scope.js"
 import * as QueryRouter from "../src/QueryRouter.js"
 
@@ -1241,6 +1241,19 @@ describe("answers23: causes read on the ninth fresh set", () => {
     expect(variant({ quote: "Our model achieves 29.8 BLEU.", chunkText: "" }, "Non-Autoregressive Neural Machine Translation")).toBe(true)
     const plain = analyse("What BLEU score does the Transformer reach on WMT 2014 English-German?")
     expect(variantOf(plain.names.filter((n) => n.role !== "context"), plain.asksOf)({ quote: "Our model achieves 28.4 BLEU.", chunkText: "" }, "Attention Is All You Need")).toBe(true)
+  })
+
+  it("reads no bare whole number away from a share metric's word as its value", () => {
+    // mutation-based adversarial text (arXiv:2212.11808): "6" led the absent "What detection accuracy does the classifier
+    // reach on text mutated by the delete articles operator?"
+    const v = (phrase: string) => ({ phrase, number: Number(phrase.replace(/[^\d.]/g, "")), distance: 1, headDistance: 1, headCoverage: 0.5, relation: "level" as const })
+    const six = "Each operator was used so the classifier can learn to detect all 6 of these mutation types in one classifier."
+    expect(bareCount("detection accuracy", { quote: six, value: v("6") })).toBe(true)
+    // near misses: a share, a fraction, a number next to the metric's word, and a metric that is no share
+    expect(bareCount("accuracy", { quote: "The detector reaches an accuracy of 88% on 2490 texts.", value: v("88%") })).toBe(false)
+    expect(bareCount("accuracy", { quote: "The detector reaches an accuracy of 0.88.", value: v("0.88") })).toBe(false)
+    expect(bareCount("accuracy", { quote: "The detector reaches an accuracy of 93 on the test set.", value: v("93") })).toBe(false)
+    expect(bareCount("bleu", { quote: "Our model gets 28 on the test set.", value: v("28") })).toBe(false)
   })
 
   it("compares the quantity a comparison names when it is no metric", () => {

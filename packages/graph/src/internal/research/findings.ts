@@ -512,12 +512,16 @@ export const valueIn = (
   }
   // a "..., respectively" sentence pairs the question's name with one of its numbers (answers17)
   let paired = respectiveNumber(sentence, analysis.names, nums)
+  let across = false
   // (the things listed in the sentence before one that refers back: "... four language pairs from WMT'15: En-Cs, En-De,
   // En-Ru and En-Fi. They consist of 12.1 M, 4.5 M, 2.3 M and 2 M sentence pairs, respectively."; answers23)
   if (paired === undefined && before !== undefined) {
     const off = before.length + 1
     const joined = respectiveNumber(`${before} ${sentence}`, analysis.names, nums.map((n) => ({ start: n.start + off, end: n.end + off })))
-    if (joined?.pick !== undefined) paired = { pick: joined.pick - off, others: joined.others.map((x) => x - off) }
+    if (joined?.pick !== undefined) {
+      paired = { pick: joined.pick - off, others: joined.others.map((x) => x - off) }
+      across = true
+    }
   }
   // a list of numbers each followed by its own setting ("test error of 0.30 on MNIST, 8.02 on CIFAR10, ... and 1.64 on
   // SVHN") gives the question's name the number its setting follows; a number another setting follows is that
@@ -532,8 +536,8 @@ export const valueIn = (
     if (analysis.count === true && /\bout of\s*$/i.test(sentence.slice(Math.max(0, n.start - 8), n.start))) continue
     // (a range's unit is that of its end: "9-11%" is in %; answers20)
     const unit = n.phrase.replace(/^[\d.,]+(?:[-–][\d.,]+)?\s?/, "").toLowerCase()
-    // (a number a "respectively" list pairs with the name is as near its quantity as the list's last number)
-    const anchor = paired?.pick === n.start ? Math.max(n.start, ...paired.others) : n.start
+    // (a number such a list pairs with a name of the sentence before is as near its quantity as the list's last number)
+    const anchor = across && paired?.pick === n.start ? Math.max(n.start, ...paired.others) : n.start
     const at = Math.max(0, words.findIndex((w) => w.start >= anchor))
     const unitHit = unit !== "" && quantity.includes(unit)
     // a count's noun follows its number ("9,280 summaries", not "articles from 30,000 domains")
@@ -995,6 +999,24 @@ export const scoreCandidates = (
       }
       return context
     }
+    // the names a value's sentence gets from the sentences before it (answers23): those of the sentence before one
+    // that refers back, and the setting its section named last ({@link sceneBefore}), at {@link REFERRED}
+    const namesBefore = (x: Candidate, base: { readonly all: number; readonly sentence: number }, valued: boolean) => {
+      if (!valued || !analysis.wantsValue || analysis.names.length === 0) return base
+      let { all, sentence } = base
+      const back = REFERS_BACK.test(x.quote) ? sentencesBefore(x, 1)[0] : undefined
+      if (back !== undefined) {
+        const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(back)], contextOf(x), statedPieces(x.fields))
+        all = Math.max(all, REFERRED * joined.all)
+        sentence = Math.max(sentence, REFERRED * joined.sentence)
+      }
+      const scene = sceneBefore(analysis.names, x)
+      if (scene !== null && scene.scene === "asked") {
+        const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(scene.sentence)], contextOf(x), statedPieces(x.fields))
+        all = Math.max(all, REFERRED * joined.all)
+      }
+      return { all, sentence }
+    }
     if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
       const record = seen.record === true || c.record === true
       const bonus = record && seen.record !== true ? RECORD_BONUS : 0
@@ -1005,7 +1027,7 @@ export const scoreCandidates = (
       // the same sentence in another passage (chunks overlap): the passage that gives more of the question's names
       // sets its scene ("subsection: CamVid" opens the one chunk, not the next, which starts at the sentence)
       if (analysis.names.length > 0 && c.chunkId !== seen.chunkId) {
-        const other = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields))
+        const other = namesBefore(c, namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields)), kept.value !== null)
         if (other.all > kept.names) {
           kept = {
             ...kept,
@@ -1048,22 +1070,15 @@ export const scoreCandidates = (
         let both = 0
         for (const t of qTerms) if (terms.has(t) || backTerms.has(t)) both += idf(t)
         if (mass > 0) coverageOf = Math.max(coverage, REFERRED * both / mass)
-        if (analysis.names.length > 0) {
-          const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(back)], contextOf(c), statedPieces(c.fields))
-          names = Math.max(names, REFERRED * joined.all)
-          namesInSentence = Math.max(namesInSentence, REFERRED * joined.sentence)
-        }
         if (analysis.head.length > 0 && value.headCoverage < 1) {
           const backWords = back.toLowerCase().match(/[\p{L}][\p{L}\d-]*/gu) ?? []
           const held = analysis.head.filter((h) => backWords.some((w) => quantityMatch(w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
           if (held > value.headCoverage) value = { ...value, headCoverage: held, headDistance: Math.min(value.headDistance, 3) }
         }
       }
-      const scene = analysis.names.length > 0 ? sceneBefore(analysis.names, c) : null
-      if (scene !== null && scene.scene === "asked") {
-        const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(scene.sentence)], contextOf(c), statedPieces(c.fields))
-        names = Math.max(names, REFERRED * joined.all)
-      }
+      const before = namesBefore(c, { all: names, sentence: namesInSentence }, true)
+      names = before.all
+      namesInSentence = before.sentence
     }
     // a sentence whose only numbers are years, references or names ("on the Pascal VOC 2010-2012 test datasets") states no value
     const hasNumber = value !== null || (analysis.wantsValue && /\d/.test(c.quote) && valueNumbers(c.quote, analysis).length > 0)

@@ -103,6 +103,8 @@ export interface QuestionAnalysis {
    * lower case, or null (answers23).
    */
   readonly topic?: string | null | undefined
+  /** For a comparison that names no metric, the quantity it names after "Compare the" ("gpus", "wall clock time"; answers23). */
+  readonly compares?: ReadonlyArray<string>
   /**
    * For a comparison of things the question names by no name ("Compare the decoding speed of the subword-level base
    * decoder and the character-level bi-scale decoder."), the two things compared, lower case; empty otherwise
@@ -600,6 +602,7 @@ export const analyse = (question: string): QuestionAnalysis => {
     statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
     expansions: names.flatMap(nameVariants),
     asksOf: type === "lookup" ? lookupSubject(lower) : null,
+    compares: type === "comparison" && metric === null ? comparedQuantity(lower) : [],
     topic: TOPIC.exec(question.toLowerCase().replace(/\s+/g, " "))?.[1]?.trim() ?? null,
     comparedItems: type === "comparison" ? unnamedItems(lower, names) : [],
     given: Array.from(question.matchAll(/(?<![\p{L}\d.,-])\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\p{L}\d-])/gu), (m) => m[0].replace(/,/g, ""))

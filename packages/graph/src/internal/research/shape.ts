@@ -432,7 +432,7 @@ const tableOf = (
   // (nor one that names a quantity that is no metric, "Compare the GPUs used to train ...": rows of that quantity or
   // none; answers23)
   const metric = analysis.metric ??
-    (analysis.rate === true ? "speed" : analysis.type === "comparison" && analysis.quantity.length > 0 ? null : inferMetric(scored))
+    (analysis.rate === true ? "speed" : analysis.type === "comparison" && (analysis.compares ?? []).length > 0 ? null : inferMetric(scored))
   const direction = analysis.direction !== null && analysis.metric !== null
     ? analysis.direction
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
@@ -442,7 +442,7 @@ const tableOf = (
   // and to run ICNet": a GPU is a model, or a count, and any number next to "GPUs" - a minibatch of 128 on two GPUs, the
   // "50 K" of "50 K-80 GPUs" - is no row of it): no table (answers23)
   if (analysis.type === "comparison" && analysis.metric === null &&
-    items.some((n) => analysis.quantity.includes(n.text.toLowerCase()))) {
+    items.some((n) => (analysis.compares ?? []).includes(n.text.toLowerCase()))) {
     return { columns: ["method", "dataset", "metric", "value", "paper", "page"], metric: null, direction: analysis.direction ?? "max", rows: [] }
   }
   // a comparison of two things the question names by no name ("the individually captioned and the grouped captioned
@@ -581,6 +581,24 @@ export const topicPapers = (
   }
   if (best < TOPIC_SHARE || best * words.length < 2) return new Set()
   return new Set(Array.from(share).filter(([, x]) => x === best).map(([p]) => p))
+}
+
+/** Metrics stated as a share ("85%", "0.85"), never as a bare count. */
+const SHARE_METRIC = /(?:^|\s)(?:accuracy|error|precision|recall|f1)$/
+
+/**
+ * A bare whole number away from the asked share metric's own word: "Each operator was used so the classifier can learn
+ * to detect all 6 of these mutation types" is no "detection accuracy" (its "detect" is the qualifier's word, not the
+ * metric's; answers23). A share is written with "%" or as a fraction, or next to its word ("an accuracy of 93").
+ */
+export const bareCount = (metric: string | null, f: Pick<Scored, "quote" | "value">): boolean => {
+  if (metric === null || f.value === null || f.value.stored === true || !SHARE_METRIC.test(metric.toLowerCase())) return false
+  if (!/^\d+$/.test(f.value.phrase.trim())) return false
+  const at = f.quote.indexOf(f.value.phrase)
+  if (at < 0) return false
+  const word = metric.toLowerCase().split(/\s+/).pop()!.slice(0, 5)
+  const near = f.quote.slice(Math.max(0, at - 30), at + f.value.phrase.length + 30).toLowerCase()
+  return !near.includes(word)
 }
 
 export const focusPapers = (
@@ -1147,7 +1165,7 @@ export const shape = (
           // (a lookup by a measure's noun alone: every word of the asked phrase next to the value, "a temperature of
           // 1 K" is no "final temperature", "fields of strength 1-10 G" no "magnetic field gradients"; answers22)
           (analysis.measure !== true || s.value.headCoverage === 1) &&
-          !conflictingQualifier(analysis.metric, s.quote)
+          !conflictingQualifier(analysis.metric, s.quote) && !bareCount(analysis.metric, s)
         )
         : []
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
