@@ -2,7 +2,7 @@
  * Answers evaluation: questions a researcher would ask, each with the key fact written down from the paper text,
  * asked of `kg research` and `kg ask` (offline, extractive) through the CLI, as a user would.
  *
- *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|levels|all] [--json out.json]
+ *   pnpm build && npx tsx scripts/eval-answers.ts [--only related|md|examples] [--set dev|heldout|issue20|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|levels|all] [--json out.json]
  *                                                 [--verbose] [--src | --bin file.mjs]
  *
  * `--bin file.mjs` runs another build of the CLI for a before/after comparison on the same stores: a copy of
@@ -69,11 +69,15 @@ export interface Question {
    * `fresh8`: an eighth held-out set, written by answers22 before any run on it, on papers and facts no earlier set asks
    *   about, with anaphora in the evidence, values with units, comparisons across two papers and questions answered in
    *   no paper (scripts/data/answers-fresh8.json, with each fact's source or why it is absent);
+   * `fresh9`: a ninth held-out set, written by answers23 before any run on it, on papers and facts no earlier set asks
+   *   about, with anaphora or the setting named sentences before the value, values with (noun) units, papers named by
+   *   their topic, comparisons across two papers and questions answered in no paper (scripts/data/answers-fresh9.json,
+   *   with each fact's source or why it is absent);
    * `levels`: answers13's development questions on the dev split's papers: levels stated near a difference, a bound
    *   or a baseline's value, and a list about an effect (scripts/data/answers-levels.json, with each fact's source;
-   *   run with `--set levels`: `all` is the eleven sets above; its `bySet` figures compare with earlier runs).
+   *   run with `--set levels`: `all` is the twelve sets above; its `bySet` figures compare with earlier runs).
    */
-  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "levels"
+  readonly set?: "dev" | "heldout" | "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "fresh9" | "levels"
   readonly store: "related" | "md" | "examples"
   readonly kind: Kind
   readonly question: string
@@ -161,7 +165,7 @@ export const QUESTIONS: ReadonlyArray<Question> = [
 ]
 
 /** A question set kept with the source of each key fact in scripts/data/ (store: `related` unless a question names another). */
-const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "levels"): ReadonlyArray<Question> =>
+const fromFile = (file: string, set: "issue20" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "fresh9" | "levels"): ReadonlyArray<Question> =>
   (JSON.parse(fs.readFileSync(path.join(root, "scripts/data", file), "utf8")) as {
     readonly questions: ReadonlyArray<Omit<Question, "set" | "store"> & { readonly store?: Question["store"] }>
   }).questions.map((q) => ({ ...q, set, store: q.store ?? "related" }))
@@ -192,10 +196,13 @@ const FRESH7: ReadonlyArray<Question> = fromFile("answers-fresh7.json", "fresh7"
 /** answers22's eighth fresh held-out set (anaphora in the evidence, values with units, comparisons across two papers, questions answered in no paper), each fact's source in scripts/data/answers-fresh8.json. */
 const FRESH8: ReadonlyArray<Question> = fromFile("answers-fresh8.json", "fresh8")
 
+/** answers23's ninth fresh held-out set (anaphora, settings named before the value, noun units, papers named by topic, questions answered in no paper), each fact's source in scripts/data/answers-fresh9.json. */
+const FRESH9: ReadonlyArray<Question> = fromFile("answers-fresh9.json", "fresh9")
+
 /** answers13's development questions (levels near differences, bounds and baselines; a list about an effect). */
 const LEVELS: ReadonlyArray<Question> = fromFile("answers-levels.json", "levels")
 
-export const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...FRESH4, ...FRESH5, ...FRESH6, ...FRESH7, ...FRESH8, ...LEVELS]
+export const ALL: ReadonlyArray<Question> = [...QUESTIONS, ...ISSUE20, ...FRESH, ...FRESH2, ...FRESH3, ...FRESH4, ...FRESH5, ...FRESH6, ...FRESH7, ...FRESH8, ...FRESH9, ...LEVELS]
 
 const STORES: Record<Question["store"], { readonly db: string; readonly inputs: () => ReadonlyArray<string> }> = {
   related: { db: path.join(DIR, "related.duckdb"), inputs: () => [path.join(shared!, "papers/related")] },
@@ -311,7 +318,7 @@ export const main = async () => {
     questions: results.length,
     research: { lead: sum((r) => r.research.lead), anywhere: sum((r) => r.research.anywhere), quotes: quotes("research"), errors: sum((r) => r.research.error !== null) },
     ask: { lead: sum((r) => r.ask.lead), anywhere: sum((r) => r.ask.anywhere), quotes: quotes("ask"), errors: sum((r) => r.ask.error !== null) },
-    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "levels"].map((set) => {
+    bySet: Object.fromEntries(["dev", "heldout", "issue20", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "levels"].map((set) => {
       const of = results.filter((r) => (r.question.set ?? "dev") === set)
       return [set, {
         questions: of.length,

@@ -209,7 +209,9 @@ describe("a sentence two overlapping chunks share", () => {
       for (const s of [one[0]!, other[0]!]) {
         expect(s.chunkId).toBe("icnet#10")
         expect(s.page).toBe(5)
-        expect(s.names).toBeCloseTo(0.75, 6)
+        // (ICNet in the sentence, CamVid in its section's heading just before it: the setting the section names counts
+        // 0.9 of the sentence's own, answers23; in the passage alone it counted half, 0.75)
+        expect(s.names).toBeCloseTo(0.9, 6)
       }
       expect(one[0]!.score).toBeCloseTo(other[0]!.score, 9)
       // alone, the next chunk does not name the setting

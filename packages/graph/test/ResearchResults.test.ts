@@ -556,7 +556,8 @@ describe("a lookup's lead, in the asked setting", () => {
       // sentence, passage and title name no setting the question names is no answer, answers18)
       const ownPassage = `For CIFAR-10, our method improves the accuracy by 0.49% using ResNet-110. ${own}`
       const scored = scoreCandidates(nlp, () => 1, q, a, [candidate("erase", gray, 1), candidate("erase", hundred, 0.9), candidate("erase", own, 0.1, ownPassage)], titles)
-      expect(scored[0]!.quote).not.toBe(own)
+      // (since answers23 the sentence before it, "For CIFAR-10, our method improves ...", sets its setting: it scores first)
+      expect(scored[0]!.quote).toBe(own)
       for (const limits of [RESEARCH_LIMITS, ASK_LIMITS]) {
         const shaped = shape(nlp, () => 1, a, scored, info, limits, new Map())
         expect(shaped.shape.lead).toMatch(/^3\.08% error rate /)
@@ -706,7 +707,9 @@ describe("a lookup's lead names the paper's other values for the question (answe
       // a level reached by a worse variant is an ablation's: it does not lead while the paper states its own level
       const drop = "With just the low-resolution branch, although running time is short, the error rate increases to 29.6% on Cityscapes."
       const dropped = scoreCandidates(nlp, () => 1, q, a, [inPassage("cascade", drop, 1), inPassage("cascade", own, 0.5)], titles)
-      expect(dropped[0]!.quote).toBe(drop)
+      // (both scored; since answers23 the setting named just before a sentence counts, so either may score first: the lead
+      // is the paper's own level whichever does)
+      expect(dropped.map((f) => f.quote)).toEqual(expect.arrayContaining([drop, own]))
       expect(shape(nlp, () => 1, a, dropped, info, ASK_LIMITS, new Map()).shape.lead).toMatch(/^19\.6% /)
       const apart = scoreCandidates(nlp, () => 1, q, a, [inPassage("cascade", own, 1), inPassage("cascade", mix, 0.9)], titles)
       expect(shape(nlp, () => 1, a, apart, info, RESEARCH_LIMITS, new Map()).shape.lead).toBe("19.6% (A Cascade Network for Real-Time Segmentation) [cascade]")

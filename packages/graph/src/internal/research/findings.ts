@@ -490,7 +490,8 @@ export const valueIn = (
     readonly change?: boolean
     readonly count?: boolean
     readonly given?: ReadonlyArray<string> | undefined
-  }
+  },
+  before?: string
 ): FoundValue | null => {
   const nums = valueNumbers(sentence, analysis)
   if (nums.length === 0) return null
@@ -510,7 +511,18 @@ export const valueIn = (
     }
   }
   // a "..., respectively" sentence pairs the question's name with one of its numbers (answers17)
-  const paired = respectiveNumber(sentence, analysis.names, nums)
+  let paired = respectiveNumber(sentence, analysis.names, nums)
+  let across = false
+  // (the things listed in the sentence before one that refers back: "... four language pairs from WMT'15: En-Cs, En-De,
+  // En-Ru and En-Fi. They consist of 12.1 M, 4.5 M, 2.3 M and 2 M sentence pairs, respectively."; answers23)
+  if (paired === undefined && before !== undefined) {
+    const off = before.length + 1
+    const joined = respectiveNumber(`${before} ${sentence}`, analysis.names, nums.map((n) => ({ start: n.start + off, end: n.end + off })))
+    if (joined?.pick !== undefined) {
+      paired = { pick: joined.pick - off, others: joined.others.map((x) => x - off) }
+      across = true
+    }
+  }
   // a list of numbers each followed by its own setting ("test error of 0.30 on MNIST, 8.02 on CIFAR10, ... and 1.64 on
   // SVHN") gives the question's name the number its setting follows; a number another setting follows is that
   // setting's (answers21)
@@ -524,7 +536,9 @@ export const valueIn = (
     if (analysis.count === true && /\bout of\s*$/i.test(sentence.slice(Math.max(0, n.start - 8), n.start))) continue
     // (a range's unit is that of its end: "9-11%" is in %; answers20)
     const unit = n.phrase.replace(/^[\d.,]+(?:[-–][\d.,]+)?\s?/, "").toLowerCase()
-    const at = Math.max(0, words.findIndex((w) => w.start >= n.start))
+    // (a number such a list pairs with a name of the sentence before is as near its quantity as the list's last number)
+    const anchor = across && paired?.pick === n.start ? Math.max(n.start, ...paired.others) : n.start
+    const at = Math.max(0, words.findIndex((w) => w.start >= anchor))
     const unitHit = unit !== "" && quantity.includes(unit)
     // a count's noun follows its number ("9,280 summaries", not "articles from 30,000 domains")
     const forward = analysis.count === true
@@ -565,7 +579,7 @@ export const valueIn = (
       // a count's phrase runs through the last of the counted noun's words next to it ("8.1M open access papers")
       let last = -1
       for (let k = at + 1; k <= Math.min(words.length - 1, at + 4); k++) if (quantityMatch(words[k]!.w, head)) last = k - at
-      const phrase = forward && headDistance <= 3 && last > 0
+      const phrase = forward && headDistance <= 3 && last > 0 && anchor === n.start
         ? throughWord(sentence, n.end, last, n.phrase)
         : withNextWords(sentence, n.end, quantity, n.phrase)
       best = { phrase, number: n.number, distance: quantity.length === 0 ? Infinity : distance, headDistance, headCoverage, relation, key }
@@ -844,6 +858,75 @@ export const storedValue = (
   }
 }
 
+/**
+ * A sentence that opens by referring back ("This is reduced to 29.62% by using 50% dropout", "Its test error is still
+ * fairly good (7.93%", "They consist of 12.1 M, 4.5 M, ... sentence pairs, respectively", "In this source the mixing
+ * layer is made of warm gas"; answers23): what it is about is named in the sentence before.
+ */
+export const REFERS_BACK =
+  /^(?:(?:this|these|they|their|its|such|both|the two|the latter|the former)\b|it\b(?!\s+(?:is|was)\s+(?:clear|worth|important|possible|known|interesting|evident|likely|unclear|notable)\b)|in (?:this|that|these|those|both|either) (?:case|cases|setting|settings|experiment|experiments|source|sources|way|configuration|regime|scenario)s?\b)/i
+
+/** What the sentence before gives a sentence that refers back to it counts for, of what the sentence itself would (answers23). */
+const REFERRED = 0.9
+
+/** A heading in a passage's text ("subsection: Cascade Branches", "paragraph: ...", "## Results"). */
+const HEADING_MARK = /(?:\b(?:sub)*section:|\bparagraph:|(?:^|\s)#{1,6}\s)/g
+
+/** How far before a sentence its passage is read for the sentences before it (characters). */
+const BEFORE_REACH = 900
+
+/**
+ * The sentences before a candidate's in its passage, nearest first, at most `n`, not across a heading (the text
+ * before the quote split at sentence ends; answers23).
+ */
+export const sentencesBefore = (f: Pick<Candidate, "chunkText" | "quote">, n: number): ReadonlyArray<string> => {
+  const at = f.chunkText.indexOf(f.quote)
+  if (at <= 0) return []
+  let before = f.chunkText.slice(Math.max(0, at - BEFORE_REACH), at)
+  const headings = Array.from(before.matchAll(HEADING_MARK))
+  if (headings.length > 0) {
+    const h = headings[headings.length - 1]!
+    before = before.slice(h.index + h[0].length)
+  }
+  const parts = before.split(/(?<=[.!?])\s+(?=[\p{Lu}\d(\[{"“])/u).map((x) => x.trim()).filter((x) => x !== "")
+  // (the first part may be cut by the reach: only whole sentences, unless the passage starts there)
+  const whole = at - BEFORE_REACH > 0 && headings.length === 0 ? parts.slice(1) : parts
+  return whole.reverse().slice(0, n)
+}
+
+/** How many sentences back a value's setting is looked for (see {@link sceneBefore}). */
+const SCENE_BACK = 4
+
+/**
+ * The setting a value's sentence is in when it names none of the question's settings itself: the nearest sentence
+ * before it in its section ({@link sentencesBefore}, at most {@link SCENE_BACK}) that names a setting decides -
+ * `asked` when it names one of the question's ("... outperforms the WMT'16 winning entry for English-Romanian ...
+ * This instance of our architecture has 20 layers ... Training took between 6 and 7.5 days on a single GPU"), `other`
+ * when it names another ({@link otherSetting}: "On WMT'14 English to German translation we compare ... We trained
+ * this model on a single GPU over a period of 18.5 days" is no English-Romanian figure), null when none does or the
+ * sentence names a setting of the question itself (answers23).
+ */
+export const sceneBefore = (
+  names: ReadonlyArray<Name>,
+  f: Pick<Candidate, "chunkText" | "quote">
+): { readonly scene: "asked" | "other"; readonly match: number; readonly sentence: string } | null => {
+  const settings = names.filter((n) => n.role === "context")
+  if (settings.length === 0) return null
+  if (settings.some((n) => nameIn(n, pieces(f.quote)))) return null
+  // (the asked setting named anywhere in them decides first: "subsection: Classification of Imagenet We performed
+  // additional experiments using ... the ImageNet dataset. ... To test if the architectures performing best on CIFAR-10
+  // also apply to larger datasets, we trained an upscaled version of the All-CNN-B network ... It has 12 convolutional
+  // layers" is an ImageNet figure)
+  const before = sentencesBefore(f, SCENE_BACK)
+  for (const s of before) {
+    const match = Math.max(...settings.map((n) => nameMatch(n, pieces(s))))
+    if (match >= 0.8) return { scene: "asked", match, sentence: s }
+  }
+  // (a setting after "on", "for" or "in": "of" names what a thing is of, "the architecture of ResNet-50")
+  for (const s of before) if (otherSetting(names, s.replace(/\bof\b/gi, "·"))) return { scene: "other", match: 0, sentence: s }
+  return null
+}
+
 /** The quantity score of a difference for a question about a change that names no quantity (answers16). */
 export const CHANGE_ANSWER = 0.9
 
@@ -916,6 +999,24 @@ export const scoreCandidates = (
       }
       return context
     }
+    // the names a value's sentence gets from the sentences before it (answers23): those of the sentence before one
+    // that refers back, and the setting its section named last ({@link sceneBefore}), at {@link REFERRED}
+    const namesBefore = (x: Candidate, base: { readonly all: number; readonly sentence: number }, valued: boolean) => {
+      if (!valued || !analysis.wantsValue || analysis.names.length === 0) return base
+      let { all, sentence } = base
+      const back = REFERS_BACK.test(x.quote) ? sentencesBefore(x, 1)[0] : undefined
+      if (back !== undefined) {
+        const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(back)], contextOf(x), statedPieces(x.fields))
+        all = Math.max(all, REFERRED * joined.all)
+        sentence = Math.max(sentence, REFERRED * joined.sentence)
+      }
+      const scene = sceneBefore(analysis.names, x)
+      if (scene !== null && scene.scene === "asked") {
+        const joined = namesScore(analysis.names, [...facts.pieces(), ...pieces(scene.sentence)], contextOf(x), statedPieces(x.fields))
+        all = Math.max(all, REFERRED * joined.all)
+      }
+      return { all, sentence }
+    }
     if (seen !== undefined && (seen.claimId !== null || c.claimId === null)) {
       const record = seen.record === true || c.record === true
       const bonus = record && seen.record !== true ? RECORD_BONUS : 0
@@ -926,7 +1027,7 @@ export const scoreCandidates = (
       // the same sentence in another passage (chunks overlap): the passage that gives more of the question's names
       // sets its scene ("subsection: CamVid" opens the one chunk, not the next, which starts at the sentence)
       if (analysis.names.length > 0 && c.chunkId !== seen.chunkId) {
-        const other = namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields))
+        const other = namesBefore(c, namesScore(analysis.names, facts.pieces(), contextOf(c), statedPieces(kept.fields)), kept.value !== null)
         if (other.all > kept.names) {
           kept = {
             ...kept,
@@ -955,7 +1056,30 @@ export const scoreCandidates = (
       names = scoredNames.all
       namesInSentence = scoredNames.sentence
     }
-    const value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis)) : null
+    const refersBack = analysis.wantsValue && /\brespectively\b/i.test(c.quote) && REFERS_BACK.test(c.quote) ? sentencesBefore(c, 1)[0] : undefined
+    let value = analysis.wantsValue || analysis.type === "lookup" ? (storedValue(c, analysis) ?? valueIn(c.quote, analysis, refersBack)) : null
+    let coverageOf = coverage
+    // a value's sentence read with the sentences before it (answers23): one that refers back ("This is reduced to
+    // 29.62% by using 50% dropout", after "A feedforward neural network ... gets 31.05% error on the test set") is
+    // about what the sentence before names, in the quantity it names; one that names none of the question's settings
+    // is in the setting its section last named ({@link sceneBefore})
+    if (value !== null && analysis.wantsValue) {
+      const back = REFERS_BACK.test(c.quote) ? sentencesBefore(c, 1)[0] : undefined
+      if (back !== undefined) {
+        const backTerms = sentenceFacts(nlp, back).terms
+        let both = 0
+        for (const t of qTerms) if (terms.has(t) || backTerms.has(t)) both += idf(t)
+        if (mass > 0) coverageOf = Math.max(coverage, REFERRED * both / mass)
+        if (analysis.head.length > 0 && value.headCoverage < 1) {
+          const backWords = back.toLowerCase().match(/[\p{L}][\p{L}\d-]*/gu) ?? []
+          const held = analysis.head.filter((h) => backWords.some((w) => quantityMatch(w, [h, ...(HEAD_NOUNS[h] ?? [])]))).length / analysis.head.length
+          if (held > value.headCoverage) value = { ...value, headCoverage: held, headDistance: Math.min(value.headDistance, 3) }
+        }
+      }
+      const before = namesBefore(c, { all: names, sentence: namesInSentence }, true)
+      names = before.all
+      namesInSentence = before.sentence
+    }
     // a sentence whose only numbers are years, references or names ("on the Pascal VOC 2010-2012 test datasets") states no value
     const hasNumber = value !== null || (analysis.wantsValue && /\d/.test(c.quote) && valueNumbers(c.quote, analysis).length > 0)
     // a question about a change that names no quantity ("By how much does stochastic pooling surpass the previous
@@ -969,10 +1093,10 @@ export const scoreCandidates = (
     const finding = findingWeight(c, facts)
     const retrieval = Math.max(c.retrieval, seen?.retrieval ?? 0)
     const score = (analysis.wantsValue
-      ? 0.25 * coverage + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
+      ? 0.25 * coverageOf + 0.25 * names + 0.3 * quantity + 0.1 * finding + 0.1 * retrieval
       : 0.45 * coverage + 0.25 * names + 0.15 * finding + 0.15 * retrieval) + attribution(c.quote) +
       (c.record === true || seen?.record === true ? RECORD_BONUS : 0) + (ordinals.get(c.chunkId) === 0 ? OPENING_BONUS : 0)
-    byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage, names, namesInSentence, quantity, finding, score, value, terms })
+    byKey.set(key, { ...c, record: c.record === true || seen?.record === true, retrieval, coverage: coverageOf, names, namesInSentence, quantity, finding, score, value, terms })
   }
   return bestFirst(Array.from(byKey.values()))
 }
@@ -1649,7 +1773,14 @@ export const stanceOf = (
     return { clause: c, share: share(c), named: names.reduce((m, n) => m + (nameIn(n, p) ? (n.role === "context" ? 2 : 1) : 0), 0) }
   })
   // the deciding clause: the one naming the question's names, else the one sharing most terms
-  const ranked = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)
+  const sorted = [...clauses].sort((a, b) => b.named - a.named || b.share - a.share)
+  // (a clause whose subject and verb are the statement's decides before one that names more: "On CIFAR-100 ELUs
+  // networks significantly outperform ReLU networks with batch normalization while batch normalization does not
+  // improve ELU networks" for "Does batch normalization improve ELU networks on CIFAR-100?"; answers23)
+  // (one that names every item of the statement and no other setting: "Adding ELMo improves textual entailment on SNLI"
+  // is not the statement's clause for SQuAD)
+  const ownFirst = ownClause(subject, statement, clauses.filter((c) => items.every((n) => nameIn(n, pieces(c.clause))) && !otherSetting(names, c.clause)))
+  const ranked = ownFirst === undefined ? sorted : [ownFirst, ...sorted.filter((c) => c !== ownFirst)]
   const statementTerms = new Set(sTerms)
   // a negation negates the statement when a word of its predicate follows it, not a word of its subject alone ("it has
   // never been heard that the casinos are defeated" denies nothing of "the casino's win rate is greater than 50%";
@@ -1808,6 +1939,24 @@ const comparedOnly = (nlp: NlpService["Type"], statement: string, subject: strin
     if (!compared) return false
   }
   return held
+}
+
+/**
+ * The clause of a finding that opens with the statement's subject followed, within four words, by its verb (the word
+ * after the subject in the statement, by its first five letters): "batch normalization does not improve ELU
+ * networks" for "batch normalization improve ELU networks on CIFAR-100" (answers23).
+ */
+const ownClause = <C extends { readonly clause: string }>(subject: string, statement: string, clauses: ReadonlyArray<C>): C | undefined => {
+  const s = subject.trim().toLowerCase().replace(/^(?:the|a|an)\s+/, "")
+  if (s === "") return undefined
+  const after = statement.toLowerCase().slice(statement.toLowerCase().indexOf(s) + s.length).trim().split(/\s+/)[0] ?? ""
+  if (after.length < 4) return undefined
+  const stem = after.slice(0, 5)
+  return clauses.find((c) => {
+    const t = c.clause.trim().toLowerCase().replace(/^(?:the|a|an)\s+/, "")
+    if (!t.startsWith(s)) return false
+    return t.slice(s.length).trim().split(/\s+/).slice(0, 4).some((w) => w.startsWith(stem))
+  })
 }
 
 /** Negations of a clause's main verb ("does not report", "cannot", "fails to"). */

@@ -98,6 +98,14 @@ export interface QuestionAnalysis {
    */
   readonly asksOf?: string | null | undefined
   /**
+   * The topic a question names its paper by ("preventing co-adaptation of feature detectors" of "In the paper on
+   * preventing co-adaptation of feature detectors, how long ...?"; "the study of", "the work on", "the paper about"),
+   * lower case, or null (answers23).
+   */
+  readonly topic?: string | null | undefined
+  /** For a comparison that names no metric, the quantity it names after "Compare the" ("gpus", "wall clock time"; answers23). */
+  readonly compares?: ReadonlyArray<string>
+  /**
    * For a comparison of things the question names by no name ("Compare the decoding speed of the subword-level base
    * decoder and the character-level bi-scale decoder."), the two things compared, lower case; empty otherwise
    * (answers19).
@@ -179,6 +187,26 @@ const UNITS: Readonly<Record<string, ReadonlyArray<string>>> = {
   // "how accurate is X": an accuracy, an error or a score of agreement (not a count near the thing judged)
   accurate: ["%", "accuracy", "error", "f1", "precision", "recall", "auc", "mae", "rmse", "correlation"]
 }
+
+/**
+ * The quantity a comparison compares when it names no metric: the words after "compare the" up to "of", "used",
+ * "between", ... ("gpus", "wall clock time"; "the number of GPUs" is "gpus"), at most three, lower case.
+ */
+const comparedQuantity = (lower: string): ReadonlyArray<string> => {
+  const counted = /^compare\s+the\s+(?:number|amount|count)\s+of\s+([\w-]+)/.exec(lower)
+  if (counted !== null) return [counted[1]!]
+  const m = /^compare\s+(?:the\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+(?:of|used|for|between|in|on|with|across|that|needed|required|when|to)\b/.exec(lower)
+  if (m === null) return []
+  const words = m[1]!.split(/\s+/).filter((w) => w !== "" && !STOP.has(w))
+  return words.length > 3 ? [] : words
+}
+
+/** The units of "how long" that measure a text, not a time ("How long are the summaries?"). */
+const LENGTH_IN_WORDS = new Set(["words", "tokens"])
+
+/** The head of a thing a method improves, not a quantity ("the translation model", "the baseline network"; answers23). */
+const THING_IMPROVED =
+  /^(?:models?|networks?|nets?|systems?|methods?|approach(?:es)?|architectures?|baselines?|classifiers?|detectors?|decoders?|encoders?|pipelines?|agents?|learners?)$/
 
 /**
  * Nouns of a measured quantity, always stated as a number ("At what altitude ...?", "What magnetic field gradients were
@@ -494,20 +522,34 @@ export const analyse = (question: string): QuestionAnalysis => {
     if (!GENERIC_QUANTITY.has(w) && !METRIC_WORDS.has(w)) head.add(w)
     for (const u of UNITS[w] ?? []) quantity.add(u)
   }
+  // a comparison of a quantity that is no metric ("Compare the GPUs used to train dasNet and to run ICNet", "Compare
+  // the wall clock time of ELU and ReLU networks", "Compare the number of GPUs used to train A with ..."): its words are
+  // the quantity, and a table's rows are values next to them, not the metric most findings name (answers23)
+  if (type === "comparison" && metric === null) {
+    for (const w of comparedQuantity(lower)) {
+      quantity.add(w)
+      if (!GENERIC_QUANTITY.has(w)) head.add(w)
+    }
+  }
   // a change asked with no quantity named before its verb ("How much does X reduce model size?"): the verb's object is
   // the quantity ("model size"; answers17), its words that are not a name's
   if (quantity.size === 0 && metric === null && /^(how much|by how much)\b/.test(lower)) {
     const object = /\b(?:improv|increas|reduc|decreas|lower|rais|boost|shrink|cut)\w*\s+(?:the\s+|its\s+|their\s+)?([\w\s-]+?)(?:\s+(?:of|in|on|for|by|with|over|than|compared|relative|after|when)\b|$)/
       .exec(lower.replace(/[?!.]+$/, ""))
     const named = new Set(namesOf(question).flatMap((n) => n.pieces))
-    for (const w of object?.[1]?.split(/\s+/) ?? []) {
+    // (not a thing improved: "How much does training on the distillation corpus improve the non-autoregressive
+    // translation model?" names no quantity, any measure's difference answers it; answers23)
+    const words = object?.[1]?.split(/\s+/) ?? []
+    for (const w of THING_IMPROVED.test(words[words.length - 1] ?? "") ? [] : words) {
       if (w === "" || STOP.has(w) || AUX_WORD.has(w) || pieces(w).every((x) => named.has(x))) continue
       quantity.add(w)
       if (!GENERIC_QUANTITY.has(w)) head.add(w)
     }
   }
   const how = /^how (\w+)/.exec(lower)
-  if (how !== null) for (const u of UNITS[how[1]!] ?? []) quantity.add(u)
+  // (how long a thing takes, trains or runs is a time, not a length in words: answers23)
+  const timed = how?.[1] === "long" && /\b(?:take|takes|took|taken|train|trains|trained|training|run|runs|ran|last|lasts|lasted|need|needs|needed)\b/.test(lower)
+  if (how !== null) for (const u of UNITS[how[1]!] ?? []) if (!timed || !LENGTH_IN_WORDS.has(u)) quantity.add(u)
   if (metric !== null) {
     for (const w of metric.split(/\s+/)) {
       quantity.add(w)
@@ -560,6 +602,8 @@ export const analyse = (question: string): QuestionAnalysis => {
     statement: type === "yesno" ? (front === null ? statementOf(question) : `${statementOf(asked)} ${front[1]!.trim()}`) : null,
     expansions: names.flatMap(nameVariants),
     asksOf: type === "lookup" ? lookupSubject(lower) : null,
+    compares: type === "comparison" && metric === null ? comparedQuantity(lower) : [],
+    topic: TOPIC.exec(question.toLowerCase().replace(/\s+/g, " "))?.[1]?.trim() ?? null,
     comparedItems: type === "comparison" ? unnamedItems(lower, names) : [],
     given: Array.from(question.matchAll(/(?<![\p{L}\d.,-])\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\p{L}\d-])/gu), (m) => m[0].replace(/,/g, ""))
   }
@@ -612,6 +656,9 @@ const lookupSubject = (lower: string): string | null => {
 }
 
 /** A setting before a question's own words, up to a comma: "In the study of X, what ...?", "On CIFAR-10, does ...?". */
+/** A paper named by its topic: "the paper / study / work / article on (or about, of) X", up to a comma or the question's end. */
+const TOPIC = /\bthe (?:paper|study|work|article|publication) (?:on|about|of|that (?:introduces|proposes|presents)) ([^,?]{3,120})/
+
 const FRONT =
   /^((?:in|on|for|with|at|across|under|during|among|according to)\s[^,?]{2,100}),\s+(?=(?:how|what|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b)/i
 

@@ -20,7 +20,7 @@ import type { NlpService } from "@kg/core/NlpService"
 import { findingOf } from "@kg/extraction/Findings"
 import { jaccard, mmr } from "../retrieval/fusion.js"
 import { formatCitation } from "./citations.js"
-import { changeDirection, excludesSetting, isRatio, otherSetting, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
+import { changeDirection, excludesSetting, isRatio, otherSetting, sceneBefore, statedPieces, type Scored, type Stance, stanceOf, valueIn } from "./findings.js"
 import {
   lowerIsBetter,
   metricFamily,
@@ -429,12 +429,22 @@ const tableOf = (
   const bestScore = scored[0]?.score ?? 0
   // a question about a rate that names no metric ("How fast is the QRNN compared with the LSTM?") compares speeds, not
   // the metric its findings name most (BLEU; answers15)
-  const metric = analysis.metric ?? (analysis.rate === true ? "speed" : inferMetric(scored))
+  // (nor one that names a quantity that is no metric, "Compare the GPUs used to train ...": rows of that quantity or
+  // none; answers23)
+  const metric = analysis.metric ??
+    (analysis.rate === true ? "speed" : analysis.type === "comparison" && (analysis.compares ?? []).length > 0 ? null : inferMetric(scored))
   const direction = analysis.direction !== null && analysis.metric !== null
     ? analysis.direction
     : lowerIsBetter(metric ?? "") ? "min" : analysis.direction ?? "max"
   const head = metric === null ? [] : metricHead(metric)
   const items = analysis.names.filter((n) => n.role !== "context")
+  // a comparison of things that are themselves named as the question's quantity ("Compare the GPUs used to train dasNet
+  // and to run ICNet": a GPU is a model, or a count, and any number next to "GPUs" - a minibatch of 128 on two GPUs, the
+  // "50 K" of "50 K-80 GPUs" - is no row of it): no table (answers23)
+  if (analysis.type === "comparison" && analysis.metric === null &&
+    items.some((n) => (analysis.compares ?? []).includes(n.text.toLowerCase()))) {
+    return { columns: ["method", "dataset", "metric", "value", "paper", "page"], metric: null, direction: analysis.direction ?? "max", rows: [] }
+  }
   // a comparison of two things the question names by no name ("the individually captioned and the grouped captioned
   // data sets"): a row for each, the value of the clause of a finding that names it (answers19)
   const unnamed = analysis.type === "comparison" && items.length === 0 ? (analysis.comparedItems ?? []) : []
@@ -523,6 +533,74 @@ const OWN_NAMED = /\b(?:our|the proposed)\s+(?:(?:proposed|new|novel|final|full|
  * The papers a lookup's answer is to be found in: those of the best findings (at least `floor` times the best
  * score) that are about the items the question names ({@link isAbout}), best first, at most `limit`.
  */
+/**
+ * The hyphenated words a lookup's subject qualifies its items by ("non-autoregressive" of "the non-autoregressive
+ * Transformer", "pre-activation" of "the pre-activation ResNet-200"), and a test that a finding says them all, in
+ * its sentence, passage or paper title (as one word, or its parts apart or run together): the plain "Transformer" of
+ * another paper is another model (answers23).
+ */
+export const variantOf = (items: ReadonlyArray<Name>, asksOf: string | null | undefined) => {
+  const words: Array<string> = []
+  for (const n of items) {
+    const at = (asksOf ?? "").indexOf(n.text.toLowerCase())
+    if (at <= 0) continue
+    const m = /(\p{Ll}+(?:-\p{Ll}+)+)\s+$/u.exec((asksOf ?? "").slice(0, at))
+    if (m !== null) words.push(m[1]!)
+  }
+  const patterns = words.map((w) => new RegExp(`(?<![\\p{L}])${w.split("-").join("[-\\s]?")}(?![\\p{L}])`, "iu"))
+  return (f: Pick<Scored, "quote" | "chunkText">, title: string | undefined): boolean =>
+    patterns.every((re) => re.test(f.quote) || re.test(f.chunkText) || re.test(title ?? ""))
+}
+
+/** How much of a topic's words a paper's title must hold to be the paper it names ({@link topicPapers}). */
+const TOPIC_SHARE = 0.6
+
+/**
+ * The papers a question names by its topic (`QuestionAnalysis.topic`): among the findings' papers, those whose title
+ * holds the most of the topic's content words (a word of four letters or more, held as a title word that shares its
+ * first five letters: "preventing co-adaptation of feature detectors" in "Improving neural networks by preventing
+ * co-adaptation of feature detectors"), at least {@link TOPIC_SHARE} of them and two; empty when none does (answers23).
+ */
+export const topicPapers = (
+  topic: string | null | undefined,
+  scored: ReadonlyArray<Pick<Scored, "paperId">>,
+  papers: ReadonlyMap<string, PaperInfo>
+): ReadonlySet<string> => {
+  if (topic == null) return new Set()
+  const words = (topic.match(/\p{L}{4,}/gu) ?? []).map((w) => w.toLowerCase())
+  if (words.length < 2) return new Set()
+  const stem = (w: string) => w.slice(0, 5)
+  let best = 0
+  const share = new Map<string, number>()
+  for (const f of scored) {
+    if (share.has(f.paperId)) continue
+    const title = new Set(((papers.get(f.paperId)?.title ?? "").match(/\p{L}{2,}/gu) ?? []).map((w) => stem(w.toLowerCase())))
+    const held = words.filter((w) => title.has(stem(w))).length
+    share.set(f.paperId, held / words.length)
+    best = Math.max(best, held / words.length)
+  }
+  if (best < TOPIC_SHARE || best * words.length < 2) return new Set()
+  return new Set(Array.from(share).filter(([, x]) => x === best).map(([p]) => p))
+}
+
+/** Metrics stated as a share ("85%", "0.85"), never as a bare count. */
+const SHARE_METRIC = /(?:^|\s)(?:accuracy|error|precision|recall|f1)$/
+
+/**
+ * A bare whole number away from the asked share metric's own word: "Each operator was used so the classifier can learn
+ * to detect all 6 of these mutation types" is no "detection accuracy" (its "detect" is the qualifier's word, not the
+ * metric's; answers23). A share is written with "%" or as a fraction, or next to its word ("an accuracy of 93").
+ */
+export const bareCount = (metric: string | null, f: Pick<Scored, "quote" | "value">): boolean => {
+  if (metric === null || f.value === null || f.value.stored === true || !SHARE_METRIC.test(metric.toLowerCase())) return false
+  if (!/^\d+$/.test(f.value.phrase.trim())) return false
+  const at = f.quote.indexOf(f.value.phrase)
+  if (at < 0) return false
+  const word = metric.toLowerCase().split(/\s+/).pop()!.slice(0, 5)
+  const near = f.quote.slice(Math.max(0, at - 30), at + f.value.phrase.length + 30).toLowerCase()
+  return !near.includes(word)
+}
+
 export const focusPapers = (
   analysis: Pick<QuestionAnalysis, "names">,
   scored: ReadonlyArray<Scored>,
@@ -701,7 +779,9 @@ const settingElsewhere = (analysis: Pick<QuestionAnalysis, "names">, pool: Reado
   return (f: Scored): boolean => {
     if (settings.length === 0) return false
     if (!settings.some((n) => nameIn(n, pieces(f.quote)))) {
-      return otherSetting(analysis.names, f.quote) || sceneElsewhere(settings, siblings.get(f.paperId) ?? [], f)
+      // (or the nearest sentence before it that names a setting names another: answers23, {@link sceneBefore})
+      return otherSetting(analysis.names, f.quote) || sceneElsewhere(settings, siblings.get(f.paperId) ?? [], f) ||
+        sceneBefore(analysis.names, f)?.scene === "other"
     }
     // (a metric's qualifier, "in top-1 error", is no setting)
     const named = settingsNamed(f.quote).filter((x) => !/^(?:top|rank|hits|recall|precision|p|r)-?\d+$/.test(x.word))
@@ -1074,15 +1154,18 @@ export const shape = (
   const cues = analysis.cues
   switch (analysis.type) {
     case "lookup": {
+      // a paper the question names by its topic ("In the paper on preventing co-adaptation of feature detectors, how
+      // long does training on CIFAR-10 take?"): only its values answer, not another paper's (answers23)
+      const topical = topicPapers(analysis.topic, scored, papers)
       // a question about a level is not answered by a difference from another level ("improves by 0.5 BLEU"): a
       // question about a change is, and a gain written as a ratio is a level of speed-up ("a 16x speed gain")
       const withValue = analysis.wantsValue
         ? scored.filter((s) =>
-          s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value)) &&
+          (topical.size === 0 || topical.has(s.paperId)) && s.value !== null && s.quantity >= 0.5 && (analysis.change || s.value.relation !== "difference" || isRatio(s.value)) &&
           // (a lookup by a measure's noun alone: every word of the asked phrase next to the value, "a temperature of
           // 1 K" is no "final temperature", "fields of strength 1-10 G" no "magnetic field gradients"; answers22)
           (analysis.measure !== true || s.value.headCoverage === 1) &&
-          !conflictingQualifier(analysis.metric, s.quote)
+          !conflictingQualifier(analysis.metric, s.quote) && !bareCount(analysis.metric, s)
         )
         : []
       // a value of what the question asks about: the findings whose sentence, passage, paper title or stored
@@ -1125,7 +1208,11 @@ export const shape = (
         // (the paper's other values for the question need not hold the subject's words: they are its paper's)
         return lookupLead(top, theirs, analysis, scored, papers, limits, cues)
       }
-      const aboutItems = items.length === 0 ? theirs : theirs.filter((f) => isAbout(items, f, papers.get(f.paperId)?.title))
+      // (an item the question qualifies by a hyphenated word, "the non-autoregressive Transformer", is that variant: a
+      // finding is about it only where its sentence, passage or paper title says the qualifier too; answers23)
+      const variant = variantOf(items, analysis.asksOf)
+      const aboutIt = (f: Scored) => isAbout(items, f, papers.get(f.paperId)?.title) && variant(f, papers.get(f.paperId)?.title)
+      const aboutItems = items.length === 0 ? theirs : theirs.filter(aboutIt)
       const best = scored[0]?.score ?? 0
       const first = levelFirst((aboutItems.length > 0 ? aboutItems : theirs), analysis, best, scored)
       // a value whose sentence names another thing ("For top-1 accuracy, Chemformer outperforms the other models, with
@@ -1141,7 +1228,7 @@ export const shape = (
       // mean IoU); the findings about the item lead, unframed. (A value of a paper with findings about the item
       // stays: "the big transformer model" in one passage, "our model achieves 28.4 BLEU" in its abstract.)
       const about = items.length > 0 && aboutItems.length === 0
-        ? scored.filter((f) => f.score >= 0.5 * best && isAbout(items, f, papers.get(f.paperId)?.title))
+        ? scored.filter((f) => f.score >= 0.5 * best && aboutIt(f))
         : []
       if (about.length > 0 && !about.some((f) => f.paperId === top?.paperId)) {
         const first = pickDiverse(about, limits.sentences)
