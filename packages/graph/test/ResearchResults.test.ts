@@ -723,6 +723,20 @@ describe("a lookup's lead names the paper's other values for the question (answe
       expect(shape(nlp, () => 1, sa, sped, info, RESEARCH_LIMITS, new Map()).shape.lead)
         .toBe("27.8 fps (A Cascade Network for Real-Time Segmentation) [cascade]")
     }).pipe(Effect.provide(NlpService.layer)))
+
+  it.effect("another value with a ranked qualifier the lead's sentence does not name is another metric's (lead23)", () =>
+    Effect.gen(function*() {
+      const nlp = yield* NlpService.NlpService
+      const q = "What error rate does the cascade network reach on Cityscapes?"
+      const a = analyse(q)
+      const own = "Our cascade network reaches an error rate of 19.6% on Cityscapes."
+      const topFive = "Our cascade network already reaches an error rate of 12.0% top-5 error on Cityscapes after 160k iterations."
+      const scored = scoreCandidates(nlp, () => 1, q, a, [inPassage("cascade", own, 1), inPassage("cascade", topFive, 0.8)], titles)
+      expect(scored.map((f) => f.quote)).toContain(topFive)
+      const lead = shape(nlp, () => 1, a, scored, info, RESEARCH_LIMITS, new Map()).shape.lead
+      expect(lead).toMatch(/^19\.6% /)
+      expect(lead).not.toContain("12.0%")
+    }).pipe(Effect.provide(NlpService.layer)))
 })
 
 describe("a lookup's other values are of the same quantity and the lead's model (answers14)", () => {

@@ -353,6 +353,10 @@ const otherQualifier = (metric: string | null, quote: string): boolean => {
   return !new RegExp(`\\b${want[1]}[-@ ]?${want[2]}\\b`, "i").test(quote)
 }
 
+/** The ranked qualifiers a sentence names (`top-5`, `rank-1`, `hits@10`), lower case without a separator. */
+const rankedQualifiers = (quote: string): ReadonlyArray<string> =>
+  Array.from(quote.matchAll(/\b(top|rank|hits)[-@ ]?(\d+)\b/gi), (m) => `${m[1]!.toLowerCase()}${m[2]}`)
+
 /**
  * The question's metric has a qualifier ("top-1") and the finding names only others of its kind ("Within the top-50
  * predictions, LocalRetro shows 96.6%"): the value is another metric's (answers17). A finding that names no such
@@ -985,6 +989,9 @@ const alsoStated = (
       : f.value.distance <= Math.max(3, lead.value.distance)
     if (!near) continue
     if (otherQualifier(analysis.metric, f.quote)) continue
+    // a ranked qualifier the lead's sentence does not name is another metric ("the ELU-network already reaches the 20%
+    // top-5 error" beside "a test error of 24.28%"; lead23)
+    if (rankedQualifiers(f.quote).some((k) => !rankedQualifiers(lead.quote).includes(k))) continue
     if (!isAbout(items, f, papers.get(f.paperId)?.title)) continue
     // in the question's setting: its sentence, passage or paper title names it ("3.08% error rate using WRN-28-10", in
     // the CIFAR-10 section, is no other value for Fashion-MNIST; "in the Edinburgh WMT16 systems" is the title's)
