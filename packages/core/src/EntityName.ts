@@ -164,6 +164,13 @@ export const KEY_RULES = "8"
 const ARTICLES = new Set(["the", "a", "an"])
 
 /**
+ * An article joined to the name by a hyphen is part of it (`A-Fast-RCNN` is not `Fast-RCNN`): the text's first two
+ * words as one (`afast rcnn`), so that no later pass reads it as an article (key rules 8).
+ */
+const fuseJoinedArticle = (tokens: ReadonlyArray<string>, text: string): Array<string> =>
+  tokens.length >= 2 && /^\s*(?:a|an|the)[-‐–]\p{L}/iu.test(text) ? [tokens[0]! + tokens[1]!, ...tokens.slice(2)] : [...tokens]
+
+/**
  * Words that point at the paper's own thing without naming it (`our`, `the proposed`): dropped before a name or a
  * phrase of two words or more (`the proposed CyCADA model` is CyCADA), kept before a lone word (`our method`).
  */
@@ -499,9 +506,7 @@ const canonicalOnce = (label: string): string => {
   const raw = tokensOf(text)
   let tokens = contentVariants(raw.map((t, i) => (i === raw.length - 1 || /^[\p{Lu}\p{N}]+s$/u.test(t) ? acronymSingular(t) : t)))
   // Leading articles and pointers: counted, then cut once (cutting one at a time is quadratic on hostile labels).
-  // An article joined to the name by a hyphen is part of it (`A-Fast-RCNN` is not `Fast-RCNN`): one word with the
-  // next, so that a later pass cannot read it as an article (`afast rcnn`).
-  if (tokens.length >= 2 && /^\s*(?:a|an|the)[-‐–]\p{L}/iu.test(text)) tokens = [tokens[0]! + tokens[1]!, ...tokens.slice(2)]
+  tokens = fuseJoinedArticle(tokens, text)
   let from = 0
   for (;;) {
     const first = tokens[from]?.toLowerCase() ?? ""
@@ -996,8 +1001,7 @@ export const mentionWords = (label: string): ReadonlyArray<string> | null => {
   if (/[,;]|\s(?:and|or|&)\s/iu.test(text)) return null
   let raw = tokensOf(text)
   if (raw.length === 0 || raw.some((t) => /\p{N}/u.test(t))) return null
-  // (an article joined by a hyphen is part of the name, as in `canonicalName`: `A-Fast-RCNN`)
-  if (raw.length >= 2 && /^\s*(?:a|an|the)[-‐–]\p{L}/iu.test(text)) raw = [raw[0]! + raw[1]!, ...raw.slice(2)]
+  raw = fuseJoinedArticle(raw, text)
   // Pointers and evaluative words written in lower case before a name (`new Cityscapes dataset`, `our Transformer
   // model`) are no part of it.
   let lead = 0
