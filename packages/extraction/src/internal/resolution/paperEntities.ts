@@ -1118,57 +1118,6 @@ export const resolvePaper = (
     }
   }
 
-  // A defined short form inside a longer name, read as its long form: `SW dispersion` is the `spin-wave dispersion` of
-  // a paper that defines `spin waves (SWs)`; `NMT system` its `neural machine translation system`.
-  for (const d of definitions) {
-    const short = d.short.replace(/s$/u, "")
-    if (short.length < 2) continue
-    const long = EntityName.canonicalName(d.long)
-    for (const e of inputs) {
-      for (const n of namesOf(e)) {
-        const tokens = n.trim().split(/\s+/u)
-        if (tokens.length < 2) continue
-        const i = tokens.findIndex((t) => t === short || t === `${short}s`)
-        if (i < 0) continue
-        const fits = new Set([...(byKey.get(EntityCache.keyOf([...tokens.slice(0, i), long, ...tokens.slice(i + 1)].join(" "))) ?? [])]
-          .filter((id) => id !== e.entity.id))
-        if (fits.size === 1) join(e.entity.id, [...fits][0]!, "expanded")
-      }
-    }
-  }
-
-  // A name's Roman numeral and the same name with its number (`Fe XII` and `Fe12`, `Model III` and `Model 3`): both
-  // written in the paper, one thing.
-  for (const e of inputs) {
-    for (const n of namesOf(e)) {
-      const tokens = n.trim().split(/\s+/u)
-      const value = tokens.length >= 2 ? romanValue(tokens[tokens.length - 1]!) : undefined
-      if (value === undefined || !/^\p{Lu}/u.test(tokens[0]!)) continue
-      const fits = new Set([...(byKey.get(EntityCache.keyOf([...tokens.slice(0, -1), String(value)].join(" "))) ?? [])]
-        .filter((id) => id !== e.entity.id))
-      if (fits.size === 1) join(e.entity.id, [...fits][0]!, "roman")
-    }
-  }
-
-  // `neural` before a network's head: `convolutional neural networks` and `convolutional network(s)` are one in a
-  // paper (a bare `neural network` stays itself: the word before `neural` must name a kind of network).
-  {
-    const withoutNeural = (n: string): string | null => {
-      const words = EntityName.canonicalName(n).split(" ")
-      const i = words.indexOf("neural")
-      if (i < 1 || i !== words.length - 2 || !/^(?:network|net)$/u.test(words[i + 1]!)) return null
-      return [...words.slice(0, i), words[i + 1]!].join(" ")
-    }
-    for (const e of inputs) {
-      for (const n of namesOf(e)) {
-        const base = withoutNeural(n)
-        if (base === null) continue
-        const fits = new Set([...(byKey.get(EntityCache.keyOf(base)) ?? [])].filter((id) => id !== e.entity.id))
-        if (fits.size === 1) join(e.entity.id, [...fits][0]!, "neural")
-      }
-    }
-  }
-
   // The chunks' in-paper rule (`EntityName.corefersInPaper`: `new Cityscapes dataset` and `Cityscapes`, `parsing
   // algorithm` and `parser`) between entities the chunks could not compare: one found in the store by its key, the
   // other named before or after it. Only names the paper writes count, and a key must fit exactly two entities.
@@ -1476,6 +1425,38 @@ export const resolvePaper = (
   // `Faster R-CNN`, `Transformer`, `ResNet` (`roleBase`), when exactly one other entity of the paper is named so. A
   // role is a name of this paper only: another paper's baseline is another thing.
   joinByBase(roleBase, () => true, "role", true)
+
+  // A defined short form inside a longer name, read as its long form: `SW dispersion` is the `spin-wave dispersion` of
+  // a paper that defines `spin waves (SWs)`; `NMT system` its `neural machine translation system` (lead23).
+  const expansions = definitions.flatMap((d) => {
+    const short = d.short.replace(/s$/u, "")
+    return short.length < 2 ? [] : [{ short, long: EntityName.canonicalName(d.long) }]
+  })
+  joinByBase((n) => {
+    const tokens = n.trim().split(/\s+/u)
+    if (tokens.length < 2) return null
+    for (const { long, short } of expansions) {
+      const i = tokens.findIndex((t) => t === short || t === `${short}s`)
+      if (i < 0) continue
+      const base = [...tokens.slice(0, i), long, ...tokens.slice(i + 1)].join(" ")
+      if (byKey.has(EntityCache.keyOf(base))) return base
+    }
+    return null
+  }, () => true, "expanded")
+  // A name's Roman numeral and the same name with its number (`Fe XII` and `Fe12`, `Model III` and `Model 3`): both
+  // written in the paper, one thing (lead23).
+  joinByBase((n) => {
+    const tokens = n.trim().split(/\s+/u)
+    const value = tokens.length >= 2 ? romanValue(tokens[tokens.length - 1]!) : undefined
+    return value === undefined || !/^\p{Lu}/u.test(tokens[0]!) ? null : [...tokens.slice(0, -1), String(value)].join(" ")
+  }, () => true, "roman")
+  // `neural` before a network's head: `convolutional neural networks` and `convolutional network(s)` are one in a
+  // paper (a bare `neural network` stays itself: the word before `neural` must name a kind of network; lead23).
+  joinByBase((n) => {
+    const words = EntityName.canonicalName(n).split(" ")
+    const i = words.indexOf("neural")
+    return i < 1 || i !== words.length - 2 || !/^(?:network|net)$/u.test(words[i + 1]!) ? null : [...words.slice(0, i), words[i + 1]!].join(" ")
+  }, () => true, "neural")
 
   // `piecewise training` and `piecewise learning`, `joint training` and `joint learning`: the same words before
   // `training` and `learning` name one way of fitting a model, when the paper writes both and no third entity
